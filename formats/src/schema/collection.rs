@@ -1,0 +1,213 @@
+//! Counts and the collections they govern.
+
+use std::io::{Read, Seek, Write};
+
+use super::io::{position, remaining};
+use super::{Decode, Encode, Endian, ReadError, ReadErrorKind, Segment, WriteError, WriteErrorKind};
+
+/// An integer type that can store a collection's length.
+pub trait CountInt: Decode + Encode + Copy {
+    const NAME: &'static str;
+    const MAX: u64;
+    fn to_u64(self) -> u64;
+    fn from_len(len: usize) -> Option<Self>;
+}
+
+macro_rules! count_int {
+    ($($ty:ty),*) => {$(
+        impl CountInt for $ty {
+            const NAME: &'static str = stringify!($ty);
+            const MAX: u64 = <$ty>::MAX as u64;
+            fn to_u64(self) -> u64 {
+                self as u64
+            }
+            fn from_len(len: usize) -> Option<Self> {
+                <$ty>::try_from(len).ok()
+            }
+        }
+    )*};
+}
+
+count_int!(u8, u16, u32, u64);
+
+/// An integer whose non-zero value means "present".
+pub trait FlagInt: Copy {
+    fn is_set(self) -> bool;
+}
+
+macro_rules! flag_int {
+    ($($ty:ty),*) => {$(
+        impl FlagInt for $ty {
+            fn is_set(self) -> bool {
+                self != 0
+            }
+        }
+    )*};
+}
+
+flag_int!(u8, u16, u32, u64, i8, i16, i32, i64);
+
+/// Reads a count and converts it to a length.
+pub fn read_count<C: CountInt, R: Read + Seek>(reader: &mut R, endian: Endian) -> Result<usize, ReadError> {
+    let at = position(reader)?;
+    let count = C::decode(reader, endian)?.to_u64();
+    usize::try_from(count).map_err(|_| {
+        ReadError::new(
+            at,
+            ReadErrorKind::Invalid(format!("count {count} does not fit this machine's memory")),
+        )
+    })
+}
+
+/// Reads `count` elements of at least `min_size` bytes each. The count is
+/// checked against the bytes left before anything is allocated, so a
+/// corrupted count fails at once instead of reserving gigabytes.
+pub fn read_vec<T, R, F>(reader: &mut R, count: usize, min_size: u64, mut read_one: F) -> Result<Vec<T>, ReadError>
+where
+    R: Read + Seek,
+    F: FnMut(&mut R) -> Result<T, ReadError>,
+{
+    let needed = (count as u64).saturating_mul(min_size.max(1));
+    let left = remaining(reader)?;
+    if needed > left {
+        return Err(ReadError::new(
+            position(reader)?,
+            ReadErrorKind::CountTooLarge {
+                count: count as u64,
+                needed,
+                remaining: left,
+            },
+        ));
+    }
+    let mut elements = Vec::with_capacity(count);
+    for index in 0..count {
+        elements.push(read_one(reader).map_err(|e| e.within(Segment::Index(index)))?);
+    }
+    Ok(elements)
+}
+
+/// Writes a collection's length as a `C`, or fails if it does not fit.
+pub fn write_count<C: CountInt, W: Write + Seek>(writer: &mut W, endian: Endian, len: usize) -> Result<(), WriteError> {
+    let count = C::from_len(len).ok_or_else(|| {
+        WriteError::new(WriteErrorKind::TooLong {
+            len,
+            count_type: C::NAME,
+            max: C::MAX,
+        })
+    })?;
+    count.encode(writer, endian)
+}
+
+/// The one length shared by the named collections that are present
+/// (`None` = absent option); 0 when none is present.
+pub fn shared_len(count_field: &'static str, lengths: &[(&'static str, Option<usize>)]) -> Result<usize, WriteError> {
+    let mut present = lengths.iter().filter_map(|(name, len)| len.map(|len| (*name, len)));
+    let Some((_, first)) = present.next() else {
+        return Ok(0);
+    };
+    if present.all(|(_, len)| len == first) {
+        return Ok(first);
+    }
+    let listing = lengths
+        .iter()
+        .filter_map(|(name, len)| len.map(|len| format!("{name} has {len}")))
+        .collect::<Vec<_>>()
+        .join(", ");
+    Err(WriteError::new(WriteErrorKind::CountMismatch(listing)).in_field(count_field))
+}
+
+/// Writes each element, tagging errors with the element's index.
+pub fn write_each<T, W, F>(writer: &mut W, elements: &[T], mut write_one: F) -> Result<(), WriteError>
+where
+    W: Write + Seek,
+    F: FnMut(&mut W, &T) -> Result<(), WriteError>,
+{
+    for (index, element) in elements.iter().enumerate() {
+        write_one(writer, element).map_err(|e| e.within(Segment::Index(index)))?;
+    }
+    Ok(())
+}
+
+/// An optional value behind a flag: 0 absent, 1 present, anything else an error.
+pub fn read_flagged<F, R, T>(
+    reader: &mut R,
+    endian: Endian,
+    read_value: impl FnOnce(&mut R) -> Result<T, ReadError>,
+) -> Result<Option<T>, ReadError>
+where
+    F: CountInt,
+    R: Read + Seek,
+{
+    match F::decode(reader, endian)?.to_u64() {
+        0 => Ok(None),
+        1 => read_value(reader).map(Some),
+        other => Err(ReadError::new(
+            position(reader)?.saturating_sub(F::MIN_SIZE),
+            ReadErrorKind::BadFlag(other),
+        )),
+    }
+}
+
+pub fn write_flagged<F, W, T>(
+    writer: &mut W,
+    endian: Endian,
+    value: Option<&T>,
+    write_value: impl FnOnce(&mut W, &T) -> Result<(), WriteError>,
+) -> Result<(), WriteError>
+where
+    F: CountInt,
+    W: Write + Seek,
+{
+    write_count::<F, W>(writer, endian, usize::from(value.is_some()))?;
+    value.map_or(Ok(()), |value| write_value(writer, value))
+}
+
+/// A value present by an earlier field must agree with it.
+pub fn check_presence(flag: &'static str, flag_set: bool, present: bool) -> Result<(), WriteError> {
+    if flag_set == present {
+        return Ok(());
+    }
+    let (flag_says, value_is) = if flag_set {
+        ("present", "absent")
+    } else {
+        ("absent", "present")
+    };
+    Err(WriteError::new(WriteErrorKind::PresenceMismatch {
+        flag,
+        flag_says,
+        value_is,
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Cursor;
+
+    #[test]
+    fn a_count_larger_than_the_input_fails_before_allocating() {
+        let bytes = [0u8; 10];
+        let mut reader = Cursor::new(&bytes[..]);
+        let error = read_vec(&mut reader, usize::MAX / 2, 4, |r| u32::decode(r, Endian::Little)).unwrap_err();
+        assert!(matches!(error.kind, ReadErrorKind::CountTooLarge { remaining: 10, .. }));
+    }
+
+    #[test]
+    fn a_length_too_long_for_its_count_type_is_a_write_error() {
+        let mut out = Cursor::new(Vec::new());
+        let error = write_count::<u8, _>(&mut out, Endian::Big, 300).unwrap_err();
+        assert_eq!(error.to_string(), "300 entries do not fit a u8 count (at most 255)");
+        assert!(out.get_ref().is_empty());
+    }
+
+    #[test]
+    fn shared_lengths_must_agree() {
+        assert_eq!(shared_len("n", &[("a", Some(3)), ("b", None), ("c", Some(3))]).unwrap(), 3);
+        assert_eq!(shared_len("n", &[("a", None)]).unwrap(), 0);
+        let error = shared_len("n", &[("a", Some(3)), ("b", Some(2))]).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "n: collections sharing one count differ in length: a has 3, b has 2"
+        );
+    }
+}

@@ -1,0 +1,36 @@
+//! Layout metadata: what the derive knows about a type, for generated docs.
+
+/// A described type: its fields in file order.
+#[derive(Debug, Clone, Copy)]
+pub struct TypeLayout {
+    pub name: &'static str,
+    /// The type's doc comment: the format's conventions in prose.
+    pub doc: &'static str,
+    /// `"big"`, `"little"` or `"text"`.
+    pub byte_order: &'static str,
+    pub fields: &'static [FieldLayout],
+    pub min_size: u64,
+    pub fixed_size: Option<u64>,
+}
+
+/// One field as it appears in the file.
+#[derive(Debug, Clone, Copy)]
+pub struct FieldLayout {
+    pub name: &'static str,
+    /// The Rust type as written in the struct.
+    pub rust_type: &'static str,
+    /// How the value is stored, e.g. "Pascal string (u8 length, then bytes)".
+    pub encoding: &'static str,
+    /// The byte order the field is read with.
+    pub byte_order: &'static str,
+    /// Where the element count of a collection comes from, if it is one.
+    pub count: Option<&'static str>,
+    /// Offset from the start of the type, when every earlier field has a fixed size.
+    pub offset: Option<u64>,
+    pub doc: &'static str,
+}
+
+/// Implemented by `#[derive(Schema)]`.
+pub trait Layout {
+    const LAYOUT: TypeLayout;
+}

@@ -1,0 +1,65 @@
+//! Zero-sized field types for layout elements that hold no data in memory:
+//! constants and counts the writer derives from the collections. They hold
+//! no data, so formats mark such fields `#[serde(skip)]`.
+
+use std::fmt::Debug;
+use std::io::{Read, Seek, Write};
+use std::marker::PhantomData;
+
+use super::io::position;
+use super::{CountInt, Decode, Encode, Endian, ReadError, ReadErrorKind, WriteError};
+
+/// A constant checked on read and written on write
+/// (`#[schema(magic = 1u32)] version: Magic`).
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Magic;
+
+/// A count stored in the file but not in memory; collections name it with
+/// `#[schema(count = field)]` and the writer stores their shared length.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Count<C>(PhantomData<C>);
+
+impl<C> Count<C> {
+    pub const fn new() -> Self {
+        Count(PhantomData)
+    }
+}
+
+/// Names the integer type a count field is stored as.
+pub trait CountField {
+    type Int: CountInt;
+}
+
+impl<C: CountInt> CountField for Count<C> {
+    type Int = C;
+}
+
+impl<C> Default for Count<C> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// Reads a constant and fails, naming what was found, if it differs.
+pub fn read_magic<T, R>(reader: &mut R, endian: Endian, expected: &T) -> Result<Magic, ReadError>
+where
+    T: Decode + PartialEq + Debug,
+    R: Read + Seek,
+{
+    let at = position(reader)?;
+    let found = T::decode(reader, endian)?;
+    if &found != expected {
+        return Err(ReadError::new(
+            at,
+            ReadErrorKind::BadConstant {
+                expected: format!("{expected:?}"),
+                found: format!("{found:?}"),
+            },
+        ));
+    }
+    Ok(Magic)
+}
+
+pub fn write_magic<T: Encode, W: Write + Seek>(writer: &mut W, endian: Endian, value: &T) -> Result<(), WriteError> {
+    value.encode(writer, endian)
+}

@@ -1,0 +1,204 @@
+//! Strings as the files store them: raw bytes, shown as Windows-1252 text.
+
+use std::fmt;
+use std::io::{Read, Seek, Write};
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+use super::io::{position, read_array, read_bytes};
+use super::{ReadError, ReadErrorKind, WriteError, WriteErrorKind};
+
+/// The bytes of a string exactly as stored. These games wrote Windows-1252,
+/// not UTF-8, so the bytes are kept and only shown (and put in JSON) as text.
+/// Every byte maps to one character and back, so JSON round-trips too.
+#[derive(Clone, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct RawString(pub Vec<u8>);
+
+/// Characters for bytes 0x80..=0x9F; the five bytes Windows-1252 leaves
+/// undefined map to the C1 control with the same number, as browsers do.
+const HIGH_CONTROLS: [char; 32] = [
+    '\u{20AC}', '\u{0081}', '\u{201A}', '\u{0192}', '\u{201E}', '\u{2026}', '\u{2020}', '\u{2021}', '\u{02C6}',
+    '\u{2030}', '\u{0160}', '\u{2039}', '\u{0152}', '\u{008D}', '\u{017D}', '\u{008F}', '\u{0090}', '\u{2018}',
+    '\u{2019}', '\u{201C}', '\u{201D}', '\u{2022}', '\u{2013}', '\u{2014}', '\u{02DC}', '\u{2122}', '\u{0161}',
+    '\u{203A}', '\u{0153}', '\u{009D}', '\u{017E}', '\u{0178}',
+];
+
+fn byte_to_char(byte: u8) -> char {
+    match byte {
+        0x80..=0x9F => HIGH_CONTROLS.get(usize::from(byte - 0x80)).copied().unwrap_or('\u{FFFD}'),
+        _ => char::from(byte),
+    }
+}
+
+fn char_to_byte(c: char) -> Option<u8> {
+    match u32::from(c) {
+        code @ (0x00..=0x7F | 0xA0..=0xFF) => u8::try_from(code).ok(),
+        _ => HIGH_CONTROLS
+            .iter()
+            .position(|&high| high == c)
+            .and_then(|index| u8::try_from(index + 0x80).ok()),
+    }
+}
+
+impl RawString {
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.0
+    }
+
+    /// Encodes text as Windows-1252; `None` if a character has no byte.
+    pub fn from_text(text: &str) -> Option<Self> {
+        text.chars().map(char_to_byte).collect::<Option<Vec<u8>>>().map(RawString)
+    }
+
+    pub fn to_text(&self) -> String {
+        self.0.iter().copied().map(byte_to_char).collect()
+    }
+}
+
+impl From<&str> for RawString {
+    /// For literals in code and tests; characters outside Windows-1252 become `?`.
+    fn from(text: &str) -> Self {
+        RawString(text.chars().map(|c| char_to_byte(c).unwrap_or(b'?')).collect())
+    }
+}
+
+impl fmt::Display for RawString {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.to_text())
+    }
+}
+
+impl fmt::Debug for RawString {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&self.to_text(), f)
+    }
+}
+
+impl Serialize for RawString {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(&self.to_text())
+    }
+}
+
+impl<'de> Deserialize<'de> for RawString {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        RawString::from_text(&text).ok_or_else(|| {
+            serde::de::Error::custom(format!("{text:?} has a character that Windows-1252 cannot store"))
+        })
+    }
+}
+
+/// Pascal string: a u8 length, then that many bytes.
+pub fn read_pascal<R: Read + Seek>(reader: &mut R) -> Result<RawString, ReadError> {
+    let [len] = read_array::<1, R>(reader)?;
+    read_bytes(reader, u64::from(len)).map(RawString)
+}
+
+pub fn write_pascal<W: Write + Seek>(writer: &mut W, value: &RawString) -> Result<(), WriteError> {
+    let len = u8::try_from(value.0.len()).map_err(|_| {
+        WriteError::new(WriteErrorKind::TooLong {
+            len: value.0.len(),
+            count_type: "u8",
+            max: 255,
+        })
+    })?;
+    writer.write_all(&[len])?;
+    writer.write_all(&value.0)?;
+    Ok(())
+}
+
+/// Null-terminated string: bytes up to a 0 byte, which is not kept.
+pub fn read_null_terminated<R: Read + Seek>(reader: &mut R) -> Result<RawString, ReadError> {
+    let start = position(reader)?;
+    let mut bytes = Vec::new();
+    loop {
+        match read_array::<1, R>(reader) {
+            Ok([0]) => return Ok(RawString(bytes)),
+            Ok([byte]) => bytes.push(byte),
+            Err(ReadError {
+                kind: ReadErrorKind::UnexpectedEnd { .. },
+                ..
+            }) => return Err(ReadError::new(start, ReadErrorKind::UnterminatedString)),
+            Err(other) => return Err(other),
+        }
+    }
+}
+
+pub fn write_null_terminated<W: Write + Seek>(writer: &mut W, value: &RawString) -> Result<(), WriteError> {
+    if value.0.contains(&0) {
+        return Err(WriteError::new(WriteErrorKind::Invalid(
+            "a null-terminated string cannot contain a 0 byte".to_owned(),
+        )));
+    }
+    writer.write_all(&value.0)?;
+    writer.write_all(&[0])?;
+    Ok(())
+}
+
+/// Fixed-width string: exactly `width` bytes, all kept (padding included),
+/// so whatever followed the text in the original file comes back.
+pub fn read_fixed_width<R: Read + Seek>(reader: &mut R, width: u64) -> Result<RawString, ReadError> {
+    read_bytes(reader, width).map(RawString)
+}
+
+/// Writes the bytes and pads a shorter value with zeros.
+pub fn write_fixed_width<W: Write + Seek>(writer: &mut W, value: &RawString, width: u64) -> Result<(), WriteError> {
+    let len = value.0.len() as u64;
+    if len > width {
+        return Err(WriteError::new(WriteErrorKind::TooLong {
+            len: value.0.len(),
+            count_type: "fixed-width string",
+            max: width,
+        }));
+    }
+    writer.write_all(&value.0)?;
+    std::io::copy(&mut std::io::repeat(0).take(width - len), writer)?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Cursor;
+
+    #[test]
+    fn every_byte_maps_to_a_character_and_back() {
+        let all: Vec<u8> = (0..=255).collect();
+        let text = RawString(all.clone()).to_text();
+        assert_eq!(text.chars().count(), 256);
+        assert_eq!(RawString::from_text(&text), Some(RawString(all)));
+    }
+
+    #[test]
+    fn windows_1252_letters_show_as_text() {
+        assert_eq!(RawString(vec![0x80, b'5', 0xE9]).to_text(), "€5é");
+        assert_eq!(RawString::from_text("ő"), None);
+    }
+
+    #[test]
+    fn unterminated_string_points_at_its_start() {
+        let mut reader = Cursor::new(&b"ab\0cd"[..]);
+        assert_eq!(read_null_terminated(&mut reader).unwrap(), RawString::from("ab"));
+        let error = read_null_terminated(&mut reader).unwrap_err();
+        assert_eq!(error.offset, 3);
+        assert!(matches!(error.kind, ReadErrorKind::UnterminatedString));
+    }
+
+    #[test]
+    fn fixed_width_keeps_padding_and_pads_short_values() {
+        let mut reader = Cursor::new(&b"ab\0x"[..]);
+        let value = read_fixed_width(&mut reader, 4).unwrap();
+        assert_eq!(value.as_bytes(), b"ab\0x");
+        let mut out = Cursor::new(Vec::new());
+        write_fixed_width(&mut out, &RawString::from("ab"), 4).unwrap();
+        assert_eq!(out.into_inner(), b"ab\0\0");
+    }
+
+    #[test]
+    fn pascal_string_too_long_is_a_write_error() {
+        let mut out = Cursor::new(Vec::new());
+        let error = write_pascal(&mut out, &RawString(vec![b'a'; 300])).unwrap_err();
+        assert!(matches!(error.kind, WriteErrorKind::TooLong { len: 300, .. }));
+    }
+}

@@ -1,0 +1,226 @@
+//! `#[schema(...)]` attributes, parsed with the span of each key kept for errors.
+
+use proc_macro2::Span;
+use syn::meta::ParseNestedMeta;
+use syn::spanned::Spanned as _;
+use syn::{Attribute, Ident, LitByteStr, LitInt, Path, Type};
+
+/// A value and where it was written.
+#[derive(Clone)]
+pub struct Spanned<T> {
+    pub value: T,
+    pub span: Span,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum ByteOrder {
+    Big,
+    Little,
+}
+
+impl ByteOrder {
+    pub fn name(self) -> &'static str {
+        match self {
+            ByteOrder::Big => "big",
+            ByteOrder::Little => "little",
+        }
+    }
+}
+
+#[derive(Default)]
+pub struct Container {
+    pub byte_order: Option<Spanned<ByteOrder>>,
+}
+
+#[derive(Clone)]
+pub enum StringKind {
+    Pascal,
+    NullTerminated,
+    FixedWidth(LitInt),
+}
+
+/// How many elements a `Vec` field holds.
+#[derive(Clone)]
+pub enum Repeat {
+    /// A count of this integer type right before the elements.
+    Prefix(Type),
+    /// The count stored in an earlier `Count<_>` field.
+    Count(Ident),
+}
+
+/// When an `Option` field is present.
+#[derive(Clone)]
+pub enum Presence {
+    /// A flag of this integer type right before the value: 0 absent, 1 present.
+    Flag(Type),
+    /// Present when this earlier field is not zero.
+    If(Ident),
+}
+
+/// A constant: a suffixed integer literal or a byte string.
+#[derive(Clone)]
+pub enum Constant {
+    Int(LitInt),
+    Bytes(LitByteStr),
+}
+
+#[derive(Default)]
+pub struct Field {
+    pub byte_order: Option<Spanned<ByteOrder>>,
+    pub string: Option<Spanned<StringKind>>,
+    pub repeat: Option<Spanned<Repeat>>,
+    pub presence: Option<Spanned<Presence>>,
+    pub magic: Option<Spanned<Constant>>,
+    pub with: Option<Spanned<Path>>,
+}
+
+const CONTAINER_KEYS: &str = "`big`, `little`";
+const FIELD_KEYS: &str = "`big`, `little`, `pascal`, `null_terminated`, `fixed_width`, `prefix`, `count`, \
+                          `flag`, `present_if`, `magic`, `with`";
+
+impl Container {
+    pub fn parse(attrs: &[Attribute]) -> syn::Result<Self> {
+        let mut container = Container::default();
+        for attr in schema_attrs(attrs) {
+            attr.parse_nested_meta(|meta| {
+                let key = key_of(&meta)?;
+                match key.as_str() {
+                    "big" | "little" => set_byte_order(&mut container.byte_order, &meta, &key),
+                    _ => Err(unknown_key(&meta, &key, CONTAINER_KEYS)),
+                }
+            })?;
+        }
+        Ok(container)
+    }
+}
+
+impl Field {
+    pub fn parse(attrs: &[Attribute]) -> syn::Result<Self> {
+        let mut field = Field::default();
+        for attr in schema_attrs(attrs) {
+            attr.parse_nested_meta(|meta| {
+                let key = key_of(&meta)?;
+                let span = meta.path.span();
+                match key.as_str() {
+                    "big" | "little" => set_byte_order(&mut field.byte_order, &meta, &key),
+                    "pascal" => set_once(&mut field.string, StringKind::Pascal, span, "string encoding"),
+                    "null_terminated" => set_once(
+                        &mut field.string,
+                        StringKind::NullTerminated,
+                        span,
+                        "string encoding",
+                    ),
+                    "fixed_width" => {
+                        let width: LitInt = meta.value()?.parse()?;
+                        width.base10_parse::<u64>()?;
+                        set_once(&mut field.string, StringKind::FixedWidth(width), span, "string encoding")
+                    }
+                    "prefix" => {
+                        let ty: Type = meta.value()?.parse()?;
+                        set_once(&mut field.repeat, Repeat::Prefix(ty), span, "count")
+                    }
+                    "count" => {
+                        let ident: Ident = meta.value()?.parse()?;
+                        set_once(&mut field.repeat, Repeat::Count(ident), span, "count")
+                    }
+                    "flag" => {
+                        let ty: Type = meta.value()?.parse()?;
+                        set_once(&mut field.presence, Presence::Flag(ty), span, "presence")
+                    }
+                    "present_if" => {
+                        let ident: Ident = meta.value()?.parse()?;
+                        set_once(&mut field.presence, Presence::If(ident), span, "presence")
+                    }
+                    "magic" => {
+                        let constant = parse_constant(&meta)?;
+                        set_once(&mut field.magic, constant, span, "magic")
+                    }
+                    "with" => {
+                        let path: Path = meta.value()?.parse()?;
+                        set_once(&mut field.with, path, span, "with")
+                    }
+                    _ => Err(unknown_key(&meta, &key, FIELD_KEYS)),
+                }
+            })?;
+        }
+        Ok(field)
+    }
+}
+
+fn schema_attrs(attrs: &[Attribute]) -> impl Iterator<Item = &Attribute> {
+    attrs.iter().filter(|attr| attr.path().is_ident("schema"))
+}
+
+fn key_of(meta: &ParseNestedMeta) -> syn::Result<String> {
+    meta.path
+        .get_ident()
+        .map(Ident::to_string)
+        .ok_or_else(|| meta.error("expected a schema attribute key"))
+}
+
+fn unknown_key(meta: &ParseNestedMeta, key: &str, expected: &str) -> syn::Error {
+    meta.error(format!("unknown schema attribute `{key}`; expected one of {expected}"))
+}
+
+fn set_byte_order(slot: &mut Option<Spanned<ByteOrder>>, meta: &ParseNestedMeta, key: &str) -> syn::Result<()> {
+    let order = if key == "big" { ByteOrder::Big } else { ByteOrder::Little };
+    if let Some(previous) = slot {
+        let message = if previous.value == order {
+            format!("byte order `{key}` is given twice")
+        } else {
+            format!(
+                "conflicting byte orders: `{key}` after `{}`",
+                previous.value.name()
+            )
+        };
+        return Err(meta.error(message));
+    }
+    *slot = Some(Spanned {
+        value: order,
+        span: meta.path.span(),
+    });
+    Ok(())
+}
+
+fn set_once<T>(slot: &mut Option<Spanned<T>>, value: T, span: Span, what: &str) -> syn::Result<()> {
+    if slot.is_some() {
+        return Err(syn::Error::new(span, format!("a field takes only one {what} attribute")));
+    }
+    *slot = Some(Spanned { value, span });
+    Ok(())
+}
+
+fn parse_constant(meta: &ParseNestedMeta) -> syn::Result<Constant> {
+    let value = meta.value()?;
+    if value.peek(LitByteStr) {
+        return Ok(Constant::Bytes(value.parse()?));
+    }
+    let int: LitInt = value.parse().map_err(|error| {
+        syn::Error::new(
+            error.span(),
+            "magic takes a suffixed integer literal (`1u32`) or a byte string (`b\"FORM\"`)",
+        )
+    })?;
+    if !matches!(int.suffix(), "u8" | "u16" | "u32" | "u64" | "i8" | "i16" | "i32" | "i64") {
+        return Err(syn::Error::new(
+            int.span(),
+            "magic integers need a type suffix such as `1u32`, so their width is known",
+        ));
+    }
+    Ok(Constant::Int(int))
+}
+
+impl Constant {
+    /// The constant's width in bytes.
+    pub fn size(&self) -> u64 {
+        match self {
+            Constant::Bytes(bytes) => bytes.value().len() as u64,
+            Constant::Int(int) => match int.suffix() {
+                "u8" | "i8" => 1,
+                "u16" | "i16" => 2,
+                "u32" | "i32" => 4,
+                _ => 8,
+            },
+        }
+    }
+}

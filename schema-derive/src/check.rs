@@ -1,0 +1,196 @@
+//! Validation: turns the parsed model into a plan per field, or spanned errors.
+
+use proc_macro2::Span;
+use syn::{Ident, Path, Type};
+
+use crate::ast::{is_named, unwrap_generic, Container, Errors, Field};
+use crate::attr::{ByteOrder, Constant, Presence, Repeat, StringKind};
+
+/// A field as the expansion sees it.
+pub struct Plan<'a> {
+    pub field: &'a Field<'a>,
+    pub byte_order: ByteOrder,
+    pub codec: Codec<'a>,
+}
+
+pub enum Codec<'a> {
+    /// A constant checked on read; the field's type is `Magic`.
+    Magic(Constant),
+    /// A `Count<_>` field: stores the shared length of these collections.
+    Count(Vec<CountUser>),
+    /// The field's own `with` module reads and writes it.
+    With(Path),
+    Data(Data<'a>),
+}
+
+/// A collection governed by a count field.
+pub struct CountUser {
+    pub field: Ident,
+    pub optional: bool,
+}
+
+/// A value, maybe optional, maybe repeated, of an element type.
+pub struct Data<'a> {
+    pub presence: Option<Presence>,
+    pub repeat: Option<Repeat>,
+    pub element: Element,
+    pub element_ty: &'a Type,
+}
+
+pub enum Element {
+    /// Read and written by the type's own `Decode`/`Encode`.
+    Plain,
+    String(StringKind),
+}
+
+pub fn plan<'a>(container: &'a Container<'a>) -> syn::Result<Vec<Plan<'a>>> {
+    let mut errors = Errors::default();
+    let Some(container_order) = container.attrs.byte_order.as_ref().map(|order| order.value) else {
+        return Err(syn::Error::new_spanned(
+            container.ident,
+            format!(
+                "binary schema `{}` states no byte order: add #[schema(big)] or #[schema(little)]",
+                container.ident
+            ),
+        ));
+    };
+    let plans = container
+        .fields
+        .iter()
+        .enumerate()
+        .filter_map(|(index, field)| {
+            let codec = errors.take(codec_of(container, index, field))?;
+            Some(Plan {
+                field,
+                byte_order: field.attrs.byte_order.as_ref().map_or(container_order, |order| order.value),
+                codec,
+            })
+        })
+        .collect();
+    errors.finish()?;
+    Ok(plans)
+}
+
+fn codec_of<'a>(container: &'a Container<'a>, index: usize, field: &'a Field<'a>) -> syn::Result<Codec<'a>> {
+    let attrs = &field.attrs;
+    if let Some(magic) = &attrs.magic {
+        if let Some(span) = first_span(&[
+            attrs.string.as_ref().map(|a| a.span),
+            attrs.repeat.as_ref().map(|a| a.span),
+            attrs.presence.as_ref().map(|a| a.span),
+            attrs.with.as_ref().map(|a| a.span),
+        ]) {
+            return Err(syn::Error::new(span, "a `magic` field takes no other encoding attribute"));
+        }
+        return Ok(Codec::Magic(magic.value.clone()));
+    }
+    if let Some(with) = &attrs.with {
+        if let Some(span) = first_span(&[
+            attrs.string.as_ref().map(|a| a.span),
+            attrs.repeat.as_ref().map(|a| a.span),
+            attrs.presence.as_ref().map(|a| a.span),
+        ]) {
+            return Err(syn::Error::new(span, "a `with` field is encoded by its module alone"));
+        }
+        return Ok(Codec::With(with.value.clone()));
+    }
+    let users = count_users(container, field.ident);
+    if !users.is_empty() {
+        if let Some(span) = first_span(&[
+            attrs.string.as_ref().map(|a| a.span),
+            attrs.repeat.as_ref().map(|a| a.span),
+            attrs.presence.as_ref().map(|a| a.span),
+        ]) {
+            return Err(syn::Error::new(span, "a count field takes no other encoding attribute"));
+        }
+        return Ok(Codec::Count(users));
+    }
+
+    let mut ty = field.ty;
+    if let Some(presence) = &attrs.presence {
+        ty = unwrap_generic(ty, "Option").ok_or_else(|| {
+            syn::Error::new(
+                presence.span,
+                format!("`{}` needs an `Option<_>` field", presence_key(&presence.value)),
+            )
+        })?;
+        if let Presence::If(flag) = &presence.value {
+            earlier_field(container, index, flag)?;
+        }
+    }
+    if let Some(repeat) = &attrs.repeat {
+        ty = unwrap_generic(ty, "Vec").ok_or_else(|| {
+            syn::Error::new(
+                repeat.span,
+                format!("`{}` needs a collection field (`Vec<_>`)", repeat_key(&repeat.value)),
+            )
+        })?;
+        if let Repeat::Count(count) = &repeat.value {
+            earlier_field(container, index, count)?;
+        }
+    }
+    let element = match &attrs.string {
+        Some(string) if !is_named(ty, "RawString") => {
+            return Err(syn::Error::new(string.span, "string encodings apply to `RawString` values"));
+        }
+        Some(string) => Element::String(string.value.clone()),
+        None if is_named(ty, "RawString") => {
+            return Err(syn::Error::new_spanned(
+                field.ty,
+                "a `RawString` needs an encoding: `pascal`, `null_terminated` or `fixed_width = N`",
+            ));
+        }
+        None => Element::Plain,
+    };
+    Ok(Codec::Data(Data {
+        presence: attrs.presence.as_ref().map(|p| p.value.clone()),
+        repeat: attrs.repeat.as_ref().map(|r| r.value.clone()),
+        element,
+        element_ty: ty,
+    }))
+}
+
+/// The collections whose `count = ...` names this field.
+fn count_users(container: &Container, count: &Ident) -> Vec<CountUser> {
+    container
+        .fields
+        .iter()
+        .filter(|field| {
+            matches!(&field.attrs.repeat, Some(repeat) if matches!(&repeat.value, Repeat::Count(name) if name == count))
+        })
+        .map(|field| CountUser {
+            field: field.ident.clone(),
+            optional: field.attrs.presence.is_some(),
+        })
+        .collect()
+}
+
+/// A field referred to by name must come before the referring field.
+fn earlier_field(container: &Container, index: usize, name: &Ident) -> syn::Result<()> {
+    match container.fields.iter().position(|field| field.ident == name) {
+        Some(position) if position < index => Ok(()),
+        Some(_) => Err(syn::Error::new(
+            name.span(),
+            format!("`{name}` must be an earlier field: it is read after this one"),
+        )),
+        None => Err(syn::Error::new(name.span(), format!("no field named `{name}` in this struct"))),
+    }
+}
+
+fn presence_key(presence: &Presence) -> &'static str {
+    match presence {
+        Presence::Flag(_) => "flag",
+        Presence::If(_) => "present_if",
+    }
+}
+
+fn repeat_key(repeat: &Repeat) -> &'static str {
+    match repeat {
+        Repeat::Prefix(_) => "prefix",
+        Repeat::Count(_) => "count",
+    }
+}
+
+fn first_span(spans: &[Option<Span>]) -> Option<Span> {
+    spans.iter().flatten().next().copied()
+}

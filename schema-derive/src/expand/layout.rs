@@ -1,0 +1,137 @@
+//! `Layout`: the field table the format reference is generated from.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use super::{field_sizes, str_lit, width_of};
+use crate::ast::Container;
+use crate::attr::{Constant, Presence, Repeat, StringKind};
+use crate::check::{Codec, Data, Element, Plan};
+
+pub fn layout_impl(container: &Container, plans: &[Plan]) -> TokenStream {
+    let ident = container.ident;
+    let name = str_lit(&ident.to_string());
+    let doc = str_lit(&container.doc);
+    let byte_order = str_lit(
+        container
+            .attrs
+            .byte_order
+            .as_ref()
+            .map_or("", |order| order.value.name()),
+    );
+    // Each field's offset is the previous offset plus the previous fixed
+    // size, while all of them are fixed.
+    let mut offset = quote!(::core::option::Option::Some(0u64));
+    let fields = plans.iter().map(|plan| {
+        let field = field_layout(plan, &offset);
+        let (_, fixed) = field_sizes(plan);
+        offset = quote!(::formats::schema::add_fixed(#offset, #fixed));
+        field
+    });
+    let fields: Vec<TokenStream> = fields.collect();
+    quote! {
+        impl ::formats::schema::Layout for #ident {
+            const LAYOUT: ::formats::schema::TypeLayout = ::formats::schema::TypeLayout {
+                name: #name,
+                doc: #doc,
+                byte_order: #byte_order,
+                fields: &[#(#fields),*],
+                min_size: <Self as ::formats::schema::Decode>::MIN_SIZE,
+                fixed_size: <Self as ::formats::schema::Decode>::FIXED_SIZE,
+            };
+        }
+    }
+}
+
+fn field_layout(plan: &Plan, offset: &TokenStream) -> TokenStream {
+    let field = plan.field;
+    let name = str_lit(&field.ident.to_string());
+    let rust_type = str_lit(&type_text(field.ty));
+    let encoding = str_lit(&encoding(&plan.codec));
+    let byte_order = str_lit(plan.byte_order.name());
+    let count = match count_source(&plan.codec) {
+        Some(source) => {
+            let source = str_lit(&source);
+            quote!(::core::option::Option::Some(#source))
+        }
+        None => quote!(::core::option::Option::None),
+    };
+    let doc = str_lit(&field.doc);
+    quote! {
+        ::formats::schema::FieldLayout {
+            name: #name,
+            rust_type: #rust_type,
+            encoding: #encoding,
+            byte_order: #byte_order,
+            count: #count,
+            offset: #offset,
+            doc: #doc,
+        }
+    }
+}
+
+/// The type as a person writes it: `Vec<Bone>`, not `Vec < Bone >`.
+fn type_text(ty: &syn::Type) -> String {
+    let spaced = quote!(#ty).to_string();
+    let mut text = String::with_capacity(spaced.len());
+    let mut chars = spaced.chars().peekable();
+    while let Some(c) = chars.next() {
+        let next = chars.peek().copied();
+        let joins = |c: char| matches!(c, '<' | '>' | ':' | '[' | ']' | '&' | '(' | ')');
+        if c == ' ' && (text.chars().last().is_some_and(joins) || next.is_some_and(|n| joins(n) || n == ',' || n == ';')) {
+            continue;
+        }
+        text.push(c);
+    }
+    text
+}
+
+fn encoding(codec: &Codec) -> String {
+    match codec {
+        Codec::Magic(Constant::Int(int)) => format!("constant {}", int.base10_digits()),
+        Codec::Magic(Constant::Bytes(bytes)) => {
+            format!("constant \"{}\"", String::from_utf8_lossy(&bytes.value()).escape_default())
+        }
+        Codec::Count(users) => {
+            let names: Vec<String> = users.iter().map(|user| format!("`{}`", user.field)).collect();
+            format!("element count of {}", names.join(", "))
+        }
+        Codec::With(path) => format!("custom codec `{}`", quote!(#path).to_string().replace(' ', "")),
+        Codec::Data(data) => data_encoding(data),
+    }
+}
+
+fn data_encoding(data: &Data) -> String {
+    let element = match &data.element {
+        Element::Plain => type_text(data.element_ty),
+        Element::String(StringKind::Pascal) => "Pascal string (u8 length, then bytes)".to_owned(),
+        Element::String(StringKind::NullTerminated) => "null-terminated string".to_owned(),
+        Element::String(StringKind::FixedWidth(width)) => {
+            format!("fixed-width string of {} bytes, zero-padded", width_of(width))
+        }
+    };
+    let repeated = match &data.repeat {
+        None => element,
+        Some(Repeat::Prefix(prefix)) => format!("{} count, then that many × {element}", type_text(prefix)),
+        Some(Repeat::Count(count)) => format!("`{count}` × {element}"),
+    };
+    match &data.presence {
+        None => repeated,
+        Some(Presence::Flag(flag)) => format!("{} flag (0 absent, 1 present), then {repeated}", type_text(flag)),
+        Some(Presence::If(flag)) => format!("{repeated}, present when `{flag}` is not 0"),
+    }
+}
+
+fn count_source(codec: &Codec) -> Option<String> {
+    match codec {
+        Codec::Data(Data {
+            repeat: Some(Repeat::Prefix(prefix)),
+            ..
+        }) => Some(format!("{} prefix", type_text(prefix))),
+        Codec::Data(Data {
+            repeat: Some(Repeat::Count(count)),
+            ..
+        }) => Some(format!("field `{count}`")),
+        _ => None,
+    }
+}

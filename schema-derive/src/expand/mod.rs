@@ -1,0 +1,147 @@
+//! Code generation. Every path points into `::formats::schema`.
+
+mod layout;
+mod read;
+mod tests;
+mod write;
+
+use proc_macro2::{Span, TokenStream};
+use quote::{format_ident, quote};
+use syn::{DeriveInput, Ident, LitInt};
+
+use crate::ast::Container;
+use crate::attr::{ByteOrder, Constant, StringKind};
+use crate::check::{self, Codec, Element, Plan};
+
+pub fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
+    let container = Container::from_input(input)?;
+    let plans = check::plan(&container)?;
+    let ident = container.ident;
+    let read = read::decode_impl(&container, &plans);
+    let write = write::encode_impl(&container, &plans);
+    let layout = layout::layout_impl(&container, &plans);
+    let tests = tests::round_trip_module(&container, &plans);
+    Ok(quote! {
+        #read
+        #write
+        #layout
+
+        impl ::formats::schema::BinarySchema for #ident {}
+
+        impl ::formats::schema::binrw::BinRead for #ident {
+            type Args<'__args> = ();
+
+            fn read_options<__R: ::std::io::Read + ::std::io::Seek>(
+                reader: &mut __R,
+                endian: ::formats::schema::Endian,
+                _args: (),
+            ) -> ::formats::schema::binrw::BinResult<Self> {
+                <Self as ::formats::schema::Decode>::decode(reader, endian).map_err(::core::convert::Into::into)
+            }
+        }
+
+        impl ::formats::schema::binrw::BinWrite for #ident {
+            type Args<'__args> = ();
+
+            fn write_options<__W: ::std::io::Write + ::std::io::Seek>(
+                &self,
+                writer: &mut __W,
+                endian: ::formats::schema::Endian,
+                _args: (),
+            ) -> ::formats::schema::binrw::BinResult<()> {
+                <Self as ::formats::schema::Encode>::encode(self, writer, endian).map_err(::core::convert::Into::into)
+            }
+        }
+
+        #tests
+    })
+}
+
+fn endian(order: ByteOrder) -> TokenStream {
+    match order {
+        ByteOrder::Big => quote!(::formats::schema::Endian::Big),
+        ByteOrder::Little => quote!(::formats::schema::Endian::Little),
+    }
+}
+
+/// The local a field's value is read into (prefixed, so field names never
+/// clash with the generated code's own names).
+fn field_local(field: &Ident) -> Ident {
+    format_ident!("__field_{}", field)
+}
+
+/// The local holding the length a count field stores.
+fn count_local(field: &Ident) -> Ident {
+    format_ident!("__count_{}", field)
+}
+
+fn constant_tokens(constant: &Constant) -> TokenStream {
+    match constant {
+        Constant::Int(int) => quote!(#int),
+        Constant::Bytes(bytes) => quote!(*#bytes),
+    }
+}
+
+fn width_of(width: &LitInt) -> u64 {
+    width.base10_parse().unwrap_or(0)
+}
+
+/// Fewest bytes an element can take.
+fn element_min_size(element: &Element, ty: &syn::Type) -> TokenStream {
+    match element {
+        Element::Plain => quote!(<#ty as ::formats::schema::Decode>::MIN_SIZE),
+        Element::String(StringKind::Pascal | StringKind::NullTerminated) => quote!(1u64),
+        Element::String(StringKind::FixedWidth(width)) => {
+            let width = width_of(width);
+            quote!(#width)
+        }
+    }
+}
+
+/// Fewest bytes a field can take, and its size when it never varies.
+fn field_sizes(plan: &Plan) -> (TokenStream, TokenStream) {
+    let ty = plan.field.ty;
+    match &plan.codec {
+        Codec::Magic(constant) => {
+            let size = constant.size();
+            (quote!(#size), quote!(::core::option::Option::Some(#size)))
+        }
+        Codec::Count(_) => {
+            let int = quote!(<<#ty as ::formats::schema::CountField>::Int as ::formats::schema::Decode>);
+            (quote!(#int::MIN_SIZE), quote!(#int::FIXED_SIZE))
+        }
+        Codec::With(_) => (quote!(0u64), quote!(::core::option::Option::None)),
+        Codec::Data(data) => {
+            let none = quote!(::core::option::Option::None);
+            match (&data.presence, &data.repeat) {
+                (Some(crate::attr::Presence::Flag(flag)), _) => {
+                    (quote!(<#flag as ::formats::schema::Decode>::MIN_SIZE), none)
+                }
+                (Some(crate::attr::Presence::If(_)), _) => (quote!(0u64), none),
+                (None, Some(crate::attr::Repeat::Prefix(prefix))) => {
+                    (quote!(<#prefix as ::formats::schema::Decode>::MIN_SIZE), none)
+                }
+                (None, Some(crate::attr::Repeat::Count(_))) => (quote!(0u64), none),
+                (None, None) => {
+                    let min = element_min_size(&data.element, data.element_ty);
+                    let fixed = match &data.element {
+                        Element::Plain => {
+                            let ty = data.element_ty;
+                            quote!(<#ty as ::formats::schema::Decode>::FIXED_SIZE)
+                        }
+                        Element::String(StringKind::FixedWidth(width)) => {
+                            let width = width_of(width);
+                            quote!(::core::option::Option::Some(#width))
+                        }
+                        Element::String(_) => none,
+                    };
+                    (min, fixed)
+                }
+            }
+        }
+    }
+}
+
+fn str_lit(text: &str) -> syn::LitStr {
+    syn::LitStr::new(text, Span::call_site())
+}

@@ -1,0 +1,134 @@
+//! `Decode`: fields in order, each error tagged with the field's name.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use super::{constant_tokens, count_local, element_min_size, endian, field_local, field_sizes, str_lit, width_of};
+use crate::ast::Container;
+use crate::attr::{Presence, Repeat, StringKind};
+use crate::check::{Codec, Data, Element, Plan};
+
+pub fn decode_impl(container: &Container, plans: &[Plan]) -> TokenStream {
+    let ident = container.ident;
+    let (min_size, fixed_size) = type_sizes(plans);
+    let reads = plans.iter().map(read_field);
+    let inits = plans.iter().map(|plan| {
+        let name = plan.field.ident;
+        let local = field_local(name);
+        quote!(#name: #local)
+    });
+    quote! {
+        impl ::formats::schema::Decode for #ident {
+            const MIN_SIZE: u64 = #min_size;
+            const FIXED_SIZE: ::core::option::Option<u64> = #fixed_size;
+
+            fn decode<__R: ::std::io::Read + ::std::io::Seek>(
+                __reader: &mut __R,
+                _: ::formats::schema::Endian,
+            ) -> ::core::result::Result<Self, ::formats::schema::ReadError> {
+                #(#reads)*
+                ::core::result::Result::Ok(Self { #(#inits),* })
+            }
+        }
+    }
+}
+
+/// The type's minimum and fixed sizes as constant expressions.
+pub fn type_sizes(plans: &[Plan]) -> (TokenStream, TokenStream) {
+    plans.iter().map(field_sizes).fold(
+        (quote!(0u64), quote!(::core::option::Option::Some(0u64))),
+        |(min, fixed), (field_min, field_fixed)| {
+            (
+                quote!(::formats::schema::add_min(#min, #field_min)),
+                quote!(::formats::schema::add_fixed(#fixed, #field_fixed)),
+            )
+        },
+    )
+}
+
+fn read_field(plan: &Plan) -> TokenStream {
+    let name = plan.field.ident;
+    let label = str_lit(&name.to_string());
+    let local = field_local(name);
+    let ty = plan.field.ty;
+    let endian = endian(plan.byte_order);
+    let in_field = quote!(.map_err(|e| e.in_field(#label))?);
+    match &plan.codec {
+        Codec::Magic(constant) => {
+            let constant = constant_tokens(constant);
+            quote! {
+                let #local: #ty = ::formats::schema::read_magic(__reader, #endian, &#constant) #in_field;
+            }
+        }
+        Codec::Count(_) => {
+            let count = count_local(name);
+            quote! {
+                let #count = ::formats::schema::read_count::<<#ty as ::formats::schema::CountField>::Int, __R>(
+                    __reader, #endian,
+                ) #in_field;
+                let #local: #ty = ::core::default::Default::default();
+            }
+        }
+        Codec::With(path) => quote! {
+            let #local: #ty = #path::read(__reader, #endian) #in_field;
+        },
+        Codec::Data(data) => {
+            let value = read_data(data, &endian, &quote!(__reader));
+            quote! {
+                let #local: #ty = #value #in_field;
+            }
+        }
+    }
+}
+
+/// An expression reading a value of the data's shape from `reader`.
+fn read_data(data: &Data, endian: &TokenStream, reader: &TokenStream) -> TokenStream {
+    let repeated = read_repeated(data, endian, &quote!(__r));
+    match &data.presence {
+        None => read_repeated(data, endian, reader),
+        Some(Presence::Flag(flag)) => quote! {
+            ::formats::schema::read_flagged::<#flag, __R, _>(#reader, #endian, |__r| #repeated)
+        },
+        Some(Presence::If(flag)) => {
+            let flag = field_local(flag);
+            let present = read_repeated(data, endian, reader);
+            quote! {
+                if ::formats::schema::FlagInt::is_set(#flag) {
+                    #present.map(::core::option::Option::Some)
+                } else {
+                    ::core::result::Result::Ok(::core::option::Option::None)
+                }
+            }
+        }
+    }
+}
+
+fn read_repeated(data: &Data, endian: &TokenStream, reader: &TokenStream) -> TokenStream {
+    let element = read_element(&data.element, data.element_ty, endian, &quote!(__r));
+    let min_size = element_min_size(&data.element, data.element_ty);
+    match &data.repeat {
+        None => read_element(&data.element, data.element_ty, endian, reader),
+        Some(Repeat::Prefix(prefix)) => quote! {
+            ::formats::schema::read_count::<#prefix, __R>(#reader, #endian)
+                .and_then(|__len| ::formats::schema::read_vec(#reader, __len, #min_size, |__r| #element))
+        },
+        Some(Repeat::Count(count)) => {
+            let count = count_local(count);
+            quote! {
+                ::formats::schema::read_vec(#reader, #count, #min_size, |__r| #element)
+            }
+        }
+    }
+}
+
+fn read_element(element: &Element, ty: &syn::Type, endian: &TokenStream, reader: &TokenStream) -> TokenStream {
+    match element {
+        Element::Plain => quote!(<#ty as ::formats::schema::Decode>::decode(#reader, #endian)),
+        Element::String(StringKind::Pascal) => quote!(::formats::schema::read_pascal(#reader)),
+        Element::String(StringKind::NullTerminated) => quote!(::formats::schema::read_null_terminated(#reader)),
+        Element::String(StringKind::FixedWidth(width)) => {
+            let width = width_of(width);
+            quote!(::formats::schema::read_fixed_width(#reader, #width))
+        }
+    }
+}

@@ -1,0 +1,135 @@
+//! `Encode`: counts are derived from the collections first, then fields in order.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use super::{constant_tokens, count_local, endian, str_lit, width_of};
+use crate::ast::Container;
+use crate::attr::{Presence, Repeat, StringKind};
+use crate::check::{Codec, CountUser, Data, Element, Plan};
+
+pub fn encode_impl(container: &Container, plans: &[Plan]) -> TokenStream {
+    let ident = container.ident;
+    let counts = plans.iter().filter_map(|plan| match &plan.codec {
+        Codec::Count(users) => Some(shared_count(plan, users)),
+        _ => None,
+    });
+    let writes = plans.iter().map(write_field);
+    quote! {
+        impl ::formats::schema::Encode for #ident {
+            fn encode<__W: ::std::io::Write + ::std::io::Seek>(
+                &self,
+                __writer: &mut __W,
+                _: ::formats::schema::Endian,
+            ) -> ::core::result::Result<(), ::formats::schema::WriteError> {
+                #(#counts)*
+                #(#writes)*
+                ::core::result::Result::Ok(())
+            }
+        }
+    }
+}
+
+/// `let __count_n = shared_len("n", &[("a", Some(self.a.len())), ...])?;`
+fn shared_count(plan: &Plan, users: &[CountUser]) -> TokenStream {
+    let name = plan.field.ident;
+    let label = str_lit(&name.to_string());
+    let local = count_local(name);
+    let lengths = users.iter().map(|user| {
+        let field = &user.field;
+        let label = str_lit(&field.to_string());
+        if user.optional {
+            quote!((#label, self.#field.as_ref().map(::std::vec::Vec::len)))
+        } else {
+            quote!((#label, ::core::option::Option::Some(self.#field.len())))
+        }
+    });
+    quote! {
+        let #local = ::formats::schema::shared_len(#label, &[#(#lengths),*])?;
+    }
+}
+
+fn write_field(plan: &Plan) -> TokenStream {
+    let name = plan.field.ident;
+    let label = str_lit(&name.to_string());
+    let ty = plan.field.ty;
+    let endian = endian(plan.byte_order);
+    let in_field = quote!(.map_err(|e| e.in_field(#label))?;);
+    match &plan.codec {
+        Codec::Magic(constant) => {
+            let constant = constant_tokens(constant);
+            quote!(::formats::schema::write_magic(__writer, #endian, &#constant) #in_field)
+        }
+        Codec::Count(_) => {
+            let count = count_local(name);
+            quote! {
+                ::formats::schema::write_count::<<#ty as ::formats::schema::CountField>::Int, __W>(
+                    __writer, #endian, #count,
+                ) #in_field
+            }
+        }
+        Codec::With(path) => quote!(#path::write(&self.#name, __writer, #endian) #in_field),
+        Codec::Data(data) => {
+            let write = write_data(data, &endian, &quote!(&self.#name));
+            quote!(#write #in_field)
+        }
+    }
+}
+
+/// An expression writing `value` (a reference) in the data's shape to `__writer`.
+fn write_data(data: &Data, endian: &TokenStream, value: &TokenStream) -> TokenStream {
+    match &data.presence {
+        None => write_repeated(data, endian, &quote!(__writer), value),
+        Some(Presence::Flag(flag)) => {
+            let present = write_repeated(data, endian, &quote!(__w), &quote!(__v));
+            quote! {
+                ::formats::schema::write_flagged::<#flag, __W, _>(
+                    __writer, #endian, (#value).as_ref(), |__w, __v| #present,
+                )
+            }
+        }
+        Some(Presence::If(flag)) => {
+            let flag_label = str_lit(&flag.to_string());
+            let present = write_repeated(data, endian, &quote!(__writer), &quote!(__v));
+            quote! {
+                ::formats::schema::check_presence(
+                    #flag_label,
+                    ::formats::schema::FlagInt::is_set(self.#flag),
+                    (#value).is_some(),
+                )
+                .and_then(|()| match (#value).as_ref() {
+                    ::core::option::Option::Some(__v) => #present,
+                    ::core::option::Option::None => ::core::result::Result::Ok(()),
+                })
+            }
+        }
+    }
+}
+
+fn write_repeated(data: &Data, endian: &TokenStream, writer: &TokenStream, value: &TokenStream) -> TokenStream {
+    let element = write_element(&data.element, endian, &quote!(__w), &quote!(__e));
+    match &data.repeat {
+        None => write_element(&data.element, endian, writer, value),
+        Some(Repeat::Prefix(prefix)) => quote! {
+            ::formats::schema::write_count::<#prefix, __W>(#writer, #endian, (#value).len())
+                .and_then(|()| ::formats::schema::write_each(#writer, #value, |__w, __e| #element))
+        },
+        Some(Repeat::Count(_)) => quote! {
+            ::formats::schema::write_each(#writer, #value, |__w, __e| #element)
+        },
+    }
+}
+
+fn write_element(element: &Element, endian: &TokenStream, writer: &TokenStream, value: &TokenStream) -> TokenStream {
+    match element {
+        Element::Plain => quote!(::formats::schema::Encode::encode(#value, #writer, #endian)),
+        Element::String(StringKind::Pascal) => quote!(::formats::schema::write_pascal(#writer, #value)),
+        Element::String(StringKind::NullTerminated) => {
+            quote!(::formats::schema::write_null_terminated(#writer, #value))
+        }
+        Element::String(StringKind::FixedWidth(width)) => {
+            let width = width_of(width);
+            quote!(::formats::schema::write_fixed_width(#writer, #value, #width))
+        }
+    }
+}
