@@ -39,7 +39,9 @@ impl<'a> Container<'a> {
             ));
         }
         let mut errors = Errors::default();
-        let attrs = errors.take(attr::Container::parse(&input.attrs)).unwrap_or_default();
+        let attrs = errors
+            .take(attr::Container::parse(&input.attrs))
+            .unwrap_or_default();
         let fields = named
             .named
             .iter()

@@ -75,7 +75,8 @@ pub struct Field {
 }
 
 const CONTAINER_KEYS: &str = "`big`, `little`";
-const FIELD_KEYS: &str = "`big`, `little`, `pascal`, `null_terminated`, `fixed_width`, `prefix`, `count`, \
+const FIELD_KEYS: &str =
+    "`big`, `little`, `pascal`, `null_terminated`, `fixed_width`, `prefix`, `count`, \
                           `flag`, `present_if`, `magic`, `with`";
 
 impl Container {
@@ -103,7 +104,12 @@ impl Field {
                 let span = meta.path.span();
                 match key.as_str() {
                     "big" | "little" => set_byte_order(&mut field.byte_order, &meta, &key),
-                    "pascal" => set_once(&mut field.string, StringKind::Pascal, span, "string encoding"),
+                    "pascal" => set_once(
+                        &mut field.string,
+                        StringKind::Pascal,
+                        span,
+                        "string encoding",
+                    ),
                     "null_terminated" => set_once(
                         &mut field.string,
                         StringKind::NullTerminated,
@@ -113,7 +119,12 @@ impl Field {
                     "fixed_width" => {
                         let width: LitInt = meta.value()?.parse()?;
                         width.base10_parse::<u64>()?;
-                        set_once(&mut field.string, StringKind::FixedWidth(width), span, "string encoding")
+                        set_once(
+                            &mut field.string,
+                            StringKind::FixedWidth(width),
+                            span,
+                            "string encoding",
+                        )
                     }
                     "prefix" => {
                         let ty: Type = meta.value()?.parse()?;
@@ -159,11 +170,21 @@ fn key_of(meta: &ParseNestedMeta) -> syn::Result<String> {
 }
 
 fn unknown_key(meta: &ParseNestedMeta, key: &str, expected: &str) -> syn::Error {
-    meta.error(format!("unknown schema attribute `{key}`; expected one of {expected}"))
+    meta.error(format!(
+        "unknown schema attribute `{key}`; expected one of {expected}"
+    ))
 }
 
-fn set_byte_order(slot: &mut Option<Spanned<ByteOrder>>, meta: &ParseNestedMeta, key: &str) -> syn::Result<()> {
-    let order = if key == "big" { ByteOrder::Big } else { ByteOrder::Little };
+fn set_byte_order(
+    slot: &mut Option<Spanned<ByteOrder>>,
+    meta: &ParseNestedMeta,
+    key: &str,
+) -> syn::Result<()> {
+    let order = if key == "big" {
+        ByteOrder::Big
+    } else {
+        ByteOrder::Little
+    };
     if let Some(previous) = slot {
         let message = if previous.value == order {
             format!("byte order `{key}` is given twice")
@@ -184,7 +205,10 @@ fn set_byte_order(slot: &mut Option<Spanned<ByteOrder>>, meta: &ParseNestedMeta,
 
 fn set_once<T>(slot: &mut Option<Spanned<T>>, value: T, span: Span, what: &str) -> syn::Result<()> {
     if slot.is_some() {
-        return Err(syn::Error::new(span, format!("a field takes only one {what} attribute")));
+        return Err(syn::Error::new(
+            span,
+            format!("a field takes only one {what} attribute"),
+        ));
     }
     *slot = Some(Spanned { value, span });
     Ok(())
@@ -201,7 +225,10 @@ fn parse_constant(meta: &ParseNestedMeta) -> syn::Result<Constant> {
             "magic takes a suffixed integer literal (`1u32`) or a byte string (`b\"FORM\"`)",
         )
     })?;
-    if !matches!(int.suffix(), "u8" | "u16" | "u32" | "u64" | "i8" | "i16" | "i32" | "i64") {
+    if !matches!(
+        int.suffix(),
+        "u8" | "u16" | "u32" | "u64" | "i8" | "i16" | "i32" | "i64"
+    ) {
         return Err(syn::Error::new(
             int.span(),
             "magic integers need a type suffix such as `1u32`, so their width is known",

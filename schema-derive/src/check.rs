@@ -62,7 +62,11 @@ pub fn plan<'a>(container: &'a Container<'a>) -> syn::Result<Vec<Plan<'a>>> {
             let codec = errors.take(codec_of(container, index, field))?;
             Some(Plan {
                 field,
-                byte_order: field.attrs.byte_order.as_ref().map_or(container_order, |order| order.value),
+                byte_order: field
+                    .attrs
+                    .byte_order
+                    .as_ref()
+                    .map_or(container_order, |order| order.value),
                 codec,
             })
         })
@@ -71,7 +75,11 @@ pub fn plan<'a>(container: &'a Container<'a>) -> syn::Result<Vec<Plan<'a>>> {
     Ok(plans)
 }
 
-fn codec_of<'a>(container: &'a Container<'a>, index: usize, field: &'a Field<'a>) -> syn::Result<Codec<'a>> {
+fn codec_of<'a>(
+    container: &'a Container<'a>,
+    index: usize,
+    field: &'a Field<'a>,
+) -> syn::Result<Codec<'a>> {
     let attrs = &field.attrs;
     if let Some(magic) = &attrs.magic {
         if let Some(span) = first_span(&[
@@ -80,7 +88,10 @@ fn codec_of<'a>(container: &'a Container<'a>, index: usize, field: &'a Field<'a>
             attrs.presence.as_ref().map(|a| a.span),
             attrs.with.as_ref().map(|a| a.span),
         ]) {
-            return Err(syn::Error::new(span, "a `magic` field takes no other encoding attribute"));
+            return Err(syn::Error::new(
+                span,
+                "a `magic` field takes no other encoding attribute",
+            ));
         }
         return Ok(Codec::Magic(magic.value.clone()));
     }
@@ -90,7 +101,10 @@ fn codec_of<'a>(container: &'a Container<'a>, index: usize, field: &'a Field<'a>
             attrs.repeat.as_ref().map(|a| a.span),
             attrs.presence.as_ref().map(|a| a.span),
         ]) {
-            return Err(syn::Error::new(span, "a `with` field is encoded by its module alone"));
+            return Err(syn::Error::new(
+                span,
+                "a `with` field is encoded by its module alone",
+            ));
         }
         return Ok(Codec::With(with.value.clone()));
     }
@@ -101,7 +115,10 @@ fn codec_of<'a>(container: &'a Container<'a>, index: usize, field: &'a Field<'a>
             attrs.repeat.as_ref().map(|a| a.span),
             attrs.presence.as_ref().map(|a| a.span),
         ]) {
-            return Err(syn::Error::new(span, "a count field takes no other encoding attribute"));
+            return Err(syn::Error::new(
+                span,
+                "a count field takes no other encoding attribute",
+            ));
         }
         return Ok(Codec::Count(users));
     }
@@ -111,7 +128,10 @@ fn codec_of<'a>(container: &'a Container<'a>, index: usize, field: &'a Field<'a>
         ty = unwrap_generic(ty, "Option").ok_or_else(|| {
             syn::Error::new(
                 presence.span,
-                format!("`{}` needs an `Option<_>` field", presence_key(&presence.value)),
+                format!(
+                    "`{}` needs an `Option<_>` field",
+                    presence_key(&presence.value)
+                ),
             )
         })?;
         if let Presence::If(flag) = &presence.value {
@@ -122,7 +142,10 @@ fn codec_of<'a>(container: &'a Container<'a>, index: usize, field: &'a Field<'a>
         ty = unwrap_generic(ty, "Vec").ok_or_else(|| {
             syn::Error::new(
                 repeat.span,
-                format!("`{}` needs a collection field (`Vec<_>`)", repeat_key(&repeat.value)),
+                format!(
+                    "`{}` needs a collection field (`Vec<_>`)",
+                    repeat_key(&repeat.value)
+                ),
             )
         })?;
         if let Repeat::Count(count) = &repeat.value {
@@ -131,7 +154,10 @@ fn codec_of<'a>(container: &'a Container<'a>, index: usize, field: &'a Field<'a>
     }
     let element = match &attrs.string {
         Some(string) if !is_named(ty, "RawString") => {
-            return Err(syn::Error::new(string.span, "string encodings apply to `RawString` values"));
+            return Err(syn::Error::new(
+                string.span,
+                "string encodings apply to `RawString` values",
+            ));
         }
         Some(string) => Element::String(string.value.clone()),
         None if is_named(ty, "RawString") => {
@@ -167,13 +193,20 @@ fn count_users(container: &Container, count: &Ident) -> Vec<CountUser> {
 
 /// A field referred to by name must come before the referring field.
 fn earlier_field(container: &Container, index: usize, name: &Ident) -> syn::Result<()> {
-    match container.fields.iter().position(|field| field.ident == name) {
+    match container
+        .fields
+        .iter()
+        .position(|field| field.ident == name)
+    {
         Some(position) if position < index => Ok(()),
         Some(_) => Err(syn::Error::new(
             name.span(),
             format!("`{name}` must be an earlier field: it is read after this one"),
         )),
-        None => Err(syn::Error::new(name.span(), format!("no field named `{name}` in this struct"))),
+        None => Err(syn::Error::new(
+            name.span(),
+            format!("no field named `{name}` in this struct"),
+        )),
     }
 }
 

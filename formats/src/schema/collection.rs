@@ -3,7 +3,9 @@
 use std::io::{Read, Seek, Write};
 
 use super::io::{position, remaining};
-use super::{Decode, Encode, Endian, ReadError, ReadErrorKind, Segment, WriteError, WriteErrorKind};
+use super::{
+    Decode, Encode, Endian, ReadError, ReadErrorKind, Segment, WriteError, WriteErrorKind,
+};
 
 /// An integer type that can store a collection's length.
 pub trait CountInt: Decode + Encode + Copy {
@@ -48,7 +50,10 @@ macro_rules! flag_int {
 flag_int!(u8, u16, u32, u64, i8, i16, i32, i64);
 
 /// Reads a count and converts it to a length.
-pub fn read_count<C: CountInt, R: Read + Seek>(reader: &mut R, endian: Endian) -> Result<usize, ReadError> {
+pub fn read_count<C: CountInt, R: Read + Seek>(
+    reader: &mut R,
+    endian: Endian,
+) -> Result<usize, ReadError> {
     let at = position(reader)?;
     let count = C::decode(reader, endian)?.to_u64();
     usize::try_from(count).map_err(|_| {
@@ -62,7 +67,12 @@ pub fn read_count<C: CountInt, R: Read + Seek>(reader: &mut R, endian: Endian) -
 /// Reads `count` elements of at least `min_size` bytes each. The count is
 /// checked against the bytes left before anything is allocated, so a
 /// corrupted count fails at once instead of reserving gigabytes.
-pub fn read_vec<T, R, F>(reader: &mut R, count: usize, min_size: u64, mut read_one: F) -> Result<Vec<T>, ReadError>
+pub fn read_vec<T, R, F>(
+    reader: &mut R,
+    count: usize,
+    min_size: u64,
+    mut read_one: F,
+) -> Result<Vec<T>, ReadError>
 where
     R: Read + Seek,
     F: FnMut(&mut R) -> Result<T, ReadError>,
@@ -87,7 +97,11 @@ where
 }
 
 /// Writes a collection's length as a `C`, or fails if it does not fit.
-pub fn write_count<C: CountInt, W: Write + Seek>(writer: &mut W, endian: Endian, len: usize) -> Result<(), WriteError> {
+pub fn write_count<C: CountInt, W: Write + Seek>(
+    writer: &mut W,
+    endian: Endian,
+    len: usize,
+) -> Result<(), WriteError> {
     let count = C::from_len(len).ok_or_else(|| {
         WriteError::new(WriteErrorKind::TooLong {
             len,
@@ -100,8 +114,13 @@ pub fn write_count<C: CountInt, W: Write + Seek>(writer: &mut W, endian: Endian,
 
 /// The one length shared by the named collections that are present
 /// (`None` = absent option); 0 when none is present.
-pub fn shared_len(count_field: &'static str, lengths: &[(&'static str, Option<usize>)]) -> Result<usize, WriteError> {
-    let mut present = lengths.iter().filter_map(|(name, len)| len.map(|len| (*name, len)));
+pub fn shared_len(
+    count_field: &'static str,
+    lengths: &[(&'static str, Option<usize>)],
+) -> Result<usize, WriteError> {
+    let mut present = lengths
+        .iter()
+        .filter_map(|(name, len)| len.map(|len| (*name, len)));
     let Some((_, first)) = present.next() else {
         return Ok(0);
     };
@@ -117,7 +136,11 @@ pub fn shared_len(count_field: &'static str, lengths: &[(&'static str, Option<us
 }
 
 /// Writes each element, tagging errors with the element's index.
-pub fn write_each<T, W, F>(writer: &mut W, elements: &[T], mut write_one: F) -> Result<(), WriteError>
+pub fn write_each<T, W, F>(
+    writer: &mut W,
+    elements: &[T],
+    mut write_one: F,
+) -> Result<(), WriteError>
 where
     W: Write + Seek,
     F: FnMut(&mut W, &T) -> Result<(), WriteError>,
@@ -188,21 +211,33 @@ mod tests {
     fn a_count_larger_than_the_input_fails_before_allocating() {
         let bytes = [0u8; 10];
         let mut reader = Cursor::new(&bytes[..]);
-        let error = read_vec(&mut reader, usize::MAX / 2, 4, |r| u32::decode(r, Endian::Little)).unwrap_err();
-        assert!(matches!(error.kind, ReadErrorKind::CountTooLarge { remaining: 10, .. }));
+        let error = read_vec(&mut reader, usize::MAX / 2, 4, |r| {
+            u32::decode(r, Endian::Little)
+        })
+        .unwrap_err();
+        assert!(matches!(
+            error.kind,
+            ReadErrorKind::CountTooLarge { remaining: 10, .. }
+        ));
     }
 
     #[test]
     fn a_length_too_long_for_its_count_type_is_a_write_error() {
         let mut out = Cursor::new(Vec::new());
         let error = write_count::<u8, _>(&mut out, Endian::Big, 300).unwrap_err();
-        assert_eq!(error.to_string(), "300 entries do not fit a u8 count (at most 255)");
+        assert_eq!(
+            error.to_string(),
+            "300 entries do not fit a u8 count (at most 255)"
+        );
         assert!(out.get_ref().is_empty());
     }
 
     #[test]
     fn shared_lengths_must_agree() {
-        assert_eq!(shared_len("n", &[("a", Some(3)), ("b", None), ("c", Some(3))]).unwrap(), 3);
+        assert_eq!(
+            shared_len("n", &[("a", Some(3)), ("b", None), ("c", Some(3))]).unwrap(),
+            3
+        );
         assert_eq!(shared_len("n", &[("a", None)]).unwrap(), 0);
         let error = shared_len("n", &[("a", Some(3)), ("b", Some(2))]).unwrap_err();
         assert_eq!(

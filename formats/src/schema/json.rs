@@ -14,11 +14,16 @@ pub mod float {
         fn from_json<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error>;
     }
 
-    pub fn serialize<T: JsonFloat, S: Serializer>(value: &T, serializer: S) -> Result<S::Ok, S::Error> {
+    pub fn serialize<T: JsonFloat, S: Serializer>(
+        value: &T,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
         value.to_json(serializer)
     }
 
-    pub fn deserialize<'de, T: JsonFloat, D: Deserializer<'de>>(deserializer: D) -> Result<T, D::Error> {
+    pub fn deserialize<'de, T: JsonFloat, D: Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<T, D::Error> {
         T::from_json(deserializer)
     }
 
@@ -36,7 +41,10 @@ pub mod float {
                     if self.is_finite() {
                         Serialize::serialize(self, serializer)
                     } else {
-                        serializer.serialize_str(&format!(concat!("bits:0x{:0", $width, "x}"), self.to_bits()))
+                        serializer.serialize_str(&format!(
+                            concat!("bits:0x{:0", $width, "x}"),
+                            self.to_bits()
+                        ))
                     }
                 }
 
@@ -48,7 +56,9 @@ pub mod float {
                             .and_then(|hex| <$bits>::from_str_radix(hex, 16).ok())
                             .map(<$float>::from_bits)
                             .filter(|value| !value.is_finite())
-                            .ok_or_else(|| D::Error::custom(format!("{text:?} is not a float's bit pattern"))),
+                            .ok_or_else(|| {
+                                D::Error::custom(format!("{text:?} is not a float's bit pattern"))
+                            }),
                     }
                 }
             }
@@ -118,14 +128,28 @@ pub mod float {
 
         #[test]
         fn every_bit_pattern_comes_back() {
-            let patterns = [0x7fc0_0000u32, 0xffc0_0001, 0x7f80_0000, 0x8000_0000, 0x3f80_0000, 0x0000_0001];
+            let patterns = [
+                0x7fc0_0000u32,
+                0xffc0_0001,
+                0x7f80_0000,
+                0x8000_0000,
+                0x3f80_0000,
+                0x0000_0001,
+            ];
             for bits in patterns {
                 let value = f32::from_bits(bits);
-                let sample = Sample { one: value, many: [value, 1.5, -0.0] };
+                let sample = Sample {
+                    one: value,
+                    many: [value, 1.5, -0.0],
+                };
                 let json = serde_json::to_string(&sample).unwrap();
                 let back: Sample = serde_json::from_str(&json).unwrap();
                 assert_eq!(back.one.to_bits(), bits, "{json}");
-                assert_eq!(back.many.map(f32::to_bits), sample.many.map(f32::to_bits), "{json}");
+                assert_eq!(
+                    back.many.map(f32::to_bits),
+                    sample.many.map(f32::to_bits),
+                    "{json}"
+                );
             }
         }
 
@@ -143,7 +167,10 @@ pub mod float {
 
         #[test]
         fn nan_is_written_as_its_bits() {
-            let sample = Sample { one: f32::from_bits(0x7fc0_0000), many: [0.25, 2.0, 3.0] };
+            let sample = Sample {
+                one: f32::from_bits(0x7fc0_0000),
+                many: [0.25, 2.0, 3.0],
+            };
             assert_eq!(
                 serde_json::to_string(&sample).unwrap(),
                 r#"{"one":"bits:0x7fc00000","many":[0.25,2.0,3.0]}"#

@@ -60,6 +60,10 @@ where
     Ok(Magic)
 }
 
-pub fn write_magic<T: Encode, W: Write + Seek>(writer: &mut W, endian: Endian, value: &T) -> Result<(), WriteError> {
+pub fn write_magic<T: Encode, W: Write + Seek>(
+    writer: &mut W,
+    endian: Endian,
+    value: &T,
+) -> Result<(), WriteError> {
     value.encode(writer, endian)
 }

@@ -7,6 +7,8 @@
 //! [`BinarySchema`] (`from_bytes`, `to_bytes`, `read_from`, `write_to`).
 
 mod collection;
+#[cfg(test)]
+mod derive_tests;
 mod error;
 mod io;
 pub mod json;
@@ -21,8 +23,8 @@ use std::io::{Cursor, Read, Seek, Write};
 
 pub use binrw::{self, Endian};
 pub use collection::{
-    check_presence, read_count, read_flagged, read_vec, shared_len, write_count, write_each, write_flagged, CountInt,
-    FlagInt,
+    check_presence, read_count, read_flagged, read_vec, shared_len, write_count, write_each,
+    write_flagged, CountInt, FlagInt,
 };
 pub use error::{FieldPath, ReadError, ReadErrorKind, Segment, WriteError, WriteErrorKind};
 pub use io::{read_array, remaining};

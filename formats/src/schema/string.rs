@@ -17,15 +17,18 @@ pub struct RawString(pub Vec<u8>);
 /// Characters for bytes 0x80..=0x9F; the five bytes Windows-1252 leaves
 /// undefined map to the C1 control with the same number, as browsers do.
 const HIGH_CONTROLS: [char; 32] = [
-    '\u{20AC}', '\u{0081}', '\u{201A}', '\u{0192}', '\u{201E}', '\u{2026}', '\u{2020}', '\u{2021}', '\u{02C6}',
-    '\u{2030}', '\u{0160}', '\u{2039}', '\u{0152}', '\u{008D}', '\u{017D}', '\u{008F}', '\u{0090}', '\u{2018}',
-    '\u{2019}', '\u{201C}', '\u{201D}', '\u{2022}', '\u{2013}', '\u{2014}', '\u{02DC}', '\u{2122}', '\u{0161}',
-    '\u{203A}', '\u{0153}', '\u{009D}', '\u{017E}', '\u{0178}',
+    '\u{20AC}', '\u{0081}', '\u{201A}', '\u{0192}', '\u{201E}', '\u{2026}', '\u{2020}', '\u{2021}',
+    '\u{02C6}', '\u{2030}', '\u{0160}', '\u{2039}', '\u{0152}', '\u{008D}', '\u{017D}', '\u{008F}',
+    '\u{0090}', '\u{2018}', '\u{2019}', '\u{201C}', '\u{201D}', '\u{2022}', '\u{2013}', '\u{2014}',
+    '\u{02DC}', '\u{2122}', '\u{0161}', '\u{203A}', '\u{0153}', '\u{009D}', '\u{017E}', '\u{0178}',
 ];
 
 fn byte_to_char(byte: u8) -> char {
     match byte {
-        0x80..=0x9F => HIGH_CONTROLS.get(usize::from(byte - 0x80)).copied().unwrap_or('\u{FFFD}'),
+        0x80..=0x9F => HIGH_CONTROLS
+            .get(usize::from(byte - 0x80))
+            .copied()
+            .unwrap_or('\u{FFFD}'),
         _ => char::from(byte),
     }
 }
@@ -47,7 +50,10 @@ impl RawString {
 
     /// Encodes text as Windows-1252; `None` if a character has no byte.
     pub fn from_text(text: &str) -> Option<Self> {
-        text.chars().map(char_to_byte).collect::<Option<Vec<u8>>>().map(RawString)
+        text.chars()
+            .map(char_to_byte)
+            .collect::<Option<Vec<u8>>>()
+            .map(RawString)
     }
 
     pub fn to_text(&self) -> String {
@@ -58,7 +64,11 @@ impl RawString {
 impl From<&str> for RawString {
     /// For literals in code and tests; characters outside Windows-1252 become `?`.
     fn from(text: &str) -> Self {
-        RawString(text.chars().map(|c| char_to_byte(c).unwrap_or(b'?')).collect())
+        RawString(
+            text.chars()
+                .map(|c| char_to_byte(c).unwrap_or(b'?'))
+                .collect(),
+        )
     }
 }
 
@@ -84,7 +94,9 @@ impl<'de> Deserialize<'de> for RawString {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let text = String::deserialize(deserializer)?;
         RawString::from_text(&text).ok_or_else(|| {
-            serde::de::Error::custom(format!("{text:?} has a character that Windows-1252 cannot store"))
+            serde::de::Error::custom(format!(
+                "{text:?} has a character that Windows-1252 cannot store"
+            ))
         })
     }
 }
@@ -125,7 +137,10 @@ pub fn read_null_terminated<R: Read + Seek>(reader: &mut R) -> Result<RawString,
     }
 }
 
-pub fn write_null_terminated<W: Write + Seek>(writer: &mut W, value: &RawString) -> Result<(), WriteError> {
+pub fn write_null_terminated<W: Write + Seek>(
+    writer: &mut W,
+    value: &RawString,
+) -> Result<(), WriteError> {
     if value.0.contains(&0) {
         return Err(WriteError::new(WriteErrorKind::Invalid(
             "a null-terminated string cannot contain a 0 byte".to_owned(),
@@ -138,12 +153,19 @@ pub fn write_null_terminated<W: Write + Seek>(writer: &mut W, value: &RawString)
 
 /// Fixed-width string: exactly `width` bytes, all kept (padding included),
 /// so whatever followed the text in the original file comes back.
-pub fn read_fixed_width<R: Read + Seek>(reader: &mut R, width: u64) -> Result<RawString, ReadError> {
+pub fn read_fixed_width<R: Read + Seek>(
+    reader: &mut R,
+    width: u64,
+) -> Result<RawString, ReadError> {
     read_bytes(reader, width).map(RawString)
 }
 
 /// Writes the bytes and pads a shorter value with zeros.
-pub fn write_fixed_width<W: Write + Seek>(writer: &mut W, value: &RawString, width: u64) -> Result<(), WriteError> {
+pub fn write_fixed_width<W: Write + Seek>(
+    writer: &mut W,
+    value: &RawString,
+    width: u64,
+) -> Result<(), WriteError> {
     let len = value.0.len() as u64;
     if len > width {
         return Err(WriteError::new(WriteErrorKind::TooLong {
@@ -179,7 +201,10 @@ mod tests {
     #[test]
     fn unterminated_string_points_at_its_start() {
         let mut reader = Cursor::new(&b"ab\0cd"[..]);
-        assert_eq!(read_null_terminated(&mut reader).unwrap(), RawString::from("ab"));
+        assert_eq!(
+            read_null_terminated(&mut reader).unwrap(),
+            RawString::from("ab")
+        );
         let error = read_null_terminated(&mut reader).unwrap_err();
         assert_eq!(error.offset, 3);
         assert!(matches!(error.kind, ReadErrorKind::UnterminatedString));
@@ -199,6 +224,9 @@ mod tests {
     fn pascal_string_too_long_is_a_write_error() {
         let mut out = Cursor::new(Vec::new());
         let error = write_pascal(&mut out, &RawString(vec![b'a'; 300])).unwrap_err();
-        assert!(matches!(error.kind, WriteErrorKind::TooLong { len: 300, .. }));
+        assert!(matches!(
+            error.kind,
+            WriteErrorKind::TooLong { len: 300, .. }
+        ));
     }
 }

@@ -71,7 +71,10 @@ pub fn list<T: Debug + 'static>(element: BoxedStrategy<T>) -> BoxedStrategy<Vec<
 }
 
 /// A list of exactly `len` elements (collections sharing one count).
-pub fn list_of_len<T: Debug + 'static>(element: BoxedStrategy<T>, len: usize) -> BoxedStrategy<Vec<T>> {
+pub fn list_of_len<T: Debug + 'static>(
+    element: BoxedStrategy<T>,
+    len: usize,
+) -> BoxedStrategy<Vec<T>> {
     vec(element, len).boxed()
 }
 
@@ -87,7 +90,8 @@ pub fn check_round_trip<T: BinarySchema + Sample>() {
         let first = value
             .to_bytes()
             .map_err(|e| TestCaseError::fail(format!("writing a generated value failed: {e}")))?;
-        let decoded = T::from_bytes(&first).map_err(|e| TestCaseError::fail(format!("reading back failed: {e}")))?;
+        let decoded = T::from_bytes(&first)
+            .map_err(|e| TestCaseError::fail(format!("reading back failed: {e}")))?;
         let second = decoded
             .to_bytes()
             .map_err(|e| TestCaseError::fail(format!("writing the decoded value failed: {e}")))?;
@@ -95,6 +99,9 @@ pub fn check_round_trip<T: BinarySchema + Sample>() {
         Ok(())
     });
     if let Err(failure) = result {
-        panic!("round trip of {} failed: {failure}", std::any::type_name::<T>());
+        panic!(
+            "round trip of {} failed: {failure}",
+            std::any::type_name::<T>()
+        );
     }
 }

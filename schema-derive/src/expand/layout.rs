@@ -78,7 +78,10 @@ fn type_text(ty: &syn::Type) -> String {
     while let Some(c) = chars.next() {
         let next = chars.peek().copied();
         let joins = |c: char| matches!(c, '<' | '>' | ':' | '[' | ']' | '&' | '(' | ')');
-        if c == ' ' && (text.chars().last().is_some_and(joins) || next.is_some_and(|n| joins(n) || n == ',' || n == ';')) {
+        if c == ' '
+            && (text.chars().last().is_some_and(joins)
+                || next.is_some_and(|n| joins(n) || n == ',' || n == ';'))
+        {
             continue;
         }
         text.push(c);
@@ -90,13 +93,22 @@ fn encoding(codec: &Codec) -> String {
     match codec {
         Codec::Magic(Constant::Int(int)) => format!("constant {}", int.base10_digits()),
         Codec::Magic(Constant::Bytes(bytes)) => {
-            format!("constant \"{}\"", String::from_utf8_lossy(&bytes.value()).escape_default())
+            format!(
+                "constant \"{}\"",
+                String::from_utf8_lossy(&bytes.value()).escape_default()
+            )
         }
         Codec::Count(users) => {
-            let names: Vec<String> = users.iter().map(|user| format!("`{}`", user.field)).collect();
+            let names: Vec<String> = users
+                .iter()
+                .map(|user| format!("`{}`", user.field))
+                .collect();
             format!("element count of {}", names.join(", "))
         }
-        Codec::With(path) => format!("custom codec `{}`", quote!(#path).to_string().replace(' ', "")),
+        Codec::With(path) => format!(
+            "custom codec `{}`",
+            quote!(#path).to_string().replace(' ', "")
+        ),
         Codec::Data(data) => data_encoding(data),
     }
 }
@@ -107,17 +119,25 @@ fn data_encoding(data: &Data) -> String {
         Element::String(StringKind::Pascal) => "Pascal string (u8 length, then bytes)".to_owned(),
         Element::String(StringKind::NullTerminated) => "null-terminated string".to_owned(),
         Element::String(StringKind::FixedWidth(width)) => {
-            format!("fixed-width string of {} bytes, zero-padded", width_of(width))
+            format!(
+                "fixed-width string of {} bytes, zero-padded",
+                width_of(width)
+            )
         }
     };
     let repeated = match &data.repeat {
         None => element,
-        Some(Repeat::Prefix(prefix)) => format!("{} count, then that many × {element}", type_text(prefix)),
+        Some(Repeat::Prefix(prefix)) => {
+            format!("{} count, then that many × {element}", type_text(prefix))
+        }
         Some(Repeat::Count(count)) => format!("`{count}` × {element}"),
     };
     match &data.presence {
         None => repeated,
-        Some(Presence::Flag(flag)) => format!("{} flag (0 absent, 1 present), then {repeated}", type_text(flag)),
+        Some(Presence::Flag(flag)) => format!(
+            "{} flag (0 absent, 1 present), then {repeated}",
+            type_text(flag)
+        ),
         Some(Presence::If(flag)) => format!("{repeated}, present when `{flag}` is not 0"),
     }
 }

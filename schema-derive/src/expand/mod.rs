@@ -107,7 +107,8 @@ fn field_sizes(plan: &Plan) -> (TokenStream, TokenStream) {
             (quote!(#size), quote!(::core::option::Option::Some(#size)))
         }
         Codec::Count(_) => {
-            let int = quote!(<<#ty as ::formats::schema::CountField>::Int as ::formats::schema::Decode>);
+            let int =
+                quote!(<<#ty as ::formats::schema::CountField>::Int as ::formats::schema::Decode>);
             (quote!(#int::MIN_SIZE), quote!(#int::FIXED_SIZE))
         }
         Codec::With(_) => (quote!(0u64), quote!(::core::option::Option::None)),
@@ -118,9 +119,10 @@ fn field_sizes(plan: &Plan) -> (TokenStream, TokenStream) {
                     (quote!(<#flag as ::formats::schema::Decode>::MIN_SIZE), none)
                 }
                 (Some(crate::attr::Presence::If(_)), _) => (quote!(0u64), none),
-                (None, Some(crate::attr::Repeat::Prefix(prefix))) => {
-                    (quote!(<#prefix as ::formats::schema::Decode>::MIN_SIZE), none)
-                }
+                (None, Some(crate::attr::Repeat::Prefix(prefix))) => (
+                    quote!(<#prefix as ::formats::schema::Decode>::MIN_SIZE),
+                    none,
+                ),
                 (None, Some(crate::attr::Repeat::Count(_))) => (quote!(0u64), none),
                 (None, None) => {
                     let min = element_min_size(&data.element, data.element_ty);

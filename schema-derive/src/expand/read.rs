@@ -3,7 +3,10 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use super::{constant_tokens, count_local, element_min_size, endian, field_local, field_sizes, str_lit, width_of};
+use super::{
+    constant_tokens, count_local, element_min_size, endian, field_local, field_sizes, str_lit,
+    width_of,
+};
 use crate::ast::Container;
 use crate::attr::{Presence, Repeat, StringKind};
 use crate::check::{Codec, Data, Element, Plan};
@@ -121,11 +124,18 @@ fn read_repeated(data: &Data, endian: &TokenStream, reader: &TokenStream) -> Tok
     }
 }
 
-fn read_element(element: &Element, ty: &syn::Type, endian: &TokenStream, reader: &TokenStream) -> TokenStream {
+fn read_element(
+    element: &Element,
+    ty: &syn::Type,
+    endian: &TokenStream,
+    reader: &TokenStream,
+) -> TokenStream {
     match element {
         Element::Plain => quote!(<#ty as ::formats::schema::Decode>::decode(#reader, #endian)),
         Element::String(StringKind::Pascal) => quote!(::formats::schema::read_pascal(#reader)),
-        Element::String(StringKind::NullTerminated) => quote!(::formats::schema::read_null_terminated(#reader)),
+        Element::String(StringKind::NullTerminated) => {
+            quote!(::formats::schema::read_null_terminated(#reader))
+        }
         Element::String(StringKind::FixedWidth(width)) => {
             let width = width_of(width);
             quote!(::formats::schema::read_fixed_width(#reader, #width))

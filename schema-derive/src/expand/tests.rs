@@ -22,19 +22,37 @@ pub fn round_trip_module(container: &Container, plans: &[Plan]) -> TokenStream {
         .map(|plan| count_local(plan.field.ident))
         .collect();
     let strategies: Vec<TokenStream> = plans.iter().map(field_strategy).collect();
-    let locals: Vec<_> = plans.iter().map(|plan| field_local(plan.field.ident)).collect();
+    let locals: Vec<_> = plans
+        .iter()
+        .map(|plan| field_local(plan.field.ident))
+        .collect();
     let inits = plans.iter().map(field_init);
 
     let fields_strategy = nest_strategies(&strategies);
-    let fields_pattern = nest_pattern(&locals.iter().map(|local| quote!(#local)).collect::<Vec<_>>());
+    let fields_pattern = nest_pattern(
+        &locals
+            .iter()
+            .map(|local| quote!(#local))
+            .collect::<Vec<_>>(),
+    );
     let build = quote! {
         #fields_strategy.prop_map(|#fields_pattern| #ident { #(#inits),* })
     };
     let strategy = if counts.is_empty() {
         build
     } else {
-        let lengths = nest_strategies(&counts.iter().map(|_| quote!(0..=#testing::MAX_LEN)).collect::<Vec<_>>());
-        let pattern = nest_pattern(&counts.iter().map(|count| quote!(#count)).collect::<Vec<_>>());
+        let lengths = nest_strategies(
+            &counts
+                .iter()
+                .map(|_| quote!(0..=#testing::MAX_LEN))
+                .collect::<Vec<_>>(),
+        );
+        let pattern = nest_pattern(
+            &counts
+                .iter()
+                .map(|count| quote!(#count))
+                .collect::<Vec<_>>(),
+        );
         quote!(#lengths.prop_flat_map(|#pattern| #build))
     };
 
@@ -69,7 +87,10 @@ fn nest_pattern(items: &[TokenStream]) -> TokenStream {
 }
 
 fn nest(items: &[TokenStream], last: TokenStream) -> TokenStream {
-    items.iter().rev().fold(last, |rest, item| quote!((#item, #rest)))
+    items
+        .iter()
+        .rev()
+        .fold(last, |rest, item| quote!((#item, #rest)))
 }
 
 fn field_strategy(plan: &Plan) -> TokenStream {

@@ -106,7 +106,12 @@ fn write_data(data: &Data, endian: &TokenStream, value: &TokenStream) -> TokenSt
     }
 }
 
-fn write_repeated(data: &Data, endian: &TokenStream, writer: &TokenStream, value: &TokenStream) -> TokenStream {
+fn write_repeated(
+    data: &Data,
+    endian: &TokenStream,
+    writer: &TokenStream,
+    value: &TokenStream,
+) -> TokenStream {
     let element = write_element(&data.element, endian, &quote!(__w), &quote!(__e));
     match &data.repeat {
         None => write_element(&data.element, endian, writer, value),
@@ -120,10 +125,17 @@ fn write_repeated(data: &Data, endian: &TokenStream, writer: &TokenStream, value
     }
 }
 
-fn write_element(element: &Element, endian: &TokenStream, writer: &TokenStream, value: &TokenStream) -> TokenStream {
+fn write_element(
+    element: &Element,
+    endian: &TokenStream,
+    writer: &TokenStream,
+    value: &TokenStream,
+) -> TokenStream {
     match element {
         Element::Plain => quote!(::formats::schema::Encode::encode(#value, #writer, #endian)),
-        Element::String(StringKind::Pascal) => quote!(::formats::schema::write_pascal(#writer, #value)),
+        Element::String(StringKind::Pascal) => {
+            quote!(::formats::schema::write_pascal(#writer, #value))
+        }
         Element::String(StringKind::NullTerminated) => {
             quote!(::formats::schema::write_null_terminated(#writer, #value))
         }
