@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::schema::{Magic, RawString};
+use crate::schema::RawString;
 use crate::Schema;
 
 /// The Sims Online skeleton (`.skel`): a named list of bones, parents before
@@ -15,10 +15,9 @@ use crate::Schema;
 #[derive(Debug, Clone, PartialEq, Schema, Serialize, Deserialize)]
 #[schema(big)]
 pub struct Skeleton {
-    /// Format version; 1 in every file the game reads.
-    #[schema(magic = 1u32)]
-    #[serde(skip)]
-    pub version: Magic,
+    /// Format version; 1 in every known file. Kept as data, not checked:
+    /// FreeSO reads and ignores it, so a file with another value still loads.
+    pub version: u32,
     /// The skeleton's name, e.g. `adult`.
     #[schema(pascal)]
     pub name: RawString,
