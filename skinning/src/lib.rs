@@ -3,6 +3,7 @@
 
 pub mod handedness;
 pub mod pose;
+pub mod render;
 pub mod sims;
 pub mod skeleton;
 
