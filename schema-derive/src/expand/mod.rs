@@ -2,6 +2,8 @@
 
 mod layout;
 mod read;
+#[cfg(test)]
+mod snapshots_test;
 mod tests;
 mod write;
 
