@@ -6,6 +6,7 @@
 // Lets the derive's `::formats::schema` paths resolve inside this crate too.
 extern crate self as formats;
 
+pub mod registry;
 pub mod schema;
 pub mod sims;
 
