@@ -143,7 +143,7 @@ mod tests {
 
     #[test]
     fn a_very_deep_chain_prints_in_linear_space() {
-        let joints: Vec<Joint> = (0..70_000)
+        let joints: Vec<Joint> = (0..70_000usize)
             .map(|index| joint(&format!("J{index}"), index.checked_sub(1)))
             .collect();
         let drawn = tree(&joints, "");
