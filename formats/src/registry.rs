@@ -28,13 +28,16 @@ pub struct Format {
     /// Whether a file's bytes look like this format (for files whose
     /// extension says nothing).
     pub sniff: fn(&[u8]) -> bool,
-    pub decode: fn(&[u8]) -> Result<Box<dyn Document>, DecodeError>,
+    pub decode: fn(&[u8]) -> Decoded,
     pub from_json: fn(&str) -> Result<Box<dyn Document>, JsonError>,
     /// The schema types of the format, top-level first, for its reference page.
     pub layouts: &'static [TypeLayout],
     /// Synthetic sample files the project ships (`cargo xtask regen`).
     pub samples: fn() -> Vec<Sample>,
 }
+
+/// What decoding a file gives.
+pub type Decoded = Result<Box<dyn Document>, DecodeError>;
 
 /// A synthetic sample file of a format.
 pub struct Sample {
@@ -137,7 +140,7 @@ where
 }
 
 /// `Format::decode` for a binary schema type.
-pub fn decode_binary<T>(bytes: &[u8]) -> Result<Box<dyn Document>, DecodeError>
+pub fn decode_binary<T>(bytes: &[u8]) -> Decoded
 where
     T: BinarySchema + Serialize + Describe + 'static,
 {

@@ -43,7 +43,7 @@ pub enum StringKind {
 #[derive(Clone)]
 pub enum Repeat {
     /// A count of this integer type right before the elements.
-    Prefix(Type),
+    Prefix(Box<Type>),
     /// The count stored in an earlier `Count<_>` field.
     Count(Ident),
 }
@@ -52,7 +52,7 @@ pub enum Repeat {
 #[derive(Clone)]
 pub enum Presence {
     /// A flag of this integer type right before the value: 0 absent, 1 present.
-    Flag(Type),
+    Flag(Box<Type>),
     /// Present when this earlier field is not zero.
     If(Ident),
 }
@@ -128,7 +128,7 @@ impl Field {
                     }
                     "prefix" => {
                         let ty: Type = meta.value()?.parse()?;
-                        set_once(&mut field.repeat, Repeat::Prefix(ty), span, "count")
+                        set_once(&mut field.repeat, Repeat::Prefix(Box::new(ty)), span, "count")
                     }
                     "count" => {
                         let ident: Ident = meta.value()?.parse()?;
@@ -136,7 +136,7 @@ impl Field {
                     }
                     "flag" => {
                         let ty: Type = meta.value()?.parse()?;
-                        set_once(&mut field.presence, Presence::Flag(ty), span, "presence")
+                        set_once(&mut field.presence, Presence::Flag(Box::new(ty)), span, "presence")
                     }
                     "present_if" => {
                         let ident: Ident = meta.value()?.parse()?;
