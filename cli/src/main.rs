@@ -4,6 +4,7 @@ mod check;
 mod error;
 mod info;
 mod input;
+mod joints;
 mod output;
 
 use std::path::PathBuf;
@@ -48,6 +49,13 @@ enum Command {
         #[arg(short, long, value_name = "OUT")]
         output: PathBuf,
     },
+    /// Print the skeleton's joints in model space as JSON: name, parent,
+    /// position [x, y, z] and rotation [x, y, z, w], in the file's own axes.
+    Joints {
+        file: PathBuf,
+        #[arg(long, value_name = "NAME")]
+        format: Option<String>,
+    },
     /// Decode and re-encode each file (directories are searched) and report
     /// `ok` or the first difference; exits 0 only if all come back identical.
     Check {
@@ -68,6 +76,7 @@ fn main() -> ExitCode {
             format,
             output,
         } => encode(&json, &format, &output),
+        Command::Joints { file, format } => joints::run(&file, format.as_deref()),
         Command::Check { paths, format } => check::run(&paths, format.as_deref()),
     };
     match result {

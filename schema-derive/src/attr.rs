@@ -128,7 +128,12 @@ impl Field {
                     }
                     "prefix" => {
                         let ty: Type = meta.value()?.parse()?;
-                        set_once(&mut field.repeat, Repeat::Prefix(Box::new(ty)), span, "count")
+                        set_once(
+                            &mut field.repeat,
+                            Repeat::Prefix(Box::new(ty)),
+                            span,
+                            "count",
+                        )
                     }
                     "count" => {
                         let ident: Ident = meta.value()?.parse()?;
@@ -136,7 +141,12 @@ impl Field {
                     }
                     "flag" => {
                         let ty: Type = meta.value()?.parse()?;
-                        set_once(&mut field.presence, Presence::Flag(Box::new(ty)), span, "presence")
+                        set_once(
+                            &mut field.presence,
+                            Presence::Flag(Box::new(ty)),
+                            span,
+                            "presence",
+                        )
                     }
                     "present_if" => {
                         let ident: Ident = meta.value()?.parse()?;

@@ -1,6 +1,7 @@
 //! Posing skeletons, deforming skins and drawing the result, independent of
 //! any file format: adapters from `formats` types build these inputs.
 
+pub mod adapt;
 pub mod handedness;
 pub mod pose;
 pub mod render;
