@@ -173,10 +173,10 @@ fn joints_agree_with_an_independent_implementation_on_random_skeletons() {
             // Compare rotations as matrices, which is free of the q / -q sign.
             let q = [0, 1, 2, 3].map(|i| component(&joint["rotation"], i));
             let got = rotation(q);
-            for row in 0..3 {
-                for column in 0..3 {
+            for (got_row, world_row) in got.iter().zip(world).take(3) {
+                for (got_cell, world_cell) in got_row.iter().zip(world_row).take(3) {
                     assert!(
-                        (got[row][column] - world[row][column]).abs() < 1e-4,
+                        (got_cell - world_cell).abs() < 1e-4,
                         "seed {seed} joint {index}: {joint}"
                     );
                 }
