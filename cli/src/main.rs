@@ -6,6 +6,7 @@ mod info;
 mod input;
 mod joints;
 mod output;
+mod render;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -56,6 +57,17 @@ enum Command {
         #[arg(long, value_name = "NAME")]
         format: Option<String>,
     },
+    /// Draw the skeleton (front and side views) to a PNG.
+    Render {
+        skeleton: PathBuf,
+        #[arg(short, long, value_name = "OUT.png")]
+        output: PathBuf,
+        /// Picture size in pixels.
+        #[arg(long, value_name = "WxH", default_value = "800x600", value_parser = render::parse_size)]
+        size: skinning::render::ImageSize,
+        #[arg(long, value_name = "NAME")]
+        format: Option<String>,
+    },
     /// Decode and re-encode each file (directories are searched) and report
     /// `ok` or the first difference; exits 0 only if all come back identical.
     Check {
@@ -77,6 +89,12 @@ fn main() -> ExitCode {
             output,
         } => encode(&json, &format, &output),
         Command::Joints { file, format } => joints::run(&file, format.as_deref()),
+        Command::Render {
+            skeleton,
+            output,
+            size,
+            format,
+        } => render::run(&skeleton, &output, size, format.as_deref()),
         Command::Check { paths, format } => check::run(&paths, format.as_deref()),
     };
     match result {
