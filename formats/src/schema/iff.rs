@@ -27,9 +27,21 @@ pub const FORM_HEADER_SIZE: u64 = 12;
 
 /// Implemented by `#[derive(Schema)]` for a struct marked `#[schema(form = "TYPE")]`:
 /// enums of forms choose their variant by this type.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a form struct",
+    label = "each variant of an enum of forms holds a struct marked `#[schema(form = \"TYPE\")]`"
+)]
 pub trait FormType {
     const FORM_TYPE: [u8; 4];
 }
+
+/// A value that is a whole `FORM`: a form struct or an enum of forms.
+/// Inside a form, every field that is not a chunk must be one.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not an IFF form",
+    label = "inside a FORM, a field is a chunk (`#[schema(chunk = \"TAG\")]`) or a form"
+)]
+pub trait IffForm {}
 
 /// A reader that ends where a chunk or form ends. Positions stay those of
 /// the underlying reader, so error offsets are offsets in the file.

@@ -30,7 +30,7 @@ pub use collection::{
 pub use error::{FieldPath, ReadError, ReadErrorKind, Segment, WriteError, WriteErrorKind};
 pub use iff::{
     peek_form_type, read_chunk, read_form, tag_text, unknown_form, write_chunk, write_form,
-    Bounded, FormType, CHUNK_HEADER_SIZE, FORM_HEADER_SIZE,
+    Bounded, FormType, IffForm, CHUNK_HEADER_SIZE, FORM_HEADER_SIZE,
 };
 pub use io::{read_array, remaining};
 pub use layout::{FieldLayout, Layout, TypeLayout};

@@ -13,6 +13,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::registry::{self, Describe, Description};
 use crate::schema::{Count, RawString};
 use crate::Schema;
 
@@ -166,7 +167,65 @@ impl Skeleton {
     }
 }
 
+impl Describe for Skeleton {
+    /// Counts per level, and the joint tree of the first (most detailed) level.
+    fn describe(&self) -> Description {
+        let levels = self.levels();
+        let kind = match self {
+            Skeleton::Single(_) => "single skeleton (FORM SKTM)",
+            Skeleton::LevelsOfDetail(_) => "levels of detail (FORM SLOD)",
+        };
+        let joint_counts: Vec<String> = levels
+            .iter()
+            .map(|level| level.joint_count().to_string())
+            .collect();
+        let joints = levels
+            .first()
+            .map_or_else(Vec::new, |level| level.joint_tree());
+        Description {
+            facts: vec![
+                ("kind", kind.to_owned()),
+                ("levels", levels.len().to_string()),
+                ("joints", joint_counts.join(", ")),
+            ],
+            joints,
+        }
+    }
+}
+
 impl SkeletonForm {
+    /// The number of joints (the length of the `NAME` column).
+    pub fn joint_count(&self) -> usize {
+        match &self.version {
+            SkeletonVersion::V2(columns) => columns.names.len(),
+        }
+    }
+
+    /// Joint names with their parents, for `ossuary info`. A parent index
+    /// outside the skeleton (or -1) leaves the joint a root.
+    pub fn joint_tree(&self) -> Vec<registry::Joint> {
+        let SkeletonVersion::V2(columns) = &self.version;
+        let count = columns.names.len();
+        columns
+            .names
+            .iter()
+            .zip(
+                columns
+                    .parents
+                    .iter()
+                    .copied()
+                    .map(Some)
+                    .chain(std::iter::repeat(None)),
+            )
+            .map(|(name, parent)| registry::Joint {
+                name: name.to_string(),
+                parent: parent
+                    .and_then(|parent| usize::try_from(parent).ok())
+                    .filter(|&parent| parent < count),
+            })
+            .collect()
+    }
+
     /// One record per joint, in file order.
     pub fn joints(&self) -> Result<Vec<Joint>, ColumnMismatch> {
         match &self.version {
@@ -284,6 +343,27 @@ mod tests {
             columns.joints().unwrap_err().to_string(),
             "the joint columns differ in length: NAME has 1, PRNT has 2, RPRE has 1, RPST has 1, \
              BPTR has 1, BPRO has 1, JROR has 1"
+        );
+    }
+
+    #[test]
+    fn the_description_shows_the_joint_tree() {
+        let skeleton = Skeleton::Single(SkeletonForm::from_joints(&[
+            joint("root", -1),
+            joint("spine", 0),
+            joint("stray", 9),
+        ]));
+        let description = skeleton.describe();
+        assert_eq!(description.facts.get(2), Some(&("joints", "3".to_owned())));
+        let parents: Vec<Option<usize>> = description
+            .joints
+            .iter()
+            .map(|joint| joint.parent)
+            .collect();
+        assert_eq!(parents, vec![None, Some(0), None]);
+        assert_eq!(
+            description.joints.get(1).map(|joint| joint.name.as_str()),
+            Some("spine")
         );
     }
 

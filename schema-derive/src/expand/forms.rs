@@ -59,6 +59,8 @@ pub fn form_enum_impls(form_enum: &FormEnum) -> TokenStream {
             }
         }
 
+        impl ::formats::schema::IffForm for #ident {}
+
         #layout
     }
 }

@@ -9,7 +9,8 @@ mod tests;
 mod write;
 
 use proc_macro2::{Span, TokenStream};
-use quote::{format_ident, quote};
+use quote::{format_ident, quote, quote_spanned};
+use syn::spanned::Spanned as _;
 use syn::{Data, DeriveInput, Ident, LitInt};
 
 use crate::ast::{Container, FormEnum};
@@ -36,10 +37,13 @@ pub fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
     let layout = layout::layout_impl(&container, &plans);
     let form_type = container.attrs.form.as_ref().map(|form| {
         let tag = tag_tokens(form.value);
+        let children = nested_form_checks(&plans);
         quote! {
             impl ::formats::schema::FormType for #ident {
                 const FORM_TYPE: [u8; 4] = #tag;
             }
+            impl ::formats::schema::IffForm for #ident {}
+            #children
         }
     });
     let binary = binary_schema_impls(ident);
@@ -52,6 +56,27 @@ pub fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
         #binary
         #tests
     })
+}
+
+/// A form's fields that are not chunks must hold forms; the compiler checks
+/// it, with the error on the field's type.
+fn nested_form_checks(plans: &[Plan]) -> TokenStream {
+    let checks = plans
+        .iter()
+        .filter(|plan| plan.chunk.is_none())
+        .filter_map(|plan| match &plan.codec {
+            Codec::Data(data) => {
+                let ty = data.element_ty;
+                Some(quote_spanned! {ty.span()=>
+                    const _: fn() = {
+                        fn nested_form<T: ::formats::schema::IffForm>() {}
+                        nested_form::<#ty>
+                    };
+                })
+            }
+            _ => None,
+        });
+    quote!(#(#checks)*)
 }
 
 /// `BinarySchema` and binrw's traits, on top of `Decode` and `Encode`.
