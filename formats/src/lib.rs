@@ -9,5 +9,6 @@ extern crate self as formats;
 pub mod registry;
 pub mod schema;
 pub mod sims;
+pub mod swg;
 
 pub use schema_derive::Schema;

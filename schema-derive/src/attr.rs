@@ -3,7 +3,7 @@
 use proc_macro2::Span;
 use syn::meta::ParseNestedMeta;
 use syn::spanned::Spanned as _;
-use syn::{Attribute, Ident, LitByteStr, LitInt, Path, Type};
+use syn::{Attribute, Ident, LitByteStr, LitInt, LitStr, Path, Type};
 
 /// A value and where it was written.
 #[derive(Clone)]
@@ -30,6 +30,8 @@ impl ByteOrder {
 #[derive(Default)]
 pub struct Container {
     pub byte_order: Option<Spanned<ByteOrder>>,
+    /// The struct is an IFF `FORM` of this type.
+    pub form: Option<Spanned<[u8; 4]>>,
 }
 
 #[derive(Clone)]
@@ -72,12 +74,14 @@ pub struct Field {
     pub presence: Option<Spanned<Presence>>,
     pub magic: Option<Spanned<Constant>>,
     pub with: Option<Spanned<Path>>,
+    /// The field is stored as the payload of an IFF chunk with this tag.
+    pub chunk: Option<Spanned<[u8; 4]>>,
 }
 
-const CONTAINER_KEYS: &str = "`big`, `little`";
+const CONTAINER_KEYS: &str = "`big`, `little`, `form`";
 const FIELD_KEYS: &str =
     "`big`, `little`, `pascal`, `null_terminated`, `fixed_width`, `prefix`, `count`, \
-                          `flag`, `present_if`, `magic`, `with`";
+                          `flag`, `present_if`, `magic`, `with`, `chunk`";
 
 impl Container {
     pub fn parse(attrs: &[Attribute]) -> syn::Result<Self> {
@@ -87,6 +91,18 @@ impl Container {
                 let key = key_of(&meta)?;
                 match key.as_str() {
                     "big" | "little" => set_byte_order(&mut container.byte_order, &meta, &key),
+                    "form" => {
+                        let tag = parse_tag(&meta)?;
+                        let span = meta.path.span();
+                        if container.form.is_some() {
+                            return Err(syn::Error::new(
+                                span,
+                                "a type takes only one `form` attribute",
+                            ));
+                        }
+                        container.form = Some(Spanned { value: tag, span });
+                        Ok(())
+                    }
                     _ => Err(unknown_key(&meta, &key, CONTAINER_KEYS)),
                 }
             })?;
@@ -160,6 +176,10 @@ impl Field {
                         let path: Path = meta.value()?.parse()?;
                         set_once(&mut field.with, path, span, "with")
                     }
+                    "chunk" => {
+                        let tag = parse_tag(&meta)?;
+                        set_once(&mut field.chunk, tag, span, "chunk")
+                    }
                     _ => Err(unknown_key(&meta, &key, FIELD_KEYS)),
                 }
             })?;
@@ -222,6 +242,21 @@ fn set_once<T>(slot: &mut Option<Spanned<T>>, value: T, span: Span, what: &str) 
     }
     *slot = Some(Spanned { value, span });
     Ok(())
+}
+
+/// An IFF tag: a string of exactly four ASCII characters, e.g. `"INFO"`.
+fn parse_tag(meta: &ParseNestedMeta) -> syn::Result<[u8; 4]> {
+    let text: LitStr = meta.value()?.parse()?;
+    let value = text.value();
+    <[u8; 4]>::try_from(value.as_bytes())
+        .ok()
+        .filter(|tag| tag.is_ascii())
+        .ok_or_else(|| {
+            syn::Error::new(
+                text.span(),
+                format!("an IFF tag is exactly four ASCII characters, such as \"INFO\"; {value:?} is not"),
+            )
+        })
 }
 
 fn parse_constant(meta: &ParseNestedMeta) -> syn::Result<Constant> {

@@ -54,3 +54,30 @@ fn options_by_flag_and_by_an_earlier_field() {
         }
     }));
 }
+
+#[test]
+fn a_form_whose_chunks_share_a_count() {
+    insta::assert_snapshot!(expand(quote! {
+        #[schema(little, form = "0002")]
+        struct Columns {
+            #[schema(chunk = "INFO")]
+            count: Count<u32>,
+            #[schema(chunk = "NAME", null_terminated, count = count)]
+            names: Vec<RawString>,
+            #[schema(count = count)]
+            children: Vec<Child>,
+        }
+    }));
+}
+
+#[test]
+fn an_enum_of_version_forms() {
+    insta::assert_snapshot!(expand(quote! {
+        /// Known versions.
+        enum Version {
+            /// `FORM 0001`.
+            V1(VersionOne),
+            V2(VersionTwo),
+        }
+    }));
+}
