@@ -221,13 +221,27 @@ fn render_writes_a_png_of_the_requested_size() {
     let dir = tempfile::tempdir().unwrap();
     let file = write(dir.path(), "humanoid.skel", &humanoid().to_bytes().unwrap());
     let out = dir.path().join("figure.png");
-    let output = ossuary(&["render", &file, "-o", &out.to_string_lossy(), "--size", "320x240"]);
+    let output = ossuary(&[
+        "render",
+        &file,
+        "-o",
+        &out.to_string_lossy(),
+        "--size",
+        "320x240",
+    ]);
     assert!(output.status.success(), "{}", stderr(&output));
     let png = std::fs::read(&out).unwrap();
     assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
     // IHDR: width and height as big-endian u32 at bytes 16 and 20.
     assert_eq!(&png[16..24], &[0, 0, 1, 64, 0, 0, 0, 240]);
 
-    let bad_size = ossuary(&["render", &file, "-o", &out.to_string_lossy(), "--size", "big"]);
+    let bad_size = ossuary(&[
+        "render",
+        &file,
+        "-o",
+        &out.to_string_lossy(),
+        "--size",
+        "big",
+    ]);
     assert_eq!(bad_size.status.code(), Some(2));
 }

@@ -5,6 +5,7 @@ use std::process::Command;
 
 use formats::schema::{BinarySchema, RawString};
 use formats::sims::skel::{Bone, Skeleton};
+use formats::swg::skt;
 
 type Mat4 = [[f64; 4]; 4];
 
@@ -188,5 +189,131 @@ fn joints_agree_with_an_independent_implementation_on_random_skeletons() {
                 assert!(joint["parent"].is_null());
             }
         }
+    }
+}
+
+/// Hamilton product of quaternions stored (w, x, y, z).
+fn hamilton(a: [f64; 4], b: [f64; 4]) -> [f64; 4] {
+    let [aw, ax, ay, az] = a;
+    let [bw, bx, by, bz] = b;
+    [
+        aw * bw - ax * bx - ay * by - az * bz,
+        aw * bx + ax * bw + ay * bz - az * by,
+        aw * by - ax * bz + ay * bw + az * bx,
+        aw * bz + ax * by - ay * bx + az * bw,
+    ]
+}
+
+fn wxyz(q: skt::Quaternion) -> [f64; 4] {
+    [q.w, q.x, q.y, q.z].map(f64::from)
+}
+
+/// SWG: R = RPST * BPRO * RPRE, local = T(BPTR) * R, world = parent * local.
+fn swg_world_matrices(joints: &[skt::Joint]) -> Vec<Mat4> {
+    let mut world: Vec<Mat4> = Vec::new();
+    for joint in joints {
+        let [w, x, y, z] = hamilton(
+            hamilton(wxyz(joint.post_rotation), wxyz(joint.bind_rotation)),
+            wxyz(joint.pre_rotation),
+        );
+        let local = multiply(
+            &translation(joint.bind_translation.map(f64::from)),
+            &rotation([x, y, z, w]),
+        );
+        world.push(match usize::try_from(joint.parent) {
+            Ok(parent) => multiply(&world[parent], &local),
+            Err(_) => local,
+        });
+    }
+    world
+}
+
+fn random_unit_quaternion(numbers: &mut Numbers) -> skt::Quaternion {
+    let q = [
+        numbers.next(),
+        numbers.next(),
+        numbers.next(),
+        numbers.next(),
+    ];
+    let norm = q.iter().map(|c| c * c).sum::<f32>().sqrt().max(1e-3);
+    skt::Quaternion {
+        w: q[0] / norm,
+        x: q[1] / norm,
+        y: q[2] / norm,
+        z: q[3] / norm,
+    }
+}
+
+fn random_swg_joints(seed: u64, count: usize) -> Vec<skt::Joint> {
+    let mut numbers = Numbers(seed);
+    (0..count)
+        .map(|index| skt::Joint {
+            name: RawString::from(format!("j{index}").as_str()),
+            parent: if index == 0 {
+                -1
+            } else {
+                ((numbers.next().abs() * index as f32) as usize % index) as i32
+            },
+            pre_rotation: random_unit_quaternion(&mut numbers),
+            post_rotation: random_unit_quaternion(&mut numbers),
+            bind_translation: [numbers.next(), numbers.next(), numbers.next()],
+            bind_rotation: random_unit_quaternion(&mut numbers),
+            rotation_order: 0,
+        })
+        .collect()
+}
+
+/// Asserts each joint's position and rotation match the world matrices.
+fn assert_joints_match(joints: &serde_json::Value, expected: &[Mat4], what: &str) {
+    let joints = joints.as_array().unwrap();
+    assert_eq!(joints.len(), expected.len(), "{what}");
+    for (index, (joint, world)) in joints.iter().zip(expected).enumerate() {
+        for (axis, row) in world.iter().take(3).enumerate() {
+            let got = component(&joint["position"], axis);
+            assert!((got - row[3]).abs() < 1e-4, "{what} joint {index}: {joint}");
+        }
+        let q = [0, 1, 2, 3].map(|i| component(&joint["rotation"], i));
+        for (got_row, world_row) in rotation(q).iter().zip(world).take(3) {
+            for (got_cell, world_cell) in got_row.iter().zip(world_row).take(3) {
+                assert!(
+                    (got_cell - world_cell).abs() < 1e-4,
+                    "{what} joint {index}: {joint}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn swg_joints_agree_with_an_independent_implementation_on_random_skeletons() {
+    let dir = tempfile::tempdir().unwrap();
+    for seed in 1..=12u64 {
+        let joints = random_swg_joints(seed * 104_729, 1 + (seed as usize * 7) % 50);
+        let file = skt::Skeleton::Single(skt::SkeletonForm::from_joints(&joints));
+        let path = dir.path().join(format!("random-{seed}.skt"));
+        std::fs::write(&path, file.to_bytes().unwrap()).unwrap();
+        assert_joints_match(
+            &joints_output(&path),
+            &swg_world_matrices(&joints),
+            &format!("seed {seed}"),
+        );
+    }
+}
+
+#[test]
+fn swg_joints_agree_with_an_independent_implementation_on_real_files() {
+    let Some(corpus) = tests::corpus_dir() else {
+        return;
+    };
+    let files = tests::files_with_extension(&corpus.join("swg"), "skt");
+    assert!(!files.is_empty());
+    for path in files {
+        let file = skt::Skeleton::from_bytes(&std::fs::read(&path).unwrap()).unwrap();
+        let joints = file.levels()[0].joints().unwrap();
+        assert_joints_match(
+            &joints_output(&path),
+            &swg_world_matrices(&joints),
+            &path.display().to_string(),
+        );
     }
 }

@@ -194,7 +194,7 @@ fn strip_position(message: &str) -> String {
 }
 
 /// Every registered format.
-pub const FORMATS: &[&Format] = &[&crate::sims::skel::FORMAT];
+pub const FORMATS: &[&Format] = &[&crate::sims::skel::FORMAT, &crate::swg::skt::FORMAT];
 
 /// The format with this `--format` name.
 pub fn by_name(name: &str) -> Option<&'static Format> {

@@ -44,9 +44,17 @@ fn type_section(page: &mut String, layout: &TypeLayout, with_doc: bool) {
     let order = match layout.byte_order {
         "big" => "big-endian unless a field says otherwise",
         "little" => "little-endian unless a field says otherwise",
+        "" => "each variant's own",
         other => other,
     };
-    let _ = writeln!(page, "Byte order: {order}. Size: {size}.\n");
+    let framing = match layout.form {
+        Some(form) => format!("IFF `FORM {form}` (sizes big-endian, no pad bytes). "),
+        None if layout.byte_order.is_empty() => {
+            "One of these forms, chosen by its type. ".to_owned()
+        }
+        None => String::new(),
+    };
+    let _ = writeln!(page, "{framing}Byte order: {order}. Size: {size}.\n");
     page.push_str(
         "| offset | field | Rust type | stored as | byte order | count from | description |\n",
     );
@@ -55,12 +63,16 @@ fn type_section(page: &mut String, layout: &TypeLayout, with_doc: bool) {
         let offset = field
             .offset
             .map_or("—".to_owned(), |offset| offset.to_string());
+        let stored_as = match field.chunk {
+            Some(tag) => format!("chunk `{tag}`: {}", field.encoding),
+            None => field.encoding.to_owned(),
+        };
         let _ = writeln!(
             page,
             "| {offset} | `{}` | `{}` | {} | {} | {} | {} |",
             field.name,
             field.rust_type,
-            cell(field.encoding),
+            cell(&stored_as),
             field.byte_order,
             cell(field.count.unwrap_or("—")),
             cell(&field.doc.replace('\n', " ")),

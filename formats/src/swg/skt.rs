@@ -13,8 +13,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::registry::{self, Describe, Description};
-use crate::schema::{Count, RawString};
+use crate::registry::{self, Describe, Description, Encoding, Format, Sample};
+use crate::schema::{Count, Layout, RawString};
 use crate::Schema;
 
 /// A `.skt` file: one skeleton, or several levels of detail. Remembers which,
@@ -298,6 +298,96 @@ impl SkeletonV2 {
             rotation_orders: joints.iter().map(|joint| joint.rotation_order).collect(),
         }
     }
+}
+
+/// The `.skt` registration.
+pub const FORMAT: Format = Format {
+    name: "swg-skt",
+    title: "Star Wars Galaxies skeleton",
+    extensions: &["skt"],
+    encoding: Encoding::Binary,
+    // `FORM`, a size, then `SKTM` (one skeleton) or `SLOD` (levels of detail).
+    sniff: |bytes| {
+        bytes.starts_with(b"FORM") && matches!(bytes.get(8..12), Some(b"SKTM") | Some(b"SLOD"))
+    },
+    decode: registry::decode_binary::<Skeleton>,
+    from_json: registry::binary_from_json::<Skeleton>,
+    layouts: &[
+        Skeleton::LAYOUT,
+        SkeletonForm::LAYOUT,
+        SkeletonVersion::LAYOUT,
+        SkeletonV2::LAYOUT,
+        Quaternion::LAYOUT,
+        LodForm::LAYOUT,
+        LodVersion::LAYOUT,
+        LodListV0::LAYOUT,
+    ],
+    samples: || {
+        let detailed = SkeletonForm::from_joints(&humanoid_joints());
+        let coarse = SkeletonForm::from_joints(humanoid_joints().get(..4).unwrap_or_default());
+        vec![
+            Sample {
+                file_name: "humanoid.skt",
+                document: registry::binary_document(Skeleton::Single(detailed.clone())),
+            },
+            Sample {
+                file_name: "humanoid-lods.skt",
+                document: registry::binary_document(Skeleton::LevelsOfDetail(LodForm {
+                    version: LodVersion::V0(LodListV0 {
+                        level_count: Count::new(),
+                        levels: vec![detailed, coarse],
+                    }),
+                })),
+            },
+        ]
+    },
+};
+
+/// A small standing humanoid (y up), with non-trivial pre- and
+/// post-rotations on the arms so posing exercises every term.
+pub fn humanoid_joints() -> Vec<Joint> {
+    let identity = Quaternion {
+        w: 1.0,
+        x: 0.0,
+        y: 0.0,
+        z: 0.0,
+    };
+    // 90 degrees about z, stored w, x, y, z.
+    let quarter_turn_z = Quaternion {
+        w: std::f32::consts::FRAC_1_SQRT_2,
+        x: 0.0,
+        y: 0.0,
+        z: std::f32::consts::FRAC_1_SQRT_2,
+    };
+    let joint = |name: &str, parent: i32, translation: [f32; 3]| Joint {
+        name: RawString::from(name),
+        parent,
+        pre_rotation: identity,
+        post_rotation: identity,
+        bind_translation: translation,
+        bind_rotation: identity,
+        rotation_order: 0,
+    };
+    let mut left_arm = joint("lUpperArm", 2, [0.2, 0.45, 0.0]);
+    left_arm.pre_rotation = quarter_turn_z;
+    left_arm.post_rotation = Quaternion {
+        z: -quarter_turn_z.z,
+        ..quarter_turn_z
+    };
+    vec![
+        joint("root", -1, [0.0, 1.0, 0.0]),
+        joint("spine1", 0, [0.0, 0.1, 0.0]),
+        joint("spine3", 1, [0.0, 0.35, 0.0]),
+        joint("head", 2, [0.0, 0.25, 0.0]),
+        left_arm,
+        joint("lHand", 4, [0.0, -0.55, 0.0]),
+        joint("rUpperArm", 2, [-0.2, 0.45, 0.0]),
+        joint("rHand", 6, [0.0, -0.55, 0.0]),
+        joint("lThigh", 0, [0.1, -0.05, 0.0]),
+        joint("lFoot", 8, [0.0, -0.9, 0.0]),
+        joint("rThigh", 0, [-0.1, -0.05, 0.0]),
+        joint("rFoot", 10, [0.0, -0.9, 0.0]),
+    ]
 }
 
 #[cfg(test)]

@@ -2,6 +2,7 @@
 //! family's own conventions are applied here, once.
 
 mod sims;
+mod swg;
 
 use std::any::Any;
 
@@ -29,12 +30,25 @@ pub struct FileSkeleton {
 pub enum AdaptError {
     #[error(transparent)]
     Skeleton(#[from] SkeletonError),
+    #[error(transparent)]
+    Columns(#[from] formats::swg::skt::ColumnMismatch),
+    #[error(
+        "joint {joint} ({name:?}) has parent index {parent}; only -1 (no parent) may be negative"
+    )]
+    NegativeParent {
+        joint: usize,
+        name: String,
+        parent: i32,
+    },
 }
 
 /// The skeleton a decoded file describes, or `None` if its format has none.
 pub fn skeleton_of(document: &dyn Any) -> Option<Result<FileSkeleton, AdaptError>> {
     if let Some(skel) = document.downcast_ref::<formats::sims::skel::Skeleton>() {
         return Some(sims::tso_skeleton(skel));
+    }
+    if let Some(skt) = document.downcast_ref::<formats::swg::skt::Skeleton>() {
+        return Some(swg::swg_skeleton(skt));
     }
     None
 }
