@@ -85,6 +85,13 @@ impl Numbers {
         self.0 ^= self.0 << 17;
         (self.0 % 2_000_000) as f32 / 1_000_000.0 - 1.0
     }
+
+    /// Four numbers scaled to unit length.
+    fn unit_quaternion(&mut self) -> [f32; 4] {
+        let q = [self.next(), self.next(), self.next(), self.next()];
+        let norm = q.iter().map(|c| c * c).sum::<f32>().sqrt().max(1e-3);
+        q.map(|c| c / norm)
+    }
 }
 
 /// A skeleton with random parents (each an earlier bone), offsets and unit rotations.
@@ -100,13 +107,6 @@ fn random_skeleton(seed: u64, bones: usize) -> Skeleton {
                     (numbers.next().abs() * index as f32) as usize % index
                 )
             };
-            let q = [
-                numbers.next(),
-                numbers.next(),
-                numbers.next(),
-                numbers.next(),
-            ];
-            let norm = q.iter().map(|c| c * c).sum::<f32>().sqrt().max(1e-3);
             Bone {
                 unknown: 1,
                 name: RawString::from(format!("B{index}").as_str()),
@@ -118,7 +118,7 @@ fn random_skeleton(seed: u64, bones: usize) -> Skeleton {
                     numbers.next() * 3.0,
                     numbers.next() * 3.0,
                 ],
-                rotation: q.map(|c| c / norm),
+                rotation: numbers.unit_quaternion(),
                 can_translate: 1,
                 can_rotate: 1,
                 can_blend: 1,
@@ -159,34 +159,16 @@ fn joints_agree_with_an_independent_implementation_on_random_skeletons() {
         let path = dir.path().join(format!("random-{seed}.skel"));
         std::fs::write(&path, skeleton.to_bytes().unwrap()).unwrap();
         let joints = joints_output(&path);
-        let expected = sims_world_matrices(&skeleton);
-        assert_eq!(joints.as_array().unwrap().len(), skeleton.bones.len());
-        for (index, (joint, world)) in joints.as_array().unwrap().iter().zip(&expected).enumerate()
-        {
+        assert_joints_match(
+            &joints,
+            &sims_world_matrices(&skeleton),
+            &format!("seed {seed}"),
+        );
+        for (index, joint) in joints.as_array().unwrap().iter().enumerate() {
             assert_eq!(joint["name"], format!("B{index}"));
-            for (axis, row) in world.iter().take(3).enumerate() {
-                let got = component(&joint["position"], axis);
-                assert!(
-                    (got - row[3]).abs() < 1e-4,
-                    "seed {seed} joint {index}: {joint}"
-                );
-            }
-            // Compare rotations as matrices, which is free of the q / -q sign.
-            let q = [0, 1, 2, 3].map(|i| component(&joint["rotation"], i));
-            let got = rotation(q);
-            for (got_row, world_row) in got.iter().zip(world).take(3) {
-                for (got_cell, world_cell) in got_row.iter().zip(world_row).take(3) {
-                    assert!(
-                        (got_cell - world_cell).abs() < 1e-4,
-                        "seed {seed} joint {index}: {joint}"
-                    );
-                }
-            }
-            if index > 0 {
-                let parent = skeleton.bones[index].parent.to_text();
-                assert_eq!(joint["parent"], parent);
-            } else {
-                assert!(joint["parent"].is_null());
+            match index {
+                0 => assert!(joint["parent"].is_null()),
+                _ => assert_eq!(joint["parent"], skeleton.bones[index].parent.to_text()),
             }
         }
     }
@@ -229,19 +211,8 @@ fn swg_world_matrices(joints: &[skt::Joint]) -> Vec<Mat4> {
 }
 
 fn random_unit_quaternion(numbers: &mut Numbers) -> skt::Quaternion {
-    let q = [
-        numbers.next(),
-        numbers.next(),
-        numbers.next(),
-        numbers.next(),
-    ];
-    let norm = q.iter().map(|c| c * c).sum::<f32>().sqrt().max(1e-3);
-    skt::Quaternion {
-        w: q[0] / norm,
-        x: q[1] / norm,
-        y: q[2] / norm,
-        z: q[3] / norm,
-    }
+    let [w, x, y, z] = numbers.unit_quaternion();
+    skt::Quaternion { w, x, y, z }
 }
 
 fn random_swg_joints(seed: u64, count: usize) -> Vec<skt::Joint> {
@@ -263,7 +234,8 @@ fn random_swg_joints(seed: u64, count: usize) -> Vec<skt::Joint> {
         .collect()
 }
 
-/// Asserts each joint's position and rotation match the world matrices.
+/// Asserts each joint's position and rotation match the world matrices;
+/// rotations compare as matrices, which is free of the q / -q sign.
 fn assert_joints_match(joints: &serde_json::Value, expected: &[Mat4], what: &str) {
     let joints = joints.as_array().unwrap();
     assert_eq!(joints.len(), expected.len(), "{what}");

@@ -7,19 +7,10 @@ use formats::schema::TypeLayout;
 
 pub fn format_page(format: &Format, generated: &str) -> String {
     let mut page = format!("{generated}\n\n# {} (`{}`)\n\n", format.title, format.name);
-    let extensions: Vec<String> = format
-        .extensions
-        .iter()
-        .map(|ext| format!("`.{ext}`"))
-        .collect();
-    let encoding = match format.encoding {
-        Encoding::Binary => "binary",
-        Encoding::Text => "text",
-    };
+    let (extensions, encoding) = (extension_list(format), encoding_name(format));
     let _ = writeln!(
         page,
-        "Extensions: {}. Encoding: {encoding}. CLI: `--format {}`.\n",
-        extensions.join(", "),
+        "Extensions: {extensions}. Encoding: {encoding}. CLI: `--format {}`.\n",
         format.name
     );
     if let Some(top) = format.layouts.first() {
@@ -90,23 +81,29 @@ pub fn index_page(formats: &[&Format], generated: &str) -> String {
     let mut page = format!("{generated}\n\n# Format reference\n\nOne page per format, generated from the schema types.\n\n");
     page.push_str("| format | name | extensions | encoding |\n|---|---|---|---|\n");
     for format in formats {
-        let extensions: Vec<String> = format
-            .extensions
-            .iter()
-            .map(|ext| format!("`.{ext}`"))
-            .collect();
-        let encoding = match format.encoding {
-            Encoding::Binary => "binary",
-            Encoding::Text => "text",
-        };
+        let (extensions, encoding) = (extension_list(format), encoding_name(format));
         let _ = writeln!(
             page,
-            "| [{}]({}.md) | `{}` | {} | {encoding} |",
-            format.title,
-            format.name,
-            format.name,
-            extensions.join(", ")
+            "| [{}]({}.md) | `{}` | {extensions} | {encoding} |",
+            format.title, format.name, format.name,
         );
     }
     page
+}
+
+/// `` `.skel`, `.skl` ``
+fn extension_list(format: &Format) -> String {
+    let extensions: Vec<String> = format
+        .extensions
+        .iter()
+        .map(|ext| format!("`.{ext}`"))
+        .collect();
+    extensions.join(", ")
+}
+
+fn encoding_name(format: &Format) -> &'static str {
+    match format.encoding {
+        Encoding::Binary => "binary",
+        Encoding::Text => "text",
+    }
 }
