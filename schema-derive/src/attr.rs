@@ -3,7 +3,7 @@
 use proc_macro2::Span;
 use syn::meta::ParseNestedMeta;
 use syn::spanned::Spanned as _;
-use syn::{Attribute, Ident, LitByteStr, LitInt, Path, Type};
+use syn::{Attribute, Ident, LitByteStr, LitInt, LitStr, Path, Type};
 
 /// A value and where it was written.
 #[derive(Clone)]
@@ -30,6 +30,10 @@ impl ByteOrder {
 #[derive(Default)]
 pub struct Container {
     pub byte_order: Option<Spanned<ByteOrder>>,
+    /// `text`: a text layout (lines and tokens) instead of a binary one.
+    pub text: Option<Span>,
+    /// `one_line`: a text record whose fields are the tokens of one line.
+    pub one_line: Option<Span>,
 }
 
 #[derive(Clone)]
@@ -72,12 +76,24 @@ pub struct Field {
     pub presence: Option<Spanned<Presence>>,
     pub magic: Option<Spanned<Constant>>,
     pub with: Option<Spanned<Path>>,
+    /// Text: `prefix` without a type (a decimal count line).
+    pub text_prefix: Option<Span>,
+    /// Text: `magic = "version 300"`, a line (or tokens) that must read so.
+    pub text_magic: Option<Spanned<LitStr>>,
+    /// Text: `line`, a whole line as a string.
+    pub line: Option<Span>,
+    /// Text: `comment`, a `//` line.
+    pub comment: Option<Span>,
+    /// Text: `vector`, tokens between `|` and `|`.
+    pub vector: Option<Span>,
+    /// Text: `style`, the file's `TextStyle`.
+    pub style: Option<Span>,
 }
 
-const CONTAINER_KEYS: &str = "`big`, `little`";
+const CONTAINER_KEYS: &str = "`big`, `little`, `text`, `one_line`";
 const FIELD_KEYS: &str =
     "`big`, `little`, `pascal`, `null_terminated`, `fixed_width`, `prefix`, `count`, \
-                          `flag`, `present_if`, `magic`, `with`";
+                          `flag`, `present_if`, `magic`, `with`, `line`, `comment`, `vector`, `style`";
 
 impl Container {
     pub fn parse(attrs: &[Attribute]) -> syn::Result<Self> {
@@ -87,6 +103,8 @@ impl Container {
                 let key = key_of(&meta)?;
                 match key.as_str() {
                     "big" | "little" => set_byte_order(&mut container.byte_order, &meta, &key),
+                    "text" => set_flag(&mut container.text, meta.path.span(), &key),
+                    "one_line" => set_flag(&mut container.one_line, meta.path.span(), &key),
                     _ => Err(unknown_key(&meta, &key, CONTAINER_KEYS)),
                 }
             })?;
@@ -126,6 +144,10 @@ impl Field {
                             "string encoding",
                         )
                     }
+                    // A text count is a decimal number: `prefix` alone.
+                    "prefix" if !meta.input.peek(syn::Token![=]) => {
+                        set_flag(&mut field.text_prefix, span, &key)
+                    }
                     "prefix" => {
                         let ty: Type = meta.value()?.parse()?;
                         set_once(&mut field.repeat, Repeat::Prefix(ty), span, "count")
@@ -142,6 +164,10 @@ impl Field {
                         let ident: Ident = meta.value()?.parse()?;
                         set_once(&mut field.presence, Presence::If(ident), span, "presence")
                     }
+                    "magic" if meta.input.peek(syn::Token![=]) && meta.input.peek2(LitStr) => {
+                        let text: LitStr = meta.value()?.parse()?;
+                        set_once(&mut field.text_magic, text, span, "magic")
+                    }
                     "magic" => {
                         let constant = parse_constant(&meta)?;
                         set_once(&mut field.magic, constant, span, "magic")
@@ -150,6 +176,10 @@ impl Field {
                         let path: Path = meta.value()?.parse()?;
                         set_once(&mut field.with, path, span, "with")
                     }
+                    "line" => set_flag(&mut field.line, span, &key),
+                    "comment" => set_flag(&mut field.comment, span, &key),
+                    "vector" => set_flag(&mut field.vector, span, &key),
+                    "style" => set_flag(&mut field.style, span, &key),
                     _ => Err(unknown_key(&meta, &key, FIELD_KEYS)),
                 }
             })?;
@@ -211,6 +241,15 @@ fn set_once<T>(slot: &mut Option<Spanned<T>>, value: T, span: Span, what: &str) 
         ));
     }
     *slot = Some(Spanned { value, span });
+    Ok(())
+}
+
+/// A key without a value, such as `text` or `line`.
+fn set_flag(slot: &mut Option<Span>, span: Span, key: &str) -> syn::Result<()> {
+    if slot.is_some() {
+        return Err(syn::Error::new(span, format!("`{key}` is given twice")));
+    }
+    *slot = Some(span);
     Ok(())
 }
 

@@ -3,6 +3,7 @@
 mod layout;
 mod read;
 mod tests;
+mod text;
 mod write;
 
 use proc_macro2::{Span, TokenStream};
@@ -15,6 +16,9 @@ use crate::check::{self, Codec, Element, Plan};
 
 pub fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
     let container = Container::from_input(input)?;
+    if container.attrs.text.is_some() {
+        return text::derive(&container);
+    }
     let plans = check::plan(&container)?;
     let ident = container.ident;
     let read = read::decode_impl(&container, &plans);

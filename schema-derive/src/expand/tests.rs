@@ -77,12 +77,12 @@ pub fn round_trip_module(container: &Container, plans: &[Plan]) -> TokenStream {
 }
 
 /// `(a, (b, (c, Just(()))))`: pairs nest without proptest's tuple-size limit.
-fn nest_strategies(items: &[TokenStream]) -> TokenStream {
+pub(super) fn nest_strategies(items: &[TokenStream]) -> TokenStream {
     nest(items, quote!(::proptest::strategy::Just(())))
 }
 
 /// `(a, (b, (c, ())))`: the pattern matching what `nest_strategies` yields.
-fn nest_pattern(items: &[TokenStream]) -> TokenStream {
+pub(super) fn nest_pattern(items: &[TokenStream]) -> TokenStream {
     nest(items, quote!(()))
 }
 
@@ -155,7 +155,7 @@ fn data_strategy(data: &Data) -> TokenStream {
     }
 }
 
-fn snake_case(name: &str) -> String {
+pub(super) fn snake_case(name: &str) -> String {
     let mut snake = String::with_capacity(name.len() + 4);
     for (index, c) in name.chars().enumerate() {
         if c.is_uppercase() && index > 0 {
