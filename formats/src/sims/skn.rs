@@ -1,0 +1,149 @@
+//! The Sims 1 skin (`.skn`, text): a mesh bound to the bones of a skeleton.
+
+use serde::{Deserialize, Serialize};
+
+use crate::schema::text::{TextError, TextErrorKind, TextSchema, TextStyle};
+use crate::schema::{RawString, Segment, WriteError};
+use crate::Schema;
+
+/// The Sims 1 skin (`.skn`). One value or record per line, CRLF, numbers
+/// as MSVC `printf("%g")` and `%d`. No header comment and no version line.
+///
+/// The vertex list holds the `uvs.len()` real vertices, then one blend
+/// vertex per blend entry. Vertices are stored in their bone's space.
+#[derive(Debug, Clone, PartialEq, Schema, Serialize, Deserialize)]
+#[schema(text)]
+pub struct Skn {
+    /// How the file was written (line ending, number style), for byte-exact output.
+    #[schema(style)]
+    #[serde(default)]
+    pub style: TextStyle,
+    /// The skin's name, e.g. `xskin-b001fafat_01-PELVIS-BODY`.
+    #[schema(line)]
+    pub name: RawString,
+    /// The texture's name; `x` when the skin has none.
+    #[schema(line)]
+    pub texture: RawString,
+    /// The bones the bindings refer to, by index.
+    #[schema(prefix, line)]
+    pub bones: Vec<RawString>,
+    /// Triangles as three vertex indices (`a b c`).
+    #[schema(prefix)]
+    pub faces: Vec<[i32; 3]>,
+    /// Which bone moves which real and blend vertices.
+    #[schema(prefix)]
+    pub bindings: Vec<Binding>,
+    /// Texture coordinates (`u v`), one per real vertex.
+    #[schema(prefix)]
+    #[serde(with = "crate::schema::json::float")]
+    pub uvs: Vec<[f32; 2]>,
+    /// Blend entries (`vertex weight`): blend vertex `uvs.len() + i` pulls
+    /// real vertex `vertex` toward itself by `raw_weight / 32768`.
+    #[schema(prefix)]
+    pub blends: Vec<Blend>,
+    /// Real vertices, then blend vertices (`x y z nx ny nz`).
+    #[schema(prefix)]
+    pub vertices: Vec<Vertex>,
+}
+
+/// One binding line: `bone firstVert vertCount firstBlend blendCount`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Schema, Serialize, Deserialize)]
+#[schema(text, one_line)]
+pub struct Binding {
+    /// Index into [`Skn::bones`].
+    pub bone: i32,
+    pub first_vertex: i32,
+    pub vertex_count: i32,
+    /// Counted from the first blend vertex; -1 when `blend_count` is 0.
+    pub first_blend: i32,
+    pub blend_count: i32,
+}
+
+/// One blend line: `vertex weight` (the binary `.bmf` stores them the other
+/// way round).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Schema, Serialize, Deserialize)]
+#[schema(text, one_line)]
+pub struct Blend {
+    /// The real vertex this blend vertex affects.
+    pub vertex: i32,
+    /// Weight in 1/32768ths (0x8000 = 1.0), kept as stored.
+    pub raw_weight: i32,
+}
+
+impl Blend {
+    /// The weight as the game used it: `raw_weight / 32768`.
+    pub fn weight(&self) -> f32 {
+        self.raw_weight as f32 / 32768.0
+    }
+}
+
+/// One vertex line: position and normal, in the bone's space.
+#[derive(Debug, Clone, Copy, PartialEq, Schema, Serialize, Deserialize)]
+#[schema(text, one_line)]
+pub struct Vertex {
+    #[serde(with = "crate::schema::json::float")]
+    pub position: [f32; 3],
+    #[serde(with = "crate::schema::json::float")]
+    pub normal: [f32; 3],
+}
+
+impl Skn {
+    /// Reads a `.skn` and checks what the layout alone cannot: each blend
+    /// affects a real vertex, and the vertex list holds one vertex per uv
+    /// and per blend.
+    pub fn from_text(text: &[u8]) -> Result<Self, TextError> {
+        let skn = <Self as TextSchema>::from_text(text)?;
+        skn.check()?;
+        Ok(skn)
+    }
+
+    /// Writes the `.skn` in its recorded style.
+    pub fn to_text(&self) -> Result<Vec<u8>, WriteError> {
+        <Self as TextSchema>::to_text(self)
+    }
+
+    /// Vertices with a uv (the first part of [`Skn::vertices`]).
+    pub fn real_vertex_count(&self) -> usize {
+        self.uvs.len()
+    }
+
+    /// The line (from 1) holding the count of `blends`: every list before it
+    /// is a count line plus one line per element.
+    fn blend_count_line(&self) -> usize {
+        let lists = [
+            self.bones.len(),
+            self.faces.len(),
+            self.bindings.len(),
+            self.uvs.len(),
+        ];
+        2 + lists.iter().map(|len| 1 + len).sum::<usize>() + 1
+    }
+
+    fn check(&self) -> Result<(), TextError> {
+        let real = self.real_vertex_count();
+        let blend_count_line = self.blend_count_line();
+        for (index, blend) in self.blends.iter().enumerate() {
+            if usize::try_from(blend.vertex).map_or(true, |vertex| vertex >= real) {
+                let kind = TextErrorKind::Invalid(format!(
+                    "vertex {} is not one of the {real} real vertices",
+                    blend.vertex
+                ));
+                return Err(TextError::new(blend_count_line + 1 + index, 1, kind)
+                    .in_field("vertex")
+                    .within(Segment::Index(index))
+                    .in_field("blends"));
+            }
+        }
+        let expected = real + self.blends.len();
+        if self.vertices.len() != expected {
+            let kind = TextErrorKind::Invalid(format!(
+                "{} vertices, but {real} uvs and {} blends need {expected}",
+                self.vertices.len(),
+                self.blends.len()
+            ));
+            let line = blend_count_line + self.blends.len() + 1;
+            return Err(TextError::new(line, 1, kind).in_field("vertices"));
+        }
+        Ok(())
+    }
+}
