@@ -300,3 +300,75 @@ fn to_cmx_property(property: &Property) -> cmx::Property {
         value: property.value.clone(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::schema::BinarySchema;
+
+    /// A small character file as `.cmx` text, written by hand.
+    const CMX: &str = "// Character File. Copyright 1997, Maxis Inc.\r\n\
+                       version 300\r\n\
+                       1\r\na\r\n1\r\n\
+                       R\r\nNULL\r\n0\r\n| 0 1 0 |\r\n| 0 0 0 1 |\r\n1\r\n1\r\n0\r\n0\r\n0.5\r\n\
+                       1\r\ns\r\n0\r\n0\r\n1\r\nR\r\nk\r\n0\r\n0\r\n\
+                       1\r\nk\r\nx\r\n1\r\n0\r\n0\r\n0\r\n1\r\n1\r\n\
+                       R\r\n1\r\n1\r\n0\r\n1\r\n-1\r\n0\r\n0\r\n0\r\n";
+
+    /// The same file as `.bcf` bytes, written by hand from the layout.
+    #[rustfmt::skip]
+    const BCF: &[u8] = &[
+        1, 0, 0, 0,                         // skeletons: u32 1
+        1, b'a',                            //   name: Pascal "a"
+        1, 0, 0, 0,                         //   bones: 1
+        1, b'R',                            //     name "R"
+        4, b'N', b'U', b'L', b'L',          //     parent "NULL"
+        0, 0, 0, 0,                         //     property lists: 0
+        0, 0, 0, 0,  0, 0, 0x80, 0x3F,  0, 0, 0, 0, // translation (0, 1, 0)
+        0, 0, 0, 0,  0, 0, 0, 0,  0, 0, 0, 0,  0, 0, 0x80, 0x3F, // rotation (0, 0, 0, 1)
+        1, 0, 0, 0,  1, 0, 0, 0,  0, 0, 0, 0, // can translate, rotate, blend
+        0, 0, 0, 0,                         //     wiggle value 0
+        0, 0, 0, 0x3F,                      //     wiggle power 0.5
+        1, 0, 0, 0,                         // suits: 1
+        1, b's',                            //   name "s"
+        0, 0, 0, 0,  0, 0, 0, 0,            //   type 0, unknown 0
+        1, 0, 0, 0,                         //   skins: 1
+        1, b'R',  1, b'k',                  //     bone "R", skin "k"
+        0, 0, 0, 0,  0, 0, 0, 0,            //     censor flags 0, unknown 0
+        1, 0, 0, 0,                         // skills: 1
+        1, b'k',  1, b'x',                  //   name "k", animation "x"
+        0, 0, 0x80, 0x3F,  0, 0, 0, 0,      //   duration 1, distance 0
+        0, 0, 0, 0,                         //   moving 0
+        0, 0, 0, 0,  1, 0, 0, 0,            //   positions 0, rotations 1
+        1, 0, 0, 0,                         //   motions: 1
+        1, b'R',                            //     bone "R"
+        1, 0, 0, 0,                         //     frames 1
+        0, 0, 0x80, 0x3F,                   //     duration 1
+        0, 0, 0, 0,  1, 0, 0, 0,            //     positions used 0, rotations used 1
+        0xFF, 0xFF, 0xFF, 0xFF,  0, 0, 0, 0, //    first position -1, first rotation 0
+        0, 0, 0, 0,  0, 0, 0, 0,            //     property lists 0, time-property lists 0
+    ];
+
+    #[test]
+    fn cmx_text_becomes_golden_bcf_bytes() {
+        let cmx = Cmx::from_text(CMX.as_bytes()).unwrap();
+        assert_eq!(Bcf::from(&cmx).to_bytes().unwrap(), BCF);
+    }
+
+    #[test]
+    fn golden_bcf_bytes_become_cmx_text() {
+        let bcf = Bcf::from_bytes(BCF).unwrap();
+        assert_eq!(bcf.skills[0].motions[0].first_position, -1);
+        let text = Cmx::from(&bcf).to_text().unwrap();
+        assert_eq!(String::from_utf8(text).unwrap(), CMX);
+    }
+
+    #[test]
+    fn every_truncation_is_an_error() {
+        for len in 0..BCF.len() {
+            let error = Bcf::from_bytes(&BCF[..len]).unwrap_err();
+            assert!(error.offset <= len as u64, "{len}: {error}");
+            assert!(!error.path.is_empty() || len == 0, "{len}: {error}");
+        }
+    }
+}

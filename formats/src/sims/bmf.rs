@@ -143,3 +143,70 @@ impl From<&Bmf> for Skn {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::schema::BinarySchema;
+
+    /// A small skin as `.skn` text, written by hand.
+    const SKN: &str = "s\r\n\
+                       x\r\n\
+                       1\r\nB\r\n\
+                       1\r\n0 1 2\r\n\
+                       1\r\n0 0 2 0 1\r\n\
+                       2\r\n0.5 1\r\n0 0\r\n\
+                       1\r\n1 32768\r\n\
+                       3\r\n1 0 0 0 1 0\r\n0 0 0 0 0 1\r\n0 2 0 0 0 -1\r\n";
+
+    /// The same skin as `.bmf` bytes, written by hand from the layout.
+    #[rustfmt::skip]
+    const BMF: &[u8] = &[
+        0x01, b's',                                     // name: Pascal "s"
+        0x01, b'x',                                     // texture: "x"
+        0x01, 0, 0, 0,  0x01, b'B',                     // bones: u32 1, "B"
+        0x01, 0, 0, 0,  0, 0, 0, 0,  1, 0, 0, 0,  2, 0, 0, 0, // faces: 1 × (0, 1, 2)
+        0x01, 0, 0, 0,                                  // bindings: 1
+        0, 0, 0, 0,  0, 0, 0, 0,  2, 0, 0, 0,  0, 0, 0, 0,  1, 0, 0, 0, // (0, 0, 2, 0, 1)
+        0x02, 0, 0, 0,                                  // uvs: 2
+        0x00, 0x00, 0x00, 0x3F,  0x00, 0x00, 0x80, 0x3F, // (0.5, 1.0)
+        0, 0, 0, 0,  0, 0, 0, 0,                        // (0, 0)
+        0x01, 0, 0, 0,                                  // blends: 1
+        0x00, 0x80, 0x00, 0x00,  0x01, 0, 0, 0,         // weight 32768 first, then vertex 1
+        0x03, 0, 0, 0,                                  // vertices: 3
+        0x00, 0x00, 0x80, 0x3F,  0, 0, 0, 0,  0, 0, 0, 0, // position (1, 0, 0)
+        0, 0, 0, 0,  0x00, 0x00, 0x80, 0x3F,  0, 0, 0, 0, // normal (0, 1, 0)
+        0, 0, 0, 0,  0, 0, 0, 0,  0, 0, 0, 0,            // position (0, 0, 0)
+        0, 0, 0, 0,  0, 0, 0, 0,  0x00, 0x00, 0x80, 0x3F, // normal (0, 0, 1)
+        0, 0, 0, 0,  0x00, 0x00, 0x00, 0x40,  0, 0, 0, 0, // position (0, 2, 0)
+        0, 0, 0, 0,  0, 0, 0, 0,  0x00, 0x00, 0x80, 0xBF, // normal (0, 0, -1)
+    ];
+
+    #[test]
+    fn skn_text_becomes_golden_bmf_bytes() {
+        let skn = Skn::from_text(SKN.as_bytes()).unwrap();
+        assert_eq!(Bmf::from(&skn).to_bytes().unwrap(), BMF);
+    }
+
+    #[test]
+    fn golden_bmf_bytes_become_skn_text() {
+        let bmf = Bmf::from_bytes(BMF).unwrap();
+        assert_eq!(
+            bmf.blends,
+            [Blend {
+                raw_weight: 32768,
+                vertex: 1
+            }]
+        );
+        let text = Skn::from(&bmf).to_text().unwrap();
+        assert_eq!(String::from_utf8(text).unwrap(), SKN);
+    }
+
+    #[test]
+    fn every_truncation_is_an_error_with_a_path() {
+        for len in 0..BMF.len() {
+            let error = Bmf::from_bytes(&BMF[..len]).unwrap_err();
+            assert!(error.offset <= len as u64, "{len}: {error}");
+        }
+    }
+}

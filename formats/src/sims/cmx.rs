@@ -209,3 +209,163 @@ impl Skeleton {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A small character file written by hand from the layout.
+    const GOLDEN_LINES: &[&str] = &[
+        "// Character File. Copyright 1997, Maxis Inc.", // 1 comment
+        "version 300",                                   // 2
+        "1",                                             // 3 skeletons
+        "adult",                                         // 4 name
+        "2",                                             // 5 bones
+        "ROOT",                                          // 6 name
+        "NULL",                                          // 7 parent: none
+        "1",                                             // 8 property lists
+        "1",                                             // 9 pairs
+        "name",                                          // 10 key
+        "adult",                                         // 11 value
+        "| 0 1.5 -2.5e-005 |",                           // 12 translation
+        "| 0 0 0 1 |",                                   // 13 rotation
+        "1",                                             // 14 can translate
+        "1",                                             // 15 can rotate
+        "0",                                             // 16 can blend
+        "0",                                             // 17 wiggle value
+        "0",                                             // 18 wiggle power
+        "PELVIS",                                        // 19
+        "ROOT",                                          // 20
+        "0",                                             // 21 no property lists
+        "| 0.1 0 0 |",                                   // 22
+        "| -0.5 0.5 0.5 0.5 |",                          // 23
+        "0",                                             // 24
+        "1",                                             // 25
+        "1",                                             // 26
+        "400000",                                        // 27 wiggle value
+        "0.02",                                          // 28 wiggle power
+        "1",                                             // 29 suits
+        "b001fafat_01",                                  // 30 name
+        "0",                                             // 31 type
+        "0",                                             // 32 unknown
+        "1",                                             // 33 skins
+        "PELVIS",                                        // 34 bone
+        "xskin-b001fafat_01-PELVIS-BODY",                // 35 skin
+        "0",                                             // 36 censor flags
+        "0",                                             // 37 unknown
+        "1",                                             // 38 skills
+        "a2o-test",                                      // 39 name
+        "xskill-a2o-test",                               // 40 animation
+        "600",                                           // 41 duration
+        "6.71966",                                       // 42 distance
+        "1",                                             // 43 moving
+        "18",                                            // 44 positions
+        "36",                                            // 45 rotations
+        "1",                                             // 46 motions
+        "ROOT",                                          // 47 bone
+        "18",                                            // 48 frames
+        "600",                                           // 49 duration
+        "1",                                             // 50 positions used
+        "1",                                             // 51 rotations used
+        "0",                                             // 52 first position
+        "0",                                             // 53 first rotation
+        "0",                                             // 54 property lists
+        "1",                                             // 55 time-property lists
+        "1",                                             // 56 entries
+        "100",                                           // 57 time
+        "1",                                             // 58 pairs
+        "footstep",                                      // 59
+        "2",                                             // 60
+    ];
+
+    fn golden() -> String {
+        GOLDEN_LINES
+            .iter()
+            .map(|line| format!("{line}\r\n"))
+            .collect()
+    }
+
+    fn error_of(text: &str) -> String {
+        Cmx::from_text(text.as_bytes()).unwrap_err().to_string()
+    }
+
+    fn replaced(from: &str, to: &str) -> String {
+        let text = golden();
+        assert!(text.contains(from), "{from}");
+        text.replacen(from, to, 1)
+    }
+
+    #[test]
+    fn golden_text_reads_to_known_values_and_back() {
+        let cmx = Cmx::from_text(golden().as_bytes()).unwrap();
+        assert_eq!(cmx.comment, RawString::from(MAXIS_COMMENT));
+        let skeleton = &cmx.skeletons[0];
+        let parents: Vec<_> = skeleton
+            .bone_parents()
+            .map(|(bone, parent)| (bone.to_text(), parent.map(RawString::to_text)))
+            .collect();
+        assert_eq!(
+            parents,
+            [
+                ("ROOT".to_owned(), None),
+                ("PELVIS".to_owned(), Some("ROOT".to_owned()))
+            ]
+        );
+        let root = &skeleton.bones[0];
+        assert_eq!(
+            root.property_lists[0].properties[0].value,
+            RawString::from("adult")
+        );
+        assert_eq!(root.translation, [0.0, 1.5, -2.5e-5]);
+        assert_eq!(skeleton.bones[1].wiggle_value, 400000.0);
+        assert_eq!(
+            cmx.suit_names().collect::<Vec<_>>(),
+            [&RawString::from("b001fafat_01")]
+        );
+        assert_eq!(
+            cmx.skill_names().collect::<Vec<_>>(),
+            [&RawString::from("a2o-test")]
+        );
+        let motion = &cmx.skills[0].motions[0];
+        let entry = &motion.time_property_lists[0].entries[0];
+        assert_eq!(entry.time, 100);
+        assert_eq!(entry.properties[0].key, RawString::from("footstep"));
+        assert_eq!(String::from_utf8(cmx.to_text().unwrap()).unwrap(), golden());
+    }
+
+    #[test]
+    fn malformed_files_name_line_column_and_field() {
+        assert_eq!(
+            error_of(&replaced("version 300", "version 301")),
+            "line 2:9: version: expected 300, found `301`"
+        );
+        assert_eq!(
+            error_of(&replaced("\r\n400000\r\n", "\r\nlots\r\n")),
+            "line 27:1: skeletons[0].bones[1].wiggle_value: expected a number, found `lots`"
+        );
+        assert_eq!(
+            error_of(&replaced("| 0.1 0 0 |", "| 0.1 0 |")),
+            "line 22:9: skeletons[0].bones[1].translation[2]: expected a number, found `|`"
+        );
+        assert_eq!(
+            error_of(&replaced("\r\n1\r\nb001fafat_01", "\r\n9\r\nb001fafat_01")),
+            "line 29:1: suits: count 9 needs at least 36 more lines but only 31 remain"
+        );
+        // A missing line shifts the rest: the suit count becomes the wiggle
+        // power and the suit's name the suit count.
+        assert_eq!(
+            error_of(&replaced("\r\n0.02\r\n", "\r\n")),
+            "line 29:1: suits: expected an integer, found `b001fafat_01`"
+        );
+    }
+
+    #[test]
+    fn every_truncation_is_an_error() {
+        let text = golden();
+        let last_line = text.len() - "2\r\n".len();
+        for len in 0..last_line {
+            let error = Cmx::from_text(&text.as_bytes()[..len]).unwrap_err();
+            assert!(error.line <= GOLDEN_LINES.len() + 1, "{len}: {error}");
+        }
+    }
+}

@@ -147,3 +147,125 @@ impl Skn {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A small skin written by hand from the layout, one entry per line.
+    const GOLDEN_LINES: &[&str] = &[
+        "xskin-test-PELVIS-BODY", // 1 name
+        "x",                      // 2 texture: none
+        "2",                      // 3 bone count
+        "PELVIS",                 // 4
+        "SPINE",                  // 5
+        "1",                      // 6 face count
+        "0 1 2",                  // 7
+        "2",                      // 8 binding count
+        "0 0 2 0 1",              // 9 PELVIS: vertices 0..2, blend 0
+        "1 2 1 -1 0",             // 10 SPINE: vertex 2, no blends
+        "3",                      // 11 uv count = real vertices
+        "0.5 1",                  // 12
+        "0 0",                    // 13
+        "1 -0.25",                // 14
+        "1",                      // 15 blend count
+        "2 16384",                // 16 vertex 2, weight 0.5
+        "4",                      // 17 vertex count = 3 + 1
+        "0 1 2 0 0 1",            // 18
+        "-1 0.5 2.5e-005 1 0 0",  // 19 MSVC %g exponent
+        "1 1 1 0 1 0",            // 20
+        "0.5 0.5 0.5 0 0 1",      // 21 the blend vertex
+    ];
+
+    fn golden() -> String {
+        GOLDEN_LINES
+            .iter()
+            .map(|line| format!("{line}\r\n"))
+            .collect()
+    }
+
+    fn replaced(from: &str, to: &str) -> String {
+        let text = golden();
+        assert!(text.contains(from), "{from}");
+        text.replacen(from, to, 1)
+    }
+
+    fn error_of(text: &str) -> String {
+        Skn::from_text(text.as_bytes()).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn golden_text_reads_to_known_values_and_back() {
+        let skn = Skn::from_text(golden().as_bytes()).unwrap();
+        assert_eq!(skn.style, TextStyle::default());
+        assert_eq!(skn.texture, RawString::from("x"));
+        assert_eq!(
+            skn.bones,
+            [RawString::from("PELVIS"), RawString::from("SPINE")]
+        );
+        assert_eq!(skn.faces, [[0, 1, 2]]);
+        assert_eq!(
+            skn.bindings[1],
+            Binding {
+                bone: 1,
+                first_vertex: 2,
+                vertex_count: 1,
+                first_blend: -1,
+                blend_count: 0
+            }
+        );
+        assert_eq!(skn.uvs[2], [1.0, -0.25]);
+        assert_eq!(skn.blends[0].vertex, 2);
+        assert_eq!(skn.blends[0].weight(), 0.5);
+        assert_eq!(skn.real_vertex_count(), 3);
+        assert_eq!(skn.vertices[1].position, [-1.0, 0.5, 2.5e-5]);
+        assert_eq!(String::from_utf8(skn.to_text().unwrap()).unwrap(), golden());
+    }
+
+    #[test]
+    fn malformed_files_name_line_column_and_field() {
+        assert_eq!(
+            error_of(&replaced("\r\n2 16384\r\n", "\r\n3 16384\r\n")),
+            "line 16:1: blends[0].vertex: vertex 3 is not one of the 3 real vertices"
+        );
+        assert_eq!(
+            error_of(&replaced("\r\n2 16384\r\n", "\r\n-1 16384\r\n")),
+            "line 16:1: blends[0].vertex: vertex -1 is not one of the 3 real vertices"
+        );
+        assert_eq!(
+            error_of(&replaced("\r\n0 0\r\n", "\r\n0 O\r\n")),
+            "line 13:3: uvs[1][1]: expected a number, found `O`"
+        );
+        assert_eq!(
+            error_of(&replaced("\r\n1\r\n0 1 2\r\n", "\r\n40\r\n0 1 2\r\n")),
+            "line 6:1: faces: count 40 needs at least 40 more lines but only 15 remain"
+        );
+        assert_eq!(
+            error_of(&replaced("0.5 0.5 0.5 0 0 1\r\n", "")),
+            "line 17:1: vertices: count 4 needs at least 4 more lines but only 3 remain"
+        );
+        assert_eq!(
+            error_of(&replaced("\r\n0 0\r\n", "\r\n")),
+            "line 14:2: uvs[2][1]: expected a number, found the end of the line"
+        );
+        assert_eq!(
+            error_of(&replaced("\r\n4\r\n", "\r\n3\r\n").replace("0.5 0.5 0.5 0 0 1\r\n", "")),
+            "line 17:1: vertices: 3 vertices, but 3 uvs and 1 blends need 4"
+        );
+        assert_eq!(
+            error_of(&replaced("0 0 2 0 1", "0 0 2 0")),
+            "line 9:8: bindings[0].blend_count: expected an integer, found the end of the line"
+        );
+    }
+
+    #[test]
+    fn every_truncation_is_an_error() {
+        let text = golden();
+        let last_line = text.len() - "0.5 0.5 0.5 0 0 1\r\n".len();
+        for len in 0..last_line {
+            let error = Skn::from_text(&text.as_bytes()[..len]).unwrap_err();
+            assert!(error.line <= GOLDEN_LINES.len(), "{len}: {error}");
+            assert!(!error.path.is_empty(), "{len}: {error}");
+        }
+    }
+}

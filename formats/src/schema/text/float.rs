@@ -16,9 +16,9 @@
 //! 2. `_fptostr(buf, precision, ..)` keeps `precision` digits and rounds
 //!    **half-up** (`if (*mantissa >= '5')`) on the next digit of that
 //!    17-digit string: a decimal tie rounds away from zero, not to even.
-//! 3. `%g` picks e-style when the exponent *after rounding* is < -4 or
-//!    >= precision; the exponent is always written with a sign and at least
-//!    three digits (`e+006`, `e-045`).
+//! 3. `%g` picks e-style when the exponent *after rounding* is below -4 or
+//!    at least the precision; the exponent is always written with a sign and
+//!    at least three digits (`e+006`, `e-045`).
 //! 4. `_cropzeros` removes trailing zeros and then a bare decimal point.
 //!
 //! Consequences that differ from a naive `format!("{:.5e}")` (which rounds

@@ -14,6 +14,8 @@ pub struct TextWriter {
     /// A line ending is written before the next line, so the last line's
     /// ending can follow the style.
     ending_pending: bool,
+    /// An empty last line needs its ending, or it would not be there.
+    last_line_empty: bool,
     numbers_written: usize,
     /// Positions in the style's (sorted) raw lists of the next candidates.
     next_raw_number: usize,
@@ -40,6 +42,7 @@ impl TextWriter {
             line: Vec::new(),
             lines_written: 0,
             ending_pending: false,
+            last_line_empty: false,
             numbers_written: 0,
             next_raw_number: 0,
             next_raw_line: 0,
@@ -70,12 +73,12 @@ impl TextWriter {
             index,
             |raw: &RawLine| raw.index,
         );
-        match raw {
-            Some(raw) if tokens(&raw.text.0).eq(tokens(&self.line)) => {
-                self.out.extend_from_slice(&raw.text.0);
-            }
-            _ => self.out.extend_from_slice(&self.line),
-        }
+        let line = match raw {
+            Some(raw) if tokens(&raw.text.0).eq(tokens(&self.line)) => &raw.text.0,
+            _ => &self.line,
+        };
+        self.out.extend_from_slice(line);
+        self.last_line_empty = line.is_empty();
     }
 
     /// A whole line, verbatim.
@@ -86,6 +89,7 @@ impl TextWriter {
         self.start_line();
         self.lines_written += 1;
         self.out.extend_from_slice(line);
+        self.last_line_empty = line.is_empty();
         Ok(())
     }
 
@@ -140,7 +144,7 @@ impl TextWriter {
 
     /// The written text, ending as the style says.
     pub fn finish(mut self) -> Vec<u8> {
-        if self.ending_pending && self.style.final_line_ending {
+        if self.ending_pending && (self.style.final_line_ending || self.last_line_empty) {
             self.out.extend_from_slice(self.style.line_ending.bytes());
         }
         self.out
