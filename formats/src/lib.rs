@@ -6,7 +6,9 @@
 // Lets the derive's `::formats::schema` paths resolve inside this crate too.
 extern crate self as formats;
 
+pub mod registry;
 pub mod schema;
 pub mod sims;
+pub mod swg;
 
 pub use schema_derive::Schema;

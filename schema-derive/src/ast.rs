@@ -11,6 +11,20 @@ pub struct Container<'a> {
     pub fields: Vec<Field<'a>>,
 }
 
+/// An enum whose variants are forms: each variant holds one type marked
+/// `#[schema(form = "TYPE")]`, and the form's type chooses the variant.
+pub struct FormEnum<'a> {
+    pub ident: &'a Ident,
+    pub doc: String,
+    pub variants: Vec<Variant<'a>>,
+}
+
+pub struct Variant<'a> {
+    pub ident: &'a Ident,
+    pub ty: &'a Type,
+    pub doc: String,
+}
+
 pub struct Field<'a> {
     pub ident: &'a Ident,
     pub ty: &'a Type,
@@ -23,7 +37,7 @@ impl<'a> Container<'a> {
         let Data::Struct(data) = &input.data else {
             return Err(syn::Error::new_spanned(
                 &input.ident,
-                "#[derive(Schema)] supports structs with named fields",
+                "#[derive(Schema)] supports structs with named fields and enums of forms",
             ));
         };
         let Fields::Named(named) = &data.fields else {
@@ -63,6 +77,83 @@ impl<'a> Container<'a> {
             doc: doc_comment(&input.attrs),
             fields,
         })
+    }
+}
+
+impl<'a> FormEnum<'a> {
+    pub fn from_input(input: &'a DeriveInput) -> syn::Result<Self> {
+        let Data::Enum(data) = &input.data else {
+            return Err(syn::Error::new_spanned(&input.ident, "expected an enum"));
+        };
+        if !input.generics.params.is_empty() {
+            return Err(syn::Error::new_spanned(
+                &input.generics,
+                "#[derive(Schema)] does not support generic parameters",
+            ));
+        }
+        let mut errors = Errors::default();
+        if let Some(attrs) = errors.take(attr::Container::parse(&input.attrs)) {
+            let stray = attrs
+                .form
+                .map(|form| form.span)
+                .or(attrs.byte_order.map(|order| order.span));
+            if let Some(span) = stray {
+                errors.push(syn::Error::new(
+                    span,
+                    "an enum of forms takes no container attribute: each variant's type is a form \
+                     with its own `form` and byte order",
+                ));
+            }
+        }
+        if data.variants.is_empty() {
+            errors.push(syn::Error::new_spanned(
+                &input.ident,
+                "an enum of forms needs at least one variant",
+            ));
+        }
+        let variants = data
+            .variants
+            .iter()
+            .filter_map(|variant| errors.take(Variant::from_variant(variant)))
+            .collect();
+        errors.finish()?;
+        Ok(FormEnum {
+            ident: &input.ident,
+            doc: doc_comment(&input.attrs),
+            variants,
+        })
+    }
+}
+
+impl<'a> Variant<'a> {
+    fn from_variant(variant: &'a syn::Variant) -> syn::Result<Self> {
+        let schema_attr = variant
+            .attrs
+            .iter()
+            .chain(variant.fields.iter().flat_map(|field| field.attrs.iter()))
+            .find(|attr| attr.path().is_ident("schema"));
+        if let Some(attr) = schema_attr {
+            return Err(syn::Error::new_spanned(
+                attr,
+                "variants of an enum of forms take no schema attribute: put `#[schema(form = \"TYPE\")]` \
+                 on the variant's type",
+            ));
+        }
+        let only_field = match &variant.fields {
+            Fields::Unnamed(fields) if fields.unnamed.len() == 1 => fields.unnamed.first(),
+            _ => None,
+        };
+        match (only_field, &variant.discriminant) {
+            (Some(field), None) => Ok(Variant {
+                ident: &variant.ident,
+                ty: &field.ty,
+                doc: doc_comment(&variant.attrs),
+            }),
+            _ => Err(syn::Error::new_spanned(
+                variant,
+                "each variant of an enum of forms holds exactly one form type, e.g. `V2(SkeletonV2)`",
+            )),
+        }
     }
 }
 

@@ -30,6 +30,8 @@ impl ByteOrder {
 #[derive(Default)]
 pub struct Container {
     pub byte_order: Option<Spanned<ByteOrder>>,
+    /// The struct is an IFF `FORM` of this type.
+    pub form: Option<Spanned<[u8; 4]>>,
     /// `text`: a text layout (lines and tokens) instead of a binary one.
     pub text: Option<Span>,
     /// `one_line`: a text record whose fields are the tokens of one line.
@@ -47,7 +49,7 @@ pub enum StringKind {
 #[derive(Clone)]
 pub enum Repeat {
     /// A count of this integer type right before the elements.
-    Prefix(Type),
+    Prefix(Box<Type>),
     /// The count stored in an earlier `Count<_>` field.
     Count(Ident),
 }
@@ -56,7 +58,7 @@ pub enum Repeat {
 #[derive(Clone)]
 pub enum Presence {
     /// A flag of this integer type right before the value: 0 absent, 1 present.
-    Flag(Type),
+    Flag(Box<Type>),
     /// Present when this earlier field is not zero.
     If(Ident),
 }
@@ -76,6 +78,8 @@ pub struct Field {
     pub presence: Option<Spanned<Presence>>,
     pub magic: Option<Spanned<Constant>>,
     pub with: Option<Spanned<Path>>,
+    /// The field is stored as the payload of an IFF chunk with this tag.
+    pub chunk: Option<Spanned<[u8; 4]>>,
     /// Text: `prefix` without a type (a decimal count line).
     pub text_prefix: Option<Span>,
     /// Text: `magic = "version 300"`, a line (or tokens) that must read so.
@@ -90,10 +94,10 @@ pub struct Field {
     pub style: Option<Span>,
 }
 
-const CONTAINER_KEYS: &str = "`big`, `little`, `text`, `one_line`";
+const CONTAINER_KEYS: &str = "`big`, `little`, `form`, `text`, `one_line`";
 const FIELD_KEYS: &str =
     "`big`, `little`, `pascal`, `null_terminated`, `fixed_width`, `prefix`, `count`, \
-                          `flag`, `present_if`, `magic`, `with`, `line`, `comment`, `vector`, `style`";
+                          `flag`, `present_if`, `magic`, `with`, `chunk`, `line`, `comment`, `vector`, `style`";
 
 impl Container {
     pub fn parse(attrs: &[Attribute]) -> syn::Result<Self> {
@@ -103,6 +107,18 @@ impl Container {
                 let key = key_of(&meta)?;
                 match key.as_str() {
                     "big" | "little" => set_byte_order(&mut container.byte_order, &meta, &key),
+                    "form" => {
+                        let tag = parse_tag(&meta)?;
+                        let span = meta.path.span();
+                        if container.form.is_some() {
+                            return Err(syn::Error::new(
+                                span,
+                                "a type takes only one `form` attribute",
+                            ));
+                        }
+                        container.form = Some(Spanned { value: tag, span });
+                        Ok(())
+                    }
                     "text" => set_flag(&mut container.text, meta.path.span(), &key),
                     "one_line" => set_flag(&mut container.one_line, meta.path.span(), &key),
                     _ => Err(unknown_key(&meta, &key, CONTAINER_KEYS)),
@@ -150,7 +166,12 @@ impl Field {
                     }
                     "prefix" => {
                         let ty: Type = meta.value()?.parse()?;
-                        set_once(&mut field.repeat, Repeat::Prefix(ty), span, "count")
+                        set_once(
+                            &mut field.repeat,
+                            Repeat::Prefix(Box::new(ty)),
+                            span,
+                            "count",
+                        )
                     }
                     "count" => {
                         let ident: Ident = meta.value()?.parse()?;
@@ -158,7 +179,12 @@ impl Field {
                     }
                     "flag" => {
                         let ty: Type = meta.value()?.parse()?;
-                        set_once(&mut field.presence, Presence::Flag(ty), span, "presence")
+                        set_once(
+                            &mut field.presence,
+                            Presence::Flag(Box::new(ty)),
+                            span,
+                            "presence",
+                        )
                     }
                     "present_if" => {
                         let ident: Ident = meta.value()?.parse()?;
@@ -175,6 +201,10 @@ impl Field {
                     "with" => {
                         let path: Path = meta.value()?.parse()?;
                         set_once(&mut field.with, path, span, "with")
+                    }
+                    "chunk" => {
+                        let tag = parse_tag(&meta)?;
+                        set_once(&mut field.chunk, tag, span, "chunk")
                     }
                     "line" => set_flag(&mut field.line, span, &key),
                     "comment" => set_flag(&mut field.comment, span, &key),
@@ -242,6 +272,21 @@ fn set_once<T>(slot: &mut Option<Spanned<T>>, value: T, span: Span, what: &str) 
     }
     *slot = Some(Spanned { value, span });
     Ok(())
+}
+
+/// An IFF tag: a string of exactly four ASCII characters, e.g. `"INFO"`.
+fn parse_tag(meta: &ParseNestedMeta) -> syn::Result<[u8; 4]> {
+    let text: LitStr = meta.value()?.parse()?;
+    let value = text.value();
+    <[u8; 4]>::try_from(value.as_bytes())
+        .ok()
+        .filter(|tag| tag.is_ascii())
+        .ok_or_else(|| {
+            syn::Error::new(
+                text.span(),
+                format!("an IFF tag is exactly four ASCII characters, such as \"INFO\"; {value:?} is not"),
+            )
+        })
 }
 
 /// A key without a value, such as `text` or `line`.

@@ -11,6 +11,11 @@ pub struct Plan<'a> {
     pub field: &'a Field<'a>,
     pub byte_order: ByteOrder,
     pub codec: Codec<'a>,
+    /// The IFF chunk whose payload the field is.
+    pub chunk: Option<[u8; 4]>,
+    /// Whether errors inside the field name it. A chunk names itself by its
+    /// tag instead, and so does a form nested in a form, by its type.
+    pub named_in_paths: bool,
 }
 
 pub enum Codec<'a> {
@@ -27,6 +32,8 @@ pub enum Codec<'a> {
 pub struct CountUser {
     pub field: Ident,
     pub optional: bool,
+    /// The chunk the collection is stored in, which names it in errors.
+    pub chunk: Option<[u8; 4]>,
 }
 
 /// A value, maybe optional, maybe repeated, of an element type.
@@ -61,6 +68,10 @@ pub fn plan<'a>(container: &'a Container<'a>) -> syn::Result<Vec<Plan<'a>>> {
         .enumerate()
         .filter_map(|(index, field)| {
             let codec = errors.take(codec_of(container, index, field))?;
+            let chunk = field.attrs.chunk.as_ref().map(|chunk| chunk.value);
+            if container.attrs.form.is_some() && chunk.is_none() {
+                errors.take(check_form_child(field, &codec))?;
+            }
             Some(Plan {
                 field,
                 byte_order: field
@@ -69,6 +80,8 @@ pub fn plan<'a>(container: &'a Container<'a>) -> syn::Result<Vec<Plan<'a>>> {
                     .as_ref()
                     .map_or(container_order, |order| order.value),
                 codec,
+                chunk,
+                named_in_paths: chunk.is_none() && container.attrs.form.is_none(),
             })
         })
         .collect();
@@ -177,6 +190,32 @@ fn codec_of<'a>(
     }))
 }
 
+/// Everything inside a FORM is a chunk or a nested form: a field without
+/// `chunk` must be a form value (maybe a list of them, maybe absent), never
+/// bytes of its own between the chunks.
+fn check_form_child(field: &Field, codec: &Codec) -> syn::Result<()> {
+    let nested_form = matches!(
+        codec,
+        Codec::Data(Data {
+            element: Element::Plain,
+            repeat: None | Some(Repeat::Count(_)),
+            presence: None | Some(Presence::If(_)),
+            ..
+        })
+    );
+    if nested_form {
+        return Ok(());
+    }
+    Err(syn::Error::new(
+        field.ident.span(),
+        format!(
+            "`{}` would put bytes between the chunks of a FORM: store it in a chunk with \
+             `#[schema(chunk = \"TAG\")]`, or make its type a form",
+            field.ident
+        ),
+    ))
+}
+
 /// The collections whose `count = ...` names this field.
 fn count_users(container: &Container, count: &Ident) -> Vec<CountUser> {
     container
@@ -188,6 +227,7 @@ fn count_users(container: &Container, count: &Ident) -> Vec<CountUser> {
         .map(|field| CountUser {
             field: field.ident.clone(),
             optional: field.attrs.presence.is_some(),
+            chunk: field.attrs.chunk.as_ref().map(|chunk| chunk.value),
         })
         .collect()
 }

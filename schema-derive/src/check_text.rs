@@ -49,6 +49,12 @@ pub fn plan<'a>(container: &'a Container<'a>) -> syn::Result<Vec<TextPlan<'a>>> 
             "a text layout has no byte order: remove `big`/`little`",
         ));
     }
+    if let Some(form) = &container.attrs.form {
+        errors.push(syn::Error::new(
+            form.span,
+            "IFF framing is binary: a text layout cannot be a `form`",
+        ));
+    }
     let one_line = container.attrs.one_line.is_some();
     let plans: Vec<TextPlan> = container
         .fields
@@ -222,6 +228,9 @@ fn reject_binary_keys(field: &Field) -> syn::Result<()> {
     }
     if let Some(with) = &attrs.with {
         return Err(syn::Error::new(with.span, "`with` is binary only"));
+    }
+    if let Some(chunk) = &attrs.chunk {
+        return Err(syn::Error::new(chunk.span, "IFF chunks are binary only"));
     }
     Ok(())
 }

@@ -32,6 +32,25 @@ macro_rules! count_int {
 
 count_int!(u8, u16, u32, u64);
 
+// Signed counts (SWG's SLOD stores an i16). A negative count maps above
+// `MAX`, which `read_count` rejects.
+macro_rules! signed_count_int {
+    ($($ty:ty),*) => {$(
+        impl CountInt for $ty {
+            const NAME: &'static str = stringify!($ty);
+            const MAX: u64 = <$ty>::MAX as u64;
+            fn to_u64(self) -> u64 {
+                u64::try_from(self).unwrap_or(u64::MAX)
+            }
+            fn from_len(len: usize) -> Option<Self> {
+                <$ty>::try_from(len).ok()
+            }
+        }
+    )*};
+}
+
+signed_count_int!(i16, i32);
+
 /// An integer whose non-zero value means "present".
 pub trait FlagInt: Copy {
     fn is_set(self) -> bool;
@@ -56,6 +75,12 @@ pub fn read_count<C: CountInt, R: Read + Seek>(
 ) -> Result<usize, ReadError> {
     let at = position(reader)?;
     let count = C::decode(reader, endian)?.to_u64();
+    if count > C::MAX {
+        return Err(ReadError::new(
+            at,
+            ReadErrorKind::Invalid(format!("the {} count is negative", C::NAME)),
+        ));
+    }
     usize::try_from(count).map_err(|_| {
         ReadError::new(
             at,
@@ -230,6 +255,13 @@ mod tests {
             "300 entries do not fit a u8 count (at most 255)"
         );
         assert!(out.get_ref().is_empty());
+    }
+
+    #[test]
+    fn a_negative_signed_count_is_a_read_error() {
+        let bytes = (-1i16).to_le_bytes();
+        let error = read_count::<i16, _>(&mut Cursor::new(&bytes[..]), Endian::Little).unwrap_err();
+        assert_eq!(error.to_string(), "byte 0: the i16 count is negative");
     }
 
     #[test]

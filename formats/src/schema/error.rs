@@ -35,14 +35,27 @@ impl FieldPath {
 impl fmt::Display for FieldPath {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut previous: Option<&Segment> = None;
-        for segment in self.segments() {
+        // An element of a list of forms shows its index after the form's
+        // type (`SLOD/0000/SKTM[1]/0002`), not after the enclosing form.
+        let mut pending_index: Option<usize> = None;
+        let mut segments = self.segments().peekable();
+        while let Some(segment) = segments.next() {
             match (segment, previous) {
+                (Segment::Index(index), _)
+                    if matches!(segments.peek(), Some(Segment::Chunk(_))) =>
+                {
+                    pending_index = Some(*index);
+                    continue;
+                }
                 (Segment::Field(name), None) => f.write_str(name)?,
                 (Segment::Field(name), Some(Segment::Chunk(_))) => write!(f, "/{name}")?,
                 (Segment::Field(name), Some(_)) => write!(f, ".{name}")?,
                 (Segment::Index(index), _) => write!(f, "[{index}]")?,
                 (Segment::Chunk(tag), None) => f.write_str(&String::from_utf8_lossy(tag))?,
                 (Segment::Chunk(tag), Some(_)) => write!(f, "/{}", String::from_utf8_lossy(tag))?,
+            }
+            if let (Segment::Chunk(_), Some(index)) = (segment, pending_index.take()) {
+                write!(f, "[{index}]")?;
             }
             previous = Some(segment);
         }
@@ -67,6 +80,14 @@ pub enum ReadErrorKind {
     BadFlag(u64),
     #[error("string has no terminating NUL before the end of the input")]
     UnterminatedString,
+    #[error("expected {expected}, found {found}")]
+    WrongTag { expected: String, found: String },
+    #[error("size {size} runs past the end of the enclosing data ({available} byte(s) left)")]
+    SizePastParent { size: u64, available: u64 },
+    #[error("{0} byte(s) are left over inside the chunk")]
+    BytesLeftInChunk(u64),
+    #[error("unknown FORM {found}; known: {known}")]
+    UnknownForm { found: String, known: String },
     #[error("{0}")]
     Invalid(String),
     #[error("{0}")]

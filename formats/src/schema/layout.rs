@@ -6,8 +6,12 @@ pub struct TypeLayout {
     pub name: &'static str,
     /// The type's doc comment: the format's conventions in prose.
     pub doc: &'static str,
-    /// `"big"`, `"little"` or `"text"`.
+    /// `"big"`, `"little"` or `"text"`; empty for an enum of forms, whose
+    /// variants state their own.
     pub byte_order: &'static str,
+    /// The IFF form type when the type is a `FORM` (e.g. `SKTM`).
+    pub form: Option<&'static str>,
+    /// Fields in file order; for an enum of forms, one per variant.
     pub fields: &'static [FieldLayout],
     pub min_size: u64,
     pub fixed_size: Option<u64>,
@@ -25,6 +29,8 @@ pub struct FieldLayout {
     pub byte_order: &'static str,
     /// Where the element count of a collection comes from, if it is one.
     pub count: Option<&'static str>,
+    /// The IFF chunk tag when the field is stored in a chunk of its own.
+    pub chunk: Option<&'static str>,
     /// Offset from the start of the type, when every earlier field has a fixed size.
     pub offset: Option<u64>,
     pub doc: &'static str,

@@ -10,6 +10,7 @@ mod collection;
 #[cfg(test)]
 mod derive_tests;
 mod error;
+mod iff;
 mod io;
 pub mod json;
 mod layout;
@@ -28,6 +29,10 @@ pub use collection::{
     write_flagged, CountInt, FlagInt,
 };
 pub use error::{FieldPath, ReadError, ReadErrorKind, Segment, WriteError, WriteErrorKind};
+pub use iff::{
+    peek_form_type, read_chunk, read_form, tag_text, unknown_form, write_chunk, write_form,
+    Bounded, FormType, IffForm, CHUNK_HEADER_SIZE, FORM_HEADER_SIZE,
+};
 pub use io::{read_array, remaining};
 pub use layout::{FieldLayout, Layout, TypeLayout};
 pub use markers::{read_magic, write_magic, Count, CountField, Magic};
@@ -91,6 +96,15 @@ pub trait BinarySchema: Decode + Encode {
 /// Sum of two minimum sizes, for the constants the derive emits.
 pub const fn add_min(a: u64, b: u64) -> u64 {
     a.saturating_add(b)
+}
+
+/// The smaller of two minimum sizes: an enum's is its smallest variant's.
+pub const fn lesser_min(a: u64, b: u64) -> u64 {
+    if a < b {
+        a
+    } else {
+        b
+    }
 }
 
 /// Sum of two fixed sizes; `None` once any part varies.

@@ -2,7 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::schema::RawString;
+use crate::registry::{self, Describe, Description, Encoding, Format, Joint, Sample};
+use crate::schema::{Layout, RawString};
 use crate::Schema;
 
 /// The Sims Online skeleton (`.skel`): a named list of bones, parents before
@@ -82,8 +83,98 @@ pub struct PropertyList {
 #[derive(Debug, Clone, PartialEq, Schema, Serialize, Deserialize)]
 #[schema(big)]
 pub struct Property {
+    /// The property's name.
     #[schema(pascal)]
     pub key: RawString,
+    /// The property's value, as text.
     #[schema(pascal)]
     pub value: RawString,
+}
+
+impl Describe for Skeleton {
+    fn describe(&self) -> Description {
+        let names: Vec<&[u8]> = self.bones.iter().map(|bone| bone.name.as_bytes()).collect();
+        Description {
+            facts: vec![
+                ("name", self.name.to_string()),
+                ("version", self.version.to_string()),
+                ("bones", self.bones.len().to_string()),
+            ],
+            joints: Joint::tree_from_parent_names(
+                self.bones
+                    .iter()
+                    .map(|bone| (bone.name.to_string(), bone.parent.as_bytes())),
+                &names,
+            ),
+        }
+    }
+}
+
+/// The `.skel` registration.
+pub const FORMAT: Format = Format {
+    name: "tso-skel",
+    title: "The Sims Online skeleton",
+    extensions: &["skel"],
+    encoding: Encoding::Binary,
+    // Version 1 as a big-endian u32, then a Pascal-string name.
+    sniff: |bytes| bytes.starts_with(&[0, 0, 0, 1]),
+    decode: registry::decode_binary::<Skeleton>,
+    from_json: registry::binary_from_json::<Skeleton>,
+    layouts: &[
+        Skeleton::LAYOUT,
+        Bone::LAYOUT,
+        PropertyList::LAYOUT,
+        Property::LAYOUT,
+    ],
+    samples: || {
+        vec![Sample {
+            file_name: "humanoid.skel",
+            document: registry::binary_document(humanoid()),
+        }]
+    },
+};
+
+/// A small standing humanoid (y up, units as the game's adult skeleton):
+/// the synthetic sample the project ships.
+pub fn humanoid() -> Skeleton {
+    let bone = |name: &str, parent: &str, translation: [f32; 3]| Bone {
+        unknown: 1,
+        name: RawString::from(name),
+        parent: RawString::from(parent),
+        has_properties: 0,
+        property_lists: None,
+        translation,
+        rotation: [0.0, 0.0, 0.0, 1.0],
+        can_translate: 1,
+        can_rotate: 1,
+        can_blend: 1,
+        wiggle_value: 0.0,
+        wiggle_power: 0.0,
+    };
+    let mut root = bone("ROOT", "NULL", [0.0, 3.0, 0.0]);
+    root.has_properties = 1;
+    root.property_lists = Some(vec![PropertyList {
+        properties: vec![Property {
+            key: RawString::from("name"),
+            value: RawString::from("humanoid"),
+        }],
+    }]);
+    Skeleton {
+        version: 1,
+        name: RawString::from("humanoid"),
+        bones: vec![
+            root,
+            bone("PELVIS", "ROOT", [0.0, 0.0, 0.0]),
+            bone("SPINE", "PELVIS", [0.0, 0.6, 0.0]),
+            bone("HEAD", "SPINE", [0.0, 1.4, 0.0]),
+            bone("L_ARM", "SPINE", [0.45, 1.1, 0.0]),
+            bone("L_HAND", "L_ARM", [0.0, -1.2, 0.0]),
+            bone("R_ARM", "SPINE", [-0.45, 1.1, 0.0]),
+            bone("R_HAND", "R_ARM", [0.0, -1.2, 0.0]),
+            bone("L_LEG", "PELVIS", [0.2, -0.1, 0.0]),
+            bone("L_FOOT", "L_LEG", [0.0, -2.8, 0.0]),
+            bone("R_LEG", "PELVIS", [-0.2, -0.1, 0.0]),
+            bone("R_FOOT", "R_LEG", [0.0, -2.8, 0.0]),
+        ],
+    }
 }

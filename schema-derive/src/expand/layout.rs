@@ -3,7 +3,7 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use super::{field_sizes, str_lit, width_of};
+use super::{field_sizes, optional_str, str_lit, tag_str, width_of};
 use crate::ast::Container;
 use crate::attr::{Constant, Presence, Repeat, StringKind};
 use crate::check::{Codec, Data, Element, Plan};
@@ -19,9 +19,21 @@ pub fn layout_impl(container: &Container, plans: &[Plan]) -> TokenStream {
             .as_ref()
             .map_or("", |order| order.value.name()),
     );
+    let form = optional_str(
+        container
+            .attrs
+            .form
+            .as_ref()
+            .map(|form| tag_str(form.value)),
+    );
     // Each field's offset is the previous offset plus the previous fixed
-    // size, while all of them are fixed.
-    let mut offset = quote!(::core::option::Option::Some(0u64));
+    // size, while all of them are fixed; a form's fields follow its header.
+    let mut offset = match container.attrs.form {
+        Some(_) => quote!(::core::option::Option::Some(
+            ::formats::schema::FORM_HEADER_SIZE
+        )),
+        None => quote!(::core::option::Option::Some(0u64)),
+    };
     let fields = plans.iter().map(|plan| {
         let field = field_layout(plan, &offset);
         let (_, fixed) = field_sizes(plan);
@@ -35,6 +47,7 @@ pub fn layout_impl(container: &Container, plans: &[Plan]) -> TokenStream {
                 name: #name,
                 doc: #doc,
                 byte_order: #byte_order,
+                form: #form,
                 fields: &[#(#fields),*],
                 min_size: <Self as ::formats::schema::Decode>::MIN_SIZE,
                 fixed_size: <Self as ::formats::schema::Decode>::FIXED_SIZE,
@@ -49,13 +62,8 @@ fn field_layout(plan: &Plan, offset: &TokenStream) -> TokenStream {
     let rust_type = str_lit(&type_text(field.ty));
     let encoding = str_lit(&encoding(&plan.codec));
     let byte_order = str_lit(plan.byte_order.name());
-    let count = match count_source(&plan.codec) {
-        Some(source) => {
-            let source = str_lit(&source);
-            quote!(::core::option::Option::Some(#source))
-        }
-        None => quote!(::core::option::Option::None),
-    };
+    let count = optional_str(count_source(&plan.codec));
+    let chunk = optional_str(plan.chunk.map(tag_str));
     let doc = str_lit(&field.doc);
     quote! {
         ::formats::schema::FieldLayout {
@@ -64,6 +72,7 @@ fn field_layout(plan: &Plan, offset: &TokenStream) -> TokenStream {
             encoding: #encoding,
             byte_order: #byte_order,
             count: #count,
+            chunk: #chunk,
             offset: #offset,
             doc: #doc,
         }

@@ -1,20 +1,35 @@
 //! Code generation. Every path points into `::formats::schema`.
 
+mod forms;
 mod layout;
 mod read;
+#[cfg(test)]
+mod snapshots_test;
 mod tests;
 mod text;
 mod write;
 
 use proc_macro2::{Span, TokenStream};
-use quote::{format_ident, quote};
-use syn::{DeriveInput, Ident, LitInt};
+use quote::{format_ident, quote, quote_spanned};
+use syn::spanned::Spanned as _;
+use syn::{Data, DeriveInput, Ident, LitInt};
 
-use crate::ast::Container;
+use crate::ast::{Container, FormEnum};
 use crate::attr::{ByteOrder, Constant, StringKind};
 use crate::check::{self, Codec, Element, Plan};
 
 pub fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
+    if let Data::Enum(_) = &input.data {
+        let form_enum = FormEnum::from_input(input)?;
+        let impls = forms::form_enum_impls(&form_enum);
+        let binary = binary_schema_impls(form_enum.ident);
+        let tests = tests::form_enum_round_trip_module(&form_enum);
+        return Ok(quote! {
+            #impls
+            #binary
+            #tests
+        });
+    }
     let container = Container::from_input(input)?;
     if container.attrs.text.is_some() {
         return text::derive(&container);
@@ -24,12 +39,53 @@ pub fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
     let read = read::decode_impl(&container, &plans);
     let write = write::encode_impl(&container, &plans);
     let layout = layout::layout_impl(&container, &plans);
+    let form_type = container.attrs.form.as_ref().map(|form| {
+        let tag = tag_tokens(form.value);
+        let children = nested_form_checks(&plans);
+        quote! {
+            impl ::formats::schema::FormType for #ident {
+                const FORM_TYPE: [u8; 4] = #tag;
+            }
+            impl ::formats::schema::IffForm for #ident {}
+            #children
+        }
+    });
+    let binary = binary_schema_impls(ident);
     let tests = tests::round_trip_module(&container, &plans);
     Ok(quote! {
         #read
         #write
         #layout
+        #form_type
+        #binary
+        #tests
+    })
+}
 
+/// A form's fields that are not chunks must hold forms; the compiler checks
+/// it, with the error on the field's type.
+fn nested_form_checks(plans: &[Plan]) -> TokenStream {
+    let checks = plans
+        .iter()
+        .filter(|plan| plan.chunk.is_none())
+        .filter_map(|plan| match &plan.codec {
+            Codec::Data(data) => {
+                let ty = data.element_ty;
+                Some(quote_spanned! {ty.span()=>
+                    const _: fn() = {
+                        fn nested_form<T: ::formats::schema::IffForm>() {}
+                        nested_form::<#ty>
+                    };
+                })
+            }
+            _ => None,
+        });
+    quote!(#(#checks)*)
+}
+
+/// `BinarySchema` and binrw's traits, on top of `Decode` and `Encode`.
+fn binary_schema_impls(ident: &Ident) -> TokenStream {
+    quote! {
         impl ::formats::schema::BinarySchema for #ident {}
 
         impl ::formats::schema::binrw::BinRead for #ident {
@@ -56,9 +112,18 @@ pub fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
                 <Self as ::formats::schema::Encode>::encode(self, writer, endian).map_err(::core::convert::Into::into)
             }
         }
+    }
+}
 
-        #tests
-    })
+/// An IFF tag as a `[u8; 4]` expression.
+fn tag_tokens(tag: [u8; 4]) -> TokenStream {
+    let bytes = syn::LitByteStr::new(&tag, Span::call_site());
+    quote!(*#bytes)
+}
+
+/// An IFF tag as text, for labels and layout.
+fn tag_str(tag: [u8; 4]) -> String {
+    String::from_utf8_lossy(&tag).into_owned()
 }
 
 fn endian(order: ByteOrder) -> TokenStream {
@@ -102,8 +167,24 @@ fn element_min_size(element: &Element, ty: &syn::Type) -> TokenStream {
     }
 }
 
-/// Fewest bytes a field can take, and its size when it never varies.
+/// Fewest bytes a field can take, and its size when it never varies; a
+/// chunk adds its header.
 fn field_sizes(plan: &Plan) -> (TokenStream, TokenStream) {
+    let (min, fixed) = encoding_sizes(plan);
+    match plan.chunk {
+        None => (min, fixed),
+        Some(_) => (
+            quote!(::formats::schema::add_min(::formats::schema::CHUNK_HEADER_SIZE, #min)),
+            quote!(::formats::schema::add_fixed(
+                ::core::option::Option::Some(::formats::schema::CHUNK_HEADER_SIZE),
+                #fixed
+            )),
+        ),
+    }
+}
+
+/// The sizes of a field's own encoding, without any chunk header.
+fn encoding_sizes(plan: &Plan) -> (TokenStream, TokenStream) {
     let ty = plan.field.ty;
     match &plan.codec {
         Codec::Magic(constant) => {
@@ -150,4 +231,15 @@ fn field_sizes(plan: &Plan) -> (TokenStream, TokenStream) {
 
 fn str_lit(text: &str) -> syn::LitStr {
     syn::LitStr::new(text, Span::call_site())
+}
+
+/// `Some("text")` or `None`, for optional layout strings.
+fn optional_str(text: Option<String>) -> TokenStream {
+    match text {
+        Some(text) => {
+            let text = str_lit(&text);
+            quote!(::core::option::Option::Some(#text))
+        }
+        None => quote!(::core::option::Option::None),
+    }
 }

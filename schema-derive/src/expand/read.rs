@@ -5,7 +5,7 @@ use quote::quote;
 
 use super::{
     constant_tokens, count_local, element_min_size, endian, field_local, field_sizes, str_lit,
-    width_of,
+    tag_tokens, width_of,
 };
 use crate::ast::Container;
 use crate::attr::{Presence, Repeat, StringKind};
@@ -13,13 +13,26 @@ use crate::check::{Codec, Data, Element, Plan};
 
 pub fn decode_impl(container: &Container, plans: &[Plan]) -> TokenStream {
     let ident = container.ident;
-    let (min_size, fixed_size) = type_sizes(plans);
+    let (mut min_size, mut fixed_size) = type_sizes(plans);
     let reads = plans.iter().map(read_field);
     let inits = plans.iter().map(|plan| {
         let name = plan.field.ident;
         let local = field_local(name);
         quote!(#name: #local)
     });
+    let mut body = quote! {
+        #(#reads)*
+        ::core::result::Result::Ok(Self { #(#inits),* })
+    };
+    if let Some(form) = &container.attrs.form {
+        let form_type = tag_tokens(form.value);
+        body = quote! {
+            ::formats::schema::read_form(__reader, #form_type, |__reader| { #body })
+        };
+        let header = quote!(::formats::schema::FORM_HEADER_SIZE);
+        min_size = quote!(::formats::schema::add_min(#header, #min_size));
+        fixed_size = quote!(::formats::schema::add_fixed(::core::option::Option::Some(#header), #fixed_size));
+    }
     quote! {
         impl ::formats::schema::Decode for #ident {
             const MIN_SIZE: u64 = #min_size;
@@ -29,8 +42,7 @@ pub fn decode_impl(container: &Container, plans: &[Plan]) -> TokenStream {
                 __reader: &mut __R,
                 _: ::formats::schema::Endian,
             ) -> ::core::result::Result<Self, ::formats::schema::ReadError> {
-                #(#reads)*
-                ::core::result::Result::Ok(Self { #(#inits),* })
+                #body
             }
         }
     }
@@ -49,13 +61,38 @@ pub fn type_sizes(plans: &[Plan]) -> (TokenStream, TokenStream) {
     )
 }
 
+/// Statements binding the field's local (and a count field's length); a
+/// chunk field's statements run inside the chunk and hand those out.
 fn read_field(plan: &Plan) -> TokenStream {
+    let statements = read_field_value(plan);
+    let Some(tag) = plan.chunk else {
+        return statements;
+    };
+    let tag = tag_tokens(tag);
+    let name = plan.field.ident;
+    let mut locals = vec![field_local(name)];
+    if let Codec::Count(_) = plan.codec {
+        locals.push(count_local(name));
+    }
+    quote! {
+        let (#(#locals,)*) = ::formats::schema::read_chunk(__reader, #tag, |__reader| {
+            #statements
+            ::core::result::Result::Ok((#(#locals,)*))
+        })?;
+    }
+}
+
+fn read_field_value(plan: &Plan) -> TokenStream {
     let name = plan.field.ident;
     let label = str_lit(&name.to_string());
     let local = field_local(name);
     let ty = plan.field.ty;
     let endian = endian(plan.byte_order);
-    let in_field = quote!(.map_err(|e| e.in_field(#label))?);
+    let in_field = if plan.named_in_paths {
+        quote!(.map_err(|e| e.in_field(#label))?)
+    } else {
+        quote!(?)
+    };
     match &plan.codec {
         Codec::Magic(constant) => {
             let constant = constant_tokens(constant);
@@ -66,7 +103,7 @@ fn read_field(plan: &Plan) -> TokenStream {
         Codec::Count(_) => {
             let count = count_local(name);
             quote! {
-                let #count = ::formats::schema::read_count::<<#ty as ::formats::schema::CountField>::Int, __R>(
+                let #count = ::formats::schema::read_count::<<#ty as ::formats::schema::CountField>::Int, _>(
                     __reader, #endian,
                 ) #in_field;
                 let #local: #ty = ::core::default::Default::default();
@@ -90,7 +127,7 @@ fn read_data(data: &Data, endian: &TokenStream, reader: &TokenStream) -> TokenSt
     match &data.presence {
         None => read_repeated(data, endian, reader),
         Some(Presence::Flag(flag)) => quote! {
-            ::formats::schema::read_flagged::<#flag, __R, _>(#reader, #endian, |__r| #repeated)
+            ::formats::schema::read_flagged::<#flag, _, _>(#reader, #endian, |__r| #repeated)
         },
         Some(Presence::If(flag)) => {
             let flag = field_local(flag);
@@ -112,7 +149,7 @@ fn read_repeated(data: &Data, endian: &TokenStream, reader: &TokenStream) -> Tok
     match &data.repeat {
         None => read_element(&data.element, data.element_ty, endian, reader),
         Some(Repeat::Prefix(prefix)) => quote! {
-            ::formats::schema::read_count::<#prefix, __R>(#reader, #endian)
+            ::formats::schema::read_count::<#prefix, _>(#reader, #endian)
                 .and_then(|__len| ::formats::schema::read_vec(#reader, __len, #min_size, |__r| #element))
         },
         Some(Repeat::Count(count)) => {

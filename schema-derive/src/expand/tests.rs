@@ -5,7 +5,7 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 use super::{count_local, field_local, width_of};
-use crate::ast::Container;
+use crate::ast::{Container, FormEnum};
 use crate::attr::{Presence, Repeat, StringKind};
 use crate::check::{Codec, Data, Element, Plan};
 
@@ -65,6 +65,36 @@ pub fn round_trip_module(container: &Container, plans: &[Plan]) -> TokenStream {
             impl #testing::Sample for #ident {
                 fn strategy() -> ::proptest::strategy::BoxedStrategy<Self> {
                     #strategy.boxed()
+                }
+            }
+
+            #[test]
+            fn write_read_write() {
+                #testing::check_round_trip::<#ident>();
+            }
+        }
+    }
+}
+
+/// An enum of forms draws each variant alike.
+pub fn form_enum_round_trip_module(form_enum: &FormEnum) -> TokenStream {
+    let ident = form_enum.ident;
+    let module = format_ident!("round_trip_{}", snake_case(&ident.to_string()));
+    let testing = quote!(::formats::schema::testing);
+    let arms = form_enum.variants.iter().map(|variant| {
+        let ty = variant.ty;
+        let name = variant.ident;
+        quote!(<#ty as #testing::Sample>::strategy().prop_map(#ident::#name).boxed())
+    });
+    quote! {
+        #[cfg(test)]
+        mod #module {
+            use super::*;
+            use ::proptest::strategy::Strategy as _;
+
+            impl #testing::Sample for #ident {
+                fn strategy() -> ::proptest::strategy::BoxedStrategy<Self> {
+                    ::proptest::strategy::Union::new([#(#arms),*]).boxed()
                 }
             }
 

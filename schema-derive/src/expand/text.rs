@@ -283,6 +283,7 @@ fn layout_impl(container: &Container, plans: &[TextPlan], one_line: bool) -> Tok
                 encoding: #encoding,
                 byte_order: "text",
                 count: #count,
+                chunk: ::core::option::Option::None,
                 offset: ::core::option::Option::None,
                 doc: #doc,
             }
@@ -294,6 +295,7 @@ fn layout_impl(container: &Container, plans: &[TextPlan], one_line: bool) -> Tok
                 name: #name,
                 doc: #doc,
                 byte_order: "text",
+                form: ::core::option::Option::None,
                 fields: &[#(#fields),*],
                 min_size: 0,
                 fixed_size: ::core::option::Option::None,

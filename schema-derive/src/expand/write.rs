@@ -3,18 +3,34 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use super::{constant_tokens, count_local, endian, str_lit, width_of};
+use super::{constant_tokens, count_local, endian, str_lit, tag_str, tag_tokens, width_of};
 use crate::ast::Container;
 use crate::attr::{Presence, Repeat, StringKind};
 use crate::check::{Codec, CountUser, Data, Element, Plan};
 
 pub fn encode_impl(container: &Container, plans: &[Plan]) -> TokenStream {
     let ident = container.ident;
+    // Counts are checked before anything is written, so a count error is
+    // placed inside the form by hand.
+    let in_form = container.attrs.form.as_ref().map(|form| {
+        let form_type = tag_tokens(form.value);
+        quote!(.map_err(|e| e.within(::formats::schema::Segment::Chunk(#form_type))))
+    });
     let counts = plans.iter().filter_map(|plan| match &plan.codec {
-        Codec::Count(users) => Some(shared_count(plan, users)),
+        Codec::Count(users) => Some(shared_count(plan, users, in_form.as_ref())),
         _ => None,
     });
     let writes = plans.iter().map(write_field);
+    let mut body = quote! {
+        #(#writes)*
+        ::core::result::Result::Ok(())
+    };
+    if let Some(form) = &container.attrs.form {
+        let form_type = tag_tokens(form.value);
+        body = quote! {
+            ::formats::schema::write_form(__writer, #form_type, |__writer| { #body })
+        };
+    }
     quote! {
         impl ::formats::schema::Encode for #ident {
             fn encode<__W: ::std::io::Write + ::std::io::Seek>(
@@ -23,21 +39,21 @@ pub fn encode_impl(container: &Container, plans: &[Plan]) -> TokenStream {
                 _: ::formats::schema::Endian,
             ) -> ::core::result::Result<(), ::formats::schema::WriteError> {
                 #(#counts)*
-                #(#writes)*
-                ::core::result::Result::Ok(())
+                #body
             }
         }
     }
 }
 
 /// `let __count_n = shared_len("n", &[("a", Some(self.a.len())), ...])?;`
-fn shared_count(plan: &Plan, users: &[CountUser]) -> TokenStream {
+/// Fields stored in chunks are named by their tags, as in read errors.
+fn shared_count(plan: &Plan, users: &[CountUser], in_form: Option<&TokenStream>) -> TokenStream {
     let name = plan.field.ident;
-    let label = str_lit(&name.to_string());
+    let label = str_lit(&plan.chunk.map_or_else(|| name.to_string(), tag_str));
     let local = count_local(name);
     let lengths = users.iter().map(|user| {
         let field = &user.field;
-        let label = str_lit(&field.to_string());
+        let label = str_lit(&user.chunk.map_or_else(|| field.to_string(), tag_str));
         if user.optional {
             quote!((#label, self.#field.as_ref().map(::std::vec::Vec::len)))
         } else {
@@ -45,16 +61,37 @@ fn shared_count(plan: &Plan, users: &[CountUser]) -> TokenStream {
         }
     });
     quote! {
-        let #local = ::formats::schema::shared_len(#label, &[#(#lengths),*])?;
+        let #local = ::formats::schema::shared_len(#label, &[#(#lengths),*]) #in_form ?;
     }
 }
 
+/// A field's write statement; a chunk field's runs inside its chunk.
 fn write_field(plan: &Plan) -> TokenStream {
+    let statement = write_field_value(plan);
+    match plan.chunk {
+        None => statement,
+        Some(tag) => {
+            let tag = tag_tokens(tag);
+            quote! {
+                ::formats::schema::write_chunk(__writer, #tag, |__writer| {
+                    #statement
+                    ::core::result::Result::Ok(())
+                })?;
+            }
+        }
+    }
+}
+
+fn write_field_value(plan: &Plan) -> TokenStream {
     let name = plan.field.ident;
     let label = str_lit(&name.to_string());
     let ty = plan.field.ty;
     let endian = endian(plan.byte_order);
-    let in_field = quote!(.map_err(|e| e.in_field(#label))?;);
+    let in_field = if plan.named_in_paths {
+        quote!(.map_err(|e| e.in_field(#label))?;)
+    } else {
+        quote!(?;)
+    };
     match &plan.codec {
         Codec::Magic(constant) => {
             let constant = constant_tokens(constant);

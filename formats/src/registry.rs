@@ -1,0 +1,233 @@
+//! Every format, registered once. The CLI, the generated docs, the fixtures
+//! and the tests crate's round trips all work from this list.
+
+use std::any::Any;
+
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+
+use crate::schema::{BinarySchema, ReadError, TypeLayout, WriteError};
+
+/// Binary files compare by byte offset; text files by line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Encoding {
+    Binary,
+    Text,
+}
+
+/// One registered format.
+#[derive(Clone, Copy)]
+pub struct Format {
+    /// The name `--format` takes, e.g. `tso-skel`.
+    pub name: &'static str,
+    /// What a person calls it, e.g. "The Sims Online skeleton".
+    pub title: &'static str,
+    /// File extensions without the dot, lower case.
+    pub extensions: &'static [&'static str],
+    pub encoding: Encoding,
+    /// Whether a file's bytes look like this format (for files whose
+    /// extension says nothing).
+    pub sniff: fn(&[u8]) -> bool,
+    pub decode: fn(&[u8]) -> Decoded,
+    pub from_json: fn(&str) -> Result<Box<dyn Document>, JsonError>,
+    /// The schema types of the format, top-level first, for its reference page.
+    pub layouts: &'static [TypeLayout],
+    /// Synthetic sample files the project ships (`cargo xtask regen`).
+    pub samples: fn() -> Vec<Sample>,
+}
+
+/// What decoding a file gives.
+pub type Decoded = Result<Box<dyn Document>, DecodeError>;
+
+/// A synthetic sample file of a format.
+pub struct Sample {
+    pub file_name: &'static str,
+    pub document: Box<dyn Document>,
+}
+
+/// A decoded file of some format.
+pub trait Document: Any {
+    fn encode(&self) -> Result<Vec<u8>, EncodeError>;
+    /// The decoded value as pretty JSON; `encode(from_json(to_json(x)))` gives x's bytes.
+    fn to_json(&self) -> Result<String, serde_json::Error>;
+    fn describe(&self) -> Description;
+    /// For callers that need the concrete type (posing, conversion).
+    fn as_any(&self) -> &dyn Any;
+}
+
+/// A readable summary of a file, for `ossuary info`.
+#[derive(Debug, Default, Clone, PartialEq)]
+pub struct Description {
+    /// Labelled values in display order, e.g. ("bones", "29").
+    pub facts: Vec<(&'static str, String)>,
+    /// The joint tree, if the file has one, in file order.
+    pub joints: Vec<Joint>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Joint {
+    pub name: String,
+    /// Index of the parent in `joints`; `None` for a root or an unknown parent.
+    pub parent: Option<usize>,
+}
+
+impl Joint {
+    /// Joints whose parents are given by name, as the Sims formats store
+    /// them; a parent name that no joint has leaves the joint a root.
+    pub fn tree_from_parent_names<'a>(
+        bones: impl IntoIterator<Item = (String, &'a [u8])>,
+        names: &[&[u8]],
+    ) -> Vec<Joint> {
+        bones
+            .into_iter()
+            .map(|(name, parent)| Joint {
+                name,
+                parent: names.iter().position(|candidate| *candidate == parent),
+            })
+            .collect()
+    }
+}
+
+/// What a format's types say about themselves for `ossuary info`.
+pub trait Describe {
+    fn describe(&self) -> Description;
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum DecodeError {
+    #[error(transparent)]
+    Binary(#[from] ReadError),
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum EncodeError {
+    #[error(transparent)]
+    Binary(#[from] WriteError),
+}
+
+/// JSON that does not describe a value of the format, with where and why.
+#[derive(Debug, thiserror::Error)]
+#[error("line {line} column {column}: {path}: {message}")]
+pub struct JsonError {
+    pub line: usize,
+    pub column: usize,
+    pub path: String,
+    pub message: String,
+}
+
+/// A binary schema type as a [`Document`].
+struct Binary<T>(T);
+
+impl<T> Document for Binary<T>
+where
+    T: BinarySchema + Serialize + Describe + 'static,
+{
+    fn encode(&self) -> Result<Vec<u8>, EncodeError> {
+        Ok(self.0.to_bytes()?)
+    }
+
+    fn to_json(&self) -> Result<String, serde_json::Error> {
+        serde_json::to_string_pretty(&self.0)
+    }
+
+    fn describe(&self) -> Description {
+        self.0.describe()
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        &self.0
+    }
+}
+
+/// `Format::decode` for a binary schema type.
+pub fn decode_binary<T>(bytes: &[u8]) -> Decoded
+where
+    T: BinarySchema + Serialize + Describe + 'static,
+{
+    Ok(Box::new(Binary(T::from_bytes(bytes)?)))
+}
+
+/// `Format::from_json` for a binary schema type.
+pub fn binary_from_json<T>(json: &str) -> Result<Box<dyn Document>, JsonError>
+where
+    T: BinarySchema + Serialize + DeserializeOwned + Describe + 'static,
+{
+    Ok(Box::new(Binary(parse_json::<T>(json)?)))
+}
+
+/// Wraps a binary schema value, e.g. for a format's samples.
+pub fn binary_document<T>(value: T) -> Box<dyn Document>
+where
+    T: BinarySchema + Serialize + Describe + 'static,
+{
+    Box::new(Binary(value))
+}
+
+fn parse_json<T: DeserializeOwned>(json: &str) -> Result<T, JsonError> {
+    let mut deserializer = serde_json::Deserializer::from_str(json);
+    let value = serde_path_to_error::deserialize(&mut deserializer).map_err(|error| {
+        let path = error.path().to_string();
+        let inner = error.into_inner();
+        JsonError {
+            line: inner.line(),
+            column: inner.column(),
+            path,
+            message: strip_position(&inner.to_string()),
+        }
+    })?;
+    deserializer.end().map_err(|inner| JsonError {
+        line: inner.line(),
+        column: inner.column(),
+        path: ".".to_owned(),
+        message: strip_position(&inner.to_string()),
+    })?;
+    Ok(value)
+}
+
+/// serde_json ends its messages with " at line L column C", which the
+/// error already carries separately.
+fn strip_position(message: &str) -> String {
+    match message.rfind(" at line ") {
+        Some(cut) => message.get(..cut).unwrap_or(message).to_owned(),
+        None => message.to_owned(),
+    }
+}
+
+/// Every registered format.
+pub const FORMATS: &[&Format] = &[&crate::sims::skel::FORMAT];
+
+/// The format with this `--format` name.
+pub fn by_name(name: &str) -> Option<&'static Format> {
+    FORMATS.iter().copied().find(|format| format.name == name)
+}
+
+/// The format a file is in: by its extension, then by its content.
+pub fn detect(file_name: &str, bytes: &[u8]) -> Option<&'static Format> {
+    let extension = file_name
+        .rsplit_once('.')
+        .map(|(_, extension)| extension.to_ascii_lowercase());
+    let by_extension: Vec<&'static Format> = FORMATS
+        .iter()
+        .copied()
+        .filter(|format| {
+            extension
+                .as_deref()
+                .is_some_and(|ext| format.extensions.contains(&ext))
+        })
+        .collect();
+    match by_extension.as_slice() {
+        [only] => Some(*only),
+        [] => FORMATS.iter().copied().find(|format| (format.sniff)(bytes)),
+        several => several.iter().copied().find(|format| (format.sniff)(bytes)),
+    }
+}
+
+/// Whether some format claims this extension (directory walks take only these).
+pub fn is_known_extension(file_name: &str) -> bool {
+    file_name.rsplit_once('.').is_some_and(|(_, extension)| {
+        let extension = extension.to_ascii_lowercase();
+        FORMATS
+            .iter()
+            .any(|format| format.extensions.contains(&extension.as_str()))
+    })
+}

@@ -1,0 +1,402 @@
+//! IFF framing: `FORM <u32 BE size> <type> children` and `<tag> <u32 BE size>
+//! payload`. Sizes are always big-endian, whatever the payload's byte order.
+//!
+//! Reading: each chunk's or form's contents are read through a [`Bounded`]
+//! reader whose end is the chunk's end, so counts are checked against the
+//! chunk (not the file) before allocating, and nothing can read past it.
+//!
+//! Writing: the size is written as a placeholder, the contents follow, then
+//! the writer seeks back and patches the size. Every schema writer is already
+//! `Write + Seek`, and patching writes each byte once however deep forms
+//! nest, where encoding each level into its own buffer would copy the
+//! innermost bytes once per level.
+
+use std::io::{Read, Seek, SeekFrom, Write};
+
+use super::io::{position, read_array, remaining};
+use super::{Decode, Endian, ReadError, ReadErrorKind, Segment, WriteError, WriteErrorKind};
+
+/// The tag every form starts with.
+const FORM: [u8; 4] = *b"FORM";
+
+/// Bytes of a chunk header: tag and size.
+pub const CHUNK_HEADER_SIZE: u64 = 8;
+
+/// Bytes of a form header: `FORM`, size and type.
+pub const FORM_HEADER_SIZE: u64 = 12;
+
+/// Implemented by `#[derive(Schema)]` for a struct marked `#[schema(form = "TYPE")]`:
+/// enums of forms choose their variant by this type.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a form struct",
+    label = "each variant of an enum of forms holds a struct marked `#[schema(form = \"TYPE\")]`"
+)]
+pub trait FormType {
+    const FORM_TYPE: [u8; 4];
+}
+
+/// A value that is a whole `FORM`: a form struct or an enum of forms.
+/// Inside a form, every field that is not a chunk must be one.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not an IFF form",
+    label = "inside a FORM, a field is a chunk (`#[schema(chunk = \"TAG\")]`) or a form"
+)]
+pub trait IffForm {}
+
+/// A reader that ends where a chunk or form ends. Positions stay those of
+/// the underlying reader, so error offsets are offsets in the file.
+pub struct Bounded<'a, R> {
+    inner: &'a mut R,
+    position: u64,
+    end: u64,
+}
+
+impl<'a, R: Read + Seek> Bounded<'a, R> {
+    /// `position` must be the inner reader's current position.
+    fn new(inner: &'a mut R, position: u64, end: u64) -> Self {
+        Bounded {
+            inner,
+            position,
+            end,
+        }
+    }
+
+    fn left(&self) -> u64 {
+        self.end.saturating_sub(self.position)
+    }
+}
+
+impl<R: Read + Seek> Read for Bounded<'_, R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let limit = usize::try_from(self.left())
+            .unwrap_or(usize::MAX)
+            .min(buf.len());
+        let (allowed, _) = buf.split_at_mut(limit);
+        let read = self.inner.read(allowed)?;
+        self.position += read as u64;
+        Ok(read)
+    }
+}
+
+impl<R: Read + Seek> Seek for Bounded<'_, R> {
+    fn seek(&mut self, target: SeekFrom) -> std::io::Result<u64> {
+        // The end of a bounded reader is the chunk's end, not the file's.
+        let target = match target {
+            SeekFrom::End(delta) => {
+                SeekFrom::Start(self.end.checked_add_signed(delta).ok_or_else(|| {
+                    std::io::Error::new(
+                        std::io::ErrorKind::InvalidInput,
+                        "seek before the start of the input",
+                    )
+                })?)
+            }
+            other => other,
+        };
+        self.position = self.inner.seek(target)?;
+        Ok(self.position)
+    }
+
+    fn stream_position(&mut self) -> std::io::Result<u64> {
+        Ok(self.position)
+    }
+}
+
+/// A tag as text for messages; bytes outside printable ASCII are escaped.
+pub fn tag_text(tag: [u8; 4]) -> String {
+    tag.escape_ascii().to_string()
+}
+
+/// Reads a `tag` chunk and its payload with `read_payload`, which sees a
+/// reader ending at the chunk's end. Payload bytes it leaves are an error.
+pub fn read_chunk<R, T, F>(reader: &mut R, tag: [u8; 4], read_payload: F) -> Result<T, ReadError>
+where
+    R: Read + Seek,
+    F: FnOnce(&mut Bounded<'_, R>) -> Result<T, ReadError>,
+{
+    let start = position(reader)?;
+    let found = read_array::<4, R>(reader)?;
+    if found != tag {
+        return Err(ReadError::new(
+            start,
+            ReadErrorKind::WrongTag {
+                expected: format!("chunk {}", tag_text(tag)),
+                found: tag_text(found),
+            },
+        ));
+    }
+    let size = read_size(reader).map_err(|e| e.within(Segment::Chunk(tag)))?;
+    read_bounded(reader, start + CHUNK_HEADER_SIZE, size, read_payload)
+        .map_err(|e| e.within(Segment::Chunk(tag)))
+}
+
+/// Reads a `FORM` of type `form_type`; `read_children` sees a reader ending
+/// at the form's end. Bytes it leaves are an error.
+pub fn read_form<R, T, F>(
+    reader: &mut R,
+    form_type: [u8; 4],
+    read_children: F,
+) -> Result<T, ReadError>
+where
+    R: Read + Seek,
+    F: FnOnce(&mut Bounded<'_, R>) -> Result<T, ReadError>,
+{
+    let start = position(reader)?;
+    let (found, size) = read_form_header(reader)?;
+    if found != form_type {
+        return Err(ReadError::new(
+            start + CHUNK_HEADER_SIZE,
+            ReadErrorKind::WrongTag {
+                expected: format!("FORM {}", tag_text(form_type)),
+                found: format!("FORM {}", tag_text(found)),
+            },
+        ));
+    }
+    read_bounded(reader, start + FORM_HEADER_SIZE, size - 4, read_children)
+        .map_err(|e| e.within(Segment::Chunk(form_type)))
+}
+
+/// The type of the `FORM` at the reader's position, which is left unchanged:
+/// enums of forms choose their variant by it.
+pub fn peek_form_type<R: Read + Seek>(reader: &mut R) -> Result<[u8; 4], ReadError> {
+    let start = position(reader)?;
+    let (form_type, _) = read_form_header(reader)?;
+    reader
+        .seek(SeekFrom::Start(start))
+        .map_err(|e| ReadError::new(start, ReadErrorKind::Io(e)))?;
+    Ok(form_type)
+}
+
+/// The error for a form type none of an enum's variants has, listing those
+/// it has. `reader` stands at the start of the form.
+pub fn unknown_form<R: Seek>(reader: &mut R, found: [u8; 4], known: &[[u8; 4]]) -> ReadError {
+    let known = known
+        .iter()
+        .copied()
+        .map(tag_text)
+        .collect::<Vec<_>>()
+        .join(", ");
+    let kind = ReadErrorKind::UnknownForm {
+        found: tag_text(found),
+        known,
+    };
+    match position(reader) {
+        Ok(start) => ReadError::new(start + CHUNK_HEADER_SIZE, kind),
+        Err(error) => error,
+    }
+}
+
+/// Reads `FORM`, the size (checked to hold the type and to fit the parent)
+/// and the type; returns the type and the size.
+fn read_form_header<R: Read + Seek>(reader: &mut R) -> Result<([u8; 4], u64), ReadError> {
+    let start = position(reader)?;
+    let found = read_array::<4, R>(reader)?;
+    if found != FORM {
+        return Err(ReadError::new(
+            start,
+            ReadErrorKind::WrongTag {
+                expected: tag_text(FORM),
+                found: tag_text(found),
+            },
+        ));
+    }
+    let size = read_size(reader)?;
+    if size < 4 {
+        return Err(ReadError::new(
+            start + 4,
+            ReadErrorKind::Invalid(format!("FORM size {size} cannot hold the 4-byte form type")),
+        ));
+    }
+    let form_type = read_array::<4, R>(reader)?;
+    Ok((form_type, size))
+}
+
+/// Reads a big-endian size and checks it fits in what is left of the parent.
+fn read_size<R: Read + Seek>(reader: &mut R) -> Result<u64, ReadError> {
+    let at = position(reader)?;
+    let size = u64::from(u32::decode(reader, Endian::Big)?);
+    let available = remaining(reader)?;
+    if size > available {
+        return Err(ReadError::new(
+            at,
+            ReadErrorKind::SizePastParent { size, available },
+        ));
+    }
+    Ok(size)
+}
+
+/// Runs `read_contents` on the `size` bytes from `start` (the reader's
+/// position) and fails if it leaves any of them.
+fn read_bounded<R, T, F>(
+    reader: &mut R,
+    start: u64,
+    size: u64,
+    read_contents: F,
+) -> Result<T, ReadError>
+where
+    R: Read + Seek,
+    F: FnOnce(&mut Bounded<'_, R>) -> Result<T, ReadError>,
+{
+    let mut bounded = Bounded::new(reader, start, start.saturating_add(size));
+    let value = read_contents(&mut bounded)?;
+    let left = bounded.left();
+    if left != 0 {
+        return Err(ReadError::new(
+            bounded.position,
+            ReadErrorKind::BytesLeftInChunk(left),
+        ));
+    }
+    Ok(value)
+}
+
+/// Writes a `tag` chunk whose payload `write_payload` writes, then patches its size.
+pub fn write_chunk<W, F>(writer: &mut W, tag: [u8; 4], write_payload: F) -> Result<(), WriteError>
+where
+    W: Write + Seek,
+    F: FnOnce(&mut W) -> Result<(), WriteError>,
+{
+    writer.write_all(&tag)?;
+    write_sized(writer, write_payload).map_err(|e| e.within(Segment::Chunk(tag)))
+}
+
+/// Writes a `FORM` of type `form_type` whose children `write_children`
+/// writes, then patches its size (which counts the type).
+pub fn write_form<W, F>(
+    writer: &mut W,
+    form_type: [u8; 4],
+    write_children: F,
+) -> Result<(), WriteError>
+where
+    W: Write + Seek,
+    F: FnOnce(&mut W) -> Result<(), WriteError>,
+{
+    writer.write_all(&FORM)?;
+    write_sized(writer, |writer| {
+        writer.write_all(&form_type)?;
+        write_children(writer)
+    })
+    .map_err(|e| e.within(Segment::Chunk(form_type)))
+}
+
+/// Writes a size placeholder, the contents, then the real size over the placeholder.
+fn write_sized<W, F>(writer: &mut W, write_contents: F) -> Result<(), WriteError>
+where
+    W: Write + Seek,
+    F: FnOnce(&mut W) -> Result<(), WriteError>,
+{
+    let size_at = writer.stream_position()?;
+    writer.write_all(&[0; 4])?;
+    write_contents(writer)?;
+    let end = writer.stream_position()?;
+    let size = end.saturating_sub(size_at + 4);
+    let size = u32::try_from(size).map_err(|_| {
+        WriteError::new(WriteErrorKind::Invalid(format!(
+            "{size} bytes do not fit an IFF size (at most {})",
+            u32::MAX
+        )))
+    })?;
+    writer.seek(SeekFrom::Start(size_at))?;
+    writer.write_all(&size.to_be_bytes())?;
+    writer.seek(SeekFrom::Start(end))?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Cursor;
+
+    fn read_u16_chunk(bytes: &[u8]) -> Result<u16, ReadError> {
+        read_chunk(&mut Cursor::new(bytes), *b"INFO", |r| {
+            u16::decode(r, Endian::Little)
+        })
+    }
+
+    #[test]
+    fn a_chunk_reads_its_payload() {
+        assert_eq!(read_u16_chunk(b"INFO\0\0\0\x02\x34\x12").unwrap(), 0x1234);
+    }
+
+    #[test]
+    fn the_payload_cannot_read_past_the_chunk() {
+        let error = read_u16_chunk(b"INFO\0\0\0\x01\x34\x12").unwrap_err();
+        assert_eq!(error.offset, 8);
+        assert_eq!(error.path.to_string(), "INFO");
+        assert!(matches!(
+            error.kind,
+            ReadErrorKind::UnexpectedEnd {
+                needed: 2,
+                available: 1
+            }
+        ));
+    }
+
+    #[test]
+    fn bytes_left_in_a_chunk_are_an_error() {
+        let error = read_u16_chunk(b"INFO\0\0\0\x03\x34\x12\x00").unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "byte 10: INFO: 1 byte(s) are left over inside the chunk"
+        );
+    }
+
+    #[test]
+    fn a_size_past_the_input_is_an_error() {
+        let error = read_u16_chunk(b"INFO\0\0\x01\x00\x34\x12").unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "byte 4: INFO: size 256 runs past the end of the enclosing data (2 byte(s) left)"
+        );
+    }
+
+    #[test]
+    fn a_wrong_tag_names_both() {
+        let error = read_u16_chunk(b"NAME\0\0\0\x02\x34\x12").unwrap_err();
+        assert_eq!(error.to_string(), "byte 0: expected chunk INFO, found NAME");
+    }
+
+    #[test]
+    fn counts_inside_a_chunk_are_checked_against_the_chunk() {
+        // 8 bytes follow the header in the file, but the chunk holds only 4.
+        let bytes = b"LIST\0\0\0\x04\x01\0\0\0\x02\0\0\0";
+        let error = read_chunk(&mut Cursor::new(&bytes[..]), *b"LIST", |r| {
+            super::super::read_vec(r, 2, 4, |r| u32::decode(r, Endian::Little))
+        })
+        .unwrap_err();
+        assert!(matches!(
+            error.kind,
+            ReadErrorKind::CountTooLarge { remaining: 4, .. }
+        ));
+    }
+
+    #[test]
+    fn forms_nest_and_sizes_are_patched() {
+        let mut out = Cursor::new(Vec::new());
+        write_form(&mut out, *b"OUTR", |w| {
+            write_chunk(w, *b"DATA", |w| Ok(w.write_all(&[7, 8, 9])?))?;
+            write_form(w, *b"INNR", |_| Ok(()))
+        })
+        .unwrap();
+        let expected = b"FORM\0\0\0\x1bOUTRDATA\0\0\0\x03\x07\x08\x09FORM\0\0\0\x04INNR";
+        assert_eq!(out.get_ref().as_slice(), &expected[..]);
+
+        let mut reader = Cursor::new(out.into_inner());
+        assert_eq!(peek_form_type(&mut reader).unwrap(), *b"OUTR");
+        let data = read_form(&mut reader, *b"OUTR", |r| {
+            let data = read_chunk(r, *b"DATA", |r| read_array::<3, _>(r))?;
+            read_form(r, *b"INNR", |_| Ok(()))?;
+            Ok(data)
+        })
+        .unwrap();
+        assert_eq!(data, [7, 8, 9]);
+    }
+
+    #[test]
+    fn a_wrong_form_type_is_an_error() {
+        let bytes = b"FORM\0\0\0\x04ABCD";
+        let error = read_form(&mut Cursor::new(&bytes[..]), *b"SKTM", |_| Ok(())).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "byte 8: expected FORM SKTM, found FORM ABCD"
+        );
+    }
+}

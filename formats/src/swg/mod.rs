@@ -1,0 +1,3 @@
+//! Star Wars Galaxies: IFF files with little-endian payloads.
+
+pub mod skt;
