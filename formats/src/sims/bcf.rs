@@ -3,6 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::cmx::{self, Cmx, MAXIS_COMMENT};
+use crate::registry::{Describe, Description};
 use crate::schema::text::TextStyle;
 use crate::schema::{Magic, RawString};
 use crate::Schema;
@@ -298,6 +299,13 @@ fn to_cmx_property(property: &Property) -> cmx::Property {
     cmx::Property {
         key: property.key.clone(),
         value: property.value.clone(),
+    }
+}
+
+impl Describe for Bcf {
+    /// Described as the `.cmx` it converts to.
+    fn describe(&self) -> Description {
+        Cmx::from(self).describe()
     }
 }
 

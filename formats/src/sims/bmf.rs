@@ -3,6 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::skn::{self, Skn};
+use crate::registry::{Describe, Description};
 use crate::schema::text::TextStyle;
 use crate::schema::RawString;
 use crate::Schema;
@@ -141,6 +142,13 @@ impl From<&Bmf> for Skn {
                 })
                 .collect(),
         }
+    }
+}
+
+impl Describe for Bmf {
+    /// Described as the `.skn` it converts to.
+    fn describe(&self) -> Description {
+        Skn::from(self).describe()
     }
 }
 

@@ -2,6 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::registry::{Describe, Description, Joint};
 use crate::schema::text::{TextError, TextSchema, TextStyle};
 use crate::schema::{Magic, RawString, WriteError};
 use crate::Schema;
@@ -210,6 +211,56 @@ impl Skeleton {
     }
 }
 
+impl Describe for Cmx {
+    /// Counts, suit and skill names, and every skeleton's bones as one
+    /// joint list (each skeleton's root a root of its own).
+    fn describe(&self) -> Description {
+        let names = |items: Vec<String>| items.join(", ");
+        let mut facts = vec![("skeletons", self.skeletons.len().to_string())];
+        for skeleton in &self.skeletons {
+            facts.push((
+                "skeleton",
+                format!("{} ({} bones)", skeleton.name, skeleton.bones.len()),
+            ));
+        }
+        facts.push(("suits", self.suits.len().to_string()));
+        if !self.suits.is_empty() {
+            facts.push((
+                "suit names",
+                names(self.suit_names().map(RawString::to_text).collect()),
+            ));
+        }
+        facts.push(("skills", self.skills.len().to_string()));
+        if !self.skills.is_empty() {
+            facts.push((
+                "skill names",
+                names(self.skill_names().map(RawString::to_text).collect()),
+            ));
+        }
+        let mut joints = Vec::new();
+        for skeleton in &self.skeletons {
+            let first = joints.len();
+            let bone_names: Vec<&[u8]> = skeleton
+                .bones
+                .iter()
+                .map(|bone| bone.name.as_bytes())
+                .collect();
+            let tree = Joint::tree_from_parent_names(
+                skeleton
+                    .bones
+                    .iter()
+                    .map(|bone| (bone.name.to_string(), bone.parent.as_bytes())),
+                &bone_names,
+            );
+            joints.extend(tree.into_iter().map(|joint| Joint {
+                parent: joint.parent.map(|parent| parent + first),
+                ..joint
+            }));
+        }
+        Description { facts, joints }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -357,6 +408,28 @@ mod tests {
             error_of(&replaced("\r\n0.02\r\n", "\r\n")),
             "line 29:1: suits: expected an integer, found `b001fafat_01`"
         );
+    }
+
+    #[test]
+    fn describe_lists_counts_names_and_the_bone_tree() {
+        let description = Cmx::from_text(golden().as_bytes()).unwrap().describe();
+        assert_eq!(
+            description.facts,
+            [
+                ("skeletons", "1".to_owned()),
+                ("skeleton", "adult (2 bones)".to_owned()),
+                ("suits", "1".to_owned()),
+                ("suit names", "b001fafat_01".to_owned()),
+                ("skills", "1".to_owned()),
+                ("skill names", "a2o-test".to_owned()),
+            ]
+        );
+        let tree: Vec<_> = description
+            .joints
+            .iter()
+            .map(|joint| (joint.name.as_str(), joint.parent))
+            .collect();
+        assert_eq!(tree, [("ROOT", None), ("PELVIS", Some(0))]);
     }
 
     #[test]

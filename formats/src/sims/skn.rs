@@ -2,6 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::registry::{Describe, Description};
 use crate::schema::text::{TextError, TextErrorKind, TextSchema, TextStyle};
 use crate::schema::{RawString, Segment, WriteError};
 use crate::Schema;
@@ -145,6 +146,24 @@ impl Skn {
             return Err(TextError::new(line, 1, kind).in_field("vertices"));
         }
         Ok(())
+    }
+}
+
+impl Describe for Skn {
+    fn describe(&self) -> Description {
+        Description {
+            facts: vec![
+                ("name", self.name.to_string()),
+                ("texture", self.texture.to_string()),
+                ("bones", self.bones.len().to_string()),
+                ("faces", self.faces.len().to_string()),
+                ("bindings", self.bindings.len().to_string()),
+                ("real vertices", self.real_vertex_count().to_string()),
+                ("blends", self.blends.len().to_string()),
+                ("vertices", self.vertices.len().to_string()),
+            ],
+            joints: Vec::new(),
+        }
     }
 }
 
