@@ -32,6 +32,10 @@ pub struct Container {
     pub byte_order: Option<Spanned<ByteOrder>>,
     /// The struct is an IFF `FORM` of this type.
     pub form: Option<Spanned<[u8; 4]>>,
+    /// `text`: a text layout (lines and tokens) instead of a binary one.
+    pub text: Option<Span>,
+    /// `one_line`: a text record whose fields are the tokens of one line.
+    pub one_line: Option<Span>,
 }
 
 #[derive(Clone)]
@@ -76,12 +80,24 @@ pub struct Field {
     pub with: Option<Spanned<Path>>,
     /// The field is stored as the payload of an IFF chunk with this tag.
     pub chunk: Option<Spanned<[u8; 4]>>,
+    /// Text: `prefix` without a type (a decimal count line).
+    pub text_prefix: Option<Span>,
+    /// Text: `magic = "version 300"`, a line (or tokens) that must read so.
+    pub text_magic: Option<Spanned<LitStr>>,
+    /// Text: `line`, a whole line as a string.
+    pub line: Option<Span>,
+    /// Text: `comment`, a `//` line.
+    pub comment: Option<Span>,
+    /// Text: `vector`, tokens between `|` and `|`.
+    pub vector: Option<Span>,
+    /// Text: `style`, the file's `TextStyle`.
+    pub style: Option<Span>,
 }
 
-const CONTAINER_KEYS: &str = "`big`, `little`, `form`";
+const CONTAINER_KEYS: &str = "`big`, `little`, `form`, `text`, `one_line`";
 const FIELD_KEYS: &str =
     "`big`, `little`, `pascal`, `null_terminated`, `fixed_width`, `prefix`, `count`, \
-                          `flag`, `present_if`, `magic`, `with`, `chunk`";
+                          `flag`, `present_if`, `magic`, `with`, `chunk`, `line`, `comment`, `vector`, `style`";
 
 impl Container {
     pub fn parse(attrs: &[Attribute]) -> syn::Result<Self> {
@@ -103,6 +119,8 @@ impl Container {
                         container.form = Some(Spanned { value: tag, span });
                         Ok(())
                     }
+                    "text" => set_flag(&mut container.text, meta.path.span(), &key),
+                    "one_line" => set_flag(&mut container.one_line, meta.path.span(), &key),
                     _ => Err(unknown_key(&meta, &key, CONTAINER_KEYS)),
                 }
             })?;
@@ -142,6 +160,10 @@ impl Field {
                             "string encoding",
                         )
                     }
+                    // A text count is a decimal number: `prefix` alone.
+                    "prefix" if !meta.input.peek(syn::Token![=]) => {
+                        set_flag(&mut field.text_prefix, span, &key)
+                    }
                     "prefix" => {
                         let ty: Type = meta.value()?.parse()?;
                         set_once(
@@ -168,6 +190,10 @@ impl Field {
                         let ident: Ident = meta.value()?.parse()?;
                         set_once(&mut field.presence, Presence::If(ident), span, "presence")
                     }
+                    "magic" if meta.input.peek(syn::Token![=]) && meta.input.peek2(LitStr) => {
+                        let text: LitStr = meta.value()?.parse()?;
+                        set_once(&mut field.text_magic, text, span, "magic")
+                    }
                     "magic" => {
                         let constant = parse_constant(&meta)?;
                         set_once(&mut field.magic, constant, span, "magic")
@@ -180,6 +206,10 @@ impl Field {
                         let tag = parse_tag(&meta)?;
                         set_once(&mut field.chunk, tag, span, "chunk")
                     }
+                    "line" => set_flag(&mut field.line, span, &key),
+                    "comment" => set_flag(&mut field.comment, span, &key),
+                    "vector" => set_flag(&mut field.vector, span, &key),
+                    "style" => set_flag(&mut field.style, span, &key),
                     _ => Err(unknown_key(&meta, &key, FIELD_KEYS)),
                 }
             })?;
@@ -257,6 +287,15 @@ fn parse_tag(meta: &ParseNestedMeta) -> syn::Result<[u8; 4]> {
                 format!("an IFF tag is exactly four ASCII characters, such as \"INFO\"; {value:?} is not"),
             )
         })
+}
+
+/// A key without a value, such as `text` or `line`.
+fn set_flag(slot: &mut Option<Span>, span: Span, key: &str) -> syn::Result<()> {
+    if slot.is_some() {
+        return Err(syn::Error::new(span, format!("`{key}` is given twice")));
+    }
+    *slot = Some(span);
+    Ok(())
 }
 
 fn parse_constant(meta: &ParseNestedMeta) -> syn::Result<Constant> {

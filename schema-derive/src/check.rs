@@ -51,6 +51,7 @@ pub enum Element {
 }
 
 pub fn plan<'a>(container: &'a Container<'a>) -> syn::Result<Vec<Plan<'a>>> {
+    crate::check_text::reject_text_keys(container)?;
     let mut errors = Errors::default();
     let Some(container_order) = container.attrs.byte_order.as_ref().map(|order| order.value) else {
         return Err(syn::Error::new_spanned(

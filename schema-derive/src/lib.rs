@@ -8,6 +8,7 @@
 mod ast;
 mod attr;
 mod check;
+mod check_text;
 mod expand;
 
 use proc_macro::TokenStream;

@@ -19,6 +19,7 @@ mod primitive;
 mod string;
 #[cfg(test)]
 pub mod testing;
+pub mod text;
 
 use std::io::{Cursor, Read, Seek, Write};
 

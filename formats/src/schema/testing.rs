@@ -7,6 +7,7 @@ use proptest::collection::vec;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 
+use super::text::{FloatStyle, LineEnding, TextSchema, TextStyle};
 use super::{BinarySchema, RawString};
 
 /// Cases each generated round-trip test runs.
@@ -101,6 +102,71 @@ pub fn check_round_trip<T: BinarySchema + Sample>() {
     if let Err(failure) = result {
         panic!(
             "round trip of {} failed: {failure}",
+            std::any::type_name::<T>()
+        );
+    }
+}
+
+/// A word of a text layout: one or more bytes, none of them a space, tab or
+/// line break.
+pub fn token_string() -> BoxedStrategy<RawString> {
+    let byte = any::<u8>().prop_filter("not a separator", |b| {
+        !matches!(b, b' ' | b'\t' | b'\r' | b'\n')
+    });
+    vec(byte, 1..=16).prop_map(RawString).boxed()
+}
+
+/// A whole line of a text layout: any bytes but line breaks, spaces included.
+pub fn line_string() -> BoxedStrategy<RawString> {
+    let byte = any::<u8>().prop_filter("not a line break", |b| !matches!(b, b'\r' | b'\n'));
+    vec(byte, 0..=24).prop_map(RawString).boxed()
+}
+
+/// Line ending, final line ending and float style; no raw tokens or lines,
+/// which only make sense next to the values they were read with.
+pub fn text_style() -> BoxedStrategy<TextStyle> {
+    let line_ending = prop_oneof![Just(LineEnding::Crlf), Just(LineEnding::Lf)];
+    let float_style = prop_oneof![Just(FloatStyle::Msvc), Just(FloatStyle::Shortest)];
+    (line_ending, any::<bool>(), float_style)
+        .prop_map(|(line_ending, final_line_ending, float_style)| TextStyle {
+            line_ending,
+            final_line_ending,
+            float_style,
+            ..TextStyle::default()
+        })
+        .boxed()
+}
+
+/// write -> read -> write must give the same text.
+pub fn check_text_round_trip<T: TextSchema + Sample>() {
+    let mut runner = TestRunner::new(Config {
+        cases: CASES,
+        failure_persistence: None,
+        ..Config::default()
+    });
+    let result = runner.run(&T::strategy(), |value| {
+        let first = value
+            .to_text()
+            .map_err(|e| TestCaseError::fail(format!("writing a generated value failed: {e}")))?;
+        let decoded = T::from_text(&first).map_err(|e| {
+            TestCaseError::fail(format!(
+                "reading back failed: {e}\n{}",
+                String::from_utf8_lossy(&first)
+            ))
+        })?;
+        let second = decoded
+            .to_text()
+            .map_err(|e| TestCaseError::fail(format!("writing the decoded value failed: {e}")))?;
+        prop_assert_eq!(
+            String::from_utf8_lossy(&first),
+            String::from_utf8_lossy(&second)
+        );
+        prop_assert_eq!(first, second);
+        Ok(())
+    });
+    if let Err(failure) = result {
+        panic!(
+            "text round trip of {} failed: {failure}",
             std::any::type_name::<T>()
         );
     }

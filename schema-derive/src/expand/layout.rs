@@ -80,7 +80,7 @@ fn field_layout(plan: &Plan, offset: &TokenStream) -> TokenStream {
 }
 
 /// The type as a person writes it: `Vec<Bone>`, not `Vec < Bone >`.
-fn type_text(ty: &syn::Type) -> String {
+pub(super) fn type_text(ty: &syn::Type) -> String {
     let spaced = quote!(#ty).to_string();
     let mut text = String::with_capacity(spaced.len());
     let mut chars = spaced.chars().peekable();

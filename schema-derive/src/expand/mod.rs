@@ -6,6 +6,7 @@ mod read;
 #[cfg(test)]
 mod snapshots_test;
 mod tests;
+mod text;
 mod write;
 
 use proc_macro2::{Span, TokenStream};
@@ -30,6 +31,9 @@ pub fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
         });
     }
     let container = Container::from_input(input)?;
+    if container.attrs.text.is_some() {
+        return text::derive(&container);
+    }
     let plans = check::plan(&container)?;
     let ident = container.ident;
     let read = read::decode_impl(&container, &plans);

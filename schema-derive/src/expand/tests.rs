@@ -107,12 +107,12 @@ pub fn form_enum_round_trip_module(form_enum: &FormEnum) -> TokenStream {
 }
 
 /// `(a, (b, (c, Just(()))))`: pairs nest without proptest's tuple-size limit.
-fn nest_strategies(items: &[TokenStream]) -> TokenStream {
+pub(super) fn nest_strategies(items: &[TokenStream]) -> TokenStream {
     nest(items, quote!(::proptest::strategy::Just(())))
 }
 
 /// `(a, (b, (c, ())))`: the pattern matching what `nest_strategies` yields.
-fn nest_pattern(items: &[TokenStream]) -> TokenStream {
+pub(super) fn nest_pattern(items: &[TokenStream]) -> TokenStream {
     nest(items, quote!(()))
 }
 
@@ -185,7 +185,7 @@ fn data_strategy(data: &Data) -> TokenStream {
     }
 }
 
-fn snake_case(name: &str) -> String {
+pub(super) fn snake_case(name: &str) -> String {
     let mut snake = String::with_capacity(name.len() + 4);
     for (index, c) in name.chars().enumerate() {
         if c.is_uppercase() && index > 0 {

@@ -1,0 +1,282 @@
+//! The text reader: lines, tokens, numbers, and the file's style as it goes.
+
+use super::error::{TextError, TextErrorKind};
+use super::number::TextNumber;
+use super::style::{FloatStyle, LineEnding, RawLine, RawNumber, TextStyle};
+use crate::schema::{RawString, Segment};
+
+/// Reads a text layout line by line and token by token, recording the line
+/// ending and which number tokens each float style would print differently.
+pub struct TextReader<'a> {
+    text: &'a [u8],
+    /// Byte offset where the next line starts.
+    next_line: usize,
+    /// Lines taken so far; the open line's number (from 1) while one is open.
+    lines_taken: usize,
+    total_lines: usize,
+    /// The open line without its ending, and the token cursor in it.
+    line: &'a [u8],
+    cursor: usize,
+    line_ending: Option<LineEnding>,
+    final_line_ending: bool,
+    numbers_read: usize,
+    /// Number tokens each float style would not print as they are.
+    msvc_misses: Vec<RawNumber>,
+    shortest_misses: Vec<RawNumber>,
+    raw_lines: Vec<RawLine>,
+}
+
+fn is_space(byte: u8) -> bool {
+    byte == b' ' || byte == b'\t'
+}
+
+impl<'a> TextReader<'a> {
+    pub fn new(text: &'a [u8]) -> Self {
+        let breaks = text.iter().filter(|&&byte| byte == b'\n').count();
+        let unterminated_last = !text.is_empty() && !text.ends_with(b"\n");
+        TextReader {
+            text,
+            next_line: 0,
+            lines_taken: 0,
+            total_lines: breaks + usize::from(unterminated_last),
+            line: &[],
+            cursor: 0,
+            line_ending: None,
+            final_line_ending: true,
+            numbers_read: 0,
+            msvc_misses: Vec::new(),
+            shortest_misses: Vec::new(),
+            raw_lines: Vec::new(),
+        }
+    }
+
+    /// The open line's number, from 1.
+    pub fn line_number(&self) -> usize {
+        self.lines_taken.max(1)
+    }
+
+    /// An error at the cursor of the open line.
+    pub fn error_here(&self, kind: TextErrorKind) -> TextError {
+        TextError::new(self.line_number(), self.cursor + 1, kind)
+    }
+
+    /// Opens the next line for tokens.
+    pub fn begin_line(&mut self, expected: &'static str) -> Result<(), TextError> {
+        let rest = self.text.get(self.next_line..).unwrap_or_default();
+        if rest.is_empty() {
+            return Err(TextError::new(
+                self.lines_taken + 1,
+                1,
+                TextErrorKind::EndOfText { expected },
+            ));
+        }
+        self.lines_taken += 1;
+        self.cursor = 0;
+        let (line, ending, consumed) = match rest.iter().position(|&byte| byte == b'\n') {
+            Some(end) => {
+                let body = rest.get(..end).unwrap_or_default();
+                match body.strip_suffix(b"\r") {
+                    Some(body) => (body, Some(LineEnding::Crlf), end + 1),
+                    None => (body, Some(LineEnding::Lf), end + 1),
+                }
+            }
+            None => (rest, None, rest.len()),
+        };
+        self.line = line;
+        self.next_line += consumed;
+        self.final_line_ending = ending.is_some();
+        match (self.line_ending, ending) {
+            (_, None) => {}
+            (None, Some(found)) => self.line_ending = Some(found),
+            (Some(expected), Some(found)) if expected != found => {
+                return Err(TextError::new(
+                    self.lines_taken,
+                    line.len() + 1,
+                    TextErrorKind::MixedLineEndings {
+                        expected: expected.name(),
+                        found: found.name(),
+                    },
+                ));
+            }
+            (Some(_), Some(_)) => {}
+        }
+        Ok(())
+    }
+
+    /// Closes the open line: nothing may follow its last value. A line not
+    /// written as its tokens joined by single spaces is kept verbatim.
+    pub fn end_line(&mut self) -> Result<(), TextError> {
+        self.skip_spaces();
+        if self.cursor < self.line.len() {
+            let found = self.peek_token();
+            return Err(self.error_here(TextErrorKind::ExtraText {
+                found: String::from_utf8_lossy(found).into_owned(),
+            }));
+        }
+        let line = self.line;
+        let canonical = !line.first().is_some_and(|&b| is_space(b))
+            && !line.last().is_some_and(|&b| is_space(b))
+            && !line.contains(&b'\t')
+            && !line.windows(2).any(|pair| pair == b"  ");
+        if !canonical {
+            self.raw_lines.push(RawLine {
+                index: self.lines_taken - 1,
+                text: RawString(line.to_vec()),
+            });
+        }
+        Ok(())
+    }
+
+    /// A whole line, verbatim (without its ending).
+    pub fn whole_line(&mut self, expected: &'static str) -> Result<&'a [u8], TextError> {
+        self.begin_line(expected)?;
+        self.cursor = self.line.len();
+        Ok(self.line)
+    }
+
+    fn skip_spaces(&mut self) {
+        while self.line.get(self.cursor).is_some_and(|&b| is_space(b)) {
+            self.cursor += 1;
+        }
+    }
+
+    fn peek_token(&self) -> &'a [u8] {
+        let rest = self.line.get(self.cursor..).unwrap_or_default();
+        let len = rest.iter().position(|&b| is_space(b)).unwrap_or(rest.len());
+        rest.get(..len).unwrap_or_default()
+    }
+
+    /// The next whitespace-separated token of the open line.
+    pub fn token(&mut self, expected: &'static str) -> Result<&'a [u8], TextError> {
+        self.skip_spaces();
+        let token = self.peek_token();
+        if token.is_empty() {
+            return Err(self.error_here(TextErrorKind::EndOfLine { expected }));
+        }
+        Ok(token)
+    }
+
+    /// Moves past a token returned by [`Self::token`] once it is accepted, so
+    /// an error about it points at its first column.
+    fn accept(&mut self, token: &[u8]) {
+        self.cursor += token.len();
+    }
+
+    /// The next token, which must be exactly `keyword`.
+    pub fn keyword(&mut self, keyword: &'static str) -> Result<(), TextError> {
+        let token = self.token(keyword)?;
+        if token != keyword.as_bytes() {
+            return Err(self.error_here(TextErrorKind::Unexpected {
+                expected: keyword,
+                found: String::from_utf8_lossy(token).into_owned(),
+            }));
+        }
+        self.accept(token);
+        Ok(())
+    }
+
+    /// The next token as a string.
+    pub fn string_token(&mut self) -> Result<RawString, TextError> {
+        let token = self.token("a word")?;
+        self.accept(token);
+        Ok(RawString(token.to_vec()))
+    }
+
+    /// The next token as a number, noting how each float style prints it.
+    pub fn number<T: TextNumber>(&mut self) -> Result<T, TextError> {
+        let token = self.token(T::EXPECTED)?;
+        let text = std::str::from_utf8(token).ok();
+        let Some((text, value)) = text.and_then(|text| T::parse(text).map(|value| (text, value)))
+        else {
+            return Err(self.error_here(TextErrorKind::Unexpected {
+                expected: T::EXPECTED,
+                found: String::from_utf8_lossy(token).into_owned(),
+            }));
+        };
+        self.accept(token);
+        let index = self.numbers_read;
+        self.numbers_read += 1;
+        for (style, misses) in [
+            (FloatStyle::Msvc, &mut self.msvc_misses),
+            (FloatStyle::Shortest, &mut self.shortest_misses),
+        ] {
+            if value.format(style) != text {
+                misses.push(RawNumber {
+                    index,
+                    text: text.to_owned(),
+                });
+            }
+        }
+        Ok(value)
+    }
+
+    /// A count before a list whose elements take at least `min_lines` lines
+    /// each. A count the remaining lines cannot hold fails here, before
+    /// anything is allocated for it.
+    pub fn count(&mut self, min_lines: u64) -> Result<usize, TextError> {
+        self.skip_spaces();
+        let (line, column) = (self.line_number(), self.cursor + 1);
+        let count: u64 = self.number()?;
+        let needed = count.saturating_mul(min_lines.max(1));
+        let remaining = self.total_lines.saturating_sub(self.lines_taken) as u64;
+        if needed > remaining {
+            let kind = TextErrorKind::CountTooLarge {
+                count,
+                needed,
+                remaining,
+            };
+            return Err(TextError::new(line, column, kind));
+        }
+        // `needed <= remaining`, a number of lines in memory, so this holds.
+        usize::try_from(count).map_err(|_| {
+            let kind = TextErrorKind::Invalid(format!("count {count} is too large"));
+            TextError::new(line, column, kind)
+        })
+    }
+
+    /// The style seen so far: the float style that reproduces more number
+    /// tokens (MSVC on a tie), with the tokens it does not reproduce kept.
+    pub fn style(&self) -> TextStyle {
+        let (float_style, raw_numbers) = if self.msvc_misses.len() <= self.shortest_misses.len() {
+            (FloatStyle::Msvc, &self.msvc_misses)
+        } else {
+            (FloatStyle::Shortest, &self.shortest_misses)
+        };
+        TextStyle {
+            line_ending: self.line_ending.unwrap_or_default(),
+            final_line_ending: self.final_line_ending,
+            float_style,
+            raw_numbers: raw_numbers.clone(),
+            raw_lines: self.raw_lines.clone(),
+        }
+    }
+
+    /// Fails if anything but the end of the text follows.
+    pub fn finish(&self) -> Result<(), TextError> {
+        if self.next_line < self.text.len() {
+            return Err(TextError::new(
+                self.lines_taken + 1,
+                1,
+                TextErrorKind::TrailingText,
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// Reads a list: a count line, then `count` elements of at least
+/// `min_lines` lines each; errors name the element's index.
+pub fn read_list<'a, T>(
+    reader: &mut TextReader<'a>,
+    min_lines: u64,
+    mut read_one: impl FnMut(&mut TextReader<'a>) -> Result<T, TextError>,
+) -> Result<Vec<T>, TextError> {
+    reader.begin_line("a count")?;
+    let count = reader.count(min_lines)?;
+    reader.end_line()?;
+    let mut elements = Vec::with_capacity(count);
+    for index in 0..count {
+        elements.push(read_one(reader).map_err(|e| e.within(Segment::Index(index)))?);
+    }
+    Ok(elements)
+}

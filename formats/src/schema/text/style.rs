@@ -1,0 +1,105 @@
+//! How a text file was written: line endings, number style, and the few
+//! tokens and lines the style does not reproduce, kept verbatim.
+
+use serde::{Deserialize, Serialize};
+
+use super::float::format_g;
+use crate::schema::RawString;
+
+/// The bytes that end each line.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum LineEnding {
+    /// `\r\n`, as every file written by the original tools.
+    #[default]
+    Crlf,
+    /// `\n`.
+    Lf,
+}
+
+impl LineEnding {
+    pub fn bytes(self) -> &'static [u8] {
+        match self {
+            LineEnding::Crlf => b"\r\n",
+            LineEnding::Lf => b"\n",
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            LineEnding::Crlf => "CRLF",
+            LineEnding::Lf => "LF",
+        }
+    }
+}
+
+/// How floats are printed.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FloatStyle {
+    /// The old MSVC `printf("%g")`: `-5.88894e-005`, `0.5`, `700000`
+    /// (see [`super::float`]). The original tools' style.
+    #[default]
+    Msvc,
+    /// The shortest decimal that reads back to the same `f32` (Rust's
+    /// `Display`): `0.1`, `0.000012345678`, `-0`, `NaN`, `inf`.
+    Shortest,
+}
+
+impl FloatStyle {
+    pub fn format(self, value: f32) -> String {
+        match self {
+            FloatStyle::Msvc => format_g(value),
+            FloatStyle::Shortest => value.to_string(),
+        }
+    }
+}
+
+/// A number token the file's style does not print that way (e.g. `+5`,
+/// `1.5e-05` in an MSVC-style file), by its position among all number tokens.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct RawNumber {
+    /// 0 for the file's first number token (counts included), 1 for the next...
+    pub index: usize,
+    pub text: String,
+}
+
+/// A line of tokens not written as the tokens joined by single spaces
+/// (extra spaces, tabs), by its line index (0 = the first line).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct RawLine {
+    pub index: usize,
+    pub text: RawString,
+}
+
+/// Everything needed to write a text file back byte for byte, beyond its values.
+///
+/// The writer prints each number in `float_style` (integers always as `%d`),
+/// except where `raw_numbers` holds the token the file had at that position
+/// *and* that token still reads as the value being written: a value changed
+/// since reading is printed in the style. Lines work the same way with
+/// `raw_lines`, which are used only while they hold the same tokens.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct TextStyle {
+    pub line_ending: LineEnding,
+    /// Whether the last line ends with a line ending too.
+    pub final_line_ending: bool,
+    pub float_style: FloatStyle,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub raw_numbers: Vec<RawNumber>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub raw_lines: Vec<RawLine>,
+}
+
+impl Default for TextStyle {
+    /// The original tools' style: CRLF after every line, MSVC `%g` floats.
+    fn default() -> Self {
+        TextStyle {
+            line_ending: LineEnding::Crlf,
+            final_line_ending: true,
+            float_style: FloatStyle::Msvc,
+            raw_numbers: Vec::new(),
+            raw_lines: Vec::new(),
+        }
+    }
+}

@@ -1,0 +1,444 @@
+//! The Sims 1 character file (`.cmx`, text): skeletons, suits and skills.
+
+use serde::{Deserialize, Serialize};
+
+use crate::registry::{Describe, Description, Joint};
+use crate::schema::text::{TextError, TextSchema, TextStyle};
+use crate::schema::{Magic, RawString, WriteError};
+use crate::Schema;
+
+/// The Sims 1 character file (`.cmx`). A `//` comment line, `version 300`,
+/// then three lists: skeletons, suits (skins bound to bones) and skills
+/// (animations). Every value and every string stands on its own line, except
+/// the `| x y z |` and `| x y z w |` vector lines of a bone. CRLF; floats as
+/// MSVC `printf("%g")`, integers as `%d`.
+#[derive(Debug, Clone, PartialEq, Schema, Serialize, Deserialize)]
+#[schema(text)]
+pub struct Cmx {
+    /// How the file was written (line ending, number style), for byte-exact output.
+    #[schema(style)]
+    #[serde(default)]
+    pub style: TextStyle,
+    /// The first line after `//`, e.g. ` Character File. Copyright 1997, Maxis Inc.`
+    #[schema(comment)]
+    pub comment: RawString,
+    #[schema(magic = "version 300")]
+    #[serde(skip)]
+    pub version: Magic,
+    #[schema(prefix)]
+    pub skeletons: Vec<Skeleton>,
+    #[schema(prefix)]
+    pub suits: Vec<Suit>,
+    #[schema(prefix)]
+    pub skills: Vec<Skill>,
+}
+
+/// The comment line of every `.cmx` the original tools wrote (after `//`).
+pub const MAXIS_COMMENT: &str = " Character File. Copyright 1997, Maxis Inc.";
+
+/// A named list of bones, parents before children.
+#[derive(Debug, Clone, PartialEq, Schema, Serialize, Deserialize)]
+#[schema(text)]
+pub struct Skeleton {
+    #[schema(line)]
+    pub name: RawString,
+    #[schema(prefix)]
+    pub bones: Vec<Bone>,
+}
+
+#[derive(Debug, Clone, PartialEq, Schema, Serialize, Deserialize)]
+#[schema(text)]
+pub struct Bone {
+    #[schema(line)]
+    pub name: RawString,
+    /// The parent bone's name; `NULL` for the root.
+    #[schema(line)]
+    pub parent: RawString,
+    #[schema(prefix)]
+    pub property_lists: Vec<PropertyList>,
+    /// Rest translation relative to the parent (x, y, z).
+    #[schema(vector)]
+    #[serde(with = "crate::schema::json::float")]
+    pub translation: [f32; 3],
+    /// Rest rotation relative to the parent, quaternion (x, y, z, w),
+    /// applied as its conjugate.
+    #[schema(vector)]
+    #[serde(with = "crate::schema::json::float")]
+    pub rotation: [f32; 4],
+    /// Kept as the integers stored (0 or 1 in known files).
+    pub can_translate: i32,
+    pub can_rotate: i32,
+    pub can_blend: i32,
+    #[serde(with = "crate::schema::json::float")]
+    pub wiggle_value: f32,
+    #[serde(with = "crate::schema::json::float")]
+    pub wiggle_power: f32,
+}
+
+/// A list of key/value pairs.
+#[derive(Debug, Clone, PartialEq, Schema, Serialize, Deserialize)]
+#[schema(text)]
+pub struct PropertyList {
+    #[schema(prefix)]
+    pub properties: Vec<Property>,
+}
+
+/// One key/value pair, e.g. `name` = `adult`: two whole lines.
+#[derive(Debug, Clone, PartialEq, Schema, Serialize, Deserialize)]
+#[schema(text)]
+pub struct Property {
+    #[schema(line)]
+    pub key: RawString,
+    #[schema(line)]
+    pub value: RawString,
+}
+
+/// A suit: skins, each bound to a bone.
+#[derive(Debug, Clone, PartialEq, Schema, Serialize, Deserialize)]
+#[schema(text)]
+pub struct Suit {
+    #[schema(line)]
+    pub name: RawString,
+    /// 0 in known files.
+    pub suit_type: i32,
+    /// Unknown; 0 in known files (FreeSO: `zero`). Kept as data.
+    pub unknown: i32,
+    #[schema(prefix)]
+    pub skins: Vec<Skin>,
+}
+
+#[derive(Debug, Clone, PartialEq, Schema, Serialize, Deserialize)]
+#[schema(text)]
+pub struct Skin {
+    /// The bone the skin is bound to, e.g. `PELVIS`.
+    #[schema(line)]
+    pub bone: RawString,
+    /// The `.skn`/`.bmf` name without extension.
+    #[schema(line)]
+    pub name: RawString,
+    pub censor_flags: i32,
+    /// Unknown; 0 in known files. Kept as data.
+    pub unknown: i32,
+}
+
+/// A skill: an animation's metadata; its keyframes are in a `.cfp` file.
+#[derive(Debug, Clone, PartialEq, Schema, Serialize, Deserialize)]
+#[schema(text)]
+pub struct Skill {
+    #[schema(line)]
+    pub name: RawString,
+    /// The `.cfp` name without extension.
+    #[schema(line)]
+    pub animation: RawString,
+    /// Milliseconds.
+    #[serde(with = "crate::schema::json::float")]
+    pub duration: f32,
+    #[serde(with = "crate::schema::json::float")]
+    pub distance: f32,
+    pub moving: i32,
+    /// Translations in the `.cfp`.
+    pub position_count: i32,
+    /// Rotations in the `.cfp`.
+    pub rotation_count: i32,
+    #[schema(prefix)]
+    pub motions: Vec<Motion>,
+}
+
+/// One bone's track within a skill.
+#[derive(Debug, Clone, PartialEq, Schema, Serialize, Deserialize)]
+#[schema(text)]
+pub struct Motion {
+    #[schema(line)]
+    pub bone: RawString,
+    pub frame_count: i32,
+    #[serde(with = "crate::schema::json::float")]
+    pub duration: f32,
+    pub positions_used: i32,
+    pub rotations_used: i32,
+    /// Index of the first translation in the `.cfp`; -1 when unused.
+    pub first_position: i32,
+    pub first_rotation: i32,
+    #[schema(prefix)]
+    pub property_lists: Vec<PropertyList>,
+    #[schema(prefix)]
+    pub time_property_lists: Vec<TimePropertyList>,
+}
+
+#[derive(Debug, Clone, PartialEq, Schema, Serialize, Deserialize)]
+#[schema(text)]
+pub struct TimePropertyList {
+    #[schema(prefix)]
+    pub entries: Vec<TimeProperty>,
+}
+
+/// Properties that apply from a time in the animation on (e.g. footsteps).
+#[derive(Debug, Clone, PartialEq, Schema, Serialize, Deserialize)]
+#[schema(text)]
+pub struct TimeProperty {
+    /// Milliseconds.
+    pub time: i32,
+    #[schema(prefix)]
+    pub properties: Vec<Property>,
+}
+
+impl Cmx {
+    /// Reads a `.cmx`.
+    pub fn from_text(text: &[u8]) -> Result<Self, TextError> {
+        <Self as TextSchema>::from_text(text)
+    }
+
+    /// Writes the `.cmx` in its recorded style.
+    pub fn to_text(&self) -> Result<Vec<u8>, WriteError> {
+        <Self as TextSchema>::to_text(self)
+    }
+
+    pub fn suit_names(&self) -> impl Iterator<Item = &RawString> {
+        self.suits.iter().map(|suit| &suit.name)
+    }
+
+    pub fn skill_names(&self) -> impl Iterator<Item = &RawString> {
+        self.skills.iter().map(|skill| &skill.name)
+    }
+}
+
+impl Skeleton {
+    /// Each bone's name and its parent's (`None` for a root, stored as `NULL`).
+    pub fn bone_parents(&self) -> impl Iterator<Item = (&RawString, Option<&RawString>)> {
+        self.bones.iter().map(|bone| {
+            let parent = (bone.parent.as_bytes() != b"NULL").then_some(&bone.parent);
+            (&bone.name, parent)
+        })
+    }
+}
+
+impl Describe for Cmx {
+    /// Counts, suit and skill names, and every skeleton's bones as one
+    /// joint list (each skeleton's root a root of its own).
+    fn describe(&self) -> Description {
+        let names = |items: Vec<String>| items.join(", ");
+        let mut facts = vec![("skeletons", self.skeletons.len().to_string())];
+        for skeleton in &self.skeletons {
+            facts.push((
+                "skeleton",
+                format!("{} ({} bones)", skeleton.name, skeleton.bones.len()),
+            ));
+        }
+        facts.push(("suits", self.suits.len().to_string()));
+        if !self.suits.is_empty() {
+            facts.push((
+                "suit names",
+                names(self.suit_names().map(RawString::to_text).collect()),
+            ));
+        }
+        facts.push(("skills", self.skills.len().to_string()));
+        if !self.skills.is_empty() {
+            facts.push((
+                "skill names",
+                names(self.skill_names().map(RawString::to_text).collect()),
+            ));
+        }
+        let mut joints = Vec::new();
+        for skeleton in &self.skeletons {
+            let first = joints.len();
+            let bone_names: Vec<&[u8]> = skeleton
+                .bones
+                .iter()
+                .map(|bone| bone.name.as_bytes())
+                .collect();
+            let tree = Joint::tree_from_parent_names(
+                skeleton
+                    .bones
+                    .iter()
+                    .map(|bone| (bone.name.to_string(), bone.parent.as_bytes())),
+                &bone_names,
+            );
+            joints.extend(tree.into_iter().map(|joint| Joint {
+                parent: joint.parent.map(|parent| parent + first),
+                ..joint
+            }));
+        }
+        Description { facts, joints }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A small character file written by hand from the layout.
+    const GOLDEN_LINES: &[&str] = &[
+        "// Character File. Copyright 1997, Maxis Inc.", // 1 comment
+        "version 300",                                   // 2
+        "1",                                             // 3 skeletons
+        "adult",                                         // 4 name
+        "2",                                             // 5 bones
+        "ROOT",                                          // 6 name
+        "NULL",                                          // 7 parent: none
+        "1",                                             // 8 property lists
+        "1",                                             // 9 pairs
+        "name",                                          // 10 key
+        "adult",                                         // 11 value
+        "| 0 1.5 -2.5e-005 |",                           // 12 translation
+        "| 0 0 0 1 |",                                   // 13 rotation
+        "1",                                             // 14 can translate
+        "1",                                             // 15 can rotate
+        "0",                                             // 16 can blend
+        "0",                                             // 17 wiggle value
+        "0",                                             // 18 wiggle power
+        "PELVIS",                                        // 19
+        "ROOT",                                          // 20
+        "0",                                             // 21 no property lists
+        "| 0.1 0 0 |",                                   // 22
+        "| -0.5 0.5 0.5 0.5 |",                          // 23
+        "0",                                             // 24
+        "1",                                             // 25
+        "1",                                             // 26
+        "400000",                                        // 27 wiggle value
+        "0.02",                                          // 28 wiggle power
+        "1",                                             // 29 suits
+        "b001fafat_01",                                  // 30 name
+        "0",                                             // 31 type
+        "0",                                             // 32 unknown
+        "1",                                             // 33 skins
+        "PELVIS",                                        // 34 bone
+        "xskin-b001fafat_01-PELVIS-BODY",                // 35 skin
+        "0",                                             // 36 censor flags
+        "0",                                             // 37 unknown
+        "1",                                             // 38 skills
+        "a2o-test",                                      // 39 name
+        "xskill-a2o-test",                               // 40 animation
+        "600",                                           // 41 duration
+        "6.71966",                                       // 42 distance
+        "1",                                             // 43 moving
+        "18",                                            // 44 positions
+        "36",                                            // 45 rotations
+        "1",                                             // 46 motions
+        "ROOT",                                          // 47 bone
+        "18",                                            // 48 frames
+        "600",                                           // 49 duration
+        "1",                                             // 50 positions used
+        "1",                                             // 51 rotations used
+        "0",                                             // 52 first position
+        "0",                                             // 53 first rotation
+        "0",                                             // 54 property lists
+        "1",                                             // 55 time-property lists
+        "1",                                             // 56 entries
+        "100",                                           // 57 time
+        "1",                                             // 58 pairs
+        "footstep",                                      // 59
+        "2",                                             // 60
+    ];
+
+    fn golden() -> String {
+        GOLDEN_LINES
+            .iter()
+            .map(|line| format!("{line}\r\n"))
+            .collect()
+    }
+
+    fn error_of(text: &str) -> String {
+        Cmx::from_text(text.as_bytes()).unwrap_err().to_string()
+    }
+
+    fn replaced(from: &str, to: &str) -> String {
+        let text = golden();
+        assert!(text.contains(from), "{from}");
+        text.replacen(from, to, 1)
+    }
+
+    #[test]
+    fn golden_text_reads_to_known_values_and_back() {
+        let cmx = Cmx::from_text(golden().as_bytes()).unwrap();
+        assert_eq!(cmx.comment, RawString::from(MAXIS_COMMENT));
+        let skeleton = &cmx.skeletons[0];
+        let parents: Vec<_> = skeleton
+            .bone_parents()
+            .map(|(bone, parent)| (bone.to_text(), parent.map(RawString::to_text)))
+            .collect();
+        assert_eq!(
+            parents,
+            [
+                ("ROOT".to_owned(), None),
+                ("PELVIS".to_owned(), Some("ROOT".to_owned()))
+            ]
+        );
+        let root = &skeleton.bones[0];
+        assert_eq!(
+            root.property_lists[0].properties[0].value,
+            RawString::from("adult")
+        );
+        assert_eq!(root.translation, [0.0, 1.5, -2.5e-5]);
+        assert_eq!(skeleton.bones[1].wiggle_value, 400000.0);
+        assert_eq!(
+            cmx.suit_names().collect::<Vec<_>>(),
+            [&RawString::from("b001fafat_01")]
+        );
+        assert_eq!(
+            cmx.skill_names().collect::<Vec<_>>(),
+            [&RawString::from("a2o-test")]
+        );
+        let motion = &cmx.skills[0].motions[0];
+        let entry = &motion.time_property_lists[0].entries[0];
+        assert_eq!(entry.time, 100);
+        assert_eq!(entry.properties[0].key, RawString::from("footstep"));
+        assert_eq!(String::from_utf8(cmx.to_text().unwrap()).unwrap(), golden());
+    }
+
+    #[test]
+    fn malformed_files_name_line_column_and_field() {
+        assert_eq!(
+            error_of(&replaced("version 300", "version 301")),
+            "line 2:9: version: expected 300, found `301`"
+        );
+        assert_eq!(
+            error_of(&replaced("\r\n400000\r\n", "\r\nlots\r\n")),
+            "line 27:1: skeletons[0].bones[1].wiggle_value: expected a number, found `lots`"
+        );
+        assert_eq!(
+            error_of(&replaced("| 0.1 0 0 |", "| 0.1 0 |")),
+            "line 22:9: skeletons[0].bones[1].translation[2]: expected a number, found `|`"
+        );
+        assert_eq!(
+            error_of(&replaced("\r\n1\r\nb001fafat_01", "\r\n9\r\nb001fafat_01")),
+            "line 29:1: suits: count 9 needs at least 36 more lines but only 31 remain"
+        );
+        // A missing line shifts the rest: the suit count becomes the wiggle
+        // power and the suit's name the suit count.
+        assert_eq!(
+            error_of(&replaced("\r\n0.02\r\n", "\r\n")),
+            "line 29:1: suits: expected an integer, found `b001fafat_01`"
+        );
+    }
+
+    #[test]
+    fn describe_lists_counts_names_and_the_bone_tree() {
+        let description = Cmx::from_text(golden().as_bytes()).unwrap().describe();
+        assert_eq!(
+            description.facts,
+            [
+                ("skeletons", "1".to_owned()),
+                ("skeleton", "adult (2 bones)".to_owned()),
+                ("suits", "1".to_owned()),
+                ("suit names", "b001fafat_01".to_owned()),
+                ("skills", "1".to_owned()),
+                ("skill names", "a2o-test".to_owned()),
+            ]
+        );
+        let tree: Vec<_> = description
+            .joints
+            .iter()
+            .map(|joint| (joint.name.as_str(), joint.parent))
+            .collect();
+        assert_eq!(tree, [("ROOT", None), ("PELVIS", Some(0))]);
+    }
+
+    #[test]
+    fn every_truncation_is_an_error() {
+        let text = golden();
+        let last_line = text.len() - "2\r\n".len();
+        for len in 0..last_line {
+            let error = Cmx::from_text(&text.as_bytes()[..len]).unwrap_err();
+            assert!(error.line <= GOLDEN_LINES.len() + 1, "{len}: {error}");
+        }
+    }
+}

@@ -1,0 +1,290 @@
+//! The Sims 1 skin (`.skn`, text): a mesh bound to the bones of a skeleton.
+
+use serde::{Deserialize, Serialize};
+
+use crate::registry::{Describe, Description};
+use crate::schema::text::{TextError, TextErrorKind, TextSchema, TextStyle};
+use crate::schema::{RawString, Segment, WriteError};
+use crate::Schema;
+
+/// The Sims 1 skin (`.skn`). One value or record per line, CRLF, numbers
+/// as MSVC `printf("%g")` and `%d`. No header comment and no version line.
+///
+/// The vertex list holds the `uvs.len()` real vertices, then one blend
+/// vertex per blend entry. Vertices are stored in their bone's space.
+#[derive(Debug, Clone, PartialEq, Schema, Serialize, Deserialize)]
+#[schema(text)]
+pub struct Skn {
+    /// How the file was written (line ending, number style), for byte-exact output.
+    #[schema(style)]
+    #[serde(default)]
+    pub style: TextStyle,
+    /// The skin's name, e.g. `xskin-b001fafat_01-PELVIS-BODY`.
+    #[schema(line)]
+    pub name: RawString,
+    /// The texture's name; `x` when the skin has none.
+    #[schema(line)]
+    pub texture: RawString,
+    /// The bones the bindings refer to, by index.
+    #[schema(prefix, line)]
+    pub bones: Vec<RawString>,
+    /// Triangles as three vertex indices (`a b c`).
+    #[schema(prefix)]
+    pub faces: Vec<[i32; 3]>,
+    /// Which bone moves which real and blend vertices.
+    #[schema(prefix)]
+    pub bindings: Vec<Binding>,
+    /// Texture coordinates (`u v`), one per real vertex.
+    #[schema(prefix)]
+    #[serde(with = "crate::schema::json::float")]
+    pub uvs: Vec<[f32; 2]>,
+    /// Blend entries (`vertex weight`): blend vertex `uvs.len() + i` pulls
+    /// real vertex `vertex` toward itself by `raw_weight / 32768`.
+    #[schema(prefix)]
+    pub blends: Vec<Blend>,
+    /// Real vertices, then blend vertices (`x y z nx ny nz`).
+    #[schema(prefix)]
+    pub vertices: Vec<Vertex>,
+}
+
+/// One binding line: `bone firstVert vertCount firstBlend blendCount`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Schema, Serialize, Deserialize)]
+#[schema(text, one_line)]
+pub struct Binding {
+    /// Index into [`Skn::bones`].
+    pub bone: i32,
+    pub first_vertex: i32,
+    pub vertex_count: i32,
+    /// Counted from the first blend vertex; -1 when `blend_count` is 0.
+    pub first_blend: i32,
+    pub blend_count: i32,
+}
+
+/// One blend line: `vertex weight` (the binary `.bmf` stores them the other
+/// way round).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Schema, Serialize, Deserialize)]
+#[schema(text, one_line)]
+pub struct Blend {
+    /// The real vertex this blend vertex affects.
+    pub vertex: i32,
+    /// Weight in 1/32768ths (0x8000 = 1.0), kept as stored.
+    pub raw_weight: i32,
+}
+
+impl Blend {
+    /// The weight as the game used it: `raw_weight / 32768`.
+    pub fn weight(&self) -> f32 {
+        self.raw_weight as f32 / 32768.0
+    }
+}
+
+/// One vertex line: position and normal, in the bone's space.
+#[derive(Debug, Clone, Copy, PartialEq, Schema, Serialize, Deserialize)]
+#[schema(text, one_line)]
+pub struct Vertex {
+    #[serde(with = "crate::schema::json::float")]
+    pub position: [f32; 3],
+    #[serde(with = "crate::schema::json::float")]
+    pub normal: [f32; 3],
+}
+
+impl Skn {
+    /// Reads a `.skn` and checks what the layout alone cannot: each blend
+    /// affects a real vertex, and the vertex list holds one vertex per uv
+    /// and per blend.
+    pub fn from_text(text: &[u8]) -> Result<Self, TextError> {
+        let skn = <Self as TextSchema>::from_text(text)?;
+        skn.check()?;
+        Ok(skn)
+    }
+
+    /// Writes the `.skn` in its recorded style.
+    pub fn to_text(&self) -> Result<Vec<u8>, WriteError> {
+        <Self as TextSchema>::to_text(self)
+    }
+
+    /// Vertices with a uv (the first part of [`Skn::vertices`]).
+    pub fn real_vertex_count(&self) -> usize {
+        self.uvs.len()
+    }
+
+    /// The line (from 1) holding the count of `blends`: every list before it
+    /// is a count line plus one line per element.
+    fn blend_count_line(&self) -> usize {
+        let lists = [
+            self.bones.len(),
+            self.faces.len(),
+            self.bindings.len(),
+            self.uvs.len(),
+        ];
+        2 + lists.iter().map(|len| 1 + len).sum::<usize>() + 1
+    }
+
+    fn check(&self) -> Result<(), TextError> {
+        let real = self.real_vertex_count();
+        let blend_count_line = self.blend_count_line();
+        for (index, blend) in self.blends.iter().enumerate() {
+            if usize::try_from(blend.vertex).map_or(true, |vertex| vertex >= real) {
+                let kind = TextErrorKind::Invalid(format!(
+                    "vertex {} is not one of the {real} real vertices",
+                    blend.vertex
+                ));
+                return Err(TextError::new(blend_count_line + 1 + index, 1, kind)
+                    .in_field("vertex")
+                    .within(Segment::Index(index))
+                    .in_field("blends"));
+            }
+        }
+        let expected = real + self.blends.len();
+        if self.vertices.len() != expected {
+            let kind = TextErrorKind::Invalid(format!(
+                "{} vertices, but {real} uvs and {} blends need {expected}",
+                self.vertices.len(),
+                self.blends.len()
+            ));
+            let line = blend_count_line + self.blends.len() + 1;
+            return Err(TextError::new(line, 1, kind).in_field("vertices"));
+        }
+        Ok(())
+    }
+}
+
+impl Describe for Skn {
+    fn describe(&self) -> Description {
+        Description {
+            facts: vec![
+                ("name", self.name.to_string()),
+                ("texture", self.texture.to_string()),
+                ("bones", self.bones.len().to_string()),
+                ("faces", self.faces.len().to_string()),
+                ("bindings", self.bindings.len().to_string()),
+                ("real vertices", self.real_vertex_count().to_string()),
+                ("blends", self.blends.len().to_string()),
+                ("vertices", self.vertices.len().to_string()),
+            ],
+            joints: Vec::new(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A small skin written by hand from the layout, one entry per line.
+    const GOLDEN_LINES: &[&str] = &[
+        "xskin-test-PELVIS-BODY", // 1 name
+        "x",                      // 2 texture: none
+        "2",                      // 3 bone count
+        "PELVIS",                 // 4
+        "SPINE",                  // 5
+        "1",                      // 6 face count
+        "0 1 2",                  // 7
+        "2",                      // 8 binding count
+        "0 0 2 0 1",              // 9 PELVIS: vertices 0..2, blend 0
+        "1 2 1 -1 0",             // 10 SPINE: vertex 2, no blends
+        "3",                      // 11 uv count = real vertices
+        "0.5 1",                  // 12
+        "0 0",                    // 13
+        "1 -0.25",                // 14
+        "1",                      // 15 blend count
+        "2 16384",                // 16 vertex 2, weight 0.5
+        "4",                      // 17 vertex count = 3 + 1
+        "0 1 2 0 0 1",            // 18
+        "-1 0.5 2.5e-005 1 0 0",  // 19 MSVC %g exponent
+        "1 1 1 0 1 0",            // 20
+        "0.5 0.5 0.5 0 0 1",      // 21 the blend vertex
+    ];
+
+    fn golden() -> String {
+        GOLDEN_LINES
+            .iter()
+            .map(|line| format!("{line}\r\n"))
+            .collect()
+    }
+
+    fn replaced(from: &str, to: &str) -> String {
+        let text = golden();
+        assert!(text.contains(from), "{from}");
+        text.replacen(from, to, 1)
+    }
+
+    fn error_of(text: &str) -> String {
+        Skn::from_text(text.as_bytes()).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn golden_text_reads_to_known_values_and_back() {
+        let skn = Skn::from_text(golden().as_bytes()).unwrap();
+        assert_eq!(skn.style, TextStyle::default());
+        assert_eq!(skn.texture, RawString::from("x"));
+        assert_eq!(
+            skn.bones,
+            [RawString::from("PELVIS"), RawString::from("SPINE")]
+        );
+        assert_eq!(skn.faces, [[0, 1, 2]]);
+        assert_eq!(
+            skn.bindings[1],
+            Binding {
+                bone: 1,
+                first_vertex: 2,
+                vertex_count: 1,
+                first_blend: -1,
+                blend_count: 0
+            }
+        );
+        assert_eq!(skn.uvs[2], [1.0, -0.25]);
+        assert_eq!(skn.blends[0].vertex, 2);
+        assert_eq!(skn.blends[0].weight(), 0.5);
+        assert_eq!(skn.real_vertex_count(), 3);
+        assert_eq!(skn.vertices[1].position, [-1.0, 0.5, 2.5e-5]);
+        assert_eq!(String::from_utf8(skn.to_text().unwrap()).unwrap(), golden());
+    }
+
+    #[test]
+    fn malformed_files_name_line_column_and_field() {
+        assert_eq!(
+            error_of(&replaced("\r\n2 16384\r\n", "\r\n3 16384\r\n")),
+            "line 16:1: blends[0].vertex: vertex 3 is not one of the 3 real vertices"
+        );
+        assert_eq!(
+            error_of(&replaced("\r\n2 16384\r\n", "\r\n-1 16384\r\n")),
+            "line 16:1: blends[0].vertex: vertex -1 is not one of the 3 real vertices"
+        );
+        assert_eq!(
+            error_of(&replaced("\r\n0 0\r\n", "\r\n0 O\r\n")),
+            "line 13:3: uvs[1][1]: expected a number, found `O`"
+        );
+        assert_eq!(
+            error_of(&replaced("\r\n1\r\n0 1 2\r\n", "\r\n40\r\n0 1 2\r\n")),
+            "line 6:1: faces: count 40 needs at least 40 more lines but only 15 remain"
+        );
+        assert_eq!(
+            error_of(&replaced("0.5 0.5 0.5 0 0 1\r\n", "")),
+            "line 17:1: vertices: count 4 needs at least 4 more lines but only 3 remain"
+        );
+        assert_eq!(
+            error_of(&replaced("\r\n0 0\r\n", "\r\n")),
+            "line 14:2: uvs[2][1]: expected a number, found the end of the line"
+        );
+        assert_eq!(
+            error_of(&replaced("\r\n4\r\n", "\r\n3\r\n").replace("0.5 0.5 0.5 0 0 1\r\n", "")),
+            "line 17:1: vertices: 3 vertices, but 3 uvs and 1 blends need 4"
+        );
+        assert_eq!(
+            error_of(&replaced("0 0 2 0 1", "0 0 2 0")),
+            "line 9:8: bindings[0].blend_count: expected an integer, found the end of the line"
+        );
+    }
+
+    #[test]
+    fn every_truncation_is_an_error() {
+        let text = golden();
+        let last_line = text.len() - "0.5 0.5 0.5 0 0 1\r\n".len();
+        for len in 0..last_line {
+            let error = Skn::from_text(&text.as_bytes()[..len]).unwrap_err();
+            assert!(error.line <= GOLDEN_LINES.len(), "{len}: {error}");
+            assert!(!error.path.is_empty(), "{len}: {error}");
+        }
+    }
+}

@@ -1,0 +1,11 @@
+use formats::schema::Magic;
+use formats::Schema;
+
+#[derive(Schema)]
+#[schema(text)]
+struct Character {
+    #[schema(magic = 300u32)]
+    version: Magic,
+}
+
+fn main() {}

@@ -1,0 +1,11 @@
+use formats::schema::RawString;
+use formats::Schema;
+
+#[derive(Schema)]
+#[schema(text)]
+struct Skin {
+    #[schema(pascal)]
+    name: RawString,
+}
+
+fn main() {}

@@ -1,0 +1,281 @@
+//! Validation of text layouts (`#[schema(text)]`), and of text-only
+//! attributes where a binary layout uses them.
+
+use proc_macro2::Span;
+use syn::{LitStr, Type};
+
+use crate::ast::{is_named, unwrap_generic, Container, Errors, Field};
+use crate::attr::{Presence, Repeat};
+
+/// A field of a text layout as the expansion sees it.
+pub struct TextPlan<'a> {
+    pub field: &'a Field<'a>,
+    pub codec: TextCodec<'a>,
+}
+
+pub enum TextCodec<'a> {
+    /// The file's `TextStyle`: filled in by the reader, used by the writer.
+    Style,
+    /// Tokens that must read exactly so; the field's type is `Magic`.
+    Magic(LitStr),
+    Value(TextValue<'a>),
+}
+
+/// A value, maybe a list behind a count line, of an element type.
+pub struct TextValue<'a> {
+    pub repeated: bool,
+    pub form: Form,
+    pub element_ty: &'a Type,
+}
+
+/// How one element appears in the file.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Form {
+    /// By the type's own text impls: tokens, or a nested record's lines.
+    Plain,
+    /// A whole line, spaces included (`line`).
+    Line,
+    /// A `//` line (`comment`).
+    Comment,
+    /// `| tokens |` (`vector`).
+    Vector,
+}
+
+pub fn plan<'a>(container: &'a Container<'a>) -> syn::Result<Vec<TextPlan<'a>>> {
+    let mut errors = Errors::default();
+    if let Some(order) = &container.attrs.byte_order {
+        errors.push(syn::Error::new(
+            order.span,
+            "a text layout has no byte order: remove `big`/`little`",
+        ));
+    }
+    if let Some(form) = &container.attrs.form {
+        errors.push(syn::Error::new(
+            form.span,
+            "IFF framing is binary: a text layout cannot be a `form`",
+        ));
+    }
+    let one_line = container.attrs.one_line.is_some();
+    let plans: Vec<TextPlan> = container
+        .fields
+        .iter()
+        .filter_map(|field| {
+            let codec = errors.take(codec_of(field, one_line))?;
+            Some(TextPlan { field, codec })
+        })
+        .collect();
+    let mut styles = container
+        .fields
+        .iter()
+        .filter_map(|field| field.attrs.style);
+    if let (Some(_), Some(second)) = (styles.next(), styles.next()) {
+        errors.push(syn::Error::new(
+            second,
+            "a text layout takes only one `style` field",
+        ));
+    }
+    errors.finish()?;
+    Ok(plans)
+}
+
+fn codec_of<'a>(field: &'a Field<'a>, one_line: bool) -> syn::Result<TextCodec<'a>> {
+    let attrs = &field.attrs;
+    reject_binary_keys(field)?;
+    let forms = [
+        (attrs.line, Form::Line),
+        (attrs.comment, Form::Comment),
+        (attrs.vector, Form::Vector),
+    ];
+    let mut given = forms
+        .iter()
+        .filter_map(|(span, form)| span.map(|span| (span, *form)));
+    let form = given.next();
+    if let Some((span, _)) = given.next() {
+        return Err(syn::Error::new(
+            span,
+            "a field takes only one of `line`, `comment` and `vector`",
+        ));
+    }
+
+    if let Some(style) = attrs.style {
+        if let Some(span) = first_span(&[
+            attrs.text_prefix,
+            attrs.text_magic.as_ref().map(|m| m.span),
+            form.map(|(span, _)| span),
+        ]) {
+            return Err(syn::Error::new(
+                span,
+                "a `style` field takes no other attribute",
+            ));
+        }
+        if one_line {
+            return Err(syn::Error::new(
+                style,
+                "a `one_line` record cannot hold a `style` field",
+            ));
+        }
+        if !is_named(field.ty, "TextStyle") {
+            return Err(syn::Error::new(
+                style,
+                "a `style` field has the type `TextStyle`",
+            ));
+        }
+        return Ok(TextCodec::Style);
+    }
+    if let Some(magic) = &attrs.text_magic {
+        if let Some(span) = first_span(&[attrs.text_prefix, form.map(|(span, _)| span)]) {
+            return Err(syn::Error::new(
+                span,
+                "a `magic` field takes no other attribute",
+            ));
+        }
+        if magic.value.value().split_whitespace().next().is_none() {
+            return Err(syn::Error::new(
+                magic.span,
+                "a text constant needs at least one word",
+            ));
+        }
+        return Ok(TextCodec::Magic(magic.value.clone()));
+    }
+
+    let mut ty = field.ty;
+    let repeated = match attrs.text_prefix {
+        Some(prefix) => {
+            if one_line {
+                return Err(syn::Error::new(
+                    prefix,
+                    "a list in a `one_line` record is not supported: a `prefix` count takes its own line",
+                ));
+            }
+            ty = unwrap_generic(ty, "Vec").ok_or_else(|| {
+                syn::Error::new(prefix, "`prefix` needs a collection field (`Vec<_>`)")
+            })?;
+            true
+        }
+        None if unwrap_generic(ty, "Vec").is_some() => {
+            return Err(syn::Error::new_spanned(
+                field.ty,
+                "a text collection needs a count line before it: add #[schema(prefix)]",
+            ));
+        }
+        None => false,
+    };
+    let form = match form {
+        None => Form::Plain,
+        Some((span, form @ (Form::Line | Form::Comment))) => {
+            if one_line {
+                return Err(syn::Error::new(
+                    span,
+                    "a `one_line` record cannot hold a whole line: its fields are tokens",
+                ));
+            }
+            if !is_named(ty, "RawString") {
+                return Err(syn::Error::new(
+                    span,
+                    "`line` and `comment` apply to `RawString` values",
+                ));
+            }
+            form
+        }
+        Some((_, form)) => form,
+    };
+    Ok(TextCodec::Value(TextValue {
+        repeated,
+        form,
+        element_ty: ty,
+    }))
+}
+
+/// Binary encodings have no meaning in a text layout.
+fn reject_binary_keys(field: &Field) -> syn::Result<()> {
+    let attrs = &field.attrs;
+    if let Some(order) = &attrs.byte_order {
+        return Err(syn::Error::new(
+            order.span,
+            "text fields have no byte order",
+        ));
+    }
+    if let Some(string) = &attrs.string {
+        return Err(syn::Error::new(
+            string.span,
+            "string encodings are binary: in a text layout a `RawString` is one word, or a whole line with `line`",
+        ));
+    }
+    if let Some(repeat) = &attrs.repeat {
+        let message = match repeat.value {
+            Repeat::Prefix(_) => "a text count is a decimal number: write `prefix` without a type",
+            Repeat::Count(_) => {
+                "`count` is binary only: a text list has its own count line, `prefix`"
+            }
+        };
+        return Err(syn::Error::new(repeat.span, message));
+    }
+    if let Some(presence) = &attrs.presence {
+        let key = match presence.value {
+            Presence::Flag(_) => "flag",
+            Presence::If(_) => "present_if",
+        };
+        return Err(syn::Error::new(
+            presence.span,
+            format!("`{key}` is binary only"),
+        ));
+    }
+    if let Some(magic) = &attrs.magic {
+        return Err(syn::Error::new(
+            magic.span,
+            "a text constant is a string: `magic = \"version 300\"`",
+        ));
+    }
+    if let Some(with) = &attrs.with {
+        return Err(syn::Error::new(with.span, "`with` is binary only"));
+    }
+    if let Some(chunk) = &attrs.chunk {
+        return Err(syn::Error::new(chunk.span, "IFF chunks are binary only"));
+    }
+    Ok(())
+}
+
+/// Text attributes have no meaning in a binary layout.
+pub fn reject_text_keys(container: &Container) -> syn::Result<()> {
+    let mut errors = Errors::default();
+    if let Some(span) = container.attrs.one_line {
+        errors.push(syn::Error::new(
+            span,
+            "`one_line` applies to text layouts: add `text`",
+        ));
+    }
+    for field in &container.fields {
+        let attrs = &field.attrs;
+        let keys = [
+            (attrs.line, "line"),
+            (attrs.comment, "comment"),
+            (attrs.vector, "vector"),
+            (attrs.style, "style"),
+        ];
+        for (span, key) in keys {
+            if let Some(span) = span {
+                errors.push(syn::Error::new(
+                    span,
+                    format!("`{key}` applies to text layouts (#[schema(text)])"),
+                ));
+            }
+        }
+        if let Some(span) = attrs.text_prefix {
+            errors.push(syn::Error::new(
+                span,
+                "a binary count prefix needs its integer type: `prefix = u32`",
+            ));
+        }
+        if let Some(magic) = &attrs.text_magic {
+            errors.push(syn::Error::new(
+                magic.span,
+                "a string constant applies to text layouts; a binary constant is `b\"...\"` or a suffixed integer",
+            ));
+        }
+    }
+    errors.finish()
+}
+
+fn first_span(spans: &[Option<Span>]) -> Option<Span> {
+    spans.iter().flatten().next().copied()
+}

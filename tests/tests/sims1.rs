@@ -1,0 +1,102 @@
+//! The real Sims 1 files: every `.skn` and `.cmx` reads and writes back byte
+//! for byte, also through its binary twin and through JSON. Runs when
+//! `OSSUARY_CORPUS` names the corpus folder (with a `sims1` folder inside);
+//! skips quietly when it is unset. The files are never copied here.
+
+use std::path::{Path, PathBuf};
+
+use formats::schema::BinarySchema;
+use formats::sims::bcf::Bcf;
+use formats::sims::bmf::Bmf;
+use formats::sims::cmx::Cmx;
+use formats::sims::skn::Skn;
+
+/// The corpus files with this extension, or `None` when `OSSUARY_CORPUS` is unset.
+fn corpus_files(extension: &str) -> Option<Vec<PathBuf>> {
+    let corpus = std::env::var_os("OSSUARY_CORPUS")?;
+    let folder = Path::new(&corpus).join("sims1");
+    let entries = std::fs::read_dir(&folder)
+        .unwrap_or_else(|e| panic!("OSSUARY_CORPUS is set but {}: {e}", folder.display()));
+    let mut files: Vec<PathBuf> = entries
+        .map(|entry| entry.expect("a directory entry").path())
+        .filter(|path| {
+            path.extension()
+                .is_some_and(|ext| ext.eq_ignore_ascii_case(extension))
+        })
+        .collect();
+    files.sort();
+    assert!(
+        !files.is_empty(),
+        "no .{extension} files in {}",
+        folder.display()
+    );
+    Some(files)
+}
+
+/// Where two texts first differ, as `line N`, for a readable failure.
+fn first_difference(a: &[u8], b: &[u8]) -> String {
+    let at = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+    let line = a[..at].iter().filter(|&&byte| byte == b'\n').count() + 1;
+    format!("first difference at byte {at} (line {line})")
+}
+
+fn assert_same(path: &Path, what: &str, original: &[u8], written: &[u8]) {
+    assert!(
+        original == written,
+        "{}: {what}: {}",
+        path.display(),
+        first_difference(original, written)
+    );
+}
+
+#[test]
+fn every_skn_comes_back_byte_for_byte() {
+    let Some(files) = corpus_files("skn") else {
+        return;
+    };
+    for path in files {
+        let original = std::fs::read(&path).unwrap();
+        let skn = Skn::from_text(&original).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        assert_same(&path, "skn -> skn", &original, &skn.to_text().unwrap());
+
+        let bmf_bytes = Bmf::from(&skn).to_bytes().unwrap();
+        let bmf = Bmf::from_bytes(&bmf_bytes).unwrap();
+        let back = Skn::from(&bmf).to_text().unwrap();
+        assert_same(&path, "skn -> bmf -> skn", &original, &back);
+
+        let json = serde_json::to_string(&skn).unwrap();
+        let from_json: Skn = serde_json::from_str(&json).unwrap();
+        assert_same(
+            &path,
+            "skn -> json -> skn",
+            &original,
+            &from_json.to_text().unwrap(),
+        );
+    }
+}
+
+#[test]
+fn every_cmx_comes_back_byte_for_byte() {
+    let Some(files) = corpus_files("cmx") else {
+        return;
+    };
+    for path in files {
+        let original = std::fs::read(&path).unwrap();
+        let cmx = Cmx::from_text(&original).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        assert_same(&path, "cmx -> cmx", &original, &cmx.to_text().unwrap());
+
+        let bcf_bytes = Bcf::from(&cmx).to_bytes().unwrap();
+        let bcf = Bcf::from_bytes(&bcf_bytes).unwrap();
+        let back = Cmx::from(&bcf).to_text().unwrap();
+        assert_same(&path, "cmx -> bcf -> cmx", &original, &back);
+
+        let json = serde_json::to_string(&cmx).unwrap();
+        let from_json: Cmx = serde_json::from_str(&json).unwrap();
+        assert_same(
+            &path,
+            "cmx -> json -> cmx",
+            &original,
+            &from_json.to_text().unwrap(),
+        );
+    }
+}
