@@ -1,6 +1,7 @@
 //! `ossuary`: inspect, verify and convert late-1990s game character files.
 
 mod check;
+mod convert;
 mod error;
 mod info;
 mod input;
@@ -50,6 +51,19 @@ enum Command {
         #[arg(short, long, value_name = "OUT")]
         output: PathBuf,
     },
+    /// Convert between formats that carry the same data (e.g. .cmx <-> .bcf,
+    /// .skn <-> .bmf); the output format comes from OUT's extension or --to.
+    Convert {
+        input: PathBuf,
+        #[arg(short, long, value_name = "OUT")]
+        output: PathBuf,
+        /// Write this format whatever OUT's extension says.
+        #[arg(long, value_name = "NAME")]
+        to: Option<String>,
+        /// Read the input as this format.
+        #[arg(long, value_name = "NAME")]
+        format: Option<String>,
+    },
     /// Print the skeleton's joints in model space as JSON: name, parent,
     /// position [x, y, z] and rotation [x, y, z, w], in the file's own axes.
     Joints {
@@ -88,6 +102,12 @@ fn main() -> ExitCode {
             format,
             output,
         } => encode(&json, &format, &output),
+        Command::Convert {
+            input,
+            output,
+            to,
+            format,
+        } => convert::run(&input, &output, format.as_deref(), to.as_deref()),
         Command::Joints { file, format } => joints::run(&file, format.as_deref()),
         Command::Render {
             skeleton,

@@ -245,3 +245,64 @@ fn render_writes_a_png_of_the_requested_size() {
     ]);
     assert_eq!(bad_size.status.code(), Some(2));
 }
+
+#[test]
+fn convert_to_the_binary_twin_and_back_gives_the_original_text() {
+    let dir = tempfile::tempdir().unwrap();
+    let fixtures = tests::fixtures_dir();
+    let mut originals: Vec<std::path::PathBuf> = ["humanoid.cmx", "xskin-humanoid-L_ARM-ARM.skn"]
+        .iter()
+        .map(|name| fixtures.join(name))
+        .collect();
+    if let Some(corpus) = tests::corpus_dir() {
+        originals.extend(tests::files_with_extension(&corpus.join("sims1"), "cmx"));
+        originals.extend(tests::files_with_extension(&corpus.join("sims1"), "skn"));
+    }
+    for original in originals {
+        let name = original.file_name().unwrap().to_string_lossy().into_owned();
+        let twin_extension = if name.ends_with(".cmx") { "bcf" } else { "bmf" };
+        let twin = dir.path().join(format!("{name}.{twin_extension}"));
+        let back = dir.path().join(&name);
+        let there = ossuary(&[
+            "convert",
+            &original.to_string_lossy(),
+            "-o",
+            &twin.to_string_lossy(),
+        ]);
+        assert!(there.status.success(), "{name}: {}", stderr(&there));
+        let again = ossuary(&[
+            "convert",
+            &twin.to_string_lossy(),
+            "-o",
+            &back.to_string_lossy(),
+        ]);
+        assert!(again.status.success(), "{name}: {}", stderr(&again));
+        assert_eq!(
+            std::fs::read(&back).unwrap(),
+            std::fs::read(&original).unwrap(),
+            "{name}"
+        );
+    }
+}
+
+#[test]
+fn convert_refuses_formats_that_carry_other_data() {
+    let dir = tempfile::tempdir().unwrap();
+    let skel = tests::fixtures_dir().join("humanoid.skel");
+    let out = dir.path().join("out.skn");
+    let output = ossuary(&[
+        "convert",
+        &skel.to_string_lossy(),
+        "-o",
+        &out.to_string_lossy(),
+    ]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr(&output).contains(
+            "cannot convert The Sims Online skeleton (tso-skel) to The Sims skin (sims-skn)"
+        ),
+        "{}",
+        stderr(&output)
+    );
+    assert!(!out.exists());
+}

@@ -6,6 +6,7 @@ use std::any::Any;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
+use crate::schema::text::{TextError, TextSchema};
 use crate::schema::{BinarySchema, ReadError, TypeLayout, WriteError};
 
 /// Binary files compare by byte offset; text files by line.
@@ -34,6 +35,17 @@ pub struct Format {
     pub layouts: &'static [TypeLayout],
     /// Synthetic sample files the project ships (`cargo xtask regen`).
     pub samples: fn() -> Vec<Sample>,
+    /// Formats carrying the same data, which `ossuary convert` can write.
+    pub conversions: &'static [Conversion],
+}
+
+/// A lossless conversion to another registered format.
+#[derive(Clone, Copy)]
+pub struct Conversion {
+    /// The target format's `--format` name.
+    pub to: &'static str,
+    /// `None` when the document is not of the source format's type.
+    pub convert: fn(&dyn Any) -> Option<Box<dyn Document>>,
 }
 
 /// What decoding a file gives.
@@ -97,13 +109,14 @@ pub trait Describe {
 pub enum DecodeError {
     #[error(transparent)]
     Binary(#[from] ReadError),
+    #[error(transparent)]
+    Text(#[from] TextError),
 }
 
+/// A value the format cannot hold (binary and text writers share the error type).
 #[derive(Debug, thiserror::Error)]
-pub enum EncodeError {
-    #[error(transparent)]
-    Binary(#[from] WriteError),
-}
+#[error(transparent)]
+pub struct EncodeError(#[from] WriteError);
 
 /// JSON that does not describe a value of the format, with where and why.
 #[derive(Debug, thiserror::Error)]
@@ -137,6 +150,68 @@ where
     fn as_any(&self) -> &dyn Any {
         &self.0
     }
+}
+
+/// A text schema type as a [`Document`].
+struct Text<T>(T);
+
+impl<T> Document for Text<T>
+where
+    T: TextSchema + Serialize + Describe + 'static,
+{
+    fn encode(&self) -> Result<Vec<u8>, EncodeError> {
+        Ok(self.0.to_text()?)
+    }
+
+    fn to_json(&self) -> Result<String, serde_json::Error> {
+        serde_json::to_string_pretty(&self.0)
+    }
+
+    fn describe(&self) -> Description {
+        self.0.describe()
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        &self.0
+    }
+}
+
+/// Wraps a text schema value, e.g. for a format's samples.
+pub fn text_document<T>(value: T) -> Box<dyn Document>
+where
+    T: TextSchema + Serialize + Describe + 'static,
+{
+    Box::new(Text(value))
+}
+
+/// `Format::from_json` for a text schema type.
+pub fn text_from_json<T>(json: &str) -> Result<Box<dyn Document>, JsonError>
+where
+    T: TextSchema + Serialize + DeserializeOwned + Describe + 'static,
+{
+    Ok(Box::new(Text(parse_json::<T>(json)?)))
+}
+
+/// `Conversion::convert` from `S` to a binary `T`.
+pub fn convert_to_binary<S, T>(source: &dyn Any) -> Option<Box<dyn Document>>
+where
+    S: 'static,
+    T: for<'a> From<&'a S> + BinarySchema + Serialize + Describe + 'static,
+{
+    source
+        .downcast_ref::<S>()
+        .map(|source| binary_document(T::from(source)))
+}
+
+/// `Conversion::convert` from `S` to a text `T`.
+pub fn convert_to_text<S, T>(source: &dyn Any) -> Option<Box<dyn Document>>
+where
+    S: 'static,
+    T: for<'a> From<&'a S> + TextSchema + Serialize + Describe + 'static,
+{
+    source
+        .downcast_ref::<S>()
+        .map(|source| text_document(T::from(source)))
 }
 
 /// `Format::decode` for a binary schema type.
@@ -194,7 +269,14 @@ fn strip_position(message: &str) -> String {
 }
 
 /// Every registered format.
-pub const FORMATS: &[&Format] = &[&crate::sims::skel::FORMAT, &crate::swg::skt::FORMAT];
+pub const FORMATS: &[&Format] = &[
+    &crate::sims::skel::FORMAT,
+    &crate::sims::cmx::FORMAT,
+    &crate::sims::bcf::FORMAT,
+    &crate::sims::skn::FORMAT,
+    &crate::sims::bmf::FORMAT,
+    &crate::swg::skt::FORMAT,
+];
 
 /// The format with this `--format` name.
 pub fn by_name(name: &str) -> Option<&'static Format> {

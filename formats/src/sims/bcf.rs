@@ -3,8 +3,10 @@
 use serde::{Deserialize, Serialize};
 
 use super::cmx::{self, Cmx, MAXIS_COMMENT};
-use crate::registry::{Describe, Description};
+use super::samples;
+use crate::registry::{self, Conversion, Describe, Description, Encoding, Format, Sample};
 use crate::schema::text::TextStyle;
+use crate::schema::Layout;
 use crate::schema::{Magic, RawString};
 use crate::Schema;
 
@@ -308,6 +310,40 @@ impl Describe for Bcf {
         Cmx::from(self).describe()
     }
 }
+
+/// The `.bcf` registration. Binary with no signature: found by extension only.
+pub const FORMAT: Format = Format {
+    name: "sims-bcf",
+    title: "The Sims binary character file",
+    extensions: &["bcf"],
+    encoding: Encoding::Binary,
+    sniff: |_| false,
+    decode: registry::decode_binary::<Bcf>,
+    from_json: registry::binary_from_json::<Bcf>,
+    layouts: &[
+        Bcf::LAYOUT,
+        Skeleton::LAYOUT,
+        Bone::LAYOUT,
+        PropertyList::LAYOUT,
+        Property::LAYOUT,
+        Suit::LAYOUT,
+        Skin::LAYOUT,
+        Skill::LAYOUT,
+        Motion::LAYOUT,
+        TimePropertyList::LAYOUT,
+        TimeProperty::LAYOUT,
+    ],
+    samples: || {
+        vec![Sample {
+            file_name: "humanoid.bcf",
+            document: registry::binary_document(Bcf::from(&samples::humanoid_cmx())),
+        }]
+    },
+    conversions: &[Conversion {
+        to: "sims-cmx",
+        convert: registry::convert_to_text::<Bcf, Cmx>,
+    }],
+};
 
 #[cfg(test)]
 mod tests {

@@ -2,9 +2,11 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::samples;
 use super::skn::{self, Skn};
-use crate::registry::{Describe, Description};
+use crate::registry::{self, Conversion, Describe, Description, Encoding, Format, Sample};
 use crate::schema::text::TextStyle;
+use crate::schema::Layout;
 use crate::schema::RawString;
 use crate::Schema;
 
@@ -151,6 +153,28 @@ impl Describe for Bmf {
         Skn::from(self).describe()
     }
 }
+
+/// The `.bmf` registration. Binary with no signature: found by extension only.
+pub const FORMAT: Format = Format {
+    name: "sims-bmf",
+    title: "The Sims binary skin",
+    extensions: &["bmf"],
+    encoding: Encoding::Binary,
+    sniff: |_| false,
+    decode: registry::decode_binary::<Bmf>,
+    from_json: registry::binary_from_json::<Bmf>,
+    layouts: &[Bmf::LAYOUT, Binding::LAYOUT, Blend::LAYOUT, Vertex::LAYOUT],
+    samples: || {
+        vec![Sample {
+            file_name: "xskin-humanoid-L_ARM-ARM.bmf",
+            document: registry::binary_document(Bmf::from(&samples::arm_skin())),
+        }]
+    },
+    conversions: &[Conversion {
+        to: "sims-skn",
+        convert: registry::convert_to_text::<Bmf, Skn>,
+    }],
+};
 
 #[cfg(test)]
 mod tests {

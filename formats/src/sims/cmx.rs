@@ -2,8 +2,11 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::registry::{Describe, Description, Joint};
+use super::bcf::Bcf;
+use super::samples;
+use crate::registry::{self, Conversion, Describe, Description, Encoding, Format, Joint, Sample};
 use crate::schema::text::{TextError, TextSchema, TextStyle};
+use crate::schema::Layout;
 use crate::schema::{Magic, RawString, WriteError};
 use crate::Schema;
 
@@ -260,6 +263,44 @@ impl Describe for Cmx {
         Description { facts, joints }
     }
 }
+
+/// The `.cmx` registration.
+pub const FORMAT: Format = Format {
+    name: "sims-cmx",
+    title: "The Sims character file",
+    extensions: &["cmx"],
+    encoding: Encoding::Text,
+    // A `//` comment line, then `version 300`.
+    sniff: |bytes| {
+        let head = bytes.get(..200).unwrap_or(bytes);
+        head.starts_with(b"//") && head.windows(11).any(|window| window == b"version 300")
+    },
+    decode: |bytes| Ok(registry::text_document(Cmx::from_text(bytes)?)),
+    from_json: registry::text_from_json::<Cmx>,
+    layouts: &[
+        Cmx::LAYOUT,
+        Skeleton::LAYOUT,
+        Bone::LAYOUT,
+        PropertyList::LAYOUT,
+        Property::LAYOUT,
+        Suit::LAYOUT,
+        Skin::LAYOUT,
+        Skill::LAYOUT,
+        Motion::LAYOUT,
+        TimePropertyList::LAYOUT,
+        TimeProperty::LAYOUT,
+    ],
+    samples: || {
+        vec![Sample {
+            file_name: "humanoid.cmx",
+            document: registry::text_document(samples::humanoid_cmx()),
+        }]
+    },
+    conversions: &[Conversion {
+        to: "sims-bcf",
+        convert: registry::convert_to_binary::<Cmx, Bcf>,
+    }],
+};
 
 #[cfg(test)]
 mod tests {

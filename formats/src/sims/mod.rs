@@ -1,5 +1,6 @@
 pub mod bcf;
 pub mod bmf;
 pub mod cmx;
+pub mod samples;
 pub mod skel;
 pub mod skn;

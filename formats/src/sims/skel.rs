@@ -126,6 +126,7 @@ pub const FORMAT: Format = Format {
         PropertyList::LAYOUT,
         Property::LAYOUT,
     ],
+    conversions: &[],
     samples: || {
         vec![Sample {
             file_name: "humanoid.skel",

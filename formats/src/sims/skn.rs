@@ -2,8 +2,11 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::registry::{Describe, Description};
+use super::bmf::Bmf;
+use super::samples;
+use crate::registry::{self, Conversion, Describe, Description, Encoding, Format, Sample};
 use crate::schema::text::{TextError, TextErrorKind, TextSchema, TextStyle};
+use crate::schema::Layout;
 use crate::schema::{RawString, Segment, WriteError};
 use crate::Schema;
 
@@ -166,6 +169,36 @@ impl Describe for Skn {
         }
     }
 }
+
+/// The `.skn` registration.
+pub const FORMAT: Format = Format {
+    name: "sims-skn",
+    title: "The Sims skin",
+    extensions: &["skn"],
+    encoding: Encoding::Text,
+    // Text whose third line is the bone count.
+    sniff: |bytes| {
+        !bytes.contains(&0)
+            && bytes
+                .split(|&b| b == b'\n')
+                .nth(2)
+                .and_then(|line| std::str::from_utf8(line).ok())
+                .is_some_and(|line| line.trim().parse::<u32>().is_ok())
+    },
+    decode: |bytes| Ok(registry::text_document(Skn::from_text(bytes)?)),
+    from_json: registry::text_from_json::<Skn>,
+    layouts: &[Skn::LAYOUT, Binding::LAYOUT, Blend::LAYOUT, Vertex::LAYOUT],
+    samples: || {
+        vec![Sample {
+            file_name: "xskin-humanoid-L_ARM-ARM.skn",
+            document: registry::text_document(samples::arm_skin()),
+        }]
+    },
+    conversions: &[Conversion {
+        to: "sims-bmf",
+        convert: registry::convert_to_binary::<Skn, Bmf>,
+    }],
+};
 
 #[cfg(test)]
 mod tests {

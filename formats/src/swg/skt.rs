@@ -322,6 +322,7 @@ pub const FORMAT: Format = Format {
         LodVersion::LAYOUT,
         LodListV0::LAYOUT,
     ],
+    conversions: &[],
     samples: || {
         let detailed = SkeletonForm::from_joints(&humanoid_joints());
         let coarse = SkeletonForm::from_joints(humanoid_joints().get(..4).unwrap_or_default());

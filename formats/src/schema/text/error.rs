@@ -29,6 +29,8 @@ pub enum TextErrorKind {
         expected: &'static str,
         found: &'static str,
     },
+    #[error("a carriage return that does not end the line")]
+    StrayCarriageReturn,
     #[error("text follows the end of the data")]
     TrailingText,
     #[error("{0}")]

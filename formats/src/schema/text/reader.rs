@@ -82,6 +82,15 @@ impl<'a> TextReader<'a> {
             }
             None => (rest, None, rest.len()),
         };
+        // A bare CR is neither part of a value nor a line ending the writer
+        // could reproduce, so it is refused rather than guessed at.
+        if let Some(column) = line.iter().position(|&byte| byte == b'\r') {
+            return Err(TextError::new(
+                self.lines_taken,
+                column + 1,
+                TextErrorKind::StrayCarriageReturn,
+            ));
+        }
         self.line = line;
         self.next_line += consumed;
         self.final_line_ending = ending.is_some();
