@@ -8,6 +8,7 @@ mod input;
 mod joints;
 mod output;
 mod render;
+mod skin;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -71,9 +72,22 @@ enum Command {
         #[arg(long, value_name = "NAME")]
         format: Option<String>,
     },
-    /// Draw the skeleton (front and side views) to a PNG.
+    /// Deform a mesh with its skeleton at rest and write it as OBJ.
+    Skin {
+        mesh: PathBuf,
+        #[arg(long, value_name = "FILE")]
+        skeleton: PathBuf,
+        #[arg(short, long, value_name = "OUT.obj")]
+        output: PathBuf,
+        /// Read the mesh as this format.
+        #[arg(long, value_name = "NAME")]
+        format: Option<String>,
+    },
+    /// Draw the skeleton and meshes (front and side views) to a PNG.
     Render {
         skeleton: PathBuf,
+        /// Meshes to deform with the skeleton and draw.
+        meshes: Vec<PathBuf>,
         #[arg(short, long, value_name = "OUT.png")]
         output: PathBuf,
         /// Picture size in pixels.
@@ -109,12 +123,19 @@ fn main() -> ExitCode {
             format,
         } => convert::run(&input, &output, format.as_deref(), to.as_deref()),
         Command::Joints { file, format } => joints::run(&file, format.as_deref()),
+        Command::Skin {
+            mesh,
+            skeleton,
+            output,
+            format,
+        } => skin::run(&mesh, &skeleton, &output, format.as_deref()),
         Command::Render {
             skeleton,
+            meshes,
             output,
             size,
             format,
-        } => render::run(&skeleton, &output, size, format.as_deref()),
+        } => render::run(&skeleton, &meshes, &output, size, format.as_deref()),
         Command::Check { paths, format } => check::run(&paths, format.as_deref()),
     };
     match result {

@@ -1,79 +1,15 @@
 //! `ossuary joints` against an independent implementation of the posing
 //! conventions of DESIGN.md section 3, written here with plain f64 matrices.
 
+mod independent;
+
 use std::process::Command;
+
+use independent::{rotation, sims_world_matrices, skel_bones, swg_world_matrices, Mat4};
 
 use formats::schema::{BinarySchema, RawString};
 use formats::sims::skel::{Bone, Skeleton};
 use formats::swg::skt;
-
-type Mat4 = [[f64; 4]; 4];
-
-fn multiply(a: &Mat4, b: &Mat4) -> Mat4 {
-    let mut out = [[0.0; 4]; 4];
-    for (row, out_row) in out.iter_mut().enumerate() {
-        for (column, cell) in out_row.iter_mut().enumerate() {
-            *cell = (0..4).map(|k| a[row][k] * b[k][column]).sum();
-        }
-    }
-    out
-}
-
-/// Column-vector rotation matrix of the unit quaternion (x, y, z, w).
-fn rotation(q: [f64; 4]) -> Mat4 {
-    let [x, y, z, w] = q;
-    [
-        [
-            1.0 - 2.0 * (y * y + z * z),
-            2.0 * (x * y - z * w),
-            2.0 * (x * z + y * w),
-            0.0,
-        ],
-        [
-            2.0 * (x * y + z * w),
-            1.0 - 2.0 * (x * x + z * z),
-            2.0 * (y * z - x * w),
-            0.0,
-        ],
-        [
-            2.0 * (x * z - y * w),
-            2.0 * (y * z + x * w),
-            1.0 - 2.0 * (x * x + y * y),
-            0.0,
-        ],
-        [0.0, 0.0, 0.0, 1.0],
-    ]
-}
-
-fn translation(t: [f64; 3]) -> Mat4 {
-    [
-        [1.0, 0.0, 0.0, t[0]],
-        [0.0, 1.0, 0.0, t[1]],
-        [0.0, 0.0, 1.0, t[2]],
-        [0.0, 0.0, 0.0, 1.0],
-    ]
-}
-
-/// world = parent * T(translation) * R(conjugate(stored rotation)).
-fn sims_world_matrices(skeleton: &Skeleton) -> Vec<Mat4> {
-    let mut world: Vec<Mat4> = Vec::new();
-    for bone in &skeleton.bones {
-        let [x, y, z, w] = bone.rotation.map(f64::from);
-        let local = multiply(
-            &translation(bone.translation.map(f64::from)),
-            &rotation([-x, -y, -z, w]),
-        );
-        let parent = skeleton
-            .bones
-            .iter()
-            .position(|candidate| candidate.name == bone.parent);
-        world.push(match parent {
-            Some(index) => multiply(&world[index], &local),
-            None => local,
-        });
-    }
-    world
-}
 
 /// Deterministic pseudo-random numbers in [-1, 1) (xorshift), so failures reproduce.
 struct Numbers(u64);
@@ -161,7 +97,7 @@ fn joints_agree_with_an_independent_implementation_on_random_skeletons() {
         let joints = joints_output(&path);
         assert_joints_match(
             &joints,
-            &sims_world_matrices(&skeleton),
+            &sims_world_matrices(&skel_bones(&skeleton)),
             &format!("seed {seed}"),
         );
         for (index, joint) in joints.as_array().unwrap().iter().enumerate() {
@@ -172,42 +108,6 @@ fn joints_agree_with_an_independent_implementation_on_random_skeletons() {
             }
         }
     }
-}
-
-/// Hamilton product of quaternions stored (w, x, y, z).
-fn hamilton(a: [f64; 4], b: [f64; 4]) -> [f64; 4] {
-    let [aw, ax, ay, az] = a;
-    let [bw, bx, by, bz] = b;
-    [
-        aw * bw - ax * bx - ay * by - az * bz,
-        aw * bx + ax * bw + ay * bz - az * by,
-        aw * by - ax * bz + ay * bw + az * bx,
-        aw * bz + ax * by - ay * bx + az * bw,
-    ]
-}
-
-fn wxyz(q: skt::Quaternion) -> [f64; 4] {
-    [q.w, q.x, q.y, q.z].map(f64::from)
-}
-
-/// SWG: R = RPST * BPRO * RPRE, local = T(BPTR) * R, world = parent * local.
-fn swg_world_matrices(joints: &[skt::Joint]) -> Vec<Mat4> {
-    let mut world: Vec<Mat4> = Vec::new();
-    for joint in joints {
-        let [w, x, y, z] = hamilton(
-            hamilton(wxyz(joint.post_rotation), wxyz(joint.bind_rotation)),
-            wxyz(joint.pre_rotation),
-        );
-        let local = multiply(
-            &translation(joint.bind_translation.map(f64::from)),
-            &rotation([x, y, z, w]),
-        );
-        world.push(match usize::try_from(joint.parent) {
-            Ok(parent) => multiply(&world[parent], &local),
-            Err(_) => local,
-        });
-    }
-    world
 }
 
 fn random_unit_quaternion(numbers: &mut Numbers) -> skt::Quaternion {

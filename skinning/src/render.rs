@@ -208,6 +208,22 @@ fn shaded(rgb: [u8; 3], intensity: f32) -> [u8; 3] {
 
 /// Draws `text` in the 8x8 bitmap font, each font pixel a `scale`-sized square,
 /// with its top-left corner at (x, y). Characters the font lacks show as '?'.
+/// The title at full size if it fits the width, else at label size, cut
+/// with `...` if it still does not.
+fn fit_title(title: &str, width: u32) -> (String, f32) {
+    let room = width.saturating_sub(16) as f32;
+    let characters = title.chars().count() as f32;
+    if characters * 8.0 * TITLE_SCALE <= room {
+        return (title.to_owned(), TITLE_SCALE);
+    }
+    let fits = (room / (8.0 * LABEL_SCALE)) as usize;
+    if title.chars().count() <= fits {
+        return (title.to_owned(), LABEL_SCALE);
+    }
+    let kept: String = title.chars().take(fits.saturating_sub(3)).collect();
+    (format!("{kept}..."), LABEL_SCALE)
+}
+
 fn draw_text(pixmap: &mut Pixmap, text: &str, x: f32, y: f32, scale: f32, rgb: [u8; 3]) {
     use font8x8::UnicodeFonts;
     let paint = paint(rgb, false);
@@ -407,8 +423,9 @@ pub fn render_png(scene: &Scene, size: ImageSize) -> Result<Vec<u8>, RenderError
     for line in lines.into_iter().flatten() {
         pixmap.fill_rect(line, &rule, identity, None);
     }
-    let title_top = (TITLE_BAND_HEIGHT as f32 - 8.0 * TITLE_SCALE) / 2.0;
-    draw_text(&mut pixmap, scene.title, 8.0, title_top, TITLE_SCALE, TEXT);
+    let (title, scale) = fit_title(scene.title, size.width);
+    let title_top = (TITLE_BAND_HEIGHT as f32 - 8.0 * scale) / 2.0;
+    draw_text(&mut pixmap, &title, 8.0, title_top, scale, TEXT);
 
     pixmap
         .encode_png()

@@ -1,10 +1,12 @@
 //! The Sims and The Sims Online: bones name their parents (`NULL` for the
 //! root) and store rotations that act as their conjugate.
 
+use formats::sims::{cmx, skn};
 use glam::{Quat, Vec3};
 
-use super::{AdaptError, FileSkeleton, Handedness};
-use crate::sims::bone_local;
+use super::{AdaptError, FileSkeleton, Handedness, PosedMesh};
+use crate::pose::model_matrices;
+use crate::sims::{bone_local, deform, Binding, Blend, BlendRule, SkinInput, SkinVertex};
 use crate::skeleton::{NamedJoint, RootRule, Skeleton};
 
 /// The parent name a root bone stores.
@@ -51,6 +53,101 @@ pub fn tso_skeleton(skel: &formats::sims::skel::Skeleton) -> Result<FileSkeleton
         translation: bone.translation,
         rotation: bone.rotation,
     }))
+}
+
+/// A `.cmx` (or `.bcf`) poses its first skeleton.
+pub fn cmx_skeleton(file: &cmx::Cmx) -> Result<FileSkeleton, AdaptError> {
+    let skeleton = file.skeletons.first().ok_or(AdaptError::NoSkeleton)?;
+    sims_skeleton(skeleton.bones.iter().map(|bone| SimsBone {
+        name: &bone.name,
+        parent: &bone.parent,
+        translation: bone.translation,
+        rotation: bone.rotation,
+    }))
+}
+
+/// Deforms a skin with the skeleton at rest: each mesh bone must be a joint
+/// of the skeleton; blends follow the game's rule.
+pub fn posed_skin(skin: &skn::Skn, skeleton: &Skeleton) -> Result<PosedMesh, AdaptError> {
+    let model = model_matrices(skeleton, skeleton.rest_locals())?;
+    let bone_matrices = skin
+        .bones
+        .iter()
+        .map(|bone| {
+            let name = bone.to_text();
+            skeleton
+                .find(&name)
+                .and_then(|joint| model.get(joint).copied())
+                .ok_or(AdaptError::MissingBone(name))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let vertices: Vec<SkinVertex> = skin
+        .vertices
+        .iter()
+        .map(|vertex| SkinVertex {
+            position: Vec3::from_array(vertex.position),
+            normal: Vec3::from_array(vertex.normal),
+        })
+        .collect();
+    let bindings: Vec<Binding> = skin
+        .bindings
+        .iter()
+        .map(|binding| Binding {
+            bone: binding.bone,
+            first_vertex: binding.first_vertex,
+            vertex_count: binding.vertex_count,
+            first_blend: binding.first_blend,
+            blend_count: binding.blend_count,
+        })
+        .collect();
+    let blends: Vec<Blend> = skin
+        .blends
+        .iter()
+        .map(|blend| Blend {
+            vertex: blend.vertex,
+            raw_weight: blend.raw_weight,
+        })
+        .collect();
+    let real = skin.real_vertex_count();
+    let faces = skin
+        .faces
+        .iter()
+        .enumerate()
+        .map(|(face, corners)| {
+            let index = |vertex: i32| {
+                u32::try_from(vertex)
+                    .ok()
+                    .filter(|&index| (index as usize) < real)
+                    .ok_or(AdaptError::FaceOutOfRange {
+                        face,
+                        vertex,
+                        count: real,
+                    })
+            };
+            Ok([index(corners[0])?, index(corners[1])?, index(corners[2])?])
+        })
+        .collect::<Result<Vec<_>, AdaptError>>()?;
+    let mut posed = vec![
+        SkinVertex {
+            position: Vec3::ZERO,
+            normal: Vec3::ZERO,
+        };
+        real
+    ];
+    let input = SkinInput {
+        bone_matrices: &bone_matrices,
+        vertices: &vertices,
+        bindings: &bindings,
+        blends: &blends,
+        real_vertex_count: real,
+    };
+    deform(&input, BlendRule::Game, &mut posed)?;
+    Ok(PosedMesh {
+        positions: posed.iter().map(|vertex| vertex.position).collect(),
+        normals: posed.iter().map(|vertex| vertex.normal).collect(),
+        uvs: skin.uvs.clone(),
+        faces,
+    })
 }
 
 #[cfg(test)]

@@ -1,0 +1,213 @@
+//! An independent implementation of DESIGN.md section 3's posing and
+//! skinning conventions in plain f64 matrices, for checking the CLI's output.
+//! It shares no code with the crates under test.
+
+#![allow(dead_code)] // each test binary uses part of it
+
+use formats::sims::{cmx, skel, skn};
+use formats::swg::skt;
+
+pub type Mat4 = [[f64; 4]; 4];
+
+pub fn multiply(a: &Mat4, b: &Mat4) -> Mat4 {
+    let mut out = [[0.0; 4]; 4];
+    for (row, out_row) in out.iter_mut().enumerate() {
+        for (column, cell) in out_row.iter_mut().enumerate() {
+            *cell = (0..4).map(|k| a[row][k] * b[k][column]).sum();
+        }
+    }
+    out
+}
+
+/// Column-vector rotation matrix of the unit quaternion (x, y, z, w).
+pub fn rotation(q: [f64; 4]) -> Mat4 {
+    let [x, y, z, w] = q;
+    [
+        [
+            1.0 - 2.0 * (y * y + z * z),
+            2.0 * (x * y - z * w),
+            2.0 * (x * z + y * w),
+            0.0,
+        ],
+        [
+            2.0 * (x * y + z * w),
+            1.0 - 2.0 * (x * x + z * z),
+            2.0 * (y * z - x * w),
+            0.0,
+        ],
+        [
+            2.0 * (x * z - y * w),
+            2.0 * (y * z + x * w),
+            1.0 - 2.0 * (x * x + y * y),
+            0.0,
+        ],
+        [0.0, 0.0, 0.0, 1.0],
+    ]
+}
+
+pub fn translation(t: [f64; 3]) -> Mat4 {
+    [
+        [1.0, 0.0, 0.0, t[0]],
+        [0.0, 1.0, 0.0, t[1]],
+        [0.0, 0.0, 1.0, t[2]],
+        [0.0, 0.0, 0.0, 1.0],
+    ]
+}
+
+/// A Sims bone as stored: name, parent name (`NULL` for the root),
+/// translation and rotation (x, y, z, w).
+pub struct SimsBone {
+    pub name: Vec<u8>,
+    pub parent: Vec<u8>,
+    pub translation: [f32; 3],
+    pub rotation: [f32; 4],
+}
+
+pub fn skel_bones(skeleton: &skel::Skeleton) -> Vec<SimsBone> {
+    skeleton
+        .bones
+        .iter()
+        .map(|bone| SimsBone {
+            name: bone.name.0.clone(),
+            parent: bone.parent.0.clone(),
+            translation: bone.translation,
+            rotation: bone.rotation,
+        })
+        .collect()
+}
+
+pub fn cmx_bones(skeleton: &cmx::Skeleton) -> Vec<SimsBone> {
+    skeleton
+        .bones
+        .iter()
+        .map(|bone| SimsBone {
+            name: bone.name.0.clone(),
+            parent: bone.parent.0.clone(),
+            translation: bone.translation,
+            rotation: bone.rotation,
+        })
+        .collect()
+}
+
+/// world = parent * T(translation) * R(conjugate(stored rotation)), parents
+/// found by name (they may come later in the list).
+pub fn sims_world_matrices(bones: &[SimsBone]) -> Vec<Mat4> {
+    fn world(bones: &[SimsBone], index: usize, depth: usize) -> Mat4 {
+        let bone = &bones[index];
+        let [x, y, z, w] = bone.rotation.map(f64::from);
+        let local = multiply(
+            &translation(bone.translation.map(f64::from)),
+            &rotation([-x, -y, -z, w]),
+        );
+        match bones
+            .iter()
+            .position(|candidate| candidate.name == bone.parent)
+        {
+            Some(parent) if depth < bones.len() => {
+                multiply(&world(bones, parent, depth + 1), &local)
+            }
+            _ => local,
+        }
+    }
+    (0..bones.len())
+        .map(|index| world(bones, index, 0))
+        .collect()
+}
+
+pub fn transform_point(m: &Mat4, p: [f64; 3]) -> [f64; 3] {
+    [0, 1, 2].map(|row| m[row][0] * p[0] + m[row][1] * p[1] + m[row][2] * p[2] + m[row][3])
+}
+
+pub fn transform_vector(m: &Mat4, v: [f64; 3]) -> [f64; 3] {
+    [0, 1, 2].map(|row| m[row][0] * v[0] + m[row][1] * v[1] + m[row][2] * v[2])
+}
+
+/// A Sims skin deformed as the game did: vertices in their bone's space,
+/// real vertices by their binding's range, blend vertices by theirs (offset
+/// by the uv count), then `(1 - w) * real + w * blend` with `w = raw / 32768`
+/// for each blend entry in order; normals likewise, renormalized. Returns
+/// positions and normals of the real vertices.
+pub fn sims_skin(skin: &skn::Skn, bones: &[SimsBone]) -> (Vec<[f64; 3]>, Vec<[f64; 3]>) {
+    let world = sims_world_matrices(bones);
+    let real = skin.uvs.len();
+    let stored: Vec<([f64; 3], [f64; 3])> = skin
+        .vertices
+        .iter()
+        .map(|vertex| (vertex.position.map(f64::from), vertex.normal.map(f64::from)))
+        .collect();
+    let mut posed = stored.clone();
+    for binding in &skin.bindings {
+        let bone_name = &skin.bones[binding.bone as usize].0;
+        let joint = bones
+            .iter()
+            .position(|bone| &bone.name == bone_name)
+            .expect("mesh bone in skeleton");
+        let matrix = &world[joint];
+        let reals =
+            binding.first_vertex as usize..(binding.first_vertex + binding.vertex_count) as usize;
+        let blends = if binding.blend_count > 0 {
+            real + binding.first_blend as usize
+                ..real + (binding.first_blend + binding.blend_count) as usize
+        } else {
+            0..0
+        };
+        for index in reals.chain(blends) {
+            let (position, normal) = stored[index];
+            posed[index] = (
+                transform_point(matrix, position),
+                transform_vector(matrix, normal),
+            );
+        }
+    }
+    for (entry, blend) in skin.blends.iter().enumerate() {
+        let w = f64::from(blend.raw_weight) / 32768.0;
+        let (blend_position, blend_normal) = posed[real + entry];
+        let (position, normal) = &mut posed[blend.vertex as usize];
+        for axis in 0..3 {
+            position[axis] = (1.0 - w) * position[axis] + w * blend_position[axis];
+            normal[axis] = (1.0 - w) * normal[axis] + w * blend_normal[axis];
+        }
+        let length = normal.iter().map(|c| c * c).sum::<f64>().sqrt();
+        if length > 0.0 {
+            normal.iter_mut().for_each(|c| *c /= length);
+        }
+    }
+    posed.truncate(real);
+    posed.into_iter().unzip()
+}
+
+/// Hamilton product of quaternions stored (w, x, y, z).
+pub fn hamilton(a: [f64; 4], b: [f64; 4]) -> [f64; 4] {
+    let [aw, ax, ay, az] = a;
+    let [bw, bx, by, bz] = b;
+    [
+        aw * bw - ax * bx - ay * by - az * bz,
+        aw * bx + ax * bw + ay * bz - az * by,
+        aw * by - ax * bz + ay * bw + az * bx,
+        aw * bz + ax * by - ay * bx + az * bw,
+    ]
+}
+
+pub fn wxyz(q: skt::Quaternion) -> [f64; 4] {
+    [q.w, q.x, q.y, q.z].map(f64::from)
+}
+
+/// SWG: R = RPST * BPRO * RPRE, local = T(BPTR) * R, world = parent * local.
+pub fn swg_world_matrices(joints: &[skt::Joint]) -> Vec<Mat4> {
+    let mut world: Vec<Mat4> = Vec::new();
+    for joint in joints {
+        let [w, x, y, z] = hamilton(
+            hamilton(wxyz(joint.post_rotation), wxyz(joint.bind_rotation)),
+            wxyz(joint.pre_rotation),
+        );
+        let local = multiply(
+            &translation(joint.bind_translation.map(f64::from)),
+            &rotation([x, y, z, w]),
+        );
+        world.push(match usize::try_from(joint.parent) {
+            Ok(parent) => multiply(&world[parent], &local),
+            Err(_) => local,
+        });
+    }
+    world
+}
