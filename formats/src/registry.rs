@@ -2,6 +2,7 @@
 //! and the tests crate's round trips all work from this list.
 
 use std::any::Any;
+use std::marker::PhantomData;
 
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -128,51 +129,63 @@ pub struct JsonError {
     pub message: String,
 }
 
-/// A binary schema type as a [`Document`].
-struct Binary<T>(T);
+/// How a document's value becomes a file again.
+trait FileEncoding<T> {
+    fn encode(value: &T) -> Result<Vec<u8>, WriteError>;
+}
 
-impl<T> Document for Binary<T>
-where
-    T: BinarySchema + Serialize + Describe + 'static,
-{
-    fn encode(&self) -> Result<Vec<u8>, EncodeError> {
-        Ok(self.0.to_bytes()?)
-    }
+/// Through the binary schema (`BinarySchema::to_bytes`).
+struct AsBinary;
 
-    fn to_json(&self) -> Result<String, serde_json::Error> {
-        serde_json::to_string_pretty(&self.0)
-    }
+/// Through the text schema (`TextSchema::to_text`).
+struct AsText;
 
-    fn describe(&self) -> Description {
-        self.0.describe()
-    }
-
-    fn as_any(&self) -> &dyn Any {
-        &self.0
+impl<T: BinarySchema> FileEncoding<T> for AsBinary {
+    fn encode(value: &T) -> Result<Vec<u8>, WriteError> {
+        value.to_bytes()
     }
 }
 
-/// A text schema type as a [`Document`].
-struct Text<T>(T);
+impl<T: TextSchema> FileEncoding<T> for AsText {
+    fn encode(value: &T) -> Result<Vec<u8>, WriteError> {
+        value.to_text()
+    }
+}
 
-impl<T> Document for Text<T>
+/// A format's value as a [`Document`], written back with encoding `E`.
+struct Wrapped<T, E> {
+    value: T,
+    encoding: PhantomData<E>,
+}
+
+impl<T, E> Wrapped<T, E> {
+    fn boxed(value: T) -> Box<Self> {
+        Box::new(Wrapped {
+            value,
+            encoding: PhantomData,
+        })
+    }
+}
+
+impl<T, E> Document for Wrapped<T, E>
 where
-    T: TextSchema + Serialize + Describe + 'static,
+    T: Serialize + Describe + 'static,
+    E: FileEncoding<T> + 'static,
 {
     fn encode(&self) -> Result<Vec<u8>, EncodeError> {
-        Ok(self.0.to_text()?)
+        Ok(E::encode(&self.value)?)
     }
 
     fn to_json(&self) -> Result<String, serde_json::Error> {
-        serde_json::to_string_pretty(&self.0)
+        serde_json::to_string_pretty(&self.value)
     }
 
     fn describe(&self) -> Description {
-        self.0.describe()
+        self.value.describe()
     }
 
     fn as_any(&self) -> &dyn Any {
-        &self.0
+        &self.value
     }
 }
 
@@ -181,7 +194,7 @@ pub fn text_document<T>(value: T) -> Box<dyn Document>
 where
     T: TextSchema + Serialize + Describe + 'static,
 {
-    Box::new(Text(value))
+    Wrapped::<T, AsText>::boxed(value)
 }
 
 /// `Format::from_json` for a text schema type.
@@ -189,7 +202,7 @@ pub fn text_from_json<T>(json: &str) -> Result<Box<dyn Document>, JsonError>
 where
     T: TextSchema + Serialize + DeserializeOwned + Describe + 'static,
 {
-    Ok(Box::new(Text(parse_json::<T>(json)?)))
+    Ok(Wrapped::<T, AsText>::boxed(parse_json::<T>(json)?))
 }
 
 /// `Conversion::convert` from `S` to a binary `T`.
@@ -219,7 +232,7 @@ pub fn decode_binary<T>(bytes: &[u8]) -> Decoded
 where
     T: BinarySchema + Serialize + Describe + 'static,
 {
-    Ok(Box::new(Binary(T::from_bytes(bytes)?)))
+    Ok(Wrapped::<T, AsBinary>::boxed(T::from_bytes(bytes)?))
 }
 
 /// `Format::from_json` for a binary schema type.
@@ -227,7 +240,7 @@ pub fn binary_from_json<T>(json: &str) -> Result<Box<dyn Document>, JsonError>
 where
     T: BinarySchema + Serialize + DeserializeOwned + Describe + 'static,
 {
-    Ok(Box::new(Binary(parse_json::<T>(json)?)))
+    Ok(Wrapped::<T, AsBinary>::boxed(parse_json::<T>(json)?))
 }
 
 /// Wraps a binary schema value, e.g. for a format's samples.
@@ -235,7 +248,7 @@ pub fn binary_document<T>(value: T) -> Box<dyn Document>
 where
     T: BinarySchema + Serialize + Describe + 'static,
 {
-    Box::new(Binary(value))
+    Wrapped::<T, AsBinary>::boxed(value)
 }
 
 fn parse_json<T: DeserializeOwned>(json: &str) -> Result<T, JsonError> {
