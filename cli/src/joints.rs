@@ -4,7 +4,7 @@ use std::path::Path;
 
 use serde_json::{json, Value};
 use skinning::adapt::{self, FileSkeleton};
-use skinning::{joint_states, model_matrices};
+use skinning::{joint_states, Pose};
 
 use crate::error::CliError;
 use crate::input;
@@ -34,7 +34,8 @@ pub fn load_skeleton(file: &Path, format: Option<&str>) -> Result<FileSkeleton, 
 /// a column-vector quaternion (x, y, z, w) with w >= 0.
 fn joints_json(file_skeleton: &FileSkeleton, file: &Path) -> Result<String, CliError> {
     let skeleton = &file_skeleton.skeleton;
-    let model = model_matrices(skeleton, skeleton.rest_locals())
+    let model = Pose::rest(skeleton)
+        .model_matrices(skeleton)
         .map_err(|e| CliError::Input(format!("{}: {e}", file.display())))?;
     let names = skeleton.names();
     let joints: Vec<Value> = joint_states(&model)

@@ -6,7 +6,7 @@ use glam::Vec3;
 use skinning::adapt::{FileSkeleton, Handedness};
 use skinning::handedness::mirror_position;
 use skinning::render::{render_png, ImageSize, RenderJoint, RenderMesh, Scene};
-use skinning::{joint_states, model_matrices};
+use skinning::{joint_states, Pose};
 
 use crate::error::CliError;
 use crate::joints::load_skeleton;
@@ -68,7 +68,8 @@ fn render_joints(
     mirror: impl Fn(Vec3) -> Vec3,
 ) -> Result<Vec<RenderJoint>, CliError> {
     let skeleton = &file_skeleton.skeleton;
-    let model = model_matrices(skeleton, skeleton.rest_locals())
+    let model = Pose::rest(skeleton)
+        .model_matrices(skeleton)
         .map_err(|e| CliError::Input(format!("{}: {e}", path.display())))?;
     Ok(joint_states(&model)
         .iter()

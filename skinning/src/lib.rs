@@ -8,5 +8,7 @@ pub mod render;
 pub mod sims;
 pub mod skeleton;
 
-pub use pose::{joint_states, local_to_model, model_matrices, JobError, JointState, Transform};
+pub use pose::{
+    joint_states, local_to_model, model_matrices, JobError, JointState, Pose, Transform,
+};
 pub use skeleton::{IndexedJoint, NamedJoint, RootRule, Skeleton, SkeletonError};

@@ -102,6 +102,38 @@ pub fn model_matrices(skeleton: &Skeleton, locals: &[Affine3A]) -> Result<Vec<Af
     Ok(model)
 }
 
+/// Local transforms, one per joint in file order: the rest pose, or what an
+/// animation makes of it. Its length is checked against the skeleton once,
+/// when it is made, so posing it needs no further checks.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Pose {
+    locals: Vec<Affine3A>,
+}
+
+impl Pose {
+    /// The skeleton's rest pose.
+    pub fn rest(skeleton: &Skeleton) -> Pose {
+        Pose {
+            locals: skeleton.rest_locals().to_vec(),
+        }
+    }
+
+    /// A pose from local transforms computed elsewhere (e.g. an animation frame).
+    pub fn from_locals(skeleton: &Skeleton, locals: Vec<Affine3A>) -> Result<Pose, JobError> {
+        check_length("locals", skeleton.len(), locals.len())?;
+        Ok(Pose { locals })
+    }
+
+    pub fn locals(&self) -> &[Affine3A] {
+        &self.locals
+    }
+
+    /// Every joint's model matrix, in file order.
+    pub fn model_matrices(&self, skeleton: &Skeleton) -> Result<Vec<Affine3A>, JobError> {
+        model_matrices(skeleton, &self.locals)
+    }
+}
+
 /// Model-space position and rotation of every joint, in file order.
 pub fn joint_states(model: &[Affine3A]) -> Vec<JointState> {
     model.iter().map(JointState::from_model).collect()
@@ -232,6 +264,46 @@ mod tests {
         assert_eq!(
             error.to_string(),
             "model has 3 entries, but the skeleton has 1 joints"
+        );
+    }
+
+    #[test]
+    fn a_pose_is_checked_against_its_skeleton_once() {
+        let skeleton = Skeleton::from_parent_indices(
+            vec![
+                IndexedJoint {
+                    name: "root".to_owned(),
+                    parent: None,
+                    rest_local: Affine3A::from_translation(Vec3::Y),
+                },
+                IndexedJoint {
+                    name: "tip".to_owned(),
+                    parent: Some(0),
+                    rest_local: Affine3A::from_translation(Vec3::X),
+                },
+            ],
+            RootRule::ExactlyOne,
+        )
+        .unwrap();
+        let rest = Pose::rest(&skeleton);
+        let model = rest.model_matrices(&skeleton).unwrap();
+        assert_near(model[1].translation.into(), Vec3::new(1.0, 1.0, 0.0));
+
+        let turned = vec![
+            Affine3A::from_rotation_translation(Quat::from_rotation_z(FRAC_PI_2), Vec3::Y),
+            Affine3A::from_translation(Vec3::X),
+        ];
+        let pose = Pose::from_locals(&skeleton, turned).unwrap();
+        let model = pose.model_matrices(&skeleton).unwrap();
+        assert_near(model[1].translation.into(), Vec3::new(0.0, 2.0, 0.0));
+
+        assert_eq!(
+            Pose::from_locals(&skeleton, vec![Affine3A::IDENTITY]),
+            Err(JobError::LengthMismatch {
+                slice: "locals",
+                expected: 2,
+                actual: 1
+            })
         );
     }
 }

@@ -5,7 +5,7 @@ use formats::sims::{cmx, skn};
 use glam::{Quat, Vec3};
 
 use super::{AdaptError, FileSkeleton, Handedness, PosedMesh};
-use crate::pose::model_matrices;
+use crate::pose::Pose;
 use crate::sims::{bone_local, deform, Binding, Blend, BlendRule, SkinInput, SkinVertex};
 use crate::skeleton::{NamedJoint, RootRule, Skeleton};
 
@@ -69,7 +69,7 @@ pub fn cmx_skeleton(file: &cmx::Cmx) -> Result<FileSkeleton, AdaptError> {
 /// Deforms a skin with the skeleton at rest: each mesh bone must be a joint
 /// of the skeleton; blends follow the game's rule.
 pub fn posed_skin(skin: &skn::Skn, skeleton: &Skeleton) -> Result<PosedMesh, AdaptError> {
-    let model = model_matrices(skeleton, skeleton.rest_locals())?;
+    let model = Pose::rest(skeleton).model_matrices(skeleton)?;
     let bone_matrices = skin
         .bones
         .iter()
