@@ -82,28 +82,45 @@ pub fn list_of_len<T: Debug + 'static>(
 /// write -> read -> write must give the same bytes. Bytes are compared, not
 /// values, so NaN floats pass.
 pub fn check_round_trip<T: BinarySchema + Sample>() {
+    run_round_trips::<T, _>("round trip", T::to_bytes, |bytes| {
+        T::from_bytes(bytes).map_err(|e| e.to_string())
+    });
+}
+
+/// Generates values of `T` and checks each through `write`, `read`, `write`.
+fn run_round_trips<T, E>(
+    what: &str,
+    write: fn(&T) -> Result<Vec<u8>, E>,
+    read: fn(&[u8]) -> Result<T, String>,
+) where
+    T: Sample,
+    E: std::fmt::Display,
+{
     let mut runner = TestRunner::new(Config {
         cases: CASES,
         failure_persistence: None,
         ..Config::default()
     });
     let result = runner.run(&T::strategy(), |value| {
-        let first = value
-            .to_bytes()
+        let first = write(&value)
             .map_err(|e| TestCaseError::fail(format!("writing a generated value failed: {e}")))?;
-        let decoded = T::from_bytes(&first)
-            .map_err(|e| TestCaseError::fail(format!("reading back failed: {e}")))?;
-        let second = decoded
-            .to_bytes()
+        let decoded = read(&first).map_err(|e| {
+            TestCaseError::fail(format!(
+                "reading back failed: {e}\n{}",
+                String::from_utf8_lossy(&first)
+            ))
+        })?;
+        let second = write(&decoded)
             .map_err(|e| TestCaseError::fail(format!("writing the decoded value failed: {e}")))?;
+        prop_assert_eq!(
+            String::from_utf8_lossy(&first),
+            String::from_utf8_lossy(&second)
+        );
         prop_assert_eq!(first, second);
         Ok(())
     });
     if let Err(failure) = result {
-        panic!(
-            "round trip of {} failed: {failure}",
-            std::any::type_name::<T>()
-        );
+        panic!("{what} of {} failed: {failure}", std::any::type_name::<T>());
     }
 }
 
@@ -139,35 +156,7 @@ pub fn text_style() -> BoxedStrategy<TextStyle> {
 
 /// write -> read -> write must give the same text.
 pub fn check_text_round_trip<T: TextSchema + Sample>() {
-    let mut runner = TestRunner::new(Config {
-        cases: CASES,
-        failure_persistence: None,
-        ..Config::default()
+    run_round_trips::<T, _>("text round trip", T::to_text, |text| {
+        T::from_text(text).map_err(|e| e.to_string())
     });
-    let result = runner.run(&T::strategy(), |value| {
-        let first = value
-            .to_text()
-            .map_err(|e| TestCaseError::fail(format!("writing a generated value failed: {e}")))?;
-        let decoded = T::from_text(&first).map_err(|e| {
-            TestCaseError::fail(format!(
-                "reading back failed: {e}\n{}",
-                String::from_utf8_lossy(&first)
-            ))
-        })?;
-        let second = decoded
-            .to_text()
-            .map_err(|e| TestCaseError::fail(format!("writing the decoded value failed: {e}")))?;
-        prop_assert_eq!(
-            String::from_utf8_lossy(&first),
-            String::from_utf8_lossy(&second)
-        );
-        prop_assert_eq!(first, second);
-        Ok(())
-    });
-    if let Err(failure) = result {
-        panic!(
-            "text round trip of {} failed: {failure}",
-            std::any::type_name::<T>()
-        );
-    }
 }
