@@ -2,6 +2,8 @@
 //! damaged sample files must give a value or an error, never a panic, and
 //! whatever decodes must encode back to exactly the bytes it came from.
 
+use std::sync::OnceLock;
+
 use formats::registry::{Encoding, Format, FORMATS};
 use proptest::prelude::*;
 
@@ -28,8 +30,14 @@ fn sample_bytes() -> Vec<(&'static Format, Vec<u8>)> {
         .collect()
 }
 
-/// The samples, and the real corpus files when `OSSUARY_CORPUS` is set.
-fn files_to_damage() -> Vec<(&'static Format, Vec<u8>)> {
+/// The samples, and the real corpus files when `OSSUARY_CORPUS` is set;
+/// loaded once, not once per generated case.
+fn files_to_damage() -> &'static [(&'static Format, Vec<u8>)] {
+    static FILES: OnceLock<Vec<(&'static Format, Vec<u8>)>> = OnceLock::new();
+    FILES.get_or_init(load_files_to_damage)
+}
+
+fn load_files_to_damage() -> Vec<(&'static Format, Vec<u8>)> {
     let mut files = sample_bytes();
     if let Some(corpus) = tests::corpus_dir() {
         for family in ["sims1", "swg"] {
@@ -95,7 +103,7 @@ proptest! {
     #[test]
     fn damaged_samples_never_panic(damages in proptest::collection::vec(damage(), 1..8)) {
         for (format, original) in files_to_damage() {
-            let mut bytes = original;
+            let mut bytes = original.clone();
             for damage in &damages {
                 apply(&mut bytes, damage);
             }
