@@ -3,7 +3,8 @@
 use std::io::IsTerminal as _;
 use std::path::{Path, PathBuf};
 
-use formats::registry::{self, Encoding, Format};
+use formats::catalogue;
+use formats::format::{Encoding, Format};
 
 use crate::error::CliError;
 use crate::input;
@@ -131,7 +132,7 @@ fn wanted(file: &Path, forced: Option<&Format>) -> bool {
                     .extensions
                     .contains(&extension.to_ascii_lowercase().as_str())
             }),
-        None => registry::is_known_extension(&name),
+        None => catalogue::is_known_extension(&name),
     }
 }
 
@@ -166,7 +167,7 @@ mod tests {
     fn text_differences_are_given_as_line_and_column() {
         let format = Format {
             encoding: Encoding::Text,
-            ..*registry::FORMATS[0]
+            ..*catalogue::FORMATS[0]
         };
         let text = describe_difference(&format, b"one\r\ntwo\r\n", b"one\r\ntwx\r\n", 7);
         assert_eq!(text, "differs at line 2:3");

@@ -2,7 +2,8 @@
 
 use std::path::Path;
 
-use formats::registry::{self, Format};
+use formats::catalogue;
+use formats::format::Format;
 
 use crate::error::CliError;
 use crate::{input, output};
@@ -19,11 +20,8 @@ pub fn run(
     let document = if target.name == loaded.format.name {
         loaded.document.as_ref()
     } else {
-        let conversion = loaded
-            .format
-            .conversions
-            .iter()
-            .find(|conversion| conversion.to == target.name)
+        let conversion = catalogue::conversions_from(loaded.format)
+            .find(|conversion| conversion.to.is(target))
             .ok_or_else(|| no_conversion(loaded.format, target))?;
         converted = (conversion.convert)(loaded.document.as_any()).ok_or_else(|| {
             CliError::Input(format!(
@@ -55,7 +53,7 @@ fn target_format(output_path: &Path, to: Option<&str>) -> Result<&'static Format
         .and_then(|extension| extension.to_str())
         .map(str::to_ascii_lowercase)
         .unwrap_or_default();
-    registry::FORMATS
+    catalogue::FORMATS
         .iter()
         .copied()
         .find(|format| format.extensions.contains(&extension.as_str()))
@@ -69,10 +67,8 @@ fn target_format(output_path: &Path, to: Option<&str>) -> Result<&'static Format
 }
 
 fn no_conversion(from: &Format, to: &Format) -> CliError {
-    let targets: Vec<&str> = from
-        .conversions
-        .iter()
-        .map(|conversion| conversion.to)
+    let targets: Vec<&str> = catalogue::conversions_from(from)
+        .map(|conversion| conversion.to.name)
         .collect();
     let possible = if targets.is_empty() {
         "none".to_owned()

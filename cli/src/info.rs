@@ -3,7 +3,7 @@
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-use formats::registry::{Description, Joint};
+use formats::format::{Description, Joint};
 
 use crate::error::CliError;
 use crate::input;

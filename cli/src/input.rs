@@ -2,7 +2,8 @@
 
 use std::path::Path;
 
-use formats::registry::{self, Document, Format};
+use formats::catalogue;
+use formats::format::{Document, Format};
 
 use crate::error::CliError;
 
@@ -12,7 +13,7 @@ pub struct Loaded {
 }
 
 pub fn format_named(name: &str) -> Result<&'static Format, CliError> {
-    registry::by_name(name).ok_or_else(|| {
+    catalogue::by_name(name).ok_or_else(|| {
         CliError::Usage(format!(
             "unknown format `{name}`; known formats: {}",
             known_names()
@@ -21,7 +22,7 @@ pub fn format_named(name: &str) -> Result<&'static Format, CliError> {
 }
 
 pub fn known_names() -> String {
-    registry::FORMATS
+    catalogue::FORMATS
         .iter()
         .map(|format| format.name)
         .collect::<Vec<_>>()
@@ -41,7 +42,7 @@ pub fn format_of(
 ) -> Result<&'static Format, CliError> {
     match forced {
         Some(name) => format_named(name),
-        None => registry::detect(&path.to_string_lossy(), bytes).ok_or_else(|| {
+        None => catalogue::detect(&path.to_string_lossy(), bytes).ok_or_else(|| {
             CliError::Usage(format!(
                 "{}: cannot tell the format from the name or the content; pass --format (one of: {})",
                 path.display(),

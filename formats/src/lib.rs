@@ -6,7 +6,8 @@
 // Lets the derive's `::formats::schema` paths resolve inside this crate too.
 extern crate self as formats;
 
-pub mod registry;
+pub mod catalogue;
+pub mod format;
 pub mod schema;
 pub mod sims;
 pub mod swg;

@@ -1,7 +1,7 @@
 //! Every registered format's sample fixtures: decoded value snapshots and
-//! byte-exact round trips, picked up from the registry alone.
+//! byte-exact round trips, picked up from the catalogue alone.
 
-use formats::registry::FORMATS;
+use formats::catalogue::FORMATS;
 
 #[test]
 fn every_sample_fixture_round_trips_byte_for_byte() {

@@ -4,7 +4,8 @@
 
 use std::sync::OnceLock;
 
-use formats::registry::{Encoding, Format, FORMATS};
+use formats::catalogue::FORMATS;
+use formats::format::{Encoding, Format};
 use proptest::prelude::*;
 
 fn fails_or_round_trips(format: &Format, bytes: &[u8]) {

@@ -2,7 +2,7 @@
 
 use std::fmt::Write as _;
 
-use formats::registry::{Encoding, Format};
+use formats::format::{Encoding, Format};
 use formats::schema::TypeLayout;
 
 pub fn format_page(format: &Format, generated: &str) -> String {

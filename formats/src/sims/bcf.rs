@@ -3,8 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::cmx::{self, Cmx, MAXIS_COMMENT};
-use super::samples;
-use crate::registry::{self, Conversion, Describe, Description, Encoding, Format, Sample};
+use crate::format::{self, Conversion, Describe, Description, Encoding, Format, Sample};
 use crate::schema::text::TextStyle;
 use crate::schema::Layout;
 use crate::schema::{Magic, RawString};
@@ -312,14 +311,14 @@ impl Describe for Bcf {
 }
 
 /// The `.bcf` registration. Binary with no signature: found by extension only.
-pub const FORMAT: Format = Format {
+pub static FORMAT: Format = Format {
     name: "sims-bcf",
     title: "The Sims binary character file",
     extensions: &["bcf"],
     encoding: Encoding::Binary,
     sniff: |_| false,
-    decode: registry::decode_binary::<Bcf>,
-    from_json: registry::binary_from_json::<Bcf>,
+    decode: format::decode_binary::<Bcf>,
+    from_json: format::binary_from_json::<Bcf>,
     layouts: &[
         Bcf::LAYOUT,
         Skeleton::LAYOUT,
@@ -336,13 +335,21 @@ pub const FORMAT: Format = Format {
     samples: || {
         vec![Sample {
             file_name: "humanoid.bcf",
-            document: registry::binary_document(Bcf::from(&samples::humanoid_cmx())),
+            document: format::binary_document(Bcf::from(&cmx::humanoid())),
         }]
     },
-    conversions: &[Conversion {
-        to: "sims-cmx",
-        convert: registry::convert_to_text::<Bcf, Cmx>,
-    }],
+    conversions: &[
+        Conversion {
+            from: &cmx::FORMAT,
+            to: &FORMAT,
+            convert: format::convert_to_binary::<Cmx, Bcf>,
+        },
+        Conversion {
+            from: &FORMAT,
+            to: &cmx::FORMAT,
+            convert: format::convert_to_text::<Bcf, Cmx>,
+        },
+    ],
 };
 
 #[cfg(test)]

@@ -2,9 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::samples;
 use super::skn::{self, Skn};
-use crate::registry::{self, Conversion, Describe, Description, Encoding, Format, Sample};
+use crate::format::{self, Conversion, Describe, Description, Encoding, Format, Sample};
 use crate::schema::text::TextStyle;
 use crate::schema::Layout;
 use crate::schema::RawString;
@@ -155,25 +154,33 @@ impl Describe for Bmf {
 }
 
 /// The `.bmf` registration. Binary with no signature: found by extension only.
-pub const FORMAT: Format = Format {
+pub static FORMAT: Format = Format {
     name: "sims-bmf",
     title: "The Sims binary skin",
     extensions: &["bmf"],
     encoding: Encoding::Binary,
     sniff: |_| false,
-    decode: registry::decode_binary::<Bmf>,
-    from_json: registry::binary_from_json::<Bmf>,
+    decode: format::decode_binary::<Bmf>,
+    from_json: format::binary_from_json::<Bmf>,
     layouts: &[Bmf::LAYOUT, Binding::LAYOUT, Blend::LAYOUT, Vertex::LAYOUT],
     samples: || {
         vec![Sample {
             file_name: "xskin-humanoid-L_ARM-ARM.bmf",
-            document: registry::binary_document(Bmf::from(&samples::arm_skin())),
+            document: format::binary_document(Bmf::from(&skn::arm_skin())),
         }]
     },
-    conversions: &[Conversion {
-        to: "sims-skn",
-        convert: registry::convert_to_text::<Bmf, Skn>,
-    }],
+    conversions: &[
+        Conversion {
+            from: &skn::FORMAT,
+            to: &FORMAT,
+            convert: format::convert_to_binary::<Skn, Bmf>,
+        },
+        Conversion {
+            from: &FORMAT,
+            to: &skn::FORMAT,
+            convert: format::convert_to_text::<Bmf, Skn>,
+        },
+    ],
 };
 
 #[cfg(test)]

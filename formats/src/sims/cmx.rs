@@ -2,9 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::bcf::Bcf;
-use super::samples;
-use crate::registry::{self, Conversion, Describe, Description, Encoding, Format, Joint, Sample};
+use super::skel;
+use crate::format::{self, Describe, Description, Encoding, Format, Joint, Sample};
 use crate::schema::text::{TextError, TextSchema, TextStyle};
 use crate::schema::Layout;
 use crate::schema::{Magic, RawString, WriteError};
@@ -265,7 +264,7 @@ impl Describe for Cmx {
 }
 
 /// The `.cmx` registration.
-pub const FORMAT: Format = Format {
+pub static FORMAT: Format = Format {
     name: "sims-cmx",
     title: "The Sims character file",
     extensions: &["cmx"],
@@ -275,8 +274,8 @@ pub const FORMAT: Format = Format {
         let head = bytes.get(..200).unwrap_or(bytes);
         head.starts_with(b"//") && head.windows(11).any(|window| window == b"version 300")
     },
-    decode: |bytes| Ok(registry::text_document(Cmx::from_text(bytes)?)),
-    from_json: registry::text_from_json::<Cmx>,
+    decode: |bytes| Ok(format::text_document(Cmx::from_text(bytes)?)),
+    from_json: format::text_from_json::<Cmx>,
     layouts: &[
         Cmx::LAYOUT,
         Skeleton::LAYOUT,
@@ -293,14 +292,97 @@ pub const FORMAT: Format = Format {
     samples: || {
         vec![Sample {
             file_name: "humanoid.cmx",
-            document: registry::text_document(samples::humanoid_cmx()),
+            document: format::text_document(humanoid()),
         }]
     },
-    conversions: &[Conversion {
-        to: "sims-bcf",
-        convert: registry::convert_to_binary::<Cmx, Bcf>,
-    }],
+    conversions: &[],
 };
+
+/// The humanoid as a `.cmx`: one skeleton, one suit, one skill.
+pub fn humanoid() -> Cmx {
+    let humanoid = skel::humanoid();
+    let bones = humanoid
+        .bones
+        .iter()
+        .map(|bone| Bone {
+            name: bone.name.clone(),
+            parent: bone.parent.clone(),
+            property_lists: bone
+                .property_lists
+                .iter()
+                .flatten()
+                .map(|list| PropertyList {
+                    properties: list
+                        .properties
+                        .iter()
+                        .map(|property| Property {
+                            key: property.key.clone(),
+                            value: property.value.clone(),
+                        })
+                        .collect(),
+                })
+                .collect(),
+            translation: bone.translation,
+            rotation: bone.rotation,
+            can_translate: bone.can_translate,
+            can_rotate: bone.can_rotate,
+            can_blend: bone.can_blend,
+            wiggle_value: bone.wiggle_value,
+            wiggle_power: bone.wiggle_power,
+        })
+        .collect();
+    let wave = Property {
+        key: RawString::from("xevt"),
+        value: RawString::from("wave"),
+    };
+    Cmx {
+        style: TextStyle::default(),
+        comment: RawString::from(MAXIS_COMMENT),
+        version: Magic,
+        skeletons: vec![Skeleton {
+            name: humanoid.name,
+            bones,
+        }],
+        suits: vec![Suit {
+            name: RawString::from("humanoid-arm"),
+            suit_type: 0,
+            unknown: 0,
+            skins: vec![Skin {
+                bone: RawString::from("L_ARM"),
+                name: RawString::from("xskin-humanoid-L_ARM-ARM"),
+                censor_flags: 0,
+                unknown: 0,
+            }],
+        }],
+        skills: vec![Skill {
+            name: RawString::from("humanoid-wave"),
+            animation: RawString::from("xskill-humanoid-wave"),
+            duration: 1000.0,
+            distance: 0.0,
+            moving: 0,
+            position_count: 0,
+            rotation_count: 2,
+            motions: vec![Motion {
+                bone: RawString::from("L_ARM"),
+                frame_count: 2,
+                duration: 1000.0,
+                positions_used: 0,
+                rotations_used: 1,
+                first_position: -1,
+                first_rotation: 0,
+                property_lists: vec![PropertyList {
+                    properties: vec![wave.clone()],
+                }],
+                time_property_lists: vec![TimePropertyList {
+                    entries: vec![TimeProperty {
+                        time: 500,
+                        properties: vec![wave],
+                    }],
+                }],
+            }],
+        }],
+    }
+}
 
 #[cfg(test)]
 mod tests {

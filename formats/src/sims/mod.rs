@@ -1,6 +1,5 @@
 pub mod bcf;
 pub mod bmf;
 pub mod cmx;
-pub mod samples;
 pub mod skel;
 pub mod skn;

@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::registry::{self, Describe, Description, Encoding, Format, Joint, Sample};
+use crate::format::{self, Describe, Description, Encoding, Format, Joint, Sample};
 use crate::schema::{Layout, RawString};
 use crate::Schema;
 
@@ -111,15 +111,15 @@ impl Describe for Skeleton {
 }
 
 /// The `.skel` registration.
-pub const FORMAT: Format = Format {
+pub static FORMAT: Format = Format {
     name: "tso-skel",
     title: "The Sims Online skeleton",
     extensions: &["skel"],
     encoding: Encoding::Binary,
     // Version 1 as a big-endian u32, then a Pascal-string name.
     sniff: |bytes| bytes.starts_with(&[0, 0, 0, 1]),
-    decode: registry::decode_binary::<Skeleton>,
-    from_json: registry::binary_from_json::<Skeleton>,
+    decode: format::decode_binary::<Skeleton>,
+    from_json: format::binary_from_json::<Skeleton>,
     layouts: &[
         Skeleton::LAYOUT,
         Bone::LAYOUT,
@@ -130,7 +130,7 @@ pub const FORMAT: Format = Format {
     samples: || {
         vec![Sample {
             file_name: "humanoid.skel",
-            document: registry::binary_document(humanoid()),
+            document: format::binary_document(humanoid()),
         }]
     },
 };

@@ -2,9 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::bmf::Bmf;
-use super::samples;
-use crate::registry::{self, Conversion, Describe, Description, Encoding, Format, Sample};
+use crate::format::{self, Describe, Description, Encoding, Format, Sample};
 use crate::schema::text::{TextError, TextErrorKind, TextSchema, TextStyle};
 use crate::schema::Layout;
 use crate::schema::{RawString, Segment, WriteError};
@@ -171,7 +169,7 @@ impl Describe for Skn {
 }
 
 /// The `.skn` registration.
-pub const FORMAT: Format = Format {
+pub static FORMAT: Format = Format {
     name: "sims-skn",
     title: "The Sims skin",
     extensions: &["skn"],
@@ -185,20 +183,76 @@ pub const FORMAT: Format = Format {
                 .and_then(|line| std::str::from_utf8(line).ok())
                 .is_some_and(|line| line.trim().parse::<u32>().is_ok())
     },
-    decode: |bytes| Ok(registry::text_document(Skn::from_text(bytes)?)),
-    from_json: registry::text_from_json::<Skn>,
+    decode: |bytes| Ok(format::text_document(Skn::from_text(bytes)?)),
+    from_json: format::text_from_json::<Skn>,
     layouts: &[Skn::LAYOUT, Binding::LAYOUT, Blend::LAYOUT, Vertex::LAYOUT],
     samples: || {
         vec![Sample {
             file_name: "xskin-humanoid-L_ARM-ARM.skn",
-            document: registry::text_document(samples::arm_skin()),
+            document: format::text_document(arm_skin()),
         }]
     },
-    conversions: &[Conversion {
-        to: "sims-bmf",
-        convert: registry::convert_to_binary::<Skn, Bmf>,
-    }],
+    conversions: &[],
 };
+
+/// A square tube from the left shoulder to the hand: four vertices on the
+/// arm, four on the hand, and two blend vertices (in hand space) pulling
+/// two of the arm's far corners toward the hand, at half and quarter weight.
+pub fn arm_skin() -> Skn {
+    let vertex = |x: f32, y: f32, z: f32| Vertex {
+        position: [x, y, z],
+        normal: [x.signum(), 0.0, z.signum()],
+    };
+    let ring = |y: f32| {
+        [
+            vertex(-0.1, y, -0.1),
+            vertex(0.1, y, -0.1),
+            vertex(0.1, y, 0.1),
+            vertex(-0.1, y, 0.1),
+        ]
+    };
+    let mut vertices: Vec<Vertex> = ring(0.0).into_iter().chain(ring(0.0)).collect();
+    vertices.push(vertex(0.1, 0.3, 0.1));
+    vertices.push(vertex(-0.1, 0.3, 0.1));
+    let side = |a: i32, b: i32| [[a, b, b + 4], [a, b + 4, a + 4]];
+    Skn {
+        style: TextStyle::default(),
+        name: RawString::from("xskin-humanoid-L_ARM-ARM"),
+        texture: RawString::from("x"),
+        bones: vec![RawString::from("L_ARM"), RawString::from("L_HAND")],
+        faces: [side(0, 1), side(1, 2), side(2, 3), side(3, 0)].concat(),
+        bindings: vec![
+            Binding {
+                bone: 0,
+                first_vertex: 0,
+                vertex_count: 4,
+                first_blend: -1,
+                blend_count: 0,
+            },
+            Binding {
+                bone: 1,
+                first_vertex: 4,
+                vertex_count: 4,
+                first_blend: 0,
+                blend_count: 2,
+            },
+        ],
+        uvs: (0..8)
+            .map(|index| [(index % 4) as f32 / 4.0, (index / 4) as f32])
+            .collect(),
+        blends: vec![
+            Blend {
+                vertex: 2,
+                raw_weight: 16384,
+            },
+            Blend {
+                vertex: 3,
+                raw_weight: 8192,
+            },
+        ],
+        vertices,
+    }
+}
 
 #[cfg(test)]
 mod tests {

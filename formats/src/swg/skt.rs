@@ -13,7 +13,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::registry::{self, Describe, Description, Encoding, Format, Sample};
+use crate::format::{self, Describe, Description, Encoding, Format, Sample};
 use crate::schema::{Count, Layout, RawString};
 use crate::Schema;
 
@@ -203,7 +203,7 @@ impl SkeletonForm {
 
     /// Joint names with their parents, for `ossuary info`. A parent index
     /// outside the skeleton (or -1) leaves the joint a root.
-    pub fn joint_tree(&self) -> Vec<registry::Joint> {
+    pub fn joint_tree(&self) -> Vec<format::Joint> {
         let SkeletonVersion::V2(columns) = &self.version;
         let count = columns.names.len();
         columns
@@ -217,7 +217,7 @@ impl SkeletonForm {
                     .map(Some)
                     .chain(std::iter::repeat(None)),
             )
-            .map(|(name, parent)| registry::Joint {
+            .map(|(name, parent)| format::Joint {
                 name: name.to_string(),
                 parent: parent
                     .and_then(|parent| usize::try_from(parent).ok())
@@ -301,7 +301,7 @@ impl SkeletonV2 {
 }
 
 /// The `.skt` registration.
-pub const FORMAT: Format = Format {
+pub static FORMAT: Format = Format {
     name: "swg-skt",
     title: "Star Wars Galaxies skeleton",
     extensions: &["skt"],
@@ -310,8 +310,8 @@ pub const FORMAT: Format = Format {
     sniff: |bytes| {
         bytes.starts_with(b"FORM") && matches!(bytes.get(8..12), Some(b"SKTM") | Some(b"SLOD"))
     },
-    decode: registry::decode_binary::<Skeleton>,
-    from_json: registry::binary_from_json::<Skeleton>,
+    decode: format::decode_binary::<Skeleton>,
+    from_json: format::binary_from_json::<Skeleton>,
     layouts: &[
         Skeleton::LAYOUT,
         SkeletonForm::LAYOUT,
@@ -329,11 +329,11 @@ pub const FORMAT: Format = Format {
         vec![
             Sample {
                 file_name: "humanoid.skt",
-                document: registry::binary_document(Skeleton::Single(detailed.clone())),
+                document: format::binary_document(Skeleton::Single(detailed.clone())),
             },
             Sample {
                 file_name: "humanoid-lods.skt",
-                document: registry::binary_document(Skeleton::LevelsOfDetail(LodForm {
+                document: format::binary_document(Skeleton::LevelsOfDetail(LodForm {
                     version: LodVersion::V0(LodListV0 {
                         level_count: Count::new(),
                         levels: vec![detailed, coarse],

@@ -1,5 +1,7 @@
-//! Every format, registered once. The CLI, the generated docs, the fixtures
-//! and the tests crate's round trips all work from this list.
+//! What a format is to the rest of the project: its registration
+//! ([`Format`]), the decoded file it gives ([`Document`]), and the helpers a
+//! format module builds its registration from. The list of every format is
+//! [`crate::catalogue`].
 
 use std::any::Any;
 use std::collections::HashMap;
@@ -37,16 +39,25 @@ pub struct Format {
     pub layouts: &'static [TypeLayout],
     /// Synthetic sample files the project ships (`cargo xtask regen`).
     pub samples: fn() -> Vec<Sample>,
-    /// Formats carrying the same data, which `ossuary convert` can write.
+    /// Lossless conversions between this format and others carrying the
+    /// same data, in either direction: the module that knows both types
+    /// declares them, so neither twin imports the other twice.
     pub conversions: &'static [Conversion],
 }
 
-/// A lossless conversion to another registered format.
+impl Format {
+    /// Whether two registrations are the same format.
+    pub fn is(&self, other: &Format) -> bool {
+        self.name == other.name
+    }
+}
+
+/// A lossless conversion from one registered format to another.
 #[derive(Clone, Copy)]
 pub struct Conversion {
-    /// The target format's `--format` name.
-    pub to: &'static str,
-    /// `None` when the document is not of the source format's type.
+    pub from: &'static Format,
+    pub to: &'static Format,
+    /// `None` when the document is not of `from`'s type.
     pub convert: fn(&dyn Any) -> Option<Box<dyn Document>>,
 }
 
@@ -286,52 +297,6 @@ fn strip_position(message: &str) -> String {
         Some(cut) => message.get(..cut).unwrap_or(message).to_owned(),
         None => message.to_owned(),
     }
-}
-
-/// Every registered format.
-pub const FORMATS: &[&Format] = &[
-    &crate::sims::skel::FORMAT,
-    &crate::sims::cmx::FORMAT,
-    &crate::sims::bcf::FORMAT,
-    &crate::sims::skn::FORMAT,
-    &crate::sims::bmf::FORMAT,
-    &crate::swg::skt::FORMAT,
-];
-
-/// The format with this `--format` name.
-pub fn by_name(name: &str) -> Option<&'static Format> {
-    FORMATS.iter().copied().find(|format| format.name == name)
-}
-
-/// The format a file is in: by its extension, then by its content.
-pub fn detect(file_name: &str, bytes: &[u8]) -> Option<&'static Format> {
-    let extension = file_name
-        .rsplit_once('.')
-        .map(|(_, extension)| extension.to_ascii_lowercase());
-    let by_extension: Vec<&'static Format> = FORMATS
-        .iter()
-        .copied()
-        .filter(|format| {
-            extension
-                .as_deref()
-                .is_some_and(|ext| format.extensions.contains(&ext))
-        })
-        .collect();
-    match by_extension.as_slice() {
-        [only] => Some(*only),
-        [] => FORMATS.iter().copied().find(|format| (format.sniff)(bytes)),
-        several => several.iter().copied().find(|format| (format.sniff)(bytes)),
-    }
-}
-
-/// Whether some format claims this extension (directory walks take only these).
-pub fn is_known_extension(file_name: &str) -> bool {
-    file_name.rsplit_once('.').is_some_and(|(_, extension)| {
-        let extension = extension.to_ascii_lowercase();
-        FORMATS
-            .iter()
-            .any(|format| format.extensions.contains(&extension.as_str()))
-    })
 }
 
 #[cfg(test)]
