@@ -3,11 +3,11 @@
 use std::io::IsTerminal as _;
 use std::path::{Path, PathBuf};
 
-use formats::catalogue;
+use formats::catalogue::Catalogue;
 use formats::format::{Encoding, Format};
 
-use crate::error::CliError;
-use crate::input;
+use crate::error::{CliError, Problem};
+use crate::{input, Context};
 
 /// A progress line appears on a terminal once this many files are checked.
 const PROGRESS_FROM: usize = 20;
@@ -20,36 +20,48 @@ enum Verdict {
     Failed(String),
 }
 
-pub fn run(paths: &[PathBuf], forced: Option<&str>) -> Result<bool, CliError> {
-    let forced_format = forced.map(input::format_named).transpose()?;
-    let files = collect_files(paths, forced_format)?;
+pub fn run(
+    context: &mut Context,
+    paths: &[PathBuf],
+    forced: Option<&str>,
+) -> Result<bool, CliError> {
+    let catalogue = context.catalogue;
+    let forced_format = forced
+        .map(|name| input::format_named(&catalogue, name))
+        .transpose()?;
+    let files = collect_files(&catalogue, paths, forced_format)?;
     let show_progress = files.len() >= PROGRESS_FROM && std::io::stderr().is_terminal();
     let mut all_identical = true;
     for (done, file) in files.iter().enumerate() {
         if show_progress {
             eprint!("\r\x1b[2K[{}/{}] {}", done + 1, files.len(), file.display());
         }
-        let verdict = check_file(file, forced)?;
+        let verdict = check_file(&catalogue, file, forced)?;
         if show_progress {
             eprint!("\r\x1b[2K");
         }
-        match &verdict {
-            Verdict::Identical => println!("{}: ok", file.display()),
-            Verdict::Differs(difference) => println!("{}: {difference}", file.display()),
-            Verdict::Failed(message) => println!("{message}"),
-        }
+        let line = match &verdict {
+            Verdict::Identical => format!("{}: ok\n", file.display()),
+            Verdict::Differs(difference) => format!("{}: {difference}\n", file.display()),
+            Verdict::Failed(message) => format!("{message}\n"),
+        };
+        context.print(&line)?;
         all_identical &= matches!(verdict, Verdict::Identical);
     }
     Ok(all_identical)
 }
 
 /// A file's verdict; only a usage problem (unknown format) is an error.
-fn check_file(path: &Path, forced: Option<&str>) -> Result<Verdict, CliError> {
+fn check_file(
+    catalogue: &Catalogue,
+    path: &Path,
+    forced: Option<&str>,
+) -> Result<Verdict, CliError> {
     let bytes = match input::read(path) {
         Ok(bytes) => bytes,
         Err(error) => return Ok(Verdict::Failed(error.to_string())),
     };
-    let format = input::format_of(path, &bytes, forced)?;
+    let format = input::format_of(catalogue, path, &bytes, forced)?;
     let document = match input::decode(path, format, &bytes) {
         Ok(document) => document,
         Err(error) => return Ok(Verdict::Failed(error.to_string())),
@@ -105,13 +117,17 @@ fn describe_difference(format: &Format, original: &[u8], encoded: &[u8], offset:
 
 /// The named files, and inside named directories every file (recursively,
 /// sorted) whose extension some format claims, or `--format`'s extensions.
-fn collect_files(paths: &[PathBuf], forced: Option<&Format>) -> Result<Vec<PathBuf>, CliError> {
+fn collect_files(
+    catalogue: &Catalogue,
+    paths: &[PathBuf],
+    forced: Option<&Format>,
+) -> Result<Vec<PathBuf>, CliError> {
     let mut files = Vec::new();
     for path in paths {
         if path.is_dir() {
             let mut found = Vec::new();
             walk(path, &mut found)?;
-            found.retain(|file| wanted(file, forced));
+            found.retain(|file| wanted(catalogue, file, forced));
             found.sort();
             files.extend(found);
         } else {
@@ -121,27 +137,20 @@ fn collect_files(paths: &[PathBuf], forced: Option<&Format>) -> Result<Vec<PathB
     Ok(files)
 }
 
-fn wanted(file: &Path, forced: Option<&Format>) -> bool {
+fn wanted(catalogue: &Catalogue, file: &Path, forced: Option<&Format>) -> bool {
     let name = file.to_string_lossy();
+    let mut claiming = catalogue.by_extension(&name);
     match forced {
-        Some(format) => file
-            .extension()
-            .and_then(|extension| extension.to_str())
-            .is_some_and(|extension| {
-                format
-                    .extensions
-                    .contains(&extension.to_ascii_lowercase().as_str())
-            }),
-        None => catalogue::is_known_extension(&name),
+        Some(format) => claiming.any(|claimant| claimant.is(format)),
+        None => claiming.next().is_some(),
     }
 }
 
 fn walk(directory: &Path, found: &mut Vec<PathBuf>) -> Result<(), CliError> {
-    let entries = std::fs::read_dir(directory)
-        .map_err(|e| CliError::Input(format!("{}: cannot list: {e}", directory.display())))?;
+    let cannot_list = |error| CliError::input(directory, Problem::Read(error));
+    let entries = std::fs::read_dir(directory).map_err(cannot_list)?;
     for entry in entries {
-        let entry = entry
-            .map_err(|e| CliError::Input(format!("{}: cannot list: {e}", directory.display())))?;
+        let entry = entry.map_err(cannot_list)?;
         let path = entry.path();
         if path.is_dir() {
             walk(&path, found)?;
@@ -167,7 +176,7 @@ mod tests {
     fn text_differences_are_given_as_line_and_column() {
         let format = Format {
             encoding: Encoding::Text,
-            ..*catalogue::FORMATS[0]
+            ..*formats::catalogue::FORMATS[0]
         };
         let text = describe_difference(&format, b"one\r\ntwo\r\n", b"one\r\ntwx\r\n", 7);
         assert_eq!(text, "differs at line 2:3");

@@ -2,72 +2,77 @@
 
 use std::path::Path;
 
-use formats::catalogue;
+use formats::catalogue::Catalogue;
 use formats::format::Format;
 
-use crate::error::CliError;
-use crate::{input, output};
+use crate::error::{CliError, Problem};
+use crate::{input, output, Context};
 
 pub fn run(
+    context: &mut Context,
     input_path: &Path,
     output_path: &Path,
     from: Option<&str>,
     to: Option<&str>,
 ) -> Result<bool, CliError> {
-    let loaded = input::load(input_path, from)?;
-    let target = target_format(output_path, to)?;
+    let catalogue = context.catalogue;
+    let loaded = input::load(&catalogue, input_path, from)?;
+    let target = target_format(&catalogue, output_path, to)?;
     let converted;
-    let document = if target.name == loaded.format.name {
+    let document = if target.is(loaded.format) {
         loaded.document.as_ref()
     } else {
-        let conversion = catalogue::conversions_from(loaded.format)
+        let conversion = catalogue
+            .conversions_from(loaded.format)
             .find(|conversion| conversion.to.is(target))
-            .ok_or_else(|| no_conversion(loaded.format, target))?;
+            .ok_or_else(|| no_conversion(&catalogue, loaded.format, target))?;
         converted = (conversion.convert)(loaded.document.as_any()).ok_or_else(|| {
-            CliError::Input(format!(
-                "{}: the decoded value is not what the {} conversion expects",
+            CliError::Usage(format!(
+                "{}: the conversion from {} to {} is registered for another type",
                 input_path.display(),
-                loaded.format.name
+                conversion.from.name,
+                conversion.to.name
             ))
         })?;
         converted.as_ref()
     };
-    let bytes = document.encode().map_err(|e| {
-        CliError::Input(format!(
-            "{}: cannot write as {}: {e}",
-            input_path.display(),
-            target.name
-        ))
+    let bytes = document.encode().map_err(|source| {
+        CliError::input(
+            input_path,
+            Problem::Encode {
+                format: target.name,
+                source,
+            },
+        )
     })?;
-    output::write_atomically(output_path, &bytes)?;
+    output::write(context, output_path, &bytes)?;
     Ok(true)
 }
 
 /// `--to`, else the format the output file's extension names.
-fn target_format(output_path: &Path, to: Option<&str>) -> Result<&'static Format, CliError> {
+fn target_format(
+    catalogue: &Catalogue,
+    output_path: &Path,
+    to: Option<&str>,
+) -> Result<&'static Format, CliError> {
     if let Some(name) = to {
-        return input::format_named(name);
+        return input::format_named(catalogue, name);
     }
-    let extension = output_path
-        .extension()
-        .and_then(|extension| extension.to_str())
-        .map(str::to_ascii_lowercase)
-        .unwrap_or_default();
-    catalogue::FORMATS
-        .iter()
-        .copied()
-        .find(|format| format.extensions.contains(&extension.as_str()))
+    catalogue
+        .by_extension(&output_path.to_string_lossy())
+        .next()
         .ok_or_else(|| {
             CliError::Usage(format!(
                 "{}: cannot tell the output format from the extension; pass --to (one of: {})",
                 output_path.display(),
-                input::known_names()
+                input::known_names(catalogue)
             ))
         })
 }
 
-fn no_conversion(from: &Format, to: &Format) -> CliError {
-    let targets: Vec<&str> = catalogue::conversions_from(from)
+fn no_conversion(catalogue: &Catalogue, from: &Format, to: &Format) -> CliError {
+    let targets: Vec<&str> = catalogue
+        .conversions_from(from)
         .map(|conversion| conversion.to.name)
         .collect();
     let possible = if targets.is_empty() {

@@ -6,23 +6,24 @@ use std::path::PathBuf;
 use formats::format::{Description, Joint};
 
 use crate::error::CliError;
-use crate::input;
+use crate::{input, Context};
 
-pub fn run(files: &[PathBuf], format: Option<&str>) -> Result<bool, CliError> {
+pub fn run(
+    context: &mut Context,
+    files: &[PathBuf],
+    format: Option<&str>,
+) -> Result<bool, CliError> {
     for (index, path) in files.iter().enumerate() {
-        let loaded = input::load(path, format)?;
+        let input = input::load(&context.catalogue, path, format)?;
         if index > 0 {
-            println!();
+            context.print("\n")?;
         }
-        print!(
-            "{}",
-            summary(
-                &path.display().to_string(),
-                loaded.format.title,
-                loaded.format.name,
-                &loaded.document.describe()
-            )
-        );
+        context.print(&summary(
+            &path.display().to_string(),
+            input.format.title,
+            input.format.name,
+            &input.document.describe(),
+        ))?;
     }
     Ok(true)
 }

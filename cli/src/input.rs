@@ -1,54 +1,77 @@
-//! Reading a file and deciding its format.
+//! Reading input files and what the posing commands build from them: the
+//! format chosen, the document decoded, its skeleton posed (at rest or at a
+//! frame of an animation) and its skins deformed. Commands take their inputs
+//! from here and never from each other.
 
-use std::path::Path;
+use std::io::Read as _;
+use std::path::{Path, PathBuf};
 
-use formats::catalogue;
+use formats::catalogue::Catalogue;
+use formats::files::Files;
 use formats::format::{Document, Format};
+use formats::rig::{self, Motion, RigOptions};
+use glam::{Affine3A, Vec3};
+use skinning::{BlendRule, BoundSkin, Clip, Pose, PosedSkin, Skeleton};
 
-use crate::error::CliError;
+use crate::error::{CliError, Problem};
 
-pub struct Loaded {
+/// A decoded input file.
+pub struct Input {
+    pub path: PathBuf,
     pub format: &'static Format,
     pub document: Box<dyn Document>,
+    /// Where the files it refers to are found.
+    pub files: Files,
 }
 
-pub fn format_named(name: &str) -> Result<&'static Format, CliError> {
-    catalogue::by_name(name).ok_or_else(|| {
+pub fn format_named(catalogue: &Catalogue, name: &str) -> Result<&'static Format, CliError> {
+    catalogue.by_name(name).ok_or_else(|| {
         CliError::Usage(format!(
             "unknown format `{name}`; known formats: {}",
-            known_names()
+            known_names(catalogue)
         ))
     })
 }
 
-pub fn known_names() -> String {
-    catalogue::FORMATS
+pub fn known_names(catalogue: &Catalogue) -> String {
+    catalogue
+        .formats()
         .iter()
         .map(|format| format.name)
         .collect::<Vec<_>>()
         .join(", ")
 }
 
+/// The bytes of `path`; `-` reads standard input.
 pub fn read(path: &Path) -> Result<Vec<u8>, CliError> {
-    std::fs::read(path)
-        .map_err(|e| CliError::Input(format!("{}: cannot read: {e}", path.display())))
+    let mut bytes = Vec::new();
+    let result = if path.as_os_str() == "-" {
+        std::io::stdin().lock().read_to_end(&mut bytes).map(|_| ())
+    } else {
+        std::fs::read(path).map(|read| bytes = read)
+    };
+    result.map_err(|error| CliError::input(path, Problem::Read(error)))?;
+    Ok(bytes)
 }
 
 /// The format named by `--format`, else the one the file's name or bytes show.
 pub fn format_of(
+    catalogue: &Catalogue,
     path: &Path,
     bytes: &[u8],
     forced: Option<&str>,
 ) -> Result<&'static Format, CliError> {
     match forced {
-        Some(name) => format_named(name),
-        None => catalogue::detect(&path.to_string_lossy(), bytes).ok_or_else(|| {
-            CliError::Usage(format!(
-                "{}: cannot tell the format from the name or the content; pass --format (one of: {})",
-                path.display(),
-                known_names()
-            ))
-        }),
+        Some(name) => format_named(catalogue, name),
+        None => catalogue
+            .detect(&path.to_string_lossy(), bytes)
+            .ok_or_else(|| {
+                CliError::Usage(format!(
+                    "{}: cannot tell the format from the name or the content; pass --format (one of: {})",
+                    path.display(),
+                    known_names(catalogue)
+                ))
+            }),
     }
 }
 
@@ -57,12 +80,219 @@ pub fn decode(
     format: &'static Format,
     bytes: &[u8],
 ) -> Result<Box<dyn Document>, CliError> {
-    (format.decode)(bytes).map_err(|e| CliError::Input(format!("{}: {e}", path.display())))
+    (format.decode)(bytes).map_err(|error| CliError::input(path, error))
 }
 
-pub fn load(path: &Path, forced: Option<&str>) -> Result<Loaded, CliError> {
+/// Reads, identifies and decodes a file.
+pub fn load(catalogue: &Catalogue, path: &Path, forced: Option<&str>) -> Result<Input, CliError> {
     let bytes = read(path)?;
-    let format = format_of(path, &bytes, forced)?;
+    let format = format_of(catalogue, path, &bytes, forced)?;
     let document = decode(path, format, &bytes)?;
-    Ok(Loaded { format, document })
+    let files = if path.as_os_str() == "-" {
+        Files::nowhere()
+    } else {
+        Files::beside(path)
+    };
+    Ok(Input {
+        path: path.to_path_buf(),
+        format,
+        document,
+        files,
+    })
+}
+
+impl Input {
+    fn fail(&self, problem: impl Into<Problem>) -> CliError {
+        CliError::input(&self.path, problem)
+    }
+
+    /// The error for a file that lacks what the command needs.
+    pub fn wrong_kind(&self, lacks: &'static str) -> CliError {
+        self.fail(Problem::WrongKind {
+            title: self.format.title,
+            lacks,
+        })
+    }
+
+    /// The file's skeleton, if it has one.
+    pub fn skeleton(&self, options: RigOptions) -> Result<Option<rig::Skeleton>, CliError> {
+        self.document
+            .rig()
+            .skeleton(&self.files, options)
+            .transpose()
+            .map_err(|error| self.fail(error))
+    }
+
+    /// The file's skeleton; a file without one is the wrong kind of input.
+    pub fn required_skeleton(&self, options: RigOptions) -> Result<rig::Skeleton, CliError> {
+        self.skeleton(options)?
+            .ok_or_else(|| self.wrong_kind("skeleton to pose"))
+    }
+
+    /// The file's meshes (none if it has none).
+    pub fn skins(&self, options: RigOptions) -> Result<Vec<rig::Skin>, CliError> {
+        self.document
+            .rig()
+            .skins(&self.files, options)
+            .transpose()
+            .map(Option::unwrap_or_default)
+            .map_err(|error| self.fail(error))
+    }
+
+    /// The file's animations; a file without any is the wrong kind of input.
+    pub fn animations(&self) -> Result<Vec<rig::Animation>, CliError> {
+        self.document
+            .rig()
+            .animations(&self.files)
+            .ok_or_else(|| self.wrong_kind("animation"))?
+            .map_err(|error| self.fail(error))
+    }
+}
+
+/// The animation a posing command is asked for.
+pub struct AnimationChoice<'a> {
+    pub file: Option<&'a Path>,
+    /// `--frame`, from 0.
+    pub frame: Option<usize>,
+    /// `--skill`: which of a file's animations.
+    pub name: Option<&'a str>,
+}
+
+/// What an animation makes of one frame.
+pub enum Frame {
+    /// Joint transforms replacing the rest pose.
+    Joints(Pose),
+    /// The mesh's vertex positions themselves.
+    Vertices(Vec<[f32; 3]>),
+}
+
+/// A skeleton in the pose the command asked for.
+pub struct Posed {
+    pub skeleton: Skeleton,
+    pub model: Vec<Affine3A>,
+    /// Vertex positions an animation gives directly, if it does.
+    pub vertices: Option<Vec<[f32; 3]>>,
+    pub axes: rig::Axes,
+}
+
+/// The chosen animation's frame, or `None` without `--anim`. Files named by
+/// options are identified by extension, then by content (`--format` is for
+/// the command's own inputs).
+pub fn animation_frame(
+    catalogue: &Catalogue,
+    choice: &AnimationChoice,
+    skeleton: &Skeleton,
+) -> Result<Option<Frame>, CliError> {
+    let Some(path) = choice.file else {
+        return Ok(None);
+    };
+    let input = load(catalogue, path, None)?;
+    let mut animations = input.animations()?;
+    let animation = match (choice.name, animations.len()) {
+        (Some(name), _) => {
+            let position = animations
+                .iter()
+                .position(|animation| animation.name == name);
+            match position {
+                Some(position) => animations.swap_remove(position),
+                None => {
+                    return Err(CliError::Usage(format!(
+                        "{} has no animation named {name:?}; it has: {}",
+                        path.display(),
+                        names(&animations)
+                    )))
+                }
+            }
+        }
+        (None, 1) => animations.swap_remove(0),
+        (None, 0) => return Err(input.wrong_kind("animation")),
+        (None, _) => {
+            return Err(CliError::Usage(format!(
+                "{} holds several animations; choose one with --skill NAME: {}",
+                path.display(),
+                names(&animations)
+            )))
+        }
+    };
+    let frames = animation.times.len();
+    let frame = choice.frame.unwrap_or(0);
+    if frame >= frames {
+        return Err(CliError::Usage(format!(
+            "--frame {frame} is past the end of {}: its animation has {frames} frame(s), counted from 0",
+            path.display()
+        )));
+    }
+    Ok(Some(match animation.motion {
+        Motion::Joints(motion) => {
+            let clip = Clip::bind(&motion, frames, skeleton).map_err(|error| input.fail(error))?;
+            Frame::Joints(
+                clip.pose(skeleton, frame)
+                    .map_err(|error| input.fail(error))?,
+            )
+        }
+        Motion::Vertices(mut positions) => Frame::Vertices(
+            positions
+                .get_mut(frame)
+                .map(std::mem::take)
+                .unwrap_or_default(),
+        ),
+    }))
+}
+
+fn names(animations: &[rig::Animation]) -> String {
+    animations
+        .iter()
+        .map(|animation| animation.name.as_str())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// `skeleton` (from `input`) posed at rest or at the chosen frame.
+pub fn pose(
+    catalogue: &Catalogue,
+    input: &Input,
+    skeleton: &rig::Skeleton,
+    choice: &AnimationChoice,
+) -> Result<Posed, CliError> {
+    let skeleton = Skeleton::new(skeleton).map_err(|error| input.fail(error))?;
+    let (pose, vertices) = match animation_frame(catalogue, choice, &skeleton)? {
+        None => (Pose::rest(&skeleton), None),
+        Some(Frame::Joints(pose)) => (pose, None),
+        Some(Frame::Vertices(vertices)) => (Pose::rest(&skeleton), Some(vertices)),
+    };
+    let model = pose
+        .model_matrices(&skeleton)
+        .map_err(|error| input.fail(error))?;
+    Ok(Posed {
+        axes: skeleton.axes(),
+        skeleton,
+        model,
+        vertices,
+    })
+}
+
+/// A skin deformed by a posed skeleton: positions and normals in the file's
+/// own axes. `path` names the file the skin came from, for errors.
+pub fn deform(path: &Path, skin: &rig::Skin, posed: &Posed) -> Result<PosedSkin, CliError> {
+    let fail = |problem: Problem| CliError::input(path, problem);
+    let deformed = BoundSkin::bind(skin, &posed.skeleton)
+        .and_then(|bound| bound.deform(&posed.model, BlendRule::Game))
+        .map_err(|error| fail(error.into()))?;
+    let positions = match &posed.vertices {
+        Some(vertices) if vertices.len() == skin.positions.len() => {
+            vertices.iter().copied().map(Vec3::from_array).collect()
+        }
+        Some(vertices) => {
+            return Err(fail(Problem::Skin(skinning::SkinError::VertexData {
+                positions: skin.positions.len(),
+                what: "animated positions",
+                count: vertices.len(),
+            })))
+        }
+        None => deformed.positions,
+    };
+    Ok(PosedSkin {
+        positions,
+        normals: deformed.normals,
+    })
 }

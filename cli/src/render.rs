@@ -1,84 +1,78 @@
-//! `ossuary render`: a picture of a posed skeleton and its meshes.
+//! `ossuary render`: a picture of a posed skeleton and the meshes of every
+//! file given.
 
 use std::path::{Path, PathBuf};
 
-use glam::Vec3;
-use skinning::adapt::{FileSkeleton, Handedness};
-use skinning::handedness::mirror_position;
-use skinning::render::{render_png, ImageSize, RenderJoint, RenderMesh, Scene};
-use skinning::{joint_states, Pose};
+use ::render::{render_png, ImageSize, RenderJoint, RenderMesh, Scene};
+use skinning::{joint_states, PosedSkin};
 
 use crate::error::CliError;
-use crate::joints::load_skeleton;
-use crate::output;
-use crate::skin::load_posed_mesh;
+use crate::input::{self, Input};
+use crate::{output, Context, Posing};
 
 pub fn run(
-    skeleton_path: &Path,
-    mesh_paths: &[PathBuf],
+    context: &mut Context,
+    paths: &[PathBuf],
     output_path: &Path,
     size: ImageSize,
     format: Option<&str>,
+    posing: &Posing,
 ) -> Result<bool, CliError> {
-    let file_skeleton = load_skeleton(skeleton_path, format)?;
-    let mirror = |position: Vec3| match file_skeleton.handedness {
-        Handedness::Left => mirror_position(position),
-        Handedness::Right => position,
-    };
-    let joints = render_joints(&file_skeleton, skeleton_path, mirror)?;
-    let meshes = mesh_paths
+    let catalogue = context.catalogue;
+    let inputs = paths
         .iter()
-        .map(|path| {
-            let mut mesh = load_posed_mesh(path, None, &file_skeleton)?;
-            mesh.positions
-                .iter_mut()
-                .for_each(|position| *position = mirror(*position));
-            Ok(mesh)
+        .map(|path| input::load(&catalogue, path, format))
+        .collect::<Result<Vec<Input>, CliError>>()?;
+    let mut skeleton = None;
+    for input in &inputs {
+        if let Some(found) = input.skeleton(posing.options())? {
+            skeleton = Some((input, found));
+            break;
+        }
+    }
+    let Some((skeleton_input, skeleton)) = skeleton else {
+        let first = inputs
+            .first()
+            .ok_or_else(|| CliError::Usage("no file to render".to_owned()))?;
+        return Err(first.wrong_kind("skeleton to pose"));
+    };
+    let posed = input::pose(&catalogue, skeleton_input, &skeleton, &posing.animation())?;
+    let mut meshes: Vec<(formats::rig::Skin, PosedSkin)> = Vec::new();
+    for input in &inputs {
+        for skin in input.skins(posing.options())? {
+            let deformed = input::deform(&input.path, &skin, &posed)?;
+            meshes.push((skin, deformed));
+        }
+    }
+    let joints: Vec<RenderJoint> = joint_states(&posed.model)
+        .iter()
+        .zip(posed.skeleton.parents())
+        .map(|(state, parent)| RenderJoint {
+            position: state.position,
+            parent: *parent,
         })
-        .collect::<Result<Vec<_>, CliError>>()?;
+        .collect();
     let render_meshes: Vec<RenderMesh> = meshes
         .iter()
-        .map(|mesh| RenderMesh {
-            positions: &mesh.positions,
-            triangles: &mesh.faces,
+        .map(|(skin, posed)| RenderMesh {
+            positions: &posed.positions,
+            triangles: &skin.triangles,
         })
         .collect();
-    let names: Vec<String> = std::iter::once(skeleton_path)
-        .chain(mesh_paths.iter().map(PathBuf::as_path))
-        .map(file_name)
-        .collect();
-    let title = names.join(" + ");
+    let title = paths
+        .iter()
+        .map(|path| file_name(path))
+        .collect::<Vec<_>>()
+        .join(" + ");
     let scene = Scene {
         joints: &joints,
         meshes: &render_meshes,
         title: &title,
+        axes: posed.axes,
     };
-    let png = render_png(&scene, size)
-        .map_err(|e| CliError::Input(format!("{}: {e}", output_path.display())))?;
-    output::write_atomically(output_path, &png)?;
+    let png = render_png(&scene, size).map_err(|error| CliError::input(output_path, error))?;
+    output::write(context, output_path, &png)?;
     Ok(true)
-}
-
-/// Rest-pose joints. Positions go through `mirror`, which turns left-handed
-/// files right-handed so the picture shows the figure as the game did (a
-/// Sim's left arm on the picture's right in the front view).
-fn render_joints(
-    file_skeleton: &FileSkeleton,
-    path: &Path,
-    mirror: impl Fn(Vec3) -> Vec3,
-) -> Result<Vec<RenderJoint>, CliError> {
-    let skeleton = &file_skeleton.skeleton;
-    let model = Pose::rest(skeleton)
-        .model_matrices(skeleton)
-        .map_err(|e| CliError::Input(format!("{}: {e}", path.display())))?;
-    Ok(joint_states(&model)
-        .iter()
-        .zip(skeleton.parents())
-        .map(|(state, parent)| RenderJoint {
-            position: mirror(state.position),
-            parent: *parent,
-        })
-        .collect())
 }
 
 fn file_name(path: &Path) -> String {

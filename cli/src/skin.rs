@@ -1,65 +1,69 @@
-//! `ossuary skin`: a mesh deformed by its skeleton, written as OBJ.
+//! `ossuary skin`: a mesh deformed by a skeleton, written as OBJ.
 
 use std::fmt::Write as _;
 use std::path::Path;
 
-use skinning::adapt::{self, FileSkeleton, PosedMesh};
+use formats::rig;
+use skinning::PosedSkin;
 
 use crate::error::CliError;
-use crate::joints::load_skeleton;
-use crate::{input, output};
+use crate::{input, output, Context, Posing};
 
 pub fn run(
+    context: &mut Context,
     mesh_path: &Path,
-    skeleton_path: &Path,
+    skeleton_path: Option<&Path>,
     output_path: &Path,
     format: Option<&str>,
+    posing: &Posing,
 ) -> Result<bool, CliError> {
-    let skeleton = load_skeleton(skeleton_path, None)?;
-    let mesh = load_posed_mesh(mesh_path, format, &skeleton)?;
-    let title = format!(
-        "{} posed on {}",
-        mesh_path.display(),
-        skeleton_path.display()
-    );
-    output::write_atomically(output_path, obj(&mesh, &title).as_bytes())?;
+    let catalogue = context.catalogue;
+    let mesh = input::load(&catalogue, mesh_path, format)?;
+    let skins = mesh.skins(posing.options())?;
+    if skins.is_empty() {
+        return Err(mesh.wrong_kind("mesh"));
+    }
+    let skeleton_input = match skeleton_path {
+        Some(path) => input::load(&catalogue, path, None)?,
+        None => mesh,
+    };
+    let skeleton = skeleton_input.required_skeleton(posing.options())?;
+    let posed = input::pose(&catalogue, &skeleton_input, &skeleton, &posing.animation())?;
+    let mut text = format!("# ossuary skin: {}\n", mesh_path.display());
+    let mut first_vertex = 1;
+    for skin in &skins {
+        let deformed = input::deform(mesh_path, skin, &posed)?;
+        write_obj(&mut text, skin, &deformed, first_vertex);
+        first_vertex += skin.positions.len();
+    }
+    output::write(context, output_path, text.as_bytes())?;
     Ok(true)
 }
 
-/// The mesh file deformed by the skeleton at rest.
-pub fn load_posed_mesh(
-    path: &Path,
-    format: Option<&str>,
-    skeleton: &FileSkeleton,
-) -> Result<PosedMesh, CliError> {
-    let loaded = input::load(path, format)?;
-    adapt::posed_mesh(loaded.document.as_any(), skeleton)
-        .ok_or_else(|| {
-            CliError::Usage(format!(
-                "{}: a {} is not a mesh",
-                path.display(),
-                loaded.format.title
-            ))
-        })?
-        .map_err(|e| CliError::Input(format!("{}: {e}", path.display())))
-}
-
-/// Wavefront OBJ: one `v`, `vn` and `vt` per real vertex in file order, then
-/// the faces (1-based) as in the file.
-fn obj(mesh: &PosedMesh, title: &str) -> String {
-    let mut text = format!("# ossuary skin: {title}\n");
-    for position in &mesh.positions {
+/// Wavefront OBJ: one `v` per vertex in file order (then `vn` and `vt` when
+/// the mesh has them), then the faces as in the file, numbered from
+/// `first_vertex` (OBJ counts from 1 across the whole file).
+fn write_obj(text: &mut String, skin: &rig::Skin, posed: &PosedSkin, first_vertex: usize) {
+    let _ = writeln!(text, "o {}", skin.name);
+    for position in &posed.positions {
         let _ = writeln!(text, "v {} {} {}", position.x, position.y, position.z);
     }
-    for normal in &mesh.normals {
+    for normal in &posed.normals {
         let _ = writeln!(text, "vn {} {} {}", normal.x, normal.y, normal.z);
     }
-    for [u, v] in &mesh.uvs {
+    for [u, v] in &skin.uvs {
         let _ = writeln!(text, "vt {u} {v}");
     }
-    for face in &mesh.faces {
-        let [a, b, c] = face.map(|index| index + 1);
-        let _ = writeln!(text, "f {a}/{a}/{a} {b}/{b}/{b} {c}/{c}/{c}");
+    let corner = |index: u32| {
+        let number = index as usize + first_vertex;
+        match (posed.normals.is_empty(), skin.uvs.is_empty()) {
+            (false, false) => format!("{number}/{number}/{number}"),
+            (false, true) => format!("{number}//{number}"),
+            (true, false) => format!("{number}/{number}"),
+            (true, true) => number.to_string(),
+        }
+    };
+    for [a, b, c] in &skin.triangles {
+        let _ = writeln!(text, "f {} {} {}", corner(*a), corner(*b), corner(*c));
     }
-    text
 }

@@ -10,6 +10,7 @@ use std::marker::PhantomData;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
+use crate::rig::Rig;
 use crate::schema::text::{TextError, TextSchema};
 use crate::schema::{BinarySchema, ReadError, TypeLayout, WriteError};
 
@@ -76,7 +77,9 @@ pub trait Document: Any {
     /// The decoded value as pretty JSON; `encode(from_json(to_json(x)))` gives x's bytes.
     fn to_json(&self) -> Result<String, serde_json::Error>;
     fn describe(&self) -> Description;
-    /// For callers that need the concrete type (posing, conversion).
+    /// The skeleton, meshes and animations the file holds, for posing.
+    fn rig(&self) -> &dyn Rig;
+    /// The decoded value itself, for the conversion between twin formats.
     fn as_any(&self) -> &dyn Any;
 }
 
@@ -187,7 +190,7 @@ impl<T, E> Wrapped<T, E> {
 
 impl<T, E> Document for Wrapped<T, E>
 where
-    T: Serialize + Describe + 'static,
+    T: Serialize + Describe + Rig + 'static,
     E: FileEncoding<T> + 'static,
 {
     fn encode(&self) -> Result<Vec<u8>, EncodeError> {
@@ -202,6 +205,10 @@ where
         self.value.describe()
     }
 
+    fn rig(&self) -> &dyn Rig {
+        &self.value
+    }
+
     fn as_any(&self) -> &dyn Any {
         &self.value
     }
@@ -210,7 +217,7 @@ where
 /// Wraps a text schema value, e.g. for a format's samples.
 pub fn text_document<T>(value: T) -> Box<dyn Document>
 where
-    T: TextSchema + Serialize + Describe + 'static,
+    T: TextSchema + Serialize + Describe + Rig + 'static,
 {
     Wrapped::<T, AsText>::boxed(value)
 }
@@ -218,7 +225,7 @@ where
 /// `Format::from_json` for a text schema type.
 pub fn text_from_json<T>(json: &str) -> Result<Box<dyn Document>, JsonError>
 where
-    T: TextSchema + Serialize + DeserializeOwned + Describe + 'static,
+    T: TextSchema + Serialize + DeserializeOwned + Describe + Rig + 'static,
 {
     Ok(Wrapped::<T, AsText>::boxed(parse_json::<T>(json)?))
 }
@@ -227,7 +234,7 @@ where
 pub fn convert_to_binary<S, T>(source: &dyn Any) -> Option<Box<dyn Document>>
 where
     S: 'static,
-    T: for<'a> From<&'a S> + BinarySchema + Serialize + Describe + 'static,
+    T: for<'a> From<&'a S> + BinarySchema + Serialize + Describe + Rig + 'static,
 {
     source
         .downcast_ref::<S>()
@@ -238,7 +245,7 @@ where
 pub fn convert_to_text<S, T>(source: &dyn Any) -> Option<Box<dyn Document>>
 where
     S: 'static,
-    T: for<'a> From<&'a S> + TextSchema + Serialize + Describe + 'static,
+    T: for<'a> From<&'a S> + TextSchema + Serialize + Describe + Rig + 'static,
 {
     source
         .downcast_ref::<S>()
@@ -248,7 +255,7 @@ where
 /// `Format::decode` for a binary schema type.
 pub fn decode_binary<T>(bytes: &[u8]) -> Decoded
 where
-    T: BinarySchema + Serialize + Describe + 'static,
+    T: BinarySchema + Serialize + Describe + Rig + 'static,
 {
     Ok(Wrapped::<T, AsBinary>::boxed(T::from_bytes(bytes)?))
 }
@@ -256,7 +263,7 @@ where
 /// `Format::from_json` for a binary schema type.
 pub fn binary_from_json<T>(json: &str) -> Result<Box<dyn Document>, JsonError>
 where
-    T: BinarySchema + Serialize + DeserializeOwned + Describe + 'static,
+    T: BinarySchema + Serialize + DeserializeOwned + Describe + Rig + 'static,
 {
     Ok(Wrapped::<T, AsBinary>::boxed(parse_json::<T>(json)?))
 }
@@ -264,7 +271,7 @@ where
 /// Wraps a binary schema value, e.g. for a format's samples.
 pub fn binary_document<T>(value: T) -> Box<dyn Document>
 where
-    T: BinarySchema + Serialize + Describe + 'static,
+    T: BinarySchema + Serialize + Describe + Rig + 'static,
 {
     Wrapped::<T, AsBinary>::boxed(value)
 }

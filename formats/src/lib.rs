@@ -7,7 +7,9 @@
 extern crate self as formats;
 
 pub mod catalogue;
+pub mod files;
 pub mod format;
+pub mod rig;
 pub mod schema;
 pub mod sims;
 pub mod swg;

@@ -1,14 +1,15 @@
-//! Posing skeletons, deforming skins and drawing the result, independent of
-//! any file format: adapters from `formats` types build these inputs.
+//! Posing skeletons, evaluating animations and deforming skins, for any
+//! format: the input is the neutral rig data `formats::rig` defines, and
+//! nothing here knows a file format. The jobs follow ozz-animation's style:
+//! inputs are validated once when bound, then posed with plain loops.
 
-pub mod adapt;
-pub mod handedness;
+pub mod animation;
+pub mod axes;
 pub mod pose;
-pub mod render;
-pub mod sims;
 pub mod skeleton;
+pub mod skin;
 
-pub use pose::{
-    joint_states, local_to_model, model_matrices, JobError, JointState, Pose, Transform,
-};
-pub use skeleton::{IndexedJoint, NamedJoint, RootRule, Skeleton, SkeletonError};
+pub use animation::{Clip, ClipError};
+pub use pose::{joint_states, local_to_model, model_matrices, JobError, JointState, Pose};
+pub use skeleton::{Skeleton, SkeletonError};
+pub use skin::{BlendRule, BoundSkin, PosedSkin, SkinError};

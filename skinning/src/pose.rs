@@ -2,33 +2,13 @@
 //! (ozz-animation style: plain slices in and out, lengths checked once).
 //!
 //! Locals are general affine matrices so that every family can feed the same
-//! job: the Sims and SWG give a translation and a rotation ([`Transform`]),
-//! BonesPro and Outcast give matrices. All math is column-vector:
-//! `model = parent_model * local`.
+//! job, whether its rig gives a translation and a rotation or a whole
+//! matrix. All math is column-vector: `model = parent_model * local`.
 
 use glam::{Affine3A, Quat, Vec3};
 use thiserror::Error;
 
 use crate::skeleton::Skeleton;
-
-/// A rigid local transform: rotate, then translate (`T * R`).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Transform {
-    pub translation: Vec3,
-    pub rotation: Quat,
-}
-
-impl Transform {
-    pub const IDENTITY: Transform = Transform {
-        translation: Vec3::ZERO,
-        rotation: Quat::IDENTITY,
-    };
-
-    /// The matrix `T(translation) * R(rotation)`.
-    pub fn to_affine(self) -> Affine3A {
-        Affine3A::from_rotation_translation(self.rotation, self.translation)
-    }
-}
 
 /// A joint's position and orientation in model space.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -124,6 +104,14 @@ impl Pose {
         Ok(Pose { locals })
     }
 
+    /// Replaces one joint's local transform; a joint the skeleton does not
+    /// have is left alone.
+    pub fn set_local(&mut self, joint: usize, local: Affine3A) {
+        if let Some(slot) = self.locals.get_mut(joint) {
+            *slot = local;
+        }
+    }
+
     pub fn locals(&self) -> &[Affine3A] {
         &self.locals
     }
@@ -143,8 +131,9 @@ pub fn joint_states(model: &[Affine3A]) -> Vec<JointState> {
 mod tests {
     use std::f32::consts::FRAC_PI_2;
 
+    use formats::rig;
+
     use super::*;
-    use crate::skeleton::{IndexedJoint, NamedJoint, RootRule};
 
     fn assert_near(actual: Vec3, expected: Vec3) {
         assert!(
@@ -153,15 +142,28 @@ mod tests {
         );
     }
 
-    fn joint(name: &str, parent: Option<&str>, translation: Vec3, rotation: Quat) -> NamedJoint {
-        NamedJoint {
-            name: name.to_owned(),
-            parent: parent.map(str::to_owned),
-            rest_local: Transform {
-                translation,
-                rotation,
-            }
-            .to_affine(),
+    /// A skeleton of joints given as (parent, rest transform).
+    fn skeleton(joints: &[(Option<usize>, rig::Transform)]) -> Skeleton {
+        let joints = joints
+            .iter()
+            .enumerate()
+            .map(|(index, &(parent, rest))| rig::Joint {
+                name: format!("J{index}"),
+                parent,
+                rest,
+            })
+            .collect();
+        Skeleton::new(&rig::Skeleton {
+            joints,
+            axes: rig::Axes::RightHandedYUp,
+        })
+        .unwrap()
+    }
+
+    fn at(translation: Vec3, rotation: Quat) -> rig::Transform {
+        rig::Transform::TranslationRotation {
+            translation: translation.to_array(),
+            rotation: rotation.to_array(),
         }
     }
 
@@ -170,19 +172,10 @@ mod tests {
         // The root sits at (1, 0, 0) turned 90 degrees about +z, which maps
         // +x to +y. The child is 2 along its parent's x axis, so by hand its
         // model position is (1, 0, 0) + 2 * (0, 1, 0) = (1, 2, 0).
-        let skeleton = Skeleton::from_named_parents(
-            vec![
-                joint("ROOT", None, Vec3::X, Quat::from_rotation_z(FRAC_PI_2)),
-                joint(
-                    "CHILD",
-                    Some("ROOT"),
-                    Vec3::new(2.0, 0.0, 0.0),
-                    Quat::IDENTITY,
-                ),
-            ],
-            RootRule::ExactlyOne,
-        )
-        .unwrap();
+        let skeleton = skeleton(&[
+            (None, at(Vec3::X, Quat::from_rotation_z(FRAC_PI_2))),
+            (Some(0), at(Vec3::new(2.0, 0.0, 0.0), Quat::IDENTITY)),
+        ]);
         let model = model_matrices(&skeleton, skeleton.rest_locals()).unwrap();
         let states = joint_states(&model);
         assert_near(states[0].position, Vec3::new(1.0, 0.0, 0.0));
@@ -196,16 +189,8 @@ mod tests {
         // Chain ROOT -> ARM -> HAND listed as HAND, ROOT, ARM. Each link is
         // 1 along x with a quarter turn about z, so by hand:
         // ROOT at (1,0,0) facing +y; ARM at (1,1,0) facing -x; HAND at (0,1,0).
-        let quarter = Quat::from_rotation_z(FRAC_PI_2);
-        let skeleton = Skeleton::from_named_parents(
-            vec![
-                joint("HAND", Some("ARM"), Vec3::X, quarter),
-                joint("ROOT", None, Vec3::X, quarter),
-                joint("ARM", Some("ROOT"), Vec3::X, quarter),
-            ],
-            RootRule::ExactlyOne,
-        )
-        .unwrap();
+        let quarter = at(Vec3::X, Quat::from_rotation_z(FRAC_PI_2));
+        let skeleton = skeleton(&[(Some(2), quarter), (None, quarter), (Some(1), quarter)]);
         let model = model_matrices(&skeleton, skeleton.rest_locals()).unwrap();
         let states = joint_states(&model);
         assert_near(states[0].position, Vec3::new(0.0, 1.0, 0.0));
@@ -217,22 +202,13 @@ mod tests {
     fn matrix_locals_with_scale_are_posed_and_scale_is_dropped_from_rotation() {
         // A family like BonesPro hands in full matrices: scale 2 at the root
         // doubles the child's offset of (0, 1, 0) to (0, 2, 0).
-        let skeleton = Skeleton::from_parent_indices(
-            vec![
-                IndexedJoint {
-                    name: "ROOT".to_owned(),
-                    parent: None,
-                    rest_local: Affine3A::from_scale(Vec3::splat(2.0)),
-                },
-                IndexedJoint {
-                    name: "TIP".to_owned(),
-                    parent: Some(0),
-                    rest_local: Affine3A::from_translation(Vec3::Y),
-                },
-            ],
-            RootRule::ExactlyOne,
-        )
-        .unwrap();
+        let doubled = rig::Transform::Matrix([
+            [2.0, 0.0, 0.0, 0.0],
+            [0.0, 2.0, 0.0, 0.0],
+            [0.0, 0.0, 2.0, 0.0],
+            [0.0, 0.0, 0.0, 1.0],
+        ]);
+        let skeleton = skeleton(&[(None, doubled), (Some(0), at(Vec3::Y, Quat::IDENTITY))]);
         let model = model_matrices(&skeleton, skeleton.rest_locals()).unwrap();
         let tip = JointState::from_model(&model[1]);
         assert_near(tip.position, Vec3::new(0.0, 2.0, 0.0));
@@ -241,15 +217,7 @@ mod tests {
 
     #[test]
     fn mismatched_slice_lengths_are_errors() {
-        let skeleton = Skeleton::from_parent_indices(
-            vec![IndexedJoint {
-                name: "ROOT".to_owned(),
-                parent: None,
-                rest_local: Affine3A::IDENTITY,
-            }],
-            RootRule::ExactlyOne,
-        )
-        .unwrap();
+        let skeleton = skeleton(&[(None, rig::Transform::IDENTITY)]);
         let mut model = vec![Affine3A::IDENTITY; 1];
         assert_eq!(
             local_to_model(&skeleton, &[], &mut model),
@@ -269,22 +237,10 @@ mod tests {
 
     #[test]
     fn a_pose_is_checked_against_its_skeleton_once() {
-        let skeleton = Skeleton::from_parent_indices(
-            vec![
-                IndexedJoint {
-                    name: "root".to_owned(),
-                    parent: None,
-                    rest_local: Affine3A::from_translation(Vec3::Y),
-                },
-                IndexedJoint {
-                    name: "tip".to_owned(),
-                    parent: Some(0),
-                    rest_local: Affine3A::from_translation(Vec3::X),
-                },
-            ],
-            RootRule::ExactlyOne,
-        )
-        .unwrap();
+        let skeleton = skeleton(&[
+            (None, at(Vec3::Y, Quat::IDENTITY)),
+            (Some(0), at(Vec3::X, Quat::IDENTITY)),
+        ]);
         let rest = Pose::rest(&skeleton);
         let model = rest.model_matrices(&skeleton).unwrap();
         assert_near(model[1].translation.into(), Vec3::new(1.0, 1.0, 0.0));

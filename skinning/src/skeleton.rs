@@ -6,78 +6,24 @@
 //! evaluation order once and posing follows it; results are still indexed in
 //! file order.
 
-use std::collections::HashMap;
-
-use glam::Affine3A;
+use formats::rig;
+use glam::{Affine3A, Mat4, Quat, Vec3};
 use thiserror::Error;
 
-/// How many root joints (joints without a parent) a skeleton may have.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum RootRule {
-    /// Exactly one root: formats whose skeleton is a single tree.
-    ExactlyOne,
-    /// Any number of roots, including none for an empty skeleton.
-    Any,
-}
-
-/// A joint whose parent is given by its index in the same list.
-#[derive(Clone, Debug, PartialEq)]
-pub struct IndexedJoint {
-    pub name: String,
-    /// Index of the parent joint in file order, `None` for a root.
-    pub parent: Option<u32>,
-    /// Rest pose, relative to the parent (column-vector math).
-    pub rest_local: Affine3A,
-}
-
-/// A joint whose parent is given by name.
-#[derive(Clone, Debug, PartialEq)]
-pub struct NamedJoint {
-    pub name: String,
-    /// Name of the parent joint, `None` for a root.
-    pub parent: Option<String>,
-    /// Rest pose, relative to the parent (column-vector math).
-    pub rest_local: Affine3A,
-}
-
-/// Why a list of joints does not form a skeleton.
+/// Why a rig skeleton cannot be posed.
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
 pub enum SkeletonError {
-    #[error(
-        "joint {joint} ({name:?}) names parent {parent:?}, which is not a joint of this skeleton"
-    )]
-    UnknownParentName {
-        joint: usize,
-        name: String,
-        parent: String,
-    },
-    #[error("joint {joint} ({name:?}) names parent {parent:?}, but {count} joints have that name")]
-    AmbiguousParentName {
-        joint: usize,
-        name: String,
-        parent: String,
-        count: usize,
-    },
     #[error("joint {joint} ({name:?}) has parent index {parent}, but the skeleton has only {count} joints")]
     ParentIndexOutOfRange {
         joint: usize,
         name: String,
-        parent: u32,
+        parent: usize,
         count: usize,
     },
     #[error("joint {joint} ({name:?}) is its own parent")]
     SelfParent { joint: usize, name: String },
     #[error("joint {joint} ({name:?}) is part of a parent cycle and so has no root")]
     Cycle { joint: usize, name: String },
-    #[error("joint {joint} ({name:?}) is a second root (joint {first_root} ({first_root_name:?}) is already one), but this skeleton must have exactly one root")]
-    SecondRoot {
-        joint: usize,
-        name: String,
-        first_root: usize,
-        first_root_name: String,
-    },
-    #[error("the skeleton has no joints, but it must have exactly one root")]
-    NoRoot,
     #[error("the skeleton has {count} joints, more than a u32 joint index can address")]
     TooManyJoints { count: usize },
 }
@@ -89,112 +35,78 @@ pub struct Skeleton {
     names: Vec<String>,
     parents: Vec<Option<u32>>,
     rest_locals: Vec<Affine3A>,
+    /// The rest transforms as the rig gave them, for animations that replace
+    /// only a translation or a rotation.
+    rest_transforms: Vec<rig::Transform>,
     /// Joint indices, parents before children. Equal to `0..len` when the
     /// file order is already topological.
     evaluation_order: Vec<u32>,
+    axes: rig::Axes,
+}
+
+/// A rig transform as a matrix.
+pub fn affine(transform: &rig::Transform) -> Affine3A {
+    match *transform {
+        rig::Transform::TranslationRotation {
+            translation,
+            rotation,
+        } => Affine3A::from_rotation_translation(
+            Quat::from_array(rotation),
+            Vec3::from_array(translation),
+        ),
+        rig::Transform::Matrix(columns) => Affine3A::from_mat4(Mat4::from_cols_array_2d(&columns)),
+    }
 }
 
 impl Skeleton {
-    /// Builds a skeleton from joints whose parents are indices in the same list.
-    pub fn from_parent_indices(
-        joints: Vec<IndexedJoint>,
-        roots: RootRule,
-    ) -> Result<Skeleton, SkeletonError> {
-        let count = joints.len();
+    /// Checks a rig skeleton's parents (in range, no cycle) and orders its
+    /// joints for posing.
+    pub fn new(skeleton: &rig::Skeleton) -> Result<Skeleton, SkeletonError> {
+        let count = skeleton.joints.len();
         if u32::try_from(count).is_err() {
             return Err(SkeletonError::TooManyJoints { count });
         }
-        let mut names = Vec::with_capacity(count);
+        let names: Vec<String> = skeleton
+            .joints
+            .iter()
+            .map(|joint| joint.name.clone())
+            .collect();
         let mut parents = Vec::with_capacity(count);
-        let mut rest_locals = Vec::with_capacity(count);
-        for joint in joints {
-            names.push(joint.name);
-            parents.push(joint.parent);
-            rest_locals.push(joint.rest_local);
-        }
-        for (joint, parent) in parents.iter().enumerate() {
-            let Some(parent) = *parent else { continue };
-            if parent as usize >= count {
-                return Err(SkeletonError::ParentIndexOutOfRange {
-                    joint,
-                    name: name_of(&names, joint),
-                    parent,
-                    count,
-                });
-            }
-            if parent as usize == joint {
-                return Err(SkeletonError::SelfParent {
-                    joint,
-                    name: name_of(&names, joint),
-                });
-            }
+        for (index, joint) in skeleton.joints.iter().enumerate() {
+            let parent = match joint.parent {
+                None => None,
+                Some(parent) if parent >= count => {
+                    return Err(SkeletonError::ParentIndexOutOfRange {
+                        joint: index,
+                        name: joint.name.clone(),
+                        parent,
+                        count,
+                    })
+                }
+                Some(parent) if parent == index => {
+                    return Err(SkeletonError::SelfParent {
+                        joint: index,
+                        name: joint.name.clone(),
+                    })
+                }
+                // Below the count, which fits in u32.
+                Some(parent) => Some(parent as u32),
+            };
+            parents.push(parent);
         }
         let evaluation_order = evaluation_order(&names, &parents)?;
-        check_roots(&names, &parents, roots)?;
         Ok(Skeleton {
             names,
             parents,
-            rest_locals,
+            rest_locals: skeleton
+                .joints
+                .iter()
+                .map(|joint| affine(&joint.rest))
+                .collect(),
+            rest_transforms: skeleton.joints.iter().map(|joint| joint.rest).collect(),
             evaluation_order,
+            axes: skeleton.axes,
         })
-    }
-
-    /// Builds a skeleton from joints whose parents are given by name.
-    ///
-    /// Duplicate joint names are accepted unless some joint names one of them
-    /// as its parent, which would be ambiguous.
-    pub fn from_named_parents(
-        joints: Vec<NamedJoint>,
-        roots: RootRule,
-    ) -> Result<Skeleton, SkeletonError> {
-        // Every index a name stands for, to resolve parents and catch ambiguity.
-        let mut indices_by_name: HashMap<&str, Vec<u32>> = HashMap::new();
-        for (index, joint) in joints.iter().enumerate() {
-            let Ok(index) = u32::try_from(index) else {
-                return Err(SkeletonError::TooManyJoints {
-                    count: joints.len(),
-                });
-            };
-            indices_by_name
-                .entry(joint.name.as_str())
-                .or_default()
-                .push(index);
-        }
-        let mut parents = Vec::with_capacity(joints.len());
-        for (joint, entry) in joints.iter().enumerate() {
-            let Some(parent_name) = &entry.parent else {
-                parents.push(None);
-                continue;
-            };
-            match indices_by_name.get(parent_name.as_str()).map(Vec::as_slice) {
-                Some([parent]) => parents.push(Some(*parent)),
-                Some(candidates) if !candidates.is_empty() => {
-                    return Err(SkeletonError::AmbiguousParentName {
-                        joint,
-                        name: entry.name.clone(),
-                        parent: parent_name.clone(),
-                        count: candidates.len(),
-                    })
-                }
-                _ => {
-                    return Err(SkeletonError::UnknownParentName {
-                        joint,
-                        name: entry.name.clone(),
-                        parent: parent_name.clone(),
-                    })
-                }
-            }
-        }
-        let indexed = joints
-            .into_iter()
-            .zip(parents)
-            .map(|(joint, parent)| IndexedJoint {
-                name: joint.name,
-                parent,
-                rest_local: joint.rest_local,
-            })
-            .collect();
-        Skeleton::from_parent_indices(indexed, roots)
     }
 
     /// Number of joints.
@@ -222,14 +134,39 @@ impl Skeleton {
         &self.rest_locals
     }
 
+    /// Rest transform of each joint in file order, as the rig gave it.
+    pub fn rest_transforms(&self) -> &[rig::Transform] {
+        &self.rest_transforms
+    }
+
     /// Joint indices with every parent before its children.
     pub fn evaluation_order(&self) -> &[u32] {
         &self.evaluation_order
     }
 
+    /// How the file's axes lie.
+    pub fn axes(&self) -> rig::Axes {
+        self.axes
+    }
+
     /// Index of the first joint with this name.
     pub fn find(&self, name: &str) -> Option<usize> {
         self.names.iter().position(|candidate| candidate == name)
+    }
+
+    /// Each joint's depth: 1 for a root, one more than its parent otherwise.
+    pub fn depths(&self) -> Vec<u32> {
+        let mut depths = vec![0u32; self.len()];
+        for &joint in &self.evaluation_order {
+            let joint = joint as usize;
+            // Parents come first in the evaluation order and are in range.
+            let depth = match self.parents[joint] {
+                Some(parent) => depths[parent as usize] + 1,
+                None => 1,
+            };
+            depths[joint] = depth;
+        }
+        depths
     }
 }
 
@@ -287,210 +224,89 @@ fn evaluation_order(names: &[String], parents: &[Option<u32>]) -> Result<Vec<u32
     Ok(order)
 }
 
-fn check_roots(
-    names: &[String],
-    parents: &[Option<u32>],
-    rule: RootRule,
-) -> Result<(), SkeletonError> {
-    if rule == RootRule::Any {
-        return Ok(());
-    }
-    let mut roots = parents
-        .iter()
-        .enumerate()
-        .filter(|(_, parent)| parent.is_none())
-        .map(|(joint, _)| joint);
-    // A non-empty skeleton without a root has a cycle, reported before this.
-    let Some(first_root) = roots.next() else {
-        return Err(SkeletonError::NoRoot);
-    };
-    match roots.next() {
-        Some(second_root) => Err(SkeletonError::SecondRoot {
-            joint: second_root,
-            name: name_of(names, second_root),
-            first_root,
-            first_root_name: name_of(names, first_root),
-        }),
-        None => Ok(()),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn named(name: &str, parent: Option<&str>) -> NamedJoint {
-        NamedJoint {
-            name: name.to_owned(),
-            parent: parent.map(str::to_owned),
-            rest_local: Affine3A::IDENTITY,
-        }
-    }
-
-    fn indexed(name: &str, parent: Option<u32>) -> IndexedJoint {
-        IndexedJoint {
-            name: name.to_owned(),
-            parent,
-            rest_local: Affine3A::IDENTITY,
-        }
+    fn skeleton(parents: &[Option<usize>]) -> Result<Skeleton, SkeletonError> {
+        let joints = parents
+            .iter()
+            .enumerate()
+            .map(|(index, &parent)| rig::Joint {
+                name: format!("J{index}"),
+                parent,
+                rest: rig::Transform::IDENTITY,
+            })
+            .collect();
+        Skeleton::new(&rig::Skeleton {
+            joints,
+            axes: rig::Axes::RightHandedYUp,
+        })
     }
 
     #[test]
     fn topological_file_order_is_kept_as_evaluation_order() {
-        let skeleton = Skeleton::from_named_parents(
-            vec![
-                named("ROOT", None),
-                named("PELVIS", Some("ROOT")),
-                named("L_LEG", Some("PELVIS")),
-                named("R_LEG", Some("PELVIS")),
-            ],
-            RootRule::ExactlyOne,
-        )
-        .unwrap();
+        let skeleton = skeleton(&[None, Some(0), Some(1), Some(1)]).unwrap();
         assert_eq!(skeleton.parents(), &[None, Some(0), Some(1), Some(1)]);
         assert_eq!(skeleton.evaluation_order(), &[0, 1, 2, 3]);
+        assert_eq!(skeleton.depths(), vec![1, 2, 3, 3]);
     }
 
     #[test]
     fn children_before_parents_get_an_evaluation_order_parents_first() {
         // File order: hand, arm, root; the hand's parent is the arm, the arm's the root.
-        let skeleton = Skeleton::from_named_parents(
-            vec![
-                named("HAND", Some("ARM")),
-                named("ARM", Some("ROOT")),
-                named("ROOT", None),
-            ],
-            RootRule::ExactlyOne,
-        )
-        .unwrap();
-        assert_eq!(skeleton.names(), &["HAND", "ARM", "ROOT"]);
-        assert_eq!(skeleton.parents(), &[Some(1), Some(2), None]);
+        let skeleton = skeleton(&[Some(1), Some(2), None]).unwrap();
         assert_eq!(skeleton.evaluation_order(), &[2, 1, 0]);
+        assert_eq!(skeleton.depths(), vec![3, 2, 1]);
     }
 
     #[test]
-    fn unknown_parent_name_is_an_error_naming_the_joint() {
-        let error = Skeleton::from_named_parents(
-            vec![named("ROOT", None), named("NECK", Some("SPINE9"))],
-            RootRule::ExactlyOne,
-        )
-        .unwrap_err();
-        assert_eq!(
-            error.to_string(),
-            r#"joint 1 ("NECK") names parent "SPINE9", which is not a joint of this skeleton"#
-        );
-    }
-
-    #[test]
-    fn cycle_is_an_error() {
-        let error = Skeleton::from_named_parents(
-            vec![
-                named("ROOT", None),
-                named("A", Some("B")),
-                named("B", Some("A")),
-            ],
-            RootRule::ExactlyOne,
-        )
-        .unwrap_err();
+    fn cycles_are_errors() {
+        let error = skeleton(&[None, Some(2), Some(1)]).unwrap_err();
         assert!(
             matches!(error, SkeletonError::Cycle { joint: 1, .. }),
             "{error:?}"
         );
+        // 1 -> 2 -> 3 -> 1 is a cycle; 4 hangs off it.
+        let error = skeleton(&[None, Some(2), Some(3), Some(1), Some(3)]).unwrap_err();
+        assert!(matches!(error, SkeletonError::Cycle { .. }), "{error:?}");
     }
 
     #[test]
     fn self_parent_is_an_error() {
-        let error = Skeleton::from_named_parents(
-            vec![named("ROOT", None), named("A", Some("A"))],
-            RootRule::Any,
-        )
-        .unwrap_err();
-        assert_eq!(error.to_string(), r#"joint 1 ("A") is its own parent"#);
-    }
-
-    #[test]
-    fn two_roots_are_an_error_only_when_one_root_is_required() {
-        let joints = vec![named("ROOT", None), named("PROP", None)];
-        let error = Skeleton::from_named_parents(joints.clone(), RootRule::ExactlyOne).unwrap_err();
-        assert!(
-            matches!(
-                error,
-                SkeletonError::SecondRoot {
-                    joint: 1,
-                    first_root: 0,
-                    ..
-                }
-            ),
-            "{error:?}"
-        );
-        assert!(Skeleton::from_named_parents(joints, RootRule::Any).is_ok());
-    }
-
-    #[test]
-    fn empty_skeleton_has_no_root() {
-        assert_eq!(
-            Skeleton::from_parent_indices(Vec::new(), RootRule::ExactlyOne),
-            Err(SkeletonError::NoRoot)
-        );
-        assert!(Skeleton::from_parent_indices(Vec::new(), RootRule::Any).is_ok());
-    }
-
-    #[test]
-    fn duplicate_names_are_an_error_only_when_used_as_a_parent() {
-        let unused_duplicate = vec![
-            named("ROOT", None),
-            named("FX", Some("ROOT")),
-            named("FX", Some("ROOT")),
-        ];
-        assert!(Skeleton::from_named_parents(unused_duplicate, RootRule::ExactlyOne).is_ok());
-
-        let used_duplicate = vec![
-            named("ROOT", None),
-            named("FX", Some("ROOT")),
-            named("FX", Some("ROOT")),
-            named("SPARK", Some("FX")),
-        ];
-        let error = Skeleton::from_named_parents(used_duplicate, RootRule::ExactlyOne).unwrap_err();
-        assert!(
-            matches!(
-                error,
-                SkeletonError::AmbiguousParentName {
-                    joint: 3,
-                    count: 2,
-                    ..
-                }
-            ),
-            "{error:?}"
-        );
+        let error = skeleton(&[None, Some(1)]).unwrap_err();
+        assert_eq!(error.to_string(), r#"joint 1 ("J1") is its own parent"#);
     }
 
     #[test]
     fn parent_index_out_of_range_is_an_error() {
-        let error = Skeleton::from_parent_indices(
-            vec![indexed("ROOT", None), indexed("A", Some(7))],
-            RootRule::ExactlyOne,
-        )
-        .unwrap_err();
+        let error = skeleton(&[None, Some(7)]).unwrap_err();
         assert_eq!(
             error.to_string(),
-            r#"joint 1 ("A") has parent index 7, but the skeleton has only 2 joints"#
+            r#"joint 1 ("J1") has parent index 7, but the skeleton has only 2 joints"#
         );
     }
 
     #[test]
-    fn long_cycle_with_a_tail_is_found() {
-        // 0 is the root; 1 -> 2 -> 3 -> 1 is a cycle; 4 hangs off the cycle.
-        let error = Skeleton::from_parent_indices(
-            vec![
-                indexed("ROOT", None),
-                indexed("A", Some(2)),
-                indexed("B", Some(3)),
-                indexed("C", Some(1)),
-                indexed("TAIL", Some(3)),
-            ],
-            RootRule::Any,
-        )
-        .unwrap_err();
-        assert!(matches!(error, SkeletonError::Cycle { .. }), "{error:?}");
+    fn any_number_of_roots_is_a_skeleton() {
+        assert!(skeleton(&[]).unwrap().is_empty());
+        assert_eq!(
+            skeleton(&[None, None, Some(0)]).unwrap().depths(),
+            vec![1, 1, 2]
+        );
+    }
+
+    #[test]
+    fn matrices_become_affine_transforms() {
+        let matrix = rig::Transform::Matrix([
+            [2.0, 0.0, 0.0, 0.0],
+            [0.0, 2.0, 0.0, 0.0],
+            [0.0, 0.0, 2.0, 0.0],
+            [1.0, 2.0, 3.0, 1.0],
+        ]);
+        assert_eq!(
+            affine(&matrix).transform_point3(Vec3::X),
+            Vec3::new(3.0, 2.0, 3.0)
+        );
     }
 }

@@ -3,7 +3,9 @@
 use serde::{Deserialize, Serialize};
 
 use super::cmx::{self, Cmx, MAXIS_COMMENT};
+use crate::files::Files;
 use crate::format::{self, Conversion, Describe, Description, Encoding, Format, Sample};
+use crate::rig::{self, Rig, RigError, RigOptions};
 use crate::schema::text::TextStyle;
 use crate::schema::Layout;
 use crate::schema::{Magic, RawString};
@@ -307,6 +309,17 @@ impl Describe for Bcf {
     /// Described as the `.cmx` it converts to.
     fn describe(&self) -> Description {
         Cmx::from(self).describe()
+    }
+}
+
+/// Posed as the `.cmx` it converts to.
+impl Rig for Bcf {
+    fn skeleton(
+        &self,
+        files: &Files,
+        options: RigOptions,
+    ) -> Option<Result<rig::Skeleton, RigError>> {
+        Cmx::from(self).skeleton(files, options)
     }
 }
 

@@ -3,7 +3,9 @@
 use serde::{Deserialize, Serialize};
 
 use super::skn::{self, Skn};
+use crate::files::Files;
 use crate::format::{self, Conversion, Describe, Description, Encoding, Format, Sample};
+use crate::rig::{self, Rig, RigError, RigOptions};
 use crate::schema::text::TextStyle;
 use crate::schema::Layout;
 use crate::schema::RawString;
@@ -150,6 +152,17 @@ impl Describe for Bmf {
     /// Described as the `.skn` it converts to.
     fn describe(&self) -> Description {
         Skn::from(self).describe()
+    }
+}
+
+/// Skinned as the `.skn` it converts to.
+impl Rig for Bmf {
+    fn skins(
+        &self,
+        files: &Files,
+        options: RigOptions,
+    ) -> Option<Result<Vec<rig::Skin>, RigError>> {
+        Skn::from(self).skins(files, options)
     }
 }
 

@@ -2,8 +2,11 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::bones::{self, SimsBone};
 use super::skel;
+use crate::files::Files;
 use crate::format::{self, Describe, Description, Encoding, Format, Joint, Sample};
+use crate::rig::{self, Rig, RigError, RigOptions};
 use crate::schema::text::{TextError, TextSchema, TextStyle};
 use crate::schema::Layout;
 use crate::schema::{Magic, RawString, WriteError};
@@ -260,6 +263,21 @@ impl Describe for Cmx {
             }));
         }
         Description { facts, joints }
+    }
+}
+
+impl Rig for Cmx {
+    /// The first skeleton, when the file has one.
+    fn skeleton(&self, _: &Files, _: RigOptions) -> Option<Result<rig::Skeleton, RigError>> {
+        let skeleton = self.skeletons.first()?;
+        Some(bones::skeleton(skeleton.bones.iter().map(|bone| {
+            SimsBone {
+                name: &bone.name,
+                parent: &bone.parent,
+                translation: bone.translation,
+                rotation: bone.rotation,
+            }
+        })))
     }
 }
 

@@ -1,5 +1,6 @@
 pub mod bcf;
 pub mod bmf;
+mod bones;
 pub mod cmx;
 pub mod skel;
 pub mod skn;

@@ -2,7 +2,10 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::bones::{self, SimsBone};
+use crate::files::Files;
 use crate::format::{self, Describe, Description, Encoding, Format, Joint, Sample};
+use crate::rig::{self, Rig, RigError, RigOptions};
 use crate::schema::{Layout, RawString};
 use crate::Schema;
 
@@ -107,6 +110,17 @@ impl Describe for Skeleton {
                 &names,
             ),
         }
+    }
+}
+
+impl Rig for Skeleton {
+    fn skeleton(&self, _: &Files, _: RigOptions) -> Option<Result<rig::Skeleton, RigError>> {
+        Some(bones::skeleton(self.bones.iter().map(|bone| SimsBone {
+            name: &bone.name,
+            parent: &bone.parent,
+            translation: bone.translation,
+            rotation: bone.rotation,
+        })))
     }
 }
 

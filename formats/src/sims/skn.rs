@@ -2,7 +2,9 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::files::Files;
 use crate::format::{self, Describe, Description, Encoding, Format, Sample};
+use crate::rig::{self, BoneRange, BoneSpace, Rig, RigError, RigOptions};
 use crate::schema::text::{TextError, TextErrorKind, TextSchema, TextStyle};
 use crate::schema::Layout;
 use crate::schema::{RawString, Segment, WriteError};
@@ -167,6 +169,125 @@ impl Describe for Skn {
         }
     }
 }
+
+impl Rig for Skn {
+    fn skins(&self, _: &Files, _: RigOptions) -> Option<Result<Vec<rig::Skin>, RigError>> {
+        Some(self.skin().map(|skin| vec![skin]))
+    }
+}
+
+impl Skn {
+    /// The skin as neutral rig data: real vertices in their bone's space,
+    /// carried by the bindings' ranges; blend vertices after them; the
+    /// blend weight `raw_weight / 32768`. A value the file's signed
+    /// integers cannot mean (a negative index or count) is an error; ranges
+    /// past the vertices are for the consumer to refuse.
+    pub fn skin(&self) -> Result<rig::Skin, RigError> {
+        let real = self.real_vertex_count();
+        let (vertices, blend_vertices) = self.vertices.split_at_checked(real).ok_or_else(|| {
+            RigError::Invalid(format!(
+                "vertices: {} vertices, but the {real} uvs need as many",
+                self.vertices.len()
+            ))
+        })?;
+        let triangles = self
+            .faces
+            .iter()
+            .enumerate()
+            .map(|(face, corners)| {
+                let vertex = |corner: i32| {
+                    u32::try_from(corner)
+                        .ok()
+                        .filter(|&vertex| (vertex as usize) < real)
+                        .ok_or_else(|| {
+                            RigError::Invalid(format!(
+                                "faces[{face}]: vertex {corner} is not one of the {real} real vertices"
+                            ))
+                        })
+                };
+                let [a, b, c] = *corners;
+                Ok([vertex(a)?, vertex(b)?, vertex(c)?])
+            })
+            .collect::<Result<Vec<_>, RigError>>()?;
+        let ranges = self
+            .bindings
+            .iter()
+            .enumerate()
+            .map(|(index, binding)| {
+                let field = |name: &str, value: i32| {
+                    u32::try_from(value).map_err(|_| {
+                        RigError::Invalid(format!("bindings[{index}].{name}: {value} is negative"))
+                    })
+                };
+                // A range without entries stores -1 as its start.
+                let range = |first: (&str, i32), count: (&str, i32)| {
+                    let count = field(count.0, count.1)?;
+                    if count == 0 {
+                        return Ok(0..0);
+                    }
+                    let first = field(first.0, first.1)?;
+                    first
+                        .checked_add(count)
+                        .map(|end| first..end)
+                        .ok_or_else(|| {
+                            RigError::Invalid(format!(
+                                "bindings[{index}]: the range ends past 2^32"
+                            ))
+                        })
+                };
+                Ok(BoneRange {
+                    bone: field("bone", binding.bone)?,
+                    vertices: range(
+                        ("first_vertex", binding.first_vertex),
+                        ("vertex_count", binding.vertex_count),
+                    )?,
+                    blends: range(
+                        ("first_blend", binding.first_blend),
+                        ("blend_count", binding.blend_count),
+                    )?,
+                })
+            })
+            .collect::<Result<Vec<_>, RigError>>()?;
+        let blends = self
+            .blends
+            .iter()
+            .enumerate()
+            .map(|(index, blend)| {
+                let vertex = u32::try_from(blend.vertex).map_err(|_| {
+                    RigError::Invalid(format!(
+                        "blends[{index}].vertex: {} is negative",
+                        blend.vertex
+                    ))
+                })?;
+                Ok(rig::Blend {
+                    vertex,
+                    weight: blend.weight(),
+                })
+            })
+            .collect::<Result<Vec<_>, RigError>>()?;
+        Ok(rig::Skin {
+            name: self.name.to_text(),
+            texture: (self.texture.as_bytes() != NO_TEXTURE).then(|| self.texture.to_text()),
+            positions: vertices.iter().map(|vertex| vertex.position).collect(),
+            normals: vertices.iter().map(|vertex| vertex.normal).collect(),
+            uvs: self.uvs.clone(),
+            triangles,
+            binding: rig::Binding::BoneSpace(BoneSpace {
+                bones: self.bones.iter().map(RawString::to_text).collect(),
+                ranges,
+                blend_positions: blend_vertices
+                    .iter()
+                    .map(|vertex| vertex.position)
+                    .collect(),
+                blend_normals: blend_vertices.iter().map(|vertex| vertex.normal).collect(),
+                blends,
+            }),
+        })
+    }
+}
+
+/// The texture line of a skin without one.
+const NO_TEXTURE: &[u8] = b"x";
 
 /// The `.skn` registration.
 pub static FORMAT: Format = Format {

@@ -13,7 +13,11 @@
 
 use serde::{Deserialize, Serialize};
 
+use glam::Quat;
+
+use crate::files::Files;
 use crate::format::{self, Describe, Description, Encoding, Format, Sample};
+use crate::rig::{self, Axes, Rig, RigError, RigOptions, Transform};
 use crate::schema::{Count, Layout, RawString};
 use crate::Schema;
 
@@ -193,7 +197,64 @@ impl Describe for Skeleton {
     }
 }
 
+/// The parent index a root joint stores.
+const NO_PARENT: i32 = -1;
+
+impl Rig for Skeleton {
+    /// Level `options.lod` (0, the most detailed, for a single skeleton).
+    fn skeleton(&self, _: &Files, options: RigOptions) -> Option<Result<rig::Skeleton, RigError>> {
+        let levels = self.levels();
+        Some(match levels.get(options.lod) {
+            Some(level) => level.skeleton(),
+            None => Err(RigError::Invalid(format!(
+                "there is no level of detail {} (the file has {}, from 0)",
+                options.lod,
+                levels.len()
+            ))),
+        })
+    }
+}
+
 impl SkeletonForm {
+    /// The joints as a neutral skeleton: rotation R = RPST * BPRO * RPRE
+    /// (Hamilton product, RPRE applied first), local = T(BPTR) * R; y up,
+    /// left-handed.
+    pub fn skeleton(&self) -> Result<rig::Skeleton, RigError> {
+        let joints = self
+            .joints()
+            .map_err(|error| RigError::Invalid(error.to_string()))?;
+        let joints = joints
+            .iter()
+            .enumerate()
+            .map(|(index, joint)| {
+                let parent = match joint.parent {
+                    NO_PARENT => None,
+                    parent => Some(usize::try_from(parent).map_err(|_| {
+                        RigError::Invalid(format!(
+                            "PRNT[{index}]: joint {:?} has parent index {parent}; only -1 (no parent) may be negative",
+                            joint.name.to_text()
+                        ))
+                    })?),
+                };
+                let rotation = quat(joint.post_rotation)
+                    * quat(joint.bind_rotation)
+                    * quat(joint.pre_rotation);
+                Ok(rig::Joint {
+                    name: joint.name.to_text(),
+                    parent,
+                    rest: Transform::TranslationRotation {
+                        translation: joint.bind_translation,
+                        rotation: rotation.to_array(),
+                    },
+                })
+            })
+            .collect::<Result<Vec<_>, RigError>>()?;
+        Ok(rig::Skeleton {
+            joints,
+            axes: Axes::LeftHandedYUp,
+        })
+    }
+
     /// The number of joints (the length of the `NAME` column).
     pub fn joint_count(&self) -> usize {
         match &self.version {
@@ -298,6 +359,11 @@ impl SkeletonV2 {
             rotation_orders: joints.iter().map(|joint| joint.rotation_order).collect(),
         }
     }
+}
+
+/// A quaternion as stored (w, x, y, z) for the math.
+fn quat(stored: Quaternion) -> Quat {
+    Quat::from_xyzw(stored.x, stored.y, stored.z, stored.w)
 }
 
 /// The `.skt` registration.

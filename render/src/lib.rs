@@ -1,21 +1,22 @@
 //! A picture of a posed skeleton and its meshes, for `ossuary render`.
 //!
 //! The image has a title band on top and two views side by side below it,
-//! both orthographic and in the file's own axes (no handedness change):
+//! both orthographic, in right-handed y-up axes: the scene's positions are
+//! given in the file's own axes and turned first (a left-handed file such as
+//! the Sims' is mirrored in x, a z-up one turned), so the front view shows a
+//! figure as its game did:
 //!
 //! - front (left): x to the right, y up, seen from +z;
 //! - side (right): z to the right, y up, seen from -x.
-//!
-//! A left-handed file (the Sims, SWG) therefore appears mirrored: a Sim's
-//! left arm is on the picture's left. Convert with [`crate::handedness`]
-//! first to see it as the game showed it.
 //!
 //! Both views share one scale, the largest at which each view's bounding box
 //! fits its panel less a margin, so the figure fills the picture. Meshes are drawn as
 //! flat-shaded triangles, farthest first (painter's algorithm); bones are
 //! lines from parent to child drawn over them, and joints are dots.
 
+use formats::rig::Axes;
 use glam::Vec3;
+use skinning::axes::right_handed_y_up;
 use thiserror::Error;
 use tiny_skia::{Color, FillRule, LineCap, Paint, PathBuilder, Pixmap, Rect, Stroke};
 
@@ -39,7 +40,7 @@ const AMBIENT: f32 = 0.3;
 const MIN_WIDTH: u32 = 64;
 const MIN_HEIGHT: u32 = TITLE_BAND_HEIGHT + 32;
 
-/// A joint in model space.
+/// A joint in model space, in the file's axes.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RenderJoint {
     pub position: Vec3,
@@ -47,7 +48,7 @@ pub struct RenderJoint {
     pub parent: Option<u32>,
 }
 
-/// A triangle mesh in model space.
+/// A triangle mesh in model space, in the file's axes.
 #[derive(Clone, Copy, Debug)]
 pub struct RenderMesh<'a> {
     pub positions: &'a [Vec3],
@@ -60,6 +61,8 @@ pub struct Scene<'a> {
     pub joints: &'a [RenderJoint],
     pub meshes: &'a [RenderMesh<'a>],
     pub title: &'a str,
+    /// How the file's axes lie.
+    pub axes: Axes,
 }
 
 /// Image size in pixels.
@@ -346,6 +349,42 @@ fn draw_view(pixmap: &mut Pixmap, scene: &Scene, view: View, framing: &Framing) 
 /// Draws the scene and returns the picture as PNG bytes.
 pub fn render_png(scene: &Scene, size: ImageSize) -> Result<Vec<u8>, RenderError> {
     check(scene)?;
+    let turn = |position: Vec3| right_handed_y_up(scene.axes, position);
+    let joints: Vec<RenderJoint> = scene
+        .joints
+        .iter()
+        .map(|joint| RenderJoint {
+            position: turn(joint.position),
+            ..*joint
+        })
+        .collect();
+    let positions: Vec<Vec<Vec3>> = scene
+        .meshes
+        .iter()
+        .map(|mesh| mesh.positions.iter().copied().map(turn).collect())
+        .collect();
+    let meshes: Vec<RenderMesh> = scene
+        .meshes
+        .iter()
+        .zip(&positions)
+        .map(|(mesh, positions)| RenderMesh {
+            positions,
+            triangles: mesh.triangles,
+        })
+        .collect();
+    draw(
+        &Scene {
+            joints: &joints,
+            meshes: &meshes,
+            axes: Axes::RightHandedYUp,
+            ..*scene
+        },
+        size,
+    )
+}
+
+/// Draws a scene already in right-handed, y-up axes.
+fn draw(scene: &Scene, size: ImageSize) -> Result<Vec<u8>, RenderError> {
     let too_small = RenderError::TooSmall {
         width: size.width,
         height: size.height,
@@ -487,6 +526,7 @@ mod tests {
             joints: &joints,
             meshes: &meshes,
             title: "adult-skeleton.cmx",
+            axes: Axes::RightHandedYUp,
         };
         let size = ImageSize::default();
         let image = decode(&render_png(&scene, size).unwrap());
@@ -562,6 +602,7 @@ mod tests {
                 joints: &[],
                 meshes: &meshes,
                 title: "",
+                axes: Axes::RightHandedYUp,
             };
             let image = decode(&render_png(&scene, size).unwrap());
             // Front panel: 200 wide, x from -2 to 2 centered at column 100.
@@ -580,6 +621,44 @@ mod tests {
     }
 
     #[test]
+    fn a_scene_is_drawn_in_right_handed_y_up_axes() {
+        // One bone from the origin to (1, 1, 0) in each kind of axes; turned
+        // by hand to right-handed y up, every one must draw the same picture.
+        let draw = |axes: Axes, tip: Vec3| {
+            let joints = [
+                RenderJoint {
+                    position: Vec3::ZERO,
+                    parent: None,
+                },
+                RenderJoint {
+                    position: tip,
+                    parent: Some(0),
+                },
+            ];
+            let scene = Scene {
+                joints: &joints,
+                meshes: &[],
+                title: "axes",
+                axes,
+            };
+            render_png(&scene, ImageSize::default()).unwrap()
+        };
+        let expected = draw(Axes::RightHandedYUp, Vec3::new(1.0, 1.0, 0.0));
+        assert_eq!(
+            draw(Axes::LeftHandedYUp, Vec3::new(-1.0, 1.0, 0.0)),
+            expected
+        );
+        assert_eq!(
+            draw(Axes::RightHandedZUp, Vec3::new(1.0, 0.0, 1.0)),
+            expected
+        );
+        assert_ne!(
+            draw(Axes::RightHandedYUp, Vec3::new(-1.0, 1.0, 0.0)),
+            expected
+        );
+    }
+
+    #[test]
     fn bad_indices_and_sizes_are_errors() {
         let joints = [RenderJoint {
             position: Vec3::ZERO,
@@ -589,6 +668,7 @@ mod tests {
             joints: &joints,
             meshes: &[],
             title: "x",
+            axes: Axes::RightHandedYUp,
         };
         assert!(matches!(
             render_png(&scene, ImageSize::default()),
@@ -605,6 +685,7 @@ mod tests {
             joints: &[],
             meshes: &meshes,
             title: "x",
+            axes: Axes::RightHandedYUp,
         };
         assert!(matches!(
             render_png(&scene, ImageSize::default()),
@@ -615,6 +696,7 @@ mod tests {
             joints: &[],
             meshes: &[],
             title: "",
+            axes: Axes::RightHandedYUp,
         };
         assert!(matches!(
             render_png(

@@ -1,0 +1,234 @@
+//! Finding the files a document refers to: a suit's skins, a skill's
+//! animation data, an appearance's meshes and skeletons.
+//!
+//! The games ran on case-insensitive file systems and their data relies on
+//! it (a suit names `xskin-c001fa_mercedes-HEAD-HEAD` for the file
+//! `xskin-C001FA_Mercedes-HEAD-HEAD.skn`), so names are matched without
+//! regard to ASCII case, one path component at a time.
+
+use std::path::{Component, Path, PathBuf};
+
+use crate::rig::RigError;
+
+/// Where a document's references are looked up: beside the file that holds
+/// them, and under a root folder.
+#[derive(Debug, Clone, Default)]
+pub struct Files {
+    /// The folder of the referring file; `None` for input without a file
+    /// (standard input, values built in code), where nothing can be found.
+    folder: Option<PathBuf>,
+    /// Where references with folders in them (`appearance/mesh/x.lmg`) are
+    /// looked up first.
+    root: Option<PathBuf>,
+}
+
+/// A referenced file, read.
+#[derive(Debug, Clone)]
+pub struct FoundFile {
+    pub path: PathBuf,
+    pub bytes: Vec<u8>,
+}
+
+impl Files {
+    /// References of a document read from `path`.
+    pub fn beside(path: &Path) -> Files {
+        Files {
+            folder: Some(path.parent().map_or_else(PathBuf::new, Path::to_path_buf)),
+            root: None,
+        }
+    }
+
+    /// References of a document that has no file: none can be found.
+    pub fn nowhere() -> Files {
+        Files::default()
+    }
+
+    /// Looks references with folders up under `root` first.
+    pub fn with_root(self, root: Option<PathBuf>) -> Files {
+        Files { root, ..self }
+    }
+
+    /// References of a file found through these: beside it, same root.
+    pub fn beside_found(&self, found: &FoundFile) -> Files {
+        Files {
+            root: self.root.clone(),
+            ..Files::beside(&found.path)
+        }
+    }
+
+    /// Reads the first of `names` that exists. A name with folders
+    /// (`appearance/mesh/x.lmg`, always with `/`) is looked up under the
+    /// root, then under the referring file's folder and each folder above
+    /// it; then every name's last component beside the referring file.
+    /// `what` names the reference in the error, which lists every path tried.
+    pub fn find(&self, what: &str, names: &[String]) -> Result<FoundFile, RigError> {
+        let mut tried = Vec::new();
+        for candidate in self.candidates(names) {
+            if let Some(path) = find_ignoring_case(&candidate) {
+                let bytes = std::fs::read(&path).map_err(|error| RigError::Referenced {
+                    path: path.clone(),
+                    message: format!("cannot read: {error}"),
+                })?;
+                return Ok(FoundFile { path, bytes });
+            }
+            if !tried.contains(&candidate) {
+                tried.push(candidate);
+            }
+        }
+        Err(RigError::Missing {
+            what: what.to_owned(),
+            tried,
+        })
+    }
+
+    fn candidates(&self, names: &[String]) -> Vec<PathBuf> {
+        let mut candidates = Vec::new();
+        for name in names {
+            let relative = relative_path(name);
+            if relative.components().count() > 1 {
+                candidates.extend(self.root.iter().map(|root| root.join(&relative)));
+                if let Some(folder) = &self.folder {
+                    candidates.extend(folder.ancestors().map(|above| above.join(&relative)));
+                }
+            }
+        }
+        if let Some(folder) = &self.folder {
+            for name in names {
+                if let Some(file_name) = relative_path(name).file_name() {
+                    candidates.push(folder.join(file_name));
+                }
+            }
+        }
+        candidates
+    }
+}
+
+/// A reference as a relative path: `/` and `\` both separate folders, and
+/// nothing may climb out with `..` or start from the root.
+fn relative_path(name: &str) -> PathBuf {
+    name.split(['/', '\\'])
+        .filter(|part| !part.is_empty() && *part != "." && *part != "..")
+        .collect()
+}
+
+/// The existing path whose components equal `path`'s without regard to
+/// ASCII case (an exact match wins).
+fn find_ignoring_case(path: &Path) -> Option<PathBuf> {
+    if path.is_file() {
+        return Some(path.to_path_buf());
+    }
+    let mut found = PathBuf::new();
+    for component in path.components() {
+        match component {
+            Component::Normal(name) => {
+                let exact = found.join(name);
+                if exact.exists() {
+                    found = exact;
+                    continue;
+                }
+                let folder = if found.as_os_str().is_empty() {
+                    Path::new(".")
+                } else {
+                    found.as_path()
+                };
+                let wanted = name.to_string_lossy();
+                let matching = std::fs::read_dir(folder).ok()?.flatten().find(|entry| {
+                    entry
+                        .file_name()
+                        .to_string_lossy()
+                        .eq_ignore_ascii_case(&wanted)
+                })?;
+                found.push(matching.file_name());
+            }
+            other => found.push(other.as_os_str()),
+        }
+    }
+    found.is_file().then_some(found)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scratch(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("ossuary-files-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    #[test]
+    fn names_are_found_beside_the_referrer_without_regard_to_case() {
+        let dir = scratch("case");
+        std::fs::write(dir.join("xskin-C001FA_Mercedes-HEAD-HEAD.skn"), b"skin").unwrap();
+        let files = Files::beside(&dir.join("suit.cmx"));
+        let found = files
+            .find(
+                "the skin",
+                &["xskin-c001fa_mercedes-HEAD-HEAD.skn".to_owned()],
+            )
+            .unwrap();
+        assert_eq!(found.bytes, b"skin");
+        assert!(found.path.ends_with("xskin-C001FA_Mercedes-HEAD-HEAD.skn"));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn references_with_folders_are_found_above_the_referrer_and_under_the_root() {
+        let dir = scratch("folders");
+        let mesh = dir.join("game/appearance/mesh");
+        std::fs::create_dir_all(&mesh).unwrap();
+        std::fs::write(mesh.join("body.lmg"), b"lmg").unwrap();
+        let reference = ["appearance/mesh/body.lmg".to_owned()];
+
+        let from_sat = Files::beside(&dir.join("game/appearance/char.sat"));
+        assert_eq!(
+            from_sat.find("the mesh list", &reference).unwrap().bytes,
+            b"lmg"
+        );
+
+        let elsewhere = Files::beside(&dir.join("other/char.sat"));
+        assert!(elsewhere.find("the mesh list", &reference).is_err());
+        let rooted = elsewhere.with_root(Some(dir.join("game")));
+        assert_eq!(
+            rooted.find("the mesh list", &reference).unwrap().bytes,
+            b"lmg"
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_missing_file_names_every_path_tried() {
+        let dir = scratch("missing");
+        let files = Files::beside(&dir.join("suit.cmx"));
+        let error = files
+            .find(
+                "the skin xskin-a",
+                &["xskin-a.skn".to_owned(), "xskin-a.bmf".to_owned()],
+            )
+            .unwrap_err();
+        let message = error.to_string();
+        assert!(
+            message.starts_with("cannot find the skin xskin-a; looked for "),
+            "{message}"
+        );
+        assert!(
+            message.contains("xskin-a.skn") && message.contains("xskin-a.bmf"),
+            "{message}"
+        );
+        assert!(Files::nowhere().find("x", &["x".to_owned()]).is_err());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn references_cannot_climb_out() {
+        assert_eq!(
+            relative_path("../../etc/passwd"),
+            PathBuf::from("etc/passwd")
+        );
+        assert_eq!(
+            relative_path("appearance\\mesh\\a.mgn"),
+            PathBuf::from("appearance/mesh/a.mgn")
+        );
+    }
+}

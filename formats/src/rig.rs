@@ -1,0 +1,259 @@
+//! Neutral rig data: what a decoded file holds for posing, in plain types
+//! (no math library). Each format module builds these from its own layout
+//! and applies its family's conventions there (which way a stored
+//! quaternion turns, in which order rotations compose, how the axes lie),
+//! so whatever consumes them (posing, skinning, drawing, export) knows no
+//! file format.
+//!
+//! All transforms use column-vector math: a point `p` in a joint's space is
+//! `local * p` in its parent's space.
+
+use std::path::PathBuf;
+
+use crate::files::Files;
+
+/// How a file's axes lie. Positions and rotations stay in the file's own
+/// axes everywhere; only drawing and export turn them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Axes {
+    /// y up, left-handed (DirectX style): the Sims, The Sims Online, Star
+    /// Wars Galaxies. Mirrored in x to become right-handed.
+    LeftHandedYUp,
+    /// z up, right-handed (3ds Max). Turned to y up by `(x, y, z) -> (x, z, -y)`.
+    RightHandedZUp,
+    /// Right-handed and y up, or not documented and taken as stored.
+    RightHandedYUp,
+}
+
+/// A joint's transform relative to its parent.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Transform {
+    /// `T(translation) * R(rotation)`: a unit quaternion `[x, y, z, w]`
+    /// acting on column vectors, then a translation.
+    TranslationRotation {
+        translation: [f32; 3],
+        rotation: [f32; 4],
+    },
+    /// An affine matrix, for families that store matrices: four columns of
+    /// four rows each (the last row `0, 0, 0, 1`).
+    Matrix([[f32; 4]; 4]),
+}
+
+impl Transform {
+    pub const IDENTITY: Transform = Transform::TranslationRotation {
+        translation: [0.0; 3],
+        rotation: [0.0, 0.0, 0.0, 1.0],
+    };
+}
+
+/// A skeleton: joints in the file's order, each with its parent and its
+/// rest transform. Parents may come after their children; cycles and
+/// parents out of range are for the consumer to refuse.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Skeleton {
+    pub joints: Vec<Joint>,
+    pub axes: Axes,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Joint {
+    pub name: String,
+    /// Index of the parent in [`Skeleton::joints`]; `None` for a root.
+    pub parent: Option<usize>,
+    /// Rest pose relative to the parent.
+    pub rest: Transform,
+}
+
+/// A triangle mesh bound to the joints of a skeleton.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Skin {
+    /// The mesh's name, e.g. `xskin-b001fafat_01-PELVIS-BODY`.
+    pub name: String,
+    /// The texture the mesh names, if any (a name as the file gives it).
+    pub texture: Option<String>,
+    /// One per vertex, in the file's order.
+    pub positions: Vec<[f32; 3]>,
+    /// One per vertex, or none.
+    pub normals: Vec<[f32; 3]>,
+    /// One per vertex, or none.
+    pub uvs: Vec<[f32; 2]>,
+    /// Vertex indices, wound as the file winds them.
+    pub triangles: Vec<[u32; 3]>,
+    /// How the vertices follow the joints.
+    pub binding: Binding,
+}
+
+/// How a skin's vertices follow the skeleton.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Binding {
+    /// Vertices are stored where the skeleton's rest pose puts them (model
+    /// space); each moves with a weighted sum of its joints' motions:
+    /// `v' = sum of w * model(f) * inverse(model(rest)) * v`.
+    Weighted(Weights),
+    /// The Sims' scheme: each vertex is stored in the space of the one bone
+    /// that carries it, and blend vertices pull some of them toward a second
+    /// bone.
+    BoneSpace(BoneSpace),
+}
+
+/// Per-vertex joint weights.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Weights {
+    /// The joints the influences refer to, by index, found in the skeleton by name.
+    pub joints: Vec<String>,
+    /// How many entries of `influences` belong to each vertex, in vertex order.
+    pub counts: Vec<u32>,
+    /// Every vertex's influences, one vertex after another.
+    pub influences: Vec<Influence>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Influence {
+    /// Index into [`Weights::joints`].
+    pub joint: u32,
+    pub weight: f32,
+}
+
+/// Vertices stored in their bone's space (no inverse bind matrix).
+#[derive(Debug, Clone, PartialEq)]
+pub struct BoneSpace {
+    /// The bones the ranges refer to, by index, found in the skeleton by name.
+    pub bones: Vec<String>,
+    /// Which bone carries which vertices and which blend vertices.
+    pub ranges: Vec<BoneRange>,
+    /// Blend vertices, each stored in the space of the bone whose range holds it.
+    pub blend_positions: Vec<[f32; 3]>,
+    /// One per blend vertex, or none.
+    pub blend_normals: Vec<[f32; 3]>,
+    /// One per blend vertex: the vertex it pulls and how far.
+    pub blends: Vec<Blend>,
+}
+
+/// `vertices` (indices into the skin's vertices) and `blends` (indices into
+/// the blend vertices) carried by one bone.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BoneRange {
+    /// Index into [`BoneSpace::bones`].
+    pub bone: u32,
+    pub vertices: std::ops::Range<u32>,
+    pub blends: std::ops::Range<u32>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Blend {
+    /// The skin vertex this blend vertex pulls.
+    pub vertex: u32,
+    /// How far, from 0 (not at all) to 1 (onto the blend vertex):
+    /// `final = (1 - weight) * vertex + weight * blend vertex`, both posed.
+    pub weight: f32,
+}
+
+/// An animation: a pose per frame.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Animation {
+    pub name: String,
+    /// Each frame's time in seconds from the start of the animation.
+    pub times: Vec<f32>,
+    pub motion: Motion,
+}
+
+/// What an animation moves.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Motion {
+    /// Joints of a skeleton.
+    Joints(JointMotion),
+    /// Every frame's vertex positions of one mesh, in its vertex order: no
+    /// skeleton is involved.
+    Vertices(Vec<Vec<[f32; 3]>>),
+}
+
+/// Per-joint tracks; a joint no track names keeps its rest pose.
+#[derive(Debug, Clone, PartialEq)]
+pub struct JointMotion {
+    pub tracks: Vec<Track>,
+    /// When the file records the hierarchy it was made for: the depth of the
+    /// joint each track drives (in track order), up to a constant offset.
+    /// Such tracks bind to joints by position, and only to a skeleton whose
+    /// joint depths have the same pattern.
+    pub depth_pattern: Option<Vec<i64>>,
+}
+
+/// One joint's keys, one per frame.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Track {
+    pub joint: TrackTarget,
+    pub keys: Keys,
+}
+
+/// Which joint a track drives.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TrackTarget {
+    Name(String),
+    /// Position in the skeleton's joint list.
+    Index(usize),
+}
+
+/// A track's keys, one per frame.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Keys {
+    /// Parts of the local transform; an empty list keeps that part of the
+    /// rest transform (which must then be a [`Transform::TranslationRotation`]).
+    Parts {
+        translations: Vec<[f32; 3]>,
+        /// Unit quaternions `[x, y, z, w]` acting on column vectors.
+        rotations: Vec<[f32; 4]>,
+    },
+    /// Whole local transforms.
+    Transforms(Vec<Transform>),
+}
+
+/// Choices a person makes about what to read from a file.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct RigOptions {
+    /// Level of detail: 0 is the most detailed.
+    pub lod: usize,
+}
+
+/// Why a file's rig data cannot be built.
+#[derive(Debug, thiserror::Error)]
+pub enum RigError {
+    /// A file the document refers to is not where it should be.
+    #[error("cannot find {what}; looked for {}", list_paths(.tried))]
+    Missing { what: String, tried: Vec<PathBuf> },
+    /// A file the document refers to cannot be read or decoded.
+    #[error("{}: {message}", .path.display())]
+    Referenced { path: PathBuf, message: String },
+    /// The values do not make a rig (a parent that is no joint, a range past
+    /// the vertices...): one sentence naming the field.
+    #[error("{0}")]
+    Invalid(String),
+}
+
+fn list_paths(paths: &[PathBuf]) -> String {
+    paths
+        .iter()
+        .map(|path| path.display().to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// What a format's decoded value offers for posing. Every method has a
+/// default meaning "the file holds none"; a format implements those that
+/// apply, and the command line, the renderer and the exporters then accept
+/// it without knowing it.
+pub trait Rig {
+    /// The skeleton the file describes.
+    fn skeleton(&self, _files: &Files, _options: RigOptions) -> Option<Result<Skeleton, RigError>> {
+        None
+    }
+
+    /// The meshes the file describes or names.
+    fn skins(&self, _files: &Files, _options: RigOptions) -> Option<Result<Vec<Skin>, RigError>> {
+        None
+    }
+
+    /// The animations the file describes or names.
+    fn animations(&self, _files: &Files) -> Option<Result<Vec<Animation>, RigError>> {
+        None
+    }
+}

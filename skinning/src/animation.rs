@@ -1,0 +1,363 @@
+//! Animations bound to a skeleton: every track's joint found and every
+//! key list's length checked once, so that posing a frame is a plain loop.
+
+use formats::rig::{self, JointMotion, Keys, TrackTarget};
+use glam::{Affine3A, Quat, Vec3};
+use thiserror::Error;
+
+use crate::pose::Pose;
+use crate::skeleton::{affine, Skeleton};
+
+/// Why an animation does not fit a skeleton, or a frame does not exist.
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+pub enum ClipError {
+    #[error("the animation moves joint {name:?}, which the skeleton does not have")]
+    UnknownJoint { name: String },
+    #[error("track {track} moves joint {index}, but the skeleton has only {count} joints")]
+    JointOutOfRange {
+        track: usize,
+        index: usize,
+        count: usize,
+    },
+    #[error("track {track} ({joint:?}) has {keys} {what}, but the animation has {frames} frames")]
+    KeyCount {
+        track: usize,
+        joint: String,
+        what: &'static str,
+        keys: usize,
+        frames: usize,
+    },
+    #[error("track {track} ({joint:?}) replaces part of a rest pose given as a whole matrix")]
+    PartOfMatrix { track: usize, joint: String },
+    #[error("the animation has {tracks} tracks for the joints in order, but the skeleton has {joints} joints")]
+    TrackCount { tracks: usize, joints: usize },
+    #[error("the animation was made for another hierarchy: its track {track} is at depth {expected} where joint {track} ({joint:?}) is at depth {found} (offset {offset} from track 0)")]
+    Hierarchy {
+        track: usize,
+        joint: String,
+        expected: i64,
+        found: i64,
+        offset: i64,
+    },
+    #[error("frame {frame} does not exist: the animation has {frames} frames (0 to {last})", last = .frames.saturating_sub(1))]
+    NoSuchFrame { frame: usize, frames: usize },
+}
+
+/// A track with its joint resolved and its keys in the math library's types.
+#[derive(Debug, Clone, PartialEq)]
+struct BoundTrack {
+    joint: usize,
+    keys: BoundKeys,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+enum BoundKeys {
+    /// Translations and rotations, each either one per frame or, when
+    /// empty, the rest's.
+    Parts {
+        translations: Vec<Vec3>,
+        rotations: Vec<Quat>,
+        rest_translation: Vec3,
+        rest_rotation: Quat,
+    },
+    Transforms(Vec<Affine3A>),
+}
+
+/// Joint motion checked against one skeleton.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Clip {
+    frames: usize,
+    tracks: Vec<BoundTrack>,
+}
+
+impl Clip {
+    /// Binds `motion`, whose animation has `frames` frames, to `skeleton`.
+    /// Named tracks find their joints by name; indexed ones by position, and
+    /// when the motion records the depth pattern it was made for, the
+    /// skeleton must have that many joints, in that pattern (up to one
+    /// constant offset).
+    pub fn bind(
+        motion: &JointMotion,
+        frames: usize,
+        skeleton: &Skeleton,
+    ) -> Result<Clip, ClipError> {
+        if let Some(pattern) = &motion.depth_pattern {
+            check_depths(pattern, skeleton)?;
+        }
+        let tracks = motion
+            .tracks
+            .iter()
+            .enumerate()
+            .map(|(index, track)| bind_track(index, track, frames, skeleton))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Clip { frames, tracks })
+    }
+
+    pub fn frames(&self) -> usize {
+        self.frames
+    }
+
+    /// The skeleton's pose at `frame` (from 0): the rest pose with every
+    /// track's joint replaced by its keys.
+    pub fn pose(&self, skeleton: &Skeleton, frame: usize) -> Result<Pose, ClipError> {
+        if frame >= self.frames {
+            return Err(ClipError::NoSuchFrame {
+                frame,
+                frames: self.frames,
+            });
+        }
+        let mut pose = Pose::rest(skeleton);
+        for track in &self.tracks {
+            let local = match &track.keys {
+                BoundKeys::Parts {
+                    translations,
+                    rotations,
+                    rest_translation,
+                    rest_rotation,
+                } => Affine3A::from_rotation_translation(
+                    rotations.get(frame).copied().unwrap_or(*rest_rotation),
+                    translations
+                        .get(frame)
+                        .copied()
+                        .unwrap_or(*rest_translation),
+                ),
+                BoundKeys::Transforms(transforms) => {
+                    transforms.get(frame).copied().unwrap_or(Affine3A::IDENTITY)
+                }
+            };
+            pose.set_local(track.joint, local);
+        }
+        Ok(pose)
+    }
+}
+
+fn bind_track(
+    index: usize,
+    track: &rig::Track,
+    frames: usize,
+    skeleton: &Skeleton,
+) -> Result<BoundTrack, ClipError> {
+    let joint = match &track.joint {
+        TrackTarget::Name(name) => skeleton
+            .find(name)
+            .ok_or_else(|| ClipError::UnknownJoint { name: name.clone() })?,
+        TrackTarget::Index(joint) if *joint < skeleton.len() => *joint,
+        TrackTarget::Index(joint) => {
+            return Err(ClipError::JointOutOfRange {
+                track: index,
+                index: *joint,
+                count: skeleton.len(),
+            })
+        }
+    };
+    let name = skeleton.names().get(joint).cloned().unwrap_or_default();
+    let count = |what: &'static str, keys: usize, optional: bool| {
+        if keys == frames || (optional && keys == 0) {
+            Ok(())
+        } else {
+            Err(ClipError::KeyCount {
+                track: index,
+                joint: name.clone(),
+                what,
+                keys,
+                frames,
+            })
+        }
+    };
+    let keys = match &track.keys {
+        Keys::Parts {
+            translations,
+            rotations,
+        } => {
+            count("translations", translations.len(), true)?;
+            count("rotations", rotations.len(), true)?;
+            let Some(rig::Transform::TranslationRotation {
+                translation,
+                rotation,
+            }) = skeleton.rest_transforms().get(joint).copied()
+            else {
+                return Err(ClipError::PartOfMatrix {
+                    track: index,
+                    joint: name,
+                });
+            };
+            BoundKeys::Parts {
+                translations: translations.iter().copied().map(Vec3::from_array).collect(),
+                rotations: rotations.iter().copied().map(Quat::from_array).collect(),
+                rest_translation: Vec3::from_array(translation),
+                rest_rotation: Quat::from_array(rotation),
+            }
+        }
+        Keys::Transforms(transforms) => {
+            count("transforms", transforms.len(), false)?;
+            BoundKeys::Transforms(transforms.iter().map(affine).collect())
+        }
+    };
+    Ok(BoundTrack { joint, keys })
+}
+
+/// Track k drives joint k; the recorded depths must equal the skeleton's
+/// up to the offset between the first two.
+fn check_depths(pattern: &[i64], skeleton: &Skeleton) -> Result<(), ClipError> {
+    if pattern.len() != skeleton.len() {
+        return Err(ClipError::TrackCount {
+            tracks: pattern.len(),
+            joints: skeleton.len(),
+        });
+    }
+    let depths = skeleton.depths();
+    let offset = match (pattern.first(), depths.first()) {
+        (Some(&recorded), Some(&depth)) => recorded - i64::from(depth),
+        _ => return Ok(()),
+    };
+    for (track, (&recorded, &depth)) in pattern.iter().zip(&depths).enumerate() {
+        if recorded - i64::from(depth) != offset {
+            return Err(ClipError::Hierarchy {
+                track,
+                joint: skeleton.names().get(track).cloned().unwrap_or_default(),
+                expected: recorded - offset,
+                found: i64::from(depth),
+                offset,
+            });
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use std::f32::consts::FRAC_PI_2;
+
+    use rig::{Axes, Joint, Track, Transform};
+
+    use super::*;
+
+    /// ROOT at the origin, ARM 1 along x from it.
+    fn arm() -> Skeleton {
+        let joint = |name: &str, parent, translation| Joint {
+            name: name.to_owned(),
+            parent,
+            rest: Transform::TranslationRotation {
+                translation,
+                rotation: [0.0, 0.0, 0.0, 1.0],
+            },
+        };
+        Skeleton::new(&rig::Skeleton {
+            joints: vec![
+                joint("ROOT", None, [0.0; 3]),
+                joint("ARM", Some(0), [1.0, 0.0, 0.0]),
+            ],
+            axes: Axes::RightHandedYUp,
+        })
+        .unwrap()
+    }
+
+    fn motion(tracks: Vec<Track>) -> JointMotion {
+        JointMotion {
+            tracks,
+            depth_pattern: None,
+        }
+    }
+
+    #[test]
+    fn a_rotation_track_turns_its_joint_and_keeps_the_rest_translation() {
+        let skeleton = arm();
+        let quarter = Quat::from_rotation_z(FRAC_PI_2).to_array();
+        let clip = Clip::bind(
+            &motion(vec![Track {
+                joint: TrackTarget::Name("ROOT".to_owned()),
+                keys: Keys::Parts {
+                    translations: Vec::new(),
+                    rotations: vec![[0.0, 0.0, 0.0, 1.0], quarter],
+                },
+            }]),
+            2,
+            &skeleton,
+        )
+        .unwrap();
+        let arm_at = |frame| {
+            let model = clip
+                .pose(&skeleton, frame)
+                .unwrap()
+                .model_matrices(&skeleton)
+                .unwrap();
+            Vec3::from(model[1].translation)
+        };
+        assert!(arm_at(0).abs_diff_eq(Vec3::X, 1e-6));
+        // By hand: the root's quarter turn about z takes the arm's (1,0,0) to (0,1,0).
+        assert!(arm_at(1).abs_diff_eq(Vec3::Y, 1e-6));
+        assert_eq!(
+            clip.pose(&skeleton, 2).unwrap_err().to_string(),
+            "frame 2 does not exist: the animation has 2 frames (0 to 1)"
+        );
+    }
+
+    #[test]
+    fn tracks_that_do_not_fit_are_errors() {
+        let skeleton = arm();
+        let rotations = |count| Keys::Parts {
+            translations: Vec::new(),
+            rotations: vec![[0.0, 0.0, 0.0, 1.0]; count],
+        };
+        let error = Clip::bind(
+            &motion(vec![Track {
+                joint: TrackTarget::Name("TAIL".to_owned()),
+                keys: rotations(3),
+            }]),
+            3,
+            &skeleton,
+        )
+        .unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            r#"the animation moves joint "TAIL", which the skeleton does not have"#
+        );
+        let error = Clip::bind(
+            &motion(vec![Track {
+                joint: TrackTarget::Index(1),
+                keys: rotations(2),
+            }]),
+            3,
+            &skeleton,
+        )
+        .unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            r#"track 0 ("ARM") has 2 rotations, but the animation has 3 frames"#
+        );
+        assert!(matches!(
+            Clip::bind(
+                &motion(vec![Track {
+                    joint: TrackTarget::Index(2),
+                    keys: rotations(3),
+                }]),
+                3,
+                &skeleton,
+            ),
+            Err(ClipError::JointOutOfRange { index: 2, .. })
+        ));
+    }
+
+    #[test]
+    fn a_depth_pattern_binds_only_to_the_same_hierarchy() {
+        let skeleton = arm();
+        let with_pattern = |pattern: Vec<i64>| JointMotion {
+            tracks: Vec::new(),
+            depth_pattern: Some(pattern),
+        };
+        // Depths 1, 2 with any constant offset.
+        assert!(Clip::bind(&with_pattern(vec![0, 1]), 1, &skeleton).is_ok());
+        assert!(Clip::bind(&with_pattern(vec![5, 6]), 1, &skeleton).is_ok());
+        assert!(matches!(
+            Clip::bind(&with_pattern(vec![1, 1]), 1, &skeleton),
+            Err(ClipError::Hierarchy { track: 1, .. })
+        ));
+        assert!(matches!(
+            Clip::bind(&with_pattern(vec![1, 2, 3]), 1, &skeleton),
+            Err(ClipError::TrackCount {
+                tracks: 3,
+                joints: 2
+            })
+        ));
+    }
+}

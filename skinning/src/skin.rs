@@ -1,0 +1,624 @@
+//! Skin deformation: a rig skin is bound to a skeleton once (its joints
+//! found by name, every index and range checked), then deformed by any pose
+//! of that skeleton with plain loops.
+//!
+//! Two bindings:
+//! - weighted: vertices stored where the rest pose puts them, each moved by
+//!   `sum of w * model(pose) * inverse(model(rest))`;
+//! - bone space (the Sims): each vertex stored in the space of the one bone
+//!   whose range holds it, moved by that bone's model matrix; blend vertices,
+//!   moved the same way by their own bones, then pull the vertices they name:
+//!   `final = (1 - w) * vertex + w * blend vertex`.
+//!
+//! A vertex no range or weight moves keeps its stored values.
+
+use std::ops::Range;
+
+use formats::rig::{self, Binding};
+use glam::{Affine3A, Vec3};
+use thiserror::Error;
+
+use crate::pose::JobError;
+use crate::skeleton::Skeleton;
+
+/// Why a skin does not fit a skeleton or is not a consistent mesh.
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+pub enum SkinError {
+    #[error("the mesh is bound to bone {0:?}, which the skeleton does not have")]
+    UnknownJoint(String),
+    #[error("the mesh has {positions} vertices but {count} {what}")]
+    VertexData {
+        positions: usize,
+        what: &'static str,
+        count: usize,
+    },
+    #[error("triangle {triangle} uses vertex {vertex}, but the mesh has only {count} vertices")]
+    TriangleOutOfRange {
+        triangle: usize,
+        vertex: u32,
+        count: usize,
+    },
+    #[error("range {range} uses bone {bone}, but the mesh names only {count} bones")]
+    BoneOutOfRange {
+        range: usize,
+        bone: u32,
+        count: usize,
+    },
+    #[error("range {range} covers {what} {start} to {end}, outside the {count} {what}")]
+    RangeOutOfBounds {
+        range: usize,
+        what: &'static str,
+        start: u32,
+        end: u32,
+        count: usize,
+    },
+    #[error("blend {blend} pulls vertex {vertex}, but the mesh has only {count} vertices")]
+    BlendVertexOutOfRange {
+        blend: usize,
+        vertex: u32,
+        count: usize,
+    },
+    #[error("the mesh has {blend_vertices} blend vertices but {blends} blends")]
+    BlendCount {
+        blend_vertices: usize,
+        blends: usize,
+    },
+    #[error("the weights cover {covered} vertices, but the mesh has {count}")]
+    WeightCount { covered: usize, count: usize },
+    #[error("vertex {vertex} has {influences} influences, more than the {left} left in the list")]
+    InfluencesPastTheEnd {
+        vertex: usize,
+        influences: u32,
+        left: usize,
+    },
+    #[error("an influence of vertex {vertex} names joint {joint}, but the weights name only {count} joints")]
+    InfluenceOutOfRange {
+        vertex: usize,
+        joint: u32,
+        count: usize,
+    },
+    #[error(transparent)]
+    Pose(#[from] JobError),
+}
+
+/// How a blend vertex is combined with the vertex it pulls.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum BlendRule {
+    /// What the Sims did: `final = (1 - w) * vertex + w * blend`, with
+    /// `w = raw / 32768` (the rig's weight).
+    #[default]
+    Game,
+    /// The seed document's guess, kept only to compare against:
+    /// `TARGET = TARGET + (TARGET - ANCHOR) * w` with `w = raw / 65536`
+    /// (half the rig's weight), reading TARGET as the vertex and ANCHOR as
+    /// the blend vertex.
+    SeedDocument,
+}
+
+/// A deformed mesh, in model space and the file's own axes.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PosedSkin {
+    pub positions: Vec<Vec3>,
+    /// One per vertex, or none when the skin has none.
+    pub normals: Vec<Vec3>,
+}
+
+/// A skin checked against a skeleton.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BoundSkin {
+    positions: Vec<Vec3>,
+    normals: Vec<Vec3>,
+    joint_count: usize,
+    kind: Kind,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+enum Kind {
+    Weighted {
+        /// Per vertex, its influences: (skeleton joint, weight).
+        influences: Vec<Vec<(usize, f32)>>,
+        /// Per skeleton joint, the inverse of its rest model matrix.
+        inverse_rest: Vec<Affine3A>,
+    },
+    BoneSpace {
+        ranges: Vec<CheckedRange>,
+        blend_positions: Vec<Vec3>,
+        blend_normals: Vec<Vec3>,
+        /// Per blend vertex: the vertex it pulls, and how far.
+        blends: Vec<(usize, f32)>,
+    },
+}
+
+/// A bone range with its bone resolved to a skeleton joint and its bounds checked.
+#[derive(Clone, Debug, PartialEq)]
+struct CheckedRange {
+    joint: usize,
+    vertices: Range<usize>,
+    blends: Range<usize>,
+}
+
+fn vec3s(values: &[[f32; 3]]) -> Vec<Vec3> {
+    values.iter().copied().map(Vec3::from_array).collect()
+}
+
+/// Per-vertex data must be one per vertex, or absent where allowed.
+fn check_per_vertex(
+    positions: usize,
+    what: &'static str,
+    count: usize,
+    optional: bool,
+) -> Result<(), SkinError> {
+    if count == positions || (optional && count == 0) {
+        Ok(())
+    } else {
+        Err(SkinError::VertexData {
+            positions,
+            what,
+            count,
+        })
+    }
+}
+
+/// Each name's joint in the skeleton.
+fn find_joints(names: &[String], skeleton: &Skeleton) -> Result<Vec<usize>, SkinError> {
+    names
+        .iter()
+        .map(|name| {
+            skeleton
+                .find(name)
+                .ok_or_else(|| SkinError::UnknownJoint(name.clone()))
+        })
+        .collect()
+}
+
+fn checked_range(
+    range: usize,
+    what: &'static str,
+    bounds: &Range<u32>,
+    count: usize,
+) -> Result<Range<usize>, SkinError> {
+    let (start, end) = (bounds.start as usize, bounds.end as usize);
+    if bounds.is_empty() {
+        return Ok(0..0);
+    }
+    if end > count {
+        return Err(SkinError::RangeOutOfBounds {
+            range,
+            what,
+            start: bounds.start,
+            end: bounds.end,
+            count,
+        });
+    }
+    Ok(start..end)
+}
+
+impl BoundSkin {
+    /// Checks `skin` and finds its joints in `skeleton`.
+    pub fn bind(skin: &rig::Skin, skeleton: &Skeleton) -> Result<BoundSkin, SkinError> {
+        let count = skin.positions.len();
+        check_per_vertex(count, "normals", skin.normals.len(), true)?;
+        check_per_vertex(count, "uvs", skin.uvs.len(), true)?;
+        for (triangle, corners) in skin.triangles.iter().enumerate() {
+            if let Some(&vertex) = corners.iter().find(|&&vertex| vertex as usize >= count) {
+                return Err(SkinError::TriangleOutOfRange {
+                    triangle,
+                    vertex,
+                    count,
+                });
+            }
+        }
+        let kind = match &skin.binding {
+            Binding::Weighted(weights) => bind_weights(weights, count, skeleton)?,
+            Binding::BoneSpace(bone_space) => bind_bone_space(bone_space, count, skeleton)?,
+        };
+        Ok(BoundSkin {
+            positions: vec3s(&skin.positions),
+            normals: vec3s(&skin.normals),
+            joint_count: skeleton.len(),
+            kind,
+        })
+    }
+
+    /// The skin deformed by the joints' model matrices (one per skeleton joint).
+    pub fn deform(&self, model: &[Affine3A], rule: BlendRule) -> Result<PosedSkin, SkinError> {
+        if model.len() != self.joint_count {
+            return Err(JobError::LengthMismatch {
+                slice: "model",
+                expected: self.joint_count,
+                actual: model.len(),
+            }
+            .into());
+        }
+        let mut posed = PosedSkin {
+            positions: self.positions.clone(),
+            normals: self.normals.clone(),
+        };
+        // Indexing below cannot fail: `bind` checked every joint, vertex and
+        // blend index against these lengths.
+        match &self.kind {
+            Kind::Weighted {
+                influences,
+                inverse_rest,
+            } => {
+                for (vertex, weights) in influences.iter().enumerate() {
+                    if weights.is_empty() {
+                        continue;
+                    }
+                    let mut position = Vec3::ZERO;
+                    let mut normal = Vec3::ZERO;
+                    for &(joint, weight) in weights {
+                        let skinning = model[joint] * inverse_rest[joint];
+                        position += weight * skinning.transform_point3(self.positions[vertex]);
+                        if let Some(stored) = self.normals.get(vertex) {
+                            normal += weight * skinning.transform_vector3(*stored);
+                        }
+                    }
+                    posed.positions[vertex] = position;
+                    if let Some(slot) = posed.normals.get_mut(vertex) {
+                        *slot = normal.normalize_or_zero();
+                    }
+                }
+            }
+            Kind::BoneSpace {
+                ranges,
+                blend_positions,
+                blend_normals,
+                blends,
+            } => {
+                let mut posed_blends = blend_positions.clone();
+                let mut posed_blend_normals = blend_normals.clone();
+                for range in ranges {
+                    // Sims bone matrices are rigid, so normals move with the rotation part.
+                    let bone = &model[range.joint];
+                    for vertex in range.vertices.clone() {
+                        posed.positions[vertex] = bone.transform_point3(self.positions[vertex]);
+                        if let Some(normal) = posed.normals.get_mut(vertex) {
+                            *normal = bone.transform_vector3(self.normals[vertex]);
+                        }
+                    }
+                    for blend in range.blends.clone() {
+                        posed_blends[blend] = bone.transform_point3(blend_positions[blend]);
+                        if let Some(normal) = posed_blend_normals.get_mut(blend) {
+                            *normal = bone.transform_vector3(blend_normals[blend]);
+                        }
+                    }
+                }
+                for (blend, &(vertex, weight)) in blends.iter().enumerate() {
+                    let (position, normal) = pull(
+                        rule,
+                        weight,
+                        (posed.positions[vertex], posed.normals.get(vertex).copied()),
+                        (posed_blends[blend], posed_blend_normals.get(blend).copied()),
+                    );
+                    posed.positions[vertex] = position;
+                    if let (Some(slot), Some(normal)) = (posed.normals.get_mut(vertex), normal) {
+                        *slot = normal;
+                    }
+                }
+            }
+        }
+        Ok(posed)
+    }
+}
+
+fn bind_weights(
+    weights: &rig::Weights,
+    count: usize,
+    skeleton: &Skeleton,
+) -> Result<Kind, SkinError> {
+    let joints = find_joints(&weights.joints, skeleton)?;
+    if weights.counts.len() != count {
+        return Err(SkinError::WeightCount {
+            covered: weights.counts.len(),
+            count,
+        });
+    }
+    let mut rest = weights.influences.as_slice();
+    let mut influences = Vec::with_capacity(count);
+    for (vertex, &vertex_count) in weights.counts.iter().enumerate() {
+        let (own, after) = rest.split_at_checked(vertex_count as usize).ok_or(
+            SkinError::InfluencesPastTheEnd {
+                vertex,
+                influences: vertex_count,
+                left: rest.len(),
+            },
+        )?;
+        rest = after;
+        let own = own
+            .iter()
+            .map(|influence| {
+                joints
+                    .get(influence.joint as usize)
+                    .map(|&joint| (joint, influence.weight))
+                    .ok_or(SkinError::InfluenceOutOfRange {
+                        vertex,
+                        joint: influence.joint,
+                        count: joints.len(),
+                    })
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        influences.push(own);
+    }
+    let rest_model = crate::pose::model_matrices(skeleton, skeleton.rest_locals())?;
+    Ok(Kind::Weighted {
+        influences,
+        inverse_rest: rest_model.iter().map(Affine3A::inverse).collect(),
+    })
+}
+
+fn bind_bone_space(
+    bone_space: &rig::BoneSpace,
+    count: usize,
+    skeleton: &Skeleton,
+) -> Result<Kind, SkinError> {
+    let joints = find_joints(&bone_space.bones, skeleton)?;
+    let blend_vertices = bone_space.blend_positions.len();
+    if bone_space.blends.len() != blend_vertices {
+        return Err(SkinError::BlendCount {
+            blend_vertices,
+            blends: bone_space.blends.len(),
+        });
+    }
+    check_per_vertex(
+        blend_vertices,
+        "blend normals",
+        bone_space.blend_normals.len(),
+        true,
+    )?;
+    let ranges = bone_space
+        .ranges
+        .iter()
+        .enumerate()
+        .map(|(index, range)| {
+            let joint = *joints
+                .get(range.bone as usize)
+                .ok_or(SkinError::BoneOutOfRange {
+                    range: index,
+                    bone: range.bone,
+                    count: joints.len(),
+                })?;
+            Ok(CheckedRange {
+                joint,
+                vertices: checked_range(index, "vertices", &range.vertices, count)?,
+                blends: checked_range(index, "blend vertices", &range.blends, blend_vertices)?,
+            })
+        })
+        .collect::<Result<Vec<_>, SkinError>>()?;
+    let blends = bone_space
+        .blends
+        .iter()
+        .enumerate()
+        .map(|(blend, entry)| {
+            let vertex = entry.vertex as usize;
+            if vertex < count {
+                Ok((vertex, entry.weight))
+            } else {
+                Err(SkinError::BlendVertexOutOfRange {
+                    blend,
+                    vertex: entry.vertex,
+                    count,
+                })
+            }
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(Kind::BoneSpace {
+        ranges,
+        blend_positions: vec3s(&bone_space.blend_positions),
+        blend_normals: vec3s(&bone_space.blend_normals),
+        blends,
+    })
+}
+
+/// One vertex pulled toward one blend vertex, both already posed; blended
+/// normals are renormalized.
+fn pull(
+    rule: BlendRule,
+    weight: f32,
+    (vertex, vertex_normal): (Vec3, Option<Vec3>),
+    (blend, blend_normal): (Vec3, Option<Vec3>),
+) -> (Vec3, Option<Vec3>) {
+    let combine = |a: Vec3, b: Vec3| match rule {
+        // Written as (1 - w) * a + w * b rather than a lerp so that w = 0
+        // and w = 1 give exactly the vertex and the blend vertex.
+        BlendRule::Game => a * (1.0 - weight) + b * weight,
+        BlendRule::SeedDocument => a + (a - b) * (weight / 2.0),
+    };
+    let normal = vertex_normal
+        .zip(blend_normal)
+        .map(|(a, b)| combine(a, b).normalize_or_zero());
+    (combine(vertex, blend), normal)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::f32::consts::FRAC_PI_2;
+
+    use glam::Quat;
+    use rig::{Axes, BoneRange, BoneSpace, Influence, Joint, Skin, Transform, Weights};
+
+    use super::*;
+
+    /// Two joints, B0 and B1, both at rest at the origin.
+    fn skeleton() -> Skeleton {
+        let joint = |name: &str| Joint {
+            name: name.to_owned(),
+            parent: None,
+            rest: Transform::IDENTITY,
+        };
+        Skeleton::new(&rig::Skeleton {
+            joints: vec![joint("B0"), joint("B1")],
+            axes: Axes::RightHandedYUp,
+        })
+        .unwrap()
+    }
+
+    /// Model matrices: B0 translates by (0, 1, 0); B1 turns a quarter about
+    /// +z (x -> y, y -> -x) then translates by (5, 0, 0).
+    fn model() -> [Affine3A; 2] {
+        [
+            Affine3A::from_translation(Vec3::Y),
+            Affine3A::from_rotation_translation(
+                Quat::from_rotation_z(FRAC_PI_2),
+                Vec3::new(5.0, 0.0, 0.0),
+            ),
+        ]
+    }
+
+    /// Two vertices on B0; one blend vertex on B1 pulling vertex 1.
+    fn bone_space_skin(weight: f32) -> Skin {
+        Skin {
+            name: "test".to_owned(),
+            texture: None,
+            positions: vec![[1.0, 0.0, 0.0], [2.0, 0.0, 0.0]],
+            normals: vec![[0.0, 0.0, 1.0], [1.0, 0.0, 0.0]],
+            uvs: Vec::new(),
+            triangles: Vec::new(),
+            binding: Binding::BoneSpace(BoneSpace {
+                bones: vec!["B0".to_owned(), "B1".to_owned()],
+                ranges: vec![
+                    BoneRange {
+                        bone: 0,
+                        vertices: 0..2,
+                        blends: 0..0,
+                    },
+                    BoneRange {
+                        bone: 1,
+                        vertices: 0..0,
+                        blends: 0..1,
+                    },
+                ],
+                blend_positions: vec![[1.0, 0.0, 0.0]],
+                blend_normals: vec![[1.0, 0.0, 0.0]],
+                blends: vec![rig::Blend { vertex: 1, weight }],
+            }),
+        }
+    }
+
+    fn deform(skin: &Skin, rule: BlendRule) -> Result<PosedSkin, SkinError> {
+        BoundSkin::bind(skin, &skeleton())?.deform(&model(), rule)
+    }
+
+    // By hand: vertex 1 (2,0,0) on B0 -> (2,1,0), normal (1,0,0). The blend
+    // vertex (1,0,0) on B1 -> turned (0,1,0) + (5,0,0) = (5,1,0), normal
+    // (1,0,0) turned to (0,1,0).
+    const POSED_VERTEX: Vec3 = Vec3::new(2.0, 1.0, 0.0);
+    const POSED_BLEND: Vec3 = Vec3::new(5.0, 1.0, 0.0);
+
+    #[test]
+    fn weight_zero_keeps_the_vertex_exactly() {
+        let posed = deform(&bone_space_skin(0.0), BlendRule::Game).unwrap();
+        assert_eq!(posed.positions[0], Vec3::new(1.0, 1.0, 0.0));
+        assert_eq!(posed.positions[1], POSED_VERTEX);
+        assert!(posed.normals[1].abs_diff_eq(Vec3::X, 1e-6));
+    }
+
+    #[test]
+    fn full_weight_gives_the_blend_vertex_exactly() {
+        let posed = deform(&bone_space_skin(1.0), BlendRule::Game).unwrap();
+        // The quarter turn leaves float dust (cos 90 degrees is not exactly
+        // 0 in f32), so the posed blend vertex itself is only near (5,1,0);
+        // the blend must reproduce it bit for bit.
+        let posed_blend = model()[1].transform_point3(Vec3::X);
+        assert!(posed_blend.abs_diff_eq(POSED_BLEND, 1e-6));
+        assert_eq!(posed.positions[1], posed_blend);
+        assert!(posed.normals[1].abs_diff_eq(Vec3::Y, 1e-6));
+        assert_eq!(posed.positions[0], Vec3::new(1.0, 1.0, 0.0));
+    }
+
+    #[test]
+    fn half_weight_is_the_midpoint_with_a_unit_normal() {
+        let posed = deform(&bone_space_skin(0.5), BlendRule::Game).unwrap();
+        assert!(posed.positions[1].abs_diff_eq(Vec3::new(3.5, 1.0, 0.0), 1e-6));
+        let half = std::f32::consts::FRAC_1_SQRT_2;
+        assert!(posed.normals[1].abs_diff_eq(Vec3::new(half, half, 0.0), 1e-6));
+    }
+
+    #[test]
+    fn seed_document_rule_pushes_away_from_the_blend_vertex() {
+        // Rig weight 1 (raw 32768) is w = 0.5 under this rule:
+        // (2,1,0) + ((2,1,0) - (5,1,0)) * 0.5 = (0.5, 1, 0).
+        let posed = deform(&bone_space_skin(1.0), BlendRule::SeedDocument).unwrap();
+        assert!(posed.positions[1].abs_diff_eq(Vec3::new(0.5, 1.0, 0.0), 1e-5));
+        assert_eq!(BlendRule::default(), BlendRule::Game);
+    }
+
+    #[test]
+    fn weighted_vertices_follow_their_joints_by_weight() {
+        // Vertex 0 fully on B1; vertex 1 half on each; vertex 2 on nothing.
+        let skin = Skin {
+            binding: Binding::Weighted(Weights {
+                joints: vec!["B1".to_owned(), "B0".to_owned()],
+                counts: vec![1, 2, 0],
+                influences: vec![
+                    Influence {
+                        joint: 0,
+                        weight: 1.0,
+                    },
+                    Influence {
+                        joint: 0,
+                        weight: 0.5,
+                    },
+                    Influence {
+                        joint: 1,
+                        weight: 0.5,
+                    },
+                ],
+            }),
+            positions: vec![[1.0, 0.0, 0.0], [1.0, 0.0, 0.0], [7.0, 7.0, 7.0]],
+            normals: Vec::new(),
+            ..bone_space_skin(0.0)
+        };
+        let posed = deform(&skin, BlendRule::Game).unwrap();
+        // B1 takes (1,0,0) to (5,1,0); B0 to (1,1,0); half of each is (3,1,0).
+        assert!(posed.positions[0].abs_diff_eq(POSED_BLEND, 1e-6));
+        assert!(posed.positions[1].abs_diff_eq(Vec3::new(3.0, 1.0, 0.0), 1e-6));
+        assert_eq!(posed.positions[2], Vec3::splat(7.0));
+    }
+
+    #[test]
+    fn bad_skins_are_errors_not_panics() {
+        let with = |change: fn(&mut BoneSpace)| {
+            let mut skin = bone_space_skin(0.5);
+            if let Binding::BoneSpace(bone_space) = &mut skin.binding {
+                change(bone_space);
+            }
+            deform(&skin, BlendRule::Game).unwrap_err().to_string()
+        };
+        assert_eq!(
+            with(|b| b.bones[1] = "TAIL".to_owned()),
+            r#"the mesh is bound to bone "TAIL", which the skeleton does not have"#
+        );
+        assert_eq!(
+            with(|b| b.ranges[0].bone = 2),
+            "range 0 uses bone 2, but the mesh names only 2 bones"
+        );
+        assert_eq!(
+            with(|b| b.ranges[0].vertices = 1..3),
+            "range 0 covers vertices 1 to 3, outside the 2 vertices"
+        );
+        assert_eq!(
+            with(|b| b.ranges[1].blends = 0..2),
+            "range 1 covers blend vertices 0 to 2, outside the 1 blend vertices"
+        );
+        assert_eq!(
+            with(|b| b.blends[0].vertex = 2),
+            "blend 0 pulls vertex 2, but the mesh has only 2 vertices"
+        );
+        assert_eq!(
+            with(|b| b.blend_positions.clear()),
+            "the mesh has 0 blend vertices but 1 blends"
+        );
+        let mut skin = bone_space_skin(0.5);
+        skin.triangles.push([0, 1, 2]);
+        assert_eq!(
+            deform(&skin, BlendRule::Game).unwrap_err().to_string(),
+            "triangle 0 uses vertex 2, but the mesh has only 2 vertices"
+        );
+        let bound = BoundSkin::bind(&bone_space_skin(0.5), &skeleton()).unwrap();
+        assert!(matches!(
+            bound.deform(&model()[..1], BlendRule::Game),
+            Err(SkinError::Pose(JobError::LengthMismatch { .. }))
+        ));
+    }
+}
