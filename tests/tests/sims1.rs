@@ -3,35 +3,13 @@
 //! `OSSUARY_CORPUS` names the corpus folder (with a `sims1` folder inside);
 //! skips quietly when it is unset. The files are never copied here.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use formats::schema::BinarySchema;
 use formats::sims::bcf::Bcf;
 use formats::sims::bmf::Bmf;
 use formats::sims::cmx::Cmx;
 use formats::sims::skn::Skn;
-
-/// The corpus files with this extension, or `None` when `OSSUARY_CORPUS` is unset.
-fn corpus_files(extension: &str) -> Option<Vec<PathBuf>> {
-    let corpus = std::env::var_os("OSSUARY_CORPUS")?;
-    let folder = Path::new(&corpus).join("sims1");
-    let entries = std::fs::read_dir(&folder)
-        .unwrap_or_else(|e| panic!("OSSUARY_CORPUS is set but {}: {e}", folder.display()));
-    let mut files: Vec<PathBuf> = entries
-        .map(|entry| entry.expect("a directory entry").path())
-        .filter(|path| {
-            path.extension()
-                .is_some_and(|ext| ext.eq_ignore_ascii_case(extension))
-        })
-        .collect();
-    files.sort();
-    assert!(
-        !files.is_empty(),
-        "no .{extension} files in {}",
-        folder.display()
-    );
-    Some(files)
-}
 
 /// Where two texts first differ, as `line N`, for a readable failure.
 fn first_difference(a: &[u8], b: &[u8]) -> String {
@@ -51,7 +29,7 @@ fn assert_same(path: &Path, what: &str, original: &[u8], written: &[u8]) {
 
 #[test]
 fn every_skn_comes_back_byte_for_byte() {
-    let Some(files) = corpus_files("skn") else {
+    let Some(files) = tests::corpus_files("sims1", "skn") else {
         return;
     };
     for path in files {
@@ -77,7 +55,7 @@ fn every_skn_comes_back_byte_for_byte() {
 
 #[test]
 fn every_cmx_comes_back_byte_for_byte() {
-    let Some(files) = corpus_files("cmx") else {
+    let Some(files) = tests::corpus_files("sims1", "cmx") else {
         return;
     };
     for path in files {

@@ -1,8 +1,6 @@
 //! Star Wars Galaxies skeleton (`.skt`): golden bytes written by hand from
 //! the layout, corrupted files, and the real files when `OSSUARY_CORPUS` is set.
 
-use std::path::PathBuf;
-
 use formats::schema::{BinarySchema, Count, RawString, ReadErrorKind};
 use formats::swg::skt::{
     Joint, LodForm, LodListV0, LodVersion, Quaternion, Skeleton, SkeletonForm,
@@ -332,30 +330,9 @@ fn several_levels_and_no_joints_round_trip() {
     assert_eq!(back.to_bytes().unwrap(), bytes);
 }
 
-/// The real files, when `OSSUARY_CORPUS` names the corpus folder.
-fn corpus_files() -> Vec<PathBuf> {
-    let Some(corpus) = std::env::var_os("OSSUARY_CORPUS") else {
-        return Vec::new();
-    };
-    let folder = PathBuf::from(corpus).join("swg");
-    let entries = std::fs::read_dir(&folder).unwrap_or_else(|error| {
-        panic!(
-            "OSSUARY_CORPUS is set but {} cannot be read: {error}",
-            folder.display()
-        )
-    });
-    let mut files: Vec<PathBuf> = entries
-        .map(|entry| entry.unwrap().path())
-        .filter(|path| path.extension().is_some_and(|ext| ext == "skt"))
-        .collect();
-    files.sort();
-    assert!(!files.is_empty(), "no .skt files in {}", folder.display());
-    files
-}
-
 #[test]
 fn corpus_files_round_trip_byte_for_byte() {
-    for path in corpus_files() {
+    for path in tests::corpus_files("swg", "skt").unwrap_or_default() {
         let bytes = std::fs::read(&path).unwrap();
         let skeleton = Skeleton::from_bytes(&bytes)
             .unwrap_or_else(|error| panic!("{}: {error}", path.display()));
