@@ -61,9 +61,12 @@ mod reversed_bytes {
         super::super::Encode::encode(&value.swap_bytes(), writer, endian)
     }
 
-    pub fn strategy() -> proptest::strategy::BoxedStrategy<u32> {
-        use proptest::strategy::Strategy as _;
-        proptest::arbitrary::any::<u32>().boxed()
+    /// Values for the generated round-trip test, which exists only with
+    /// the `testing` feature.
+    #[cfg(feature = "testing")]
+    pub fn strategy() -> crate::schema::testing::proptest::strategy::BoxedStrategy<u32> {
+        use crate::schema::testing::proptest::strategy::Strategy as _;
+        crate::schema::testing::proptest::arbitrary::any::<u32>().boxed()
     }
 }
 
