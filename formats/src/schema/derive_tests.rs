@@ -268,3 +268,17 @@ fn layout_lists_fields_with_fixed_offsets() {
     );
     assert_eq!(Inner::LAYOUT.fixed_size, Some(2));
 }
+
+#[test]
+fn layout_fields_refer_to_the_schema_types_they_hold() {
+    use super::Layout;
+    let nested: Vec<_> = Everything::LAYOUT
+        .fields
+        .iter()
+        .map(|field| (field.name, field.nested.map(|layout| layout().name)))
+        .filter(|(_, nested)| nested.is_some())
+        .collect();
+    // `extra` is an `Option<Inner>`; numbers, strings, constants, counts
+    // and the `with` field hold no schema type.
+    assert_eq!(nested, [("extra", Some("Inner"))]);
+}

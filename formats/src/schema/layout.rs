@@ -45,7 +45,8 @@ pub struct FieldLayout {
     pub doc: &'static str,
     /// The layout of the schema type the field holds (the element type of a
     /// collection, option or array included); none for numbers and strings.
-    /// A function, so that a type may hold itself.
+    /// A function, so that a type holding itself (in a collection) does not
+    /// make its own layout constant depend on itself.
     pub nested: Option<fn() -> TypeLayout>,
 }
 

@@ -3,7 +3,7 @@
 //!
 //! Behind the `testing` feature (on by default), so the generated tests
 //! compile in any crate that depends on `formats`. A hand-written codec
-//! (`with = path`) supplies its own strategy with the [`proptest`]
+//! (`with = path`) supplies its own strategy with the [`proptest`](mod@proptest)
 //! re-exported here.
 
 use std::fmt::Debug;

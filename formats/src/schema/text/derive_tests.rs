@@ -323,4 +323,10 @@ fn layout_describes_text_fields() {
         ]
     );
     assert_eq!(Point::LAYOUT.fields[1].encoding, "`| … |` of [f32; 2]");
+    let nested: Vec<_> = layout
+        .fields
+        .iter()
+        .filter_map(|field| field.nested.map(|nested| (field.name, nested().name)))
+        .collect();
+    assert_eq!(nested, [("points", "Point"), ("groups", "Group")]);
 }
