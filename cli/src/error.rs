@@ -5,8 +5,9 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use formats::format::{DecodeError, EncodeError, JsonError};
+use formats::format::JsonError;
 use formats::rig::RigError;
+use formats::schema;
 use render::RenderError;
 use skinning::{ClipError, JobError, SkeletonError, SkinError};
 
@@ -17,7 +18,10 @@ pub enum CliError {
     Usage(String),
     /// An input is unreadable, invalid or of the wrong kind (exit 1).
     #[error("{}: {problem}", shown(.path))]
-    Input { path: PathBuf, problem: Problem },
+    Input {
+        path: PathBuf,
+        problem: Box<Problem>,
+    },
     /// An output cannot be written (exit 1).
     #[error("{}: cannot write: {source}", .path.display())]
     Output {
@@ -31,8 +35,10 @@ pub enum CliError {
 pub enum Problem {
     #[error("cannot read: {0}")]
     Read(std::io::Error),
+    /// The bytes do not decode: the error holds the offset (or line and
+    /// column) and the field path.
     #[error(transparent)]
-    Decode(#[from] DecodeError),
+    Decode(#[from] schema::Error),
     #[error(transparent)]
     Json(#[from] JsonError),
     #[error("cannot express as JSON: {0}")]
@@ -40,7 +46,7 @@ pub enum Problem {
     #[error("cannot encode as {format}: {source}")]
     Encode {
         format: &'static str,
-        source: EncodeError,
+        source: schema::Error,
     },
     /// The file is fine, but not what the command needs.
     #[error("a {title} file has no {lacks}")]
@@ -75,7 +81,7 @@ impl CliError {
     pub fn input(path: impl Into<PathBuf>, problem: impl Into<Problem>) -> CliError {
         CliError::Input {
             path: path.into(),
-            problem: problem.into(),
+            problem: Box::new(problem.into()),
         }
     }
 

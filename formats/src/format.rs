@@ -11,8 +11,9 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 
 use crate::rig::Rig;
-use crate::schema::text::{TextError, TextSchema};
-use crate::schema::{BinarySchema, ReadError, TypeLayout, WriteError};
+pub use crate::schema::json::JsonError;
+use crate::schema::text::TextSchema;
+use crate::schema::{json, BinarySchema, Error, TypeLayout};
 
 /// Binary files compare by byte offset; text files by line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -36,8 +37,9 @@ pub struct Format {
     pub sniff: fn(&[u8]) -> bool,
     pub decode: fn(&[u8]) -> Decoded,
     pub from_json: fn(&str) -> Result<Box<dyn Document>, JsonError>,
-    /// The schema types of the format, top-level first, for its reference page.
-    pub layouts: &'static [TypeLayout],
+    /// The format's top-level schema type, for its reference page; the
+    /// types it holds are reached through its fields.
+    pub layout: TypeLayout,
     /// Synthetic sample files the project ships (`cargo xtask regen`).
     pub samples: fn() -> Vec<Sample>,
     /// Lossless conversions between this format and others carrying the
@@ -63,7 +65,7 @@ pub struct Conversion {
 }
 
 /// What decoding a file gives.
-pub type Decoded = Result<Box<dyn Document>, DecodeError>;
+pub type Decoded = Result<Box<dyn Document>, Error>;
 
 /// A synthetic sample file of a format.
 pub struct Sample {
@@ -73,7 +75,7 @@ pub struct Sample {
 
 /// A decoded file of some format.
 pub trait Document: Any {
-    fn encode(&self) -> Result<Vec<u8>, EncodeError>;
+    fn encode(&self) -> Result<Vec<u8>, Error>;
     /// The decoded value as pretty JSON; `encode(from_json(to_json(x)))` gives x's bytes.
     fn to_json(&self) -> Result<String, serde_json::Error>;
     fn describe(&self) -> Description;
@@ -127,32 +129,9 @@ pub trait Describe {
     fn describe(&self) -> Description;
 }
 
-#[derive(Debug, thiserror::Error)]
-pub enum DecodeError {
-    #[error(transparent)]
-    Binary(#[from] ReadError),
-    #[error(transparent)]
-    Text(#[from] TextError),
-}
-
-/// A value the format cannot hold (binary and text writers share the error type).
-#[derive(Debug, thiserror::Error)]
-#[error(transparent)]
-pub struct EncodeError(#[from] WriteError);
-
-/// JSON that does not describe a value of the format, with where and why.
-#[derive(Debug, thiserror::Error)]
-#[error("line {line} column {column}: {path}: {message}")]
-pub struct JsonError {
-    pub line: usize,
-    pub column: usize,
-    pub path: String,
-    pub message: String,
-}
-
 /// How a document's value becomes a file again.
 trait FileEncoding<T> {
-    fn encode(value: &T) -> Result<Vec<u8>, WriteError>;
+    fn encode(value: &T) -> Result<Vec<u8>, Error>;
 }
 
 /// Through the binary schema (`BinarySchema::to_bytes`).
@@ -162,13 +141,13 @@ struct AsBinary;
 struct AsText;
 
 impl<T: BinarySchema> FileEncoding<T> for AsBinary {
-    fn encode(value: &T) -> Result<Vec<u8>, WriteError> {
+    fn encode(value: &T) -> Result<Vec<u8>, Error> {
         value.to_bytes()
     }
 }
 
 impl<T: TextSchema> FileEncoding<T> for AsText {
-    fn encode(value: &T) -> Result<Vec<u8>, WriteError> {
+    fn encode(value: &T) -> Result<Vec<u8>, Error> {
         value.to_text()
     }
 }
@@ -193,12 +172,12 @@ where
     T: Serialize + Describe + Rig + 'static,
     E: FileEncoding<T> + 'static,
 {
-    fn encode(&self) -> Result<Vec<u8>, EncodeError> {
-        Ok(E::encode(&self.value)?)
+    fn encode(&self) -> Result<Vec<u8>, Error> {
+        E::encode(&self.value)
     }
 
     fn to_json(&self) -> Result<String, serde_json::Error> {
-        serde_json::to_string_pretty(&self.value)
+        json::to_string_pretty(&self.value)
     }
 
     fn describe(&self) -> Description {
@@ -227,7 +206,7 @@ pub fn text_from_json<T>(json: &str) -> Result<Box<dyn Document>, JsonError>
 where
     T: TextSchema + Serialize + DeserializeOwned + Describe + Rig + 'static,
 {
-    Ok(Wrapped::<T, AsText>::boxed(parse_json::<T>(json)?))
+    Ok(Wrapped::<T, AsText>::boxed(json::from_str::<T>(json)?))
 }
 
 /// `Conversion::convert` from `S` to a binary `T`.
@@ -265,7 +244,7 @@ pub fn binary_from_json<T>(json: &str) -> Result<Box<dyn Document>, JsonError>
 where
     T: BinarySchema + Serialize + DeserializeOwned + Describe + Rig + 'static,
 {
-    Ok(Wrapped::<T, AsBinary>::boxed(parse_json::<T>(json)?))
+    Ok(Wrapped::<T, AsBinary>::boxed(json::from_str::<T>(json)?))
 }
 
 /// Wraps a binary schema value, e.g. for a format's samples.
@@ -274,36 +253,6 @@ where
     T: BinarySchema + Serialize + Describe + Rig + 'static,
 {
     Wrapped::<T, AsBinary>::boxed(value)
-}
-
-fn parse_json<T: DeserializeOwned>(json: &str) -> Result<T, JsonError> {
-    let mut deserializer = serde_json::Deserializer::from_str(json);
-    let value = serde_path_to_error::deserialize(&mut deserializer).map_err(|error| {
-        let path = error.path().to_string();
-        let inner = error.into_inner();
-        JsonError {
-            line: inner.line(),
-            column: inner.column(),
-            path,
-            message: strip_position(&inner.to_string()),
-        }
-    })?;
-    deserializer.end().map_err(|inner| JsonError {
-        line: inner.line(),
-        column: inner.column(),
-        path: ".".to_owned(),
-        message: strip_position(&inner.to_string()),
-    })?;
-    Ok(value)
-}
-
-/// serde_json ends its messages with " at line L column C", which the
-/// error already carries separately.
-fn strip_position(message: &str) -> String {
-    match message.rfind(" at line ") {
-        Some(cut) => message.get(..cut).unwrap_or(message).to_owned(),
-        None => message.to_owned(),
-    }
 }
 
 #[cfg(test)]

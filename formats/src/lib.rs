@@ -3,7 +3,7 @@
 //! [`schema`] is the runtime `#[derive(Schema)]` expands to; each game family
 //! has its own module.
 
-// Lets the derive's `::formats::schema` paths resolve inside this crate too.
+// Lets the derive's `::formats::__private` paths resolve inside this crate too.
 extern crate self as formats;
 
 pub mod catalogue;
@@ -15,3 +15,59 @@ pub mod sims;
 pub mod swg;
 
 pub use schema_derive::Schema;
+
+/// What `#[derive(Schema)]` expansions call, and nothing else: the one path
+/// through which generated code reaches the runtime (`#[schema(crate =
+/// "...")]` names another root for it). Not public API.
+#[doc(hidden)]
+pub mod __private {
+    pub use binrw;
+
+    pub use crate::schema::collection::{
+        check_presence, read_count, read_flagged, read_vec, shared_len, write_count, write_each,
+        write_flagged, FlagInt,
+    };
+    pub use crate::schema::iff::{
+        peek_form_type, read_chunk, read_form, unknown_form, write_chunk, write_form, FormType,
+        IffForm, CHUNK_HEADER_SIZE, FORM_HEADER_SIZE,
+    };
+    pub use crate::schema::markers::{read_magic, write_magic, CountField};
+    pub use crate::schema::size::{add_fixed, add_min, lesser_min};
+    pub use crate::schema::string::{
+        read_fixed_width, read_null_terminated, read_pascal, write_fixed_width,
+        write_null_terminated, write_pascal,
+    };
+    #[cfg(feature = "testing")]
+    pub use crate::schema::testing::{self, proptest};
+    pub use crate::schema::text::forms::{
+        read_comment, read_keywords, read_line_string, read_token_line, read_vector, write_comment,
+        write_keywords, write_line_string, write_token_line, write_vector,
+    };
+    pub use crate::schema::text::reader::read_list;
+    pub use crate::schema::text::writer::write_list;
+    pub use crate::schema::text::{
+        TextRead, TextReader, TextSchema, TextStyle, TextTokens, TextWrite, TextWriter,
+    };
+    pub use crate::schema::{
+        BinarySchema, ByteOrder, Decode, Encode, Endian, Error, FieldLayout, Layout, Segment,
+        TypeLayout,
+    };
+
+    /// Expands to its input when the `testing` feature is on, and to nothing
+    /// otherwise: the generated round-trip test modules are wrapped in it.
+    pub use crate::__testing_only as testing_only;
+}
+
+#[cfg(feature = "testing")]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __testing_only {
+    ($($item:tt)*) => { $($item)* };
+}
+
+#[cfg(not(feature = "testing"))]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __testing_only {
+    ($($item:tt)*) => {};
+}

@@ -15,6 +15,8 @@ pub struct Container<'a> {
 /// `#[schema(form = "TYPE")]`, and the form's type chooses the variant.
 pub struct FormEnum<'a> {
     pub ident: &'a Ident,
+    /// `crate = "path"`: where the runtime is, when not at `::formats`.
+    pub krate: Option<syn::Path>,
     pub doc: String,
     pub variants: Vec<Variant<'a>>,
 }
@@ -92,16 +94,18 @@ impl<'a> FormEnum<'a> {
             ));
         }
         let mut errors = Errors::default();
-        if let Some(attrs) = errors.take(attr::Container::parse(&input.attrs)) {
+        let attrs = errors.take(attr::Container::parse(&input.attrs));
+        if let Some(attrs) = &attrs {
             let stray = attrs
                 .form
+                .as_ref()
                 .map(|form| form.span)
-                .or(attrs.byte_order.map(|order| order.span));
+                .or(attrs.byte_order.as_ref().map(|order| order.span));
             if let Some(span) = stray {
                 errors.push(syn::Error::new(
                     span,
-                    "an enum of forms takes no container attribute: each variant's type is a form \
-                     with its own `form` and byte order",
+                    "an enum of forms takes no `form` or byte order: each variant's type is a form \
+                     with its own",
                 ));
             }
         }
@@ -119,6 +123,7 @@ impl<'a> FormEnum<'a> {
         errors.finish()?;
         Ok(FormEnum {
             ident: &input.ident,
+            krate: attrs.and_then(|attrs| attrs.krate).map(|krate| krate.value),
             doc: doc_comment(&input.attrs),
             variants,
         })

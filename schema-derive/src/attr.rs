@@ -36,6 +36,8 @@ pub struct Container {
     pub text: Option<Span>,
     /// `one_line`: a text record whose fields are the tokens of one line.
     pub one_line: Option<Span>,
+    /// `crate = "path"`: where the runtime is, when not at `::formats`.
+    pub krate: Option<Spanned<Path>>,
 }
 
 #[derive(Clone)]
@@ -94,7 +96,7 @@ pub struct Field {
     pub style: Option<Span>,
 }
 
-const CONTAINER_KEYS: &str = "`big`, `little`, `form`, `text`, `one_line`";
+const CONTAINER_KEYS: &str = "`big`, `little`, `form`, `text`, `one_line`, `crate`";
 const FIELD_KEYS: &str =
     "`big`, `little`, `pascal`, `null_terminated`, `fixed_width`, `prefix`, `count`, \
                           `flag`, `present_if`, `magic`, `with`, `chunk`, `line`, `comment`, `vector`, `style`";
@@ -121,6 +123,15 @@ impl Container {
                     }
                     "text" => set_flag(&mut container.text, meta.path.span(), &key),
                     "one_line" => set_flag(&mut container.one_line, meta.path.span(), &key),
+                    "crate" => {
+                        let span = meta.path.span();
+                        if container.krate.is_some() {
+                            return Err(syn::Error::new(span, "`crate` is given twice"));
+                        }
+                        let path = parse_crate_path(&meta)?;
+                        container.krate = Some(Spanned { value: path, span });
+                        Ok(())
+                    }
                     _ => Err(unknown_key(&meta, &key, CONTAINER_KEYS)),
                 }
             })?;
@@ -287,6 +298,22 @@ fn parse_tag(meta: &ParseNestedMeta) -> syn::Result<[u8; 4]> {
                 format!("an IFF tag is exactly four ASCII characters, such as \"INFO\"; {value:?} is not"),
             )
         })
+}
+
+/// The path of the crate holding the runtime, in a string as serde's
+/// `crate` takes it: `crate = "my_formats"`.
+fn parse_crate_path(meta: &ParseNestedMeta) -> syn::Result<Path> {
+    let text: LitStr = meta.value()?.parse()?;
+    text.parse().map_err(|_| {
+        syn::Error::new(
+            text.span(),
+            format!(
+                "`crate` takes the path of the crate holding the schema runtime, such as \
+                 \"formats\"; {:?} is not a path",
+                text.value()
+            ),
+        )
+    })
 }
 
 /// A key without a value, such as `text` or `line`.

@@ -5,6 +5,7 @@
 
 use std::path::Path;
 
+use formats::schema::text::float::{format_g, parse_g};
 use formats::schema::BinarySchema;
 use formats::sims::bcf::Bcf;
 use formats::sims::bmf::Bmf;
@@ -77,4 +78,31 @@ fn every_cmx_comes_back_byte_for_byte() {
             &from_json.to_text().unwrap(),
         );
     }
+}
+
+/// Every float-looking token (with a point or an exponent) of the real
+/// `.cmx` and `.skn` files is printed back exactly by the MSVC `%g` formatter.
+#[test]
+fn every_corpus_float_token_prints_back_exactly() {
+    let (Some(cmx), Some(skn)) = (
+        tests::corpus_files("sims1", "cmx"),
+        tests::corpus_files("sims1", "skn"),
+    ) else {
+        return;
+    };
+    let mut checked = 0;
+    for path in cmx.iter().chain(&skn) {
+        let text = std::fs::read(path).unwrap();
+        for token in text.split(|b| b.is_ascii_whitespace()) {
+            let token = String::from_utf8_lossy(token);
+            if !token.contains(['.', 'e']) {
+                continue;
+            }
+            if let Some(value) = parse_g(&token) {
+                assert_eq!(format_g(value), token, "{}", path.display());
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 0, "no float tokens found");
 }

@@ -1,7 +1,7 @@
 //! Star Wars Galaxies skeleton (`.skt`): golden bytes written by hand from
 //! the layout, corrupted files, and the real files when `OSSUARY_CORPUS` is set.
 
-use formats::schema::{BinarySchema, Count, RawString, ReadErrorKind};
+use formats::schema::{BinarySchema, Count, ErrorKind, Position, RawString};
 use formats::swg::skt::{
     Joint, LodForm, LodListV0, LodVersion, Quaternion, Skeleton, SkeletonForm,
 };
@@ -207,11 +207,11 @@ fn a_chunk_size_past_its_form_is_an_error() {
     // PRNT's size (at 53 + 4) claims more than FORM 0002 has left.
     let bytes = patched(two_joint_sktm(), 57, 200u32.to_be_bytes());
     let error = Skeleton::from_bytes(&bytes).unwrap_err();
-    assert_eq!(error.offset, 57);
+    assert_eq!(error.position, Some(Position::Byte(57)));
     assert_eq!(error.path.to_string(), "SKTM/0002/PRNT");
     assert!(matches!(
         error.kind,
-        ReadErrorKind::SizePastParent {
+        ErrorKind::SizePastParent {
             size: 200,
             available: 176
         }
@@ -226,10 +226,7 @@ fn a_huge_joint_count_fails_without_allocating() {
     assert_eq!(error.path.to_string(), "SKTM/0002/NAME");
     // Checked against NAME's 9 bytes before any element is allocated.
     assert!(
-        matches!(
-            error.kind,
-            ReadErrorKind::CountTooLarge { remaining: 9, .. }
-        ),
+        matches!(error.kind, ErrorKind::CountTooLarge { remaining: 9, .. }),
         "{error}"
     );
 }

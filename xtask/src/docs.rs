@@ -3,7 +3,7 @@
 use std::fmt::Write as _;
 
 use formats::format::{Encoding, Format};
-use formats::schema::TypeLayout;
+use formats::schema::{ByteOrder, TypeLayout};
 
 pub fn format_page(format: &Format, generated: &str) -> String {
     let mut page = format!("{generated}\n\n# {} (`{}`)\n\n", format.title, format.name);
@@ -13,14 +13,38 @@ pub fn format_page(format: &Format, generated: &str) -> String {
         "Extensions: {extensions}. Encoding: {encoding}. CLI: `--format {}`.\n",
         format.name
     );
-    if let Some(top) = format.layouts.first() {
-        let _ = writeln!(page, "{}\n", top.doc.trim());
-    }
-    for (index, layout) in format.layouts.iter().enumerate() {
+    let _ = writeln!(page, "{}\n", format.layout.doc.trim());
+    for (index, layout) in layouts_within(format.layout).iter().enumerate() {
         // The top-level type's doc already opens the page.
         type_section(&mut page, layout, index > 0);
     }
     page
+}
+
+/// The type and every schema type it holds, however deep, each once, in
+/// the order a reader of the file meets them (depth first).
+fn layouts_within(top: TypeLayout) -> Vec<TypeLayout> {
+    let mut found = Vec::new();
+    let mut pending = vec![top];
+    while let Some(layout) = pending.pop() {
+        if found
+            .iter()
+            .any(|seen: &TypeLayout| seen.name == layout.name)
+        {
+            continue;
+        }
+        // Reversed, so the first field's type comes off the stack first.
+        pending.extend(
+            layout
+                .fields
+                .iter()
+                .rev()
+                .filter_map(|field| field.nested)
+                .map(|nested| nested()),
+        );
+        found.push(layout);
+    }
+    found
 }
 
 fn type_section(page: &mut String, layout: &TypeLayout, with_doc: bool) {
@@ -33,17 +57,15 @@ fn type_section(page: &mut String, layout: &TypeLayout, with_doc: bool) {
         None => format!("at least {} bytes", layout.min_size),
     };
     let order = match layout.byte_order {
-        "big" => "big-endian unless a field says otherwise",
-        "little" => "little-endian unless a field says otherwise",
-        "" => "each variant's own",
-        other => other,
+        ByteOrder::Big => "big-endian unless a field says otherwise",
+        ByteOrder::Little => "little-endian unless a field says otherwise",
+        ByteOrder::Text => "text",
+        ByteOrder::PerForm => "each variant's own",
     };
-    let framing = match layout.form {
-        Some(form) => format!("IFF `FORM {form}` (sizes big-endian, no pad bytes). "),
-        None if layout.byte_order.is_empty() => {
-            "One of these forms, chosen by its type. ".to_owned()
-        }
-        None => String::new(),
+    let framing = match (layout.form, layout.byte_order) {
+        (Some(form), _) => format!("IFF `FORM {form}` (sizes big-endian, no pad bytes). "),
+        (None, ByteOrder::PerForm) => "One of these forms, chosen by its type. ".to_owned(),
+        (None, _) => String::new(),
     };
     let _ = writeln!(page, "{framing}Byte order: {order}. Size: {size}.\n");
     page.push_str(
@@ -64,12 +86,23 @@ fn type_section(page: &mut String, layout: &TypeLayout, with_doc: bool) {
             field.name,
             field.rust_type,
             cell(&stored_as),
-            field.byte_order,
+            order_cell(field.byte_order),
             cell(field.count.unwrap_or("—")),
             cell(&field.doc.replace('\n', " ")),
         );
     }
     page.push('\n');
+}
+
+/// A field's byte order in its table row; a variant's is its form's own,
+/// stated in that form's section.
+fn order_cell(order: ByteOrder) -> &'static str {
+    match order {
+        ByteOrder::Big => "big",
+        ByteOrder::Little => "little",
+        ByteOrder::Text => "text",
+        ByteOrder::PerForm => "",
+    }
 }
 
 /// Table cells cannot hold `|`.

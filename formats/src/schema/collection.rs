@@ -3,9 +3,7 @@
 use std::io::{Read, Seek, Write};
 
 use super::io::{position, remaining};
-use super::{
-    Decode, Encode, Endian, ReadError, ReadErrorKind, Segment, WriteError, WriteErrorKind,
-};
+use super::{Decode, Encode, Endian, Error, ErrorKind, Segment};
 
 /// An integer type that can store a collection's length.
 pub trait CountInt: Decode + Encode + Copy {
@@ -72,19 +70,19 @@ flag_int!(u8, u16, u32, u64, i8, i16, i32, i64);
 pub fn read_count<C: CountInt, R: Read + Seek>(
     reader: &mut R,
     endian: Endian,
-) -> Result<usize, ReadError> {
+) -> Result<usize, Error> {
     let at = position(reader)?;
     let count = C::decode(reader, endian)?.to_u64();
     if count > C::MAX {
-        return Err(ReadError::new(
+        return Err(Error::at_byte(
             at,
-            ReadErrorKind::Invalid(format!("the {} count is negative", C::NAME)),
+            ErrorKind::Invalid(format!("the {} count is negative", C::NAME)),
         ));
     }
     usize::try_from(count).map_err(|_| {
-        ReadError::new(
+        Error::at_byte(
             at,
-            ReadErrorKind::Invalid(format!("count {count} does not fit this machine's memory")),
+            ErrorKind::Invalid(format!("count {count} does not fit this machine's memory")),
         )
     })
 }
@@ -97,17 +95,17 @@ pub fn read_vec<T, R, F>(
     count: usize,
     min_size: u64,
     mut read_one: F,
-) -> Result<Vec<T>, ReadError>
+) -> Result<Vec<T>, Error>
 where
     R: Read + Seek,
-    F: FnMut(&mut R) -> Result<T, ReadError>,
+    F: FnMut(&mut R) -> Result<T, Error>,
 {
     let needed = (count as u64).saturating_mul(min_size.max(1));
     let left = remaining(reader)?;
     if needed > left {
-        return Err(ReadError::new(
+        return Err(Error::at_byte(
             position(reader)?,
-            ReadErrorKind::CountTooLarge {
+            ErrorKind::CountTooLarge {
                 count: count as u64,
                 needed,
                 remaining: left,
@@ -126,9 +124,9 @@ pub fn write_count<C: CountInt, W: Write + Seek>(
     writer: &mut W,
     endian: Endian,
     len: usize,
-) -> Result<(), WriteError> {
+) -> Result<(), Error> {
     let count = C::from_len(len).ok_or_else(|| {
-        WriteError::new(WriteErrorKind::TooLong {
+        Error::new(ErrorKind::TooLong {
             len,
             count_type: C::NAME,
             max: C::MAX,
@@ -142,7 +140,7 @@ pub fn write_count<C: CountInt, W: Write + Seek>(
 pub fn shared_len(
     count_field: &'static str,
     lengths: &[(&'static str, Option<usize>)],
-) -> Result<usize, WriteError> {
+) -> Result<usize, Error> {
     let mut present = lengths
         .iter()
         .filter_map(|(name, len)| len.map(|len| (*name, len)));
@@ -157,18 +155,14 @@ pub fn shared_len(
         .filter_map(|(name, len)| len.map(|len| format!("{name} has {len}")))
         .collect::<Vec<_>>()
         .join(", ");
-    Err(WriteError::new(WriteErrorKind::CountMismatch(listing)).in_field(count_field))
+    Err(Error::new(ErrorKind::CountMismatch(listing)).in_field(count_field))
 }
 
 /// Writes each element, tagging errors with the element's index.
-pub fn write_each<T, W, F>(
-    writer: &mut W,
-    elements: &[T],
-    mut write_one: F,
-) -> Result<(), WriteError>
+pub fn write_each<T, W, F>(writer: &mut W, elements: &[T], mut write_one: F) -> Result<(), Error>
 where
     W: Write + Seek,
-    F: FnMut(&mut W, &T) -> Result<(), WriteError>,
+    F: FnMut(&mut W, &T) -> Result<(), Error>,
 {
     for (index, element) in elements.iter().enumerate() {
         write_one(writer, element).map_err(|e| e.within(Segment::Index(index)))?;
@@ -180,8 +174,8 @@ where
 pub fn read_flagged<F, R, T>(
     reader: &mut R,
     endian: Endian,
-    read_value: impl FnOnce(&mut R) -> Result<T, ReadError>,
-) -> Result<Option<T>, ReadError>
+    read_value: impl FnOnce(&mut R) -> Result<T, Error>,
+) -> Result<Option<T>, Error>
 where
     F: CountInt,
     R: Read + Seek,
@@ -189,9 +183,9 @@ where
     match F::decode(reader, endian)?.to_u64() {
         0 => Ok(None),
         1 => read_value(reader).map(Some),
-        other => Err(ReadError::new(
+        other => Err(Error::at_byte(
             position(reader)?.saturating_sub(F::MIN_SIZE),
-            ReadErrorKind::BadFlag(other),
+            ErrorKind::BadFlag(other),
         )),
     }
 }
@@ -200,8 +194,8 @@ pub fn write_flagged<F, W, T>(
     writer: &mut W,
     endian: Endian,
     value: Option<&T>,
-    write_value: impl FnOnce(&mut W, &T) -> Result<(), WriteError>,
-) -> Result<(), WriteError>
+    write_value: impl FnOnce(&mut W, &T) -> Result<(), Error>,
+) -> Result<(), Error>
 where
     F: CountInt,
     W: Write + Seek,
@@ -211,7 +205,7 @@ where
 }
 
 /// A value present by an earlier field must agree with it.
-pub fn check_presence(flag: &'static str, flag_set: bool, present: bool) -> Result<(), WriteError> {
+pub fn check_presence(flag: &'static str, flag_set: bool, present: bool) -> Result<(), Error> {
     if flag_set == present {
         return Ok(());
     }
@@ -220,7 +214,7 @@ pub fn check_presence(flag: &'static str, flag_set: bool, present: bool) -> Resu
     } else {
         ("absent", "present")
     };
-    Err(WriteError::new(WriteErrorKind::PresenceMismatch {
+    Err(Error::new(ErrorKind::PresenceMismatch {
         flag,
         flag_says,
         value_is,
@@ -242,7 +236,7 @@ mod tests {
         .unwrap_err();
         assert!(matches!(
             error.kind,
-            ReadErrorKind::CountTooLarge { remaining: 10, .. }
+            ErrorKind::CountTooLarge { remaining: 10, .. }
         ));
     }
 

@@ -3,7 +3,7 @@
 
 use std::io::{Read, Seek, Write};
 
-use super::{BinarySchema, Count, Endian, Magic, RawString, ReadError, ReadErrorKind, WriteError};
+use super::{BinarySchema, ByteOrder, Count, Endian, Error, ErrorKind, Magic, Position, RawString};
 use crate::Schema;
 
 #[derive(Debug, Clone, PartialEq, Schema)]
@@ -49,7 +49,7 @@ struct Inner {
 mod reversed_bytes {
     use super::*;
 
-    pub fn read<R: Read + Seek>(reader: &mut R, endian: Endian) -> Result<u32, ReadError> {
+    pub fn read<R: Read + Seek>(reader: &mut R, endian: Endian) -> Result<u32, Error> {
         <u32 as super::super::Decode>::decode(reader, endian).map(u32::swap_bytes)
     }
 
@@ -57,13 +57,16 @@ mod reversed_bytes {
         value: &u32,
         writer: &mut W,
         endian: Endian,
-    ) -> Result<(), WriteError> {
+    ) -> Result<(), Error> {
         super::super::Encode::encode(&value.swap_bytes(), writer, endian)
     }
 
-    pub fn strategy() -> proptest::strategy::BoxedStrategy<u32> {
-        use proptest::strategy::Strategy as _;
-        proptest::arbitrary::any::<u32>().boxed()
+    /// Values for the generated round-trip test, which exists only with
+    /// the `testing` feature.
+    #[cfg(feature = "testing")]
+    pub fn strategy() -> crate::schema::testing::proptest::strategy::BoxedStrategy<u32> {
+        use crate::schema::testing::proptest::strategy::Strategy as _;
+        crate::schema::testing::proptest::arbitrary::any::<u32>().boxed()
     }
 }
 
@@ -170,10 +173,7 @@ fn a_count_beyond_the_input_fails_before_reading_elements() {
     bytes[30] = 0xFF;
     let error = Everything::from_bytes(&bytes).unwrap_err();
     assert!(
-        matches!(
-            error.kind,
-            ReadErrorKind::CountTooLarge { count: 65535, .. }
-        ),
+        matches!(error.kind, ErrorKind::CountTooLarge { count: 65535, .. }),
         "{error}"
     );
     assert_eq!(error.path.to_string(), "xs");
@@ -183,7 +183,10 @@ fn a_count_beyond_the_input_fails_before_reading_elements() {
 fn every_truncation_is_an_error_with_a_path() {
     for len in 0..GOLDEN.len() {
         let error = Everything::from_bytes(&GOLDEN[..len]).unwrap_err();
-        assert!(error.offset <= len as u64, "{len}: {error}");
+        assert!(
+            matches!(error.position, Some(Position::Byte(offset)) if offset <= len as u64),
+            "{len}: {error}"
+        );
         assert!(!error.path.is_empty(), "{len}: {error}");
     }
 }
@@ -227,7 +230,7 @@ fn schema_types_nest_inside_binrw_types() {
 fn layout_lists_fields_with_fixed_offsets() {
     use super::Layout;
     let layout = Everything::LAYOUT;
-    assert_eq!(layout.byte_order, "little");
+    assert_eq!(layout.byte_order, ByteOrder::Little);
     let offsets: Vec<_> = layout
         .fields
         .iter()
@@ -264,4 +267,18 @@ fn layout_lists_fields_with_fixed_offsets() {
         4 + 2 + 4 + 4 + 8 + 1 + 4 + 2 + 1 + 1 + 1
     );
     assert_eq!(Inner::LAYOUT.fixed_size, Some(2));
+}
+
+#[test]
+fn layout_fields_refer_to_the_schema_types_they_hold() {
+    use super::Layout;
+    let nested: Vec<_> = Everything::LAYOUT
+        .fields
+        .iter()
+        .map(|field| (field.name, field.nested.map(|layout| layout().name)))
+        .filter(|(_, nested)| nested.is_some())
+        .collect();
+    // `extra` is an `Option<Inner>`; numbers, strings, constants, counts
+    // and the `with` field hold no schema type.
+    assert_eq!(nested, [("extra", Some("Inner"))]);
 }

@@ -1,4 +1,5 @@
-//! Errors of the binary schema runtime: where (byte offset, field path) and what.
+//! The one error of the schema runtime, binary and text, reading and
+//! writing: where (a byte offset or a line and column, and a field path) and what.
 
 use std::fmt;
 
@@ -63,9 +64,19 @@ impl fmt::Display for FieldPath {
     }
 }
 
-/// What went wrong while reading.
+/// Where in the input an error was found. Writes have none: the value,
+/// not a file, is at fault, and the field path says where.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Position {
+    /// A byte offset in a binary file.
+    Byte(u64),
+    /// A line and column of a text file, both from 1.
+    Text { line: usize, column: usize },
+}
+
+/// What went wrong.
 #[derive(Debug, thiserror::Error)]
-pub enum ReadErrorKind {
+pub enum ErrorKind {
     #[error("the input ends {available} byte(s) into a {needed}-byte value")]
     UnexpectedEnd { needed: u64, available: u64 },
     #[error("count {count} needs at least {needed} bytes but only {remaining} remain")]
@@ -88,60 +99,32 @@ pub enum ReadErrorKind {
     BytesLeftInChunk(u64),
     #[error("unknown FORM {found}; known: {known}")]
     UnknownForm { found: String, known: String },
-    #[error("{0}")]
-    Invalid(String),
-    #[error("{0}")]
-    Io(#[from] std::io::Error),
-}
-
-/// A read failure at a byte offset, inside a field path.
-#[derive(Debug)]
-pub struct ReadError {
-    pub offset: u64,
-    pub path: FieldPath,
-    pub kind: ReadErrorKind,
-}
-
-impl ReadError {
-    pub fn new(offset: u64, kind: ReadErrorKind) -> Self {
-        ReadError {
-            offset,
-            path: FieldPath::default(),
-            kind,
-        }
-    }
-
-    /// Adds the enclosing segment while the error travels outwards.
-    pub fn within(mut self, segment: Segment) -> Self {
-        self.path.push_outer(segment);
-        self
-    }
-
-    /// Adds an enclosing field name.
-    pub fn in_field(self, name: &'static str) -> Self {
-        self.within(Segment::Field(name))
-    }
-}
-
-impl fmt::Display for ReadError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "byte {}: ", self.offset)?;
-        if !self.path.is_empty() {
-            write!(f, "{}: ", self.path)?;
-        }
-        write!(f, "{}", self.kind)
-    }
-}
-
-impl std::error::Error for ReadError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        self.kind.source()
-    }
-}
-
-/// What went wrong while writing.
-#[derive(Debug, thiserror::Error)]
-pub enum WriteErrorKind {
+    #[error("expected {expected}, found the end of the text")]
+    EndOfText { expected: &'static str },
+    #[error("expected {expected}, found the end of the line")]
+    EndOfLine { expected: &'static str },
+    #[error("expected {expected}, found `{found}`")]
+    Unexpected {
+        expected: &'static str,
+        found: String,
+    },
+    #[error("unexpected `{found}` after the last value of the line")]
+    ExtraText { found: String },
+    #[error("count {count} needs at least {needed} more lines but only {remaining} remain")]
+    CountExceedsLines {
+        count: u64,
+        needed: u64,
+        remaining: u64,
+    },
+    #[error("line ends with {found} but earlier lines end with {expected}")]
+    MixedLineEndings {
+        expected: &'static str,
+        found: &'static str,
+    },
+    #[error("a carriage return that does not end the line")]
+    StrayCarriageReturn,
+    #[error("text follows the end of the data")]
+    TrailingText,
     #[error("{len} entries do not fit a {count_type} count (at most {max})")]
     TooLong {
         len: usize,
@@ -162,39 +145,67 @@ pub enum WriteErrorKind {
     Io(#[from] std::io::Error),
 }
 
-/// A write failure inside a field path.
+/// A read or write failure: `byte N: path: message` (binary),
+/// `line L:C: path: message` (text) or `path: message` (writes).
 #[derive(Debug)]
-pub struct WriteError {
+pub struct Error {
+    /// `None` for a write: the value, not a file, is at fault.
+    pub position: Option<Position>,
     pub path: FieldPath,
-    pub kind: WriteErrorKind,
+    pub kind: ErrorKind,
 }
 
-impl WriteError {
-    pub fn new(kind: WriteErrorKind) -> Self {
-        WriteError {
+impl Error {
+    /// A failure with no place in a file, such as a value a writer cannot store.
+    pub fn new(kind: ErrorKind) -> Self {
+        Error {
+            position: None,
             path: FieldPath::default(),
             kind,
         }
     }
 
+    /// A failure at a byte offset of a binary file.
+    pub fn at_byte(offset: u64, kind: ErrorKind) -> Self {
+        Error {
+            position: Some(Position::Byte(offset)),
+            ..Error::new(kind)
+        }
+    }
+
+    /// A failure at a line and column (both from 1) of a text file.
+    pub fn at_text(line: usize, column: usize, kind: ErrorKind) -> Self {
+        Error {
+            position: Some(Position::Text { line, column }),
+            ..Error::new(kind)
+        }
+    }
+
+    /// Adds the enclosing segment while the error travels outwards.
     pub fn within(mut self, segment: Segment) -> Self {
         self.path.push_outer(segment);
         self
     }
 
+    /// Adds an enclosing field name.
     pub fn in_field(self, name: &'static str) -> Self {
         self.within(Segment::Field(name))
     }
 }
 
-impl From<std::io::Error> for WriteError {
+impl From<std::io::Error> for Error {
     fn from(error: std::io::Error) -> Self {
-        WriteError::new(WriteErrorKind::Io(error))
+        Error::new(ErrorKind::Io(error))
     }
 }
 
-impl fmt::Display for WriteError {
+impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.position {
+            Some(Position::Byte(offset)) => write!(f, "byte {offset}: ")?,
+            Some(Position::Text { line, column }) => write!(f, "line {line}:{column}: ")?,
+            None => {}
+        }
         if !self.path.is_empty() {
             write!(f, "{}: ", self.path)?;
         }
@@ -202,26 +213,44 @@ impl fmt::Display for WriteError {
     }
 }
 
-impl std::error::Error for WriteError {
+impl std::error::Error for Error {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         self.kind.source()
     }
 }
 
-impl From<ReadError> for binrw::Error {
-    fn from(error: ReadError) -> Self {
+impl From<Error> for binrw::Error {
+    fn from(error: Error) -> Self {
+        let pos = match error.position {
+            Some(Position::Byte(offset)) => offset,
+            Some(Position::Text { .. }) | None => 0,
+        };
         binrw::Error::Custom {
-            pos: error.offset,
+            pos,
             err: Box::new(error),
         }
     }
 }
 
-impl From<WriteError> for binrw::Error {
-    fn from(error: WriteError) -> Self {
-        binrw::Error::Custom {
-            pos: 0,
-            err: Box::new(error),
-        }
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_position_and_path_lead_the_message_when_there_are_any() {
+        let kind = || ErrorKind::Invalid("bad".to_owned());
+        assert_eq!(
+            Error::at_byte(7, kind()).in_field("name").to_string(),
+            "byte 7: name: bad"
+        );
+        assert_eq!(
+            Error::at_text(3, 5, kind())
+                .within(Segment::Index(2))
+                .in_field("bones")
+                .to_string(),
+            "line 3:5: bones[2]: bad"
+        );
+        assert_eq!(Error::new(kind()).in_field("name").to_string(), "name: bad");
+        assert_eq!(Error::at_byte(0, kind()).to_string(), "byte 0: bad");
     }
 }

@@ -14,7 +14,7 @@
 use std::io::{Read, Seek, SeekFrom, Write};
 
 use super::io::{position, read_array, remaining};
-use super::{Decode, Endian, ReadError, ReadErrorKind, Segment, WriteError, WriteErrorKind};
+use super::{Decode, Endian, Error, ErrorKind, Segment};
 
 /// The tag every form starts with.
 const FORM: [u8; 4] = *b"FORM";
@@ -108,17 +108,17 @@ pub fn tag_text(tag: [u8; 4]) -> String {
 
 /// Reads a `tag` chunk and its payload with `read_payload`, which sees a
 /// reader ending at the chunk's end. Payload bytes it leaves are an error.
-pub fn read_chunk<R, T, F>(reader: &mut R, tag: [u8; 4], read_payload: F) -> Result<T, ReadError>
+pub fn read_chunk<R, T, F>(reader: &mut R, tag: [u8; 4], read_payload: F) -> Result<T, Error>
 where
     R: Read + Seek,
-    F: FnOnce(&mut Bounded<'_, R>) -> Result<T, ReadError>,
+    F: FnOnce(&mut Bounded<'_, R>) -> Result<T, Error>,
 {
     let start = position(reader)?;
     let found = read_array::<4, R>(reader)?;
     if found != tag {
-        return Err(ReadError::new(
+        return Err(Error::at_byte(
             start,
-            ReadErrorKind::WrongTag {
+            ErrorKind::WrongTag {
                 expected: format!("chunk {}", tag_text(tag)),
                 found: tag_text(found),
             },
@@ -131,21 +131,17 @@ where
 
 /// Reads a `FORM` of type `form_type`; `read_children` sees a reader ending
 /// at the form's end. Bytes it leaves are an error.
-pub fn read_form<R, T, F>(
-    reader: &mut R,
-    form_type: [u8; 4],
-    read_children: F,
-) -> Result<T, ReadError>
+pub fn read_form<R, T, F>(reader: &mut R, form_type: [u8; 4], read_children: F) -> Result<T, Error>
 where
     R: Read + Seek,
-    F: FnOnce(&mut Bounded<'_, R>) -> Result<T, ReadError>,
+    F: FnOnce(&mut Bounded<'_, R>) -> Result<T, Error>,
 {
     let start = position(reader)?;
     let (found, size) = read_form_header(reader)?;
     if found != form_type {
-        return Err(ReadError::new(
+        return Err(Error::at_byte(
             start + CHUNK_HEADER_SIZE,
-            ReadErrorKind::WrongTag {
+            ErrorKind::WrongTag {
                 expected: format!("FORM {}", tag_text(form_type)),
                 found: format!("FORM {}", tag_text(found)),
             },
@@ -157,43 +153,43 @@ where
 
 /// The type of the `FORM` at the reader's position, which is left unchanged:
 /// enums of forms choose their variant by it.
-pub fn peek_form_type<R: Read + Seek>(reader: &mut R) -> Result<[u8; 4], ReadError> {
+pub fn peek_form_type<R: Read + Seek>(reader: &mut R) -> Result<[u8; 4], Error> {
     let start = position(reader)?;
     let (form_type, _) = read_form_header(reader)?;
     reader
         .seek(SeekFrom::Start(start))
-        .map_err(|e| ReadError::new(start, ReadErrorKind::Io(e)))?;
+        .map_err(|e| Error::at_byte(start, ErrorKind::Io(e)))?;
     Ok(form_type)
 }
 
 /// The error for a form type none of an enum's variants has, listing those
 /// it has. `reader` stands at the start of the form.
-pub fn unknown_form<R: Seek>(reader: &mut R, found: [u8; 4], known: &[[u8; 4]]) -> ReadError {
+pub fn unknown_form<R: Seek>(reader: &mut R, found: [u8; 4], known: &[[u8; 4]]) -> Error {
     let known = known
         .iter()
         .copied()
         .map(tag_text)
         .collect::<Vec<_>>()
         .join(", ");
-    let kind = ReadErrorKind::UnknownForm {
+    let kind = ErrorKind::UnknownForm {
         found: tag_text(found),
         known,
     };
     match position(reader) {
-        Ok(start) => ReadError::new(start + CHUNK_HEADER_SIZE, kind),
+        Ok(start) => Error::at_byte(start + CHUNK_HEADER_SIZE, kind),
         Err(error) => error,
     }
 }
 
 /// Reads `FORM`, the size (checked to hold the type and to fit the parent)
 /// and the type; returns the type and the size.
-fn read_form_header<R: Read + Seek>(reader: &mut R) -> Result<([u8; 4], u64), ReadError> {
+fn read_form_header<R: Read + Seek>(reader: &mut R) -> Result<([u8; 4], u64), Error> {
     let start = position(reader)?;
     let found = read_array::<4, R>(reader)?;
     if found != FORM {
-        return Err(ReadError::new(
+        return Err(Error::at_byte(
             start,
-            ReadErrorKind::WrongTag {
+            ErrorKind::WrongTag {
                 expected: tag_text(FORM),
                 found: tag_text(found),
             },
@@ -201,9 +197,9 @@ fn read_form_header<R: Read + Seek>(reader: &mut R) -> Result<([u8; 4], u64), Re
     }
     let size = read_size(reader)?;
     if size < 4 {
-        return Err(ReadError::new(
+        return Err(Error::at_byte(
             start + 4,
-            ReadErrorKind::Invalid(format!("FORM size {size} cannot hold the 4-byte form type")),
+            ErrorKind::Invalid(format!("FORM size {size} cannot hold the 4-byte form type")),
         ));
     }
     let form_type = read_array::<4, R>(reader)?;
@@ -211,14 +207,14 @@ fn read_form_header<R: Read + Seek>(reader: &mut R) -> Result<([u8; 4], u64), Re
 }
 
 /// Reads a big-endian size and checks it fits in what is left of the parent.
-fn read_size<R: Read + Seek>(reader: &mut R) -> Result<u64, ReadError> {
+fn read_size<R: Read + Seek>(reader: &mut R) -> Result<u64, Error> {
     let at = position(reader)?;
     let size = u64::from(u32::decode(reader, Endian::Big)?);
     let available = remaining(reader)?;
     if size > available {
-        return Err(ReadError::new(
+        return Err(Error::at_byte(
             at,
-            ReadErrorKind::SizePastParent { size, available },
+            ErrorKind::SizePastParent { size, available },
         ));
     }
     Ok(size)
@@ -231,28 +227,28 @@ fn read_bounded<R, T, F>(
     start: u64,
     size: u64,
     read_contents: F,
-) -> Result<T, ReadError>
+) -> Result<T, Error>
 where
     R: Read + Seek,
-    F: FnOnce(&mut Bounded<'_, R>) -> Result<T, ReadError>,
+    F: FnOnce(&mut Bounded<'_, R>) -> Result<T, Error>,
 {
     let mut bounded = Bounded::new(reader, start, start.saturating_add(size));
     let value = read_contents(&mut bounded)?;
     let left = bounded.left();
     if left != 0 {
-        return Err(ReadError::new(
+        return Err(Error::at_byte(
             bounded.position,
-            ReadErrorKind::BytesLeftInChunk(left),
+            ErrorKind::BytesLeftInChunk(left),
         ));
     }
     Ok(value)
 }
 
 /// Writes a `tag` chunk whose payload `write_payload` writes, then patches its size.
-pub fn write_chunk<W, F>(writer: &mut W, tag: [u8; 4], write_payload: F) -> Result<(), WriteError>
+pub fn write_chunk<W, F>(writer: &mut W, tag: [u8; 4], write_payload: F) -> Result<(), Error>
 where
     W: Write + Seek,
-    F: FnOnce(&mut W) -> Result<(), WriteError>,
+    F: FnOnce(&mut W) -> Result<(), Error>,
 {
     writer.write_all(&tag)?;
     write_sized(writer, write_payload).map_err(|e| e.within(Segment::Chunk(tag)))
@@ -260,14 +256,10 @@ where
 
 /// Writes a `FORM` of type `form_type` whose children `write_children`
 /// writes, then patches its size (which counts the type).
-pub fn write_form<W, F>(
-    writer: &mut W,
-    form_type: [u8; 4],
-    write_children: F,
-) -> Result<(), WriteError>
+pub fn write_form<W, F>(writer: &mut W, form_type: [u8; 4], write_children: F) -> Result<(), Error>
 where
     W: Write + Seek,
-    F: FnOnce(&mut W) -> Result<(), WriteError>,
+    F: FnOnce(&mut W) -> Result<(), Error>,
 {
     writer.write_all(&FORM)?;
     write_sized(writer, |writer| {
@@ -278,10 +270,10 @@ where
 }
 
 /// Writes a size placeholder, the contents, then the real size over the placeholder.
-fn write_sized<W, F>(writer: &mut W, write_contents: F) -> Result<(), WriteError>
+fn write_sized<W, F>(writer: &mut W, write_contents: F) -> Result<(), Error>
 where
     W: Write + Seek,
-    F: FnOnce(&mut W) -> Result<(), WriteError>,
+    F: FnOnce(&mut W) -> Result<(), Error>,
 {
     let size_at = writer.stream_position()?;
     writer.write_all(&[0; 4])?;
@@ -289,7 +281,7 @@ where
     let end = writer.stream_position()?;
     let size = end.saturating_sub(size_at + 4);
     let size = u32::try_from(size).map_err(|_| {
-        WriteError::new(WriteErrorKind::Invalid(format!(
+        Error::new(ErrorKind::Invalid(format!(
             "{size} bytes do not fit an IFF size (at most {})",
             u32::MAX
         )))
@@ -302,10 +294,11 @@ where
 
 #[cfg(test)]
 mod tests {
+    use super::super::Position;
     use super::*;
     use std::io::Cursor;
 
-    fn read_u16_chunk(bytes: &[u8]) -> Result<u16, ReadError> {
+    fn read_u16_chunk(bytes: &[u8]) -> Result<u16, Error> {
         read_chunk(&mut Cursor::new(bytes), *b"INFO", |r| {
             u16::decode(r, Endian::Little)
         })
@@ -319,11 +312,11 @@ mod tests {
     #[test]
     fn the_payload_cannot_read_past_the_chunk() {
         let error = read_u16_chunk(b"INFO\0\0\0\x01\x34\x12").unwrap_err();
-        assert_eq!(error.offset, 8);
+        assert_eq!(error.position, Some(Position::Byte(8)));
         assert_eq!(error.path.to_string(), "INFO");
         assert!(matches!(
             error.kind,
-            ReadErrorKind::UnexpectedEnd {
+            ErrorKind::UnexpectedEnd {
                 needed: 2,
                 available: 1
             }
@@ -359,12 +352,12 @@ mod tests {
         // 8 bytes follow the header in the file, but the chunk holds only 4.
         let bytes = b"LIST\0\0\0\x04\x01\0\0\0\x02\0\0\0";
         let error = read_chunk(&mut Cursor::new(&bytes[..]), *b"LIST", |r| {
-            super::super::read_vec(r, 2, 4, |r| u32::decode(r, Endian::Little))
+            super::super::collection::read_vec(r, 2, 4, |r| u32::decode(r, Endian::Little))
         })
         .unwrap_err();
         assert!(matches!(
             error.kind,
-            ReadErrorKind::CountTooLarge { remaining: 4, .. }
+            ErrorKind::CountTooLarge { remaining: 4, .. }
         ));
     }
 

@@ -2,11 +2,11 @@
 
 use std::io::{Read, Seek, SeekFrom};
 
-use super::{ReadError, ReadErrorKind};
+use super::{Error, ErrorKind};
 
 /// Reads exactly `N` bytes. On a short read the error's offset is where the
 /// value began: the position is asked for only on that failure path.
-pub fn read_array<const N: usize, R: Read + Seek>(reader: &mut R) -> Result<[u8; N], ReadError> {
+pub fn read_array<const N: usize, R: Read + Seek>(reader: &mut R) -> Result<[u8; N], Error> {
     let mut buffer = [0u8; N];
     let mut filled = 0;
     while filled < N {
@@ -22,13 +22,13 @@ pub fn read_array<const N: usize, R: Read + Seek>(reader: &mut R) -> Result<[u8;
 }
 
 /// Reads exactly `len` bytes into a new vector, after checking they exist.
-pub fn read_bytes<R: Read + Seek>(reader: &mut R, len: u64) -> Result<Vec<u8>, ReadError> {
+pub fn read_bytes<R: Read + Seek>(reader: &mut R, len: u64) -> Result<Vec<u8>, Error> {
     let left = remaining(reader)?;
     if len > left {
         let offset = position(reader)?;
-        return Err(ReadError::new(
+        return Err(Error::at_byte(
             offset,
-            ReadErrorKind::UnexpectedEnd {
+            ErrorKind::UnexpectedEnd {
                 needed: len,
                 available: left,
             },
@@ -46,32 +46,32 @@ pub fn read_bytes<R: Read + Seek>(reader: &mut R, len: u64) -> Result<Vec<u8>, R
 }
 
 /// Bytes between the reader's position and the end of its input.
-pub fn remaining<R: Seek>(reader: &mut R) -> Result<u64, ReadError> {
+pub fn remaining<R: Seek>(reader: &mut R) -> Result<u64, Error> {
     let here = position(reader)?;
     let end = reader
         .seek(SeekFrom::End(0))
-        .map_err(|e| ReadError::new(here, ReadErrorKind::Io(e)))?;
+        .map_err(|e| Error::at_byte(here, ErrorKind::Io(e)))?;
     reader
         .seek(SeekFrom::Start(here))
-        .map_err(|e| ReadError::new(here, ReadErrorKind::Io(e)))?;
+        .map_err(|e| Error::at_byte(here, ErrorKind::Io(e)))?;
     Ok(end.saturating_sub(here))
 }
 
-pub fn position<R: Seek>(reader: &mut R) -> Result<u64, ReadError> {
+pub fn position<R: Seek>(reader: &mut R) -> Result<u64, Error> {
     reader
         .stream_position()
-        .map_err(|e| ReadError::new(0, ReadErrorKind::Io(e)))
+        .map_err(|e| Error::at_byte(0, ErrorKind::Io(e)))
 }
 
-fn end_of_input<R: Seek>(reader: &mut R, needed: u64, available: u64) -> ReadError {
+fn end_of_input<R: Seek>(reader: &mut R, needed: u64, available: u64) -> Error {
     let end = reader.stream_position().unwrap_or(available);
-    ReadError::new(
+    Error::at_byte(
         end.saturating_sub(available),
-        ReadErrorKind::UnexpectedEnd { needed, available },
+        ErrorKind::UnexpectedEnd { needed, available },
     )
 }
 
-fn io_error<R: Seek>(reader: &mut R, error: std::io::Error) -> ReadError {
+fn io_error<R: Seek>(reader: &mut R, error: std::io::Error) -> Error {
     let offset = reader.stream_position().unwrap_or(0);
-    ReadError::new(offset, ReadErrorKind::Io(error))
+    Error::at_byte(offset, ErrorKind::Io(error))
 }

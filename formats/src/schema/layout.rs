@@ -1,14 +1,23 @@
 //! Layout metadata: what the derive knows about a type, for generated docs.
 
+/// How a layout's numbers are stored.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ByteOrder {
+    Big,
+    Little,
+    /// A text layout: numbers are decimal tokens.
+    Text,
+    /// An enum of forms, or one of its variants: each form states its own.
+    PerForm,
+}
+
 /// A described type: its fields in file order.
 #[derive(Debug, Clone, Copy)]
 pub struct TypeLayout {
     pub name: &'static str,
     /// The type's doc comment: the format's conventions in prose.
     pub doc: &'static str,
-    /// `"big"`, `"little"` or `"text"`; empty for an enum of forms, whose
-    /// variants state their own.
-    pub byte_order: &'static str,
+    pub byte_order: ByteOrder,
     /// The IFF form type when the type is a `FORM` (e.g. `SKTM`).
     pub form: Option<&'static str>,
     /// Fields in file order; for an enum of forms, one per variant.
@@ -26,7 +35,7 @@ pub struct FieldLayout {
     /// How the value is stored, e.g. "Pascal string (u8 length, then bytes)".
     pub encoding: &'static str,
     /// The byte order the field is read with.
-    pub byte_order: &'static str,
+    pub byte_order: ByteOrder,
     /// Where the element count of a collection comes from, if it is one.
     pub count: Option<&'static str>,
     /// The IFF chunk tag when the field is stored in a chunk of its own.
@@ -34,6 +43,11 @@ pub struct FieldLayout {
     /// Offset from the start of the type, when every earlier field has a fixed size.
     pub offset: Option<u64>,
     pub doc: &'static str,
+    /// The layout of the schema type the field holds (the element type of a
+    /// collection, option or array included); none for numbers and strings.
+    /// A function, so that a type holding itself (in a collection) does not
+    /// make its own layout constant depend on itself.
+    pub nested: Option<fn() -> TypeLayout>,
 }
 
 /// Implemented by `#[derive(Schema)]`.

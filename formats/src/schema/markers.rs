@@ -6,8 +6,9 @@ use std::fmt::Debug;
 use std::io::{Read, Seek, Write};
 use std::marker::PhantomData;
 
+use super::collection::CountInt;
 use super::io::position;
-use super::{CountInt, Decode, Encode, Endian, ReadError, ReadErrorKind, WriteError};
+use super::{Decode, Encode, Endian, Error, ErrorKind};
 
 /// A constant checked on read and written on write
 /// (`#[schema(magic = 1u32)] version: Magic`).
@@ -41,7 +42,7 @@ impl<C> Default for Count<C> {
 }
 
 /// Reads a constant and fails, naming what was found, if it differs.
-pub fn read_magic<T, R>(reader: &mut R, endian: Endian, expected: &T) -> Result<Magic, ReadError>
+pub fn read_magic<T, R>(reader: &mut R, endian: Endian, expected: &T) -> Result<Magic, Error>
 where
     T: Decode + PartialEq + Debug,
     R: Read + Seek,
@@ -49,9 +50,9 @@ where
     let at = position(reader)?;
     let found = T::decode(reader, endian)?;
     if &found != expected {
-        return Err(ReadError::new(
+        return Err(Error::at_byte(
             at,
-            ReadErrorKind::BadConstant {
+            ErrorKind::BadConstant {
                 expected: format!("{expected:?}"),
                 found: format!("{found:?}"),
             },
@@ -64,6 +65,6 @@ pub fn write_magic<T: Encode, W: Write + Seek>(
     writer: &mut W,
     endian: Endian,
     value: &T,
-) -> Result<(), WriteError> {
+) -> Result<(), Error> {
     value.encode(writer, endian)
 }

@@ -4,7 +4,7 @@
 use std::io::{Read, Seek, Write};
 
 use super::io::read_array;
-use super::{Decode, Encode, Endian, ReadError, Segment, WriteError};
+use super::{Decode, Encode, Endian, Error, Segment, TypeLayout};
 
 macro_rules! number {
     ($($ty:ty),*) => {$(
@@ -12,7 +12,7 @@ macro_rules! number {
             const MIN_SIZE: u64 = std::mem::size_of::<$ty>() as u64;
             const FIXED_SIZE: Option<u64> = Some(Self::MIN_SIZE);
 
-            fn decode<R: Read + Seek>(reader: &mut R, endian: Endian) -> Result<Self, ReadError> {
+            fn decode<R: Read + Seek>(reader: &mut R, endian: Endian) -> Result<Self, Error> {
                 let bytes = read_array::<{ std::mem::size_of::<$ty>() }, R>(reader)?;
                 Ok(match endian {
                     Endian::Big => <$ty>::from_be_bytes(bytes),
@@ -22,7 +22,7 @@ macro_rules! number {
         }
 
         impl Encode for $ty {
-            fn encode<W: Write + Seek>(&self, writer: &mut W, endian: Endian) -> Result<(), WriteError> {
+            fn encode<W: Write + Seek>(&self, writer: &mut W, endian: Endian) -> Result<(), Error> {
                 let bytes = match endian {
                     Endian::Big => self.to_be_bytes(),
                     Endian::Little => self.to_le_bytes(),
@@ -42,24 +42,25 @@ impl<T: Decode, const N: usize> Decode for [T; N] {
         Some(size) => Some(size.saturating_mul(N as u64)),
         None => None,
     };
+    const NESTED_LAYOUT: Option<fn() -> TypeLayout> = T::NESTED_LAYOUT;
 
-    fn decode<R: Read + Seek>(reader: &mut R, endian: Endian) -> Result<Self, ReadError> {
+    fn decode<R: Read + Seek>(reader: &mut R, endian: Endian) -> Result<Self, Error> {
         let mut elements = Vec::with_capacity(N);
         for index in 0..N {
             elements.push(T::decode(reader, endian).map_err(|e| e.within(Segment::Index(index)))?);
         }
         // The loop pushed exactly N elements, so the conversion always succeeds.
         elements.try_into().map_err(|_| {
-            ReadError::new(
+            Error::at_byte(
                 0,
-                super::ReadErrorKind::Invalid("array length mismatch".to_owned()),
+                super::ErrorKind::Invalid("array length mismatch".to_owned()),
             )
         })
     }
 }
 
 impl<T: Encode, const N: usize> Encode for [T; N] {
-    fn encode<W: Write + Seek>(&self, writer: &mut W, endian: Endian) -> Result<(), WriteError> {
+    fn encode<W: Write + Seek>(&self, writer: &mut W, endian: Endian) -> Result<(), Error> {
         for (index, element) in self.iter().enumerate() {
             element
                 .encode(writer, endian)
@@ -97,11 +98,11 @@ mod tests {
     fn short_input_reports_where_the_value_began() {
         let bytes = [0u8, 0, 0, 0, 0xAA, 0xBB];
         let error = <[u32; 2]>::decode(&mut Cursor::new(&bytes[..]), Endian::Little).unwrap_err();
-        assert_eq!(error.offset, 4);
+        assert_eq!(error.position, Some(super::super::Position::Byte(4)));
         assert_eq!(error.path.to_string(), "[1]");
         assert!(matches!(
             error.kind,
-            super::super::ReadErrorKind::UnexpectedEnd {
+            super::super::ErrorKind::UnexpectedEnd {
                 needed: 4,
                 available: 2
             }

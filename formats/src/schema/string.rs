@@ -6,7 +6,7 @@ use std::io::{Read, Seek, Write};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use super::io::{position, read_array, read_bytes};
-use super::{ReadError, ReadErrorKind, WriteError, WriteErrorKind};
+use super::{Error, ErrorKind};
 
 /// The bytes of a string exactly as stored. These games wrote Windows-1252,
 /// not UTF-8, so the bytes are kept and only shown (and put in JSON) as text.
@@ -102,14 +102,14 @@ impl<'de> Deserialize<'de> for RawString {
 }
 
 /// Pascal string: a u8 length, then that many bytes.
-pub fn read_pascal<R: Read + Seek>(reader: &mut R) -> Result<RawString, ReadError> {
+pub fn read_pascal<R: Read + Seek>(reader: &mut R) -> Result<RawString, Error> {
     let [len] = read_array::<1, R>(reader)?;
     read_bytes(reader, u64::from(len)).map(RawString)
 }
 
-pub fn write_pascal<W: Write + Seek>(writer: &mut W, value: &RawString) -> Result<(), WriteError> {
+pub fn write_pascal<W: Write + Seek>(writer: &mut W, value: &RawString) -> Result<(), Error> {
     let len = u8::try_from(value.0.len()).map_err(|_| {
-        WriteError::new(WriteErrorKind::TooLong {
+        Error::new(ErrorKind::TooLong {
             len: value.0.len(),
             count_type: "u8",
             max: 255,
@@ -121,17 +121,17 @@ pub fn write_pascal<W: Write + Seek>(writer: &mut W, value: &RawString) -> Resul
 }
 
 /// Null-terminated string: bytes up to a 0 byte, which is not kept.
-pub fn read_null_terminated<R: Read + Seek>(reader: &mut R) -> Result<RawString, ReadError> {
+pub fn read_null_terminated<R: Read + Seek>(reader: &mut R) -> Result<RawString, Error> {
     let start = position(reader)?;
     let mut bytes = Vec::new();
     loop {
         match read_array::<1, R>(reader) {
             Ok([0]) => return Ok(RawString(bytes)),
             Ok([byte]) => bytes.push(byte),
-            Err(ReadError {
-                kind: ReadErrorKind::UnexpectedEnd { .. },
+            Err(Error {
+                kind: ErrorKind::UnexpectedEnd { .. },
                 ..
-            }) => return Err(ReadError::new(start, ReadErrorKind::UnterminatedString)),
+            }) => return Err(Error::at_byte(start, ErrorKind::UnterminatedString)),
             Err(other) => return Err(other),
         }
     }
@@ -140,9 +140,9 @@ pub fn read_null_terminated<R: Read + Seek>(reader: &mut R) -> Result<RawString,
 pub fn write_null_terminated<W: Write + Seek>(
     writer: &mut W,
     value: &RawString,
-) -> Result<(), WriteError> {
+) -> Result<(), Error> {
     if value.0.contains(&0) {
-        return Err(WriteError::new(WriteErrorKind::Invalid(
+        return Err(Error::new(ErrorKind::Invalid(
             "a null-terminated string cannot contain a 0 byte".to_owned(),
         )));
     }
@@ -153,10 +153,7 @@ pub fn write_null_terminated<W: Write + Seek>(
 
 /// Fixed-width string: exactly `width` bytes, all kept (padding included),
 /// so whatever followed the text in the original file comes back.
-pub fn read_fixed_width<R: Read + Seek>(
-    reader: &mut R,
-    width: u64,
-) -> Result<RawString, ReadError> {
+pub fn read_fixed_width<R: Read + Seek>(reader: &mut R, width: u64) -> Result<RawString, Error> {
     read_bytes(reader, width).map(RawString)
 }
 
@@ -165,10 +162,10 @@ pub fn write_fixed_width<W: Write + Seek>(
     writer: &mut W,
     value: &RawString,
     width: u64,
-) -> Result<(), WriteError> {
+) -> Result<(), Error> {
     let len = value.0.len() as u64;
     if len > width {
-        return Err(WriteError::new(WriteErrorKind::TooLong {
+        return Err(Error::new(ErrorKind::TooLong {
             len: value.0.len(),
             count_type: "fixed-width string",
             max: width,
@@ -206,8 +203,8 @@ mod tests {
             RawString::from("ab")
         );
         let error = read_null_terminated(&mut reader).unwrap_err();
-        assert_eq!(error.offset, 3);
-        assert!(matches!(error.kind, ReadErrorKind::UnterminatedString));
+        assert_eq!(error.position, Some(super::super::Position::Byte(3)));
+        assert!(matches!(error.kind, ErrorKind::UnterminatedString));
     }
 
     #[test]
@@ -224,9 +221,6 @@ mod tests {
     fn pascal_string_too_long_is_a_write_error() {
         let mut out = Cursor::new(Vec::new());
         let error = write_pascal(&mut out, &RawString(vec![b'a'; 300])).unwrap_err();
-        assert!(matches!(
-            error.kind,
-            WriteErrorKind::TooLong { len: 300, .. }
-        ));
+        assert!(matches!(error.kind, ErrorKind::TooLong { len: 300, .. }));
     }
 }

@@ -1,14 +1,23 @@
 //! Support for the round-trip tests `#[derive(Schema)]` generates: value
-//! strategies that stay within each layout's constraints, and the check.
+//! strategies that stay within each layout's constraints, and the checks.
+//!
+//! Behind the `testing` feature (on by default), so the generated tests
+//! compile in any crate that depends on `formats`. A hand-written codec
+//! (`with = path`) supplies its own strategy with the [`proptest`](mod@proptest)
+//! re-exported here.
 
 use std::fmt::Debug;
+use std::marker::PhantomData;
 
+pub use proptest;
 use proptest::collection::vec;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
+use serde::de::DeserializeOwned;
+use serde::Serialize;
 
 use super::text::{FloatStyle, LineEnding, TextSchema, TextStyle};
-use super::{BinarySchema, RawString};
+use super::{json, BinarySchema, RawString};
 
 /// Cases each generated round-trip test runs.
 pub const CASES: u32 = 256;
@@ -79,23 +88,36 @@ pub fn list_of_len<T: Debug + 'static>(
     vec(element, len).boxed()
 }
 
-/// write -> read -> write must give the same bytes. Bytes are compared, not
-/// values, so NaN floats pass.
-pub fn check_round_trip<T: BinarySchema + Sample>() {
-    run_round_trips::<T, _>("round trip", T::to_bytes, |bytes| {
-        T::from_bytes(bytes).map_err(|e| e.to_string())
-    });
+/// write -> read -> write must give the same bytes, and so must
+/// value -> JSON -> value -> write when the type has `json`. Bytes are
+/// compared, not values, so NaN floats pass.
+pub fn check_round_trip<T: BinarySchema + Sample>(json: Option<JsonCodec<T>>) {
+    run_round_trips::<T>(
+        "round trip",
+        |value| value.to_bytes().map_err(|e| e.to_string()),
+        |bytes| T::from_bytes(bytes).map_err(|e| e.to_string()),
+        json,
+    );
 }
 
-/// Generates values of `T` and checks each through `write`, `read`, `write`.
-fn run_round_trips<T, E>(
+/// As [`check_round_trip`], for text layouts.
+pub fn check_text_round_trip<T: TextSchema + Sample>(json: Option<JsonCodec<T>>) {
+    run_round_trips::<T>(
+        "text round trip",
+        |value| value.to_text().map_err(|e| e.to_string()),
+        |text| T::from_text(text).map_err(|e| e.to_string()),
+        json,
+    );
+}
+
+/// Generates values of `T` and checks each through `write`, `read`,
+/// `write`, and through JSON when there is a codec for it.
+fn run_round_trips<T: Sample>(
     what: &str,
-    write: fn(&T) -> Result<Vec<u8>, E>,
+    write: fn(&T) -> Result<Vec<u8>, String>,
     read: fn(&[u8]) -> Result<T, String>,
-) where
-    T: Sample,
-    E: std::fmt::Display,
-{
+    json: Option<JsonCodec<T>>,
+) {
     let mut runner = TestRunner::new(Config {
         cases: CASES,
         failure_persistence: None,
@@ -116,11 +138,63 @@ fn run_round_trips<T, E>(
             String::from_utf8_lossy(&first),
             String::from_utf8_lossy(&second)
         );
-        prop_assert_eq!(first, second);
+        prop_assert_eq!(&first, &second);
+        if let Some(codec) = &json {
+            let text = (codec.to_json)(&value)
+                .map_err(|e| TestCaseError::fail(format!("writing JSON failed: {e}")))?;
+            let from_json = (codec.from_json)(&text).map_err(|e| {
+                TestCaseError::fail(format!("reading JSON back failed: {e}\n{text}"))
+            })?;
+            let third = write(&from_json).map_err(|e| {
+                TestCaseError::fail(format!("writing the value read from JSON failed: {e}"))
+            })?;
+            prop_assert_eq!(&first, &third, "through JSON: {}", text);
+        }
         Ok(())
     });
     if let Err(failure) = result {
         panic!("{what} of {} failed: {failure}", std::any::type_name::<T>());
+    }
+}
+
+/// How the generated test moves a value to JSON and back: the functions
+/// `ossuary dump` and `encode` use.
+pub struct JsonCodec<T> {
+    to_json: fn(&T) -> Result<String, String>,
+    from_json: fn(&str) -> Result<T, String>,
+}
+
+/// Finds the JSON codec of a type when it implements serde's traits, and
+/// none when it does not, so a schema type needs no serde to be tested.
+/// Autoref specialization: `(&JsonProbe::<T>::NEW).json()` resolves to
+/// [`WithJson`] when its bounds hold, else to [`WithoutJson`], which
+/// method lookup reaches only by borrowing once more.
+pub struct JsonProbe<T>(PhantomData<T>);
+
+impl<T> JsonProbe<T> {
+    pub const NEW: Self = JsonProbe(PhantomData);
+}
+
+pub trait WithJson<T> {
+    fn json(&self) -> Option<JsonCodec<T>>;
+}
+
+impl<T: Serialize + DeserializeOwned> WithJson<T> for JsonProbe<T> {
+    fn json(&self) -> Option<JsonCodec<T>> {
+        Some(JsonCodec {
+            to_json: |value| json::to_string_pretty(value).map_err(|e| e.to_string()),
+            from_json: |text| json::from_str(text).map_err(|e| e.to_string()),
+        })
+    }
+}
+
+pub trait WithoutJson<T> {
+    fn json(&self) -> Option<JsonCodec<T>>;
+}
+
+impl<T> WithoutJson<T> for &JsonProbe<T> {
+    fn json(&self) -> Option<JsonCodec<T>> {
+        None
     }
 }
 
@@ -154,9 +228,21 @@ pub fn text_style() -> BoxedStrategy<TextStyle> {
         .boxed()
 }
 
-/// write -> read -> write must give the same text.
-pub fn check_text_round_trip<T: TextSchema + Sample>() {
-    run_round_trips::<T, _>("text round trip", T::to_text, |text| {
-        T::from_text(text).map_err(|e| e.to_string())
-    });
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(serde::Serialize, serde::Deserialize)]
+    struct WithSerde;
+
+    struct WithoutSerde;
+
+    #[test]
+    // The borrow is the one the generated test writes: without it, method
+    // lookup could not fall back to `WithoutJson`.
+    #[allow(clippy::needless_borrow)]
+    fn the_probe_finds_a_json_codec_exactly_for_serde_types() {
+        assert!((&JsonProbe::<WithSerde>::NEW).json().is_some());
+        assert!((&JsonProbe::<WithoutSerde>::NEW).json().is_none());
+    }
 }

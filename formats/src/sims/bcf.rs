@@ -46,17 +46,13 @@ pub struct Bone {
     pub parent: RawString,
     #[schema(prefix = u32)]
     pub property_lists: Vec<PropertyList>,
-    #[serde(with = "crate::schema::json::float")]
     pub translation: [f32; 3],
     /// Quaternion (x, y, z, w), applied as its conjugate.
-    #[serde(with = "crate::schema::json::float")]
     pub rotation: [f32; 4],
     pub can_translate: i32,
     pub can_rotate: i32,
     pub can_blend: i32,
-    #[serde(with = "crate::schema::json::float")]
     pub wiggle_value: f32,
-    #[serde(with = "crate::schema::json::float")]
     pub wiggle_power: f32,
 }
 
@@ -105,9 +101,7 @@ pub struct Skill {
     pub name: RawString,
     #[schema(pascal)]
     pub animation: RawString,
-    #[serde(with = "crate::schema::json::float")]
     pub duration: f32,
-    #[serde(with = "crate::schema::json::float")]
     pub distance: f32,
     pub moving: i32,
     pub position_count: i32,
@@ -122,7 +116,6 @@ pub struct Motion {
     #[schema(pascal)]
     pub bone: RawString,
     pub frame_count: i32,
-    #[serde(with = "crate::schema::json::float")]
     pub duration: f32,
     pub positions_used: i32,
     pub rotations_used: i32,
@@ -332,19 +325,7 @@ pub static FORMAT: Format = Format {
     sniff: |_| false,
     decode: format::decode_binary::<Bcf>,
     from_json: format::binary_from_json::<Bcf>,
-    layouts: &[
-        Bcf::LAYOUT,
-        Skeleton::LAYOUT,
-        Bone::LAYOUT,
-        PropertyList::LAYOUT,
-        Property::LAYOUT,
-        Suit::LAYOUT,
-        Skin::LAYOUT,
-        Skill::LAYOUT,
-        Motion::LAYOUT,
-        TimePropertyList::LAYOUT,
-        TimeProperty::LAYOUT,
-    ],
+    layout: Bcf::LAYOUT,
     samples: || {
         vec![Sample {
             file_name: "humanoid.bcf",
@@ -368,7 +349,7 @@ pub static FORMAT: Format = Format {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::schema::BinarySchema;
+    use crate::schema::{BinarySchema, Position};
 
     /// A small character file as `.cmx` text, written by hand.
     const CMX: &str = "// Character File. Copyright 1997, Maxis Inc.\r\n\
@@ -431,7 +412,10 @@ mod tests {
     fn every_truncation_is_an_error() {
         for len in 0..BCF.len() {
             let error = Bcf::from_bytes(&BCF[..len]).unwrap_err();
-            assert!(error.offset <= len as u64, "{len}: {error}");
+            assert!(
+                matches!(error.position, Some(Position::Byte(offset)) if offset <= len as u64),
+                "{len}: {error}"
+            );
             assert!(!error.path.is_empty() || len == 0, "{len}: {error}");
         }
     }

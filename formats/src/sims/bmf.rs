@@ -29,7 +29,6 @@ pub struct Bmf {
     #[schema(prefix = u32)]
     pub bindings: Vec<Binding>,
     #[schema(prefix = u32)]
-    #[serde(with = "crate::schema::json::float")]
     pub uvs: Vec<[f32; 2]>,
     #[schema(prefix = u32)]
     pub blends: Vec<Blend>,
@@ -60,9 +59,7 @@ pub struct Blend {
 #[derive(Debug, Clone, Copy, PartialEq, Schema, Serialize, Deserialize)]
 #[schema(little)]
 pub struct Vertex {
-    #[serde(with = "crate::schema::json::float")]
     pub position: [f32; 3],
-    #[serde(with = "crate::schema::json::float")]
     pub normal: [f32; 3],
 }
 
@@ -175,7 +172,7 @@ pub static FORMAT: Format = Format {
     sniff: |_| false,
     decode: format::decode_binary::<Bmf>,
     from_json: format::binary_from_json::<Bmf>,
-    layouts: &[Bmf::LAYOUT, Binding::LAYOUT, Blend::LAYOUT, Vertex::LAYOUT],
+    layout: Bmf::LAYOUT,
     samples: || {
         vec![Sample {
             file_name: "xskin-humanoid-L_ARM-ARM.bmf",
@@ -199,7 +196,7 @@ pub static FORMAT: Format = Format {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::schema::BinarySchema;
+    use crate::schema::{BinarySchema, Position};
 
     /// A small skin as `.skn` text, written by hand.
     const SKN: &str = "s\r\n\
@@ -258,7 +255,10 @@ mod tests {
     fn every_truncation_is_an_error_with_a_path() {
         for len in 0..BMF.len() {
             let error = Bmf::from_bytes(&BMF[..len]).unwrap_err();
-            assert!(error.offset <= len as u64, "{len}: {error}");
+            assert!(
+                matches!(error.position, Some(Position::Byte(offset)) if offset <= len as u64),
+                "{len}: {error}"
+            );
         }
     }
 }

@@ -7,9 +7,9 @@ use super::skel;
 use crate::files::Files;
 use crate::format::{self, Describe, Description, Encoding, Format, Joint, Sample};
 use crate::rig::{self, Rig, RigError, RigOptions};
-use crate::schema::text::{TextError, TextSchema, TextStyle};
+use crate::schema::text::{TextSchema, TextStyle};
 use crate::schema::Layout;
-use crate::schema::{Magic, RawString, WriteError};
+use crate::schema::{Error, Magic, RawString};
 use crate::Schema;
 
 /// The Sims 1 character file (`.cmx`). A `//` comment line, `version 300`,
@@ -63,20 +63,16 @@ pub struct Bone {
     pub property_lists: Vec<PropertyList>,
     /// Rest translation relative to the parent (x, y, z).
     #[schema(vector)]
-    #[serde(with = "crate::schema::json::float")]
     pub translation: [f32; 3],
     /// Rest rotation relative to the parent, quaternion (x, y, z, w),
     /// applied as its conjugate.
     #[schema(vector)]
-    #[serde(with = "crate::schema::json::float")]
     pub rotation: [f32; 4],
     /// Kept as the integers stored (0 or 1 in known files).
     pub can_translate: i32,
     pub can_rotate: i32,
     pub can_blend: i32,
-    #[serde(with = "crate::schema::json::float")]
     pub wiggle_value: f32,
-    #[serde(with = "crate::schema::json::float")]
     pub wiggle_power: f32,
 }
 
@@ -136,9 +132,7 @@ pub struct Skill {
     #[schema(line)]
     pub animation: RawString,
     /// Milliseconds.
-    #[serde(with = "crate::schema::json::float")]
     pub duration: f32,
-    #[serde(with = "crate::schema::json::float")]
     pub distance: f32,
     pub moving: i32,
     /// Translations in the `.cfp`.
@@ -156,7 +150,6 @@ pub struct Motion {
     #[schema(line)]
     pub bone: RawString,
     pub frame_count: i32,
-    #[serde(with = "crate::schema::json::float")]
     pub duration: f32,
     pub positions_used: i32,
     pub rotations_used: i32,
@@ -188,12 +181,12 @@ pub struct TimeProperty {
 
 impl Cmx {
     /// Reads a `.cmx`.
-    pub fn from_text(text: &[u8]) -> Result<Self, TextError> {
+    pub fn from_text(text: &[u8]) -> Result<Self, Error> {
         <Self as TextSchema>::from_text(text)
     }
 
     /// Writes the `.cmx` in its recorded style.
-    pub fn to_text(&self) -> Result<Vec<u8>, WriteError> {
+    pub fn to_text(&self) -> Result<Vec<u8>, Error> {
         <Self as TextSchema>::to_text(self)
     }
 
@@ -294,19 +287,7 @@ pub static FORMAT: Format = Format {
     },
     decode: |bytes| Ok(format::text_document(Cmx::from_text(bytes)?)),
     from_json: format::text_from_json::<Cmx>,
-    layouts: &[
-        Cmx::LAYOUT,
-        Skeleton::LAYOUT,
-        Bone::LAYOUT,
-        PropertyList::LAYOUT,
-        Property::LAYOUT,
-        Suit::LAYOUT,
-        Skin::LAYOUT,
-        Skill::LAYOUT,
-        Motion::LAYOUT,
-        TimePropertyList::LAYOUT,
-        TimeProperty::LAYOUT,
-    ],
+    layout: Cmx::LAYOUT,
     samples: || {
         vec![Sample {
             file_name: "humanoid.cmx",
@@ -405,6 +386,7 @@ pub fn humanoid() -> Cmx {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::schema::Position;
 
     /// A small character file written by hand from the layout.
     const GOLDEN_LINES: &[&str] = &[
@@ -579,7 +561,10 @@ mod tests {
         let last_line = text.len() - "2\r\n".len();
         for len in 0..last_line {
             let error = Cmx::from_text(&text.as_bytes()[..len]).unwrap_err();
-            assert!(error.line <= GOLDEN_LINES.len() + 1, "{len}: {error}");
+            assert!(
+                matches!(error.position, Some(Position::Text { line, .. }) if line <= GOLDEN_LINES.len() + 1),
+                "{len}: {error}"
+            );
         }
     }
 }

@@ -50,12 +50,10 @@ pub struct Bone {
     pub property_lists: Option<Vec<PropertyList>>,
     /// Rest translation relative to the parent (x, y, z).
     #[schema(little)]
-    #[serde(with = "crate::schema::json::float")]
     pub translation: [f32; 3],
     /// Rest rotation relative to the parent, quaternion (x, y, z, w), applied
     /// as its conjugate.
     #[schema(little)]
-    #[serde(with = "crate::schema::json::float")]
     pub rotation: [f32; 4],
     /// Whether animations may translate this bone (1 in the game's files).
     pub can_translate: i32,
@@ -65,11 +63,9 @@ pub struct Bone {
     pub can_blend: i32,
     /// Wiggle (procedural jiggle) amount.
     #[schema(little)]
-    #[serde(with = "crate::schema::json::float")]
     pub wiggle_value: f32,
     /// Wiggle power.
     #[schema(little)]
-    #[serde(with = "crate::schema::json::float")]
     pub wiggle_power: f32,
 }
 
@@ -134,12 +130,7 @@ pub static FORMAT: Format = Format {
     sniff: |bytes| bytes.starts_with(&[0, 0, 0, 1]),
     decode: format::decode_binary::<Skeleton>,
     from_json: format::binary_from_json::<Skeleton>,
-    layouts: &[
-        Skeleton::LAYOUT,
-        Bone::LAYOUT,
-        PropertyList::LAYOUT,
-        Property::LAYOUT,
-    ],
+    layout: Skeleton::LAYOUT,
     conversions: &[],
     samples: || {
         vec![Sample {

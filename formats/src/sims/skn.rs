@@ -5,9 +5,9 @@ use serde::{Deserialize, Serialize};
 use crate::files::Files;
 use crate::format::{self, Describe, Description, Encoding, Format, Sample};
 use crate::rig::{self, BoneRange, BoneSpace, Rig, RigError, RigOptions};
-use crate::schema::text::{TextError, TextErrorKind, TextSchema, TextStyle};
+use crate::schema::text::{TextSchema, TextStyle};
 use crate::schema::Layout;
-use crate::schema::{RawString, Segment, WriteError};
+use crate::schema::{Error, ErrorKind, RawString, Segment};
 use crate::Schema;
 
 /// The Sims 1 skin (`.skn`). One value or record per line, CRLF, numbers
@@ -39,7 +39,6 @@ pub struct Skn {
     pub bindings: Vec<Binding>,
     /// Texture coordinates (`u v`), one per real vertex.
     #[schema(prefix)]
-    #[serde(with = "crate::schema::json::float")]
     pub uvs: Vec<[f32; 2]>,
     /// Blend entries (`vertex weight`): blend vertex `uvs.len() + i` pulls
     /// real vertex `vertex` toward itself by `raw_weight / 32768`.
@@ -85,9 +84,7 @@ impl Blend {
 #[derive(Debug, Clone, Copy, PartialEq, Schema, Serialize, Deserialize)]
 #[schema(text, one_line)]
 pub struct Vertex {
-    #[serde(with = "crate::schema::json::float")]
     pub position: [f32; 3],
-    #[serde(with = "crate::schema::json::float")]
     pub normal: [f32; 3],
 }
 
@@ -95,14 +92,14 @@ impl Skn {
     /// Reads a `.skn` and checks what the layout alone cannot: each blend
     /// affects a real vertex, and the vertex list holds one vertex per uv
     /// and per blend.
-    pub fn from_text(text: &[u8]) -> Result<Self, TextError> {
+    pub fn from_text(text: &[u8]) -> Result<Self, Error> {
         let skn = <Self as TextSchema>::from_text(text)?;
         skn.check()?;
         Ok(skn)
     }
 
     /// Writes the `.skn` in its recorded style.
-    pub fn to_text(&self) -> Result<Vec<u8>, WriteError> {
+    pub fn to_text(&self) -> Result<Vec<u8>, Error> {
         <Self as TextSchema>::to_text(self)
     }
 
@@ -123,16 +120,16 @@ impl Skn {
         2 + lists.iter().map(|len| 1 + len).sum::<usize>() + 1
     }
 
-    fn check(&self) -> Result<(), TextError> {
+    fn check(&self) -> Result<(), Error> {
         let real = self.real_vertex_count();
         let blend_count_line = self.blend_count_line();
         for (index, blend) in self.blends.iter().enumerate() {
             if usize::try_from(blend.vertex).map_or(true, |vertex| vertex >= real) {
-                let kind = TextErrorKind::Invalid(format!(
+                let kind = ErrorKind::Invalid(format!(
                     "vertex {} is not one of the {real} real vertices",
                     blend.vertex
                 ));
-                return Err(TextError::new(blend_count_line + 1 + index, 1, kind)
+                return Err(Error::at_text(blend_count_line + 1 + index, 1, kind)
                     .in_field("vertex")
                     .within(Segment::Index(index))
                     .in_field("blends"));
@@ -140,13 +137,13 @@ impl Skn {
         }
         let expected = real + self.blends.len();
         if self.vertices.len() != expected {
-            let kind = TextErrorKind::Invalid(format!(
+            let kind = ErrorKind::Invalid(format!(
                 "{} vertices, but {real} uvs and {} blends need {expected}",
                 self.vertices.len(),
                 self.blends.len()
             ));
             let line = blend_count_line + self.blends.len() + 1;
-            return Err(TextError::new(line, 1, kind).in_field("vertices"));
+            return Err(Error::at_text(line, 1, kind).in_field("vertices"));
         }
         Ok(())
     }
@@ -306,7 +303,7 @@ pub static FORMAT: Format = Format {
     },
     decode: |bytes| Ok(format::text_document(Skn::from_text(bytes)?)),
     from_json: format::text_from_json::<Skn>,
-    layouts: &[Skn::LAYOUT, Binding::LAYOUT, Blend::LAYOUT, Vertex::LAYOUT],
+    layout: Skn::LAYOUT,
     samples: || {
         vec![Sample {
             file_name: "xskin-humanoid-L_ARM-ARM.skn",
@@ -378,6 +375,7 @@ pub fn arm_skin() -> Skn {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::schema::Position;
 
     /// A small skin written by hand from the layout, one entry per line.
     const GOLDEN_LINES: &[&str] = &[
@@ -491,7 +489,10 @@ mod tests {
         let last_line = text.len() - "0.5 0.5 0.5 0 0 1\r\n".len();
         for len in 0..last_line {
             let error = Skn::from_text(&text.as_bytes()[..len]).unwrap_err();
-            assert!(error.line <= GOLDEN_LINES.len(), "{len}: {error}");
+            assert!(
+                matches!(error.position, Some(Position::Text { line, .. }) if line <= GOLDEN_LINES.len()),
+                "{len}: {error}"
+            );
             assert!(!error.path.is_empty(), "{len}: {error}");
         }
     }

@@ -74,7 +74,6 @@ pub struct SkeletonV2 {
     pub post_rotations: Vec<Quaternion>,
     /// `BPTR`: bind-pose translations relative to the parent (x, y, z).
     #[schema(chunk = "BPTR", count = joint_count)]
-    #[serde(with = "crate::schema::json::float")]
     pub bind_translations: Vec<[f32; 3]>,
     /// `BPRO`: bind-pose rotations relative to the parent.
     #[schema(chunk = "BPRO", count = joint_count)]
@@ -89,16 +88,12 @@ pub struct SkeletonV2 {
 #[schema(little)]
 pub struct Quaternion {
     /// Real part.
-    #[serde(with = "crate::schema::json::float")]
     pub w: f32,
     /// First imaginary part.
-    #[serde(with = "crate::schema::json::float")]
     pub x: f32,
     /// Second imaginary part.
-    #[serde(with = "crate::schema::json::float")]
     pub y: f32,
     /// Third imaginary part.
-    #[serde(with = "crate::schema::json::float")]
     pub z: f32,
 }
 
@@ -144,7 +139,6 @@ pub struct Joint {
     /// Rotation applied after the bind rotation (`RPST`).
     pub post_rotation: Quaternion,
     /// Bind-pose translation relative to the parent (`BPTR`).
-    #[serde(with = "crate::schema::json::float")]
     pub bind_translation: [f32; 3],
     /// Bind-pose rotation relative to the parent (`BPRO`).
     pub bind_rotation: Quaternion,
@@ -378,16 +372,7 @@ pub static FORMAT: Format = Format {
     },
     decode: format::decode_binary::<Skeleton>,
     from_json: format::binary_from_json::<Skeleton>,
-    layouts: &[
-        Skeleton::LAYOUT,
-        SkeletonForm::LAYOUT,
-        SkeletonVersion::LAYOUT,
-        SkeletonV2::LAYOUT,
-        Quaternion::LAYOUT,
-        LodForm::LAYOUT,
-        LodVersion::LAYOUT,
-        LodListV0::LAYOUT,
-    ],
+    layout: Skeleton::LAYOUT,
     conversions: &[],
     samples: || {
         let detailed = SkeletonForm::from_joints(&humanoid_joints());

@@ -5,10 +5,11 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
+use super::paths::Runtime;
 use super::str_lit;
 use crate::ast::FormEnum;
 
-pub fn form_enum_impls(form_enum: &FormEnum) -> TokenStream {
+pub fn form_enum_impls(rt: &Runtime, form_enum: &FormEnum) -> TokenStream {
     let ident = form_enum.ident;
     let types: Vec<_> = form_enum
         .variants
@@ -20,53 +21,56 @@ pub fn form_enum_impls(form_enum: &FormEnum) -> TokenStream {
         .iter()
         .map(|variant| variant.ident)
         .collect();
-    let min_size = types.iter().fold(quote!(u64::MAX), |min, ty| {
-        quote!(::formats::schema::lesser_min(#min, <#ty as ::formats::schema::Decode>::MIN_SIZE))
-    });
-    let layout = layout_impl(form_enum);
+    let min_size = types.iter().fold(
+        quote!(u64::MAX),
+        |min, ty| quote!(#rt::lesser_min(#min, <#ty as #rt::Decode>::MIN_SIZE)),
+    );
+    let layout = layout_impl(rt, form_enum);
     quote! {
-        impl ::formats::schema::Decode for #ident {
+        impl #rt::Decode for #ident {
             const MIN_SIZE: u64 = #min_size;
             const FIXED_SIZE: ::core::option::Option<u64> = ::core::option::Option::None;
+            const NESTED_LAYOUT: ::core::option::Option<fn() -> #rt::TypeLayout> =
+                ::core::option::Option::Some(|| <Self as #rt::Layout>::LAYOUT);
 
             fn decode<__R: ::std::io::Read + ::std::io::Seek>(
                 __reader: &mut __R,
-                __endian: ::formats::schema::Endian,
-            ) -> ::core::result::Result<Self, ::formats::schema::ReadError> {
-                let __found = ::formats::schema::peek_form_type(__reader)?;
+                __endian: #rt::Endian,
+            ) -> ::core::result::Result<Self, #rt::Error> {
+                let __found = #rt::peek_form_type(__reader)?;
                 #(
-                    if __found == <#types as ::formats::schema::FormType>::FORM_TYPE {
-                        return <#types as ::formats::schema::Decode>::decode(__reader, __endian).map(Self::#names);
+                    if __found == <#types as #rt::FormType>::FORM_TYPE {
+                        return <#types as #rt::Decode>::decode(__reader, __endian).map(Self::#names);
                     }
                 )*
-                ::core::result::Result::Err(::formats::schema::unknown_form(
+                ::core::result::Result::Err(#rt::unknown_form(
                     __reader,
                     __found,
-                    &[#(<#types as ::formats::schema::FormType>::FORM_TYPE),*],
+                    &[#(<#types as #rt::FormType>::FORM_TYPE),*],
                 ))
             }
         }
 
-        impl ::formats::schema::Encode for #ident {
+        impl #rt::Encode for #ident {
             fn encode<__W: ::std::io::Write + ::std::io::Seek>(
                 &self,
                 __writer: &mut __W,
-                __endian: ::formats::schema::Endian,
-            ) -> ::core::result::Result<(), ::formats::schema::WriteError> {
+                __endian: #rt::Endian,
+            ) -> ::core::result::Result<(), #rt::Error> {
                 match self {
-                    #(Self::#names(__value) => ::formats::schema::Encode::encode(__value, __writer, __endian),)*
+                    #(Self::#names(__value) => #rt::Encode::encode(__value, __writer, __endian),)*
                 }
             }
         }
 
-        impl ::formats::schema::IffForm for #ident {}
+        impl #rt::IffForm for #ident {}
 
         #layout
     }
 }
 
 /// One row per variant: its name, the form type it holds and its doc.
-fn layout_impl(form_enum: &FormEnum) -> TokenStream {
+fn layout_impl(rt: &Runtime, form_enum: &FormEnum) -> TokenStream {
     let ident = form_enum.ident;
     let name = str_lit(&ident.to_string());
     let doc = str_lit(&form_enum.doc);
@@ -76,28 +80,29 @@ fn layout_impl(form_enum: &FormEnum) -> TokenStream {
         let rust_type = str_lit(&quote!(#ty).to_string().replace(' ', ""));
         let doc = str_lit(&variant.doc);
         quote! {
-            ::formats::schema::FieldLayout {
+            #rt::FieldLayout {
                 name: #name,
                 rust_type: #rust_type,
                 encoding: "FORM chosen by its type",
-                byte_order: "",
+                byte_order: #rt::ByteOrder::PerForm,
                 count: ::core::option::Option::None,
                 chunk: ::core::option::Option::None,
                 offset: ::core::option::Option::Some(0u64),
                 doc: #doc,
+                nested: <#ty as #rt::Decode>::NESTED_LAYOUT,
             }
         }
     });
     quote! {
-        impl ::formats::schema::Layout for #ident {
-            const LAYOUT: ::formats::schema::TypeLayout = ::formats::schema::TypeLayout {
+        impl #rt::Layout for #ident {
+            const LAYOUT: #rt::TypeLayout = #rt::TypeLayout {
                 name: #name,
                 doc: #doc,
-                byte_order: "",
+                byte_order: #rt::ByteOrder::PerForm,
                 form: ::core::option::Option::None,
                 fields: &[#(#rows),*],
-                min_size: <Self as ::formats::schema::Decode>::MIN_SIZE,
-                fixed_size: <Self as ::formats::schema::Decode>::FIXED_SIZE,
+                min_size: <Self as #rt::Decode>::MIN_SIZE,
+                fixed_size: <Self as #rt::Decode>::FIXED_SIZE,
             };
         }
     }

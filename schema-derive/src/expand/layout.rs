@@ -3,22 +3,23 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
+use super::paths::Runtime;
 use super::{field_sizes, optional_str, str_lit, tag_str, width_of};
 use crate::ast::Container;
+use crate::attr::ByteOrder;
 use crate::attr::{Constant, Presence, Repeat, StringKind};
 use crate::check::{Codec, Data, Element, Plan};
 
-pub fn layout_impl(container: &Container, plans: &[Plan]) -> TokenStream {
+pub fn layout_impl(rt: &Runtime, container: &Container, plans: &[Plan]) -> TokenStream {
     let ident = container.ident;
     let name = str_lit(&ident.to_string());
     let doc = str_lit(&container.doc);
-    let byte_order = str_lit(
-        container
-            .attrs
-            .byte_order
-            .as_ref()
-            .map_or("", |order| order.value.name()),
-    );
+    // `check::plan` has made sure a binary layout states its byte order.
+    let byte_order = container
+        .attrs
+        .byte_order
+        .as_ref()
+        .map(|order| byte_order(rt, order.value));
     let form = optional_str(
         container
             .attrs
@@ -30,43 +31,51 @@ pub fn layout_impl(container: &Container, plans: &[Plan]) -> TokenStream {
     // size, while all of them are fixed; a form's fields follow its header.
     let mut offset = match container.attrs.form {
         Some(_) => quote!(::core::option::Option::Some(
-            ::formats::schema::FORM_HEADER_SIZE
+            #rt::FORM_HEADER_SIZE
         )),
         None => quote!(::core::option::Option::Some(0u64)),
     };
     let fields = plans.iter().map(|plan| {
-        let field = field_layout(plan, &offset);
-        let (_, fixed) = field_sizes(plan);
-        offset = quote!(::formats::schema::add_fixed(#offset, #fixed));
+        let field = field_layout(rt, plan, &offset);
+        let (_, fixed) = field_sizes(rt, plan);
+        offset = quote!(#rt::add_fixed(#offset, #fixed));
         field
     });
     let fields: Vec<TokenStream> = fields.collect();
     quote! {
-        impl ::formats::schema::Layout for #ident {
-            const LAYOUT: ::formats::schema::TypeLayout = ::formats::schema::TypeLayout {
+        impl #rt::Layout for #ident {
+            const LAYOUT: #rt::TypeLayout = #rt::TypeLayout {
                 name: #name,
                 doc: #doc,
                 byte_order: #byte_order,
                 form: #form,
                 fields: &[#(#fields),*],
-                min_size: <Self as ::formats::schema::Decode>::MIN_SIZE,
-                fixed_size: <Self as ::formats::schema::Decode>::FIXED_SIZE,
+                min_size: <Self as #rt::Decode>::MIN_SIZE,
+                fixed_size: <Self as #rt::Decode>::FIXED_SIZE,
             };
         }
     }
 }
 
-fn field_layout(plan: &Plan, offset: &TokenStream) -> TokenStream {
+fn field_layout(rt: &Runtime, plan: &Plan, offset: &TokenStream) -> TokenStream {
     let field = plan.field;
     let name = str_lit(&field.ident.to_string());
     let rust_type = str_lit(&type_text(field.ty));
     let encoding = str_lit(&encoding(&plan.codec));
-    let byte_order = str_lit(plan.byte_order.name());
+    let byte_order = byte_order(rt, plan.byte_order);
     let count = optional_str(count_source(&plan.codec));
+    let nested = match &plan.codec {
+        Codec::Data(Data {
+            element: Element::Plain,
+            element_ty,
+            ..
+        }) => quote!(<#element_ty as #rt::Decode>::NESTED_LAYOUT),
+        _ => quote!(::core::option::Option::None),
+    };
     let chunk = optional_str(plan.chunk.map(tag_str));
     let doc = str_lit(&field.doc);
     quote! {
-        ::formats::schema::FieldLayout {
+        #rt::FieldLayout {
             name: #name,
             rust_type: #rust_type,
             encoding: #encoding,
@@ -75,7 +84,15 @@ fn field_layout(plan: &Plan, offset: &TokenStream) -> TokenStream {
             chunk: #chunk,
             offset: #offset,
             doc: #doc,
+            nested: #nested,
         }
+    }
+}
+
+fn byte_order(rt: &Runtime, order: ByteOrder) -> TokenStream {
+    match order {
+        ByteOrder::Big => quote!(#rt::ByteOrder::Big),
+        ByteOrder::Little => quote!(#rt::ByteOrder::Little),
     }
 }
 

@@ -1,7 +1,8 @@
-//! Code generation. Every path points into `::formats::schema`.
+//! Code generation. Every runtime path goes through [`paths::Runtime`].
 
 mod forms;
 mod layout;
+mod paths;
 mod read;
 #[cfg(test)]
 mod snapshots_test;
@@ -17,13 +18,15 @@ use syn::{Data, DeriveInput, Ident, LitInt};
 use crate::ast::{Container, FormEnum};
 use crate::attr::{ByteOrder, Constant, StringKind};
 use crate::check::{self, Codec, Element, Plan};
+use paths::Runtime;
 
 pub fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
     if let Data::Enum(_) = &input.data {
         let form_enum = FormEnum::from_input(input)?;
-        let impls = forms::form_enum_impls(&form_enum);
-        let binary = binary_schema_impls(form_enum.ident);
-        let tests = tests::form_enum_round_trip_module(&form_enum);
+        let rt = Runtime::new(form_enum.krate.as_ref());
+        let impls = forms::form_enum_impls(&rt, &form_enum);
+        let binary = binary_schema_impls(&rt, form_enum.ident);
+        let tests = tests::form_enum_round_trip_module(&rt, &form_enum);
         return Ok(quote! {
             #impls
             #binary
@@ -31,27 +34,28 @@ pub fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
         });
     }
     let container = Container::from_input(input)?;
+    let rt = Runtime::new(container.attrs.krate.as_ref().map(|krate| &krate.value));
     if container.attrs.text.is_some() {
-        return text::derive(&container);
+        return text::derive(&rt, &container);
     }
     let plans = check::plan(&container)?;
     let ident = container.ident;
-    let read = read::decode_impl(&container, &plans);
-    let write = write::encode_impl(&container, &plans);
-    let layout = layout::layout_impl(&container, &plans);
+    let read = read::decode_impl(&rt, &container, &plans);
+    let write = write::encode_impl(&rt, &container, &plans);
+    let layout = layout::layout_impl(&rt, &container, &plans);
     let form_type = container.attrs.form.as_ref().map(|form| {
         let tag = tag_tokens(form.value);
-        let children = nested_form_checks(&plans);
+        let children = nested_form_checks(&rt, &plans);
         quote! {
-            impl ::formats::schema::FormType for #ident {
+            impl #rt::FormType for #ident {
                 const FORM_TYPE: [u8; 4] = #tag;
             }
-            impl ::formats::schema::IffForm for #ident {}
+            impl #rt::IffForm for #ident {}
             #children
         }
     });
-    let binary = binary_schema_impls(ident);
-    let tests = tests::round_trip_module(&container, &plans);
+    let binary = binary_schema_impls(&rt, ident);
+    let tests = tests::round_trip_module(&rt, &container, &plans);
     Ok(quote! {
         #read
         #write
@@ -64,7 +68,7 @@ pub fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
 
 /// A form's fields that are not chunks must hold forms; the compiler checks
 /// it, with the error on the field's type.
-fn nested_form_checks(plans: &[Plan]) -> TokenStream {
+fn nested_form_checks(rt: &Runtime, plans: &[Plan]) -> TokenStream {
     let checks = plans
         .iter()
         .filter(|plan| plan.chunk.is_none())
@@ -73,7 +77,7 @@ fn nested_form_checks(plans: &[Plan]) -> TokenStream {
                 let ty = data.element_ty;
                 Some(quote_spanned! {ty.span()=>
                     const _: fn() = {
-                        fn nested_form<T: ::formats::schema::IffForm>() {}
+                        fn nested_form<T: #rt::IffForm>() {}
                         nested_form::<#ty>
                     };
                 })
@@ -84,32 +88,32 @@ fn nested_form_checks(plans: &[Plan]) -> TokenStream {
 }
 
 /// `BinarySchema` and binrw's traits, on top of `Decode` and `Encode`.
-fn binary_schema_impls(ident: &Ident) -> TokenStream {
+fn binary_schema_impls(rt: &Runtime, ident: &Ident) -> TokenStream {
     quote! {
-        impl ::formats::schema::BinarySchema for #ident {}
+        impl #rt::BinarySchema for #ident {}
 
-        impl ::formats::schema::binrw::BinRead for #ident {
+        impl #rt::binrw::BinRead for #ident {
             type Args<'__args> = ();
 
             fn read_options<__R: ::std::io::Read + ::std::io::Seek>(
                 reader: &mut __R,
-                endian: ::formats::schema::Endian,
+                endian: #rt::Endian,
                 _args: (),
-            ) -> ::formats::schema::binrw::BinResult<Self> {
-                <Self as ::formats::schema::Decode>::decode(reader, endian).map_err(::core::convert::Into::into)
+            ) -> #rt::binrw::BinResult<Self> {
+                <Self as #rt::Decode>::decode(reader, endian).map_err(::core::convert::Into::into)
             }
         }
 
-        impl ::formats::schema::binrw::BinWrite for #ident {
+        impl #rt::binrw::BinWrite for #ident {
             type Args<'__args> = ();
 
             fn write_options<__W: ::std::io::Write + ::std::io::Seek>(
                 &self,
                 writer: &mut __W,
-                endian: ::formats::schema::Endian,
+                endian: #rt::Endian,
                 _args: (),
-            ) -> ::formats::schema::binrw::BinResult<()> {
-                <Self as ::formats::schema::Encode>::encode(self, writer, endian).map_err(::core::convert::Into::into)
+            ) -> #rt::binrw::BinResult<()> {
+                <Self as #rt::Encode>::encode(self, writer, endian).map_err(::core::convert::Into::into)
             }
         }
     }
@@ -126,10 +130,10 @@ fn tag_str(tag: [u8; 4]) -> String {
     String::from_utf8_lossy(&tag).into_owned()
 }
 
-fn endian(order: ByteOrder) -> TokenStream {
+fn endian(rt: &Runtime, order: ByteOrder) -> TokenStream {
     match order {
-        ByteOrder::Big => quote!(::formats::schema::Endian::Big),
-        ByteOrder::Little => quote!(::formats::schema::Endian::Little),
+        ByteOrder::Big => quote!(#rt::Endian::Big),
+        ByteOrder::Little => quote!(#rt::Endian::Little),
     }
 }
 
@@ -156,9 +160,9 @@ fn width_of(width: &LitInt) -> u64 {
 }
 
 /// Fewest bytes an element can take.
-fn element_min_size(element: &Element, ty: &syn::Type) -> TokenStream {
+fn element_min_size(rt: &Runtime, element: &Element, ty: &syn::Type) -> TokenStream {
     match element {
-        Element::Plain => quote!(<#ty as ::formats::schema::Decode>::MIN_SIZE),
+        Element::Plain => quote!(<#ty as #rt::Decode>::MIN_SIZE),
         Element::String(StringKind::Pascal | StringKind::NullTerminated) => quote!(1u64),
         Element::String(StringKind::FixedWidth(width)) => {
             let width = width_of(width);
@@ -169,14 +173,14 @@ fn element_min_size(element: &Element, ty: &syn::Type) -> TokenStream {
 
 /// Fewest bytes a field can take, and its size when it never varies; a
 /// chunk adds its header.
-fn field_sizes(plan: &Plan) -> (TokenStream, TokenStream) {
-    let (min, fixed) = encoding_sizes(plan);
+fn field_sizes(rt: &Runtime, plan: &Plan) -> (TokenStream, TokenStream) {
+    let (min, fixed) = encoding_sizes(rt, plan);
     match plan.chunk {
         None => (min, fixed),
         Some(_) => (
-            quote!(::formats::schema::add_min(::formats::schema::CHUNK_HEADER_SIZE, #min)),
-            quote!(::formats::schema::add_fixed(
-                ::core::option::Option::Some(::formats::schema::CHUNK_HEADER_SIZE),
+            quote!(#rt::add_min(#rt::CHUNK_HEADER_SIZE, #min)),
+            quote!(#rt::add_fixed(
+                ::core::option::Option::Some(#rt::CHUNK_HEADER_SIZE),
                 #fixed
             )),
         ),
@@ -184,7 +188,7 @@ fn field_sizes(plan: &Plan) -> (TokenStream, TokenStream) {
 }
 
 /// The sizes of a field's own encoding, without any chunk header.
-fn encoding_sizes(plan: &Plan) -> (TokenStream, TokenStream) {
+fn encoding_sizes(rt: &Runtime, plan: &Plan) -> (TokenStream, TokenStream) {
     let ty = plan.field.ty;
     match &plan.codec {
         Codec::Magic(constant) => {
@@ -192,8 +196,7 @@ fn encoding_sizes(plan: &Plan) -> (TokenStream, TokenStream) {
             (quote!(#size), quote!(::core::option::Option::Some(#size)))
         }
         Codec::Count(_) => {
-            let int =
-                quote!(<<#ty as ::formats::schema::CountField>::Int as ::formats::schema::Decode>);
+            let int = quote!(<<#ty as #rt::CountField>::Int as #rt::Decode>);
             (quote!(#int::MIN_SIZE), quote!(#int::FIXED_SIZE))
         }
         Codec::With(_) => (quote!(0u64), quote!(::core::option::Option::None)),
@@ -201,20 +204,19 @@ fn encoding_sizes(plan: &Plan) -> (TokenStream, TokenStream) {
             let none = quote!(::core::option::Option::None);
             match (&data.presence, &data.repeat) {
                 (Some(crate::attr::Presence::Flag(flag)), _) => {
-                    (quote!(<#flag as ::formats::schema::Decode>::MIN_SIZE), none)
+                    (quote!(<#flag as #rt::Decode>::MIN_SIZE), none)
                 }
                 (Some(crate::attr::Presence::If(_)), _) => (quote!(0u64), none),
-                (None, Some(crate::attr::Repeat::Prefix(prefix))) => (
-                    quote!(<#prefix as ::formats::schema::Decode>::MIN_SIZE),
-                    none,
-                ),
+                (None, Some(crate::attr::Repeat::Prefix(prefix))) => {
+                    (quote!(<#prefix as #rt::Decode>::MIN_SIZE), none)
+                }
                 (None, Some(crate::attr::Repeat::Count(_))) => (quote!(0u64), none),
                 (None, None) => {
-                    let min = element_min_size(&data.element, data.element_ty);
+                    let min = element_min_size(rt, &data.element, data.element_ty);
                     let fixed = match &data.element {
                         Element::Plain => {
                             let ty = data.element_ty;
-                            quote!(<#ty as ::formats::schema::Decode>::FIXED_SIZE)
+                            quote!(<#ty as #rt::Decode>::FIXED_SIZE)
                         }
                         Element::String(StringKind::FixedWidth(width)) => {
                             let width = width_of(width);

@@ -3,6 +3,7 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
+use super::paths::Runtime;
 use super::{
     constant_tokens, count_local, element_min_size, endian, field_local, field_sizes, str_lit,
     tag_tokens, width_of,
@@ -11,10 +12,10 @@ use crate::ast::Container;
 use crate::attr::{Presence, Repeat, StringKind};
 use crate::check::{Codec, Data, Element, Plan};
 
-pub fn decode_impl(container: &Container, plans: &[Plan]) -> TokenStream {
+pub fn decode_impl(rt: &Runtime, container: &Container, plans: &[Plan]) -> TokenStream {
     let ident = container.ident;
-    let (mut min_size, mut fixed_size) = type_sizes(plans);
-    let reads = plans.iter().map(read_field);
+    let (mut min_size, mut fixed_size) = type_sizes(rt, plans);
+    let reads = plans.iter().map(|plan| read_field(rt, plan));
     let inits = plans.iter().map(|plan| {
         let name = plan.field.ident;
         let local = field_local(name);
@@ -27,21 +28,23 @@ pub fn decode_impl(container: &Container, plans: &[Plan]) -> TokenStream {
     if let Some(form) = &container.attrs.form {
         let form_type = tag_tokens(form.value);
         body = quote! {
-            ::formats::schema::read_form(__reader, #form_type, |__reader| { #body })
+            #rt::read_form(__reader, #form_type, |__reader| { #body })
         };
-        let header = quote!(::formats::schema::FORM_HEADER_SIZE);
-        min_size = quote!(::formats::schema::add_min(#header, #min_size));
-        fixed_size = quote!(::formats::schema::add_fixed(::core::option::Option::Some(#header), #fixed_size));
+        let header = quote!(#rt::FORM_HEADER_SIZE);
+        min_size = quote!(#rt::add_min(#header, #min_size));
+        fixed_size = quote!(#rt::add_fixed(::core::option::Option::Some(#header), #fixed_size));
     }
     quote! {
-        impl ::formats::schema::Decode for #ident {
+        impl #rt::Decode for #ident {
             const MIN_SIZE: u64 = #min_size;
             const FIXED_SIZE: ::core::option::Option<u64> = #fixed_size;
+            const NESTED_LAYOUT: ::core::option::Option<fn() -> #rt::TypeLayout> =
+                ::core::option::Option::Some(|| <Self as #rt::Layout>::LAYOUT);
 
             fn decode<__R: ::std::io::Read + ::std::io::Seek>(
                 __reader: &mut __R,
-                _: ::formats::schema::Endian,
-            ) -> ::core::result::Result<Self, ::formats::schema::ReadError> {
+                _: #rt::Endian,
+            ) -> ::core::result::Result<Self, #rt::Error> {
                 #body
             }
         }
@@ -49,13 +52,13 @@ pub fn decode_impl(container: &Container, plans: &[Plan]) -> TokenStream {
 }
 
 /// The type's minimum and fixed sizes as constant expressions.
-pub fn type_sizes(plans: &[Plan]) -> (TokenStream, TokenStream) {
-    plans.iter().map(field_sizes).fold(
+pub fn type_sizes(rt: &Runtime, plans: &[Plan]) -> (TokenStream, TokenStream) {
+    plans.iter().map(|plan| field_sizes(rt, plan)).fold(
         (quote!(0u64), quote!(::core::option::Option::Some(0u64))),
         |(min, fixed), (field_min, field_fixed)| {
             (
-                quote!(::formats::schema::add_min(#min, #field_min)),
-                quote!(::formats::schema::add_fixed(#fixed, #field_fixed)),
+                quote!(#rt::add_min(#min, #field_min)),
+                quote!(#rt::add_fixed(#fixed, #field_fixed)),
             )
         },
     )
@@ -63,8 +66,8 @@ pub fn type_sizes(plans: &[Plan]) -> (TokenStream, TokenStream) {
 
 /// Statements binding the field's local (and a count field's length); a
 /// chunk field's statements run inside the chunk and hand those out.
-fn read_field(plan: &Plan) -> TokenStream {
-    let statements = read_field_value(plan);
+fn read_field(rt: &Runtime, plan: &Plan) -> TokenStream {
+    let statements = read_field_value(rt, plan);
     let Some(tag) = plan.chunk else {
         return statements;
     };
@@ -75,19 +78,19 @@ fn read_field(plan: &Plan) -> TokenStream {
         locals.push(count_local(name));
     }
     quote! {
-        let (#(#locals,)*) = ::formats::schema::read_chunk(__reader, #tag, |__reader| {
+        let (#(#locals,)*) = #rt::read_chunk(__reader, #tag, |__reader| {
             #statements
             ::core::result::Result::Ok((#(#locals,)*))
         })?;
     }
 }
 
-fn read_field_value(plan: &Plan) -> TokenStream {
+fn read_field_value(rt: &Runtime, plan: &Plan) -> TokenStream {
     let name = plan.field.ident;
     let label = str_lit(&name.to_string());
     let local = field_local(name);
     let ty = plan.field.ty;
-    let endian = endian(plan.byte_order);
+    let endian = endian(rt, plan.byte_order);
     let in_field = if plan.named_in_paths {
         quote!(.map_err(|e| e.in_field(#label))?)
     } else {
@@ -97,13 +100,13 @@ fn read_field_value(plan: &Plan) -> TokenStream {
         Codec::Magic(constant) => {
             let constant = constant_tokens(constant);
             quote! {
-                let #local: #ty = ::formats::schema::read_magic(__reader, #endian, &#constant) #in_field;
+                let #local: #ty = #rt::read_magic(__reader, #endian, &#constant) #in_field;
             }
         }
         Codec::Count(_) => {
             let count = count_local(name);
             quote! {
-                let #count = ::formats::schema::read_count::<<#ty as ::formats::schema::CountField>::Int, _>(
+                let #count = #rt::read_count::<<#ty as #rt::CountField>::Int, _>(
                     __reader, #endian,
                 ) #in_field;
                 let #local: #ty = ::core::default::Default::default();
@@ -113,7 +116,7 @@ fn read_field_value(plan: &Plan) -> TokenStream {
             let #local: #ty = #path::read(__reader, #endian) #in_field;
         },
         Codec::Data(data) => {
-            let value = read_data(data, &endian, &quote!(__reader));
+            let value = read_data(rt, data, &endian, &quote!(__reader));
             quote! {
                 let #local: #ty = #value #in_field;
             }
@@ -122,18 +125,18 @@ fn read_field_value(plan: &Plan) -> TokenStream {
 }
 
 /// An expression reading a value of the data's shape from `reader`.
-fn read_data(data: &Data, endian: &TokenStream, reader: &TokenStream) -> TokenStream {
-    let repeated = read_repeated(data, endian, &quote!(__r));
+fn read_data(rt: &Runtime, data: &Data, endian: &TokenStream, reader: &TokenStream) -> TokenStream {
+    let repeated = read_repeated(rt, data, endian, &quote!(__r));
     match &data.presence {
-        None => read_repeated(data, endian, reader),
+        None => read_repeated(rt, data, endian, reader),
         Some(Presence::Flag(flag)) => quote! {
-            ::formats::schema::read_flagged::<#flag, _, _>(#reader, #endian, |__r| #repeated)
+            #rt::read_flagged::<#flag, _, _>(#reader, #endian, |__r| #repeated)
         },
         Some(Presence::If(flag)) => {
             let flag = field_local(flag);
-            let present = read_repeated(data, endian, reader);
+            let present = read_repeated(rt, data, endian, reader);
             quote! {
-                if ::formats::schema::FlagInt::is_set(#flag) {
+                if #rt::FlagInt::is_set(#flag) {
                     #present.map(::core::option::Option::Some)
                 } else {
                     ::core::result::Result::Ok(::core::option::Option::None)
@@ -143,39 +146,45 @@ fn read_data(data: &Data, endian: &TokenStream, reader: &TokenStream) -> TokenSt
     }
 }
 
-fn read_repeated(data: &Data, endian: &TokenStream, reader: &TokenStream) -> TokenStream {
-    let element = read_element(&data.element, data.element_ty, endian, &quote!(__r));
-    let min_size = element_min_size(&data.element, data.element_ty);
+fn read_repeated(
+    rt: &Runtime,
+    data: &Data,
+    endian: &TokenStream,
+    reader: &TokenStream,
+) -> TokenStream {
+    let element = read_element(rt, &data.element, data.element_ty, endian, &quote!(__r));
+    let min_size = element_min_size(rt, &data.element, data.element_ty);
     match &data.repeat {
-        None => read_element(&data.element, data.element_ty, endian, reader),
+        None => read_element(rt, &data.element, data.element_ty, endian, reader),
         Some(Repeat::Prefix(prefix)) => quote! {
-            ::formats::schema::read_count::<#prefix, _>(#reader, #endian)
-                .and_then(|__len| ::formats::schema::read_vec(#reader, __len, #min_size, |__r| #element))
+            #rt::read_count::<#prefix, _>(#reader, #endian)
+                .and_then(|__len| #rt::read_vec(#reader, __len, #min_size, |__r| #element))
         },
         Some(Repeat::Count(count)) => {
             let count = count_local(count);
             quote! {
-                ::formats::schema::read_vec(#reader, #count, #min_size, |__r| #element)
+                #rt::read_vec(#reader, #count, #min_size, |__r| #element)
             }
         }
     }
 }
 
 fn read_element(
+    rt: &Runtime,
     element: &Element,
     ty: &syn::Type,
     endian: &TokenStream,
     reader: &TokenStream,
 ) -> TokenStream {
     match element {
-        Element::Plain => quote!(<#ty as ::formats::schema::Decode>::decode(#reader, #endian)),
-        Element::String(StringKind::Pascal) => quote!(::formats::schema::read_pascal(#reader)),
+        Element::Plain => quote!(<#ty as #rt::Decode>::decode(#reader, #endian)),
+        Element::String(StringKind::Pascal) => quote!(#rt::read_pascal(#reader)),
         Element::String(StringKind::NullTerminated) => {
-            quote!(::formats::schema::read_null_terminated(#reader))
+            quote!(#rt::read_null_terminated(#reader))
         }
         Element::String(StringKind::FixedWidth(width)) => {
             let width = width_of(width);
-            quote!(::formats::schema::read_fixed_width(#reader, #width))
+            quote!(#rt::read_fixed_width(#reader, #width))
         }
     }
 }

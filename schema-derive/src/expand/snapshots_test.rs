@@ -6,7 +6,31 @@ use quote::quote;
 fn expand(input: proc_macro2::TokenStream) -> String {
     let input: syn::DeriveInput = syn::parse2(input).expect("test input parses");
     let tokens = super::derive(&input).expect("test input expands");
-    prettyplease::unparse(&syn::parse2(tokens).expect("expansion is a file"))
+    let mut file: syn::File = syn::parse2(tokens).expect("expansion is a file");
+    // prettyplease leaves a macro's input as it is, so the test module
+    // inside `testing_only! { ... }` is shown formatted after the rest.
+    let mut gated = Vec::new();
+    file.items.retain(|item| match item {
+        syn::Item::Macro(item)
+            if item
+                .mac
+                .path
+                .segments
+                .last()
+                .is_some_and(|last| last.ident == "testing_only") =>
+        {
+            gated.push(item.mac.tokens.clone());
+            false
+        }
+        _ => true,
+    });
+    let mut text = prettyplease::unparse(&file);
+    for tokens in gated {
+        let module: syn::File = syn::parse2(tokens).expect("the gated input is items");
+        text.push_str("\n// Inside `testing_only! { ... }`:\n");
+        text.push_str(&prettyplease::unparse(&module));
+    }
+    text
 }
 
 #[test]
@@ -80,4 +104,50 @@ fn an_enum_of_version_forms() {
             V2(VersionTwo),
         }
     }));
+}
+
+#[test]
+fn a_text_record_with_a_constant_a_line_and_a_list() {
+    insta::assert_snapshot!(expand(quote! {
+        #[schema(text)]
+        struct Mesh {
+            #[schema(style)]
+            style: TextStyle,
+            #[schema(magic = "mesh 1")]
+            version: Magic,
+            #[schema(line)]
+            name: RawString,
+            #[schema(prefix)]
+            vertices: Vec<Vertex>,
+        }
+    }));
+}
+
+#[test]
+fn the_crate_attribute_roots_every_runtime_path() {
+    let input = syn::parse2(quote! {
+        #[schema(little, crate = "renamed::schema_runtime")]
+        struct Point {
+            #[schema(prefix = u8)]
+            coordinates: Vec<f32>,
+            #[schema(pascal)]
+            label: RawString,
+        }
+    })
+    .expect("test input parses");
+    let tokens = super::derive(&input)
+        .expect("test input expands")
+        .to_string();
+    assert!(!tokens.contains(":: formats"), "{tokens}");
+    let root = "renamed :: schema_runtime :: __private ::";
+    for item in [
+        "Decode for Point",
+        "testing_only !",
+        "testing :: Sample for Point",
+    ] {
+        assert!(
+            tokens.contains(&format!("{root} {item}")),
+            "{item}: {tokens}"
+        );
+    }
 }

@@ -1,18 +1,62 @@
 //! The generated round-trip test: values within the layout's constraints go
-//! through write -> read -> write and must give the same bytes.
+//! through write -> read -> write and must give the same bytes, and so must
+//! value -> JSON -> value -> write when the type implements serde's traits.
+//! The test module exists only when the runtime's `testing` feature is on.
 
-use proc_macro2::TokenStream;
+use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
+use super::paths::Runtime;
 use super::{count_local, field_local, width_of};
 use crate::ast::{Container, FormEnum};
 use crate::attr::{Presence, Repeat, StringKind};
 use crate::check::{Codec, Data, Element, Plan};
 
-pub fn round_trip_module(container: &Container, plans: &[Plan]) -> TokenStream {
-    let ident = container.ident;
+/// Which layout a test runs through: binary bytes or text.
+#[derive(Clone, Copy)]
+pub enum Check {
+    Binary,
+    Text,
+}
+
+/// The test module of `ident`, whose values `strategy` draws.
+pub(super) fn test_module(
+    rt: &Runtime,
+    ident: &Ident,
+    strategy: TokenStream,
+    check: Check,
+) -> TokenStream {
     let module = format_ident!("round_trip_{}", snake_case(&ident.to_string()));
-    let testing = quote!(::formats::schema::testing);
+    let check = match check {
+        Check::Binary => quote!(check_round_trip),
+        Check::Text => quote!(check_text_round_trip),
+    };
+    quote! {
+        #rt::testing_only! {
+            #[cfg(test)]
+            mod #module {
+                use super::*;
+                use #rt::proptest::strategy::Strategy as _;
+                use #rt::testing::{WithJson as _, WithoutJson as _};
+
+                impl #rt::testing::Sample for #ident {
+                    fn strategy() -> #rt::proptest::strategy::BoxedStrategy<Self> {
+                        #strategy.boxed()
+                    }
+                }
+
+                #[test]
+                fn write_read_write() {
+                    let json = (&#rt::testing::JsonProbe::<#ident>::NEW).json();
+                    #rt::testing::#check::<#ident>(json);
+                }
+            }
+        }
+    }
+}
+
+pub fn round_trip_module(rt: &Runtime, container: &Container, plans: &[Plan]) -> TokenStream {
+    let ident = container.ident;
 
     // Lengths shared by several collections are drawn first; every field's
     // strategy may then use them.
@@ -21,14 +65,14 @@ pub fn round_trip_module(container: &Container, plans: &[Plan]) -> TokenStream {
         .filter(|plan| matches!(plan.codec, Codec::Count(_)))
         .map(|plan| count_local(plan.field.ident))
         .collect();
-    let strategies: Vec<TokenStream> = plans.iter().map(field_strategy).collect();
+    let strategies: Vec<TokenStream> = plans.iter().map(|plan| field_strategy(rt, plan)).collect();
     let locals: Vec<_> = plans
         .iter()
         .map(|plan| field_local(plan.field.ident))
         .collect();
-    let inits = plans.iter().map(field_init);
+    let inits = plans.iter().map(|plan| field_init(rt, plan));
 
-    let fields_strategy = nest_strategies(&strategies);
+    let fields_strategy = nest_strategies(rt, &strategies);
     let fields_pattern = nest_pattern(
         &locals
             .iter()
@@ -42,9 +86,10 @@ pub fn round_trip_module(container: &Container, plans: &[Plan]) -> TokenStream {
         build
     } else {
         let lengths = nest_strategies(
+            rt,
             &counts
                 .iter()
-                .map(|_| quote!(0..=#testing::MAX_LEN))
+                .map(|_| quote!(0..=#rt::testing::MAX_LEN))
                 .collect::<Vec<_>>(),
         );
         let pattern = nest_pattern(
@@ -55,60 +100,24 @@ pub fn round_trip_module(container: &Container, plans: &[Plan]) -> TokenStream {
         );
         quote!(#lengths.prop_flat_map(|#pattern| #build))
     };
-
-    quote! {
-        #[cfg(test)]
-        mod #module {
-            use super::*;
-            use ::proptest::strategy::Strategy as _;
-
-            impl #testing::Sample for #ident {
-                fn strategy() -> ::proptest::strategy::BoxedStrategy<Self> {
-                    #strategy.boxed()
-                }
-            }
-
-            #[test]
-            fn write_read_write() {
-                #testing::check_round_trip::<#ident>();
-            }
-        }
-    }
+    test_module(rt, ident, strategy, Check::Binary)
 }
 
 /// An enum of forms draws each variant alike.
-pub fn form_enum_round_trip_module(form_enum: &FormEnum) -> TokenStream {
+pub fn form_enum_round_trip_module(rt: &Runtime, form_enum: &FormEnum) -> TokenStream {
     let ident = form_enum.ident;
-    let module = format_ident!("round_trip_{}", snake_case(&ident.to_string()));
-    let testing = quote!(::formats::schema::testing);
     let arms = form_enum.variants.iter().map(|variant| {
         let ty = variant.ty;
         let name = variant.ident;
-        quote!(<#ty as #testing::Sample>::strategy().prop_map(#ident::#name).boxed())
+        quote!(<#ty as #rt::testing::Sample>::strategy().prop_map(#ident::#name).boxed())
     });
-    quote! {
-        #[cfg(test)]
-        mod #module {
-            use super::*;
-            use ::proptest::strategy::Strategy as _;
-
-            impl #testing::Sample for #ident {
-                fn strategy() -> ::proptest::strategy::BoxedStrategy<Self> {
-                    ::proptest::strategy::Union::new([#(#arms),*]).boxed()
-                }
-            }
-
-            #[test]
-            fn write_read_write() {
-                #testing::check_round_trip::<#ident>();
-            }
-        }
-    }
+    let strategy = quote!(#rt::proptest::strategy::Union::new([#(#arms),*]));
+    test_module(rt, ident, strategy, Check::Binary)
 }
 
 /// `(a, (b, (c, Just(()))))`: pairs nest without proptest's tuple-size limit.
-pub(super) fn nest_strategies(items: &[TokenStream]) -> TokenStream {
-    nest(items, quote!(::proptest::strategy::Just(())))
+pub(super) fn nest_strategies(rt: &Runtime, items: &[TokenStream]) -> TokenStream {
+    nest(items, quote!(#rt::proptest::strategy::Just(())))
 }
 
 /// `(a, (b, (c, ())))`: the pattern matching what `nest_strategies` yields.
@@ -123,20 +132,20 @@ fn nest(items: &[TokenStream], last: TokenStream) -> TokenStream {
         .fold(last, |rest, item| quote!((#item, #rest)))
 }
 
-fn field_strategy(plan: &Plan) -> TokenStream {
+fn field_strategy(rt: &Runtime, plan: &Plan) -> TokenStream {
     let ty = plan.field.ty;
     match &plan.codec {
         Codec::Magic(_) | Codec::Count(_) => {
-            quote!(::proptest::strategy::Just(<#ty as ::core::default::Default>::default()))
+            quote!(#rt::proptest::strategy::Just(<#ty as ::core::default::Default>::default()))
         }
         Codec::With(path) => quote!(#path::strategy()),
-        Codec::Data(data) => data_strategy(data),
+        Codec::Data(data) => data_strategy(rt, data),
     }
 }
 
 /// The value for a field; one present by an earlier flag is generated whole
 /// and kept only when the flag says so, keeping the two consistent.
-fn field_init(plan: &Plan) -> TokenStream {
+fn field_init(rt: &Runtime, plan: &Plan) -> TokenStream {
     let name = plan.field.ident;
     let local = field_local(name);
     match &plan.codec {
@@ -146,7 +155,7 @@ fn field_init(plan: &Plan) -> TokenStream {
         }) => {
             let flag = field_local(flag);
             quote! {
-                #name: if ::formats::schema::FlagInt::is_set(#flag) {
+                #name: if #rt::FlagInt::is_set(#flag) {
                     ::core::option::Option::Some(#local)
                 } else {
                     ::core::option::Option::None
@@ -157,30 +166,31 @@ fn field_init(plan: &Plan) -> TokenStream {
     }
 }
 
-fn data_strategy(data: &Data) -> TokenStream {
-    let testing = quote!(::formats::schema::testing);
+fn data_strategy(rt: &Runtime, data: &Data) -> TokenStream {
     let element = match &data.element {
         Element::Plain => {
             let ty = data.element_ty;
-            quote!(<#ty as #testing::Sample>::strategy())
+            quote!(<#ty as #rt::testing::Sample>::strategy())
         }
-        Element::String(StringKind::Pascal) => quote!(#testing::pascal_string()),
-        Element::String(StringKind::NullTerminated) => quote!(#testing::null_terminated_string()),
+        Element::String(StringKind::Pascal) => quote!(#rt::testing::pascal_string()),
+        Element::String(StringKind::NullTerminated) => {
+            quote!(#rt::testing::null_terminated_string())
+        }
         Element::String(StringKind::FixedWidth(width)) => {
             let width = width_of(width) as usize;
-            quote!(#testing::fixed_width_string(#width))
+            quote!(#rt::testing::fixed_width_string(#width))
         }
     };
     let repeated = match &data.repeat {
         None => element,
-        Some(Repeat::Prefix(_)) => quote!(#testing::list(#element)),
+        Some(Repeat::Prefix(_)) => quote!(#rt::testing::list(#element)),
         Some(Repeat::Count(count)) => {
             let len = count_local(count);
-            quote!(#testing::list_of_len(#element, #len))
+            quote!(#rt::testing::list_of_len(#element, #len))
         }
     };
     match &data.presence {
-        Some(Presence::Flag(_)) => quote!(::proptest::option::of(#repeated)),
+        Some(Presence::Flag(_)) => quote!(#rt::proptest::option::of(#repeated)),
         Some(Presence::If(_)) | None => repeated,
     }
 }

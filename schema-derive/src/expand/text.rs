@@ -2,25 +2,26 @@
 //! records), `TextSchema`, `Layout` and the round-trip test.
 
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote};
+use quote::quote;
 
 use super::layout::type_text;
-use super::tests::{nest_pattern, nest_strategies, snake_case};
+use super::paths::Runtime;
+use super::tests::{nest_pattern, nest_strategies, test_module, Check};
 use super::{field_local, str_lit};
 use crate::ast::{is_named, Container};
 use crate::check_text::{self, Form, TextCodec, TextPlan, TextValue};
 
-pub fn derive(container: &Container) -> syn::Result<TokenStream> {
+pub fn derive(rt: &Runtime, container: &Container) -> syn::Result<TokenStream> {
     let plans = check_text::plan(container)?;
     let one_line = container.attrs.one_line.is_some();
     let codec = if one_line {
-        one_line_impls(container, &plans)
+        one_line_impls(rt, container, &plans)
     } else {
-        record_impls(container, &plans)
+        record_impls(rt, container, &plans)
     };
-    let schema = schema_impl(container, &plans);
-    let layout = layout_impl(container, &plans, one_line);
-    let tests = round_trip_module(container, &plans);
+    let schema = schema_impl(rt, container, &plans);
+    let layout = layout_impl(rt, container, &plans, one_line);
+    let tests = round_trip_module(rt, container, &plans);
     Ok(quote! {
         #codec
         #schema
@@ -29,28 +30,23 @@ pub fn derive(container: &Container) -> syn::Result<TokenStream> {
     })
 }
 
-fn text() -> TokenStream {
-    quote!(::formats::schema::text)
-}
-
 /// A record whose fields take their own lines.
-fn record_impls(container: &Container, plans: &[TextPlan]) -> TokenStream {
+fn record_impls(rt: &Runtime, container: &Container, plans: &[TextPlan]) -> TokenStream {
     let ident = container.ident;
-    let text = text();
     let min_lines = plans.iter().map(|plan| match &plan.codec {
         TextCodec::Style => quote!(0u64),
         TextCodec::Value(TextValue {
             repeated: false,
             form: Form::Plain,
             element_ty,
-        }) => quote!(<#element_ty as #text::TextRead>::MIN_LINES),
+        }) => quote!(<#element_ty as #rt::TextRead>::MIN_LINES),
         TextCodec::Magic(_) | TextCodec::Value(_) => quote!(1u64),
     });
     // The style is known once everything else is read.
     let reads = plans
         .iter()
         .filter(|plan| !matches!(plan.codec, TextCodec::Style))
-        .map(|plan| read_field(plan, false));
+        .map(|plan| read_field(rt, plan, false));
     let styles = plans
         .iter()
         .filter(|plan| matches!(plan.codec, TextCodec::Style))
@@ -59,25 +55,27 @@ fn record_impls(container: &Container, plans: &[TextPlan]) -> TokenStream {
             quote!(let #local = __reader.style();)
         });
     let inits = field_inits(plans);
-    let writes = plans.iter().map(|plan| write_field(plan, false));
+    let writes = plans.iter().map(|plan| write_field(rt, plan, false));
     quote! {
-        impl #text::TextRead for #ident {
+        impl #rt::TextRead for #ident {
             const MIN_LINES: u64 = 0u64 #(+ #min_lines)*;
+            const NESTED_LAYOUT: ::core::option::Option<fn() -> #rt::TypeLayout> =
+                ::core::option::Option::Some(|| <Self as #rt::Layout>::LAYOUT);
 
             fn read_text(
-                __reader: &mut #text::TextReader<'_>,
-            ) -> ::core::result::Result<Self, #text::TextError> {
+                __reader: &mut #rt::TextReader<'_>,
+            ) -> ::core::result::Result<Self, #rt::Error> {
                 #(#reads)*
                 #(#styles)*
                 ::core::result::Result::Ok(Self { #(#inits),* })
             }
         }
 
-        impl #text::TextWrite for #ident {
+        impl #rt::TextWrite for #ident {
             fn write_text(
                 &self,
-                __writer: &mut #text::TextWriter,
-            ) -> ::core::result::Result<(), ::formats::schema::WriteError> {
+                __writer: &mut #rt::TextWriter,
+            ) -> ::core::result::Result<(), #rt::Error> {
                 #(#writes)*
                 ::core::result::Result::Ok(())
             }
@@ -86,49 +84,52 @@ fn record_impls(container: &Container, plans: &[TextPlan]) -> TokenStream {
 }
 
 /// A record whose fields are the tokens of one line.
-fn one_line_impls(container: &Container, plans: &[TextPlan]) -> TokenStream {
+fn one_line_impls(rt: &Runtime, container: &Container, plans: &[TextPlan]) -> TokenStream {
     let ident = container.ident;
-    let text = text();
     let expected = str_lit(&format!("a `{ident}` line"));
-    let reads = plans.iter().map(|plan| read_field(plan, true));
+    let reads = plans.iter().map(|plan| read_field(rt, plan, true));
     let inits = field_inits(plans);
-    let writes = plans.iter().map(|plan| write_field(plan, true));
+    let writes = plans.iter().map(|plan| write_field(rt, plan, true));
     quote! {
-        impl #text::TextTokens for #ident {
+        impl #rt::TextTokens for #ident {
             const EXPECTED: &'static str = #expected;
+            const NESTED_LAYOUT: ::core::option::Option<fn() -> #rt::TypeLayout> =
+                ::core::option::Option::Some(|| <Self as #rt::Layout>::LAYOUT);
 
             fn read_tokens(
-                __reader: &mut #text::TextReader<'_>,
-            ) -> ::core::result::Result<Self, #text::TextError> {
+                __reader: &mut #rt::TextReader<'_>,
+            ) -> ::core::result::Result<Self, #rt::Error> {
                 #(#reads)*
                 ::core::result::Result::Ok(Self { #(#inits),* })
             }
 
             fn write_tokens(
                 &self,
-                __writer: &mut #text::TextWriter,
-            ) -> ::core::result::Result<(), ::formats::schema::WriteError> {
+                __writer: &mut #rt::TextWriter,
+            ) -> ::core::result::Result<(), #rt::Error> {
                 #(#writes)*
                 ::core::result::Result::Ok(())
             }
         }
 
-        impl #text::TextRead for #ident {
+        impl #rt::TextRead for #ident {
             const MIN_LINES: u64 = 1;
+            const NESTED_LAYOUT: ::core::option::Option<fn() -> #rt::TypeLayout> =
+                ::core::option::Option::Some(|| <Self as #rt::Layout>::LAYOUT);
 
             fn read_text(
-                __reader: &mut #text::TextReader<'_>,
-            ) -> ::core::result::Result<Self, #text::TextError> {
-                #text::read_token_line(__reader, #expected, <Self as #text::TextTokens>::read_tokens)
+                __reader: &mut #rt::TextReader<'_>,
+            ) -> ::core::result::Result<Self, #rt::Error> {
+                #rt::read_token_line(__reader, #expected, <Self as #rt::TextTokens>::read_tokens)
             }
         }
 
-        impl #text::TextWrite for #ident {
+        impl #rt::TextWrite for #ident {
             fn write_text(
                 &self,
-                __writer: &mut #text::TextWriter,
-            ) -> ::core::result::Result<(), ::formats::schema::WriteError> {
-                #text::write_token_line(__writer, |__w| #text::TextTokens::write_tokens(self, __w))
+                __writer: &mut #rt::TextWriter,
+            ) -> ::core::result::Result<(), #rt::Error> {
+                #rt::write_token_line(__writer, |__w| #rt::TextTokens::write_tokens(self, __w))
             }
         }
     }
@@ -145,94 +146,95 @@ fn field_inits(plans: &[TextPlan]) -> Vec<TokenStream> {
         .collect()
 }
 
-fn schema_impl(container: &Container, plans: &[TextPlan]) -> TokenStream {
+fn schema_impl(rt: &Runtime, container: &Container, plans: &[TextPlan]) -> TokenStream {
     let ident = container.ident;
-    let text = text();
     let style = plans
         .iter()
         .find(|plan| matches!(plan.codec, TextCodec::Style))
         .map(|plan| {
             let name = plan.field.ident;
             quote! {
-                fn text_style(&self) -> ::core::option::Option<&#text::TextStyle> {
+                fn text_style(&self) -> ::core::option::Option<&#rt::TextStyle> {
                     ::core::option::Option::Some(&self.#name)
                 }
             }
         });
     quote! {
-        impl #text::TextSchema for #ident {
+        impl #rt::TextSchema for #ident {
             #style
         }
     }
 }
 
-fn read_field(plan: &TextPlan, one_line: bool) -> TokenStream {
+fn read_field(rt: &Runtime, plan: &TextPlan, one_line: bool) -> TokenStream {
     let name = plan.field.ident;
     let label = str_lit(&name.to_string());
     let local = field_local(name);
     let ty = plan.field.ty;
-    let text = text();
     let value = match &plan.codec {
         // Filled in after the other fields (see `record_impls`).
         TextCodec::Style => return TokenStream::new(),
-        TextCodec::Magic(constant) if one_line => quote!(#text::read_keywords(__reader, #constant)),
+        TextCodec::Magic(constant) if one_line => quote!(#rt::read_keywords(__reader, #constant)),
         TextCodec::Magic(constant) => {
             let expected = str_lit(&format!("`{}`", constant.value()));
             quote! {
-                #text::read_token_line(__reader, #expected, |__r| #text::read_keywords(__r, #constant))
+                #rt::read_token_line(__reader, #expected, |__r| #rt::read_keywords(__r, #constant))
             }
         }
         TextCodec::Value(value) if value.repeated => {
-            let element = read_element(value, one_line, &quote!(__r));
+            let element = read_element(rt, value, one_line, &quote!(__r));
             let ty = value.element_ty;
             let min_lines = match value.form {
-                Form::Plain => quote!(<#ty as #text::TextRead>::MIN_LINES),
+                Form::Plain => quote!(<#ty as #rt::TextRead>::MIN_LINES),
                 Form::Line | Form::Comment | Form::Vector => quote!(1u64),
             };
-            quote!(#text::read_list(__reader, #min_lines, |__r| #element))
+            quote!(#rt::read_list(__reader, #min_lines, |__r| #element))
         }
-        TextCodec::Value(value) => read_element(value, one_line, &quote!(__reader)),
+        TextCodec::Value(value) => read_element(rt, value, one_line, &quote!(__reader)),
     };
     quote! {
         let #local: #ty = #value.map_err(|e| e.in_field(#label))?;
     }
 }
 
-fn read_element(value: &TextValue, one_line: bool, reader: &TokenStream) -> TokenStream {
+fn read_element(
+    rt: &Runtime,
+    value: &TextValue,
+    one_line: bool,
+    reader: &TokenStream,
+) -> TokenStream {
     let ty = value.element_ty;
-    let text = text();
-    let tokens = quote!(<#ty as #text::TextTokens>::read_tokens);
+    let tokens = quote!(<#ty as #rt::TextTokens>::read_tokens);
     match (value.form, one_line) {
-        (Form::Plain, false) => quote!(<#ty as #text::TextRead>::read_text(#reader)),
+        (Form::Plain, false) => quote!(<#ty as #rt::TextRead>::read_text(#reader)),
         (Form::Plain, true) => quote!(#tokens(#reader)),
-        (Form::Vector, true) => quote!(#text::read_vector(#reader, #tokens)),
+        (Form::Vector, true) => quote!(#rt::read_vector(#reader, #tokens)),
         (Form::Vector, false) => quote! {
-            #text::read_token_line(#reader, "a `| ... |` line", |__v| #text::read_vector(__v, #tokens))
+            #rt::read_token_line(#reader, "a `| ... |` line", |__v| #rt::read_vector(__v, #tokens))
         },
-        (Form::Line, _) => quote!(#text::read_line_string(#reader)),
-        (Form::Comment, _) => quote!(#text::read_comment(#reader)),
+        (Form::Line, _) => quote!(#rt::read_line_string(#reader)),
+        (Form::Comment, _) => quote!(#rt::read_comment(#reader)),
     }
 }
 
-fn write_field(plan: &TextPlan, one_line: bool) -> TokenStream {
+fn write_field(rt: &Runtime, plan: &TextPlan, one_line: bool) -> TokenStream {
     let name = plan.field.ident;
     let label = str_lit(&name.to_string());
-    let text = text();
     let write = match &plan.codec {
         // Used by `TextSchema::to_text` before anything is written.
         TextCodec::Style => return TokenStream::new(),
         TextCodec::Magic(constant) if one_line => {
-            quote!(#text::write_keywords(__writer, #constant))
+            quote!(#rt::write_keywords(__writer, #constant))
         }
         TextCodec::Magic(constant) => quote! {
-            #text::write_token_line(__writer, |__w| #text::write_keywords(__w, #constant))
+            #rt::write_token_line(__writer, |__w| #rt::write_keywords(__w, #constant))
         },
         TextCodec::Value(value) if value.repeated => {
-            let element = write_element(value, one_line, &quote!(__w), &quote!(__e));
-            quote!(#text::write_list(__writer, &self.#name, |__w, __e| #element))
+            let element = write_element(rt, value, one_line, &quote!(__w), &quote!(__e));
+            quote!(#rt::write_list(__writer, &self.#name, |__w, __e| #element))
         }
         TextCodec::Value(value) => {
-            write_element(value, one_line, &quote!(__writer), &quote!(&self.#name))
+            write_element(rt, value, one_line, &quote!(__writer), &quote!(&self.#name))
         }
     };
     quote! {
@@ -241,26 +243,31 @@ fn write_field(plan: &TextPlan, one_line: bool) -> TokenStream {
 }
 
 fn write_element(
+    rt: &Runtime,
     value: &TextValue,
     one_line: bool,
     writer: &TokenStream,
     element: &TokenStream,
 ) -> TokenStream {
-    let text = text();
-    let tokens = quote!(#text::TextTokens::write_tokens(#element, __t));
+    let tokens = quote!(#rt::TextTokens::write_tokens(#element, __t));
     match (value.form, one_line) {
-        (Form::Plain, false) => quote!(#text::TextWrite::write_text(#element, #writer)),
-        (Form::Plain, true) => quote!(#text::TextTokens::write_tokens(#element, #writer)),
-        (Form::Vector, true) => quote!(#text::write_vector(#writer, |__t| #tokens)),
+        (Form::Plain, false) => quote!(#rt::TextWrite::write_text(#element, #writer)),
+        (Form::Plain, true) => quote!(#rt::TextTokens::write_tokens(#element, #writer)),
+        (Form::Vector, true) => quote!(#rt::write_vector(#writer, |__t| #tokens)),
         (Form::Vector, false) => quote! {
-            #text::write_token_line(#writer, |__v| #text::write_vector(__v, |__t| #tokens))
+            #rt::write_token_line(#writer, |__v| #rt::write_vector(__v, |__t| #tokens))
         },
-        (Form::Line, _) => quote!(#text::write_line_string(#writer, #element)),
-        (Form::Comment, _) => quote!(#text::write_comment(#writer, #element)),
+        (Form::Line, _) => quote!(#rt::write_line_string(#writer, #element)),
+        (Form::Comment, _) => quote!(#rt::write_comment(#writer, #element)),
     }
 }
 
-fn layout_impl(container: &Container, plans: &[TextPlan], one_line: bool) -> TokenStream {
+fn layout_impl(
+    rt: &Runtime,
+    container: &Container,
+    plans: &[TextPlan],
+    one_line: bool,
+) -> TokenStream {
     let ident = container.ident;
     let name = str_lit(&ident.to_string());
     let doc = str_lit(&container.doc);
@@ -276,31 +283,46 @@ fn layout_impl(container: &Container, plans: &[TextPlan], one_line: bool) -> Tok
             _ => quote!(::core::option::Option::None),
         };
         let doc = str_lit(&field.doc);
+        let nested = nested_layout(rt, &plan.codec, one_line);
         quote! {
-            ::formats::schema::FieldLayout {
+            #rt::FieldLayout {
                 name: #name,
                 rust_type: #rust_type,
                 encoding: #encoding,
-                byte_order: "text",
+                byte_order: #rt::ByteOrder::Text,
                 count: #count,
                 chunk: ::core::option::Option::None,
                 offset: ::core::option::Option::None,
                 doc: #doc,
+                nested: #nested,
             }
         }
     });
     quote! {
-        impl ::formats::schema::Layout for #ident {
-            const LAYOUT: ::formats::schema::TypeLayout = ::formats::schema::TypeLayout {
+        impl #rt::Layout for #ident {
+            const LAYOUT: #rt::TypeLayout = #rt::TypeLayout {
                 name: #name,
                 doc: #doc,
-                byte_order: "text",
+                byte_order: #rt::ByteOrder::Text,
                 form: ::core::option::Option::None,
                 fields: &[#(#fields),*],
                 min_size: 0,
                 fixed_size: ::core::option::Option::None,
             };
         }
+    }
+}
+
+/// The layout of the record a field holds, through the trait that reads it.
+fn nested_layout(rt: &Runtime, codec: &TextCodec, one_line: bool) -> TokenStream {
+    let TextCodec::Value(value) = codec else {
+        return quote!(::core::option::Option::None);
+    };
+    let ty = value.element_ty;
+    match (value.form, one_line) {
+        (Form::Plain, false) => quote!(<#ty as #rt::TextRead>::NESTED_LAYOUT),
+        (Form::Plain, true) | (Form::Vector, _) => quote!(<#ty as #rt::TextTokens>::NESTED_LAYOUT),
+        (Form::Line | Form::Comment, _) => quote!(::core::option::Option::None),
     }
 }
 
@@ -333,11 +355,9 @@ fn encoding(codec: &TextCodec, one_line: bool) -> String {
     }
 }
 
-fn round_trip_module(container: &Container, plans: &[TextPlan]) -> TokenStream {
+fn round_trip_module(rt: &Runtime, container: &Container, plans: &[TextPlan]) -> TokenStream {
     let ident = container.ident;
-    let module = format_ident!("round_trip_{}", snake_case(&ident.to_string()));
-    let testing = quote!(::formats::schema::testing);
-    let strategies: Vec<TokenStream> = plans.iter().map(field_strategy).collect();
+    let strategies: Vec<TokenStream> = plans.iter().map(|plan| field_strategy(rt, plan)).collect();
     let locals: Vec<TokenStream> = plans
         .iter()
         .map(|plan| {
@@ -346,45 +366,30 @@ fn round_trip_module(container: &Container, plans: &[TextPlan]) -> TokenStream {
         })
         .collect();
     let inits = field_inits(plans);
-    let fields_strategy = nest_strategies(&strategies);
+    let fields_strategy = nest_strategies(rt, &strategies);
     let fields_pattern = nest_pattern(&locals);
-    quote! {
-        #[cfg(test)]
-        mod #module {
-            use super::*;
-            use ::proptest::strategy::Strategy as _;
-
-            impl #testing::Sample for #ident {
-                fn strategy() -> ::proptest::strategy::BoxedStrategy<Self> {
-                    #fields_strategy.prop_map(|#fields_pattern| #ident { #(#inits),* }).boxed()
-                }
-            }
-
-            #[test]
-            fn write_read_write() {
-                #testing::check_text_round_trip::<#ident>();
-            }
-        }
-    }
+    let strategy = quote! {
+        #fields_strategy.prop_map(|#fields_pattern| #ident { #(#inits),* })
+    };
+    test_module(rt, ident, strategy, Check::Text)
 }
 
-fn field_strategy(plan: &TextPlan) -> TokenStream {
-    let testing = quote!(::formats::schema::testing);
+fn field_strategy(rt: &Runtime, plan: &TextPlan) -> TokenStream {
     let ty = plan.field.ty;
     match &plan.codec {
-        TextCodec::Style => quote!(#testing::text_style()),
+        TextCodec::Style => quote!(#rt::testing::text_style()),
         TextCodec::Magic(_) => {
-            quote!(::proptest::strategy::Just(<#ty as ::core::default::Default>::default()))
+            quote!(#rt::proptest::strategy::Just(<#ty as ::core::default::Default>::default()))
         }
         TextCodec::Value(value) => {
             let ty = value.element_ty;
             let element = match value.form {
-                Form::Line | Form::Comment => quote!(#testing::line_string()),
-                Form::Plain if is_named(ty, "RawString") => quote!(#testing::token_string()),
-                Form::Plain | Form::Vector => quote!(<#ty as #testing::Sample>::strategy()),
+                Form::Line | Form::Comment => quote!(#rt::testing::line_string()),
+                Form::Plain if is_named(ty, "RawString") => quote!(#rt::testing::token_string()),
+                Form::Plain | Form::Vector => quote!(<#ty as #rt::testing::Sample>::strategy()),
             };
             if value.repeated {
-                quote!(#testing::list(#element))
+                quote!(#rt::testing::list(#element))
             } else {
                 element
             }

@@ -3,24 +3,25 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
+use super::paths::Runtime;
 use super::{constant_tokens, count_local, endian, str_lit, tag_str, tag_tokens, width_of};
 use crate::ast::Container;
 use crate::attr::{Presence, Repeat, StringKind};
 use crate::check::{Codec, CountUser, Data, Element, Plan};
 
-pub fn encode_impl(container: &Container, plans: &[Plan]) -> TokenStream {
+pub fn encode_impl(rt: &Runtime, container: &Container, plans: &[Plan]) -> TokenStream {
     let ident = container.ident;
     // Counts are checked before anything is written, so a count error is
     // placed inside the form by hand.
     let in_form = container.attrs.form.as_ref().map(|form| {
         let form_type = tag_tokens(form.value);
-        quote!(.map_err(|e| e.within(::formats::schema::Segment::Chunk(#form_type))))
+        quote!(.map_err(|e| e.within(#rt::Segment::Chunk(#form_type))))
     });
     let counts = plans.iter().filter_map(|plan| match &plan.codec {
-        Codec::Count(users) => Some(shared_count(plan, users, in_form.as_ref())),
+        Codec::Count(users) => Some(shared_count(rt, plan, users, in_form.as_ref())),
         _ => None,
     });
-    let writes = plans.iter().map(write_field);
+    let writes = plans.iter().map(|plan| write_field(rt, plan));
     let mut body = quote! {
         #(#writes)*
         ::core::result::Result::Ok(())
@@ -28,16 +29,16 @@ pub fn encode_impl(container: &Container, plans: &[Plan]) -> TokenStream {
     if let Some(form) = &container.attrs.form {
         let form_type = tag_tokens(form.value);
         body = quote! {
-            ::formats::schema::write_form(__writer, #form_type, |__writer| { #body })
+            #rt::write_form(__writer, #form_type, |__writer| { #body })
         };
     }
     quote! {
-        impl ::formats::schema::Encode for #ident {
+        impl #rt::Encode for #ident {
             fn encode<__W: ::std::io::Write + ::std::io::Seek>(
                 &self,
                 __writer: &mut __W,
-                _: ::formats::schema::Endian,
-            ) -> ::core::result::Result<(), ::formats::schema::WriteError> {
+                _: #rt::Endian,
+            ) -> ::core::result::Result<(), #rt::Error> {
                 #(#counts)*
                 #body
             }
@@ -47,7 +48,12 @@ pub fn encode_impl(container: &Container, plans: &[Plan]) -> TokenStream {
 
 /// `let __count_n = shared_len("n", &[("a", Some(self.a.len())), ...])?;`
 /// Fields stored in chunks are named by their tags, as in read errors.
-fn shared_count(plan: &Plan, users: &[CountUser], in_form: Option<&TokenStream>) -> TokenStream {
+fn shared_count(
+    rt: &Runtime,
+    plan: &Plan,
+    users: &[CountUser],
+    in_form: Option<&TokenStream>,
+) -> TokenStream {
     let name = plan.field.ident;
     let label = str_lit(&plan.chunk.map_or_else(|| name.to_string(), tag_str));
     let local = count_local(name);
@@ -61,19 +67,19 @@ fn shared_count(plan: &Plan, users: &[CountUser], in_form: Option<&TokenStream>)
         }
     });
     quote! {
-        let #local = ::formats::schema::shared_len(#label, &[#(#lengths),*]) #in_form ?;
+        let #local = #rt::shared_len(#label, &[#(#lengths),*]) #in_form ?;
     }
 }
 
 /// A field's write statement; a chunk field's runs inside its chunk.
-fn write_field(plan: &Plan) -> TokenStream {
-    let statement = write_field_value(plan);
+fn write_field(rt: &Runtime, plan: &Plan) -> TokenStream {
+    let statement = write_field_value(rt, plan);
     match plan.chunk {
         None => statement,
         Some(tag) => {
             let tag = tag_tokens(tag);
             quote! {
-                ::formats::schema::write_chunk(__writer, #tag, |__writer| {
+                #rt::write_chunk(__writer, #tag, |__writer| {
                     #statement
                     ::core::result::Result::Ok(())
                 })?;
@@ -82,11 +88,11 @@ fn write_field(plan: &Plan) -> TokenStream {
     }
 }
 
-fn write_field_value(plan: &Plan) -> TokenStream {
+fn write_field_value(rt: &Runtime, plan: &Plan) -> TokenStream {
     let name = plan.field.ident;
     let label = str_lit(&name.to_string());
     let ty = plan.field.ty;
-    let endian = endian(plan.byte_order);
+    let endian = endian(rt, plan.byte_order);
     let in_field = if plan.named_in_paths {
         quote!(.map_err(|e| e.in_field(#label))?;)
     } else {
@@ -95,43 +101,43 @@ fn write_field_value(plan: &Plan) -> TokenStream {
     match &plan.codec {
         Codec::Magic(constant) => {
             let constant = constant_tokens(constant);
-            quote!(::formats::schema::write_magic(__writer, #endian, &#constant) #in_field)
+            quote!(#rt::write_magic(__writer, #endian, &#constant) #in_field)
         }
         Codec::Count(_) => {
             let count = count_local(name);
             quote! {
-                ::formats::schema::write_count::<<#ty as ::formats::schema::CountField>::Int, __W>(
+                #rt::write_count::<<#ty as #rt::CountField>::Int, __W>(
                     __writer, #endian, #count,
                 ) #in_field
             }
         }
         Codec::With(path) => quote!(#path::write(&self.#name, __writer, #endian) #in_field),
         Codec::Data(data) => {
-            let write = write_data(data, &endian, &quote!(&self.#name));
+            let write = write_data(rt, data, &endian, &quote!(&self.#name));
             quote!(#write #in_field)
         }
     }
 }
 
 /// An expression writing `value` (a reference) in the data's shape to `__writer`.
-fn write_data(data: &Data, endian: &TokenStream, value: &TokenStream) -> TokenStream {
+fn write_data(rt: &Runtime, data: &Data, endian: &TokenStream, value: &TokenStream) -> TokenStream {
     match &data.presence {
-        None => write_repeated(data, endian, &quote!(__writer), value),
+        None => write_repeated(rt, data, endian, &quote!(__writer), value),
         Some(Presence::Flag(flag)) => {
-            let present = write_repeated(data, endian, &quote!(__w), &quote!(__v));
+            let present = write_repeated(rt, data, endian, &quote!(__w), &quote!(__v));
             quote! {
-                ::formats::schema::write_flagged::<#flag, __W, _>(
+                #rt::write_flagged::<#flag, __W, _>(
                     __writer, #endian, (#value).as_ref(), |__w, __v| #present,
                 )
             }
         }
         Some(Presence::If(flag)) => {
             let flag_label = str_lit(&flag.to_string());
-            let present = write_repeated(data, endian, &quote!(__writer), &quote!(__v));
+            let present = write_repeated(rt, data, endian, &quote!(__writer), &quote!(__v));
             quote! {
-                ::formats::schema::check_presence(
+                #rt::check_presence(
                     #flag_label,
-                    ::formats::schema::FlagInt::is_set(self.#flag),
+                    #rt::FlagInt::is_set(self.#flag),
                     (#value).is_some(),
                 )
                 .and_then(|()| match (#value).as_ref() {
@@ -144,41 +150,43 @@ fn write_data(data: &Data, endian: &TokenStream, value: &TokenStream) -> TokenSt
 }
 
 fn write_repeated(
+    rt: &Runtime,
     data: &Data,
     endian: &TokenStream,
     writer: &TokenStream,
     value: &TokenStream,
 ) -> TokenStream {
-    let element = write_element(&data.element, endian, &quote!(__w), &quote!(__e));
+    let element = write_element(rt, &data.element, endian, &quote!(__w), &quote!(__e));
     match &data.repeat {
-        None => write_element(&data.element, endian, writer, value),
+        None => write_element(rt, &data.element, endian, writer, value),
         Some(Repeat::Prefix(prefix)) => quote! {
-            ::formats::schema::write_count::<#prefix, __W>(#writer, #endian, (#value).len())
-                .and_then(|()| ::formats::schema::write_each(#writer, #value, |__w, __e| #element))
+            #rt::write_count::<#prefix, __W>(#writer, #endian, (#value).len())
+                .and_then(|()| #rt::write_each(#writer, #value, |__w, __e| #element))
         },
         Some(Repeat::Count(_)) => quote! {
-            ::formats::schema::write_each(#writer, #value, |__w, __e| #element)
+            #rt::write_each(#writer, #value, |__w, __e| #element)
         },
     }
 }
 
 fn write_element(
+    rt: &Runtime,
     element: &Element,
     endian: &TokenStream,
     writer: &TokenStream,
     value: &TokenStream,
 ) -> TokenStream {
     match element {
-        Element::Plain => quote!(::formats::schema::Encode::encode(#value, #writer, #endian)),
+        Element::Plain => quote!(#rt::Encode::encode(#value, #writer, #endian)),
         Element::String(StringKind::Pascal) => {
-            quote!(::formats::schema::write_pascal(#writer, #value))
+            quote!(#rt::write_pascal(#writer, #value))
         }
         Element::String(StringKind::NullTerminated) => {
-            quote!(::formats::schema::write_null_terminated(#writer, #value))
+            quote!(#rt::write_null_terminated(#writer, #value))
         }
         Element::String(StringKind::FixedWidth(width)) => {
             let width = width_of(width);
-            quote!(::formats::schema::write_fixed_width(#writer, #value, #width))
+            quote!(#rt::write_fixed_width(#writer, #value, #width))
         }
     }
 }

@@ -1,8 +1,8 @@
 //! The text reader: lines, tokens, numbers, and the file's style as it goes.
 
-use super::error::{TextError, TextErrorKind};
 use super::number::TextNumber;
 use super::style::{FloatStyle, LineEnding, RawLine, RawNumber, TextStyle};
+use crate::schema::{Error, ErrorKind};
 use crate::schema::{RawString, Segment};
 
 /// Reads a text layout line by line and token by token, recording the line
@@ -56,18 +56,18 @@ impl<'a> TextReader<'a> {
     }
 
     /// An error at the cursor of the open line.
-    pub fn error_here(&self, kind: TextErrorKind) -> TextError {
-        TextError::new(self.line_number(), self.cursor + 1, kind)
+    pub fn error_here(&self, kind: ErrorKind) -> Error {
+        Error::at_text(self.line_number(), self.cursor + 1, kind)
     }
 
     /// Opens the next line for tokens.
-    pub fn begin_line(&mut self, expected: &'static str) -> Result<(), TextError> {
+    pub fn begin_line(&mut self, expected: &'static str) -> Result<(), Error> {
         let rest = self.text.get(self.next_line..).unwrap_or_default();
         if rest.is_empty() {
-            return Err(TextError::new(
+            return Err(Error::at_text(
                 self.lines_taken + 1,
                 1,
-                TextErrorKind::EndOfText { expected },
+                ErrorKind::EndOfText { expected },
             ));
         }
         self.lines_taken += 1;
@@ -85,10 +85,10 @@ impl<'a> TextReader<'a> {
         // A bare CR is neither part of a value nor a line ending the writer
         // could reproduce, so it is refused rather than guessed at.
         if let Some(column) = line.iter().position(|&byte| byte == b'\r') {
-            return Err(TextError::new(
+            return Err(Error::at_text(
                 self.lines_taken,
                 column + 1,
-                TextErrorKind::StrayCarriageReturn,
+                ErrorKind::StrayCarriageReturn,
             ));
         }
         self.line = line;
@@ -98,10 +98,10 @@ impl<'a> TextReader<'a> {
             (_, None) => {}
             (None, Some(found)) => self.line_ending = Some(found),
             (Some(expected), Some(found)) if expected != found => {
-                return Err(TextError::new(
+                return Err(Error::at_text(
                     self.lines_taken,
                     line.len() + 1,
-                    TextErrorKind::MixedLineEndings {
+                    ErrorKind::MixedLineEndings {
                         expected: expected.name(),
                         found: found.name(),
                     },
@@ -114,11 +114,11 @@ impl<'a> TextReader<'a> {
 
     /// Closes the open line: nothing may follow its last value. A line not
     /// written as its tokens joined by single spaces is kept verbatim.
-    pub fn end_line(&mut self) -> Result<(), TextError> {
+    pub fn end_line(&mut self) -> Result<(), Error> {
         self.skip_spaces();
         if self.cursor < self.line.len() {
             let found = self.peek_token();
-            return Err(self.error_here(TextErrorKind::ExtraText {
+            return Err(self.error_here(ErrorKind::ExtraText {
                 found: String::from_utf8_lossy(found).into_owned(),
             }));
         }
@@ -137,7 +137,7 @@ impl<'a> TextReader<'a> {
     }
 
     /// A whole line, verbatim (without its ending).
-    pub fn whole_line(&mut self, expected: &'static str) -> Result<&'a [u8], TextError> {
+    pub fn whole_line(&mut self, expected: &'static str) -> Result<&'a [u8], Error> {
         self.begin_line(expected)?;
         self.cursor = self.line.len();
         Ok(self.line)
@@ -156,11 +156,11 @@ impl<'a> TextReader<'a> {
     }
 
     /// The next whitespace-separated token of the open line.
-    pub fn token(&mut self, expected: &'static str) -> Result<&'a [u8], TextError> {
+    pub fn token(&mut self, expected: &'static str) -> Result<&'a [u8], Error> {
         self.skip_spaces();
         let token = self.peek_token();
         if token.is_empty() {
-            return Err(self.error_here(TextErrorKind::EndOfLine { expected }));
+            return Err(self.error_here(ErrorKind::EndOfLine { expected }));
         }
         Ok(token)
     }
@@ -172,10 +172,10 @@ impl<'a> TextReader<'a> {
     }
 
     /// The next token, which must be exactly `keyword`.
-    pub fn keyword(&mut self, keyword: &'static str) -> Result<(), TextError> {
+    pub fn keyword(&mut self, keyword: &'static str) -> Result<(), Error> {
         let token = self.token(keyword)?;
         if token != keyword.as_bytes() {
-            return Err(self.error_here(TextErrorKind::Unexpected {
+            return Err(self.error_here(ErrorKind::Unexpected {
                 expected: keyword,
                 found: String::from_utf8_lossy(token).into_owned(),
             }));
@@ -185,19 +185,19 @@ impl<'a> TextReader<'a> {
     }
 
     /// The next token as a string.
-    pub fn string_token(&mut self) -> Result<RawString, TextError> {
+    pub fn string_token(&mut self) -> Result<RawString, Error> {
         let token = self.token("a word")?;
         self.accept(token);
         Ok(RawString(token.to_vec()))
     }
 
     /// The next token as a number, noting how each float style prints it.
-    pub fn number<T: TextNumber>(&mut self) -> Result<T, TextError> {
+    pub fn number<T: TextNumber>(&mut self) -> Result<T, Error> {
         let token = self.token(T::EXPECTED)?;
         let text = std::str::from_utf8(token).ok();
         let Some((text, value)) = text.and_then(|text| T::parse(text).map(|value| (text, value)))
         else {
-            return Err(self.error_here(TextErrorKind::Unexpected {
+            return Err(self.error_here(ErrorKind::Unexpected {
                 expected: T::EXPECTED,
                 found: String::from_utf8_lossy(token).into_owned(),
             }));
@@ -222,24 +222,24 @@ impl<'a> TextReader<'a> {
     /// A count before a list whose elements take at least `min_lines` lines
     /// each. A count the remaining lines cannot hold fails here, before
     /// anything is allocated for it.
-    pub fn count(&mut self, min_lines: u64) -> Result<usize, TextError> {
+    pub fn count(&mut self, min_lines: u64) -> Result<usize, Error> {
         self.skip_spaces();
         let (line, column) = (self.line_number(), self.cursor + 1);
         let count: u64 = self.number()?;
         let needed = count.saturating_mul(min_lines.max(1));
         let remaining = self.total_lines.saturating_sub(self.lines_taken) as u64;
         if needed > remaining {
-            let kind = TextErrorKind::CountTooLarge {
+            let kind = ErrorKind::CountExceedsLines {
                 count,
                 needed,
                 remaining,
             };
-            return Err(TextError::new(line, column, kind));
+            return Err(Error::at_text(line, column, kind));
         }
         // `needed <= remaining`, a number of lines in memory, so this holds.
         usize::try_from(count).map_err(|_| {
-            let kind = TextErrorKind::Invalid(format!("count {count} is too large"));
-            TextError::new(line, column, kind)
+            let kind = ErrorKind::Invalid(format!("count {count} is too large"));
+            Error::at_text(line, column, kind)
         })
     }
 
@@ -261,12 +261,12 @@ impl<'a> TextReader<'a> {
     }
 
     /// Fails if anything but the end of the text follows.
-    pub fn finish(&self) -> Result<(), TextError> {
+    pub fn finish(&self) -> Result<(), Error> {
         if self.next_line < self.text.len() {
-            return Err(TextError::new(
+            return Err(Error::at_text(
                 self.lines_taken + 1,
                 1,
-                TextErrorKind::TrailingText,
+                ErrorKind::TrailingText,
             ));
         }
         Ok(())
@@ -278,8 +278,8 @@ impl<'a> TextReader<'a> {
 pub fn read_list<'a, T>(
     reader: &mut TextReader<'a>,
     min_lines: u64,
-    mut read_one: impl FnMut(&mut TextReader<'a>) -> Result<T, TextError>,
-) -> Result<Vec<T>, TextError> {
+    mut read_one: impl FnMut(&mut TextReader<'a>) -> Result<T, Error>,
+) -> Result<Vec<T>, Error> {
     reader.begin_line("a count")?;
     let count = reader.count(min_lines)?;
     reader.end_line()?;

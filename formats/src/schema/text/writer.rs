@@ -2,7 +2,7 @@
 
 use super::number::TextNumber;
 use super::style::{RawLine, RawNumber, TextStyle};
-use crate::schema::{Segment, WriteError, WriteErrorKind};
+use crate::schema::{Error, ErrorKind, Segment};
 
 /// Writes a text layout in a [`TextStyle`].
 pub struct TextWriter {
@@ -22,8 +22,8 @@ pub struct TextWriter {
     next_raw_line: usize,
 }
 
-fn invalid(message: &str) -> WriteError {
-    WriteError::new(WriteErrorKind::Invalid(message.to_owned()))
+fn invalid(message: &str) -> Error {
+    Error::new(ErrorKind::Invalid(message.to_owned()))
 }
 
 fn tokens(line: &[u8]) -> impl Iterator<Item = &[u8]> {
@@ -82,7 +82,7 @@ impl TextWriter {
     }
 
     /// A whole line, verbatim.
-    pub fn whole_line(&mut self, line: &[u8]) -> Result<(), WriteError> {
+    pub fn whole_line(&mut self, line: &[u8]) -> Result<(), Error> {
         if line.iter().any(|&b| b == b'\r' || b == b'\n') {
             return Err(invalid("a line cannot hold a line break"));
         }
@@ -94,7 +94,7 @@ impl TextWriter {
     }
 
     /// Adds a token to the open line.
-    pub fn token(&mut self, token: &[u8]) -> Result<(), WriteError> {
+    pub fn token(&mut self, token: &[u8]) -> Result<(), Error> {
         if token.is_empty()
             || token
                 .iter()
@@ -113,7 +113,7 @@ impl TextWriter {
 
     /// Adds a number: the file's own spelling when the style kept one at this
     /// position that still reads as `value`, otherwise the style's.
-    pub fn number<T: TextNumber>(&mut self, value: T) -> Result<(), WriteError> {
+    pub fn number<T: TextNumber>(&mut self, value: T) -> Result<(), Error> {
         let index = self.numbers_written;
         self.numbers_written += 1;
         let raw = raw_at(
@@ -135,7 +135,7 @@ impl TextWriter {
     }
 
     /// A count line: the length of the list that follows.
-    pub fn count(&mut self, len: usize) -> Result<(), WriteError> {
+    pub fn count(&mut self, len: usize) -> Result<(), Error> {
         self.begin_line();
         self.number(len as u64)?;
         self.end_line();
@@ -170,8 +170,8 @@ fn raw_at<'s, T>(
 pub fn write_list<T>(
     writer: &mut TextWriter,
     elements: &[T],
-    mut write_one: impl FnMut(&mut TextWriter, &T) -> Result<(), WriteError>,
-) -> Result<(), WriteError> {
+    mut write_one: impl FnMut(&mut TextWriter, &T) -> Result<(), Error>,
+) -> Result<(), Error> {
     writer.count(elements.len())?;
     for (index, element) in elements.iter().enumerate() {
         write_one(writer, element).map_err(|e| e.within(Segment::Index(index)))?;

@@ -1,0 +1,9 @@
+use formats::Schema;
+
+#[derive(Schema)]
+#[schema(little, crate = "my formats")]
+struct Point {
+    x: f32,
+}
+
+fn main() {}
