@@ -1,5 +1,5 @@
-//! `ossuary joints` against an independent implementation of the posing
-//! conventions of DESIGN.md section 3, written here with plain f64 matrices.
+//! `ossuary joints` against an independent implementation of the families'
+//! posing conventions, written here with plain f64 matrices.
 
 mod independent;
 

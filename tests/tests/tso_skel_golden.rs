@@ -1,5 +1,5 @@
-//! Golden bytes for a `.skel`, written by hand from the layout in DESIGN.md
-//! section 3 (big-endian integers, little-endian floats, Pascal strings):
+//! Golden bytes for a `.skel`, written by hand from the format's layout
+//! (big-endian integers, little-endian floats, Pascal strings):
 //! the reader must decode them to known values and the writer reproduce them.
 
 use formats::schema::{BinarySchema, RawString};

@@ -173,6 +173,17 @@ mod tests {
         std::fs::remove_dir_all(&root).unwrap();
     }
 
+    /// `cargo xtask regen --check` as part of `cargo test`: the checked-in
+    /// fixtures and docs are what the formats generate today.
+    #[test]
+    fn generated_files_are_up_to_date() {
+        let stale = regen(&workspace_root(), true).unwrap();
+        assert!(
+            stale.is_empty(),
+            "stale generated files (run `cargo xtask regen`): {stale:?}"
+        );
+    }
+
     #[test]
     fn output_is_deterministic() {
         let first = generated_files().unwrap();

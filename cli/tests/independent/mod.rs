@@ -1,4 +1,4 @@
-//! An independent implementation of DESIGN.md section 3's posing and
+//! An independent implementation of the families' posing and
 //! skinning conventions in plain f64 matrices, for checking the CLI's output.
 //! It shares no code with the crates under test.
 
