@@ -8,8 +8,6 @@
 
 use std::path::{Component, Path, PathBuf};
 
-use crate::rig::RigError;
-
 /// Where a document's references are looked up: beside the file that holds
 /// them, and under a root folder.
 #[derive(Debug, Clone, Default)]
@@ -20,6 +18,26 @@ pub struct Files {
     /// Where references with folders in them (`appearance/mesh/x.lmg`) are
     /// looked up first.
     root: Option<PathBuf>,
+}
+
+/// A referenced file that cannot be had.
+#[derive(Debug, thiserror::Error)]
+pub enum FindError {
+    #[error("cannot find {what}; looked for {}", list_paths(.tried))]
+    Missing { what: String, tried: Vec<PathBuf> },
+    #[error("{}: cannot read: {source}", .path.display())]
+    Unreadable {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+}
+
+fn list_paths(paths: &[PathBuf]) -> String {
+    paths
+        .iter()
+        .map(|path| path.display().to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// A referenced file, read.
@@ -61,13 +79,13 @@ impl Files {
     /// root, then under the referring file's folder and each folder above
     /// it; then every name's last component beside the referring file.
     /// `what` names the reference in the error, which lists every path tried.
-    pub fn find(&self, what: &str, names: &[String]) -> Result<FoundFile, RigError> {
+    pub fn find(&self, what: &str, names: &[String]) -> Result<FoundFile, FindError> {
         let mut tried = Vec::new();
         for candidate in self.candidates(names) {
             if let Some(path) = find_ignoring_case(&candidate) {
-                let bytes = std::fs::read(&path).map_err(|error| RigError::Referenced {
+                let bytes = std::fs::read(&path).map_err(|source| FindError::Unreadable {
                     path: path.clone(),
-                    message: format!("cannot read: {error}"),
+                    source,
                 })?;
                 return Ok(FoundFile { path, bytes });
             }
@@ -75,7 +93,7 @@ impl Files {
                 tried.push(candidate);
             }
         }
-        Err(RigError::Missing {
+        Err(FindError::Missing {
             what: what.to_owned(),
             tried,
         })

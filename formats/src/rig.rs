@@ -10,7 +10,7 @@
 
 use std::path::PathBuf;
 
-use crate::files::Files;
+use crate::files::{Files, FindError};
 
 /// How a file's axes lie. Positions and rotations stay in the file's own
 /// axes everywhere; only drawing and export turn them.
@@ -217,24 +217,19 @@ pub struct RigOptions {
 /// Why a file's rig data cannot be built.
 #[derive(Debug, thiserror::Error)]
 pub enum RigError {
-    /// A file the document refers to is not where it should be.
-    #[error("cannot find {what}; looked for {}", list_paths(.tried))]
-    Missing { what: String, tried: Vec<PathBuf> },
-    /// A file the document refers to cannot be read or decoded.
-    #[error("{}: {message}", .path.display())]
-    Referenced { path: PathBuf, message: String },
+    /// A file the document refers to is missing or unreadable.
+    #[error(transparent)]
+    File(#[from] FindError),
+    /// A file the document refers to does not decode.
+    #[error("{}: {source}", .path.display())]
+    Referenced {
+        path: PathBuf,
+        source: crate::schema::Error,
+    },
     /// The values do not make a rig (a parent that is no joint, a range past
     /// the vertices...): one sentence naming the field.
     #[error("{0}")]
     Invalid(String),
-}
-
-fn list_paths(paths: &[PathBuf]) -> String {
-    paths
-        .iter()
-        .map(|path| path.display().to_string())
-        .collect::<Vec<_>>()
-        .join(", ")
 }
 
 /// What a format's decoded value offers for posing. Every method has a
