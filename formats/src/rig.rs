@@ -224,7 +224,7 @@ pub enum RigError {
     #[error("{}: {source}", .path.display())]
     Referenced {
         path: PathBuf,
-        source: crate::schema::Error,
+        source: Box<crate::schema::Error>,
     },
     /// The values do not make a rig (a parent that is no joint, a range past
     /// the vertices...): one sentence naming the field.
