@@ -385,7 +385,10 @@ mod tests {
         let Some(corpus) = std::env::var_os("OSSUARY_CORPUS") else {
             return;
         };
-        let folder = std::path::Path::new(&corpus).join("sims1");
+        // A relative path is taken from the workspace root, where the
+        // README's test command is typed; cargo runs this test in `formats/`.
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let folder = root.join(corpus).join("sims1");
         let entries = std::fs::read_dir(&folder)
             .unwrap_or_else(|e| panic!("OSSUARY_CORPUS is set but {folder:?}: {e}"));
         let mut checked = 0;
