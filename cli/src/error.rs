@@ -2,7 +2,7 @@
 //! exit codes: 2 for a command line that asks for something impossible, 1
 //! for input that is unreadable, invalid or of the wrong kind.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use formats::format::{DecodeError, EncodeError, JsonError};
@@ -18,6 +18,18 @@ pub enum CliError {
     /// An input is unreadable, invalid or of the wrong kind (exit 1).
     #[error("{}: {problem}", shown(.path))]
     Input { path: PathBuf, problem: Problem },
+    /// A file is fine, but not what the command needs (exit 1), e.g.
+    /// "x.skn is a Sims skin, which has no skeleton to pose".
+    #[error("{}", wrong_kind(.path, .kind, .lacks, *.format_never_has))]
+    WrongKind {
+        path: PathBuf,
+        /// The format's title with an article: "a Sims skin".
+        kind: String,
+        /// What the command needs: "skeleton to pose".
+        lacks: &'static str,
+        /// Whether no file of the format has one (else just this file).
+        format_never_has: bool,
+    },
     /// An output cannot be written (exit 1).
     #[error("{}: cannot write: {source}", .path.display())]
     Output {
@@ -31,6 +43,12 @@ pub enum CliError {
 pub enum Problem {
     #[error("cannot read: {0}")]
     Read(std::io::Error),
+    /// Neither the name nor the content shows the format.
+    #[error("{}", unidentified(.readable_as))]
+    Unidentified {
+        /// The formats whose readers accept the bytes all the same.
+        readable_as: Vec<&'static str>,
+    },
     #[error(transparent)]
     Decode(#[from] DecodeError),
     #[error(transparent)]
@@ -41,12 +59,6 @@ pub enum Problem {
     Encode {
         format: &'static str,
         source: EncodeError,
-    },
-    /// The file is fine, but not what the command needs.
-    #[error("a {title} file has no {lacks}")]
-    WrongKind {
-        title: &'static str,
-        lacks: &'static str,
     },
     #[error(transparent)]
     Rig(#[from] RigError),
@@ -62,8 +74,29 @@ pub enum Problem {
     Render(#[from] RenderError),
 }
 
+fn wrong_kind(path: &Path, kind: &str, lacks: &str, format_never_has: bool) -> String {
+    let path = shown(path);
+    if format_never_has {
+        format!("{path} is {kind}, which has no {lacks}")
+    } else {
+        format!("{path} is {kind} with no {lacks}")
+    }
+}
+
+fn unidentified(readable_as: &[&str]) -> String {
+    let plain = "cannot tell the format from the name or the content";
+    match readable_as {
+        [] => format!("{plain}; `ossuary formats` lists the formats ossuary reads"),
+        names => format!(
+            "{plain}, but it reads as {}: pass --format {}",
+            names.join(", "),
+            names.first().copied().unwrap_or_default()
+        ),
+    }
+}
+
 /// `-` stands for standard input or output.
-fn shown(path: &std::path::Path) -> String {
+pub fn shown(path: &Path) -> String {
     if path.as_os_str() == "-" {
         "standard input".to_owned()
     } else {
@@ -82,7 +115,61 @@ impl CliError {
     pub fn exit_code(&self) -> ExitCode {
         match self {
             CliError::Usage(_) => ExitCode::from(2),
-            CliError::Input { .. } | CliError::Output { .. } => ExitCode::from(1),
+            CliError::Input { .. } | CliError::WrongKind { .. } | CliError::Output { .. } => {
+                ExitCode::from(1)
+            }
+        }
+    }
+}
+
+/// Where in a file an error was found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Position {
+    Byte(u64),
+    /// Line and column, both from 1.
+    Text {
+        line: usize,
+        column: usize,
+    },
+}
+
+/// An error taken apart for `--json`: what, where and in which field.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Located {
+    pub message: String,
+    pub position: Option<Position>,
+    pub field: Option<String>,
+}
+
+impl Problem {
+    /// The problem's parts; only decoding errors know a position and field.
+    pub fn located(&self) -> Located {
+        let (position, path, message) = match self {
+            Problem::Decode(DecodeError::Binary(error)) => (
+                Position::Byte(error.offset),
+                &error.path,
+                error.kind.to_string(),
+            ),
+            Problem::Decode(DecodeError::Text(error)) => (
+                Position::Text {
+                    line: error.line,
+                    column: error.column,
+                },
+                &error.path,
+                error.kind.to_string(),
+            ),
+            other => {
+                return Located {
+                    message: other.to_string(),
+                    position: None,
+                    field: None,
+                }
+            }
+        };
+        Located {
+            message,
+            position: Some(position),
+            field: (!path.is_empty()).then(|| path.to_string()),
         }
     }
 }
