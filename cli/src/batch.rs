@@ -33,8 +33,8 @@ pub struct Entry {
     /// The folder named on the command line that it was found in; `None`
     /// for a file named itself.
     pub folder: Option<PathBuf>,
-    /// Why a folder could not be listed, for a folder that could not.
-    pub unlisted: Option<std::io::Error>,
+    /// For a folder that could not be listed: why.
+    pub listing_error: Option<std::io::Error>,
 }
 
 impl Entry {
@@ -46,27 +46,24 @@ impl Entry {
     }
 }
 
-/// The files named, then, for each folder named, every file below it
-/// (sorted, folders followed once each). Names starting with `.` inside a
-/// folder (`.git`, `.gitattributes`) are passed over.
+/// The files named, and for each folder named every file below it, sorted
+/// (a folder reached again through a link is not searched twice). Names
+/// starting with `.` inside a folder (`.git`, `.gitattributes`) are passed
+/// over.
 pub fn collect(paths: &[PathBuf]) -> Result<Vec<Entry>, CliError> {
     input::at_most_one_stdin(paths)?;
     let mut entries = Vec::new();
-    let mut visited = HashSet::new();
     for path in paths {
         if path.is_dir() {
             let mut found = Vec::new();
-            walk(path, &mut visited, &mut found);
+            walk(path, path, &mut HashSet::new(), &mut found);
             found.sort_by(|first: &Entry, second: &Entry| first.path.cmp(&second.path));
-            entries.extend(found.into_iter().map(|entry| Entry {
-                folder: Some(path.clone()),
-                ..entry
-            }));
+            entries.extend(found);
         } else {
             entries.push(Entry {
                 path: path.clone(),
                 folder: None,
-                unlisted: None,
+                listing_error: None,
             });
         }
     }
@@ -82,49 +79,42 @@ pub fn single_file(entries: &[Entry]) -> Option<&Entry> {
     }
 }
 
-fn walk(folder: &Path, visited: &mut HashSet<PathBuf>, found: &mut Vec<Entry>) {
-    // A link back up the tree must not make the walk endless.
+/// Adds the files below `folder`, found in the named folder `root`.
+fn walk(root: &Path, folder: &Path, visited: &mut HashSet<PathBuf>, found: &mut Vec<Entry>) {
     let identity = folder
         .canonicalize()
         .unwrap_or_else(|_| folder.to_path_buf());
     if !visited.insert(identity) {
         return;
     }
-    let entries = match std::fs::read_dir(folder) {
-        Ok(entries) => entries,
+    let entry = |path: PathBuf, listing_error| Entry {
+        path,
+        folder: Some(root.to_path_buf()),
+        listing_error,
+    };
+    let listing = match std::fs::read_dir(folder) {
+        Ok(listing) => listing,
         Err(error) => {
-            found.push(Entry {
-                path: folder.to_path_buf(),
-                folder: None,
-                unlisted: Some(error),
-            });
+            found.push(entry(folder.to_path_buf(), Some(error)));
             return;
         }
     };
-    for entry in entries {
-        let entry = match entry {
-            Ok(entry) => entry,
+    for item in listing {
+        let item = match item {
+            Ok(item) => item,
             Err(error) => {
-                found.push(Entry {
-                    path: folder.to_path_buf(),
-                    folder: None,
-                    unlisted: Some(error),
-                });
+                found.push(entry(folder.to_path_buf(), Some(error)));
                 continue;
             }
         };
-        if entry.file_name().to_string_lossy().starts_with('.') {
+        if item.file_name().to_string_lossy().starts_with('.') {
             continue;
         }
-        let path = entry.path();
+        let path = item.path();
         if path.is_dir() {
-            walk(&path, visited, found);
+            walk(root, &path, visited, found);
         } else {
-            found.push(Entry {
-                path,
-                folder: None,
-                unlisted: None,
-            });
+            found.push(entry(path, None));
         }
     }
 }
@@ -198,7 +188,7 @@ impl Report {
 /// name or content shows. A file found in a folder that cannot be
 /// identified, or that `--format` does not claim by extension, is not
 /// supported; one named on the command line has failed.
-pub fn identify(
+fn identify(
     catalogue: &Catalogue,
     entry: &Entry,
     bytes: &[u8],
@@ -235,15 +225,22 @@ pub fn identify(
     }
 }
 
-/// An entry's bytes, or the report of why there are none.
-pub fn read(entry: &Entry) -> Result<Vec<u8>, Report> {
-    if let Some(error) = &entry.unlisted {
+/// An entry's bytes and format, or the report of why there are none.
+pub fn open(
+    catalogue: &Catalogue,
+    entry: &Entry,
+    forced: Option<&'static Format>,
+) -> Result<(&'static Format, Vec<u8>), Report> {
+    if let Some(error) = &entry.listing_error {
         return Err(Report {
             format: None,
             outcome: Outcome::Failed(Detail::plain(format!("cannot list the folder: {error}"))),
         });
     }
-    input::read(&entry.path).map_err(|error| Report::failed(None, &entry.path, &error))
+    let bytes =
+        input::read(&entry.path).map_err(|error| Report::failed(None, &entry.path, &error))?;
+    let format = identify(catalogue, entry, &bytes, forced)?;
+    Ok((format, bytes))
 }
 
 /// How many files came to each end.
@@ -283,12 +280,13 @@ pub struct Style {
 }
 
 /// Works on every entry (in parallel) and prints each report in input
-/// order, then the summary. A closed standard output stops the batch.
+/// order, then the summary. `work` gives a file's report, as `Err` when
+/// it stopped early. A closed standard output stops the batch.
 pub fn run(
     context: &mut Context,
     entries: &[Entry],
     style: Style,
-    work: impl Fn(&Entry) -> Report + Sync,
+    work: impl Fn(&Entry) -> Result<Report, Report> + Sync,
 ) -> Result<Counts, CliError> {
     let progress = progress_bar(entries.len());
     let cancelled = AtomicBool::new(false);
@@ -304,7 +302,8 @@ pub fn run(
                 .for_each_with(sender, |sender, (index, entry)| {
                     if !cancelled.load(Ordering::Relaxed) {
                         // The receiver is gone only once printing has failed.
-                        let _ = sender.send((index, entry, work(entry)));
+                        let report = work(entry).unwrap_or_else(|stopped| stopped);
+                        let _ = sender.send((index, entry, report));
                     }
                 });
         });

@@ -8,7 +8,7 @@ use formats::format::{Encoding, Format};
 use serde_json::Map;
 
 use crate::batch::{self, Detail, Entry, Outcome, Report, Style};
-use crate::error::{CliError, Located, Position, Problem};
+use crate::error::{shown, CliError, Located, Position, Problem};
 use crate::{input, Context};
 
 pub fn run(
@@ -33,46 +33,34 @@ pub fn run(
     Ok(counts.all_good())
 }
 
-fn check_file(catalogue: &Catalogue, entry: &Entry, forced: Option<&'static Format>) -> Report {
-    let bytes = match batch::read(entry) {
-        Ok(bytes) => bytes,
-        Err(report) => return report,
-    };
-    let format = match batch::identify(catalogue, entry, &bytes, forced) {
-        Ok(format) => format,
-        Err(report) => return report,
-    };
+fn check_file(
+    catalogue: &Catalogue,
+    entry: &Entry,
+    forced: Option<&'static Format>,
+) -> Result<Report, Report> {
+    let (format, bytes) = batch::open(catalogue, entry, forced)?;
     let fail = |problem: Problem| {
-        Report::failed(
-            Some(format),
-            &entry.path,
-            &CliError::input(&entry.path, problem),
-        )
+        let error = CliError::input(&entry.path, problem);
+        Report::failed(Some(format), &entry.path, &error)
     };
-    let document = match (format.decode)(&bytes) {
-        Ok(document) => document,
-        Err(error) => return fail(error.into()),
-    };
-    let encoded = match document.encode() {
-        Ok(encoded) => encoded,
-        Err(source) => {
-            return fail(Problem::Encode {
-                format: format.name,
-                source,
-            })
-        }
-    };
+    let document = (format.decode)(&bytes).map_err(|error| fail(error.into()))?;
+    let encoded = document.encode().map_err(|source| {
+        fail(Problem::Encode {
+            format: format.name,
+            source,
+        })
+    })?;
     let outcome = match first_difference(&bytes, &encoded) {
         None => Outcome::Ok {
-            text: format!("{}: ok\n", crate::error::shown(&entry.path)),
+            text: format!("{}: ok\n", shown(&entry.path)),
             fields: Map::new(),
         },
         Some(offset) => Outcome::Differs(describe_difference(format, &bytes, &encoded, offset)),
     };
-    Report {
+    Ok(Report {
         format: Some(format),
         outcome,
-    }
+    })
 }
 
 fn first_difference(original: &[u8], encoded: &[u8]) -> Option<usize> {

@@ -141,14 +141,14 @@ fn convert_into_folder(
     let counts = batch::run(context, &entries, style, |entry| {
         let output = output_path(entry, folder, extension);
         match owners.get(&output) {
-            Some(owner) if owner != &entry.path => Report {
+            Some(owner) if owner != &entry.path => Err(Report {
                 format: None,
                 outcome: Outcome::Failed(Detail::plain(format!(
                     "its output {} would overwrite that of {}",
                     output.display(),
                     owner.display()
                 ))),
-            },
+            }),
             _ => convert_file(&catalogue, entry, forced, target, &output),
         }
     })?;
@@ -182,14 +182,11 @@ fn convert_file(
     forced: Option<&'static Format>,
     target: &'static Format,
     output_path: &Path,
-) -> Report {
-    let bytes = match batch::read(entry) {
-        Ok(bytes) => bytes,
-        Err(report) => return report,
-    };
-    let format = match batch::identify(catalogue, entry, &bytes, forced) {
-        Ok(format) => format,
-        Err(report) => return report,
+) -> Result<Report, Report> {
+    let (format, bytes) = batch::open(catalogue, entry, forced)?;
+    let stop = |outcome| Report {
+        format: Some(format),
+        outcome,
     };
     let converts = target.is(format)
         || catalogue
@@ -197,24 +194,18 @@ fn convert_file(
             .any(|conversion| conversion.to.is(target));
     if !converts {
         let detail = Detail::plain(no_conversion(catalogue, format, target).to_string());
-        return Report {
-            format: Some(format),
-            outcome: if entry.named() {
-                Outcome::Failed(detail)
-            } else {
-                Outcome::NotSupported(detail)
-            },
-        };
+        return Err(stop(if entry.named() {
+            Outcome::Failed(detail)
+        } else {
+            Outcome::NotSupported(detail)
+        }));
     }
     if output_path == entry.path {
-        return Report {
-            format: Some(format),
-            outcome: Outcome::Failed(Detail::plain(
-                "its output would replace it; choose another folder".to_owned(),
-            )),
-        };
+        return Err(stop(Outcome::Failed(Detail::plain(
+            "its output would replace it; choose another folder".to_owned(),
+        ))));
     }
-    let written = input::decode(&entry.path, format, &bytes)
+    input::decode(&entry.path, format, &bytes)
         .and_then(|document| convert(catalogue, &entry.path, format, document.as_ref(), target))
         .and_then(|converted| {
             let parent = output_path.parent().unwrap_or(Path::new("."));
@@ -223,21 +214,16 @@ fn convert_file(
                 source,
             })?;
             output::write_file(output_path, &converted)
-        });
-    match written {
-        Ok(()) => Report {
-            format: Some(format),
-            outcome: Outcome::Ok {
-                text: format!(
-                    "{}: ok, wrote {}\n",
-                    shown(&entry.path),
-                    output_path.display()
-                ),
-                fields: Map::new(),
-            },
-        },
-        Err(error) => Report::failed(Some(format), &entry.path, &error),
-    }
+        })
+        .map_err(|error| Report::failed(Some(format), &entry.path, &error))?;
+    Ok(stop(Outcome::Ok {
+        text: format!(
+            "{}: ok, wrote {}\n",
+            shown(&entry.path),
+            output_path.display()
+        ),
+        fields: Map::new(),
+    }))
 }
 
 /// `--to`, else the format the output file's extension names.

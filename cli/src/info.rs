@@ -46,29 +46,24 @@ pub fn run(
     Ok(counts.all_good())
 }
 
-fn describe_file(catalogue: &Catalogue, entry: &Entry, forced: Option<&'static Format>) -> Report {
-    let bytes = match batch::read(entry) {
-        Ok(bytes) => bytes,
-        Err(report) => return report,
-    };
-    let format = match batch::identify(catalogue, entry, &bytes, forced) {
-        Ok(format) => format,
-        Err(report) => return report,
-    };
-    let document = match input::decode(&entry.path, format, &bytes) {
-        Ok(document) => document,
-        Err(error) => return Report::failed(Some(format), &entry.path, &error),
-    };
+fn describe_file(
+    catalogue: &Catalogue,
+    entry: &Entry,
+    forced: Option<&'static Format>,
+) -> Result<Report, Report> {
+    let (format, bytes) = batch::open(catalogue, entry, forced)?;
+    let document = input::decode(&entry.path, format, &bytes)
+        .map_err(|error| Report::failed(Some(format), &entry.path, &error))?;
     let description = document.describe();
     let text = summary(&shown(&entry.path), format.title, format.name, &description);
-    Report {
+    Ok(Report {
         format: Some(format),
         outcome: Outcome::Ok {
             // A blank line after each summary keeps the files apart.
             text: format!("{text}\n"),
             fields: description_json(format, &description),
         },
-    }
+    })
 }
 
 /// `--json`'s fields of a summary: the title, the facts in order and the

@@ -750,8 +750,8 @@ mod tests {
             .collect()
     }
 
-    #[test]
-    fn figure_is_framed_with_bones_over_the_mesh() {
+    /// The standing figure drawn at the default size, bones or not.
+    fn figure_picture(bones: bool) -> Pixmap {
         let (joints, positions, triangles) = figure();
         let meshes = [RenderMesh {
             positions: &positions,
@@ -763,11 +763,16 @@ mod tests {
             axes: Axes::RightHandedYUp,
         }];
         let scene = Scene {
+            figures: &figures,
             title: "adult-skeleton.cmx",
-            ..scene(&figures)
+            bones,
         };
-        let size = ImageSize::default();
-        let image = decode(&render_png(&scene, size).unwrap());
+        decode(&render_png(&scene, ImageSize::default()).unwrap())
+    }
+
+    #[test]
+    fn figure_is_framed_with_bones_over_the_mesh() {
+        let image = figure_picture(true);
         assert_eq!((image.width(), image.height()), (800, 600));
 
         for (x, y) in [(0, 0), (799, 0), (0, 599), (799, 599)] {
@@ -937,22 +942,8 @@ mod tests {
 
     #[test]
     fn without_bones_only_the_meshes_are_drawn() {
-        let (joints, positions, triangles) = figure();
-        let meshes = [RenderMesh {
-            positions: &positions,
-            triangles: &triangles,
-        }];
-        let figures = [Figure {
-            joints: &joints,
-            meshes: &meshes,
-            axes: Axes::RightHandedYUp,
-        }];
-        let with_bones = decode(&render_png(&scene(&figures), ImageSize::default()).unwrap());
-        let without = Scene {
-            bones: false,
-            ..scene(&figures)
-        };
-        let without = decode(&render_png(&without, ImageSize::default()).unwrap());
+        let with_bones = figure_picture(true);
+        let without = figure_picture(false);
         for color in [BONE, JOINT] {
             assert!(!front_pixels(&with_bones, color).is_empty());
             assert!(front_pixels(&without, color).is_empty());
