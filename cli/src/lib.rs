@@ -216,7 +216,7 @@ struct Posing {
     /// Pose with an animation from this file instead of the rest pose.
     #[arg(long, value_name = "FILE")]
     anim: Option<PathBuf>,
-    /// The frame of the animation, counted from 0.
+    /// The frame of the animation, counted from 0 (the first, by default).
     #[arg(long, value_name = "N", requires = "anim")]
     frame: Option<usize>,
     /// Which animation, for a file that holds several.

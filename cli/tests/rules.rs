@@ -260,6 +260,17 @@ fn format_applies_to_the_positional_inputs_only() {
         obj.to_str().unwrap(),
     ]);
     assert_status(&output, 0);
+    let bcf = dir.path().join("skeleton.bcf");
+    let output = ossuary(&[
+        "convert",
+        &skeleton,
+        "--format",
+        "sims-cmx",
+        "-o",
+        bcf.to_str().unwrap(),
+    ]);
+    assert_status(&output, 0);
+    assert_eq!(std::fs::read(&bcf).unwrap(), fixture_bytes("humanoid.bcf"));
     // For `render` every positional file is read as --format says.
     let png = dir.path().join("both.png");
     let output = ossuary(&[
