@@ -1,83 +1,67 @@
-//! `ossuary check`: decode, re-encode, compare.
+//! `ossuary check`: decode, re-encode, compare, for every file named or
+//! found in the folders named.
 
-use std::io::IsTerminal as _;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use formats::catalogue::Catalogue;
 use formats::format::{Encoding, Format};
+use serde_json::Map;
 
-use crate::error::{CliError, Problem};
+use crate::batch::{self, Detail, Entry, Outcome, Report, Style};
+use formats::schema::Position;
+
+use crate::error::{shown, CliError, Located, Problem};
 use crate::{input, Context};
-
-/// A progress line appears on a terminal once this many files are checked.
-const PROGRESS_FROM: usize = 20;
-
-enum Verdict {
-    Identical,
-    /// Where the re-encoded file first differs.
-    Differs(String),
-    /// The file could not be decoded or re-encoded.
-    Failed(String),
-}
 
 pub fn run(
     context: &mut Context,
     paths: &[PathBuf],
     forced: Option<&str>,
+    json: bool,
 ) -> Result<bool, CliError> {
     let catalogue = context.catalogue;
-    let forced_format = forced
+    let forced = forced
         .map(|name| input::format_named(&catalogue, name))
         .transpose()?;
-    let files = collect_files(&catalogue, paths, forced_format)?;
-    let show_progress = files.len() >= PROGRESS_FROM && std::io::stderr().is_terminal();
-    let mut all_identical = true;
-    for (done, file) in files.iter().enumerate() {
-        if show_progress {
-            eprint!("\r\x1b[2K[{}/{}] {}", done + 1, files.len(), file.display());
-        }
-        let verdict = check_file(&catalogue, file, forced)?;
-        if show_progress {
-            eprint!("\r\x1b[2K");
-        }
-        let line = match &verdict {
-            Verdict::Identical => format!("{}: ok\n", file.display()),
-            Verdict::Differs(difference) => format!("{}: {difference}\n", file.display()),
-            Verdict::Failed(message) => format!("{message}\n"),
-        };
-        context.print(&line)?;
-        all_identical &= matches!(verdict, Verdict::Identical);
-    }
-    Ok(all_identical)
+    let entries = batch::collect(paths)?;
+    let style = Style {
+        json,
+        compares: true,
+        summary: batch::single_file(&entries).is_none(),
+    };
+    let counts = batch::run(context, &entries, style, |entry| {
+        check_file(&catalogue, entry, forced)
+    })?;
+    Ok(counts.all_good())
 }
 
-/// A file's verdict; only a usage problem (unknown format) is an error.
 fn check_file(
     catalogue: &Catalogue,
-    path: &Path,
-    forced: Option<&str>,
-) -> Result<Verdict, CliError> {
-    let bytes = match input::read(path) {
-        Ok(bytes) => bytes,
-        Err(error) => return Ok(Verdict::Failed(error.to_string())),
+    entry: &Entry,
+    forced: Option<&'static Format>,
+) -> Result<Report, Report> {
+    let (format, bytes) = batch::open(catalogue, entry, forced)?;
+    let fail = |problem: Problem| {
+        let error = CliError::input(&entry.path, problem);
+        Report::failed(Some(format), &entry.path, &error)
     };
-    let format = input::format_of(catalogue, path, &bytes, forced)?;
-    let document = match input::decode(path, format, &bytes) {
-        Ok(document) => document,
-        Err(error) => return Ok(Verdict::Failed(error.to_string())),
+    let document = (format.decode)(&bytes).map_err(|error| fail(error.into()))?;
+    let encoded = document.encode().map_err(|source| {
+        fail(Problem::Encode {
+            format: format.name,
+            source,
+        })
+    })?;
+    let outcome = match first_difference(&bytes, &encoded) {
+        None => Outcome::Ok {
+            text: format!("{}: ok\n", shown(&entry.path)),
+            fields: Map::new(),
+        },
+        Some(offset) => Outcome::Differs(describe_difference(format, &bytes, &encoded, offset)),
     };
-    let encoded = match document.encode() {
-        Ok(encoded) => encoded,
-        Err(error) => {
-            return Ok(Verdict::Failed(format!(
-                "{}: cannot re-encode: {error}",
-                path.display()
-            )))
-        }
-    };
-    Ok(match first_difference(&bytes, &encoded) {
-        None => Verdict::Identical,
-        Some(offset) => Verdict::Differs(describe_difference(format, &bytes, &encoded, offset)),
+    Ok(Report {
+        format: Some(format),
+        outcome,
     })
 }
 
@@ -89,18 +73,24 @@ fn first_difference(original: &[u8], encoded: &[u8]) -> Option<usize> {
         .or_else(|| (original.len() != encoded.len()).then(|| original.len().min(encoded.len())))
 }
 
-fn describe_difference(format: &Format, original: &[u8], encoded: &[u8], offset: usize) -> String {
+fn describe_difference(format: &Format, original: &[u8], encoded: &[u8], offset: usize) -> Detail {
     let show = |bytes: &[u8]| {
         bytes
             .get(offset)
             .map_or("end of file".to_owned(), |b| format!("0x{b:02x}"))
     };
     match format.encoding {
-        Encoding::Binary => format!(
-            "differs at byte {offset}: original {}, re-encoded {}",
-            show(original),
-            show(encoded)
-        ),
+        Encoding::Binary => {
+            let message = format!("original {}, re-encoded {}", show(original), show(encoded));
+            Detail {
+                sentence: format!("differs at byte {offset}: {message}"),
+                located: Located {
+                    message,
+                    position: Some(Position::Byte(offset as u64)),
+                    field: None,
+                },
+            }
+        }
         Encoding::Text => {
             let before = original.get(..offset).unwrap_or(original);
             let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
@@ -110,55 +100,16 @@ fn describe_difference(format: &Format, original: &[u8], encoded: &[u8], offset:
                     .rposition(|&b| b == b'\n')
                     .map_or(0, |newline| newline + 1)
                 + 1;
-            format!("differs at line {line}:{column}")
+            Detail {
+                sentence: format!("differs at line {line}:{column}"),
+                located: Located {
+                    message: "the re-encoded text differs".to_owned(),
+                    position: Some(Position::Text { line, column }),
+                    field: None,
+                },
+            }
         }
     }
-}
-
-/// The named files, and inside named directories every file (recursively,
-/// sorted) whose extension some format claims, or `--format`'s extensions.
-fn collect_files(
-    catalogue: &Catalogue,
-    paths: &[PathBuf],
-    forced: Option<&Format>,
-) -> Result<Vec<PathBuf>, CliError> {
-    let mut files = Vec::new();
-    for path in paths {
-        if path.is_dir() {
-            let mut found = Vec::new();
-            walk(path, &mut found)?;
-            found.retain(|file| wanted(catalogue, file, forced));
-            found.sort();
-            files.extend(found);
-        } else {
-            files.push(path.clone());
-        }
-    }
-    Ok(files)
-}
-
-fn wanted(catalogue: &Catalogue, file: &Path, forced: Option<&Format>) -> bool {
-    let name = file.to_string_lossy();
-    let mut claiming = catalogue.by_extension(&name);
-    match forced {
-        Some(format) => claiming.any(|claimant| claimant.is(format)),
-        None => claiming.next().is_some(),
-    }
-}
-
-fn walk(directory: &Path, found: &mut Vec<PathBuf>) -> Result<(), CliError> {
-    let cannot_list = |error| CliError::input(directory, Problem::Read(error));
-    let entries = std::fs::read_dir(directory).map_err(cannot_list)?;
-    for entry in entries {
-        let entry = entry.map_err(cannot_list)?;
-        let path = entry.path();
-        if path.is_dir() {
-            walk(&path, found)?;
-        } else {
-            found.push(path);
-        }
-    }
-    Ok(())
 }
 
 #[cfg(test)]
@@ -178,7 +129,11 @@ mod tests {
             encoding: Encoding::Text,
             ..*formats::catalogue::FORMATS[0]
         };
-        let text = describe_difference(&format, b"one\r\ntwo\r\n", b"one\r\ntwx\r\n", 7);
-        assert_eq!(text, "differs at line 2:3");
+        let detail = describe_difference(&format, b"one\r\ntwo\r\n", b"one\r\ntwx\r\n", 7);
+        assert_eq!(detail.sentence, "differs at line 2:3");
+        assert_eq!(
+            detail.located.position,
+            Some(Position::Text { line: 2, column: 3 })
+        );
     }
 }

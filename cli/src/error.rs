@@ -2,12 +2,12 @@
 //! exit codes: 2 for a command line that asks for something impossible, 1
 //! for input that is unreadable, invalid or of the wrong kind.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use formats::format::JsonError;
 use formats::rig::RigError;
-use formats::schema;
+use formats::schema::{self, Position};
 use render::RenderError;
 use skinning::{ClipError, JobError, SkeletonError, SkinError};
 
@@ -22,6 +22,18 @@ pub enum CliError {
         path: PathBuf,
         problem: Box<Problem>,
     },
+    /// A file is fine, but not what the command needs (exit 1), e.g.
+    /// "x.skn is a Sims skin, which has no skeleton to pose".
+    #[error("{}", wrong_kind(.path, .kind, .lacks, *.format_never_has))]
+    WrongKind {
+        path: PathBuf,
+        /// The format's title with an article: "a Sims skin".
+        kind: String,
+        /// What the command needs: "skeleton to pose".
+        lacks: &'static str,
+        /// Whether no file of the format has one (else just this file).
+        format_never_has: bool,
+    },
     /// An output cannot be written (exit 1).
     #[error("{}: cannot write: {source}", .path.display())]
     Output {
@@ -35,6 +47,12 @@ pub enum CliError {
 pub enum Problem {
     #[error("cannot read: {0}")]
     Read(std::io::Error),
+    /// Neither the name nor the content shows the format.
+    #[error("{}", unidentified(.readable_as))]
+    Unidentified {
+        /// The formats whose readers accept the bytes all the same.
+        readable_as: Vec<&'static str>,
+    },
     /// The bytes do not decode: the error holds the offset (or line and
     /// column) and the field path.
     #[error(transparent)]
@@ -47,12 +65,6 @@ pub enum Problem {
     Encode {
         format: &'static str,
         source: schema::Error,
-    },
-    /// The file is fine, but not what the command needs.
-    #[error("a {title} file has no {lacks}")]
-    WrongKind {
-        title: &'static str,
-        lacks: &'static str,
     },
     #[error(transparent)]
     Rig(#[from] RigError),
@@ -68,8 +80,29 @@ pub enum Problem {
     Render(#[from] RenderError),
 }
 
+fn wrong_kind(path: &Path, kind: &str, lacks: &str, format_never_has: bool) -> String {
+    let path = shown(path);
+    if format_never_has {
+        format!("{path} is {kind}, which has no {lacks}")
+    } else {
+        format!("{path} is {kind} with no {lacks}")
+    }
+}
+
+fn unidentified(readable_as: &[&str]) -> String {
+    let plain = "cannot tell the format from the name or the content";
+    match readable_as {
+        [] => format!("{plain}; `ossuary formats` lists the formats ossuary reads"),
+        names => format!(
+            "{plain}, but it reads as {}: pass --format {}",
+            names.join(", "),
+            names.first().copied().unwrap_or_default()
+        ),
+    }
+}
+
 /// `-` stands for standard input or output.
-fn shown(path: &std::path::Path) -> String {
+pub fn shown(path: &Path) -> String {
     if path.as_os_str() == "-" {
         "standard input".to_owned()
     } else {
@@ -88,7 +121,35 @@ impl CliError {
     pub fn exit_code(&self) -> ExitCode {
         match self {
             CliError::Usage(_) => ExitCode::from(2),
-            CliError::Input { .. } | CliError::Output { .. } => ExitCode::from(1),
+            CliError::Input { .. } | CliError::WrongKind { .. } | CliError::Output { .. } => {
+                ExitCode::from(1)
+            }
+        }
+    }
+}
+
+/// An error taken apart for `--json`: what, where and in which field.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Located {
+    pub message: String,
+    pub position: Option<Position>,
+    pub field: Option<String>,
+}
+
+impl Problem {
+    /// The problem's parts; only decoding errors know a position and field.
+    pub fn located(&self) -> Located {
+        match self {
+            Problem::Decode(error) => Located {
+                message: error.kind.to_string(),
+                position: error.position,
+                field: (!error.path.is_empty()).then(|| error.path.to_string()),
+            },
+            other => Located {
+                message: other.to_string(),
+                position: None,
+                field: None,
+            },
         }
     }
 }

@@ -1,31 +1,89 @@
-//! `ossuary info`: a readable summary of each file.
+//! `ossuary info`: a readable summary of each file named or found in the
+//! folders named.
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-use formats::format::{Description, Joint};
+use formats::catalogue::Catalogue;
+use formats::format::{Description, Format, Joint};
+use serde_json::{json, Map, Value};
 
-use crate::error::CliError;
+use crate::batch::{self, Entry, Outcome, Report, Style};
+use crate::error::{shown, CliError};
 use crate::{input, Context};
 
 pub fn run(
     context: &mut Context,
-    files: &[PathBuf],
-    format: Option<&str>,
+    paths: &[PathBuf],
+    forced: Option<&str>,
+    json: bool,
 ) -> Result<bool, CliError> {
-    for (index, path) in files.iter().enumerate() {
-        let input = input::load(&context.catalogue, path, format)?;
-        if index > 0 {
-            context.print("\n")?;
-        }
+    let catalogue = context.catalogue;
+    let forced = forced
+        .map(|name| input::format_named(&catalogue, name))
+        .transpose()?;
+    let entries = batch::collect(paths)?;
+    if let (Some(only), false) = (batch::single_file(&entries), json) {
+        // One file: its summary, or an error like any other command's.
+        let path = &only.path;
+        let input = input::load(&catalogue, path, forced.map(|format| format.name))?;
         context.print(&summary(
-            &path.display().to_string(),
+            &shown(path),
             input.format.title,
             input.format.name,
             &input.document.describe(),
         ))?;
+        return Ok(true);
     }
-    Ok(true)
+    let style = Style {
+        json,
+        compares: false,
+        summary: true,
+    };
+    let counts = batch::run(context, &entries, style, |entry| {
+        describe_file(&catalogue, entry, forced)
+    })?;
+    Ok(counts.all_good())
+}
+
+fn describe_file(
+    catalogue: &Catalogue,
+    entry: &Entry,
+    forced: Option<&'static Format>,
+) -> Result<Report, Report> {
+    let (format, bytes) = batch::open(catalogue, entry, forced)?;
+    let document = input::decode(&entry.path, format, &bytes)
+        .map_err(|error| Report::failed(Some(format), &entry.path, &error))?;
+    let description = document.describe();
+    let text = summary(&shown(&entry.path), format.title, format.name, &description);
+    Ok(Report {
+        format: Some(format),
+        outcome: Outcome::Ok {
+            // A blank line after each summary keeps the files apart.
+            text: format!("{text}\n"),
+            fields: description_json(format, &description),
+        },
+    })
+}
+
+/// `--json`'s fields of a summary: the title, the facts in order and the
+/// joint tree as parent indices.
+fn description_json(format: &Format, description: &Description) -> Map<String, Value> {
+    let facts: Vec<Value> = description
+        .facts
+        .iter()
+        .map(|(label, value)| json!({ "label": label, "value": value }))
+        .collect();
+    let joints: Vec<Value> = description
+        .joints
+        .iter()
+        .map(|joint| json!({ "name": joint.name, "parent": joint.parent }))
+        .collect();
+    let mut fields = Map::new();
+    fields.insert("title".into(), json!(format.title));
+    fields.insert("facts".into(), Value::Array(facts));
+    fields.insert("joints".into(), Value::Array(joints));
+    fields
 }
 
 pub fn summary(file: &str, title: &str, format_name: &str, description: &Description) -> String {

@@ -13,6 +13,7 @@ use formats::rig::{self, Motion, RigOptions};
 use glam::{Affine3A, Vec3};
 use skinning::{BlendRule, BoundSkin, Clip, Pose, PosedSkin, Skeleton};
 
+use crate::capabilities::{kind_of_file, Capabilities};
 use crate::error::{CliError, Problem};
 
 /// A decoded input file.
@@ -54,6 +55,17 @@ pub fn read(path: &Path) -> Result<Vec<u8>, CliError> {
     Ok(bytes)
 }
 
+/// Standard input can be read only once, so `-` may be named once.
+pub fn at_most_one_stdin(paths: &[PathBuf]) -> Result<(), CliError> {
+    let stdin_count = paths.iter().filter(|path| path.as_os_str() == "-").count();
+    if stdin_count > 1 {
+        return Err(CliError::Usage(
+            "`-` (standard input) is named more than once; it can be read only once".to_owned(),
+        ));
+    }
+    Ok(())
+}
+
 /// The format named by `--format`, else the one the file's name or bytes show.
 pub fn format_of(
     catalogue: &Catalogue,
@@ -63,16 +75,28 @@ pub fn format_of(
 ) -> Result<&'static Format, CliError> {
     match forced {
         Some(name) => format_named(catalogue, name),
-        None => catalogue
-            .detect(&path.to_string_lossy(), bytes)
-            .ok_or_else(|| {
-                CliError::Usage(format!(
-                    "{}: cannot tell the format from the name or the content; pass --format (one of: {})",
-                    path.display(),
-                    known_names(catalogue)
-                ))
-            }),
+        None => identify(catalogue, path, bytes).map_err(|problem| CliError::input(path, problem)),
     }
+}
+
+/// The format the file's name or bytes show. When neither does, the
+/// problem names the formats whose readers accept the bytes anyway, so
+/// that `--format` is suggested only where it would help.
+pub fn identify(
+    catalogue: &Catalogue,
+    path: &Path,
+    bytes: &[u8],
+) -> Result<&'static Format, Problem> {
+    catalogue
+        .detect(&path.to_string_lossy(), bytes)
+        .ok_or_else(|| Problem::Unidentified {
+            readable_as: catalogue
+                .formats()
+                .iter()
+                .filter(|format| (format.decode)(bytes).is_ok())
+                .map(|format| format.name)
+                .collect(),
+        })
 }
 
 pub fn decode(
@@ -107,11 +131,19 @@ impl Input {
     }
 
     /// The error for a file that lacks what the command needs.
-    pub fn wrong_kind(&self, lacks: &'static str) -> CliError {
-        self.fail(Problem::WrongKind {
-            title: self.format.title,
+    pub fn wrong_kind(&self, need: Need) -> CliError {
+        let capabilities = Capabilities::of(self.format);
+        let (lacks, format_has) = match need {
+            Need::Skeleton => ("skeleton to pose", capabilities.skeleton),
+            Need::Meshes => ("mesh", capabilities.meshes),
+            Need::Animation => ("animation", capabilities.animations),
+        };
+        CliError::WrongKind {
+            path: self.path.clone(),
+            kind: kind_of_file(self.format),
             lacks,
-        })
+            format_never_has: !format_has,
+        }
     }
 
     /// The file's skeleton, if it has one.
@@ -126,7 +158,7 @@ impl Input {
     /// The file's skeleton; a file without one is the wrong kind of input.
     pub fn required_skeleton(&self, options: RigOptions) -> Result<rig::Skeleton, CliError> {
         self.skeleton(options)?
-            .ok_or_else(|| self.wrong_kind("skeleton to pose"))
+            .ok_or_else(|| self.wrong_kind(Need::Skeleton))
     }
 
     /// The file's meshes (none if it has none).
@@ -144,9 +176,17 @@ impl Input {
         self.document
             .rig()
             .animations(&self.files)
-            .ok_or_else(|| self.wrong_kind("animation"))?
+            .ok_or_else(|| self.wrong_kind(Need::Animation))?
             .map_err(|error| self.fail(error))
     }
+}
+
+/// What a command needs from a file.
+#[derive(Debug, Clone, Copy)]
+pub enum Need {
+    Skeleton,
+    Meshes,
+    Animation,
 }
 
 /// The animation a posing command is asked for.
@@ -205,7 +245,7 @@ pub fn animation_frame(
             }
         }
         (None, 1) => animations.swap_remove(0),
-        (None, 0) => return Err(input.wrong_kind("animation")),
+        (None, 0) => return Err(input.wrong_kind(Need::Animation)),
         (None, _) => {
             return Err(CliError::Usage(format!(
                 "{} holds several animations; choose one with --skill NAME: {}",

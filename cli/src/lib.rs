@@ -2,6 +2,8 @@
 //! character files. The binary runs [`run`] with the standard catalogue; a
 //! program (or a test) with formats of its own runs it with its own.
 
+mod batch;
+mod capabilities;
 mod check;
 mod convert;
 mod error;
@@ -9,6 +11,7 @@ mod info;
 mod input;
 mod joints;
 mod json;
+mod list_formats;
 mod output;
 mod render;
 mod skin;
@@ -29,7 +32,16 @@ use input::AnimationChoice;
 #[command(
     name = "ossuary",
     version,
-    about = "Inspect, verify, convert, pose and render late-1990s game character files"
+    about = "Inspect, verify, convert, pose and render late-1990s game character files",
+    after_help = "\
+The format of a file comes from its extension, then its content; `ossuary formats` lists them.
+`-` stands for standard input (as an input) or standard output (after -o).
+Exit status: 0 success, 1 bad input (or `check` found a difference), 2 bad usage.
+
+Examples:
+  ossuary info adult-skeleton.cmx
+  ossuary check ../shared/corpus
+  ossuary render adult-skeleton.cmx body.skn head.skn -o adult.png"
 )]
 struct Cli {
     #[command(subcommand)]
@@ -39,22 +51,43 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Print a readable summary of each file: format, counts, bone tree.
+    #[command(after_help = "\
+Folders are searched (names starting with `.` are passed over); a file that cannot be read is
+reported and the others go on. Several files end with a summary line.
+
+Examples:
+  ossuary info adult-skeleton.cmx
+  ossuary info ../shared/corpus --json")]
     Info {
-        #[arg(required = true)]
-        files: Vec<PathBuf>,
-        /// Read the files as this format instead of guessing it.
+        /// Files, and folders to search.
+        #[arg(required = true, value_name = "FILE|DIR")]
+        paths: Vec<PathBuf>,
+        /// Read the files as this format instead of guessing it (in folders: the files
+        /// with its extensions).
         #[arg(long, value_name = "NAME")]
         format: Option<String>,
+        /// Print one JSON object per file, then one with the summary.
+        #[arg(long)]
+        json: bool,
     },
     /// Print the decoded file as JSON.
+    #[command(after_help = "\
+Examples:
+  ossuary dump humanoid.skel > humanoid.json
+  ossuary dump - --format sims-skn < body.skn")]
     Dump {
+        /// The file to decode (`-` for standard input).
         file: PathBuf,
         /// Read the file as this format instead of guessing it.
         #[arg(long, value_name = "NAME")]
         format: Option<String>,
     },
     /// Turn JSON (as `dump` prints it) back into a file of the format.
+    #[command(after_help = "\
+Example:
+  ossuary encode humanoid.json --format tso-skel -o humanoid.skel")]
     Encode {
+        /// JSON as `dump` prints it (`-` for standard input).
         json: PathBuf,
         /// The format to write.
         #[arg(long, value_name = "NAME")]
@@ -64,22 +97,35 @@ enum Command {
         output: PathBuf,
     },
     /// Convert between formats that carry the same data (e.g. .cmx <-> .bcf,
-    /// .skn <-> .bmf); the output format comes from OUT's extension or --to.
+    /// .skn <-> .bmf), one file or whole folders.
+    #[command(after_help = "\
+With folders as inputs, or -o naming a folder, every file is converted into that folder,
+mirroring the folders' trees; files that do not convert to --to are reported and passed over.
+
+Examples:
+  ossuary convert adult-skeleton.cmx -o adult-skeleton.bcf
+  ossuary convert ../shared/corpus/sims1 -o binary/ --to sims-bmf")]
     Convert {
-        input: PathBuf,
-        /// The file to write (`-` for standard output, with --to).
+        /// The files, or folders, to convert (`-` for standard input).
+        #[arg(required = true, value_name = "IN")]
+        inputs: Vec<PathBuf>,
+        /// The file to write (`-` for standard output, with --to), or the folder to write into.
         #[arg(short, long, value_name = "OUT")]
         output: PathBuf,
-        /// Write this format whatever OUT's extension says.
+        /// Write this format whatever OUT's extension says (needed for a folder).
         #[arg(long, value_name = "NAME")]
         to: Option<String>,
-        /// Read the input as this format instead of guessing it.
+        /// Read the inputs as this format instead of guessing it.
         #[arg(long, value_name = "NAME")]
         format: Option<String>,
     },
     /// Print the skeleton's joints in model space as JSON: name, parent,
     /// position [x, y, z] and rotation [x, y, z, w], in the file's own axes.
+    #[command(after_help = "\
+Example:
+  ossuary joints adult-skeleton.cmx")]
     Joints {
+        /// The file with the skeleton (`-` for standard input).
         file: PathBuf,
         /// Read FILE as this format instead of guessing it.
         #[arg(long, value_name = "NAME")]
@@ -87,13 +133,18 @@ enum Command {
         #[command(flatten)]
         posing: Posing,
     },
-    /// Deform a mesh with a skeleton and write it as OBJ.
+    /// Deform a mesh with a skeleton and write it as OBJ (with an MTL
+    /// beside it naming the textures).
+    #[command(after_help = "\
+Example:
+  ossuary skin body.skn --skeleton adult-skeleton.cmx -o body.obj   # also writes body.mtl")]
     Skin {
+        /// The file with the mesh (`-` for standard input).
         mesh: PathBuf,
         /// The skeleton to pose (not needed when MESH holds its own).
         #[arg(long, value_name = "FILE")]
         skeleton: Option<PathBuf>,
-        /// The file to write (`-` for standard output).
+        /// The OBJ to write (`-` for standard output, without the MTL).
         #[arg(short, long, value_name = "OUT.obj")]
         output: PathBuf,
         /// Read MESH as this format instead of guessing it.
@@ -102,32 +153,61 @@ enum Command {
         #[command(flatten)]
         posing: Posing,
     },
-    /// Draw the posed skeleton and meshes (front and side views) to a PNG.
+    /// Draw the posed skeletons and meshes (front and side views, with a
+    /// height ruler) to a PNG.
+    #[command(after_help = "\
+Each file with a skeleton is a figure; files with meshes only are posed by the figure before
+them. Figures stand side by side at one scale.
+
+Examples:
+  ossuary render adult-skeleton.cmx body.skn head.skn -o adult.png
+  ossuary render all_b.skt hum_f_face.skt -o skeletons.png --size 1600x900")]
     Render {
-        /// The first file with a skeleton poses the others' meshes.
+        /// The files to draw.
         #[arg(required = true)]
         files: Vec<PathBuf>,
-        /// The file to write (`-` for standard output).
+        /// The PNG to write (`-` for standard output).
         #[arg(short, long, value_name = "OUT.png")]
         output: PathBuf,
-        /// Picture size in pixels.
+        /// Picture size in pixels, each side from 64 to 16384.
         #[arg(long, value_name = "WxH", default_value = "800x600", value_parser = render::parse_size)]
         size: ::render::ImageSize,
+        /// Draw the meshes only, without bones and joints.
+        #[arg(long)]
+        no_bones: bool,
         /// Read the files as this format instead of guessing it.
         #[arg(long, value_name = "NAME")]
         format: Option<String>,
         #[command(flatten)]
         posing: Posing,
     },
-    /// Decode and re-encode each file (directories are searched) and report
-    /// `ok` or the first difference; exits 0 only if all come back identical.
+    /// Decode and re-encode each file and report `ok` or the first
+    /// difference; exits 0 only if all come back identical.
+    #[command(after_help = "\
+Folders are searched (names starting with `.` are passed over). A file named on the command
+line that cannot be identified has failed; one found in a folder is counted as not supported.
+Several files end with a summary line.
+
+Examples:
+  ossuary check humanoid.skel
+  ossuary check ../shared/corpus --json | jq -c 'select(.result != \"ok\")'")]
     Check {
-        #[arg(required = true)]
+        /// Files, and folders to search.
+        #[arg(required = true, value_name = "FILE|DIR")]
         paths: Vec<PathBuf>,
-        /// Read the files as this format instead of guessing it.
+        /// Read the files as this format instead of guessing it (in folders: the files
+        /// with its extensions).
         #[arg(long, value_name = "NAME")]
         format: Option<String>,
+        /// Print one JSON object per file, then one with the summary.
+        #[arg(long)]
+        json: bool,
     },
+    /// List the formats: names, extensions, conversions, what each can do.
+    #[command(after_help = "\
+Example:
+  ossuary formats")]
+    Formats,
 }
 
 /// The options every posing command takes.
@@ -136,7 +216,7 @@ struct Posing {
     /// Pose with an animation from this file instead of the rest pose.
     #[arg(long, value_name = "FILE")]
     anim: Option<PathBuf>,
-    /// The frame of the animation, counted from 0.
+    /// The frame of the animation, counted from 0 (the first, by default).
     #[arg(long, value_name = "N", requires = "anim")]
     frame: Option<usize>,
     /// Which animation, for a file that holds several.
@@ -169,13 +249,17 @@ pub struct Context<'a> {
 
 impl Context<'_> {
     /// Writes to standard output; a closed pipe ends the command (see [`run`]).
-    fn print(&mut self, text: &str) -> Result<(), CliError> {
+    fn write(&mut self, bytes: &[u8]) -> Result<(), CliError> {
         self.stdout
-            .write_all(text.as_bytes())
+            .write_all(bytes)
             .map_err(|source| CliError::Output {
                 path: PathBuf::from("-"),
                 source,
             })
+    }
+
+    fn print(&mut self, text: &str) -> Result<(), CliError> {
+        self.write(text.as_bytes())
     }
 }
 
@@ -222,7 +306,11 @@ pub fn run(
 
 fn dispatch(context: &mut Context, command: Command) -> Result<bool, CliError> {
     match command {
-        Command::Info { files, format } => info::run(context, &files, format.as_deref()),
+        Command::Info {
+            paths,
+            format,
+            json,
+        } => info::run(context, &paths, format.as_deref(), json),
         Command::Dump { file, format } => json::dump(context, &file, format.as_deref()),
         Command::Encode {
             json,
@@ -230,11 +318,11 @@ fn dispatch(context: &mut Context, command: Command) -> Result<bool, CliError> {
             output,
         } => json::encode(context, &json, &format, &output),
         Command::Convert {
-            input,
+            inputs,
             output,
             to,
             format,
-        } => convert::run(context, &input, &output, format.as_deref(), to.as_deref()),
+        } => convert::run(context, &inputs, &output, format.as_deref(), to.as_deref()),
         Command::Joints {
             file,
             format,
@@ -258,9 +346,23 @@ fn dispatch(context: &mut Context, command: Command) -> Result<bool, CliError> {
             files,
             output,
             size,
+            no_bones,
             format,
             posing,
-        } => render::run(context, &files, &output, size, format.as_deref(), &posing),
-        Command::Check { paths, format } => check::run(context, &paths, format.as_deref()),
+        } => render::run(
+            context,
+            &files,
+            &output,
+            size,
+            format.as_deref(),
+            &posing,
+            !no_bones,
+        ),
+        Command::Check {
+            paths,
+            format,
+            json,
+        } => check::run(context, &paths, format.as_deref(), json),
+        Command::Formats => list_formats::run(context),
     }
 }

@@ -1,14 +1,31 @@
-//! `ossuary render`: a picture of a posed skeleton and the meshes of every
-//! file given.
+//! `ossuary render`: a picture of posed skeletons and the meshes of every
+//! file given. Each file with a skeleton stands as a figure of its own; a
+//! file with meshes only is posed by the figure before it (or, before any,
+//! by the first).
 
 use std::path::{Path, PathBuf};
 
-use ::render::{render_png, ImageSize, RenderJoint, RenderMesh, Scene};
+use ::render::{render_png, Figure, ImageSize, RenderJoint, RenderMesh, Scene};
+use formats::rig;
 use skinning::{joint_states, PosedSkin};
 
 use crate::error::CliError;
-use crate::input::{self, Input};
+use crate::input::{self, Input, Need, Posed};
 use crate::{output, Context, Posing};
+
+/// One figure: the file with the skeleton, and every file it poses.
+struct Group<'a> {
+    skeleton_input: &'a Input,
+    skeleton: rig::Skeleton,
+    members: Vec<&'a Input>,
+}
+
+/// A figure posed, ready to draw.
+struct PosedFigure {
+    joints: Vec<RenderJoint>,
+    meshes: Vec<(rig::Skin, PosedSkin)>,
+    axes: rig::Axes,
+}
 
 pub fn run(
     context: &mut Context,
@@ -17,34 +34,112 @@ pub fn run(
     size: ImageSize,
     format: Option<&str>,
     posing: &Posing,
+    bones: bool,
 ) -> Result<bool, CliError> {
     let catalogue = context.catalogue;
+    input::at_most_one_stdin(paths)?;
     let inputs = paths
         .iter()
         .map(|path| input::load(&catalogue, path, format))
         .collect::<Result<Vec<Input>, CliError>>()?;
-    let mut skeleton = None;
-    for input in &inputs {
-        if let Some(found) = input.skeleton(posing.options())? {
-            skeleton = Some((input, found));
-            break;
+    let groups = group(&inputs, posing)?;
+    let figures = groups
+        .iter()
+        .map(|group| pose_figure(context, group, posing))
+        .collect::<Result<Vec<PosedFigure>, CliError>>()?;
+    if !bones && figures.iter().all(|figure| figure.meshes.is_empty()) {
+        if let Some(first) = inputs.first() {
+            return Err(first.wrong_kind(Need::Meshes));
         }
     }
-    let Some((skeleton_input, skeleton)) = skeleton else {
-        let first = inputs
-            .first()
-            .ok_or_else(|| CliError::Usage("no file to render".to_owned()))?;
-        return Err(first.wrong_kind("skeleton to pose"));
+    let render_meshes: Vec<Vec<RenderMesh>> = figures
+        .iter()
+        .map(|figure| {
+            figure
+                .meshes
+                .iter()
+                .map(|(skin, posed)| RenderMesh {
+                    positions: &posed.positions,
+                    triangles: &skin.triangles,
+                })
+                .collect()
+        })
+        .collect();
+    let render_figures: Vec<Figure> = figures
+        .iter()
+        .zip(&render_meshes)
+        .map(|(figure, meshes)| Figure {
+            joints: &figure.joints,
+            meshes,
+            axes: figure.axes,
+        })
+        .collect();
+    let title = groups
+        .iter()
+        .map(|group| {
+            group
+                .members
+                .iter()
+                .map(|input| file_name(&input.path))
+                .collect::<Vec<_>>()
+                .join(" + ")
+        })
+        .collect::<Vec<_>>()
+        .join(" | ");
+    let scene = Scene {
+        figures: &render_figures,
+        title: &title,
+        bones,
     };
-    let posed = input::pose(&catalogue, skeleton_input, &skeleton, &posing.animation())?;
-    let mut meshes: Vec<(formats::rig::Skin, PosedSkin)> = Vec::new();
-    for input in &inputs {
+    let png = render_png(&scene, size).map_err(|error| CliError::input(output_path, error))?;
+    output::write(context, output_path, &png)?;
+    Ok(true)
+}
+
+/// The figures: each input with a skeleton starts one, and the inputs
+/// without one join the figure before them (those before any, the first).
+fn group<'a>(inputs: &'a [Input], posing: &Posing) -> Result<Vec<Group<'a>>, CliError> {
+    let mut groups: Vec<Group> = Vec::new();
+    let mut before_any = Vec::new();
+    for input in inputs {
+        match (input.skeleton(posing.options())?, groups.last_mut()) {
+            (Some(skeleton), _) => groups.push(Group {
+                skeleton_input: input,
+                skeleton,
+                members: vec![input],
+            }),
+            (None, Some(figure)) => figure.members.push(input),
+            (None, None) => before_any.push(input),
+        }
+    }
+    match groups.first_mut() {
+        Some(first) => {
+            before_any.append(&mut first.members);
+            first.members = before_any;
+            Ok(groups)
+        }
+        None => Err(match inputs.first() {
+            Some(first) => first.wrong_kind(Need::Skeleton),
+            None => CliError::Usage("no file to render".to_owned()),
+        }),
+    }
+}
+
+fn pose_figure(context: &Context, group: &Group, posing: &Posing) -> Result<PosedFigure, CliError> {
+    let posed: Posed = input::pose(
+        &context.catalogue,
+        group.skeleton_input,
+        &group.skeleton,
+        &posing.animation(),
+    )?;
+    let mut meshes = Vec::new();
+    for input in &group.members {
         for skin in input.skins(posing.options())? {
             let deformed = input::deform(&input.path, &skin, &posed)?;
             meshes.push((skin, deformed));
         }
     }
-    let joints: Vec<RenderJoint> = joint_states(&posed.model)
+    let joints = joint_states(&posed.model)
         .iter()
         .zip(posed.skeleton.parents())
         .map(|(state, parent)| RenderJoint {
@@ -52,27 +147,11 @@ pub fn run(
             parent: *parent,
         })
         .collect();
-    let render_meshes: Vec<RenderMesh> = meshes
-        .iter()
-        .map(|(skin, posed)| RenderMesh {
-            positions: &posed.positions,
-            triangles: &skin.triangles,
-        })
-        .collect();
-    let title = paths
-        .iter()
-        .map(|path| file_name(path))
-        .collect::<Vec<_>>()
-        .join(" + ");
-    let scene = Scene {
-        joints: &joints,
-        meshes: &render_meshes,
-        title: &title,
+    Ok(PosedFigure {
+        joints,
+        meshes,
         axes: posed.axes,
-    };
-    let png = render_png(&scene, size).map_err(|error| CliError::input(output_path, error))?;
-    output::write(context, output_path, &png)?;
-    Ok(true)
+    })
 }
 
 fn file_name(path: &Path) -> String {
@@ -82,18 +161,10 @@ fn file_name(path: &Path) -> String {
     )
 }
 
-/// Parses `WxH`, e.g. `800x600`.
+/// Parses `WxH`, e.g. `800x600`, within the renderer's limits.
 pub fn parse_size(text: &str) -> Result<ImageSize, String> {
-    let (width, height) = text
-        .split_once(['x', 'X'])
-        .ok_or_else(|| format!("`{text}` is not WIDTHxHEIGHT, e.g. 800x600"))?;
-    let number = |part: &str| {
-        part.trim()
-            .parse::<u32>()
-            .map_err(|_| format!("`{text}` is not WIDTHxHEIGHT, e.g. 800x600"))
-    };
-    Ok(ImageSize {
-        width: number(width)?,
-        height: number(height)?,
-    })
+    let not_a_size = || format!("`{text}` is not WIDTHxHEIGHT, e.g. 800x600");
+    let (width, height) = text.split_once(['x', 'X']).ok_or_else(not_a_size)?;
+    let number = |part: &str| part.trim().parse::<u32>().map_err(|_| not_a_size());
+    ImageSize::new(number(width)?, number(height)?).map_err(|error| error.to_string())
 }

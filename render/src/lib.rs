@@ -1,18 +1,22 @@
-//! A picture of a posed skeleton and its meshes, for `ossuary render`.
+//! A picture of posed skeletons and their meshes, for `ossuary render`.
 //!
 //! The image has a title band on top and two views side by side below it,
-//! both orthographic, in right-handed y-up axes: the scene's positions are
-//! given in the file's own axes and turned first (a left-handed file such as
+//! both orthographic, in right-handed y-up axes: each figure's positions are
+//! given in its file's own axes and turned first (a left-handed file such as
 //! the Sims' is mirrored in x, a z-up one turned), so the front view shows a
 //! figure as its game did:
 //!
 //! - front (left): x to the right, y up, seen from +z;
 //! - side (right): z to the right, y up, seen from -x.
 //!
-//! Both views share one scale, the largest at which each view's bounding box
-//! fits its panel less a margin, so the figure fills the picture. Meshes are drawn as
-//! flat-shaded triangles, farthest first (painter's algorithm); bones are
-//! lines from parent to child drawn over them, and joints are dots.
+//! Several figures stand side by side in each view, their lowest points
+//! level with each other's as the files place them. Both views share one
+//! scale, the largest at which every figure fits its panel less a margin, so
+//! the figures fill the picture and compare in size; a ruler at the left of
+//! each view gives heights in the files' units, from the lowest point drawn.
+//! Meshes are drawn as flat-shaded triangles, farthest first (painter's
+//! algorithm); bones, unless left out, are lines from parent to child drawn
+//! over them, and joints are dots.
 
 use formats::rig::Axes;
 use glam::Vec3;
@@ -25,6 +29,7 @@ pub const BACKGROUND: [u8; 3] = [240, 240, 235];
 pub const BONE: [u8; 3] = [210, 40, 40];
 pub const JOINT: [u8; 3] = [30, 30, 110];
 pub const TEXT: [u8; 3] = [20, 20, 20];
+pub const RULER: [u8; 3] = [110, 110, 110];
 /// Mesh color at full light; darker where a face turns from the light.
 pub const MESH: [u8; 3] = [190, 170, 140];
 
@@ -37,8 +42,18 @@ const JOINT_RADIUS: f32 = 3.0;
 /// Light reaching a face that is edge-on to the light.
 const AMBIENT: f32 = 0.3;
 /// Smallest image in which two views and a title still make sense.
-const MIN_WIDTH: u32 = 64;
-const MIN_HEIGHT: u32 = TITLE_BAND_HEIGHT + 32;
+pub const MIN_WIDTH: u32 = 64;
+pub const MIN_HEIGHT: u32 = TITLE_BAND_HEIGHT + 32;
+/// Largest side of an image: a 16384 x 16384 picture takes 1 GiB to draw.
+pub const MAX_SIDE: u32 = 16384;
+/// Width kept at the left of each view for the ruler and its labels.
+const RULER_WIDTH: f32 = 64.0;
+/// Room between the ruler's line and the figures.
+const RULER_GAP: f32 = 8.0;
+/// Ruler ticks are at least this far apart.
+const MIN_TICK_PIXELS: f32 = 24.0;
+/// Room between figures, as a part of the largest figure's size.
+const FIGURE_GAP: f32 = 0.25;
 
 /// A joint in model space, in the file's axes.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -55,14 +70,23 @@ pub struct RenderMesh<'a> {
     pub triangles: &'a [[u32; 3]],
 }
 
+/// One posed skeleton and the meshes it carries, in its file's axes.
+#[derive(Clone, Copy, Debug)]
+pub struct Figure<'a> {
+    pub joints: &'a [RenderJoint],
+    pub meshes: &'a [RenderMesh<'a>],
+    /// How the file's axes lie.
+    pub axes: Axes,
+}
+
 /// Everything one picture shows.
 #[derive(Clone, Copy, Debug)]
 pub struct Scene<'a> {
-    pub joints: &'a [RenderJoint],
-    pub meshes: &'a [RenderMesh<'a>],
+    /// Drawn left to right, at one scale.
+    pub figures: &'a [Figure<'a>],
     pub title: &'a str,
-    /// How the file's axes lie.
-    pub axes: Axes,
+    /// Whether to draw bones and joints (else meshes only).
+    pub bones: bool,
 }
 
 /// Image size in pixels.
@@ -70,6 +94,20 @@ pub struct Scene<'a> {
 pub struct ImageSize {
     pub width: u32,
     pub height: u32,
+}
+
+impl ImageSize {
+    /// A size between [`MIN_WIDTH`] x [`MIN_HEIGHT`] and [`MAX_SIDE`] on
+    /// each side.
+    pub fn new(width: u32, height: u32) -> Result<ImageSize, RenderError> {
+        if width > MAX_SIDE || height > MAX_SIDE {
+            return Err(RenderError::TooLarge { width, height });
+        }
+        if width < MIN_WIDTH || height < MIN_HEIGHT {
+            return Err(RenderError::TooSmall { width, height });
+        }
+        Ok(ImageSize { width, height })
+    }
 }
 
 impl Default for ImageSize {
@@ -99,6 +137,10 @@ pub enum RenderError {
     },
     #[error("an image of {width}x{height} pixels is too small; it must be at least {MIN_WIDTH}x{MIN_HEIGHT}")]
     TooSmall { width: u32, height: u32 },
+    #[error(
+        "an image of {width}x{height} pixels is too large; each side can be at most {MAX_SIDE}"
+    )]
+    TooLarge { width: u32, height: u32 },
     #[error("could not encode the PNG: {0}")]
     Png(String),
 }
@@ -128,27 +170,100 @@ impl View {
     }
 }
 
-/// Where a view lands in the image: model-space view coordinates to pixels.
+/// Where a figure lands in one view of the image: model-space view
+/// coordinates to pixels.
+#[derive(Clone, Copy)]
 struct Framing {
     /// Pixel position of the view-space point `center`.
     panel_center: (f32, f32),
     center: (f32, f32),
     /// Pixels per model unit, the same in both views.
     scale: f32,
+    /// How far the figure is moved to the right of where it stands, in
+    /// model units, to stand beside the figures before it.
+    shift: f32,
 }
 
 impl Framing {
-    fn to_pixel(&self, view_point: Vec3) -> (f32, f32) {
+    fn pixel(&self, view_point: Vec3) -> (f32, f32) {
         (
-            self.panel_center.0 + (view_point.x - self.center.0) * self.scale,
+            self.panel_center.0 + (view_point.x + self.shift - self.center.0) * self.scale,
             // Pixel rows grow downward, model y upward.
             self.panel_center.1 - (view_point.y - self.center.1) * self.scale,
         )
     }
+
+    /// The pixel row of a model height.
+    fn row(&self, y: f32) -> f32 {
+        self.pixel(Vec3::new(0.0, y, 0.0)).1
+    }
+}
+
+/// Bounds in a view's (right, up) plane: min x, min y, max x, max y.
+type Bounds = (f32, f32, f32, f32);
+
+/// The figures of one view side by side: each one's shift to the right,
+/// and the bounds of them all once shifted.
+struct Lineup {
+    shifts: Vec<f32>,
+    bounds: Option<Bounds>,
+}
+
+impl Lineup {
+    fn of(view: View, figures: &[Figure], bones: bool) -> Lineup {
+        let each: Vec<Option<Bounds>> = figures
+            .iter()
+            .map(|figure| view_bounds(view, &drawn_points(figure, bones)))
+            .collect();
+        let largest = each
+            .iter()
+            .flatten()
+            .map(|&(min_x, min_y, max_x, max_y)| (max_x - min_x).max(max_y - min_y))
+            .fold(0.0, f32::max);
+        let gap = if largest > 0.0 {
+            largest * FIGURE_GAP
+        } else {
+            1.0
+        };
+        let mut shifts = Vec::with_capacity(figures.len());
+        let mut bounds: Option<Bounds> = None;
+        let mut cursor = 0.0;
+        for figure_bounds in &each {
+            let Some((min_x, min_y, max_x, max_y)) = *figure_bounds else {
+                shifts.push(0.0);
+                continue;
+            };
+            let shift = cursor - min_x;
+            shifts.push(shift);
+            cursor += max_x - min_x + gap;
+            let (low_x, low_y, high_x, high_y) =
+                bounds.unwrap_or((min_x + shift, min_y, max_x + shift, max_y));
+            bounds = Some((
+                low_x.min(min_x + shift),
+                low_y.min(min_y),
+                high_x.max(max_x + shift),
+                high_y.max(max_y),
+            ));
+        }
+        Lineup { shifts, bounds }
+    }
+}
+
+/// The points a figure's drawing covers.
+fn drawn_points(figure: &Figure, bones: bool) -> Vec<Vec3> {
+    let mut points: Vec<Vec3> = if bones {
+        figure.joints.iter().map(|joint| joint.position).collect()
+    } else {
+        Vec::new()
+    };
+    for mesh in figure.meshes {
+        points.extend_from_slice(mesh.positions);
+    }
+    points
 }
 
 /// Bounding rectangle of the finite points, in one view's (right, up) plane.
-fn view_bounds(view: View, points: &[Vec3]) -> Option<(f32, f32, f32, f32)> {
+fn view_bounds(view: View, points: &[Vec3]) -> Option<Bounds> {
     points
         .iter()
         .filter(|point| point.is_finite())
@@ -165,11 +280,11 @@ fn view_bounds(view: View, points: &[Vec3]) -> Option<(f32, f32, f32, f32)> {
         })
 }
 
-/// Checks the scene's indices once, so drawing can skip bad ones silently
+/// Checks a figure's indices once, so drawing can skip bad ones silently
 /// knowing there are none.
-fn check(scene: &Scene) -> Result<(), RenderError> {
-    let count = scene.joints.len();
-    for (joint, entry) in scene.joints.iter().enumerate() {
+fn check(figure: &Figure) -> Result<(), RenderError> {
+    let count = figure.joints.len();
+    for (joint, entry) in figure.joints.iter().enumerate() {
         if let Some(parent) = entry.parent {
             if parent as usize >= count {
                 return Err(RenderError::ParentOutOfRange {
@@ -180,7 +295,7 @@ fn check(scene: &Scene) -> Result<(), RenderError> {
             }
         }
     }
-    for (mesh_index, mesh) in scene.meshes.iter().enumerate() {
+    for (mesh_index, mesh) in figure.meshes.iter().enumerate() {
         let count = mesh.positions.len();
         for (triangle, corners) in mesh.triangles.iter().enumerate() {
             if let Some(&vertex) = corners.iter().find(|&&vertex| vertex as usize >= count) {
@@ -265,13 +380,13 @@ struct PaintedTriangle {
     rgb: [u8; 3],
 }
 
-fn draw_view(pixmap: &mut Pixmap, scene: &Scene, view: View, framing: &Framing) {
+fn draw_view(pixmap: &mut Pixmap, figure: &Figure, bones: bool, view: View, framing: &Framing) {
     let identity = tiny_skia::Transform::identity();
     // Light from the upper left, toward the viewer, in view space.
     let light = Vec3::new(-0.4, 0.6, 1.0).normalize();
 
     let mut triangles = Vec::new();
-    for mesh in scene.meshes {
+    for mesh in figure.meshes {
         for corners in mesh.triangles {
             let points = corners.map(|vertex| {
                 mesh.positions
@@ -286,7 +401,7 @@ fn draw_view(pixmap: &mut Pixmap, scene: &Scene, view: View, framing: &Framing) 
             // Two-sided: the formats differ in winding and handedness.
             let intensity = AMBIENT + (1.0 - AMBIENT) * normal.dot(light).abs();
             triangles.push(PaintedTriangle {
-                corners: points.map(|point| framing.to_pixel(point)),
+                corners: points.map(|point| framing.pixel(point)),
                 depth: (a.z + b.z + c.z) / 3.0,
                 rgb: shaded(MESH, intensity),
             });
@@ -308,24 +423,27 @@ fn draw_view(pixmap: &mut Pixmap, scene: &Scene, view: View, framing: &Framing) 
         }
     }
 
+    if !bones {
+        return;
+    }
     let bone_paint = paint(BONE, true);
     let stroke = Stroke {
         width: BONE_WIDTH,
         line_cap: LineCap::Round,
         ..Stroke::default()
     };
-    for joint in scene.joints {
+    for joint in figure.joints {
         let Some(parent) = joint
             .parent
-            .and_then(|parent| scene.joints.get(parent as usize))
+            .and_then(|parent| figure.joints.get(parent as usize))
         else {
             continue;
         };
         if !(joint.position.is_finite() && parent.position.is_finite()) {
             continue;
         }
-        let from = framing.to_pixel(view.to_view(parent.position));
-        let to = framing.to_pixel(view.to_view(joint.position));
+        let from = framing.pixel(view.to_view(parent.position));
+        let to = framing.pixel(view.to_view(joint.position));
         let mut path = PathBuilder::new();
         path.move_to(from.0, from.1);
         path.line_to(to.0, to.1);
@@ -335,11 +453,11 @@ fn draw_view(pixmap: &mut Pixmap, scene: &Scene, view: View, framing: &Framing) 
     }
 
     let joint_paint = paint(JOINT, true);
-    for joint in scene.joints {
+    for joint in figure.joints {
         if !joint.position.is_finite() {
             continue;
         }
-        let (x, y) = framing.to_pixel(view.to_view(joint.position));
+        let (x, y) = framing.pixel(view.to_view(joint.position));
         if let Some(dot) = PathBuilder::from_circle(x, y, JOINT_RADIUS) {
             pixmap.fill_path(&dot, &joint_paint, FillRule::Winding, identity, None);
         }
@@ -348,73 +466,91 @@ fn draw_view(pixmap: &mut Pixmap, scene: &Scene, view: View, framing: &Framing) 
 
 /// Draws the scene and returns the picture as PNG bytes.
 pub fn render_png(scene: &Scene, size: ImageSize) -> Result<Vec<u8>, RenderError> {
-    check(scene)?;
-    let turn = |position: Vec3| right_handed_y_up(scene.axes, position);
-    let joints: Vec<RenderJoint> = scene
-        .joints
+    let size = ImageSize::new(size.width, size.height)?;
+    for figure in scene.figures {
+        check(figure)?;
+    }
+    let turned: Vec<(Vec<RenderJoint>, Vec<Vec<Vec3>>)> = scene
+        .figures
         .iter()
-        .map(|joint| RenderJoint {
-            position: turn(joint.position),
-            ..*joint
+        .map(|figure| {
+            let turn = |position: Vec3| right_handed_y_up(figure.axes, position);
+            let joints = figure
+                .joints
+                .iter()
+                .map(|joint| RenderJoint {
+                    position: turn(joint.position),
+                    ..*joint
+                })
+                .collect();
+            let positions = figure
+                .meshes
+                .iter()
+                .map(|mesh| mesh.positions.iter().copied().map(turn).collect())
+                .collect();
+            (joints, positions)
         })
         .collect();
-    let positions: Vec<Vec<Vec3>> = scene
-        .meshes
+    let meshes: Vec<Vec<RenderMesh>> = scene
+        .figures
         .iter()
-        .map(|mesh| mesh.positions.iter().copied().map(turn).collect())
+        .zip(&turned)
+        .map(|(figure, (_, positions))| {
+            figure
+                .meshes
+                .iter()
+                .zip(positions)
+                .map(|(mesh, positions)| RenderMesh {
+                    positions,
+                    triangles: mesh.triangles,
+                })
+                .collect()
+        })
         .collect();
-    let meshes: Vec<RenderMesh> = scene
-        .meshes
+    let figures: Vec<Figure> = turned
         .iter()
-        .zip(&positions)
-        .map(|(mesh, positions)| RenderMesh {
-            positions,
-            triangles: mesh.triangles,
+        .zip(&meshes)
+        .map(|((joints, _), meshes)| Figure {
+            joints,
+            meshes,
+            axes: Axes::RightHandedYUp,
         })
         .collect();
     draw(
         &Scene {
-            joints: &joints,
-            meshes: &meshes,
-            axes: Axes::RightHandedYUp,
+            figures: &figures,
             ..*scene
         },
         size,
     )
 }
 
-/// Draws a scene already in right-handed, y-up axes.
+/// Draws a scene already in right-handed, y-up axes, at a checked size.
 fn draw(scene: &Scene, size: ImageSize) -> Result<Vec<u8>, RenderError> {
-    let too_small = RenderError::TooSmall {
+    let mut pixmap = Pixmap::new(size.width, size.height).ok_or(RenderError::TooLarge {
         width: size.width,
         height: size.height,
-    };
-    if size.width < MIN_WIDTH || size.height < MIN_HEIGHT {
-        return Err(too_small);
-    }
-    let mut pixmap = Pixmap::new(size.width, size.height).ok_or(too_small)?;
+    })?;
     let [red, green, blue] = BACKGROUND;
     pixmap.fill(Color::from_rgba8(red, green, blue, 255));
 
     let panel_width = size.width as f32 / 2.0;
     let panel_height = (size.height - TITLE_BAND_HEIGHT) as f32;
-    // Room around the figure, and for the view label at the top.
+    // Room around the figures, and for the view label at the top.
     let margin = (panel_width.min(panel_height) * 0.06).max(12.0);
+    let room_x = (panel_width - 2.0 * margin - RULER_WIDTH).max(1.0);
+    let room_y = panel_height - 2.0 * margin;
 
-    let mut points: Vec<Vec3> = scene.joints.iter().map(|joint| joint.position).collect();
-    for mesh in scene.meshes {
-        points.extend_from_slice(mesh.positions);
-    }
     let views = [View::Front, View::Side];
-    let bounds = views.map(|view| view_bounds(view, &points));
+    let lineups = views.map(|view| Lineup::of(view, scene.figures, scene.bones));
     // One scale for both views (their heights are the same model extent),
-    // the largest at which each view's box fits inside its panel.
-    let scale = bounds
+    // the largest at which each view's figures fit inside its panel.
+    let scale = lineups
         .iter()
-        .flatten()
-        .map(|&(min_x, min_y, max_x, max_y)| {
-            let fit_x = (panel_width - 2.0 * margin) / (max_x - min_x);
-            let fit_y = (panel_height - 2.0 * margin) / (max_y - min_y);
+        .filter_map(|lineup| lineup.bounds)
+        .map(|(min_x, min_y, max_x, max_y)| {
+            let fit_x = room_x / (max_x - min_x);
+            let fit_y = room_y / (max_y - min_y);
             fit_x.min(fit_y)
         })
         .fold(f32::INFINITY, f32::min);
@@ -425,18 +561,26 @@ fn draw(scene: &Scene, size: ImageSize) -> Result<Vec<u8>, RenderError> {
         1.0
     };
 
-    for (index, (view, bounds)) in views.into_iter().zip(bounds).enumerate() {
+    for (index, (view, lineup)) in views.into_iter().zip(&lineups).enumerate() {
         let panel_left = index as f32 * panel_width;
-        let (min_x, min_y, max_x, max_y) = bounds.unwrap_or_default();
+        let room_left = panel_left + margin + RULER_WIDTH;
+        let (min_x, min_y, max_x, max_y) = lineup.bounds.unwrap_or_default();
         let framing = Framing {
             panel_center: (
-                panel_left + panel_width / 2.0,
+                room_left + room_x / 2.0,
                 TITLE_BAND_HEIGHT as f32 + panel_height / 2.0,
             ),
             center: ((min_x + max_x) / 2.0, (min_y + max_y) / 2.0),
             scale,
+            shift: 0.0,
         };
-        draw_view(&mut pixmap, scene, view, &framing);
+        for (figure, &shift) in scene.figures.iter().zip(&lineup.shifts) {
+            let framing = Framing { shift, ..framing };
+            draw_view(&mut pixmap, figure, scene.bones, view, &framing);
+        }
+        if lineup.bounds.is_some() {
+            draw_ruler(&mut pixmap, room_left - RULER_GAP, &framing, min_y, max_y);
+        }
         draw_text(
             &mut pixmap,
             view.label(),
@@ -471,6 +615,52 @@ fn draw(scene: &Scene, size: ImageSize) -> Result<Vec<u8>, RenderError> {
         .map_err(|error| RenderError::Png(error.to_string()))
 }
 
+/// A vertical ruler at pixel column `x` from model height `low` (labelled
+/// 0) to `high`, with a labelled tick every round step in model units.
+fn draw_ruler(pixmap: &mut Pixmap, x: f32, framing: &Framing, low: f32, high: f32) {
+    let ruler = paint(RULER, false);
+    let identity = tiny_skia::Transform::identity();
+    let (bottom, top) = (framing.row(low), framing.row(high));
+    if let Some(line) = Rect::from_xywh(x, top, 1.0, (bottom - top).max(1.0)) {
+        pixmap.fill_rect(line, &ruler, identity, None);
+    }
+    let step = tick_step(MIN_TICK_PIXELS / framing.scale);
+    let decimals = if step >= 1.0 {
+        0
+    } else {
+        (-step.log10().floor()) as usize
+    };
+    // The panel's height bounds the ticks; the cap guards against rounding.
+    let max_ticks = ((bottom - top) / MIN_TICK_PIXELS) as usize + 1;
+    for tick in 0..=max_ticks {
+        let height = tick as f32 * step;
+        if height > high - low {
+            break;
+        }
+        let row = framing.row(low + height);
+        if let Some(mark) = Rect::from_xywh(x - 6.0, row, 6.0, 1.0) {
+            pixmap.fill_rect(mark, &ruler, identity, None);
+        }
+        let label = format!("{height:.decimals$}");
+        let left = x - 8.0 - label.chars().count() as f32 * 8.0 * LABEL_SCALE;
+        draw_text(pixmap, &label, left, row - 4.0, LABEL_SCALE, RULER);
+    }
+}
+
+/// The smallest round step (1, 2 or 5 times a power of ten) of at least
+/// `least` model units; 1 when `least` is not a positive number.
+fn tick_step(least: f32) -> f32 {
+    if !(least.is_finite() && least > 0.0) {
+        return 1.0;
+    }
+    let power = 10f32.powf(least.log10().floor());
+    [1.0, 2.0, 5.0, 10.0]
+        .into_iter()
+        .map(|multiple| multiple * power)
+        .find(|&step| step >= least)
+        .unwrap_or(10.0 * power)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -483,6 +673,28 @@ mod tests {
         // The image is opaque, so premultiplied and plain colors agree.
         let pixel = pixmap.pixel(x, y).unwrap();
         [pixel.red(), pixel.green(), pixel.blue()]
+    }
+
+    fn scene<'a>(figures: &'a [Figure<'a>]) -> Scene<'a> {
+        Scene {
+            figures,
+            title: "test",
+            bones: true,
+        }
+    }
+
+    fn bones_only(joints: &[RenderJoint]) -> Figure<'_> {
+        Figure {
+            joints,
+            meshes: &[],
+            axes: Axes::RightHandedYUp,
+        }
+    }
+
+    /// Where a panel's figures are centered: in the room right of the ruler.
+    fn room_center_column(panel_width: f32, margin: f32) -> f32 {
+        let room_left = margin + RULER_WIDTH;
+        room_left + (panel_width - 2.0 * margin - RULER_WIDTH) / 2.0
     }
 
     /// A standing figure: pelvis at y = 2, head at y = 4, feet at y = 0, and a
@@ -515,32 +727,66 @@ mod tests {
         (joints, quad, vec![[0, 1, 2], [0, 2, 3]])
     }
 
-    #[test]
-    fn figure_is_framed_with_bones_over_the_mesh() {
+    /// A vertical chain of bones from y = 0 to y = `height` at x = 0.
+    fn pole(height: f32) -> Vec<RenderJoint> {
+        vec![
+            RenderJoint {
+                position: Vec3::ZERO,
+                parent: None,
+            },
+            RenderJoint {
+                position: Vec3::new(0.0, height, 0.0),
+                parent: Some(0),
+            },
+        ]
+    }
+
+    /// The columns and rows of the front panel (x below `width / 2`) where
+    /// a pixel has the color.
+    fn front_pixels(image: &Pixmap, rgb: [u8; 3]) -> Vec<(u32, u32)> {
+        (TITLE_BAND_HEIGHT..image.height())
+            .flat_map(|y| (0..image.width() / 2).map(move |x| (x, y)))
+            .filter(|&(x, y)| rgb_at(image, x, y) == rgb)
+            .collect()
+    }
+
+    /// The standing figure drawn at the default size, bones or not.
+    fn figure_picture(bones: bool) -> Pixmap {
         let (joints, positions, triangles) = figure();
         let meshes = [RenderMesh {
             positions: &positions,
             triangles: &triangles,
         }];
-        let scene = Scene {
+        let figures = [Figure {
             joints: &joints,
             meshes: &meshes,
-            title: "adult-skeleton.cmx",
             axes: Axes::RightHandedYUp,
+        }];
+        let scene = Scene {
+            figures: &figures,
+            title: "adult-skeleton.cmx",
+            bones,
         };
-        let size = ImageSize::default();
-        let image = decode(&render_png(&scene, size).unwrap());
+        decode(&render_png(&scene, ImageSize::default()).unwrap())
+    }
+
+    #[test]
+    fn figure_is_framed_with_bones_over_the_mesh() {
+        let image = figure_picture(true);
         assert_eq!((image.width(), image.height()), (800, 600));
 
         for (x, y) in [(0, 0), (799, 0), (0, 599), (799, 599)] {
             assert_eq!(rgb_at(&image, x, y), BACKGROUND, "corner ({x}, {y})");
         }
 
-        // The figure's box is centered in each 400-pixel panel: the spine
-        // (x = 0 in front, z = 0 in the side view) is the panel's middle
-        // column, from y = 2 to y = 4 model units: the upper half of the box.
+        // The figure's box is centered in the room right of each panel's
+        // ruler: the spine (x = 0 in front, z = 0 in the side view) is that
+        // room's middle column, from y = 2 to y = 4 model units: the upper
+        // half of the box.
+        let margin = 24.0;
+        let center = room_center_column(400.0, margin) as u32;
         let views_middle_row = TITLE_BAND_HEIGHT + (600 - TITLE_BAND_HEIGHT) / 2;
-        for spine_column in [200, 600] {
+        for spine_column in [center, 400 + center] {
             let above_middle = views_middle_row - 40;
             assert_eq!(rgb_at(&image, spine_column, above_middle), BONE);
         }
@@ -551,14 +797,18 @@ mod tests {
         let facing = 1.0 / Vec3::new(-0.4, 0.6, 1.0).length();
         let intensity = 0.3 + 0.7 * facing;
         let expected_mesh = MESH.map(|channel| (f32::from(channel) * intensity).round() as u8);
-        let fit_scale = (600.0 - TITLE_BAND_HEIGHT as f32 - 2.0 * 24.0) / 4.0;
+        // The box is 4 units tall and 2 wide: the height sets the scale.
+        let fit_scale = (600.0 - TITLE_BAND_HEIGHT as f32 - 2.0 * margin) / 4.0;
         let quarter_width = (0.5 * fit_scale) as u32;
         assert_eq!(
-            rgb_at(&image, 200 + quarter_width, views_middle_row + 40),
+            rgb_at(&image, center + quarter_width, views_middle_row + 40),
             expected_mesh
         );
         // Outside the quad's box, in the front panel, is background.
-        assert_eq!(rgb_at(&image, 20, views_middle_row), BACKGROUND);
+        assert_eq!(
+            rgb_at(&image, center + 2 * quarter_width + 20, views_middle_row),
+            BACKGROUND
+        );
 
         // The title band holds text pixels.
         let title_pixels = (0..TITLE_BAND_HEIGHT - 2)
@@ -598,22 +848,23 @@ mod tests {
             height: 300,
         };
         for meshes in [[near_mesh, far_mesh], [far_mesh, near_mesh]] {
-            let scene = Scene {
+            let figures = [Figure {
                 joints: &[],
                 meshes: &meshes,
-                title: "",
                 axes: Axes::RightHandedYUp,
-            };
-            let image = decode(&render_png(&scene, size).unwrap());
-            // Front panel: 200 wide, x from -2 to 2 centered at column 100.
-            // Model x = 0.5 (overlap), 1.5 (near only), -1.5 (far only).
+            }];
+            let image = decode(&render_png(&scene(&figures), size).unwrap());
+            // Front panel: 200 wide with 12-pixel margins; x from -2 to 2
+            // is centered in the room right of the ruler, 112 pixels wide:
+            // 112 / 4 = 28 pixels per unit (the side view and the heights
+            // allow more). Model x = 0.5 (overlap), 1.5 (near only),
+            // -1.5 (far only).
+            let center = room_center_column(200.0, 12.0);
+            let column = |x: f32| (center + x * 28.0) as u32;
             let middle_row = TITLE_BAND_HEIGHT + (300 - TITLE_BAND_HEIGHT) / 2;
-            // Scale: the front box is 4 wide in a 200-pixel panel less two
-            // 12-pixel margins, 176 / 4 = 44 pixels per unit (the side view
-            // and the heights allow more).
-            let overlap = rgb_at(&image, 100 + 22, middle_row);
-            let near_only = rgb_at(&image, 100 + 66, middle_row);
-            let far_only = rgb_at(&image, 100 - 66, middle_row);
+            let overlap = rgb_at(&image, column(0.5), middle_row);
+            let near_only = rgb_at(&image, column(1.5), middle_row);
+            let far_only = rgb_at(&image, column(-1.5), middle_row);
             assert_eq!(overlap, near_only);
             assert_ne!(overlap, far_only);
             assert_ne!(far_only, BACKGROUND);
@@ -635,13 +886,11 @@ mod tests {
                     parent: Some(0),
                 },
             ];
-            let scene = Scene {
-                joints: &joints,
-                meshes: &[],
-                title: "axes",
+            let figures = [Figure {
                 axes,
-            };
-            render_png(&scene, ImageSize::default()).unwrap()
+                ..bones_only(&joints)
+            }];
+            render_png(&scene(&figures), ImageSize::default()).unwrap()
         };
         let expected = draw(Axes::RightHandedYUp, Vec3::new(1.0, 1.0, 0.0));
         assert_eq!(
@@ -659,19 +908,99 @@ mod tests {
     }
 
     #[test]
+    fn figures_stand_side_by_side_at_one_scale() {
+        let short = pole(2.0);
+        let tall = pole(4.0);
+        let figures = [bones_only(&short), bones_only(&tall)];
+        let image = decode(&render_png(&scene(&figures), ImageSize::default()).unwrap());
+        // The bone pixels of the front panel fall in two columns; the tall
+        // figure's column is twice as high, and both stand on one row.
+        let pixels = front_pixels(&image, BONE);
+        let middle = pixels.iter().map(|&(x, _)| x).sum::<u32>() / pixels.len() as u32;
+        let extent = |left: bool| {
+            let rows: Vec<u32> = pixels
+                .iter()
+                .filter(|&&(x, _)| (x < middle) == left)
+                .map(|&(_, y)| y)
+                .collect();
+            (*rows.iter().min().unwrap(), *rows.iter().max().unwrap())
+        };
+        let (short_top, short_bottom) = extent(true);
+        let (tall_top, tall_bottom) = extent(false);
+        assert!(
+            short_bottom.abs_diff(tall_bottom) <= 1,
+            "{short_bottom} {tall_bottom}"
+        );
+        // The joint dots hide the same few pixels at both ends of each bone.
+        let (short_height, tall_height) = (short_bottom - short_top, tall_bottom - tall_top);
+        let hidden = 2 * JOINT_RADIUS as u32;
+        assert!(
+            (tall_height + hidden).abs_diff(2 * (short_height + hidden)) <= 2,
+            "{short_height} {tall_height}"
+        );
+    }
+
+    #[test]
+    fn without_bones_only_the_meshes_are_drawn() {
+        let with_bones = figure_picture(true);
+        let without = figure_picture(false);
+        for color in [BONE, JOINT] {
+            assert!(!front_pixels(&with_bones, color).is_empty());
+            assert!(front_pixels(&without, color).is_empty());
+        }
+        // The mesh is drawn all the same: 2 by 4 units at 130 pixels a unit.
+        let mesh_pixels = (TITLE_BAND_HEIGHT..600)
+            .flat_map(|y| (0..400).map(move |x| (x, y)))
+            .filter(|&(x, y)| ![BACKGROUND, TEXT, RULER].contains(&rgb_at(&without, x, y)))
+            .count();
+        assert!(mesh_pixels.abs_diff(260 * 520) < 2000, "{mesh_pixels}");
+    }
+
+    #[test]
+    fn the_ruler_spans_the_figures_from_their_lowest_point() {
+        let joints = pole(4.0);
+        let figures = [bones_only(&joints)];
+        let image = decode(&render_png(&scene(&figures), ImageSize::default()).unwrap());
+        let margin = 24.0;
+        let ruler_column = (margin + RULER_WIDTH - RULER_GAP) as u32;
+        let scale = (600.0 - TITLE_BAND_HEIGHT as f32 - 2.0 * margin) / 4.0;
+        let middle = TITLE_BAND_HEIGHT as f32 + (600.0 - TITLE_BAND_HEIGHT as f32) / 2.0;
+        let (top, bottom) = ((middle - 2.0 * scale) as u32, (middle + 2.0 * scale) as u32);
+        for row in top + 1..bottom {
+            assert_eq!(rgb_at(&image, ruler_column, row), RULER, "row {row}");
+        }
+        assert_ne!(rgb_at(&image, ruler_column, top - 3), RULER);
+        assert_ne!(rgb_at(&image, ruler_column, bottom + 3), RULER);
+        // 130 pixels per unit: a tick (6 pixels left of the line) every
+        // 0.2 units, the first round step at least 24 pixels long, 0 to 4.
+        let step = tick_step(MIN_TICK_PIXELS / scale);
+        assert_eq!(step, 0.2);
+        let ticks = (top..=bottom)
+            .filter(|&row| rgb_at(&image, ruler_column - 3, row) == RULER)
+            .count();
+        assert_eq!(ticks, 21);
+    }
+
+    #[test]
+    fn ruler_steps_are_round() {
+        assert_eq!(tick_step(0.3), 0.5);
+        assert_eq!(tick_step(1.2), 2.0);
+        assert_eq!(tick_step(3.0), 5.0);
+        assert_eq!(tick_step(7.0), 10.0);
+        assert_eq!(tick_step(20.0), 20.0);
+        assert_eq!(tick_step(0.0), 1.0);
+        assert_eq!(tick_step(f32::NAN), 1.0);
+    }
+
+    #[test]
     fn bad_indices_and_sizes_are_errors() {
         let joints = [RenderJoint {
             position: Vec3::ZERO,
             parent: Some(3),
         }];
-        let scene = Scene {
-            joints: &joints,
-            meshes: &[],
-            title: "x",
-            axes: Axes::RightHandedYUp,
-        };
+        let figures = [bones_only(&joints)];
         assert!(matches!(
-            render_png(&scene, ImageSize::default()),
+            render_png(&scene(&figures), ImageSize::default()),
             Err(RenderError::ParentOutOfRange { parent: 3, .. })
         ));
 
@@ -681,33 +1010,29 @@ mod tests {
             positions: &positions,
             triangles: &triangles,
         }];
-        let scene = Scene {
+        let figures = [Figure {
             joints: &[],
             meshes: &meshes,
-            title: "x",
             axes: Axes::RightHandedYUp,
-        };
+        }];
         assert!(matches!(
-            render_png(&scene, ImageSize::default()),
+            render_png(&scene(&figures), ImageSize::default()),
             Err(RenderError::VertexOutOfRange { vertex: 2, .. })
         ));
 
-        let empty = Scene {
-            joints: &[],
-            meshes: &[],
-            title: "",
-            axes: Axes::RightHandedYUp,
-        };
+        let empty = scene(&[]);
+        let sized = |width, height| render_png(&empty, ImageSize { width, height });
+        assert!(matches!(sized(0, 600), Err(RenderError::TooSmall { .. })));
+        // Refused before anything is allocated: this would take 16 GiB.
         assert!(matches!(
-            render_png(
-                &empty,
-                ImageSize {
-                    width: 0,
-                    height: 600
-                }
-            ),
-            Err(RenderError::TooSmall { .. })
+            sized(MAX_SIDE + 1, 65536),
+            Err(RenderError::TooLarge { .. })
         ));
+        assert!(matches!(
+            ImageSize::new(MAX_SIDE, MAX_SIDE + 1),
+            Err(RenderError::TooLarge { .. })
+        ));
+        assert!(ImageSize::new(MAX_SIDE, MIN_HEIGHT).is_ok());
         // Nothing to draw is still a picture.
         assert!(render_png(&empty, ImageSize::default()).is_ok());
     }
