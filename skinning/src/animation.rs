@@ -97,6 +97,14 @@ impl Clip {
         self.frames
     }
 
+    /// The joints the tracks drive, each once, in ascending order.
+    pub fn joints(&self) -> Vec<usize> {
+        let mut joints: Vec<usize> = self.tracks.iter().map(|track| track.joint).collect();
+        joints.sort_unstable();
+        joints.dedup();
+        joints
+    }
+
     /// The skeleton's pose at `frame` (from 0): the rest pose with every
     /// track's joint replaced by its keys.
     pub fn pose(&self, skeleton: &Skeleton, frame: usize) -> Result<Pose, ClipError> {

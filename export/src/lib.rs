@@ -1,0 +1,200 @@
+//! glTF 2.0 export: a skeleton, the meshes bound to it and its animations,
+//! all as neutral rig data, become one glTF asset (`.gltf` JSON with its
+//! buffer embedded as a data URI, or one `.glb` binary file). Nothing here
+//! knows a file format, so every family whose rig data the skinning crate
+//! poses exports the same way.
+//!
+//! What the asset holds:
+//! - one node per joint, named exactly as the file names it, in the file's
+//!   hierarchy, with the rest pose as its translation, rotation (and scale,
+//!   where a family's matrices carry one);
+//! - one skinned mesh per skin, sharing one glTF skin over every joint of
+//!   the skeleton (inverse bind matrices from the rest pose), with as many
+//!   `JOINTS_n`/`WEIGHTS_n` sets as the most influenced vertex needs;
+//! - one glTF animation per joint animation: translation and rotation
+//!   channels (scale where a key carries one) for every joint a track
+//!   drives, keyed at the animation's own times, whole-transform keys
+//!   decomposed;
+//! - one material per mesh: the texture the mesh names, PNG-encoded, when
+//!   an image of that name was found ([`find_texture`]), else a plain one.
+//!
+//! Axes: glTF is right-handed and y up. Left-handed files (the Sims, The
+//! Sims Online, Star Wars Galaxies) are mirrored in x with their triangle
+//! winding reversed; z-up files (3ds Max) are turned so that z goes up as y;
+//! files whose axes are unknown go as stored. Positions keep the file's
+//! units.
+//!
+//! Bind pose: every vertex sits where ossuary's own deformation puts it at
+//! the skeleton's rest pose, so the asset at rest is the character at rest.
+//! Weighted skins deform in glTF exactly as in ossuary (weights are scaled
+//! to sum to 1, which glTF requires, and positions scaled by the same sum).
+//! A vertex stored in its bone's space (the Sims) follows that bone with
+//! weight 1; one pulled by blend vertices follows each bone by the share
+//! the pulls give it: `(1 - w, w)` for one pull. glTF blends those bones'
+//! motions of the vertex's one bind position, where the game blends each
+//! bone's motion of its own stored point; the two agree at rest and
+//! wherever the stored points coincide at rest, and part where they do not
+//! (by `w (1 - w)` times the gap times how differently the two bones turn).
+//! A vertex no joint carries follows the skeleton's first joint.
+
+mod animation;
+mod axes;
+mod buffer;
+mod mesh;
+mod texture;
+
+use std::path::PathBuf;
+
+use formats::files::FoundFile;
+use formats::rig;
+use gltf::json;
+use skinning::{ClipError, JobError, SkeletonError, SkinError};
+
+pub use texture::find_texture;
+
+/// Everything one asset holds.
+pub struct Character<'a> {
+    pub skeleton: &'a rig::Skeleton,
+    pub meshes: Vec<Mesh<'a>>,
+    pub animations: &'a [rig::Animation],
+}
+
+/// A skin and the image its texture names, when one was found.
+pub struct Mesh<'a> {
+    pub skin: &'a rig::Skin,
+    pub texture: Option<FoundFile>,
+}
+
+/// Which kind of glTF file to write.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Container {
+    /// JSON, with the binary buffer embedded as a base64 data URI.
+    Gltf,
+    /// One binary file: JSON chunk, then the buffer.
+    Glb,
+}
+
+/// Why an asset cannot be written.
+#[derive(Debug, thiserror::Error)]
+pub enum ExportError {
+    #[error(transparent)]
+    Skeleton(#[from] SkeletonError),
+    #[error(transparent)]
+    Pose(#[from] JobError),
+    #[error("the skeleton has {0} joints; glTF vertices address at most 65,536")]
+    TooManyJoints(usize),
+    /// `index` counts [`Character::meshes`].
+    #[error("mesh {name:?}: {problem}")]
+    Mesh {
+        index: usize,
+        name: String,
+        problem: MeshProblem,
+    },
+    /// `index` counts [`Character::animations`].
+    #[error("animation {name:?}: {problem}")]
+    Animation {
+        index: usize,
+        name: String,
+        problem: AnimationProblem,
+    },
+    #[error("the asset needs {0} bytes, more than a glTF file can hold (4 GiB)")]
+    TooLarge(usize),
+    #[error("cannot write the glTF JSON: {0}")]
+    Json(#[from] json::Error),
+    #[error("cannot write the GLB file: {0}")]
+    Glb(#[from] gltf::Error),
+}
+
+/// What is wrong with one mesh.
+#[derive(Debug, thiserror::Error)]
+pub enum MeshProblem {
+    #[error(transparent)]
+    Skin(#[from] SkinError),
+    #[error("the skeleton has no joint to carry it")]
+    NoJoints,
+    #[error("vertex {vertex} would follow joint {joint:?} by {weight}; glTF weights cannot be negative")]
+    Weight {
+        vertex: usize,
+        joint: String,
+        weight: f32,
+    },
+    #[error("{}: cannot read the texture: {source}", .path.display())]
+    Texture {
+        path: PathBuf,
+        source: image::ImageError,
+    },
+}
+
+/// What is wrong with one animation.
+#[derive(Debug, thiserror::Error)]
+pub enum AnimationProblem {
+    #[error(transparent)]
+    Clip(#[from] ClipError),
+    #[error("it has no frames")]
+    NoFrames,
+    #[error("frame {frame} is at {time} s; glTF needs times from 0 up, each later than the one before")]
+    Time { frame: usize, time: f32 },
+    #[error("it moves vertices directly, which glTF export does not take (only joint animations)")]
+    Vertices,
+}
+
+/// The asset as the bytes of a `.gltf` or `.glb` file.
+pub fn export(character: &Character, container: Container) -> Result<Vec<u8>, ExportError> {
+    let skeleton = skinning::Skeleton::new(character.skeleton)?;
+    let joint_count = skeleton.len();
+    if joint_count > usize::from(u16::MAX) + 1 {
+        return Err(ExportError::TooManyJoints(joint_count));
+    }
+    let change = axes::Change::new(skeleton.axes());
+    let mut asset = buffer::Asset::new();
+    let joints = axes::joint_nodes(&mut asset.root, &skeleton, &change);
+    let mut scene_nodes: Vec<json::Index<json::Node>> = skeleton
+        .parents()
+        .iter()
+        .zip(&joints)
+        .filter(|(parent, _)| parent.is_none())
+        .map(|(_, &node)| node)
+        .collect();
+    let rest_model = skinning::Pose::rest(&skeleton).model_matrices(&skeleton)?;
+    let skin = (!character.meshes.is_empty() && joint_count > 0)
+        .then(|| mesh::shared_skin(&mut asset, &joints, &rest_model, &change));
+    let mut materials = texture::Materials::default();
+    for (index, source) in character.meshes.iter().enumerate() {
+        let fail = |problem: MeshProblem| ExportError::Mesh {
+            index,
+            name: source.skin.name.clone(),
+            problem,
+        };
+        let material = materials.material(&mut asset, source).map_err(fail)?;
+        let node = mesh::skinned_mesh(
+            &mut asset,
+            source.skin,
+            &skeleton,
+            &rest_model,
+            &change,
+            skin,
+            material,
+        )
+        .map_err(fail)?;
+        scene_nodes.extend(node);
+    }
+    for (index, animation) in character.animations.iter().enumerate() {
+        let exported = animation::animation(&mut asset, animation, &skeleton, &change, &joints)
+            .map_err(|problem| ExportError::Animation {
+                index,
+                name: animation.name.clone(),
+                problem,
+            })?;
+        asset.root.animations.extend(exported);
+    }
+    if !scene_nodes.is_empty() {
+        let scene = asset.root.push(json::Scene {
+            extensions: None,
+            extras: Default::default(),
+            name: None,
+            nodes: scene_nodes,
+        });
+        asset.root.scene = Some(scene);
+    }
+    asset.finish(container)
+}
