@@ -1,20 +1,46 @@
-//! `ossuary convert`: between formats that carry the same data.
+//! `ossuary convert`: between formats that carry the same data, or to glTF
+//! (see [`crate::gltf`]).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use formats::catalogue::Catalogue;
 use formats::format::Format;
+use formats::rig::RigOptions;
 
 use crate::error::{CliError, Problem};
-use crate::{input, output, Context};
+use crate::{gltf, input, output, Context};
 
+/// The last argument is `--anim` and `--lod`, which only glTF output takes.
 pub fn run(
     context: &mut Context,
-    input_path: &Path,
+    inputs: &[PathBuf],
     output_path: &Path,
     from: Option<&str>,
     to: Option<&str>,
+    (animations, options): (&[PathBuf], RigOptions),
 ) -> Result<bool, CliError> {
+    if let Some(container) = gltf::container(output_path, to) {
+        let request = gltf::Request {
+            inputs,
+            animations,
+            options,
+            format: from,
+            output: output_path,
+            container,
+        };
+        return gltf::run(context, &request);
+    }
+    let [input_path] = inputs else {
+        return Err(CliError::Usage(format!(
+            "{} inputs given; converting between formats takes one (only glTF output takes several)",
+            inputs.len()
+        )));
+    };
+    if !animations.is_empty() || options != RigOptions::default() {
+        return Err(CliError::Usage(
+            "--anim and --lod apply to glTF output only".to_owned(),
+        ));
+    }
     let catalogue = context.catalogue;
     let loaded = input::load(&catalogue, input_path, from)?;
     let target = target_format(&catalogue, output_path, to)?;
@@ -63,7 +89,7 @@ fn target_format(
         .next()
         .ok_or_else(|| {
             CliError::Usage(format!(
-                "{}: cannot tell the output format from the extension; pass --to (one of: {})",
+                "{}: cannot tell the output format from the extension; pass --to (one of: {}, gltf, glb)",
                 output_path.display(),
                 input::known_names(catalogue)
             ))

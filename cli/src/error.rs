@@ -60,6 +60,8 @@ pub enum Problem {
     Skin(#[from] SkinError),
     #[error(transparent)]
     Render(#[from] RenderError),
+    #[error(transparent)]
+    Export(#[from] export::ExportError),
 }
 
 /// `-` stands for standard input or output.

@@ -5,6 +5,7 @@
 mod check;
 mod convert;
 mod error;
+mod gltf;
 mod info;
 mod input;
 mod joints;
@@ -64,18 +65,28 @@ enum Command {
         output: PathBuf,
     },
     /// Convert between formats that carry the same data (e.g. .cmx <-> .bcf,
-    /// .skn <-> .bmf); the output format comes from OUT's extension or --to.
+    /// .skn <-> .bmf), or a skeleton with its meshes and animations to one
+    /// glTF 2.0 asset (.gltf, .glb); the output format comes from OUT's
+    /// extension or --to.
     Convert {
-        input: PathBuf,
+        /// The file to convert; for glTF, the skeleton, then meshes or suits.
+        #[arg(required = true, value_name = "INPUT")]
+        inputs: Vec<PathBuf>,
         /// The file to write (`-` for standard output, with --to).
         #[arg(short, long, value_name = "OUT")]
         output: PathBuf,
-        /// Write this format whatever OUT's extension says.
+        /// Write this format whatever OUT's extension says (`gltf`, `glb` or a format name).
         #[arg(long, value_name = "NAME")]
         to: Option<String>,
-        /// Read the input as this format instead of guessing it.
+        /// Read the inputs as this format instead of guessing it.
         #[arg(long, value_name = "NAME")]
         format: Option<String>,
+        /// glTF only: animations to include, every one each file holds.
+        #[arg(long, value_name = "FILE", num_args = 1..)]
+        anim: Vec<PathBuf>,
+        /// glTF only: level of detail of skeletons and meshes, 0 the most detailed.
+        #[arg(long, value_name = "N", default_value_t = 0)]
+        lod: usize,
     },
     /// Print the skeleton's joints in model space as JSON: name, parent,
     /// position [x, y, z] and rotation [x, y, z, w], in the file's own axes.
@@ -230,11 +241,20 @@ fn dispatch(context: &mut Context, command: Command) -> Result<bool, CliError> {
             output,
         } => json::encode(context, &json, &format, &output),
         Command::Convert {
-            input,
+            inputs,
             output,
             to,
             format,
-        } => convert::run(context, &input, &output, format.as_deref(), to.as_deref()),
+            anim,
+            lod,
+        } => convert::run(
+            context,
+            &inputs,
+            &output,
+            format.as_deref(),
+            to.as_deref(),
+            (&anim, RigOptions { lod }),
+        ),
         Command::Joints {
             file,
             format,

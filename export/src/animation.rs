@@ -52,15 +52,30 @@ pub fn animation(
         let Some(&node) = joints.get(joint) else {
             continue;
         };
-        let translations: Vec<[f32; 3]> = joint_keys.iter().map(|key| key.translation.to_array()).collect();
-        let rotations: Vec<[f32; 4]> = joint_keys.iter().map(|key| key.rotation.to_array()).collect();
+        let translations: Vec<[f32; 3]> = joint_keys
+            .iter()
+            .map(|key| key.translation.to_array())
+            .collect();
+        let rotations: Vec<[f32; 4]> = joint_keys
+            .iter()
+            .map(|key| key.rotation.to_array())
+            .collect();
         let mut outputs = vec![
-            (Property::Translation, asset.floats(&translations, Type::Vec3, None, false)),
-            (Property::Rotation, asset.floats(&rotations, Type::Vec4, None, false)),
+            (
+                Property::Translation,
+                asset.floats(&translations, Type::Vec3, None, false),
+            ),
+            (
+                Property::Rotation,
+                asset.floats(&rotations, Type::Vec4, None, false),
+            ),
         ];
         if joint_keys.iter().any(Trs::has_scale) {
             let scales: Vec<[f32; 3]> = joint_keys.iter().map(|key| key.scale.to_array()).collect();
-            outputs.push((Property::Scale, asset.floats(&scales, Type::Vec3, None, false)));
+            outputs.push((
+                Property::Scale,
+                asset.floats(&scales, Type::Vec3, None, false),
+            ));
         }
         for (path, output) in outputs {
             let sampler = json::Index::push(

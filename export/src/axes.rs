@@ -4,7 +4,7 @@
 use formats::rig::Axes;
 use glam::{Affine3A, Mat3, Quat, Vec3};
 use gltf::json;
-use skinning::axes::{right_handed_y_up, reverses_winding};
+use skinning::axes::{reverses_winding, right_handed_y_up};
 use skinning::Skeleton;
 
 /// A scale this close to 1 is the float noise of a rotation stored a little

@@ -57,7 +57,11 @@ impl Asset {
         target: Option<Target>,
         bounds: bool,
     ) -> json::Index<json::Accessor> {
-        let data: Vec<u8> = items.iter().flatten().flat_map(|v| v.to_le_bytes()).collect();
+        let data: Vec<u8> = items
+            .iter()
+            .flatten()
+            .flat_map(|v| v.to_le_bytes())
+            .collect();
         let bounds = bounds.then(|| {
             let mut min = [f32::INFINITY; N];
             let mut max = [f32::NEG_INFINITY; N];
@@ -67,23 +71,51 @@ impl Asset {
                     *high = high.max(value);
                 }
             }
-            [json::Value::from(min.to_vec()), json::Value::from(max.to_vec())]
+            [
+                json::Value::from(min.to_vec()),
+                json::Value::from(max.to_vec()),
+            ]
         });
-        self.accessor(&data, items.len(), type_, ComponentType::F32, target, bounds)
+        self.accessor(
+            &data,
+            items.len(),
+            type_,
+            ComponentType::F32,
+            target,
+            bounds,
+        )
     }
 
     /// Joint indices, four per vertex.
     pub fn joints(&mut self, items: &[[u16; 4]]) -> json::Index<json::Accessor> {
-        let data: Vec<u8> = items.iter().flatten().flat_map(|v| v.to_le_bytes()).collect();
+        let data: Vec<u8> = items
+            .iter()
+            .flatten()
+            .flat_map(|v| v.to_le_bytes())
+            .collect();
         let target = Some(Target::ArrayBuffer);
-        self.accessor(&data, items.len(), Type::Vec4, ComponentType::U16, target, None)
+        self.accessor(
+            &data,
+            items.len(),
+            Type::Vec4,
+            ComponentType::U16,
+            target,
+            None,
+        )
     }
 
     /// Triangle corners.
     pub fn indices(&mut self, items: &[u32]) -> json::Index<json::Accessor> {
         let data: Vec<u8> = items.iter().flat_map(|v| v.to_le_bytes()).collect();
         let target = Some(Target::ElementArrayBuffer);
-        self.accessor(&data, items.len(), Type::Scalar, ComponentType::U32, target, None)
+        self.accessor(
+            &data,
+            items.len(),
+            Type::Scalar,
+            ComponentType::U32,
+            target,
+            None,
+        )
     }
 
     /// An accessor over its own view of `data`; `bounds` are the minimum

@@ -112,7 +112,9 @@ pub enum MeshProblem {
     Skin(#[from] SkinError),
     #[error("the skeleton has no joint to carry it")]
     NoJoints,
-    #[error("vertex {vertex} would follow joint {joint:?} by {weight}; glTF weights cannot be negative")]
+    #[error(
+        "vertex {vertex} would follow joint {joint:?} by {weight}; glTF weights cannot be negative"
+    )]
     Weight {
         vertex: usize,
         joint: String,
@@ -132,7 +134,9 @@ pub enum AnimationProblem {
     Clip(#[from] ClipError),
     #[error("it has no frames")]
     NoFrames,
-    #[error("frame {frame} is at {time} s; glTF needs times from 0 up, each later than the one before")]
+    #[error(
+        "frame {frame} is at {time} s; glTF needs times from 0 up, each later than the one before"
+    )]
     Time { frame: usize, time: f32 },
     #[error("it moves vertices directly, which glTF export does not take (only joint animations)")]
     Vertices,

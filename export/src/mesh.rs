@@ -72,7 +72,12 @@ pub fn skinned_mesh(
     let normals: Option<Vec<[f32; 3]>> = at_rest
         .normals
         .iter()
-        .map(|&normal| change.point(normal).try_normalize().map(|unit| unit.to_array()))
+        .map(|&normal| {
+            change
+                .point(normal)
+                .try_normalize()
+                .map(|unit| unit.to_array())
+        })
         .collect();
     let corners: Vec<u32> = skin
         .triangles
@@ -83,7 +88,10 @@ pub fn skinned_mesh(
     let vertex_data = Some(Target::ArrayBuffer);
     let mut attributes = BTreeMap::new();
     let position_accessor = asset.floats(&positions, Type::Vec3, vertex_data, true);
-    attributes.insert(Checked::Valid(json::mesh::Semantic::Positions), position_accessor);
+    attributes.insert(
+        Checked::Valid(json::mesh::Semantic::Positions),
+        position_accessor,
+    );
     if let Some(normals) = normals.filter(|normals| !normals.is_empty()) {
         let accessor = asset.floats(&normals, Type::Vec3, vertex_data, false);
         attributes.insert(Checked::Valid(json::mesh::Semantic::Normals), accessor);
@@ -131,12 +139,18 @@ pub fn skinned_mesh(
 /// last such range, as in the deformation); each blend then pulling it by
 /// `w` leaves `1 - w` of every share it had and adds `w` for the blend
 /// vertex's bone. A vertex left without a joint follows the first joint.
-fn influences(skin: &rig::Skin, skeleton: &Skeleton) -> Result<Vec<Vec<(usize, f32)>>, MeshProblem> {
+fn influences(
+    skin: &rig::Skin,
+    skeleton: &Skeleton,
+) -> Result<Vec<Vec<(usize, f32)>>, MeshProblem> {
     let vertices = skin.positions.len();
     let raw: Vec<Vec<(usize, f32)>> = match &skin.binding {
         Binding::Weighted(weights) => {
-            let joints: Vec<Option<usize>> =
-                weights.joints.iter().map(|name| skeleton.find(name)).collect();
+            let joints: Vec<Option<usize>> = weights
+                .joints
+                .iter()
+                .map(|name| skeleton.find(name))
+                .collect();
             let mut listed = weights.influences.iter();
             weights
                 .counts
@@ -154,8 +168,11 @@ fn influences(skin: &rig::Skin, skeleton: &Skeleton) -> Result<Vec<Vec<(usize, f
                 .collect()
         }
         Binding::BoneSpace(bone_space) => {
-            let joints: Vec<Option<usize>> =
-                bone_space.bones.iter().map(|name| skeleton.find(name)).collect();
+            let joints: Vec<Option<usize>> = bone_space
+                .bones
+                .iter()
+                .map(|name| skeleton.find(name))
+                .collect();
             let mut carriers = vec![FIRST_JOINT; vertices];
             let mut blend_carriers = vec![FIRST_JOINT; bone_space.blends.len()];
             for range in &bone_space.ranges {

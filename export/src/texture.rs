@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use std::io::Cursor;
 use std::path::{Path, PathBuf};
 
-use formats::files::{FoundFile, Files};
+use formats::files::{Files, FoundFile};
 use formats::rig::{self, RigError};
 use gltf::json;
 use image::ImageFormat;
@@ -38,7 +38,11 @@ pub fn find_texture(skin: &rig::Skin, files: &Files) -> Result<Option<FoundFile>
     if named_with_extension {
         names.push(name.clone());
     }
-    names.extend(IMAGE_EXTENSIONS.iter().map(|extension| format!("{name}.{extension}")));
+    names.extend(
+        IMAGE_EXTENSIONS
+            .iter()
+            .map(|extension| format!("{name}.{extension}")),
+    );
     match files.find(&format!("the texture {name}"), &names) {
         Ok(found) => Ok(Some(found)),
         Err(RigError::Missing { .. }) => Ok(None),
