@@ -601,3 +601,133 @@ fn every_real_swg_skeleton_exports_at_every_level() {
         }
     }
 }
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("ossuary-export-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn a_texture_found_beside_the_mesh_is_embedded_as_png() {
+    let dir = scratch("texture");
+    // Two by two pixels, each of its own colour; TGA, which only the
+    // extension tells apart, named in another case than the skin names it.
+    let pixels =
+        image::RgbImage::from_fn(2, 2, |x, y| image::Rgb([x as u8 * 200, y as u8 * 100, 50]));
+    pixels
+        .save_with_format(dir.join("ArmTex.tga"), image::ImageFormat::Tga)
+        .unwrap();
+    let mut source = source(
+        "humanoid-cmx-textured",
+        &fixture("humanoid.cmx"),
+        &[fixture("xskin-humanoid-L_ARM-ARM.skn")],
+        0,
+    );
+    let files = Files::beside(&dir.join("arm.skn"));
+    let (arm, _) = source.meshes.remove(0);
+    for texture in ["armtex", "missing"] {
+        let skin = rig::Skin {
+            texture: Some(texture.to_owned()),
+            ..arm.clone()
+        };
+        let found = export::find_texture(&skin, &files).unwrap();
+        source.meshes.push((skin, found));
+    }
+    check(&source);
+
+    let read = read_back(&export(&source, Container::Glb));
+    assert_eq!(read.images.len(), 1);
+    let image = &read.images[0];
+    assert_eq!((image.width, image.height), (2, 2));
+    assert_eq!(image.format, gltf::image::Format::R8G8B8);
+    assert_eq!(image.pixels, pixels.into_raw());
+    let materials: Vec<Option<usize>> = read
+        .mesh_nodes()
+        .iter()
+        .map(|node| {
+            let primitive = node.mesh().unwrap().primitives().next().unwrap();
+            let colour = primitive
+                .material()
+                .pbr_metallic_roughness()
+                .base_color_texture();
+            colour.map(|info| info.texture().source().index())
+        })
+        .collect();
+    assert_eq!(materials, vec![Some(0), None]);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn an_unreadable_texture_is_an_error_naming_the_image() {
+    let dir = scratch("bad-texture");
+    std::fs::write(dir.join("armtex.bmp"), b"BM not really").unwrap();
+    let source = source(
+        "unused",
+        &fixture("humanoid.cmx"),
+        &[fixture("xskin-humanoid-L_ARM-ARM.skn")],
+        0,
+    );
+    let (arm, _) = &source.meshes[0];
+    let skin = rig::Skin {
+        texture: Some("armtex".to_owned()),
+        ..arm.clone()
+    };
+    let texture = export::find_texture(&skin, &Files::beside(&dir.join("arm.skn"))).unwrap();
+    let character = Character {
+        skeleton: &source.skeleton,
+        meshes: vec![Mesh {
+            skin: &skin,
+            texture,
+        }],
+        animations: &[],
+    };
+    let message = export::export(&character, Container::Glb)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        message.starts_with(r#"mesh "xskin-humanoid-L_ARM-ARM": "#)
+            && message.contains("armtex.bmp: cannot read the texture"),
+        "{message}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn animations_gltf_cannot_take_are_errors_naming_them() {
+    let source = source("unused", &fixture("humanoid.cmx"), &[], 0);
+    let export_with = |animation: rig::Animation| {
+        let character = Character {
+            skeleton: &source.skeleton,
+            meshes: Vec::new(),
+            animations: &[animation],
+        };
+        export::export(&character, Container::Gltf)
+            .unwrap_err()
+            .to_string()
+    };
+    let mut unknown = wave(&source.skeleton, 2, None);
+    if let Motion::Joints(motion) = &mut unknown.motion {
+        motion.tracks[0].joint = TrackTarget::Name("TAIL".to_owned());
+    }
+    assert_eq!(
+        export_with(unknown),
+        r#"animation "wave": the animation moves joint "TAIL", which the skeleton does not have"#
+    );
+    let mut backwards = wave(&source.skeleton, 3, None);
+    backwards.times = vec![0.0, 0.2, 0.1];
+    assert_eq!(
+        export_with(backwards),
+        r#"animation "wave": frame 2 is at 0.1 s; glTF needs times from 0 up, each later than the one before"#
+    );
+    let vertices = rig::Animation {
+        name: "melt".to_owned(),
+        times: vec![0.0],
+        motion: Motion::Vertices(vec![Vec::new()]),
+    };
+    assert_eq!(
+        export_with(vertices),
+        r#"animation "melt": it moves vertices directly, which glTF export does not take (only joint animations)"#
+    );
+}

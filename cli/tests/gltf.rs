@@ -1,0 +1,164 @@
+//! `ossuary convert` to glTF as a person uses it: files, standard output,
+//! and the errors for inputs it cannot use. What the assets hold is checked
+//! in the export crate's tests.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn ossuary(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_ossuary"))
+        .args(args)
+        .output()
+        .expect("run ossuary")
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+fn fixture(name: &str) -> String {
+    tests::fixtures_dir()
+        .join(name)
+        .to_string_lossy()
+        .into_owned()
+}
+
+/// The node names of a `.gltf` file's JSON.
+fn node_names(json: &[u8]) -> Vec<String> {
+    let value: serde_json::Value = serde_json::from_slice(json).unwrap();
+    value["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|node| node["name"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+#[test]
+fn a_skeleton_and_a_skin_make_one_gltf_or_glb_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let gltf: PathBuf = dir.path().join("arm.gltf");
+    let glb: PathBuf = dir.path().join("arm.GLB");
+    for out in [&gltf, &glb] {
+        let output = ossuary(&[
+            "convert",
+            &fixture("humanoid.cmx"),
+            &fixture("xskin-humanoid-L_ARM-ARM.skn"),
+            "-o",
+            &out.to_string_lossy(),
+        ]);
+        assert!(output.status.success(), "{}", stderr(&output));
+    }
+    let names = node_names(&std::fs::read(&gltf).unwrap());
+    assert_eq!(names.first().map(String::as_str), Some("ROOT"));
+    assert_eq!(
+        names.last().map(String::as_str),
+        Some("xskin-humanoid-L_ARM-ARM")
+    );
+    assert!(std::fs::read(&glb).unwrap().starts_with(b"glTF"));
+}
+
+#[test]
+fn to_names_the_container_for_standard_output() {
+    let output = ossuary(&[
+        "convert",
+        &fixture("humanoid.skt"),
+        "-o",
+        "-",
+        "--to",
+        "glb",
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(output.stdout.starts_with(b"glTF"));
+    let output = ossuary(&[
+        "convert",
+        &fixture("humanoid-lods.skt"),
+        "--lod",
+        "1",
+        "-o",
+        "-",
+        "--to",
+        "gltf",
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(!node_names(&output.stdout).is_empty());
+}
+
+#[test]
+fn inputs_convert_cannot_use_are_errors_naming_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.glb");
+    let out = out.to_string_lossy();
+    let skin = fixture("xskin-humanoid-L_ARM-ARM.skn");
+    let skeleton = fixture("humanoid.cmx");
+
+    let no_skeleton = ossuary(&["convert", &skin, "-o", &out]);
+    assert_eq!(no_skeleton.status.code(), Some(1));
+    assert!(
+        stderr(&no_skeleton)
+            .contains("L_ARM-ARM.skn: a The Sims skin file has no skeleton to pose"),
+        "{}",
+        stderr(&no_skeleton)
+    );
+
+    let two_skeletons = ossuary(&["convert", &skeleton, &fixture("humanoid.skel"), "-o", &out]);
+    assert_eq!(two_skeletons.status.code(), Some(1));
+    assert!(
+        stderr(&two_skeletons)
+            .contains("humanoid.skel: a The Sims Online skeleton file has no mesh"),
+        "{}",
+        stderr(&two_skeletons)
+    );
+
+    let not_an_animation = ossuary(&["convert", &skeleton, "--anim", &skin, "-o", &out]);
+    assert_eq!(not_an_animation.status.code(), Some(1));
+    assert!(
+        stderr(&not_an_animation).contains("L_ARM-ARM.skn: a The Sims skin file has no animation"),
+        "{}",
+        stderr(&not_an_animation)
+    );
+
+    let level = ossuary(&[
+        "convert",
+        &fixture("humanoid.skt"),
+        "--lod",
+        "3",
+        "-o",
+        &out,
+    ]);
+    assert_eq!(level.status.code(), Some(1));
+    assert!(
+        stderr(&level).contains("there is no level of detail 3"),
+        "{}",
+        stderr(&level)
+    );
+    assert!(!dir.path().join("out.glb").exists());
+}
+
+#[test]
+fn several_inputs_or_gltf_options_need_gltf_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.bcf");
+    let out = out.to_string_lossy();
+    let skeleton = fixture("humanoid.cmx");
+    let several = ossuary(&[
+        "convert",
+        &skeleton,
+        &fixture("xskin-humanoid-L_ARM-ARM.skn"),
+        "-o",
+        &out,
+    ]);
+    assert_eq!(several.status.code(), Some(2));
+    assert!(
+        stderr(&several).contains("2 inputs given; converting between formats takes one"),
+        "{}",
+        stderr(&several)
+    );
+    let level = ossuary(&["convert", &skeleton, "--lod", "1", "-o", &out]);
+    assert_eq!(level.status.code(), Some(2));
+    assert!(
+        stderr(&level).contains("--anim and --lod apply to glTF output only"),
+        "{}",
+        stderr(&level)
+    );
+}
