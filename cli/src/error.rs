@@ -60,8 +60,9 @@ pub enum Problem {
     Skin(#[from] SkinError),
     #[error(transparent)]
     Render(#[from] RenderError),
+    /// Boxed: export errors are large and rare.
     #[error(transparent)]
-    Export(#[from] export::ExportError),
+    Export(#[from] Box<export::ExportError>),
 }
 
 /// `-` stands for standard input or output.

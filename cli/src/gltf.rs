@@ -119,7 +119,7 @@ pub fn run(context: &mut Context, request: &Request) -> Result<bool, CliError> {
             ExportError::Animation { index, .. } => animation_paths.get(*index).copied(),
             _ => None,
         };
-        CliError::input(path.unwrap_or(&skeleton_input.path), error)
+        CliError::input(path.unwrap_or(&skeleton_input.path), Box::new(error))
     })?;
     output::write(context, request.output, &bytes)?;
     Ok(true)

@@ -60,7 +60,7 @@ pub fn skinned_mesh(
     }
     let gltf_skin = gltf_skin.ok_or(MeshProblem::NoJoints)?;
     let influences = influences(skin, skeleton)?;
-    let (joint_sets, weight_sets) = vertex_sets(&influences);
+    let sets = vertex_sets(&influences);
 
     let positions: Vec<[f32; 3]> = at_rest
         .positions
@@ -100,7 +100,7 @@ pub fn skinned_mesh(
         let accessor = asset.floats(&skin.uvs, Type::Vec2, vertex_data, false);
         attributes.insert(Checked::Valid(json::mesh::Semantic::TexCoords(0)), accessor);
     }
-    for (set, (joints, weights)) in (0u32..).zip(joint_sets.iter().zip(&weight_sets)) {
+    for (set, (joints, weights)) in (0u32..).zip(sets.joints.iter().zip(&sets.weights)) {
         let accessor = asset.joints(joints);
         attributes.insert(Checked::Valid(json::mesh::Semantic::Joints(set)), accessor);
         let accessor = asset.floats(weights, Type::Vec4, vertex_data, false);
@@ -226,7 +226,10 @@ fn normalized(
     for (joint, weight) in influences {
         *merged.entry(joint).or_default() += weight;
     }
-    if let Some((&joint, &weight)) = merged.iter().find(|(_, weight)| !(**weight >= 0.0)) {
+    if let Some((&joint, &weight)) = merged
+        .iter()
+        .find(|(_, weight)| !weight.is_finite() || **weight < 0.0)
+    {
         return Err(MeshProblem::Weight {
             vertex,
             joint: skeleton.names().get(joint).cloned().unwrap_or_default(),
@@ -246,10 +249,15 @@ fn normalized(
     Ok(shares)
 }
 
-/// Influences as `JOINTS_n`/`WEIGHTS_n` sets of four, as many sets as the
-/// most influenced vertex needs (at least one); unused slots are joint 0
-/// with weight 0.
-fn vertex_sets(influences: &[Vec<(usize, f32)>]) -> (Vec<Vec<[u16; 4]>>, Vec<Vec<[f32; 4]>>) {
+/// `JOINTS_n` and `WEIGHTS_n`: per set, four joints and weights per vertex.
+struct VertexSets {
+    joints: Vec<Vec<[u16; 4]>>,
+    weights: Vec<Vec<[f32; 4]>>,
+}
+
+/// Influences as sets of four, as many sets as the most influenced vertex
+/// needs (at least one); unused slots are joint 0 with weight 0.
+fn vertex_sets(influences: &[Vec<(usize, f32)>]) -> VertexSets {
     let most = influences.iter().map(Vec::len).max().unwrap_or(0);
     let sets = most.div_ceil(4).max(1);
     let mut joints = vec![vec![[0u16; 4]; influences.len()]; sets];
@@ -267,7 +275,7 @@ fn vertex_sets(influences: &[Vec<(usize, f32)>]) -> (Vec<Vec<[u16; 4]>>, Vec<Vec
             }
         }
     }
-    (joints, weights)
+    VertexSets { joints, weights }
 }
 
 #[cfg(test)]
@@ -369,14 +377,14 @@ mod tests {
         let error = influences(&skin(blends), &skeleton()).unwrap_err();
         assert_eq!(
             error.to_string(),
-            r#"vertex 0 would follow joint "B" by -0.5; glTF weights cannot be negative"#
+            r#"vertex 0 would follow joint "B" by -0.5; glTF weights cannot be negative or infinite"#
         );
     }
 
     #[test]
     fn five_influences_take_two_sets() {
         let shares: Vec<(usize, f32)> = (0..5).map(|joint| (joint, 0.2)).collect();
-        let (joints, weights) = vertex_sets(&[shares, vec![(3, 1.0)]]);
+        let VertexSets { joints, weights } = vertex_sets(&[shares, vec![(3, 1.0)]]);
         assert_eq!(joints.len(), 2);
         assert_eq!(joints[0], vec![[0, 1, 2, 3], [3, 0, 0, 0]]);
         assert_eq!(joints[1], vec![[4, 0, 0, 0], [0, 0, 0, 0]]);
