@@ -113,7 +113,7 @@ pub enum MeshProblem {
     #[error("the skeleton has no joint to carry it")]
     NoJoints,
     #[error(
-        "vertex {vertex} would follow joint {joint:?} by {weight}; glTF weights cannot be negative"
+        "vertex {vertex} would follow joint {joint:?} by {weight}; glTF weights cannot be negative or infinite"
     )]
     Weight {
         vertex: usize,
