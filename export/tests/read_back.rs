@@ -266,6 +266,33 @@ impl ReadBack {
         skinned
     }
 
+    /// The share of a mesh node's triangles whose corners, in order, turn
+    /// counterclockwise seen from the side their vertex normals point to
+    /// (glTF's front faces).
+    fn facing_their_normals(&self, node: &gltf::Node) -> f32 {
+        let buffers = |buffer: gltf::Buffer| Some(&*self.buffers[buffer.index()]);
+        let primitive = node.mesh().unwrap().primitives().next().unwrap();
+        let reader = primitive.reader(buffers);
+        let positions: Vec<Vec3> = reader.read_positions().unwrap().map(Vec3::from).collect();
+        let normals: Vec<Vec3> = reader.read_normals().unwrap().map(Vec3::from).collect();
+        let corners: Vec<usize> = reader
+            .read_indices()
+            .unwrap()
+            .into_u32()
+            .map(|corner| corner as usize)
+            .collect();
+        let triangles = corners.chunks(3);
+        let count = triangles.len();
+        let facing = triangles
+            .filter(|corners| {
+                let [a, b, c] = [corners[0], corners[1], corners[2]];
+                let turn = (positions[b] - positions[a]).cross(positions[c] - positions[a]);
+                turn.dot(normals[a] + normals[b] + normals[c]) > 0.0
+            })
+            .count();
+        facing as f32 / count as f32
+    }
+
     /// The locals at each key of animation `index`, for every node.
     fn animated_locals(&self, index: usize) -> Vec<Vec<(Vec3, Quat, Vec3)>> {
         let animation = self.document.animations().nth(index).unwrap();
@@ -361,6 +388,7 @@ struct Report {
 /// Exports `source` both ways and checks, for each file:
 /// - one node per joint first, in order, named as the joint, children
 ///   matching parents;
+/// - triangles wound counterclockwise seen from where their normals point;
 /// - node world positions = ossuary's joints in glTF's axes, at rest and
 ///   at every key of every animation;
 /// - skinned vertices = ossuary's deformation at rest; in animated poses
@@ -387,6 +415,17 @@ fn check(source: &Source) -> Report {
             }
         }
         let mesh_nodes = read.mesh_nodes();
+        // Mirroring turns triangles inside out unless their winding is
+        // reversed; a few triangles of the real bodies face away anyway.
+        for node in &mesh_nodes {
+            let facing = read.facing_their_normals(node);
+            assert!(
+                facing > 0.95,
+                "{} {:?}: {facing} face their normals",
+                source.name,
+                node.name()
+            );
+        }
         let rest_model = skinning::Pose::rest(&skeleton)
             .model_matrices(&skeleton)
             .unwrap();
