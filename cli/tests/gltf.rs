@@ -84,6 +84,13 @@ fn to_names_the_container_for_standard_output() {
     assert!(!node_names(&output.stdout).is_empty());
 }
 
+/// Runs `ossuary`, which must fail with `code` and say `message`.
+fn assert_fails(args: &[&str], code: i32, message: &str) {
+    let output = ossuary(args);
+    assert_eq!(output.status.code(), Some(code), "{args:?}");
+    assert!(stderr(&output).contains(message), "{}", stderr(&output));
+}
+
 #[test]
 fn inputs_convert_cannot_use_are_errors_naming_the_file() {
     let dir = tempfile::tempdir().unwrap();
@@ -91,46 +98,32 @@ fn inputs_convert_cannot_use_are_errors_naming_the_file() {
     let out = out.to_string_lossy();
     let skin = fixture("xskin-humanoid-L_ARM-ARM.skn");
     let skeleton = fixture("humanoid.cmx");
-
-    let no_skeleton = ossuary(&["convert", &skin, "-o", &out]);
-    assert_eq!(no_skeleton.status.code(), Some(1));
-    assert!(
-        stderr(&no_skeleton)
-            .contains("L_ARM-ARM.skn: a The Sims skin file has no skeleton to pose"),
-        "{}",
-        stderr(&no_skeleton)
+    assert_fails(
+        &["convert", &skin, "-o", &out],
+        1,
+        "L_ARM-ARM.skn: a The Sims skin file has no skeleton to pose",
     );
-
-    let two_skeletons = ossuary(&["convert", &skeleton, &fixture("humanoid.skel"), "-o", &out]);
-    assert_eq!(two_skeletons.status.code(), Some(1));
-    assert!(
-        stderr(&two_skeletons)
-            .contains("humanoid.skel: a The Sims Online skeleton file has no mesh"),
-        "{}",
-        stderr(&two_skeletons)
+    assert_fails(
+        &["convert", &skeleton, &fixture("humanoid.skel"), "-o", &out],
+        1,
+        "humanoid.skel: a The Sims Online skeleton file has no mesh",
     );
-
-    let not_an_animation = ossuary(&["convert", &skeleton, "--anim", &skin, "-o", &out]);
-    assert_eq!(not_an_animation.status.code(), Some(1));
-    assert!(
-        stderr(&not_an_animation).contains("L_ARM-ARM.skn: a The Sims skin file has no animation"),
-        "{}",
-        stderr(&not_an_animation)
+    assert_fails(
+        &["convert", &skeleton, "--anim", &skin, "-o", &out],
+        1,
+        "L_ARM-ARM.skn: a The Sims skin file has no animation",
     );
-
-    let level = ossuary(&[
-        "convert",
-        &fixture("humanoid.skt"),
-        "--lod",
-        "3",
-        "-o",
-        &out,
-    ]);
-    assert_eq!(level.status.code(), Some(1));
-    assert!(
-        stderr(&level).contains("there is no level of detail 3"),
-        "{}",
-        stderr(&level)
+    assert_fails(
+        &[
+            "convert",
+            &fixture("humanoid.skt"),
+            "--lod",
+            "3",
+            "-o",
+            &out,
+        ],
+        1,
+        "there is no level of detail 3",
     );
     assert!(!dir.path().join("out.glb").exists());
 }
@@ -141,24 +134,15 @@ fn several_inputs_or_gltf_options_need_gltf_output() {
     let out = dir.path().join("out.bcf");
     let out = out.to_string_lossy();
     let skeleton = fixture("humanoid.cmx");
-    let several = ossuary(&[
-        "convert",
-        &skeleton,
-        &fixture("xskin-humanoid-L_ARM-ARM.skn"),
-        "-o",
-        &out,
-    ]);
-    assert_eq!(several.status.code(), Some(2));
-    assert!(
-        stderr(&several).contains("2 inputs given; converting between formats takes one"),
-        "{}",
-        stderr(&several)
+    let skin = fixture("xskin-humanoid-L_ARM-ARM.skn");
+    assert_fails(
+        &["convert", &skeleton, &skin, "-o", &out],
+        2,
+        "2 inputs given; converting between formats takes one",
     );
-    let level = ossuary(&["convert", &skeleton, "--lod", "1", "-o", &out]);
-    assert_eq!(level.status.code(), Some(2));
-    assert!(
-        stderr(&level).contains("--anim and --lod apply to glTF output only"),
-        "{}",
-        stderr(&level)
+    assert_fails(
+        &["convert", &skeleton, "--lod", "1", "-o", &out],
+        2,
+        "--anim and --lod apply to glTF output only",
     );
 }

@@ -8,6 +8,7 @@ use glam::{Affine3A, Mat4};
 use gltf::json;
 use json::accessor::Type;
 use json::buffer::Target;
+use json::mesh::Semantic;
 use json::validation::Checked;
 use skinning::{BlendRule, BoundSkin, Skeleton};
 
@@ -86,25 +87,22 @@ pub fn skinned_mesh(
         .collect();
 
     let vertex_data = Some(Target::ArrayBuffer);
-    let mut attributes = BTreeMap::new();
-    let position_accessor = asset.floats(&positions, Type::Vec3, vertex_data, true);
-    attributes.insert(
-        Checked::Valid(json::mesh::Semantic::Positions),
-        position_accessor,
-    );
+    let mut attributes = vec![(
+        Semantic::Positions,
+        asset.floats(&positions, Type::Vec3, vertex_data, true),
+    )];
     if let Some(normals) = normals.filter(|normals| !normals.is_empty()) {
         let accessor = asset.floats(&normals, Type::Vec3, vertex_data, false);
-        attributes.insert(Checked::Valid(json::mesh::Semantic::Normals), accessor);
+        attributes.push((Semantic::Normals, accessor));
     }
     if !skin.uvs.is_empty() {
         let accessor = asset.floats(&skin.uvs, Type::Vec2, vertex_data, false);
-        attributes.insert(Checked::Valid(json::mesh::Semantic::TexCoords(0)), accessor);
+        attributes.push((Semantic::TexCoords(0), accessor));
     }
     for (set, (joints, weights)) in (0u32..).zip(sets.joints.iter().zip(&sets.weights)) {
-        let accessor = asset.joints(joints);
-        attributes.insert(Checked::Valid(json::mesh::Semantic::Joints(set)), accessor);
+        attributes.push((Semantic::Joints(set), asset.joints(joints)));
         let accessor = asset.floats(weights, Type::Vec4, vertex_data, false);
-        attributes.insert(Checked::Valid(json::mesh::Semantic::Weights(set)), accessor);
+        attributes.push((Semantic::Weights(set), accessor));
     }
     let indices = asset.indices(&corners);
     let mesh = asset.root.push(json::Mesh {
@@ -112,7 +110,10 @@ pub fn skinned_mesh(
         extras: Default::default(),
         name: Some(skin.name.clone()),
         primitives: vec![json::mesh::Primitive {
-            attributes,
+            attributes: attributes
+                .into_iter()
+                .map(|(semantic, accessor)| (Checked::Valid(semantic), accessor))
+                .collect(),
             extensions: None,
             extras: Default::default(),
             indices: Some(indices),
@@ -146,11 +147,7 @@ fn influences(
     let vertices = skin.positions.len();
     let raw: Vec<Vec<(usize, f32)>> = match &skin.binding {
         Binding::Weighted(weights) => {
-            let joints: Vec<Option<usize>> = weights
-                .joints
-                .iter()
-                .map(|name| skeleton.find(name))
-                .collect();
+            let joints = find_joints(&weights.joints, skeleton);
             let mut listed = weights.influences.iter();
             weights
                 .counts
@@ -168,11 +165,7 @@ fn influences(
                 .collect()
         }
         Binding::BoneSpace(bone_space) => {
-            let joints: Vec<Option<usize>> = bone_space
-                .bones
-                .iter()
-                .map(|name| skeleton.find(name))
-                .collect();
+            let joints = find_joints(&bone_space.bones, skeleton);
             let mut carriers = vec![FIRST_JOINT; vertices];
             let mut blend_carriers = vec![FIRST_JOINT; bone_space.blends.len()];
             for range in &bone_space.ranges {
@@ -203,6 +196,11 @@ fn influences(
         .enumerate()
         .map(|(vertex, influences)| normalized(vertex, influences, skeleton))
         .collect()
+}
+
+/// Each name's joint in the skeleton (binding the skin found them all).
+fn find_joints(names: &[String], skeleton: &Skeleton) -> Vec<Option<usize>> {
+    names.iter().map(|name| skeleton.find(name)).collect()
 }
 
 /// The entries of `slots` a rig range covers (none past the end).

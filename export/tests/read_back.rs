@@ -641,16 +641,10 @@ fn every_real_swg_skeleton_exports_at_every_level() {
     }
 }
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("ossuary-export-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 #[test]
 fn a_texture_found_beside_the_mesh_is_embedded_as_png() {
-    let dir = scratch("texture");
+    let temporary = tempfile::tempdir().unwrap();
+    let dir = temporary.path();
     // Two by two pixels, each of its own colour; TGA, which only the
     // extension tells apart, named in another case than the skin names it.
     let pixels =
@@ -695,12 +689,12 @@ fn a_texture_found_beside_the_mesh_is_embedded_as_png() {
         })
         .collect();
     assert_eq!(materials, vec![Some(0), None]);
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn an_unreadable_texture_is_an_error_naming_the_image() {
-    let dir = scratch("bad-texture");
+    let temporary = tempfile::tempdir().unwrap();
+    let dir = temporary.path();
     std::fs::write(dir.join("armtex.bmp"), b"BM not really").unwrap();
     let source = source(
         "unused",
@@ -730,7 +724,6 @@ fn an_unreadable_texture_is_an_error_naming_the_image() {
             && message.contains("armtex.bmp: cannot read the texture"),
         "{message}"
     );
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
