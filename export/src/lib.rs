@@ -15,6 +15,11 @@
 //!   channels (scale where a key carries one) for every joint a track
 //!   drives, keyed at the animation's own times, whole-transform keys
 //!   decomposed;
+//! - one glTF animation per vertex animation (every frame's positions of a
+//!   mesh, no skeleton involved): each frame a morph target of every mesh
+//!   with that many vertices, and a weights channel whose key at each
+//!   frame's time shows that frame alone (glTF morphs before it skins, so
+//!   the frames show as given while the skeleton is at rest);
 //! - one material per mesh: the texture the mesh names, PNG-encoded, when
 //!   an image of that name was found ([`find_texture`]), else a plain one.
 //!
@@ -46,7 +51,7 @@ mod texture;
 use std::path::PathBuf;
 
 use formats::files::FoundFile;
-use formats::rig;
+use formats::rig::{self, Motion};
 use gltf::json;
 use skinning::{ClipError, JobError, SkeletonError, SkinError};
 
@@ -138,8 +143,16 @@ pub enum AnimationProblem {
         "frame {frame} is at {time} s; glTF needs times from 0 up, each later than the one before"
     )]
     Time { frame: usize, time: f32 },
-    #[error("it moves vertices directly, which glTF export does not take (only joint animations)")]
-    Vertices,
+    #[error("it has {frames} frames but {times} times")]
+    FrameCount { frames: usize, times: usize },
+    #[error("frame {frame} moves {vertices} vertices, frame 0 {first}")]
+    FrameVertices {
+        frame: usize,
+        vertices: usize,
+        first: usize,
+    },
+    #[error("its frames move {0} vertices, and no mesh has that many")]
+    NoMesh(usize),
 }
 
 /// The asset as the bytes of a `.gltf` or `.glb` file.
@@ -159,10 +172,35 @@ pub fn export(character: &Character, container: Container) -> Result<Vec<u8>, Ex
         .filter(|(parent, _)| parent.is_none())
         .map(|(_, &node)| node)
         .collect();
+    let animation_error = |index: usize, problem: AnimationProblem| ExportError::Animation {
+        index,
+        name: character
+            .animations
+            .get(index)
+            .map(|animation| animation.name.clone())
+            .unwrap_or_default(),
+        problem,
+    };
+    // Vertex animations are checked first: their frames become parts of meshes.
+    let mut vertex_animations = Vec::new();
+    for (index, animation) in character.animations.iter().enumerate() {
+        if let Motion::Vertices(frames) = &animation.motion {
+            animation::check_vertex_frames(animation, frames)
+                .map_err(|problem| animation_error(index, problem))?;
+            vertex_animations.push((index, frames.as_slice()));
+        }
+    }
     let rest_model = skinning::Pose::rest(&skeleton).model_matrices(&skeleton)?;
-    let skin = (!character.meshes.is_empty() && joint_count > 0)
-        .then(|| mesh::shared_skin(&mut asset, &joints, &rest_model, &change));
+    let bind = mesh::Bind {
+        skeleton: &skeleton,
+        rest_model: &rest_model,
+        change: &change,
+        skin: (!character.meshes.is_empty() && joint_count > 0)
+            .then(|| mesh::shared_skin(&mut asset, &joints, &rest_model, &change)),
+    };
     let mut materials = texture::Materials::default();
+    // Per animation, the meshes it morphs.
+    let mut morphed: Vec<Vec<animation::Morphed>> = vec![Vec::new(); character.animations.len()];
     for (index, source) in character.meshes.iter().enumerate() {
         let fail = |problem: MeshProblem| ExportError::Mesh {
             index,
@@ -170,25 +208,40 @@ pub fn export(character: &Character, container: Container) -> Result<Vec<u8>, Ex
             problem,
         };
         let material = materials.material(&mut asset, source).map_err(fail)?;
-        let node = mesh::skinned_mesh(
-            &mut asset,
-            source.skin,
-            &skeleton,
-            &rest_model,
-            &change,
-            skin,
-            material,
-        )
-        .map_err(fail)?;
-        scene_nodes.extend(node);
+        // A vertex animation moves every mesh with as many vertices as its frames.
+        let moving: Vec<(usize, &[Vec<[f32; 3]>])> = vertex_animations
+            .iter()
+            .copied()
+            .filter(|(_, frames)| {
+                frames
+                    .first()
+                    .is_some_and(|frame| frame.len() == source.skin.positions.len())
+            })
+            .collect();
+        let frames: Vec<&[Vec<[f32; 3]>]> = moving.iter().map(|&(_, frames)| frames).collect();
+        let Some(node) =
+            mesh::skinned_mesh(&mut asset, &bind, source.skin, material, &frames).map_err(fail)?
+        else {
+            continue;
+        };
+        scene_nodes.push(node);
+        let targets = frames.iter().map(|frames| frames.len()).sum();
+        let mut first = 0;
+        for (animation, frames) in moving {
+            if let Some(meshes) = morphed.get_mut(animation) {
+                meshes.push(animation::Morphed {
+                    node,
+                    first,
+                    targets,
+                });
+            }
+            first += frames.len();
+        }
     }
-    for (index, animation) in character.animations.iter().enumerate() {
-        let exported = animation::animation(&mut asset, animation, &skeleton, &change, &joints)
-            .map_err(|problem| ExportError::Animation {
-                index,
-                name: animation.name.clone(),
-                problem,
-            })?;
+    for ((index, animation), morphed) in character.animations.iter().enumerate().zip(&morphed) {
+        let exported =
+            animation::animation(&mut asset, animation, &skeleton, &change, &joints, morphed)
+                .map_err(|problem| animation_error(index, problem))?;
         asset.root.animations.extend(exported);
     }
     if !scene_nodes.is_empty() {

@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 
 use formats::rig::{self, Binding};
-use glam::{Affine3A, Mat4};
+use glam::{Affine3A, Mat4, Vec3};
 use gltf::json;
 use json::accessor::Type;
 use json::buffer::Target;
@@ -43,23 +43,32 @@ pub fn shared_skin(
     })
 }
 
-/// A skin as a mesh and the node that places it, skinned by `gltf_skin`
-/// (`None` when the skeleton has no joints). A skin without triangles has
-/// nothing to draw and gives no node.
+/// What every mesh is bound with: the skeleton, its rest pose, the change
+/// of axes and the shared glTF skin (`None` when the skeleton has no joints).
+pub struct Bind<'a> {
+    pub skeleton: &'a Skeleton,
+    pub rest_model: &'a [Affine3A],
+    pub change: &'a Change,
+    pub skin: Option<json::Index<json::Skin>>,
+}
+
+/// A skin as a mesh and the node that places it, with one morph target per
+/// frame of each of `morphs` (vertex animations' frames: every vertex's
+/// position, in the file's axes). A skin without triangles has nothing to
+/// draw and gives no node.
 pub fn skinned_mesh(
     asset: &mut Asset,
+    bind: &Bind,
     skin: &rig::Skin,
-    skeleton: &Skeleton,
-    rest_model: &[Affine3A],
-    change: &Change,
-    gltf_skin: Option<json::Index<json::Skin>>,
     material: json::Index<json::Material>,
+    morphs: &[&[Vec<[f32; 3]>]],
 ) -> Result<Option<json::Index<json::Node>>, MeshProblem> {
-    let at_rest = BoundSkin::bind(skin, skeleton)?.deform(rest_model, BlendRule::Game)?;
+    let (skeleton, change) = (bind.skeleton, bind.change);
+    let at_rest = BoundSkin::bind(skin, skeleton)?.deform(bind.rest_model, BlendRule::Game)?;
     if skin.triangles.is_empty() {
         return Ok(None);
     }
-    let gltf_skin = gltf_skin.ok_or(MeshProblem::NoJoints)?;
+    let gltf_skin = bind.skin.ok_or(MeshProblem::NoJoints)?;
     let influences = influences(skin, skeleton)?;
     let sets = vertex_sets(&influences);
 
@@ -104,6 +113,22 @@ pub fn skinned_mesh(
         let accessor = asset.floats(weights, Type::Vec4, vertex_data, false);
         attributes.push((Semantic::Weights(set), accessor));
     }
+    // A target holds each vertex's move from its bind position to the frame's.
+    let mut targets = Vec::new();
+    for frame in morphs.iter().flat_map(|frames| frames.iter()) {
+        let moves: Vec<[f32; 3]> = frame
+            .iter()
+            .zip(&positions)
+            .map(|(&to, &from)| {
+                (change.point(Vec3::from_array(to)) - Vec3::from_array(from)).to_array()
+            })
+            .collect();
+        targets.push(json::mesh::MorphTarget {
+            positions: Some(asset.floats(&moves, Type::Vec3, vertex_data, true)),
+            normals: None,
+            tangents: None,
+        });
+    }
     let indices = asset.indices(&corners);
     let mesh = asset.root.push(json::Mesh {
         extensions: None,
@@ -119,9 +144,10 @@ pub fn skinned_mesh(
             indices: Some(indices),
             material: Some(material),
             mode: Checked::Valid(json::mesh::Mode::Triangles),
-            targets: None,
+            targets: (!targets.is_empty()).then_some(targets),
         }],
-        weights: None,
+        weights: (!morphs.is_empty())
+            .then(|| vec![0.0; morphs.iter().map(|frames| frames.len()).sum()]),
     });
     Ok(Some(asset.root.push(json::Node {
         name: Some(skin.name.clone()),

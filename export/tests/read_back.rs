@@ -229,8 +229,9 @@ impl ReadBack {
             .collect()
     }
 
-    /// A mesh node's vertices skinned by the node world matrices.
-    fn skinned(&self, node: &gltf::Node, world: &[Mat4]) -> Vec<Vec3> {
+    /// A mesh node's vertices, moved by its morph targets at `morph_weights`
+    /// (none: not at all), then skinned by the node world matrices.
+    fn skinned(&self, node: &gltf::Node, world: &[Mat4], morph_weights: &[f32]) -> Vec<Vec3> {
         let buffers = |buffer: gltf::Buffer| Some(&*self.buffers[buffer.index()]);
         let skin = node.skin().expect("a skinned mesh");
         let inverse_binds: Vec<Mat4> = skin
@@ -246,7 +247,12 @@ impl ReadBack {
             .collect();
         let primitive = node.mesh().unwrap().primitives().next().unwrap();
         let reader = primitive.reader(buffers);
-        let positions: Vec<Vec3> = reader.read_positions().unwrap().map(Vec3::from).collect();
+        let mut positions: Vec<Vec3> = reader.read_positions().unwrap().map(Vec3::from).collect();
+        for ((moves, _, _), &weight) in reader.read_morph_targets().zip(morph_weights) {
+            for (position, moved) in positions.iter_mut().zip(moves.unwrap()) {
+                *position += weight * Vec3::from(moved);
+            }
+        }
         let mut skinned = vec![Vec3::ZERO; positions.len()];
         for set in 0.. {
             let (Some(joints), Some(weights)) = (reader.read_joints(set), reader.read_weights(set))
@@ -291,6 +297,24 @@ impl ReadBack {
             })
             .count();
         facing as f32 / count as f32
+    }
+
+    /// The morph target weights of a mesh node at each key of animation `index`.
+    fn morph_weights(&self, index: usize, node: &gltf::Node) -> Vec<Vec<f32>> {
+        let animation = self.document.animations().nth(index).unwrap();
+        let buffers = |buffer: gltf::Buffer| Some(&*self.buffers[buffer.index()]);
+        let channel = animation
+            .channels()
+            .find(|channel| channel.target().node().index() == node.index())
+            .expect("a channel for the mesh");
+        let ReadOutputs::MorphTargetWeights(weights) =
+            channel.reader(buffers).read_outputs().unwrap()
+        else {
+            panic!("weights");
+        };
+        let targets = node.mesh().unwrap().weights().unwrap().len();
+        let weights: Vec<f32> = weights.into_f32().collect();
+        weights.chunks(targets).map(<[f32]>::to_vec).collect()
     }
 
     /// The locals at each key of animation `index`, for every node.
@@ -464,7 +488,7 @@ fn check(source: &Source) -> Report {
                 .map(|(skin, _)| skin)
                 .filter(|skin| !skin.triangles.is_empty());
             for ((node, expected), skin) in mesh_nodes.iter().zip(&expected.skins).zip(skins) {
-                let skinned = read.skinned(node, &world);
+                let skinned = read.skinned(node, &world, &[]);
                 let pulled = pulled(skin);
                 for (vertex, (actual, expected)) in skinned.iter().zip(expected).enumerate() {
                     let gap = actual.distance(*expected);
@@ -753,13 +777,73 @@ fn animations_gltf_cannot_take_are_errors_naming_them() {
         export_with(backwards),
         r#"animation "wave": frame 2 is at 0.1 s; glTF needs times from 0 up, each later than the one before"#
     );
-    let vertices = rig::Animation {
+    let vertices = |frames: Vec<Vec<[f32; 3]>>| rig::Animation {
         name: "melt".to_owned(),
-        times: vec![0.0],
-        motion: Motion::Vertices(vec![Vec::new()]),
+        times: (0..frames.len()).map(|frame| frame as f32).collect(),
+        motion: Motion::Vertices(frames),
     };
     assert_eq!(
-        export_with(vertices),
-        r#"animation "melt": it moves vertices directly, which glTF export does not take (only joint animations)"#
+        export_with(vertices(vec![vec![[0.0; 3]; 3]])),
+        r#"animation "melt": its frames move 3 vertices, and no mesh has that many"#
     );
+    assert_eq!(
+        export_with(vertices(vec![vec![[0.0; 3]; 3], vec![[0.0; 3]; 2]])),
+        r#"animation "melt": frame 1 moves 2 vertices, frame 0 3"#
+    );
+}
+
+/// A vertex animation (every frame's positions of the arm, as the wave
+/// animation deforms it) read back: at each key, the morphed mesh skinned at
+/// rest is that frame, in glTF's axes.
+#[test]
+fn a_vertex_animation_morphs_the_meshes_with_as_many_vertices() {
+    let arm = fixture("xskin-humanoid-L_ARM-ARM.skn");
+    let mut source = source(
+        "humanoid-cmx-vertex-animation",
+        &fixture("humanoid.cmx"),
+        &[arm],
+        0,
+    );
+    let skeleton = Skeleton::new(&source.skeleton).unwrap();
+    let wave = wave(&source.skeleton, 4, None);
+    let Motion::Joints(motion) = &wave.motion else {
+        unreachable!("wave moves joints");
+    };
+    let clip = Clip::bind(motion, wave.times.len(), &skeleton).unwrap();
+    let bound = BoundSkin::bind(&source.meshes[0].0, &skeleton).unwrap();
+    let frames: Vec<Vec<Vec3>> = (0..wave.times.len())
+        .map(|frame| {
+            let model = clip
+                .pose(&skeleton, frame)
+                .unwrap()
+                .model_matrices(&skeleton)
+                .unwrap();
+            bound.deform(&model, BlendRule::Game).unwrap().positions
+        })
+        .collect();
+    source.animations = vec![rig::Animation {
+        name: "melt".to_owned(),
+        times: wave.times.clone(),
+        motion: Motion::Vertices(
+            frames
+                .iter()
+                .map(|frame| frame.iter().map(|position| position.to_array()).collect())
+                .collect(),
+        ),
+    }];
+    for container in [Container::Gltf, Container::Glb] {
+        let read = read_back(&export(&source, container));
+        let node = &read.mesh_nodes()[0];
+        let world = read.world(&read.rest_locals());
+        let keys = read.morph_weights(0, node);
+        assert_eq!(keys.len(), frames.len());
+        for (frame, (weights, expected)) in keys.iter().zip(&frames).enumerate() {
+            let expected: Vec<Vec3> = expected
+                .iter()
+                .map(|&position| right_handed_y_up(skeleton.axes(), position))
+                .collect();
+            let gap = largest_gap(&read.skinned(node, &world, weights), &expected);
+            assert!(gap < TOLERANCE, "frame {frame}: off by {gap}");
+        }
+    }
 }
