@@ -20,8 +20,9 @@
 //!   with that many vertices, and a weights channel whose key at each
 //!   frame's time shows that frame alone (glTF morphs before it skins, so
 //!   the frames show as given while the skeleton is at rest);
-//! - one material per mesh: the texture the mesh names, PNG-encoded, when
-//!   an image of that name was found ([`find_texture`]), else a plain one.
+//! - a material for each mesh: the texture it names, PNG-encoded, when an
+//!   image of that name was found ([`find_texture`]; meshes naming one
+//!   image share it), else one plain material.
 //!
 //! Axes: glTF is right-handed and y up. Left-handed files (the Sims, The
 //! Sims Online, Star Wars Galaxies) are mirrored in x with their triangle

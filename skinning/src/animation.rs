@@ -291,6 +291,7 @@ mod tests {
                 .unwrap();
             Vec3::from(model[1].translation)
         };
+        assert_eq!(clip.joints(), vec![0]);
         assert!(arm_at(0).abs_diff_eq(Vec3::X, 1e-6));
         // By hand: the root's quarter turn about z takes the arm's (1,0,0) to (0,1,0).
         assert!(arm_at(1).abs_diff_eq(Vec3::Y, 1e-6));
