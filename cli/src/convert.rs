@@ -1,25 +1,45 @@
 //! `ossuary convert`: between formats that carry the same data, one file to
 //! one file, or every file of some folders into an output folder that
-//! mirrors their trees.
+//! mirrors their trees; or a skeleton with its meshes and animations to one
+//! glTF 2.0 asset (see [`crate::gltf`]).
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use formats::catalogue::Catalogue;
 use formats::format::{Document, Format};
+use formats::rig::RigOptions;
 use serde_json::Map;
 
 use crate::batch::{self, Detail, Entry, Outcome, Report, Style};
 use crate::error::{shown, CliError, Problem};
-use crate::{input, output, Context};
+use crate::{gltf, input, output, Context};
 
+/// The last argument is `--anim` and `--lod`, which only glTF output takes.
 pub fn run(
     context: &mut Context,
     inputs: &[PathBuf],
     output_path: &Path,
     from: Option<&str>,
     to: Option<&str>,
+    (animations, options): (&[PathBuf], RigOptions),
 ) -> Result<bool, CliError> {
+    if let Some(container) = gltf::container(output_path, to) {
+        let request = gltf::Request {
+            inputs,
+            animations,
+            options,
+            format: from,
+            output: output_path,
+            container,
+        };
+        return gltf::run(context, &request);
+    }
+    if !animations.is_empty() || options != RigOptions::default() {
+        return Err(CliError::Usage(
+            "--anim and --lod apply to glTF output only".to_owned(),
+        ));
+    }
     let into_folder = output_path.is_dir() || ends_with_separator(output_path);
     match inputs {
         [input] if !input.is_dir() && !into_folder => {

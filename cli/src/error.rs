@@ -78,6 +78,9 @@ pub enum Problem {
     Skin(#[from] SkinError),
     #[error(transparent)]
     Render(#[from] RenderError),
+    /// Boxed: export errors are large and rare.
+    #[error(transparent)]
+    Export(#[from] Box<export::ExportError>),
 }
 
 fn wrong_kind(path: &Path, kind: &str, lacks: &str, format_never_has: bool) -> String {

@@ -7,6 +7,7 @@ mod capabilities;
 mod check;
 mod convert;
 mod error;
+mod gltf;
 mod info;
 mod input;
 mod joints;
@@ -97,27 +98,37 @@ Example:
         output: PathBuf,
     },
     /// Convert between formats that carry the same data (e.g. .cmx <-> .bcf,
-    /// .skn <-> .bmf), one file or whole folders.
+    /// .skn <-> .bmf), one file or whole folders; or a skeleton with its
+    /// meshes and animations to one glTF 2.0 asset (.gltf, .glb).
     #[command(after_help = "\
 With folders as inputs, or -o naming a folder, every file is converted into that folder,
 mirroring the folders' trees; files that do not convert to --to are reported and passed over.
+To glTF, the first input with a skeleton poses the meshes of every input (a suit gives the
+skins it names), with every animation of each --anim file.
 
 Examples:
   ossuary convert adult-skeleton.cmx -o adult-skeleton.bcf
-  ossuary convert ../shared/corpus/sims1 -o binary/ --to sims-bmf")]
+  ossuary convert ../shared/corpus/sims1 -o binary/ --to sims-bmf
+  ossuary convert adult-skeleton.cmx xskin-b001mafit_01-PELVIS-BODY.skn -o adult.glb")]
     Convert {
-        /// The files, or folders, to convert (`-` for standard input).
+        /// The files, or folders, to convert (`-` for standard input); for glTF, the skeleton, then meshes or suits.
         #[arg(required = true, value_name = "IN")]
         inputs: Vec<PathBuf>,
         /// The file to write (`-` for standard output, with --to), or the folder to write into.
         #[arg(short, long, value_name = "OUT")]
         output: PathBuf,
-        /// Write this format whatever OUT's extension says (needed for a folder).
+        /// Write this format whatever OUT's extension says (`gltf`, `glb` or a format name; needed for a folder).
         #[arg(long, value_name = "NAME")]
         to: Option<String>,
         /// Read the inputs as this format instead of guessing it.
         #[arg(long, value_name = "NAME")]
         format: Option<String>,
+        /// glTF only: animations to include, every one each file holds.
+        #[arg(long, value_name = "FILE", num_args = 1..)]
+        anim: Vec<PathBuf>,
+        /// glTF only: level of detail of skeletons and meshes, 0 the most detailed.
+        #[arg(long, value_name = "N", default_value_t = 0)]
+        lod: usize,
     },
     /// Print the skeleton's joints in model space as JSON: name, parent,
     /// position [x, y, z] and rotation [x, y, z, w], in the file's own axes.
@@ -322,7 +333,16 @@ fn dispatch(context: &mut Context, command: Command) -> Result<bool, CliError> {
             output,
             to,
             format,
-        } => convert::run(context, &inputs, &output, format.as_deref(), to.as_deref()),
+            anim,
+            lod,
+        } => convert::run(
+            context,
+            &inputs,
+            &output,
+            format.as_deref(),
+            to.as_deref(),
+            (&anim, RigOptions { lod }),
+        ),
         Command::Joints {
             file,
             format,

@@ -97,6 +97,14 @@ impl Clip {
         self.frames
     }
 
+    /// The joints the tracks drive, each once, in ascending order.
+    pub fn joints(&self) -> Vec<usize> {
+        let mut joints: Vec<usize> = self.tracks.iter().map(|track| track.joint).collect();
+        joints.sort_unstable();
+        joints.dedup();
+        joints
+    }
+
     /// The skeleton's pose at `frame` (from 0): the rest pose with every
     /// track's joint replaced by its keys.
     pub fn pose(&self, skeleton: &Skeleton, frame: usize) -> Result<Pose, ClipError> {
@@ -283,6 +291,7 @@ mod tests {
                 .unwrap();
             Vec3::from(model[1].translation)
         };
+        assert_eq!(clip.joints(), vec![0]);
         assert!(arm_at(0).abs_diff_eq(Vec3::X, 1e-6));
         // By hand: the root's quarter turn about z takes the arm's (1,0,0) to (0,1,0).
         assert!(arm_at(1).abs_diff_eq(Vec3::Y, 1e-6));

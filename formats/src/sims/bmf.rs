@@ -13,7 +13,8 @@ use crate::Schema;
 
 /// The Sims 1 binary skin (`.bmf`): the fields of a `.skn` in the same
 /// order, little-endian, with Pascal strings (u8 length) and u32 counts.
-/// Blend records store the weight first, then the vertex.
+/// Blend records store the weight first, then the vertex. Exported to
+/// glTF as a `.skn` is (see its page for how far blend vertices can depart).
 #[derive(Debug, Clone, PartialEq, Schema, Serialize, Deserialize)]
 #[schema(little)]
 pub struct Bmf {

@@ -15,6 +15,18 @@ use crate::Schema;
 ///
 /// The vertex list holds the `uvs.len()` real vertices, then one blend
 /// vertex per blend entry. Vertices are stored in their bone's space.
+///
+/// In glTF (`ossuary convert`), a vertex no blend vertex pulls follows its
+/// bone with weight 1 and deforms exactly as the game deforms it. A pulled
+/// vertex follows its bone and the blend vertex's bone with weights
+/// `(1 - w, w)`, placed where the game puts it at rest. glTF moves that one
+/// point by both bones, where the game moves each stored point by its own
+/// bone, so in a pose the two part by `w (1 - w)` times the difference of
+/// the two bones' turns applied to the rest gap between the vertex and its
+/// blend vertex. In the real skins the gap reaches 0.27 units; in 30 poses
+/// turning every joint by up to 46 degrees, the largest departure was
+/// 0.054 units (the adult's joints span 5 units from feet to head). The game's
+/// own animations are not measured yet.
 #[derive(Debug, Clone, PartialEq, Schema, Serialize, Deserialize)]
 #[schema(text)]
 pub struct Skn {

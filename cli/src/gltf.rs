@@ -1,0 +1,126 @@
+//! `ossuary convert SKELETON [MESH... | SUIT...] [--anim FILE...] -o
+//! OUT.gltf|OUT.glb`: every input into one glTF 2.0 asset.
+
+use std::path::{Path, PathBuf};
+
+use export::{Character, Container, ExportError, Mesh};
+use formats::files::FoundFile;
+use formats::rig::{self, RigOptions};
+
+use crate::error::CliError;
+use crate::input::{self, Input, Need};
+use crate::{output, Context};
+
+/// The glTF container `--to` names, else the one OUT's extension names;
+/// `None` when the output is not glTF.
+pub fn container(output_path: &Path, to: Option<&str>) -> Option<Container> {
+    let name = match to {
+        Some(name) => name.to_owned(),
+        None => output_path
+            .extension()?
+            .to_string_lossy()
+            .to_ascii_lowercase(),
+    };
+    match name.as_str() {
+        "gltf" => Some(Container::Gltf),
+        "glb" => Some(Container::Glb),
+        _ => None,
+    }
+}
+
+/// What `convert` to glTF takes besides its inputs.
+pub struct Request<'a> {
+    pub inputs: &'a [PathBuf],
+    pub animations: &'a [PathBuf],
+    pub options: RigOptions,
+    pub format: Option<&'a str>,
+    pub output: &'a Path,
+    pub container: Container,
+}
+
+/// A skin and the file it came from.
+struct Skin<'a> {
+    input: &'a Input,
+    skin: rig::Skin,
+    texture: Option<FoundFile>,
+}
+
+/// The skeleton comes from the first input that has one; every input gives
+/// its meshes (a suit the skins it names); every `--anim` file gives all
+/// its animations. An input that gives neither the skeleton nor a mesh is
+/// the wrong kind of input.
+pub fn run(context: &mut Context, request: &Request) -> Result<bool, CliError> {
+    let catalogue = context.catalogue;
+    let inputs = request
+        .inputs
+        .iter()
+        .map(|path| input::load(&catalogue, path, request.format))
+        .collect::<Result<Vec<Input>, CliError>>()?;
+    let mut skeleton = None;
+    let mut skins = Vec::new();
+    for input in &inputs {
+        let has_skeleton = skeleton.is_none()
+            && match input.skeleton(request.options)? {
+                Some(found) => {
+                    skeleton = Some((input, found));
+                    true
+                }
+                None => false,
+            };
+        let found = input.skins(request.options)?;
+        if found.is_empty() && !has_skeleton {
+            return Err(input.wrong_kind(Need::Meshes));
+        }
+        for skin in found {
+            let texture = export::find_texture(&skin, &input.files)
+                .map_err(|error| CliError::input(&input.path, error))?;
+            skins.push(Skin {
+                input,
+                skin,
+                texture,
+            });
+        }
+    }
+    let Some((skeleton_input, skeleton)) = skeleton else {
+        let first = inputs
+            .first()
+            .ok_or_else(|| CliError::Usage("no file to convert".to_owned()))?;
+        return Err(first.wrong_kind(Need::Skeleton));
+    };
+    let mut animations: Vec<(&Path, rig::Animation)> = Vec::new();
+    for path in request.animations {
+        let input = input::load(&catalogue, path, None)?;
+        animations.extend(
+            input
+                .animations()?
+                .into_iter()
+                .map(|found| (path.as_path(), found)),
+        );
+    }
+    let (animation_paths, animations): (Vec<&Path>, Vec<rig::Animation>) =
+        animations.into_iter().unzip();
+    let character = Character {
+        skeleton: &skeleton,
+        meshes: skins
+            .iter()
+            .map(|skin| Mesh {
+                skin: &skin.skin,
+                texture: skin.texture.clone(),
+            })
+            .collect(),
+        animations: &animations,
+    };
+    let bytes = export::export(&character, request.container).map_err(|error| {
+        // Name the file the failing part came from.
+        let path = match &error {
+            ExportError::Mesh { index, .. } => {
+                skins.get(*index).map(|skin| skin.input.path.as_path())
+            }
+            ExportError::Animation { index, .. } => animation_paths.get(*index).copied(),
+            _ => None,
+        };
+        CliError::input(path.unwrap_or(&skeleton_input.path), Box::new(error))
+    })?;
+    output::write(context, request.output, &bytes)?;
+    Ok(true)
+}

@@ -1,0 +1,258 @@
+//! glTF 2.0 export: a skeleton, the meshes bound to it and its animations,
+//! all as neutral rig data, become one glTF asset (`.gltf` JSON with its
+//! buffer embedded as a data URI, or one `.glb` binary file). Nothing here
+//! knows a file format, so every family whose rig data the skinning crate
+//! poses exports the same way.
+//!
+//! What the asset holds:
+//! - one node per joint, named exactly as the file names it, in the file's
+//!   hierarchy, with the rest pose as its translation, rotation (and scale,
+//!   where a family's matrices carry one);
+//! - one skinned mesh per skin, sharing one glTF skin over every joint of
+//!   the skeleton (inverse bind matrices from the rest pose), with as many
+//!   `JOINTS_n`/`WEIGHTS_n` sets as the most influenced vertex needs;
+//! - one glTF animation per joint animation: translation and rotation
+//!   channels (scale where a key carries one) for every joint a track
+//!   drives, keyed at the animation's own times, whole-transform keys
+//!   decomposed;
+//! - one glTF animation per vertex animation (every frame's positions of a
+//!   mesh, no skeleton involved): each frame a morph target of every mesh
+//!   with that many vertices, and a weights channel whose key at each
+//!   frame's time shows that frame alone (glTF morphs before it skins, so
+//!   the frames show as given while the skeleton is at rest);
+//! - a material for each mesh: the texture it names, PNG-encoded, when an
+//!   image of that name was found ([`find_texture`]; meshes naming one
+//!   image share it), else one plain material.
+//!
+//! Axes: glTF is right-handed and y up. Left-handed files (the Sims, The
+//! Sims Online, Star Wars Galaxies) are mirrored in x with their triangle
+//! winding reversed; z-up files (3ds Max) are turned so that z goes up as y;
+//! files whose axes are unknown go as stored. Positions keep the file's
+//! units.
+//!
+//! Bind pose: every vertex sits where ossuary's own deformation puts it at
+//! the skeleton's rest pose, so the asset at rest is the character at rest.
+//! Weighted skins deform in glTF exactly as in ossuary (weights are scaled
+//! to sum to 1, which glTF requires, and positions scaled by the same sum).
+//! A vertex stored in its bone's space (the Sims) follows that bone with
+//! weight 1; one pulled by blend vertices follows each bone by the share
+//! the pulls give it: `(1 - w, w)` for one pull. glTF blends those bones'
+//! motions of the vertex's one bind position, where the game blends each
+//! bone's motion of its own stored point; the two agree at rest and
+//! wherever the stored points coincide at rest, and part where they do not
+//! (by `w (1 - w)` times the gap times how differently the two bones turn).
+//! A vertex no joint carries follows the skeleton's first joint.
+
+mod animation;
+mod axes;
+mod buffer;
+mod mesh;
+mod texture;
+
+use std::path::PathBuf;
+
+use formats::files::FoundFile;
+use formats::rig::{self, Motion};
+use gltf::json;
+use skinning::{ClipError, JobError, SkeletonError, SkinError};
+
+pub use texture::find_texture;
+
+/// Everything one asset holds.
+pub struct Character<'a> {
+    pub skeleton: &'a rig::Skeleton,
+    pub meshes: Vec<Mesh<'a>>,
+    pub animations: &'a [rig::Animation],
+}
+
+/// A skin and the image its texture names, when one was found.
+pub struct Mesh<'a> {
+    pub skin: &'a rig::Skin,
+    pub texture: Option<FoundFile>,
+}
+
+/// Which kind of glTF file to write.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Container {
+    /// JSON, with the binary buffer embedded as a base64 data URI.
+    Gltf,
+    /// One binary file: JSON chunk, then the buffer.
+    Glb,
+}
+
+/// Why an asset cannot be written.
+#[derive(Debug, thiserror::Error)]
+pub enum ExportError {
+    #[error(transparent)]
+    Skeleton(#[from] SkeletonError),
+    #[error(transparent)]
+    Pose(#[from] JobError),
+    #[error("the skeleton has {0} joints; glTF vertices address at most 65,536")]
+    TooManyJoints(usize),
+    /// `index` counts [`Character::meshes`].
+    #[error("mesh {name:?}: {problem}")]
+    Mesh {
+        index: usize,
+        name: String,
+        problem: MeshProblem,
+    },
+    /// `index` counts [`Character::animations`].
+    #[error("animation {name:?}: {problem}")]
+    Animation {
+        index: usize,
+        name: String,
+        problem: AnimationProblem,
+    },
+    #[error("the asset needs {0} bytes, more than a glTF file can hold (4 GiB)")]
+    TooLarge(usize),
+    #[error("cannot write the glTF JSON: {0}")]
+    Json(#[from] json::Error),
+    #[error("cannot write the GLB file: {0}")]
+    Glb(#[from] gltf::Error),
+}
+
+/// What is wrong with one mesh.
+#[derive(Debug, thiserror::Error)]
+pub enum MeshProblem {
+    #[error(transparent)]
+    Skin(#[from] SkinError),
+    #[error("the skeleton has no joint to carry it")]
+    NoJoints,
+    #[error(
+        "vertex {vertex} would follow joint {joint:?} by {weight}; glTF weights cannot be negative or infinite"
+    )]
+    Weight {
+        vertex: usize,
+        joint: String,
+        weight: f32,
+    },
+    #[error("{}: cannot read the texture: {source}", .path.display())]
+    Texture {
+        path: PathBuf,
+        source: image::ImageError,
+    },
+}
+
+/// What is wrong with one animation.
+#[derive(Debug, thiserror::Error)]
+pub enum AnimationProblem {
+    #[error(transparent)]
+    Clip(#[from] ClipError),
+    #[error("it has no frames")]
+    NoFrames,
+    #[error(
+        "frame {frame} is at {time} s; glTF needs times from 0 up, each later than the one before"
+    )]
+    Time { frame: usize, time: f32 },
+    #[error("it has {frames} frames but {times} times")]
+    FrameCount { frames: usize, times: usize },
+    #[error("frame {frame} moves {vertices} vertices, frame 0 {first}")]
+    FrameVertices {
+        frame: usize,
+        vertices: usize,
+        first: usize,
+    },
+    #[error("its frames move {0} vertices, and no mesh has that many")]
+    NoMesh(usize),
+}
+
+/// The asset as the bytes of a `.gltf` or `.glb` file.
+pub fn export(character: &Character, container: Container) -> Result<Vec<u8>, ExportError> {
+    let skeleton = skinning::Skeleton::new(character.skeleton)?;
+    let joint_count = skeleton.len();
+    if joint_count > usize::from(u16::MAX) + 1 {
+        return Err(ExportError::TooManyJoints(joint_count));
+    }
+    let change = axes::Change::new(skeleton.axes());
+    let mut asset = buffer::Asset::new();
+    let joints = axes::joint_nodes(&mut asset.root, &skeleton, &change);
+    let mut scene_nodes: Vec<json::Index<json::Node>> = skeleton
+        .parents()
+        .iter()
+        .zip(&joints)
+        .filter(|(parent, _)| parent.is_none())
+        .map(|(_, &node)| node)
+        .collect();
+    let animation_error = |index: usize, problem: AnimationProblem| ExportError::Animation {
+        index,
+        name: character
+            .animations
+            .get(index)
+            .map(|animation| animation.name.clone())
+            .unwrap_or_default(),
+        problem,
+    };
+    // Vertex animations are checked first: their frames become parts of meshes.
+    let mut vertex_animations = Vec::new();
+    for (index, animation) in character.animations.iter().enumerate() {
+        if let Motion::Vertices(frames) = &animation.motion {
+            animation::check_vertex_frames(animation, frames)
+                .map_err(|problem| animation_error(index, problem))?;
+            vertex_animations.push((index, frames.as_slice()));
+        }
+    }
+    let rest_model = skinning::Pose::rest(&skeleton).model_matrices(&skeleton)?;
+    let bind = mesh::Bind {
+        skeleton: &skeleton,
+        rest_model: &rest_model,
+        change: &change,
+        skin: (!character.meshes.is_empty() && joint_count > 0)
+            .then(|| mesh::shared_skin(&mut asset, &joints, &rest_model, &change)),
+    };
+    let mut materials = texture::Materials::default();
+    // Per animation, the meshes it morphs.
+    let mut morphed: Vec<Vec<animation::Morphed>> = vec![Vec::new(); character.animations.len()];
+    for (index, source) in character.meshes.iter().enumerate() {
+        let fail = |problem: MeshProblem| ExportError::Mesh {
+            index,
+            name: source.skin.name.clone(),
+            problem,
+        };
+        let material = materials.material(&mut asset, source).map_err(fail)?;
+        // A vertex animation moves every mesh with as many vertices as its frames.
+        let moving: Vec<(usize, &[Vec<[f32; 3]>])> = vertex_animations
+            .iter()
+            .copied()
+            .filter(|(_, frames)| {
+                frames
+                    .first()
+                    .is_some_and(|frame| frame.len() == source.skin.positions.len())
+            })
+            .collect();
+        let frames: Vec<&[Vec<[f32; 3]>]> = moving.iter().map(|&(_, frames)| frames).collect();
+        let Some(node) =
+            mesh::skinned_mesh(&mut asset, &bind, source.skin, material, &frames).map_err(fail)?
+        else {
+            continue;
+        };
+        scene_nodes.push(node);
+        let targets = frames.iter().map(|frames| frames.len()).sum();
+        let mut first = 0;
+        for (animation, frames) in moving {
+            if let Some(meshes) = morphed.get_mut(animation) {
+                meshes.push(animation::Morphed {
+                    node,
+                    first,
+                    targets,
+                });
+            }
+            first += frames.len();
+        }
+    }
+    for ((index, animation), morphed) in character.animations.iter().enumerate().zip(&morphed) {
+        let exported =
+            animation::animation(&mut asset, animation, &skeleton, &change, &joints, morphed)
+                .map_err(|problem| animation_error(index, problem))?;
+        asset.root.animations.extend(exported);
+    }
+    if !scene_nodes.is_empty() {
+        let scene = asset.root.push(json::Scene {
+            extensions: None,
+            extras: Default::default(),
+            name: None,
+            nodes: scene_nodes,
+        });
+        asset.root.scene = Some(scene);
+    }
+    asset.finish(container)
+}

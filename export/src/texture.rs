@@ -1,0 +1,138 @@
+//! Materials: the image a mesh's texture names, PNG-encoded into the
+//! asset, or a plain material where there is none.
+
+use std::collections::HashMap;
+use std::io::Cursor;
+use std::path::{Path, PathBuf};
+
+use formats::files::{Files, FindError, FoundFile};
+use formats::rig::{self, RigError};
+use gltf::json;
+use image::ImageFormat;
+use json::validation::Checked;
+
+use crate::buffer::Asset;
+use crate::{Mesh, MeshProblem};
+
+/// The image files looked for under a texture's name, as the image crate
+/// reads them.
+const IMAGE_EXTENSIONS: [&str; 4] = ["bmp", "png", "tga", "dds"];
+
+/// The image `skin`'s texture names, looked up through `files` (beside the
+/// mesh's file, ignoring case): the name as given when it ends in an image
+/// extension, then the name with each of `.bmp`, `.png`, `.tga`, `.dds`.
+/// `None` when the skin names no texture or no such image exists.
+pub fn find_texture(skin: &rig::Skin, files: &Files) -> Result<Option<FoundFile>, RigError> {
+    let Some(name) = &skin.texture else {
+        return Ok(None);
+    };
+    let named_with_extension = Path::new(name)
+        .extension()
+        .and_then(|extension| extension.to_str())
+        .is_some_and(|extension| {
+            IMAGE_EXTENSIONS
+                .iter()
+                .any(|known| known.eq_ignore_ascii_case(extension))
+        });
+    let mut names = Vec::new();
+    if named_with_extension {
+        names.push(name.clone());
+    }
+    names.extend(
+        IMAGE_EXTENSIONS
+            .iter()
+            .map(|extension| format!("{name}.{extension}")),
+    );
+    match files.find(&format!("the texture {name}"), &names) {
+        Ok(found) => Ok(Some(found)),
+        Err(FindError::Missing { .. }) => Ok(None),
+        Err(other) => Err(other.into()),
+    }
+}
+
+/// The materials made so far: one per image (meshes sharing a texture
+/// share it) and one plain material for every mesh without an image.
+#[derive(Default)]
+pub struct Materials {
+    by_image: HashMap<PathBuf, json::Index<json::Material>>,
+    plain: Option<json::Index<json::Material>>,
+}
+
+impl Materials {
+    /// The material for `mesh`, adding it (and its image) when new.
+    pub fn material(
+        &mut self,
+        asset: &mut Asset,
+        mesh: &Mesh,
+    ) -> Result<json::Index<json::Material>, MeshProblem> {
+        let Some(found) = &mesh.texture else {
+            return Ok(*self
+                .plain
+                .get_or_insert_with(|| asset.root.push(material(None, None))));
+        };
+        if let Some(&material) = self.by_image.get(&found.path) {
+            return Ok(material);
+        }
+        let png = png(found).map_err(|source| MeshProblem::Texture {
+            path: found.path.clone(),
+            source,
+        })?;
+        let name = found
+            .path
+            .file_name()
+            .map(|name| name.to_string_lossy().into_owned());
+        let view = asset.view(&png, None);
+        let image = asset.root.push(json::Image {
+            buffer_view: Some(view),
+            mime_type: Some(json::image::MimeType("image/png".to_owned())),
+            name: name.clone(),
+            uri: None,
+            extensions: None,
+            extras: Default::default(),
+        });
+        let texture = asset.root.push(json::Texture {
+            name: name.clone(),
+            sampler: None,
+            source: image,
+            extensions: None,
+            extras: Default::default(),
+        });
+        let material = asset.root.push(material(name, Some(texture)));
+        self.by_image.insert(found.path.clone(), material);
+        Ok(material)
+    }
+}
+
+/// A matte, non-metallic material (the games had no other kind), coloured
+/// by `texture` or plain white.
+fn material(name: Option<String>, texture: Option<json::Index<json::Texture>>) -> json::Material {
+    json::Material {
+        name,
+        alpha_mode: Checked::Valid(json::material::AlphaMode::Opaque),
+        pbr_metallic_roughness: json::material::PbrMetallicRoughness {
+            base_color_texture: texture.map(|index| json::texture::Info {
+                index,
+                tex_coord: 0,
+                extensions: None,
+                extras: Default::default(),
+            }),
+            metallic_factor: json::material::StrengthFactor(0.0),
+            roughness_factor: json::material::StrengthFactor(1.0),
+            ..Default::default()
+        },
+        ..Default::default()
+    }
+}
+
+/// The image as PNG. The format comes from the file's extension (TGA has no
+/// signature to tell it by), else from its first bytes.
+fn png(found: &FoundFile) -> Result<Vec<u8>, image::ImageError> {
+    let format = match ImageFormat::from_path(&found.path) {
+        Ok(format) => format,
+        Err(_) => image::guess_format(&found.bytes)?,
+    };
+    let decoded = image::load_from_memory_with_format(&found.bytes, format)?;
+    let mut png = Vec::new();
+    decoded.write_to(&mut Cursor::new(&mut png), ImageFormat::Png)?;
+    Ok(png)
+}

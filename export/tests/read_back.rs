@@ -1,0 +1,857 @@
+//! Exported assets read back with the `gltf` crate and compared with
+//! ossuary's own posing: joint world positions put together from the node
+//! hierarchy, and skinned vertex positions evaluated the way glTF viewers
+//! do (linear blend skinning from the file's joints, weights and inverse
+//! bind matrices), at rest and at every key of an animation built here.
+//!
+//! With `OSSUARY_GLTF_OUT` naming a folder, every exported file is also
+//! written there, for `.ci/run` to hand to the Khronos glTF Validator.
+
+use std::path::{Path, PathBuf};
+
+use export::{Character, Container, Mesh};
+use formats::catalogue::Catalogue;
+use formats::files::{Files, FoundFile};
+use formats::format::Document;
+use formats::rig::{self, Keys, Motion, RigOptions, Track, TrackTarget, Transform};
+use glam::{Affine3A, Mat4, Quat, Vec3};
+use gltf::animation::util::ReadOutputs;
+use skinning::axes::right_handed_y_up;
+use skinning::{BlendRule, BoundSkin, Clip, Skeleton};
+
+const TOLERANCE: f32 = 1e-4;
+
+fn decode(path: &Path) -> Box<dyn Document> {
+    let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let format = Catalogue::default()
+        .detect(&path.to_string_lossy(), &bytes)
+        .unwrap_or_else(|| panic!("{}: unknown format", path.display()));
+    (format.decode)(&bytes).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// A skeleton file's level `lod`, the skins of the mesh files with the
+/// textures found beside them, and animations.
+struct Source {
+    name: String,
+    skeleton: rig::Skeleton,
+    meshes: Vec<(rig::Skin, Option<FoundFile>)>,
+    animations: Vec<rig::Animation>,
+}
+
+fn source(name: &str, skeleton: &Path, meshes: &[PathBuf], lod: usize) -> Source {
+    let options = RigOptions { lod };
+    let skeleton = decode(skeleton)
+        .rig()
+        .skeleton(&Files::beside(skeleton), options)
+        .expect("a skeleton file")
+        .unwrap_or_else(|e| panic!("{}: {e}", skeleton.display()));
+    let meshes = meshes
+        .iter()
+        .flat_map(|path| {
+            let files = Files::beside(path);
+            let skins = decode(path)
+                .rig()
+                .skins(&files, options)
+                .expect("a mesh file")
+                .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            skins.into_iter().map(move |skin| {
+                let texture = export::find_texture(&skin, &files).unwrap();
+                (skin, texture)
+            })
+        })
+        .collect();
+    Source {
+        name: name.to_owned(),
+        skeleton,
+        meshes,
+        animations: Vec::new(),
+    }
+}
+
+/// The asset as a container's bytes, also kept in `OSSUARY_GLTF_OUT`.
+fn export(source: &Source, container: Container) -> Vec<u8> {
+    let character = Character {
+        skeleton: &source.skeleton,
+        meshes: source
+            .meshes
+            .iter()
+            .map(|(skin, texture)| Mesh {
+                skin,
+                texture: texture.clone(),
+            })
+            .collect(),
+        animations: &source.animations,
+    };
+    let bytes =
+        export::export(&character, container).unwrap_or_else(|e| panic!("{}: {e}", source.name));
+    if let Some(folder) = std::env::var_os("OSSUARY_GLTF_OUT") {
+        let folder = PathBuf::from(folder);
+        std::fs::create_dir_all(&folder).unwrap();
+        let extension = match container {
+            Container::Gltf => "gltf",
+            Container::Glb => "glb",
+        };
+        std::fs::write(folder.join(format!("{}.{extension}", source.name)), &bytes).unwrap();
+    }
+    bytes
+}
+
+/// `frames` frames at 30 per second in which every joint turns about an
+/// axis of its own, and the roots also move; `scaled`, if given, is driven
+/// by whole matrices that also grow it.
+fn wave(skeleton: &rig::Skeleton, frames: usize, scaled: Option<usize>) -> rig::Animation {
+    let tracks = skeleton
+        .joints
+        .iter()
+        .enumerate()
+        .filter_map(|(index, joint)| {
+            let Transform::TranslationRotation {
+                translation,
+                rotation,
+            } = joint.rest
+            else {
+                return None;
+            };
+            let j = index as f32;
+            let axis = Vec3::new(j.sin(), (2.0 * j).cos(), 0.5).normalize();
+            let turn = |frame: usize| {
+                let angle = 0.8 * (frame as f32 * 0.7 + j * 1.3).sin();
+                Quat::from_array(rotation) * Quat::from_axis_angle(axis, angle)
+            };
+            let moved = |frame: usize| {
+                Vec3::from_array(translation) + Vec3::new(0.05, -0.02, 0.1) * frame as f32
+            };
+            let keys = if Some(index) == scaled {
+                Keys::Transforms(
+                    (0..frames)
+                        .map(|frame| {
+                            let scale = Vec3::splat(1.0 + 0.25 * frame as f32);
+                            let matrix = Mat4::from_scale_rotation_translation(
+                                scale,
+                                turn(frame),
+                                Vec3::from_array(translation),
+                            );
+                            Transform::Matrix(matrix.to_cols_array_2d())
+                        })
+                        .collect(),
+                )
+            } else {
+                Keys::Parts {
+                    translations: match joint.parent {
+                        None => (0..frames).map(|frame| moved(frame).to_array()).collect(),
+                        Some(_) => Vec::new(),
+                    },
+                    rotations: (0..frames).map(|frame| turn(frame).to_array()).collect(),
+                }
+            };
+            // Half the tracks find their joint by name, half by position.
+            let joint = if index % 2 == 0 {
+                TrackTarget::Name(joint.name.clone())
+            } else {
+                TrackTarget::Index(index)
+            };
+            Some(Track { joint, keys })
+        })
+        .collect();
+    rig::Animation {
+        name: "wave".to_owned(),
+        times: (0..frames).map(|frame| frame as f32 / 30.0).collect(),
+        motion: Motion::Joints(rig::JointMotion {
+            tracks,
+            depth_pattern: None,
+        }),
+    }
+}
+
+/// An exported asset as the `gltf` crate reads it.
+struct ReadBack {
+    document: gltf::Document,
+    buffers: Vec<gltf::buffer::Data>,
+    images: Vec<gltf::image::Data>,
+}
+
+fn read_back(bytes: &[u8]) -> ReadBack {
+    let (document, buffers, images) = gltf::import_slice(bytes).unwrap();
+    ReadBack {
+        document,
+        buffers,
+        images,
+    }
+}
+
+/// A node's local transform, from its own translation, rotation and scale.
+fn trs(translation: [f32; 3], rotation: [f32; 4], scale: [f32; 3]) -> Mat4 {
+    Mat4::from_scale_rotation_translation(
+        Vec3::from_array(scale),
+        Quat::from_array(rotation),
+        Vec3::from_array(translation),
+    )
+}
+
+impl ReadBack {
+    fn rest_locals(&self) -> Vec<(Vec3, Quat, Vec3)> {
+        self.document
+            .nodes()
+            .map(|node| {
+                let (t, r, s) = node.transform().decomposed();
+                (Vec3::from(t), Quat::from_array(r), Vec3::from(s))
+            })
+            .collect()
+    }
+
+    /// Every node's world matrix, from the hierarchy and these locals.
+    fn world(&self, locals: &[(Vec3, Quat, Vec3)]) -> Vec<Mat4> {
+        let mut parents = vec![None; locals.len()];
+        for node in self.document.nodes() {
+            for child in node.children() {
+                parents[child.index()] = Some(node.index());
+            }
+        }
+        (0..locals.len())
+            .map(|mut node| {
+                let mut world = Mat4::IDENTITY;
+                loop {
+                    let (t, r, s) = locals[node];
+                    world = trs(t.into(), r.into(), s.into()) * world;
+                    match parents[node] {
+                        Some(parent) => node = parent,
+                        None => break world,
+                    }
+                }
+            })
+            .collect()
+    }
+
+    fn mesh_nodes(&self) -> Vec<gltf::Node<'_>> {
+        self.document
+            .nodes()
+            .filter(|node| node.mesh().is_some())
+            .collect()
+    }
+
+    /// A mesh node's vertices, moved by its morph targets at `morph_weights`
+    /// (none: not at all), then skinned by the node world matrices.
+    fn skinned(&self, node: &gltf::Node, world: &[Mat4], morph_weights: &[f32]) -> Vec<Vec3> {
+        let buffers = |buffer: gltf::Buffer| Some(&*self.buffers[buffer.index()]);
+        let skin = node.skin().expect("a skinned mesh");
+        let inverse_binds: Vec<Mat4> = skin
+            .reader(buffers)
+            .read_inverse_bind_matrices()
+            .unwrap()
+            .map(|matrix| Mat4::from_cols_array_2d(&matrix))
+            .collect();
+        let joint_matrices: Vec<Mat4> = skin
+            .joints()
+            .zip(&inverse_binds)
+            .map(|(joint, inverse_bind)| world[joint.index()] * *inverse_bind)
+            .collect();
+        let primitive = node.mesh().unwrap().primitives().next().unwrap();
+        let reader = primitive.reader(buffers);
+        let mut positions: Vec<Vec3> = reader.read_positions().unwrap().map(Vec3::from).collect();
+        for ((moves, _, _), &weight) in reader.read_morph_targets().zip(morph_weights) {
+            for (position, moved) in positions.iter_mut().zip(moves.unwrap()) {
+                *position += weight * Vec3::from(moved);
+            }
+        }
+        let mut skinned = vec![Vec3::ZERO; positions.len()];
+        for set in 0.. {
+            let (Some(joints), Some(weights)) = (reader.read_joints(set), reader.read_weights(set))
+            else {
+                assert!(set > 0, "no JOINTS_0/WEIGHTS_0");
+                break;
+            };
+            let influences = joints.into_u16().zip(weights.into_f32());
+            for ((vertex, (joints, weights)), position) in
+                skinned.iter_mut().zip(influences).zip(&positions)
+            {
+                for (joint, weight) in joints.iter().zip(weights) {
+                    *vertex += weight * joint_matrices[*joint as usize].transform_point3(*position);
+                }
+            }
+        }
+        skinned
+    }
+
+    /// The share of a mesh node's triangles whose corners, in order, turn
+    /// counterclockwise seen from the side their vertex normals point to
+    /// (glTF's front faces).
+    fn facing_their_normals(&self, node: &gltf::Node) -> f32 {
+        let buffers = |buffer: gltf::Buffer| Some(&*self.buffers[buffer.index()]);
+        let primitive = node.mesh().unwrap().primitives().next().unwrap();
+        let reader = primitive.reader(buffers);
+        let positions: Vec<Vec3> = reader.read_positions().unwrap().map(Vec3::from).collect();
+        let normals: Vec<Vec3> = reader.read_normals().unwrap().map(Vec3::from).collect();
+        let corners: Vec<usize> = reader
+            .read_indices()
+            .unwrap()
+            .into_u32()
+            .map(|corner| corner as usize)
+            .collect();
+        let triangles = corners.chunks(3);
+        let count = triangles.len();
+        let facing = triangles
+            .filter(|corners| {
+                let [a, b, c] = [corners[0], corners[1], corners[2]];
+                let turn = (positions[b] - positions[a]).cross(positions[c] - positions[a]);
+                turn.dot(normals[a] + normals[b] + normals[c]) > 0.0
+            })
+            .count();
+        facing as f32 / count as f32
+    }
+
+    /// The morph target weights of a mesh node at each key of animation `index`.
+    fn morph_weights(&self, index: usize, node: &gltf::Node) -> Vec<Vec<f32>> {
+        let animation = self.document.animations().nth(index).unwrap();
+        let buffers = |buffer: gltf::Buffer| Some(&*self.buffers[buffer.index()]);
+        let channel = animation
+            .channels()
+            .find(|channel| channel.target().node().index() == node.index())
+            .expect("a channel for the mesh");
+        let ReadOutputs::MorphTargetWeights(weights) =
+            channel.reader(buffers).read_outputs().unwrap()
+        else {
+            panic!("weights");
+        };
+        let targets = node.mesh().unwrap().weights().unwrap().len();
+        let weights: Vec<f32> = weights.into_f32().collect();
+        weights.chunks(targets).map(<[f32]>::to_vec).collect()
+    }
+
+    /// The locals at each key of animation `index`, for every node.
+    fn animated_locals(&self, index: usize) -> Vec<Vec<(Vec3, Quat, Vec3)>> {
+        let animation = self.document.animations().nth(index).unwrap();
+        let buffers = |buffer: gltf::Buffer| Some(&*self.buffers[buffer.index()]);
+        let mut keys: Vec<Vec<(Vec3, Quat, Vec3)>> = Vec::new();
+        for channel in animation.channels() {
+            let reader = channel.reader(buffers);
+            let times = reader.read_inputs().unwrap().count();
+            if keys.is_empty() {
+                keys = vec![self.rest_locals(); times];
+            }
+            assert_eq!(keys.len(), times, "every channel keys the same times");
+            let node = channel.target().node().index();
+            match reader.read_outputs().unwrap() {
+                ReadOutputs::Translations(values) => {
+                    for (frame, value) in values.enumerate() {
+                        keys[frame][node].0 = Vec3::from(value);
+                    }
+                }
+                ReadOutputs::Rotations(values) => {
+                    for (frame, value) in values.into_f32().enumerate() {
+                        keys[frame][node].1 = Quat::from_array(value);
+                    }
+                }
+                ReadOutputs::Scales(values) => {
+                    for (frame, value) in values.enumerate() {
+                        keys[frame][node].2 = Vec3::from(value);
+                    }
+                }
+                ReadOutputs::MorphTargetWeights(_) => panic!("no morph targets are exported"),
+            }
+        }
+        keys
+    }
+}
+
+/// The largest distance between matching points.
+fn largest_gap(a: &[Vec3], b: &[Vec3]) -> f32 {
+    assert_eq!(a.len(), b.len());
+    a.iter()
+        .zip(b)
+        .map(|(a, b)| a.distance(*b))
+        .fold(0.0, f32::max)
+}
+
+/// Ossuary's joint positions and deformed skins in one pose, in glTF's axes.
+struct Posed {
+    joints: Vec<Vec3>,
+    skins: Vec<Vec<Vec3>>,
+}
+
+fn posed(source: &Source, skeleton: &Skeleton, model: &[Affine3A]) -> Posed {
+    let axes = skeleton.axes();
+    let to_gltf = |points: Vec<Vec3>| -> Vec<Vec3> {
+        points
+            .into_iter()
+            .map(|point| right_handed_y_up(axes, point))
+            .collect()
+    };
+    Posed {
+        joints: to_gltf(model.iter().map(|m| Vec3::from(m.translation)).collect()),
+        skins: source
+            .meshes
+            .iter()
+            .filter(|(skin, _)| !skin.triangles.is_empty())
+            .map(|(skin, _)| {
+                let deformed = BoundSkin::bind(skin, skeleton)
+                    .and_then(|bound| bound.deform(model, BlendRule::Game))
+                    .unwrap();
+                to_gltf(deformed.positions)
+            })
+            .collect(),
+    }
+}
+
+/// Which vertices of a skin blend vertices pull.
+fn pulled(skin: &rig::Skin) -> Vec<bool> {
+    let mut pulled = vec![false; skin.positions.len()];
+    if let rig::Binding::BoneSpace(bone_space) = &skin.binding {
+        for blend in &bone_space.blends {
+            pulled[blend.vertex as usize] = true;
+        }
+    }
+    pulled
+}
+
+/// What the comparison found: the largest departure of a pulled vertex
+/// from ossuary's deformation in any animated pose.
+struct Report {
+    blend_deviation: f32,
+}
+
+/// Exports `source` both ways and checks, for each file:
+/// - one node per joint first, in order, named as the joint, children
+///   matching parents;
+/// - triangles wound counterclockwise seen from where their normals point;
+/// - node world positions = ossuary's joints in glTF's axes, at rest and
+///   at every key of every animation;
+/// - skinned vertices = ossuary's deformation at rest; in animated poses
+///   too, except vertices that blend vertices pull, which must stay within
+///   the gap the docs state.
+fn check(source: &Source) -> Report {
+    let skeleton = Skeleton::new(&source.skeleton).unwrap();
+    let mut report = Report {
+        blend_deviation: 0.0,
+    };
+    for container in [Container::Gltf, Container::Glb] {
+        let read = read_back(&export(source, container));
+        let nodes: Vec<gltf::Node> = read.document.nodes().collect();
+        for (joint, (name, parent)) in skeleton.names().iter().zip(skeleton.parents()).enumerate() {
+            assert_eq!(nodes[joint].name(), Some(name.as_str()), "{}", source.name);
+            if let Some(parent) = parent {
+                assert!(
+                    nodes[*parent as usize]
+                        .children()
+                        .any(|child| child.index() == joint),
+                    "{}: {name} under its parent",
+                    source.name
+                );
+            }
+        }
+        let mesh_nodes = read.mesh_nodes();
+        // Mirroring turns triangles inside out unless their winding is
+        // reversed; a few triangles of the real bodies face away anyway.
+        for node in &mesh_nodes {
+            let facing = read.facing_their_normals(node);
+            assert!(
+                facing > 0.95,
+                "{} {:?}: {facing} face their normals",
+                source.name,
+                node.name()
+            );
+        }
+        let rest_model = skinning::Pose::rest(&skeleton)
+            .model_matrices(&skeleton)
+            .unwrap();
+        let mut poses = vec![(read.rest_locals(), rest_model.clone(), "rest".to_owned())];
+        for (index, animation) in source.animations.iter().enumerate() {
+            let Motion::Joints(motion) = &animation.motion else {
+                panic!("joint animations only");
+            };
+            let clip = Clip::bind(motion, animation.times.len(), &skeleton).unwrap();
+            for (frame, locals) in read.animated_locals(index).into_iter().enumerate() {
+                let model = clip
+                    .pose(&skeleton, frame)
+                    .unwrap()
+                    .model_matrices(&skeleton)
+                    .unwrap();
+                poses.push((locals, model, format!("{} frame {frame}", animation.name)));
+            }
+        }
+        for (locals, model, pose) in poses {
+            let world = read.world(&locals);
+            let expected = posed(source, &skeleton, &model);
+            let joints: Vec<Vec3> = world[..skeleton.len()]
+                .iter()
+                .map(|m| m.w_axis.truncate())
+                .collect();
+            let gap = largest_gap(&joints, &expected.joints);
+            assert!(
+                gap < TOLERANCE,
+                "{} {pose}: joints off by {gap}",
+                source.name
+            );
+            assert_eq!(mesh_nodes.len(), expected.skins.len());
+            let skins = source
+                .meshes
+                .iter()
+                .map(|(skin, _)| skin)
+                .filter(|skin| !skin.triangles.is_empty());
+            for ((node, expected), skin) in mesh_nodes.iter().zip(&expected.skins).zip(skins) {
+                let skinned = read.skinned(node, &world, &[]);
+                let pulled = pulled(skin);
+                for (vertex, (actual, expected)) in skinned.iter().zip(expected).enumerate() {
+                    let gap = actual.distance(*expected);
+                    if pulled[vertex] && pose != "rest" {
+                        report.blend_deviation = report.blend_deviation.max(gap);
+                    } else {
+                        assert!(
+                            gap < TOLERANCE,
+                            "{} {pose}: {} vertex {vertex} off by {gap}",
+                            source.name,
+                            skin.name
+                        );
+                    }
+                }
+            }
+        }
+    }
+    report
+}
+
+fn fixture(name: &str) -> PathBuf {
+    tests::fixtures_dir().join(name)
+}
+
+#[test]
+fn fixtures_export_and_read_back_as_ossuary_poses_them() {
+    let arm_skn = fixture("xskin-humanoid-L_ARM-ARM.skn");
+    let arm_bmf = fixture("xskin-humanoid-L_ARM-ARM.bmf");
+    let cases = [
+        ("humanoid-skel", "humanoid.skel", vec![], 0),
+        ("humanoid-cmx", "humanoid.cmx", vec![arm_skn], 0),
+        ("humanoid-bcf", "humanoid.bcf", vec![arm_bmf], 0),
+        ("humanoid-skt", "humanoid.skt", vec![], 0),
+        ("humanoid-lods-skt-lod0", "humanoid-lods.skt", vec![], 0),
+        ("humanoid-lods-skt-lod1", "humanoid-lods.skt", vec![], 1),
+    ];
+    for (name, skeleton, meshes, lod) in cases {
+        let mut source = source(name, &fixture(skeleton), &meshes, lod);
+        let scaled = (source.skeleton.joints.len() > 2).then_some(2);
+        source.animations = vec![wave(&source.skeleton, 5, scaled)];
+        let report = check(&source);
+        if !source.meshes.is_empty() {
+            // The arm's blend vertices sit 0.3 from the vertices they pull,
+            // at weights 1/2 and 1/4: glTF cannot follow the game exactly.
+            assert!(report.blend_deviation > 1e-3, "{name}");
+        }
+    }
+}
+
+/// The real adult Sim: skeleton, body, head and hands.
+#[test]
+fn the_real_adult_sim_exports_as_ossuary_poses_it() {
+    let Some(corpus) = tests::corpus_dir() else {
+        return;
+    };
+    let sims = corpus.join("sims1");
+    let meshes = [
+        "xskin-b001mafit_01-PELVIS-BODY.skn",
+        "xskin-C001MA_Ross-HEAD-HEADB.skn",
+        "xskin-hmlo-L_HAND-HANDML.skn",
+        "xskin-hmro-R_HAND-HANDMR.skn",
+    ]
+    .map(|name| sims.join(name));
+    let mut adult = source("sims1-adult", &sims.join("adult-skeleton.cmx"), &meshes, 0);
+    adult.animations = vec![wave(&adult.skeleton, 12, None)];
+    check(&adult);
+}
+
+/// Every real Sims skin on the adult skeleton, posed by an animation built
+/// here and by the real skills once their files give rig data (today they
+/// give none). Prints the largest departure of a blended vertex from the
+/// game's deformation:
+/// `OSSUARY_CORPUS=../shared/corpus cargo test -p export --test read_back blend -- --nocapture`.
+#[test]
+fn every_real_sims_skin_and_the_blend_deviation() {
+    let Some(corpus) = tests::corpus_dir() else {
+        return;
+    };
+    let sims = corpus.join("sims1");
+    let skins = tests::files_with_extension(&sims, "skn");
+    let mut every = source(
+        "sims1-every-skin",
+        &sims.join("adult-skeleton.cmx"),
+        &skins,
+        0,
+    );
+    every.animations = vec![wave(&every.skeleton, 30, None)];
+    for skill in ["adult-idle1.cmx", "adult-walking-frantic-loop.cmx"] {
+        let path = sims.join(skill);
+        if let Some(skills) = decode(&path).rig().animations(&Files::beside(&path)) {
+            every.animations.extend(skills.unwrap());
+        }
+    }
+    let report = check(&every);
+    let skeleton = Skeleton::new(&every.skeleton).unwrap();
+    let (gap, bound) = every
+        .meshes
+        .iter()
+        .map(|(skin, _)| rest_gap_and_bound(skin, &skeleton))
+        .fold((0f32, 0f32), |(a, b), (c, d)| (a.max(c), b.max(d)));
+    println!(
+        "{} real skins, 30 built poses and {} real skills: blended vertices depart from ossuary's deformation by {} at most \
+         (largest rest gap between a vertex and its blend vertex {gap}; bound 2 w (1 - w) gap = {bound})",
+        skins.len(),
+        every.animations.len() - 1,
+        report.blend_deviation
+    );
+    assert!(report.blend_deviation <= bound + TOLERANCE);
+}
+
+/// The largest distance at rest between a vertex and the blend vertex
+/// pulling it, and the largest `2 w (1 - w)` times that distance: how far
+/// glTF can depart from the game when both bones only turn (glTF moves the
+/// shared bind position by `w (1 - w)` times the difference of the two
+/// bones' turns applied to the gap, and two turns differ by at most 2).
+fn rest_gap_and_bound(skin: &rig::Skin, skeleton: &Skeleton) -> (f32, f32) {
+    let rig::Binding::BoneSpace(bone_space) = &skin.binding else {
+        return (0.0, 0.0);
+    };
+    let mut pulls = vec![0; skin.positions.len()];
+    for blend in &bone_space.blends {
+        pulls[blend.vertex as usize] += 1;
+    }
+    assert!(
+        pulls.iter().all(|&count| count <= 1),
+        "{}: one pull per vertex",
+        skin.name
+    );
+    let rest = skinning::Pose::rest(skeleton)
+        .model_matrices(skeleton)
+        .unwrap();
+    let pulled_by = |weight: f32| {
+        let mut skin = skin.clone();
+        if let rig::Binding::BoneSpace(bone_space) = &mut skin.binding {
+            for blend in &mut bone_space.blends {
+                blend.weight = weight;
+            }
+        }
+        let bound = BoundSkin::bind(&skin, skeleton).unwrap();
+        bound.deform(&rest, BlendRule::Game).unwrap().positions
+    };
+    let (vertices, blend_vertices) = (pulled_by(0.0), pulled_by(1.0));
+    bone_space
+        .blends
+        .iter()
+        .map(|blend| {
+            let vertex = blend.vertex as usize;
+            let gap = vertices[vertex].distance(blend_vertices[vertex]);
+            (gap, 2.0 * blend.weight * (1.0 - blend.weight) * gap)
+        })
+        .fold((0f32, 0f32), |(a, b), (c, d)| (a.max(c), b.max(d)))
+}
+
+/// Every real SWG skeleton, every level of detail.
+#[test]
+fn every_real_swg_skeleton_exports_at_every_level() {
+    let Some(files) = tests::corpus_files("swg", "skt") else {
+        return;
+    };
+    for path in files {
+        let document = decode(&path);
+        let files = Files::beside(&path);
+        // all_b.skt is in the corpus twice, at the top and in the game's folders.
+        let relative = path.strip_prefix(tests::corpus_dir().unwrap()).unwrap();
+        let stem = relative
+            .with_extension("")
+            .to_string_lossy()
+            .replace(['/', '\\'], "-");
+        let levels = (0..)
+            .take_while(|&lod| {
+                let options = RigOptions { lod };
+                document.rig().skeleton(&files, options).unwrap().is_ok()
+            })
+            .count();
+        assert!(levels > 0, "{}", path.display());
+        for lod in 0..levels {
+            let name = format!("{stem}-lod{lod}");
+            let mut skeleton = source(&name, &path, &[], lod);
+            skeleton.animations = vec![wave(&skeleton.skeleton, 4, None)];
+            check(&skeleton);
+        }
+    }
+}
+
+#[test]
+fn a_texture_found_beside_the_mesh_is_embedded_as_png() {
+    let temporary = tempfile::tempdir().unwrap();
+    let dir = temporary.path();
+    // Two by two pixels, each of its own colour; TGA, which only the
+    // extension tells apart, named in another case than the skin names it.
+    let pixels =
+        image::RgbImage::from_fn(2, 2, |x, y| image::Rgb([x as u8 * 200, y as u8 * 100, 50]));
+    pixels
+        .save_with_format(dir.join("ArmTex.tga"), image::ImageFormat::Tga)
+        .unwrap();
+    let mut source = source(
+        "humanoid-cmx-textured",
+        &fixture("humanoid.cmx"),
+        &[fixture("xskin-humanoid-L_ARM-ARM.skn")],
+        0,
+    );
+    let files = Files::beside(&dir.join("arm.skn"));
+    let (arm, _) = source.meshes.remove(0);
+    for texture in ["armtex", "missing"] {
+        let skin = rig::Skin {
+            texture: Some(texture.to_owned()),
+            ..arm.clone()
+        };
+        let found = export::find_texture(&skin, &files).unwrap();
+        source.meshes.push((skin, found));
+    }
+    check(&source);
+
+    let read = read_back(&export(&source, Container::Glb));
+    assert_eq!(read.images.len(), 1);
+    let image = &read.images[0];
+    assert_eq!((image.width, image.height), (2, 2));
+    assert_eq!(image.format, gltf::image::Format::R8G8B8);
+    assert_eq!(image.pixels, pixels.into_raw());
+    let materials: Vec<Option<usize>> = read
+        .mesh_nodes()
+        .iter()
+        .map(|node| {
+            let primitive = node.mesh().unwrap().primitives().next().unwrap();
+            let colour = primitive
+                .material()
+                .pbr_metallic_roughness()
+                .base_color_texture();
+            colour.map(|info| info.texture().source().index())
+        })
+        .collect();
+    assert_eq!(materials, vec![Some(0), None]);
+}
+
+#[test]
+fn an_unreadable_texture_is_an_error_naming_the_image() {
+    let temporary = tempfile::tempdir().unwrap();
+    let dir = temporary.path();
+    std::fs::write(dir.join("armtex.bmp"), b"BM not really").unwrap();
+    let source = source(
+        "unused",
+        &fixture("humanoid.cmx"),
+        &[fixture("xskin-humanoid-L_ARM-ARM.skn")],
+        0,
+    );
+    let (arm, _) = &source.meshes[0];
+    let skin = rig::Skin {
+        texture: Some("armtex".to_owned()),
+        ..arm.clone()
+    };
+    let texture = export::find_texture(&skin, &Files::beside(&dir.join("arm.skn"))).unwrap();
+    let character = Character {
+        skeleton: &source.skeleton,
+        meshes: vec![Mesh {
+            skin: &skin,
+            texture,
+        }],
+        animations: &[],
+    };
+    let message = export::export(&character, Container::Glb)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        message.starts_with(r#"mesh "xskin-humanoid-L_ARM-ARM": "#)
+            && message.contains("armtex.bmp: cannot read the texture"),
+        "{message}"
+    );
+}
+
+#[test]
+fn animations_gltf_cannot_take_are_errors_naming_them() {
+    let source = source("unused", &fixture("humanoid.cmx"), &[], 0);
+    let export_with = |animation: rig::Animation| {
+        let character = Character {
+            skeleton: &source.skeleton,
+            meshes: Vec::new(),
+            animations: &[animation],
+        };
+        export::export(&character, Container::Gltf)
+            .unwrap_err()
+            .to_string()
+    };
+    let mut unknown = wave(&source.skeleton, 2, None);
+    if let Motion::Joints(motion) = &mut unknown.motion {
+        motion.tracks[0].joint = TrackTarget::Name("TAIL".to_owned());
+    }
+    assert_eq!(
+        export_with(unknown),
+        r#"animation "wave": the animation moves joint "TAIL", which the skeleton does not have"#
+    );
+    let mut backwards = wave(&source.skeleton, 3, None);
+    backwards.times = vec![0.0, 0.2, 0.1];
+    assert_eq!(
+        export_with(backwards),
+        r#"animation "wave": frame 2 is at 0.1 s; glTF needs times from 0 up, each later than the one before"#
+    );
+    let vertices = |frames: Vec<Vec<[f32; 3]>>| rig::Animation {
+        name: "melt".to_owned(),
+        times: (0..frames.len()).map(|frame| frame as f32).collect(),
+        motion: Motion::Vertices(frames),
+    };
+    assert_eq!(
+        export_with(vertices(vec![vec![[0.0; 3]; 3]])),
+        r#"animation "melt": its frames move 3 vertices, and no mesh has that many"#
+    );
+    assert_eq!(
+        export_with(vertices(vec![vec![[0.0; 3]; 3], vec![[0.0; 3]; 2]])),
+        r#"animation "melt": frame 1 moves 2 vertices, frame 0 3"#
+    );
+}
+
+/// A vertex animation (every frame's positions of the arm, as the wave
+/// animation deforms it) read back: at each key, the morphed mesh skinned at
+/// rest is that frame, in glTF's axes.
+#[test]
+fn a_vertex_animation_morphs_the_meshes_with_as_many_vertices() {
+    let arm = fixture("xskin-humanoid-L_ARM-ARM.skn");
+    let mut source = source(
+        "humanoid-cmx-vertex-animation",
+        &fixture("humanoid.cmx"),
+        &[arm],
+        0,
+    );
+    let skeleton = Skeleton::new(&source.skeleton).unwrap();
+    let wave = wave(&source.skeleton, 4, None);
+    let Motion::Joints(motion) = &wave.motion else {
+        unreachable!("wave moves joints");
+    };
+    let clip = Clip::bind(motion, wave.times.len(), &skeleton).unwrap();
+    let bound = BoundSkin::bind(&source.meshes[0].0, &skeleton).unwrap();
+    let frames: Vec<Vec<Vec3>> = (0..wave.times.len())
+        .map(|frame| {
+            let model = clip
+                .pose(&skeleton, frame)
+                .unwrap()
+                .model_matrices(&skeleton)
+                .unwrap();
+            bound.deform(&model, BlendRule::Game).unwrap().positions
+        })
+        .collect();
+    source.animations = vec![rig::Animation {
+        name: "melt".to_owned(),
+        times: wave.times.clone(),
+        motion: Motion::Vertices(
+            frames
+                .iter()
+                .map(|frame| frame.iter().map(|position| position.to_array()).collect())
+                .collect(),
+        ),
+    }];
+    for container in [Container::Gltf, Container::Glb] {
+        let read = read_back(&export(&source, container));
+        let node = &read.mesh_nodes()[0];
+        let world = read.world(&read.rest_locals());
+        let keys = read.morph_weights(0, node);
+        assert_eq!(keys.len(), frames.len());
+        for (frame, (weights, expected)) in keys.iter().zip(&frames).enumerate() {
+            let expected: Vec<Vec3> = expected
+                .iter()
+                .map(|&position| right_handed_y_up(skeleton.axes(), position))
+                .collect();
+            let gap = largest_gap(&read.skinned(node, &world, weights), &expected);
+            assert!(gap < TOLERANCE, "frame {frame}: off by {gap}");
+        }
+    }
+}
