@@ -8,6 +8,8 @@
 mod ast;
 mod attr;
 mod check;
+mod check_context;
+mod check_enum;
 mod check_text;
 mod expand;
 

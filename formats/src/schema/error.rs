@@ -139,6 +139,37 @@ pub enum ErrorKind {
         flag_says: &'static str,
         value_is: &'static str,
     },
+    #[error("{len} entries, but `{count_name}` gives {count}")]
+    LengthDisagrees {
+        len: usize,
+        count_name: &'static str,
+        count: u64,
+    },
+    #[error("`{selector}` is {value}, which chooses no variant; known: {known}")]
+    UnknownSelector {
+        selector: &'static str,
+        value: String,
+        known: String,
+    },
+    #[error("the value is `{variant}`, but `{selector}` is {value}, which chooses {chosen}")]
+    VariantDisagrees {
+        variant: &'static str,
+        selector: &'static str,
+        value: String,
+        chosen: String,
+    },
+    #[error("unknown tag {found}; known: {known}")]
+    UnknownTag { found: String, known: String },
+    #[error("`{variant}` keeps tag {tag}, which belongs to `{owner}`")]
+    TagTaken {
+        variant: &'static str,
+        tag: String,
+        owner: &'static str,
+    },
+    #[error("expected one of {known}, found `{found}`")]
+    UnknownKeyword { found: String, known: String },
+    #[error("a list element took no bytes, so the list would never end")]
+    EmptyElement,
     #[error("{0}")]
     Invalid(String),
     #[error("{0}")]

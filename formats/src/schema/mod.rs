@@ -12,12 +12,13 @@
 //! The helpers the expansions call are not part of this API: they are
 //! reached through the crate's hidden `__private` module.
 
+pub(crate) mod choice;
 pub(crate) mod collection;
 #[cfg(test)]
 mod derive_tests;
 mod error;
 pub(crate) mod iff;
-mod io;
+pub(crate) mod io;
 pub mod json;
 mod layout;
 pub(crate) mod markers;
@@ -28,17 +29,27 @@ pub(crate) mod string;
 pub mod testing;
 pub mod text;
 
+use std::fmt::Debug;
 use std::io::{Cursor, Read, Seek, Write};
 
 pub use binrw::Endian;
 pub use error::{Error, ErrorKind, FieldPath, Position, Segment};
-pub use layout::{ByteOrder, FieldLayout, Layout, TypeLayout};
-pub use markers::{Count, Magic};
+pub use layout::{ByteOrder, ContextLayout, FieldLayout, Layout, TypeLayout};
+pub use markers::{Count, Magic, NoContext};
 pub use string::RawString;
+
+/// What a type needs from its surroundings to be read or written: values
+/// of the enclosing type (counts, modes) it cannot find in its own bytes.
+/// `()` for a type that needs none. `#[derive(Schema)]` makes a struct
+/// `<Type>Context` with one public field per declared parameter
+/// (`#[schema(context(records: u32))]`); binrw sees it as the type's `Args`.
+pub trait HasContext {
+    type Context: Clone + Debug + 'static;
+}
 
 /// A value with a binary encoding. `endian` is the byte order the enclosing
 /// field asks for; derived types ignore it and use their own.
-pub trait Decode: Sized {
+pub trait Decode: HasContext + Sized {
     /// Fewest bytes any encoding of this type takes: bounds how many elements
     /// a count read from a file may pre-allocate.
     const MIN_SIZE: u64;
@@ -48,20 +59,33 @@ pub trait Decode: Sized {
     /// `#[derive(Schema)]` made it, none for numbers and strings.
     const NESTED_LAYOUT: Option<fn() -> TypeLayout> = None;
 
-    fn decode<R: Read + Seek>(reader: &mut R, endian: Endian) -> Result<Self, Error>;
+    fn decode<R: Read + Seek>(
+        reader: &mut R,
+        endian: Endian,
+        context: &Self::Context,
+    ) -> Result<Self, Error>;
 }
 
-/// The writing half of [`Decode`].
-pub trait Encode {
-    fn encode<W: Write + Seek>(&self, writer: &mut W, endian: Endian) -> Result<(), Error>;
+/// The writing half of [`Decode`]. A writer fails, naming the field, when
+/// the value disagrees with its context (a list longer than the count the
+/// context gives, a variant its selector does not choose).
+pub trait Encode: HasContext {
+    fn encode<W: Write + Seek>(
+        &self,
+        writer: &mut W,
+        endian: Endian,
+        context: &Self::Context,
+    ) -> Result<(), Error>;
 }
 
 /// Conveniences for a whole binary file, implemented by `#[derive(Schema)]`.
+/// The `_with` forms take the type's context; the others are for types
+/// that need none.
 pub trait BinarySchema: Decode + Encode {
     /// Decodes a whole file; bytes left over after the value are an error.
-    fn from_bytes(bytes: &[u8]) -> Result<Self, Error> {
+    fn from_bytes_with(bytes: &[u8], context: &Self::Context) -> Result<Self, Error> {
         let mut cursor = Cursor::new(bytes);
-        let value = Self::decode(&mut cursor, Endian::Little)?;
+        let value = Self::decode(&mut cursor, Endian::Little, context)?;
         let end = cursor.position();
         if end != bytes.len() as u64 {
             return Err(Error::at_byte(
@@ -75,18 +99,48 @@ pub trait BinarySchema: Decode + Encode {
         Ok(value)
     }
 
-    fn to_bytes(&self) -> Result<Vec<u8>, Error> {
+    fn to_bytes_with(&self, context: &Self::Context) -> Result<Vec<u8>, Error> {
         let mut cursor = Cursor::new(Vec::new());
-        self.encode(&mut cursor, Endian::Little)?;
+        self.encode(&mut cursor, Endian::Little, context)?;
         Ok(cursor.into_inner())
     }
 
     /// Decodes one value from the reader's current position.
-    fn read_from<R: Read + Seek>(reader: &mut R) -> Result<Self, Error> {
-        Self::decode(reader, Endian::Little)
+    fn read_from_with<R: Read + Seek>(reader: &mut R, context: &Self::Context) -> Result<Self, Error> {
+        Self::decode(reader, Endian::Little, context)
     }
 
-    fn write_to<W: Write + Seek>(&self, writer: &mut W) -> Result<(), Error> {
-        self.encode(writer, Endian::Little)
+    fn write_to_with<W: Write + Seek>(&self, writer: &mut W, context: &Self::Context) -> Result<(), Error> {
+        self.encode(writer, Endian::Little, context)
+    }
+
+    /// Decodes a whole file; bytes left over after the value are an error.
+    fn from_bytes(bytes: &[u8]) -> Result<Self, Error>
+    where
+        Self: HasContext<Context = ()>,
+    {
+        Self::from_bytes_with(bytes, &())
+    }
+
+    fn to_bytes(&self) -> Result<Vec<u8>, Error>
+    where
+        Self: HasContext<Context = ()>,
+    {
+        self.to_bytes_with(&())
+    }
+
+    /// Decodes one value from the reader's current position.
+    fn read_from<R: Read + Seek>(reader: &mut R) -> Result<Self, Error>
+    where
+        Self: HasContext<Context = ()>,
+    {
+        Self::read_from_with(reader, &())
+    }
+
+    fn write_to<W: Write + Seek>(&self, writer: &mut W) -> Result<(), Error>
+    where
+        Self: HasContext<Context = ()>,
+    {
+        self.write_to_with(writer, &())
     }
 }
