@@ -88,6 +88,22 @@ pub fn read_count<C: CountInt, R: Read + Seek>(
     })
 }
 
+/// Elements that may take no bytes at all (a frame of no records, a variant
+/// holding nothing) a list may hold beyond one per byte left: enough for
+/// any real file, few enough that a corrupted count cannot make a reader
+/// use memory out of proportion to its input.
+pub const EMPTY_ELEMENTS_ALLOWED: u64 = 65_536;
+
+/// The input a list of `count` elements of at least `min_size` bytes (or
+/// lines) each needs: `count * min_size`, or for elements that may be
+/// empty, one byte per element beyond [`EMPTY_ELEMENTS_ALLOWED`].
+pub fn input_needed(count: u64, min_size: u64) -> u64 {
+    match min_size {
+        0 => count.saturating_sub(EMPTY_ELEMENTS_ALLOWED),
+        _ => count.saturating_mul(min_size),
+    }
+}
+
 /// Reads `count` elements of at least `min_size` bytes each. The count is
 /// checked against the bytes left before anything is allocated, so a
 /// corrupted count fails at once instead of reserving gigabytes.
@@ -101,7 +117,7 @@ where
     R: Read + Seek,
     F: FnMut(&mut R) -> Result<T, Error>,
 {
-    let needed = (count as u64).saturating_mul(min_size.max(1));
+    let needed = input_needed(count as u64, min_size);
     let left = remaining(reader)?;
     if needed > left {
         return Err(Error::at_byte(

@@ -15,6 +15,8 @@
 pub(crate) mod choice;
 pub(crate) mod collection;
 #[cfg(test)]
+mod context_tests;
+#[cfg(test)]
 mod derive_tests;
 mod error;
 pub(crate) mod iff;

@@ -19,6 +19,8 @@
 //! and written back comes out byte for byte.
 
 #[cfg(test)]
+mod context_tests;
+#[cfg(test)]
 mod derive_tests;
 pub mod float;
 pub(crate) mod forms;

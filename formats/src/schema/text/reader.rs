@@ -3,7 +3,7 @@
 use super::number::TextNumber;
 use super::style::{FloatStyle, LineEnding, RawLine, RawNumber, TextStyle};
 use crate::schema::{Error, ErrorKind};
-use crate::schema::collection::CountInt;
+use crate::schema::collection::{input_needed, CountInt};
 use crate::schema::{RawString, Segment};
 
 /// Reads a text layout line by line and token by token, recording the line
@@ -251,7 +251,7 @@ impl<'a> TextReader<'a> {
         self.skip_spaces();
         let (line, column) = (self.line_number(), self.cursor + 1);
         let count: u64 = self.number()?;
-        let needed = count.saturating_mul(min_lines.max(1));
+        let needed = input_needed(count, min_lines);
         let remaining = self.total_lines.saturating_sub(self.lines_taken) as u64;
         if needed > remaining {
             let kind = ErrorKind::CountExceedsLines {
@@ -384,7 +384,7 @@ pub fn read_counted<'a, T>(
     min_lines: u64,
     read_one: impl FnMut(&mut TextReader<'a>) -> Result<T, Error>,
 ) -> Result<Vec<T>, Error> {
-    let needed = (count as u64).saturating_mul(min_lines.max(1));
+    let needed = input_needed(count as u64, min_lines);
     let remaining = reader.lines_left();
     if needed > remaining {
         let kind = ErrorKind::CountExceedsLines {
