@@ -9,6 +9,7 @@ extern crate self as formats;
 pub mod catalogue;
 pub mod files;
 pub mod format;
+pub mod outcast;
 pub mod rig;
 pub mod schema;
 pub mod sims;
