@@ -36,7 +36,13 @@ pub fn run(
             .ok_or_else(|| CliError::Usage("no file to render".to_owned()))?;
         return Err(first.wrong_kind("skeleton to pose"));
     };
-    let posed = input::pose(&catalogue, skeleton_input, &skeleton, &posing.animation())?;
+    let posed = input::pose(
+        &catalogue,
+        skeleton_input,
+        &skeleton,
+        &posing.animation(),
+        posing.composition(),
+    )?;
     let mut meshes: Vec<(formats::rig::Skin, PosedSkin)> = Vec::new();
     for input in &inputs {
         for skin in input.skins(posing.options())? {

@@ -28,7 +28,13 @@ pub fn run(
         None => mesh,
     };
     let skeleton = skeleton_input.required_skeleton(posing.options())?;
-    let posed = input::pose(&catalogue, &skeleton_input, &skeleton, &posing.animation())?;
+    let posed = input::pose(
+        &catalogue,
+        &skeleton_input,
+        &skeleton,
+        &posing.animation(),
+        posing.composition(),
+    )?;
     let mut text = format!("# ossuary skin: {}\n", mesh_path.display());
     let mut first_vertex = 1;
     for skin in &skins {

@@ -204,7 +204,13 @@ where
 /// `Format::from_json` for a text schema type.
 pub fn text_from_json<T>(json: &str) -> Result<Box<dyn Document>, JsonError>
 where
-    T: TextSchema + HasContext<Context = ()> + Serialize + DeserializeOwned + Describe + Rig + 'static,
+    T: TextSchema
+        + HasContext<Context = ()>
+        + Serialize
+        + DeserializeOwned
+        + Describe
+        + Rig
+        + 'static,
 {
     Ok(Wrapped::<T, AsText>::boxed(json::from_str::<T>(json)?))
 }
@@ -213,7 +219,13 @@ where
 pub fn convert_to_binary<S, T>(source: &dyn Any) -> Option<Box<dyn Document>>
 where
     S: 'static,
-    T: for<'a> From<&'a S> + BinarySchema + HasContext<Context = ()> + Serialize + Describe + Rig + 'static,
+    T: for<'a> From<&'a S>
+        + BinarySchema
+        + HasContext<Context = ()>
+        + Serialize
+        + Describe
+        + Rig
+        + 'static,
 {
     source
         .downcast_ref::<S>()
@@ -224,7 +236,13 @@ where
 pub fn convert_to_text<S, T>(source: &dyn Any) -> Option<Box<dyn Document>>
 where
     S: 'static,
-    T: for<'a> From<&'a S> + TextSchema + HasContext<Context = ()> + Serialize + Describe + Rig + 'static,
+    T: for<'a> From<&'a S>
+        + TextSchema
+        + HasContext<Context = ()>
+        + Serialize
+        + Describe
+        + Rig
+        + 'static,
 {
     source
         .downcast_ref::<S>()
@@ -242,7 +260,13 @@ where
 /// `Format::from_json` for a binary schema type.
 pub fn binary_from_json<T>(json: &str) -> Result<Box<dyn Document>, JsonError>
 where
-    T: BinarySchema + HasContext<Context = ()> + Serialize + DeserializeOwned + Describe + Rig + 'static,
+    T: BinarySchema
+        + HasContext<Context = ()>
+        + Serialize
+        + DeserializeOwned
+        + Describe
+        + Rig
+        + 'static,
 {
     Ok(Wrapped::<T, AsBinary>::boxed(json::from_str::<T>(json)?))
 }

@@ -31,11 +31,11 @@ pub mod __private {
         check_len, check_presence, context_len, read_count, read_flagged, read_to_end, read_vec,
         shared_len, write_count, write_each, write_flagged, FlagInt,
     };
-    pub use crate::schema::io::position;
     pub use crate::schema::iff::{
         peek_form_type, read_chunk, read_form, unknown_form, write_chunk, write_form, FormType,
         IffForm, CHUNK_HEADER_SIZE, FORM_HEADER_SIZE,
     };
+    pub use crate::schema::io::position;
     pub use crate::schema::markers::{read_magic, write_magic, CountField, NoContext};
     pub use crate::schema::size::{add_fixed, add_min, lesser_min};
     pub use crate::schema::string::{

@@ -2,9 +2,9 @@
 
 use proc_macro2::Span;
 use syn::meta::ParseNestedMeta;
-use syn::spanned::Spanned as _;
 use syn::parse::ParseStream;
 use syn::punctuated::Punctuated;
+use syn::spanned::Spanned as _;
 use syn::{Attribute, Expr, Ident, LitByteStr, LitInt, LitStr, Path, Token, Type};
 
 /// A value and where it was written.
@@ -250,12 +250,15 @@ impl Variant {
 fn parse_params(meta: &ParseNestedMeta) -> syn::Result<Vec<ContextParam>> {
     let content;
     syn::parenthesized!(content in meta.input);
-    let params = Punctuated::<ContextParam, Token![,]>::parse_terminated_with(&content, |input: ParseStream| {
-        let ident: Ident = input.parse()?;
-        input.parse::<Token![:]>()?;
-        let ty: Type = input.parse()?;
-        Ok(ContextParam { ident, ty })
-    })?;
+    let params = Punctuated::<ContextParam, Token![,]>::parse_terminated_with(
+        &content,
+        |input: ParseStream| {
+            let ident: Ident = input.parse()?;
+            input.parse::<Token![:]>()?;
+            let ty: Type = input.parse()?;
+            Ok(ContextParam { ident, ty })
+        },
+    )?;
     if params.is_empty() {
         return Err(meta.error("`context` declares at least one parameter: `context(name: Type)`"));
     }
@@ -266,16 +269,19 @@ fn parse_params(meta: &ParseNestedMeta) -> syn::Result<Vec<ContextParam>> {
 fn parse_args(meta: &ParseNestedMeta) -> syn::Result<Vec<ContextArg>> {
     let content;
     syn::parenthesized!(content in meta.input);
-    let args = Punctuated::<ContextArg, Token![,]>::parse_terminated_with(&content, |input: ParseStream| {
-        let param: Ident = input.parse()?;
-        let value = if input.peek(Token![=]) {
-            input.parse::<Token![=]>()?;
-            input.parse()?
-        } else {
-            param.clone()
-        };
-        Ok(ContextArg { param, value })
-    })?;
+    let args = Punctuated::<ContextArg, Token![,]>::parse_terminated_with(
+        &content,
+        |input: ParseStream| {
+            let param: Ident = input.parse()?;
+            let value = if input.peek(Token![=]) {
+                input.parse::<Token![=]>()?;
+                input.parse()?
+            } else {
+                param.clone()
+            };
+            Ok(ContextArg { param, value })
+        },
+    )?;
     if args.is_empty() {
         return Err(meta.error("`context` passes at least one value: `context(name = field)`"));
     }

@@ -207,10 +207,7 @@ fn codec_of<'a>(
         None => Element::Plain,
     };
     if let (Some(pass), Element::String(_)) = (&attrs.pass, &element) {
-        return Err(syn::Error::new(
-            pass.span,
-            "a string takes no context",
-        ));
+        return Err(syn::Error::new(pass.span, "a string takes no context"));
     }
     Ok(Codec::Data(Data {
         presence: attrs.presence.as_ref().map(|p| p.value.clone()),

@@ -59,7 +59,10 @@ pub fn resolve(container: &Container, index: usize, name: &Ident) -> syn::Result
 pub fn check_args(container: &Container, index: usize, args: &[ContextArg]) -> syn::Result<()> {
     let mut errors = Errors::default();
     for (position, arg) in args.iter().enumerate() {
-        if args[..position].iter().any(|earlier| earlier.param == arg.param) {
+        if args[..position]
+            .iter()
+            .any(|earlier| earlier.param == arg.param)
+        {
             errors.push(syn::Error::new(
                 arg.param.span(),
                 format!("`{}` is passed twice", arg.param),
@@ -67,7 +70,10 @@ pub fn check_args(container: &Container, index: usize, args: &[ContextArg]) -> s
         }
         match errors.take(resolve(container, index, &arg.value)) {
             Some(Source::Field) => {
-                let field = container.fields.iter().find(|field| field.ident == &arg.value);
+                let field = container
+                    .fields
+                    .iter()
+                    .find(|field| field.ident == &arg.value);
                 if field.is_some_and(|field| is_named(field.ty, "Count")) {
                     errors.push(syn::Error::new(
                         arg.value.span(),
@@ -98,7 +104,11 @@ pub fn check_params(container: &Container) -> syn::Result<()> {
                 format!("context parameter `{}` is declared twice", param.ident),
             ));
         }
-        if container.fields.iter().any(|field| field.ident == &param.ident) {
+        if container
+            .fields
+            .iter()
+            .any(|field| field.ident == &param.ident)
+        {
             errors.push(syn::Error::new(
                 param.ident.span(),
                 format!(

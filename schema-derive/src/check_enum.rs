@@ -154,10 +154,16 @@ fn pick<'a>(
     let keywords = matches!(kind, Some(Choice::Keywords));
     if let Some(pass) = &attrs.pass {
         if keywords {
-            return Err(syn::Error::new(pass.span, "a keyword variant holds nothing to pass context to"));
+            return Err(syn::Error::new(
+                pass.span,
+                "a keyword variant holds nothing to pass context to",
+            ));
         }
         if variant.payload.is_none() {
-            return Err(syn::Error::new(pass.span, "a variant without a value takes no context"));
+            return Err(syn::Error::new(
+                pass.span,
+                "a variant without a value takes no context",
+            ));
         }
         for arg in &pass.value {
             let declared = choice
@@ -226,7 +232,11 @@ fn pick<'a>(
 /// Every declared parameter is the selector or passed to a variant.
 fn check_context_use(choice: &ChoiceEnum) -> syn::Result<()> {
     let mut errors = Errors::default();
-    let params = choice.attrs.context.iter().flat_map(|context| context.value.iter());
+    let params = choice
+        .attrs
+        .context
+        .iter()
+        .flat_map(|context| context.value.iter());
     for param in params {
         let selects = choice
             .attrs

@@ -194,14 +194,15 @@ pub static FORMAT: Format = Format {
 
 /// The skeleton the source document gives for every human-like character,
 /// with made-up but plausible rest positions (a figure standing on y = 0,
-/// facing +z, its left on +x) and the shoulders and hips turned so the
-/// stored matrices are not all identities.
+/// facing +z, its left on +x, arms held out) and the upper arms twisted
+/// about their length and the hips tilted, so the stored matrices are not
+/// all identities.
 pub fn biped() -> Skeleton {
     let identity = [1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0];
-    // Row-vector matrices of a quarter turn about z: +x goes to +y (left),
-    // and back (right).
-    let left_turn = [0.0, 1.0, 0.0, -1.0, 0.0, 0.0, 0.0, 0.0, 1.0];
-    let right_turn = [0.0, -1.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0];
+    // Row-vector matrices of a quarter turn about x, along the arms: +y
+    // goes to +z (left), and back (right).
+    let left_turn = [1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, -1.0, 0.0];
+    let right_turn = [1.0, 0.0, 0.0, 0.0, 0.0, -1.0, 0.0, 1.0, 0.0];
     // A small tilt about x (cos 0.1, sin 0.1) for the hips.
     let (c, s) = (0.995_004_2, 0.099_833_42);
     let tilt = [1.0, 0.0, 0.0, 0.0, c, s, 0.0, -s, c];

@@ -19,7 +19,11 @@ pub fn unknown_tag(at: u64, found: &dyn Debug, known: &'static str) -> Error {
     )
 }
 
-fn unknown_selector_kind(selector: &'static str, value: &dyn Debug, known: &'static str) -> ErrorKind {
+fn unknown_selector_kind(
+    selector: &'static str,
+    value: &dyn Debug,
+    known: &'static str,
+) -> ErrorKind {
     ErrorKind::UnknownSelector {
         selector,
         value: format!("{value:?}"),

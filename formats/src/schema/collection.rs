@@ -177,7 +177,9 @@ where
         let index = elements.len();
         let element = read_one(reader).map_err(|e| e.within(Segment::Index(index)))?;
         if position(reader)? == start {
-            return Err(Error::at_byte(start, ErrorKind::EmptyElement).within(Segment::Index(index)));
+            return Err(
+                Error::at_byte(start, ErrorKind::EmptyElement).within(Segment::Index(index))
+            );
         }
         elements.push(element);
     }

@@ -282,8 +282,5 @@ fn layouts_name_the_context_and_what_chooses_a_variant() {
         Transform::LAYOUT.chosen_by,
         Some("the context value `mode`")
     );
-    assert_eq!(
-        Stream::LAYOUT.fields[0].count,
-        Some("the end of the input")
-    );
+    assert_eq!(Stream::LAYOUT.fields[0].count, Some("the end of the input"));
 }

@@ -108,11 +108,18 @@ pub trait BinarySchema: Decode + Encode {
     }
 
     /// Decodes one value from the reader's current position.
-    fn read_from_with<R: Read + Seek>(reader: &mut R, context: &Self::Context) -> Result<Self, Error> {
+    fn read_from_with<R: Read + Seek>(
+        reader: &mut R,
+        context: &Self::Context,
+    ) -> Result<Self, Error> {
         Self::decode(reader, Endian::Little, context)
     }
 
-    fn write_to_with<W: Write + Seek>(&self, writer: &mut W, context: &Self::Context) -> Result<(), Error> {
+    fn write_to_with<W: Write + Seek>(
+        &self,
+        writer: &mut W,
+        context: &Self::Context,
+    ) -> Result<(), Error> {
         self.encode(writer, Endian::Little, context)
     }
 

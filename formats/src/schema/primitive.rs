@@ -60,7 +60,9 @@ impl<T: Decode, const N: usize> Decode for [T; N] {
     ) -> Result<Self, Error> {
         let mut elements = Vec::with_capacity(N);
         for index in 0..N {
-            elements.push(T::decode(reader, endian, context).map_err(|e| e.within(Segment::Index(index)))?);
+            elements.push(
+                T::decode(reader, endian, context).map_err(|e| e.within(Segment::Index(index)))?,
+            );
         }
         // The loop pushed exactly N elements, so the conversion always succeeds.
         elements.try_into().map_err(|_| {
@@ -115,7 +117,8 @@ mod tests {
     #[test]
     fn short_input_reports_where_the_value_began() {
         let bytes = [0u8, 0, 0, 0, 0xAA, 0xBB];
-        let error = <[u32; 2]>::decode(&mut Cursor::new(&bytes[..]), Endian::Little, &()).unwrap_err();
+        let error =
+            <[u32; 2]>::decode(&mut Cursor::new(&bytes[..]), Endian::Little, &()).unwrap_err();
         assert_eq!(error.position, Some(super::super::Position::Byte(4)));
         assert_eq!(error.path.to_string(), "[1]");
         assert!(matches!(

@@ -16,8 +16,8 @@ use proptest::test_runner::{Config, TestRunner};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
-use super::text::{FloatStyle, LineEnding, TextSchema, TextStyle};
 use super::collection::CountInt;
+use super::text::{FloatStyle, LineEnding, TextSchema, TextStyle};
 use super::{json, BinarySchema, HasContext, RawString};
 
 /// Cases each generated round-trip test runs.
@@ -154,14 +154,19 @@ type Read<T> = fn(&[u8], &<T as HasContext>::Context) -> Result<T, String>;
 
 /// Generates a context and values of `T` for it, and checks each through
 /// `write`, `read`, `write`, and through JSON when there is a codec for it.
-fn run_round_trips<T: Sample>(what: &str, write: Write<T>, read: Read<T>, json: Option<JsonCodec<T>>) {
+fn run_round_trips<T: Sample>(
+    what: &str,
+    write: Write<T>,
+    read: Read<T>,
+    json: Option<JsonCodec<T>>,
+) {
     let mut runner = TestRunner::new(Config {
         cases: CASES,
         failure_persistence: None,
         ..Config::default()
     });
-    let cases = T::context_strategy()
-        .prop_flat_map(|context| (T::strategy_with(&context), Just(context)));
+    let cases =
+        T::context_strategy().prop_flat_map(|context| (T::strategy_with(&context), Just(context)));
     let result = runner.run(&cases, |(value, context)| {
         let write = |value: &T| write(value, &context);
         let read = |bytes: &[u8]| read(bytes, &context);

@@ -63,9 +63,12 @@ fn payload_context(rt: &Runtime, variant: &ChoiceVariant, payload: &Type) -> Tok
         .pass
         .as_ref()
         .map_or(&[][..], |pass| pass.value.as_slice());
-    nested_context(rt, payload, pass, |name| {
-        quote!(::core::clone::Clone::clone(&__context.#name))
-    })
+    nested_context(
+        rt,
+        payload,
+        pass,
+        |name| quote!(::core::clone::Clone::clone(&__context.#name)),
+    )
 }
 
 /// `0xFF (`Full`), 0xFE (`Repeat`)`: the values that choose, for errors.
@@ -73,11 +76,7 @@ fn known(variants: &[(&ChoiceVariant, &Pick)]) -> syn::LitStr {
     let known: Vec<String> = variants
         .iter()
         .filter_map(|(variant, pick)| match pick {
-            Pick::When(when) => Some(format!(
-                "{} (`{}`)",
-                type_text_of_expr(when),
-                variant.ident
-            )),
+            Pick::When(when) => Some(format!("{} (`{}`)", type_text_of_expr(when), variant.ident)),
             Pick::Other | Pick::Keyword(_) => None,
         })
         .collect();
@@ -437,7 +436,13 @@ fn layout_impl(
             Some(payload) => type_text(payload),
             None => "nothing".to_owned(),
         };
-        let held = match passed(variant.attrs.pass.as_ref().map_or(&[][..], |pass| pass.value.as_slice())) {
+        let held = match passed(
+            variant
+                .attrs
+                .pass
+                .as_ref()
+                .map_or(&[][..], |pass| pass.value.as_slice()),
+        ) {
             Some(passed) => format!("{held}, given {passed}"),
             None => held,
         };
@@ -518,7 +523,9 @@ fn context_strategy(
         .map(|param| {
             let ty = &param.ty;
             match kind {
-                Choice::Select { param: selector, .. } if *selector == &param.ident => {
+                Choice::Select {
+                    param: selector, ..
+                } if *selector == &param.ident => {
                     let values = variants.iter().filter_map(|(_, pick)| match pick {
                         Pick::When(when) => Some(quote! {
                             #rt::proptest::strategy::LazyJust::new(|| -> #ty { #when }).boxed()
@@ -529,7 +536,13 @@ fn context_strategy(
                 }
                 _ => {
                     let passed_to = variants.iter().find_map(|(variant, _)| {
-                        let arg = variant.attrs.pass.as_ref()?.value.iter().find(|arg| arg.value == param.ident)?;
+                        let arg = variant
+                            .attrs
+                            .pass
+                            .as_ref()?
+                            .value
+                            .iter()
+                            .find(|arg| arg.value == param.ident)?;
                         Some((variant.payload?, &arg.param))
                     });
                     match passed_to {

@@ -32,32 +32,36 @@ pub fn derive(rt: &Runtime, choice: &ChoiceEnum, picks: &[Pick]) -> TokenStream 
         .iter()
         .map(|(name, keyword)| quote!(Self::#name => #keyword));
     let context = context_items(rt, ident, choice.vis, &[]);
-    let rows = choice.variants.iter().zip(picks).filter_map(|(variant, pick)| {
-        let Pick::Keyword(keyword) = pick else {
-            return None;
-        };
-        let name = str_lit(&variant.ident.to_string());
-        let encoding = str_lit(&format!("line `{}` (quoted or not)", keyword.value()));
-        let doc = str_lit(&variant.doc);
-        Some(quote! {
-            #rt::FieldLayout {
-                name: #name,
-                rust_type: "()",
-                encoding: #encoding,
-                byte_order: #rt::ByteOrder::Text,
-                count: ::core::option::Option::None,
-                chunk: ::core::option::Option::None,
-                offset: ::core::option::Option::None,
-                doc: #doc,
-                nested: ::core::option::Option::None,
-            }
-        })
-    });
+    let rows = choice
+        .variants
+        .iter()
+        .zip(picks)
+        .filter_map(|(variant, pick)| {
+            let Pick::Keyword(keyword) = pick else {
+                return None;
+            };
+            let name = str_lit(&variant.ident.to_string());
+            let encoding = str_lit(&format!("line `{}` (quoted or not)", keyword.value()));
+            let doc = str_lit(&variant.doc);
+            Some(quote! {
+                #rt::FieldLayout {
+                    name: #name,
+                    rust_type: "()",
+                    encoding: #encoding,
+                    byte_order: #rt::ByteOrder::Text,
+                    count: ::core::option::Option::None,
+                    chunk: ::core::option::Option::None,
+                    offset: ::core::option::Option::None,
+                    doc: #doc,
+                    nested: ::core::option::Option::None,
+                }
+            })
+        });
     let name = str_lit(&ident.to_string());
     let doc = str_lit(&choice.doc);
-    let arms = keywords.iter().map(|(name, _)| {
-        quote!(#rt::proptest::strategy::LazyJust::new(|| #ident::#name).boxed())
-    });
+    let arms = keywords
+        .iter()
+        .map(|(name, _)| quote!(#rt::proptest::strategy::LazyJust::new(|| #ident::#name).boxed()));
     let tests = test_module(
         rt,
         ident,

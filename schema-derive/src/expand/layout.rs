@@ -60,7 +60,12 @@ pub fn layout_impl(rt: &Runtime, container: &Container, plans: &[Plan]) -> Token
     }
 }
 
-fn field_layout(rt: &Runtime, container: &Container, plan: &Plan, offset: &TokenStream) -> TokenStream {
+fn field_layout(
+    rt: &Runtime,
+    container: &Container,
+    plan: &Plan,
+    offset: &TokenStream,
+) -> TokenStream {
     let field = plan.field;
     let name = str_lit(&field.ident.to_string());
     let rust_type = str_lit(&type_text(field.ty));

@@ -253,7 +253,13 @@ pub fn round_trip_module(rt: &Runtime, container: &Container, plans: &[Plan]) ->
         .collect();
     let strategy = struct_strategy(rt, container, &counts, &fields);
     let context_strategy = struct_context_strategy(rt, container);
-    test_module(rt, container.ident, context_strategy, strategy, Check::Binary)
+    test_module(
+        rt,
+        container.ident,
+        context_strategy,
+        strategy,
+        Check::Binary,
+    )
 }
 
 /// An enum of forms draws each variant alike.
@@ -320,9 +326,8 @@ fn data_strategy(rt: &Runtime, container: &Container, data: &Data) -> TokenStrea
     let element = match &data.element {
         Element::Plain => {
             let ty = data.element_ty;
-            let nested = context::nested_context(rt, ty, &data.pass, |name| {
-                test_value(container, name)
-            });
+            let nested =
+                context::nested_context(rt, ty, &data.pass, |name| test_value(container, name));
             quote!(<#ty as #rt::testing::Sample>::strategy_with(&#nested))
         }
         Element::String(StringKind::Pascal) => quote!(#rt::testing::pascal_string()),
@@ -345,7 +350,8 @@ fn data_strategy(rt: &Runtime, container: &Container, data: &Data) -> TokenStrea
     match &data.presence {
         Some(Presence::Flag(_)) => quote!(#rt::proptest::option::of(#repeated).boxed()),
         Some(Presence::If(flag)) => {
-            let flag = context::place_of(flag, check_context::is_param(container, flag), Side::Read);
+            let flag =
+                context::place_of(flag, check_context::is_param(container, flag), Side::Read);
             quote! {
                 if #rt::FlagInt::is_set(#flag) {
                     #repeated.prop_map(::core::option::Option::Some).boxed()

@@ -7,7 +7,9 @@ use quote::quote;
 use super::context::{self, nested_context, value_of, Side};
 use super::layout::{context_layout, passed, type_text};
 use super::paths::Runtime;
-use super::tests::{counted_len, struct_context_strategy, struct_strategy, test_module, Check, TestField};
+use super::tests::{
+    counted_len, struct_context_strategy, struct_strategy, test_module, Check, TestField,
+};
 use super::{count_local, field_local, str_lit};
 use crate::ast::{is_named, Container};
 use crate::check_context::{self, is_param};
@@ -310,7 +312,12 @@ fn read_element(
     }
 }
 
-fn write_field(rt: &Runtime, container: &Container, plan: &TextPlan, one_line: bool) -> TokenStream {
+fn write_field(
+    rt: &Runtime,
+    container: &Container,
+    plan: &TextPlan,
+    one_line: bool,
+) -> TokenStream {
     let name = plan.field.ident;
     let label = str_lit(&name.to_string());
     let ty = plan.field.ty;

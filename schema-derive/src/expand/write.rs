@@ -156,7 +156,8 @@ fn write_data(
         }
         Some(Presence::If(flag)) => {
             let flag_label = str_lit(&flag.to_string());
-            let present = write_repeated(rt, container, data, endian, &quote!(__writer), &quote!(__v));
+            let present =
+                write_repeated(rt, container, data, endian, &quote!(__writer), &quote!(__v));
             let flag = place_of(flag, is_param(container, flag), Side::Write);
             quote! {
                 #rt::check_presence(

@@ -87,7 +87,10 @@ fn golden_text_reads_and_comes_back_byte_for_byte() {
     let animation = Animation::from_text(GOLDEN.as_bytes()).unwrap();
     assert_eq!(animation.bone_count, 2);
     assert_eq!(animation.representation, Representation::EulerAngles);
-    assert_eq!(animation.names, [crate::schema::RawString::from("Bip01 Pelvis")]);
+    assert_eq!(
+        animation.names,
+        [crate::schema::RawString::from("Bip01 Pelvis")]
+    );
     assert_eq!(animation.parents, [-1]);
     assert_eq!(
         animation.frames,

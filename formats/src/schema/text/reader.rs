@@ -2,8 +2,8 @@
 
 use super::number::TextNumber;
 use super::style::{FloatStyle, LineEnding, RawLine, RawNumber, TextStyle};
-use crate::schema::{Error, ErrorKind};
 use crate::schema::collection::{input_needed, CountInt};
+use crate::schema::{Error, ErrorKind};
 use crate::schema::{RawString, Segment};
 
 /// Reads a text layout line by line and token by token, recording the line
@@ -32,7 +32,10 @@ fn is_space(byte: u8) -> bool {
 }
 
 fn trim_spaces(line: &[u8]) -> &[u8] {
-    let start = line.iter().position(|&b| !is_space(b)).unwrap_or(line.len());
+    let start = line
+        .iter()
+        .position(|&b| !is_space(b))
+        .unwrap_or(line.len());
     let end = line
         .iter()
         .rposition(|&b| !is_space(b))
