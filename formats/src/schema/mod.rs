@@ -11,6 +11,52 @@
 //!
 //! The helpers the expansions call are not part of this API: they are
 //! reached through the crate's hidden `__private` module.
+//!
+//! # The attribute vocabulary
+//!
+//! On a struct (`#[schema(...)]` before it):
+//!
+//! | attribute | meaning |
+//! |---|---|
+//! | `big`, `little` | the byte order of every field (a binary layout must state one) |
+//! | `form = "TYPE"` | the struct is an IFF `FORM` of this type |
+//! | `text`, `one_line` | a text layout (see [`text`]) |
+//! | `context(name: Type, ...)` | values the type needs from the type holding it; generates a `<Type>Context` struct with those public fields |
+//! | `crate = "path"` | where the runtime is, when not at `::formats` |
+//!
+//! On a field:
+//!
+//! | attribute | field type | in the file |
+//! |---|---|---|
+//! | `big`, `little` | any | this field's byte order |
+//! | `pascal`, `null_terminated`, `fixed_width = N` | `RawString` | a string so encoded |
+//! | `prefix = u32` | `Vec<T>` | a count of that type, then the elements |
+//! | `count = name` | `Vec<T>` | as many elements as an earlier `Count<_>` field (which the writer fills in, and which several lists may share) or a context parameter (data: the writer checks the length against it) says |
+//! | `to_end` | `Vec<T>` | elements until the input ends: the file, or the enclosing chunk |
+//! | `flag = u8` | `Option<T>` | 0 or 1, then the value when 1 |
+//! | `present_if = name` | `Option<T>` | the value when an earlier field or a context parameter is not 0 |
+//! | `magic = 1u32`, `magic = b"TAG"` | [`Magic`] | a constant |
+//! | `chunk = "TAG"` | any | an IFF chunk holding the field |
+//! | `with = path` | any | `path::read`/`write`/`strategy` do it; `context(...)` values are passed to them as extra arguments, in the order written |
+//! | `context(param = name, ...)` | a type with context | passes an earlier field's value or one of the type's own parameters (`context(param)` passes the value of the same name); a list passes the same context to every element |
+//!
+//! An enum is chosen by one of:
+//!
+//! | on the enum | on each variant | the file holds |
+//! |---|---|---|
+//! | `little, tag = u8` | `when = 0xFF`, or `other` (holds the tag itself) | the tag, then the variant's value |
+//! | `little, context(mode: u8), select = mode` (or `text, ...`) | `when = 1` (any expression of the parameter's type) | the variant's value alone: the context chose it |
+//! | `text` | `keyword = "Mesh (absolute)"` (unit variants) | a line spelling the phrase, quoted or not |
+//! | nothing | nothing; each variant holds a `form` struct | the `FORM`, chosen by its type |
+//!
+//! A variant holds one value or none; `context(...)` on a variant passes the
+//! enum's parameters to its value. Writing a variant its selector does not
+//! choose, or an `other` variant holding a tag another variant owns, is an
+//! error naming the field.
+//!
+//! A type with context reads and writes with [`BinarySchema::from_bytes_with`]
+//! and [`BinarySchema::to_bytes_with`] (binrw: the context is the type's
+//! `Args`); a type without has `from_bytes` and `to_bytes` as well.
 
 pub(crate) mod choice;
 pub(crate) mod collection;

@@ -277,17 +277,22 @@ fn select_encode(
     write_payload: impl Fn(&Type, &ChoiceVariant) -> TokenStream,
 ) -> TokenStream {
     let label = str_lit(&param.to_string());
-    let chosen = variants.iter().filter_map(|(variant, pick)| match pick {
-        Pick::When(when) => {
-            let name = variant_label(variant);
-            Some(quote! {
-                if *__selector == (#when) {
-                    break 'chosen ::core::option::Option::Some(#name);
+    let chosen = variants.iter().rev().fold(
+        quote!(::core::option::Option::None),
+        |otherwise, (variant, pick)| match pick {
+            Pick::When(when) => {
+                let name = variant_label(variant);
+                quote! {
+                    if *__selector == (#when) {
+                        ::core::option::Option::Some(#name)
+                    } else {
+                        #otherwise
+                    }
                 }
-            })
-        }
-        Pick::Other | Pick::Keyword(_) => None,
-    });
+            }
+            Pick::Other | Pick::Keyword(_) => otherwise,
+        },
+    );
     let arms = variants.iter().map(|(variant, _)| {
         let name = variant.ident;
         let variant_name = variant_label(variant);
@@ -318,10 +323,7 @@ fn select_encode(
     });
     quote! {
         let __selector = &__context.#param;
-        let __chosen: ::core::option::Option<&'static str> = 'chosen: {
-            #(#chosen)*
-            ::core::option::Option::None
-        };
+        let __chosen: ::core::option::Option<&'static str> = #chosen;
         match self {
             #(#arms)*
         }

@@ -39,7 +39,8 @@ pub fn context_items(
         };
     }
     let context = struct_ident(ident);
-    let doc = format!("What [`{ident}`] needs from the type that holds it, to be read or written.");
+    let doc =
+        format!(" What [`{ident}`] needs from the type that holds it, to be read or written.");
     let names = params.iter().map(|param| &param.ident);
     let types = params.iter().map(|param| &param.ty);
     quote! {

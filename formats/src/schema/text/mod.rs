@@ -11,8 +11,20 @@
 //! | `comment` | `RawString` | a `//` line; the text after `//` is kept |
 //! | `vector` | `[T; N]` | `\| x y z \|` |
 //! | `prefix` | `Vec<T>` | a count line, then the elements (with `line` or `vector`: of that form) |
+//! | (none) | `Count<C>` | a count line for the lists that name it with `count`; the writer fills it in |
+//! | `count = name` | `Vec<T>` | as many elements as an earlier `Count<_>` field or a context parameter says, with no count line of their own |
+//! | `to_end` | `Vec<T>` | elements until the text ends |
+//! | `context(param = name)` | nested record | passes an earlier field or a context parameter to it |
 //! | `magic = "version 300"` | `Magic` | a line that must read exactly so |
 //! | `style` | [`TextStyle`] | nothing: filled in by the reader, used by the writer |
+//!
+//! A record takes `context(name: Type, ...)` as a binary one does. Text
+//! enums are keyword enums (`#[schema(text)]`, each unit variant
+//! `#[schema(keyword = "Euler Angles")]`: a line holding the phrase, bare or
+//! in double quotes, kept as spelled) or chosen by a context value
+//! (`#[schema(text, context(r: Representation), select = r)]`, each variant
+//! `#[schema(when = Representation::Matrix)]`). An unknown keyword is an
+//! error listing the known ones.
 //!
 //! Reading records the file's [`TextStyle`]: its line ending, float style, and
 //! the tokens and lines that style would not reproduce, so that a file read
