@@ -8,7 +8,7 @@ mod independent;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use independent::{outcast_angles, outcast_joints, rotation};
+use independent::{outcast_angles, outcast_joints, rotation, Mat3, OutcastJoint};
 
 use formats::outcast::animation::{Animation, Frame, Record};
 use formats::outcast::skeleton::{Joint, Skeleton};
@@ -128,7 +128,7 @@ fn joints_of(args: &[&str]) -> Vec<serde_json::Value> {
 }
 
 /// The stored joints, each rotation replaced by a frame's angles when given.
-fn stored(skeleton: &Skeleton, frame: Option<&Frame>) -> Vec<(i32, [f32; 3], [[f64; 3]; 3])> {
+fn stored(skeleton: &Skeleton, frame: Option<&Frame>) -> Vec<OutcastJoint> {
     skeleton
         .joints
         .iter()
@@ -141,7 +141,11 @@ fn stored(skeleton: &Skeleton, frame: Option<&Frame>) -> Vec<(i32, [f32; 3], [[f
                     [[r[0], r[1], r[2]], [r[3], r[4], r[5]], [r[6], r[7], r[8]]]
                 }
             };
-            (joint.depth, joint.position, turn)
+            OutcastJoint {
+                depth: joint.depth,
+                position: joint.position,
+                turn,
+            }
         })
         .collect()
 }
@@ -149,7 +153,7 @@ fn stored(skeleton: &Skeleton, frame: Option<&Frame>) -> Vec<(i32, [f32; 3], [[f
 /// Positions and rotations within 1e-3 of the independent ones. The
 /// printed quaternion acts on column vectors; its matrix is the transpose
 /// of the row-vector one.
-fn assert_match(joints: &[serde_json::Value], expected: &[([f64; 3], [[f64; 3]; 3])], what: &str) {
+fn assert_match(joints: &[serde_json::Value], expected: &[([f64; 3], Mat3)], what: &str) {
     assert_eq!(joints.len(), expected.len(), "{what}");
     for (index, (joint, (position, linear))) in joints.iter().zip(expected).enumerate() {
         for axis in 0..3 {

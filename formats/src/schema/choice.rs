@@ -14,7 +14,7 @@ pub fn unknown_tag(at: u64, found: &dyn Debug, known: &'static str) -> Error {
         at,
         ErrorKind::UnknownTag {
             found: format!("{found:?}"),
-            known: known.to_owned(),
+            known,
         },
     )
 }
@@ -25,9 +25,8 @@ fn unknown_selector_kind(
     known: &'static str,
 ) -> ErrorKind {
     ErrorKind::UnknownSelector {
-        selector,
-        value: format!("{value:?}"),
-        known: known.to_owned(),
+        selection: format!("`{selector}` is {value:?}"),
+        known,
     }
 }
 
@@ -63,19 +62,17 @@ pub fn variant_disagrees(
     value: &dyn Debug,
     chosen: Option<&'static str>,
 ) -> Error {
+    let chosen = chosen.map_or_else(|| "no variant".to_owned(), |chosen| format!("`{chosen}`"));
     Error::new(ErrorKind::VariantDisagrees {
         variant,
-        selector,
-        value: format!("{value:?}"),
-        chosen: chosen.map_or_else(|| "no variant".to_owned(), |chosen| format!("`{chosen}`")),
+        selection: format!("`{selector}` is {value:?}, which chooses {chosen}"),
     })
 }
 
 /// The `other` variant holds a tag that another variant owns, so it would
 /// read back as that variant.
-pub fn tag_taken(variant: &'static str, tag: &dyn Debug, owner: &'static str) -> Error {
+pub fn tag_taken(tag: &dyn Debug, owner: &'static str) -> Error {
     Error::new(ErrorKind::TagTaken {
-        variant,
         tag: format!("{tag:?}"),
         owner,
     })

@@ -58,7 +58,7 @@ fn the_other_variant_cannot_hold_a_tag_another_variant_owns() {
     };
     assert_eq!(
         stream.to_bytes().unwrap_err().to_string(),
-        "tokens[1]: `Delta` keeps tag 254, which belongs to `Repeat`"
+        "tokens[1]: the `other` variant holds tag 254, which belongs to `Repeat`"
     );
 }
 

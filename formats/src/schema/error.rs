@@ -145,27 +145,22 @@ pub enum ErrorKind {
         count_name: &'static str,
         count: u64,
     },
-    #[error("`{selector}` is {value}, which chooses no variant; known: {known}")]
+    /// `selection` reads like "`mode` is 7".
+    #[error("{selection}, which chooses no variant; known: {known}")]
     UnknownSelector {
-        selector: &'static str,
-        value: String,
-        known: String,
+        selection: String,
+        known: &'static str,
     },
-    #[error("the value is `{variant}`, but `{selector}` is {value}, which chooses {chosen}")]
+    /// `selection` reads like "`mode` is 1, which chooses `Angles`".
+    #[error("the value is `{variant}`, but {selection}")]
     VariantDisagrees {
         variant: &'static str,
-        selector: &'static str,
-        value: String,
-        chosen: String,
+        selection: String,
     },
     #[error("unknown tag {found}; known: {known}")]
-    UnknownTag { found: String, known: String },
-    #[error("`{variant}` keeps tag {tag}, which belongs to `{owner}`")]
-    TagTaken {
-        variant: &'static str,
-        tag: String,
-        owner: &'static str,
-    },
+    UnknownTag { found: String, known: &'static str },
+    #[error("the `other` variant holds tag {tag}, which belongs to `{owner}`")]
+    TagTaken { tag: String, owner: &'static str },
     #[error("expected one of {known}, found `{found}`")]
     UnknownKeyword { found: String, known: String },
     #[error("a list element took no bytes, so the list would never end")]

@@ -227,7 +227,7 @@ fn tag_encode(
                         Some(quote! {
                             if *__value == (#when) {
                                 return ::core::result::Result::Err(
-                                    #rt::tag_taken(#label, __value, #owner),
+                                    #rt::tag_taken(__value, #owner),
                                 );
                             }
                         })
