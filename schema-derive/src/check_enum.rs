@@ -7,15 +7,21 @@ use crate::attr::ByteOrder;
 
 /// How an enum's variant is chosen.
 pub enum Choice<'a> {
-    /// Binary: a leading value of this type, read with this byte order.
-    Tag { ty: &'a Type, order: ByteOrder },
-    /// A context parameter's value; binary (with a byte order) or text.
-    Select {
-        param: &'a Ident,
-        order: Option<ByteOrder>,
-    },
     /// Text: a line spelling one of the variants' phrases.
     Keywords,
+    /// By a tag or a context value.
+    By(Chooser<'a>),
+}
+
+/// What chooses the variant of an enum that is not a keyword enum.
+pub enum Chooser<'a> {
+    /// Binary: a leading value of this type, read with this byte order.
+    Tag { ty: &'a Type, order: ByteOrder },
+    /// Binary: a context parameter's value; the variants' values are read
+    /// with this byte order.
+    Select { param: &'a Ident, order: ByteOrder },
+    /// Text: a context parameter's value.
+    TextSelect { param: &'a Ident },
 }
 
 /// What picks one variant.
@@ -64,10 +70,10 @@ pub fn plan<'a>(choice: &'a ChoiceEnum<'a>) -> syn::Result<(Choice<'a>, Vec<Pick
             None
         }
         (Some(tag), None, false) => match order {
-            Some(order) => Some(Choice::Tag {
+            Some(order) => Some(Choice::By(Chooser::Tag {
                 ty: &tag.value,
                 order,
-            }),
+            })),
             None => {
                 errors.push(missing_order(choice));
                 None
@@ -91,14 +97,17 @@ pub fn plan<'a>(choice: &'a ChoiceEnum<'a>) -> syn::Result<(Choice<'a>, Vec<Pick
                     ));
                     None
                 }
+                (Some(param), _, true) => Some(Choice::By(Chooser::TextSelect {
+                    param: &param.ident,
+                })),
+                (Some(param), Some(order), false) => Some(Choice::By(Chooser::Select {
+                    param: &param.ident,
+                    order,
+                })),
                 (Some(_), None, false) => {
                     errors.push(missing_order(choice));
                     None
                 }
-                (Some(param), order, _) => Some(Choice::Select {
-                    param: &param.ident,
-                    order,
-                }),
             }
         }
         (None, None, _) => {
@@ -186,8 +195,8 @@ fn pick<'a>(
     match (&attrs.when, attrs.other, &attrs.keyword) {
         (Some(when), None, None) if !keywords => Ok(Pick::When(&when.value)),
         (None, Some(span), None) => match kind {
-            Some(Choice::Tag { .. }) if variant.payload.is_some() => Ok(Pick::Other),
-            Some(Choice::Tag { .. }) => Err(syn::Error::new(
+            Some(Choice::By(Chooser::Tag { .. })) if variant.payload.is_some() => Ok(Pick::Other),
+            Some(Choice::By(Chooser::Tag { .. })) => Err(syn::Error::new(
                 span,
                 "the `other` variant keeps the tag it was read with: give it one value of the tag's type",
             )),

@@ -12,14 +12,14 @@ use super::tests::{nest_pattern, nest_strategies, test_module, Check};
 use super::{binary_schema_impls, endian, str_lit};
 use crate::ast::{ChoiceEnum, ChoiceVariant};
 use crate::attr::{ByteOrder, ContextParam};
-use crate::check_enum::{self, Choice, Pick};
+use crate::check_enum::{self, Choice, Chooser, Pick};
 
 pub fn derive(choice: &ChoiceEnum) -> syn::Result<TokenStream> {
     let rt = Runtime::new(choice.attrs.krate.as_ref().map(|krate| &krate.value));
-    let (kind, picks) = check_enum::plan(choice)?;
-    if let Choice::Keywords = kind {
-        return Ok(super::keywords::derive(&rt, choice, &picks));
-    }
+    let (kind, picks) = match check_enum::plan(choice)? {
+        (Choice::Keywords, picks) => return Ok(super::keywords::derive(&rt, choice, &picks)),
+        (Choice::By(chooser), picks) => (chooser, picks),
+    };
     let variants: Vec<(&ChoiceVariant, &Pick)> = choice.variants.iter().zip(&picks).collect();
     let params = choice
         .attrs
@@ -28,9 +28,16 @@ pub fn derive(choice: &ChoiceEnum) -> syn::Result<TokenStream> {
         .map_or(&[][..], |context| context.value.as_slice());
     let context = context_items(&rt, choice.ident, choice.vis, params);
     let text = choice.attrs.text.is_some();
-    let codec = match (&kind, text) {
-        (_, true) => text_impls(&rt, choice, &kind, &variants),
-        (_, false) => binary_impls(&rt, choice, &kind, &variants),
+    let codec = match &kind {
+        Chooser::Tag { ty, order } => {
+            let (min_size, decode, encode) = tag_codec(&rt, ty, *order, &variants);
+            binary_impls(&rt, choice, min_size, decode, encode)
+        }
+        Chooser::Select { param, order } => {
+            let (min_size, decode, encode) = select_codec(&rt, param, *order, &variants);
+            binary_impls(&rt, choice, min_size, decode, encode)
+        }
+        Chooser::TextSelect { param } => text_impls(&rt, choice, param, &variants),
     };
     let layout = layout_impl(&rt, choice, &kind, &variants, params);
     let schema = if text {
@@ -91,94 +98,117 @@ fn variant_label(variant: &ChoiceVariant) -> syn::LitStr {
     str_lit(&variant.ident.to_string())
 }
 
-fn binary_impls(
-    rt: &Runtime,
-    choice: &ChoiceEnum,
-    kind: &Choice,
-    variants: &[(&ChoiceVariant, &Pick)],
-) -> TokenStream {
-    let ident = choice.ident;
-    let order = match kind {
-        Choice::Tag { order, .. } => *order,
-        Choice::Select { order, .. } => order.unwrap_or(ByteOrder::Little),
-        Choice::Keywords => ByteOrder::Little,
-    };
-    let endian = endian(rt, order);
-    let known = known(variants);
-    let payload_min = variants.iter().fold(quote!(u64::MAX), |min, (variant, _)| {
+/// The minimum size of a variant's value (0 for one holding nothing).
+fn payload_min_size(rt: &Runtime, variants: &[(&ChoiceVariant, &Pick)]) -> TokenStream {
+    variants.iter().fold(quote!(u64::MAX), |min, (variant, _)| {
         let size = match variant.payload {
             Some(payload) => quote!(<#payload as #rt::Decode>::MIN_SIZE),
             None => quote!(0u64),
         };
         quote!(#rt::lesser_min(#min, #size))
-    });
-    let reads = variants.iter().map(|(variant, pick)| {
-        let name = variant.ident;
-        let label = variant_label(variant);
-        let value = match variant.payload {
-            Some(payload) => {
-                let context = payload_context(rt, variant, payload);
-                quote! {
-                    <#payload as #rt::Decode>::decode(__reader, #endian, &#context)
-                        .map(Self::#name)
-                        .map_err(|e| e.in_field(#label))
-                }
+    })
+}
+
+/// An expression reading the variant's value (which sees `__context`).
+fn read_payload(rt: &Runtime, endian: &TokenStream, variant: &ChoiceVariant) -> TokenStream {
+    let name = variant.ident;
+    let label = variant_label(variant);
+    match variant.payload {
+        Some(payload) => {
+            let context = payload_context(rt, variant, payload);
+            quote! {
+                <#payload as #rt::Decode>::decode(__reader, #endian, &#context)
+                    .map(Self::#name)
+                    .map_err(|e| e.in_field(#label))
             }
-            None => quote!(::core::result::Result::Ok(Self::#name)),
-        };
-        (pick, name, value)
-    });
-    let (min_size, decode_body, encode_body) = match kind {
-        Choice::Tag { ty, .. } => {
-            let mut other = None;
-            let mut arms = Vec::new();
-            for (pick, name, value) in reads {
-                match pick {
-                    Pick::When(when) => arms.push(quote! {
-                        if __tag == (#when) {
-                            return #value;
-                        }
-                    }),
-                    Pick::Other | Pick::Keyword(_) => other = Some(name),
+        }
+        None => quote!(::core::result::Result::Ok(Self::#name)),
+    }
+}
+
+/// Minimum size, `decode` body and `encode` body of an enum chosen by a
+/// leading tag.
+fn tag_codec(
+    rt: &Runtime,
+    ty: &Type,
+    order: ByteOrder,
+    variants: &[(&ChoiceVariant, &Pick)],
+) -> (TokenStream, TokenStream, TokenStream) {
+    let endian = endian(rt, order);
+    let known = known(variants);
+    let arms = variants.iter().filter_map(|(variant, pick)| match pick {
+        Pick::When(when) => {
+            let value = read_payload(rt, &endian, variant);
+            Some(quote! {
+                if __tag == (#when) {
+                    return #value;
                 }
-            }
-            let fallback = match other {
-                Some(name) => quote!(::core::result::Result::Ok(Self::#name(__tag))),
-                None => quote!(::core::result::Result::Err(#rt::unknown_tag(__at, &__tag, #known))),
-            };
-            let decode = quote! {
-                let __at = #rt::position(__reader)?;
-                let __tag: #ty = <#ty as #rt::Decode>::decode(__reader, #endian, &())?;
-                #(#arms)*
-                #fallback
-            };
-            let encode = tag_encode(rt, ty, &endian, variants);
-            let min = quote!(#rt::add_min(<#ty as #rt::Decode>::MIN_SIZE, #payload_min));
-            (min, decode, encode)
+            })
         }
-        Choice::Select { param, .. } => {
-            let label = str_lit(&param.to_string());
-            let arms = reads.map(|(pick, _, value)| match pick {
-                Pick::When(when) => quote! {
-                    if *__selector == (#when) {
-                        return #value;
-                    }
-                },
-                Pick::Other | Pick::Keyword(_) => TokenStream::new(),
-            });
-            let decode = quote! {
-                let __selector = &__context.#param;
-                #(#arms)*
-                ::core::result::Result::Err(#rt::unknown_selector(__reader, #label, __selector, #known))
-            };
-            let encode = select_encode(rt, param, variants, |payload, variant| {
-                let context = payload_context(rt, variant, payload);
-                quote!(#rt::Encode::encode(__value, __writer, #endian, &#context))
-            });
-            (payload_min, decode, encode)
-        }
-        Choice::Keywords => (TokenStream::new(), TokenStream::new(), TokenStream::new()),
+        Pick::Other | Pick::Keyword(_) => None,
+    });
+    let other = variants
+        .iter()
+        .find(|(_, pick)| matches!(pick, Pick::Other))
+        .map(|(variant, _)| variant.ident);
+    let fallback = match other {
+        Some(name) => quote!(::core::result::Result::Ok(Self::#name(__tag))),
+        None => quote!(::core::result::Result::Err(#rt::unknown_tag(__at, &__tag, #known))),
     };
+    let decode = quote! {
+        let __at = #rt::position(__reader)?;
+        let __tag: #ty = <#ty as #rt::Decode>::decode(__reader, #endian, &())?;
+        #(#arms)*
+        #fallback
+    };
+    let encode = tag_encode(rt, ty, &endian, variants);
+    let min_size = payload_min_size(rt, variants);
+    let min_size = quote!(#rt::add_min(<#ty as #rt::Decode>::MIN_SIZE, #min_size));
+    (min_size, decode, encode)
+}
+
+/// Minimum size, `decode` body and `encode` body of a binary enum chosen by
+/// a context parameter.
+fn select_codec(
+    rt: &Runtime,
+    param: &Ident,
+    order: ByteOrder,
+    variants: &[(&ChoiceVariant, &Pick)],
+) -> (TokenStream, TokenStream, TokenStream) {
+    let endian = endian(rt, order);
+    let label = str_lit(&param.to_string());
+    let known = known(variants);
+    let arms = variants.iter().filter_map(|(variant, pick)| match pick {
+        Pick::When(when) => {
+            let value = read_payload(rt, &endian, variant);
+            Some(quote! {
+                if *__selector == (#when) {
+                    return #value;
+                }
+            })
+        }
+        Pick::Other | Pick::Keyword(_) => None,
+    });
+    let decode = quote! {
+        let __selector = &__context.#param;
+        #(#arms)*
+        ::core::result::Result::Err(#rt::unknown_selector(__reader, #label, __selector, #known))
+    };
+    let encode = select_encode(rt, param, variants, |payload, variant| {
+        let context = payload_context(rt, variant, payload);
+        quote!(#rt::Encode::encode(__value, __writer, #endian, &#context))
+    });
+    (payload_min_size(rt, variants), decode, encode)
+}
+
+fn binary_impls(
+    rt: &Runtime,
+    choice: &ChoiceEnum,
+    min_size: TokenStream,
+    decode_body: TokenStream,
+    encode_body: TokenStream,
+) -> TokenStream {
+    let ident = choice.ident;
     quote! {
         impl #rt::Decode for #ident {
             const MIN_SIZE: u64 = #min_size;
@@ -333,13 +363,10 @@ fn select_encode(
 fn text_impls(
     rt: &Runtime,
     choice: &ChoiceEnum,
-    kind: &Choice,
+    param: &Ident,
     variants: &[(&ChoiceVariant, &Pick)],
 ) -> TokenStream {
     let ident = choice.ident;
-    let Choice::Select { param, .. } = kind else {
-        return TokenStream::new();
-    };
     let label = str_lit(&param.to_string());
     let known = known(variants);
     let min_lines = variants.iter().fold(quote!(u64::MAX), |min, (variant, _)| {
@@ -408,7 +435,7 @@ fn text_impls(
 fn layout_impl(
     rt: &Runtime,
     choice: &ChoiceEnum,
-    kind: &Choice,
+    kind: &Chooser,
     variants: &[(&ChoiceVariant, &Pick)],
     params: &[ContextParam],
 ) -> TokenStream {
@@ -417,18 +444,18 @@ fn layout_impl(
     let doc = str_lit(&choice.doc);
     let text = choice.attrs.text.is_some();
     let (order, chosen_by) = match kind {
-        Choice::Tag { ty, order } => (
+        Chooser::Tag { ty, order } => (
             byte_order(rt, *order),
             format!("a leading `{}` tag", type_text(ty)),
         ),
-        Choice::Select { param, order, .. } => (
-            match order {
-                Some(order) if !text => byte_order(rt, *order),
-                _ => quote!(#rt::ByteOrder::Text),
-            },
+        Chooser::Select { param, order } => (
+            byte_order(rt, *order),
             format!("the context value `{param}`"),
         ),
-        Choice::Keywords => (quote!(#rt::ByteOrder::Text), String::new()),
+        Chooser::TextSelect { param } => (
+            quote!(#rt::ByteOrder::Text),
+            format!("the context value `{param}`"),
+        ),
     };
     let chosen_by = str_lit(&chosen_by);
     let rows = variants.iter().map(|(variant, pick)| {
@@ -449,10 +476,10 @@ fn layout_impl(
             None => held,
         };
         let encoding = match (kind, pick) {
-            (Choice::Tag { .. }, Pick::When(when)) => {
+            (Chooser::Tag { .. }, Pick::When(when)) => {
                 format!("tag `{}`, then {held}", type_text_of_expr(when))
             }
-            (Choice::Tag { .. }, _) => "any other tag, kept as the value".to_owned(),
+            (Chooser::Tag { .. }, _) => "any other tag, kept as the value".to_owned(),
             (_, Pick::When(when)) => format!("when `{}`, {held}", type_text_of_expr(when)),
             (_, _) => held,
         };
@@ -513,7 +540,7 @@ fn layout_impl(
 fn context_strategy(
     rt: &Runtime,
     choice: &ChoiceEnum,
-    kind: &Choice,
+    kind: &Chooser,
     variants: &[(&ChoiceVariant, &Pick)],
     params: &[ContextParam],
 ) -> TokenStream {
@@ -525,9 +552,12 @@ fn context_strategy(
         .map(|param| {
             let ty = &param.ty;
             match kind {
-                Choice::Select {
+                Chooser::Select {
                     param: selector, ..
-                } if *selector == &param.ident => {
+                }
+                | Chooser::TextSelect { param: selector }
+                    if *selector == &param.ident =>
+                {
                     let values = variants.iter().filter_map(|(_, pick)| match pick {
                         Pick::When(when) => Some(quote! {
                             #rt::proptest::strategy::LazyJust::new(|| -> #ty { #when }).boxed()
@@ -576,7 +606,7 @@ fn context_strategy(
 fn strategy(
     rt: &Runtime,
     choice: &ChoiceEnum,
-    kind: &Choice,
+    kind: &Chooser,
     variants: &[(&ChoiceVariant, &Pick)],
 ) -> TokenStream {
     let ident = choice.ident;
@@ -595,7 +625,7 @@ fn strategy(
         }
     };
     match kind {
-        Choice::Tag { ty, .. } => {
+        Chooser::Tag { ty, .. } => {
             let whens: Vec<&syn::Expr> = variants
                 .iter()
                 .filter_map(|(_, pick)| match pick {
@@ -622,7 +652,7 @@ fn strategy(
                 #rt::proptest::strategy::Union::new([#(#arms),*]).boxed()
             }
         }
-        Choice::Select { param, .. } => {
+        Chooser::Select { param, .. } | Chooser::TextSelect { param } => {
             let arms = variants.iter().filter_map(|(variant, pick)| match pick {
                 Pick::When(when) => {
                     let strategy = variant_strategy(variant);
@@ -640,6 +670,5 @@ fn strategy(
                 #rt::testing::no_variant()
             }
         }
-        Choice::Keywords => TokenStream::new(),
     }
 }
