@@ -104,15 +104,7 @@ impl<'a> Container<'a> {
 
 impl<'a> FormEnum<'a> {
     pub fn from_input(input: &'a DeriveInput) -> syn::Result<Self> {
-        let Data::Enum(data) = &input.data else {
-            return Err(syn::Error::new_spanned(&input.ident, "expected an enum"));
-        };
-        if !input.generics.params.is_empty() {
-            return Err(syn::Error::new_spanned(
-                &input.generics,
-                "#[derive(Schema)] does not support generic parameters",
-            ));
-        }
+        let data = enum_data(input)?;
         let mut errors = Errors::default();
         let attrs = errors.take(attr::Container::parse(&input.attrs));
         if let Some(attrs) = &attrs {
@@ -167,15 +159,7 @@ impl<'a> ChoiceEnum<'a> {
     }
 
     pub fn from_input(input: &'a DeriveInput) -> syn::Result<Self> {
-        let Data::Enum(data) = &input.data else {
-            return Err(syn::Error::new_spanned(&input.ident, "expected an enum"));
-        };
-        if !input.generics.params.is_empty() {
-            return Err(syn::Error::new_spanned(
-                &input.generics,
-                "#[derive(Schema)] does not support generic parameters",
-            ));
-        }
+        let data = enum_data(input)?;
         let mut errors = Errors::default();
         let attrs = errors
             .take(attr::Container::parse(&input.attrs))
@@ -259,6 +243,20 @@ impl<'a> Variant<'a> {
             )),
         }
     }
+}
+
+/// The variants of an enum without generic parameters.
+fn enum_data(input: &DeriveInput) -> syn::Result<&syn::DataEnum> {
+    let Data::Enum(data) = &input.data else {
+        return Err(syn::Error::new_spanned(&input.ident, "expected an enum"));
+    };
+    if !input.generics.params.is_empty() {
+        return Err(syn::Error::new_spanned(
+            &input.generics,
+            "#[derive(Schema)] does not support generic parameters",
+        ));
+    }
+    Ok(data)
 }
 
 /// Collects every error so one compile shows them all.

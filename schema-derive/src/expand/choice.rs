@@ -8,7 +8,7 @@ use syn::{Ident, Type};
 use super::context::{context_items, nested_context};
 use super::layout::{byte_order, context_layout, passed, type_text};
 use super::paths::Runtime;
-use super::tests::{nest_pattern, nest_strategies, test_module, Check};
+use super::tests::{context_of_strategies, test_module, Check};
 use super::{binary_schema_impls, endian, str_lit};
 use crate::ast::{ChoiceEnum, ChoiceVariant};
 use crate::attr::{ByteOrder, ContextParam};
@@ -588,17 +588,7 @@ fn context_strategy(
             }
         })
         .collect();
-    let names: Vec<TokenStream> = params
-        .iter()
-        .map(|param| {
-            let name = &param.ident;
-            quote!(#name)
-        })
-        .collect();
-    let context = super::context::struct_ident(choice.ident);
-    let strategy = nest_strategies(rt, &strategies);
-    let pattern = nest_pattern(&names);
-    quote!(#strategy.prop_map(|#pattern| #context { #(#names),* }).boxed())
+    context_of_strategies(rt, choice.ident, params, &strategies)
 }
 
 /// Values for a context: the variant its selector chooses, or (by tag)

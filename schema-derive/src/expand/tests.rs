@@ -79,7 +79,7 @@ pub(super) struct TestField<'a> {
 /// A struct's `strategy_with` body: shared lengths and the fields other
 /// fields use are drawn first, on their own; every other field then, from
 /// those and the context.
-pub(super) fn struct_strategy(
+fn struct_strategy(
     rt: &Runtime,
     container: &Container,
     counts: &[&Ident],
@@ -158,7 +158,7 @@ pub(super) fn struct_strategy(
 
 /// A struct's `context_strategy` body: each parameter drawn as its first
 /// use needs it.
-pub(super) fn struct_context_strategy(rt: &Runtime, container: &Container) -> TokenStream {
+fn struct_context_strategy(rt: &Runtime, container: &Container) -> TokenStream {
     let params = check_context::params(container);
     if params.is_empty() {
         return quote!(#rt::proptest::strategy::Just(()).boxed());
@@ -167,6 +167,17 @@ pub(super) fn struct_context_strategy(rt: &Runtime, container: &Container) -> To
         .iter()
         .map(|param| first_use_strategy(rt, container, &param.ident, &param.ty, true))
         .collect();
+    context_of_strategies(rt, container.ident, params, &strategies)
+}
+
+/// A `context_strategy` body: the context struct of `ident` built from one
+/// strategy per parameter.
+pub(super) fn context_of_strategies(
+    rt: &Runtime,
+    ident: &Ident,
+    params: &[crate::attr::ContextParam],
+    strategies: &[TokenStream],
+) -> TokenStream {
     let names: Vec<TokenStream> = params
         .iter()
         .map(|param| {
@@ -174,12 +185,25 @@ pub(super) fn struct_context_strategy(rt: &Runtime, container: &Container) -> To
             quote!(#name)
         })
         .collect();
-    let context = context::struct_ident(container.ident);
-    let strategy = nest_strategies(rt, &strategies);
+    let context = context::struct_ident(ident);
+    let strategy = nest_strategies(rt, strategies);
     let pattern = nest_pattern(&names);
     quote! {
         #strategy.prop_map(|#pattern| #context { #(#names),* }).boxed()
     }
+}
+
+/// The test module of a struct, binary or text, from its fields' strategies.
+pub(super) fn struct_test_module(
+    rt: &Runtime,
+    container: &Container,
+    counts: &[&Ident],
+    fields: &[TestField],
+    check: Check,
+) -> TokenStream {
+    let strategy = struct_strategy(rt, container, counts, fields);
+    let context_strategy = struct_context_strategy(rt, container);
+    test_module(rt, container.ident, context_strategy, strategy, check)
 }
 
 /// How a value of type `ty` named `name` is drawn so that its first use

@@ -7,9 +7,7 @@ use quote::quote;
 use super::context::{self, nested_context, value_of, Side};
 use super::layout::{context_layout, passed, type_text};
 use super::paths::Runtime;
-use super::tests::{
-    counted_len, struct_context_strategy, struct_strategy, test_module, Check, TestField,
-};
+use super::tests::{counted_len, struct_test_module, Check, TestField};
 use super::{count_local, field_local, str_lit};
 use crate::ast::{is_named, Container};
 use crate::check_context::{self, is_param};
@@ -525,9 +523,7 @@ fn round_trip_module(rt: &Runtime, container: &Container, plans: &[TextPlan]) ->
             strategy: field_strategy(rt, container, plan),
         })
         .collect();
-    let strategy = struct_strategy(rt, container, &counts, &fields);
-    let context_strategy = struct_context_strategy(rt, container);
-    test_module(rt, container.ident, context_strategy, strategy, Check::Text)
+    struct_test_module(rt, container, &counts, &fields, Check::Text)
 }
 
 fn field_strategy(rt: &Runtime, container: &Container, plan: &TextPlan) -> TokenStream {
