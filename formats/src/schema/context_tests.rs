@@ -284,3 +284,49 @@ fn layouts_name_the_context_and_what_chooses_a_variant() {
     );
     assert_eq!(Stream::LAYOUT.fields[0].count, Some("the end of the input"));
 }
+
+/// A byte stored shifted by an earlier field's amount: a hand-written codec
+/// given a value by `context(...)`.
+#[derive(Debug, Clone, PartialEq, Schema)]
+#[schema(little)]
+struct Shifted {
+    shift: u8,
+    #[schema(with = shifted_byte, context(shift))]
+    value: u8,
+}
+
+mod shifted_byte {
+    use std::io::{Read, Seek, Write};
+
+    use crate::schema::{Decode, Encode, Endian, Error};
+
+    pub fn read<R: Read + Seek>(reader: &mut R, endian: Endian, shift: u8) -> Result<u8, Error> {
+        u8::decode(reader, endian, &()).map(|stored| stored.wrapping_sub(shift))
+    }
+
+    pub fn write<W: Write + Seek>(
+        value: &u8,
+        writer: &mut W,
+        endian: Endian,
+        shift: u8,
+    ) -> Result<(), Error> {
+        value.wrapping_add(shift).encode(writer, endian, &())
+    }
+
+    /// Any byte, whatever the shift.
+    #[cfg(feature = "testing")]
+    pub fn strategy(_shift: u8) -> crate::schema::testing::proptest::strategy::BoxedStrategy<u8> {
+        crate::schema::testing::strategy::<u8>()
+    }
+}
+
+#[test]
+fn a_codec_receives_the_values_passed_to_it() {
+    let shifted = Shifted::from_bytes(&[3, 10]).unwrap();
+    assert_eq!(shifted, Shifted { shift: 3, value: 7 });
+    assert_eq!(shifted.to_bytes().unwrap(), [3, 10]);
+    assert_eq!(
+        Shifted::LAYOUT.fields[1].encoding,
+        "custom codec `shifted_byte`, given `shift` = `shift`"
+    );
+}
