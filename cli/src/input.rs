@@ -11,7 +11,7 @@ use formats::files::Files;
 use formats::format::{Document, Format};
 use formats::rig::{self, Motion, RigOptions};
 use glam::{Affine3A, Vec3};
-use skinning::{BlendRule, BoundSkin, Clip, Pose, PosedSkin, Skeleton};
+use skinning::{BlendRule, BoundSkin, Clip, Composition, Pose, PosedSkin, Skeleton};
 
 use crate::capabilities::{kind_of_file, Capabilities};
 use crate::error::{CliError, Problem};
@@ -287,12 +287,14 @@ fn names(animations: &[rig::Animation]) -> String {
         .join(", ")
 }
 
-/// `skeleton` (from `input`) posed at rest or at the chosen frame.
+/// `skeleton` (from `input`) posed at rest or at the chosen frame, its
+/// joints composed as `composition` says.
 pub fn pose(
     catalogue: &Catalogue,
     input: &Input,
     skeleton: &rig::Skeleton,
     choice: &AnimationChoice,
+    composition: Composition,
 ) -> Result<Posed, CliError> {
     let skeleton = Skeleton::new(skeleton).map_err(|error| input.fail(error))?;
     let (pose, vertices) = match animation_frame(catalogue, choice, &skeleton)? {
@@ -301,7 +303,7 @@ pub fn pose(
         Some(Frame::Vertices(vertices)) => (Pose::rest(&skeleton), Some(vertices)),
     };
     let model = pose
-        .model_matrices(&skeleton)
+        .model_matrices_by(&skeleton, composition)
         .map_err(|error| input.fail(error))?;
     Ok(Posed {
         axes: skeleton.axes(),

@@ -17,7 +17,13 @@ pub fn run(
 ) -> Result<bool, CliError> {
     let input = input::load(&context.catalogue, file, format)?;
     let skeleton = input.required_skeleton(posing.options())?;
-    let posed = input::pose(&context.catalogue, &input, &skeleton, &posing.animation())?;
+    let posed = input::pose(
+        &context.catalogue,
+        &input,
+        &skeleton,
+        &posing.animation(),
+        posing.composition(),
+    )?;
     let text = serde_json::to_string_pretty(&joints_json(&posed)).unwrap_or_default();
     context.print(&format!("{text}\n"))?;
     Ok(true)

@@ -22,9 +22,10 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, Parser, Subcommand, ValueEnum};
 use formats::catalogue::Catalogue;
 use formats::rig::RigOptions;
+use skinning::Composition;
 
 pub use error::CliError;
 use input::AnimationChoice;
@@ -236,6 +237,18 @@ struct Posing {
     /// Level of detail of skeletons and meshes: 0 is the most detailed.
     #[arg(long, value_name = "N", default_value_t = 0)]
     lod: usize,
+    /// How an Outcast skeleton composes its joints' turns: a child's turn
+    /// first, then its parent's (the default), or literally as the
+    /// document's pseudo-code does.
+    #[arg(long, value_name = "ORDER", value_enum, default_value_t = OutcastOrder::ChildFirst)]
+    outcast_order: OutcastOrder,
+}
+
+/// `--outcast-order`.
+#[derive(Clone, Copy, ValueEnum)]
+enum OutcastOrder {
+    ChildFirst,
+    Literal,
 }
 
 impl Posing {
@@ -249,6 +262,13 @@ impl Posing {
 
     fn options(&self) -> RigOptions {
         RigOptions { lod: self.lod }
+    }
+
+    fn composition(&self) -> Composition {
+        match self.outcast_order {
+            OutcastOrder::ChildFirst => Composition::Hierarchy,
+            OutcastOrder::Literal => Composition::LiteralPivots,
+        }
     }
 }
 

@@ -131,6 +131,7 @@ fn pose_figure(context: &Context, group: &Group, posing: &Posing) -> Result<Pose
         group.skeleton_input,
         &group.skeleton,
         &posing.animation(),
+        posing.composition(),
     )?;
     let mut meshes = Vec::new();
     for input in &group.members {

@@ -39,7 +39,13 @@ pub fn run(
         None => mesh,
     };
     let skeleton = skeleton_input.required_skeleton(posing.options())?;
-    let posed = input::pose(&catalogue, &skeleton_input, &skeleton, &posing.animation())?;
+    let posed = input::pose(
+        &catalogue,
+        &skeleton_input,
+        &skeleton,
+        &posing.animation(),
+        posing.composition(),
+    )?;
     let heading = format!("# ossuary skin: {}\n", mesh_path.display());
     let mut obj = heading.clone();
     if let Some(file_name) = materials_path.as_deref().and_then(Path::file_name) {

@@ -152,6 +152,8 @@ static RIG_FORMAT: Format = Format {
         doc: "`RIG` and one frame count per animation.",
         byte_order: ByteOrder::Text,
         form: None,
+        context: &[],
+        chosen_by: None,
         fields: &[],
         min_size: 3,
         fixed_size: None,

@@ -11,6 +11,8 @@ pub static FORMATS: &[&Format] = &[
     &crate::sims::skn::FORMAT,
     &crate::sims::bmf::FORMAT,
     &crate::swg::skt::FORMAT,
+    &crate::outcast::skeleton::FORMAT,
+    &crate::outcast::animation::FORMAT,
 ];
 
 /// A list of formats to choose from: [`FORMATS`], or another list for a

@@ -13,7 +13,7 @@ use serde::Serialize;
 use crate::rig::Rig;
 pub use crate::schema::json::JsonError;
 use crate::schema::text::TextSchema;
-use crate::schema::{json, BinarySchema, Error, TypeLayout};
+use crate::schema::{json, BinarySchema, Error, HasContext, TypeLayout};
 
 /// Binary files compare by byte offset; text files by line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -140,13 +140,13 @@ struct AsBinary;
 /// Through the text schema (`TextSchema::to_text`).
 struct AsText;
 
-impl<T: BinarySchema> FileEncoding<T> for AsBinary {
+impl<T: BinarySchema + HasContext<Context = ()>> FileEncoding<T> for AsBinary {
     fn encode(value: &T) -> Result<Vec<u8>, Error> {
         value.to_bytes()
     }
 }
 
-impl<T: TextSchema> FileEncoding<T> for AsText {
+impl<T: TextSchema + HasContext<Context = ()>> FileEncoding<T> for AsText {
     fn encode(value: &T) -> Result<Vec<u8>, Error> {
         value.to_text()
     }
@@ -196,7 +196,7 @@ where
 /// Wraps a text schema value, e.g. for a format's samples.
 pub fn text_document<T>(value: T) -> Box<dyn Document>
 where
-    T: TextSchema + Serialize + Describe + Rig + 'static,
+    T: TextSchema + HasContext<Context = ()> + Serialize + Describe + Rig + 'static,
 {
     Wrapped::<T, AsText>::boxed(value)
 }
@@ -204,7 +204,13 @@ where
 /// `Format::from_json` for a text schema type.
 pub fn text_from_json<T>(json: &str) -> Result<Box<dyn Document>, JsonError>
 where
-    T: TextSchema + Serialize + DeserializeOwned + Describe + Rig + 'static,
+    T: TextSchema
+        + HasContext<Context = ()>
+        + Serialize
+        + DeserializeOwned
+        + Describe
+        + Rig
+        + 'static,
 {
     Ok(Wrapped::<T, AsText>::boxed(json::from_str::<T>(json)?))
 }
@@ -213,7 +219,13 @@ where
 pub fn convert_to_binary<S, T>(source: &dyn Any) -> Option<Box<dyn Document>>
 where
     S: 'static,
-    T: for<'a> From<&'a S> + BinarySchema + Serialize + Describe + Rig + 'static,
+    T: for<'a> From<&'a S>
+        + BinarySchema
+        + HasContext<Context = ()>
+        + Serialize
+        + Describe
+        + Rig
+        + 'static,
 {
     source
         .downcast_ref::<S>()
@@ -224,7 +236,13 @@ where
 pub fn convert_to_text<S, T>(source: &dyn Any) -> Option<Box<dyn Document>>
 where
     S: 'static,
-    T: for<'a> From<&'a S> + TextSchema + Serialize + Describe + Rig + 'static,
+    T: for<'a> From<&'a S>
+        + TextSchema
+        + HasContext<Context = ()>
+        + Serialize
+        + Describe
+        + Rig
+        + 'static,
 {
     source
         .downcast_ref::<S>()
@@ -234,7 +252,7 @@ where
 /// `Format::decode` for a binary schema type.
 pub fn decode_binary<T>(bytes: &[u8]) -> Decoded
 where
-    T: BinarySchema + Serialize + Describe + Rig + 'static,
+    T: BinarySchema + HasContext<Context = ()> + Serialize + Describe + Rig + 'static,
 {
     Ok(Wrapped::<T, AsBinary>::boxed(T::from_bytes(bytes)?))
 }
@@ -242,7 +260,13 @@ where
 /// `Format::from_json` for a binary schema type.
 pub fn binary_from_json<T>(json: &str) -> Result<Box<dyn Document>, JsonError>
 where
-    T: BinarySchema + Serialize + DeserializeOwned + Describe + Rig + 'static,
+    T: BinarySchema
+        + HasContext<Context = ()>
+        + Serialize
+        + DeserializeOwned
+        + Describe
+        + Rig
+        + 'static,
 {
     Ok(Wrapped::<T, AsBinary>::boxed(json::from_str::<T>(json)?))
 }
@@ -250,7 +274,7 @@ where
 /// Wraps a binary schema value, e.g. for a format's samples.
 pub fn binary_document<T>(value: T) -> Box<dyn Document>
 where
-    T: BinarySchema + Serialize + Describe + Rig + 'static,
+    T: BinarySchema + HasContext<Context = ()> + Serialize + Describe + Rig + 'static,
 {
     Wrapped::<T, AsBinary>::boxed(value)
 }

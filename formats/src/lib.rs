@@ -9,6 +9,7 @@ extern crate self as formats;
 pub mod catalogue;
 pub mod files;
 pub mod format;
+pub mod outcast;
 pub mod rig;
 pub mod schema;
 pub mod sims;
@@ -23,15 +24,19 @@ pub use schema_derive::Schema;
 pub mod __private {
     pub use binrw;
 
+    pub use crate::schema::choice::{
+        tag_taken, unknown_selector, unknown_tag, unknown_text_selector, variant_disagrees,
+    };
     pub use crate::schema::collection::{
-        check_presence, read_count, read_flagged, read_vec, shared_len, write_count, write_each,
-        write_flagged, FlagInt,
+        check_len, check_presence, context_len, read_count, read_flagged, read_to_end, read_vec,
+        shared_len, write_count, write_each, write_flagged, FlagInt,
     };
     pub use crate::schema::iff::{
         peek_form_type, read_chunk, read_form, unknown_form, write_chunk, write_form, FormType,
         IffForm, CHUNK_HEADER_SIZE, FORM_HEADER_SIZE,
     };
-    pub use crate::schema::markers::{read_magic, write_magic, CountField};
+    pub use crate::schema::io::position;
+    pub use crate::schema::markers::{read_magic, write_magic, CountField, NoContext};
     pub use crate::schema::size::{add_fixed, add_min, lesser_min};
     pub use crate::schema::string::{
         read_fixed_width, read_null_terminated, read_pascal, write_fixed_width,
@@ -43,14 +48,14 @@ pub mod __private {
         read_comment, read_keywords, read_line_string, read_token_line, read_vector, write_comment,
         write_keywords, write_line_string, write_token_line, write_vector,
     };
-    pub use crate::schema::text::reader::read_list;
-    pub use crate::schema::text::writer::write_list;
+    pub use crate::schema::text::reader::{read_counted, read_lines_to_end, read_list};
+    pub use crate::schema::text::writer::{write_elements, write_list};
     pub use crate::schema::text::{
         TextRead, TextReader, TextSchema, TextStyle, TextTokens, TextWrite, TextWriter,
     };
     pub use crate::schema::{
-        BinarySchema, ByteOrder, Decode, Encode, Endian, Error, FieldLayout, Layout, Segment,
-        TypeLayout,
+        BinarySchema, ByteOrder, ContextLayout, Decode, Encode, Endian, Error, FieldLayout,
+        HasContext, Layout, Segment, TypeLayout,
     };
 
     /// Expands to its input when the `testing` feature is on, and to nothing

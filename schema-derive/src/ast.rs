@@ -1,11 +1,12 @@
 //! The input as a small model: a struct, its fields, their attributes and docs.
 
-use syn::{Data, DeriveInput, Fields, GenericArgument, Ident, PathArguments, Type};
+use syn::{Data, DeriveInput, Fields, GenericArgument, Ident, PathArguments, Type, Visibility};
 
 use crate::attr;
 
 pub struct Container<'a> {
     pub ident: &'a Ident,
+    pub vis: &'a Visibility,
     pub attrs: attr::Container,
     pub doc: String,
     pub fields: Vec<Field<'a>>,
@@ -24,6 +25,24 @@ pub struct FormEnum<'a> {
 pub struct Variant<'a> {
     pub ident: &'a Ident,
     pub ty: &'a Type,
+    pub doc: String,
+}
+
+/// An enum whose variant is chosen by a leading tag (`tag = u8`), by a
+/// context parameter (`select = mode`), or, in text, by a keyword line.
+pub struct ChoiceEnum<'a> {
+    pub ident: &'a Ident,
+    pub vis: &'a Visibility,
+    pub attrs: attr::Container,
+    pub doc: String,
+    pub variants: Vec<ChoiceVariant<'a>>,
+}
+
+pub struct ChoiceVariant<'a> {
+    pub ident: &'a Ident,
+    /// The one value the variant holds, if any.
+    pub payload: Option<&'a Type>,
+    pub attrs: attr::Variant,
     pub doc: String,
 }
 
@@ -75,6 +94,7 @@ impl<'a> Container<'a> {
         errors.finish()?;
         Ok(Container {
             ident: &input.ident,
+            vis: &input.vis,
             attrs,
             doc: doc_comment(&input.attrs),
             fields,
@@ -84,15 +104,7 @@ impl<'a> Container<'a> {
 
 impl<'a> FormEnum<'a> {
     pub fn from_input(input: &'a DeriveInput) -> syn::Result<Self> {
-        let Data::Enum(data) = &input.data else {
-            return Err(syn::Error::new_spanned(&input.ident, "expected an enum"));
-        };
-        if !input.generics.params.is_empty() {
-            return Err(syn::Error::new_spanned(
-                &input.generics,
-                "#[derive(Schema)] does not support generic parameters",
-            ));
-        }
+        let data = enum_data(input)?;
         let mut errors = Errors::default();
         let attrs = errors.take(attr::Container::parse(&input.attrs));
         if let Some(attrs) = &attrs {
@@ -106,6 +118,13 @@ impl<'a> FormEnum<'a> {
                     span,
                     "an enum of forms takes no `form` or byte order: each variant's type is a form \
                      with its own",
+                ));
+            }
+            if let Some(context) = &attrs.context {
+                errors.push(syn::Error::new(
+                    context.span,
+                    "an enum of forms takes no `context`; an enum chosen by a context value \
+                     names it with `select = param`",
                 ));
             }
         }
@@ -124,6 +143,70 @@ impl<'a> FormEnum<'a> {
         Ok(FormEnum {
             ident: &input.ident,
             krate: attrs.and_then(|attrs| attrs.krate).map(|krate| krate.value),
+            doc: doc_comment(&input.attrs),
+            variants,
+        })
+    }
+}
+
+impl<'a> ChoiceEnum<'a> {
+    /// Whether an enum is chosen by a tag, a selector or keywords rather
+    /// than being an enum of forms.
+    pub fn applies_to(input: &DeriveInput) -> bool {
+        attr::Container::parse(&input.attrs).is_ok_and(|attrs| {
+            attrs.tag.is_some() || attrs.select.is_some() || attrs.text.is_some()
+        })
+    }
+
+    pub fn from_input(input: &'a DeriveInput) -> syn::Result<Self> {
+        let data = enum_data(input)?;
+        let mut errors = Errors::default();
+        let attrs = errors
+            .take(attr::Container::parse(&input.attrs))
+            .unwrap_or_default();
+        if data.variants.is_empty() {
+            errors.push(syn::Error::new_spanned(
+                &input.ident,
+                "a schema enum needs at least one variant",
+            ));
+        }
+        let variants = data
+            .variants
+            .iter()
+            .filter_map(|variant| {
+                let attrs = errors.take(attr::Variant::parse(&variant.attrs))?;
+                let payload = match &variant.fields {
+                    Fields::Unit => None,
+                    Fields::Unnamed(fields) if fields.unnamed.len() == 1 => {
+                        fields.unnamed.first().map(|field| &field.ty)
+                    }
+                    _ => {
+                        errors.push(syn::Error::new_spanned(
+                            variant,
+                            "a variant holds one value, e.g. `Full(f32)`, or none",
+                        ));
+                        return None;
+                    }
+                };
+                if let Some((_, discriminant)) = &variant.discriminant {
+                    errors.push(syn::Error::new_spanned(
+                        discriminant,
+                        "a variant's value is given with `#[schema(when = ...)]`, not `= ...`",
+                    ));
+                }
+                Some(ChoiceVariant {
+                    ident: &variant.ident,
+                    payload,
+                    attrs,
+                    doc: doc_comment(&variant.attrs),
+                })
+            })
+            .collect();
+        errors.finish()?;
+        Ok(ChoiceEnum {
+            ident: &input.ident,
+            vis: &input.vis,
+            attrs,
             doc: doc_comment(&input.attrs),
             variants,
         })
@@ -160,6 +243,20 @@ impl<'a> Variant<'a> {
             )),
         }
     }
+}
+
+/// The variants of an enum without generic parameters.
+fn enum_data(input: &DeriveInput) -> syn::Result<&syn::DataEnum> {
+    let Data::Enum(data) = &input.data else {
+        return Err(syn::Error::new_spanned(&input.ident, "expected an enum"));
+    };
+    if !input.generics.params.is_empty() {
+        return Err(syn::Error::new_spanned(
+            &input.generics,
+            "#[derive(Schema)] does not support generic parameters",
+        ));
+    }
+    Ok(data)
 }
 
 /// Collects every error so one compile shows them all.

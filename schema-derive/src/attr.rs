@@ -2,8 +2,10 @@
 
 use proc_macro2::Span;
 use syn::meta::ParseNestedMeta;
+use syn::parse::ParseStream;
+use syn::punctuated::Punctuated;
 use syn::spanned::Spanned as _;
-use syn::{Attribute, Ident, LitByteStr, LitInt, LitStr, Path, Type};
+use syn::{Attribute, Expr, Ident, LitByteStr, LitInt, LitStr, Path, Token, Type};
 
 /// A value and where it was written.
 #[derive(Clone)]
@@ -38,6 +40,42 @@ pub struct Container {
     pub one_line: Option<Span>,
     /// `crate = "path"`: where the runtime is, when not at `::formats`.
     pub krate: Option<Spanned<Path>>,
+    /// `context(name: Type, ...)`: values the type needs from its parent.
+    pub context: Option<Spanned<Vec<ContextParam>>>,
+    /// An enum: `tag = Type`, a leading value of this type chooses the variant.
+    pub tag: Option<Spanned<Box<Type>>>,
+    /// An enum: `select = param`, this context parameter chooses the variant.
+    pub select: Option<Spanned<Ident>>,
+}
+
+/// A declared context parameter: `records: u32`.
+#[derive(Clone)]
+pub struct ContextParam {
+    pub ident: Ident,
+    pub ty: Type,
+}
+
+/// A value passed to a nested type's context parameter: `records = count`
+/// (or `records` alone, for a value of the same name).
+#[derive(Clone)]
+pub struct ContextArg {
+    /// The nested type's parameter.
+    pub param: Ident,
+    /// An earlier field or one of the enclosing type's own parameters.
+    pub value: Ident,
+}
+
+/// `#[schema(...)]` on an enum variant.
+#[derive(Default)]
+pub struct Variant {
+    /// `when = EXPR`: the tag or selector value that chooses the variant.
+    pub when: Option<Spanned<Expr>>,
+    /// `other`: the variant for every other tag, holding the tag itself.
+    pub other: Option<Span>,
+    /// `keyword = "Mesh (absolute)"`: the phrase a text keyword stands for.
+    pub keyword: Option<Spanned<LitStr>>,
+    /// `context(...)`: values passed to the variant's payload.
+    pub pass: Option<Spanned<Vec<ContextArg>>>,
 }
 
 #[derive(Clone)]
@@ -52,8 +90,10 @@ pub enum StringKind {
 pub enum Repeat {
     /// A count of this integer type right before the elements.
     Prefix(Box<Type>),
-    /// The count stored in an earlier `Count<_>` field.
+    /// The count stored in an earlier `Count<_>` field, or a context parameter.
     Count(Ident),
+    /// Elements until the input (file, enclosing chunk, text) ends.
+    ToEnd,
 }
 
 /// When an `Option` field is present.
@@ -61,7 +101,7 @@ pub enum Repeat {
 pub enum Presence {
     /// A flag of this integer type right before the value: 0 absent, 1 present.
     Flag(Box<Type>),
-    /// Present when this earlier field is not zero.
+    /// Present when this earlier field (or context parameter) is not zero.
     If(Ident),
 }
 
@@ -94,12 +134,16 @@ pub struct Field {
     pub vector: Option<Span>,
     /// Text: `style`, the file's `TextStyle`.
     pub style: Option<Span>,
+    /// `context(...)`: values passed to the field type's context.
+    pub pass: Option<Spanned<Vec<ContextArg>>>,
 }
 
-const CONTAINER_KEYS: &str = "`big`, `little`, `form`, `text`, `one_line`, `crate`";
+const CONTAINER_KEYS: &str =
+    "`big`, `little`, `form`, `text`, `one_line`, `crate`, `context`, `tag`, `select`";
 const FIELD_KEYS: &str =
-    "`big`, `little`, `pascal`, `null_terminated`, `fixed_width`, `prefix`, `count`, \
-                          `flag`, `present_if`, `magic`, `with`, `chunk`, `line`, `comment`, `vector`, `style`";
+    "`big`, `little`, `pascal`, `null_terminated`, `fixed_width`, `prefix`, `count`, `to_end`, \
+     `flag`, `present_if`, `magic`, `with`, `chunk`, `line`, `comment`, `vector`, `style`, `context`";
+const VARIANT_KEYS: &str = "`when`, `other`, `keyword`, `context`";
 
 impl Container {
     pub fn parse(attrs: &[Attribute]) -> syn::Result<Self> {
@@ -132,12 +176,116 @@ impl Container {
                         container.krate = Some(Spanned { value: path, span });
                         Ok(())
                     }
+                    "context" => {
+                        let span = meta.path.span();
+                        if container.context.is_some() {
+                            return Err(syn::Error::new(span, "`context` is given twice"));
+                        }
+                        let params = parse_params(&meta)?;
+                        container.context = Some(Spanned {
+                            value: params,
+                            span,
+                        });
+                        Ok(())
+                    }
+                    "tag" => {
+                        let span = meta.path.span();
+                        if container.tag.is_some() {
+                            return Err(syn::Error::new(span, "`tag` is given twice"));
+                        }
+                        let ty: Type = meta.value()?.parse()?;
+                        container.tag = Some(Spanned {
+                            value: Box::new(ty),
+                            span,
+                        });
+                        Ok(())
+                    }
+                    "select" => {
+                        let span = meta.path.span();
+                        if container.select.is_some() {
+                            return Err(syn::Error::new(span, "`select` is given twice"));
+                        }
+                        let param: Ident = meta.value()?.parse()?;
+                        container.select = Some(Spanned { value: param, span });
+                        Ok(())
+                    }
                     _ => Err(unknown_key(&meta, &key, CONTAINER_KEYS)),
                 }
             })?;
         }
         Ok(container)
     }
+}
+
+impl Variant {
+    pub fn parse(attrs: &[Attribute]) -> syn::Result<Self> {
+        let mut variant = Variant::default();
+        for attr in schema_attrs(attrs) {
+            attr.parse_nested_meta(|meta| {
+                let key = key_of(&meta)?;
+                let span = meta.path.span();
+                match key.as_str() {
+                    "when" => {
+                        let value: Expr = meta.value()?.parse()?;
+                        set_once_on(&mut variant.when, value, span, "a variant", "`when`")
+                    }
+                    "other" => set_flag(&mut variant.other, span, &key),
+                    "keyword" => {
+                        let phrase: LitStr = meta.value()?.parse()?;
+                        set_once_on(&mut variant.keyword, phrase, span, "a variant", "`keyword`")
+                    }
+                    "context" => {
+                        let args = parse_args(&meta)?;
+                        set_once_on(&mut variant.pass, args, span, "a variant", "`context`")
+                    }
+                    _ => Err(unknown_key(&meta, &key, VARIANT_KEYS)),
+                }
+            })?;
+        }
+        Ok(variant)
+    }
+}
+
+/// `context(records: u32, mode: Mode)`.
+fn parse_params(meta: &ParseNestedMeta) -> syn::Result<Vec<ContextParam>> {
+    let content;
+    syn::parenthesized!(content in meta.input);
+    let params = Punctuated::<ContextParam, Token![,]>::parse_terminated_with(
+        &content,
+        |input: ParseStream| {
+            let ident: Ident = input.parse()?;
+            input.parse::<Token![:]>()?;
+            let ty: Type = input.parse()?;
+            Ok(ContextParam { ident, ty })
+        },
+    )?;
+    if params.is_empty() {
+        return Err(meta.error("`context` declares at least one parameter: `context(name: Type)`"));
+    }
+    Ok(params.into_iter().collect())
+}
+
+/// `context(records = count, mode)`.
+fn parse_args(meta: &ParseNestedMeta) -> syn::Result<Vec<ContextArg>> {
+    let content;
+    syn::parenthesized!(content in meta.input);
+    let args = Punctuated::<ContextArg, Token![,]>::parse_terminated_with(
+        &content,
+        |input: ParseStream| {
+            let param: Ident = input.parse()?;
+            let value = if input.peek(Token![=]) {
+                input.parse::<Token![=]>()?;
+                input.parse()?
+            } else {
+                param.clone()
+            };
+            Ok(ContextArg { param, value })
+        },
+    )?;
+    if args.is_empty() {
+        return Err(meta.error("`context` passes at least one value: `context(name = field)`"));
+    }
+    Ok(args.into_iter().collect())
 }
 
 impl Field {
@@ -187,6 +335,11 @@ impl Field {
                     "count" => {
                         let ident: Ident = meta.value()?.parse()?;
                         set_once(&mut field.repeat, Repeat::Count(ident), span, "count")
+                    }
+                    "to_end" => set_once(&mut field.repeat, Repeat::ToEnd, span, "count"),
+                    "context" => {
+                        let args = parse_args(&meta)?;
+                        set_once(&mut field.pass, args, span, "`context`")
                     }
                     "flag" => {
                         let ty: Type = meta.value()?.parse()?;
@@ -275,10 +428,20 @@ fn set_byte_order(
 }
 
 fn set_once<T>(slot: &mut Option<Spanned<T>>, value: T, span: Span, what: &str) -> syn::Result<()> {
+    set_once_on(slot, value, span, "a field", what)
+}
+
+fn set_once_on<T>(
+    slot: &mut Option<Spanned<T>>,
+    value: T,
+    span: Span,
+    owner: &str,
+    what: &str,
+) -> syn::Result<()> {
     if slot.is_some() {
         return Err(syn::Error::new(
             span,
-            format!("a field takes only one {what} attribute"),
+            format!("{owner} takes only one {what} attribute"),
         ));
     }
     *slot = Some(Spanned { value, span });

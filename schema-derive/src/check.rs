@@ -4,7 +4,8 @@ use proc_macro2::Span;
 use syn::{Ident, Path, Type};
 
 use crate::ast::{is_named, unwrap_generic, Container, Errors, Field};
-use crate::attr::{ByteOrder, Constant, Presence, Repeat, StringKind};
+use crate::attr::{ByteOrder, Constant, ContextArg, Presence, Repeat, StringKind};
+use crate::check_context;
 
 /// A field as the expansion sees it.
 pub struct Plan<'a> {
@@ -23,8 +24,8 @@ pub enum Codec<'a> {
     Magic(Constant),
     /// A `Count<_>` field: stores the shared length of these collections.
     Count(Vec<CountUser>),
-    /// The field's own `with` module reads and writes it.
-    With(Path),
+    /// The field's own `with` module reads and writes it, given these values.
+    With(Path, Vec<ContextArg>),
     Data(Data<'a>),
 }
 
@@ -42,6 +43,8 @@ pub struct Data<'a> {
     pub repeat: Option<Repeat>,
     pub element: Element,
     pub element_ty: &'a Type,
+    /// Values passed to the element type's context.
+    pub pass: Vec<ContextArg>,
 }
 
 pub enum Element {
@@ -62,6 +65,8 @@ pub fn plan<'a>(container: &'a Container<'a>) -> syn::Result<Vec<Plan<'a>>> {
             ),
         ));
     };
+    errors.take(check_context::check_params(container));
+    errors.take(check_context::check_used_fields(container));
     let plans = container
         .fields
         .iter()
@@ -95,12 +100,20 @@ fn codec_of<'a>(
     field: &'a Field<'a>,
 ) -> syn::Result<Codec<'a>> {
     let attrs = &field.attrs;
+    let pass = match &attrs.pass {
+        Some(pass) => {
+            check_context::check_args(container, index, &pass.value)?;
+            pass.value.clone()
+        }
+        None => Vec::new(),
+    };
     if let Some(magic) = &attrs.magic {
         if let Some(span) = first_span(&[
             attrs.string.as_ref().map(|a| a.span),
             attrs.repeat.as_ref().map(|a| a.span),
             attrs.presence.as_ref().map(|a| a.span),
             attrs.with.as_ref().map(|a| a.span),
+            attrs.pass.as_ref().map(|a| a.span),
         ]) {
             return Err(syn::Error::new(
                 span,
@@ -120,7 +133,7 @@ fn codec_of<'a>(
                 "a `with` field is encoded by its module alone",
             ));
         }
-        return Ok(Codec::With(with.value.clone()));
+        return Ok(Codec::With(with.value.clone(), pass));
     }
     let users = count_users(container, field.ident);
     if !users.is_empty() {
@@ -128,6 +141,7 @@ fn codec_of<'a>(
             attrs.string.as_ref().map(|a| a.span),
             attrs.repeat.as_ref().map(|a| a.span),
             attrs.presence.as_ref().map(|a| a.span),
+            attrs.pass.as_ref().map(|a| a.span),
         ]) {
             return Err(syn::Error::new(
                 span,
@@ -149,7 +163,7 @@ fn codec_of<'a>(
             )
         })?;
         if let Presence::If(flag) = &presence.value {
-            earlier_field(container, index, flag)?;
+            check_context::resolve(container, index, flag)?;
         }
     }
     if let Some(repeat) = &attrs.repeat {
@@ -162,8 +176,18 @@ fn codec_of<'a>(
                 ),
             )
         })?;
-        if let Repeat::Count(count) = &repeat.value {
-            earlier_field(container, index, count)?;
+        match &repeat.value {
+            Repeat::Count(count) => {
+                check_context::resolve(container, index, count)?;
+            }
+            Repeat::ToEnd if attrs.chunk.is_none() && index + 1 < container.fields.len() => {
+                return Err(syn::Error::new(
+                    repeat.span,
+                    "a `to_end` list reads until the input ends, so it is the last field \
+                     (or fills a chunk of its own)",
+                ));
+            }
+            Repeat::Prefix(_) | Repeat::ToEnd => {}
         }
     }
     let element = match &attrs.string {
@@ -182,11 +206,15 @@ fn codec_of<'a>(
         }
         None => Element::Plain,
     };
+    if let (Some(pass), Element::String(_)) = (&attrs.pass, &element) {
+        return Err(syn::Error::new(pass.span, "a string takes no context"));
+    }
     Ok(Codec::Data(Data {
         presence: attrs.presence.as_ref().map(|p| p.value.clone()),
         repeat: attrs.repeat.as_ref().map(|r| r.value.clone()),
         element,
         element_ty: ty,
+        pass,
     }))
 }
 
@@ -198,7 +226,7 @@ fn check_form_child(field: &Field, codec: &Codec) -> syn::Result<()> {
         codec,
         Codec::Data(Data {
             element: Element::Plain,
-            repeat: None | Some(Repeat::Count(_)),
+            repeat: None | Some(Repeat::Count(_) | Repeat::ToEnd),
             presence: None | Some(Presence::If(_)),
             ..
         })
@@ -232,25 +260,6 @@ fn count_users(container: &Container, count: &Ident) -> Vec<CountUser> {
         .collect()
 }
 
-/// A field referred to by name must come before the referring field.
-fn earlier_field(container: &Container, index: usize, name: &Ident) -> syn::Result<()> {
-    match container
-        .fields
-        .iter()
-        .position(|field| field.ident == name)
-    {
-        Some(position) if position < index => Ok(()),
-        Some(_) => Err(syn::Error::new(
-            name.span(),
-            format!("`{name}` must be an earlier field: it is read after this one"),
-        )),
-        None => Err(syn::Error::new(
-            name.span(),
-            format!("no field named `{name}` in this struct"),
-        )),
-    }
-}
-
 fn presence_key(presence: &Presence) -> &'static str {
     match presence {
         Presence::Flag(_) => "flag",
@@ -262,6 +271,7 @@ fn repeat_key(repeat: &Repeat) -> &'static str {
     match repeat {
         Repeat::Prefix(_) => "prefix",
         Repeat::Count(_) => "count",
+        Repeat::ToEnd => "to_end",
     }
 }
 

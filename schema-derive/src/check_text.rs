@@ -5,7 +5,8 @@ use proc_macro2::Span;
 use syn::{LitStr, Type};
 
 use crate::ast::{is_named, unwrap_generic, Container, Errors, Field};
-use crate::attr::{Presence, Repeat};
+use crate::attr::{ContextArg, Presence, Repeat};
+use crate::check_context;
 
 /// A field of a text layout as the expansion sees it.
 pub struct TextPlan<'a> {
@@ -18,14 +19,29 @@ pub enum TextCodec<'a> {
     Style,
     /// Tokens that must read exactly so; the field's type is `Magic`.
     Magic(LitStr),
+    /// A `Count<_>` field: a count line holding the shared length of these lists.
+    Count(Vec<syn::Ident>),
     Value(TextValue<'a>),
 }
 
-/// A value, maybe a list behind a count line, of an element type.
+/// A value, maybe a list, of an element type.
 pub struct TextValue<'a> {
-    pub repeated: bool,
+    pub repeat: Option<TextRepeat>,
     pub form: Form,
     pub element_ty: &'a Type,
+    /// Values passed to the element type's context.
+    pub pass: Vec<ContextArg>,
+}
+
+/// Where a text list's length comes from.
+#[derive(Clone)]
+pub enum TextRepeat {
+    /// A count line right before the elements (`prefix`).
+    CountLine,
+    /// A `Count<_>` field or a context parameter (`count = name`).
+    Count(syn::Ident),
+    /// The end of the text (`to_end`).
+    ToEnd,
 }
 
 /// How one element appears in the file.
@@ -56,11 +72,20 @@ pub fn plan<'a>(container: &'a Container<'a>) -> syn::Result<Vec<TextPlan<'a>>> 
         ));
     }
     let one_line = container.attrs.one_line.is_some();
+    if let (true, Some(context)) = (one_line, &container.attrs.context) {
+        errors.push(syn::Error::new(
+            context.span,
+            "a `one_line` record takes no context: its fields are tokens",
+        ));
+    }
+    errors.take(check_context::check_params(container));
+    errors.take(check_context::check_used_fields(container));
     let plans: Vec<TextPlan> = container
         .fields
         .iter()
-        .filter_map(|field| {
-            let codec = errors.take(codec_of(field, one_line))?;
+        .enumerate()
+        .filter_map(|(index, field)| {
+            let codec = errors.take(codec_of(container, index, field, one_line))?;
             Some(TextPlan { field, codec })
         })
         .collect();
@@ -78,9 +103,21 @@ pub fn plan<'a>(container: &'a Container<'a>) -> syn::Result<Vec<TextPlan<'a>>> 
     Ok(plans)
 }
 
-fn codec_of<'a>(field: &'a Field<'a>, one_line: bool) -> syn::Result<TextCodec<'a>> {
+fn codec_of<'a>(
+    container: &'a Container<'a>,
+    index: usize,
+    field: &'a Field<'a>,
+    one_line: bool,
+) -> syn::Result<TextCodec<'a>> {
     let attrs = &field.attrs;
     reject_binary_keys(field)?;
+    let pass = match &attrs.pass {
+        Some(pass) => {
+            check_context::check_args(container, index, &pass.value)?;
+            pass.value.clone()
+        }
+        None => Vec::new(),
+    };
     let forms = [
         (attrs.line, Form::Line),
         (attrs.comment, Form::Comment),
@@ -102,6 +139,8 @@ fn codec_of<'a>(field: &'a Field<'a>, one_line: bool) -> syn::Result<TextCodec<'
             attrs.text_prefix,
             attrs.text_magic.as_ref().map(|m| m.span),
             form.map(|(span, _)| span),
+            attrs.repeat.as_ref().map(|r| r.span),
+            attrs.pass.as_ref().map(|p| p.span),
         ]) {
             return Err(syn::Error::new(
                 span,
@@ -123,7 +162,12 @@ fn codec_of<'a>(field: &'a Field<'a>, one_line: bool) -> syn::Result<TextCodec<'
         return Ok(TextCodec::Style);
     }
     if let Some(magic) = &attrs.text_magic {
-        if let Some(span) = first_span(&[attrs.text_prefix, form.map(|(span, _)| span)]) {
+        if let Some(span) = first_span(&[
+            attrs.text_prefix,
+            form.map(|(span, _)| span),
+            attrs.repeat.as_ref().map(|r| r.span),
+            attrs.pass.as_ref().map(|p| p.span),
+        ]) {
             return Err(syn::Error::new(
                 span,
                 "a `magic` field takes no other attribute",
@@ -138,27 +182,83 @@ fn codec_of<'a>(field: &'a Field<'a>, one_line: bool) -> syn::Result<TextCodec<'
         return Ok(TextCodec::Magic(magic.value.clone()));
     }
 
+    let users: Vec<syn::Ident> = container
+        .fields
+        .iter()
+        .filter(|other| {
+            matches!(&other.attrs.repeat, Some(repeat) if matches!(&repeat.value, Repeat::Count(name) if name == field.ident))
+        })
+        .map(|other| other.ident.clone())
+        .collect();
+    if !users.is_empty() {
+        if let Some(span) = first_span(&[
+            attrs.text_prefix,
+            form.map(|(span, _)| span),
+            attrs.repeat.as_ref().map(|r| r.span),
+            attrs.pass.as_ref().map(|p| p.span),
+        ]) {
+            return Err(syn::Error::new(
+                span,
+                "a count field takes no other attribute",
+            ));
+        }
+        return Ok(TextCodec::Count(users));
+    }
+
     let mut ty = field.ty;
-    let repeated = match attrs.text_prefix {
-        Some(prefix) => {
+    let repeat = match (attrs.text_prefix, &attrs.repeat) {
+        (Some(_), Some(repeat)) => {
+            return Err(syn::Error::new(
+                repeat.span,
+                "a field takes only one count attribute",
+            ));
+        }
+        (Some(span), None) => Some((span, TextRepeat::CountLine)),
+        (None, Some(repeat)) => {
+            let text_repeat = match &repeat.value {
+                Repeat::Count(name) => {
+                    check_context::resolve(container, index, name)?;
+                    TextRepeat::Count(name.clone())
+                }
+                Repeat::ToEnd if index + 1 < container.fields.len() => {
+                    return Err(syn::Error::new(
+                        repeat.span,
+                        "a `to_end` list reads until the text ends, so it is the last field",
+                    ));
+                }
+                Repeat::ToEnd => TextRepeat::ToEnd,
+                Repeat::Prefix(_) => {
+                    return Err(syn::Error::new(
+                        repeat.span,
+                        "a text count is a decimal number: write `prefix` without a type",
+                    ))
+                }
+            };
+            Some((repeat.span, text_repeat))
+        }
+        (None, None) => None,
+    };
+    let repeat = match repeat {
+        Some((span, repeat)) => {
             if one_line {
                 return Err(syn::Error::new(
-                    prefix,
-                    "a list in a `one_line` record is not supported: a `prefix` count takes its own line",
+                    span,
+                    "a list in a `one_line` record is not supported: its elements take lines",
                 ));
             }
             ty = unwrap_generic(ty, "Vec").ok_or_else(|| {
-                syn::Error::new(prefix, "`prefix` needs a collection field (`Vec<_>`)")
+                syn::Error::new(span, "a list needs a collection field (`Vec<_>`)")
             })?;
-            true
+            Some(repeat)
         }
         None if unwrap_generic(ty, "Vec").is_some() => {
             return Err(syn::Error::new_spanned(
                 field.ty,
-                "a text collection needs a count line before it: add #[schema(prefix)]",
+                "a text collection needs a count: a count line before it (`prefix`), \
+                 `count = field` or `to_end`",
             ));
         }
-        None => false,
+        None => None,
     };
     let form = match form {
         None => Form::Plain,
@@ -179,10 +279,19 @@ fn codec_of<'a>(field: &'a Field<'a>, one_line: bool) -> syn::Result<TextCodec<'
         }
         Some((_, form)) => form,
     };
+    if !pass.is_empty() && (one_line || form != Form::Plain) {
+        if let Some(pass) = &attrs.pass {
+            return Err(syn::Error::new(
+                pass.span,
+                "only a nested record takes context",
+            ));
+        }
+    }
     Ok(TextCodec::Value(TextValue {
-        repeated,
+        repeat,
         form,
         element_ty: ty,
+        pass,
     }))
 }
 
@@ -200,15 +309,6 @@ fn reject_binary_keys(field: &Field) -> syn::Result<()> {
             string.span,
             "string encodings are binary: in a text layout a `RawString` is one word, or a whole line with `line`",
         ));
-    }
-    if let Some(repeat) = &attrs.repeat {
-        let message = match repeat.value {
-            Repeat::Prefix(_) => "a text count is a decimal number: write `prefix` without a type",
-            Repeat::Count(_) => {
-                "`count` is binary only: a text list has its own count line, `prefix`"
-            }
-        };
-        return Err(syn::Error::new(repeat.span, message));
     }
     if let Some(presence) = &attrs.presence {
         let key = match presence.value {

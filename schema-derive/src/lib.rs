@@ -8,13 +8,35 @@
 mod ast;
 mod attr;
 mod check;
+mod check_context;
+mod check_enum;
 mod check_text;
 mod expand;
 
 use proc_macro::TokenStream;
 use syn::{parse_macro_input, DeriveInput};
 
-/// See the `formats::schema` module for the attribute vocabulary.
+/// The attribute vocabulary (tables with every key in the `formats::schema`
+/// and `formats::schema::text` module docs):
+///
+/// - on a struct: `big`/`little`, `form = "TYPE"`, `text`, `one_line`,
+///   `crate = "path"`, and `context(name: Type, ...)`: values the type
+///   needs from its parent, held in a generated `<Type>Context` struct;
+/// - on a field: string encodings (`pascal`, `null_terminated`,
+///   `fixed_width = N`), counts (`prefix = u32`, text `prefix`,
+///   `count = name` naming an earlier `Count<_>` field or a context
+///   parameter, `to_end`), presence (`flag = u8`, `present_if = name`),
+///   `magic`, `chunk = "TAG"`, `with = path`, the text forms (`line`,
+///   `comment`, `vector`, `style`), and `context(param = name, ...)`, the
+///   values passed to the field type's context (an earlier field or one of
+///   the struct's own parameters);
+/// - on an enum: `tag = u8` (a leading tag chooses the variant),
+///   `select = param` (a context parameter does), or, for `text` enums of
+///   unit variants, nothing (a keyword line does); on its variants
+///   `when = value`, `other` (every other tag, kept), `keyword = "phrase"`
+///   and `context(...)`. An enum with none of these is an enum of IFF forms.
+///
+/// Misuse is a compile error pointing at the attribute.
 ///
 /// A crate that derives needs a dependency on `formats` and nothing else.
 /// For each type the derive also emits a `#[cfg(test)]` module whose test

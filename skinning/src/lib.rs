@@ -10,6 +10,9 @@ pub mod skeleton;
 pub mod skin;
 
 pub use animation::{Clip, ClipError};
-pub use pose::{joint_states, local_to_model, model_matrices, JobError, JointState, Pose};
+pub use pose::{
+    joint_states, literal_pivots_to_model, local_to_model, model_matrices, Composition, JobError,
+    JointState, Pose,
+};
 pub use skeleton::{Skeleton, SkeletonError};
 pub use skin::{BlendRule, BoundSkin, PosedSkin, SkinError};

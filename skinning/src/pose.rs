@@ -75,6 +75,56 @@ pub fn local_to_model(
     Ok(())
 }
 
+/// How local transforms compose into model space.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Composition {
+    /// `model = parent_model * local`: every skeleton's ordinary hierarchy.
+    #[default]
+    Hierarchy,
+    /// The literal order of the Outcast document's pseudo-code, for rigs
+    /// whose joints turn about pivots: a joint's pivot is the sum of the
+    /// local translations down its chain; its turn about that pivot is
+    /// applied after its parent's accumulated turns (parent first); its
+    /// position is its parent's accumulated transform applied to its pivot.
+    /// It differs from [`Composition::Hierarchy`] from two levels down.
+    LiteralPivots,
+}
+
+/// As [`local_to_model`], composing the Outcast document's literal way
+/// ([`Composition::LiteralPivots`]).
+pub fn literal_pivots_to_model(
+    skeleton: &Skeleton,
+    locals: &[Affine3A],
+    model: &mut [Affine3A],
+) -> Result<(), JobError> {
+    check_length("locals", skeleton.len(), locals.len())?;
+    check_length("model", skeleton.len(), model.len())?;
+    let parents = skeleton.parents();
+    let mut pivots = vec![Vec3::ZERO; skeleton.len()];
+    let mut turns = vec![Affine3A::IDENTITY; skeleton.len()];
+    // Indexing below cannot fail, as in `local_to_model`.
+    for &joint in skeleton.evaluation_order() {
+        let joint = joint as usize;
+        let local = locals[joint];
+        let (parent_pivot, parent_turns) = match parents[joint] {
+            Some(parent) => (pivots[parent as usize], turns[parent as usize]),
+            None => (Vec3::ZERO, Affine3A::IDENTITY),
+        };
+        let pivot = parent_pivot + Vec3::from(local.translation);
+        let turn = Affine3A::from_translation(pivot)
+            * Affine3A::from_mat3(local.matrix3.into())
+            * Affine3A::from_translation(-pivot);
+        let accumulated = turn * parent_turns;
+        pivots[joint] = pivot;
+        turns[joint] = accumulated;
+        model[joint] = Affine3A {
+            matrix3: accumulated.matrix3,
+            translation: parent_turns.transform_point3(pivot).into(),
+        };
+    }
+    Ok(())
+}
+
 /// Model matrices of a pose, allocated for the caller.
 pub fn model_matrices(skeleton: &Skeleton, locals: &[Affine3A]) -> Result<Vec<Affine3A>, JobError> {
     let mut model = vec![Affine3A::IDENTITY; skeleton.len()];
@@ -119,6 +169,22 @@ impl Pose {
     /// Every joint's model matrix, in file order.
     pub fn model_matrices(&self, skeleton: &Skeleton) -> Result<Vec<Affine3A>, JobError> {
         model_matrices(skeleton, &self.locals)
+    }
+
+    /// Every joint's model matrix, composed as `composition` says.
+    pub fn model_matrices_by(
+        &self,
+        skeleton: &Skeleton,
+        composition: Composition,
+    ) -> Result<Vec<Affine3A>, JobError> {
+        match composition {
+            Composition::Hierarchy => self.model_matrices(skeleton),
+            Composition::LiteralPivots => {
+                let mut model = vec![Affine3A::IDENTITY; skeleton.len()];
+                literal_pivots_to_model(skeleton, &self.locals, &mut model)?;
+                Ok(model)
+            }
+        }
     }
 }
 
@@ -213,6 +279,39 @@ mod tests {
         let tip = JointState::from_model(&model[1]);
         assert_near(tip.position, Vec3::new(0.0, 2.0, 0.0));
         assert!(tip.rotation.abs_diff_eq(Quat::IDENTITY, 1e-6));
+    }
+
+    #[test]
+    fn the_literal_order_differs_from_the_hierarchy_two_levels_down() {
+        // Outcast style: joints at pivots (0,0,0), (1,0,0), (2,0,0), the
+        // first two turned a quarter about z; rest locals are the offsets
+        // from the parent's pivot, then the turn.
+        let quarter = Quat::from_rotation_z(FRAC_PI_2);
+        let skeleton = skeleton(&[
+            (None, at(Vec3::ZERO, quarter)),
+            (Some(0), at(Vec3::X, quarter)),
+            (Some(1), at(Vec3::X, Quat::IDENTITY)),
+        ]);
+        let pose = Pose::rest(&skeleton);
+        let child_first = pose
+            .model_matrices_by(&skeleton, Composition::Hierarchy)
+            .unwrap();
+        let literal = pose
+            .model_matrices_by(&skeleton, Composition::LiteralPivots)
+            .unwrap();
+        // By hand, child first: the tip (2,0,0) turns about (1,0,0) to
+        // (1,1,0), then about the origin to (-1,1,0). Literally: about the
+        // origin first to (0,2,0), then about (1,0,0) to (-1,-1,0).
+        assert_near(child_first[2].translation.into(), Vec3::new(-1.0, 1.0, 0.0));
+        assert_near(literal[2].translation.into(), Vec3::new(-1.0, -1.0, 0.0));
+        // One level down both give (0,1,0), and the root stays put.
+        for model in [&child_first, &literal] {
+            assert_near(model[1].translation.into(), Vec3::Y);
+            assert_near(model[0].translation.into(), Vec3::ZERO);
+        }
+        // Both turn the tip a half turn in all.
+        let tip = JointState::from_model(&literal[2]).rotation;
+        assert_near(tip * Vec3::X, -Vec3::X);
     }
 
     #[test]

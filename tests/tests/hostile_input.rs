@@ -1,6 +1,7 @@
 //! A bounded random-input pass over every registered reader: random bytes and
-//! damaged sample files must give a value or an error, never a panic, and
-//! whatever decodes must encode back to exactly the bytes it came from.
+//! damaged sample files must give a value or an error, never a panic (in the
+//! format's sniffer either), and whatever decodes must encode back to exactly
+//! the bytes it came from.
 
 use std::sync::OnceLock;
 
@@ -9,6 +10,8 @@ use formats::format::{Encoding, Format};
 use proptest::prelude::*;
 
 fn fails_or_round_trips(format: &Format, bytes: &[u8]) {
+    // Detection by content runs on any file a person names: it must not panic.
+    (format.sniff)(bytes);
     if let Ok(document) = (format.decode)(bytes) {
         let encoded = document.encode().expect("a decoded value re-encodes");
         assert_eq!(

@@ -62,12 +62,25 @@ fn type_section(page: &mut String, layout: &TypeLayout, with_doc: bool) {
         ByteOrder::Text => "text",
         ByteOrder::PerForm => "each variant's own",
     };
-    let framing = match (layout.form, layout.byte_order) {
-        (Some(form), _) => format!("IFF `FORM {form}` (sizes big-endian, no pad bytes). "),
-        (None, ByteOrder::PerForm) => "One of these forms, chosen by its type. ".to_owned(),
-        (None, _) => String::new(),
+    let framing = match (layout.form, layout.chosen_by, layout.byte_order) {
+        (Some(form), _, _) => format!("IFF `FORM {form}` (sizes big-endian, no pad bytes). "),
+        (None, Some(chosen_by), _) => format!("One of these variants, chosen by {chosen_by}. "),
+        (None, None, ByteOrder::PerForm) => "One of these forms, chosen by its type. ".to_owned(),
+        (None, None, _) => String::new(),
     };
     let _ = writeln!(page, "{framing}Byte order: {order}. Size: {size}.\n");
+    if !layout.context.is_empty() {
+        let params: Vec<String> = layout
+            .context
+            .iter()
+            .map(|param| format!("`{}: {}`", param.name, param.rust_type))
+            .collect();
+        let _ = writeln!(
+            page,
+            "Context (given by the type that holds it, not stored here): {}.\n",
+            params.join(", ")
+        );
+    }
     page.push_str(
         "| offset | field | Rust type | stored as | byte order | count from | description |\n",
     );

@@ -211,3 +211,104 @@ pub fn swg_world_matrices(joints: &[skt::Joint]) -> Vec<Mat4> {
     }
     world
 }
+
+pub type Mat3 = [[f64; 3]; 3];
+
+/// An Outcast joint as the traversal needs it: its depth index, rest
+/// position and turn (a row-vector matrix).
+pub struct OutcastJoint {
+    pub depth: i32,
+    pub position: [f32; 3],
+    pub turn: Mat3,
+}
+
+/// Outcast's traversal as its source document writes it, in row-vector
+/// math (`v' = v * M`, translations in the last row): each joint turns
+/// about its own rest position, `T(-p) * R * T(p)`; `rotations[0]` is the
+/// identity; a joint at depth d accumulates `rotations[d]` from
+/// `rotations[d - 1]` (child's turn first, or the document's literal order,
+/// parent's first); its position is `p * rotations[d - 1]`. Returns each
+/// joint's position and the linear part of its `rotations[d]`.
+pub fn outcast_joints(joints: &[OutcastJoint], literal: bool) -> Vec<([f64; 3], Mat3)> {
+    let mut rotations: Vec<Mat4> = vec![identity4()];
+    joints
+        .iter()
+        .map(
+            |&OutcastJoint {
+                 depth,
+                 position,
+                 turn,
+             }| {
+                let depth = depth as usize;
+                let p = position.map(f64::from);
+                let pivot = multiply(
+                    &multiply(&row_translation([-p[0], -p[1], -p[2]]), &row_linear(turn)),
+                    &row_translation(p),
+                );
+                let above = rotations[depth - 1];
+                let accumulated = if literal {
+                    multiply(&above, &pivot)
+                } else {
+                    multiply(&pivot, &above)
+                };
+                rotations.truncate(depth);
+                rotations.push(accumulated);
+                let at = [p[0], p[1], p[2], 1.0];
+                let moved: Vec<f64> = (0..3)
+                    .map(|column| (0..4).map(|k| at[k] * above[k][column]).sum())
+                    .collect();
+                let linear = [0, 1, 2].map(|row| [0, 1, 2].map(|column| accumulated[row][column]));
+                ([moved[0], moved[1], moved[2]], linear)
+            },
+        )
+        .collect()
+}
+
+/// `R_X(x) * R_Y(y) * R_Z(z)` (row vectors, X applied first) of fixed-point
+/// angles where 65536 is a full turn, with the document's
+/// `R_X(a) = [[1,0,0],[0,cos a,sin a],[0,-sin a,cos a]]` and likewise for y, z.
+pub fn outcast_angles(angles: [i16; 3]) -> Mat3 {
+    let [x, y, z] = angles.map(|angle| f64::from(angle) / 65536.0 * std::f64::consts::TAU);
+    let about_x = [
+        [1.0, 0.0, 0.0],
+        [0.0, x.cos(), x.sin()],
+        [0.0, -x.sin(), x.cos()],
+    ];
+    let about_y = [
+        [y.cos(), 0.0, -y.sin()],
+        [0.0, 1.0, 0.0],
+        [y.sin(), 0.0, y.cos()],
+    ];
+    let about_z = [
+        [z.cos(), z.sin(), 0.0],
+        [-z.sin(), z.cos(), 0.0],
+        [0.0, 0.0, 1.0],
+    ];
+    multiply3(&multiply3(&about_x, &about_y), &about_z)
+}
+
+fn multiply3(a: &Mat3, b: &Mat3) -> Mat3 {
+    [0, 1, 2].map(|row| [0, 1, 2].map(|column| (0..3).map(|k| a[row][k] * b[k][column]).sum()))
+}
+
+fn identity4() -> Mat4 {
+    row_linear([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]])
+}
+
+fn row_linear(m: Mat3) -> Mat4 {
+    [
+        [m[0][0], m[0][1], m[0][2], 0.0],
+        [m[1][0], m[1][1], m[1][2], 0.0],
+        [m[2][0], m[2][1], m[2][2], 0.0],
+        [0.0, 0.0, 0.0, 1.0],
+    ]
+}
+
+fn row_translation(t: [f64; 3]) -> Mat4 {
+    [
+        [1.0, 0.0, 0.0, 0.0],
+        [0.0, 1.0, 0.0, 0.0],
+        [0.0, 0.0, 1.0, 0.0],
+        [t[0], t[1], t[2], 1.0],
+    ]
+}

@@ -1,12 +1,13 @@
 //! Counts and the collections they govern.
 
+use std::fmt::Debug;
 use std::io::{Read, Seek, Write};
 
 use super::io::{position, remaining};
 use super::{Decode, Encode, Endian, Error, ErrorKind, Segment};
 
 /// An integer type that can store a collection's length.
-pub trait CountInt: Decode + Encode + Copy {
+pub trait CountInt: Decode<Context = ()> + Encode + Copy + Debug {
     const NAME: &'static str;
     const MAX: u64;
     fn to_u64(self) -> u64;
@@ -72,7 +73,7 @@ pub fn read_count<C: CountInt, R: Read + Seek>(
     endian: Endian,
 ) -> Result<usize, Error> {
     let at = position(reader)?;
-    let count = C::decode(reader, endian)?.to_u64();
+    let count = C::decode(reader, endian, &())?.to_u64();
     if count > C::MAX {
         return Err(Error::at_byte(
             at,
@@ -85,6 +86,22 @@ pub fn read_count<C: CountInt, R: Read + Seek>(
             ErrorKind::Invalid(format!("count {count} does not fit this machine's memory")),
         )
     })
+}
+
+/// Elements that may take no bytes at all (a frame of no records, a variant
+/// holding nothing) a list may hold beyond one per byte left: enough for
+/// any real file, few enough that a corrupted count cannot make a reader
+/// use memory out of proportion to its input.
+pub const EMPTY_ELEMENTS_ALLOWED: u64 = 65_536;
+
+/// The input a list of `count` elements of at least `min_size` bytes (or
+/// lines) each needs: `count * min_size`, or for elements that may be
+/// empty, one byte per element beyond [`EMPTY_ELEMENTS_ALLOWED`].
+pub fn input_needed(count: u64, min_size: u64) -> u64 {
+    match min_size {
+        0 => count.saturating_sub(EMPTY_ELEMENTS_ALLOWED),
+        _ => count.saturating_mul(min_size),
+    }
 }
 
 /// Reads `count` elements of at least `min_size` bytes each. The count is
@@ -100,7 +117,7 @@ where
     R: Read + Seek,
     F: FnMut(&mut R) -> Result<T, Error>,
 {
-    let needed = (count as u64).saturating_mul(min_size.max(1));
+    let needed = input_needed(count as u64, min_size);
     let left = remaining(reader)?;
     if needed > left {
         return Err(Error::at_byte(
@@ -119,6 +136,56 @@ where
     Ok(elements)
 }
 
+/// The length a count from the context stands for (`count = param`).
+pub fn context_len<C: CountInt>(name: &'static str, count: C) -> Result<usize, Error> {
+    let count = count.to_u64();
+    if count > C::MAX {
+        return Err(Error::new(ErrorKind::Invalid(format!(
+            "`{name}` is a negative count"
+        ))));
+    }
+    usize::try_from(count).map_err(|_| {
+        Error::new(ErrorKind::Invalid(format!(
+            "`{name}` = {count} does not fit this machine's memory"
+        )))
+    })
+}
+
+/// A collection counted by a value it does not store (the context's) must
+/// hold exactly that many entries.
+pub fn check_len(len: usize, count_name: &'static str, count: usize) -> Result<(), Error> {
+    if len == count {
+        return Ok(());
+    }
+    Err(Error::new(ErrorKind::LengthDisagrees {
+        len,
+        count_name,
+        count: count as u64,
+    }))
+}
+
+/// Reads elements until the input ends: the file's end, or the enclosing
+/// chunk's. Each element must take at least one byte, so the list ends.
+pub fn read_to_end<T, R, F>(reader: &mut R, mut read_one: F) -> Result<Vec<T>, Error>
+where
+    R: Read + Seek,
+    F: FnMut(&mut R) -> Result<T, Error>,
+{
+    let mut elements = Vec::new();
+    while remaining(reader)? > 0 {
+        let start = position(reader)?;
+        let index = elements.len();
+        let element = read_one(reader).map_err(|e| e.within(Segment::Index(index)))?;
+        if position(reader)? == start {
+            return Err(
+                Error::at_byte(start, ErrorKind::EmptyElement).within(Segment::Index(index))
+            );
+        }
+        elements.push(element);
+    }
+    Ok(elements)
+}
+
 /// Writes a collection's length as a `C`, or fails if it does not fit.
 pub fn write_count<C: CountInt, W: Write + Seek>(
     writer: &mut W,
@@ -132,7 +199,7 @@ pub fn write_count<C: CountInt, W: Write + Seek>(
             max: C::MAX,
         })
     })?;
-    count.encode(writer, endian)
+    count.encode(writer, endian, &())
 }
 
 /// The one length shared by the named collections that are present
@@ -180,7 +247,7 @@ where
     F: CountInt,
     R: Read + Seek,
 {
-    match F::decode(reader, endian)?.to_u64() {
+    match F::decode(reader, endian, &())?.to_u64() {
         0 => Ok(None),
         1 => read_value(reader).map(Some),
         other => Err(Error::at_byte(
@@ -231,7 +298,7 @@ mod tests {
         let bytes = [0u8; 10];
         let mut reader = Cursor::new(&bytes[..]);
         let error = read_vec(&mut reader, usize::MAX / 2, 4, |r| {
-            u32::decode(r, Endian::Little)
+            u32::decode(r, Endian::Little, &())
         })
         .unwrap_err();
         assert!(matches!(

@@ -50,7 +50,7 @@ mod reversed_bytes {
     use super::*;
 
     pub fn read<R: Read + Seek>(reader: &mut R, endian: Endian) -> Result<u32, Error> {
-        <u32 as super::super::Decode>::decode(reader, endian).map(u32::swap_bytes)
+        <u32 as super::super::Decode>::decode(reader, endian, &()).map(u32::swap_bytes)
     }
 
     pub fn write<W: Write + Seek>(
@@ -58,7 +58,7 @@ mod reversed_bytes {
         writer: &mut W,
         endian: Endian,
     ) -> Result<(), Error> {
-        super::super::Encode::encode(&value.swap_bytes(), writer, endian)
+        super::super::Encode::encode(&value.swap_bytes(), writer, endian, &())
     }
 
     /// Values for the generated round-trip test, which exists only with

@@ -139,6 +139,32 @@ pub enum ErrorKind {
         flag_says: &'static str,
         value_is: &'static str,
     },
+    #[error("{len} entries, but `{count_name}` gives {count}")]
+    LengthDisagrees {
+        len: usize,
+        count_name: &'static str,
+        count: u64,
+    },
+    /// `selection` reads like "`mode` is 7".
+    #[error("{selection}, which chooses no variant; known: {known}")]
+    UnknownSelector {
+        selection: String,
+        known: &'static str,
+    },
+    /// `selection` reads like "`mode` is 1, which chooses `Angles`".
+    #[error("the value is `{variant}`, but {selection}")]
+    VariantDisagrees {
+        variant: &'static str,
+        selection: String,
+    },
+    #[error("unknown tag {found}; known: {known}")]
+    UnknownTag { found: String, known: &'static str },
+    #[error("the `other` variant holds tag {tag}, which belongs to `{owner}`")]
+    TagTaken { tag: String, owner: &'static str },
+    #[error("expected one of {known}, found `{found}`")]
+    UnknownKeyword { found: String, known: String },
+    #[error("a list element took no bytes, so the list would never end")]
+    EmptyElement,
     #[error("{0}")]
     Invalid(String),
     #[error("{0}")]

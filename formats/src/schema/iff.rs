@@ -209,7 +209,7 @@ fn read_form_header<R: Read + Seek>(reader: &mut R) -> Result<([u8; 4], u64), Er
 /// Reads a big-endian size and checks it fits in what is left of the parent.
 fn read_size<R: Read + Seek>(reader: &mut R) -> Result<u64, Error> {
     let at = position(reader)?;
-    let size = u64::from(u32::decode(reader, Endian::Big)?);
+    let size = u64::from(u32::decode(reader, Endian::Big, &())?);
     let available = remaining(reader)?;
     if size > available {
         return Err(Error::at_byte(
@@ -300,7 +300,7 @@ mod tests {
 
     fn read_u16_chunk(bytes: &[u8]) -> Result<u16, Error> {
         read_chunk(&mut Cursor::new(bytes), *b"INFO", |r| {
-            u16::decode(r, Endian::Little)
+            u16::decode(r, Endian::Little, &())
         })
     }
 
@@ -352,7 +352,7 @@ mod tests {
         // 8 bytes follow the header in the file, but the chunk holds only 4.
         let bytes = b"LIST\0\0\0\x04\x01\0\0\0\x02\0\0\0";
         let error = read_chunk(&mut Cursor::new(&bytes[..]), *b"LIST", |r| {
-            super::super::collection::read_vec(r, 2, 4, |r| u32::decode(r, Endian::Little))
+            super::super::collection::read_vec(r, 2, 4, |r| u32::decode(r, Endian::Little, &()))
         })
         .unwrap_err();
         assert!(matches!(

@@ -20,13 +20,24 @@ pub struct TypeLayout {
     pub byte_order: ByteOrder,
     /// The IFF form type when the type is a `FORM` (e.g. `SKTM`).
     pub form: Option<&'static str>,
-    /// Fields in file order; for an enum of forms, one per variant.
+    /// The context parameters the type needs from the type holding it.
+    pub context: &'static [ContextLayout],
+    /// For an enum: what chooses the variant, e.g. "a leading `u8` tag".
+    pub chosen_by: Option<&'static str>,
+    /// Fields in file order; for an enum, one per variant.
     pub fields: &'static [FieldLayout],
     pub min_size: u64,
     pub fixed_size: Option<u64>,
 }
 
-/// One field as it appears in the file.
+/// A context parameter: a value the type is given rather than reads.
+#[derive(Debug, Clone, Copy)]
+pub struct ContextLayout {
+    pub name: &'static str,
+    pub rust_type: &'static str,
+}
+
+/// One field as it appears in the file (or, for an enum, one variant).
 #[derive(Debug, Clone, Copy)]
 pub struct FieldLayout {
     pub name: &'static str,

@@ -26,6 +26,20 @@ impl<C> Count<C> {
     }
 }
 
+/// The context of a type that needs none. A field whose type needs context
+/// and is given none fails to compile with this trait's message.
+#[diagnostic::on_unimplemented(
+    message = "the field's type needs context `{Self}`",
+    label = "pass it with `#[schema(context(name = value, ...))]`"
+)]
+pub trait NoContext {
+    fn none() -> Self;
+}
+
+impl NoContext for () {
+    fn none() -> Self {}
+}
+
 /// Names the integer type a count field is stored as.
 pub trait CountField {
     type Int: CountInt;
@@ -44,11 +58,11 @@ impl<C> Default for Count<C> {
 /// Reads a constant and fails, naming what was found, if it differs.
 pub fn read_magic<T, R>(reader: &mut R, endian: Endian, expected: &T) -> Result<Magic, Error>
 where
-    T: Decode + PartialEq + Debug,
+    T: Decode<Context = ()> + PartialEq + Debug,
     R: Read + Seek,
 {
     let at = position(reader)?;
-    let found = T::decode(reader, endian)?;
+    let found = T::decode(reader, endian, &())?;
     if &found != expected {
         return Err(Error::at_byte(
             at,
@@ -61,10 +75,10 @@ where
     Ok(Magic)
 }
 
-pub fn write_magic<T: Encode, W: Write + Seek>(
+pub fn write_magic<T: Encode<Context = ()>, W: Write + Seek>(
     writer: &mut W,
     endian: Endian,
     value: &T,
 ) -> Result<(), Error> {
-    value.encode(writer, endian)
+    value.encode(writer, endian, &())
 }

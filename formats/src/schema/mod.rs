@@ -11,13 +11,62 @@
 //!
 //! The helpers the expansions call are not part of this API: they are
 //! reached through the crate's hidden `__private` module.
+//!
+//! # The attribute vocabulary
+//!
+//! On a struct (`#[schema(...)]` before it):
+//!
+//! | attribute | meaning |
+//! |---|---|
+//! | `big`, `little` | the byte order of every field (a binary layout must state one) |
+//! | `form = "TYPE"` | the struct is an IFF `FORM` of this type |
+//! | `text`, `one_line` | a text layout (see [`text`]) |
+//! | `context(name: Type, ...)` | values the type needs from the type holding it; generates a `<Type>Context` struct with those public fields |
+//! | `crate = "path"` | where the runtime is, when not at `::formats` |
+//!
+//! On a field:
+//!
+//! | attribute | field type | in the file |
+//! |---|---|---|
+//! | `big`, `little` | any | this field's byte order |
+//! | `pascal`, `null_terminated`, `fixed_width = N` | `RawString` | a string so encoded |
+//! | `prefix = u32` | `Vec<T>` | a count of that type, then the elements |
+//! | `count = name` | `Vec<T>` | as many elements as an earlier `Count<_>` field (which the writer fills in, and which several lists may share) or a context parameter (data: the writer checks the length against it) says |
+//! | `to_end` | `Vec<T>` | elements until the input ends: the file, or the enclosing chunk |
+//! | `flag = u8` | `Option<T>` | 0 or 1, then the value when 1 |
+//! | `present_if = name` | `Option<T>` | the value when an earlier field or a context parameter is not 0 |
+//! | `magic = 1u32`, `magic = b"TAG"` | [`Magic`] | a constant |
+//! | `chunk = "TAG"` | any | an IFF chunk holding the field |
+//! | `with = path` | any | `path::read`/`write`/`strategy` do it; `context(...)` values are passed to them as extra arguments, in the order written |
+//! | `context(param = name, ...)` | a type with context | passes an earlier field's value or one of the type's own parameters (`context(param)` passes the value of the same name); a list passes the same context to every element |
+//!
+//! An enum is chosen by one of:
+//!
+//! | on the enum | on each variant | the file holds |
+//! |---|---|---|
+//! | `little, tag = u8` | `when = 0xFF`, or `other` (holds the tag itself) | the tag, then the variant's value |
+//! | `little, context(mode: u8), select = mode` (or `text, ...`) | `when = 1` (any expression of the parameter's type) | the variant's value alone: the context chose it |
+//! | `text` | `keyword = "Mesh (absolute)"` (unit variants) | a line spelling the phrase, quoted or not |
+//! | nothing | nothing; each variant holds a `form` struct | the `FORM`, chosen by its type |
+//!
+//! A variant holds one value or none; `context(...)` on a variant passes the
+//! enum's parameters to its value. Writing a variant its selector does not
+//! choose, or an `other` variant holding a tag another variant owns, is an
+//! error naming the field.
+//!
+//! A type with context reads and writes with [`BinarySchema::from_bytes_with`]
+//! and [`BinarySchema::to_bytes_with`] (binrw: the context is the type's
+//! `Args`); a type without has `from_bytes` and `to_bytes` as well.
 
+pub(crate) mod choice;
 pub(crate) mod collection;
+#[cfg(test)]
+mod context_tests;
 #[cfg(test)]
 mod derive_tests;
 mod error;
 pub(crate) mod iff;
-mod io;
+pub(crate) mod io;
 pub mod json;
 mod layout;
 pub(crate) mod markers;
@@ -28,17 +77,27 @@ pub(crate) mod string;
 pub mod testing;
 pub mod text;
 
+use std::fmt::Debug;
 use std::io::{Cursor, Read, Seek, Write};
 
 pub use binrw::Endian;
 pub use error::{Error, ErrorKind, FieldPath, Position, Segment};
-pub use layout::{ByteOrder, FieldLayout, Layout, TypeLayout};
-pub use markers::{Count, Magic};
+pub use layout::{ByteOrder, ContextLayout, FieldLayout, Layout, TypeLayout};
+pub use markers::{Count, Magic, NoContext};
 pub use string::RawString;
+
+/// What a type needs from its surroundings to be read or written: values
+/// of the enclosing type (counts, modes) it cannot find in its own bytes.
+/// `()` for a type that needs none. `#[derive(Schema)]` makes a struct
+/// `<Type>Context` with one public field per declared parameter
+/// (`#[schema(context(records: u32))]`); binrw sees it as the type's `Args`.
+pub trait HasContext {
+    type Context: Clone + Debug + 'static;
+}
 
 /// A value with a binary encoding. `endian` is the byte order the enclosing
 /// field asks for; derived types ignore it and use their own.
-pub trait Decode: Sized {
+pub trait Decode: HasContext + Sized {
     /// Fewest bytes any encoding of this type takes: bounds how many elements
     /// a count read from a file may pre-allocate.
     const MIN_SIZE: u64;
@@ -48,20 +107,33 @@ pub trait Decode: Sized {
     /// `#[derive(Schema)]` made it, none for numbers and strings.
     const NESTED_LAYOUT: Option<fn() -> TypeLayout> = None;
 
-    fn decode<R: Read + Seek>(reader: &mut R, endian: Endian) -> Result<Self, Error>;
+    fn decode<R: Read + Seek>(
+        reader: &mut R,
+        endian: Endian,
+        context: &Self::Context,
+    ) -> Result<Self, Error>;
 }
 
-/// The writing half of [`Decode`].
-pub trait Encode {
-    fn encode<W: Write + Seek>(&self, writer: &mut W, endian: Endian) -> Result<(), Error>;
+/// The writing half of [`Decode`]. A writer fails, naming the field, when
+/// the value disagrees with its context (a list longer than the count the
+/// context gives, a variant its selector does not choose).
+pub trait Encode: HasContext {
+    fn encode<W: Write + Seek>(
+        &self,
+        writer: &mut W,
+        endian: Endian,
+        context: &Self::Context,
+    ) -> Result<(), Error>;
 }
 
 /// Conveniences for a whole binary file, implemented by `#[derive(Schema)]`.
+/// The `_with` forms take the type's context; the others are for types
+/// that need none.
 pub trait BinarySchema: Decode + Encode {
     /// Decodes a whole file; bytes left over after the value are an error.
-    fn from_bytes(bytes: &[u8]) -> Result<Self, Error> {
+    fn from_bytes_with(bytes: &[u8], context: &Self::Context) -> Result<Self, Error> {
         let mut cursor = Cursor::new(bytes);
-        let value = Self::decode(&mut cursor, Endian::Little)?;
+        let value = Self::decode(&mut cursor, Endian::Little, context)?;
         let end = cursor.position();
         if end != bytes.len() as u64 {
             return Err(Error::at_byte(
@@ -75,18 +147,55 @@ pub trait BinarySchema: Decode + Encode {
         Ok(value)
     }
 
-    fn to_bytes(&self) -> Result<Vec<u8>, Error> {
+    fn to_bytes_with(&self, context: &Self::Context) -> Result<Vec<u8>, Error> {
         let mut cursor = Cursor::new(Vec::new());
-        self.encode(&mut cursor, Endian::Little)?;
+        self.encode(&mut cursor, Endian::Little, context)?;
         Ok(cursor.into_inner())
     }
 
     /// Decodes one value from the reader's current position.
-    fn read_from<R: Read + Seek>(reader: &mut R) -> Result<Self, Error> {
-        Self::decode(reader, Endian::Little)
+    fn read_from_with<R: Read + Seek>(
+        reader: &mut R,
+        context: &Self::Context,
+    ) -> Result<Self, Error> {
+        Self::decode(reader, Endian::Little, context)
     }
 
-    fn write_to<W: Write + Seek>(&self, writer: &mut W) -> Result<(), Error> {
-        self.encode(writer, Endian::Little)
+    fn write_to_with<W: Write + Seek>(
+        &self,
+        writer: &mut W,
+        context: &Self::Context,
+    ) -> Result<(), Error> {
+        self.encode(writer, Endian::Little, context)
+    }
+
+    /// Decodes a whole file; bytes left over after the value are an error.
+    fn from_bytes(bytes: &[u8]) -> Result<Self, Error>
+    where
+        Self: HasContext<Context = ()>,
+    {
+        Self::from_bytes_with(bytes, &())
+    }
+
+    fn to_bytes(&self) -> Result<Vec<u8>, Error>
+    where
+        Self: HasContext<Context = ()>,
+    {
+        self.to_bytes_with(&())
+    }
+
+    /// Decodes one value from the reader's current position.
+    fn read_from<R: Read + Seek>(reader: &mut R) -> Result<Self, Error>
+    where
+        Self: HasContext<Context = ()>,
+    {
+        Self::read_from_with(reader, &())
+    }
+
+    fn write_to<W: Write + Seek>(&self, writer: &mut W) -> Result<(), Error>
+    where
+        Self: HasContext<Context = ()>,
+    {
+        self.write_to_with(writer, &())
     }
 }

@@ -16,8 +16,9 @@ use proptest::test_runner::{Config, TestRunner};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
+use super::collection::CountInt;
 use super::text::{FloatStyle, LineEnding, TextSchema, TextStyle};
-use super::{json, BinarySchema, RawString};
+use super::{json, BinarySchema, HasContext, RawString};
 
 /// Cases each generated round-trip test runs.
 pub const CASES: u32 = 256;
@@ -26,41 +27,79 @@ pub const CASES: u32 = 256;
 /// and many, small enough that nested lists stay quick.
 pub const MAX_LEN: usize = 6;
 
-/// Values of a type that any valid file could hold.
-pub trait Sample: Sized + Debug {
-    fn strategy() -> BoxedStrategy<Self>;
+/// Values of a type that any valid file could hold, with the contexts such
+/// a file could be read with.
+pub trait Sample: HasContext + Sized + Debug {
+    /// Contexts a file of this type could be read with (small counts,
+    /// selectors that choose a variant).
+    fn context_strategy() -> BoxedStrategy<Self::Context>;
+    /// Values a file read with `context` could hold.
+    fn strategy_with(context: &Self::Context) -> BoxedStrategy<Self>;
 }
 
-macro_rules! sample_int {
-    ($($ty:ty),*) => {$(
+/// Values of a type that needs no context.
+pub fn strategy<T: Sample<Context = ()>>() -> BoxedStrategy<T> {
+    T::strategy_with(&())
+}
+
+macro_rules! sample_number {
+    ($($ty:ty => $strategy:expr),*) => {$(
         impl Sample for $ty {
-            fn strategy() -> BoxedStrategy<Self> {
-                any::<$ty>().boxed()
+            fn context_strategy() -> BoxedStrategy<()> {
+                Just(()).boxed()
+            }
+
+            fn strategy_with(_: &()) -> BoxedStrategy<Self> {
+                $strategy.boxed()
             }
         }
     )*};
 }
 
-sample_int!(u8, u16, u32, u64, i8, i16, i32, i64);
-
 // Floats come from raw bits, so NaN payloads, infinities, subnormals and
 // negative zero all appear.
-impl Sample for f32 {
-    fn strategy() -> BoxedStrategy<Self> {
-        any::<u32>().prop_map(f32::from_bits).boxed()
-    }
-}
+sample_number!(
+    u8 => any::<u8>(), u16 => any::<u16>(), u32 => any::<u32>(), u64 => any::<u64>(),
+    i8 => any::<i8>(), i16 => any::<i16>(), i32 => any::<i32>(), i64 => any::<i64>(),
+    f32 => any::<u32>().prop_map(f32::from_bits),
+    f64 => any::<u64>().prop_map(f64::from_bits)
+);
 
-impl Sample for f64 {
-    fn strategy() -> BoxedStrategy<Self> {
-        any::<u64>().prop_map(f64::from_bits).boxed()
-    }
-}
-
+/// Every element is drawn with the array's context.
 impl<T: Sample + 'static, const N: usize> Sample for [T; N] {
-    fn strategy() -> BoxedStrategy<Self> {
-        proptest::array::uniform::<_, N>(T::strategy()).boxed()
+    fn context_strategy() -> BoxedStrategy<T::Context> {
+        T::context_strategy()
     }
+
+    fn strategy_with(context: &T::Context) -> BoxedStrategy<Self> {
+        proptest::array::uniform::<_, N>(T::strategy_with(context)).boxed()
+    }
+}
+
+/// A context value used as a count: a length a generated list can have.
+pub fn context_count<C: CountInt + 'static>() -> BoxedStrategy<C> {
+    (0..=MAX_LEN)
+        .prop_filter_map("fits the count type", C::from_len)
+        .boxed()
+}
+
+/// A context value used as a presence flag: 0 or 1.
+pub fn context_flag<F: TryFrom<u8> + Debug + 'static>() -> BoxedStrategy<F> {
+    (0u8..=1)
+        .prop_filter_map("fits the flag type", |flag| F::try_from(flag).ok())
+        .boxed()
+}
+
+/// The length a count drawn by [`context_count`] stands for.
+pub fn len_of<C: CountInt>(count: &C) -> usize {
+    usize::try_from(count.to_u64()).unwrap_or(0)
+}
+
+/// For a selector no variant answers to: no value, so the case is rejected.
+pub fn no_variant<T: Debug + 'static>() -> BoxedStrategy<T> {
+    Just(())
+        .prop_filter_map("the selector chooses no variant", |()| None)
+        .boxed()
 }
 
 pub fn pascal_string() -> BoxedStrategy<RawString> {
@@ -94,8 +133,8 @@ pub fn list_of_len<T: Debug + 'static>(
 pub fn check_round_trip<T: BinarySchema + Sample>(json: Option<JsonCodec<T>>) {
     run_round_trips::<T>(
         "round trip",
-        |value| value.to_bytes().map_err(|e| e.to_string()),
-        |bytes| T::from_bytes(bytes).map_err(|e| e.to_string()),
+        |value, context| value.to_bytes_with(context).map_err(|e| e.to_string()),
+        |bytes, context| T::from_bytes_with(bytes, context).map_err(|e| e.to_string()),
         json,
     );
 }
@@ -104,18 +143,21 @@ pub fn check_round_trip<T: BinarySchema + Sample>(json: Option<JsonCodec<T>>) {
 pub fn check_text_round_trip<T: TextSchema + Sample>(json: Option<JsonCodec<T>>) {
     run_round_trips::<T>(
         "text round trip",
-        |value| value.to_text().map_err(|e| e.to_string()),
-        |text| T::from_text(text).map_err(|e| e.to_string()),
+        |value, context| value.to_text_with(context).map_err(|e| e.to_string()),
+        |text, context| T::from_text_with(text, context).map_err(|e| e.to_string()),
         json,
     );
 }
 
-/// Generates values of `T` and checks each through `write`, `read`,
-/// `write`, and through JSON when there is a codec for it.
+type Write<T> = fn(&T, &<T as HasContext>::Context) -> Result<Vec<u8>, String>;
+type Read<T> = fn(&[u8], &<T as HasContext>::Context) -> Result<T, String>;
+
+/// Generates a context and values of `T` for it, and checks each through
+/// `write`, `read`, `write`, and through JSON when there is a codec for it.
 fn run_round_trips<T: Sample>(
     what: &str,
-    write: fn(&T) -> Result<Vec<u8>, String>,
-    read: fn(&[u8]) -> Result<T, String>,
+    write: Write<T>,
+    read: Read<T>,
     json: Option<JsonCodec<T>>,
 ) {
     let mut runner = TestRunner::new(Config {
@@ -123,7 +165,11 @@ fn run_round_trips<T: Sample>(
         failure_persistence: None,
         ..Config::default()
     });
-    let result = runner.run(&T::strategy(), |value| {
+    let cases =
+        T::context_strategy().prop_flat_map(|context| (T::strategy_with(&context), Just(context)));
+    let result = runner.run(&cases, |(value, context)| {
+        let write = |value: &T| write(value, &context);
+        let read = |bytes: &[u8]| read(bytes, &context);
         let first = write(&value)
             .map_err(|e| TestCaseError::fail(format!("writing a generated value failed: {e}")))?;
         let decoded = read(&first).map_err(|e| {

@@ -36,11 +36,13 @@ pub fn form_enum_impls(rt: &Runtime, form_enum: &FormEnum) -> TokenStream {
             fn decode<__R: ::std::io::Read + ::std::io::Seek>(
                 __reader: &mut __R,
                 __endian: #rt::Endian,
+                _: &(),
             ) -> ::core::result::Result<Self, #rt::Error> {
                 let __found = #rt::peek_form_type(__reader)?;
                 #(
                     if __found == <#types as #rt::FormType>::FORM_TYPE {
-                        return <#types as #rt::Decode>::decode(__reader, __endian).map(Self::#names);
+                        return <#types as #rt::Decode>::decode(__reader, __endian, &())
+                            .map(Self::#names);
                     }
                 )*
                 ::core::result::Result::Err(#rt::unknown_form(
@@ -56,9 +58,10 @@ pub fn form_enum_impls(rt: &Runtime, form_enum: &FormEnum) -> TokenStream {
                 &self,
                 __writer: &mut __W,
                 __endian: #rt::Endian,
+                _: &(),
             ) -> ::core::result::Result<(), #rt::Error> {
                 match self {
-                    #(Self::#names(__value) => #rt::Encode::encode(__value, __writer, __endian),)*
+                    #(Self::#names(__value) => #rt::Encode::encode(__value, __writer, __endian, &()),)*
                 }
             }
         }
@@ -100,6 +103,8 @@ fn layout_impl(rt: &Runtime, form_enum: &FormEnum) -> TokenStream {
                 doc: #doc,
                 byte_order: #rt::ByteOrder::PerForm,
                 form: ::core::option::Option::None,
+                context: &[],
+                chosen_by: ::core::option::Option::None,
                 fields: &[#(#rows),*],
                 min_size: <Self as #rt::Decode>::MIN_SIZE,
                 fixed_size: <Self as #rt::Decode>::FIXED_SIZE,

@@ -36,12 +36,13 @@ pub fn layout_impl(rt: &Runtime, container: &Container, plans: &[Plan]) -> Token
         None => quote!(::core::option::Option::Some(0u64)),
     };
     let fields = plans.iter().map(|plan| {
-        let field = field_layout(rt, plan, &offset);
+        let field = field_layout(rt, container, plan, &offset);
         let (_, fixed) = field_sizes(rt, plan);
         offset = quote!(#rt::add_fixed(#offset, #fixed));
         field
     });
     let fields: Vec<TokenStream> = fields.collect();
+    let context = context_layout(rt, crate::check_context::params(container));
     quote! {
         impl #rt::Layout for #ident {
             const LAYOUT: #rt::TypeLayout = #rt::TypeLayout {
@@ -49,6 +50,8 @@ pub fn layout_impl(rt: &Runtime, container: &Container, plans: &[Plan]) -> Token
                 doc: #doc,
                 byte_order: #byte_order,
                 form: #form,
+                context: #context,
+                chosen_by: ::core::option::Option::None,
                 fields: &[#(#fields),*],
                 min_size: <Self as #rt::Decode>::MIN_SIZE,
                 fixed_size: <Self as #rt::Decode>::FIXED_SIZE,
@@ -57,13 +60,18 @@ pub fn layout_impl(rt: &Runtime, container: &Container, plans: &[Plan]) -> Token
     }
 }
 
-fn field_layout(rt: &Runtime, plan: &Plan, offset: &TokenStream) -> TokenStream {
+fn field_layout(
+    rt: &Runtime,
+    container: &Container,
+    plan: &Plan,
+    offset: &TokenStream,
+) -> TokenStream {
     let field = plan.field;
     let name = str_lit(&field.ident.to_string());
     let rust_type = str_lit(&type_text(field.ty));
     let encoding = str_lit(&encoding(&plan.codec));
     let byte_order = byte_order(rt, plan.byte_order);
-    let count = optional_str(count_source(&plan.codec));
+    let count = optional_str(count_source(container, &plan.codec));
     let nested = match &plan.codec {
         Codec::Data(Data {
             element: Element::Plain,
@@ -89,7 +97,17 @@ fn field_layout(rt: &Runtime, plan: &Plan, offset: &TokenStream) -> TokenStream 
     }
 }
 
-fn byte_order(rt: &Runtime, order: ByteOrder) -> TokenStream {
+/// The `context` table of a type's layout.
+pub(super) fn context_layout(rt: &Runtime, params: &[crate::attr::ContextParam]) -> TokenStream {
+    let params = params.iter().map(|param| {
+        let name = str_lit(&param.ident.to_string());
+        let rust_type = str_lit(&type_text(&param.ty));
+        quote!(#rt::ContextLayout { name: #name, rust_type: #rust_type })
+    });
+    quote!(&[#(#params),*])
+}
+
+pub(super) fn byte_order(rt: &Runtime, order: ByteOrder) -> TokenStream {
     match order {
         ByteOrder::Big => quote!(#rt::ByteOrder::Big),
         ByteOrder::Little => quote!(#rt::ByteOrder::Little),
@@ -131,10 +149,16 @@ fn encoding(codec: &Codec) -> String {
                 .collect();
             format!("element count of {}", names.join(", "))
         }
-        Codec::With(path) => format!(
-            "custom codec `{}`",
-            quote!(#path).to_string().replace(' ', "")
-        ),
+        Codec::With(path, pass) => {
+            let codec = format!(
+                "custom codec `{}`",
+                quote!(#path).to_string().replace(' ', "")
+            );
+            match passed(pass) {
+                Some(passed) => format!("{codec}, given {passed}"),
+                None => codec,
+            }
+        }
         Codec::Data(data) => data_encoding(data),
     }
 }
@@ -157,6 +181,11 @@ fn data_encoding(data: &Data) -> String {
             format!("{} count, then that many × {element}", type_text(prefix))
         }
         Some(Repeat::Count(count)) => format!("`{count}` × {element}"),
+        Some(Repeat::ToEnd) => format!("{element}, repeated to the end of the input"),
+    };
+    let repeated = match passed(&data.pass) {
+        Some(passed) => format!("{repeated}, given {passed}"),
+        None => repeated,
     };
     match &data.presence {
         None => repeated,
@@ -168,7 +197,19 @@ fn data_encoding(data: &Data) -> String {
     }
 }
 
-fn count_source(codec: &Codec) -> Option<String> {
+/// `` `records` = `records_per_frame` ``: the context values a field passes.
+pub(super) fn passed(pass: &[crate::attr::ContextArg]) -> Option<String> {
+    if pass.is_empty() {
+        return None;
+    }
+    let values: Vec<String> = pass
+        .iter()
+        .map(|arg| format!("`{}` = `{}`", arg.param, arg.value))
+        .collect();
+    Some(values.join(", "))
+}
+
+fn count_source(container: &Container, codec: &Codec) -> Option<String> {
     match codec {
         Codec::Data(Data {
             repeat: Some(Repeat::Prefix(prefix)),
@@ -177,7 +218,17 @@ fn count_source(codec: &Codec) -> Option<String> {
         Codec::Data(Data {
             repeat: Some(Repeat::Count(count)),
             ..
+        }) if crate::check_context::is_param(container, count) => {
+            Some(format!("context `{count}`"))
+        }
+        Codec::Data(Data {
+            repeat: Some(Repeat::Count(count)),
+            ..
         }) => Some(format!("field `{count}`")),
+        Codec::Data(Data {
+            repeat: Some(Repeat::ToEnd),
+            ..
+        }) => Some("the end of the input".to_owned()),
         _ => None,
     }
 }

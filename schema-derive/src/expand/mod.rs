@@ -1,6 +1,9 @@
 //! Code generation. Every runtime path goes through [`paths::Runtime`].
 
+mod choice;
+mod context;
 mod forms;
+mod keywords;
 mod layout;
 mod paths;
 mod read;
@@ -15,20 +18,25 @@ use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned as _;
 use syn::{Data, DeriveInput, Ident, LitInt};
 
-use crate::ast::{Container, FormEnum};
+use crate::ast::{ChoiceEnum, Container, FormEnum};
 use crate::attr::{ByteOrder, Constant, StringKind};
 use crate::check::{self, Codec, Element, Plan};
 use paths::Runtime;
 
 pub fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
     if let Data::Enum(_) = &input.data {
+        if ChoiceEnum::applies_to(input) {
+            return choice::derive(&ChoiceEnum::from_input(input)?);
+        }
         let form_enum = FormEnum::from_input(input)?;
         let rt = Runtime::new(form_enum.krate.as_ref());
         let impls = forms::form_enum_impls(&rt, &form_enum);
+        let context = context::context_items(&rt, form_enum.ident, &input.vis, &[]);
         let binary = binary_schema_impls(&rt, form_enum.ident);
         let tests = tests::form_enum_round_trip_module(&rt, &form_enum);
         return Ok(quote! {
             #impls
+            #context
             #binary
             #tests
         });
@@ -40,6 +48,12 @@ pub fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
     }
     let plans = check::plan(&container)?;
     let ident = container.ident;
+    let context = context::context_items(
+        &rt,
+        ident,
+        container.vis,
+        crate::check_context::params(&container),
+    );
     let read = read::decode_impl(&rt, &container, &plans);
     let write = write::encode_impl(&rt, &container, &plans);
     let layout = layout::layout_impl(&rt, &container, &plans);
@@ -57,6 +71,7 @@ pub fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
     let binary = binary_schema_impls(&rt, ident);
     let tests = tests::round_trip_module(&rt, &container, &plans);
     Ok(quote! {
+        #context
         #read
         #write
         #layout
@@ -87,33 +102,36 @@ fn nested_form_checks(rt: &Runtime, plans: &[Plan]) -> TokenStream {
     quote!(#(#checks)*)
 }
 
-/// `BinarySchema` and binrw's traits, on top of `Decode` and `Encode`.
+/// `BinarySchema` and binrw's traits, on top of `Decode` and `Encode`; the
+/// context is binrw's `Args`.
 fn binary_schema_impls(rt: &Runtime, ident: &Ident) -> TokenStream {
     quote! {
         impl #rt::BinarySchema for #ident {}
 
         impl #rt::binrw::BinRead for #ident {
-            type Args<'__args> = ();
+            type Args<'__args> = <Self as #rt::HasContext>::Context;
 
             fn read_options<__R: ::std::io::Read + ::std::io::Seek>(
                 reader: &mut __R,
                 endian: #rt::Endian,
-                _args: (),
+                args: Self::Args<'_>,
             ) -> #rt::binrw::BinResult<Self> {
-                <Self as #rt::Decode>::decode(reader, endian).map_err(::core::convert::Into::into)
+                <Self as #rt::Decode>::decode(reader, endian, &args)
+                    .map_err(::core::convert::Into::into)
             }
         }
 
         impl #rt::binrw::BinWrite for #ident {
-            type Args<'__args> = ();
+            type Args<'__args> = <Self as #rt::HasContext>::Context;
 
             fn write_options<__W: ::std::io::Write + ::std::io::Seek>(
                 &self,
                 writer: &mut __W,
                 endian: #rt::Endian,
-                _args: (),
+                args: Self::Args<'_>,
             ) -> #rt::binrw::BinResult<()> {
-                <Self as #rt::Encode>::encode(self, writer, endian).map_err(::core::convert::Into::into)
+                <Self as #rt::Encode>::encode(self, writer, endian, &args)
+                    .map_err(::core::convert::Into::into)
             }
         }
     }
@@ -199,7 +217,7 @@ fn encoding_sizes(rt: &Runtime, plan: &Plan) -> (TokenStream, TokenStream) {
             let int = quote!(<<#ty as #rt::CountField>::Int as #rt::Decode>);
             (quote!(#int::MIN_SIZE), quote!(#int::FIXED_SIZE))
         }
-        Codec::With(_) => (quote!(0u64), quote!(::core::option::Option::None)),
+        Codec::With(..) => (quote!(0u64), quote!(::core::option::Option::None)),
         Codec::Data(data) => {
             let none = quote!(::core::option::Option::None);
             match (&data.presence, &data.repeat) {
@@ -210,7 +228,9 @@ fn encoding_sizes(rt: &Runtime, plan: &Plan) -> (TokenStream, TokenStream) {
                 (None, Some(crate::attr::Repeat::Prefix(prefix))) => {
                     (quote!(<#prefix as #rt::Decode>::MIN_SIZE), none)
                 }
-                (None, Some(crate::attr::Repeat::Count(_))) => (quote!(0u64), none),
+                (None, Some(crate::attr::Repeat::Count(_) | crate::attr::Repeat::ToEnd)) => {
+                    (quote!(0u64), none)
+                }
                 (None, None) => {
                     let min = element_min_size(rt, &data.element, data.element_ty);
                     let fixed = match &data.element {

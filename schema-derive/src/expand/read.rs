@@ -3,6 +3,7 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
+use super::context::{nested_context, place_of, value_of, Side};
 use super::paths::Runtime;
 use super::{
     constant_tokens, count_local, element_min_size, endian, field_local, field_sizes, str_lit,
@@ -11,11 +12,12 @@ use super::{
 use crate::ast::Container;
 use crate::attr::{Presence, Repeat, StringKind};
 use crate::check::{Codec, Data, Element, Plan};
+use crate::check_context::is_param;
 
 pub fn decode_impl(rt: &Runtime, container: &Container, plans: &[Plan]) -> TokenStream {
     let ident = container.ident;
     let (mut min_size, mut fixed_size) = type_sizes(rt, plans);
-    let reads = plans.iter().map(|plan| read_field(rt, plan));
+    let reads = plans.iter().map(|plan| read_field(rt, container, plan));
     let inits = plans.iter().map(|plan| {
         let name = plan.field.ident;
         let local = field_local(name);
@@ -44,6 +46,7 @@ pub fn decode_impl(rt: &Runtime, container: &Container, plans: &[Plan]) -> Token
             fn decode<__R: ::std::io::Read + ::std::io::Seek>(
                 __reader: &mut __R,
                 _: #rt::Endian,
+                __context: &<Self as #rt::HasContext>::Context,
             ) -> ::core::result::Result<Self, #rt::Error> {
                 #body
             }
@@ -66,8 +69,8 @@ pub fn type_sizes(rt: &Runtime, plans: &[Plan]) -> (TokenStream, TokenStream) {
 
 /// Statements binding the field's local (and a count field's length); a
 /// chunk field's statements run inside the chunk and hand those out.
-fn read_field(rt: &Runtime, plan: &Plan) -> TokenStream {
-    let statements = read_field_value(rt, plan);
+fn read_field(rt: &Runtime, container: &Container, plan: &Plan) -> TokenStream {
+    let statements = read_field_value(rt, container, plan);
     let Some(tag) = plan.chunk else {
         return statements;
     };
@@ -85,7 +88,7 @@ fn read_field(rt: &Runtime, plan: &Plan) -> TokenStream {
     }
 }
 
-fn read_field_value(rt: &Runtime, plan: &Plan) -> TokenStream {
+fn read_field_value(rt: &Runtime, container: &Container, plan: &Plan) -> TokenStream {
     let name = plan.field.ident;
     let label = str_lit(&name.to_string());
     let local = field_local(name);
@@ -112,29 +115,47 @@ fn read_field_value(rt: &Runtime, plan: &Plan) -> TokenStream {
                 let #local: #ty = ::core::default::Default::default();
             }
         }
-        Codec::With(path) => quote! {
-            let #local: #ty = #path::read(__reader, #endian) #in_field;
-        },
-        Codec::Data(data) => {
-            let value = read_data(rt, data, &endian, &quote!(__reader));
+        Codec::With(path, pass) => {
+            let values = pass
+                .iter()
+                .map(|arg| value_of(&arg.value, is_param(container, &arg.value), Side::Read));
             quote! {
-                let #local: #ty = #value #in_field;
+                let #local: #ty = #path::read(__reader, #endian #(, #values)*) #in_field;
+            }
+        }
+        Codec::Data(data) => {
+            let context = nested_context(rt, data.element_ty, &data.pass, |name| {
+                value_of(name, is_param(container, name), Side::Read)
+            });
+            let value = read_data(rt, container, data, &endian, &quote!(__reader));
+            quote! {
+                let #local: #ty = {
+                    let __element_context = #context;
+                    #value
+                } #in_field;
             }
         }
     }
 }
 
-/// An expression reading a value of the data's shape from `reader`.
-fn read_data(rt: &Runtime, data: &Data, endian: &TokenStream, reader: &TokenStream) -> TokenStream {
-    let repeated = read_repeated(rt, data, endian, &quote!(__r));
+/// An expression reading a value of the data's shape from `reader`; its
+/// elements get `__element_context`.
+fn read_data(
+    rt: &Runtime,
+    container: &Container,
+    data: &Data,
+    endian: &TokenStream,
+    reader: &TokenStream,
+) -> TokenStream {
+    let repeated = read_repeated(rt, container, data, endian, &quote!(__r));
     match &data.presence {
-        None => read_repeated(rt, data, endian, reader),
+        None => read_repeated(rt, container, data, endian, reader),
         Some(Presence::Flag(flag)) => quote! {
             #rt::read_flagged::<#flag, _, _>(#reader, #endian, |__r| #repeated)
         },
         Some(Presence::If(flag)) => {
-            let flag = field_local(flag);
-            let present = read_repeated(rt, data, endian, reader);
+            let flag = place_of(flag, is_param(container, flag), Side::Read);
+            let present = read_repeated(rt, container, data, endian, reader);
             quote! {
                 if #rt::FlagInt::is_set(#flag) {
                     #present.map(::core::option::Option::Some)
@@ -148,6 +169,7 @@ fn read_data(rt: &Runtime, data: &Data, endian: &TokenStream, reader: &TokenStre
 
 fn read_repeated(
     rt: &Runtime,
+    container: &Container,
     data: &Data,
     endian: &TokenStream,
     reader: &TokenStream,
@@ -160,12 +182,22 @@ fn read_repeated(
             #rt::read_count::<#prefix, _>(#reader, #endian)
                 .and_then(|__len| #rt::read_vec(#reader, __len, #min_size, |__r| #element))
         },
+        Some(Repeat::Count(count)) if is_param(container, count) => {
+            let label = str_lit(&count.to_string());
+            quote! {
+                #rt::context_len(#label, ::core::clone::Clone::clone(&__context.#count))
+                    .and_then(|__len| #rt::read_vec(#reader, __len, #min_size, |__r| #element))
+            }
+        }
         Some(Repeat::Count(count)) => {
             let count = count_local(count);
             quote! {
                 #rt::read_vec(#reader, #count, #min_size, |__r| #element)
             }
         }
+        Some(Repeat::ToEnd) => quote! {
+            #rt::read_to_end(#reader, |__r| #element)
+        },
     }
 }
 
@@ -177,7 +209,9 @@ fn read_element(
     reader: &TokenStream,
 ) -> TokenStream {
     match element {
-        Element::Plain => quote!(<#ty as #rt::Decode>::decode(#reader, #endian)),
+        Element::Plain => {
+            quote!(<#ty as #rt::Decode>::decode(#reader, #endian, &__element_context))
+        }
         Element::String(StringKind::Pascal) => quote!(#rt::read_pascal(#reader)),
         Element::String(StringKind::NullTerminated) => {
             quote!(#rt::read_null_terminated(#reader))

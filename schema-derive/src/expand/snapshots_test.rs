@@ -107,6 +107,74 @@ fn an_enum_of_version_forms() {
 }
 
 #[test]
+fn a_count_given_as_context_and_context_passed_on() {
+    insta::assert_snapshot!(expand(quote! {
+        /// Records counted by the header.
+        #[schema(little, context(record_count: u32, mode: u8))]
+        pub struct Frame {
+            #[schema(count = record_count)]
+            records: Vec<Record>,
+            #[schema(present_if = mode, context(mode))]
+            extra: Option<Extra>,
+        }
+    }));
+}
+
+#[test]
+fn an_enum_chosen_by_a_tag_with_an_other_variant() {
+    insta::assert_snapshot!(expand(quote! {
+        #[schema(little, tag = u8)]
+        enum Token {
+            #[schema(when = 0xFF)]
+            Full(f32),
+            #[schema(when = 0xFE)]
+            Repeat(u16),
+            #[schema(other)]
+            Delta(u8),
+        }
+    }));
+}
+
+#[test]
+fn a_text_enum_chosen_by_a_context_value_and_a_keyword_enum() {
+    insta::assert_snapshot!(expand(quote! {
+        #[schema(text, context(representation: Representation), select = representation)]
+        enum Transform {
+            #[schema(when = Representation::Matrix)]
+            Matrix(Matrix),
+            #[schema(when = Representation::Euler)]
+            Euler(Euler),
+        }
+    }));
+    insta::assert_snapshot!(expand(quote! {
+        #[schema(text)]
+        enum Representation {
+            #[schema(keyword = "Matrix")]
+            Matrix,
+            #[schema(keyword = "Euler Angles")]
+            Euler,
+        }
+    }));
+}
+
+#[test]
+fn a_text_record_with_a_count_line_shared_and_a_list_to_the_end() {
+    insta::assert_snapshot!(expand(quote! {
+        #[schema(text)]
+        struct Animation {
+            name_count: Count<u32>,
+            #[schema(count = name_count, line)]
+            names: Vec<RawString>,
+            #[schema(count = name_count)]
+            parents: Vec<i32>,
+            bones: u32,
+            #[schema(to_end, context(bones))]
+            frames: Vec<Frame>,
+        }
+    }));
+}
+
+#[test]
 fn a_text_record_with_a_constant_a_line_and_a_list() {
     insta::assert_snapshot!(expand(quote! {
         #[schema(text)]

@@ -6,11 +6,15 @@
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
+use syn::Type;
+
+use super::context::{self, Side};
 use super::paths::Runtime;
 use super::{count_local, field_local, width_of};
-use crate::ast::{Container, FormEnum};
+use crate::ast::{is_named, unwrap_generic, Container, FormEnum};
 use crate::attr::{Presence, Repeat, StringKind};
 use crate::check::{Codec, Data, Element, Plan};
+use crate::check_context;
 
 /// Which layout a test runs through: binary bytes or text.
 #[derive(Clone, Copy)]
@@ -19,10 +23,12 @@ pub enum Check {
     Text,
 }
 
-/// The test module of `ident`, whose values `strategy` draws.
+/// The test module of `ident`: its `Sample` impl (the bodies of
+/// `context_strategy` and `strategy_with`, which sees `context`) and the test.
 pub(super) fn test_module(
     rt: &Runtime,
     ident: &Ident,
+    context_strategy: TokenStream,
     strategy: TokenStream,
     check: Check,
 ) -> TokenStream {
@@ -40,8 +46,15 @@ pub(super) fn test_module(
                 use #rt::testing::{WithJson as _, WithoutJson as _};
 
                 impl #rt::testing::Sample for #ident {
-                    fn strategy() -> #rt::proptest::strategy::BoxedStrategy<Self> {
-                        #strategy.boxed()
+                    fn context_strategy(
+                    ) -> #rt::proptest::strategy::BoxedStrategy<<Self as #rt::HasContext>::Context> {
+                        #context_strategy
+                    }
+
+                    fn strategy_with(
+                        context: &<Self as #rt::HasContext>::Context,
+                    ) -> #rt::proptest::strategy::BoxedStrategy<Self> {
+                        #strategy
                     }
                 }
 
@@ -55,52 +68,222 @@ pub(super) fn test_module(
     }
 }
 
-pub fn round_trip_module(rt: &Runtime, container: &Container, plans: &[Plan]) -> TokenStream {
-    let ident = container.ident;
+/// One field as the generated test draws it.
+pub(super) struct TestField<'a> {
+    pub ident: &'a Ident,
+    /// How it is drawn: after the counts and the fields later ones use,
+    /// which its strategy may refer to (as locals) with the context.
+    pub strategy: TokenStream,
+}
 
-    // Lengths shared by several collections are drawn first; every field's
-    // strategy may then use them.
-    let counts: Vec<_> = plans
+/// A struct's `strategy_with` body: shared lengths and the fields other
+/// fields use are drawn first, on their own; every other field then, from
+/// those and the context.
+fn struct_strategy(
+    rt: &Runtime,
+    container: &Container,
+    counts: &[&Ident],
+    fields: &[TestField],
+) -> TokenStream {
+    let ident = container.ident;
+    let sources: Vec<&Ident> = container
+        .fields
+        .iter()
+        .enumerate()
+        .filter(|(index, field)| {
+            !is_named(field.ty, "Count")
+                && container
+                    .fields
+                    .iter()
+                    .skip(index + 1)
+                    .any(|later| check_context::uses(later, field.ident))
+        })
+        .map(|(_, field)| field.ident)
+        .collect();
+    let mut first = Vec::new();
+    let mut first_locals = Vec::new();
+    for count in counts {
+        first.push(quote!(0..=#rt::testing::MAX_LEN));
+        let local = count_local(count);
+        first_locals.push(quote!(#local));
+    }
+    for source in &sources {
+        let ty = container
+            .fields
+            .iter()
+            .find(|field| field.ident == *source)
+            .map(|field| field.ty);
+        first.push(match ty {
+            Some(ty) => first_use_strategy(rt, container, source, ty, false),
+            None => quote!(#rt::proptest::strategy::Just(())),
+        });
+        let local = field_local(source);
+        first_locals.push(quote!(#local));
+    }
+    let rest: Vec<&TestField> = fields
+        .iter()
+        .filter(|field| !sources.contains(&field.ident))
+        .collect();
+    let second: Vec<TokenStream> = rest.iter().map(|field| field.strategy.clone()).collect();
+    let second_locals: Vec<TokenStream> = rest
+        .iter()
+        .map(|field| {
+            let local = field_local(field.ident);
+            quote!(#local)
+        })
+        .collect();
+    let inits = container.fields.iter().map(|field| {
+        let name = field.ident;
+        let local = field_local(name);
+        if sources.contains(&name) {
+            quote!(#name: ::core::clone::Clone::clone(&#local))
+        } else {
+            quote!(#name: #local)
+        }
+    });
+    let first = nest_strategies(rt, &first);
+    let first_pattern = nest_pattern(&first_locals);
+    let second = nest_strategies(rt, &second);
+    let second_pattern = nest_pattern(&second_locals);
+    quote! {
+        let __context = ::core::clone::Clone::clone(context);
+        #first
+            .prop_flat_map(move |#first_pattern| {
+                let __context = ::core::clone::Clone::clone(&__context);
+                #second.prop_map(move |#second_pattern| #ident { #(#inits),* })
+            })
+            .boxed()
+    }
+}
+
+/// A struct's `context_strategy` body: each parameter drawn as its first
+/// use needs it.
+fn struct_context_strategy(rt: &Runtime, container: &Container) -> TokenStream {
+    let params = check_context::params(container);
+    if params.is_empty() {
+        return quote!(#rt::proptest::strategy::Just(()).boxed());
+    }
+    let strategies: Vec<TokenStream> = params
+        .iter()
+        .map(|param| first_use_strategy(rt, container, &param.ident, &param.ty, true))
+        .collect();
+    context_of_strategies(rt, container.ident, params, &strategies)
+}
+
+/// A `context_strategy` body: the context struct of `ident` built from one
+/// strategy per parameter.
+pub(super) fn context_of_strategies(
+    rt: &Runtime,
+    ident: &Ident,
+    params: &[crate::attr::ContextParam],
+    strategies: &[TokenStream],
+) -> TokenStream {
+    let names: Vec<TokenStream> = params
+        .iter()
+        .map(|param| {
+            let name = &param.ident;
+            quote!(#name)
+        })
+        .collect();
+    let context = context::struct_ident(ident);
+    let strategy = nest_strategies(rt, strategies);
+    let pattern = nest_pattern(&names);
+    quote! {
+        #strategy.prop_map(|#pattern| #context { #(#names),* }).boxed()
+    }
+}
+
+/// The test module of a struct, binary or text, from its fields' strategies.
+pub(super) fn struct_test_module(
+    rt: &Runtime,
+    container: &Container,
+    counts: &[&Ident],
+    fields: &[TestField],
+    check: Check,
+) -> TokenStream {
+    let strategy = struct_strategy(rt, container, counts, fields);
+    let context_strategy = struct_context_strategy(rt, container);
+    test_module(rt, container.ident, context_strategy, strategy, check)
+}
+
+/// How a value of type `ty` named `name` is drawn so that its first use
+/// finds it sensible: a count is a short length, a flag 0 or 1 (a field
+/// used as a flag: any value), a value passed to a nested type whatever
+/// that type draws for the parameter, anything else any value.
+fn first_use_strategy(
+    rt: &Runtime,
+    container: &Container,
+    name: &Ident,
+    ty: &Type,
+    is_param: bool,
+) -> TokenStream {
+    for field in &container.fields {
+        let attrs = &field.attrs;
+        if matches!(&attrs.repeat, Some(repeat) if matches!(&repeat.value, Repeat::Count(count) if count == name))
+        {
+            return quote!(#rt::testing::context_count::<#ty>());
+        }
+        if matches!(&attrs.presence, Some(presence) if matches!(&presence.value, Presence::If(flag) if flag == name))
+        {
+            return if is_param {
+                quote!(#rt::testing::context_flag::<#ty>())
+            } else {
+                quote!(#rt::testing::strategy::<#ty>())
+            };
+        }
+        let passed = attrs
+            .pass
+            .as_ref()
+            .and_then(|pass| pass.value.iter().find(|arg| &arg.value == name));
+        if let (Some(arg), None) = (passed, &attrs.with) {
+            let element = element_type(field);
+            let param = &arg.param;
+            return quote! {
+                <#element as #rt::testing::Sample>::context_strategy()
+                    .prop_map(|__nested| __nested.#param)
+            };
+        }
+        if passed.is_some() {
+            break;
+        }
+    }
+    quote!(#rt::testing::strategy::<#ty>())
+}
+
+/// The type of one element of a field: without its `Option` and `Vec`.
+fn element_type<'a>(field: &'a crate::ast::Field) -> &'a Type {
+    let mut ty = field.ty;
+    if field.attrs.presence.is_some() {
+        ty = unwrap_generic(ty, "Option").unwrap_or(ty);
+    }
+    if field.attrs.repeat.is_some() || field.attrs.text_prefix.is_some() {
+        ty = unwrap_generic(ty, "Vec").unwrap_or(ty);
+    }
+    ty
+}
+
+pub fn round_trip_module(rt: &Runtime, container: &Container, plans: &[Plan]) -> TokenStream {
+    let counts: Vec<&Ident> = plans
         .iter()
         .filter(|plan| matches!(plan.codec, Codec::Count(_)))
-        .map(|plan| count_local(plan.field.ident))
+        .map(|plan| plan.field.ident)
         .collect();
-    let strategies: Vec<TokenStream> = plans.iter().map(|plan| field_strategy(rt, plan)).collect();
-    let locals: Vec<_> = plans
+    let fields: Vec<TestField> = plans
         .iter()
-        .map(|plan| field_local(plan.field.ident))
+        .map(|plan| TestField {
+            ident: plan.field.ident,
+            strategy: field_strategy(rt, container, plan),
+        })
         .collect();
-    let inits = plans.iter().map(|plan| field_init(rt, plan));
-
-    let fields_strategy = nest_strategies(rt, &strategies);
-    let fields_pattern = nest_pattern(
-        &locals
-            .iter()
-            .map(|local| quote!(#local))
-            .collect::<Vec<_>>(),
-    );
-    let build = quote! {
-        #fields_strategy.prop_map(|#fields_pattern| #ident { #(#inits),* })
-    };
-    let strategy = if counts.is_empty() {
-        build
-    } else {
-        let lengths = nest_strategies(
-            rt,
-            &counts
-                .iter()
-                .map(|_| quote!(0..=#rt::testing::MAX_LEN))
-                .collect::<Vec<_>>(),
-        );
-        let pattern = nest_pattern(
-            &counts
-                .iter()
-                .map(|count| quote!(#count))
-                .collect::<Vec<_>>(),
-        );
-        quote!(#lengths.prop_flat_map(|#pattern| #build))
-    };
-    test_module(rt, ident, strategy, Check::Binary)
+    let strategy = struct_strategy(rt, container, &counts, &fields);
+    let context_strategy = struct_context_strategy(rt, container);
+    test_module(
+        rt,
+        container.ident,
+        context_strategy,
+        strategy,
+        Check::Binary,
+    )
 }
 
 /// An enum of forms draws each variant alike.
@@ -109,10 +292,11 @@ pub fn form_enum_round_trip_module(rt: &Runtime, form_enum: &FormEnum) -> TokenS
     let arms = form_enum.variants.iter().map(|variant| {
         let ty = variant.ty;
         let name = variant.ident;
-        quote!(<#ty as #rt::testing::Sample>::strategy().prop_map(#ident::#name).boxed())
+        quote!(#rt::testing::strategy::<#ty>().prop_map(#ident::#name).boxed())
     });
-    let strategy = quote!(#rt::proptest::strategy::Union::new([#(#arms),*]));
-    test_module(rt, ident, strategy, Check::Binary)
+    let strategy = quote!(#rt::proptest::strategy::Union::new([#(#arms),*]).boxed());
+    let context_strategy = quote!(#rt::proptest::strategy::Just(()).boxed());
+    test_module(rt, ident, context_strategy, strategy, Check::Binary)
 }
 
 /// `(a, (b, (c, Just(()))))`: pairs nest without proptest's tuple-size limit.
@@ -132,45 +316,43 @@ fn nest(items: &[TokenStream], last: TokenStream) -> TokenStream {
         .fold(last, |rest, item| quote!((#item, #rest)))
 }
 
-fn field_strategy(rt: &Runtime, plan: &Plan) -> TokenStream {
+fn field_strategy(rt: &Runtime, container: &Container, plan: &Plan) -> TokenStream {
     let ty = plan.field.ty;
     match &plan.codec {
         Codec::Magic(_) | Codec::Count(_) => {
             quote!(#rt::proptest::strategy::Just(<#ty as ::core::default::Default>::default()))
         }
-        Codec::With(path) => quote!(#path::strategy()),
-        Codec::Data(data) => data_strategy(rt, data),
-    }
-}
-
-/// The value for a field; one present by an earlier flag is generated whole
-/// and kept only when the flag says so, keeping the two consistent.
-fn field_init(rt: &Runtime, plan: &Plan) -> TokenStream {
-    let name = plan.field.ident;
-    let local = field_local(name);
-    match &plan.codec {
-        Codec::Data(Data {
-            presence: Some(Presence::If(flag)),
-            ..
-        }) => {
-            let flag = field_local(flag);
-            quote! {
-                #name: if #rt::FlagInt::is_set(#flag) {
-                    ::core::option::Option::Some(#local)
-                } else {
-                    ::core::option::Option::None
-                }
-            }
+        Codec::With(path, pass) => {
+            let values = pass.iter().map(|arg| test_value(container, &arg.value));
+            quote!(#path::strategy(#(#values),*))
         }
-        _ => quote!(#name: #local),
+        Codec::Data(data) => data_strategy(rt, container, data),
     }
 }
 
-fn data_strategy(rt: &Runtime, data: &Data) -> TokenStream {
+/// A name's value inside the generated test: a local drawn earlier, or the
+/// context's.
+pub(super) fn test_value(container: &Container, name: &Ident) -> TokenStream {
+    context::value_of(name, check_context::is_param(container, name), Side::Read)
+}
+
+/// The length of a list counted by `count`: a drawn length, or the context's.
+pub(super) fn counted_len(rt: &Runtime, container: &Container, count: &Ident) -> TokenStream {
+    if check_context::is_param(container, count) {
+        quote!(#rt::testing::len_of(&__context.#count))
+    } else {
+        let local = count_local(count);
+        quote!(#local)
+    }
+}
+
+fn data_strategy(rt: &Runtime, container: &Container, data: &Data) -> TokenStream {
     let element = match &data.element {
         Element::Plain => {
             let ty = data.element_ty;
-            quote!(<#ty as #rt::testing::Sample>::strategy())
+            let nested =
+                context::nested_context(rt, ty, &data.pass, |name| test_value(container, name));
+            quote!(<#ty as #rt::testing::Sample>::strategy_with(&#nested))
         }
         Element::String(StringKind::Pascal) => quote!(#rt::testing::pascal_string()),
         Element::String(StringKind::NullTerminated) => {
@@ -183,15 +365,26 @@ fn data_strategy(rt: &Runtime, data: &Data) -> TokenStream {
     };
     let repeated = match &data.repeat {
         None => element,
-        Some(Repeat::Prefix(_)) => quote!(#rt::testing::list(#element)),
+        Some(Repeat::Prefix(_) | Repeat::ToEnd) => quote!(#rt::testing::list(#element)),
         Some(Repeat::Count(count)) => {
-            let len = count_local(count);
+            let len = counted_len(rt, container, count);
             quote!(#rt::testing::list_of_len(#element, #len))
         }
     };
     match &data.presence {
-        Some(Presence::Flag(_)) => quote!(#rt::proptest::option::of(#repeated)),
-        Some(Presence::If(_)) | None => repeated,
+        Some(Presence::Flag(_)) => quote!(#rt::proptest::option::of(#repeated).boxed()),
+        Some(Presence::If(flag)) => {
+            let flag =
+                context::place_of(flag, check_context::is_param(container, flag), Side::Read);
+            quote! {
+                if #rt::FlagInt::is_set(#flag) {
+                    #repeated.prop_map(::core::option::Option::Some).boxed()
+                } else {
+                    #rt::proptest::strategy::LazyJust::new(|| ::core::option::Option::None).boxed()
+                }
+            }
+        }
+        None => repeated,
     }
 }
 

@@ -4,12 +4,14 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use super::layout::type_text;
+use super::context::{self, nested_context, value_of, Side};
+use super::layout::{context_layout, passed, type_text};
 use super::paths::Runtime;
-use super::tests::{nest_pattern, nest_strategies, test_module, Check};
-use super::{field_local, str_lit};
+use super::tests::{counted_len, struct_test_module, Check, TestField};
+use super::{count_local, field_local, str_lit};
 use crate::ast::{is_named, Container};
-use crate::check_text::{self, Form, TextCodec, TextPlan, TextValue};
+use crate::check_context::{self, is_param};
+use crate::check_text::{self, Form, TextCodec, TextPlan, TextRepeat, TextValue};
 
 pub fn derive(rt: &Runtime, container: &Container) -> syn::Result<TokenStream> {
     let plans = check_text::plan(container)?;
@@ -19,10 +21,17 @@ pub fn derive(rt: &Runtime, container: &Container) -> syn::Result<TokenStream> {
     } else {
         record_impls(rt, container, &plans)
     };
+    let context = context::context_items(
+        rt,
+        container.ident,
+        container.vis,
+        check_context::params(container),
+    );
     let schema = schema_impl(rt, container, &plans);
     let layout = layout_impl(rt, container, &plans, one_line);
     let tests = round_trip_module(rt, container, &plans);
     Ok(quote! {
+        #context
         #codec
         #schema
         #layout
@@ -30,23 +39,42 @@ pub fn derive(rt: &Runtime, container: &Container) -> syn::Result<TokenStream> {
     })
 }
 
+/// Fewest lines a field takes.
+fn min_lines(rt: &Runtime, codec: &TextCodec) -> TokenStream {
+    match codec {
+        TextCodec::Style => quote!(0u64),
+        TextCodec::Value(TextValue {
+            repeat: None,
+            form: Form::Plain,
+            element_ty,
+            ..
+        }) => quote!(<#element_ty as #rt::TextRead>::MIN_LINES),
+        TextCodec::Value(TextValue {
+            repeat: Some(TextRepeat::Count(_) | TextRepeat::ToEnd),
+            ..
+        }) => quote!(0u64),
+        TextCodec::Magic(_) | TextCodec::Count(_) | TextCodec::Value(_) => quote!(1u64),
+    }
+}
+
+/// Fewest lines one element of a list takes.
+fn element_min_lines(rt: &Runtime, value: &TextValue) -> TokenStream {
+    let ty = value.element_ty;
+    match value.form {
+        Form::Plain => quote!(<#ty as #rt::TextRead>::MIN_LINES),
+        Form::Line | Form::Comment | Form::Vector => quote!(1u64),
+    }
+}
+
 /// A record whose fields take their own lines.
 fn record_impls(rt: &Runtime, container: &Container, plans: &[TextPlan]) -> TokenStream {
     let ident = container.ident;
-    let min_lines = plans.iter().map(|plan| match &plan.codec {
-        TextCodec::Style => quote!(0u64),
-        TextCodec::Value(TextValue {
-            repeated: false,
-            form: Form::Plain,
-            element_ty,
-        }) => quote!(<#element_ty as #rt::TextRead>::MIN_LINES),
-        TextCodec::Magic(_) | TextCodec::Value(_) => quote!(1u64),
-    });
+    let min_lines = plans.iter().map(|plan| min_lines(rt, &plan.codec));
     // The style is known once everything else is read.
     let reads = plans
         .iter()
         .filter(|plan| !matches!(plan.codec, TextCodec::Style))
-        .map(|plan| read_field(rt, plan, false));
+        .map(|plan| read_field(rt, container, plan, false));
     let styles = plans
         .iter()
         .filter(|plan| matches!(plan.codec, TextCodec::Style))
@@ -55,7 +83,13 @@ fn record_impls(rt: &Runtime, container: &Container, plans: &[TextPlan]) -> Toke
             quote!(let #local = __reader.style();)
         });
     let inits = field_inits(plans);
-    let writes = plans.iter().map(|plan| write_field(rt, plan, false));
+    let counts = plans.iter().filter_map(|plan| match &plan.codec {
+        TextCodec::Count(users) => Some(shared_count(rt, plan, users)),
+        _ => None,
+    });
+    let writes = plans
+        .iter()
+        .map(|plan| write_field(rt, container, plan, false));
     quote! {
         impl #rt::TextRead for #ident {
             const MIN_LINES: u64 = 0u64 #(+ #min_lines)*;
@@ -64,6 +98,7 @@ fn record_impls(rt: &Runtime, container: &Container, plans: &[TextPlan]) -> Toke
 
             fn read_text(
                 __reader: &mut #rt::TextReader<'_>,
+                __context: &<Self as #rt::HasContext>::Context,
             ) -> ::core::result::Result<Self, #rt::Error> {
                 #(#reads)*
                 #(#styles)*
@@ -75,7 +110,9 @@ fn record_impls(rt: &Runtime, container: &Container, plans: &[TextPlan]) -> Toke
             fn write_text(
                 &self,
                 __writer: &mut #rt::TextWriter,
+                __context: &<Self as #rt::HasContext>::Context,
             ) -> ::core::result::Result<(), #rt::Error> {
+                #(#counts)*
                 #(#writes)*
                 ::core::result::Result::Ok(())
             }
@@ -83,13 +120,31 @@ fn record_impls(rt: &Runtime, container: &Container, plans: &[TextPlan]) -> Toke
     }
 }
 
+/// `let __count_n = shared_len("n", &[("a", Some(self.a.len())), ...])?;`
+fn shared_count(rt: &Runtime, plan: &TextPlan, users: &[syn::Ident]) -> TokenStream {
+    let name = plan.field.ident;
+    let label = str_lit(&name.to_string());
+    let local = count_local(name);
+    let lengths = users.iter().map(|user| {
+        let user_label = str_lit(&user.to_string());
+        quote!((#user_label, ::core::option::Option::Some(self.#user.len())))
+    });
+    quote! {
+        let #local = #rt::shared_len(#label, &[#(#lengths),*])?;
+    }
+}
+
 /// A record whose fields are the tokens of one line.
 fn one_line_impls(rt: &Runtime, container: &Container, plans: &[TextPlan]) -> TokenStream {
     let ident = container.ident;
     let expected = str_lit(&format!("a `{ident}` line"));
-    let reads = plans.iter().map(|plan| read_field(rt, plan, true));
+    let reads = plans
+        .iter()
+        .map(|plan| read_field(rt, container, plan, true));
     let inits = field_inits(plans);
-    let writes = plans.iter().map(|plan| write_field(rt, plan, true));
+    let writes = plans
+        .iter()
+        .map(|plan| write_field(rt, container, plan, true));
     quote! {
         impl #rt::TextTokens for #ident {
             const EXPECTED: &'static str = #expected;
@@ -119,6 +174,7 @@ fn one_line_impls(rt: &Runtime, container: &Container, plans: &[TextPlan]) -> To
 
             fn read_text(
                 __reader: &mut #rt::TextReader<'_>,
+                _: &(),
             ) -> ::core::result::Result<Self, #rt::Error> {
                 #rt::read_token_line(__reader, #expected, <Self as #rt::TextTokens>::read_tokens)
             }
@@ -128,6 +184,7 @@ fn one_line_impls(rt: &Runtime, container: &Container, plans: &[TextPlan]) -> To
             fn write_text(
                 &self,
                 __writer: &mut #rt::TextWriter,
+                _: &(),
             ) -> ::core::result::Result<(), #rt::Error> {
                 #rt::write_token_line(__writer, |__w| #rt::TextTokens::write_tokens(self, __w))
             }
@@ -166,7 +223,7 @@ fn schema_impl(rt: &Runtime, container: &Container, plans: &[TextPlan]) -> Token
     }
 }
 
-fn read_field(rt: &Runtime, plan: &TextPlan, one_line: bool) -> TokenStream {
+fn read_field(rt: &Runtime, container: &Container, plan: &TextPlan, one_line: bool) -> TokenStream {
     let name = plan.field.ident;
     let label = str_lit(&name.to_string());
     let local = field_local(name);
@@ -181,16 +238,50 @@ fn read_field(rt: &Runtime, plan: &TextPlan, one_line: bool) -> TokenStream {
                 #rt::read_token_line(__reader, #expected, |__r| #rt::read_keywords(__r, #constant))
             }
         }
-        TextCodec::Value(value) if value.repeated => {
-            let element = read_element(rt, value, one_line, &quote!(__r));
-            let ty = value.element_ty;
-            let min_lines = match value.form {
-                Form::Plain => quote!(<#ty as #rt::TextRead>::MIN_LINES),
-                Form::Line | Form::Comment | Form::Vector => quote!(1u64),
+        TextCodec::Count(_) => {
+            let count = count_local(name);
+            return quote! {
+                let #count = __reader
+                    .count_line::<<#ty as #rt::CountField>::Int>()
+                    .map_err(|e| e.in_field(#label))?;
+                let #local: #ty = ::core::default::Default::default();
             };
-            quote!(#rt::read_list(__reader, #min_lines, |__r| #element))
         }
-        TextCodec::Value(value) => read_element(rt, value, one_line, &quote!(__reader)),
+        TextCodec::Value(value) => {
+            let element = read_element(rt, value, one_line, &quote!(__r));
+            let min_lines = element_min_lines(rt, value);
+            let read = match &value.repeat {
+                None => read_element(rt, value, one_line, &quote!(__reader)),
+                Some(TextRepeat::CountLine) => {
+                    quote!(#rt::read_list(__reader, #min_lines, |__r| #element))
+                }
+                Some(TextRepeat::Count(count)) if is_param(container, count) => {
+                    let count_label = str_lit(&count.to_string());
+                    quote! {
+                        #rt::context_len(#count_label, ::core::clone::Clone::clone(&__context.#count))
+                            .and_then(|__len| #rt::read_counted(__reader, __len, #min_lines, |__r| #element))
+                    }
+                }
+                Some(TextRepeat::Count(count)) => {
+                    let count = count_local(count);
+                    quote!(#rt::read_counted(__reader, #count, #min_lines, |__r| #element))
+                }
+                Some(TextRepeat::ToEnd) => quote!(#rt::read_lines_to_end(__reader, |__r| #element)),
+            };
+            if one_line {
+                read
+            } else {
+                let nested = nested_context(rt, value.element_ty, &value.pass, |name| {
+                    value_of(name, is_param(container, name), Side::Read)
+                });
+                quote! {
+                    {
+                        let __element_context = #nested;
+                        #read
+                    }
+                }
+            }
+        }
     };
     quote! {
         let #local: #ty = #value.map_err(|e| e.in_field(#label))?;
@@ -206,7 +297,9 @@ fn read_element(
     let ty = value.element_ty;
     let tokens = quote!(<#ty as #rt::TextTokens>::read_tokens);
     match (value.form, one_line) {
-        (Form::Plain, false) => quote!(<#ty as #rt::TextRead>::read_text(#reader)),
+        (Form::Plain, false) => {
+            quote!(<#ty as #rt::TextRead>::read_text(#reader, &__element_context))
+        }
         (Form::Plain, true) => quote!(#tokens(#reader)),
         (Form::Vector, true) => quote!(#rt::read_vector(#reader, #tokens)),
         (Form::Vector, false) => quote! {
@@ -217,9 +310,15 @@ fn read_element(
     }
 }
 
-fn write_field(rt: &Runtime, plan: &TextPlan, one_line: bool) -> TokenStream {
+fn write_field(
+    rt: &Runtime,
+    container: &Container,
+    plan: &TextPlan,
+    one_line: bool,
+) -> TokenStream {
     let name = plan.field.ident;
     let label = str_lit(&name.to_string());
+    let ty = plan.field.ty;
     let write = match &plan.codec {
         // Used by `TextSchema::to_text` before anything is written.
         TextCodec::Style => return TokenStream::new(),
@@ -229,12 +328,42 @@ fn write_field(rt: &Runtime, plan: &TextPlan, one_line: bool) -> TokenStream {
         TextCodec::Magic(constant) => quote! {
             #rt::write_token_line(__writer, |__w| #rt::write_keywords(__w, #constant))
         },
-        TextCodec::Value(value) if value.repeated => {
-            let element = write_element(rt, value, one_line, &quote!(__w), &quote!(__e));
-            quote!(#rt::write_list(__writer, &self.#name, |__w, __e| #element))
+        TextCodec::Count(_) => {
+            let count = count_local(name);
+            quote!(__writer.count_line::<<#ty as #rt::CountField>::Int>(#count))
         }
         TextCodec::Value(value) => {
-            write_element(rt, value, one_line, &quote!(__writer), &quote!(&self.#name))
+            let element = write_element(rt, value, one_line, &quote!(__w), &quote!(__e));
+            let write = match &value.repeat {
+                None => write_element(rt, value, one_line, &quote!(__writer), &quote!(&self.#name)),
+                Some(TextRepeat::CountLine) => {
+                    quote!(#rt::write_list(__writer, &self.#name, |__w, __e| #element))
+                }
+                Some(TextRepeat::Count(count)) if is_param(container, count) => {
+                    let count_label = str_lit(&count.to_string());
+                    quote! {
+                        #rt::context_len(#count_label, ::core::clone::Clone::clone(&__context.#count))
+                            .and_then(|__len| #rt::check_len(self.#name.len(), #count_label, __len))
+                            .and_then(|()| #rt::write_elements(__writer, &self.#name, |__w, __e| #element))
+                    }
+                }
+                Some(TextRepeat::Count(_) | TextRepeat::ToEnd) => {
+                    quote!(#rt::write_elements(__writer, &self.#name, |__w, __e| #element))
+                }
+            };
+            if one_line {
+                write
+            } else {
+                let nested = nested_context(rt, value.element_ty, &value.pass, |name| {
+                    value_of(name, is_param(container, name), Side::Write)
+                });
+                quote! {
+                    {
+                        let __element_context = #nested;
+                        #write
+                    }
+                }
+            }
         }
     };
     quote! {
@@ -251,7 +380,9 @@ fn write_element(
 ) -> TokenStream {
     let tokens = quote!(#rt::TextTokens::write_tokens(#element, __t));
     match (value.form, one_line) {
-        (Form::Plain, false) => quote!(#rt::TextWrite::write_text(#element, #writer)),
+        (Form::Plain, false) => {
+            quote!(#rt::TextWrite::write_text(#element, #writer, &__element_context))
+        }
         (Form::Plain, true) => quote!(#rt::TextTokens::write_tokens(#element, #writer)),
         (Form::Vector, true) => quote!(#rt::write_vector(#writer, |__t| #tokens)),
         (Form::Vector, false) => quote! {
@@ -277,8 +408,20 @@ fn layout_impl(
         let rust_type = str_lit(&type_text(field.ty));
         let encoding = str_lit(&encoding(&plan.codec, one_line));
         let count = match &plan.codec {
-            TextCodec::Value(TextValue { repeated: true, .. }) => {
-                quote!(::core::option::Option::Some("count line"))
+            TextCodec::Value(TextValue {
+                repeat: Some(repeat),
+                ..
+            }) => {
+                let source = match repeat {
+                    TextRepeat::CountLine => "count line".to_owned(),
+                    TextRepeat::Count(count) if is_param(container, count) => {
+                        format!("context `{count}`")
+                    }
+                    TextRepeat::Count(count) => format!("field `{count}`"),
+                    TextRepeat::ToEnd => "the end of the text".to_owned(),
+                };
+                let source = str_lit(&source);
+                quote!(::core::option::Option::Some(#source))
             }
             _ => quote!(::core::option::Option::None),
         };
@@ -298,6 +441,7 @@ fn layout_impl(
             }
         }
     });
+    let context = context_layout(rt, check_context::params(container));
     quote! {
         impl #rt::Layout for #ident {
             const LAYOUT: #rt::TypeLayout = #rt::TypeLayout {
@@ -305,6 +449,8 @@ fn layout_impl(
                 doc: #doc,
                 byte_order: #rt::ByteOrder::Text,
                 form: ::core::option::Option::None,
+                context: #context,
+                chosen_by: ::core::option::Option::None,
                 fields: &[#(#fields),*],
                 min_size: 0,
                 fixed_size: ::core::option::Option::None,
@@ -331,6 +477,10 @@ fn encoding(codec: &TextCodec, one_line: bool) -> String {
         TextCodec::Style => "not stored: the file's line ending and number style".to_owned(),
         TextCodec::Magic(constant) if one_line => format!("constant `{}`", constant.value()),
         TextCodec::Magic(constant) => format!("constant line `{}`", constant.value()),
+        TextCodec::Count(users) => {
+            let names: Vec<String> = users.iter().map(|user| format!("`{user}`")).collect();
+            format!("count line: element count of {}", names.join(", "))
+        }
         TextCodec::Value(value) => {
             let ty = value.element_ty;
             let element = match value.form {
@@ -341,44 +491,46 @@ fn encoding(codec: &TextCodec, one_line: bool) -> String {
                 Form::Vector => format!("`| … |` of {}", type_text(ty)),
             };
             let element = match (value.form, one_line) {
-                (Form::Plain | Form::Vector, false) if !value.repeated => {
+                (Form::Plain | Form::Vector, false) if value.repeat.is_none() => {
                     format!("line: {element}")
                 }
                 _ => element,
             };
-            if value.repeated {
-                format!("count line, then that many × {element}")
-            } else {
-                element
+            let repeated = match &value.repeat {
+                None => element,
+                Some(TextRepeat::CountLine) => format!("count line, then that many × {element}"),
+                Some(TextRepeat::Count(count)) => format!("`{count}` × {element}"),
+                Some(TextRepeat::ToEnd) => format!("{element}, repeated to the end of the text"),
+            };
+            match passed(&value.pass) {
+                Some(passed) => format!("{repeated}, given {passed}"),
+                None => repeated,
             }
         }
     }
 }
 
 fn round_trip_module(rt: &Runtime, container: &Container, plans: &[TextPlan]) -> TokenStream {
-    let ident = container.ident;
-    let strategies: Vec<TokenStream> = plans.iter().map(|plan| field_strategy(rt, plan)).collect();
-    let locals: Vec<TokenStream> = plans
+    let counts: Vec<&syn::Ident> = plans
         .iter()
-        .map(|plan| {
-            let local = field_local(plan.field.ident);
-            quote!(#local)
+        .filter(|plan| matches!(plan.codec, TextCodec::Count(_)))
+        .map(|plan| plan.field.ident)
+        .collect();
+    let fields: Vec<TestField> = plans
+        .iter()
+        .map(|plan| TestField {
+            ident: plan.field.ident,
+            strategy: field_strategy(rt, container, plan),
         })
         .collect();
-    let inits = field_inits(plans);
-    let fields_strategy = nest_strategies(rt, &strategies);
-    let fields_pattern = nest_pattern(&locals);
-    let strategy = quote! {
-        #fields_strategy.prop_map(|#fields_pattern| #ident { #(#inits),* })
-    };
-    test_module(rt, ident, strategy, Check::Text)
+    struct_test_module(rt, container, &counts, &fields, Check::Text)
 }
 
-fn field_strategy(rt: &Runtime, plan: &TextPlan) -> TokenStream {
+fn field_strategy(rt: &Runtime, container: &Container, plan: &TextPlan) -> TokenStream {
     let ty = plan.field.ty;
     match &plan.codec {
         TextCodec::Style => quote!(#rt::testing::text_style()),
-        TextCodec::Magic(_) => {
+        TextCodec::Magic(_) | TextCodec::Count(_) => {
             quote!(#rt::proptest::strategy::Just(<#ty as ::core::default::Default>::default()))
         }
         TextCodec::Value(value) => {
@@ -386,12 +538,22 @@ fn field_strategy(rt: &Runtime, plan: &TextPlan) -> TokenStream {
             let element = match value.form {
                 Form::Line | Form::Comment => quote!(#rt::testing::line_string()),
                 Form::Plain if is_named(ty, "RawString") => quote!(#rt::testing::token_string()),
-                Form::Plain | Form::Vector => quote!(<#ty as #rt::testing::Sample>::strategy()),
+                Form::Plain | Form::Vector => {
+                    let nested = nested_context(rt, ty, &value.pass, |name| {
+                        super::tests::test_value(container, name)
+                    });
+                    quote!(<#ty as #rt::testing::Sample>::strategy_with(&#nested))
+                }
             };
-            if value.repeated {
-                quote!(#rt::testing::list(#element))
-            } else {
-                element
+            match &value.repeat {
+                None => element,
+                Some(TextRepeat::CountLine | TextRepeat::ToEnd) => {
+                    quote!(#rt::testing::list(#element))
+                }
+                Some(TextRepeat::Count(count)) => {
+                    let len = counted_len(rt, container, count);
+                    quote!(#rt::testing::list_of_len(#element, #len))
+                }
             }
         }
     }

@@ -3,11 +3,13 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
+use super::context::{nested_context, place_of, value_of, Side};
 use super::paths::Runtime;
 use super::{constant_tokens, count_local, endian, str_lit, tag_str, tag_tokens, width_of};
 use crate::ast::Container;
 use crate::attr::{Presence, Repeat, StringKind};
 use crate::check::{Codec, CountUser, Data, Element, Plan};
+use crate::check_context::is_param;
 
 pub fn encode_impl(rt: &Runtime, container: &Container, plans: &[Plan]) -> TokenStream {
     let ident = container.ident;
@@ -21,7 +23,7 @@ pub fn encode_impl(rt: &Runtime, container: &Container, plans: &[Plan]) -> Token
         Codec::Count(users) => Some(shared_count(rt, plan, users, in_form.as_ref())),
         _ => None,
     });
-    let writes = plans.iter().map(|plan| write_field(rt, plan));
+    let writes = plans.iter().map(|plan| write_field(rt, container, plan));
     let mut body = quote! {
         #(#writes)*
         ::core::result::Result::Ok(())
@@ -38,6 +40,7 @@ pub fn encode_impl(rt: &Runtime, container: &Container, plans: &[Plan]) -> Token
                 &self,
                 __writer: &mut __W,
                 _: #rt::Endian,
+                __context: &<Self as #rt::HasContext>::Context,
             ) -> ::core::result::Result<(), #rt::Error> {
                 #(#counts)*
                 #body
@@ -72,8 +75,8 @@ fn shared_count(
 }
 
 /// A field's write statement; a chunk field's runs inside its chunk.
-fn write_field(rt: &Runtime, plan: &Plan) -> TokenStream {
-    let statement = write_field_value(rt, plan);
+fn write_field(rt: &Runtime, container: &Container, plan: &Plan) -> TokenStream {
+    let statement = write_field_value(rt, container, plan);
     match plan.chunk {
         None => statement,
         Some(tag) => {
@@ -88,7 +91,7 @@ fn write_field(rt: &Runtime, plan: &Plan) -> TokenStream {
     }
 }
 
-fn write_field_value(rt: &Runtime, plan: &Plan) -> TokenStream {
+fn write_field_value(rt: &Runtime, container: &Container, plan: &Plan) -> TokenStream {
     let name = plan.field.ident;
     let label = str_lit(&name.to_string());
     let ty = plan.field.ty;
@@ -111,20 +114,40 @@ fn write_field_value(rt: &Runtime, plan: &Plan) -> TokenStream {
                 ) #in_field
             }
         }
-        Codec::With(path) => quote!(#path::write(&self.#name, __writer, #endian) #in_field),
+        Codec::With(path, pass) => {
+            let values = pass
+                .iter()
+                .map(|arg| value_of(&arg.value, is_param(container, &arg.value), Side::Write));
+            quote!(#path::write(&self.#name, __writer, #endian #(, #values)*) #in_field)
+        }
         Codec::Data(data) => {
-            let write = write_data(rt, data, &endian, &quote!(&self.#name));
-            quote!(#write #in_field)
+            let context = nested_context(rt, data.element_ty, &data.pass, |name| {
+                value_of(name, is_param(container, name), Side::Write)
+            });
+            let write = write_data(rt, container, data, &endian, &quote!(&self.#name));
+            quote! {
+                {
+                    let __element_context = #context;
+                    #write
+                } #in_field
+            }
         }
     }
 }
 
-/// An expression writing `value` (a reference) in the data's shape to `__writer`.
-fn write_data(rt: &Runtime, data: &Data, endian: &TokenStream, value: &TokenStream) -> TokenStream {
+/// An expression writing `value` (a reference) in the data's shape to
+/// `__writer`; its elements get `__element_context`.
+fn write_data(
+    rt: &Runtime,
+    container: &Container,
+    data: &Data,
+    endian: &TokenStream,
+    value: &TokenStream,
+) -> TokenStream {
     match &data.presence {
-        None => write_repeated(rt, data, endian, &quote!(__writer), value),
+        None => write_repeated(rt, container, data, endian, &quote!(__writer), value),
         Some(Presence::Flag(flag)) => {
-            let present = write_repeated(rt, data, endian, &quote!(__w), &quote!(__v));
+            let present = write_repeated(rt, container, data, endian, &quote!(__w), &quote!(__v));
             quote! {
                 #rt::write_flagged::<#flag, __W, _>(
                     __writer, #endian, (#value).as_ref(), |__w, __v| #present,
@@ -133,11 +156,13 @@ fn write_data(rt: &Runtime, data: &Data, endian: &TokenStream, value: &TokenStre
         }
         Some(Presence::If(flag)) => {
             let flag_label = str_lit(&flag.to_string());
-            let present = write_repeated(rt, data, endian, &quote!(__writer), &quote!(__v));
+            let present =
+                write_repeated(rt, container, data, endian, &quote!(__writer), &quote!(__v));
+            let flag = place_of(flag, is_param(container, flag), Side::Write);
             quote! {
                 #rt::check_presence(
                     #flag_label,
-                    #rt::FlagInt::is_set(self.#flag),
+                    #rt::FlagInt::is_set(#flag),
                     (#value).is_some(),
                 )
                 .and_then(|()| match (#value).as_ref() {
@@ -151,6 +176,7 @@ fn write_data(rt: &Runtime, data: &Data, endian: &TokenStream, value: &TokenStre
 
 fn write_repeated(
     rt: &Runtime,
+    container: &Container,
     data: &Data,
     endian: &TokenStream,
     writer: &TokenStream,
@@ -163,7 +189,15 @@ fn write_repeated(
             #rt::write_count::<#prefix, __W>(#writer, #endian, (#value).len())
                 .and_then(|()| #rt::write_each(#writer, #value, |__w, __e| #element))
         },
-        Some(Repeat::Count(_)) => quote! {
+        Some(Repeat::Count(count)) if is_param(container, count) => {
+            let label = str_lit(&count.to_string());
+            quote! {
+                #rt::context_len(#label, ::core::clone::Clone::clone(&__context.#count))
+                    .and_then(|__len| #rt::check_len((#value).len(), #label, __len))
+                    .and_then(|()| #rt::write_each(#writer, #value, |__w, __e| #element))
+            }
+        }
+        Some(Repeat::Count(_) | Repeat::ToEnd) => quote! {
             #rt::write_each(#writer, #value, |__w, __e| #element)
         },
     }
@@ -177,7 +211,9 @@ fn write_element(
     value: &TokenStream,
 ) -> TokenStream {
     match element {
-        Element::Plain => quote!(#rt::Encode::encode(#value, #writer, #endian)),
+        Element::Plain => {
+            quote!(#rt::Encode::encode(#value, #writer, #endian, &__element_context))
+        }
         Element::String(StringKind::Pascal) => {
             quote!(#rt::write_pascal(#writer, #value))
         }

@@ -11,13 +11,27 @@
 //! | `comment` | `RawString` | a `//` line; the text after `//` is kept |
 //! | `vector` | `[T; N]` | `\| x y z \|` |
 //! | `prefix` | `Vec<T>` | a count line, then the elements (with `line` or `vector`: of that form) |
+//! | (none) | `Count<C>` | a count line for the lists that name it with `count`; the writer fills it in |
+//! | `count = name` | `Vec<T>` | as many elements as an earlier `Count<_>` field or a context parameter says, with no count line of their own |
+//! | `to_end` | `Vec<T>` | elements until the text ends |
+//! | `context(param = name)` | nested record | passes an earlier field or a context parameter to it |
 //! | `magic = "version 300"` | `Magic` | a line that must read exactly so |
 //! | `style` | [`TextStyle`] | nothing: filled in by the reader, used by the writer |
+//!
+//! A record takes `context(name: Type, ...)` as a binary one does. Text
+//! enums are keyword enums (`#[schema(text)]`, each unit variant
+//! `#[schema(keyword = "Euler Angles")]`: a line holding the phrase, bare or
+//! in double quotes, kept as spelled) or chosen by a context value
+//! (`#[schema(text, context(r: Representation), select = r)]`, each variant
+//! `#[schema(when = Representation::Matrix)]`). An unknown keyword is an
+//! error listing the known ones.
 //!
 //! Reading records the file's [`TextStyle`]: its line ending, float style, and
 //! the tokens and lines that style would not reproduce, so that a file read
 //! and written back comes out byte for byte.
 
+#[cfg(test)]
+mod context_tests;
 #[cfg(test)]
 mod derive_tests;
 pub mod float;
@@ -32,23 +46,24 @@ pub use reader::TextReader;
 pub use style::{FloatStyle, LineEnding, RawLine, RawNumber, TextStyle};
 pub use writer::TextWriter;
 
-use super::{Error, ErrorKind, RawString, Segment, TypeLayout};
+use super::{Error, ErrorKind, HasContext, RawString, Segment, TypeLayout};
 use forms::{read_token_line, write_token_line};
 
-/// A value that takes whole lines.
-pub trait TextRead: Sized {
+/// A value that takes whole lines. Its context ([`HasContext`]) is what it
+/// needs from the enclosing record, as in binary layouts.
+pub trait TextRead: HasContext + Sized {
     /// Fewest lines any value takes: bounds what a count may allocate.
     const MIN_LINES: u64;
     /// The layout a field holding this type refers to: the type's own when
     /// `#[derive(Schema)]` made it, none for numbers and strings.
     const NESTED_LAYOUT: Option<fn() -> TypeLayout> = None;
 
-    fn read_text(reader: &mut TextReader<'_>) -> Result<Self, Error>;
+    fn read_text(reader: &mut TextReader<'_>, context: &Self::Context) -> Result<Self, Error>;
 }
 
 /// The writing half of [`TextRead`].
-pub trait TextWrite {
-    fn write_text(&self, writer: &mut TextWriter) -> Result<(), Error>;
+pub trait TextWrite: HasContext {
+    fn write_text(&self, writer: &mut TextWriter, context: &Self::Context) -> Result<(), Error>;
 }
 
 /// A value made of tokens within a line: numbers, words, arrays and
@@ -71,19 +86,35 @@ pub trait TextSchema: TextRead + TextWrite {
     }
 
     /// Reads a whole file; lines left over after the value are an error.
-    fn from_text(text: &[u8]) -> Result<Self, Error> {
+    fn from_text_with(text: &[u8], context: &Self::Context) -> Result<Self, Error> {
         let mut reader = TextReader::new(text);
-        let value = Self::read_text(&mut reader)?;
+        let value = Self::read_text(&mut reader, context)?;
         reader.finish()?;
         Ok(value)
     }
 
     /// Writes a whole file in the value's style (the original tools' style,
     /// [`TextStyle::default`], when it has none).
-    fn to_text(&self) -> Result<Vec<u8>, Error> {
+    fn to_text_with(&self, context: &Self::Context) -> Result<Vec<u8>, Error> {
         let mut writer = TextWriter::new(self.text_style().cloned().unwrap_or_default());
-        self.write_text(&mut writer)?;
+        self.write_text(&mut writer, context)?;
         Ok(writer.finish())
+    }
+
+    /// [`Self::from_text_with`] for a type that needs no context.
+    fn from_text(text: &[u8]) -> Result<Self, Error>
+    where
+        Self: HasContext<Context = ()>,
+    {
+        Self::from_text_with(text, &())
+    }
+
+    /// [`Self::to_text_with`] for a type that needs no context.
+    fn to_text(&self) -> Result<Vec<u8>, Error>
+    where
+        Self: HasContext<Context = ()>,
+    {
+        self.to_text_with(&())
     }
 }
 
@@ -104,6 +135,10 @@ macro_rules! text_number {
 }
 
 text_number!(u8, u16, u32, u64, i8, i16, i32, i64, f32);
+
+impl HasContext for RawString {
+    type Context = ();
+}
 
 /// A `RawString` without `line` is one word (no spaces).
 impl TextTokens for RawString {
@@ -149,13 +184,13 @@ macro_rules! token_line {
         impl TextRead for $ty {
             const MIN_LINES: u64 = 1;
 
-            fn read_text(reader: &mut TextReader<'_>) -> Result<Self, Error> {
+            fn read_text(reader: &mut TextReader<'_>, _: &()) -> Result<Self, Error> {
                 read_token_line(reader, <Self as TextTokens>::EXPECTED, <Self as TextTokens>::read_tokens)
             }
         }
 
         impl TextWrite for $ty {
-            fn write_text(&self, writer: &mut TextWriter) -> Result<(), Error> {
+            fn write_text(&self, writer: &mut TextWriter, _: &()) -> Result<(), Error> {
                 write_token_line(writer, |writer| self.write_tokens(writer))
             }
         }
@@ -164,17 +199,17 @@ macro_rules! token_line {
 
 token_line!(u8, u16, u32, u64, i8, i16, i32, i64, f32, RawString);
 
-impl<T: TextTokens, const N: usize> TextRead for [T; N] {
+impl<T: TextTokens + HasContext, const N: usize> TextRead for [T; N] {
     const MIN_LINES: u64 = 1;
     const NESTED_LAYOUT: Option<fn() -> TypeLayout> = T::NESTED_LAYOUT;
 
-    fn read_text(reader: &mut TextReader<'_>) -> Result<Self, Error> {
+    fn read_text(reader: &mut TextReader<'_>, _: &T::Context) -> Result<Self, Error> {
         read_token_line(reader, Self::EXPECTED, Self::read_tokens)
     }
 }
 
-impl<T: TextTokens, const N: usize> TextWrite for [T; N] {
-    fn write_text(&self, writer: &mut TextWriter) -> Result<(), Error> {
+impl<T: TextTokens + HasContext, const N: usize> TextWrite for [T; N] {
+    fn write_text(&self, writer: &mut TextWriter, _: &T::Context) -> Result<(), Error> {
         write_token_line(writer, |writer| self.write_tokens(writer))
     }
 }

@@ -2,6 +2,7 @@
 
 use super::number::TextNumber;
 use super::style::{FloatStyle, LineEnding, RawLine, RawNumber, TextStyle};
+use crate::schema::collection::{input_needed, CountInt};
 use crate::schema::{Error, ErrorKind};
 use crate::schema::{RawString, Segment};
 
@@ -28,6 +29,28 @@ pub struct TextReader<'a> {
 
 fn is_space(byte: u8) -> bool {
     byte == b' ' || byte == b'\t'
+}
+
+fn trim_spaces(line: &[u8]) -> &[u8] {
+    let start = line
+        .iter()
+        .position(|&b| !is_space(b))
+        .unwrap_or(line.len());
+    let end = line
+        .iter()
+        .rposition(|&b| !is_space(b))
+        .map_or(start, |end| end + 1);
+    line.get(start..end).unwrap_or_default()
+}
+
+/// The phrase a keyword line spells: without spaces around it and without
+/// one pair of double quotes around it.
+pub(super) fn keyword_text(line: &[u8]) -> &[u8] {
+    let trimmed = trim_spaces(line);
+    trimmed
+        .strip_prefix(b"\"")
+        .and_then(|rest| rest.strip_suffix(b"\""))
+        .unwrap_or(trimmed)
 }
 
 impl<'a> TextReader<'a> {
@@ -58,6 +81,11 @@ impl<'a> TextReader<'a> {
     /// An error at the cursor of the open line.
     pub fn error_here(&self, kind: ErrorKind) -> Error {
         Error::at_text(self.line_number(), self.cursor + 1, kind)
+    }
+
+    /// An error about the line that would be read next.
+    pub fn error_at_next_line(&self, kind: ErrorKind) -> Error {
+        Error::at_text(self.lines_taken + 1, 1, kind)
     }
 
     /// Opens the next line for tokens.
@@ -226,7 +254,7 @@ impl<'a> TextReader<'a> {
         self.skip_spaces();
         let (line, column) = (self.line_number(), self.cursor + 1);
         let count: u64 = self.number()?;
-        let needed = count.saturating_mul(min_lines.max(1));
+        let needed = input_needed(count, min_lines);
         let remaining = self.total_lines.saturating_sub(self.lines_taken) as u64;
         if needed > remaining {
             let kind = ErrorKind::CountExceedsLines {
@@ -241,6 +269,70 @@ impl<'a> TextReader<'a> {
             let kind = ErrorKind::Invalid(format!("count {count} is too large"));
             Error::at_text(line, column, kind)
         })
+    }
+
+    /// Whether every line has been read.
+    pub fn at_end(&self) -> bool {
+        self.next_line >= self.text.len()
+    }
+
+    /// Lines not yet read.
+    fn lines_left(&self) -> u64 {
+        self.total_lines.saturating_sub(self.lines_taken) as u64
+    }
+
+    /// A line holding one of the `choices`' phrases (words with single
+    /// spaces between), bare or in double quotes, with any spaces around it;
+    /// returns the value paired with it.
+    /// A line not spelled exactly as its phrase is kept verbatim in the
+    /// style, so it is written back as found.
+    pub fn keyword_line<'c, T>(
+        &mut self,
+        choices: &'c [(&'static str, T)],
+    ) -> Result<&'c T, Error> {
+        let line = self.whole_line("a keyword line")?;
+        let spelled = keyword_text(line);
+        let Some((phrase, value)) = choices
+            .iter()
+            .find(|(phrase, _)| phrase.as_bytes() == spelled)
+        else {
+            let known = choices
+                .iter()
+                .map(|(phrase, _)| format!("`{phrase}`"))
+                .collect::<Vec<_>>()
+                .join(", ");
+            let column = line.len() - line.iter().skip_while(|&&b| is_space(b)).count() + 1;
+            return Err(Error::at_text(
+                self.line_number(),
+                column,
+                ErrorKind::UnknownKeyword {
+                    found: String::from_utf8_lossy(trim_spaces(line)).into_owned(),
+                    known,
+                },
+            ));
+        };
+        if phrase.as_bytes() != line {
+            self.raw_lines.push(RawLine {
+                index: self.lines_taken - 1,
+                text: RawString(line.to_vec()),
+            });
+        }
+        Ok(value)
+    }
+
+    /// A count line holding a `C` (`Count<C>` fields).
+    pub fn count_line<C: TextNumber + CountInt>(&mut self) -> Result<usize, Error> {
+        self.begin_line("a count")?;
+        self.skip_spaces();
+        let (line, column) = (self.line_number(), self.cursor + 1);
+        let count = self.number::<C>()?.to_u64();
+        self.end_line()?;
+        let fail = |message: String| Error::at_text(line, column, ErrorKind::Invalid(message));
+        if count > C::MAX {
+            return Err(fail(format!("the {} count is negative", C::NAME)));
+        }
+        usize::try_from(count)
+            .map_err(|_| fail(format!("count {count} does not fit this machine's memory")))
     }
 
     /// The style seen so far: the float style that reproduces more number
@@ -278,11 +370,61 @@ impl<'a> TextReader<'a> {
 pub fn read_list<'a, T>(
     reader: &mut TextReader<'a>,
     min_lines: u64,
-    mut read_one: impl FnMut(&mut TextReader<'a>) -> Result<T, Error>,
+    read_one: impl FnMut(&mut TextReader<'a>) -> Result<T, Error>,
 ) -> Result<Vec<T>, Error> {
     reader.begin_line("a count")?;
     let count = reader.count(min_lines)?;
     reader.end_line()?;
+    read_elements(reader, count, read_one)
+}
+
+/// Reads `count` elements of at least `min_lines` lines each, the count
+/// given elsewhere (an earlier count line, the context). A count the
+/// remaining lines cannot hold fails before anything is allocated.
+pub fn read_counted<'a, T>(
+    reader: &mut TextReader<'a>,
+    count: usize,
+    min_lines: u64,
+    read_one: impl FnMut(&mut TextReader<'a>) -> Result<T, Error>,
+) -> Result<Vec<T>, Error> {
+    let needed = input_needed(count as u64, min_lines);
+    let remaining = reader.lines_left();
+    if needed > remaining {
+        let kind = ErrorKind::CountExceedsLines {
+            count: count as u64,
+            needed,
+            remaining,
+        };
+        return Err(Error::at_text(reader.line_number() + 1, 1, kind));
+    }
+    read_elements(reader, count, read_one)
+}
+
+/// Reads elements until the text ends.
+pub fn read_lines_to_end<'a, T>(
+    reader: &mut TextReader<'a>,
+    mut read_one: impl FnMut(&mut TextReader<'a>) -> Result<T, Error>,
+) -> Result<Vec<T>, Error> {
+    let mut elements = Vec::new();
+    while !reader.at_end() {
+        let before = reader.next_line;
+        let index = elements.len();
+        let element = read_one(reader).map_err(|e| e.within(Segment::Index(index)))?;
+        if reader.next_line == before {
+            return Err(reader
+                .error_here(ErrorKind::EmptyElement)
+                .within(Segment::Index(index)));
+        }
+        elements.push(element);
+    }
+    Ok(elements)
+}
+
+fn read_elements<'a, T>(
+    reader: &mut TextReader<'a>,
+    count: usize,
+    mut read_one: impl FnMut(&mut TextReader<'a>) -> Result<T, Error>,
+) -> Result<Vec<T>, Error> {
     let mut elements = Vec::with_capacity(count);
     for index in 0..count {
         elements.push(read_one(reader).map_err(|e| e.within(Segment::Index(index)))?);

@@ -1,7 +1,9 @@
 //! The text writer: lines and tokens in a file's recorded style.
 
 use super::number::TextNumber;
+use super::reader::keyword_text;
 use super::style::{RawLine, RawNumber, TextStyle};
+use crate::schema::collection::CountInt;
 use crate::schema::{Error, ErrorKind, Segment};
 
 /// Writes a text layout in a [`TextStyle`].
@@ -134,6 +136,38 @@ impl TextWriter {
         }
     }
 
+    /// A keyword line: the file's own spelling of it (quoted, spaced) when
+    /// the style kept one for this line that holds the same phrase.
+    pub fn keyword_line(&mut self, phrase: &'static str) -> Result<(), Error> {
+        let index = self.lines_written;
+        let raw = raw_at(
+            &self.style.raw_lines,
+            &mut self.next_raw_line,
+            index,
+            |raw: &RawLine| raw.index,
+        );
+        let line = match raw {
+            Some(raw) if keyword_text(&raw.text.0) == phrase.as_bytes() => raw.text.0.clone(),
+            _ => phrase.as_bytes().to_vec(),
+        };
+        self.whole_line(&line)
+    }
+
+    /// A count line holding `len` as a `C` (`Count<C>` fields).
+    pub fn count_line<C: TextNumber + CountInt>(&mut self, len: usize) -> Result<(), Error> {
+        let count = C::from_len(len).ok_or_else(|| {
+            Error::new(ErrorKind::TooLong {
+                len,
+                count_type: C::NAME,
+                max: C::MAX,
+            })
+        })?;
+        self.begin_line();
+        self.number(count)?;
+        self.end_line();
+        Ok(())
+    }
+
     /// A count line: the length of the list that follows.
     pub fn count(&mut self, len: usize) -> Result<(), Error> {
         self.begin_line();
@@ -165,16 +199,26 @@ fn raw_at<'s, T>(
     list.get(*next).filter(|raw| index_of(raw) == index)
 }
 
+/// Writes the elements of a list whose count is stored elsewhere (or which
+/// runs to the end of the text); errors name the element's index.
+pub fn write_elements<T>(
+    writer: &mut TextWriter,
+    elements: &[T],
+    mut write_one: impl FnMut(&mut TextWriter, &T) -> Result<(), Error>,
+) -> Result<(), Error> {
+    for (index, element) in elements.iter().enumerate() {
+        write_one(writer, element).map_err(|e| e.within(Segment::Index(index)))?;
+    }
+    Ok(())
+}
+
 /// Writes a list: its length on a count line, then each element; errors
 /// name the element's index.
 pub fn write_list<T>(
     writer: &mut TextWriter,
     elements: &[T],
-    mut write_one: impl FnMut(&mut TextWriter, &T) -> Result<(), Error>,
+    write_one: impl FnMut(&mut TextWriter, &T) -> Result<(), Error>,
 ) -> Result<(), Error> {
     writer.count(elements.len())?;
-    for (index, element) in elements.iter().enumerate() {
-        write_one(writer, element).map_err(|e| e.within(Segment::Index(index)))?;
-    }
-    Ok(())
+    write_elements(writer, elements, write_one)
 }

@@ -1,0 +1,9 @@
+use formats::Schema;
+
+#[derive(Schema)]
+#[schema(little, context())]
+struct Frame {
+    angle: i16,
+}
+
+fn main() {}

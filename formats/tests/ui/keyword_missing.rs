@@ -1,0 +1,11 @@
+use formats::Schema;
+
+#[derive(Schema)]
+#[schema(text)]
+enum Mode {
+    #[schema(keyword = "Bones")]
+    Bones,
+    Mesh,
+}
+
+fn main() {}

@@ -1,0 +1,177 @@
+//! Context: the parameters a type declares, the names its attributes use
+//! (an earlier field or a parameter), and the values it passes on.
+
+use syn::Ident;
+
+use crate::ast::{is_named, Container, Errors, Field};
+use crate::attr::{ContextArg, ContextParam, Presence, Repeat};
+
+/// Where a name used in an attribute (`count = n`, `present_if = f`,
+/// `context(p = v)`) finds its value.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Source {
+    /// An earlier field of the same type.
+    Field,
+    /// One of the type's own context parameters.
+    Context,
+}
+
+/// The type's declared parameters (none without `context(...)`).
+pub fn params<'a>(container: &'a Container) -> &'a [ContextParam] {
+    container
+        .attrs
+        .context
+        .as_ref()
+        .map_or(&[], |context| context.value.as_slice())
+}
+
+pub fn is_param(container: &Container, name: &Ident) -> bool {
+    params(container).iter().any(|param| &param.ident == name)
+}
+
+/// A name used by field `index`: an earlier field or a context parameter.
+pub fn resolve(container: &Container, index: usize, name: &Ident) -> syn::Result<Source> {
+    if is_param(container, name) {
+        return Ok(Source::Context);
+    }
+    match container
+        .fields
+        .iter()
+        .position(|field| field.ident == name)
+    {
+        Some(position) if position < index => Ok(Source::Field),
+        Some(_) => Err(syn::Error::new(
+            name.span(),
+            format!("`{name}` must be an earlier field: it is read after this one"),
+        )),
+        None if params(container).is_empty() => Err(syn::Error::new(
+            name.span(),
+            format!("no field named `{name}` in this struct"),
+        )),
+        None => Err(syn::Error::new(
+            name.span(),
+            format!("no field or context parameter named `{name}` in this struct"),
+        )),
+    }
+}
+
+/// The values field `index` passes to its type's context, each resolved.
+pub fn check_args(container: &Container, index: usize, args: &[ContextArg]) -> syn::Result<()> {
+    let mut errors = Errors::default();
+    for (position, arg) in args.iter().enumerate() {
+        if args[..position]
+            .iter()
+            .any(|earlier| earlier.param == arg.param)
+        {
+            errors.push(syn::Error::new(
+                arg.param.span(),
+                format!("`{}` is passed twice", arg.param),
+            ));
+        }
+        match errors.take(resolve(container, index, &arg.value)) {
+            Some(Source::Field) => {
+                let field = container
+                    .fields
+                    .iter()
+                    .find(|field| field.ident == &arg.value);
+                if field.is_some_and(|field| is_named(field.ty, "Count")) {
+                    errors.push(syn::Error::new(
+                        arg.value.span(),
+                        format!(
+                            "`{}` is a count the writer derives: it holds no value to pass; \
+                             store the value as data (e.g. `u32`)",
+                            arg.value
+                        ),
+                    ));
+                }
+            }
+            Some(Source::Context) | None => {}
+        }
+    }
+    errors.finish()
+}
+
+/// Parameters must not share a name with a field, and each must be used.
+pub fn check_params(container: &Container) -> syn::Result<()> {
+    let mut errors = Errors::default();
+    for (position, param) in params(container).iter().enumerate() {
+        if params(container)[..position]
+            .iter()
+            .any(|earlier| earlier.ident == param.ident)
+        {
+            errors.push(syn::Error::new(
+                param.ident.span(),
+                format!("context parameter `{}` is declared twice", param.ident),
+            ));
+        }
+        if container
+            .fields
+            .iter()
+            .any(|field| field.ident == &param.ident)
+        {
+            errors.push(syn::Error::new(
+                param.ident.span(),
+                format!(
+                    "context parameter `{}` has the name of a field; rename one",
+                    param.ident
+                ),
+            ));
+        }
+        if !container
+            .fields
+            .iter()
+            .any(|field| uses(field, &param.ident))
+        {
+            errors.push(syn::Error::new(
+                param.ident.span(),
+                format!(
+                    "context parameter `{}` is never used: name it in `count`, `present_if`, \
+                     or a field's `context(...)`",
+                    param.ident
+                ),
+            ));
+        }
+    }
+    errors.finish()
+}
+
+/// Whether a field's attributes name `name`.
+pub fn uses(field: &Field, name: &Ident) -> bool {
+    let attrs = &field.attrs;
+    let counted = matches!(&attrs.repeat, Some(repeat) if matches!(&repeat.value, Repeat::Count(count) if count == name));
+    let flagged = matches!(&attrs.presence, Some(presence) if matches!(&presence.value, Presence::If(flag) if flag == name));
+    let passed = attrs
+        .pass
+        .as_ref()
+        .is_some_and(|pass| pass.value.iter().any(|arg| &arg.value == name));
+    counted || flagged || passed
+}
+
+/// A field whose value later fields use (as a flag or a context value) is
+/// drawn first by the generated test, on its own: it must be a plain value.
+pub fn check_used_fields(container: &Container) -> syn::Result<()> {
+    let mut errors = Errors::default();
+    for (index, field) in container.fields.iter().enumerate() {
+        let used = container
+            .fields
+            .iter()
+            .skip(index + 1)
+            .any(|later| uses(later, field.ident));
+        let attrs = &field.attrs;
+        let shaped = attrs.repeat.is_some()
+            || attrs.presence.is_some()
+            || attrs.with.is_some()
+            || attrs.pass.is_some();
+        if used && shaped && !is_named(field.ty, "Count") {
+            errors.push(syn::Error::new(
+                field.ident.span(),
+                format!(
+                    "`{}` is used by a later field, so it must be a plain value \
+                     (no list, option, `with` or context of its own)",
+                    field.ident
+                ),
+            ));
+        }
+    }
+    errors.finish()
+}

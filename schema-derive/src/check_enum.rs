@@ -1,0 +1,274 @@
+//! Validation of enums chosen by a tag, by a context value or by keywords.
+
+use syn::{Expr, Ident, LitStr, Type};
+
+use crate::ast::{ChoiceEnum, ChoiceVariant, Errors};
+use crate::attr::ByteOrder;
+
+/// How an enum's variant is chosen.
+pub enum Choice<'a> {
+    /// Text: a line spelling one of the variants' phrases.
+    Keywords,
+    /// By a tag or a context value.
+    By(Chooser<'a>),
+}
+
+/// What chooses the variant of an enum that is not a keyword enum.
+pub enum Chooser<'a> {
+    /// Binary: a leading value of this type, read with this byte order.
+    Tag { ty: &'a Type, order: ByteOrder },
+    /// Binary: a context parameter's value; the variants' values are read
+    /// with this byte order.
+    Select { param: &'a Ident, order: ByteOrder },
+    /// Text: a context parameter's value.
+    TextSelect { param: &'a Ident },
+}
+
+/// What picks one variant.
+pub enum Pick<'a> {
+    /// `when = value`.
+    When(&'a Expr),
+    /// `other`: every tag no other variant has; the variant holds the tag.
+    Other,
+    /// `keyword = "phrase"`.
+    Keyword(&'a LitStr),
+}
+
+pub fn plan<'a>(choice: &'a ChoiceEnum<'a>) -> syn::Result<(Choice<'a>, Vec<Pick<'a>>)> {
+    let attrs = &choice.attrs;
+    let mut errors = Errors::default();
+    if let Some(form) = &attrs.form {
+        errors.push(syn::Error::new(
+            form.span,
+            "an enum chosen by a tag, a selector or keywords is not a `form`",
+        ));
+    }
+    if let Some(span) = attrs.one_line {
+        errors.push(syn::Error::new(span, "`one_line` applies to text records"));
+    }
+    let text = attrs.text.is_some();
+    let order = attrs.byte_order.as_ref().map(|order| order.value);
+    if let (true, Some(order)) = (text, &attrs.byte_order) {
+        errors.push(syn::Error::new(
+            order.span,
+            "a text layout has no byte order: remove `big`/`little`",
+        ));
+    }
+    let choice_kind = match (&attrs.tag, &attrs.select, text) {
+        (Some(_), Some(select), _) => {
+            errors.push(syn::Error::new(
+                select.span,
+                "an enum is chosen by a `tag` or by `select`, not both",
+            ));
+            None
+        }
+        (Some(tag), None, true) => {
+            errors.push(syn::Error::new(
+                tag.span,
+                "a text enum is chosen by keywords or by `select = param`, not by a tag",
+            ));
+            None
+        }
+        (Some(tag), None, false) => match order {
+            Some(order) => Some(Choice::By(Chooser::Tag {
+                ty: &tag.value,
+                order,
+            })),
+            None => {
+                errors.push(missing_order(choice));
+                None
+            }
+        },
+        (None, Some(select), _) => {
+            let param = attrs
+                .context
+                .iter()
+                .flat_map(|context| context.value.iter())
+                .find(|param| param.ident == select.value);
+            match (param, order, text) {
+                (None, _, _) => {
+                    errors.push(syn::Error::new(
+                        select.value.span(),
+                        format!(
+                            "`select = {}` names no context parameter: declare it with \
+                             `context({}: Type)`",
+                            select.value, select.value
+                        ),
+                    ));
+                    None
+                }
+                (Some(param), _, true) => Some(Choice::By(Chooser::TextSelect {
+                    param: &param.ident,
+                })),
+                (Some(param), Some(order), false) => Some(Choice::By(Chooser::Select {
+                    param: &param.ident,
+                    order,
+                })),
+                (Some(_), None, false) => {
+                    errors.push(missing_order(choice));
+                    None
+                }
+            }
+        }
+        (None, None, _) => {
+            if let Some(context) = &attrs.context {
+                errors.push(syn::Error::new(
+                    context.span,
+                    "a keyword enum takes no context",
+                ));
+            }
+            Some(Choice::Keywords)
+        }
+    };
+    let picks: Vec<Option<Pick>> = choice
+        .variants
+        .iter()
+        .map(|variant| errors.take(pick(choice, choice_kind.as_ref(), variant)))
+        .collect();
+    let others: Vec<&ChoiceVariant> = choice
+        .variants
+        .iter()
+        .filter(|variant| variant.attrs.other.is_some())
+        .collect();
+    if let [_, second, ..] = others.as_slice() {
+        errors.push(syn::Error::new_spanned(
+            second.ident,
+            "only one variant can be `other`",
+        ));
+    }
+    errors.take(check_context_use(choice));
+    errors.finish()?;
+    let choice_kind = choice_kind.ok_or_else(|| {
+        syn::Error::new_spanned(choice.ident, "the enum's choice could not be planned")
+    })?;
+    Ok((choice_kind, picks.into_iter().flatten().collect()))
+}
+
+fn missing_order(choice: &ChoiceEnum) -> syn::Error {
+    syn::Error::new_spanned(
+        choice.ident,
+        format!(
+            "binary schema `{}` states no byte order: add #[schema(big)] or #[schema(little)]",
+            choice.ident
+        ),
+    )
+}
+
+fn pick<'a>(
+    choice: &'a ChoiceEnum,
+    kind: Option<&Choice>,
+    variant: &'a ChoiceVariant,
+) -> syn::Result<Pick<'a>> {
+    let attrs = &variant.attrs;
+    let keywords = matches!(kind, Some(Choice::Keywords));
+    if let Some(pass) = &attrs.pass {
+        if keywords {
+            return Err(syn::Error::new(
+                pass.span,
+                "a keyword variant holds nothing to pass context to",
+            ));
+        }
+        if variant.payload.is_none() {
+            return Err(syn::Error::new(
+                pass.span,
+                "a variant without a value takes no context",
+            ));
+        }
+        for arg in &pass.value {
+            let declared = choice
+                .attrs
+                .context
+                .iter()
+                .flat_map(|context| context.value.iter())
+                .any(|param| param.ident == arg.value);
+            if !declared {
+                return Err(syn::Error::new(
+                    arg.value.span(),
+                    format!(
+                        "no context parameter named `{}`: a variant passes the enum's own parameters",
+                        arg.value
+                    ),
+                ));
+            }
+        }
+    }
+    match (&attrs.when, attrs.other, &attrs.keyword) {
+        (Some(when), None, None) if !keywords => Ok(Pick::When(&when.value)),
+        (None, Some(span), None) => match kind {
+            Some(Choice::By(Chooser::Tag { .. })) if variant.payload.is_some() => Ok(Pick::Other),
+            Some(Choice::By(Chooser::Tag { .. })) => Err(syn::Error::new(
+                span,
+                "the `other` variant keeps the tag it was read with: give it one value of the tag's type",
+            )),
+            _ => Err(syn::Error::new(
+                span,
+                "`other` is for enums chosen by a tag: it keeps the tag value",
+            )),
+        },
+        (None, None, Some(keyword)) if keywords => {
+            if variant.payload.is_some() {
+                return Err(syn::Error::new_spanned(
+                    variant.ident,
+                    "a keyword variant holds no value: the keyword is all there is",
+                ));
+            }
+            if keyword.value.value().split_whitespace().collect::<Vec<_>>().join(" ")
+                != keyword.value.value()
+                || keyword.value.value().contains('"')
+            {
+                return Err(syn::Error::new(
+                    keyword.value.span(),
+                    "a keyword is words with single spaces between them, without quotes",
+                ));
+            }
+            Ok(Pick::Keyword(&keyword.value))
+        }
+        (_, _, Some(keyword)) if !keywords => Err(syn::Error::new(
+            keyword.span,
+            "`keyword` is for text enums chosen by keywords (no `tag` or `select`)",
+        )),
+        _ if keywords => Err(syn::Error::new_spanned(
+            variant.ident,
+            "each variant of a keyword enum needs `#[schema(keyword = \"...\")]`",
+        )),
+        _ => Err(syn::Error::new_spanned(
+            variant.ident,
+            "each variant needs exactly one of `#[schema(when = value)]` and `#[schema(other)]`",
+        )),
+    }
+}
+
+/// Every declared parameter is the selector or passed to a variant.
+fn check_context_use(choice: &ChoiceEnum) -> syn::Result<()> {
+    let mut errors = Errors::default();
+    let params = choice
+        .attrs
+        .context
+        .iter()
+        .flat_map(|context| context.value.iter());
+    for param in params {
+        let selects = choice
+            .attrs
+            .select
+            .as_ref()
+            .is_some_and(|select| select.value == param.ident);
+        let passed = choice.variants.iter().any(|variant| {
+            variant
+                .attrs
+                .pass
+                .as_ref()
+                .is_some_and(|pass| pass.value.iter().any(|arg| arg.value == param.ident))
+        });
+        if !selects && !passed {
+            errors.push(syn::Error::new(
+                param.ident.span(),
+                format!(
+                    "context parameter `{}` is never used: name it in `select` or a variant's \
+                     `context(...)`",
+                    param.ident
+                ),
+            ));
+        }
+    }
+    errors.finish()
+}

@@ -1,0 +1,664 @@
+//! Enums chosen by a leading tag (binary), by a context value (binary or
+//! text), or by a keyword line (text, in [`super::keywords`]).
+
+use proc_macro2::TokenStream;
+use quote::quote;
+use syn::{Ident, Type};
+
+use super::context::{context_items, nested_context};
+use super::layout::{byte_order, context_layout, passed, type_text};
+use super::paths::Runtime;
+use super::tests::{context_of_strategies, test_module, Check};
+use super::{binary_schema_impls, endian, str_lit};
+use crate::ast::{ChoiceEnum, ChoiceVariant};
+use crate::attr::{ByteOrder, ContextParam};
+use crate::check_enum::{self, Choice, Chooser, Pick};
+
+pub fn derive(choice: &ChoiceEnum) -> syn::Result<TokenStream> {
+    let rt = Runtime::new(choice.attrs.krate.as_ref().map(|krate| &krate.value));
+    let (kind, picks) = match check_enum::plan(choice)? {
+        (Choice::Keywords, picks) => return Ok(super::keywords::derive(&rt, choice, &picks)),
+        (Choice::By(chooser), picks) => (chooser, picks),
+    };
+    let variants: Vec<(&ChoiceVariant, &Pick)> = choice.variants.iter().zip(&picks).collect();
+    let params = choice
+        .attrs
+        .context
+        .as_ref()
+        .map_or(&[][..], |context| context.value.as_slice());
+    let context = context_items(&rt, choice.ident, choice.vis, params);
+    let text = choice.attrs.text.is_some();
+    let codec = match &kind {
+        Chooser::Tag { ty, order } => {
+            let (min_size, decode, encode) = tag_codec(&rt, ty, *order, &variants);
+            binary_impls(&rt, choice, min_size, decode, encode)
+        }
+        Chooser::Select { param, order } => {
+            let (min_size, decode, encode) = select_codec(&rt, param, *order, &variants);
+            binary_impls(&rt, choice, min_size, decode, encode)
+        }
+        Chooser::TextSelect { param } => text_impls(&rt, choice, param, &variants),
+    };
+    let layout = layout_impl(&rt, choice, &kind, &variants, params);
+    let schema = if text {
+        let ident = choice.ident;
+        quote!(impl #rt::TextSchema for #ident {})
+    } else {
+        binary_schema_impls(&rt, choice.ident)
+    };
+    let check = if text { Check::Text } else { Check::Binary };
+    let tests = test_module(
+        &rt,
+        choice.ident,
+        context_strategy(&rt, choice, &kind, &variants, params),
+        strategy(&rt, choice, &kind, &variants),
+        check,
+    );
+    Ok(quote! {
+        #context
+        #codec
+        #layout
+        #schema
+        #tests
+    })
+}
+
+/// The context a variant's payload gets: the enum's own values it passes.
+fn payload_context(rt: &Runtime, variant: &ChoiceVariant, payload: &Type) -> TokenStream {
+    let pass = variant
+        .attrs
+        .pass
+        .as_ref()
+        .map_or(&[][..], |pass| pass.value.as_slice());
+    nested_context(
+        rt,
+        payload,
+        pass,
+        |name| quote!(::core::clone::Clone::clone(&__context.#name)),
+    )
+}
+
+/// `0xFF (`Full`), 0xFE (`Repeat`)`: the values that choose, for errors.
+fn known(variants: &[(&ChoiceVariant, &Pick)]) -> syn::LitStr {
+    let known: Vec<String> = variants
+        .iter()
+        .filter_map(|(variant, pick)| match pick {
+            Pick::When(when) => Some(format!("{} (`{}`)", type_text_of_expr(when), variant.ident)),
+            Pick::Other | Pick::Keyword(_) => None,
+        })
+        .collect();
+    str_lit(&known.join(", "))
+}
+
+fn type_text_of_expr(expr: &syn::Expr) -> String {
+    quote!(#expr).to_string().replace(" :: ", "::")
+}
+
+fn variant_label(variant: &ChoiceVariant) -> syn::LitStr {
+    str_lit(&variant.ident.to_string())
+}
+
+/// The minimum size of a variant's value (0 for one holding nothing).
+fn payload_min_size(rt: &Runtime, variants: &[(&ChoiceVariant, &Pick)]) -> TokenStream {
+    variants.iter().fold(quote!(u64::MAX), |min, (variant, _)| {
+        let size = match variant.payload {
+            Some(payload) => quote!(<#payload as #rt::Decode>::MIN_SIZE),
+            None => quote!(0u64),
+        };
+        quote!(#rt::lesser_min(#min, #size))
+    })
+}
+
+/// An expression reading the variant's value (which sees `__context`).
+fn read_payload(rt: &Runtime, endian: &TokenStream, variant: &ChoiceVariant) -> TokenStream {
+    let name = variant.ident;
+    let label = variant_label(variant);
+    match variant.payload {
+        Some(payload) => {
+            let context = payload_context(rt, variant, payload);
+            quote! {
+                <#payload as #rt::Decode>::decode(__reader, #endian, &#context)
+                    .map(Self::#name)
+                    .map_err(|e| e.in_field(#label))
+            }
+        }
+        None => quote!(::core::result::Result::Ok(Self::#name)),
+    }
+}
+
+/// Minimum size, `decode` body and `encode` body of an enum chosen by a
+/// leading tag.
+fn tag_codec(
+    rt: &Runtime,
+    ty: &Type,
+    order: ByteOrder,
+    variants: &[(&ChoiceVariant, &Pick)],
+) -> (TokenStream, TokenStream, TokenStream) {
+    let endian = endian(rt, order);
+    let known = known(variants);
+    let arms = variants.iter().filter_map(|(variant, pick)| match pick {
+        Pick::When(when) => {
+            let value = read_payload(rt, &endian, variant);
+            Some(quote! {
+                if __tag == (#when) {
+                    return #value;
+                }
+            })
+        }
+        Pick::Other | Pick::Keyword(_) => None,
+    });
+    let other = variants
+        .iter()
+        .find(|(_, pick)| matches!(pick, Pick::Other))
+        .map(|(variant, _)| variant.ident);
+    let fallback = match other {
+        Some(name) => quote!(::core::result::Result::Ok(Self::#name(__tag))),
+        None => quote!(::core::result::Result::Err(#rt::unknown_tag(__at, &__tag, #known))),
+    };
+    let decode = quote! {
+        let __at = #rt::position(__reader)?;
+        let __tag: #ty = <#ty as #rt::Decode>::decode(__reader, #endian, &())?;
+        #(#arms)*
+        #fallback
+    };
+    let encode = tag_encode(rt, ty, &endian, variants);
+    let min_size = payload_min_size(rt, variants);
+    let min_size = quote!(#rt::add_min(<#ty as #rt::Decode>::MIN_SIZE, #min_size));
+    (min_size, decode, encode)
+}
+
+/// Minimum size, `decode` body and `encode` body of a binary enum chosen by
+/// a context parameter.
+fn select_codec(
+    rt: &Runtime,
+    param: &Ident,
+    order: ByteOrder,
+    variants: &[(&ChoiceVariant, &Pick)],
+) -> (TokenStream, TokenStream, TokenStream) {
+    let endian = endian(rt, order);
+    let label = str_lit(&param.to_string());
+    let known = known(variants);
+    let arms = variants.iter().filter_map(|(variant, pick)| match pick {
+        Pick::When(when) => {
+            let value = read_payload(rt, &endian, variant);
+            Some(quote! {
+                if *__selector == (#when) {
+                    return #value;
+                }
+            })
+        }
+        Pick::Other | Pick::Keyword(_) => None,
+    });
+    let decode = quote! {
+        let __selector = &__context.#param;
+        #(#arms)*
+        ::core::result::Result::Err(#rt::unknown_selector(__reader, #label, __selector, #known))
+    };
+    let encode = select_encode(rt, param, variants, |payload, variant| {
+        let context = payload_context(rt, variant, payload);
+        quote!(#rt::Encode::encode(__value, __writer, #endian, &#context))
+    });
+    (payload_min_size(rt, variants), decode, encode)
+}
+
+fn binary_impls(
+    rt: &Runtime,
+    choice: &ChoiceEnum,
+    min_size: TokenStream,
+    decode_body: TokenStream,
+    encode_body: TokenStream,
+) -> TokenStream {
+    let ident = choice.ident;
+    quote! {
+        impl #rt::Decode for #ident {
+            const MIN_SIZE: u64 = #min_size;
+            const FIXED_SIZE: ::core::option::Option<u64> = ::core::option::Option::None;
+            const NESTED_LAYOUT: ::core::option::Option<fn() -> #rt::TypeLayout> =
+                ::core::option::Option::Some(|| <Self as #rt::Layout>::LAYOUT);
+
+            fn decode<__R: ::std::io::Read + ::std::io::Seek>(
+                __reader: &mut __R,
+                _: #rt::Endian,
+                __context: &<Self as #rt::HasContext>::Context,
+            ) -> ::core::result::Result<Self, #rt::Error> {
+                #decode_body
+            }
+        }
+
+        impl #rt::Encode for #ident {
+            fn encode<__W: ::std::io::Write + ::std::io::Seek>(
+                &self,
+                __writer: &mut __W,
+                _: #rt::Endian,
+                __context: &<Self as #rt::HasContext>::Context,
+            ) -> ::core::result::Result<(), #rt::Error> {
+                #encode_body
+            }
+        }
+    }
+}
+
+/// Each variant writes its tag, then its value; the `other` variant writes
+/// the tag it holds, unless another variant owns it.
+fn tag_encode(
+    rt: &Runtime,
+    ty: &Type,
+    endian: &TokenStream,
+    variants: &[(&ChoiceVariant, &Pick)],
+) -> TokenStream {
+    let arms = variants.iter().map(|(variant, pick)| {
+        let name = variant.ident;
+        let label = variant_label(variant);
+        match (pick, variant.payload) {
+            (Pick::Other, _) => {
+                let owners = variants.iter().filter_map(|(owner, pick)| match pick {
+                    Pick::When(when) => {
+                        let owner = variant_label(owner);
+                        Some(quote! {
+                            if *__value == (#when) {
+                                return ::core::result::Result::Err(
+                                    #rt::tag_taken(__value, #owner),
+                                );
+                            }
+                        })
+                    }
+                    Pick::Other | Pick::Keyword(_) => None,
+                });
+                quote! {
+                    Self::#name(__value) => {
+                        #(#owners)*
+                        #rt::Encode::encode(__value, __writer, #endian, &())
+                    }
+                }
+            }
+            (Pick::When(when), Some(payload)) => {
+                let context = payload_context(rt, variant, payload);
+                quote! {
+                    Self::#name(__value) => {
+                        let __tag: #ty = #when;
+                        #rt::Encode::encode(&__tag, __writer, #endian, &())?;
+                        #rt::Encode::encode(__value, __writer, #endian, &#context)
+                            .map_err(|e| e.in_field(#label))
+                    }
+                }
+            }
+            (Pick::When(when), None) => quote! {
+                Self::#name => {
+                    let __tag: #ty = #when;
+                    #rt::Encode::encode(&__tag, __writer, #endian, &())
+                }
+            },
+            (Pick::Keyword(_), _) => TokenStream::new(),
+        }
+    });
+    quote! {
+        match self {
+            #(#arms)*
+        }
+    }
+}
+
+/// Each variant checks that the selector chooses it, then writes its value
+/// with `write_payload(payload type, variant)` (which sees `__value`).
+fn select_encode(
+    rt: &Runtime,
+    param: &Ident,
+    variants: &[(&ChoiceVariant, &Pick)],
+    write_payload: impl Fn(&Type, &ChoiceVariant) -> TokenStream,
+) -> TokenStream {
+    let label = str_lit(&param.to_string());
+    let chosen = variants.iter().rev().fold(
+        quote!(::core::option::Option::None),
+        |otherwise, (variant, pick)| match pick {
+            Pick::When(when) => {
+                let name = variant_label(variant);
+                quote! {
+                    if *__selector == (#when) {
+                        ::core::option::Option::Some(#name)
+                    } else {
+                        #otherwise
+                    }
+                }
+            }
+            Pick::Other | Pick::Keyword(_) => otherwise,
+        },
+    );
+    let arms = variants.iter().map(|(variant, _)| {
+        let name = variant.ident;
+        let variant_name = variant_label(variant);
+        let check = quote! {
+            if __chosen != ::core::option::Option::Some(#variant_name) {
+                return ::core::result::Result::Err(
+                    #rt::variant_disagrees(#variant_name, #label, __selector, __chosen),
+                );
+            }
+        };
+        match variant.payload {
+            Some(payload) => {
+                let write = write_payload(payload, variant);
+                quote! {
+                    Self::#name(__value) => {
+                        #check
+                        #write.map_err(|e| e.in_field(#variant_name))
+                    }
+                }
+            }
+            None => quote! {
+                Self::#name => {
+                    #check
+                    ::core::result::Result::Ok(())
+                }
+            },
+        }
+    });
+    quote! {
+        let __selector = &__context.#param;
+        let __chosen: ::core::option::Option<&'static str> = #chosen;
+        match self {
+            #(#arms)*
+        }
+    }
+}
+
+fn text_impls(
+    rt: &Runtime,
+    choice: &ChoiceEnum,
+    param: &Ident,
+    variants: &[(&ChoiceVariant, &Pick)],
+) -> TokenStream {
+    let ident = choice.ident;
+    let label = str_lit(&param.to_string());
+    let known = known(variants);
+    let min_lines = variants.iter().fold(quote!(u64::MAX), |min, (variant, _)| {
+        let lines = match variant.payload {
+            Some(payload) => quote!(<#payload as #rt::TextRead>::MIN_LINES),
+            None => quote!(0u64),
+        };
+        quote!(#rt::lesser_min(#min, #lines))
+    });
+    let arms = variants.iter().map(|(variant, pick)| {
+        let name = variant.ident;
+        let variant_name = variant_label(variant);
+        let value = match variant.payload {
+            Some(payload) => {
+                let context = payload_context(rt, variant, payload);
+                quote! {
+                    <#payload as #rt::TextRead>::read_text(__reader, &#context)
+                        .map(Self::#name)
+                        .map_err(|e| e.in_field(#variant_name))
+                }
+            }
+            None => quote!(::core::result::Result::Ok(Self::#name)),
+        };
+        match pick {
+            Pick::When(when) => quote! {
+                if *__selector == (#when) {
+                    return #value;
+                }
+            },
+            Pick::Other | Pick::Keyword(_) => TokenStream::new(),
+        }
+    });
+    let encode = select_encode(rt, param, variants, |payload, variant| {
+        let context = payload_context(rt, variant, payload);
+        quote!(<#payload as #rt::TextWrite>::write_text(__value, __writer, &#context))
+    });
+    quote! {
+        impl #rt::TextRead for #ident {
+            const MIN_LINES: u64 = #min_lines;
+            const NESTED_LAYOUT: ::core::option::Option<fn() -> #rt::TypeLayout> =
+                ::core::option::Option::Some(|| <Self as #rt::Layout>::LAYOUT);
+
+            fn read_text(
+                __reader: &mut #rt::TextReader<'_>,
+                __context: &<Self as #rt::HasContext>::Context,
+            ) -> ::core::result::Result<Self, #rt::Error> {
+                let __selector = &__context.#param;
+                #(#arms)*
+                ::core::result::Result::Err(#rt::unknown_text_selector(__reader, #label, __selector, #known))
+            }
+        }
+
+        impl #rt::TextWrite for #ident {
+            fn write_text(
+                &self,
+                __writer: &mut #rt::TextWriter,
+                __context: &<Self as #rt::HasContext>::Context,
+            ) -> ::core::result::Result<(), #rt::Error> {
+                #encode
+            }
+        }
+    }
+}
+
+/// One row per variant: what chooses it and what it holds.
+fn layout_impl(
+    rt: &Runtime,
+    choice: &ChoiceEnum,
+    kind: &Chooser,
+    variants: &[(&ChoiceVariant, &Pick)],
+    params: &[ContextParam],
+) -> TokenStream {
+    let ident = choice.ident;
+    let name = str_lit(&ident.to_string());
+    let doc = str_lit(&choice.doc);
+    let text = choice.attrs.text.is_some();
+    let (order, chosen_by) = match kind {
+        Chooser::Tag { ty, order } => (
+            byte_order(rt, *order),
+            format!("a leading `{}` tag", type_text(ty)),
+        ),
+        Chooser::Select { param, order } => (
+            byte_order(rt, *order),
+            format!("the context value `{param}`"),
+        ),
+        Chooser::TextSelect { param } => (
+            quote!(#rt::ByteOrder::Text),
+            format!("the context value `{param}`"),
+        ),
+    };
+    let chosen_by = str_lit(&chosen_by);
+    let rows = variants.iter().map(|(variant, pick)| {
+        let name = variant_label(variant);
+        let rust_type = str_lit(&variant.payload.map_or_else(|| "()".to_owned(), type_text));
+        let held = match variant.payload {
+            Some(payload) => type_text(payload),
+            None => "nothing".to_owned(),
+        };
+        let held = match passed(
+            variant
+                .attrs
+                .pass
+                .as_ref()
+                .map_or(&[][..], |pass| pass.value.as_slice()),
+        ) {
+            Some(passed) => format!("{held}, given {passed}"),
+            None => held,
+        };
+        let encoding = match (kind, pick) {
+            (Chooser::Tag { .. }, Pick::When(when)) => {
+                format!("tag `{}`, then {held}", type_text_of_expr(when))
+            }
+            (Chooser::Tag { .. }, _) => "any other tag, kept as the value".to_owned(),
+            (_, Pick::When(when)) => format!("when `{}`, {held}", type_text_of_expr(when)),
+            (_, _) => held,
+        };
+        let encoding = str_lit(&encoding);
+        let doc = str_lit(&variant.doc);
+        let nested = match (variant.payload, text) {
+            (Some(payload), false) => quote!(<#payload as #rt::Decode>::NESTED_LAYOUT),
+            (Some(payload), true) => quote!(<#payload as #rt::TextRead>::NESTED_LAYOUT),
+            (None, _) => quote!(::core::option::Option::None),
+        };
+        let row_order = if text {
+            quote!(#rt::ByteOrder::Text)
+        } else {
+            order.clone()
+        };
+        quote! {
+            #rt::FieldLayout {
+                name: #name,
+                rust_type: #rust_type,
+                encoding: #encoding,
+                byte_order: #row_order,
+                count: ::core::option::Option::None,
+                chunk: ::core::option::Option::None,
+                offset: ::core::option::Option::None,
+                doc: #doc,
+                nested: #nested,
+            }
+        }
+    });
+    let context = context_layout(rt, params);
+    let (min_size, fixed_size) = if text {
+        (quote!(0), quote!(::core::option::Option::None))
+    } else {
+        (
+            quote!(<Self as #rt::Decode>::MIN_SIZE),
+            quote!(<Self as #rt::Decode>::FIXED_SIZE),
+        )
+    };
+    quote! {
+        impl #rt::Layout for #ident {
+            const LAYOUT: #rt::TypeLayout = #rt::TypeLayout {
+                name: #name,
+                doc: #doc,
+                byte_order: #order,
+                form: ::core::option::Option::None,
+                context: #context,
+                chosen_by: ::core::option::Option::Some(#chosen_by),
+                fields: &[#(#rows),*],
+                min_size: #min_size,
+                fixed_size: #fixed_size,
+            };
+        }
+    }
+}
+
+/// Contexts the tests read with: the selector one of the variants' values,
+/// each other parameter whatever the payload it is passed to draws for it.
+fn context_strategy(
+    rt: &Runtime,
+    choice: &ChoiceEnum,
+    kind: &Chooser,
+    variants: &[(&ChoiceVariant, &Pick)],
+    params: &[ContextParam],
+) -> TokenStream {
+    if params.is_empty() {
+        return quote!(#rt::proptest::strategy::Just(()).boxed());
+    }
+    let strategies: Vec<TokenStream> = params
+        .iter()
+        .map(|param| {
+            let ty = &param.ty;
+            match kind {
+                Chooser::Select {
+                    param: selector, ..
+                }
+                | Chooser::TextSelect { param: selector }
+                    if *selector == &param.ident =>
+                {
+                    let values = variants.iter().filter_map(|(_, pick)| match pick {
+                        Pick::When(when) => Some(quote! {
+                            #rt::proptest::strategy::LazyJust::new(|| -> #ty { #when }).boxed()
+                        }),
+                        Pick::Other | Pick::Keyword(_) => None,
+                    });
+                    quote!(#rt::proptest::strategy::Union::new([#(#values),*]))
+                }
+                _ => {
+                    let passed_to = variants.iter().find_map(|(variant, _)| {
+                        let arg = variant
+                            .attrs
+                            .pass
+                            .as_ref()?
+                            .value
+                            .iter()
+                            .find(|arg| arg.value == param.ident)?;
+                        Some((variant.payload?, &arg.param))
+                    });
+                    match passed_to {
+                        Some((payload, nested)) => quote! {
+                            <#payload as #rt::testing::Sample>::context_strategy()
+                                .prop_map(|__nested| __nested.#nested)
+                        },
+                        None => quote!(#rt::testing::strategy::<#ty>()),
+                    }
+                }
+            }
+        })
+        .collect();
+    context_of_strategies(rt, choice.ident, params, &strategies)
+}
+
+/// Values for a context: the variant its selector chooses, or (by tag)
+/// any variant, the `other` one with a tag no other variant has.
+fn strategy(
+    rt: &Runtime,
+    choice: &ChoiceEnum,
+    kind: &Chooser,
+    variants: &[(&ChoiceVariant, &Pick)],
+) -> TokenStream {
+    let ident = choice.ident;
+    let variant_strategy = |variant: &ChoiceVariant| {
+        let name = variant.ident;
+        match variant.payload {
+            Some(payload) => {
+                let context = payload_context(rt, variant, payload);
+                quote! {
+                    <#payload as #rt::testing::Sample>::strategy_with(&#context)
+                        .prop_map(#ident::#name)
+                        .boxed()
+                }
+            }
+            None => quote!(#rt::proptest::strategy::LazyJust::new(|| #ident::#name).boxed()),
+        }
+    };
+    match kind {
+        Chooser::Tag { ty, .. } => {
+            let whens: Vec<&syn::Expr> = variants
+                .iter()
+                .filter_map(|(_, pick)| match pick {
+                    Pick::When(when) => Some(*when),
+                    Pick::Other | Pick::Keyword(_) => None,
+                })
+                .collect();
+            let arms = variants.iter().map(|(variant, pick)| match pick {
+                Pick::Other => {
+                    let name = variant.ident;
+                    quote! {
+                        #rt::testing::strategy::<#ty>()
+                            .prop_filter("a tag no other variant has", |__tag| {
+                                true #(&& *__tag != (#whens))*
+                            })
+                            .prop_map(#ident::#name)
+                            .boxed()
+                    }
+                }
+                Pick::When(_) | Pick::Keyword(_) => variant_strategy(variant),
+            });
+            quote! {
+                let __context = ::core::clone::Clone::clone(context);
+                #rt::proptest::strategy::Union::new([#(#arms),*]).boxed()
+            }
+        }
+        Chooser::Select { param, .. } | Chooser::TextSelect { param } => {
+            let arms = variants.iter().filter_map(|(variant, pick)| match pick {
+                Pick::When(when) => {
+                    let strategy = variant_strategy(variant);
+                    Some(quote! {
+                        if __context.#param == (#when) {
+                            return #strategy;
+                        }
+                    })
+                }
+                Pick::Other | Pick::Keyword(_) => None,
+            });
+            quote! {
+                let __context = ::core::clone::Clone::clone(context);
+                #(#arms)*
+                #rt::testing::no_variant()
+            }
+        }
+    }
+}

@@ -1,0 +1,99 @@
+//! Context: the `<Type>Context` struct a type with `context(...)` declares,
+//! its `HasContext` impl, and the values fields pass to nested types.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote, quote_spanned};
+use syn::spanned::Spanned as _;
+use syn::{Ident, Type, Visibility};
+
+use super::field_local;
+use super::paths::Runtime;
+use crate::attr::{ContextArg, ContextParam};
+
+/// Where generated code runs, which decides how a name reads: a field is a
+/// local while reading (and while drawing test values), `self.field` while
+/// writing; a parameter is always `__context.param`.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Side {
+    Read,
+    Write,
+}
+
+/// The name of the struct holding a type's context parameters.
+pub fn struct_ident(ident: &Ident) -> Ident {
+    format_ident!("{}Context", ident)
+}
+
+/// `HasContext` for the type, and its context struct when it declares one.
+pub fn context_items(
+    rt: &Runtime,
+    ident: &Ident,
+    vis: &Visibility,
+    params: &[ContextParam],
+) -> TokenStream {
+    if params.is_empty() {
+        return quote! {
+            impl #rt::HasContext for #ident {
+                type Context = ();
+            }
+        };
+    }
+    let context = struct_ident(ident);
+    let doc =
+        format!(" What [`{ident}`] needs from the type that holds it, to be read or written.");
+    let names = params.iter().map(|param| &param.ident);
+    let types = params.iter().map(|param| &param.ty);
+    quote! {
+        #[doc = #doc]
+        #[derive(::core::fmt::Debug, ::core::clone::Clone, ::core::cmp::PartialEq)]
+        #vis struct #context {
+            #(pub #names: #types,)*
+        }
+
+        impl #rt::HasContext for #ident {
+            type Context = #context;
+        }
+    }
+}
+
+/// The value a name stands for, cloned.
+pub fn value_of(name: &Ident, is_param: bool, side: Side) -> TokenStream {
+    let place = place_of(name, is_param, side);
+    quote!(::core::clone::Clone::clone(&#place))
+}
+
+/// Where a name's value is, by reference-free place expression.
+pub fn place_of(name: &Ident, is_param: bool, side: Side) -> TokenStream {
+    match (is_param, side) {
+        (true, _) => quote!(__context.#name),
+        (false, Side::Read) => {
+            let local = field_local(name);
+            quote!(#local)
+        }
+        (false, Side::Write) => quote!(self.#name),
+    }
+}
+
+/// The context an element of type `ty` gets: the passed values, or `()`
+/// when none are passed (a type that needs context then fails to compile,
+/// with the message of `NoContext`, at the field's type).
+pub fn nested_context(
+    rt: &Runtime,
+    ty: &Type,
+    pass: &[ContextArg],
+    value: impl Fn(&Ident) -> TokenStream,
+) -> TokenStream {
+    if pass.is_empty() {
+        return quote_spanned! {ty.span()=>
+            <<#ty as #rt::HasContext>::Context as #rt::NoContext>::none()
+        };
+    }
+    let params = pass.iter().map(|arg| &arg.param);
+    let values = pass.iter().map(|arg| value(&arg.value));
+    quote! {
+        {
+            type __Context = <#ty as #rt::HasContext>::Context;
+            __Context { #(#params: #values),* }
+        }
+    }
+}

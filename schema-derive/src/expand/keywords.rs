@@ -1,0 +1,119 @@
+//! Text keyword enums: a line spelling one of a fixed set of words or
+//! phrases (`Bones`, `Mesh (absolute)`), with or without double quotes. The
+//! reader keeps a line not spelled exactly as its phrase in the file's
+//! style, so the file is written back as found.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use super::context::context_items;
+use super::paths::Runtime;
+use super::str_lit;
+use super::tests::{test_module, Check};
+use crate::ast::ChoiceEnum;
+use crate::check_enum::Pick;
+
+pub fn derive(rt: &Runtime, choice: &ChoiceEnum, picks: &[Pick]) -> TokenStream {
+    let ident = choice.ident;
+    let keywords: Vec<(&syn::Ident, &syn::LitStr)> = choice
+        .variants
+        .iter()
+        .zip(picks)
+        .filter_map(|(variant, pick)| match pick {
+            Pick::Keyword(keyword) => Some((variant.ident, *keyword)),
+            Pick::When(_) | Pick::Other => None,
+        })
+        .collect();
+    let count = keywords.len();
+    let choices = keywords
+        .iter()
+        .map(|(name, keyword)| quote!((#keyword, || Self::#name)));
+    let spellings = keywords
+        .iter()
+        .map(|(name, keyword)| quote!(Self::#name => #keyword));
+    let context = context_items(rt, ident, choice.vis, &[]);
+    let rows = choice
+        .variants
+        .iter()
+        .zip(picks)
+        .filter_map(|(variant, pick)| {
+            let Pick::Keyword(keyword) = pick else {
+                return None;
+            };
+            let name = str_lit(&variant.ident.to_string());
+            let encoding = str_lit(&format!("line `{}` (quoted or not)", keyword.value()));
+            let doc = str_lit(&variant.doc);
+            Some(quote! {
+                #rt::FieldLayout {
+                    name: #name,
+                    rust_type: "()",
+                    encoding: #encoding,
+                    byte_order: #rt::ByteOrder::Text,
+                    count: ::core::option::Option::None,
+                    chunk: ::core::option::Option::None,
+                    offset: ::core::option::Option::None,
+                    doc: #doc,
+                    nested: ::core::option::Option::None,
+                }
+            })
+        });
+    let name = str_lit(&ident.to_string());
+    let doc = str_lit(&choice.doc);
+    let arms = keywords
+        .iter()
+        .map(|(name, _)| quote!(#rt::proptest::strategy::LazyJust::new(|| #ident::#name).boxed()));
+    let tests = test_module(
+        rt,
+        ident,
+        quote!(#rt::proptest::strategy::Just(()).boxed()),
+        quote!(#rt::proptest::strategy::Union::new([#(#arms),*]).boxed()),
+        Check::Text,
+    );
+    quote! {
+        #context
+
+        impl #rt::TextRead for #ident {
+            const MIN_LINES: u64 = 1;
+            const NESTED_LAYOUT: ::core::option::Option<fn() -> #rt::TypeLayout> =
+                ::core::option::Option::Some(|| <Self as #rt::Layout>::LAYOUT);
+
+            fn read_text(
+                __reader: &mut #rt::TextReader<'_>,
+                _: &(),
+            ) -> ::core::result::Result<Self, #rt::Error> {
+                let __choices: [(&'static str, fn() -> Self); #count] = [#(#choices),*];
+                __reader.keyword_line(&__choices).map(|__make| __make())
+            }
+        }
+
+        impl #rt::TextWrite for #ident {
+            fn write_text(
+                &self,
+                __writer: &mut #rt::TextWriter,
+                _: &(),
+            ) -> ::core::result::Result<(), #rt::Error> {
+                __writer.keyword_line(match self {
+                    #(#spellings,)*
+                })
+            }
+        }
+
+        impl #rt::TextSchema for #ident {}
+
+        impl #rt::Layout for #ident {
+            const LAYOUT: #rt::TypeLayout = #rt::TypeLayout {
+                name: #name,
+                doc: #doc,
+                byte_order: #rt::ByteOrder::Text,
+                form: ::core::option::Option::None,
+                context: &[],
+                chosen_by: ::core::option::Option::Some("the keyword on its line"),
+                fields: &[#(#rows),*],
+                min_size: 0,
+                fixed_size: ::core::option::Option::None,
+            };
+        }
+
+        #tests
+    }
+}
