@@ -15,7 +15,7 @@ pub fn run(
     format: Option<&str>,
     posing: &Posing,
 ) -> Result<bool, CliError> {
-    let input = input::load(&context.catalogue, file, format)?;
+    let input = posing.load(&context.catalogue, file, format)?;
     let skeleton = input.required_skeleton(posing.options())?;
     let posed = input::pose(
         &context.catalogue,

@@ -326,6 +326,8 @@ mod tests {
         rig::Skin {
             name: "test".to_owned(),
             texture: None,
+            morph_targets: Vec::new(),
+            shared_positions: None,
             positions: vec![[0.0; 3]; 4],
             normals: Vec::new(),
             uvs: Vec::new(),

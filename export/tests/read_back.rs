@@ -695,6 +695,8 @@ fn a_texture_found_beside_the_mesh_is_embedded_as_png() {
     for texture in ["armtex", "missing"] {
         let skin = rig::Skin {
             texture: Some(texture.to_owned()),
+            morph_targets: Vec::new(),
+            shared_positions: None,
             ..arm.clone()
         };
         let found = export::find_texture(&skin, &files).unwrap();
@@ -737,6 +739,8 @@ fn an_unreadable_texture_is_an_error_naming_the_image() {
     let (arm, _) = &source.meshes[0];
     let skin = rig::Skin {
         texture: Some("armtex".to_owned()),
+        morph_targets: Vec::new(),
+        shared_positions: None,
         ..arm.clone()
     };
     let texture = export::find_texture(&skin, &Files::beside(&dir.join("arm.skn"))).unwrap();

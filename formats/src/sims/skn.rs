@@ -277,6 +277,8 @@ impl Skn {
         Ok(rig::Skin {
             name: self.name.to_text(),
             texture: (self.texture.as_bytes() != NO_TEXTURE).then(|| self.texture.to_text()),
+            morph_targets: Vec::new(),
+            shared_positions: None,
             positions: vertices.iter().map(|vertex| vertex.position).collect(),
             normals: vertices.iter().map(|vertex| vertex.normal).collect(),
             uvs: self.uvs.clone(),
