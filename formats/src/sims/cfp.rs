@@ -27,8 +27,8 @@ use crate::Schema;
 /// (the skill is in the `.cmx`/`.bcf`); the previous value is 0 at the
 /// start of each component, and no repeat runs from one into the next.
 /// Neither count is in the file, so a `.cfp` reads on its own as its tokens
-/// and splits into its components only with its skill's counts
-/// ([`Streams`]). The tokens are kept as found: which one the encoder chose
+/// and splits into its components only with its skill's counts (ossuary's
+/// `cfp::Streams`, which takes them as context). The tokens are kept as found: which one the encoder chose
 /// for each value is data, so a file writes back byte for byte.
 ///
 /// Sources. FreeSO's `CFP` reader and ts1-blender-io's importer agree on
@@ -62,7 +62,7 @@ pub enum Token {
     /// The previous value again, `n + 1` times.
     #[schema(when = 0xFE)]
     Repeat(u16),
-    /// The previous value plus the delta this code stands for ([`delta`]).
+    /// The previous value plus the delta this code stands for.
     #[schema(other)]
     Delta(u8),
 }

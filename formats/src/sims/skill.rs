@@ -25,24 +25,18 @@ use super::cmx::{Motion, Skill};
 use crate::files::Files;
 use crate::rig::{self, JointMotion, Keys, RigError, Track, TrackTarget};
 
-/// The skill as an animation, with its keys read from its `.cfp`. Every
-/// motion must have the skill's frame count (its first motion's), as in
-/// every known skill.
+/// The skill as an animation, with its keys read from its `.cfp`.
 pub fn animation(skill: &Skill, files: &Files) -> Result<rig::Animation, RigError> {
     let name = skill.name.to_text();
-    let invalid = |message: String| RigError::Invalid(format!("skill {name:?}: {message}"));
     let count = |field: &str, value: i32| {
         u32::try_from(value)
             .map(ValueCount)
-            .map_err(|_| invalid(format!("{field} {value} is negative")))
+            .map_err(|_| RigError::Invalid(format!("skill {name:?}: {field} {value} is negative")))
     };
     let counts = StreamsContext {
         position_count: count("position_count", skill.position_count)?,
         rotation_count: count("rotation_count", skill.rotation_count)?,
     };
-    let frame_count = skill.frame_count();
-    let frames = usize::try_from(frame_count)
-        .map_err(|_| invalid(format!("frame count {frame_count} is negative")))?;
     let found = files.find(
         &format!("the animation data of skill {name:?}"),
         &[format!("{}.cfp", skill.animation)],
@@ -53,10 +47,21 @@ pub fn animation(skill: &Skill, files: &Files) -> Result<rig::Animation, RigErro
             path: found.path.clone(),
             source: Box::new(source),
         })?;
+    keyed(skill, &values)
+}
+
+/// The skill's motions keyed from its values. Every motion must have the
+/// skill's frame count (its first motion's), as in every known skill.
+fn keyed(skill: &Skill, values: &Values) -> Result<rig::Animation, RigError> {
+    let name = skill.name.to_text();
+    let invalid = |message: String| RigError::Invalid(format!("skill {name:?}: {message}"));
+    let frame_count = skill.frame_count();
+    let frames = usize::try_from(frame_count)
+        .map_err(|_| invalid(format!("frame count {frame_count} is negative")))?;
     let tracks = skill
         .motions
         .iter()
-        .map(|motion| track(motion, frames, &values).map_err(&invalid))
+        .map(|motion| track(motion, frames, values).map_err(&invalid))
         .collect::<Result<Vec<_>, _>>()?;
     let seconds_per_frame = skill.duration / 1000.0 / frames as f32;
     Ok(rig::Animation {
@@ -124,4 +129,122 @@ fn keys<T>(list: &[T], first: i32, frames: usize) -> Result<&[T], String> {
                 list.len()
             )
         })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::schema::RawString;
+
+    fn motion(bone: &str, translations: Option<i32>, rotations: Option<i32>) -> Motion {
+        Motion {
+            bone: RawString::from(bone),
+            frame_count: 2,
+            duration: 500.0,
+            positions_used: i32::from(translations.is_some()),
+            rotations_used: i32::from(rotations.is_some()),
+            first_position: translations.unwrap_or(-1),
+            first_rotation: rotations.unwrap_or(-1),
+            property_lists: Vec::new(),
+            time_property_lists: Vec::new(),
+        }
+    }
+
+    fn skill(motions: Vec<Motion>) -> Skill {
+        Skill {
+            name: RawString::from("a2o-test"),
+            animation: RawString::from("xskill-a2o-test"),
+            duration: 500.0,
+            distance: 0.0,
+            moving: 0,
+            position_count: 2,
+            rotation_count: 4,
+            motions,
+        }
+    }
+
+    fn values() -> Values {
+        Values {
+            translations: vec![[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]],
+            rotations: vec![
+                [0.0, 0.0, 0.0, 1.0],
+                [0.0, 0.0, 0.0, 2.0],
+                [0.6, 0.0, 0.0, 0.8],
+                [0.0, 0.6, 0.0, 0.8],
+            ],
+        }
+    }
+
+    fn tracks(animation: &rig::Animation) -> &[Track] {
+        match &animation.motion {
+            rig::Motion::Joints(motion) => &motion.tracks,
+            rig::Motion::Vertices(_) => panic!("joint motion expected"),
+        }
+    }
+
+    #[test]
+    fn motions_read_the_shared_lists_at_their_offsets_conjugated_and_normalized() {
+        let animation = keyed(
+            &skill(vec![
+                motion("ROOT", Some(0), Some(0)),
+                motion("ARM", None, Some(2)),
+            ]),
+            &values(),
+        )
+        .unwrap();
+        assert_eq!(animation.name, "a2o-test");
+        assert_eq!(animation.times, [0.0, 0.25]);
+        let tracks = tracks(&animation);
+        assert_eq!(tracks[0].joint, TrackTarget::Name("ROOT".to_owned()));
+        assert_eq!(
+            tracks[0].keys,
+            Keys::Parts {
+                translations: vec![[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]],
+                rotations: vec![[0.0, 0.0, 0.0, 1.0]; 2],
+            }
+        );
+        // No translations: the rest's are kept.
+        assert_eq!(
+            tracks[1].keys,
+            Keys::Parts {
+                translations: Vec::new(),
+                rotations: vec![[-0.6, 0.0, 0.0, 0.8], [0.0, -0.6, 0.0, 0.8]],
+            }
+        );
+    }
+
+    #[test]
+    fn motions_that_do_not_fit_their_skill_are_errors_naming_both() {
+        let error = |motions| keyed(&skill(motions), &values()).unwrap_err().to_string();
+        assert_eq!(
+            error(vec![motion("ARM", None, Some(3))]),
+            r#"skill "a2o-test": motion "ARM": rotations 3 to 3 + 2 are not all among the skill's 4"#
+        );
+        assert_eq!(
+            error(vec![motion("ROOT", Some(-1), None)]),
+            r#"skill "a2o-test": motion "ROOT": translations -1 to -1 + 2 are not all among the skill's 2"#
+        );
+        let mut short = motion("ARM", None, Some(0));
+        short.frame_count = 1;
+        assert_eq!(
+            error(vec![motion("ROOT", None, Some(0)), short]),
+            r#"skill "a2o-test": motion "ARM" has 1 frames where the skill's first motion has 2"#
+        );
+        let mut zero = values();
+        zero.rotations[1] = [0.0; 4];
+        assert_eq!(
+            keyed(&skill(vec![motion("ROOT", None, Some(0))]), &zero)
+                .unwrap_err()
+                .to_string(),
+            r#"skill "a2o-test": motion "ROOT": the rotation of frame 1 has no direction"#
+        );
+        let mut negative = skill(Vec::new());
+        negative.rotation_count = -4;
+        assert_eq!(
+            animation(&negative, &Files::nowhere())
+                .unwrap_err()
+                .to_string(),
+            r#"skill "a2o-test": rotation_count -4 is negative"#
+        );
+    }
 }
