@@ -134,8 +134,9 @@ Examples:
     /// Print the skeleton's joints in model space as JSON: name, parent,
     /// position [x, y, z] and rotation [x, y, z, w], in the file's own axes.
     #[command(after_help = "\
-Example:
-  ossuary joints adult-skeleton.cmx")]
+Examples:
+  ossuary joints adult-skeleton.cmx
+  ossuary joints adult-skeleton.cmx --anim adult-idle1.cmx --frame 30   # a Sims skill, its .cfp beside it")]
     Joints {
         /// The file with the skeleton (`-` for standard input).
         file: PathBuf,
@@ -148,8 +149,9 @@ Example:
     /// Deform a mesh with a skeleton and write it as OBJ (with an MTL
     /// beside it naming the textures).
     #[command(after_help = "\
-Example:
-  ossuary skin body.skn --skeleton adult-skeleton.cmx -o body.obj   # also writes body.mtl")]
+Examples:
+  ossuary skin body.skn --skeleton adult-skeleton.cmx -o body.obj   # also writes body.mtl
+  ossuary skin B001FAFat_01.cmx --skeleton adult-skeleton.cmx -o suit.obj   # a suit's skins")]
     Skin {
         /// The file with the mesh (`-` for standard input).
         mesh: PathBuf,
@@ -168,11 +170,13 @@ Example:
     /// Draw the posed skeletons and meshes (front and side views, with a
     /// height ruler) to a PNG.
     #[command(after_help = "\
-Each file with a skeleton is a figure; files with meshes only are posed by the figure before
-them. Figures stand side by side at one scale.
+Each file with a skeleton is a figure; files with meshes only (or suits, which give the skins
+they name) are posed by the figure before them. Figures stand side by side at one scale.
 
 Examples:
   ossuary render adult-skeleton.cmx body.skn head.skn -o adult.png
+  ossuary render adult-skeleton.cmx B001FAFat_01.cmx --anim adult-walking-frantic-loop.cmx \
+      --frame 10 -o walk.png
   ossuary render all_b.skt hum_f_face.skt -o skeletons.png --size 1600x900")]
     Render {
         /// The files to draw.

@@ -410,3 +410,21 @@ fn a_motion_naming_a_bone_the_skeleton_lacks_is_a_clear_error() {
         )
     );
 }
+
+/// A `.cfp` has no header: under another name it needs `--format`, and
+/// its reader, which takes almost any bytes, is not suggested for files
+/// of unknown format.
+#[test]
+fn a_cfp_under_another_name_needs_its_format_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let renamed = support::write(
+        dir.path(),
+        "wave.bin",
+        &support::fixture_bytes("xskill-humanoid-wave.cfp"),
+    );
+    let output = ossuary(&["check", &renamed]);
+    assert_status(&output, 1);
+    assert!(!stderr(&output).contains("sims-cfp"), "{}", stderr(&output));
+    let output = ossuary(&["check", &renamed, "--format", "sims-cfp"]);
+    assert_status(&output, 0);
+}
