@@ -428,3 +428,23 @@ fn a_cfp_under_another_name_needs_its_format_named() {
     let output = ossuary(&["check", &renamed, "--format", "sims-cfp"]);
     assert_status(&output, 0);
 }
+
+/// A `.bcf` holds the same skills and suits as its `.cmx` twin and finds
+/// the same files.
+#[test]
+fn a_bcf_poses_and_dresses_as_its_cmx_twin_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut results = Vec::new();
+    for file in ["humanoid.cmx", "humanoid.bcf"] {
+        let path = fixture(file);
+        let output = ossuary(&["joints", &path, "--anim", &path, "--frame", "1"]);
+        assert_status(&output, 0);
+        let obj = text(&dir.path().join(format!("{file}.obj")));
+        assert_status(&ossuary(&["skin", &path, "-o", &obj]), 0);
+        let mesh = std::fs::read_to_string(&obj).unwrap();
+        let vertices: Vec<&str> = mesh.lines().filter(|line| line.starts_with("v ")).collect();
+        results.push((stdout(&output), vertices.join("\n")));
+    }
+    assert_eq!(results[0], results[1]);
+    assert!(!results[0].1.is_empty());
+}

@@ -94,7 +94,9 @@ pub fn delta(code: u8) -> Option<f32> {
 }
 
 /// How many values a component stream holds: one of its skill's counts,
-/// given to [`Streams`] as context.
+/// given to [`Streams`] as context. A type of its own so that the derive's
+/// round trips draw small counts for it: a `u32` passed to a codec is drawn
+/// whole, and a component can need a token for every 65,536 values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ValueCount(pub u32);
 

@@ -208,7 +208,8 @@ impl Skill {
 }
 
 impl Motion {
-    /// The bone and what the motion drives, e.g. `ROOT (translation, rotation)`.
+    /// The bone and what the motion drives, e.g. `ROOT (translation,
+    /// rotation)`; the bone alone for a motion that drives neither.
     fn describe(&self) -> String {
         let parts: Vec<&str> = [
             (self.positions_used != 0, "translation"),
@@ -217,7 +218,11 @@ impl Motion {
         .into_iter()
         .filter_map(|(used, part)| used.then_some(part))
         .collect();
-        format!("{} ({})", self.bone, parts.join(", "))
+        if parts.is_empty() {
+            self.bone.to_string()
+        } else {
+            format!("{} ({})", self.bone, parts.join(", "))
+        }
     }
 }
 

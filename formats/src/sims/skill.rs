@@ -8,12 +8,12 @@
 //!   (`positions_used`, `rotations_used` non-zero).
 //! - A key replaces the bone's rest translation or rotation, as the game's
 //!   playback assigns them (VitaMoo's `Practice`, after the original
-//!   vitaboy code, and FreeSO's animator do the same): a motion without
-//!   translations keeps the bone's rest translation, and a bone no motion
-//!   names keeps its rest pose.
+//!   vitaboy code; ts1-blender-io's importer reads skills the same way): a
+//!   motion without translations keeps the bone's rest translation, and a
+//!   bone no motion names keeps its rest pose.
 //! - Rotations are stored like a bone's rest rotation, acting as their
 //!   conjugates; they are normalized, as the deltas leave them slightly
-//!   off unit length (by up to 2e-4 in the real skills).
+//!   off unit length (by up to 1.5e-3 in the real skills).
 //! - Frame `f` plays at `f × duration / frames`, the duration in
 //!   milliseconds (the real skills run 30 frames a second: 60 frames in
 //!   1999 ms, 18 in 600).
@@ -24,6 +24,13 @@ use super::cfp::{Streams, StreamsContext, ValueCount, Values};
 use super::cmx::{Motion, Skill};
 use crate::files::Files;
 use crate::rig::{self, JointMotion, Keys, RigError, Track, TrackTarget};
+
+/// The most values ossuary decodes for one skill, and the most it keys
+/// (3 a translation, 4 a rotation, 1 a frame's time): 2^24, over two
+/// thousand times the real idle's 7,320. A repeat lets 3 bytes stand for
+/// 65,536 values and motions may share their keys, so without a bound a
+/// file of a few kilobytes could ask for any amount of memory.
+const MAX_VALUES: u64 = 1 << 24;
 
 /// The skill as an animation, with its keys read from its `.cfp`.
 pub fn animation(skill: &Skill, files: &Files) -> Result<rig::Animation, RigError> {
@@ -37,6 +44,12 @@ pub fn animation(skill: &Skill, files: &Files) -> Result<rig::Animation, RigErro
         position_count: count("position_count", skill.position_count)?,
         rotation_count: count("rotation_count", skill.rotation_count)?,
     };
+    let needed = 3 * u64::from(counts.position_count.0) + 4 * u64::from(counts.rotation_count.0);
+    if needed > MAX_VALUES {
+        return Err(RigError::Invalid(format!(
+            "skill {name:?}: its counts need {needed} values; ossuary decodes at most {MAX_VALUES}"
+        )));
+    }
     let found = files.find(
         &format!("the animation data of skill {name:?}"),
         &[format!("{}.cfp", skill.animation)],
@@ -58,6 +71,19 @@ fn keyed(skill: &Skill, values: &Values) -> Result<rig::Animation, RigError> {
     let frame_count = skill.frame_count();
     let frames = usize::try_from(frame_count)
         .map_err(|_| invalid(format!("frame count {frame_count} is negative")))?;
+    let per_frame: u64 = skill
+        .motions
+        .iter()
+        .map(|motion| {
+            3 * u64::from(motion.positions_used != 0) + 4 * u64::from(motion.rotations_used != 0)
+        })
+        .sum();
+    let keyed = (per_frame + 1).saturating_mul(frames as u64);
+    if keyed > MAX_VALUES {
+        return Err(invalid(format!(
+            "its motions and frames need {keyed} values; ossuary keys at most {MAX_VALUES}"
+        )));
+    }
     let tracks = skill
         .motions
         .iter()
@@ -237,6 +263,18 @@ mod tests {
                 .unwrap_err()
                 .to_string(),
             r#"skill "a2o-test": motion "ROOT": the rotation of frame 1 has no direction"#
+        );
+        let mut long = motion("ROOT", None, Some(0));
+        long.frame_count = 1 << 22;
+        assert_eq!(
+            error(vec![long.clone(), long]),
+            r#"skill "a2o-test": its motions and frames need 37748736 values; ossuary keys at most 16777216"#
+        );
+        let mut huge = skill(Vec::new());
+        huge.position_count = i32::MAX;
+        assert_eq!(
+            animation(&huge, &Files::nowhere()).unwrap_err().to_string(),
+            r#"skill "a2o-test": its counts need 6442450957 values; ossuary decodes at most 16777216"#
         );
         let mut negative = skill(Vec::new());
         negative.rotation_count = -4;
