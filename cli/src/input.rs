@@ -81,7 +81,10 @@ pub fn format_of(
 
 /// The format the file's name or bytes show. When neither does, the
 /// problem names the formats whose readers accept the bytes anyway, so
-/// that `--format` is suggested only where it would help.
+/// that `--format` is suggested only where it would help. A reader that
+/// accepts even an empty file checks no header (a `.cfp` is tokens and
+/// nothing else) and takes almost any bytes, so its accepting these shows
+/// nothing: it is not suggested.
 pub fn identify(
     catalogue: &Catalogue,
     path: &Path,
@@ -93,7 +96,7 @@ pub fn identify(
             readable_as: catalogue
                 .formats()
                 .iter()
-                .filter(|format| (format.decode)(bytes).is_ok())
+                .filter(|format| (format.decode)(&[]).is_err() && (format.decode)(bytes).is_ok())
                 .map(|format| format.name)
                 .collect(),
         })

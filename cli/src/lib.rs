@@ -134,8 +134,9 @@ Examples:
     /// Print the skeleton's joints in model space as JSON: name, parent,
     /// position [x, y, z] and rotation [x, y, z, w], in the file's own axes.
     #[command(after_help = "\
-Example:
-  ossuary joints adult-skeleton.cmx")]
+Examples:
+  ossuary joints adult-skeleton.cmx
+  ossuary joints adult-skeleton.cmx --anim adult-idle1.cmx --frame 30   # a Sims skill, its .cfp beside it")]
     Joints {
         /// The file with the skeleton (`-` for standard input).
         file: PathBuf,
@@ -154,6 +155,7 @@ that list as its `v` lines, in file order.
 
 Examples:
   ossuary skin body.skn --skeleton adult-skeleton.cmx -o body.obj   # also writes body.mtl
+  ossuary skin B001FAFat_01.cmx --skeleton adult-skeleton.cmx -o suit.obj   # a suit's skins
   ossuary skin twk_f_head_l0.mgn --skeleton all_b.skt --skeleton hum_f_face.skt -o head.obj")]
     Skin {
         /// The file with the mesh (`-` for standard input).
@@ -175,11 +177,13 @@ Examples:
     /// Draw the posed skeletons and meshes (front and side views, with a
     /// height ruler) to a PNG.
     #[command(after_help = "\
-Each file with a skeleton is a figure; files with meshes only are posed by the figure before
-them. Figures stand side by side at one scale.
+Each file with a skeleton is a figure; files with meshes only (or suits, which give the skins
+they name) are posed by the figure before them. Figures stand side by side at one scale.
 
 Examples:
   ossuary render adult-skeleton.cmx body.skn head.skn -o adult.png
+  ossuary render adult-skeleton.cmx B001FAFat_01.cmx --anim adult-walking-frantic-loop.cmx \
+      --frame 10 -o walk.png
   ossuary render all_b.skt hum_f_face.skt -o skeletons.png --size 1600x900
   ossuary render appearance/twk_f.sat --lod 1 --blend blend_fat=0.5 -o twilek.png")]
     Render {

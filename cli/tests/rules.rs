@@ -206,9 +206,9 @@ fn inputs_of_the_wrong_kind_exit_1_with_one_sentence_and_no_output() {
     );
     fails(
         dir.path(),
-        &["joints", &skel, "--anim", &cmx],
+        &["joints", &cmx, "--anim", &skel],
         1,
-        &format!("{cmx} is a Sims character file, which has no animation\n"),
+        &format!("{skel} is a Sims Online skeleton, which has no animation\n"),
     );
     fails(
         dir.path(),
@@ -470,11 +470,12 @@ fn render_draws_meshes_without_bones_and_a_ruler() {
 
     let empty = tempfile::tempdir().unwrap();
     let png = empty.path().join("nothing.png");
+    let skel = fixture("humanoid.skel");
     fails(
         empty.path(),
-        &["render", &cmx, "--no-bones", "-o", png.to_str().unwrap()],
+        &["render", &skel, "--no-bones", "-o", png.to_str().unwrap()],
         1,
-        &format!("{cmx} is a Sims character file, which has no mesh\n"),
+        &format!("{skel} is a Sims Online skeleton, which has no mesh\n"),
     );
 }
 

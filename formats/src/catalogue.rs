@@ -10,6 +10,7 @@ pub static FORMATS: &[&Format] = &[
     &crate::sims::bcf::FORMAT,
     &crate::sims::skn::FORMAT,
     &crate::sims::bmf::FORMAT,
+    &crate::sims::cfp::FORMAT,
     &crate::swg::skt::FORMAT,
     &crate::outcast::skeleton::FORMAT,
     &crate::outcast::animation::FORMAT,

@@ -44,14 +44,16 @@ pub mod __private {
     };
     #[cfg(feature = "testing")]
     pub use crate::schema::testing::{self, proptest};
+    pub use crate::schema::text::checks::checked;
     pub use crate::schema::text::forms::{
-        read_comment, read_keywords, read_line_string, read_token_line, read_vector, write_comment,
-        write_keywords, write_line_string, write_token_line, write_vector,
+        read_angle_bracketed, read_comment, read_keywords, read_line_string, read_or_none,
+        read_token_line, read_vector, write_angle_bracketed, write_comment, write_keywords,
+        write_line_string, write_or_none, write_token_line, write_vector,
     };
     pub use crate::schema::text::reader::{read_counted, read_lines_to_end, read_list};
     pub use crate::schema::text::writer::{write_elements, write_list};
     pub use crate::schema::text::{
-        TextRead, TextReader, TextSchema, TextStyle, TextTokens, TextWrite, TextWriter,
+        Keyword, TextRead, TextReader, TextSchema, TextStyle, TextTokens, TextWrite, TextWriter,
     };
     pub use crate::schema::{
         BinarySchema, ByteOrder, ContextLayout, Decode, Encode, Endian, Error, FieldLayout,

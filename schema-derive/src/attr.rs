@@ -38,6 +38,8 @@ pub struct Container {
     pub text: Option<Span>,
     /// `one_line`: a text record whose fields are the tokens of one line.
     pub one_line: Option<Span>,
+    /// `comments`: text from this record on may hold `//` comments anywhere.
+    pub comments: Option<Span>,
     /// `crate = "path"`: where the runtime is, when not at `::formats`.
     pub krate: Option<Spanned<Path>>,
     /// `context(name: Type, ...)`: values the type needs from its parent.
@@ -105,6 +107,14 @@ pub enum Presence {
     If(Ident),
 }
 
+/// `check = path(value, ...)`: a function the value must satisfy once read.
+#[derive(Clone)]
+pub struct Check {
+    pub path: Path,
+    /// Earlier fields, counts or context parameters passed after the value.
+    pub args: Vec<Ident>,
+}
+
 /// A constant: a suffixed integer literal or a byte string.
 #[derive(Clone)]
 pub enum Constant {
@@ -134,15 +144,24 @@ pub struct Field {
     pub vector: Option<Span>,
     /// Text: `style`, the file's `TextStyle`.
     pub style: Option<Span>,
+    /// Text: `angle_brackets`, a name written `<with spaces>`.
+    pub angle_brackets: Option<Span>,
+    /// Text: `none = "*"`, the word an absent `Option` value is written as.
+    pub none: Option<Spanned<LitStr>>,
+    /// Text: `same_line`, the field's tokens continue the previous field's line.
+    pub same_line: Option<Span>,
+    /// Text: `check = path(args)`, run on the value once it is read.
+    pub check: Option<Spanned<Check>>,
     /// `context(...)`: values passed to the field type's context.
     pub pass: Option<Spanned<Vec<ContextArg>>>,
 }
 
 const CONTAINER_KEYS: &str =
-    "`big`, `little`, `form`, `text`, `one_line`, `crate`, `context`, `tag`, `select`";
+    "`big`, `little`, `form`, `text`, `one_line`, `comments`, `crate`, `context`, `tag`, `select`";
 const FIELD_KEYS: &str =
     "`big`, `little`, `pascal`, `null_terminated`, `fixed_width`, `prefix`, `count`, `to_end`, \
-     `flag`, `present_if`, `magic`, `with`, `chunk`, `line`, `comment`, `vector`, `style`, `context`";
+     `flag`, `present_if`, `magic`, `with`, `chunk`, `line`, `comment`, `vector`, `style`, \
+     `angle_brackets`, `none`, `same_line`, `check`, `context`";
 const VARIANT_KEYS: &str = "`when`, `other`, `keyword`, `context`";
 
 impl Container {
@@ -167,6 +186,7 @@ impl Container {
                     }
                     "text" => set_flag(&mut container.text, meta.path.span(), &key),
                     "one_line" => set_flag(&mut container.one_line, meta.path.span(), &key),
+                    "comments" => set_flag(&mut container.comments, meta.path.span(), &key),
                     "crate" => {
                         let span = meta.path.span();
                         if container.krate.is_some() {
@@ -374,6 +394,16 @@ impl Field {
                     "comment" => set_flag(&mut field.comment, span, &key),
                     "vector" => set_flag(&mut field.vector, span, &key),
                     "style" => set_flag(&mut field.style, span, &key),
+                    "angle_brackets" => set_flag(&mut field.angle_brackets, span, &key),
+                    "same_line" => set_flag(&mut field.same_line, span, &key),
+                    "none" => {
+                        let word: LitStr = meta.value()?.parse()?;
+                        set_once(&mut field.none, word, span, "`none`")
+                    }
+                    "check" => {
+                        let check = parse_check(&meta)?;
+                        set_once(&mut field.check, check, span, "`check`")
+                    }
                     _ => Err(unknown_key(&meta, &key, FIELD_KEYS)),
                 }
             })?;
@@ -477,6 +507,27 @@ fn parse_crate_path(meta: &ParseNestedMeta) -> syn::Result<Path> {
             ),
         )
     })
+}
+
+/// `check = path` or `check = path(value, ...)`.
+fn parse_check(meta: &ParseNestedMeta) -> syn::Result<Check> {
+    let path: Path = meta.value()?.parse().map_err(|error: syn::Error| {
+        syn::Error::new(
+            error.span(),
+            "`check` names a function, maybe with the values it is given after the value \
+             checked: `check = below(bone_count)`",
+        )
+    })?;
+    let args = if meta.input.peek(syn::token::Paren) {
+        let content;
+        syn::parenthesized!(content in meta.input);
+        Punctuated::<Ident, Token![,]>::parse_terminated(&content)?
+            .into_iter()
+            .collect()
+    } else {
+        Vec::new()
+    };
+    Ok(Check { path, args })
 }
 
 /// A key without a value, such as `text` or `line`.

@@ -120,13 +120,13 @@ pub fn check_params(container: &Container) -> syn::Result<()> {
         if !container
             .fields
             .iter()
-            .any(|field| uses(field, &param.ident))
+            .any(|field| uses(field, &param.ident) || checks_with(field, &param.ident))
         {
             errors.push(syn::Error::new(
                 param.ident.span(),
                 format!(
                     "context parameter `{}` is never used: name it in `count`, `present_if`, \
-                     or a field's `context(...)`",
+                     a `check` or a field's `context(...)`",
                     param.ident
                 ),
             ));
@@ -145,6 +145,16 @@ pub fn uses(field: &Field, name: &Ident) -> bool {
         .as_ref()
         .is_some_and(|pass| pass.value.iter().any(|arg| &arg.value == name));
     counted || flagged || passed
+}
+
+/// Whether a field's `check` is given `name`. The generated tests leave
+/// checks out, so unlike [`uses`] this asks nothing of how `name` is drawn.
+pub fn checks_with(field: &Field, name: &Ident) -> bool {
+    field
+        .attrs
+        .check
+        .as_ref()
+        .is_some_and(|check| check.value.args.contains(name))
 }
 
 /// A field whose value later fields use (as a flag or a context value) is

@@ -46,6 +46,12 @@ pub fn plan<'a>(choice: &'a ChoiceEnum<'a>) -> syn::Result<(Choice<'a>, Vec<Pick
     if let Some(span) = attrs.one_line {
         errors.push(syn::Error::new(span, "`one_line` applies to text records"));
     }
+    if let Some(span) = attrs.comments {
+        errors.push(syn::Error::new(
+            span,
+            "`comments` applies to text records: put it on the record holding the enum",
+        ));
+    }
     let text = attrs.text.is_some();
     let order = attrs.byte_order.as_ref().map(|order| order.value);
     if let (true, Some(order)) = (text, &attrs.byte_order) {

@@ -5,13 +5,17 @@ use proc_macro2::Span;
 use syn::{LitStr, Type};
 
 use crate::ast::{is_named, unwrap_generic, Container, Errors, Field};
-use crate::attr::{ContextArg, Presence, Repeat};
+use crate::attr::{Check, ContextArg, Presence, Repeat};
 use crate::check_context;
 
 /// A field of a text layout as the expansion sees it.
 pub struct TextPlan<'a> {
     pub field: &'a Field<'a>,
     pub codec: TextCodec<'a>,
+    /// `same_line`: the field's tokens continue the previous field's line.
+    pub same_line: bool,
+    /// `check = path(args)`: run on the value once it is read.
+    pub check: Option<Check>,
 }
 
 pub enum TextCodec<'a> {
@@ -19,18 +23,28 @@ pub enum TextCodec<'a> {
     Style,
     /// Tokens that must read exactly so; the field's type is `Magic`.
     Magic(LitStr),
-    /// A `Count<_>` field: a count line holding the shared length of these lists.
+    /// A `Count<_>` field: a count holding the shared length of these lists.
     Count(Vec<syn::Ident>),
     Value(TextValue<'a>),
 }
 
-/// A value, maybe a list, of an element type.
+/// A value, maybe a list, maybe optional, of an element type.
 pub struct TextValue<'a> {
+    pub presence: Option<TextPresence>,
     pub repeat: Option<TextRepeat>,
     pub form: Form,
     pub element_ty: &'a Type,
     /// Values passed to the element type's context.
     pub pass: Vec<ContextArg>,
+}
+
+/// When an `Option` field holds a value.
+#[derive(Clone)]
+pub enum TextPresence {
+    /// When an earlier field or a context parameter is not 0 (`present_if`).
+    If(syn::Ident),
+    /// Unless the file holds this word instead of the value (`none = "*"`).
+    NoneWord(LitStr),
 }
 
 /// Where a text list's length comes from.
@@ -55,6 +69,30 @@ pub enum Form {
     Comment,
     /// `| tokens |` (`vector`).
     Vector,
+    /// `<name with spaces>` (`angle_brackets`).
+    AngleBrackets,
+}
+
+impl TextPlan<'_> {
+    /// Whether the field is tokens within a line, so that the next field
+    /// may continue its line.
+    pub fn is_tokens(&self) -> bool {
+        match &self.codec {
+            TextCodec::Style => false,
+            TextCodec::Magic(_) | TextCodec::Count(_) => true,
+            TextCodec::Value(value) => value.is_tokens(),
+        }
+    }
+}
+
+impl TextValue<'_> {
+    /// Whether the value is written as tokens within a line (so it may
+    /// share one): one value, always present or standing for none.
+    pub fn is_tokens(&self) -> bool {
+        self.repeat.is_none()
+            && matches!(self.presence, None | Some(TextPresence::NoneWord(_)))
+            && matches!(self.form, Form::Plain | Form::Vector | Form::AngleBrackets)
+    }
 }
 
 pub fn plan<'a>(container: &'a Container<'a>) -> syn::Result<Vec<TextPlan<'a>>> {
@@ -78,6 +116,26 @@ pub fn plan<'a>(container: &'a Container<'a>) -> syn::Result<Vec<TextPlan<'a>>> 
             "a `one_line` record takes no context: its fields are tokens",
         ));
     }
+    if let Some(comments) = container.attrs.comments {
+        if one_line {
+            errors.push(syn::Error::new(
+                comments,
+                "a `one_line` record is within its holder's line: put `comments` on the record \
+                 holding it",
+            ));
+        }
+        if let Some(comment) = container
+            .fields
+            .iter()
+            .find_map(|field| field.attrs.comment)
+        {
+            errors.push(syn::Error::new(
+                comment,
+                "a record with `comments` keeps every comment in its style: a `comment` field \
+                 would take the first one as data",
+            ));
+        }
+    }
     errors.take(check_context::check_params(container));
     errors.take(check_context::check_used_fields(container));
     let plans: Vec<TextPlan> = container
@@ -86,9 +144,32 @@ pub fn plan<'a>(container: &'a Container<'a>) -> syn::Result<Vec<TextPlan<'a>>> 
         .enumerate()
         .filter_map(|(index, field)| {
             let codec = errors.take(codec_of(container, index, field, one_line))?;
-            Some(TextPlan { field, codec })
+            let check = match &field.attrs.check {
+                Some(check) => {
+                    errors.take(check_of(container, index, &codec, check.span, &check.value))?
+                }
+                None => None,
+            };
+            Some(TextPlan {
+                field,
+                codec,
+                same_line: field.attrs.same_line.is_some(),
+                check,
+            })
         })
         .collect();
+    for (index, plan) in plans.iter().enumerate() {
+        if let Some(span) = plan.field.attrs.same_line {
+            errors.take(check_same_line(
+                span,
+                one_line,
+                plan,
+                index
+                    .checked_sub(1)
+                    .and_then(|previous| plans.get(previous)),
+            ));
+        }
+    }
     let mut styles = container
         .fields
         .iter()
@@ -101,6 +182,65 @@ pub fn plan<'a>(container: &'a Container<'a>) -> syn::Result<Vec<TextPlan<'a>>> 
     }
     errors.finish()?;
     Ok(plans)
+}
+
+/// A `same_line` field holds tokens and follows a field that does.
+fn check_same_line(
+    span: Span,
+    one_line: bool,
+    plan: &TextPlan,
+    previous: Option<&TextPlan>,
+) -> syn::Result<()> {
+    if one_line {
+        return Err(syn::Error::new(
+            span,
+            "every field of a `one_line` record is on the same line: remove `same_line`",
+        ));
+    }
+    if !plan.is_tokens() {
+        return Err(syn::Error::new(
+            span,
+            "`same_line` applies to values written as tokens: not to lists, whole lines, \
+             comments or values present by `present_if`",
+        ));
+    }
+    match previous {
+        None => Err(syn::Error::new(
+            span,
+            "the first field has no line to continue: remove `same_line`",
+        )),
+        Some(previous) if !previous.is_tokens() => Err(syn::Error::new(
+            span,
+            format!(
+                "`same_line` continues the previous field's line, but `{}` is not written as \
+                 tokens",
+                previous.field.ident
+            ),
+        )),
+        Some(_) => Ok(()),
+    }
+}
+
+/// A `check` runs on a value, with earlier fields, counts or parameters.
+fn check_of(
+    container: &Container,
+    index: usize,
+    codec: &TextCodec,
+    span: Span,
+    check: &Check,
+) -> syn::Result<Option<Check>> {
+    if !matches!(codec, TextCodec::Value(_)) {
+        return Err(syn::Error::new(
+            span,
+            "`check` applies to a field holding a value: not to a style, a constant or a count",
+        ));
+    }
+    let mut errors = Errors::default();
+    for arg in &check.args {
+        errors.take(check_context::resolve(container, index, arg));
+    }
+    errors.finish()?;
+    Ok(Some(check.clone()))
 }
 
 fn codec_of<'a>(
@@ -122,6 +262,7 @@ fn codec_of<'a>(
         (attrs.line, Form::Line),
         (attrs.comment, Form::Comment),
         (attrs.vector, Form::Vector),
+        (attrs.angle_brackets, Form::AngleBrackets),
     ];
     let mut given = forms
         .iter()
@@ -130,9 +271,20 @@ fn codec_of<'a>(
     if let Some((span, _)) = given.next() {
         return Err(syn::Error::new(
             span,
-            "a field takes only one of `line`, `comment` and `vector`",
+            "a field takes only one of `line`, `comment`, `vector` and `angle_brackets`",
         ));
     }
+    let presence_span = match (&attrs.presence, &attrs.none) {
+        (Some(_), Some(none)) => {
+            return Err(syn::Error::new(
+                none.span,
+                "a field takes only one of `present_if` and `none`",
+            ));
+        }
+        (Some(presence), None) => Some(presence.span),
+        (None, Some(none)) => Some(none.span),
+        (None, None) => None,
+    };
 
     if let Some(style) = attrs.style {
         if let Some(span) = first_span(&[
@@ -141,6 +293,8 @@ fn codec_of<'a>(
             form.map(|(span, _)| span),
             attrs.repeat.as_ref().map(|r| r.span),
             attrs.pass.as_ref().map(|p| p.span),
+            presence_span,
+            attrs.same_line,
         ]) {
             return Err(syn::Error::new(
                 span,
@@ -167,6 +321,7 @@ fn codec_of<'a>(
             form.map(|(span, _)| span),
             attrs.repeat.as_ref().map(|r| r.span),
             attrs.pass.as_ref().map(|p| p.span),
+            presence_span,
         ]) {
             return Err(syn::Error::new(
                 span,
@@ -196,6 +351,7 @@ fn codec_of<'a>(
             form.map(|(span, _)| span),
             attrs.repeat.as_ref().map(|r| r.span),
             attrs.pass.as_ref().map(|p| p.span),
+            presence_span,
         ]) {
             return Err(syn::Error::new(
                 span,
@@ -206,6 +362,34 @@ fn codec_of<'a>(
     }
 
     let mut ty = field.ty;
+    let presence = match (&attrs.presence, &attrs.none) {
+        (Some(presence), _) => {
+            let Presence::If(flag) = &presence.value else {
+                return Err(syn::Error::new(presence.span, "`flag` is binary only"));
+            };
+            check_context::resolve(container, index, flag)?;
+            Some((presence.span, TextPresence::If(flag.clone())))
+        }
+        (None, Some(none)) => {
+            let word = none.value.value();
+            if word.is_empty() || word.contains(char::is_whitespace) || word.starts_with("//") {
+                return Err(syn::Error::new(
+                    none.value.span(),
+                    "`none` takes one word, such as \"*\"",
+                ));
+            }
+            Some((none.span, TextPresence::NoneWord(none.value.clone())))
+        }
+        (None, None) => None,
+    };
+    if let Some((span, presence)) = &presence {
+        let key = match presence {
+            TextPresence::If(_) => "present_if",
+            TextPresence::NoneWord(_) => "none",
+        };
+        ty = unwrap_generic(ty, "Option")
+            .ok_or_else(|| syn::Error::new(*span, format!("`{key}` needs an `Option<_>` field")))?;
+    }
     let repeat = match (attrs.text_prefix, &attrs.repeat) {
         (Some(_), Some(repeat)) => {
             return Err(syn::Error::new(
@@ -260,6 +444,15 @@ fn codec_of<'a>(
         }
         None => None,
     };
+    if let Some((span, TextPresence::NoneWord(_))) = &presence {
+        if repeat.is_some() || form.is_some() {
+            return Err(syn::Error::new(
+                *span,
+                "`none` stands for an absent value of tokens: not a list, a line, a comment, \
+                 a vector or a `<name>`",
+            ));
+        }
+    }
     let form = match form {
         None => Form::Plain,
         Some((span, form @ (Form::Line | Form::Comment))) => {
@@ -277,6 +470,15 @@ fn codec_of<'a>(
             }
             form
         }
+        Some((span, Form::AngleBrackets)) => {
+            if !is_named(ty, "RawString") {
+                return Err(syn::Error::new(
+                    span,
+                    "`angle_brackets` applies to `RawString` values",
+                ));
+            }
+            Form::AngleBrackets
+        }
         Some((_, form)) => form,
     };
     if !pass.is_empty() && (one_line || form != Form::Plain) {
@@ -288,6 +490,7 @@ fn codec_of<'a>(
         }
     }
     Ok(TextCodec::Value(TextValue {
+        presence: presence.map(|(_, presence)| presence),
         repeat,
         form,
         element_ty: ty,
@@ -310,16 +513,6 @@ fn reject_binary_keys(field: &Field) -> syn::Result<()> {
             "string encodings are binary: in a text layout a `RawString` is one word, or a whole line with `line`",
         ));
     }
-    if let Some(presence) = &attrs.presence {
-        let key = match presence.value {
-            Presence::Flag(_) => "flag",
-            Presence::If(_) => "present_if",
-        };
-        return Err(syn::Error::new(
-            presence.span,
-            format!("`{key}` is binary only"),
-        ));
-    }
     if let Some(magic) = &attrs.magic {
         return Err(syn::Error::new(
             magic.span,
@@ -338,11 +531,17 @@ fn reject_binary_keys(field: &Field) -> syn::Result<()> {
 /// Text attributes have no meaning in a binary layout.
 pub fn reject_text_keys(container: &Container) -> syn::Result<()> {
     let mut errors = Errors::default();
-    if let Some(span) = container.attrs.one_line {
-        errors.push(syn::Error::new(
-            span,
-            "`one_line` applies to text layouts: add `text`",
-        ));
+    let container_keys = [
+        (container.attrs.one_line, "one_line"),
+        (container.attrs.comments, "comments"),
+    ];
+    for (span, key) in container_keys {
+        if let Some(span) = span {
+            errors.push(syn::Error::new(
+                span,
+                format!("`{key}` applies to text layouts: add `text`"),
+            ));
+        }
     }
     for field in &container.fields {
         let attrs = &field.attrs;
@@ -351,6 +550,10 @@ pub fn reject_text_keys(container: &Container) -> syn::Result<()> {
             (attrs.comment, "comment"),
             (attrs.vector, "vector"),
             (attrs.style, "style"),
+            (attrs.angle_brackets, "angle_brackets"),
+            (attrs.none.as_ref().map(|none| none.span), "none"),
+            (attrs.same_line, "same_line"),
+            (attrs.check.as_ref().map(|check| check.span), "check"),
         ];
         for (span, key) in keys {
             if let Some(span) = span {

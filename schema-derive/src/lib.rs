@@ -20,16 +20,21 @@ use syn::{parse_macro_input, DeriveInput};
 /// and `formats::schema::text` module docs):
 ///
 /// - on a struct: `big`/`little`, `form = "TYPE"`, `text`, `one_line`,
-///   `crate = "path"`, and `context(name: Type, ...)`: values the type
-///   needs from its parent, held in a generated `<Type>Context` struct;
+///   `comments` (text: `//` comments anywhere from this record on, kept in
+///   the style), `crate = "path"`, and `context(name: Type, ...)`: values
+///   the type needs from its parent, held in a generated `<Type>Context`
+///   struct;
 /// - on a field: string encodings (`pascal`, `null_terminated`,
 ///   `fixed_width = N`), counts (`prefix = u32`, text `prefix`,
 ///   `count = name` naming an earlier `Count<_>` field or a context
-///   parameter, `to_end`), presence (`flag = u8`, `present_if = name`),
-///   `magic`, `chunk = "TAG"`, `with = path`, the text forms (`line`,
-///   `comment`, `vector`, `style`), and `context(param = name, ...)`, the
-///   values passed to the field type's context (an earlier field or one of
-///   the struct's own parameters);
+///   parameter, `to_end`), presence (`flag = u8`, `present_if = name`, text
+///   `none = "*"`), `magic`, `chunk = "TAG"`, `with = path`, the text forms
+///   (`line`, `comment`, `vector`, `angle_brackets`, `style`), text
+///   `same_line` (the field continues the previous field's line) and
+///   `check = path(values...)` (a function the value read must satisfy, its
+///   refusal an error at the value's line and column), and
+///   `context(param = name, ...)`, the values passed to the field type's
+///   context (an earlier field or one of the struct's own parameters);
 /// - on an enum: `tag = u8` (a leading tag chooses the variant),
 ///   `select = param` (a context parameter does), or, for `text` enums of
 ///   unit variants, nothing (a keyword line does); on its variants

@@ -1,5 +1,6 @@
-//! The real Sims 1 files: every `.skn` and `.cmx` reads and writes back byte
-//! for byte, also through its binary twin and through JSON. Runs when
+//! The real Sims 1 files: every `.skn`, `.cmx` and `.cfp` reads and writes
+//! back byte for byte, also through its binary twin and through JSON, and a
+//! `.cfp` also through its components. Runs when
 //! `OSSUARY_CORPUS` names the corpus folder (with a `sims1` folder inside);
 //! skips quietly when it is unset. The files are never copied here.
 
@@ -9,6 +10,7 @@ use formats::schema::text::float::{format_g, parse_g};
 use formats::schema::BinarySchema;
 use formats::sims::bcf::Bcf;
 use formats::sims::bmf::Bmf;
+use formats::sims::cfp::{Cfp, Streams, StreamsContext, ValueCount};
 use formats::sims::cmx::Cmx;
 use formats::sims::skn::Skn;
 
@@ -77,6 +79,66 @@ fn every_cmx_comes_back_byte_for_byte() {
             &original,
             &from_json.to_text().unwrap(),
         );
+    }
+}
+
+/// Every real `.cfp` as tokens and through JSON; and split by the counts of
+/// the skill that names it (in a `.cmx` beside it) into components that
+/// hold the counts' values, all finite, and write back the same bytes.
+#[test]
+fn every_cfp_comes_back_byte_for_byte() {
+    let (Some(files), Some(cmx)) = (
+        tests::corpus_files("sims1", "cfp"),
+        tests::corpus_files("sims1", "cmx"),
+    ) else {
+        return;
+    };
+    let skills: Vec<_> = cmx
+        .iter()
+        .flat_map(|path| {
+            Cmx::from_text(&std::fs::read(path).unwrap())
+                .unwrap()
+                .skills
+        })
+        .collect();
+    for path in files {
+        let original = std::fs::read(&path).unwrap();
+        let cfp = Cfp::from_bytes(&original).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        assert_same(&path, "cfp -> cfp", &original, &cfp.to_bytes().unwrap());
+
+        let json = serde_json::to_string(&cfp).unwrap();
+        let from_json: Cfp = serde_json::from_str(&json).unwrap();
+        assert_same(
+            &path,
+            "cfp -> json -> cfp",
+            &original,
+            &from_json.to_bytes().unwrap(),
+        );
+
+        let stem = path.file_stem().unwrap().to_string_lossy();
+        let skill = skills
+            .iter()
+            .find(|skill| skill.animation.to_text().eq_ignore_ascii_case(&stem))
+            .unwrap_or_else(|| panic!("{}: no skill names it", path.display()));
+        let counts = StreamsContext {
+            position_count: ValueCount(skill.position_count as u32),
+            rotation_count: ValueCount(skill.rotation_count as u32),
+        };
+        let streams = Streams::split(&original, &counts)
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        assert_same(
+            &path,
+            "cfp -> components -> cfp",
+            &original,
+            &streams.to_bytes_with(&counts).unwrap(),
+        );
+        let values = streams.values().unwrap();
+        assert_eq!(values.translations.len(), skill.position_count as usize);
+        assert_eq!(values.rotations.len(), skill.rotation_count as usize);
+        let every_value = values.translations.iter().flatten();
+        assert!(every_value
+            .chain(values.rotations.iter().flatten())
+            .all(|value| value.is_finite()));
     }
 }
 

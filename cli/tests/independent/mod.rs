@@ -114,6 +114,85 @@ pub fn sims_world_matrices(bones: &[SimsBone]) -> Vec<Mat4> {
         .collect()
 }
 
+/// The seven components of a `.cfp` as its readers describe the format:
+/// `0xFF` then a little-endian f32 is a value; `0xFE` then a little-endian
+/// u16 `n` repeats the previous value `n + 1` times; any other byte `c`
+/// adds Dave Baum's fitted delta `3.9676e-10 (c - 126)^3 |c - 126|`. The
+/// previous value starts at 0 in each component; the components are the
+/// translations' x, y, z (`positions` values each), then the rotations'
+/// x, y, z, w (`rotations` values each).
+pub fn cfp_components(bytes: &[u8], positions: usize, rotations: usize) -> Vec<Vec<f64>> {
+    let mut at = 0;
+    let mut components = Vec::new();
+    for count in [positions; 3].into_iter().chain([rotations; 4]) {
+        let mut values = Vec::new();
+        let mut previous = 0.0;
+        while values.len() < count {
+            let code = bytes[at];
+            at += 1;
+            match code {
+                0xFF => {
+                    previous = f64::from(f32::from_le_bytes(bytes[at..at + 4].try_into().unwrap()));
+                    at += 4;
+                    values.push(previous);
+                }
+                0xFE => {
+                    let n = u16::from_le_bytes(bytes[at..at + 2].try_into().unwrap());
+                    at += 2;
+                    values.extend(std::iter::repeat_n(previous, usize::from(n) + 1));
+                }
+                _ => {
+                    let c = f64::from(code) - 126.0;
+                    previous += 3.9676e-10 * c.powi(3) * c.abs();
+                    values.push(previous);
+                }
+            }
+        }
+        assert_eq!(values.len(), count, "a repeat crosses a component's end");
+        components.push(values);
+    }
+    assert_eq!(at, bytes.len(), "bytes after the last component");
+    components
+}
+
+/// The bones posed by a skill at `frame`: each motion's bone takes entry
+/// `first_position + frame` of the translations and `first_rotation +
+/// frame` of the rotations (normalized) in place of its rest values, when
+/// the motion uses them; other bones keep their rest values.
+pub fn sims_skill_pose(
+    bones: &[SimsBone],
+    skill: &cmx::Skill,
+    components: &[Vec<f64>],
+    frame: usize,
+) -> Vec<SimsBone> {
+    let mut posed: Vec<SimsBone> = bones
+        .iter()
+        .map(|bone| SimsBone {
+            name: bone.name.clone(),
+            parent: bone.parent.clone(),
+            translation: bone.translation,
+            rotation: bone.rotation,
+        })
+        .collect();
+    for motion in &skill.motions {
+        let bone = posed
+            .iter_mut()
+            .find(|bone| bone.name == motion.bone.0)
+            .expect("motion bone in skeleton");
+        if motion.positions_used != 0 {
+            let at = motion.first_position as usize + frame;
+            bone.translation = [0, 1, 2].map(|axis| components[axis][at] as f32);
+        }
+        if motion.rotations_used != 0 {
+            let at = motion.first_rotation as usize + frame;
+            let q = [3, 4, 5, 6].map(|component| components[component][at]);
+            let length = q.iter().map(|c| c * c).sum::<f64>().sqrt();
+            bone.rotation = q.map(|c| (c / length) as f32);
+        }
+    }
+    posed
+}
+
 pub fn transform_point(m: &Mat4, p: [f64; 3]) -> [f64; 3] {
     [0, 1, 2].map(|row| m[row][0] * p[0] + m[row][1] * p[1] + m[row][2] * p[2] + m[row][3])
 }

@@ -305,7 +305,7 @@ impl Describe for Bcf {
     }
 }
 
-/// Posed as the `.cmx` it converts to.
+/// Posed, dressed and animated as the `.cmx` it converts to.
 impl Rig for Bcf {
     fn skeleton(
         &self,
@@ -313,6 +313,18 @@ impl Rig for Bcf {
         options: RigOptions,
     ) -> Option<Result<rig::Skeleton, RigError>> {
         Cmx::from(self).skeleton(files, options)
+    }
+
+    fn skins(
+        &self,
+        files: &Files,
+        options: RigOptions,
+    ) -> Option<Result<Vec<rig::Skin>, RigError>> {
+        Cmx::from(self).skins(files, options)
+    }
+
+    fn animations(&self, files: &Files) -> Option<Result<Vec<rig::Animation>, RigError>> {
+        Cmx::from(self).animations(files)
     }
 }
 

@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::bones::{self, SimsBone};
-use super::skel;
+use super::{skel, skill, suit};
 use crate::files::Files;
 use crate::format::{self, Describe, Description, Encoding, Format, Joint, Sample};
 use crate::rig::{self, Rig, RigError, RigOptions};
@@ -199,6 +199,33 @@ impl Cmx {
     }
 }
 
+impl Skill {
+    /// Frames of the skill: those of its first motion (every motion of a
+    /// known skill has as many); 0 without motions.
+    pub fn frame_count(&self) -> i32 {
+        self.motions.first().map_or(0, |motion| motion.frame_count)
+    }
+}
+
+impl Motion {
+    /// The bone and what the motion drives, e.g. `ROOT (translation,
+    /// rotation)`; the bone alone for a motion that drives neither.
+    fn describe(&self) -> String {
+        let parts: Vec<&str> = [
+            (self.positions_used != 0, "translation"),
+            (self.rotations_used != 0, "rotation"),
+        ]
+        .into_iter()
+        .filter_map(|(used, part)| used.then_some(part))
+        .collect();
+        if parts.is_empty() {
+            self.bone.to_string()
+        } else {
+            format!("{} ({})", self.bone, parts.join(", "))
+        }
+    }
+}
+
 impl Skeleton {
     /// Each bone's name and its parent's (`None` for a root, stored as `NULL`).
     pub fn bone_parents(&self) -> impl Iterator<Item = (&RawString, Option<&RawString>)> {
@@ -222,17 +249,28 @@ impl Describe for Cmx {
             ));
         }
         facts.push(("suits", self.suits.len().to_string()));
-        if !self.suits.is_empty() {
-            facts.push((
-                "suit names",
-                names(self.suit_names().map(RawString::to_text).collect()),
-            ));
+        for suit in &self.suits {
+            let skins = suit
+                .skins
+                .iter()
+                .map(|skin| format!("{} (on {})", skin.name, skin.bone))
+                .collect();
+            facts.push(("suit", format!("{}: {}", suit.name, names(skins))));
         }
         facts.push(("skills", self.skills.len().to_string()));
-        if !self.skills.is_empty() {
+        for skill in &self.skills {
+            let motions = skill.motions.iter().map(Motion::describe).collect();
             facts.push((
-                "skill names",
-                names(self.skill_names().map(RawString::to_text).collect()),
+                "skill",
+                format!(
+                    "{}: {} frames over {} ms, data {}.cfp, {} motions: {}",
+                    skill.name,
+                    skill.frame_count(),
+                    skill.duration,
+                    skill.animation,
+                    skill.motions.len(),
+                    names(motions)
+                ),
             ));
         }
         let mut joints = Vec::new();
@@ -271,6 +309,33 @@ impl Rig for Cmx {
                 rotation: bone.rotation,
             }
         })))
+    }
+
+    /// Every skin of every suit, found beside the file; `None` without suits.
+    fn skins(&self, files: &Files, _: RigOptions) -> Option<Result<Vec<rig::Skin>, RigError>> {
+        if self.suits.is_empty() {
+            return None;
+        }
+        let skins = self.suits.iter().map(|suit| suit::skins(suit, files));
+        Some(
+            skins
+                .collect::<Result<Vec<_>, _>>()
+                .map(|skins| skins.concat()),
+        )
+    }
+
+    /// Every skill, with its keys from the `.cfp` beside the file; `None`
+    /// without skills.
+    fn animations(&self, files: &Files) -> Option<Result<Vec<rig::Animation>, RigError>> {
+        if self.skills.is_empty() {
+            return None;
+        }
+        Some(
+            self.skills
+                .iter()
+                .map(|skill| skill::animation(skill, files))
+                .collect(),
+        )
     }
 }
 
@@ -534,7 +599,7 @@ mod tests {
     }
 
     #[test]
-    fn describe_lists_counts_names_and_the_bone_tree() {
+    fn describe_lists_counts_suits_skills_and_the_bone_tree() {
         let description = Cmx::from_text(golden().as_bytes()).unwrap().describe();
         assert_eq!(
             description.facts,
@@ -542,9 +607,17 @@ mod tests {
                 ("skeletons", "1".to_owned()),
                 ("skeleton", "adult (2 bones)".to_owned()),
                 ("suits", "1".to_owned()),
-                ("suit names", "b001fafat_01".to_owned()),
+                (
+                    "suit",
+                    "b001fafat_01: xskin-b001fafat_01-PELVIS-BODY (on PELVIS)".to_owned()
+                ),
                 ("skills", "1".to_owned()),
-                ("skill names", "a2o-test".to_owned()),
+                (
+                    "skill",
+                    "a2o-test: 18 frames over 600 ms, data xskill-a2o-test.cfp, 1 motions: \
+                     ROOT (translation, rotation)"
+                        .to_owned()
+                ),
             ]
         );
         let tree: Vec<_> = description

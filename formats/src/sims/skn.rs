@@ -25,8 +25,8 @@ use crate::Schema;
 /// the two bones' turns applied to the rest gap between the vertex and its
 /// blend vertex. In the real skins the gap reaches 0.27 units; in 30 poses
 /// turning every joint by up to 46 degrees, the largest departure was
-/// 0.054 units (the adult's joints span 5 units from feet to head). The game's
-/// own animations are not measured yet.
+/// 0.054 units (the adult's joints span 5 units from feet to head), and in
+/// every frame of the game's own idle and walk 0.036 units.
 #[derive(Debug, Clone, PartialEq, Schema, Serialize, Deserialize)]
 #[schema(text)]
 pub struct Skn {

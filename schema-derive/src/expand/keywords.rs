@@ -86,15 +86,21 @@ pub fn derive(rt: &Runtime, choice: &ChoiceEnum, picks: &[Pick]) -> TokenStream 
             }
         }
 
+        impl #rt::Keyword for #ident {
+            fn keyword(&self) -> &'static str {
+                match self {
+                    #(#spellings,)*
+                }
+            }
+        }
+
         impl #rt::TextWrite for #ident {
             fn write_text(
                 &self,
                 __writer: &mut #rt::TextWriter,
                 _: &(),
             ) -> ::core::result::Result<(), #rt::Error> {
-                __writer.keyword_line(match self {
-                    #(#spellings,)*
-                })
+                __writer.keyword_line(#rt::Keyword::keyword(self))
             }
         }
 

@@ -192,6 +192,26 @@ fn a_text_record_with_a_constant_a_line_and_a_list() {
 }
 
 #[test]
+fn a_text_record_with_comments_names_shared_lines_presence_and_checks() {
+    insta::assert_snapshot!(expand(quote! {
+        #[schema(text, comments, context(bone_count: u32))]
+        struct Bone {
+            #[schema(angle_brackets)]
+            name: RawString,
+            #[schema(none = "*", check = below(bone_count))]
+            parent: Option<u32>,
+            key_count: Count<u32>,
+            #[schema(same_line)]
+            flags: u8,
+            #[schema(count = key_count, check = ascending)]
+            keys: Vec<Key>,
+            #[schema(present_if = flags)]
+            extra: Option<f32>,
+        }
+    }));
+}
+
+#[test]
 fn the_crate_attribute_roots_every_runtime_path() {
     let input = syn::parse2(quote! {
         #[schema(little, crate = "renamed::schema_runtime")]

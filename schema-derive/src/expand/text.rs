@@ -2,16 +2,17 @@
 //! records), `TextSchema`, `Layout` and the round-trip test.
 
 use proc_macro2::TokenStream;
-use quote::quote;
+use quote::{format_ident, quote, quote_spanned};
+use syn::spanned::Spanned as _;
 
-use super::context::{self, nested_context, value_of, Side};
+use super::context::{self, nested_context, place_of, value_of, Side};
 use super::layout::{context_layout, passed, type_text};
 use super::paths::Runtime;
 use super::tests::{counted_len, struct_test_module, Check, TestField};
 use super::{count_local, field_local, str_lit};
 use crate::ast::{is_named, Container};
 use crate::check_context::{self, is_param};
-use crate::check_text::{self, Form, TextCodec, TextPlan, TextRepeat, TextValue};
+use crate::check_text::{self, Form, TextCodec, TextPlan, TextPresence, TextRepeat, TextValue};
 
 pub fn derive(rt: &Runtime, container: &Container) -> syn::Result<TokenStream> {
     let plans = check_text::plan(container)?;
@@ -39,20 +40,52 @@ pub fn derive(rt: &Runtime, container: &Container) -> syn::Result<TokenStream> {
     })
 }
 
+/// Where a record field of tokens stands: on a line of its own, or on a
+/// line it shares with the fields around it (`same_line`).
+#[derive(Clone, Copy)]
+struct Line {
+    /// The field starts the line (it does not continue the previous one's).
+    opens: bool,
+    /// The field ends the line (the next field does not continue it).
+    closes: bool,
+}
+
+impl Line {
+    fn of(plans: &[TextPlan], index: usize) -> Line {
+        let continues = |index: usize| plans.get(index).is_some_and(|plan| plan.same_line);
+        Line {
+            opens: !continues(index),
+            closes: !continues(index + 1),
+        }
+    }
+
+    fn own(self) -> bool {
+        self.opens && self.closes
+    }
+}
+
 /// Fewest lines a field takes.
-fn min_lines(rt: &Runtime, codec: &TextCodec) -> TokenStream {
-    match codec {
+fn min_lines(rt: &Runtime, plan: &TextPlan) -> TokenStream {
+    if plan.same_line {
+        return quote!(0u64);
+    }
+    match &plan.codec {
         TextCodec::Style => quote!(0u64),
         TextCodec::Value(TextValue {
+            presence: Some(TextPresence::If(_)),
+            ..
+        })
+        | TextCodec::Value(TextValue {
+            repeat: Some(TextRepeat::Count(_) | TextRepeat::ToEnd),
+            ..
+        }) => quote!(0u64),
+        TextCodec::Value(TextValue {
             repeat: None,
+            presence: None,
             form: Form::Plain,
             element_ty,
             ..
         }) => quote!(<#element_ty as #rt::TextRead>::MIN_LINES),
-        TextCodec::Value(TextValue {
-            repeat: Some(TextRepeat::Count(_) | TextRepeat::ToEnd),
-            ..
-        }) => quote!(0u64),
         TextCodec::Magic(_) | TextCodec::Count(_) | TextCodec::Value(_) => quote!(1u64),
     }
 }
@@ -62,25 +95,30 @@ fn element_min_lines(rt: &Runtime, value: &TextValue) -> TokenStream {
     let ty = value.element_ty;
     match value.form {
         Form::Plain => quote!(<#ty as #rt::TextRead>::MIN_LINES),
-        Form::Line | Form::Comment | Form::Vector => quote!(1u64),
+        Form::Line | Form::Comment | Form::Vector | Form::AngleBrackets => quote!(1u64),
     }
 }
 
 /// A record whose fields take their own lines.
 fn record_impls(rt: &Runtime, container: &Container, plans: &[TextPlan]) -> TokenStream {
     let ident = container.ident;
-    let min_lines = plans.iter().map(|plan| min_lines(rt, &plan.codec));
+    let min_lines = plans.iter().map(|plan| min_lines(rt, plan));
     // The style is known once everything else is read.
     let reads = plans
         .iter()
-        .filter(|plan| !matches!(plan.codec, TextCodec::Style))
-        .map(|plan| read_field(rt, container, plan, false));
+        .enumerate()
+        .filter(|(_, plan)| !matches!(plan.codec, TextCodec::Style))
+        .map(|(index, plan)| read_field(rt, container, plan, Line::of(plans, index)));
     let styles = plans
         .iter()
         .filter(|plan| matches!(plan.codec, TextCodec::Style))
         .map(|plan| {
             let local = field_local(plan.field.ident);
-            quote!(let #local = __reader.style();)
+            // Comment lines after the last value belong to the style too.
+            quote! {
+                __reader.skip_comment_lines()?;
+                let #local = __reader.style();
+            }
         });
     let inits = field_inits(plans);
     let counts = plans.iter().filter_map(|plan| match &plan.codec {
@@ -89,7 +127,15 @@ fn record_impls(rt: &Runtime, container: &Container, plans: &[TextPlan]) -> Toke
     });
     let writes = plans
         .iter()
-        .map(|plan| write_field(rt, container, plan, false));
+        .enumerate()
+        .map(|(index, plan)| write_field(rt, container, plan, Line::of(plans, index)));
+    let (allow_reader_comments, allow_writer_comments) = match container.attrs.comments {
+        Some(_) => (
+            quote!(__reader.allow_comments();),
+            quote!(__writer.allow_comments();),
+        ),
+        None => (TokenStream::new(), TokenStream::new()),
+    };
     quote! {
         impl #rt::TextRead for #ident {
             const MIN_LINES: u64 = 0u64 #(+ #min_lines)*;
@@ -100,6 +146,7 @@ fn record_impls(rt: &Runtime, container: &Container, plans: &[TextPlan]) -> Toke
                 __reader: &mut #rt::TextReader<'_>,
                 __context: &<Self as #rt::HasContext>::Context,
             ) -> ::core::result::Result<Self, #rt::Error> {
+                #allow_reader_comments
                 #(#reads)*
                 #(#styles)*
                 ::core::result::Result::Ok(Self { #(#inits),* })
@@ -112,6 +159,7 @@ fn record_impls(rt: &Runtime, container: &Container, plans: &[TextPlan]) -> Toke
                 __writer: &mut #rt::TextWriter,
                 __context: &<Self as #rt::HasContext>::Context,
             ) -> ::core::result::Result<(), #rt::Error> {
+                #allow_writer_comments
                 #(#counts)*
                 #(#writes)*
                 ::core::result::Result::Ok(())
@@ -140,11 +188,9 @@ fn one_line_impls(rt: &Runtime, container: &Container, plans: &[TextPlan]) -> To
     let expected = str_lit(&format!("a `{ident}` line"));
     let reads = plans
         .iter()
-        .map(|plan| read_field(rt, container, plan, true));
+        .map(|plan| read_one_line_field(rt, container, plan));
     let inits = field_inits(plans);
-    let writes = plans
-        .iter()
-        .map(|plan| write_field(rt, container, plan, true));
+    let writes = plans.iter().map(|plan| write_one_line_field(rt, plan));
     quote! {
         impl #rt::TextTokens for #ident {
             const EXPECTED: &'static str = #expected;
@@ -223,173 +269,509 @@ fn schema_impl(rt: &Runtime, container: &Container, plans: &[TextPlan]) -> Token
     }
 }
 
-fn read_field(rt: &Runtime, container: &Container, plan: &TextPlan, one_line: bool) -> TokenStream {
+/// What a reader expects of a line of the field's tokens, for errors.
+fn expected_line(rt: &Runtime, plan: &TextPlan) -> TokenStream {
+    match &plan.codec {
+        TextCodec::Magic(constant) => {
+            let expected = str_lit(&format!("`{}`", constant.value()));
+            quote!(#expected)
+        }
+        TextCodec::Count(_) => quote!("a count"),
+        TextCodec::Value(value) => match value.form {
+            Form::Vector => quote!("a `| ... |` line"),
+            Form::AngleBrackets => quote!("a `<name>` line"),
+            Form::Plain | Form::Line | Form::Comment => {
+                let ty = value.element_ty;
+                quote_spanned!(ty.span()=> <#ty as #rt::TextTokens>::EXPECTED)
+            }
+        },
+        TextCodec::Style => quote!("nothing"),
+    }
+}
+
+/// An expression reading one element of the value's tokens from `reader`
+/// (a line already open).
+fn read_value_tokens(rt: &Runtime, value: &TextValue, reader: &TokenStream) -> TokenStream {
+    let ty = value.element_ty;
+    let tokens = quote_spanned!(ty.span()=> <#ty as #rt::TextTokens>::read_tokens);
+    match value.form {
+        Form::Vector => quote!(#rt::read_vector(#reader, #tokens)),
+        Form::AngleBrackets => quote!(#rt::read_angle_bracketed(#reader)),
+        Form::Plain | Form::Line | Form::Comment => match &value.presence {
+            Some(TextPresence::NoneWord(word)) => {
+                quote!(#rt::read_or_none(#reader, #word, #tokens))
+            }
+            _ => quote!(#tokens(#reader)),
+        },
+    }
+}
+
+/// The statements reading a field of tokens within a record, on its own
+/// line or on one it shares; errors name the field.
+fn read_token_field(rt: &Runtime, plan: &TextPlan, line: Line) -> TokenStream {
     let name = plan.field.ident;
     let label = str_lit(&name.to_string());
     let local = field_local(name);
     let ty = plan.field.ty;
-    let value = match &plan.codec {
-        // Filled in after the other fields (see `record_impls`).
-        TextCodec::Style => return TokenStream::new(),
-        TextCodec::Magic(constant) if one_line => quote!(#rt::read_keywords(__reader, #constant)),
-        TextCodec::Magic(constant) => {
-            let expected = str_lit(&format!("`{}`", constant.value()));
-            quote! {
-                #rt::read_token_line(__reader, #expected, |__r| #rt::read_keywords(__r, #constant))
-            }
-        }
+    let tokens = |reader: &TokenStream| match &plan.codec {
+        TextCodec::Magic(constant) => quote!(#rt::read_keywords(#reader, #constant)),
+        TextCodec::Count(_) => quote!(#reader.count_token::<<#ty as #rt::CountField>::Int>()),
+        TextCodec::Value(value) => read_value_tokens(rt, value, reader),
+        TextCodec::Style => TokenStream::new(),
+    };
+    let assign = match &plan.codec {
         TextCodec::Count(_) => {
             let count = count_local(name);
-            return quote! {
+            quote! {
+                let #local: #ty = ::core::default::Default::default();
+                let #count
+            }
+        }
+        _ => quote!(let #local: #ty),
+    };
+    let expected = expected_line(rt, plan);
+    if line.own() {
+        let tokens = tokens(&quote!(__r));
+        return quote! {
+            #assign = #rt::read_token_line(__reader, #expected, |__r| #tokens)
+                .map_err(|e| e.in_field(#label))?;
+        };
+    }
+    let tokens = tokens(&quote!(__reader));
+    let open = line
+        .opens
+        .then(|| quote!(__reader.begin_line(#expected).map_err(|e| e.in_field(#label))?;));
+    let close = line
+        .closes
+        .then(|| quote!(__reader.end_line().map_err(|e| e.in_field(#label))?;));
+    quote! {
+        #open
+        #assign = #tokens.map_err(|e| e.in_field(#label))?;
+        #close
+    }
+}
+
+fn read_field(rt: &Runtime, container: &Container, plan: &TextPlan, line: Line) -> TokenStream {
+    let name = plan.field.ident;
+    let label = str_lit(&name.to_string());
+    let local = field_local(name);
+    let ty = plan.field.ty;
+    let read = match &plan.codec {
+        // Filled in after the other fields (see `record_impls`).
+        TextCodec::Style => return TokenStream::new(),
+        TextCodec::Count(_) if line.own() => {
+            let count = count_local(name);
+            quote! {
                 let #count = __reader
                     .count_line::<<#ty as #rt::CountField>::Int>()
                     .map_err(|e| e.in_field(#label))?;
                 let #local: #ty = ::core::default::Default::default();
-            };
-        }
-        TextCodec::Value(value) => {
-            let element = read_element(rt, value, one_line, &quote!(__r));
-            let min_lines = element_min_lines(rt, value);
-            let read = match &value.repeat {
-                None => read_element(rt, value, one_line, &quote!(__reader)),
-                Some(TextRepeat::CountLine) => {
-                    quote!(#rt::read_list(__reader, #min_lines, |__r| #element))
-                }
-                Some(TextRepeat::Count(count)) if is_param(container, count) => {
-                    let count_label = str_lit(&count.to_string());
-                    quote! {
-                        #rt::context_len(#count_label, ::core::clone::Clone::clone(&__context.#count))
-                            .and_then(|__len| #rt::read_counted(__reader, __len, #min_lines, |__r| #element))
-                    }
-                }
-                Some(TextRepeat::Count(count)) => {
-                    let count = count_local(count);
-                    quote!(#rt::read_counted(__reader, #count, #min_lines, |__r| #element))
-                }
-                Some(TextRepeat::ToEnd) => quote!(#rt::read_lines_to_end(__reader, |__r| #element)),
-            };
-            if one_line {
-                read
-            } else {
-                let nested = nested_context(rt, value.element_ty, &value.pass, |name| {
-                    value_of(name, is_param(container, name), Side::Read)
-                });
-                quote! {
-                    {
-                        let __element_context = #nested;
-                        #read
-                    }
-                }
             }
         }
-    };
-    quote! {
-        let #local: #ty = #value.map_err(|e| e.in_field(#label))?;
-    }
-}
-
-fn read_element(
-    rt: &Runtime,
-    value: &TextValue,
-    one_line: bool,
-    reader: &TokenStream,
-) -> TokenStream {
-    let ty = value.element_ty;
-    let tokens = quote!(<#ty as #rt::TextTokens>::read_tokens);
-    match (value.form, one_line) {
-        (Form::Plain, false) => {
-            quote!(<#ty as #rt::TextRead>::read_text(#reader, &__element_context))
+        TextCodec::Value(value) if !value.is_tokens() || (line.own() && is_nested(value)) => {
+            let nested = nested_context(rt, value.element_ty, &value.pass, |name| {
+                value_of(name, is_param(container, name), Side::Read)
+            });
+            let read = read_value(rt, container, plan, value);
+            quote! {
+                let #local: #ty = {
+                    let __element_context = #nested;
+                    #read
+                }
+                .map_err(|e| e.in_field(#label))?;
+            }
         }
-        (Form::Plain, true) => quote!(#tokens(#reader)),
-        (Form::Vector, true) => quote!(#rt::read_vector(#reader, #tokens)),
-        (Form::Vector, false) => quote! {
-            #rt::read_token_line(#reader, "a `| ... |` line", |__v| #rt::read_vector(__v, #tokens))
-        },
-        (Form::Line, _) => quote!(#rt::read_line_string(#reader)),
-        (Form::Comment, _) => quote!(#rt::read_comment(#reader)),
+        TextCodec::Magic(_) | TextCodec::Count(_) | TextCodec::Value(_) => {
+            read_token_field(rt, plan, line)
+        }
+    };
+    let (mark, marks) = check_marks(plan);
+    let check = check_call(rt, container, plan);
+    quote! {
+        #mark
+        #marks
+        #read
+        #check
     }
 }
 
-fn write_field(
+/// A value read by its type's own `TextRead`, which may be a record of
+/// several lines.
+fn is_nested(value: &TextValue) -> bool {
+    value.form == Form::Plain && value.presence.is_none()
+}
+
+/// The mark a checked field is read after, and its elements' for a list.
+fn check_marks(plan: &TextPlan) -> (TokenStream, TokenStream) {
+    if plan.check.is_none() {
+        return (TokenStream::new(), TokenStream::new());
+    }
+    let name = plan.field.ident;
+    let mark = mark_local(name);
+    let marks = marks_local(name);
+    let elements = has_elements(plan).then(|| quote!(let mut #marks = ::std::vec::Vec::new();));
+    (quote!(let #mark = __reader.mark();), quote!(#elements))
+}
+
+fn mark_local(name: &syn::Ident) -> syn::Ident {
+    format_ident!("__mark_{}", name)
+}
+
+fn marks_local(name: &syn::Ident) -> syn::Ident {
+    format_ident!("__marks_{}", name)
+}
+
+/// Whether the field is a list whose elements a check may point at.
+fn has_elements(plan: &TextPlan) -> bool {
+    matches!(
+        &plan.codec,
+        TextCodec::Value(TextValue {
+            repeat: Some(_),
+            ..
+        })
+    )
+}
+
+/// `if checking { checked(..., path(&value, &args...)) }`: a checked
+/// field's value, once read, must satisfy its function.
+fn check_call(rt: &Runtime, container: &Container, plan: &TextPlan) -> TokenStream {
+    let Some(check) = &plan.check else {
+        return TokenStream::new();
+    };
+    let name = plan.field.ident;
+    let label = str_lit(&name.to_string());
+    let local = field_local(name);
+    let mark = mark_local(name);
+    let marks = if has_elements(plan) {
+        let marks = marks_local(name);
+        quote!(&#marks)
+    } else {
+        quote!(&[])
+    };
+    let path = &check.path;
+    let args = check.args.iter().map(|arg| {
+        let counted = container
+            .fields
+            .iter()
+            .any(|field| field.ident == arg && is_named(field.ty, "Count"));
+        if counted {
+            let count = count_local(arg);
+            quote!(&#count)
+        } else {
+            let place = place_of(arg, is_param(container, arg), Side::Read);
+            quote!(&#place)
+        }
+    });
+    quote! {
+        if __reader.checking() {
+            #rt::checked(__reader, #mark, #marks, #path(&#local #(, #args)*))
+                .map_err(|e| e.in_field(#label))?;
+        }
+    }
+}
+
+/// An expression reading a value that is not tokens within a line: a
+/// nested record, a whole line, a list, or a value present by a flag; its
+/// elements get `__element_context`.
+fn read_value(
     rt: &Runtime,
     container: &Container,
     plan: &TextPlan,
-    one_line: bool,
+    value: &TextValue,
 ) -> TokenStream {
-    let name = plan.field.ident;
-    let label = str_lit(&name.to_string());
-    let ty = plan.field.ty;
-    let write = match &plan.codec {
-        // Used by `TextSchema::to_text` before anything is written.
-        TextCodec::Style => return TokenStream::new(),
-        TextCodec::Magic(constant) if one_line => {
-            quote!(#rt::write_keywords(__writer, #constant))
+    let element = read_element(rt, value, &quote!(__r));
+    let element = if plan.check.is_some() {
+        let marks = marks_local(plan.field.ident);
+        quote!({
+            #marks.push(__r.mark());
+            #element
+        })
+    } else {
+        element
+    };
+    let min_lines = element_min_lines(rt, value);
+    let read = match &value.repeat {
+        None => read_element(rt, value, &quote!(__reader)),
+        Some(TextRepeat::CountLine) => {
+            quote!(#rt::read_list(__reader, #min_lines, |__r| #element))
         }
-        TextCodec::Magic(constant) => quote! {
-            #rt::write_token_line(__writer, |__w| #rt::write_keywords(__w, #constant))
-        },
-        TextCodec::Count(_) => {
-            let count = count_local(name);
-            quote!(__writer.count_line::<<#ty as #rt::CountField>::Int>(#count))
+        Some(TextRepeat::Count(count)) if is_param(container, count) => {
+            let count_label = str_lit(&count.to_string());
+            quote! {
+                #rt::context_len(#count_label, ::core::clone::Clone::clone(&__context.#count))
+                    .and_then(|__len| #rt::read_counted(__reader, __len, #min_lines, |__r| #element))
+            }
         }
-        TextCodec::Value(value) => {
-            let element = write_element(rt, value, one_line, &quote!(__w), &quote!(__e));
-            let write = match &value.repeat {
-                None => write_element(rt, value, one_line, &quote!(__writer), &quote!(&self.#name)),
-                Some(TextRepeat::CountLine) => {
-                    quote!(#rt::write_list(__writer, &self.#name, |__w, __e| #element))
-                }
-                Some(TextRepeat::Count(count)) if is_param(container, count) => {
-                    let count_label = str_lit(&count.to_string());
-                    quote! {
-                        #rt::context_len(#count_label, ::core::clone::Clone::clone(&__context.#count))
-                            .and_then(|__len| #rt::check_len(self.#name.len(), #count_label, __len))
-                            .and_then(|()| #rt::write_elements(__writer, &self.#name, |__w, __e| #element))
-                    }
-                }
-                Some(TextRepeat::Count(_) | TextRepeat::ToEnd) => {
-                    quote!(#rt::write_elements(__writer, &self.#name, |__w, __e| #element))
-                }
-            };
-            if one_line {
-                write
-            } else {
-                let nested = nested_context(rt, value.element_ty, &value.pass, |name| {
-                    value_of(name, is_param(container, name), Side::Write)
-                });
-                quote! {
-                    {
-                        let __element_context = #nested;
-                        #write
-                    }
+        Some(TextRepeat::Count(count)) => {
+            let count = count_local(count);
+            quote!(#rt::read_counted(__reader, #count, #min_lines, |__r| #element))
+        }
+        Some(TextRepeat::ToEnd) => quote!(#rt::read_lines_to_end(__reader, |__r| #element)),
+    };
+    match &value.presence {
+        Some(TextPresence::If(flag)) => {
+            let flag = place_of(flag, is_param(container, flag), Side::Read);
+            quote! {
+                if #rt::FlagInt::is_set(#flag) {
+                    #read.map(::core::option::Option::Some)
+                } else {
+                    ::core::result::Result::Ok(::core::option::Option::None)
                 }
             }
         }
-    };
-    quote! {
-        #write.map_err(|e| e.in_field(#label))?;
+        Some(TextPresence::NoneWord(_)) | None => read,
     }
 }
 
-fn write_element(
+/// One element of a value in a record, on lines of its own.
+fn read_element(rt: &Runtime, value: &TextValue, reader: &TokenStream) -> TokenStream {
+    let ty = value.element_ty;
+    match value.form {
+        Form::Plain => quote!(<#ty as #rt::TextRead>::read_text(#reader, &__element_context)),
+        Form::Vector | Form::AngleBrackets => {
+            let tokens = read_value_tokens(rt, value, &quote!(__v));
+            let expected = match value.form {
+                Form::Vector => quote!("a `| ... |` line"),
+                _ => quote!("a `<name>` line"),
+            };
+            quote!(#rt::read_token_line(#reader, #expected, |__v| #tokens))
+        }
+        Form::Line => quote!(#rt::read_line_string(#reader)),
+        Form::Comment => quote!(#rt::read_comment(#reader)),
+    }
+}
+
+/// A field of a `one_line` record: its tokens.
+fn read_one_line_field(rt: &Runtime, container: &Container, plan: &TextPlan) -> TokenStream {
+    let name = plan.field.ident;
+    let label = str_lit(&name.to_string());
+    let local = field_local(name);
+    let ty = plan.field.ty;
+    let read = match &plan.codec {
+        TextCodec::Magic(constant) => quote!(#rt::read_keywords(__reader, #constant)),
+        TextCodec::Value(value) => {
+            let tokens = read_value_tokens(rt, value, &quote!(__reader));
+            match &value.presence {
+                Some(TextPresence::If(flag)) => {
+                    let flag = place_of(flag, false, Side::Read);
+                    quote! {
+                        if #rt::FlagInt::is_set(#flag) {
+                            #tokens.map(::core::option::Option::Some)
+                        } else {
+                            ::core::result::Result::Ok(::core::option::Option::None)
+                        }
+                    }
+                }
+                Some(TextPresence::NoneWord(_)) | None => tokens,
+            }
+        }
+        // `check_text::plan` admits neither in a `one_line` record.
+        TextCodec::Style | TextCodec::Count(_) => return TokenStream::new(),
+    };
+    let (mark, _) = check_marks(plan);
+    let check = check_call(rt, container, plan);
+    quote! {
+        #mark
+        let #local: #ty = #read.map_err(|e| e.in_field(#label))?;
+        #check
+    }
+}
+
+/// An expression writing one element of the value's tokens to `writer`
+/// (a line already open); `element` is a reference to it.
+fn write_value_tokens(
     rt: &Runtime,
     value: &TextValue,
-    one_line: bool,
     writer: &TokenStream,
     element: &TokenStream,
 ) -> TokenStream {
-    let tokens = quote!(#rt::TextTokens::write_tokens(#element, __t));
-    match (value.form, one_line) {
-        (Form::Plain, false) => {
+    match value.form {
+        Form::Vector => quote! {
+            #rt::write_vector(#writer, |__t| #rt::TextTokens::write_tokens(#element, __t))
+        },
+        Form::AngleBrackets => quote!(#rt::write_angle_bracketed(#writer, #element)),
+        Form::Plain | Form::Line | Form::Comment => match &value.presence {
+            Some(TextPresence::NoneWord(word)) => quote! {
+                #rt::write_or_none(#writer, #word, (#element).as_ref(), |__t, __v| {
+                    #rt::TextTokens::write_tokens(__v, __t)
+                })
+            },
+            _ => {
+                let ty = value.element_ty;
+                quote_spanned!(ty.span()=> <#ty as #rt::TextTokens>::write_tokens(#element, #writer))
+            }
+        },
+    }
+}
+
+/// The statements writing a field of tokens within a record, on its own
+/// line or on one it shares; errors name the field.
+fn write_token_field(rt: &Runtime, plan: &TextPlan, line: Line) -> TokenStream {
+    let name = plan.field.ident;
+    let label = str_lit(&name.to_string());
+    let ty = plan.field.ty;
+    let tokens = |writer: &TokenStream| match &plan.codec {
+        TextCodec::Magic(constant) => quote!(#rt::write_keywords(#writer, #constant)),
+        TextCodec::Count(_) => {
+            let count = count_local(name);
+            quote!(#writer.count_token::<<#ty as #rt::CountField>::Int>(#count))
+        }
+        TextCodec::Value(value) => write_value_tokens(rt, value, writer, &quote!(&self.#name)),
+        TextCodec::Style => TokenStream::new(),
+    };
+    if line.own() {
+        let tokens = tokens(&quote!(__w));
+        return quote! {
+            #rt::write_token_line(__writer, |__w| #tokens).map_err(|e| e.in_field(#label))?;
+        };
+    }
+    let tokens = tokens(&quote!(__writer));
+    let open = line
+        .opens
+        .then(|| quote!(__writer.begin_line().map_err(|e| e.in_field(#label))?;));
+    let close = line
+        .closes
+        .then(|| quote!(__writer.end_line().map_err(|e| e.in_field(#label))?;));
+    quote! {
+        #open
+        #tokens.map_err(|e| e.in_field(#label))?;
+        #close
+    }
+}
+
+fn write_field(rt: &Runtime, container: &Container, plan: &TextPlan, line: Line) -> TokenStream {
+    let name = plan.field.ident;
+    let label = str_lit(&name.to_string());
+    let ty = plan.field.ty;
+    match &plan.codec {
+        // Used by `TextSchema::to_text` before anything is written.
+        TextCodec::Style => TokenStream::new(),
+        TextCodec::Count(_) if line.own() => {
+            let count = count_local(name);
+            quote! {
+                __writer
+                    .count_line::<<#ty as #rt::CountField>::Int>(#count)
+                    .map_err(|e| e.in_field(#label))?;
+            }
+        }
+        TextCodec::Value(value) if !value.is_tokens() || (line.own() && is_nested(value)) => {
+            let nested = nested_context(rt, value.element_ty, &value.pass, |name| {
+                value_of(name, is_param(container, name), Side::Write)
+            });
+            let write = write_value(rt, container, value, &quote!(&self.#name));
+            quote! {
+                {
+                    let __element_context = #nested;
+                    #write
+                }
+                .map_err(|e| e.in_field(#label))?;
+            }
+        }
+        TextCodec::Magic(_) | TextCodec::Count(_) | TextCodec::Value(_) => {
+            write_token_field(rt, plan, line)
+        }
+    }
+}
+
+/// The writing half of [`read_value`]; `value_ref` is a reference to the
+/// field's value.
+fn write_value(
+    rt: &Runtime,
+    container: &Container,
+    value: &TextValue,
+    value_ref: &TokenStream,
+) -> TokenStream {
+    let write = |value_ref: &TokenStream| {
+        let element = write_element(rt, value, &quote!(__w), &quote!(__e));
+        match &value.repeat {
+            None => write_element(rt, value, &quote!(__writer), value_ref),
+            Some(TextRepeat::CountLine) => {
+                quote!(#rt::write_list(__writer, #value_ref, |__w, __e| #element))
+            }
+            Some(TextRepeat::Count(count)) if is_param(container, count) => {
+                let count_label = str_lit(&count.to_string());
+                quote! {
+                    #rt::context_len(#count_label, ::core::clone::Clone::clone(&__context.#count))
+                        .and_then(|__len| #rt::check_len((#value_ref).len(), #count_label, __len))
+                        .and_then(|()| #rt::write_elements(__writer, #value_ref, |__w, __e| #element))
+                }
+            }
+            Some(TextRepeat::Count(_) | TextRepeat::ToEnd) => {
+                quote!(#rt::write_elements(__writer, #value_ref, |__w, __e| #element))
+            }
+        }
+    };
+    match &value.presence {
+        Some(TextPresence::If(flag)) => {
+            let flag_label = str_lit(&flag.to_string());
+            let flag = place_of(flag, is_param(container, flag), Side::Write);
+            let present = write(&quote!(__v));
+            quote! {
+                #rt::check_presence(
+                    #flag_label,
+                    #rt::FlagInt::is_set(#flag),
+                    (#value_ref).is_some(),
+                )
+                .and_then(|()| match (#value_ref).as_ref() {
+                    ::core::option::Option::Some(__v) => #present,
+                    ::core::option::Option::None => ::core::result::Result::Ok(()),
+                })
+            }
+        }
+        Some(TextPresence::NoneWord(_)) | None => write(value_ref),
+    }
+}
+
+/// One element of a value in a record, on lines of its own.
+fn write_element(
+    rt: &Runtime,
+    value: &TextValue,
+    writer: &TokenStream,
+    element: &TokenStream,
+) -> TokenStream {
+    match value.form {
+        Form::Plain => {
             quote!(#rt::TextWrite::write_text(#element, #writer, &__element_context))
         }
-        (Form::Plain, true) => quote!(#rt::TextTokens::write_tokens(#element, #writer)),
-        (Form::Vector, true) => quote!(#rt::write_vector(#writer, |__t| #tokens)),
-        (Form::Vector, false) => quote! {
-            #rt::write_token_line(#writer, |__v| #rt::write_vector(__v, |__t| #tokens))
+        Form::Vector | Form::AngleBrackets => {
+            let tokens = write_value_tokens(rt, value, &quote!(__v), element);
+            quote!(#rt::write_token_line(#writer, |__v| #tokens))
+        }
+        Form::Line => quote!(#rt::write_line_string(#writer, #element)),
+        Form::Comment => quote!(#rt::write_comment(#writer, #element)),
+    }
+}
+
+/// A field of a `one_line` record: its tokens.
+fn write_one_line_field(rt: &Runtime, plan: &TextPlan) -> TokenStream {
+    let name = plan.field.ident;
+    let label = str_lit(&name.to_string());
+    let write = match &plan.codec {
+        TextCodec::Magic(constant) => quote!(#rt::write_keywords(__writer, #constant)),
+        TextCodec::Value(value) => match &value.presence {
+            Some(TextPresence::If(flag)) => {
+                let flag_label = str_lit(&flag.to_string());
+                let tokens = write_value_tokens(rt, value, &quote!(__writer), &quote!(__v));
+                quote! {
+                    #rt::check_presence(
+                        #flag_label,
+                        #rt::FlagInt::is_set(self.#flag),
+                        self.#name.is_some(),
+                    )
+                    .and_then(|()| match self.#name.as_ref() {
+                        ::core::option::Option::Some(__v) => #tokens,
+                        ::core::option::Option::None => ::core::result::Result::Ok(()),
+                    })
+                }
+            }
+            Some(TextPresence::NoneWord(_)) | None => {
+                write_value_tokens(rt, value, &quote!(__writer), &quote!(&self.#name))
+            }
         },
-        (Form::Line, _) => quote!(#rt::write_line_string(#writer, #element)),
-        (Form::Comment, _) => quote!(#rt::write_comment(#writer, #element)),
+        TextCodec::Style | TextCodec::Count(_) => return TokenStream::new(),
+    };
+    quote! {
+        #write.map_err(|e| e.in_field(#label))?;
     }
 }
 
@@ -402,11 +784,12 @@ fn layout_impl(
     let ident = container.ident;
     let name = str_lit(&ident.to_string());
     let doc = str_lit(&container.doc);
-    let fields = plans.iter().map(|plan| {
+    let fields = plans.iter().enumerate().map(|(index, plan)| {
         let field = plan.field;
+        let line = Line::of(plans, index);
         let name = str_lit(&field.ident.to_string());
         let rust_type = str_lit(&type_text(field.ty));
-        let encoding = str_lit(&encoding(&plan.codec, one_line));
+        let encoding = str_lit(&encoding(plan, line, one_line));
         let count = match &plan.codec {
             TextCodec::Value(TextValue {
                 repeat: Some(repeat),
@@ -426,7 +809,7 @@ fn layout_impl(
             _ => quote!(::core::option::Option::None),
         };
         let doc = str_lit(&field.doc);
-        let nested = nested_layout(rt, &plan.codec, one_line);
+        let nested = nested_layout(rt, &plan.codec, line, one_line);
         quote! {
             #rt::FieldLayout {
                 name: #name,
@@ -460,53 +843,82 @@ fn layout_impl(
 }
 
 /// The layout of the record a field holds, through the trait that reads it.
-fn nested_layout(rt: &Runtime, codec: &TextCodec, one_line: bool) -> TokenStream {
+fn nested_layout(rt: &Runtime, codec: &TextCodec, line: Line, one_line: bool) -> TokenStream {
     let TextCodec::Value(value) = codec else {
         return quote!(::core::option::Option::None);
     };
     let ty = value.element_ty;
-    match (value.form, one_line) {
-        (Form::Plain, false) => quote!(<#ty as #rt::TextRead>::NESTED_LAYOUT),
-        (Form::Plain, true) | (Form::Vector, _) => quote!(<#ty as #rt::TextTokens>::NESTED_LAYOUT),
-        (Form::Line | Form::Comment, _) => quote!(::core::option::Option::None),
+    let in_line = one_line || !line.own() || !is_nested(value);
+    match value.form {
+        Form::Plain if !in_line || !value.is_tokens() => {
+            quote!(<#ty as #rt::TextRead>::NESTED_LAYOUT)
+        }
+        Form::Plain | Form::Vector => quote!(<#ty as #rt::TextTokens>::NESTED_LAYOUT),
+        Form::Line | Form::Comment | Form::AngleBrackets => quote!(::core::option::Option::None),
     }
 }
 
-fn encoding(codec: &TextCodec, one_line: bool) -> String {
-    match codec {
-        TextCodec::Style => "not stored: the file's line ending and number style".to_owned(),
-        TextCodec::Magic(constant) if one_line => format!("constant `{}`", constant.value()),
-        TextCodec::Magic(constant) => format!("constant line `{}`", constant.value()),
+fn encoding(plan: &TextPlan, line: Line, one_line: bool) -> String {
+    let value = match &plan.codec {
+        TextCodec::Style => {
+            return "not stored: the file's line ending and number style".to_owned()
+        }
+        TextCodec::Magic(constant) if one_line || !line.own() => {
+            format!("constant `{}`", constant.value())
+        }
+        TextCodec::Magic(constant) => return format!("constant line `{}`", constant.value()),
         TextCodec::Count(users) => {
             let names: Vec<String> = users.iter().map(|user| format!("`{user}`")).collect();
-            format!("count line: element count of {}", names.join(", "))
-        }
-        TextCodec::Value(value) => {
-            let ty = value.element_ty;
-            let element = match value.form {
-                Form::Plain if is_named(ty, "RawString") => "one word".to_owned(),
-                Form::Plain => type_text(ty),
-                Form::Line => "whole line".to_owned(),
-                Form::Comment => "`//` comment line".to_owned(),
-                Form::Vector => format!("`| … |` of {}", type_text(ty)),
-            };
-            let element = match (value.form, one_line) {
-                (Form::Plain | Form::Vector, false) if value.repeat.is_none() => {
-                    format!("line: {element}")
-                }
-                _ => element,
-            };
-            let repeated = match &value.repeat {
-                None => element,
-                Some(TextRepeat::CountLine) => format!("count line, then that many × {element}"),
-                Some(TextRepeat::Count(count)) => format!("`{count}` × {element}"),
-                Some(TextRepeat::ToEnd) => format!("{element}, repeated to the end of the text"),
-            };
-            match passed(&value.pass) {
-                Some(passed) => format!("{repeated}, given {passed}"),
-                None => repeated,
+            let count = format!("element count of {}", names.join(", "));
+            if line.own() {
+                return format!("count line: {count}");
             }
+            count
         }
+        TextCodec::Value(value) => value_encoding(value, line, one_line),
+    };
+    match (line.opens, line.closes, one_line) {
+        (_, _, true) | (true, true, false) => value,
+        (true, false, false) => format!("line: {value}, then the next field on the same line"),
+        (false, _, false) => format!("{value}, on the same line"),
+    }
+}
+
+fn value_encoding(value: &TextValue, line: Line, one_line: bool) -> String {
+    let ty = value.element_ty;
+    let element = match value.form {
+        Form::Plain if is_named(ty, "RawString") => "one word".to_owned(),
+        Form::Plain => type_text(ty),
+        Form::Line => "whole line".to_owned(),
+        Form::Comment => "`//` comment line".to_owned(),
+        Form::Vector => format!("`| … |` of {}", type_text(ty)),
+        Form::AngleBrackets => "`<name>`, spaces allowed".to_owned(),
+    };
+    let element = match &value.presence {
+        Some(TextPresence::NoneWord(word)) => format!("{element} or `{}` for none", word.value()),
+        Some(TextPresence::If(_)) | None => element,
+    };
+    let element = match (value.form, one_line) {
+        (Form::Plain | Form::Vector | Form::AngleBrackets, false)
+            if value.repeat.is_none() && line.own() =>
+        {
+            format!("line: {element}")
+        }
+        _ => element,
+    };
+    let repeated = match &value.repeat {
+        None => element,
+        Some(TextRepeat::CountLine) => format!("count line, then that many × {element}"),
+        Some(TextRepeat::Count(count)) => format!("`{count}` × {element}"),
+        Some(TextRepeat::ToEnd) => format!("{element}, repeated to the end of the text"),
+    };
+    let present = match &value.presence {
+        Some(TextPresence::If(flag)) => format!("{repeated}, present when `{flag}` is not 0"),
+        Some(TextPresence::NoneWord(_)) | None => repeated,
+    };
+    match passed(&value.pass) {
+        Some(passed) => format!("{present}, given {passed}"),
+        None => present,
     }
 }
 
@@ -528,7 +940,9 @@ fn round_trip_module(rt: &Runtime, container: &Container, plans: &[TextPlan]) ->
 
 fn field_strategy(rt: &Runtime, container: &Container, plan: &TextPlan) -> TokenStream {
     let ty = plan.field.ty;
+    let among_comments = container.attrs.comments.is_some();
     match &plan.codec {
+        TextCodec::Style if among_comments => quote!(#rt::testing::text_style_with_comments()),
         TextCodec::Style => quote!(#rt::testing::text_style()),
         TextCodec::Magic(_) | TextCodec::Count(_) => {
             quote!(#rt::proptest::strategy::Just(<#ty as ::core::default::Default>::default()))
@@ -536,7 +950,14 @@ fn field_strategy(rt: &Runtime, container: &Container, plan: &TextPlan) -> Token
         TextCodec::Value(value) => {
             let ty = value.element_ty;
             let element = match value.form {
+                Form::Line if among_comments => quote!(#rt::testing::line_among_comments()),
                 Form::Line | Form::Comment => quote!(#rt::testing::line_string()),
+                Form::AngleBrackets => {
+                    quote!(#rt::testing::angle_bracketed_string(#among_comments))
+                }
+                Form::Plain if is_named(ty, "RawString") && among_comments => {
+                    quote!(#rt::testing::word_among_comments())
+                }
                 Form::Plain if is_named(ty, "RawString") => quote!(#rt::testing::token_string()),
                 Form::Plain | Form::Vector => {
                     let nested = nested_context(rt, ty, &value.pass, |name| {
@@ -545,7 +966,7 @@ fn field_strategy(rt: &Runtime, container: &Container, plan: &TextPlan) -> Token
                     quote!(<#ty as #rt::testing::Sample>::strategy_with(&#nested))
                 }
             };
-            match &value.repeat {
+            let repeated = match &value.repeat {
                 None => element,
                 Some(TextRepeat::CountLine | TextRepeat::ToEnd) => {
                     quote!(#rt::testing::list(#element))
@@ -553,6 +974,23 @@ fn field_strategy(rt: &Runtime, container: &Container, plan: &TextPlan) -> Token
                 Some(TextRepeat::Count(count)) => {
                     let len = counted_len(rt, container, count);
                     quote!(#rt::testing::list_of_len(#element, #len))
+                }
+            };
+            match &value.presence {
+                None => repeated,
+                Some(TextPresence::NoneWord(_)) => {
+                    quote!(#rt::proptest::option::of(#repeated).boxed())
+                }
+                Some(TextPresence::If(flag)) => {
+                    let flag = place_of(flag, is_param(container, flag), Side::Read);
+                    quote! {
+                        if #rt::FlagInt::is_set(#flag) {
+                            #repeated.prop_map(::core::option::Option::Some).boxed()
+                        } else {
+                            #rt::proptest::strategy::LazyJust::new(|| ::core::option::Option::None)
+                                .boxed()
+                        }
+                    }
                 }
             }
         }

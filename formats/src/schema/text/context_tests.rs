@@ -123,6 +123,13 @@ fn a_keyword_is_written_as_the_file_spelled_it() {
 }
 
 #[test]
+fn a_keyword_enum_tells_its_phrase() {
+    use super::Keyword as _;
+    assert_eq!(Representation::EulerAngles.keyword(), "Euler Angles");
+    assert_eq!(Representation::Matrix.keyword(), "Matrix");
+}
+
+#[test]
 fn an_unknown_keyword_lists_the_known_ones() {
     let text = GOLDEN.replace("\"Euler Angles\"", "\"Quaternion\"");
     assert_eq!(

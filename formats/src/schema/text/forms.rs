@@ -1,6 +1,7 @@
 //! How one field of a text record appears in the file: a line of tokens, a
-//! whole line, a `//` comment, a `| ... |` vector, or constant keywords.
-//! Only the derive's expansions call these.
+//! whole line, a `//` comment, a `| ... |` vector, a `<name>`, a value or
+//! the word standing for none, or constant keywords. Only the derive's
+//! expansions call these.
 
 use super::{TextReader, TextWriter};
 use crate::schema::{Error, ErrorKind, Magic, RawString};
@@ -21,10 +22,9 @@ pub fn write_token_line(
     writer: &mut TextWriter,
     write_tokens: impl FnOnce(&mut TextWriter) -> Result<(), Error>,
 ) -> Result<(), Error> {
-    writer.begin_line();
+    writer.begin_line()?;
     write_tokens(writer)?;
-    writer.end_line();
-    Ok(())
+    writer.end_line()
 }
 
 /// A whole line as a string, spaces included.
@@ -41,7 +41,7 @@ pub fn write_line_string(writer: &mut TextWriter, value: &RawString) -> Result<(
 /// A `//` comment line; the text after the `//` is the value.
 pub fn read_comment(reader: &mut TextReader<'_>) -> Result<RawString, Error> {
     const EXPECTED: &str = "a `//` comment line";
-    let line = reader.whole_line(EXPECTED)?;
+    let line = reader.raw_line(EXPECTED)?;
     match line.strip_prefix(b"//") {
         Some(text) => Ok(RawString(text.to_vec())),
         None => Err(Error::at_text(
@@ -58,7 +58,40 @@ pub fn read_comment(reader: &mut TextReader<'_>) -> Result<RawString, Error> {
 pub fn write_comment(writer: &mut TextWriter, text: &RawString) -> Result<(), Error> {
     let mut line = b"//".to_vec();
     line.extend_from_slice(&text.0);
-    writer.whole_line(&line)
+    writer.raw_line(&line)
+}
+
+/// `<name with spaces>`.
+pub fn read_angle_bracketed(reader: &mut TextReader<'_>) -> Result<RawString, Error> {
+    reader.angle_bracketed()
+}
+
+pub fn write_angle_bracketed(writer: &mut TextWriter, name: &RawString) -> Result<(), Error> {
+    writer.angle_bracketed(&name.0)
+}
+
+/// The word standing for none (`*`), or a value's tokens.
+pub fn read_or_none<'a, T>(
+    reader: &mut TextReader<'a>,
+    none: &'static str,
+    read_tokens: impl FnOnce(&mut TextReader<'a>) -> Result<T, Error>,
+) -> Result<Option<T>, Error> {
+    if reader.take_word(none) {
+        return Ok(None);
+    }
+    read_tokens(reader).map(Some)
+}
+
+pub fn write_or_none<T>(
+    writer: &mut TextWriter,
+    none: &'static str,
+    value: Option<&T>,
+    write_tokens: impl FnOnce(&mut TextWriter, &T) -> Result<(), Error>,
+) -> Result<(), Error> {
+    match value {
+        Some(value) => write_tokens(writer, value),
+        None => writer.token(none.as_bytes()),
+    }
 }
 
 /// `| tokens |`: the value's tokens between two `|` tokens.

@@ -10,6 +10,10 @@
 //! | `line` | `RawString` | a whole line, spaces included |
 //! | `comment` | `RawString` | a `//` line; the text after `//` is kept |
 //! | `vector` | `[T; N]` | `\| x y z \|` |
+//! | `angle_brackets` | `RawString` | `<Bip01 L Thigh>`: a name between `<` and `>`, spaces allowed |
+//! | `none = "*"` | `Option<T>`, `T` tokens | the word `*` for none, else the value: `*` or `0` |
+//! | `present_if = name` | `Option<T>` | the value when an earlier field or a context parameter is not 0, else nothing |
+//! | `same_line` | tokens, `Count<C>` | continues the previous field's line: `2 3` for a bone index and a count |
 //! | `prefix` | `Vec<T>` | a count line, then the elements (with `line` or `vector`: of that form) |
 //! | (none) | `Count<C>` | a count line for the lists that name it with `count`; the writer fills it in |
 //! | `count = name` | `Vec<T>` | as many elements as an earlier `Count<_>` field or a context parameter says, with no count line of their own |
@@ -17,32 +21,58 @@
 //! | `context(param = name)` | nested record | passes an earlier field or a context parameter to it |
 //! | `magic = "version 300"` | `Magic` | a line that must read exactly so |
 //! | `style` | [`TextStyle`] | nothing: filled in by the reader, used by the writer |
+//! | `check = path(a, b)` | any value | nothing more: once read, `path(&value, &a, &b)` must return `Ok` |
 //!
 //! A record takes `context(name: Type, ...)` as a binary one does. Text
 //! enums are keyword enums (`#[schema(text)]`, each unit variant
 //! `#[schema(keyword = "Euler Angles")]`: a line holding the phrase, bare or
-//! in double quotes, kept as spelled) or chosen by a context value
+//! in double quotes, kept as spelled; [`Keyword::keyword`] gives a value's
+//! phrase) or chosen by a context value
 //! (`#[schema(text, context(r: Representation), select = r)]`, each variant
 //! `#[schema(when = Representation::Matrix)]`). An unknown keyword is an
 //! error listing the known ones.
+//!
+//! `#[schema(text, comments)]` on a record lets `//` comments stand anywhere
+//! from its first line to the end of the text: on lines of their own
+//! (`// BonesPro structure export`) and after a line's values, with spaces or
+//! tabs before them (`2\t// bones`). A `//` starts a comment at the start of
+//! a line or after a space or tab, so `http://x` in a line is no comment. The
+//! style keeps every comment where it stood. A value the writer would put in
+//! such a file that would read back as a comment is a write error.
+//!
+//! A `check` function takes the value read (`&T`) and the values named in
+//! its parentheses (earlier fields, `Count<_>` fields as the `usize` count
+//! they hold, context parameters), each by reference, and returns
+//! `Result<(), Refusal>`. A refusal is an error at the line and column where
+//! the value starts, with its field path; for a list,
+//! [`Refusal::at_element`] points at the element. Checks judge values as
+//! they are read: the writer does not run them, and the generated
+//! round-trip tests, whose values are random, leave them out.
 //!
 //! Reading records the file's [`TextStyle`]: its line ending, float style, and
 //! the tokens and lines that style would not reproduce, so that a file read
 //! and written back comes out byte for byte.
 
+pub(crate) mod checks;
+mod comments;
+#[cfg(test)]
+mod comments_tests;
 #[cfg(test)]
 mod context_tests;
 #[cfg(test)]
 mod derive_tests;
 pub mod float;
 pub(crate) mod forms;
+#[cfg(test)]
+mod forms_tests;
 mod number;
 pub(crate) mod reader;
 mod style;
 pub(crate) mod writer;
 
+pub use checks::Refusal;
 pub use number::TextNumber;
-pub use reader::TextReader;
+pub use reader::{Mark, TextReader};
 pub use style::{FloatStyle, LineEnding, RawLine, RawNumber, TextStyle};
 pub use writer::TextWriter;
 
@@ -68,6 +98,11 @@ pub trait TextWrite: HasContext {
 
 /// A value made of tokens within a line: numbers, words, arrays and
 /// one-line records.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not written as tokens within a line",
+    label = "a field sharing a line (`same_line`, a `one_line` record's) holds numbers, words, \
+             arrays or `one_line` records"
+)]
 pub trait TextTokens: Sized {
     /// What a reader expected on a line of these, for errors.
     const EXPECTED: &'static str;
@@ -76,6 +111,12 @@ pub trait TextTokens: Sized {
 
     fn read_tokens(reader: &mut TextReader<'_>) -> Result<Self, Error>;
     fn write_tokens(&self, writer: &mut TextWriter) -> Result<(), Error>;
+}
+
+/// The phrase a keyword enum's value is written as (`Mesh (absolute)`),
+/// implemented by `#[derive(Schema)]` for keyword enums.
+pub trait Keyword {
+    fn keyword(&self) -> &'static str;
 }
 
 /// Conveniences for a whole text file, implemented by `#[derive(Schema)]`.
@@ -98,7 +139,7 @@ pub trait TextSchema: TextRead + TextWrite {
     fn to_text_with(&self, context: &Self::Context) -> Result<Vec<u8>, Error> {
         let mut writer = TextWriter::new(self.text_style().cloned().unwrap_or_default());
         self.write_text(&mut writer, context)?;
-        Ok(writer.finish())
+        writer.finish()
     }
 
     /// [`Self::from_text_with`] for a type that needs no context.

@@ -1,5 +1,7 @@
 //! The text reader: lines, tokens, numbers, and the file's style as it goes.
 
+use super::checks::Refusal;
+use super::comments::{comment_start, is_comment_line, is_space};
 use super::number::TextNumber;
 use super::style::{FloatStyle, LineEnding, RawLine, RawNumber, TextStyle};
 use crate::schema::collection::{input_needed, CountInt};
@@ -7,7 +9,8 @@ use crate::schema::{Error, ErrorKind};
 use crate::schema::{RawString, Segment};
 
 /// Reads a text layout line by line and token by token, recording the line
-/// ending and which number tokens each float style would print differently.
+/// ending, which number tokens each float style would print differently,
+/// and, once a layout allows them, `//` comments.
 pub struct TextReader<'a> {
     text: &'a [u8],
     /// Byte offset where the next line starts.
@@ -25,10 +28,27 @@ pub struct TextReader<'a> {
     msvc_misses: Vec<RawNumber>,
     shortest_misses: Vec<RawNumber>,
     raw_lines: Vec<RawLine>,
+    /// Whether `//` comments may stand anywhere (see [`Self::allow_comments`]).
+    comments: bool,
+    comment_lines: Vec<RawLine>,
+    trailing_comments: Vec<RawLine>,
+    /// Whether fields' `check` functions run (see [`Self::skip_checks`]).
+    checking: bool,
 }
 
-fn is_space(byte: u8) -> bool {
-    byte == b' ' || byte == b'\t'
+/// A line's text without its ending, its ending, and the bytes it takes.
+type PeekedLine<'a> = (&'a [u8], Option<LineEnding>, usize);
+
+/// Where a field begins, taken before it is read, so that a `check`
+/// refusing its value can point at it (see [`TextReader::mark`]).
+#[derive(Debug, Clone, Copy)]
+pub struct Mark {
+    /// The line and column of its first token, when that is on the open line.
+    on_open_line: Option<(usize, usize)>,
+    /// Otherwise the first value line from this byte offset, whose number
+    /// this is (comment lines passed over).
+    next_line: usize,
+    next_line_number: usize,
 }
 
 fn trim_spaces(line: &[u8]) -> &[u8] {
@@ -70,7 +90,30 @@ impl<'a> TextReader<'a> {
             msvc_misses: Vec::new(),
             shortest_misses: Vec::new(),
             raw_lines: Vec::new(),
+            comments: false,
+            comment_lines: Vec::new(),
+            trailing_comments: Vec::new(),
+            checking: true,
         }
+    }
+
+    /// From here to the end of the text, `//` comments may stand anywhere:
+    /// a line holding only a comment is passed over, and a comment after a
+    /// line's values ends the line. Both are kept in the style. A `//`
+    /// starts a comment at the start of a line or after a space or tab.
+    pub fn allow_comments(&mut self) {
+        self.comments = true;
+    }
+
+    /// Leaves fields' `check` functions out: the generated round-trip tests
+    /// read random values, which need not pass them.
+    pub fn skip_checks(&mut self) {
+        self.checking = false;
+    }
+
+    /// Whether fields' `check` functions run.
+    pub fn checking(&self) -> bool {
+        self.checking
     }
 
     /// The open line's number, from 1.
@@ -88,19 +131,15 @@ impl<'a> TextReader<'a> {
         Error::at_text(self.lines_taken + 1, 1, kind)
     }
 
-    /// Opens the next line for tokens.
-    pub fn begin_line(&mut self, expected: &'static str) -> Result<(), Error> {
-        let rest = self.text.get(self.next_line..).unwrap_or_default();
+    /// The line starting at byte `from`: its text without its ending, its
+    /// ending (none for a last line without one) and the bytes it takes;
+    /// `None` at the end of the text.
+    fn peek_line(&self, from: usize) -> Option<PeekedLine<'a>> {
+        let rest = self.text.get(from..).unwrap_or_default();
         if rest.is_empty() {
-            return Err(Error::at_text(
-                self.lines_taken + 1,
-                1,
-                ErrorKind::EndOfText { expected },
-            ));
+            return None;
         }
-        self.lines_taken += 1;
-        self.cursor = 0;
-        let (line, ending, consumed) = match rest.iter().position(|&byte| byte == b'\n') {
+        Some(match rest.iter().position(|&byte| byte == b'\n') {
             Some(end) => {
                 let body = rest.get(..end).unwrap_or_default();
                 match body.strip_suffix(b"\r") {
@@ -109,7 +148,20 @@ impl<'a> TextReader<'a> {
                 }
             }
             None => (rest, None, rest.len()),
+        })
+    }
+
+    /// Takes the next line as it is (without its ending), checking the
+    /// ending against the earlier lines'.
+    fn take_line(&mut self, expected: &'static str) -> Result<&'a [u8], Error> {
+        let Some((line, ending, consumed)) = self.peek_line(self.next_line) else {
+            return Err(Error::at_text(
+                self.lines_taken + 1,
+                1,
+                ErrorKind::EndOfText { expected },
+            ));
         };
+        self.lines_taken += 1;
         // A bare CR is neither part of a value nor a line ending the writer
         // could reproduce, so it is refused rather than guessed at.
         if let Some(column) = line.iter().position(|&byte| byte == b'\r') {
@@ -119,7 +171,6 @@ impl<'a> TextReader<'a> {
                 ErrorKind::StrayCarriageReturn,
             ));
         }
-        self.line = line;
         self.next_line += consumed;
         self.final_line_ending = ending.is_some();
         match (self.line_ending, ending) {
@@ -137,7 +188,60 @@ impl<'a> TextReader<'a> {
             }
             (Some(_), Some(_)) => {}
         }
+        Ok(line)
+    }
+
+    /// The index (from 0) of the line taken last.
+    fn line_index(&self) -> usize {
+        self.lines_taken.saturating_sub(1)
+    }
+
+    /// Opens the next line for tokens. Where comments are allowed, comment
+    /// lines before it are passed over and a comment after its values is
+    /// cut off, both kept for the style.
+    pub fn begin_line(&mut self, expected: &'static str) -> Result<(), Error> {
+        let mut line = self.take_line(expected)?;
+        while self.comments && is_comment_line(line) {
+            self.keep_comment_line(line);
+            line = self.take_line(expected)?;
+        }
+        if let Some(start) = comment_start(line).filter(|_| self.comments) {
+            self.trailing_comments.push(RawLine {
+                index: self.line_index(),
+                text: RawString(line.get(start..).unwrap_or_default().to_vec()),
+            });
+            line = line.get(..start).unwrap_or_default();
+        }
+        self.line = line;
+        self.cursor = 0;
         Ok(())
+    }
+
+    fn keep_comment_line(&mut self, line: &[u8]) {
+        self.comment_lines.push(RawLine {
+            index: self.line_index(),
+            text: RawString(line.to_vec()),
+        });
+    }
+
+    /// Where comments are allowed, takes the comment lines that come next.
+    pub fn skip_comment_lines(&mut self) -> Result<(), Error> {
+        while self.comments
+            && self
+                .peek_line(self.next_line)
+                .is_some_and(|(line, _, _)| is_comment_line(line))
+        {
+            let line = self.take_line("a comment line")?;
+            self.keep_comment_line(line);
+        }
+        Ok(())
+    }
+
+    /// The next line exactly as it is, a comment or not (`comment` fields).
+    pub fn raw_line(&mut self, expected: &'static str) -> Result<&'a [u8], Error> {
+        self.line = self.take_line(expected)?;
+        self.cursor = self.line.len();
+        Ok(self.line)
     }
 
     /// Closes the open line: nothing may follow its last value. A line not
@@ -164,7 +268,8 @@ impl<'a> TextReader<'a> {
         Ok(())
     }
 
-    /// A whole line, verbatim (without its ending).
+    /// A whole line, verbatim: without its ending, and without the comment
+    /// after its value where comments are allowed.
     pub fn whole_line(&mut self, expected: &'static str) -> Result<&'a [u8], Error> {
         self.begin_line(expected)?;
         self.cursor = self.line.len();
@@ -210,6 +315,40 @@ impl<'a> TextReader<'a> {
         }
         self.accept(token);
         Ok(())
+    }
+
+    /// Takes the next token if it is exactly `word` (a word standing for
+    /// "none", such as `*`).
+    pub fn take_word(&mut self, word: &str) -> bool {
+        self.skip_spaces();
+        let token = self.peek_token();
+        let taken = token == word.as_bytes();
+        if taken {
+            self.accept(token);
+        }
+        taken
+    }
+
+    /// A name between `<` and `>`, spaces allowed (`<Bip01 L Thigh>`).
+    pub fn angle_bracketed(&mut self) -> Result<RawString, Error> {
+        const EXPECTED: &str = "a `<name>`";
+        self.skip_spaces();
+        let rest = self.line.get(self.cursor..).unwrap_or_default();
+        let Some(inside) = rest.strip_prefix(b"<") else {
+            let token = self.token(EXPECTED)?;
+            return Err(self.error_here(ErrorKind::Unexpected {
+                expected: EXPECTED,
+                found: String::from_utf8_lossy(token).into_owned(),
+            }));
+        };
+        let Some(end) = inside.iter().position(|&b| b == b'>') else {
+            return Err(self.error_here(ErrorKind::Invalid(
+                "the `<` has no closing `>` on its line".to_owned(),
+            )));
+        };
+        let name = inside.get(..end).unwrap_or_default();
+        self.cursor += end + 2;
+        Ok(RawString(name.to_vec()))
     }
 
     /// The next token as a string.
@@ -323,16 +462,68 @@ impl<'a> TextReader<'a> {
     /// A count line holding a `C` (`Count<C>` fields).
     pub fn count_line<C: TextNumber + CountInt>(&mut self) -> Result<usize, Error> {
         self.begin_line("a count")?;
+        let count = self.count_token::<C>()?;
+        self.end_line()?;
+        Ok(count)
+    }
+
+    /// A count token holding a `C`, on a line of other values.
+    pub fn count_token<C: TextNumber + CountInt>(&mut self) -> Result<usize, Error> {
         self.skip_spaces();
         let (line, column) = (self.line_number(), self.cursor + 1);
         let count = self.number::<C>()?.to_u64();
-        self.end_line()?;
         let fail = |message: String| Error::at_text(line, column, ErrorKind::Invalid(message));
         if count > C::MAX {
             return Err(fail(format!("the {} count is negative", C::NAME)));
         }
         usize::try_from(count)
             .map_err(|_| fail(format!("count {count} does not fit this machine's memory")))
+    }
+
+    /// Where the next value starts, for a `check` that may refuse it.
+    pub fn mark(&self) -> Mark {
+        let rest = self.line.get(self.cursor..).unwrap_or_default();
+        Mark {
+            on_open_line: rest
+                .iter()
+                .position(|&b| !is_space(b))
+                .map(|offset| (self.line_number(), self.cursor + offset + 1)),
+            next_line: self.next_line,
+            next_line_number: self.lines_taken + 1,
+        }
+    }
+
+    /// The line and column a mark stands for: on the open line, or the
+    /// first value line after it.
+    fn position_of(&self, mark: Mark) -> (usize, usize) {
+        if let Some(position) = mark.on_open_line {
+            return position;
+        }
+        let (mut offset, mut number) = (mark.next_line, mark.next_line_number);
+        while let Some((line, _, taken)) = self.peek_line(offset) {
+            if !(self.comments && is_comment_line(line)) {
+                let column = line.iter().position(|&b| !is_space(b)).unwrap_or(0);
+                return (number, column + 1);
+            }
+            offset += taken;
+            number += 1;
+        }
+        (number, 1)
+    }
+
+    /// The error for a value a `check` refused: at the field's mark, or, for
+    /// an element of a list, at that element's.
+    pub fn refused(&self, field: Mark, elements: &[Mark], refusal: Refusal) -> Error {
+        let element = refusal
+            .element
+            .map(|index| (index, elements.get(index).copied().unwrap_or(field)));
+        let mark = element.map_or(field, |(_, mark)| mark);
+        let (line, column) = self.position_of(mark);
+        let error = Error::at_text(line, column, ErrorKind::Invalid(refusal.message));
+        match element {
+            Some((index, _)) => error.within(Segment::Index(index)),
+            None => error,
+        }
     }
 
     /// The style seen so far: the float style that reproduces more number
@@ -349,11 +540,15 @@ impl<'a> TextReader<'a> {
             float_style,
             raw_numbers: raw_numbers.clone(),
             raw_lines: self.raw_lines.clone(),
+            comment_lines: self.comment_lines.clone(),
+            trailing_comments: self.trailing_comments.clone(),
         }
     }
 
-    /// Fails if anything but the end of the text follows.
-    pub fn finish(&self) -> Result<(), Error> {
+    /// Fails if anything but the end of the text (or, where comments are
+    /// allowed, comment lines) follows.
+    pub fn finish(&mut self) -> Result<(), Error> {
+        self.skip_comment_lines()?;
         if self.next_line < self.text.len() {
             return Err(Error::at_text(
                 self.lines_taken + 1,
@@ -406,7 +601,11 @@ pub fn read_lines_to_end<'a, T>(
     mut read_one: impl FnMut(&mut TextReader<'a>) -> Result<T, Error>,
 ) -> Result<Vec<T>, Error> {
     let mut elements = Vec::new();
-    while !reader.at_end() {
+    loop {
+        reader.skip_comment_lines()?;
+        if reader.at_end() {
+            break;
+        }
         let before = reader.next_line;
         let index = elements.len();
         let element = read_one(reader).map_err(|e| e.within(Segment::Index(index)))?;

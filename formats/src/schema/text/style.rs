@@ -64,8 +64,9 @@ pub struct RawNumber {
     pub text: String,
 }
 
-/// A line of tokens not written as the tokens joined by single spaces
-/// (extra spaces, tabs), by its line index (0 = the first line).
+/// A line kept as the file had it, by its line index (0 = the first
+/// line): a line of tokens not written as the tokens joined by single spaces
+/// (extra spaces, tabs), a keyword line quoted or spaced, or a `//` comment.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct RawLine {
     pub index: usize,
@@ -79,6 +80,13 @@ pub struct RawLine {
 /// *and* that token still reads as the value being written: a value changed
 /// since reading is printed in the style. Lines work the same way with
 /// `raw_lines`, which are used only while they hold the same tokens.
+///
+/// In a layout that allows `//` comments, `comment_lines` are the lines that
+/// hold nothing but a comment, written where they stood, and
+/// `trailing_comments` the comments after a line's values (from the spaces
+/// before the `//` to the end of the line), written after the values of the
+/// line at that index. Both are kept by line index: a value edited to take
+/// more or fewer lines moves the comments after it.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct TextStyle {
     pub line_ending: LineEnding,
@@ -89,6 +97,10 @@ pub struct TextStyle {
     pub raw_numbers: Vec<RawNumber>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub raw_lines: Vec<RawLine>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub comment_lines: Vec<RawLine>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub trailing_comments: Vec<RawLine>,
 }
 
 impl Default for TextStyle {
@@ -100,6 +112,8 @@ impl Default for TextStyle {
             float_style: FloatStyle::Msvc,
             raw_numbers: Vec::new(),
             raw_lines: Vec::new(),
+            comment_lines: Vec::new(),
+            trailing_comments: Vec::new(),
         }
     }
 }

@@ -1,5 +1,6 @@
 //! The text writer: lines and tokens in a file's recorded style.
 
+use super::comments::{comment_start, is_comment_line, is_space};
 use super::number::TextNumber;
 use super::reader::keyword_text;
 use super::style::{RawLine, RawNumber, TextStyle};
@@ -22,15 +23,49 @@ pub struct TextWriter {
     /// Positions in the style's (sorted) raw lists of the next candidates.
     next_raw_number: usize,
     next_raw_line: usize,
+    next_comment_line: usize,
+    next_trailing_comment: usize,
+    /// Whether the layout allows comments, so that a value that would read
+    /// back as one is refused (see [`Self::allow_comments`]).
+    comments: bool,
 }
 
 fn invalid(message: &str) -> Error {
     Error::new(ErrorKind::Invalid(message.to_owned()))
 }
 
-fn tokens(line: &[u8]) -> impl Iterator<Item = &[u8]> {
-    line.split(|&b| b == b' ' || b == b'\t')
-        .filter(|token| !token.is_empty())
+fn check_no_line_break(line: &[u8]) -> Result<(), Error> {
+    if line.iter().any(|&b| b == b'\r' || b == b'\n') {
+        return Err(invalid("a line cannot hold a line break"));
+    }
+    Ok(())
+}
+
+/// The tokens of a line, a `<name>` with its spaces as one: two lines with
+/// the same tokens hold the same values.
+fn tokens(line: &[u8]) -> Vec<&[u8]> {
+    let mut tokens = Vec::new();
+    let mut rest = line;
+    loop {
+        let start = rest
+            .iter()
+            .position(|&b| !is_space(b))
+            .unwrap_or(rest.len());
+        rest = rest.get(start..).unwrap_or_default();
+        if rest.is_empty() {
+            return tokens;
+        }
+        let len = match rest.strip_prefix(b"<") {
+            Some(inside) => inside
+                .iter()
+                .position(|&b| b == b'>')
+                .map_or(rest.len(), |end| end + 2),
+            None => rest.iter().position(|&b| is_space(b)).unwrap_or(rest.len()),
+        };
+        let (token, after) = rest.split_at(len.min(rest.len()));
+        tokens.push(token);
+        rest = after;
+    }
 }
 
 impl TextWriter {
@@ -48,51 +83,136 @@ impl TextWriter {
             numbers_written: 0,
             next_raw_number: 0,
             next_raw_line: 0,
+            next_comment_line: 0,
+            next_trailing_comment: 0,
+            comments: false,
         }
     }
 
-    fn start_line(&mut self) {
+    /// From here on the layout allows `//` comments: a value that would
+    /// read back as a comment is refused.
+    pub fn allow_comments(&mut self) {
+        self.comments = true;
+    }
+
+    /// Starts a line: the style's comment lines that stand before it first.
+    fn start_line(&mut self) -> Result<(), Error> {
+        while let Some(comment) = self
+            .style
+            .comment_lines
+            .get(self.next_comment_line)
+            .filter(|comment| comment.index <= self.lines_written)
+        {
+            let text = comment.text.0.clone();
+            self.next_comment_line += 1;
+            self.write_comment_line(&text)?;
+        }
+        self.put_line_break();
+        Ok(())
+    }
+
+    fn put_line_break(&mut self) {
         if self.ending_pending {
             self.out.extend_from_slice(self.style.line_ending.bytes());
         }
         self.ending_pending = true;
     }
 
+    fn write_comment_line(&mut self, text: &[u8]) -> Result<(), Error> {
+        check_no_line_break(text)?;
+        if !is_comment_line(text) {
+            return Err(invalid(
+                "a comment line holds a `//` comment, maybe after spaces",
+            ));
+        }
+        self.put_line_break();
+        self.lines_written += 1;
+        self.out.extend_from_slice(text);
+        self.last_line_empty = false;
+        Ok(())
+    }
+
+    /// Writes a started line's text, then, unless the line is `raw`, the
+    /// style's comment after its values if it kept one.
+    fn put_line(&mut self, line: &[u8], raw: bool) -> Result<(), Error> {
+        let index = self.lines_written;
+        self.lines_written += 1;
+        self.out.extend_from_slice(line);
+        self.last_line_empty = line.is_empty();
+        let comment = raw_at(
+            &self.style.trailing_comments,
+            &mut self.next_trailing_comment,
+            index,
+            |raw: &RawLine| raw.index,
+        );
+        let Some(comment) = comment.filter(|_| !raw) else {
+            return Ok(());
+        };
+        let text = &comment.text.0;
+        if !text.first().copied().is_some_and(is_space)
+            || !is_comment_line(text)
+            || text.iter().any(|&b| b == b'\r' || b == b'\n')
+        {
+            return Err(invalid(
+                "a comment after a line's values starts with spaces or tabs, then `//`, and \
+                 holds no line break",
+            ));
+        }
+        if line.iter().all(|&b| is_space(b)) {
+            return Err(invalid(
+                "a comment after a blank line would read back as a comment line",
+            ));
+        }
+        self.out.extend_from_slice(text);
+        self.last_line_empty = false;
+        Ok(())
+    }
+
     /// Opens a line of tokens.
-    pub fn begin_line(&mut self) {
-        self.start_line();
+    pub fn begin_line(&mut self) -> Result<(), Error> {
+        self.start_line()?;
         self.line.clear();
+        Ok(())
     }
 
     /// Writes the open line: the file's own spelling of it when the style
     /// kept one holding the same tokens.
-    pub fn end_line(&mut self) {
-        let index = self.lines_written;
-        self.lines_written += 1;
+    pub fn end_line(&mut self) -> Result<(), Error> {
         let raw = raw_at(
             &self.style.raw_lines,
             &mut self.next_raw_line,
-            index,
+            self.lines_written,
             |raw: &RawLine| raw.index,
         );
         let line = match raw {
-            Some(raw) if tokens(&raw.text.0).eq(tokens(&self.line)) => &raw.text.0,
-            _ => &self.line,
+            Some(raw) if tokens(&raw.text.0) == tokens(&self.line) => raw.text.0.clone(),
+            _ => std::mem::take(&mut self.line),
         };
-        self.out.extend_from_slice(line);
-        self.last_line_empty = line.is_empty();
+        self.put_line(&line, false)
     }
 
-    /// A whole line, verbatim.
+    /// A whole line, verbatim. Where comments are allowed, a line that
+    /// would read back with a comment in it is refused.
     pub fn whole_line(&mut self, line: &[u8]) -> Result<(), Error> {
-        if line.iter().any(|&b| b == b'\r' || b == b'\n') {
-            return Err(invalid("a line cannot hold a line break"));
+        self.start_line()?;
+        self.put_whole_line(line)
+    }
+
+    fn put_whole_line(&mut self, line: &[u8]) -> Result<(), Error> {
+        check_no_line_break(line)?;
+        if self.comments && comment_start(line).is_some() {
+            return Err(invalid(
+                "a `//` at the start of the line or after a space would read back as a comment",
+            ));
         }
-        self.start_line();
-        self.lines_written += 1;
-        self.out.extend_from_slice(line);
-        self.last_line_empty = line.is_empty();
-        Ok(())
+        self.put_line(line, false)
+    }
+
+    /// A line exactly as given, a comment or not (`comment` fields).
+    pub fn raw_line(&mut self, line: &[u8]) -> Result<(), Error> {
+        check_no_line_break(line)?;
+        self.start_line()?;
+        self.put_line(line, true)
     }
 
     /// Adds a token to the open line.
@@ -106,10 +226,37 @@ impl TextWriter {
                 "a word cannot be empty or hold spaces, tabs or line breaks",
             ));
         }
+        if self.comments && token.starts_with(b"//") {
+            return Err(invalid(
+                "a word starting with `//` would read back as a comment",
+            ));
+        }
+        self.push_token(token);
+        Ok(())
+    }
+
+    fn push_token(&mut self, token: &[u8]) {
         if !self.line.is_empty() {
             self.line.push(b' ');
         }
         self.line.extend_from_slice(token);
+    }
+
+    /// Adds a name between `<` and `>`, spaces allowed.
+    pub fn angle_bracketed(&mut self, name: &[u8]) -> Result<(), Error> {
+        if name.iter().any(|&b| matches!(b, b'>' | b'\r' | b'\n')) {
+            return Err(invalid("a `<name>` cannot hold a `>` or a line break"));
+        }
+        let mut token = Vec::with_capacity(name.len() + 2);
+        token.push(b'<');
+        token.extend_from_slice(name);
+        token.push(b'>');
+        if self.comments && comment_start(&token).is_some() {
+            return Err(invalid(
+                "a `//` after a space in a `<name>` would read back as a comment",
+            ));
+        }
+        self.push_token(&token);
         Ok(())
     }
 
@@ -139,22 +286,29 @@ impl TextWriter {
     /// A keyword line: the file's own spelling of it (quoted, spaced) when
     /// the style kept one for this line that holds the same phrase.
     pub fn keyword_line(&mut self, phrase: &'static str) -> Result<(), Error> {
-        let index = self.lines_written;
+        self.start_line()?;
         let raw = raw_at(
             &self.style.raw_lines,
             &mut self.next_raw_line,
-            index,
+            self.lines_written,
             |raw: &RawLine| raw.index,
         );
         let line = match raw {
             Some(raw) if keyword_text(&raw.text.0) == phrase.as_bytes() => raw.text.0.clone(),
             _ => phrase.as_bytes().to_vec(),
         };
-        self.whole_line(&line)
+        self.put_whole_line(&line)
     }
 
     /// A count line holding `len` as a `C` (`Count<C>` fields).
     pub fn count_line<C: TextNumber + CountInt>(&mut self, len: usize) -> Result<(), Error> {
+        self.begin_line()?;
+        self.count_token::<C>(len)?;
+        self.end_line()
+    }
+
+    /// A count token holding `len` as a `C`, on a line of other values.
+    pub fn count_token<C: TextNumber + CountInt>(&mut self, len: usize) -> Result<(), Error> {
         let count = C::from_len(len).ok_or_else(|| {
             Error::new(ErrorKind::TooLong {
                 len,
@@ -162,26 +316,32 @@ impl TextWriter {
                 max: C::MAX,
             })
         })?;
-        self.begin_line();
-        self.number(count)?;
-        self.end_line();
-        Ok(())
+        self.number(count)
     }
 
     /// A count line: the length of the list that follows.
     pub fn count(&mut self, len: usize) -> Result<(), Error> {
-        self.begin_line();
+        self.begin_line()?;
         self.number(len as u64)?;
-        self.end_line();
-        Ok(())
+        self.end_line()
     }
 
-    /// The written text, ending as the style says.
-    pub fn finish(mut self) -> Vec<u8> {
+    /// The written text, ending as the style says, with the comment lines
+    /// that stood after the last value.
+    pub fn finish(mut self) -> Result<Vec<u8>, Error> {
+        let rest = self
+            .style
+            .comment_lines
+            .get(self.next_comment_line..)
+            .unwrap_or_default()
+            .to_vec();
+        for comment in rest {
+            self.write_comment_line(&comment.text.0)?;
+        }
         if self.ending_pending && (self.style.final_line_ending || self.last_line_empty) {
             self.out.extend_from_slice(self.style.line_ending.bytes());
         }
-        self.out
+        Ok(self.out)
     }
 }
 

@@ -1,0 +1,9 @@
+use formats::Schema;
+
+#[derive(Schema)]
+#[schema(little, comments)]
+struct Header {
+    count: u32,
+}
+
+fn main() {}

@@ -1,0 +1,17 @@
+use formats::schema::RawString;
+use formats::Schema;
+
+#[derive(Schema)]
+#[schema(little)]
+struct Bone {
+    #[schema(null_terminated, angle_brackets)]
+    name: RawString,
+    #[schema(none = "*")]
+    parent: Option<u32>,
+    #[schema(same_line)]
+    flags: u8,
+    #[schema(check = in_range)]
+    weight: f32,
+}
+
+fn main() {}
