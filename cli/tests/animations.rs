@@ -154,6 +154,7 @@ static RIG_FORMAT: Format = Format {
         doc: "`RIG` and one frame count per animation.",
         byte_order: ByteOrder::Text,
         form: None,
+        chunk: None,
         context: &[],
         chosen_by: None,
         fields: &[],
