@@ -12,6 +12,9 @@ pub static FORMATS: &[&Format] = &[
     &crate::sims::bmf::FORMAT,
     &crate::sims::cfp::FORMAT,
     &crate::swg::skt::FORMAT,
+    &crate::swg::mgn::FORMAT,
+    &crate::swg::lmg::FORMAT,
+    &crate::swg::sat::FORMAT,
     &crate::outcast::skeleton::FORMAT,
     &crate::outcast::animation::FORMAT,
 ];

@@ -255,11 +255,15 @@ fn codec_of<'a>(
             Repeat::Count(count) => {
                 check_context::resolve(container, index, count)?;
             }
-            Repeat::ToEnd if attrs.chunk.is_none() && index + 1 < container.fields.len() => {
+            Repeat::ToEnd
+                if attrs.chunk.is_none()
+                    && attrs.form.is_none()
+                    && index + 1 < container.fields.len() =>
+            {
                 return Err(syn::Error::new(
                     repeat.span,
                     "a `to_end` list reads until the input ends, so it is the last field \
-                     (or fills a chunk of its own)",
+                     (or fills a chunk or form of its own)",
                 ));
             }
             Repeat::Prefix(_) | Repeat::ToEnd => {}
