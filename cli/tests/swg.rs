@@ -438,12 +438,12 @@ fn corrupted_meshes_fail_with_the_tag_path() {
         // The fourth PIDX entry points past the 76 positions.
         (
             patched(bytes.clone(), find(b"PIDX") + 12 + 12, 76i32.to_le_bytes()),
-            "SKMG/0004/PSDT[0]/PIDX[3]: index 76 is past the 76 positions of POSN",
+            "SKMG/0004/PSDT[0]/PIDX[3]: index 76 is outside the 76 positions of POSN",
         ),
         // The first weight names joint 10 of 10.
         (
             patched(bytes.clone(), find(b"TWDT") + 8, 10i32.to_le_bytes()),
-            "SKMG/0004/TWDT[0]: index 10 is past the 10 joints of XFNM",
+            "SKMG/0004/TWDT[0]: index 10 is outside the 10 joints of XFNM",
         ),
         // INFO's position count says 77.
         (

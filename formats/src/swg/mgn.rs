@@ -490,7 +490,7 @@ fn check_indices<I: IntoIterator<Item = i32>>(
                 path.push(Segment::Index(at));
                 return Err(bad(
                     &path,
-                    format!("index {index} is past the {len} {what}"),
+                    format!("index {index} is outside the {len} {what}"),
                 ));
             }
         }
@@ -1060,13 +1060,12 @@ fn bind_positions(joints: &[skt::Joint]) -> Vec<glam::Vec3> {
 }
 
 /// A small mesh over the `.skt` sample humanoid, in its bind pose: a flat
-/// ribbon along each bone, the neck in a shader group of its own, with a
+/// ribbon along each bone, facing +z, the neck in a shader group of its own, with a
 /// blend target, occlusion zones, a hardpoint and a texture renderer, so
 /// that every part of the layout holds something.
 pub fn humanoid() -> Mesh {
     let joints = skt::humanoid_joints();
     let world = bind_positions(&joints);
-    let half_width = glam::Vec3::new(0.0, 0.0, 0.04);
     // (parent, child) joint indices of every bone.
     let bones: Vec<(usize, usize)> = joints
         .iter()
@@ -1079,6 +1078,8 @@ pub fn humanoid() -> Mesh {
     let mut normals = Vec::new();
     for &(parent, child) in &bones {
         let (from, to) = (world[parent], world[child]);
+        // Across the bone, in the front view's plane.
+        let half_width = 0.04 * (to - from).cross(glam::Vec3::Z).normalize_or(glam::Vec3::X);
         for end in [from - half_width, from + half_width] {
             positions.push(end.to_array());
             weights_per_position.push(1);
@@ -1101,8 +1102,7 @@ pub fn humanoid() -> Mesh {
                 },
             ]);
         }
-        let normal = (to - from).cross(glam::Vec3::Z).normalize_or(glam::Vec3::X);
-        normals.push(normal.to_array());
+        normals.push(glam::Vec3::Z.to_array());
     }
     let neck = bones
         .iter()

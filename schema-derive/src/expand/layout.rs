@@ -155,7 +155,7 @@ fn framed_encoding(plan: &Plan) -> String {
     let looked_for = match (plan.chunk, plan.form) {
         (Some(tag), _) => format!("is chunk `{}`", tag_str(tag)),
         (None, Some(form_type)) => format!("is FORM `{}`", tag_str(form_type)),
-        (None, None) => "it begins as its value does".to_owned(),
+        (None, None) => "begins as the value does".to_owned(),
     };
     format!("{encoding}, present when the next child {looked_for}")
 }
