@@ -4,29 +4,21 @@
 //! independent implementation.
 
 mod independent;
+mod support;
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 use independent::{swg_mesh, swg_skin, swg_world_matrices, SwgMesh};
+use support::{assert_status, ossuary, stderr, stdout};
 
 use formats::schema::BinarySchema;
 use formats::swg::skt;
 
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_ossuary"))
-        .args(args)
-        .output()
-        .unwrap()
-}
-
-fn ossuary(args: &[&str]) -> Output {
-    let output = run(args);
-    assert!(
-        output.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+/// Runs the binary, which must succeed.
+fn succeeded(args: &[&str]) -> Output {
+    let output = ossuary(args);
+    assert_status(&output, 0);
     output
 }
 
@@ -56,7 +48,7 @@ fn skin(mesh: &Path, args: &[&str], dir: &Path) -> String {
     let out = dir.join("out.obj");
     let mut all = vec!["skin".to_owned(), text(mesh), "-o".to_owned(), text(&out)];
     all.extend(args.iter().map(|arg| (*arg).to_owned()));
-    ossuary(&all.iter().map(String::as_str).collect::<Vec<_>>());
+    succeeded(&all.iter().map(String::as_str).collect::<Vec<_>>());
     std::fs::read_to_string(out).unwrap()
 }
 
@@ -126,7 +118,7 @@ fn check_faces(obj: &str, mesh: &SwgMesh, name: &str) {
 
 /// The Twi'lek's joints as `ossuary joints` gives them: name, parent, position.
 fn joints(sat: &Path) -> Vec<(String, Option<String>, [f64; 3])> {
-    let output = ossuary(&["joints", &text(sat)]);
+    let output = succeeded(&["joints", &text(sat)]);
     let value: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
     value
         .as_array()
@@ -296,7 +288,7 @@ fn blend_targets_morph_by_name() {
         assert_close(got, &want, 1e-4, &format!("normal of vertex {vertex}"));
     }
 
-    let output = run(&[
+    let output = ossuary(&[
         "skin",
         &text(&path),
         "--skeleton",
@@ -306,9 +298,9 @@ fn blend_targets_morph_by_name() {
         "-o",
         &text(&dir.path().join("x.obj")),
     ]);
-    assert_eq!(output.status.code(), Some(2));
+    assert_status(&output, 2);
     assert_eq!(
-        String::from_utf8_lossy(&output.stderr),
+        stderr(&output),
         "ossuary: --blend blend_tall: no mesh has a morph target of that name; they have: \
          blend_fat, blend_flat_chest, blend_muscle, blend_skinny\n"
     );
@@ -338,7 +330,7 @@ fn lod_chooses_the_level_of_every_mesh_list() {
             "level {level}"
         );
     }
-    let output = run(&[
+    let output = ossuary(&[
         "render",
         &text(&appearance.join("twk_f.sat")),
         "--lod",
@@ -346,11 +338,11 @@ fn lod_chooses_the_level_of_every_mesh_list() {
         "-o",
         &text(&dir.path().join("x.png")),
     ]);
-    assert_eq!(output.status.code(), Some(1));
-    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_status(&output, 1);
+    let message = stderr(&output);
     assert!(
-        stderr.contains("there is no level of detail 4 (the mesh list has 4, from 0)"),
-        "{stderr}"
+        message.contains("there is no level of detail 4 (the mesh list has 4, from 0)"),
+        "{message}"
     );
 }
 
@@ -362,7 +354,7 @@ fn render_draws_the_whole_character_at_every_level() {
     let dir = tempfile::tempdir().unwrap();
     for level in ["0", "3"] {
         let out = dir.path().join(format!("twk_f_{level}.png"));
-        ossuary(&[
+        succeeded(&[
             "render",
             &text(&appearance.join("twk_f.sat")),
             "--lod",
@@ -385,17 +377,17 @@ fn references_resolve_under_the_appearance_folder_or_the_root() {
     let alone = dir.path().join("twk_f.sat");
     std::fs::copy(appearance.join("twk_f.sat"), &alone).unwrap();
     let out = text(&dir.path().join("x.png"));
-    let output = run(&["render", &text(&alone), "-o", &out]);
-    assert_eq!(output.status.code(), Some(1));
-    let stderr = String::from_utf8_lossy(&output.stderr);
+    let output = ossuary(&["render", &text(&alone), "-o", &out]);
+    assert_status(&output, 1);
+    let message = stderr(&output);
     assert!(
-        stderr.contains("cannot find the skeleton appearance/skeleton/all_b.skt; looked for ")
-            && stderr.contains(&text(&dir.path().join("appearance/skeleton/all_b.skt")))
-            && stderr.contains(&text(&dir.path().join("all_b.skt"))),
-        "{stderr}"
+        message.contains("cannot find the skeleton appearance/skeleton/all_b.skt; looked for ")
+            && message.contains(&text(&dir.path().join("appearance/skeleton/all_b.skt")))
+            && message.contains(&text(&dir.path().join("all_b.skt"))),
+        "{message}"
     );
     let root = appearance.parent().unwrap();
-    ossuary(&["render", &text(&alone), "--root", &text(root), "-o", &out]);
+    succeeded(&["render", &text(&alone), "--root", &text(root), "-o", &out]);
 }
 
 #[test]
@@ -403,9 +395,9 @@ fn check_finds_every_real_file_identical() {
     let Some(corpus) = tests::corpus_dir() else {
         return;
     };
-    let output = ossuary(&["check", &text(&corpus.join("swg")), "--json"]);
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    let results: Vec<serde_json::Value> = stdout
+    let output = succeeded(&["check", &text(&corpus.join("swg")), "--json"]);
+    let printed = stdout(&output);
+    let results: Vec<serde_json::Value> = printed
         .lines()
         .map(|line| serde_json::from_str(line).unwrap())
         .collect();
@@ -413,17 +405,11 @@ fn check_finds_every_real_file_identical() {
         .iter()
         .filter(|result| result.get("path").is_some())
         .collect();
-    assert_eq!(files.len(), 16, "{stdout}");
+    assert_eq!(files.len(), 16, "{printed}");
     assert!(
         files.iter().all(|result| result["result"] == "ok"),
-        "{stdout}"
+        "{printed}"
     );
-}
-
-/// Overwrites four bytes at `at`.
-fn patched(mut bytes: Vec<u8>, at: usize, value: [u8; 4]) -> Vec<u8> {
-    bytes.splice(at..at + 4, value);
-    bytes
 }
 
 #[test]
@@ -437,17 +423,17 @@ fn corrupted_meshes_fail_with_the_tag_path() {
     let cases = [
         // The fourth PIDX entry points past the 76 positions.
         (
-            patched(bytes.clone(), find(b"PIDX") + 12 + 12, 76i32.to_le_bytes()),
+            tests::patched(bytes.clone(), find(b"PIDX") + 12 + 12, 76i32.to_le_bytes()),
             "SKMG/0004/PSDT[0]/PIDX[3]: index 76 is outside the 76 positions of POSN",
         ),
         // The first weight names joint 10 of 10.
         (
-            patched(bytes.clone(), find(b"TWDT") + 8, 10i32.to_le_bytes()),
+            tests::patched(bytes.clone(), find(b"TWDT") + 8, 10i32.to_le_bytes()),
             "SKMG/0004/TWDT[0]: index 10 is outside the 10 joints of XFNM",
         ),
         // INFO's position count says 77.
         (
-            patched(bytes.clone(), find(b"INFO") + 8 + 16, 77i32.to_le_bytes()),
+            tests::patched(bytes.clone(), find(b"INFO") + 8 + 16, 77i32.to_le_bytes()),
             "SKMG/0004/POSN",
         ),
         (
@@ -458,11 +444,10 @@ fn corrupted_meshes_fail_with_the_tag_path() {
     for (corrupted, message) in cases {
         let path = dir.path().join("bad.mgn");
         std::fs::write(&path, corrupted).unwrap();
-        let output = run(&["check", &text(&path)]);
-        assert_eq!(output.status.code(), Some(1));
-        let stderr = String::from_utf8_lossy(&output.stdout).into_owned()
-            + &String::from_utf8_lossy(&output.stderr);
-        assert!(stderr.contains(message), "{message}: {stderr}");
+        let output = ossuary(&["check", &text(&path)]);
+        assert_status(&output, 1);
+        let said = stdout(&output) + &stderr(&output);
+        assert!(said.contains(message), "{message}: {said}");
     }
 }
 
@@ -471,9 +456,7 @@ fn info_shows_counts_joints_shaders_blend_targets_and_levels() {
     let Some(appearance) = appearance() else {
         return;
     };
-    let info = |path: &str| {
-        String::from_utf8(ossuary(&["info", &text(&appearance.join(path))]).stdout).unwrap()
-    };
+    let info = |path: &str| stdout(&succeeded(&["info", &text(&appearance.join(path))]));
     let mesh = info("mesh/twk_f_body_l3.mgn");
     for expected in [
         "  version: 0004\n",

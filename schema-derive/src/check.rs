@@ -24,6 +24,16 @@ pub struct Plan<'a> {
     pub named_in_paths: bool,
 }
 
+/// The chunk a run of fields sharing one (or a single field) is read and
+/// written in: none for a field present by the next tag, which looks for
+/// its chunk itself.
+pub fn shared_chunk(group: &[Plan]) -> Option<[u8; 4]> {
+    group
+        .first()
+        .filter(|plan| !plan.by_next_tag())
+        .and_then(|plan| plan.chunk)
+}
+
 impl Plan<'_> {
     /// Whether the field is an `Option` present when the next child begins as it does.
     pub fn by_next_tag(&self) -> bool {

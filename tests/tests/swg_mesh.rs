@@ -150,19 +150,6 @@ fn small_mgn() -> Vec<u8> {
 fn small_mesh() -> Mesh {
     Mesh {
         version: MeshVersion::V4(mgn::MeshBody {
-            max_joints_per_position: 0,
-            max_joints_per_shader: 0,
-            skeleton_count: Count::new(),
-            joint_count: Count::new(),
-            position_count: Count::new(),
-            weight_count: Count::new(),
-            normal_count: Count::new(),
-            shader_count: Count::new(),
-            blend_target_count: Count::new(),
-            zone_count: Count::new(),
-            combination_count: Count::new(),
-            occluded_zone_count: Count::new(),
-            occlusion_layer: 0,
             skeletons: vec![RawString::from("a.skt")],
             joints: vec![RawString::from("root"), RawString::from("hip")],
             positions: vec![[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]],
@@ -171,8 +158,6 @@ fn small_mesh() -> Mesh {
                 .map(|(joint, weight)| mgn::Weight { joint, weight })
                 .to_vec(),
             normals: Some(vec![[0.0, 0.0, 1.0]]),
-            lighting_vectors: None,
-            hardpoints: None,
             blend_targets: Some(vec![mgn::BlendTarget {
                 position_count: Count::new(),
                 normal_count: Count::new(),
@@ -185,10 +170,6 @@ fn small_mesh() -> Mesh {
                 lighting_vectors: None,
                 hardpoints: None,
             }]),
-            zones: None,
-            fully_occluded_by: None,
-            combinations: None,
-            occludes: None,
             shader_groups: vec![mgn::ShaderGroup {
                 shader: RawString::from("shader/a.sht"),
                 vertex_count: Count::new(),
@@ -207,8 +188,7 @@ fn small_mesh() -> Mesh {
                     })],
                 },
             }],
-            texture_renderers: None,
-            unknown: Vec::new(),
+            ..mgn::MeshBody::default()
         }),
     }
 }
@@ -255,12 +235,6 @@ fn golden_mgn_skin() {
     assert_eq!(shared.entries, vec![0, 1, 2]);
 }
 
-/// Overwrites four bytes at `at`.
-fn patched(mut bytes: Vec<u8>, at: usize, value: [u8; 4]) -> Vec<u8> {
-    bytes.splice(at..at + 4, value);
-    bytes
-}
-
 #[test]
 fn indices_past_their_lists_are_errors_with_the_tag_path() {
     // Offsets into the golden bytes: TWDT's first joint, the blend
@@ -268,23 +242,23 @@ fn indices_past_their_lists_are_errors_with_the_tag_path() {
     // last corner.
     let cases = [
         (
-            patched(small_mgn(), 179, i(2)),
+            tests::patched(small_mgn(), 179, i(2)),
             "SKMG/0004/TWDT[0]: index 2 is outside the 2 joints of XFNM",
         ),
         (
-            patched(small_mgn(), 289, i(3)),
+            tests::patched(small_mgn(), 289, i(3)),
             "SKMG/0004/BLTS/BLT [0]/POSN[0]: index 3 is outside the 3 positions of POSN",
         ),
         (
-            patched(small_mgn(), 354, i(-1)),
+            tests::patched(small_mgn(), 354, i(-1)),
             "SKMG/0004/PSDT[0]/PIDX[1]: index -1 is outside the 3 positions of POSN",
         ),
         (
-            patched(small_mgn(), 486, i(3)),
+            tests::patched(small_mgn(), 486, i(3)),
             "SKMG/0004/PSDT[0]/PRIM/ITL [0][0]: index 3 is outside the 3 vertices of the shader group",
         ),
         (
-            patched(small_mgn(), 167, i(2)),
+            tests::patched(small_mgn(), 167, i(2)),
             "SKMG/0004/TWHD: the positions' weight counts add up to 5, but TWDT holds 4",
         ),
     ];

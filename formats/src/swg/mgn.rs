@@ -55,8 +55,9 @@ pub enum MeshVersion {
     V4(MeshBody),
 }
 
-/// The contents of the version form, in file order.
-#[derive(Debug, Clone, PartialEq, Schema, Serialize, Deserialize)]
+/// The contents of the version form, in file order. The default is an
+/// empty mesh.
+#[derive(Debug, Clone, Default, PartialEq, Schema, Serialize, Deserialize)]
 #[schema(little)]
 pub struct MeshBody {
     /// `INFO`, first value: the most joints any one position is weighted
@@ -1191,17 +1192,6 @@ pub fn humanoid() -> Mesh {
         version: MeshVersion::V4(MeshBody {
             max_joints_per_position: 2,
             max_joints_per_shader: joints.len() as i32,
-            skeleton_count: Count::new(),
-            joint_count: Count::new(),
-            position_count: Count::new(),
-            weight_count: Count::new(),
-            normal_count: Count::new(),
-            shader_count: Count::new(),
-            blend_target_count: Count::new(),
-            zone_count: Count::new(),
-            combination_count: Count::new(),
-            occluded_zone_count: Count::new(),
-            occlusion_layer: 0,
             skeletons: vec![RawString::from("appearance/skeleton/humanoid.skt")],
             joints: joints.iter().map(|joint| joint.name.clone()).collect(),
             positions,
@@ -1241,7 +1231,7 @@ pub fn humanoid() -> Mesh {
                     }],
                 }],
             }),
-            unknown: Vec::new(),
+            ..MeshBody::default()
         }),
     }
 }

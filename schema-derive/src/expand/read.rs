@@ -12,7 +12,7 @@ use super::{
 };
 use crate::ast::Container;
 use crate::attr::{Presence, Repeat, StringKind};
-use crate::check::{Codec, Data, Element, Plan};
+use crate::check::{shared_chunk, Codec, Data, Element, Plan};
 use crate::check_context::is_param;
 
 pub fn decode_impl(rt: &Runtime, container: &Container, plans: &[Plan]) -> TokenStream {
@@ -85,11 +85,7 @@ fn read_group(rt: &Runtime, container: &Container, group: &[Plan]) -> TokenStrea
         .iter()
         .map(|plan| read_field_value(rt, container, plan))
         .collect();
-    let chunk = group
-        .first()
-        .filter(|plan| !plan.by_next_tag())
-        .and_then(|plan| plan.chunk);
-    let Some(tag) = chunk else {
+    let Some(tag) = shared_chunk(group) else {
         return quote!(#(#statements)*);
     };
     let tag = tag_tokens(tag);

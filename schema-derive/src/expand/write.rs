@@ -8,7 +8,7 @@ use super::paths::Runtime;
 use super::{constant_tokens, count_local, endian, str_lit, tag_str, tag_tokens, width_of};
 use crate::ast::Container;
 use crate::attr::{Presence, Repeat, StringKind};
-use crate::check::{Codec, CountUser, Data, Element, Plan};
+use crate::check::{shared_chunk, Codec, CountUser, Data, Element, Plan};
 use crate::check_context::is_param;
 
 pub fn encode_impl(rt: &Runtime, container: &Container, plans: &[Plan]) -> TokenStream {
@@ -89,11 +89,7 @@ fn write_group(rt: &Runtime, container: &Container, group: &[Plan]) -> TokenStre
         .iter()
         .map(|plan| write_field_value(rt, container, plan))
         .collect();
-    let chunk = group
-        .first()
-        .filter(|plan| !plan.by_next_tag())
-        .and_then(|plan| plan.chunk);
-    let Some(tag) = chunk else {
+    let Some(tag) = shared_chunk(group) else {
         return quote!(#(#statements)*);
     };
     let tag = tag_tokens(tag);
