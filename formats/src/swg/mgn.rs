@@ -385,7 +385,7 @@ pub struct OccludedTriangles {
 #[derive(Debug, Clone, Copy, PartialEq, Schema, Serialize, Deserialize)]
 #[schema(little)]
 pub struct OccludedTriangle {
-    /// Index into `OZC `: the zones that, all covered, hide it (-1: none).
+    /// Index into `OZC `: the zones that, all covered, hide it (negative: none).
     pub combination: i16,
     /// Three vertex indices into the group's vertices.
     pub corners: [i32; 3],
@@ -503,10 +503,10 @@ impl MeshBody {
     /// Every index is checked against the list it refers to: the weights
     /// against the positions and the joints, the shader groups' vertices
     /// against the positions, normals and lighting vectors, the triangles
-    /// against the group's vertices, the blend targets against the lists
-    /// they change, the zone indices against the zones, and the texture
-    /// coordinate sets against their dimensions. The error's path names
-    /// the chunk and the entry.
+    /// against the group's vertices and the zone combinations, the blend
+    /// targets against the lists they change, the zone indices against the
+    /// zones, and the texture coordinate sets against their dimensions. The
+    /// error's path names the chunk and the entry.
     pub fn check(&self) -> Result<(), schema::Error> {
         let positions = self.positions.len();
         let normals = self.normals.as_ref().map_or(0, Vec::len);
@@ -540,6 +540,23 @@ impl MeshBody {
                 let indices = offsets.iter().flatten().map(|offset| [offset.index]);
                 check_indices(&path, indices, len, what)?;
             }
+            let morphing = self
+                .hardpoints
+                .as_ref()
+                .and_then(|hardpoints| hardpoints.morphing.as_ref())
+                .map_or(0, Vec::len);
+            let moved = target
+                .hardpoints
+                .iter()
+                .flatten()
+                .map(|moved| [i32::from(moved.hardpoint)]);
+            let path = [
+                Segment::Chunk(*b"BLTS"),
+                Segment::Index(at),
+                Segment::Chunk(*b"BLT "),
+                Segment::Chunk(*b"HPTS"),
+            ];
+            check_indices(&path, moved, morphing, "morphing hardpoints of DYN ")?;
         }
         let zone_lists = [
             (b"FOZC", &self.fully_occluded_by),
@@ -661,10 +678,10 @@ impl ShaderGroup {
                 Segment::Chunk(tag),
             ];
             check_indices(&path, corners, vertices, "vertices of the shader group")?;
-            // -1 stands for no combination.
+            // A negative index stands for none, as the game reads it.
             let combinations = combinations
                 .iter()
-                .map(|&combination| (combination != -1).then_some(i32::from(combination)));
+                .map(|&combination| (combination >= 0).then_some(i32::from(combination)));
             check_indices(
                 &path,
                 combinations,
