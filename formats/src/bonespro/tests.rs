@@ -10,7 +10,7 @@ use crate::files::Files;
 use crate::format::Describe;
 use crate::rig::{self, Binding, Keys, Motion, Rig, RigOptions, TrackTarget};
 use crate::schema::text::TextSchema;
-use crate::schema::RawString;
+use crate::schema::{HasContext, RawString};
 
 const STRUCTURE: &str = "// BonesPro structure export\n\
 2\t// bones\n\
@@ -103,16 +103,14 @@ fn the_animation_example_reads_and_comes_back_byte_for_byte() {
     );
 }
 
-fn structure_error(from: &str, to: &str) -> String {
-    assert!(STRUCTURE.contains(from), "{from}");
-    Structure::from_text(STRUCTURE.replacen(from, to, 1).as_bytes())
-        .unwrap_err()
-        .to_string()
-}
-
-fn animation_error(from: &str, to: &str) -> String {
-    assert!(ANIMATION.contains(from), "{from}");
-    Animation::from_text(ANIMATION.replacen(from, to, 1).as_bytes())
+/// The error reading `golden` with `from` replaced by `to` gives.
+fn error_of<T: TextSchema + HasContext<Context = ()> + std::fmt::Debug>(
+    golden: &str,
+    from: &str,
+    to: &str,
+) -> String {
+    assert!(golden.contains(from), "{from}");
+    T::from_text(golden.replacen(from, to, 1).as_bytes())
         .unwrap_err()
         .to_string()
 }
@@ -157,7 +155,11 @@ fn damaged_structures_name_line_column_and_field() {
             "line 15:1: bones[1].name: expected a `<name>`, found `Bip01`",
         ),
     ] {
-        assert_eq!(structure_error(from, to), expected, "{to:?}");
+        assert_eq!(
+            error_of::<Structure>(STRUCTURE, from, to),
+            expected,
+            "{to:?}"
+        );
     }
 }
 
@@ -186,7 +188,11 @@ fn damaged_animations_name_line_column_and_field() {
             "line 8:1: units: expected one of `Degrees`, `Radians`, found `\"Gradians\"`",
         ),
     ] {
-        assert_eq!(animation_error(from, to), expected, "{to:?}");
+        assert_eq!(
+            error_of::<Animation>(ANIMATION, from, to),
+            expected,
+            "{to:?}"
+        );
     }
 }
 
