@@ -2,8 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::structure::rig_matrix;
-use super::transform::{AngleUnits, EulerOrder, Representation, Transform};
+use super::transform::{rig_matrix, AngleUnits, EulerOrder, Representation, Transform};
 use crate::files::Files;
 use crate::format::{self, Describe, Description, Encoding, Format};
 use crate::rig::{self, JointMotion, Keys, Motion, Rig, RigError, Track, TrackTarget};

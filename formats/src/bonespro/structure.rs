@@ -2,10 +2,9 @@
 
 use std::collections::HashMap;
 
-use glam::{Affine3A, Mat4};
 use serde::{Deserialize, Serialize};
 
-use super::transform::Matrix;
+use super::transform::{rig_matrix, Matrix};
 use crate::files::Files;
 use crate::format::{self, Describe, Description, Encoding, Format, Sample};
 use crate::rig::{self, Axes, Binding, Influence as RigInfluence, Rig, RigError, RigOptions};
@@ -224,11 +223,6 @@ impl Describe for Structure {
                 .collect(),
         }
     }
-}
-
-/// A column-vector transform as a rig matrix (columns of four rows).
-pub(super) fn rig_matrix(affine: &Affine3A) -> rig::Transform {
-    rig::Transform::Matrix(Mat4::from(*affine).to_cols_array_2d())
 }
 
 impl Rig for Structure {

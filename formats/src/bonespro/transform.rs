@@ -1,9 +1,10 @@
 //! Transforms as BonesPro writes them: 3ds Max matrices, or Euler angles
 //! and a translation, and what they mean in column-vector math.
 
-use glam::{Affine3A, Quat, Vec3};
+use glam::{Affine3A, Mat4, Quat, Vec3};
 use serde::{Deserialize, Serialize};
 
+use crate::rig;
 use crate::Schema;
 
 /// A transform as 3ds Max writes a matrix (ossuary's reading of the
@@ -181,4 +182,9 @@ impl Transform {
             Transform::Euler(euler) => euler.to_affine(order, units),
         }
     }
+}
+
+/// A column-vector transform as a rig matrix (four columns of four rows).
+pub(super) fn rig_matrix(affine: &Affine3A) -> rig::Transform {
+    rig::Transform::Matrix(Mat4::from(*affine).to_cols_array_2d())
 }
