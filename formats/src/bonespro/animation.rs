@@ -229,15 +229,16 @@ fn bone_exists(bone: &u32, bone_count: &u32) -> Result<(), Refusal> {
 }
 
 fn vertices_exist(vertices: &[BoneSpaceVertex], vertex_count: &u32) -> Result<(), Refusal> {
-    match vertices
+    let outside = vertices
         .iter()
-        .position(|vertex| vertex.vertex >= *vertex_count)
-    {
-        Some(index) => Err(Refusal::at_element(
+        .enumerate()
+        .find(|(_, vertex)| vertex.vertex >= *vertex_count);
+    match outside {
+        Some((index, vertex)) => Err(Refusal::at_element(
             index,
             format!(
                 "vertex {} is not one of the {vertex_count} vertices",
-                vertices.get(index).map_or(0, |vertex| vertex.vertex)
+                vertex.vertex
             ),
         )),
         None => Ok(()),
@@ -326,7 +327,11 @@ impl Animation {
                 })
             })
             .collect::<Result<Vec<&BonesFrame>, RigError>>()?;
-        let tracks = (0..self.bone_count as usize)
+        // One track per bone the frames hold: reading checked that every
+        // frame holds the header's count, and a value without frames moves
+        // nothing.
+        let bones = frames.first().map_or(0, |frame| frame.bones.len());
+        let tracks = (0..bones)
             .map(|bone| {
                 let transforms = frames
                     .iter()

@@ -359,6 +359,19 @@ fn the_animation_gives_relative_bones_absolute_bones_vertices_or_what_it_needs()
 }
 
 #[test]
+fn a_bone_count_without_frames_makes_no_tracks() {
+    // No file has no frames (the span makes at least one); a value may.
+    let mut animation = Animation::from_text(ANIMATION.as_bytes()).unwrap();
+    animation.bone_count = 4_000_000_000;
+    animation.frames.clear();
+    let animations = animation.animations(&Files::nowhere()).unwrap().unwrap();
+    let Motion::Joints(joints) = &animations[0].motion else {
+        panic!("joints");
+    };
+    assert!(joints.tracks.is_empty());
+}
+
+#[test]
 fn frames_play_at_thirty_per_second_from_the_first_exported() {
     assert_eq!(animation::frames_in_span(10, 25, 5), Some(4));
     assert_eq!(animation::frames_in_span(0, 9, 5), Some(2));
