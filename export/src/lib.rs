@@ -154,6 +154,8 @@ pub enum AnimationProblem {
     },
     #[error("its frames move {0} vertices, and no mesh has that many")]
     NoMesh(usize),
+    #[error("its frames pose nothing on their own: {0} is needed")]
+    Incomplete(String),
 }
 
 /// The asset as the bytes of a `.gltf` or `.glb` file.

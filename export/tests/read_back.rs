@@ -538,6 +538,26 @@ fn fixtures_export_and_read_back_as_ossuary_poses_them() {
     }
 }
 
+/// The BonesPro biped (z up) with its walk given in model space (absolute
+/// frames) and relative to the parents as Euler angles.
+#[test]
+fn a_bonespro_biped_exports_its_walks_as_ossuary_poses_them() {
+    let mut source = source("bonespro-biped", &fixture("bonespro-biped.txt"), &[], 0);
+    for walk in [
+        "bonespro-walk-absolute-matrix.txt",
+        "bonespro-walk-euler-zxz.txt",
+    ] {
+        let path = fixture(walk);
+        let animations = decode(&path)
+            .rig()
+            .animations(&Files::beside(&path))
+            .expect("an animation file")
+            .unwrap_or_else(|e| panic!("{walk}: {e}"));
+        source.animations.extend(animations);
+    }
+    check(&source);
+}
+
 /// The real adult Sim: skeleton, body, head and hands.
 #[test]
 fn the_real_adult_sim_exports_as_ossuary_poses_it() {

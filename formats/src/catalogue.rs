@@ -14,6 +14,8 @@ pub static FORMATS: &[&Format] = &[
     &crate::swg::skt::FORMAT,
     &crate::outcast::skeleton::FORMAT,
     &crate::outcast::animation::FORMAT,
+    &crate::bonespro::structure::FORMAT,
+    &crate::bonespro::animation::FORMAT,
 ];
 
 /// A list of formats to choose from: [`FORMATS`], or another list for a

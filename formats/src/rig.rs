@@ -165,6 +165,12 @@ pub enum Motion {
     /// Every frame's vertex positions of one mesh, in its vertex order: no
     /// skeleton is involved.
     Vertices(Vec<Vec<[f32; 3]>>),
+    /// Frames that pose nothing on their own (vertices given in the space of
+    /// the bones carrying them, which become positions only with those
+    /// bones' transforms at the same frames): they can be shown, not posed.
+    /// `needs` says in the format's words what must come with them, e.g.
+    /// "a `Bones` animation of the same frames".
+    Incomplete { needs: String },
 }
 
 /// Per-joint tracks; a joint no track names keeps its rest pose.
@@ -205,6 +211,11 @@ pub enum Keys {
     },
     /// Whole local transforms.
     Transforms(Vec<Transform>),
+    /// Whole transforms in model space: where the joint is in the whole
+    /// model at each frame, its parents' motion included. Posing turns each
+    /// into the local transform that puts the joint there under its
+    /// parent's posed transform.
+    ModelTransforms(Vec<Transform>),
 }
 
 /// Choices a person makes about what to read from a file.
