@@ -225,6 +225,25 @@ pub struct RigOptions {
     pub lod: usize,
 }
 
+impl RigOptions {
+    /// Level `lod` of a file's levels of detail (0 the most detailed), or
+    /// an error saying how many there are.
+    pub fn level<'a, T>(self, levels: &'a [T]) -> Result<&'a T, RigError> {
+        levels.get(self.lod).ok_or_else(|| {
+            RigError::Invalid(format!(
+                "there is no level of detail {} (the file has {}, from 0)",
+                self.lod,
+                levels.len()
+            ))
+        })
+    }
+
+    /// For a file with one level of detail: level 0, or that error.
+    pub fn single_level(self) -> Result<(), RigError> {
+        self.level(&[()]).map(|_| ())
+    }
+}
+
 /// Why a file's rig data cannot be built.
 #[derive(Debug, thiserror::Error)]
 pub enum RigError {
@@ -261,5 +280,25 @@ pub trait Rig {
     /// The animations the file describes or names.
     fn animations(&self, _files: &Files) -> Option<Result<Vec<Animation>, RigError>> {
         None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_level_of_detail_past_the_file_s_is_an_error_counting_them() {
+        let levels = ["fine", "coarse"];
+        assert_eq!(RigOptions { lod: 1 }.level(&levels).unwrap(), &"coarse");
+        assert_eq!(
+            RigOptions { lod: 2 }.level(&levels).unwrap_err().to_string(),
+            "there is no level of detail 2 (the file has 2, from 0)"
+        );
+        assert!(RigOptions::default().single_level().is_ok());
+        assert_eq!(
+            RigOptions { lod: 1 }.single_level().unwrap_err().to_string(),
+            "there is no level of detail 1 (the file has 1, from 0)"
+        );
     }
 }

@@ -229,7 +229,10 @@ impl Rig for Structure {
     /// Each bone's rest local transform is the one that puts it at its bone
     /// transform under its parent's: `inverse(parent) * bone` in
     /// column-vector math (the row-vector matrices transposed).
-    fn skeleton(&self, _: &Files, _: RigOptions) -> Option<Result<rig::Skeleton, RigError>> {
+    fn skeleton(&self, _: &Files, options: RigOptions) -> Option<Result<rig::Skeleton, RigError>> {
+        if let Err(error) = options.single_level() {
+            return Some(Err(error));
+        }
         let joints = self
             .bones
             .iter()
@@ -264,8 +267,12 @@ impl Rig for Structure {
 
     /// The mesh: its vertices where the bones' transforms put them, each
     /// following its influences' bones by their weights. It has no faces.
-    fn skins(&self, _: &Files, _: RigOptions) -> Option<Result<Vec<rig::Skin>, RigError>> {
-        Some(self.skin().map(|skin| vec![skin]))
+    fn skins(&self, _: &Files, options: RigOptions) -> Option<Result<Vec<rig::Skin>, RigError>> {
+        Some(
+            options
+                .single_level()
+                .and_then(|()| self.skin().map(|skin| vec![skin])),
+        )
     }
 }
 
