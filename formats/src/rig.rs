@@ -228,7 +228,7 @@ pub struct RigOptions {
 impl RigOptions {
     /// Level `lod` of a file's levels of detail (0 the most detailed), or
     /// an error saying how many there are.
-    pub fn level<'a, T>(self, levels: &'a [T]) -> Result<&'a T, RigError> {
+    pub fn level<T>(self, levels: &[T]) -> Result<&T, RigError> {
         levels.get(self.lod).ok_or_else(|| {
             RigError::Invalid(format!(
                 "there is no level of detail {} (the file has {}, from 0)",
