@@ -545,7 +545,12 @@ fn fixtures_export_and_read_back_as_ossuary_poses_them() {
 #[test]
 fn a_bonespro_biped_exports_its_walks_as_ossuary_poses_them() {
     let structure = fixture("bonespro-biped.txt");
-    let mut source = source("bonespro-biped", &structure, &[structure.clone()], 0);
+    let mut source = source(
+        "bonespro-biped",
+        &structure,
+        std::slice::from_ref(&structure),
+        0,
+    );
     for walk in [
         "bonespro-walk-absolute-matrix.txt",
         "bonespro-walk-euler-zxz.txt",

@@ -292,12 +292,18 @@ mod tests {
         let levels = ["fine", "coarse"];
         assert_eq!(RigOptions { lod: 1 }.level(&levels).unwrap(), &"coarse");
         assert_eq!(
-            RigOptions { lod: 2 }.level(&levels).unwrap_err().to_string(),
+            RigOptions { lod: 2 }
+                .level(&levels)
+                .unwrap_err()
+                .to_string(),
             "there is no level of detail 2 (the file has 2, from 0)"
         );
         assert!(RigOptions::default().single_level().is_ok());
         assert_eq!(
-            RigOptions { lod: 1 }.single_level().unwrap_err().to_string(),
+            RigOptions { lod: 1 }
+                .single_level()
+                .unwrap_err()
+                .to_string(),
             "there is no level of detail 1 (the file has 1, from 0)"
         );
     }
