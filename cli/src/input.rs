@@ -287,6 +287,9 @@ pub fn animation_frame(
                 .map(std::mem::take)
                 .unwrap_or_default(),
         ),
+        Motion::Incomplete { needs } => {
+            return Err(input.fail(Problem::Incomplete { needs }));
+        }
     }))
 }
 

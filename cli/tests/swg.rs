@@ -341,7 +341,7 @@ fn lod_chooses_the_level_of_every_mesh_list() {
     assert_status(&output, 1);
     let message = stderr(&output);
     assert!(
-        message.contains("there is no level of detail 4 (the mesh list has 4, from 0)"),
+        message.contains("twk_f_body.lmg: there is no level of detail 4 (the file has 4, from 0)"),
         "{message}"
     );
 }

@@ -6,6 +6,7 @@
 // Lets the derive's `::formats::__private` paths resolve inside this crate too.
 extern crate self as formats;
 
+pub mod bonespro;
 pub mod catalogue;
 pub mod files;
 pub mod format;

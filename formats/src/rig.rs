@@ -233,6 +233,12 @@ pub enum Motion {
     /// Every frame's vertex positions of one mesh, in its vertex order: no
     /// skeleton is involved.
     Vertices(Vec<Vec<[f32; 3]>>),
+    /// Frames that pose nothing on their own (vertices given in the space of
+    /// the bones carrying them, which become positions only with those
+    /// bones' transforms at the same frames): they can be shown, not posed.
+    /// `needs` says in the format's words what must come with them, e.g.
+    /// "a `Bones` animation of the same frames".
+    Incomplete { needs: String },
 }
 
 /// Per-joint tracks; a joint no track names keeps its rest pose.
@@ -273,6 +279,11 @@ pub enum Keys {
     },
     /// Whole local transforms.
     Transforms(Vec<Transform>),
+    /// Whole transforms in model space: where the joint is in the whole
+    /// model at each frame, its parents' motion included. Posing turns each
+    /// into the local transform that puts the joint there under its
+    /// parent's posed transform.
+    ModelTransforms(Vec<Transform>),
 }
 
 /// Choices a person makes about what to read from a file.
@@ -280,6 +291,25 @@ pub enum Keys {
 pub struct RigOptions {
     /// Level of detail: 0 is the most detailed.
     pub lod: usize,
+}
+
+impl RigOptions {
+    /// Level `lod` of a file's levels of detail (0 the most detailed), or
+    /// an error saying how many there are.
+    pub fn level<T>(self, levels: &[T]) -> Result<&T, RigError> {
+        levels.get(self.lod).ok_or_else(|| {
+            RigError::Invalid(format!(
+                "there is no level of detail {} (the file has {}, from 0)",
+                self.lod,
+                levels.len()
+            ))
+        })
+    }
+
+    /// For a file with one level of detail: level 0, or that error.
+    pub fn single_level(self) -> Result<(), RigError> {
+        self.level(&[()]).map(|_| ())
+    }
 }
 
 /// Why a file's rig data cannot be built.
@@ -369,5 +399,26 @@ mod tests {
             "joint 1 to attach under is not among the skeleton's 1 joints"
         );
         assert_eq!(body.joints.len(), 1);
+    }
+
+    #[test]
+    fn a_level_of_detail_past_the_file_s_is_an_error_counting_them() {
+        let levels = ["fine", "coarse"];
+        assert_eq!(RigOptions { lod: 1 }.level(&levels).unwrap(), &"coarse");
+        assert_eq!(
+            RigOptions { lod: 2 }
+                .level(&levels)
+                .unwrap_err()
+                .to_string(),
+            "there is no level of detail 2 (the file has 2, from 0)"
+        );
+        assert!(RigOptions::default().single_level().is_ok());
+        assert_eq!(
+            RigOptions { lod: 1 }
+                .single_level()
+                .unwrap_err()
+                .to_string(),
+            "there is no level of detail 1 (the file has 1, from 0)"
+        );
     }
 }

@@ -4,6 +4,8 @@
 
 #![allow(dead_code)] // each test binary uses part of it
 
+pub mod bonespro;
+
 use formats::sims::{cmx, skel, skn};
 use formats::swg::skt;
 

@@ -180,8 +180,12 @@ impl Describe for Skn {
 }
 
 impl Rig for Skn {
-    fn skins(&self, _: &Files, _: RigOptions) -> Option<Result<Vec<rig::Skin>, RigError>> {
-        Some(self.skin().map(|skin| vec![skin]))
+    fn skins(&self, _: &Files, options: RigOptions) -> Option<Result<Vec<rig::Skin>, RigError>> {
+        Some(
+            options
+                .single_level()
+                .and_then(|()| self.skin().map(|skin| vec![skin])),
+        )
     }
 }
 

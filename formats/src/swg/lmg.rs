@@ -64,17 +64,16 @@ impl MeshLevels {
             .collect()
     }
 
-    /// The skins of level `lod`'s mesh, found through `files`.
-    pub fn level_skins(&self, files: &Files, lod: usize) -> Result<Vec<rig::Skin>, RigError> {
+    /// The skins of the mesh of level `options.lod`, found through `files`.
+    pub fn level_skins(
+        &self,
+        files: &Files,
+        options: RigOptions,
+    ) -> Result<Vec<rig::Skin>, RigError> {
         let levels = self.levels();
-        let path = levels.get(lod).ok_or_else(|| {
-            RigError::Invalid(format!(
-                "there is no level of detail {lod} (the mesh list has {}, from 0)",
-                levels.len()
-            ))
-        })?;
+        let path = options.level(&levels)?;
         let found = files.find(
-            &format!("level {lod} of the mesh list, {path}"),
+            &format!("level {} of the mesh list, {path}", options.lod),
             std::slice::from_ref(path),
         )?;
         let mesh =
@@ -106,7 +105,7 @@ impl Rig for MeshLevels {
         files: &Files,
         options: RigOptions,
     ) -> Option<Result<Vec<rig::Skin>, RigError>> {
-        Some(self.level_skins(files, options.lod))
+        Some(self.level_skins(files, options))
     }
 }
 

@@ -1031,9 +1031,13 @@ impl Describe for Mesh {
 const OWN_POSITIONS: &str = "POSN";
 
 impl Rig for Mesh {
-    /// One skin per shader group.
-    fn skins(&self, _: &Files, _: RigOptions) -> Option<Result<Vec<rig::Skin>, RigError>> {
-        Some(self.skins(OWN_POSITIONS))
+    /// One skin per shader group; a mesh has one level of detail.
+    fn skins(&self, _: &Files, options: RigOptions) -> Option<Result<Vec<rig::Skin>, RigError>> {
+        Some(
+            options
+                .single_level()
+                .and_then(|()| self.skins(OWN_POSITIONS)),
+        )
     }
 }
 

@@ -181,9 +181,9 @@ impl Appearance {
         combined.ok_or_else(|| RigError::Invalid("the appearance names no skeleton".to_owned()))
     }
 
-    /// The skins of every mesh `MSGN` names: level `lod` of a mesh list,
-    /// or a mesh itself.
-    pub fn skins(&self, files: &Files, lod: usize) -> Result<Vec<rig::Skin>, RigError> {
+    /// The skins of every mesh `MSGN` names: level `options.lod` of a mesh
+    /// list, or a mesh itself (which has one level).
+    pub fn skins(&self, files: &Files, options: RigOptions) -> Result<Vec<rig::Skin>, RigError> {
         let mut skins = Vec::new();
         for path in &self.contents().meshes {
             let path = path.to_text();
@@ -192,16 +192,32 @@ impl Appearance {
                 Some(b"MLOD") => {
                     let levels = MeshLevels::from_bytes(&found.bytes)
                         .map_err(|source| referenced(&found, source))?;
-                    skins.extend(levels.level_skins(&files.beside_found(&found), lod)?);
+                    let level = levels
+                        .level_skins(&files.beside_found(&found), options)
+                        .map_err(|error| naming(&found, error))?;
+                    skins.extend(level);
                 }
                 _ => {
                     let mesh = Mesh::from_checked_bytes(&found.bytes)
                         .map_err(|source| referenced(&found, source))?;
+                    options
+                        .single_level()
+                        .map_err(|error| naming(&found, error))?;
                     skins.extend(mesh.skins(&path)?);
                 }
             }
         }
         Ok(skins)
+    }
+}
+
+/// A level or value a referenced file lacks, said of that file.
+fn naming(found: &FoundFile, error: RigError) -> RigError {
+    match error {
+        RigError::Invalid(message) => {
+            RigError::Invalid(format!("{}: {message}", found.path.display()))
+        }
+        other => other,
     }
 }
 
@@ -267,7 +283,7 @@ impl Rig for Appearance {
         files: &Files,
         options: RigOptions,
     ) -> Option<Result<Vec<rig::Skin>, RigError>> {
-        Some(self.skins(files, options.lod))
+        Some(self.skins(files, options))
     }
 }
 
