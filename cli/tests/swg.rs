@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::Output;
 
 use independent::{swg_mesh, swg_skin, swg_world_matrices, SwgMesh};
-use support::{assert_status, ossuary, stderr, stdout};
+use support::{assert_status, command, ossuary, stderr, stdout};
 
 use formats::schema::BinarySchema;
 use formats::swg::skt;
@@ -388,6 +388,16 @@ fn references_resolve_under_the_appearance_folder_or_the_root() {
     );
     let root = appearance.parent().unwrap();
     succeeded(&["render", &text(&alone), "--root", &text(root), "-o", &out]);
+
+    // Named relative to the working directory, the document still has the
+    // folder holding `appearance/` above it.
+    for relative in ["twk_f.sat", "./twk_f.sat"] {
+        let output = command(&appearance)
+            .args(["render", relative, "-o", &out])
+            .output()
+            .unwrap();
+        assert_status(&output, 0);
+    }
 }
 
 #[test]

@@ -106,6 +106,15 @@ impl Files {
             if relative.components().count() > 1 {
                 candidates.extend(self.root.iter().map(|root| root.join(&relative)));
                 if let Some(folder) = &self.folder {
+                    // A document named relative to the working directory
+                    // has folders above it that its path does not spell
+                    // out (`twk_f.sat`'s folder is the empty path).
+                    let named = if folder.as_os_str().is_empty() {
+                        Path::new(".")
+                    } else {
+                        folder
+                    };
+                    let folder = std::path::absolute(named).unwrap_or_else(|_| folder.clone());
                     candidates.extend(folder.ancestors().map(|above| above.join(&relative)));
                 }
             }
