@@ -17,8 +17,8 @@ pub static FORMATS: &[&Format] = &[
     &crate::swg::sat::FORMAT,
     &crate::outcast::skeleton::FORMAT,
     &crate::outcast::animation::FORMAT,
-    &crate::bonespro::structure::FORMAT,
-    &crate::bonespro::animation::FORMAT,
+    &crate::bonespro::STRUCTURE,
+    &crate::bonespro::ANIMATION,
 ];
 
 /// A list of formats to choose from: [`FORMATS`], or another list for a

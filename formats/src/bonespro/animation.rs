@@ -4,10 +4,10 @@ use serde::{Deserialize, Serialize};
 
 use super::transform::{rig_matrix, AngleUnits, EulerOrder, Representation, Transform};
 use crate::files::Files;
-use crate::format::{self, Describe, Description, Encoding, Format};
+use crate::format::{Describe, Description};
 use crate::rig::{self, JointMotion, Keys, Motion, Rig, RigError, Track, TrackTarget};
-use crate::schema::text::{Keyword, Refusal, TextRead, TextReader, TextSchema, TextStyle};
-use crate::schema::{Count, Layout, RawString};
+use crate::schema::text::{Keyword, Refusal, TextRead, TextReader, TextStyle};
+use crate::schema::{Count, RawString};
 use crate::Schema;
 
 /// A BonesPro animation export (3ds Max). The header has one value a line:
@@ -381,17 +381,8 @@ struct Head {
     mode: RawString,
 }
 
-/// The animation file's registration.
-pub static FORMAT: Format = Format {
-    name: "bonespro-animation",
-    title: "BonesPro animation export",
-    extensions: &["txt"],
-    encoding: Encoding::Text,
-    // Three counts, then a line (the export mode).
-    sniff: |bytes| Head::read_text(&mut TextReader::new(bytes), &()).is_ok(),
-    decode: |bytes| Ok(format::text_document(Animation::from_text(bytes)?)),
-    from_json: format::text_from_json::<Animation>,
-    layout: Animation::LAYOUT,
-    samples: super::samples::animations,
-    conversions: &[],
-};
+/// Whether `bytes` begin as an animation file does: three counts, then a
+/// line (the export mode).
+pub(super) fn sniff(bytes: &[u8]) -> bool {
+    Head::read_text(&mut TextReader::new(bytes), &()).is_ok()
+}

@@ -6,10 +6,10 @@ use serde::{Deserialize, Serialize};
 
 use super::transform::{rig_matrix, Matrix};
 use crate::files::Files;
-use crate::format::{self, Describe, Description, Encoding, Format, Sample};
+use crate::format::{self, Describe, Description};
 use crate::rig::{self, Axes, Binding, Influence as RigInfluence, Rig, RigError, RigOptions};
-use crate::schema::text::{Refusal, TextRead, TextReader, TextSchema, TextStyle};
-use crate::schema::{Count, Layout, RawString};
+use crate::schema::text::{Refusal, TextRead, TextReader, TextStyle};
+use crate::schema::{Count, RawString};
 use crate::Schema;
 
 /// A BonesPro structure export (3ds Max): the bones, then the vertices bound
@@ -349,22 +349,8 @@ struct Head {
     first_bone: RawString,
 }
 
-/// The structure file's registration.
-pub static FORMAT: Format = Format {
-    name: "bonespro-structure",
-    title: "BonesPro structure export",
-    extensions: &["txt"],
-    encoding: Encoding::Text,
-    // Two counts, then a bone's `<name>` (a file without bones needs `--format`).
-    sniff: |bytes| Head::read_text(&mut TextReader::new(bytes), &()).is_ok(),
-    decode: |bytes| Ok(format::text_document(Structure::from_text(bytes)?)),
-    from_json: format::text_from_json::<Structure>,
-    layout: Structure::LAYOUT,
-    samples: || {
-        vec![Sample {
-            file_name: "bonespro-biped.txt",
-            document: format::text_document(super::samples::biped()),
-        }]
-    },
-    conversions: &[],
-};
+/// Whether `bytes` begin as a structure file does: two counts, then a
+/// bone's `<name>` (a file without bones needs `--format`).
+pub(super) fn sniff(bytes: &[u8]) -> bool {
+    Head::read_text(&mut TextReader::new(bytes), &()).is_ok()
+}

@@ -4,7 +4,7 @@
 use glam::{Affine3A, Vec3};
 
 use super::animation::{self, Animation, ExportMode, Frame, TransformSystem};
-use super::structure::{self, Structure};
+use super::structure::Structure;
 use super::transform::{AngleUnits, Euler, EulerOrder, Representation, Transform};
 use crate::files::Files;
 use crate::format::Describe;
@@ -415,8 +415,8 @@ fn descriptions_show_the_tree_and_the_header() {
 
 #[test]
 fn each_format_knows_its_own_files() {
-    let structure = structure::FORMAT.sniff;
-    let animation = animation::FORMAT.sniff;
+    let structure = super::STRUCTURE.sniff;
+    let animation = super::ANIMATION.sniff;
     assert!(structure(STRUCTURE.as_bytes()));
     assert!(!structure(ANIMATION.as_bytes()));
     assert!(animation(ANIMATION.as_bytes()));

@@ -2,6 +2,7 @@ pub mod bcf;
 pub mod bmf;
 mod bones;
 pub mod cfp;
+mod character;
 pub mod cmx;
 pub mod skel;
 mod skill;
