@@ -8,7 +8,9 @@ use std::hint::black_box;
 use bench::{scalar, synthetic};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use glam::Affine3A;
-use skinning::{local_to_model, model_matrices, BlendRule, BoundSkin, Skeleton};
+use skinning::{
+    local_to_model, model_matrices, BlendRule, BoundSkin, Deformer, PosedSkin, Skeleton,
+};
 
 fn sims_deformation(c: &mut Criterion) {
     let skin = synthetic::skn(1_000_000)
@@ -33,21 +35,38 @@ fn sims_deformation(c: &mut Criterion) {
         );
     }
 
+    let one_thread = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .expect("a thread pool");
     let mut group = c.benchmark_group("sims deform 1M vertices");
     group.throughput(Throughput::Elements(vertices));
     group.bench_function("scalar", |b| {
         b.iter_with_large_drop(|| scalar::deform(black_box(&skin), black_box(&model)))
+    });
+    // What reusing the buffers is worth: the same deformation into new ones.
+    group.bench_function("ossuary 1 thread(s), new buffers", |b| {
+        one_thread.install(|| {
+            b.iter_with_large_drop(|| {
+                bound
+                    .deform(black_box(&model), BlendRule::Game)
+                    .expect("deforms")
+            })
+        })
     });
     for threads in [1, 2] {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
             .build()
             .expect("a thread pool");
+        // A deformer poses into the same buffers frame after frame.
+        let mut deformer = Deformer::default();
+        let mut posed = PosedSkin::default();
         group.bench_function(format!("ossuary {threads} thread(s)"), |b| {
             pool.install(|| {
-                b.iter_with_large_drop(|| {
-                    bound
-                        .deform(black_box(&model), BlendRule::Game)
+                b.iter(|| {
+                    deformer
+                        .deform(&bound, black_box(&model), BlendRule::Game, &mut posed)
                         .expect("deforms")
                 })
             })

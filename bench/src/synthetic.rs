@@ -2,7 +2,7 @@
 //! pseudo-random sequence), shaped like the real files: tree-shaped
 //! skeletons with a few property lists, and Sims skins whose proportions
 //! follow the corpus (about 1.2 faces per real vertex, one blend vertex per
-//! four real ones, a few dozen bones).
+//! four real ones, a few dozen bones, blends pulling nearby vertices).
 
 use formats::rig;
 use formats::schema::RawString;
@@ -184,9 +184,11 @@ pub fn skn(vertices: usize) -> Skn {
     let uvs = (0..real)
         .map(|_| [sequence.float(0.5) + 0.5, sequence.float(0.5) + 0.5])
         .collect();
+    // Real skins' blends pull runs of nearby vertices (those by a joint),
+    // so each blend pulls one near where the one before it did.
     let blends = (0..blend_count)
-        .map(|_| skn::Blend {
-            vertex: sequence.below(real as u64) as i32,
+        .map(|blend| skn::Blend {
+            vertex: (blend * real / blend_count + sequence.below(64) as usize).min(real - 1) as i32,
             raw_weight: sequence.below(32769) as i32,
         })
         .collect();
