@@ -68,6 +68,12 @@ pub enum Problem {
     },
     #[error(transparent)]
     Rig(#[from] RigError),
+    /// An animation whose frames need another file's to pose anything.
+    #[error("its frames pose nothing on their own: {needs} is needed")]
+    Incomplete { needs: String },
+    /// An animation of vertices where joints are asked for.
+    #[error("the animation moves vertices, not bones, so it gives no joint positions")]
+    NoJointMotion,
     #[error(transparent)]
     Skeleton(#[from] SkeletonError),
     #[error(transparent)]

@@ -129,6 +129,14 @@ pub fn load(catalogue: &Catalogue, path: &Path, forced: Option<&str>) -> Result<
 }
 
 impl Input {
+    /// The same input, its references with folders looked up under `root` first.
+    pub fn with_root(self, root: Option<&Path>) -> Input {
+        Input {
+            files: self.files.with_root(root.map(Path::to_path_buf)),
+            ..self
+        }
+    }
+
     fn fail(&self, problem: impl Into<Problem>) -> CliError {
         CliError::input(&self.path, problem)
     }
@@ -279,6 +287,9 @@ pub fn animation_frame(
                 .map(std::mem::take)
                 .unwrap_or_default(),
         ),
+        Motion::Incomplete { needs } => {
+            return Err(input.fail(Problem::Incomplete { needs }));
+        }
     }))
 }
 
@@ -316,12 +327,42 @@ pub fn pose(
     })
 }
 
-/// A skin deformed by a posed skeleton: positions and normals in the file's
-/// own axes. `path` names the file the skin came from, for errors.
-pub fn deform(path: &Path, skin: &rig::Skin, posed: &Posed) -> Result<PosedSkin, CliError> {
+/// Every `--blend` name must be a morph target of one of the skins.
+pub fn check_blends(blends: &[(String, f32)], skins: &[&rig::Skin]) -> Result<(), CliError> {
+    let mut targets: Vec<&str> = skins
+        .iter()
+        .flat_map(|skin| &skin.morph_targets)
+        .map(|target| target.name.as_str())
+        .collect();
+    targets.sort_unstable();
+    targets.dedup();
+    match blends
+        .iter()
+        .find(|(name, _)| !targets.contains(&name.as_str()))
+    {
+        None => Ok(()),
+        Some((name, _)) if targets.is_empty() => Err(CliError::Usage(format!(
+            "--blend {name}: the meshes have no morph targets"
+        ))),
+        Some((name, _)) => Err(CliError::Usage(format!(
+            "--blend {name}: no mesh has a morph target of that name; they have: {}",
+            targets.join(", ")
+        ))),
+    }
+}
+
+/// A skin, its morph targets weighted by `blends` (`--blend`), deformed by
+/// a posed skeleton: positions and normals in the file's own axes. `path`
+/// names the file the skin came from, for errors.
+pub fn deform(
+    path: &Path,
+    skin: &rig::Skin,
+    posed: &Posed,
+    blends: &[(String, f32)],
+) -> Result<PosedSkin, CliError> {
     let fail = |problem: Problem| CliError::input(path, problem);
     let deformed = BoundSkin::bind(skin, &posed.skeleton)
-        .and_then(|bound| bound.deform(&posed.model, BlendRule::Game))
+        .and_then(|bound| bound.morphed(blends).deform(&posed.model, BlendRule::Game))
         .map_err(|error| fail(error.into()))?;
     let positions = match &posed.vertices {
         Some(vertices) if vertices.len() == skin.positions.len() => {

@@ -5,7 +5,7 @@ use std::path::Path;
 use serde_json::{json, Value};
 use skinning::joint_states;
 
-use crate::error::CliError;
+use crate::error::{CliError, Problem};
 use crate::input::{self, Posed};
 use crate::{Context, Posing};
 
@@ -15,7 +15,7 @@ pub fn run(
     format: Option<&str>,
     posing: &Posing,
 ) -> Result<bool, CliError> {
-    let input = input::load(&context.catalogue, file, format)?;
+    let input = posing.load(&context.catalogue, file, format)?;
     let skeleton = input.required_skeleton(posing.options())?;
     let posed = input::pose(
         &context.catalogue,
@@ -24,6 +24,10 @@ pub fn run(
         &posing.animation(),
         posing.composition(),
     )?;
+    if posed.vertices.is_some() {
+        let animation = posing.anim.as_deref().unwrap_or(file);
+        return Err(CliError::input(animation, Problem::NoJointMotion));
+    }
     let text = serde_json::to_string_pretty(&joints_json(&posed)).unwrap_or_default();
     context.print(&format!("{text}\n"))?;
     Ok(true)

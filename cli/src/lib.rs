@@ -149,15 +149,20 @@ Examples:
     /// Deform a mesh with a skeleton and write it as OBJ (with an MTL
     /// beside it naming the textures).
     #[command(after_help = "\
+Several --skeleton files make one skeleton: the first's joints, then each next file's, whose
+roots stay roots. A mesh whose file keeps its positions apart from its vertices (SWG) writes
+that list as its `v` lines, in file order.
+
 Examples:
   ossuary skin body.skn --skeleton adult-skeleton.cmx -o body.obj   # also writes body.mtl
-  ossuary skin B001FAFat_01.cmx --skeleton adult-skeleton.cmx -o suit.obj   # a suit's skins")]
+  ossuary skin B001FAFat_01.cmx --skeleton adult-skeleton.cmx -o suit.obj   # a suit's skins
+  ossuary skin twk_f_head_l0.mgn --skeleton all_b.skt --skeleton hum_f_face.skt -o head.obj")]
     Skin {
         /// The file with the mesh (`-` for standard input).
         mesh: PathBuf,
-        /// The skeleton to pose (not needed when MESH holds its own).
+        /// The skeleton to pose (not needed when MESH holds its own); several make one.
         #[arg(long, value_name = "FILE")]
-        skeleton: Option<PathBuf>,
+        skeleton: Vec<PathBuf>,
         /// The OBJ to write (`-` for standard output, without the MTL).
         #[arg(short, long, value_name = "OUT.obj")]
         output: PathBuf,
@@ -166,6 +171,8 @@ Examples:
         format: Option<String>,
         #[command(flatten)]
         posing: Posing,
+        #[command(flatten)]
+        morphing: Morphing,
     },
     /// Draw the posed skeletons and meshes (front and side views, with a
     /// height ruler) to a PNG.
@@ -177,7 +184,8 @@ Examples:
   ossuary render adult-skeleton.cmx body.skn head.skn -o adult.png
   ossuary render adult-skeleton.cmx B001FAFat_01.cmx --anim adult-walking-frantic-loop.cmx \
       --frame 10 -o walk.png
-  ossuary render all_b.skt hum_f_face.skt -o skeletons.png --size 1600x900")]
+  ossuary render all_b.skt hum_f_face.skt -o skeletons.png --size 1600x900
+  ossuary render appearance/twk_f.sat --lod 1 --blend blend_fat=0.5 -o twilek.png")]
     Render {
         /// The files to draw.
         #[arg(required = true)]
@@ -196,6 +204,8 @@ Examples:
         format: Option<String>,
         #[command(flatten)]
         posing: Posing,
+        #[command(flatten)]
+        morphing: Morphing,
     },
     /// Decode and re-encode each file and report `ok` or the first
     /// difference; exits 0 only if all come back identical.
@@ -241,11 +251,39 @@ struct Posing {
     /// Level of detail of skeletons and meshes: 0 is the most detailed.
     #[arg(long, value_name = "N", default_value_t = 0)]
     lod: usize,
+    /// Where the files a document refers to by folder (`appearance/mesh/x.lmg`) are
+    /// looked up first; the folders above the document's own come next.
+    #[arg(long, value_name = "DIR")]
+    root: Option<PathBuf>,
     /// How an Outcast skeleton composes its joints' turns: a child's turn
     /// first, then its parent's (the default), or literally as the
     /// document's pseudo-code does.
     #[arg(long, value_name = "ORDER", value_enum, default_value_t = OutcastOrder::ChildFirst)]
     outcast_order: OutcastOrder,
+}
+
+/// The options of commands that deform meshes.
+#[derive(Args)]
+struct Morphing {
+    /// Weight a mesh's morph target (blend shape) by name, e.g. `blend_fat=0.5`
+    /// (1 is the whole target); targets not named keep weight 0.
+    #[arg(long = "blend", value_name = "NAME=W", value_parser = parse_blend)]
+    blends: Vec<(String, f32)>,
+}
+
+/// Parses `NAME=W`.
+fn parse_blend(text: &str) -> Result<(String, f32), String> {
+    let (name, weight) = text
+        .rsplit_once('=')
+        .filter(|(name, _)| !name.is_empty())
+        .ok_or_else(|| format!("`{text}` is not NAME=WEIGHT, e.g. blend_fat=0.5"))?;
+    let weight: f32 = weight
+        .trim()
+        .parse()
+        .ok()
+        .filter(|weight: &f32| weight.is_finite())
+        .ok_or_else(|| format!("`{weight}` in `{text}` is not a number"))?;
+    Ok((name.to_owned(), weight))
 }
 
 /// `--outcast-order`.
@@ -266,6 +304,17 @@ impl Posing {
 
     fn options(&self) -> RigOptions {
         RigOptions { lod: self.lod }
+    }
+
+    /// Reads, identifies and decodes a file, its references looked up
+    /// under `--root` first.
+    fn load(
+        &self,
+        catalogue: &Catalogue,
+        path: &Path,
+        format: Option<&str>,
+    ) -> Result<input::Input, CliError> {
+        Ok(input::load(catalogue, path, format)?.with_root(self.root.as_deref()))
     }
 
     fn composition(&self) -> Composition {
@@ -378,13 +427,14 @@ fn dispatch(context: &mut Context, command: Command) -> Result<bool, CliError> {
             output,
             format,
             posing,
+            morphing,
         } => skin::run(
             context,
             &mesh,
-            skeleton.as_deref(),
+            &skeleton,
             &output,
             format.as_deref(),
-            &posing,
+            (&posing, &morphing.blends),
         ),
         Command::Render {
             files,
@@ -393,13 +443,14 @@ fn dispatch(context: &mut Context, command: Command) -> Result<bool, CliError> {
             no_bones,
             format,
             posing,
+            morphing,
         } => render::run(
             context,
             &files,
             &output,
             size,
             format.as_deref(),
-            &posing,
+            (&posing, &morphing.blends),
             !no_bones,
         ),
         Command::Check {
@@ -408,5 +459,26 @@ fn dispatch(context: &mut Context, command: Command) -> Result<bool, CliError> {
             json,
         } => check::run(context, &paths, format.as_deref(), json),
         Command::Formats => list_formats::run(context),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn blend_weights_are_name_equals_number() {
+        assert_eq!(
+            parse_blend("blend_fat=0.5"),
+            Ok(("blend_fat".to_owned(), 0.5))
+        );
+        assert_eq!(parse_blend("a=b=-1"), Ok(("a=b".to_owned(), -1.0)));
+        assert!(parse_blend("=1").is_err());
+        assert!(parse_blend("blend_fat").is_err());
+        assert_eq!(
+            parse_blend("blend_fat=lots"),
+            Err("`lots` in `blend_fat=lots` is not a number".to_owned())
+        );
+        assert!(parse_blend("blend_fat=inf").is_err());
     }
 }

@@ -33,20 +33,25 @@ pub fn run(
     output_path: &Path,
     size: ImageSize,
     format: Option<&str>,
-    posing: &Posing,
+    (posing, blends): (&Posing, &[(String, f32)]),
     bones: bool,
 ) -> Result<bool, CliError> {
     let catalogue = context.catalogue;
     input::at_most_one_stdin(paths)?;
     let inputs = paths
         .iter()
-        .map(|path| input::load(&catalogue, path, format))
+        .map(|path| posing.load(&catalogue, path, format))
         .collect::<Result<Vec<Input>, CliError>>()?;
     let groups = group(&inputs, posing)?;
     let figures = groups
         .iter()
-        .map(|group| pose_figure(context, group, posing))
+        .map(|group| pose_figure(context, group, (posing, blends)))
         .collect::<Result<Vec<PosedFigure>, CliError>>()?;
+    let skins: Vec<&rig::Skin> = figures
+        .iter()
+        .flat_map(|figure| figure.meshes.iter().map(|(skin, _)| skin))
+        .collect();
+    input::check_blends(blends, &skins)?;
     if !bones && figures.iter().all(|figure| figure.meshes.is_empty()) {
         if let Some(first) = inputs.first() {
             return Err(first.wrong_kind(Need::Meshes));
@@ -125,7 +130,11 @@ fn group<'a>(inputs: &'a [Input], posing: &Posing) -> Result<Vec<Group<'a>>, Cli
     }
 }
 
-fn pose_figure(context: &Context, group: &Group, posing: &Posing) -> Result<PosedFigure, CliError> {
+fn pose_figure(
+    context: &Context,
+    group: &Group,
+    (posing, blends): (&Posing, &[(String, f32)]),
+) -> Result<PosedFigure, CliError> {
     let posed: Posed = input::pose(
         &context.catalogue,
         group.skeleton_input,
@@ -136,7 +145,7 @@ fn pose_figure(context: &Context, group: &Group, posing: &Posing) -> Result<Pose
     let mut meshes = Vec::new();
     for input in &group.members {
         for skin in input.skins(posing.options())? {
-            let deformed = input::deform(&input.path, &skin, &posed)?;
+            let deformed = input::deform(&input.path, &skin, &posed, blends)?;
             meshes.push((skin, deformed));
         }
     }

@@ -1,22 +1,24 @@
 //! `ossuary skin`: a mesh deformed by a skeleton, written as OBJ.
 
 use std::fmt::Write as _;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-use formats::rig;
+use formats::rig::{self, RigError};
+use glam::Vec3;
 use skinning::PosedSkin;
 
 use crate::error::CliError;
-use crate::input::{self, Need};
+use crate::input::{self, Input, Need};
 use crate::{output, Context, Posing};
 
+/// The last argument is the posing options and `--blend`'s weights.
 pub fn run(
     context: &mut Context,
     mesh_path: &Path,
-    skeleton_path: Option<&Path>,
+    skeleton_paths: &[PathBuf],
     output_path: &Path,
     format: Option<&str>,
-    posing: &Posing,
+    (posing, blends): (&Posing, &[(String, f32)]),
 ) -> Result<bool, CliError> {
     let catalogue = context.catalogue;
     // An OBJ written to a file gets its materials beside it; standard
@@ -29,42 +31,45 @@ pub fn run(
             output_path.display()
         )));
     }
-    let mesh = input::load(&catalogue, mesh_path, format)?;
+    let mesh = posing.load(&catalogue, mesh_path, format)?;
     let skins = mesh.skins(posing.options())?;
     if skins.is_empty() {
         return Err(mesh.wrong_kind(Need::Meshes));
     }
-    let skeleton_input = match skeleton_path {
-        Some(path) => input::load(&catalogue, path, None)?,
-        None => mesh,
+    input::check_blends(blends, &skins.iter().collect::<Vec<_>>())?;
+    let skeleton_inputs = if skeleton_paths.is_empty() {
+        vec![mesh]
+    } else {
+        skeleton_paths
+            .iter()
+            .map(|path| posing.load(&catalogue, path, None))
+            .collect::<Result<Vec<Input>, CliError>>()?
     };
-    let skeleton = skeleton_input.required_skeleton(posing.options())?;
+    let (skeleton_input, skeleton) = combined_skeleton(&skeleton_inputs, posing)?;
     let posed = input::pose(
         &catalogue,
-        &skeleton_input,
+        skeleton_input,
         &skeleton,
         &posing.animation(),
         posing.composition(),
     )?;
+    let deformed = skins
+        .into_iter()
+        .map(|skin| {
+            let posed = input::deform(mesh_path, &skin, &posed, blends)?;
+            Ok((skin, posed))
+        })
+        .collect::<Result<Vec<_>, CliError>>()?;
     let heading = format!("# ossuary skin: {}\n", mesh_path.display());
     let mut obj = heading.clone();
     if let Some(file_name) = materials_path.as_deref().and_then(Path::file_name) {
         let _ = writeln!(obj, "mtllib {}", file_name.to_string_lossy());
     }
-    let mut first_vertex = 1;
-    for skin in &skins {
-        let deformed = input::deform(mesh_path, skin, &posed)?;
-        write_obj(
-            &mut obj,
-            skin,
-            &deformed,
-            first_vertex,
-            materials_path.is_some(),
-        );
-        first_vertex += skin.positions.len();
-    }
+    obj += &write_obj(&deformed, materials_path.is_some())
+        .map_err(|error| CliError::input(mesh_path, error))?;
     match materials_path {
         Some(materials_path) => {
+            let skins: Vec<&rig::Skin> = deformed.iter().map(|(skin, _)| skin).collect();
             let mtl = heading + &materials(&skins);
             output::write_files(&[
                 (&materials_path, mtl.as_bytes()),
@@ -74,6 +79,24 @@ pub fn run(
         None => output::write(context, output_path, obj.as_bytes())?,
     }
     Ok(true)
+}
+
+/// The skeletons of the inputs as one: the first's joints, then each next
+/// input's, whose roots stay roots. Returns the first input with it.
+fn combined_skeleton<'a>(
+    inputs: &'a [Input],
+    posing: &Posing,
+) -> Result<(&'a Input, rig::Skeleton), CliError> {
+    let (first, rest) = inputs
+        .split_first()
+        .ok_or_else(|| CliError::Usage("no skeleton to pose".to_owned()))?;
+    let mut skeleton = first.required_skeleton(posing.options())?;
+    for input in rest {
+        skeleton
+            .attach(input.required_skeleton(posing.options())?, None)
+            .map_err(|error| CliError::input(&input.path, error))?;
+    }
+    Ok((first, skeleton))
 }
 
 /// The material name of a skin: its name, with no white space (OBJ and
@@ -87,7 +110,7 @@ fn material_name(skin: &rig::Skin) -> String {
 
 /// Wavefront MTL: one white material per skin, with the texture the skin
 /// names, as it names it.
-fn materials(skins: &[rig::Skin]) -> String {
+fn materials(skins: &[&rig::Skin]) -> String {
     let mut text = String::new();
     for skin in skins {
         let _ = writeln!(text, "newmtl {}", material_name(skin));
@@ -99,40 +122,178 @@ fn materials(skins: &[rig::Skin]) -> String {
     text
 }
 
-/// Wavefront OBJ: one `v` per vertex in file order (then `vn` and `vt` when
-/// the mesh has them), then the faces as in the file, numbered from
-/// `first_vertex` (OBJ counts from 1 across the whole file), in the skin's
-/// material when there is an MTL.
-fn write_obj(
-    text: &mut String,
-    skin: &rig::Skin,
-    posed: &PosedSkin,
-    first_vertex: usize,
-    with_material: bool,
-) {
-    let _ = writeln!(text, "o {}", skin.name);
-    for position in &posed.positions {
-        let _ = writeln!(text, "v {} {} {}", position.x, position.y, position.z);
-    }
-    for normal in &posed.normals {
-        let _ = writeln!(text, "vn {} {} {}", normal.x, normal.y, normal.z);
-    }
-    for [u, v] in &skin.uvs {
-        let _ = writeln!(text, "vt {u} {v}");
-    }
-    if with_material {
-        let _ = writeln!(text, "usemtl {}", material_name(skin));
-    }
-    let corner = |index: u32| {
-        let number = index as usize + first_vertex;
-        match (posed.normals.is_empty(), skin.uvs.is_empty()) {
-            (false, false) => format!("{number}/{number}/{number}"),
-            (false, true) => format!("{number}//{number}"),
-            (true, false) => format!("{number}/{number}"),
-            (true, true) => number.to_string(),
+/// Lines written so far of each kind: OBJ numbers each kind from 1 across
+/// the whole file.
+#[derive(Default)]
+struct Written {
+    positions: usize,
+    normals: usize,
+    uvs: usize,
+    /// Shared position lists written, with the number of their first line.
+    lists: Vec<(String, usize)>,
+}
+
+/// Wavefront OBJ, one object per skin: its `v` lines (a shared position
+/// list once, where its first skin comes, in the list's order; else one
+/// per vertex), then `vn` and `vt` per vertex when the mesh has them, then
+/// the faces as in the file, in the skin's material when there is an MTL.
+fn write_obj(skins: &[(rig::Skin, PosedSkin)], with_material: bool) -> Result<String, RigError> {
+    let mut text = String::new();
+    let mut written = Written::default();
+    for (skin, posed) in skins {
+        let _ = writeln!(text, "o {}", skin.name);
+        let position_numbers: Vec<usize> = match &skin.shared_positions {
+            Some(shared) => {
+                let first = match written.lists.iter().find(|(list, _)| *list == shared.list) {
+                    Some(&(_, first)) => first,
+                    None => {
+                        let first = written.positions + 1;
+                        for position in shared_list(skins, shared)? {
+                            write_v(&mut text, position);
+                        }
+                        written.positions += shared.count as usize;
+                        written.lists.push((shared.list.clone(), first));
+                        first
+                    }
+                };
+                shared
+                    .entries
+                    .iter()
+                    .map(|&entry| first + entry as usize)
+                    .collect()
+            }
+            None => {
+                let first = written.positions + 1;
+                for &position in &posed.positions {
+                    write_v(&mut text, position);
+                }
+                written.positions += posed.positions.len();
+                (first..first + posed.positions.len()).collect()
+            }
+        };
+        for normal in &posed.normals {
+            let _ = writeln!(text, "vn {} {} {}", normal.x, normal.y, normal.z);
         }
-    };
-    for [a, b, c] in &skin.triangles {
-        let _ = writeln!(text, "f {} {} {}", corner(*a), corner(*b), corner(*c));
+        for [u, v] in &skin.uvs {
+            let _ = writeln!(text, "vt {u} {v}");
+        }
+        if with_material {
+            let _ = writeln!(text, "usemtl {}", material_name(skin));
+        }
+        let (first_normal, first_uv) = (written.normals + 1, written.uvs + 1);
+        let corner = |index: u32| {
+            let vertex = index as usize;
+            let position = position_numbers.get(vertex).copied().unwrap_or_default();
+            match (posed.normals.is_empty(), skin.uvs.is_empty()) {
+                (false, false) => {
+                    format!("{position}/{}/{}", first_uv + vertex, first_normal + vertex)
+                }
+                (false, true) => format!("{position}//{}", first_normal + vertex),
+                (true, false) => format!("{position}/{}", first_uv + vertex),
+                (true, true) => position.to_string(),
+            }
+        };
+        for [a, b, c] in &skin.triangles {
+            let _ = writeln!(text, "f {} {} {}", corner(*a), corner(*b), corner(*c));
+        }
+        written.normals += posed.normals.len();
+        written.uvs += skin.uvs.len();
+    }
+    Ok(text)
+}
+
+fn write_v(text: &mut String, position: Vec3) {
+    let _ = writeln!(text, "v {} {} {}", position.x, position.y, position.z);
+}
+
+/// A shared position list as posed: each entry where the first vertex
+/// standing at it went, among the skins sharing the list.
+fn shared_list(
+    skins: &[(rig::Skin, PosedSkin)],
+    list: &rig::SharedPositions,
+) -> Result<Vec<Vec3>, RigError> {
+    let mut entries: Vec<Option<Vec3>> = vec![None; list.count as usize];
+    let sharing = skins.iter().filter_map(|(skin, posed)| {
+        let shared = skin.shared_positions.as_ref()?;
+        (shared.list == list.list).then_some((shared, posed))
+    });
+    for (shared, posed) in sharing {
+        for (&entry, &position) in shared.entries.iter().zip(&posed.positions) {
+            if let Some(slot @ None) = entries.get_mut(entry as usize) {
+                *slot = Some(position);
+            }
+        }
+    }
+    entries
+        .iter()
+        .enumerate()
+        .map(|(entry, position)| {
+            position.ok_or_else(|| {
+                RigError::Invalid(format!(
+                    "entry {entry} of the {} positions of {} has no vertex standing at it, so the \
+                     OBJ cannot list the positions as the file does",
+                    list.count, list.list
+                ))
+            })
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A skin of `entries.len()` vertices standing at those entries of a
+    /// three-entry list, posed where entry k is (k, 0, 0); one triangle.
+    fn sharing(name: &str, entries: Vec<u32>) -> (rig::Skin, PosedSkin) {
+        let positions: Vec<Vec3> = entries
+            .iter()
+            .map(|&entry| Vec3::new(entry as f32, 0.0, 0.0))
+            .collect();
+        let skin = rig::Skin {
+            name: name.to_owned(),
+            texture: None,
+            positions: positions.iter().map(|p| p.to_array()).collect(),
+            normals: Vec::new(),
+            uvs: vec![[0.5, 0.25]; entries.len()],
+            triangles: vec![[0, 1, 0]],
+            binding: rig::Binding::Weighted(rig::Weights {
+                joints: Vec::new(),
+                counts: vec![0; entries.len()],
+                influences: Vec::new(),
+            }),
+            morph_targets: Vec::new(),
+            shared_positions: Some(rig::SharedPositions {
+                list: "mesh.mgn".to_owned(),
+                count: 3,
+                entries,
+            }),
+        };
+        let posed = PosedSkin {
+            positions,
+            normals: Vec::new(),
+        };
+        (skin, posed)
+    }
+
+    #[test]
+    fn a_shared_position_list_is_written_once_in_its_order() {
+        let skins = [sharing("a", vec![1, 0]), sharing("b", vec![2, 1])];
+        let obj = write_obj(&skins, false).unwrap();
+        assert_eq!(
+            obj,
+            "o a\nv 0 0 0\nv 1 0 0\nv 2 0 0\nvt 0.5 0.25\nvt 0.5 0.25\nf 2/1 1/2 2/1\n\
+             o b\nvt 0.5 0.25\nvt 0.5 0.25\nf 3/3 2/4 3/3\n"
+        );
+    }
+
+    #[test]
+    fn an_entry_no_vertex_stands_at_is_an_error() {
+        let skins = [sharing("a", vec![0, 2])];
+        assert_eq!(
+            write_obj(&skins, false).unwrap_err().to_string(),
+            "entry 1 of the 3 positions of mesh.mgn has no vertex standing at it, so the OBJ \
+             cannot list the positions as the file does"
+        );
     }
 }

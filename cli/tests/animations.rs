@@ -49,6 +49,8 @@ impl Rig for RigFile {
         Some(Ok(vec![rig::Skin {
             name: "triangle".to_owned(),
             texture: None,
+            morph_targets: Vec::new(),
+            shared_positions: None,
             positions: vec![[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]],
             normals: Vec::new(),
             uvs: Vec::new(),
@@ -152,6 +154,7 @@ static RIG_FORMAT: Format = Format {
         doc: "`RIG` and one frame count per animation.",
         byte_order: ByteOrder::Text,
         form: None,
+        chunk: None,
         context: &[],
         chosen_by: None,
         fields: &[],

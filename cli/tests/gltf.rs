@@ -146,3 +146,26 @@ fn several_inputs_or_gltf_options_need_gltf_output() {
         "--anim and --lod apply to glTF output only",
     );
 }
+
+/// A BonesPro structure holds its skeleton and its vertices (no faces): both
+/// export, the vertices as points, and a `Mesh (absolute)` animation as
+/// morph targets of them.
+#[test]
+fn a_bonespro_structure_exports_its_points_and_a_mesh_animation() {
+    let output = ossuary(&[
+        "convert",
+        &fixture("bonespro-biped.txt"),
+        "--anim",
+        &fixture("bonespro-walk-mesh-absolute.txt"),
+        "-o",
+        "-",
+        "--to",
+        "gltf",
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let asset: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let primitive = &asset["meshes"][0]["primitives"][0];
+    assert_eq!(primitive["mode"], 0, "POINTS");
+    assert!(!primitive["targets"].as_array().unwrap().is_empty());
+    assert_eq!(asset["animations"].as_array().unwrap().len(), 1);
+}

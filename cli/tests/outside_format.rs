@@ -89,6 +89,8 @@ impl Rig for Stick {
         Some(Ok(vec![rig::Skin {
             name: "stick".to_owned(),
             texture: None,
+            morph_targets: Vec::new(),
+            shared_positions: None,
             positions: self.vertices.iter().map(|vertex| vertex.position).collect(),
             normals: Vec::new(),
             uvs: Vec::new(),

@@ -342,6 +342,7 @@ fn lod_chooses_the_level_of_detail_everywhere() {
         1,
         says,
     );
+    // A mesh (or skeleton) with one level of detail has no level 1 either.
     fails(
         dir.path(),
         &[
@@ -350,12 +351,18 @@ fn lod_chooses_the_level_of_detail_everywhere() {
             "--skeleton",
             &lods,
             "--lod",
-            "2",
+            "1",
             "-o",
             obj.to_str().unwrap(),
         ],
         1,
-        says,
+        "L_ARM-ARM.skn: there is no level of detail 1 (the file has 1, from 0)",
+    );
+    fails(
+        dir.path(),
+        &["joints", &fixture("humanoid.skel"), "--lod", "1"],
+        1,
+        "humanoid.skel: there is no level of detail 1 (the file has 1, from 0)",
     );
     let output = ossuary(&["render", &lods, "--lod", "1", "-o", png.to_str().unwrap()]);
     assert_status(&output, 0);

@@ -63,6 +63,7 @@ pub fn animation(
                 channels.push(input, output, mesh.node, Property::MorphTargetWeights);
             }
         }
+        Motion::Incomplete { needs } => return Err(AnimationProblem::Incomplete(needs.clone())),
     }
     Ok((!channels.channels.is_empty()).then(|| json::Animation {
         name: Some(animation.name.clone()),

@@ -8,7 +8,7 @@
 //! - one node per joint, named exactly as the file names it, in the file's
 //!   hierarchy, with the rest pose as its translation, rotation (and scale,
 //!   where a family's matrices carry one);
-//! - one skinned mesh per skin, sharing one glTF skin over every joint of
+//! - one skinned mesh per skin (points where it has no triangles), sharing one glTF skin over every joint of
 //!   the skeleton (inverse bind matrices from the rest pose), with as many
 //!   `JOINTS_n`/`WEIGHTS_n` sets as the most influenced vertex needs;
 //! - one glTF animation per joint animation: translation and rotation
@@ -154,6 +154,8 @@ pub enum AnimationProblem {
     },
     #[error("its frames move {0} vertices, and no mesh has that many")]
     NoMesh(usize),
+    #[error("its frames pose nothing on their own: {0} is needed")]
+    Incomplete(String),
 }
 
 /// The asset as the bytes of a `.gltf` or `.glb` file.
@@ -220,11 +222,8 @@ pub fn export(character: &Character, container: Container) -> Result<Vec<u8>, Ex
             })
             .collect();
         let frames: Vec<&[Vec<[f32; 3]>]> = moving.iter().map(|&(_, frames)| frames).collect();
-        let Some(node) =
-            mesh::skinned_mesh(&mut asset, &bind, source.skin, material, &frames).map_err(fail)?
-        else {
-            continue;
-        };
+        let node =
+            mesh::skinned_mesh(&mut asset, &bind, source.skin, material, &frames).map_err(fail)?;
         scene_nodes.push(node);
         let targets = frames.iter().map(|frames| frames.len()).sum();
         let mut first = 0;

@@ -54,20 +54,17 @@ pub struct Bind<'a> {
 
 /// A skin as a mesh and the node that places it, with one morph target per
 /// frame of each of `morphs` (vertex animations' frames: every vertex's
-/// position, in the file's axes). A skin without triangles has nothing to
-/// draw and gives no node.
+/// position, in the file's axes). A skin without triangles (a BonesPro
+/// structure's vertices) is a cloud of points.
 pub fn skinned_mesh(
     asset: &mut Asset,
     bind: &Bind,
     skin: &rig::Skin,
     material: json::Index<json::Material>,
     morphs: &[&[Vec<[f32; 3]>]],
-) -> Result<Option<json::Index<json::Node>>, MeshProblem> {
+) -> Result<json::Index<json::Node>, MeshProblem> {
     let (skeleton, change) = (bind.skeleton, bind.change);
     let at_rest = BoundSkin::bind(skin, skeleton)?.deform(bind.rest_model, BlendRule::Game)?;
-    if skin.triangles.is_empty() {
-        return Ok(None);
-    }
     let gltf_skin = bind.skin.ok_or(MeshProblem::NoJoints)?;
     let influences = influences(skin, skeleton)?;
     let sets = vertex_sets(&influences);
@@ -129,7 +126,11 @@ pub fn skinned_mesh(
             tangents: None,
         });
     }
-    let indices = asset.indices(&corners);
+    let (mode, indices) = if corners.is_empty() {
+        (json::mesh::Mode::Points, None)
+    } else {
+        (json::mesh::Mode::Triangles, Some(asset.indices(&corners)))
+    };
     let mesh = asset.root.push(json::Mesh {
         extensions: None,
         extras: Default::default(),
@@ -141,20 +142,20 @@ pub fn skinned_mesh(
                 .collect(),
             extensions: None,
             extras: Default::default(),
-            indices: Some(indices),
+            indices,
             material: Some(material),
-            mode: Checked::Valid(json::mesh::Mode::Triangles),
+            mode: Checked::Valid(mode),
             targets: (!targets.is_empty()).then_some(targets),
         }],
         weights: (!morphs.is_empty())
             .then(|| vec![0.0; morphs.iter().map(|frames| frames.len()).sum()]),
     });
-    Ok(Some(asset.root.push(json::Node {
+    Ok(asset.root.push(json::Node {
         name: Some(skin.name.clone()),
         mesh: Some(mesh),
         skin: Some(gltf_skin),
         ..Default::default()
-    })))
+    }))
 }
 
 /// Each vertex's joints (skeleton indices) and weights, summing to 1,
@@ -326,6 +327,8 @@ mod tests {
         rig::Skin {
             name: "test".to_owned(),
             texture: None,
+            morph_targets: Vec::new(),
+            shared_positions: None,
             positions: vec![[0.0; 3]; 4],
             normals: Vec::new(),
             uvs: Vec::new(),

@@ -272,6 +272,12 @@ impl ReadBack {
         skinned
     }
 
+    /// Whether a mesh node draws triangles (rather than points).
+    fn draws_triangles(&self, node: &gltf::Node) -> bool {
+        let primitive = node.mesh().unwrap().primitives().next().unwrap();
+        primitive.mode() == gltf::mesh::Mode::Triangles
+    }
+
     /// The share of a mesh node's triangles whose corners, in order, turn
     /// counterclockwise seen from the side their vertex normals point to
     /// (glTF's front faces).
@@ -381,7 +387,6 @@ fn posed(source: &Source, skeleton: &Skeleton, model: &[Affine3A]) -> Posed {
         skins: source
             .meshes
             .iter()
-            .filter(|(skin, _)| !skin.triangles.is_empty())
             .map(|(skin, _)| {
                 let deformed = BoundSkin::bind(skin, skeleton)
                     .and_then(|bound| bound.deform(model, BlendRule::Game))
@@ -441,7 +446,7 @@ fn check(source: &Source) -> Report {
         let mesh_nodes = read.mesh_nodes();
         // Mirroring turns triangles inside out unless their winding is
         // reversed; a few triangles of the real bodies face away anyway.
-        for node in &mesh_nodes {
+        for node in mesh_nodes.iter().filter(|node| read.draws_triangles(node)) {
             let facing = read.facing_their_normals(node);
             assert!(
                 facing > 0.95,
@@ -482,11 +487,7 @@ fn check(source: &Source) -> Report {
                 source.name
             );
             assert_eq!(mesh_nodes.len(), expected.skins.len());
-            let skins = source
-                .meshes
-                .iter()
-                .map(|(skin, _)| skin)
-                .filter(|skin| !skin.triangles.is_empty());
+            let skins = source.meshes.iter().map(|(skin, _)| skin);
             for ((node, expected), skin) in mesh_nodes.iter().zip(&expected.skins).zip(skins) {
                 let skinned = read.skinned(node, &world, &[]);
                 let pulled = pulled(skin);
@@ -524,18 +525,61 @@ fn fixtures_export_and_read_back_as_ossuary_poses_them() {
         ("humanoid-skt", "humanoid.skt", vec![], 0),
         ("humanoid-lods-skt-lod0", "humanoid-lods.skt", vec![], 0),
         ("humanoid-lods-skt-lod1", "humanoid-lods.skt", vec![], 1),
+        (
+            "humanoid-mgn",
+            "humanoid.skt",
+            vec![fixture("humanoid.mgn")],
+            0,
+        ),
+        (
+            "humanoid-sat",
+            "humanoid.sat",
+            vec![fixture("humanoid.sat")],
+            0,
+        ),
     ];
     for (name, skeleton, meshes, lod) in cases {
         let mut source = source(name, &fixture(skeleton), &meshes, lod);
         let scaled = (source.skeleton.joints.len() > 2).then_some(2);
         source.animations = vec![wave(&source.skeleton, 5, scaled)];
         let report = check(&source);
-        if !source.meshes.is_empty() {
+        let blended = source
+            .meshes
+            .iter()
+            .any(|(skin, _)| matches!(skin.binding, rig::Binding::BoneSpace(_)));
+        if blended {
             // The arm's blend vertices sit 0.3 from the vertices they pull,
             // at weights 1/2 and 1/4: glTF cannot follow the game exactly.
             assert!(report.blend_deviation > 1e-3, "{name}");
         }
     }
+}
+
+/// The BonesPro biped (z up), its vertices a cloud of points, with its walk
+/// given in model space (absolute frames) and relative to the parents as
+/// Euler angles.
+#[test]
+fn a_bonespro_biped_exports_its_walks_as_ossuary_poses_them() {
+    let structure = fixture("bonespro-biped.txt");
+    let mut source = source(
+        "bonespro-biped",
+        &structure,
+        std::slice::from_ref(&structure),
+        0,
+    );
+    for walk in [
+        "bonespro-walk-absolute-matrix.txt",
+        "bonespro-walk-euler-zxz.txt",
+    ] {
+        let path = fixture(walk);
+        let animations = decode(&path)
+            .rig()
+            .animations(&Files::beside(&path))
+            .expect("an animation file")
+            .unwrap_or_else(|e| panic!("{walk}: {e}"));
+        source.animations.extend(animations);
+    }
+    check(&source);
 }
 
 /// The real adult Sim: skeleton, body, head and hands.
@@ -649,6 +693,22 @@ fn rest_gap_and_bound(skin: &rig::Skin, skeleton: &Skeleton) -> (f32, f32) {
         .fold((0f32, 0f32), |(a, b), (c, d)| (a.max(c), b.max(d)))
 }
 
+/// The real Twi'lek, its skeletons and meshes as its appearance puts them
+/// together, at the most and the least detailed level.
+#[test]
+fn the_real_twilek_exports_as_ossuary_poses_it() {
+    let Some(corpus) = tests::corpus_dir() else {
+        return;
+    };
+    let appearance = corpus.join("swg/appearance/twk_f.sat");
+    for lod in [0, 3] {
+        let name = format!("swg-twk_f-lod{lod}");
+        let mut twilek = source(&name, &appearance, std::slice::from_ref(&appearance), lod);
+        twilek.animations = vec![wave(&twilek.skeleton, 6, None)];
+        check(&twilek);
+    }
+}
+
 /// Every real SWG skeleton, every level of detail.
 #[test]
 fn every_real_swg_skeleton_exports_at_every_level() {
@@ -702,6 +762,8 @@ fn a_texture_found_beside_the_mesh_is_embedded_as_png() {
     for texture in ["armtex", "missing"] {
         let skin = rig::Skin {
             texture: Some(texture.to_owned()),
+            morph_targets: Vec::new(),
+            shared_positions: None,
             ..arm.clone()
         };
         let found = export::find_texture(&skin, &files).unwrap();
@@ -744,6 +806,8 @@ fn an_unreadable_texture_is_an_error_naming_the_image() {
     let (arm, _) = &source.meshes[0];
     let skin = rig::Skin {
         texture: Some("armtex".to_owned()),
+        morph_targets: Vec::new(),
+        shared_positions: None,
         ..arm.clone()
     };
     let texture = export::find_texture(&skin, &Files::beside(&dir.join("arm.skn"))).unwrap();

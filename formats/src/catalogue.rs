@@ -12,8 +12,13 @@ pub static FORMATS: &[&Format] = &[
     &crate::sims::bmf::FORMAT,
     &crate::sims::cfp::FORMAT,
     &crate::swg::skt::FORMAT,
+    &crate::swg::mgn::FORMAT,
+    &crate::swg::lmg::FORMAT,
+    &crate::swg::sat::FORMAT,
     &crate::outcast::skeleton::FORMAT,
     &crate::outcast::animation::FORMAT,
+    &crate::bonespro::structure::FORMAT,
+    &crate::bonespro::animation::FORMAT,
 ];
 
 /// A list of formats to choose from: [`FORMATS`], or another list for a

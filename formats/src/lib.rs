@@ -6,6 +6,7 @@
 // Lets the derive's `::formats::__private` paths resolve inside this crate too.
 extern crate self as formats;
 
+pub mod bonespro;
 pub mod catalogue;
 pub mod files;
 pub mod format;
@@ -32,8 +33,9 @@ pub mod __private {
         shared_len, write_count, write_each, write_flagged, FlagInt,
     };
     pub use crate::schema::iff::{
-        peek_form_type, read_chunk, read_form, unknown_form, write_chunk, write_form, FormType,
-        IffForm, CHUNK_HEADER_SIZE, FORM_HEADER_SIZE,
+        check_absent_count, next_is, next_is_element, peek_form_type, peek_start, read_chunk,
+        read_form, unknown_element, unknown_form, write_chunk, write_form, IffBody, IffElement,
+        IffStart, Start, CHUNK_HEADER_SIZE, FORM_HEADER_SIZE,
     };
     pub use crate::schema::io::position;
     pub use crate::schema::markers::{read_magic, write_magic, CountField, NoContext};

@@ -55,6 +55,33 @@ pub struct Skeleton {
     pub axes: Axes,
 }
 
+impl Skeleton {
+    /// Appends `other`'s joints after this skeleton's, its roots becoming
+    /// children of joint `under` (or staying roots): how a skeleton made of
+    /// several files is put together. Both must lie in the same axes.
+    pub fn attach(&mut self, other: Skeleton, under: Option<usize>) -> Result<(), RigError> {
+        if other.axes != self.axes {
+            return Err(RigError::Invalid(format!(
+                "a skeleton in axes {:?} cannot be attached to one in axes {:?}",
+                other.axes, self.axes
+            )));
+        }
+        if let Some(under) = under.filter(|&under| under >= self.joints.len()) {
+            return Err(RigError::Invalid(format!(
+                "joint {under} to attach under is not among the skeleton's {} joints",
+                self.joints.len()
+            )));
+        }
+        let offset = self.joints.len();
+        self.joints
+            .extend(other.joints.into_iter().map(|joint| Joint {
+                parent: joint.parent.map(|parent| parent + offset).or(under),
+                ..joint
+            }));
+        Ok(())
+    }
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub struct Joint {
     pub name: String,
@@ -81,6 +108,47 @@ pub struct Skin {
     pub triangles: Vec<[u32; 3]>,
     /// How the vertices follow the joints.
     pub binding: Binding,
+    /// Blend shapes, applied by name with weights the user gives (0 unless
+    /// given) to the stored vertices before the joints move them.
+    pub morph_targets: Vec<MorphTarget>,
+    /// When the file lists positions apart from its vertices and several
+    /// skins share that list: which entry each vertex stands at.
+    pub shared_positions: Option<SharedPositions>,
+}
+
+/// A blend shape: offsets to add, scaled by the target's weight `w`, to the
+/// stored positions and normals of some vertices, before skinning:
+/// `position += w * offset`; normals likewise, then every normal of the
+/// skin is renormalized (whenever some weight is not 0).
+#[derive(Debug, Clone, PartialEq)]
+pub struct MorphTarget {
+    /// The name the weight is given by, e.g. `blend_fat`.
+    pub name: String,
+    pub positions: Vec<MorphOffset>,
+    pub normals: Vec<MorphOffset>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct MorphOffset {
+    /// Index into the skin's vertices.
+    pub vertex: u32,
+    /// The change at weight 1.
+    pub offset: [f32; 3],
+}
+
+/// A position list that a file keeps apart from its vertices, each vertex
+/// naming its entry, and that several skins share (Star Wars Galaxies: one
+/// list per mesh, indexed by each shader group). Writers that index
+/// positions apart from the other attributes (OBJ) keep the file's list.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SharedPositions {
+    /// Names the list: skins giving the same name share it (the file's path
+    /// as the document names it).
+    pub list: String,
+    /// How many entries the list has.
+    pub count: u32,
+    /// Per vertex of the skin, its entry.
+    pub entries: Vec<u32>,
 }
 
 /// How a skin's vertices follow the skeleton.
@@ -165,6 +233,12 @@ pub enum Motion {
     /// Every frame's vertex positions of one mesh, in its vertex order: no
     /// skeleton is involved.
     Vertices(Vec<Vec<[f32; 3]>>),
+    /// Frames that pose nothing on their own (vertices given in the space of
+    /// the bones carrying them, which become positions only with those
+    /// bones' transforms at the same frames): they can be shown, not posed.
+    /// `needs` says in the format's words what must come with them, e.g.
+    /// "a `Bones` animation of the same frames".
+    Incomplete { needs: String },
 }
 
 /// Per-joint tracks; a joint no track names keeps its rest pose.
@@ -205,6 +279,11 @@ pub enum Keys {
     },
     /// Whole local transforms.
     Transforms(Vec<Transform>),
+    /// Whole transforms in model space: where the joint is in the whole
+    /// model at each frame, its parents' motion included. Posing turns each
+    /// into the local transform that puts the joint there under its
+    /// parent's posed transform.
+    ModelTransforms(Vec<Transform>),
 }
 
 /// Choices a person makes about what to read from a file.
@@ -212,6 +291,25 @@ pub enum Keys {
 pub struct RigOptions {
     /// Level of detail: 0 is the most detailed.
     pub lod: usize,
+}
+
+impl RigOptions {
+    /// Level `lod` of a file's levels of detail (0 the most detailed), or
+    /// an error saying how many there are.
+    pub fn level<T>(self, levels: &[T]) -> Result<&T, RigError> {
+        levels.get(self.lod).ok_or_else(|| {
+            RigError::Invalid(format!(
+                "there is no level of detail {} (the file has {}, from 0)",
+                self.lod,
+                levels.len()
+            ))
+        })
+    }
+
+    /// For a file with one level of detail: level 0, or that error.
+    pub fn single_level(self) -> Result<(), RigError> {
+        self.level(&[()]).map(|_| ())
+    }
 }
 
 /// Why a file's rig data cannot be built.
@@ -250,5 +348,77 @@ pub trait Rig {
     /// The animations the file describes or names.
     fn animations(&self, _files: &Files) -> Option<Result<Vec<Animation>, RigError>> {
         None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn chain(names: &[&str], axes: Axes) -> Skeleton {
+        Skeleton {
+            joints: names
+                .iter()
+                .enumerate()
+                .map(|(index, name)| Joint {
+                    name: (*name).to_owned(),
+                    parent: index.checked_sub(1),
+                    rest: Transform::IDENTITY,
+                })
+                .collect(),
+            axes,
+        }
+    }
+
+    fn parents(skeleton: &Skeleton) -> Vec<Option<usize>> {
+        skeleton.joints.iter().map(|joint| joint.parent).collect()
+    }
+
+    #[test]
+    fn an_attached_skeleton_hangs_under_the_joint_named() {
+        let mut body = chain(&["root", "spine", "head"], Axes::LeftHandedYUp);
+        let face = chain(&["face_root", "jaw"], Axes::LeftHandedYUp);
+        body.attach(face.clone(), Some(2)).unwrap();
+        assert_eq!(
+            parents(&body),
+            vec![None, Some(0), Some(1), Some(2), Some(3)]
+        );
+        body.attach(face, None).unwrap();
+        assert_eq!(parents(&body).get(5..), Some(&[None, Some(5)][..]));
+    }
+
+    #[test]
+    fn attaching_needs_the_same_axes_and_a_joint_that_exists() {
+        let mut body = chain(&["root"], Axes::LeftHandedYUp);
+        let other = chain(&["x"], Axes::RightHandedZUp);
+        assert!(body.attach(other, None).is_err());
+        let face = chain(&["face_root"], Axes::LeftHandedYUp);
+        let error = body.attach(face, Some(1)).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "joint 1 to attach under is not among the skeleton's 1 joints"
+        );
+        assert_eq!(body.joints.len(), 1);
+    }
+
+    #[test]
+    fn a_level_of_detail_past_the_file_s_is_an_error_counting_them() {
+        let levels = ["fine", "coarse"];
+        assert_eq!(RigOptions { lod: 1 }.level(&levels).unwrap(), &"coarse");
+        assert_eq!(
+            RigOptions { lod: 2 }
+                .level(&levels)
+                .unwrap_err()
+                .to_string(),
+            "there is no level of detail 2 (the file has 2, from 0)"
+        );
+        assert!(RigOptions::default().single_level().is_ok());
+        assert_eq!(
+            RigOptions { lod: 1 }
+                .single_level()
+                .unwrap_err()
+                .to_string(),
+            "there is no level of detail 1 (the file has 1, from 0)"
+        );
     }
 }

@@ -15,8 +15,9 @@
 //! the figures fill the picture and compare in size; a ruler at the left of
 //! each view gives heights in the files' units, from the lowest point drawn.
 //! Meshes are drawn as flat-shaded triangles, farthest first (painter's
-//! algorithm); bones, unless left out, are lines from parent to child drawn
-//! over them, and joints are dots.
+//! algorithm); a mesh without triangles (a BonesPro structure's vertices)
+//! as small squares at its vertices; bones, unless left out, are lines from
+//! parent to child drawn over them, and joints are dots.
 
 use formats::rig::Axes;
 use glam::Vec3;
@@ -39,6 +40,11 @@ const TITLE_SCALE: f32 = 2.0;
 const LABEL_SCALE: f32 = 1.0;
 const BONE_WIDTH: f32 = 2.5;
 const JOINT_RADIUS: f32 = 3.0;
+/// Side of the square drawn at each vertex of a mesh without triangles.
+const VERTEX_SIDE: f32 = 4.0;
+/// Light on those squares: about the darkest faces', to stand out from the
+/// background.
+const VERTEX_LIGHT: f32 = 0.5;
 /// Light reaching a face that is edge-on to the light.
 const AMBIENT: f32 = 0.3;
 /// Smallest image in which two views and a title still make sense.
@@ -408,6 +414,20 @@ fn draw_view(pixmap: &mut Pixmap, figure: &Figure, bones: bool, view: View, fram
         }
     }
     triangles.sort_by(|first, second| first.depth.total_cmp(&second.depth));
+    let vertex_paint = paint(shaded(MESH, VERTEX_LIGHT), false);
+    let vertices = figure
+        .meshes
+        .iter()
+        .filter(|mesh| mesh.triangles.is_empty())
+        .flat_map(|mesh| mesh.positions)
+        .filter(|point| point.is_finite());
+    for vertex in vertices {
+        let (x, y) = framing.pixel(view.to_view(*vertex));
+        let half = VERTEX_SIDE / 2.0;
+        if let Some(square) = Rect::from_xywh(x - half, y - half, VERTEX_SIDE, VERTEX_SIDE) {
+            pixmap.fill_rect(square, &vertex_paint, identity, None);
+        }
+    }
     for triangle in &triangles {
         let mut path = PathBuilder::new();
         let [a, b, c] = triangle.corners;
@@ -816,6 +836,38 @@ mod tests {
             .filter(|&(x, y)| rgb_at(&image, x, y) == TEXT)
             .count();
         assert!(title_pixels > 50, "{title_pixels} title pixels");
+    }
+
+    #[test]
+    fn a_mesh_without_triangles_is_drawn_at_its_vertices() {
+        let (joints, positions, _) = figure();
+        let meshes = [RenderMesh {
+            positions: &positions,
+            triangles: &[],
+        }];
+        let figures = [Figure {
+            joints: &joints,
+            meshes: &meshes,
+            axes: Axes::RightHandedYUp,
+        }];
+        let image = decode(&render_png(&scene(&figures), ImageSize::default()).unwrap());
+        // The quad's four corners, each a few mesh-colored pixels, and
+        // nothing between them.
+        let vertex = shaded(MESH, VERTEX_LIGHT);
+        let drawn = front_pixels(&image, vertex);
+        assert!(
+            (4..=4 * 16).contains(&drawn.len()),
+            "{} vertex pixels",
+            drawn.len()
+        );
+        let (joints_only, _, _) = figure();
+        let bare = [Figure {
+            joints: &joints_only,
+            meshes: &[],
+            axes: Axes::RightHandedYUp,
+        }];
+        let without = decode(&render_png(&scene(&bare), ImageSize::default()).unwrap());
+        assert!(front_pixels(&without, vertex).is_empty());
     }
 
     #[test]

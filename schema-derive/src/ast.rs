@@ -12,8 +12,10 @@ pub struct Container<'a> {
     pub fields: Vec<Field<'a>>,
 }
 
-/// An enum whose variants are forms: each variant holds one type marked
-/// `#[schema(form = "TYPE")]`, and the form's type chooses the variant.
+/// An enum of IFF elements: each variant holds one type marked
+/// `#[schema(form = "TYPE")]` or `#[schema(chunk = "TAG")]`, or wraps its
+/// value in a form or chunk of its own; the next child's form type or tag
+/// chooses the variant.
 pub struct FormEnum<'a> {
     pub ident: &'a Ident,
     /// `crate = "path"`: where the runtime is, when not at `::formats`.
@@ -26,6 +28,15 @@ pub struct Variant<'a> {
     pub ident: &'a Ident,
     pub ty: &'a Type,
     pub doc: String,
+    /// The form or chunk the variant wraps its value in, if it names one.
+    pub frame: Option<Frame>,
+}
+
+/// An IFF form of a type, or a chunk with a tag.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Frame {
+    Form([u8; 4]),
+    Chunk([u8; 4]),
 }
 
 /// An enum whose variant is chosen by a leading tag (`tag = u8`), by a
@@ -111,27 +122,28 @@ impl<'a> FormEnum<'a> {
             let stray = attrs
                 .form
                 .as_ref()
-                .map(|form| form.span)
+                .or(attrs.chunk.as_ref())
+                .map(|frame| frame.span)
                 .or(attrs.byte_order.as_ref().map(|order| order.span));
             if let Some(span) = stray {
                 errors.push(syn::Error::new(
                     span,
-                    "an enum of forms takes no `form` or byte order: each variant's type is a form \
-                     with its own",
+                    "an enum of IFF elements takes no `form`, `chunk` or byte order: each \
+                     variant is a form or chunk with its own",
                 ));
             }
             if let Some(context) = &attrs.context {
                 errors.push(syn::Error::new(
                     context.span,
-                    "an enum of forms takes no `context`; an enum chosen by a context value \
-                     names it with `select = param`",
+                    "an enum of IFF elements takes no `context`; an enum chosen by a context \
+                     value names it with `select = param`",
                 ));
             }
         }
         if data.variants.is_empty() {
             errors.push(syn::Error::new_spanned(
                 &input.ident,
-                "an enum of forms needs at least one variant",
+                "an enum of IFF elements needs at least one variant",
             ));
         }
         let variants = data
@@ -215,18 +227,36 @@ impl<'a> ChoiceEnum<'a> {
 
 impl<'a> Variant<'a> {
     fn from_variant(variant: &'a syn::Variant) -> syn::Result<Self> {
-        let schema_attr = variant
-            .attrs
+        let field_attr = variant
+            .fields
             .iter()
-            .chain(variant.fields.iter().flat_map(|field| field.attrs.iter()))
+            .flat_map(|field| field.attrs.iter())
             .find(|attr| attr.path().is_ident("schema"));
-        if let Some(attr) = schema_attr {
+        if let Some(attr) = field_attr {
             return Err(syn::Error::new_spanned(
                 attr,
-                "variants of an enum of forms take no schema attribute: put `#[schema(form = \"TYPE\")]` \
-                 on the variant's type",
+                "the value of a variant of an enum of IFF elements takes no schema attribute",
             ));
         }
+        let attrs = attr::Variant::parse(&variant.attrs)?;
+        let stray = [
+            attrs.when.as_ref().map(|when| when.span),
+            attrs.other,
+            attrs.keyword.as_ref().map(|keyword| keyword.span),
+            attrs.pass.as_ref().map(|pass| pass.span),
+        ];
+        if let Some(span) = stray.into_iter().flatten().next() {
+            return Err(syn::Error::new(
+                span,
+                "a variant of an enum of IFF elements is chosen by the next tag: it takes only \
+                 `form = \"TYPE\"` or `chunk = \"TAG\"`, to wrap its value in one",
+            ));
+        }
+        let frame = match (&attrs.form, &attrs.chunk) {
+            (Some(form), _) => Some(Frame::Form(form.value)),
+            (None, Some(chunk)) => Some(Frame::Chunk(chunk.value)),
+            (None, None) => None,
+        };
         let only_field = match &variant.fields {
             Fields::Unnamed(fields) if fields.unnamed.len() == 1 => fields.unnamed.first(),
             _ => None,
@@ -236,10 +266,12 @@ impl<'a> Variant<'a> {
                 ident: &variant.ident,
                 ty: &field.ty,
                 doc: doc_comment(&variant.attrs),
+                frame,
             }),
             _ => Err(syn::Error::new_spanned(
                 variant,
-                "each variant of an enum of forms holds exactly one form type, e.g. `V2(SkeletonV2)`",
+                "each variant of an enum of IFF elements holds exactly one value, e.g. \
+                 `V2(SkeletonV2)`",
             )),
         }
     }

@@ -34,6 +34,8 @@ pub struct Container {
     pub byte_order: Option<Spanned<ByteOrder>>,
     /// The struct is an IFF `FORM` of this type.
     pub form: Option<Spanned<[u8; 4]>>,
+    /// The struct is an IFF chunk with this tag, its fields the payload.
+    pub chunk: Option<Spanned<[u8; 4]>>,
     /// `text`: a text layout (lines and tokens) instead of a binary one.
     pub text: Option<Span>,
     /// `one_line`: a text record whose fields are the tokens of one line.
@@ -78,6 +80,12 @@ pub struct Variant {
     pub keyword: Option<Spanned<LitStr>>,
     /// `context(...)`: values passed to the variant's payload.
     pub pass: Option<Spanned<Vec<ContextArg>>>,
+    /// An enum of IFF elements: `form = "TYPE"`, the variant is a `FORM` of
+    /// this type holding its value.
+    pub form: Option<Spanned<[u8; 4]>>,
+    /// An enum of IFF elements: `chunk = "TAG"`, the variant is a chunk
+    /// with this tag holding its value.
+    pub chunk: Option<Spanned<[u8; 4]>>,
 }
 
 #[derive(Clone)]
@@ -105,6 +113,9 @@ pub enum Presence {
     Flag(Box<Type>),
     /// Present when this earlier field (or context parameter) is not zero.
     If(Ident),
+    /// Not an attribute: an `Option` without one, in IFF, present when the
+    /// next child begins as its value does (its chunk's tag, its form's type).
+    NextTag,
 }
 
 /// `check = path(value, ...)`: a function the value must satisfy once read.
@@ -130,8 +141,11 @@ pub struct Field {
     pub presence: Option<Spanned<Presence>>,
     pub magic: Option<Spanned<Constant>>,
     pub with: Option<Spanned<Path>>,
-    /// The field is stored as the payload of an IFF chunk with this tag.
+    /// The field is stored as the payload of an IFF chunk with this tag
+    /// (with the fields right after it that name the same tag).
     pub chunk: Option<Spanned<[u8; 4]>>,
+    /// The field is stored as the children of an IFF `FORM` of this type.
+    pub form: Option<Spanned<[u8; 4]>>,
     /// Text: `prefix` without a type (a decimal count line).
     pub text_prefix: Option<Span>,
     /// Text: `magic = "version 300"`, a line (or tokens) that must read so.
@@ -156,13 +170,13 @@ pub struct Field {
     pub pass: Option<Spanned<Vec<ContextArg>>>,
 }
 
-const CONTAINER_KEYS: &str =
-    "`big`, `little`, `form`, `text`, `one_line`, `comments`, `crate`, `context`, `tag`, `select`";
+const CONTAINER_KEYS: &str = "`big`, `little`, `form`, `chunk`, `text`, `one_line`, `comments`, \
+     `crate`, `context`, `tag`, `select`";
 const FIELD_KEYS: &str =
     "`big`, `little`, `pascal`, `null_terminated`, `fixed_width`, `prefix`, `count`, `to_end`, \
-     `flag`, `present_if`, `magic`, `with`, `chunk`, `line`, `comment`, `vector`, `style`, \
+     `flag`, `present_if`, `magic`, `with`, `chunk`, `form`, `line`, `comment`, `vector`, `style`, \
      `angle_brackets`, `none`, `same_line`, `check`, `context`";
-const VARIANT_KEYS: &str = "`when`, `other`, `keyword`, `context`";
+const VARIANT_KEYS: &str = "`when`, `other`, `keyword`, `context`, `form`, `chunk`";
 
 impl Container {
     pub fn parse(attrs: &[Attribute]) -> syn::Result<Self> {
@@ -172,16 +186,21 @@ impl Container {
                 let key = key_of(&meta)?;
                 match key.as_str() {
                     "big" | "little" => set_byte_order(&mut container.byte_order, &meta, &key),
-                    "form" => {
+                    "form" | "chunk" => {
                         let tag = parse_tag(&meta)?;
                         let span = meta.path.span();
-                        if container.form.is_some() {
+                        if container.form.is_some() || container.chunk.is_some() {
                             return Err(syn::Error::new(
                                 span,
-                                "a type takes only one `form` attribute",
+                                "a type is one `form` or one `chunk`",
                             ));
                         }
-                        container.form = Some(Spanned { value: tag, span });
+                        let slot = if key == "form" {
+                            &mut container.form
+                        } else {
+                            &mut container.chunk
+                        };
+                        *slot = Some(Spanned { value: tag, span });
                         Ok(())
                     }
                     "text" => set_flag(&mut container.text, meta.path.span(), &key),
@@ -257,6 +276,22 @@ impl Variant {
                     "context" => {
                         let args = parse_args(&meta)?;
                         set_once_on(&mut variant.pass, args, span, "a variant", "`context`")
+                    }
+                    "form" | "chunk" => {
+                        let tag = parse_tag(&meta)?;
+                        if variant.form.is_some() || variant.chunk.is_some() {
+                            return Err(syn::Error::new(
+                                span,
+                                "a variant is one `form` or one `chunk`",
+                            ));
+                        }
+                        let slot = if key == "form" {
+                            &mut variant.form
+                        } else {
+                            &mut variant.chunk
+                        };
+                        *slot = Some(Spanned { value: tag, span });
+                        Ok(())
                     }
                     _ => Err(unknown_key(&meta, &key, VARIANT_KEYS)),
                 }
@@ -386,9 +421,21 @@ impl Field {
                         let path: Path = meta.value()?.parse()?;
                         set_once(&mut field.with, path, span, "with")
                     }
-                    "chunk" => {
+                    "chunk" | "form" => {
                         let tag = parse_tag(&meta)?;
-                        set_once(&mut field.chunk, tag, span, "chunk")
+                        if field.chunk.is_some() || field.form.is_some() {
+                            return Err(syn::Error::new(
+                                span,
+                                "a field is in one `chunk` or one `form`",
+                            ));
+                        }
+                        let slot = if key == "chunk" {
+                            &mut field.chunk
+                        } else {
+                            &mut field.form
+                        };
+                        *slot = Some(Spanned { value: tag, span });
+                        Ok(())
                     }
                     "line" => set_flag(&mut field.line, span, &key),
                     "comment" => set_flag(&mut field.comment, span, &key),

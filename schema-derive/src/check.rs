@@ -12,11 +12,39 @@ pub struct Plan<'a> {
     pub field: &'a Field<'a>,
     pub byte_order: ByteOrder,
     pub codec: Codec<'a>,
-    /// The IFF chunk whose payload the field is.
+    /// The IFF chunk whose payload the field is (or is part of).
     pub chunk: Option<[u8; 4]>,
+    /// Whether the field shares the chunk of the field before it: fields
+    /// in a row naming one tag are one chunk.
+    pub joins_chunk: bool,
+    /// The IFF form whose children the field is.
+    pub form: Option<[u8; 4]>,
     /// Whether errors inside the field name it. A chunk names itself by its
     /// tag instead, and so does a form nested in a form, by its type.
     pub named_in_paths: bool,
+}
+
+/// The chunk a run of fields sharing one (or a single field) is read and
+/// written in: none for a field present by the next tag, which looks for
+/// its chunk itself.
+pub fn shared_chunk(group: &[Plan]) -> Option<[u8; 4]> {
+    group
+        .first()
+        .filter(|plan| !plan.by_next_tag())
+        .and_then(|plan| plan.chunk)
+}
+
+impl Plan<'_> {
+    /// Whether the field is an `Option` present when the next child begins as it does.
+    pub fn by_next_tag(&self) -> bool {
+        matches!(
+            self.codec,
+            Codec::Data(Data {
+                presence: Some(Presence::NextTag),
+                ..
+            })
+        )
+    }
 }
 
 pub enum Codec<'a> {
@@ -33,7 +61,7 @@ pub enum Codec<'a> {
 pub struct CountUser {
     pub field: Ident,
     pub optional: bool,
-    /// The chunk the collection is stored in, which names it in errors.
+    /// The chunk (or form) the collection is stored in, which names it in errors.
     pub chunk: Option<[u8; 4]>,
 }
 
@@ -67,14 +95,31 @@ pub fn plan<'a>(container: &'a Container<'a>) -> syn::Result<Vec<Plan<'a>>> {
     };
     errors.take(check_context::check_params(container));
     errors.take(check_context::check_used_fields(container));
-    let plans = container
+    // A struct whose fields are chunks and forms (a form's, or a run of
+    // them a variant wraps) names them by their tags in error paths.
+    let iff = container.attrs.form.is_some()
+        || container.attrs.chunk.is_some()
+        || container
+            .fields
+            .iter()
+            .any(|field| field.attrs.chunk.is_some() || field.attrs.form.is_some());
+    let mut plans: Vec<Plan> = container
         .fields
         .iter()
         .enumerate()
         .filter_map(|(index, field)| {
             let codec = errors.take(codec_of(container, index, field))?;
             let chunk = field.attrs.chunk.as_ref().map(|chunk| chunk.value);
-            if container.attrs.form.is_some() && chunk.is_none() {
+            let form = field.attrs.form.as_ref().map(|form| form.value);
+            if container.attrs.chunk.is_some() {
+                if let Some(frame) = field.attrs.chunk.as_ref().or(field.attrs.form.as_ref()) {
+                    errors.push(syn::Error::new(
+                        frame.span,
+                        "a chunk struct's fields are its payload: they hold no chunks or forms",
+                    ));
+                }
+            }
+            if container.attrs.form.is_some() && chunk.is_none() && form.is_none() {
                 errors.take(check_form_child(field, &codec))?;
             }
             Some(Plan {
@@ -86,10 +131,34 @@ pub fn plan<'a>(container: &'a Container<'a>) -> syn::Result<Vec<Plan<'a>>> {
                     .map_or(container_order, |order| order.value),
                 codec,
                 chunk,
-                named_in_paths: chunk.is_none() && container.attrs.form.is_none(),
+                joins_chunk: false,
+                form,
+                named_in_paths: !iff,
             })
         })
         .collect();
+    for index in 1..plans.len() {
+        let (before, after) = plans.split_at_mut(index);
+        let (Some(previous), Some(plan)) = (before.last(), after.first_mut()) else {
+            continue;
+        };
+        if plan.chunk.is_none() || plan.chunk != previous.chunk {
+            continue;
+        }
+        if plan.by_next_tag() || previous.by_next_tag() {
+            let optional = if plan.by_next_tag() {
+                plan.field.ident
+            } else {
+                previous.field.ident
+            };
+            errors.push(syn::Error::new_spanned(
+                optional,
+                "fields in a row naming one chunk share it, so none of them can be an `Option` \
+                 present by the next tag: give it `flag` or `present_if`",
+            ));
+        }
+        plan.joins_chunk = true;
+    }
     errors.finish()?;
     Ok(plans)
 }
@@ -152,6 +221,22 @@ fn codec_of<'a>(
     }
 
     let mut ty = field.ty;
+    // An `Option` with no presence attribute is present by the next tag:
+    // an IFF element, or a value in a chunk or form of its own.
+    let by_next_tag = attrs.presence.is_none() && unwrap_generic(ty, "Option").is_some();
+    if by_next_tag {
+        if container.attrs.chunk.is_some() {
+            return Err(syn::Error::new_spanned(
+                field.ident,
+                format!(
+                    "`{}` is an `Option` inside a chunk, where no tag follows to say whether it is \
+                     there: give it `flag` or `present_if`",
+                    field.ident
+                ),
+            ));
+        }
+        ty = unwrap_generic(ty, "Option").unwrap_or(ty);
+    }
     if let Some(presence) = &attrs.presence {
         ty = unwrap_generic(ty, "Option").ok_or_else(|| {
             syn::Error::new(
@@ -180,11 +265,15 @@ fn codec_of<'a>(
             Repeat::Count(count) => {
                 check_context::resolve(container, index, count)?;
             }
-            Repeat::ToEnd if attrs.chunk.is_none() && index + 1 < container.fields.len() => {
+            Repeat::ToEnd
+                if attrs.chunk.is_none()
+                    && attrs.form.is_none()
+                    && index + 1 < container.fields.len() =>
+            {
                 return Err(syn::Error::new(
                     repeat.span,
                     "a `to_end` list reads until the input ends, so it is the last field \
-                     (or fills a chunk of its own)",
+                     (or fills a chunk or form of its own)",
                 ));
             }
             Repeat::Prefix(_) | Repeat::ToEnd => {}
@@ -210,7 +299,11 @@ fn codec_of<'a>(
         return Err(syn::Error::new(pass.span, "a string takes no context"));
     }
     Ok(Codec::Data(Data {
-        presence: attrs.presence.as_ref().map(|p| p.value.clone()),
+        presence: match &attrs.presence {
+            Some(presence) => Some(presence.value.clone()),
+            None if by_next_tag => Some(Presence::NextTag),
+            None => None,
+        },
         repeat: attrs.repeat.as_ref().map(|r| r.value.clone()),
         element,
         element_ty: ty,
@@ -227,7 +320,7 @@ fn check_form_child(field: &Field, codec: &Codec) -> syn::Result<()> {
         Codec::Data(Data {
             element: Element::Plain,
             repeat: None | Some(Repeat::Count(_) | Repeat::ToEnd),
-            presence: None | Some(Presence::If(_)),
+            presence: None | Some(Presence::If(_) | Presence::NextTag),
             ..
         })
     );
@@ -254,8 +347,14 @@ fn count_users(container: &Container, count: &Ident) -> Vec<CountUser> {
         })
         .map(|field| CountUser {
             field: field.ident.clone(),
-            optional: field.attrs.presence.is_some(),
-            chunk: field.attrs.chunk.as_ref().map(|chunk| chunk.value),
+            optional: field.attrs.presence.is_some()
+                || unwrap_generic(field.ty, "Option").is_some(),
+            chunk: field
+                .attrs
+                .chunk
+                .as_ref()
+                .or(field.attrs.form.as_ref())
+                .map(|frame| frame.value),
         })
         .collect()
 }
@@ -264,6 +363,7 @@ fn presence_key(presence: &Presence) -> &'static str {
     match presence {
         Presence::Flag(_) => "flag",
         Presence::If(_) => "present_if",
+        Presence::NextTag => "an `Option` present by the next tag",
     }
 }
 

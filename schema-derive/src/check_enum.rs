@@ -37,10 +37,10 @@ pub enum Pick<'a> {
 pub fn plan<'a>(choice: &'a ChoiceEnum<'a>) -> syn::Result<(Choice<'a>, Vec<Pick<'a>>)> {
     let attrs = &choice.attrs;
     let mut errors = Errors::default();
-    if let Some(form) = &attrs.form {
+    if let Some(frame) = attrs.form.as_ref().or(attrs.chunk.as_ref()) {
         errors.push(syn::Error::new(
-            form.span,
-            "an enum chosen by a tag, a selector or keywords is not a `form`",
+            frame.span,
+            "an enum chosen by a tag, a selector or keywords is not a `form` or a `chunk`",
         ));
     }
     if let Some(span) = attrs.one_line {
@@ -167,6 +167,12 @@ fn pick<'a>(
 ) -> syn::Result<Pick<'a>> {
     let attrs = &variant.attrs;
     let keywords = matches!(kind, Some(Choice::Keywords));
+    if let Some(frame) = attrs.form.as_ref().or(attrs.chunk.as_ref()) {
+        return Err(syn::Error::new(
+            frame.span,
+            "a variant's `form` or `chunk` is for enums of IFF elements, chosen by the next tag",
+        ));
+    }
     if let Some(pass) = &attrs.pass {
         if keywords {
             return Err(syn::Error::new(

@@ -103,10 +103,15 @@ pub fn plan<'a>(container: &'a Container<'a>) -> syn::Result<Vec<TextPlan<'a>>> 
             "a text layout has no byte order: remove `big`/`little`",
         ));
     }
-    if let Some(form) = &container.attrs.form {
+    if let Some(frame) = container
+        .attrs
+        .form
+        .as_ref()
+        .or(container.attrs.chunk.as_ref())
+    {
         errors.push(syn::Error::new(
-            form.span,
-            "IFF framing is binary: a text layout cannot be a `form`",
+            frame.span,
+            "IFF framing is binary: a text layout cannot be a `form` or a `chunk`",
         ));
     }
     let one_line = container.attrs.one_line.is_some();
@@ -522,8 +527,11 @@ fn reject_binary_keys(field: &Field) -> syn::Result<()> {
     if let Some(with) = &attrs.with {
         return Err(syn::Error::new(with.span, "`with` is binary only"));
     }
-    if let Some(chunk) = &attrs.chunk {
-        return Err(syn::Error::new(chunk.span, "IFF chunks are binary only"));
+    if let Some(frame) = attrs.chunk.as_ref().or(attrs.form.as_ref()) {
+        return Err(syn::Error::new(
+            frame.span,
+            "IFF chunks and forms are binary only",
+        ));
     }
     Ok(())
 }

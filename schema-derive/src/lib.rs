@@ -19,7 +19,8 @@ use syn::{parse_macro_input, DeriveInput};
 /// The attribute vocabulary (tables with every key in the `formats::schema`
 /// and `formats::schema::text` module docs):
 ///
-/// - on a struct: `big`/`little`, `form = "TYPE"`, `text`, `one_line`,
+/// - on a struct: `big`/`little`, `form = "TYPE"`, `chunk = "TAG"`,
+///   `text`, `one_line`,
 ///   `comments` (text: `//` comments anywhere from this record on, kept in
 ///   the style), `crate = "path"`, and `context(name: Type, ...)`: values
 ///   the type needs from its parent, held in a generated `<Type>Context`
@@ -28,7 +29,10 @@ use syn::{parse_macro_input, DeriveInput};
 ///   `fixed_width = N`), counts (`prefix = u32`, text `prefix`,
 ///   `count = name` naming an earlier `Count<_>` field or a context
 ///   parameter, `to_end`), presence (`flag = u8`, `present_if = name`, text
-///   `none = "*"`), `magic`, `chunk = "TAG"`, `with = path`, the text forms
+///   `none = "*"`; in IFF an `Option` without one is present when the next
+///   child begins as it does), `magic`, `chunk = "TAG"` (fields in a row
+///   naming one tag share the chunk), `form = "TYPE"` (the field is the
+///   form's children), `with = path`, the text forms
 ///   (`line`, `comment`, `vector`, `angle_brackets`, `style`), text
 ///   `same_line` (the field continues the previous field's line) and
 ///   `check = path(values...)` (a function the value read must satisfy, its
@@ -39,7 +43,10 @@ use syn::{parse_macro_input, DeriveInput};
 ///   `select = param` (a context parameter does), or, for `text` enums of
 ///   unit variants, nothing (a keyword line does); on its variants
 ///   `when = value`, `other` (every other tag, kept), `keyword = "phrase"`
-///   and `context(...)`. An enum with none of these is an enum of IFF forms.
+///   and `context(...)`. An enum with none of these is an enum of IFF
+///   elements, chosen by the next child's form type or chunk tag; its
+///   variants hold form or chunk structs, or wrap a struct of fields in a
+///   `form = "TYPE"` or `chunk = "TAG"` of their own.
 ///
 /// Misuse is a compile error pointing at the attribute.
 ///

@@ -61,6 +61,8 @@ enum BoundKeys {
         rest_rotation: Quat,
     },
     Transforms(Vec<Affine3A>),
+    /// Whole transforms in model space.
+    Model(Vec<Affine3A>),
 }
 
 /// Joint motion checked against one skeleton.
@@ -106,7 +108,9 @@ impl Clip {
     }
 
     /// The skeleton's pose at `frame` (from 0): the rest pose with every
-    /// track's joint replaced by its keys.
+    /// track's joint replaced by its keys. A joint keyed in model space gets
+    /// the local transform that puts it there under its parent's posed
+    /// transform (parent times local, as the hierarchy composes).
     pub fn pose(&self, skeleton: &Skeleton, frame: usize) -> Result<Pose, ClipError> {
         if frame >= self.frames {
             return Err(ClipError::NoSuchFrame {
@@ -115,6 +119,7 @@ impl Clip {
             });
         }
         let mut pose = Pose::rest(skeleton);
+        let mut in_model: Vec<Option<Affine3A>> = Vec::new();
         for track in &self.tracks {
             let local = match &track.keys {
                 BoundKeys::Parts {
@@ -132,10 +137,56 @@ impl Clip {
                 BoundKeys::Transforms(transforms) => {
                     transforms.get(frame).copied().unwrap_or(Affine3A::IDENTITY)
                 }
+                BoundKeys::Model(transforms) => {
+                    in_model.resize(skeleton.len(), None);
+                    if let Some(slot) = in_model.get_mut(track.joint) {
+                        *slot = transforms.get(frame).copied();
+                    }
+                    continue;
+                }
             };
             pose.set_local(track.joint, local);
         }
+        if !in_model.is_empty() {
+            place_in_model(&mut pose, skeleton, &in_model);
+        }
         Ok(pose)
+    }
+}
+
+/// Gives each joint with a model-space transform the local one that puts
+/// it there, parents first, so a parent's own motion (local or in model
+/// space) is known when its children are placed.
+fn place_in_model(pose: &mut Pose, skeleton: &Skeleton, in_model: &[Option<Affine3A>]) {
+    let mut model = vec![Affine3A::IDENTITY; skeleton.len()];
+    for &joint in skeleton.evaluation_order() {
+        let joint = joint as usize;
+        let parent = skeleton
+            .parents()
+            .get(joint)
+            .copied()
+            .flatten()
+            .and_then(|parent| model.get(parent as usize).copied());
+        let placed = match in_model.get(joint).copied().flatten() {
+            Some(target) => {
+                pose.set_local(
+                    joint,
+                    parent.map_or(target, |parent| parent.inverse() * target),
+                );
+                target
+            }
+            None => {
+                let local = pose
+                    .locals()
+                    .get(joint)
+                    .copied()
+                    .unwrap_or(Affine3A::IDENTITY);
+                parent.unwrap_or(Affine3A::IDENTITY) * local
+            }
+        };
+        if let Some(slot) = model.get_mut(joint) {
+            *slot = placed;
+        }
     }
 }
 
@@ -199,6 +250,10 @@ fn bind_track(
         Keys::Transforms(transforms) => {
             count("transforms", transforms.len(), false)?;
             BoundKeys::Transforms(transforms.iter().map(affine).collect())
+        }
+        Keys::ModelTransforms(transforms) => {
+            count("transforms", transforms.len(), false)?;
+            BoundKeys::Model(transforms.iter().map(affine).collect())
         }
     };
     Ok(BoundTrack { joint, keys })
@@ -298,6 +353,70 @@ mod tests {
         assert_eq!(
             clip.pose(&skeleton, 2).unwrap_err().to_string(),
             "frame 2 does not exist: the animation has 2 frames (0 to 1)"
+        );
+    }
+
+    #[test]
+    fn a_joint_keyed_in_model_space_lands_there_and_carries_its_children() {
+        // ROOT, ARM 1 along x from it, HAND 1 along x from the arm.
+        let joint = |name: &str, parent| Joint {
+            name: name.to_owned(),
+            parent,
+            rest: Transform::TranslationRotation {
+                translation: [1.0, 0.0, 0.0],
+                rotation: [0.0, 0.0, 0.0, 1.0],
+            },
+        };
+        let skeleton = Skeleton::new(&rig::Skeleton {
+            joints: vec![
+                joint("ROOT", None),
+                joint("ARM", Some(0)),
+                joint("HAND", Some(1)),
+            ],
+            axes: Axes::RightHandedYUp,
+        })
+        .unwrap();
+        let quarter = Quat::from_rotation_z(FRAC_PI_2).to_array();
+        // The root turns a quarter about z in its own frame; the arm is put
+        // at (0, 2, 0), turned a quarter about z too, in model space.
+        let clip = Clip::bind(
+            &motion(vec![
+                Track {
+                    joint: TrackTarget::Index(1),
+                    keys: Keys::ModelTransforms(vec![Transform::TranslationRotation {
+                        translation: [0.0, 2.0, 0.0],
+                        rotation: quarter,
+                    }]),
+                },
+                Track {
+                    joint: TrackTarget::Index(0),
+                    keys: Keys::Transforms(vec![Transform::TranslationRotation {
+                        translation: [1.0, 0.0, 0.0],
+                        rotation: quarter,
+                    }]),
+                },
+            ]),
+            1,
+            &skeleton,
+        )
+        .unwrap();
+        let model = clip
+            .pose(&skeleton, 0)
+            .unwrap()
+            .model_matrices(&skeleton)
+            .unwrap();
+        let at = |joint: usize| Vec3::from(model[joint].translation);
+        assert!(at(0).abs_diff_eq(Vec3::X, 1e-6), "{:?}", at(0));
+        assert!(
+            at(1).abs_diff_eq(Vec3::new(0.0, 2.0, 0.0), 1e-6),
+            "{:?}",
+            at(1)
+        );
+        // By hand: the hand's (1, 0, 0) turned a quarter about z is (0, 1, 0).
+        assert!(
+            at(2).abs_diff_eq(Vec3::new(0.0, 3.0, 0.0), 1e-6),
+            "{:?}",
+            at(2)
         );
     }
 

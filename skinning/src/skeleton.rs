@@ -149,9 +149,18 @@ impl Skeleton {
         self.axes
     }
 
-    /// Index of the first joint with this name.
+    /// Index of the first joint with this name, or else of the first whose
+    /// name differs from it only in ASCII case (SWG meshes name their
+    /// skeletons' joints in lower case, as the game compares them).
     pub fn find(&self, name: &str) -> Option<usize> {
-        self.names.iter().position(|candidate| candidate == name)
+        self.names
+            .iter()
+            .position(|candidate| candidate == name)
+            .or_else(|| {
+                self.names
+                    .iter()
+                    .position(|candidate| candidate.eq_ignore_ascii_case(name))
+            })
     }
 
     /// Each joint's depth: 1 for a root, one more than its parent otherwise.
@@ -308,5 +317,26 @@ mod tests {
             affine(&matrix).transform_point3(Vec3::X),
             Vec3::new(3.0, 2.0, 3.0)
         );
+    }
+
+    #[test]
+    fn joints_are_found_by_name_exactly_first_then_ignoring_case() {
+        let mut rig = rig::Skeleton {
+            joints: ["lThigh", "LTHIGH", "lthigh"]
+                .iter()
+                .map(|name| rig::Joint {
+                    name: (*name).to_owned(),
+                    parent: None,
+                    rest: rig::Transform::IDENTITY,
+                })
+                .collect(),
+            axes: rig::Axes::RightHandedYUp,
+        };
+        let skeleton = Skeleton::new(&rig).unwrap();
+        assert_eq!(skeleton.find("lthigh"), Some(2));
+        assert_eq!(skeleton.find("LThigh"), Some(0));
+        assert_eq!(skeleton.find("lshin"), None);
+        rig.joints.truncate(1);
+        assert_eq!(Skeleton::new(&rig).unwrap().find("lthigh"), Some(0));
     }
 }

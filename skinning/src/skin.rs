@@ -14,6 +14,9 @@
 //!   `final = (1 - w) * vertex + w * blend vertex`.
 //!
 //! A vertex no range or weight moves keeps its stored values.
+//!
+//! Morph targets (blend shapes) change the stored vertices first, by
+//! weights given by name ([`BoundSkin::morphed`]).
 
 use std::ops::Range;
 
@@ -81,6 +84,19 @@ pub enum SkinError {
         joint: u32,
         count: usize,
     },
+    #[error("morph target {target:?} moves the {what} of vertex {vertex}, but the mesh has only {count} {what}s")]
+    MorphOutOfRange {
+        target: String,
+        what: &'static str,
+        vertex: u32,
+        count: usize,
+    },
+    #[error("vertex {vertex} stands at entry {entry} of the shared positions, but the list has only {count}")]
+    SharedPositionOutOfRange {
+        vertex: usize,
+        entry: u32,
+        count: u32,
+    },
     #[error(transparent)]
     Pose(#[from] JobError),
 }
@@ -114,6 +130,15 @@ pub struct BoundSkin {
     normals: Vec<Vec3>,
     joint_count: usize,
     kind: Kind,
+    morph_targets: Vec<BoundMorph>,
+}
+
+/// A morph target with its vertices checked.
+#[derive(Clone, Debug, PartialEq)]
+struct BoundMorph {
+    name: String,
+    positions: Vec<(usize, Vec3)>,
+    normals: Vec<(usize, Vec3)>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -248,16 +273,75 @@ impl BoundSkin {
                 });
             }
         }
+        if let Some(shared) = &skin.shared_positions {
+            check_per_vertex(
+                count,
+                "shared position entries",
+                shared.entries.len(),
+                false,
+            )?;
+            if let Some((vertex, &entry)) = shared
+                .entries
+                .iter()
+                .enumerate()
+                .find(|(_, &entry)| entry >= shared.count)
+            {
+                return Err(SkinError::SharedPositionOutOfRange {
+                    vertex,
+                    entry,
+                    count: shared.count,
+                });
+            }
+        }
         let kind = match &skin.binding {
             Binding::Weighted(weights) => bind_weights(weights, count, skeleton)?,
             Binding::BoneSpace(bone_space) => bind_bone_space(bone_space, count, skeleton)?,
         };
+        let morph_targets = skin
+            .morph_targets
+            .iter()
+            .map(|target| bind_morph(target, count, skin.normals.len()))
+            .collect::<Result<_, _>>()?;
         Ok(BoundSkin {
             positions: vec3s(&skin.positions),
             normals: vec3s(&skin.normals),
             joint_count: skeleton.len(),
             kind,
+            morph_targets,
         })
+    }
+
+    /// The skin with its morph targets added to the stored vertices at
+    /// `weights`, given by target name: a target not named has weight 0, a
+    /// name no target has changes nothing. When some weight is not 0, every
+    /// normal is renormalized.
+    pub fn morphed(&self, weights: &[(String, f32)]) -> BoundSkin {
+        let mut morphed = self.clone();
+        let mut moved = false;
+        for target in &self.morph_targets {
+            let weight = weights
+                .iter()
+                .rev()
+                .find(|(name, _)| *name == target.name)
+                .map_or(0.0, |&(_, weight)| weight);
+            if weight == 0.0 {
+                continue;
+            }
+            moved = true;
+            // Indexing cannot fail: `bind` checked every vertex.
+            for &(vertex, offset) in &target.positions {
+                morphed.positions[vertex] += weight * offset;
+            }
+            for &(vertex, offset) in &target.normals {
+                morphed.normals[vertex] += weight * offset;
+            }
+        }
+        if moved {
+            for normal in &mut morphed.normals {
+                *normal = normal.normalize_or_zero();
+            }
+        }
+        morphed
     }
 
     /// The skin deformed by the joints' model matrices (one per skeleton
@@ -589,6 +673,36 @@ fn bind_weights(
     })
 }
 
+fn bind_morph(
+    target: &rig::MorphTarget,
+    vertices: usize,
+    normals: usize,
+) -> Result<BoundMorph, SkinError> {
+    let offsets = |offsets: &[rig::MorphOffset], what: &'static str, count: usize| {
+        offsets
+            .iter()
+            .map(|offset| {
+                let vertex = offset.vertex as usize;
+                if vertex < count {
+                    Ok((vertex, Vec3::from_array(offset.offset)))
+                } else {
+                    Err(SkinError::MorphOutOfRange {
+                        target: target.name.clone(),
+                        what,
+                        vertex: offset.vertex,
+                        count,
+                    })
+                }
+            })
+            .collect::<Result<Vec<_>, _>>()
+    };
+    Ok(BoundMorph {
+        name: target.name.clone(),
+        positions: offsets(&target.positions, "position", vertices)?,
+        normals: offsets(&target.normals, "normal", normals)?,
+    })
+}
+
 fn bind_bone_space(
     bone_space: &rig::BoneSpace,
     count: usize,
@@ -703,6 +817,8 @@ mod tests {
         Skin {
             name: "test".to_owned(),
             texture: None,
+            morph_targets: Vec::new(),
+            shared_positions: None,
             positions: vec![[1.0, 0.0, 0.0], [2.0, 0.0, 0.0]],
             normals: vec![[0.0, 0.0, 1.0], [1.0, 0.0, 0.0]],
             uvs: Vec::new(),
@@ -1007,5 +1123,83 @@ mod tests {
             bound.deform(&model()[..1], BlendRule::Game),
             Err(SkinError::Pose(JobError::LengthMismatch { .. }))
         ));
+    }
+
+    /// The bone-space skin with one morph target: vertex 0 moves by
+    /// (0, 2, 0) and its normal by (0, 0, -1) at weight 1.
+    fn morphing_skin() -> Skin {
+        Skin {
+            morph_targets: vec![rig::MorphTarget {
+                name: "lift".to_owned(),
+                positions: vec![rig::MorphOffset {
+                    vertex: 0,
+                    offset: [0.0, 2.0, 0.0],
+                }],
+                normals: vec![rig::MorphOffset {
+                    vertex: 0,
+                    offset: [1.0, 0.0, -1.0],
+                }],
+            }],
+            ..bone_space_skin(0.0)
+        }
+    }
+
+    fn morphed(skin: &Skin, weights: &[(&str, f32)]) -> Result<PosedSkin, SkinError> {
+        let weights: Vec<(String, f32)> = weights
+            .iter()
+            .map(|&(name, weight)| (name.to_owned(), weight))
+            .collect();
+        BoundSkin::bind(skin, &skeleton())?
+            .morphed(&weights)
+            .deform(&model(), BlendRule::Game)
+    }
+
+    #[test]
+    fn morph_targets_move_the_stored_vertices_by_their_weight() {
+        let skin = morphing_skin();
+        // Weight 0, or no weight given, or only other names: as stored.
+        let unmoved = deform(&skin, BlendRule::Game).unwrap();
+        assert_eq!(morphed(&skin, &[("lift", 0.0)]).unwrap(), unmoved);
+        assert_eq!(morphed(&skin, &[("other", 1.0)]).unwrap(), unmoved);
+        // Half of (0, 2, 0) lifts (1, 0, 0) to (1, 1, 0); B0 then adds (0, 1, 0).
+        // The normal (0, 0, 1) + 0.5 * (1, 0, -1) = (0.5, 0, 0.5), renormalized.
+        let lifted = morphed(&skin, &[("lift", 0.5)]).unwrap();
+        assert!(lifted.positions[0].abs_diff_eq(Vec3::new(1.0, 2.0, 0.0), 1e-6));
+        assert!(lifted.normals[0].abs_diff_eq(Vec3::new(1.0, 0.0, 1.0).normalize(), 1e-6));
+        assert_eq!(lifted.positions[1], unmoved.positions[1]);
+        // The last weight given for a name wins.
+        assert_eq!(
+            morphed(&skin, &[("lift", 1.0), ("lift", 0.5)]).unwrap(),
+            lifted
+        );
+    }
+
+    #[test]
+    fn morphs_and_shared_positions_past_the_vertices_are_errors() {
+        let mut skin = morphing_skin();
+        skin.morph_targets[0].normals[0].vertex = 2;
+        assert_eq!(
+            deform(&skin, BlendRule::Game).unwrap_err().to_string(),
+            r#"morph target "lift" moves the normal of vertex 2, but the mesh has only 2 normals"#
+        );
+        let mut skin = bone_space_skin(0.0);
+        skin.shared_positions = Some(rig::SharedPositions {
+            list: "mesh".to_owned(),
+            count: 1,
+            entries: vec![0, 1],
+        });
+        assert_eq!(
+            deform(&skin, BlendRule::Game).unwrap_err().to_string(),
+            "vertex 1 stands at entry 1 of the shared positions, but the list has only 1"
+        );
+        skin.shared_positions = Some(rig::SharedPositions {
+            list: "mesh".to_owned(),
+            count: 1,
+            entries: vec![0],
+        });
+        assert_eq!(
+            deform(&skin, BlendRule::Game).unwrap_err().to_string(),
+            "the mesh has 2 vertices but 1 shared position entries"
+        );
     }
 }

@@ -72,3 +72,9 @@ pub fn files_with_extension(dir: &Path, extension: &str) -> Vec<PathBuf> {
     files.sort();
     files
 }
+
+/// `bytes` with the four at `at` overwritten by `value`: a corrupted file.
+pub fn patched(mut bytes: Vec<u8>, at: usize, value: [u8; 4]) -> Vec<u8> {
+    bytes.splice(at..at + 4, value);
+    bytes
+}

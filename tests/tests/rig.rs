@@ -110,6 +110,8 @@ fn every_sample_animation_poses_every_frame_of_some_sample_skeleton() {
             Motion::Vertices(vertex_frames) => {
                 assert_eq!(vertex_frames.len(), frames, "{name}");
             }
+            // Poses nothing alone: it must say what has to come with it.
+            Motion::Incomplete { needs } => assert!(!needs.is_empty(), "{name}"),
         }
     }
 }

@@ -186,15 +186,9 @@ fn every_truncation_is_an_error() {
     }
 }
 
-/// Overwrites four bytes at `at`.
-fn patched(mut bytes: Vec<u8>, at: usize, value: [u8; 4]) -> Vec<u8> {
-    bytes.splice(at..at + 4, value);
-    bytes
-}
-
 #[test]
 fn a_form_size_past_the_end_is_an_error() {
-    let bytes = patched(two_joint_sktm(), 4, 0x0001_0000u32.to_be_bytes());
+    let bytes = tests::patched(two_joint_sktm(), 4, 0x0001_0000u32.to_be_bytes());
     let error = Skeleton::from_bytes(&bytes).unwrap_err();
     assert_eq!(
         error.to_string(),
@@ -205,7 +199,7 @@ fn a_form_size_past_the_end_is_an_error() {
 #[test]
 fn a_chunk_size_past_its_form_is_an_error() {
     // PRNT's size (at 53 + 4) claims more than FORM 0002 has left.
-    let bytes = patched(two_joint_sktm(), 57, 200u32.to_be_bytes());
+    let bytes = tests::patched(two_joint_sktm(), 57, 200u32.to_be_bytes());
     let error = Skeleton::from_bytes(&bytes).unwrap_err();
     assert_eq!(error.position, Some(Position::Byte(57)));
     assert_eq!(error.path.to_string(), "SKTM/0002/PRNT");
@@ -221,7 +215,7 @@ fn a_chunk_size_past_its_form_is_an_error() {
 #[test]
 fn a_huge_joint_count_fails_without_allocating() {
     // INFO's payload is at 32.
-    let bytes = patched(two_joint_sktm(), 32, u32::MAX.to_le_bytes());
+    let bytes = tests::patched(two_joint_sktm(), 32, u32::MAX.to_le_bytes());
     let error = Skeleton::from_bytes(&bytes).unwrap_err();
     assert_eq!(error.path.to_string(), "SKTM/0002/NAME");
     // Checked against NAME's 9 bytes before any element is allocated.
@@ -234,7 +228,7 @@ fn a_huge_joint_count_fails_without_allocating() {
 #[test]
 fn a_count_larger_than_a_later_chunk_holds_is_an_error() {
     // Three joints but two in every column: NAME runs out first.
-    let bytes = patched(two_joint_sktm(), 32, 3u32.to_le_bytes());
+    let bytes = tests::patched(two_joint_sktm(), 32, 3u32.to_le_bytes());
     let error = Skeleton::from_bytes(&bytes).unwrap_err();
     assert_eq!(
         error.to_string(),
@@ -247,9 +241,9 @@ fn bytes_left_inside_a_chunk_are_an_error() {
     // INFO grows by one byte; both enclosing FORM sizes grow with it.
     let mut bytes = two_joint_sktm();
     bytes.insert(36, 0xAA);
-    let bytes = patched(bytes, 28, 5u32.to_be_bytes());
-    let bytes = patched(bytes, 16, 218u32.to_be_bytes());
-    let bytes = patched(bytes, 4, 230u32.to_be_bytes());
+    let bytes = tests::patched(bytes, 28, 5u32.to_be_bytes());
+    let bytes = tests::patched(bytes, 16, 218u32.to_be_bytes());
+    let bytes = tests::patched(bytes, 4, 230u32.to_be_bytes());
     let error = Skeleton::from_bytes(&bytes).unwrap_err();
     assert_eq!(
         error.to_string(),
@@ -259,7 +253,7 @@ fn bytes_left_inside_a_chunk_are_an_error() {
 
 #[test]
 fn a_wrong_chunk_tag_is_an_error() {
-    let bytes = patched(two_joint_sktm(), 53, *b"PRNX");
+    let bytes = tests::patched(two_joint_sktm(), 53, *b"PRNX");
     let error = Skeleton::from_bytes(&bytes).unwrap_err();
     assert_eq!(
         error.to_string(),
@@ -270,7 +264,7 @@ fn a_wrong_chunk_tag_is_an_error() {
 #[test]
 fn an_error_in_a_level_names_the_level() {
     // The SKTM form starts at 34 in the SLOD file; its PRNT tag at 34 + 53.
-    let bytes = patched(two_joint_slod(), 34 + 53, *b"PRNX");
+    let bytes = tests::patched(two_joint_slod(), 34 + 53, *b"PRNX");
     let error = Skeleton::from_bytes(&bytes).unwrap_err();
     assert_eq!(
         error.to_string(),
@@ -280,14 +274,14 @@ fn an_error_in_a_level_names_the_level() {
 
 #[test]
 fn an_unknown_version_lists_the_known_ones() {
-    let bytes = patched(two_joint_sktm(), 20, *b"0003");
+    let bytes = tests::patched(two_joint_sktm(), 20, *b"0003");
     let error = Skeleton::from_bytes(&bytes).unwrap_err();
     assert_eq!(
         error.to_string(),
         "byte 20: SKTM: unknown FORM 0003; known: 0002"
     );
 
-    let bytes = patched(two_joint_sktm(), 8, *b"SKTX");
+    let bytes = tests::patched(two_joint_sktm(), 8, *b"SKTX");
     let error = Skeleton::from_bytes(&bytes).unwrap_err();
     assert_eq!(
         error.to_string(),

@@ -62,11 +62,21 @@ fn type_section(page: &mut String, layout: &TypeLayout, with_doc: bool) {
         ByteOrder::Text => "text",
         ByteOrder::PerForm => "each variant's own",
     };
-    let framing = match (layout.form, layout.chosen_by, layout.byte_order) {
-        (Some(form), _, _) => format!("IFF `FORM {form}` (sizes big-endian, no pad bytes). "),
-        (None, Some(chosen_by), _) => format!("One of these variants, chosen by {chosen_by}. "),
-        (None, None, ByteOrder::PerForm) => "One of these forms, chosen by its type. ".to_owned(),
-        (None, None, _) => String::new(),
+    let framing = match (
+        layout.form,
+        layout.chunk,
+        layout.chosen_by,
+        layout.byte_order,
+    ) {
+        (Some(form), _, _, _) => format!("IFF `FORM {form}` (sizes big-endian, no pad bytes). "),
+        (None, Some(tag), _, _) => format!("IFF chunk `{tag}` (size big-endian). "),
+        (None, None, Some(chosen_by), _) => {
+            format!("One of these variants, chosen by {chosen_by}. ")
+        }
+        (None, None, None, ByteOrder::PerForm) => {
+            "One of these IFF elements, chosen by the next form's type or chunk's tag. ".to_owned()
+        }
+        (None, None, None, _) => String::new(),
     };
     let _ = writeln!(page, "{framing}Byte order: {order}. Size: {size}.\n");
     if !layout.context.is_empty() {

@@ -4,6 +4,8 @@
 
 #![allow(dead_code)] // each test binary uses part of it
 
+pub mod bonespro;
+
 use formats::sims::{cmx, skel, skn};
 use formats::swg::skt;
 
@@ -390,4 +392,281 @@ fn row_translation(t: [f64; 3]) -> Mat4 {
         [0.0, 0.0, 1.0, 0.0],
         [t[0], t[1], t[2], 1.0],
     ]
+}
+
+/// One IFF child: a chunk's tag and payload, or a form's type and contents.
+pub struct IffChild<'a> {
+    pub tag: [u8; 4],
+    pub form: bool,
+    pub data: &'a [u8],
+}
+
+/// The children in `bytes` (sizes big-endian; a form's data starts after its type).
+pub fn iff_children(mut bytes: &[u8]) -> Vec<IffChild<'_>> {
+    let mut children = Vec::new();
+    while !bytes.is_empty() {
+        let tag: [u8; 4] = bytes[..4].try_into().unwrap();
+        let size = u32::from_be_bytes(bytes[4..8].try_into().unwrap()) as usize;
+        let (child, rest) = bytes[8..].split_at(size);
+        children.push(if &tag == b"FORM" {
+            IffChild {
+                tag: child[..4].try_into().unwrap(),
+                form: true,
+                data: &child[4..],
+            }
+        } else {
+            IffChild {
+                tag,
+                form: false,
+                data: child,
+            }
+        });
+        bytes = rest;
+    }
+    children
+}
+
+fn le_i32(bytes: &[u8], at: usize) -> i32 {
+    i32::from_le_bytes(bytes[at..at + 4].try_into().unwrap())
+}
+
+fn le_f32(bytes: &[u8], at: usize) -> f64 {
+    f64::from(f32::from_le_bytes(bytes[at..at + 4].try_into().unwrap()))
+}
+
+fn vectors(bytes: &[u8]) -> Vec<[f64; 3]> {
+    bytes
+        .chunks_exact(12)
+        .map(|v| [le_f32(v, 0), le_f32(v, 4), le_f32(v, 8)])
+        .collect()
+}
+
+fn strings(bytes: &[u8]) -> Vec<String> {
+    bytes
+        .split(|&byte| byte == 0)
+        .filter(|name| !name.is_empty())
+        .map(|name| String::from_utf8_lossy(name).into_owned())
+        .collect()
+}
+
+/// One shader group of a SWG mesh: per shader vertex its position index
+/// (PIDX), normal index (NIDX) and 2-D texture coordinates (the first
+/// TCSD), and its triangles of shader vertices (ITL or OITL).
+pub struct SwgShaderGroup {
+    pub shader: String,
+    pub position_indices: Vec<usize>,
+    pub normal_indices: Vec<usize>,
+    pub uvs: Vec<[f64; 2]>,
+    pub triangles: Vec<[usize; 3]>,
+}
+
+/// A SWG blend target: its name, and (index, offset) pairs for positions
+/// and for normals.
+pub struct SwgBlendTarget {
+    pub name: String,
+    pub positions: Vec<(usize, [f64; 3])>,
+    pub normals: Vec<(usize, [f64; 3])>,
+}
+
+/// A `.mgn` read chunk by chunk, as the game's loader lays it out.
+pub struct SwgMesh {
+    pub joints: Vec<String>,
+    pub positions: Vec<[f64; 3]>,
+    /// Per position, its (joint index into `joints`, weight) pairs.
+    pub weights: Vec<Vec<(usize, f64)>>,
+    pub normals: Vec<[f64; 3]>,
+    pub blend_targets: Vec<SwgBlendTarget>,
+    pub groups: Vec<SwgShaderGroup>,
+}
+
+fn offsets(bytes: &[u8]) -> Vec<(usize, [f64; 3])> {
+    bytes
+        .chunks_exact(16)
+        .map(|entry| {
+            (
+                le_i32(entry, 0) as usize,
+                [le_f32(entry, 4), le_f32(entry, 8), le_f32(entry, 12)],
+            )
+        })
+        .collect()
+}
+
+pub fn swg_mesh(bytes: &[u8]) -> SwgMesh {
+    let skmg = &iff_children(bytes)[0];
+    assert_eq!(&skmg.tag, b"SKMG");
+    let version = &iff_children(skmg.data)[0];
+    let mut mesh = SwgMesh {
+        joints: Vec::new(),
+        positions: Vec::new(),
+        weights: Vec::new(),
+        normals: Vec::new(),
+        blend_targets: Vec::new(),
+        groups: Vec::new(),
+    };
+    let mut counts = Vec::new();
+    for child in iff_children(version.data) {
+        match (&child.tag, child.form) {
+            (b"XFNM", false) => mesh.joints = strings(child.data),
+            (b"POSN", false) => mesh.positions = vectors(child.data),
+            (b"TWHD", false) => {
+                counts = child
+                    .data
+                    .chunks_exact(4)
+                    .map(|count| le_i32(count, 0) as usize)
+                    .collect()
+            }
+            (b"TWDT", false) => {
+                let mut pairs = child
+                    .data
+                    .chunks_exact(8)
+                    .map(|pair| (le_i32(pair, 0) as usize, le_f32(pair, 4)));
+                mesh.weights = counts
+                    .iter()
+                    .map(|&count| pairs.by_ref().take(count).collect())
+                    .collect();
+            }
+            (b"NORM", false) => mesh.normals = vectors(child.data),
+            (b"BLTS", true) => {
+                for target in iff_children(child.data) {
+                    let mut blend = SwgBlendTarget {
+                        name: String::new(),
+                        positions: Vec::new(),
+                        normals: Vec::new(),
+                    };
+                    for part in iff_children(target.data) {
+                        match &part.tag {
+                            b"INFO" => blend.name = strings(&part.data[8..]).remove(0),
+                            b"POSN" => blend.positions = offsets(part.data),
+                            b"NORM" => blend.normals = offsets(part.data),
+                            _ => {}
+                        }
+                    }
+                    mesh.blend_targets.push(blend);
+                }
+            }
+            (b"PSDT", true) => mesh.groups.push(shader_group(child.data)),
+            _ => {}
+        }
+    }
+    mesh
+}
+
+fn shader_group(bytes: &[u8]) -> SwgShaderGroup {
+    let mut group = SwgShaderGroup {
+        shader: String::new(),
+        position_indices: Vec::new(),
+        normal_indices: Vec::new(),
+        uvs: Vec::new(),
+        triangles: Vec::new(),
+    };
+    let indices = |bytes: &[u8]| -> Vec<usize> {
+        bytes
+            .chunks_exact(4)
+            .map(|index| le_i32(index, 0) as usize)
+            .collect()
+    };
+    for child in iff_children(bytes) {
+        match &child.tag {
+            b"NAME" => group.shader = strings(child.data).remove(0),
+            b"PIDX" => group.position_indices = indices(&child.data[4..]),
+            b"NIDX" => group.normal_indices = indices(child.data),
+            b"TCSF" => {
+                let first = &iff_children(child.data)[0];
+                group.uvs = first
+                    .data
+                    .chunks_exact(8)
+                    .map(|uv| [le_f32(uv, 0), le_f32(uv, 4)])
+                    .collect();
+            }
+            b"PRIM" => {
+                for primitive in iff_children(child.data) {
+                    let stride = match &primitive.tag {
+                        b"ITL " => 12,
+                        b"OITL" => 14,
+                        _ => continue,
+                    };
+                    for triangle in primitive.data[4..].chunks_exact(stride) {
+                        let corners = &triangle[stride - 12..];
+                        group
+                            .triangles
+                            .push([0, 4, 8].map(|at| le_i32(corners, at) as usize));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    group
+}
+
+/// SWG skinning: each position moved by the weighted sum of its joints'
+/// `world(pose) * inverse(world(bind))` (joints found by name in
+/// `names`), after the blend targets' position offsets times their
+/// weights. Normals get their offsets and are renormalized, but not posed:
+/// this is for checking meshes at the bind pose.
+pub fn swg_skin(
+    mesh: &SwgMesh,
+    names: &[String],
+    bind: &[Mat4],
+    pose: &[Mat4],
+    blends: &[(&str, f64)],
+) -> (Vec<[f64; 3]>, Vec<[f64; 3]>) {
+    let mut positions = mesh.positions.clone();
+    let mut normals = mesh.normals.clone();
+    let mut applied = false;
+    for target in &mesh.blend_targets {
+        let Some(&(_, weight)) = blends.iter().find(|(name, _)| *name == target.name) else {
+            continue;
+        };
+        applied |= weight != 0.0;
+        for &(index, offset) in &target.positions {
+            (0..3).for_each(|axis| positions[index][axis] += weight * offset[axis]);
+        }
+        for &(index, offset) in &target.normals {
+            (0..3).for_each(|axis| normals[index][axis] += weight * offset[axis]);
+        }
+    }
+    if applied {
+        for normal in &mut normals {
+            let length = normal.iter().map(|c| c * c).sum::<f64>().sqrt();
+            normal.iter_mut().for_each(|c| *c /= length);
+        }
+    }
+    let skinning: Vec<Mat4> = mesh
+        .joints
+        .iter()
+        .map(|joint| {
+            let at = names
+                .iter()
+                .position(|name| name.eq_ignore_ascii_case(joint))
+                .expect("mesh joint in skeleton");
+            multiply(&pose[at], &inverse_rigid(&bind[at]))
+        })
+        .collect();
+    let posed_positions = positions
+        .iter()
+        .zip(&mesh.weights)
+        .map(|(&position, weights)| {
+            let mut sum = [0.0; 3];
+            for &(joint, weight) in weights {
+                let moved = transform_point(&skinning[joint], position);
+                (0..3).for_each(|axis| sum[axis] += weight * moved[axis]);
+            }
+            sum
+        })
+        .collect();
+    (posed_positions, normals)
+}
+
+/// The inverse of a rotation-and-translation matrix.
+pub fn inverse_rigid(m: &Mat4) -> Mat4 {
+    let mut out = [[0.0; 4]; 4];
+    for row in 0..3 {
+        for column in 0..3 {
+            out[row][column] = m[column][row];
+        }
+        out[row][3] = -(0..3).map(|k| m[k][row] * m[k][3]).sum::<f64>();
+    }
+    out[3][3] = 1.0;
+    out
 }

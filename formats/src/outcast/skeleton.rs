@@ -138,7 +138,10 @@ pub fn rest_rotation(stored: &[f32; 9]) -> Quat {
 impl Rig for Skeleton {
     /// Joint j's rest local transform is `T(p_j - p_parent) * R_j`, with the
     /// implicit root at the origin.
-    fn skeleton(&self, _: &Files, _: RigOptions) -> Option<Result<rig::Skeleton, RigError>> {
+    fn skeleton(&self, _: &Files, options: RigOptions) -> Option<Result<rig::Skeleton, RigError>> {
+        if let Err(error) = options.single_level() {
+            return Some(Err(error));
+        }
         let parents = match self.parents() {
             Ok(parents) => parents,
             Err(error) => return Some(Err(RigError::Invalid(error.to_string()))),

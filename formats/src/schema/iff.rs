@@ -10,11 +10,18 @@
 //! `Write + Seek`, and patching writes each byte once however deep forms
 //! nest, where encoding each level into its own buffer would copy the
 //! innermost bytes once per level.
+//!
+//! Choosing: an optional element is present when the next child begins as
+//! it does ([`next_is`]), and an enum of elements takes the variant the next
+//! child's tag or form type names ([`peek_start`]); neither consumes anything.
 
+use std::fmt;
 use std::io::{Read, Seek, SeekFrom, Write};
 
-use super::io::{position, read_array, remaining};
-use super::{Decode, Endian, Error, ErrorKind, Segment};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+use super::io::{position, read_array, read_bytes, remaining};
+use super::{Decode, Encode, Endian, Error, ErrorKind, HasContext, RawString, Segment};
 
 /// The tag every form starts with.
 const FORM: [u8; 4] = *b"FORM";
@@ -25,23 +32,59 @@ pub const CHUNK_HEADER_SIZE: u64 = 8;
 /// Bytes of a form header: `FORM`, size and type.
 pub const FORM_HEADER_SIZE: u64 = 12;
 
-/// Implemented by `#[derive(Schema)]` for a struct marked `#[schema(form = "TYPE")]`:
-/// enums of forms choose their variant by this type.
-#[diagnostic::on_unimplemented(
-    message = "`{Self}` is not a form struct",
-    label = "each variant of an enum of forms holds a struct marked `#[schema(form = \"TYPE\")]`"
-)]
-pub trait FormType {
-    const FORM_TYPE: [u8; 4];
+/// How an IFF element begins: a chunk with its tag, or a `FORM` with its type.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Start {
+    Chunk([u8; 4]),
+    Form([u8; 4]),
 }
 
-/// A value that is a whole `FORM`: a form struct or an enum of forms.
-/// Inside a form, every field that is not a chunk must be one.
+impl fmt::Display for Start {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Start::Chunk(tag) => write!(f, "chunk {}", tag_text(*tag)),
+            Start::Form(form_type) => write!(f, "FORM {}", tag_text(*form_type)),
+        }
+    }
+}
+
+/// Implemented by `#[derive(Schema)]` for a struct marked
+/// `#[schema(form = "TYPE")]` or `#[schema(chunk = "TAG")]`: how it begins.
+/// Enums of elements choose their variant by it.
 #[diagnostic::on_unimplemented(
-    message = "`{Self}` is not an IFF form",
-    label = "inside a FORM, a field is a chunk (`#[schema(chunk = \"TAG\")]`) or a form"
+    message = "`{Self}` is not a form or chunk struct",
+    label = "each variant of an enum of IFF elements holds a struct marked `#[schema(form = \"TYPE\")]` or `#[schema(chunk = \"TAG\")]`, or names its own with `#[schema(form = ...)]` or `#[schema(chunk = ...)]`"
 )]
-pub trait IffForm {}
+pub trait IffStart {
+    const START: Start;
+}
+
+/// A value that is one whole IFF element: a form or chunk struct, an enum
+/// of them, or a [`RawChunk`]. Inside a form, every field that is not in a
+/// chunk must be one; an `Option` of one is present when the next child
+/// begins as it does.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not an IFF element (a form, a chunk, or an enum of them)",
+    label = "inside a FORM, a field is in a chunk (`#[schema(chunk = \"TAG\")]`) or a form (`#[schema(form = \"TYPE\")]`), or its type is a form or a chunk; an `Option` outside them needs `flag` or `present_if`"
+)]
+pub trait IffElement {
+    /// What the element can begin with.
+    const STARTS: &'static [Start];
+
+    /// Whether a child beginning with `next` is one of these.
+    fn begins_with(next: Start) -> bool {
+        Self::STARTS.contains(&next)
+    }
+}
+
+/// Implemented by `#[derive(Schema)]` for a binary struct that is neither a
+/// form nor a chunk: a run of fields, which a variant of an enum of
+/// elements can wrap in a form or chunk of its own.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is a whole form or chunk already",
+    label = "a variant's `form = ...` or `chunk = ...` wraps a struct that is neither"
+)]
+pub trait IffBody {}
 
 /// A reader that ends where a chunk or form ends. Positions stay those of
 /// the underlying reader, so error offsets are offsets in the file.
@@ -149,6 +192,81 @@ where
     }
     read_bounded(reader, start + FORM_HEADER_SIZE, size - 4, read_children)
         .map_err(|e| e.within(Segment::Chunk(form_type)))
+}
+
+/// How the next child begins, or `None` at the end of the input; the
+/// reader is left where it was.
+pub fn peek_start<R: Read + Seek>(reader: &mut R) -> Result<Option<Start>, Error> {
+    if remaining(reader)? == 0 {
+        return Ok(None);
+    }
+    let start = position(reader)?;
+    let tag = read_array::<4, R>(reader)?;
+    let next = if tag == FORM {
+        read_array::<4, R>(reader)?;
+        Start::Form(read_array::<4, R>(reader)?)
+    } else {
+        Start::Chunk(tag)
+    };
+    reader
+        .seek(SeekFrom::Start(start))
+        .map_err(|e| Error::at_byte(start, ErrorKind::Io(e)))?;
+    Ok(Some(next))
+}
+
+/// Whether the next child begins as `begins_with` accepts; false at the
+/// end of the input. Optional elements are present by it.
+pub fn next_is<R: Read + Seek>(
+    reader: &mut R,
+    begins_with: impl FnOnce(Start) -> bool,
+) -> Result<bool, Error> {
+    Ok(peek_start(reader)?.is_some_and(begins_with))
+}
+
+/// Whether the next child begins as a `T` does; false at the end of the input.
+pub fn next_is_element<T: IffElement, R: Read + Seek>(reader: &mut R) -> Result<bool, Error> {
+    next_is(reader, T::begins_with)
+}
+
+/// The error for a child none of an enum's variants begins with (or for
+/// the end of the input), listing those that would. `reader` stands at
+/// the child.
+pub fn unknown_element<R: Seek>(reader: &mut R, found: Option<Start>, known: &[Start]) -> Error {
+    let known_forms: Option<Vec<[u8; 4]>> = known
+        .iter()
+        .map(|start| match start {
+            Start::Form(form_type) => Some(*form_type),
+            Start::Chunk(_) => None,
+        })
+        .collect();
+    let kind = match (found, known_forms) {
+        // An enum of forms names the form types it knows.
+        (Some(Start::Form(found)), Some(forms)) => {
+            return unknown_form(reader, found, &forms);
+        }
+        (Some(Start::Chunk(tag)), Some(_)) => ErrorKind::WrongTag {
+            expected: tag_text(FORM),
+            found: tag_text(tag),
+        },
+        (found, _) => {
+            let known = known
+                .iter()
+                .map(Start::to_string)
+                .collect::<Vec<_>>()
+                .join(", ");
+            ErrorKind::WrongTag {
+                expected: format!("one of {known}"),
+                found: found.map_or_else(
+                    || "the end of the input".to_owned(),
+                    |found| found.to_string(),
+                ),
+            }
+        }
+    };
+    match position(reader) {
+        Ok(start) => Error::at_byte(start, kind),
+        Err(error) => error,
+    }
 }
 
 /// The type of the `FORM` at the reader's position, which is left unchanged:
@@ -290,6 +408,93 @@ where
     writer.write_all(&size.to_be_bytes())?;
     writer.seek(SeekFrom::Start(end))?;
     Ok(())
+}
+
+/// A chunk or `FORM` kept as it is, for the children of a form that its
+/// layout does not name (`#[schema(to_end)] unknown: Vec<RawChunk>` keeps
+/// every child after the named ones, in order).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RawChunk {
+    /// The chunk's tag; `FORM` for a form.
+    #[serde(serialize_with = "tag_to_text", deserialize_with = "tag_from_text")]
+    pub tag: [u8; 4],
+    /// Everything after the size: the payload, or a form's type and children.
+    pub data: Vec<u8>,
+}
+
+fn tag_to_text<S: Serializer>(tag: &[u8; 4], serializer: S) -> Result<S::Ok, S::Error> {
+    RawString(tag.to_vec()).serialize(serializer)
+}
+
+fn tag_from_text<'de, D: Deserializer<'de>>(deserializer: D) -> Result<[u8; 4], D::Error> {
+    let text = RawString::deserialize(deserializer)?;
+    <[u8; 4]>::try_from(text.as_bytes())
+        .map_err(|_| serde::de::Error::custom(format!("{text:?} is not a tag of four characters")))
+}
+
+impl HasContext for RawChunk {
+    type Context = ();
+}
+
+impl Decode for RawChunk {
+    const MIN_SIZE: u64 = CHUNK_HEADER_SIZE;
+    const FIXED_SIZE: Option<u64> = None;
+
+    fn decode<R: Read + Seek>(reader: &mut R, _: Endian, _: &()) -> Result<Self, Error> {
+        let start = position(reader)?;
+        let tag = read_array::<4, R>(reader)?;
+        let size = read_size(reader)?;
+        if tag == FORM && size < 4 {
+            return Err(Error::at_byte(
+                start + 4,
+                ErrorKind::Invalid(format!("FORM size {size} cannot hold the 4-byte form type")),
+            ));
+        }
+        let data = read_bytes(reader, size)?;
+        Ok(RawChunk { tag, data })
+    }
+}
+
+impl Encode for RawChunk {
+    fn encode<W: Write + Seek>(&self, writer: &mut W, _: Endian, _: &()) -> Result<(), Error> {
+        if self.tag == FORM && self.data.len() < 4 {
+            return Err(Error::new(ErrorKind::Invalid(format!(
+                "a FORM kept as bytes holds {} byte(s), too few for its type",
+                self.data.len()
+            ))));
+        }
+        writer.write_all(&self.tag)?;
+        write_sized(writer, |writer| Ok(writer.write_all(&self.data)?))
+    }
+}
+
+impl IffElement for RawChunk {
+    const STARTS: &'static [Start] = &[];
+
+    /// A raw chunk can be any child.
+    fn begins_with(_: Start) -> bool {
+        true
+    }
+}
+
+/// A count whose collections are all absent must be 0, which is what the
+/// writer would store: else the file would not come back byte for byte.
+pub fn check_absent_count(
+    count_chunk: &'static str,
+    count: usize,
+    collections: &[(&'static str, bool)],
+) -> Result<(), Error> {
+    if count == 0 || collections.iter().any(|&(_, present)| present) {
+        return Ok(());
+    }
+    let absent = collections
+        .iter()
+        .map(|(name, _)| *name)
+        .collect::<Vec<_>>()
+        .join(", ");
+    Err(Error::new(ErrorKind::Invalid(format!(
+        "{count_chunk} counts {count} entries, but {absent} is absent"
+    ))))
 }
 
 #[cfg(test)]

@@ -20,6 +20,8 @@ pub struct TypeLayout {
     pub byte_order: ByteOrder,
     /// The IFF form type when the type is a `FORM` (e.g. `SKTM`).
     pub form: Option<&'static str>,
+    /// The IFF chunk tag when the type is a whole chunk (e.g. `NAME`).
+    pub chunk: Option<&'static str>,
     /// The context parameters the type needs from the type holding it.
     pub context: &'static [ContextLayout],
     /// For an enum: what chooses the variant, e.g. "a leading `u8` tag".

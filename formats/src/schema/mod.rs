@@ -20,6 +20,7 @@
 //! |---|---|
 //! | `big`, `little` | the byte order of every field (a binary layout must state one) |
 //! | `form = "TYPE"` | the struct is an IFF `FORM` of this type |
+//! | `chunk = "TAG"` | the struct is an IFF chunk with this tag, its fields the payload |
 //! | `text`, `one_line` | a text layout (see [`text`]) |
 //! | `context(name: Type, ...)` | values the type needs from the type holding it; generates a `<Type>Context` struct with those public fields |
 //! | `crate = "path"` | where the runtime is, when not at `::formats` |
@@ -36,7 +37,10 @@
 //! | `flag = u8` | `Option<T>` | 0 or 1, then the value when 1 |
 //! | `present_if = name` | `Option<T>` | the value when an earlier field or a context parameter is not 0 |
 //! | `magic = 1u32`, `magic = b"TAG"` | [`Magic`] | a constant |
-//! | `chunk = "TAG"` | any | an IFF chunk holding the field |
+//! | `chunk = "TAG"` | any | an IFF chunk holding the field; fields in a row naming one tag share one chunk (`INFO` holding several counts) |
+//! | `form = "TYPE"` | any | an IFF `FORM` of this type whose children the field is (a list of forms or chunks) |
+//! | nothing | `Option<T>`, in IFF | the value when the next child begins as it does: the field's chunk or form, or `T` itself (a form, a chunk, an enum of them); nothing at the end of the enclosing form |
+//! | `to_end` | `Vec<`[`RawChunk`]`>` | every child left in the form, kept as it is, in order |
 //! | `with = path` | any | `path::read`/`write`/`strategy` do it; `context(...)` values are passed to them as extra arguments, in the order written |
 //! | `context(param = name, ...)` | a type with context | passes an earlier field's value or one of the type's own parameters (`context(param)` passes the value of the same name); a list passes the same context to every element |
 //!
@@ -47,7 +51,10 @@
 //! | `little, tag = u8` | `when = 0xFF`, or `other` (holds the tag itself) | the tag, then the variant's value |
 //! | `little, context(mode: u8), select = mode` (or `text, ...`) | `when = 1` (any expression of the parameter's type) | the variant's value alone: the context chose it |
 //! | `text` | `keyword = "Mesh (absolute)"` (unit variants) | a line spelling the phrase, quoted or not |
-//! | nothing | nothing; each variant holds a `form` struct | the `FORM`, chosen by its type |
+//! | nothing | nothing, each variant holding a `form` or `chunk` struct; or `form = "TYPE"` or `chunk = "TAG"`, wrapping a struct of fields (versions sharing one layout) | the `FORM` or chunk, chosen by its type or tag |
+//!
+//! A count whose collections are all absent options must be 0 (so that
+//! the file writes back the same).
 //!
 //! A variant holds one value or none; `context(...)` on a variant passes the
 //! enum's parameters to its value. Writing a variant its selector does not
@@ -66,6 +73,8 @@ mod context_tests;
 mod derive_tests;
 mod error;
 pub(crate) mod iff;
+#[cfg(test)]
+mod iff_tests;
 pub(crate) mod io;
 pub mod json;
 mod layout;
@@ -82,6 +91,7 @@ use std::io::{Cursor, Read, Seek, Write};
 
 pub use binrw::Endian;
 pub use error::{Error, ErrorKind, FieldPath, Position, Segment};
+pub use iff::RawChunk;
 pub use layout::{ByteOrder, ContextLayout, FieldLayout, Layout, TypeLayout};
 pub use markers::{Count, Magic, NoContext};
 pub use string::RawString;

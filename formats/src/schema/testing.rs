@@ -18,7 +18,7 @@ use serde::Serialize;
 
 use super::collection::CountInt;
 use super::text::{FloatStyle, LineEnding, RawLine, TextReader, TextSchema, TextStyle};
-use super::{json, BinarySchema, HasContext, RawString};
+use super::{json, BinarySchema, HasContext, RawChunk, RawString};
 
 /// Cases each generated round-trip test runs.
 pub const CASES: u32 = 256;
@@ -73,6 +73,23 @@ impl<T: Sample + 'static, const N: usize> Sample for [T; N] {
 
     fn strategy_with(context: &T::Context) -> BoxedStrategy<Self> {
         proptest::array::uniform::<_, N>(T::strategy_with(context)).boxed()
+    }
+}
+
+/// Chunks with lower-case tags, which no layout names, so that the named
+/// children of a form never take one for their own.
+impl Sample for RawChunk {
+    fn context_strategy() -> BoxedStrategy<()> {
+        Just(()).boxed()
+    }
+
+    fn strategy_with(_: &()) -> BoxedStrategy<Self> {
+        (
+            proptest::array::uniform4(b'a'..=b'z'),
+            vec(any::<u8>(), 0..=MAX_LEN),
+        )
+            .prop_map(|(tag, data)| RawChunk { tag, data })
+            .boxed()
     }
 }
 

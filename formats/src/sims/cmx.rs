@@ -299,29 +299,33 @@ impl Describe for Cmx {
 
 impl Rig for Cmx {
     /// The first skeleton, when the file has one.
-    fn skeleton(&self, _: &Files, _: RigOptions) -> Option<Result<rig::Skeleton, RigError>> {
+    fn skeleton(&self, _: &Files, options: RigOptions) -> Option<Result<rig::Skeleton, RigError>> {
         let skeleton = self.skeletons.first()?;
-        Some(bones::skeleton(skeleton.bones.iter().map(|bone| {
-            SimsBone {
+        Some(options.single_level().and_then(|()| {
+            bones::skeleton(skeleton.bones.iter().map(|bone| SimsBone {
                 name: &bone.name,
                 parent: &bone.parent,
                 translation: bone.translation,
                 rotation: bone.rotation,
-            }
-        })))
+            }))
+        }))
     }
 
     /// Every skin of every suit, found beside the file; `None` without suits.
-    fn skins(&self, files: &Files, _: RigOptions) -> Option<Result<Vec<rig::Skin>, RigError>> {
+    fn skins(
+        &self,
+        files: &Files,
+        options: RigOptions,
+    ) -> Option<Result<Vec<rig::Skin>, RigError>> {
         if self.suits.is_empty() {
             return None;
         }
-        let skins = self.suits.iter().map(|suit| suit::skins(suit, files));
-        Some(
+        Some(options.single_level().and_then(|()| {
+            let skins = self.suits.iter().map(|suit| suit::skins(suit, files));
             skins
                 .collect::<Result<Vec<_>, _>>()
-                .map(|skins| skins.concat()),
-        )
+                .map(|skins| skins.concat())
+        }))
     }
 
     /// Every skill, with its keys from the `.cfp` beside the file; `None`

@@ -110,13 +110,15 @@ impl Describe for Skeleton {
 }
 
 impl Rig for Skeleton {
-    fn skeleton(&self, _: &Files, _: RigOptions) -> Option<Result<rig::Skeleton, RigError>> {
-        Some(bones::skeleton(self.bones.iter().map(|bone| SimsBone {
-            name: &bone.name,
-            parent: &bone.parent,
-            translation: bone.translation,
-            rotation: bone.rotation,
-        })))
+    fn skeleton(&self, _: &Files, options: RigOptions) -> Option<Result<rig::Skeleton, RigError>> {
+        Some(options.single_level().and_then(|()| {
+            bones::skeleton(self.bones.iter().map(|bone| SimsBone {
+                name: &bone.name,
+                parent: &bone.parent,
+                translation: bone.translation,
+                rotation: bone.rotation,
+            }))
+        }))
     }
 }
 

@@ -204,7 +204,7 @@ mod tests {
     fn tracks(animation: &rig::Animation) -> &[Track] {
         match &animation.motion {
             rig::Motion::Joints(motion) => &motion.tracks,
-            rig::Motion::Vertices(_) => panic!("joint motion expected"),
+            other => panic!("joint motion expected, found {other:?}"),
         }
     }
 

@@ -180,8 +180,12 @@ impl Describe for Skn {
 }
 
 impl Rig for Skn {
-    fn skins(&self, _: &Files, _: RigOptions) -> Option<Result<Vec<rig::Skin>, RigError>> {
-        Some(self.skin().map(|skin| vec![skin]))
+    fn skins(&self, _: &Files, options: RigOptions) -> Option<Result<Vec<rig::Skin>, RigError>> {
+        Some(
+            options
+                .single_level()
+                .and_then(|()| self.skin().map(|skin| vec![skin])),
+        )
     }
 }
 
@@ -277,6 +281,8 @@ impl Skn {
         Ok(rig::Skin {
             name: self.name.to_text(),
             texture: (self.texture.as_bytes() != NO_TEXTURE).then(|| self.texture.to_text()),
+            morph_targets: Vec::new(),
+            shared_positions: None,
             positions: vertices.iter().map(|vertex| vertex.position).collect(),
             normals: vertices.iter().map(|vertex| vertex.normal).collect(),
             uvs: self.uvs.clone(),

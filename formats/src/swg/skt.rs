@@ -197,15 +197,11 @@ const NO_PARENT: i32 = -1;
 impl Rig for Skeleton {
     /// Level `options.lod` (0, the most detailed, for a single skeleton).
     fn skeleton(&self, _: &Files, options: RigOptions) -> Option<Result<rig::Skeleton, RigError>> {
-        let levels = self.levels();
-        Some(match levels.get(options.lod) {
-            Some(level) => level.skeleton(),
-            None => Err(RigError::Invalid(format!(
-                "there is no level of detail {} (the file has {}, from 0)",
-                options.lod,
-                levels.len()
-            ))),
-        })
+        Some(
+            options
+                .level(&self.levels())
+                .and_then(|level| level.skeleton()),
+        )
     }
 }
 

@@ -525,6 +525,7 @@ fn layout_impl(
                 doc: #doc,
                 byte_order: #order,
                 form: ::core::option::Option::None,
+                chunk: ::core::option::Option::None,
                 context: #context,
                 chosen_by: ::core::option::Option::Some(#chosen_by),
                 fields: &[#(#rows),*],

@@ -1,30 +1,101 @@
-//! Enums of forms: the type of the next `FORM` chooses the variant, whose
-//! type (a struct marked `#[schema(form = "TYPE")]`) then reads the whole
-//! form itself. Version forms (`FORM 0002`, `FORM 0003`) are the usual case.
+//! Enums of IFF elements: the next child (a `FORM`'s type, a chunk's tag)
+//! chooses the variant. A variant holds a struct marked `#[schema(form =
+//! "TYPE")]` or `#[schema(chunk = "TAG")]`, which reads the whole element
+//! itself, or names a form or chunk of its own that wraps its value (so
+//! versions sharing one layout share one struct). Version forms (`FORM
+//! 0002`, `FORM 0003`) are the usual case.
 
 use proc_macro2::TokenStream;
-use quote::quote;
+use quote::{quote, quote_spanned};
+use syn::spanned::Spanned as _;
 
 use super::paths::Runtime;
-use super::str_lit;
-use crate::ast::FormEnum;
+use super::{str_lit, tag_str, tag_tokens};
+use crate::ast::{FormEnum, Frame, Variant};
+
+/// How the variant begins, as a constant expression.
+fn start(rt: &Runtime, variant: &Variant) -> TokenStream {
+    let ty = variant.ty;
+    match variant.frame {
+        None => quote!(<#ty as #rt::IffStart>::START),
+        Some(Frame::Form(form_type)) => {
+            let form_type = tag_tokens(form_type);
+            quote!(#rt::Start::Form(#form_type))
+        }
+        Some(Frame::Chunk(tag)) => {
+            let tag = tag_tokens(tag);
+            quote!(#rt::Start::Chunk(#tag))
+        }
+    }
+}
 
 pub fn form_enum_impls(rt: &Runtime, form_enum: &FormEnum) -> TokenStream {
     let ident = form_enum.ident;
-    let types: Vec<_> = form_enum
+    let starts: Vec<TokenStream> = form_enum
         .variants
         .iter()
-        .map(|variant| variant.ty)
+        .map(|variant| start(rt, variant))
         .collect();
-    let names: Vec<_> = form_enum
+    let reads = form_enum.variants.iter().map(|variant| {
+        let (ty, name) = (variant.ty, variant.ident);
+        let value = quote!(<#ty as #rt::Decode>::decode(__reader, __endian, &()));
+        let read = match variant.frame {
+            None => value,
+            Some(Frame::Form(form_type)) => {
+                let form_type = tag_tokens(form_type);
+                quote!(#rt::read_form(__reader, #form_type, |__reader| #value))
+            }
+            Some(Frame::Chunk(tag)) => {
+                let tag = tag_tokens(tag);
+                quote!(#rt::read_chunk(__reader, #tag, |__reader| #value))
+            }
+        };
+        quote!(#read.map(Self::#name))
+    });
+    let writes = form_enum.variants.iter().map(|variant| {
+        let name = variant.ident;
+        let value = quote!(#rt::Encode::encode(__value, __writer, __endian, &()));
+        let write = match variant.frame {
+            None => value,
+            Some(Frame::Form(form_type)) => {
+                let form_type = tag_tokens(form_type);
+                quote!(#rt::write_form(__writer, #form_type, |__writer| #value))
+            }
+            Some(Frame::Chunk(tag)) => {
+                let tag = tag_tokens(tag);
+                quote!(#rt::write_chunk(__writer, #tag, |__writer| #value))
+            }
+        };
+        quote!(Self::#name(__value) => #write,)
+    });
+    let min_size = form_enum
         .variants
         .iter()
-        .map(|variant| variant.ident)
-        .collect();
-    let min_size = types.iter().fold(
-        quote!(u64::MAX),
-        |min, ty| quote!(#rt::lesser_min(#min, <#ty as #rt::Decode>::MIN_SIZE)),
-    );
+        .fold(quote!(u64::MAX), |min, variant| {
+            let ty = variant.ty;
+            let size = quote!(<#ty as #rt::Decode>::MIN_SIZE);
+            let size = match variant.frame {
+                None => size,
+                Some(Frame::Form(_)) => quote!(#rt::add_min(#rt::FORM_HEADER_SIZE, #size)),
+                Some(Frame::Chunk(_)) => quote!(#rt::add_min(#rt::CHUNK_HEADER_SIZE, #size)),
+            };
+            quote!(#rt::lesser_min(#min, #size))
+        });
+    // A wrapped value is a run of fields: a whole form or chunk would be
+    // wrapped twice.
+    let bodies = form_enum
+        .variants
+        .iter()
+        .filter(|variant| variant.frame.is_some())
+        .map(|variant| {
+            let ty = variant.ty;
+            quote_spanned! {ty.span()=>
+                const _: fn() = {
+                    fn wrapped_value<T: #rt::IffBody>() {}
+                    wrapped_value::<#ty>
+                };
+            }
+        });
     let layout = layout_impl(rt, form_enum);
     quote! {
         impl #rt::Decode for #ident {
@@ -38,17 +109,16 @@ pub fn form_enum_impls(rt: &Runtime, form_enum: &FormEnum) -> TokenStream {
                 __endian: #rt::Endian,
                 _: &(),
             ) -> ::core::result::Result<Self, #rt::Error> {
-                let __found = #rt::peek_form_type(__reader)?;
+                let __next = #rt::peek_start(__reader)?;
                 #(
-                    if __found == <#types as #rt::FormType>::FORM_TYPE {
-                        return <#types as #rt::Decode>::decode(__reader, __endian, &())
-                            .map(Self::#names);
+                    if __next == ::core::option::Option::Some(#starts) {
+                        return #reads;
                     }
                 )*
-                ::core::result::Result::Err(#rt::unknown_form(
+                ::core::result::Result::Err(#rt::unknown_element(
                     __reader,
-                    __found,
-                    &[#(<#types as #rt::FormType>::FORM_TYPE),*],
+                    __next,
+                    <Self as #rt::IffElement>::STARTS,
                 ))
             }
         }
@@ -61,18 +131,22 @@ pub fn form_enum_impls(rt: &Runtime, form_enum: &FormEnum) -> TokenStream {
                 _: &(),
             ) -> ::core::result::Result<(), #rt::Error> {
                 match self {
-                    #(Self::#names(__value) => #rt::Encode::encode(__value, __writer, __endian, &()),)*
+                    #(#writes)*
                 }
             }
         }
 
-        impl #rt::IffForm for #ident {}
+        impl #rt::IffElement for #ident {
+            const STARTS: &'static [#rt::Start] = &[#(#starts),*];
+        }
+
+        #(#bodies)*
 
         #layout
     }
 }
 
-/// One row per variant: its name, the form type it holds and its doc.
+/// One row per variant: its name, the element it is and its doc.
 fn layout_impl(rt: &Runtime, form_enum: &FormEnum) -> TokenStream {
     let ident = form_enum.ident;
     let name = str_lit(&ident.to_string());
@@ -82,11 +156,24 @@ fn layout_impl(rt: &Runtime, form_enum: &FormEnum) -> TokenStream {
         let name = str_lit(&variant.ident.to_string());
         let rust_type = str_lit(&quote!(#ty).to_string().replace(' ', ""));
         let doc = str_lit(&variant.doc);
+        let encoding = str_lit(&match variant.frame {
+            None => "FORM or chunk chosen by its type or tag".to_owned(),
+            Some(Frame::Form(form_type)) => format!(
+                "FORM `{}` holding {}",
+                tag_str(form_type),
+                quote!(#ty).to_string().replace(' ', "")
+            ),
+            Some(Frame::Chunk(tag)) => format!(
+                "chunk `{}` holding {}",
+                tag_str(tag),
+                quote!(#ty).to_string().replace(' ', "")
+            ),
+        });
         quote! {
             #rt::FieldLayout {
                 name: #name,
                 rust_type: #rust_type,
-                encoding: "FORM chosen by its type",
+                encoding: #encoding,
                 byte_order: #rt::ByteOrder::PerForm,
                 count: ::core::option::Option::None,
                 chunk: ::core::option::Option::None,
@@ -103,6 +190,7 @@ fn layout_impl(rt: &Runtime, form_enum: &FormEnum) -> TokenStream {
                 doc: #doc,
                 byte_order: #rt::ByteOrder::PerForm,
                 form: ::core::option::Option::None,
+                chunk: ::core::option::Option::None,
                 context: &[],
                 chosen_by: ::core::option::Option::None,
                 fields: &[#(#rows),*],

@@ -112,6 +112,7 @@ pub fn derive(rt: &Runtime, choice: &ChoiceEnum, picks: &[Pick]) -> TokenStream 
                 doc: #doc,
                 byte_order: #rt::ByteOrder::Text,
                 form: ::core::option::Option::None,
+                chunk: ::core::option::Option::None,
                 context: &[],
                 chosen_by: ::core::option::Option::Some("the keyword on its line"),
                 fields: &[#(#rows),*],

@@ -27,13 +27,20 @@ pub fn layout_impl(rt: &Runtime, container: &Container, plans: &[Plan]) -> Token
             .as_ref()
             .map(|form| tag_str(form.value)),
     );
+    let chunk = optional_str(
+        container
+            .attrs
+            .chunk
+            .as_ref()
+            .map(|chunk| tag_str(chunk.value)),
+    );
     // Each field's offset is the previous offset plus the previous fixed
-    // size, while all of them are fixed; a form's fields follow its header.
-    let mut offset = match container.attrs.form {
-        Some(_) => quote!(::core::option::Option::Some(
-            #rt::FORM_HEADER_SIZE
-        )),
-        None => quote!(::core::option::Option::Some(0u64)),
+    // size, while all of them are fixed; a form's or chunk's fields follow
+    // its header.
+    let mut offset = match (&container.attrs.form, &container.attrs.chunk) {
+        (Some(_), _) => quote!(::core::option::Option::Some(#rt::FORM_HEADER_SIZE)),
+        (None, Some(_)) => quote!(::core::option::Option::Some(#rt::CHUNK_HEADER_SIZE)),
+        (None, None) => quote!(::core::option::Option::Some(0u64)),
     };
     let fields = plans.iter().map(|plan| {
         let field = field_layout(rt, container, plan, &offset);
@@ -50,6 +57,7 @@ pub fn layout_impl(rt: &Runtime, container: &Container, plans: &[Plan]) -> Token
                 doc: #doc,
                 byte_order: #byte_order,
                 form: #form,
+                chunk: #chunk,
                 context: #context,
                 chosen_by: ::core::option::Option::None,
                 fields: &[#(#fields),*],
@@ -69,7 +77,7 @@ fn field_layout(
     let field = plan.field;
     let name = str_lit(&field.ident.to_string());
     let rust_type = str_lit(&type_text(field.ty));
-    let encoding = str_lit(&encoding(&plan.codec));
+    let encoding = str_lit(&framed_encoding(plan));
     let byte_order = byte_order(rt, plan.byte_order);
     let count = optional_str(count_source(container, &plan.codec));
     let nested = match &plan.codec {
@@ -133,6 +141,25 @@ pub(super) fn type_text(ty: &syn::Type) -> String {
     text
 }
 
+/// How the field is stored, with the form it is in and, for an `Option`
+/// present by the next tag, what it looks for.
+fn framed_encoding(plan: &Plan) -> String {
+    let encoding = encoding(&plan.codec);
+    let encoding = match plan.form {
+        Some(form_type) => format!("FORM `{}` holding {encoding}", tag_str(form_type)),
+        None => encoding,
+    };
+    if !plan.by_next_tag() {
+        return encoding;
+    }
+    let looked_for = match (plan.chunk, plan.form) {
+        (Some(tag), _) => format!("is chunk `{}`", tag_str(tag)),
+        (None, Some(form_type)) => format!("is FORM `{}`", tag_str(form_type)),
+        (None, None) => "begins as the value does".to_owned(),
+    };
+    format!("{encoding}, present when the next child {looked_for}")
+}
+
 fn encoding(codec: &Codec) -> String {
     match codec {
         Codec::Magic(Constant::Int(int)) => format!("constant {}", int.base10_digits()),
@@ -194,6 +221,7 @@ fn data_encoding(data: &Data) -> String {
             type_text(flag)
         ),
         Some(Presence::If(flag)) => format!("{repeated}, present when `{flag}` is not 0"),
+        Some(Presence::NextTag) => repeated,
     }
 }
 

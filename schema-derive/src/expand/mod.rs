@@ -57,17 +57,36 @@ pub fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
     let read = read::decode_impl(&rt, &container, &plans);
     let write = write::encode_impl(&rt, &container, &plans);
     let layout = layout::layout_impl(&rt, &container, &plans);
-    let form_type = container.attrs.form.as_ref().map(|form| {
-        let tag = tag_tokens(form.value);
-        let children = nested_form_checks(&rt, &plans);
-        quote! {
-            impl #rt::FormType for #ident {
-                const FORM_TYPE: [u8; 4] = #tag;
-            }
-            impl #rt::IffForm for #ident {}
-            #children
+    let start = match (&container.attrs.form, &container.attrs.chunk) {
+        (Some(form), _) => {
+            let tag = tag_tokens(form.value);
+            Some(quote!(#rt::Start::Form(#tag)))
         }
-    });
+        (None, Some(chunk)) => {
+            let tag = tag_tokens(chunk.value);
+            Some(quote!(#rt::Start::Chunk(#tag)))
+        }
+        (None, None) => None,
+    };
+    let element = match start {
+        Some(start) => {
+            let children = container
+                .attrs
+                .form
+                .is_some()
+                .then(|| nested_form_checks(&rt, &plans));
+            quote! {
+                impl #rt::IffStart for #ident {
+                    const START: #rt::Start = #start;
+                }
+                impl #rt::IffElement for #ident {
+                    const STARTS: &'static [#rt::Start] = &[#start];
+                }
+                #children
+            }
+        }
+        None => quote!(impl #rt::IffBody for #ident {}),
+    };
     let binary = binary_schema_impls(&rt, ident);
     let tests = tests::round_trip_module(&rt, &container, &plans);
     Ok(quote! {
@@ -75,25 +94,27 @@ pub fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
         #read
         #write
         #layout
-        #form_type
+        #element
         #binary
         #tests
     })
 }
 
-/// A form's fields that are not chunks must hold forms; the compiler checks
-/// it, with the error on the field's type.
+/// A form's fields that are not in chunks or forms of their own must be
+/// IFF elements; the compiler checks it, with the error on the field's type.
 fn nested_form_checks(rt: &Runtime, plans: &[Plan]) -> TokenStream {
     let checks = plans
         .iter()
-        .filter(|plan| plan.chunk.is_none())
+        // An `Option` present by the next tag needs an element to look for
+        // already, where it is read.
+        .filter(|plan| plan.chunk.is_none() && plan.form.is_none() && !plan.by_next_tag())
         .filter_map(|plan| match &plan.codec {
             Codec::Data(data) => {
                 let ty = data.element_ty;
                 Some(quote_spanned! {ty.span()=>
                     const _: fn() = {
-                        fn nested_form<T: #rt::IffForm>() {}
-                        nested_form::<#ty>
+                        fn nested_element<T: #rt::IffElement>() {}
+                        nested_element::<#ty>
                     };
                 })
             }
@@ -189,20 +210,23 @@ fn element_min_size(rt: &Runtime, element: &Element, ty: &syn::Type) -> TokenStr
     }
 }
 
-/// Fewest bytes a field can take, and its size when it never varies; a
-/// chunk adds its header.
+/// Fewest bytes a field can take, and its size when it never varies; the
+/// chunk it opens or the form it is in adds its header, and an `Option`
+/// present by the next tag may take none.
 fn field_sizes(rt: &Runtime, plan: &Plan) -> (TokenStream, TokenStream) {
-    let (min, fixed) = encoding_sizes(rt, plan);
-    match plan.chunk {
-        None => (min, fixed),
-        Some(_) => (
-            quote!(#rt::add_min(#rt::CHUNK_HEADER_SIZE, #min)),
-            quote!(#rt::add_fixed(
-                ::core::option::Option::Some(#rt::CHUNK_HEADER_SIZE),
-                #fixed
-            )),
-        ),
+    if plan.by_next_tag() {
+        return (quote!(0u64), quote!(::core::option::Option::None));
     }
+    let (min, fixed) = encoding_sizes(rt, plan);
+    let header = match (plan.chunk, plan.form) {
+        (Some(_), _) if !plan.joins_chunk => quote!(#rt::CHUNK_HEADER_SIZE),
+        (None, Some(_)) => quote!(#rt::FORM_HEADER_SIZE),
+        _ => return (min, fixed),
+    };
+    (
+        quote!(#rt::add_min(#header, #min)),
+        quote!(#rt::add_fixed(::core::option::Option::Some(#header), #fixed)),
+    )
 }
 
 /// The sizes of a field's own encoding, without any chunk header.
@@ -224,7 +248,9 @@ fn encoding_sizes(rt: &Runtime, plan: &Plan) -> (TokenStream, TokenStream) {
                 (Some(crate::attr::Presence::Flag(flag)), _) => {
                     (quote!(<#flag as #rt::Decode>::MIN_SIZE), none)
                 }
-                (Some(crate::attr::Presence::If(_)), _) => (quote!(0u64), none),
+                (Some(crate::attr::Presence::If(_) | crate::attr::Presence::NextTag), _) => {
+                    (quote!(0u64), none)
+                }
                 (None, Some(crate::attr::Repeat::Prefix(prefix))) => {
                     (quote!(<#prefix as #rt::Decode>::MIN_SIZE), none)
                 }

@@ -1,23 +1,27 @@
 //! `Decode`: fields in order, each error tagged with the field's name.
 
-use proc_macro2::TokenStream;
-use quote::quote;
+use proc_macro2::{Ident, TokenStream};
+use quote::{quote, quote_spanned};
+use syn::spanned::Spanned as _;
 
 use super::context::{nested_context, place_of, value_of, Side};
 use super::paths::Runtime;
 use super::{
     constant_tokens, count_local, element_min_size, endian, field_local, field_sizes, str_lit,
-    tag_tokens, width_of,
+    tag_str, tag_tokens, width_of,
 };
 use crate::ast::Container;
 use crate::attr::{Presence, Repeat, StringKind};
-use crate::check::{Codec, Data, Element, Plan};
+use crate::check::{shared_chunk, Codec, Data, Element, Plan};
 use crate::check_context::is_param;
 
 pub fn decode_impl(rt: &Runtime, container: &Container, plans: &[Plan]) -> TokenStream {
     let ident = container.ident;
     let (mut min_size, mut fixed_size) = type_sizes(rt, plans);
-    let reads = plans.iter().map(|plan| read_field(rt, container, plan));
+    let reads = plans
+        .chunk_by(|_, next| next.joins_chunk)
+        .map(|group| read_group(rt, container, group));
+    let absent_counts = absent_count_checks(rt, plans);
     let inits = plans.iter().map(|plan| {
         let name = plan.field.ident;
         let local = field_local(name);
@@ -25,16 +29,22 @@ pub fn decode_impl(rt: &Runtime, container: &Container, plans: &[Plan]) -> Token
     });
     let mut body = quote! {
         #(#reads)*
+        #(#absent_counts)*
         ::core::result::Result::Ok(Self { #(#inits),* })
     };
-    if let Some(form) = &container.attrs.form {
-        let form_type = tag_tokens(form.value);
+    let frame = match (&container.attrs.form, &container.attrs.chunk) {
+        (Some(form), _) => Some((quote!(read_form), form.value, quote!(FORM_HEADER_SIZE))),
+        (None, Some(chunk)) => Some((quote!(read_chunk), chunk.value, quote!(CHUNK_HEADER_SIZE))),
+        (None, None) => None,
+    };
+    if let Some((read, tag, header)) = frame {
+        let tag = tag_tokens(tag);
         body = quote! {
-            #rt::read_form(__reader, #form_type, |__reader| { #body })
+            #rt::#read(__reader, #tag, |__reader| { #body })
         };
-        let header = quote!(#rt::FORM_HEADER_SIZE);
-        min_size = quote!(#rt::add_min(#header, #min_size));
-        fixed_size = quote!(#rt::add_fixed(::core::option::Option::Some(#header), #fixed_size));
+        min_size = quote!(#rt::add_min(#rt::#header, #min_size));
+        fixed_size =
+            quote!(#rt::add_fixed(::core::option::Option::Some(#rt::#header), #fixed_size));
     }
     quote! {
         impl #rt::Decode for #ident {
@@ -67,25 +77,59 @@ pub fn type_sizes(rt: &Runtime, plans: &[Plan]) -> (TokenStream, TokenStream) {
     )
 }
 
-/// Statements binding the field's local (and a count field's length); a
-/// chunk field's statements run inside the chunk and hand those out.
-fn read_field(rt: &Runtime, container: &Container, plan: &Plan) -> TokenStream {
-    let statements = read_field_value(rt, container, plan);
-    let Some(tag) = plan.chunk else {
-        return statements;
+/// Statements binding the locals of fields in a row that share a chunk
+/// (or of one field): they run inside the chunk and hand their locals out.
+/// A field present by the next tag looks for its chunk itself.
+fn read_group(rt: &Runtime, container: &Container, group: &[Plan]) -> TokenStream {
+    let statements: Vec<TokenStream> = group
+        .iter()
+        .map(|plan| read_field_value(rt, container, plan))
+        .collect();
+    let Some(tag) = shared_chunk(group) else {
+        return quote!(#(#statements)*);
     };
     let tag = tag_tokens(tag);
-    let name = plan.field.ident;
-    let mut locals = vec![field_local(name)];
-    if let Codec::Count(_) = plan.codec {
-        locals.push(count_local(name));
-    }
+    let locals: Vec<Ident> = group
+        .iter()
+        .flat_map(|plan| {
+            let name = plan.field.ident;
+            let count = matches!(plan.codec, Codec::Count(_)).then(|| count_local(name));
+            std::iter::once(field_local(name)).chain(count)
+        })
+        .collect();
     quote! {
         let (#(#locals,)*) = #rt::read_chunk(__reader, #tag, |__reader| {
-            #statements
+            #(#statements)*
             ::core::result::Result::Ok((#(#locals,)*))
         })?;
     }
+}
+
+/// A count whose collections are all optional must be 0 when none is
+/// there: the writer would store 0.
+fn absent_count_checks(rt: &Runtime, plans: &[Plan]) -> Vec<TokenStream> {
+    plans
+        .iter()
+        .filter_map(|plan| match &plan.codec {
+            Codec::Count(users) if users.iter().all(|user| user.optional) => {
+                let label = str_lit(
+                    &plan
+                        .chunk
+                        .map_or_else(|| plan.field.ident.to_string(), tag_str),
+                );
+                let count = count_local(plan.field.ident);
+                let present = users.iter().map(|user| {
+                    let local = field_local(&user.field);
+                    let name = str_lit(&user.chunk.map_or_else(|| user.field.to_string(), tag_str));
+                    quote!((#name, #local.is_some()))
+                });
+                Some(quote! {
+                    #rt::check_absent_count(#label, #count, &[#(#present),*])?;
+                })
+            }
+            _ => None,
+        })
+        .collect()
 }
 
 fn read_field_value(rt: &Runtime, container: &Container, plan: &Plan) -> TokenStream {
@@ -128,6 +172,7 @@ fn read_field_value(rt: &Runtime, container: &Container, plan: &Plan) -> TokenSt
                 value_of(name, is_param(container, name), Side::Read)
             });
             let value = read_data(rt, container, data, &endian, &quote!(__reader));
+            let value = framed_read(rt, plan, data, value);
             quote! {
                 let #local: #ty = {
                     let __element_context = #context;
@@ -138,8 +183,55 @@ fn read_field_value(rt: &Runtime, container: &Container, plan: &Plan) -> TokenSt
     }
 }
 
+/// The value read inside the field's form (a chunk shared by several
+/// fields is read around them all), and, for an `Option` present by the
+/// next tag, inside its chunk too, when the next child begins as it does.
+fn framed_read(rt: &Runtime, plan: &Plan, data: &Data, value: TokenStream) -> TokenStream {
+    let value = match plan.form {
+        Some(form_type) => {
+            let form_type = tag_tokens(form_type);
+            quote!(#rt::read_form(__reader, #form_type, |__reader| #value))
+        }
+        None => value,
+    };
+    if !plan.by_next_tag() {
+        return value;
+    }
+    let (value, present) = match (plan.chunk, plan.form) {
+        (Some(tag), _) => {
+            let tag = tag_tokens(tag);
+            (
+                quote!(#rt::read_chunk(__reader, #tag, |__reader| #value)),
+                quote!(#rt::next_is(__reader, |__next| __next == #rt::Start::Chunk(#tag))),
+            )
+        }
+        (None, Some(form_type)) => {
+            let form_type = tag_tokens(form_type);
+            (
+                value,
+                quote!(#rt::next_is(__reader, |__next| __next == #rt::Start::Form(#form_type))),
+            )
+        }
+        (None, None) => {
+            let ty = data.element_ty;
+            (
+                value,
+                quote_spanned!(ty.span()=> #rt::next_is_element::<#ty, _>(__reader)),
+            )
+        }
+    };
+    quote! {
+        if #present? {
+            #value.map(::core::option::Option::Some)
+        } else {
+            ::core::result::Result::Ok(::core::option::Option::None)
+        }
+    }
+}
+
 /// An expression reading a value of the data's shape from `reader`; its
-/// elements get `__element_context`.
+/// elements get `__element_context`. (An `Option` present by the next tag
+/// reads its value alone here.)
 fn read_data(
     rt: &Runtime,
     container: &Container,
@@ -149,7 +241,7 @@ fn read_data(
 ) -> TokenStream {
     let repeated = read_repeated(rt, container, data, endian, &quote!(__r));
     match &data.presence {
-        None => read_repeated(rt, container, data, endian, reader),
+        None | Some(Presence::NextTag) => read_repeated(rt, container, data, endian, reader),
         Some(Presence::Flag(flag)) => quote! {
             #rt::read_flagged::<#flag, _, _>(#reader, #endian, |__r| #repeated)
         },

@@ -95,6 +95,44 @@ fn a_form_whose_chunks_share_a_count() {
 }
 
 #[test]
+fn fields_sharing_a_chunk_options_by_the_next_tag_and_a_list_in_a_form() {
+    insta::assert_snapshot!(expand(quote! {
+        #[schema(little)]
+        struct Body {
+            #[schema(chunk = "INFO")]
+            count: Count<i32>,
+            #[schema(chunk = "INFO")]
+            layer: i16,
+            #[schema(chunk = "NORM", count = count)]
+            normals: Option<Vec<[f32; 3]>>,
+            #[schema(form = "BLTS", count = count)]
+            targets: Vec<Target>,
+            extra: Option<Extra>,
+            #[schema(to_end)]
+            unknown: Vec<RawChunk>,
+        }
+    }));
+}
+
+#[test]
+fn a_chunk_struct_and_an_enum_of_chunks_and_wrapped_versions() {
+    insta::assert_snapshot!(expand(quote! {
+        #[schema(little, chunk = "ITL ")]
+        struct Triangles {
+            #[schema(prefix = i32)]
+            corners: Vec<[i32; 3]>,
+        }
+    }));
+    insta::assert_snapshot!(expand(quote! {
+        enum Primitive {
+            Indexed(Triangles),
+            #[schema(form = "0004")]
+            Wrapped(Body),
+        }
+    }));
+}
+
+#[test]
 fn an_enum_of_version_forms() {
     insta::assert_snapshot!(expand(quote! {
         /// Known versions.

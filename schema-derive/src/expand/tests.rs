@@ -372,7 +372,9 @@ fn data_strategy(rt: &Runtime, container: &Container, data: &Data) -> TokenStrea
         }
     };
     match &data.presence {
-        Some(Presence::Flag(_)) => quote!(#rt::proptest::option::of(#repeated).boxed()),
+        Some(Presence::Flag(_) | Presence::NextTag) => {
+            quote!(#rt::proptest::option::of(#repeated).boxed())
+        }
         Some(Presence::If(flag)) => {
             let flag =
                 context::place_of(flag, check_context::is_param(container, flag), Side::Read);

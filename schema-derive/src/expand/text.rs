@@ -832,6 +832,7 @@ fn layout_impl(
                 doc: #doc,
                 byte_order: #rt::ByteOrder::Text,
                 form: ::core::option::Option::None,
+                chunk: ::core::option::Option::None,
                 context: #context,
                 chosen_by: ::core::option::Option::None,
                 fields: &[#(#fields),*],

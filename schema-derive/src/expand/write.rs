@@ -8,30 +8,37 @@ use super::paths::Runtime;
 use super::{constant_tokens, count_local, endian, str_lit, tag_str, tag_tokens, width_of};
 use crate::ast::Container;
 use crate::attr::{Presence, Repeat, StringKind};
-use crate::check::{Codec, CountUser, Data, Element, Plan};
+use crate::check::{shared_chunk, Codec, CountUser, Data, Element, Plan};
 use crate::check_context::is_param;
 
 pub fn encode_impl(rt: &Runtime, container: &Container, plans: &[Plan]) -> TokenStream {
     let ident = container.ident;
+    let frame = match (&container.attrs.form, &container.attrs.chunk) {
+        (Some(form), _) => Some((quote!(write_form), form.value)),
+        (None, Some(chunk)) => Some((quote!(write_chunk), chunk.value)),
+        (None, None) => None,
+    };
     // Counts are checked before anything is written, so a count error is
-    // placed inside the form by hand.
-    let in_form = container.attrs.form.as_ref().map(|form| {
-        let form_type = tag_tokens(form.value);
-        quote!(.map_err(|e| e.within(#rt::Segment::Chunk(#form_type))))
+    // placed inside the form (or chunk) by hand.
+    let in_frame = frame.as_ref().map(|(_, tag)| {
+        let tag = tag_tokens(*tag);
+        quote!(.map_err(|e| e.within(#rt::Segment::Chunk(#tag))))
     });
     let counts = plans.iter().filter_map(|plan| match &plan.codec {
-        Codec::Count(users) => Some(shared_count(rt, plan, users, in_form.as_ref())),
+        Codec::Count(users) => Some(shared_count(rt, plan, users, in_frame.as_ref())),
         _ => None,
     });
-    let writes = plans.iter().map(|plan| write_field(rt, container, plan));
+    let writes = plans
+        .chunk_by(|_, next| next.joins_chunk)
+        .map(|group| write_group(rt, container, group));
     let mut body = quote! {
         #(#writes)*
         ::core::result::Result::Ok(())
     };
-    if let Some(form) = &container.attrs.form {
-        let form_type = tag_tokens(form.value);
+    if let Some((write, tag)) = frame {
+        let tag = tag_tokens(tag);
         body = quote! {
-            #rt::write_form(__writer, #form_type, |__writer| { #body })
+            #rt::#write(__writer, #tag, |__writer| { #body })
         };
     }
     quote! {
@@ -74,20 +81,42 @@ fn shared_count(
     }
 }
 
-/// A field's write statement; a chunk field's runs inside its chunk.
-fn write_field(rt: &Runtime, container: &Container, plan: &Plan) -> TokenStream {
-    let statement = write_field_value(rt, container, plan);
-    match plan.chunk {
-        None => statement,
-        Some(tag) => {
-            let tag = tag_tokens(tag);
-            quote! {
-                #rt::write_chunk(__writer, #tag, |__writer| {
-                    #statement
-                    ::core::result::Result::Ok(())
-                })?;
-            }
+/// The write statements of fields in a row that share a chunk (or of one
+/// field), inside the chunk. A field present by the next tag writes its
+/// chunk itself, when it has a value.
+fn write_group(rt: &Runtime, container: &Container, group: &[Plan]) -> TokenStream {
+    let statements: Vec<TokenStream> = group
+        .iter()
+        .map(|plan| write_field_value(rt, container, plan))
+        .collect();
+    let Some(tag) = shared_chunk(group) else {
+        return quote!(#(#statements)*);
+    };
+    let tag = tag_tokens(tag);
+    quote! {
+        #rt::write_chunk(__writer, #tag, |__writer| {
+            #(#statements)*
+            ::core::result::Result::Ok(())
+        })?;
+    }
+}
+
+/// `write` wrapped in the field's form, and, for an `Option` present by
+/// the next tag, in its chunk too.
+fn framed_write(rt: &Runtime, plan: &Plan, write: TokenStream) -> TokenStream {
+    let write = match plan.form {
+        Some(form_type) => {
+            let form_type = tag_tokens(form_type);
+            quote!(#rt::write_form(__writer, #form_type, |__writer| #write))
         }
+        None => write,
+    };
+    match plan.chunk {
+        Some(tag) if plan.by_next_tag() => {
+            let tag = tag_tokens(tag);
+            quote!(#rt::write_chunk(__writer, #tag, |__writer| #write))
+        }
+        _ => write,
     }
 }
 
@@ -124,7 +153,26 @@ fn write_field_value(rt: &Runtime, container: &Container, plan: &Plan) -> TokenS
             let context = nested_context(rt, data.element_ty, &data.pass, |name| {
                 value_of(name, is_param(container, name), Side::Write)
             });
-            let write = write_data(rt, container, data, &endian, &quote!(&self.#name));
+            let write = if plan.by_next_tag() {
+                let present = write_repeated(
+                    rt,
+                    container,
+                    data,
+                    &endian,
+                    &quote!(__writer),
+                    &quote!(__v),
+                );
+                let present = framed_write(rt, plan, present);
+                quote! {
+                    match (&self.#name).as_ref() {
+                        ::core::option::Option::Some(__v) => #present,
+                        ::core::option::Option::None => ::core::result::Result::Ok(()),
+                    }
+                }
+            } else {
+                let write = write_data(rt, container, data, &endian, &quote!(&self.#name));
+                framed_write(rt, plan, write)
+            };
             quote! {
                 {
                     let __element_context = #context;
@@ -145,7 +193,9 @@ fn write_data(
     value: &TokenStream,
 ) -> TokenStream {
     match &data.presence {
-        None => write_repeated(rt, container, data, endian, &quote!(__writer), value),
+        None | Some(Presence::NextTag) => {
+            write_repeated(rt, container, data, endian, &quote!(__writer), value)
+        }
         Some(Presence::Flag(flag)) => {
             let present = write_repeated(rt, container, data, endian, &quote!(__w), &quote!(__v));
             quote! {
