@@ -25,6 +25,8 @@ fn skn_1m_vertices(c: &mut Criterion) {
     same_values(&naive::write_skn(&skin));
 
     let mut group = c.benchmark_group("skn 1M vertices parse");
+    // Seconds an iteration before the fast text path: ten samples say enough.
+    group.sample_size(10);
     group.throughput(Throughput::Bytes(text.len() as u64));
     group.bench_function("ossuary", |b| {
         b.iter_with_large_drop(|| Skn::from_text(black_box(&text)).expect("parses"))
@@ -38,6 +40,7 @@ fn skn_1m_vertices(c: &mut Criterion) {
     group.finish();
 
     let mut group = c.benchmark_group("skn 1M vertices write");
+    group.sample_size(10);
     group.throughput(Throughput::Bytes(text.len() as u64));
     group.bench_function("ossuary", |b| {
         b.iter_with_large_drop(|| black_box(&skin).to_text().expect("writes"))

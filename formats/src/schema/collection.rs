@@ -1,10 +1,9 @@
 //! Counts and the collections they govern.
 
 use std::fmt::Debug;
-use std::io::{Read, Seek, Write};
+use std::io::{Seek, Write};
 
-use super::io::{position, remaining};
-use super::{Decode, Encode, Endian, Error, ErrorKind, Segment};
+use super::{Decode, Encode, Endian, Error, ErrorKind, Input, Segment};
 
 /// An integer type that can store a collection's length.
 pub trait CountInt: Decode<Context = ()> + Encode + Copy + Debug {
@@ -68,12 +67,9 @@ macro_rules! flag_int {
 flag_int!(u8, u16, u32, u64, i8, i16, i32, i64);
 
 /// Reads a count and converts it to a length.
-pub fn read_count<C: CountInt, R: Read + Seek>(
-    reader: &mut R,
-    endian: Endian,
-) -> Result<usize, Error> {
-    let at = position(reader)?;
-    let count = C::decode(reader, endian, &())?.to_u64();
+pub fn read_count<C: CountInt, I: Input>(input: &mut I, endian: Endian) -> Result<usize, Error> {
+    let at = input.position()?;
+    let count = C::decode_input(input, endian, &())?.to_u64();
     if count > C::MAX {
         return Err(Error::at_byte(
             at,
@@ -107,21 +103,32 @@ pub fn input_needed(count: u64, min_size: u64) -> u64 {
 /// Reads `count` elements of at least `min_size` bytes each. The count is
 /// checked against the bytes left before anything is allocated, so a
 /// corrupted count fails at once instead of reserving gigabytes.
-pub fn read_vec<T, R, F>(
-    reader: &mut R,
+pub fn read_vec<T, I, F>(
+    input: &mut I,
     count: usize,
     min_size: u64,
     mut read_one: F,
 ) -> Result<Vec<T>, Error>
 where
-    R: Read + Seek,
-    F: FnMut(&mut R) -> Result<T, Error>,
+    I: Input,
+    F: FnMut(&mut I) -> Result<T, Error>,
 {
+    check_count(input, count, min_size)?;
+    let mut elements = Vec::with_capacity(count);
+    for index in 0..count {
+        elements.push(read_one(input).map_err(|e| e.within(Segment::Index(index)))?);
+    }
+    Ok(elements)
+}
+
+/// Fails, before anything is allocated, when `count` elements of
+/// `min_size` bytes cannot fit in what is left.
+fn check_count<I: Input>(input: &mut I, count: usize, min_size: u64) -> Result<(), Error> {
     let needed = input_needed(count as u64, min_size);
-    let left = remaining(reader)?;
+    let left = input.remaining()?;
     if needed > left {
         return Err(Error::at_byte(
-            position(reader)?,
+            input.position()?,
             ErrorKind::CountTooLarge {
                 count: count as u64,
                 needed,
@@ -129,11 +136,43 @@ where
             },
         ));
     }
+    Ok(())
+}
+
+/// [`read_vec`] for elements of a schema type: plain ones (numbers,
+/// vertices, faces) are decoded from bytes in hand, in one loop after one
+/// bounds check, where the input allows.
+pub fn read_elements<T: Decode, I: Input>(
+    input: &mut I,
+    count: usize,
+    endian: Endian,
+    context: &T::Context,
+) -> Result<Vec<T>, Error> {
+    check_count(input, count, T::MIN_SIZE)?;
+    if let Some(size) = T::PLAIN_SIZE.filter(|&size| size > 0) {
+        let plain = count
+            .checked_mul(size)
+            .and_then(|total| input.read_plain(total, |bytes| decode_all(bytes, size, endian)));
+        if let Some(elements) = plain {
+            return Ok(elements);
+        }
+    }
     let mut elements = Vec::with_capacity(count);
     for index in 0..count {
-        elements.push(read_one(reader).map_err(|e| e.within(Segment::Index(index)))?);
+        elements.push(
+            T::decode_input(input, endian, context).map_err(|e| e.within(Segment::Index(index)))?,
+        );
     }
     Ok(elements)
+}
+
+/// Every `size`-byte plain value in `bytes`.
+fn decode_all<T: Decode>(bytes: &[u8], size: usize, endian: Endian) -> Option<Vec<T>> {
+    let mut elements = Vec::with_capacity(bytes.len() / size);
+    for element in bytes.chunks_exact(size) {
+        elements.push(T::decode_plain(element, endian)?);
+    }
+    Some(elements)
 }
 
 /// The length a count from the context stands for (`count = param`).
@@ -166,17 +205,17 @@ pub fn check_len(len: usize, count_name: &'static str, count: usize) -> Result<(
 
 /// Reads elements until the input ends: the file's end, or the enclosing
 /// chunk's. Each element must take at least one byte, so the list ends.
-pub fn read_to_end<T, R, F>(reader: &mut R, mut read_one: F) -> Result<Vec<T>, Error>
+pub fn read_to_end<T, I, F>(input: &mut I, mut read_one: F) -> Result<Vec<T>, Error>
 where
-    R: Read + Seek,
-    F: FnMut(&mut R) -> Result<T, Error>,
+    I: Input,
+    F: FnMut(&mut I) -> Result<T, Error>,
 {
     let mut elements = Vec::new();
-    while remaining(reader)? > 0 {
-        let start = position(reader)?;
+    while input.remaining()? > 0 {
+        let start = input.position()?;
         let index = elements.len();
-        let element = read_one(reader).map_err(|e| e.within(Segment::Index(index)))?;
-        if position(reader)? == start {
+        let element = read_one(input).map_err(|e| e.within(Segment::Index(index)))?;
+        if input.position()? == start {
             return Err(
                 Error::at_byte(start, ErrorKind::EmptyElement).within(Segment::Index(index))
             );
@@ -238,20 +277,20 @@ where
 }
 
 /// An optional value behind a flag: 0 absent, 1 present, anything else an error.
-pub fn read_flagged<F, R, T>(
-    reader: &mut R,
+pub fn read_flagged<F, I, T>(
+    input: &mut I,
     endian: Endian,
-    read_value: impl FnOnce(&mut R) -> Result<T, Error>,
+    read_value: impl FnOnce(&mut I) -> Result<T, Error>,
 ) -> Result<Option<T>, Error>
 where
     F: CountInt,
-    R: Read + Seek,
+    I: Input,
 {
-    match F::decode(reader, endian, &())?.to_u64() {
+    match F::decode_input(input, endian, &())?.to_u64() {
         0 => Ok(None),
-        1 => read_value(reader).map(Some),
+        1 => read_value(input).map(Some),
         other => Err(Error::at_byte(
-            position(reader)?.saturating_sub(F::MIN_SIZE),
+            input.position()?.saturating_sub(F::MIN_SIZE),
             ErrorKind::BadFlag(other),
         )),
     }

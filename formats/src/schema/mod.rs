@@ -75,6 +75,7 @@ mod error;
 pub(crate) mod iff;
 #[cfg(test)]
 mod iff_tests;
+pub(crate) mod input;
 pub(crate) mod io;
 pub mod json;
 mod layout;
@@ -92,6 +93,7 @@ use std::io::{Cursor, Read, Seek, Write};
 pub use binrw::Endian;
 pub use error::{Error, ErrorKind, FieldPath, Position, Segment};
 pub use iff::RawChunk;
+pub use input::{Input, SliceInput};
 pub use layout::{ByteOrder, ContextLayout, FieldLayout, Layout, TypeLayout};
 pub use markers::{Count, Magic, NoContext};
 pub use string::RawString;
@@ -117,11 +119,35 @@ pub trait Decode: HasContext + Sized {
     /// `#[derive(Schema)]` made it, none for numbers and strings.
     const NESTED_LAYOUT: Option<fn() -> TypeLayout> = None;
 
+    /// `Some(size)` when the type is plain: every encoding takes `size`
+    /// bytes, needs no context, and every bit pattern is a value (numbers,
+    /// arrays and structs of them). A run of plain values is decoded from
+    /// bytes in hand after one bounds check ([`Decode::decode_plain`]).
+    const PLAIN_SIZE: Option<usize> = None;
+
     fn decode<R: Read + Seek>(
         reader: &mut R,
         endian: Endian,
         context: &Self::Context,
     ) -> Result<Self, Error>;
+
+    /// [`Decode::decode`] from any [`Input`]: the same values and errors,
+    /// and from a byte slice without I/O calls. Derived types implement
+    /// this one (their `decode` calls it); a hand-written type reads
+    /// through its `decode`.
+    fn decode_input<I: Input>(
+        input: &mut I,
+        endian: Endian,
+        context: &Self::Context,
+    ) -> Result<Self, Error> {
+        input.as_stream(|stream| Self::decode(stream, endian, context))
+    }
+
+    /// The value `bytes` (exactly [`Decode::PLAIN_SIZE`] of them) hold;
+    /// `None` for a type that is not plain.
+    fn decode_plain(_bytes: &[u8], _endian: Endian) -> Option<Self> {
+        None
+    }
 }
 
 /// The writing half of [`Decode`]. A writer fails, naming the field, when
@@ -142,9 +168,9 @@ pub trait Encode: HasContext {
 pub trait BinarySchema: Decode + Encode {
     /// Decodes a whole file; bytes left over after the value are an error.
     fn from_bytes_with(bytes: &[u8], context: &Self::Context) -> Result<Self, Error> {
-        let mut cursor = Cursor::new(bytes);
-        let value = Self::decode(&mut cursor, Endian::Little, context)?;
-        let end = cursor.position();
+        let mut input = SliceInput::new(bytes);
+        let value = Self::decode_input(&mut input, Endian::Little, context)?;
+        let end = input.offset() as u64;
         if end != bytes.len() as u64 {
             return Err(Error::at_byte(
                 end,

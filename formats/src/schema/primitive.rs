@@ -3,11 +3,33 @@
 
 use std::io::{Read, Seek, Write};
 
-use super::io::read_array;
-use super::{Decode, Encode, Endian, Error, HasContext, Segment, TypeLayout};
+use arrayvec::ArrayVec;
+
+use super::{Decode, Encode, Endian, Error, ErrorKind, HasContext, Input, Segment, TypeLayout};
+
+/// A number from its bytes in either order.
+trait FromEndianBytes {
+    type Bytes;
+    fn from_endian_bytes(bytes: Self::Bytes, endian: Endian) -> Self;
+}
+
+#[inline]
+fn from_bytes<T: FromEndianBytes>(bytes: T::Bytes, endian: Endian) -> T {
+    T::from_endian_bytes(bytes, endian)
+}
 
 macro_rules! number {
     ($($ty:ty),*) => {$(
+        impl FromEndianBytes for $ty {
+            type Bytes = [u8; std::mem::size_of::<$ty>()];
+            fn from_endian_bytes(bytes: Self::Bytes, endian: Endian) -> Self {
+                match endian {
+                    Endian::Big => <$ty>::from_be_bytes(bytes),
+                    Endian::Little => <$ty>::from_le_bytes(bytes),
+                }
+            }
+        }
+
         impl HasContext for $ty {
             type Context = ();
         }
@@ -16,12 +38,20 @@ macro_rules! number {
             const MIN_SIZE: u64 = std::mem::size_of::<$ty>() as u64;
             const FIXED_SIZE: Option<u64> = Some(Self::MIN_SIZE);
 
+            const PLAIN_SIZE: Option<usize> = Some(std::mem::size_of::<$ty>());
+
             fn decode<R: Read + Seek>(reader: &mut R, endian: Endian, _: &()) -> Result<Self, Error> {
-                let bytes = read_array::<{ std::mem::size_of::<$ty>() }, R>(reader)?;
-                Ok(match endian {
-                    Endian::Big => <$ty>::from_be_bytes(bytes),
-                    Endian::Little => <$ty>::from_le_bytes(bytes),
-                })
+                Self::decode_input(reader, endian, &())
+            }
+
+            #[inline]
+            fn decode_input<I: Input>(input: &mut I, endian: Endian, _: &()) -> Result<Self, Error> {
+                Ok(from_bytes(input.read_array()?, endian))
+            }
+
+            #[inline]
+            fn decode_plain(bytes: &[u8], endian: Endian) -> Option<Self> {
+                Some(from_bytes(*bytes.first_chunk()?, endian))
             }
         }
 
@@ -52,26 +82,56 @@ impl<T: Decode, const N: usize> Decode for [T; N] {
         None => None,
     };
     const NESTED_LAYOUT: Option<fn() -> TypeLayout> = T::NESTED_LAYOUT;
+    const PLAIN_SIZE: Option<usize> = match T::PLAIN_SIZE {
+        Some(size) => size.checked_mul(N),
+        None => None,
+    };
 
     fn decode<R: Read + Seek>(
         reader: &mut R,
         endian: Endian,
         context: &T::Context,
     ) -> Result<Self, Error> {
-        let mut elements = Vec::with_capacity(N);
-        for index in 0..N {
-            elements.push(
-                T::decode(reader, endian, context).map_err(|e| e.within(Segment::Index(index)))?,
-            );
-        }
-        // The loop pushed exactly N elements, so the conversion always succeeds.
-        elements.try_into().map_err(|_| {
-            Error::at_byte(
-                0,
-                super::ErrorKind::Invalid("array length mismatch".to_owned()),
-            )
-        })
+        Self::decode_input(reader, endian, context)
     }
+
+    #[inline]
+    fn decode_input<I: Input>(
+        input: &mut I,
+        endian: Endian,
+        context: &T::Context,
+    ) -> Result<Self, Error> {
+        if let Some(size) = Self::PLAIN_SIZE {
+            if let Some(array) = input.read_plain(size, |bytes| Self::decode_plain(bytes, endian)) {
+                return Ok(array);
+            }
+        }
+        let mut elements = ArrayVec::<T, N>::new();
+        for index in 0..N {
+            let element = T::decode_input(input, endian, context)
+                .map_err(|e| e.within(Segment::Index(index)))?;
+            elements.try_push(element).map_err(|_| array_overflow())?;
+        }
+        elements.into_inner().map_err(|_| array_overflow())
+    }
+
+    #[inline]
+    fn decode_plain(bytes: &[u8], endian: Endian) -> Option<Self> {
+        let size = T::PLAIN_SIZE?;
+        if size == 0 {
+            return None;
+        }
+        let mut elements = ArrayVec::<T, N>::new();
+        for element in bytes.chunks_exact(size).take(N) {
+            elements.try_push(T::decode_plain(element, endian)?).ok()?;
+        }
+        elements.into_inner().ok()
+    }
+}
+
+/// The loops above push exactly N elements, so this is never returned.
+fn array_overflow() -> Error {
+    Error::at_byte(0, ErrorKind::Invalid("array length mismatch".to_owned()))
 }
 
 impl<T: Encode, const N: usize> Encode for [T; N] {

@@ -3,9 +3,10 @@
 use std::fmt;
 use std::io::{Read, Seek, Write};
 
+use super::Input;
+
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use super::io::{position, read_array, read_bytes};
 use super::{Error, ErrorKind};
 
 /// The bytes of a string exactly as stored. These games wrote Windows-1252,
@@ -102,9 +103,9 @@ impl<'de> Deserialize<'de> for RawString {
 }
 
 /// Pascal string: a u8 length, then that many bytes.
-pub fn read_pascal<R: Read + Seek>(reader: &mut R) -> Result<RawString, Error> {
-    let [len] = read_array::<1, R>(reader)?;
-    read_bytes(reader, u64::from(len)).map(RawString)
+pub fn read_pascal<I: Input>(input: &mut I) -> Result<RawString, Error> {
+    let [len] = input.read_array::<1>()?;
+    input.read_bytes(u64::from(len)).map(RawString)
 }
 
 pub fn write_pascal<W: Write + Seek>(writer: &mut W, value: &RawString) -> Result<(), Error> {
@@ -121,20 +122,8 @@ pub fn write_pascal<W: Write + Seek>(writer: &mut W, value: &RawString) -> Resul
 }
 
 /// Null-terminated string: bytes up to a 0 byte, which is not kept.
-pub fn read_null_terminated<R: Read + Seek>(reader: &mut R) -> Result<RawString, Error> {
-    let start = position(reader)?;
-    let mut bytes = Vec::new();
-    loop {
-        match read_array::<1, R>(reader) {
-            Ok([0]) => return Ok(RawString(bytes)),
-            Ok([byte]) => bytes.push(byte),
-            Err(Error {
-                kind: ErrorKind::UnexpectedEnd { .. },
-                ..
-            }) => return Err(Error::at_byte(start, ErrorKind::UnterminatedString)),
-            Err(other) => return Err(other),
-        }
-    }
+pub fn read_null_terminated<I: Input>(input: &mut I) -> Result<RawString, Error> {
+    input.read_null_terminated().map(RawString)
 }
 
 pub fn write_null_terminated<W: Write + Seek>(
@@ -153,8 +142,8 @@ pub fn write_null_terminated<W: Write + Seek>(
 
 /// Fixed-width string: exactly `width` bytes, all kept (padding included),
 /// so whatever followed the text in the original file comes back.
-pub fn read_fixed_width<R: Read + Seek>(reader: &mut R, width: u64) -> Result<RawString, Error> {
-    read_bytes(reader, width).map(RawString)
+pub fn read_fixed_width<I: Input>(input: &mut I, width: u64) -> Result<RawString, Error> {
+    input.read_bytes(width).map(RawString)
 }
 
 /// Writes the bytes and pads a shorter value with zeros.

@@ -158,6 +158,29 @@ fn binary_schema_impls(rt: &Runtime, ident: &Ident) -> TokenStream {
     }
 }
 
+/// `Decode::decode`, which reads through `decode_input`, and
+/// `decode_input` running `body`, which sees the requested byte order as
+/// `endian` (a name, or `_` when it has its own).
+fn decode_fns(rt: &Runtime, endian: TokenStream, body: TokenStream) -> TokenStream {
+    quote! {
+        fn decode<__R: ::std::io::Read + ::std::io::Seek>(
+            __reader: &mut __R,
+            __endian: #rt::Endian,
+            __context: &<Self as #rt::HasContext>::Context,
+        ) -> ::core::result::Result<Self, #rt::Error> {
+            <Self as #rt::Decode>::decode_input(__reader, __endian, __context)
+        }
+
+        fn decode_input<__I: #rt::Input>(
+            __reader: &mut __I,
+            #endian: #rt::Endian,
+            __context: &<Self as #rt::HasContext>::Context,
+        ) -> ::core::result::Result<Self, #rt::Error> {
+            #body
+        }
+    }
+}
+
 /// An IFF tag as a `[u8; 4]` expression.
 fn tag_tokens(tag: [u8; 4]) -> TokenStream {
     let bytes = syn::LitByteStr::new(&tag, Span::call_site());
