@@ -29,8 +29,9 @@ pub mod __private {
         tag_taken, unknown_selector, unknown_tag, unknown_text_selector, variant_disagrees,
     };
     pub use crate::schema::collection::{
-        check_len, check_presence, context_len, read_count, read_elements, read_flagged,
-        read_to_end, read_vec, shared_len, write_count, write_each, write_flagged, FlagInt,
+        check_len, check_presence, context_len, encode_each, read_count, read_elements,
+        read_flagged, read_to_end, read_vec, shared_len, write_count, write_each, write_flagged,
+        FlagInt,
     };
     pub use crate::schema::iff::{
         check_absent_count, next_is, next_is_element, peek_form_type, peek_start, read_chunk,
@@ -59,7 +60,7 @@ pub mod __private {
     };
     pub use crate::schema::{
         BinarySchema, ByteOrder, ContextLayout, Decode, Encode, Endian, Error, FieldLayout,
-        HasContext, Input, Layout, Segment, TypeLayout,
+        HasContext, Input, Layout, Output, Segment, TypeLayout,
     };
 
     /// Expands to its input when the `testing` feature is on, and to nothing

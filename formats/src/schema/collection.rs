@@ -1,9 +1,7 @@
 //! Counts and the collections they govern.
 
+use super::{Decode, Encode, Endian, Error, ErrorKind, HasContext, Input, Output, Segment};
 use std::fmt::Debug;
-use std::io::{Seek, Write};
-
-use super::{Decode, Encode, Endian, Error, ErrorKind, Input, Segment};
 
 /// An integer type that can store a collection's length.
 pub trait CountInt: Decode<Context = ()> + Encode + Copy + Debug {
@@ -226,8 +224,8 @@ where
 }
 
 /// Writes a collection's length as a `C`, or fails if it does not fit.
-pub fn write_count<C: CountInt, W: Write + Seek>(
-    writer: &mut W,
+pub fn write_count<C: CountInt, O: Output>(
+    output: &mut O,
     endian: Endian,
     len: usize,
 ) -> Result<(), Error> {
@@ -238,7 +236,7 @@ pub fn write_count<C: CountInt, W: Write + Seek>(
             max: C::MAX,
         })
     })?;
-    count.encode(writer, endian, &())
+    count.encode_output(output, endian, &())
 }
 
 /// The one length shared by the named collections that are present
@@ -265,15 +263,31 @@ pub fn shared_len(
 }
 
 /// Writes each element, tagging errors with the element's index.
-pub fn write_each<T, W, F>(writer: &mut W, elements: &[T], mut write_one: F) -> Result<(), Error>
+pub fn write_each<T, O, F>(output: &mut O, elements: &[T], mut write_one: F) -> Result<(), Error>
 where
-    W: Write + Seek,
-    F: FnMut(&mut W, &T) -> Result<(), Error>,
+    O: Output,
+    F: FnMut(&mut O, &T) -> Result<(), Error>,
 {
     for (index, element) in elements.iter().enumerate() {
-        write_one(writer, element).map_err(|e| e.within(Segment::Index(index)))?;
+        write_one(output, element).map_err(|e| e.within(Segment::Index(index)))?;
     }
     Ok(())
+}
+
+/// [`write_each`] for elements of a schema type, with room made first for
+/// elements of a fixed size.
+pub fn encode_each<T: Encode + Decode, O: Output>(
+    output: &mut O,
+    elements: &[T],
+    endian: Endian,
+    context: &<T as HasContext>::Context,
+) -> Result<(), Error> {
+    if let Some(size) = T::FIXED_SIZE.and_then(|size| usize::try_from(size).ok()) {
+        output.reserve(size.saturating_mul(elements.len()));
+    }
+    write_each(output, elements, |output, element| {
+        element.encode_output(output, endian, context)
+    })
 }
 
 /// An optional value behind a flag: 0 absent, 1 present, anything else an error.
@@ -296,18 +310,18 @@ where
     }
 }
 
-pub fn write_flagged<F, W, T>(
-    writer: &mut W,
+pub fn write_flagged<F, O, T>(
+    output: &mut O,
     endian: Endian,
     value: Option<&T>,
-    write_value: impl FnOnce(&mut W, &T) -> Result<(), Error>,
+    write_value: impl FnOnce(&mut O, &T) -> Result<(), Error>,
 ) -> Result<(), Error>
 where
     F: CountInt,
-    W: Write + Seek,
+    O: Output,
 {
-    write_count::<F, W>(writer, endian, usize::from(value.is_some()))?;
-    value.map_or(Ok(()), |value| write_value(writer, value))
+    write_count::<F, O>(output, endian, usize::from(value.is_some()))?;
+    value.map_or(Ok(()), |value| write_value(output, value))
 }
 
 /// A value present by an earlier field must agree with it.

@@ -8,8 +8,8 @@
 //! past it.
 //!
 //! Writing: the size is written as a placeholder, the contents follow, then
-//! the writer seeks back and patches the size. Every schema writer is already
-//! `Write + Seek`, and patching writes each byte once however deep forms
+//! the size is patched ([`Output::patch`]: in place in a vector, by seeking
+//! back in a stream). Patching writes each byte once however deep forms
 //! nest, where encoding each level into its own buffer would copy the
 //! innermost bytes once per level.
 //!
@@ -24,7 +24,9 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 #[cfg(test)]
 use super::io::read_array;
-use super::{Decode, Encode, Endian, Error, ErrorKind, HasContext, Input, RawString, Segment};
+use super::{
+    Decode, Encode, Endian, Error, ErrorKind, HasContext, Input, Output, RawString, Segment,
+};
 
 /// The tag every form starts with.
 const FORM: [u8; 4] = *b"FORM";
@@ -363,40 +365,40 @@ where
 }
 
 /// Writes a `tag` chunk whose payload `write_payload` writes, then patches its size.
-pub fn write_chunk<W, F>(writer: &mut W, tag: [u8; 4], write_payload: F) -> Result<(), Error>
+pub fn write_chunk<O, F>(output: &mut O, tag: [u8; 4], write_payload: F) -> Result<(), Error>
 where
-    W: Write + Seek,
-    F: FnOnce(&mut W) -> Result<(), Error>,
+    O: Output,
+    F: FnOnce(&mut O) -> Result<(), Error>,
 {
-    writer.write_all(&tag)?;
-    write_sized(writer, write_payload).map_err(|e| e.within(Segment::Chunk(tag)))
+    output.write_bytes(&tag)?;
+    write_sized(output, write_payload).map_err(|e| e.within(Segment::Chunk(tag)))
 }
 
 /// Writes a `FORM` of type `form_type` whose children `write_children`
 /// writes, then patches its size (which counts the type).
-pub fn write_form<W, F>(writer: &mut W, form_type: [u8; 4], write_children: F) -> Result<(), Error>
+pub fn write_form<O, F>(output: &mut O, form_type: [u8; 4], write_children: F) -> Result<(), Error>
 where
-    W: Write + Seek,
-    F: FnOnce(&mut W) -> Result<(), Error>,
+    O: Output,
+    F: FnOnce(&mut O) -> Result<(), Error>,
 {
-    writer.write_all(&FORM)?;
-    write_sized(writer, |writer| {
-        writer.write_all(&form_type)?;
-        write_children(writer)
+    output.write_bytes(&FORM)?;
+    write_sized(output, |output| {
+        output.write_bytes(&form_type)?;
+        write_children(output)
     })
     .map_err(|e| e.within(Segment::Chunk(form_type)))
 }
 
 /// Writes a size placeholder, the contents, then the real size over the placeholder.
-fn write_sized<W, F>(writer: &mut W, write_contents: F) -> Result<(), Error>
+fn write_sized<O, F>(output: &mut O, write_contents: F) -> Result<(), Error>
 where
-    W: Write + Seek,
-    F: FnOnce(&mut W) -> Result<(), Error>,
+    O: Output,
+    F: FnOnce(&mut O) -> Result<(), Error>,
 {
-    let size_at = writer.stream_position()?;
-    writer.write_all(&[0; 4])?;
-    write_contents(writer)?;
-    let end = writer.stream_position()?;
+    let size_at = output.position()?;
+    output.write_bytes(&[0; 4])?;
+    write_contents(output)?;
+    let end = output.position()?;
     let size = end.saturating_sub(size_at + 4);
     let size = u32::try_from(size).map_err(|_| {
         Error::new(ErrorKind::Invalid(format!(
@@ -404,10 +406,7 @@ where
             u32::MAX
         )))
     })?;
-    writer.seek(SeekFrom::Start(size_at))?;
-    writer.write_all(&size.to_be_bytes())?;
-    writer.seek(SeekFrom::Start(end))?;
-    Ok(())
+    output.patch(size_at, &size.to_be_bytes())
 }
 
 /// A chunk or `FORM` kept as it is, for the children of a form that its
@@ -460,15 +459,19 @@ impl Decode for RawChunk {
 }
 
 impl Encode for RawChunk {
-    fn encode<W: Write + Seek>(&self, writer: &mut W, _: Endian, _: &()) -> Result<(), Error> {
+    fn encode<W: Write + Seek>(&self, writer: &mut W, endian: Endian, _: &()) -> Result<(), Error> {
+        self.encode_output(writer, endian, &())
+    }
+
+    fn encode_output<O: Output>(&self, output: &mut O, _: Endian, _: &()) -> Result<(), Error> {
         if self.tag == FORM && self.data.len() < 4 {
             return Err(Error::new(ErrorKind::Invalid(format!(
                 "a FORM kept as bytes holds {} byte(s), too few for its type",
                 self.data.len()
             ))));
         }
-        writer.write_all(&self.tag)?;
-        write_sized(writer, |writer| Ok(writer.write_all(&self.data)?))
+        output.write_bytes(&self.tag)?;
+        write_sized(output, |output| output.write_bytes(&self.data))
     }
 }
 

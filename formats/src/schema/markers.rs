@@ -3,11 +3,10 @@
 //! no data, so formats mark such fields `#[serde(skip)]`.
 
 use std::fmt::Debug;
-use std::io::{Seek, Write};
 use std::marker::PhantomData;
 
 use super::collection::CountInt;
-use super::{Decode, Encode, Endian, Error, ErrorKind, Input};
+use super::{Decode, Encode, Endian, Error, ErrorKind, Input, Output};
 
 /// A constant checked on read and written on write
 /// (`#[schema(magic = 1u32)] version: Magic`).
@@ -74,10 +73,10 @@ where
     Ok(Magic)
 }
 
-pub fn write_magic<T: Encode<Context = ()>, W: Write + Seek>(
-    writer: &mut W,
+pub fn write_magic<T: Encode<Context = ()>, O: Output>(
+    output: &mut O,
     endian: Endian,
     value: &T,
 ) -> Result<(), Error> {
-    value.encode(writer, endian, &())
+    value.encode_output(output, endian, &())
 }

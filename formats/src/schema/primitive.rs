@@ -5,7 +5,9 @@ use std::io::{Read, Seek, Write};
 
 use arrayvec::ArrayVec;
 
-use super::{Decode, Encode, Endian, Error, ErrorKind, HasContext, Input, Segment, TypeLayout};
+use super::{
+    Decode, Encode, Endian, Error, ErrorKind, HasContext, Input, Output, Segment, TypeLayout,
+};
 
 /// A number from its bytes in either order.
 trait FromEndianBytes {
@@ -53,16 +55,34 @@ macro_rules! number {
             fn decode_plain(bytes: &[u8], endian: Endian) -> Option<Self> {
                 Some(from_bytes(*bytes.first_chunk()?, endian))
             }
+
+            /// After the length check every chunk decodes, so the zero the
+            /// array would take past the end of `bytes` is never used.
+            #[inline]
+            fn decode_plain_array<const N: usize>(bytes: &[u8], endian: Endian) -> Option<[Self; N]> {
+                const SIZE: usize = std::mem::size_of::<$ty>();
+                if bytes.len() != SIZE.checked_mul(N)? {
+                    return None;
+                }
+                let mut values = bytes
+                    .chunks_exact(SIZE)
+                    .map(|chunk| chunk.first_chunk().map_or(0 as $ty, |chunk| from_bytes(*chunk, endian)));
+                Some(std::array::from_fn(|_| values.next().unwrap_or(0 as $ty)))
+            }
         }
 
         impl Encode for $ty {
             fn encode<W: Write + Seek>(&self, writer: &mut W, endian: Endian, _: &()) -> Result<(), Error> {
+                self.encode_output(writer, endian, &())
+            }
+
+            #[inline]
+            fn encode_output<O: Output>(&self, output: &mut O, endian: Endian, _: &()) -> Result<(), Error> {
                 let bytes = match endian {
                     Endian::Big => self.to_be_bytes(),
                     Endian::Little => self.to_le_bytes(),
                 };
-                writer.write_all(&bytes)?;
-                Ok(())
+                output.write_bytes(&bytes)
             }
         }
     )*};
@@ -117,15 +137,7 @@ impl<T: Decode, const N: usize> Decode for [T; N] {
 
     #[inline]
     fn decode_plain(bytes: &[u8], endian: Endian) -> Option<Self> {
-        let size = T::PLAIN_SIZE?;
-        if size == 0 {
-            return None;
-        }
-        let mut elements = ArrayVec::<T, N>::new();
-        for element in bytes.chunks_exact(size).take(N) {
-            elements.try_push(T::decode_plain(element, endian)?).ok()?;
-        }
-        elements.into_inner().ok()
+        T::decode_plain_array(bytes, endian)
     }
 }
 
@@ -141,9 +153,19 @@ impl<T: Encode, const N: usize> Encode for [T; N] {
         endian: Endian,
         context: &T::Context,
     ) -> Result<(), Error> {
+        self.encode_output(writer, endian, context)
+    }
+
+    #[inline]
+    fn encode_output<O: Output>(
+        &self,
+        output: &mut O,
+        endian: Endian,
+        context: &T::Context,
+    ) -> Result<(), Error> {
         for (index, element) in self.iter().enumerate() {
             element
-                .encode(writer, endian, context)
+                .encode_output(output, endian, context)
                 .map_err(|e| e.within(Segment::Index(index)))?;
         }
         Ok(())

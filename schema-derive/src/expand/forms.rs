@@ -10,7 +10,7 @@ use quote::{quote, quote_spanned};
 use syn::spanned::Spanned as _;
 
 use super::paths::Runtime;
-use super::{decode_fns, str_lit, tag_str, tag_tokens};
+use super::{decode_fns, encode_fns, str_lit, tag_str, tag_tokens};
 use crate::ast::{FormEnum, Frame, Variant};
 
 /// How the variant begins, as a constant expression.
@@ -54,7 +54,7 @@ pub fn form_enum_impls(rt: &Runtime, form_enum: &FormEnum) -> TokenStream {
     });
     let writes = form_enum.variants.iter().map(|variant| {
         let name = variant.ident;
-        let value = quote!(#rt::Encode::encode(__value, __writer, __endian, &()));
+        let value = quote!(#rt::Encode::encode_output(__value, __writer, __endian, &()));
         let write = match variant.frame {
             None => value,
             Some(Frame::Form(form_type)) => {
@@ -97,6 +97,15 @@ pub fn form_enum_impls(rt: &Runtime, form_enum: &FormEnum) -> TokenStream {
             }
         });
     let layout = layout_impl(rt, form_enum);
+    let encode = encode_fns(
+        rt,
+        quote!(__endian),
+        quote! {
+            match self {
+                #(#writes)*
+            }
+        },
+    );
     let decode = decode_fns(
         rt,
         quote!(__endian),
@@ -125,16 +134,7 @@ pub fn form_enum_impls(rt: &Runtime, form_enum: &FormEnum) -> TokenStream {
         }
 
         impl #rt::Encode for #ident {
-            fn encode<__W: ::std::io::Write + ::std::io::Seek>(
-                &self,
-                __writer: &mut __W,
-                __endian: #rt::Endian,
-                _: &(),
-            ) -> ::core::result::Result<(), #rt::Error> {
-                match self {
-                    #(#writes)*
-                }
-            }
+            #encode
         }
 
         impl #rt::IffElement for #ident {

@@ -181,6 +181,31 @@ fn decode_fns(rt: &Runtime, endian: TokenStream, body: TokenStream) -> TokenStre
     }
 }
 
+/// `Encode::encode`, which writes through `encode_output`, and
+/// `encode_output` running `body`, which writes to `__writer` (of type
+/// `__W`) and sees the requested byte order as `endian` (a name, or `_`).
+fn encode_fns(rt: &Runtime, endian: TokenStream, body: TokenStream) -> TokenStream {
+    quote! {
+        fn encode<__S: ::std::io::Write + ::std::io::Seek>(
+            &self,
+            __writer: &mut __S,
+            __endian: #rt::Endian,
+            __context: &<Self as #rt::HasContext>::Context,
+        ) -> ::core::result::Result<(), #rt::Error> {
+            <Self as #rt::Encode>::encode_output(self, __writer, __endian, __context)
+        }
+
+        fn encode_output<__W: #rt::Output>(
+            &self,
+            __writer: &mut __W,
+            #endian: #rt::Endian,
+            __context: &<Self as #rt::HasContext>::Context,
+        ) -> ::core::result::Result<(), #rt::Error> {
+            #body
+        }
+    }
+}
+
 /// An IFF tag as a `[u8; 4]` expression.
 fn tag_tokens(tag: [u8; 4]) -> TokenStream {
     let bytes = syn::LitByteStr::new(&tag, Span::call_site());
