@@ -1,6 +1,9 @@
 //! Numbers as text tokens: how each type parses and prints.
 
-use super::float::parse_g;
+use std::fmt::Write as _;
+
+use super::float::{parse_g, printed_as_by_shape};
+use super::stack_text::NumberText;
 use super::style::FloatStyle;
 
 /// A number that is one text token.
@@ -9,9 +12,14 @@ pub trait TextNumber: Copy {
     const EXPECTED: &'static str;
     fn parse(token: &str) -> Option<Self>;
     /// The token in the given style (integers are always `%d`).
-    fn format(self, style: FloatStyle) -> String;
+    fn text(self, style: FloatStyle) -> NumberText;
     /// Whether two values are the same (floats: the same bits).
     fn same(self, other: Self) -> bool;
+
+    /// Whether the style prints this value, read from `token`, as `token`.
+    fn printed_as(self, style: FloatStyle, token: &str) -> bool {
+        self.text(style).as_bytes() == token.as_bytes()
+    }
 }
 
 macro_rules! text_int {
@@ -23,8 +31,11 @@ macro_rules! text_int {
                 token.parse().ok()
             }
 
-            fn format(self, _: FloatStyle) -> String {
-                self.to_string()
+            fn text(self, _: FloatStyle) -> NumberText {
+                let mut text = NumberText::new();
+                // At most 20 characters: the buffer holds them.
+                let _ = write!(text, "{self}");
+                text
             }
 
             fn same(self, other: Self) -> bool {
@@ -50,12 +61,20 @@ impl TextNumber for f32 {
         }
     }
 
-    fn format(self, style: FloatStyle) -> String {
-        style.format(self)
+    fn text(self, style: FloatStyle) -> NumberText {
+        style.text(self)
     }
 
     fn same(self, other: Self) -> bool {
         self.to_bits() == other.to_bits()
+    }
+
+    /// Most tokens are decided by their shape alone (see
+    /// [`printed_as_by_shape`]); the rest by formatting the value.
+    fn printed_as(self, style: FloatStyle, token: &str) -> bool {
+        let msvc = matches!(style, FloatStyle::Msvc);
+        printed_as_by_shape(token.as_bytes(), self, msvc)
+            .unwrap_or_else(|| self.text(style).as_bytes() == token.as_bytes())
     }
 }
 
@@ -83,5 +102,51 @@ mod tests {
         assert_eq!(f32::parse("abc"), None);
         assert_eq!(FloatStyle::Shortest.format(-0.0), "-0");
         assert_eq!(FloatStyle::Msvc.format(-0.0), "0");
+    }
+}
+
+#[cfg(test)]
+mod shape_tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Whether the style prints the token's value as the token, by formatting.
+    fn by_formatting(token: &str, style: FloatStyle) -> bool {
+        f32::parse(token).is_some_and(|value| value.text(style).as_bytes() == token.as_bytes())
+    }
+
+    /// Spellings of a value in and out of both styles.
+    fn spellings(value: f32) -> Vec<String> {
+        vec![
+            FloatStyle::Msvc.format(value),
+            FloatStyle::Shortest.format(value),
+            format!("{value:e}"),
+            format!("{value:.3}"),
+            format!("{value:.7e}"),
+            format!("+{value}"),
+            format!("{value}0"),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(20_000))]
+
+        #[test]
+        fn the_shape_decides_as_formatting_does(bits in any::<u32>(), digits in 0u32..1_000_000, exp in -45i32..39) {
+            let short = format!("{digits}e{exp}").parse::<f32>().unwrap_or(0.0);
+            for value in [f32::from_bits(bits), short] {
+                for token in spellings(value) {
+                    for style in [FloatStyle::Msvc, FloatStyle::Shortest] {
+                        if let Some(value) = f32::parse(&token) {
+                            prop_assert_eq!(
+                                value.printed_as(style, &token),
+                                by_formatting(&token, style),
+                                "{} in {:?}", token, style
+                            );
+                        }
+                    }
+                }
+            }
+        }
     }
 }

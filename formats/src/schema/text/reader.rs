@@ -376,7 +376,7 @@ impl<'a> TextReader<'a> {
             (FloatStyle::Msvc, &mut self.msvc_misses),
             (FloatStyle::Shortest, &mut self.shortest_misses),
         ] {
-            if value.format(style) != text {
+            if !value.printed_as(style, text) {
                 misses.push(RawNumber {
                     index,
                     text: text.to_owned(),
