@@ -128,37 +128,58 @@ fn push_fraction(out: &mut NumberText, fraction: &[u8]) {
     }
 }
 
-/// Whether a style prints `value` (read from `token`) as `token`, decided
-/// from the token's shape where that is enough: `Some(true)` or
-/// `Some(false)`, or `None` when only formatting the value can tell.
+/// Whether each style prints `value` (read from `token`) as `token`
+/// (`%g`, then `Display`), decided from the token's shape where that is
+/// enough: `None` where only formatting the value can tell.
 ///
 /// A token of at most 6 significant digits whose value is a normal `f32`
 /// is the value's own shortest spelling (6-digit decimals map to distinct
 /// floats and back) and its `%g` digits (the float lies within 2^-24 of the
 /// token, far inside half a unit of its 6th digit); it is then printed as
 /// it is when it is laid out as that style lays out those digits. `%g`
-/// never prints more than 6 digits; `Display` never an exponent.
-pub(crate) fn printed_as_by_shape(token: &[u8], value: f32, msvc: bool) -> Option<bool> {
-    let shape = Shape::of(token)?;
-    if msvc && shape.digits.as_bytes().len() > 6 {
-        return Some(false);
+/// never prints more than 6 digits; `Display` never an exponent. A zero
+/// prints as `0` (and `-0` in `Display`).
+pub(crate) fn printed_by_shape(token: &[u8], value: f32) -> [Option<bool>; 2] {
+    if value == 0.0 {
+        let shortest: &[u8] = if value.is_sign_negative() {
+            b"-0"
+        } else {
+            b"0"
+        };
+        return [Some(token == b"0"), Some(token == shortest)];
     }
-    if !msvc && shape.exponent_written {
-        return Some(false);
+    let Some(shape) = Shape::of(token) else {
+        return [None, None];
+    };
+    let digit_count = shape.digits.as_bytes().len();
+    let msvc_never = digit_count > 6;
+    let shortest_never = shape.exponent_written;
+    if digit_count > 6 || !value.is_normal() {
+        return [msvc_never.then_some(false), shortest_never.then_some(false)];
     }
-    if shape.digits.as_bytes().len() > 6 || !value.is_normal() {
-        return None;
-    }
-    let e_style = msvc && (shape.exp < -4 || shape.exp >= 6);
-    let mut laid_out = NumberText::new();
+    let mut positional = NumberText::new();
     lay_out(
-        &mut laid_out,
+        &mut positional,
         shape.negative,
         shape.digits.as_bytes(),
         shape.exp,
-        e_style,
+        false,
     );
-    Some(laid_out.as_bytes() == token)
+    let positional = positional.as_bytes() == token;
+    let msvc = if shape.exp < -4 || shape.exp >= 6 {
+        let mut e_style = NumberText::new();
+        lay_out(
+            &mut e_style,
+            shape.negative,
+            shape.digits.as_bytes(),
+            shape.exp,
+            true,
+        );
+        e_style.as_bytes() == token
+    } else {
+        positional
+    };
+    [Some(msvc), Some(positional && !shortest_never)]
 }
 
 /// A decimal token taken apart: its sign, its significant digits (no

@@ -2,7 +2,7 @@
 
 use std::fmt::Write as _;
 
-use super::float::{parse_g, printed_as_by_shape};
+use super::float::{parse_g, printed_by_shape};
 use super::stack_text::NumberText;
 use super::style::FloatStyle;
 
@@ -16,10 +16,24 @@ pub trait TextNumber: Copy {
     /// Whether two values are the same (floats: the same bits).
     fn same(self, other: Self) -> bool;
 
-    /// Whether the style prints this value, read from `token`, as `token`.
-    fn printed_as(self, style: FloatStyle, token: &str) -> bool {
-        self.text(style).as_bytes() == token.as_bytes()
-    }
+    /// Whether each style prints this value, read from `token`, as `token`.
+    fn printed_by(self, token: &str) -> PrintedBy;
+}
+
+/// Which float styles print a value as the token it was read from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PrintedBy {
+    pub msvc: bool,
+    pub shortest: bool,
+}
+
+/// Whether an integer token is spelled as `%d` prints its value: a `-`
+/// only before a non-zero value, no `+`, no leading zeros.
+fn canonical_integer(token: &[u8]) -> bool {
+    let digits = token.strip_prefix(b"-").unwrap_or(token);
+    let leading_zero = digits.len() > 1 && digits.first() == Some(&b'0');
+    let negative_zero = digits.len() < token.len() && digits == b"0";
+    !digits.is_empty() && digits.iter().all(u8::is_ascii_digit) && !leading_zero && !negative_zero
 }
 
 macro_rules! text_int {
@@ -40,6 +54,11 @@ macro_rules! text_int {
 
             fn same(self, other: Self) -> bool {
                 self == other
+            }
+
+            fn printed_by(self, token: &str) -> PrintedBy {
+                let canonical = canonical_integer(token.as_bytes());
+                PrintedBy { msvc: canonical, shortest: canonical }
             }
         }
     )*};
@@ -70,11 +89,14 @@ impl TextNumber for f32 {
     }
 
     /// Most tokens are decided by their shape alone (see
-    /// [`printed_as_by_shape`]); the rest by formatting the value.
-    fn printed_as(self, style: FloatStyle, token: &str) -> bool {
-        let msvc = matches!(style, FloatStyle::Msvc);
-        printed_as_by_shape(token.as_bytes(), self, msvc)
-            .unwrap_or_else(|| self.text(style).as_bytes() == token.as_bytes())
+    /// [`printed_by_shape`]); the rest by formatting the value.
+    fn printed_by(self, token: &str) -> PrintedBy {
+        let [msvc, shortest] = printed_by_shape(token.as_bytes(), self);
+        let formatted = |style: FloatStyle| self.text(style).as_bytes() == token.as_bytes();
+        PrintedBy {
+            msvc: msvc.unwrap_or_else(|| formatted(FloatStyle::Msvc)),
+            shortest: shortest.unwrap_or_else(|| formatted(FloatStyle::Shortest)),
+        }
     }
 }
 
@@ -110,9 +132,14 @@ mod shape_tests {
     use super::*;
     use proptest::prelude::*;
 
-    /// Whether the style prints the token's value as the token, by formatting.
-    fn by_formatting(token: &str, style: FloatStyle) -> bool {
-        f32::parse(token).is_some_and(|value| value.text(style).as_bytes() == token.as_bytes())
+    /// Which styles print the token's value as the token, by formatting.
+    fn by_formatting<T: TextNumber>(token: &str) -> Option<PrintedBy> {
+        let value = T::parse(token)?;
+        let formatted = |style: FloatStyle| value.text(style).as_bytes() == token.as_bytes();
+        Some(PrintedBy {
+            msvc: formatted(FloatStyle::Msvc),
+            shortest: formatted(FloatStyle::Shortest),
+        })
     }
 
     /// Spellings of a value in and out of both styles.
@@ -134,17 +161,17 @@ mod shape_tests {
         #[test]
         fn the_shape_decides_as_formatting_does(bits in any::<u32>(), digits in 0u32..1_000_000, exp in -45i32..39) {
             let short = format!("{digits}e{exp}").parse::<f32>().unwrap_or(0.0);
-            for value in [f32::from_bits(bits), short] {
+            for value in [f32::from_bits(bits), short, 0.0, -0.0] {
                 for token in spellings(value) {
-                    for style in [FloatStyle::Msvc, FloatStyle::Shortest] {
-                        if let Some(value) = f32::parse(&token) {
-                            prop_assert_eq!(
-                                value.printed_as(style, &token),
-                                by_formatting(&token, style),
-                                "{} in {:?}", token, style
-                            );
-                        }
+                    if let Some(value) = f32::parse(&token) {
+                        prop_assert_eq!(Some(value.printed_by(&token)), by_formatting::<f32>(&token), "{}", token);
                     }
+                }
+            }
+            let int = bits as i32;
+            for token in [int.to_string(), format!("+{int}"), format!("0{int}"), format!("-0{}", int.unsigned_abs()), "-0".to_owned()] {
+                if let Some(value) = i32::parse(&token) {
+                    prop_assert_eq!(Some(value.printed_by(&token)), by_formatting::<i32>(&token), "{}", token);
                 }
             }
         }

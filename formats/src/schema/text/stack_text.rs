@@ -39,8 +39,12 @@ impl<const N: usize> StackText<N> {
         Ok(())
     }
 
+    #[inline]
     pub fn push(&mut self, byte: u8) -> fmt::Result {
-        self.push_bytes(&[byte])
+        let slot = self.bytes.get_mut(self.len).ok_or(fmt::Error)?;
+        *slot = byte;
+        self.len += 1;
+        Ok(())
     }
 
     pub fn bytes_mut(&mut self) -> &mut [u8] {
