@@ -157,25 +157,15 @@ pub(crate) fn printed_by_shape(token: &[u8], value: f32) -> [Option<bool>; 2] {
     if digit_count > 6 || !value.is_normal() {
         return [msvc_never.then_some(false), shortest_never.then_some(false)];
     }
-    let mut positional = NumberText::new();
-    lay_out(
-        &mut positional,
-        shape.negative,
-        shape.digits.as_bytes(),
-        shape.exp,
-        false,
-    );
-    let positional = positional.as_bytes() == token;
+    let laid_out_as_token = |e_style: bool| {
+        let mut text = NumberText::new();
+        let digits = shape.digits.as_bytes();
+        lay_out(&mut text, shape.negative, digits, shape.exp, e_style);
+        text.as_bytes() == token
+    };
+    let positional = laid_out_as_token(false);
     let msvc = if shape.exp < -4 || shape.exp >= 6 {
-        let mut e_style = NumberText::new();
-        lay_out(
-            &mut e_style,
-            shape.negative,
-            shape.digits.as_bytes(),
-            shape.exp,
-            true,
-        );
-        e_style.as_bytes() == token
+        laid_out_as_token(true)
     } else {
         positional
     };
