@@ -61,6 +61,11 @@ fn compare<T, Twin>(
         Ok(&value),
         "{name}: the hand-written reader differs"
     );
+    assert_eq!(
+        T::from_bytes(&bytes).expect("ossuary decodes the synthetic file"),
+        value,
+        "{name}: ossuary's reader differs"
+    );
 
     let mut group = c.benchmark_group(format!("{name} decode"));
     group.throughput(Throughput::Bytes(bytes.len() as u64));
