@@ -29,17 +29,18 @@ pub mod __private {
         tag_taken, unknown_selector, unknown_tag, unknown_text_selector, variant_disagrees,
     };
     pub use crate::schema::collection::{
-        check_len, check_presence, context_len, read_count, read_flagged, read_to_end, read_vec,
-        shared_len, write_count, write_each, write_flagged, FlagInt,
+        check_len, check_presence, context_len, encode_each, read_count, read_elements,
+        read_flagged, read_to_end, read_vec, shared_len, write_count, write_each, write_flagged,
+        FlagInt,
     };
     pub use crate::schema::iff::{
         check_absent_count, next_is, next_is_element, peek_form_type, peek_start, read_chunk,
         read_form, unknown_element, unknown_form, write_chunk, write_form, IffBody, IffElement,
         IffStart, Start, CHUNK_HEADER_SIZE, FORM_HEADER_SIZE,
     };
-    pub use crate::schema::io::position;
+    pub use crate::schema::input::{decode_plain_next, read_plain_run};
     pub use crate::schema::markers::{read_magic, write_magic, CountField, NoContext};
-    pub use crate::schema::size::{add_fixed, add_min, lesser_min};
+    pub use crate::schema::size::{add_fixed, add_min, add_plain, lesser_min};
     pub use crate::schema::string::{
         read_fixed_width, read_null_terminated, read_pascal, write_fixed_width,
         write_null_terminated, write_pascal,
@@ -59,7 +60,7 @@ pub mod __private {
     };
     pub use crate::schema::{
         BinarySchema, ByteOrder, ContextLayout, Decode, Encode, Endian, Error, FieldLayout,
-        HasContext, Layout, Segment, TypeLayout,
+        HasContext, Input, Layout, Output, Segment, TypeLayout,
     };
 
     /// Expands to its input when the `testing` feature is on, and to nothing

@@ -1,6 +1,9 @@
 //! Skin deformation: a rig skin is bound to a skeleton once (its joints
-//! found by name, every index and range checked), then deformed by any pose
-//! of that skeleton with plain loops.
+//! found by name, every index and range checked, the bone ranges turned into
+//! runs that cover each vertex once), then deformed by any pose of that
+//! skeleton with plain loops. A [`Deformer`] keeps its scratch and the
+//! caller's output buffers from one pose to the next, writes each output
+//! once, and splits large meshes across rayon's threads.
 //!
 //! Two bindings:
 //! - weighted: vertices stored where the rest pose puts them, each moved by
@@ -19,6 +22,7 @@ use std::ops::Range;
 
 use formats::rig::{self, Binding};
 use glam::{Affine3A, Vec3};
+use rayon::prelude::*;
 use thiserror::Error;
 
 use crate::pose::JobError;
@@ -112,7 +116,7 @@ pub enum BlendRule {
 }
 
 /// A deformed mesh, in model space and the file's own axes.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct PosedSkin {
     pub positions: Vec<Vec3>,
     /// One per vertex, or none when the skin has none.
@@ -140,13 +144,19 @@ struct BoundMorph {
 #[derive(Clone, Debug, PartialEq)]
 enum Kind {
     Weighted {
-        /// Per vertex, its influences: (skeleton joint, weight).
-        influences: Vec<Vec<(usize, f32)>>,
+        /// Vertex `v`'s influences are `influences[starts[v]..starts[v + 1]]`.
+        starts: Vec<usize>,
+        /// Every vertex's influences, one vertex after another: (skeleton
+        /// joint, weight).
+        influences: Vec<(usize, f32)>,
         /// Per skeleton joint, the inverse of its rest model matrix.
         inverse_rest: Vec<Affine3A>,
     },
     BoneSpace {
-        ranges: Vec<CheckedRange>,
+        /// Runs of vertices, in order, covering every vertex once.
+        vertex_runs: Vec<Run>,
+        /// Runs of blend vertices, in order, covering every blend vertex once.
+        blend_runs: Vec<Run>,
         blend_positions: Vec<Vec3>,
         blend_normals: Vec<Vec3>,
         /// Per blend vertex: the vertex it pulls, and how far.
@@ -154,8 +164,38 @@ enum Kind {
     },
 }
 
-/// A bone range with its bone resolved to a skeleton joint and its bounds checked.
+/// Consecutive vertices (or blend vertices) moved by one joint, or kept as
+/// stored when no bone range holds them.
 #[derive(Clone, Debug, PartialEq)]
+struct Run {
+    joint: Option<usize>,
+    items: Range<usize>,
+}
+
+/// Splits `0..count` into runs by the joint of the last range holding each
+/// index (the range a vertex listed twice ends up following), so that
+/// deforming writes each output once. Every range must lie within `count`.
+fn runs(count: usize, ranges: impl Iterator<Item = (usize, Range<usize>)>) -> Vec<Run> {
+    let mut owner: Vec<Option<usize>> = vec![None; count];
+    for (joint, items) in ranges {
+        // `bind` checked every range against `count`.
+        owner[items].fill(Some(joint));
+    }
+    let mut runs = Vec::new();
+    let mut start = 0;
+    for index in 1..=count {
+        if index == count || owner[index] != owner[start] {
+            runs.push(Run {
+                joint: owner[start],
+                items: start..index,
+            });
+            start = index;
+        }
+    }
+    runs
+}
+
+/// A bone range with its bone resolved to a skeleton joint and its bounds checked.
 struct CheckedRange {
     joint: usize,
     vertices: Range<usize>,
@@ -304,85 +344,286 @@ impl BoundSkin {
         morphed
     }
 
-    /// The skin deformed by the joints' model matrices (one per skeleton joint).
+    /// The skin deformed by the joints' model matrices (one per skeleton
+    /// joint), into new buffers; [`Deformer::deform`] reuses them.
     pub fn deform(&self, model: &[Affine3A], rule: BlendRule) -> Result<PosedSkin, SkinError> {
-        if model.len() != self.joint_count {
+        let mut posed = PosedSkin::default();
+        Deformer::default().deform(self, model, rule, &mut posed)?;
+        Ok(posed)
+    }
+}
+
+/// Vertices below this many are deformed on the calling thread: splitting
+/// a small mesh costs more than it saves.
+const PARALLEL_THRESHOLD: usize = 1 << 16;
+
+/// How many vertices one parallel task deforms: large enough that the
+/// task's overhead is lost in it, small enough that threads share the work
+/// evenly.
+const PART: usize = 1 << 14;
+
+/// Deforms skins into caller-provided buffers (ozz-animation's job style):
+/// keeps its scratch from one call to the next, so posing a skin frame
+/// after frame allocates nothing once the buffers have grown. Meshes of
+/// [`PARALLEL_THRESHOLD`] vertices or more are split across the threads of
+/// the current rayon pool.
+#[derive(Clone, Debug, Default)]
+pub struct Deformer {
+    /// Per skeleton joint, `model * inverse(rest model)` (weighted skins).
+    skinning: Vec<Affine3A>,
+}
+
+impl Deformer {
+    /// Deforms `skin` by the joints' model matrices (one per skeleton joint)
+    /// into `posed`, whose buffers are resized to the skin's and reused.
+    pub fn deform(
+        &mut self,
+        skin: &BoundSkin,
+        model: &[Affine3A],
+        rule: BlendRule,
+        posed: &mut PosedSkin,
+    ) -> Result<(), SkinError> {
+        if model.len() != skin.joint_count {
             return Err(JobError::LengthMismatch {
                 slice: "model",
-                expected: self.joint_count,
+                expected: skin.joint_count,
                 actual: model.len(),
             }
             .into());
         }
-        let mut posed = PosedSkin {
-            positions: self.positions.clone(),
-            normals: self.normals.clone(),
-        };
-        // Indexing below cannot fail: `bind` checked every joint, vertex and
-        // blend index against these lengths.
-        match &self.kind {
+        // Every output below is written before it is read, so growing the
+        // buffers needs no particular value.
+        posed.positions.resize(skin.positions.len(), Vec3::ZERO);
+        posed.normals.resize(skin.normals.len(), Vec3::ZERO);
+        let parallel =
+            skin.positions.len() >= PARALLEL_THRESHOLD && rayon::current_num_threads() > 1;
+        // Indexing in what follows cannot fail: `bind` checked every joint,
+        // vertex and blend index and every run against these lengths, and
+        // the output buffers were just given the skin's.
+        match &skin.kind {
             Kind::Weighted {
+                starts,
                 influences,
                 inverse_rest,
             } => {
-                for (vertex, weights) in influences.iter().enumerate() {
-                    if weights.is_empty() {
-                        continue;
-                    }
-                    let mut position = Vec3::ZERO;
-                    let mut normal = Vec3::ZERO;
-                    for &(joint, weight) in weights {
-                        let skinning = model[joint] * inverse_rest[joint];
-                        position += weight * skinning.transform_point3(self.positions[vertex]);
-                        if let Some(stored) = self.normals.get(vertex) {
-                            normal += weight * skinning.transform_vector3(*stored);
-                        }
-                    }
-                    posed.positions[vertex] = position;
-                    if let Some(slot) = posed.normals.get_mut(vertex) {
-                        *slot = normal.normalize_or_zero();
-                    }
-                }
+                self.skinning.clear();
+                self.skinning.extend(
+                    model
+                        .iter()
+                        .zip(inverse_rest)
+                        .map(|(model, inverse_rest)| *model * *inverse_rest),
+                );
+                let weighted = Weighted {
+                    starts,
+                    influences,
+                    skinning: &self.skinning,
+                };
+                both(
+                    parallel,
+                    (&mut posed.positions, |out: &mut [Vec3]| {
+                        for_parts(out, parallel, |offset, part| {
+                            weighted.positions(&skin.positions, offset, part)
+                        })
+                    }),
+                    (&mut posed.normals, |out: &mut [Vec3]| {
+                        for_parts(out, parallel, |offset, part| {
+                            weighted.normals(&skin.normals, offset, part)
+                        })
+                    }),
+                );
             }
             Kind::BoneSpace {
-                ranges,
+                vertex_runs,
+                blend_runs,
                 blend_positions,
                 blend_normals,
                 blends,
             } => {
-                let mut posed_blends = blend_positions.clone();
-                let mut posed_blend_normals = blend_normals.clone();
-                for range in ranges {
-                    // Sims bone matrices are rigid, so normals move with the rotation part.
-                    let bone = &model[range.joint];
-                    for vertex in range.vertices.clone() {
-                        posed.positions[vertex] = bone.transform_point3(self.positions[vertex]);
-                        if let Some(normal) = posed.normals.get_mut(vertex) {
-                            *normal = bone.transform_vector3(self.normals[vertex]);
-                        }
-                    }
-                    for blend in range.blends.clone() {
-                        posed_blends[blend] = bone.transform_point3(blend_positions[blend]);
-                        if let Some(normal) = posed_blend_normals.get_mut(blend) {
-                            *normal = bone.transform_vector3(blend_normals[blend]);
-                        }
-                    }
-                }
-                for (blend, &(vertex, weight)) in blends.iter().enumerate() {
-                    let (position, normal) = pull(
-                        rule,
-                        weight,
-                        (posed.positions[vertex], posed.normals.get(vertex).copied()),
-                        (posed_blends[blend], posed_blend_normals.get(blend).copied()),
+                // Blends pull vertices in blend order, and several may pull
+                // the same vertex, so each pull pass runs on one thread (the
+                // positions' beside the normals'). Each blend vertex is posed
+                // where it is used: it serves no other.
+                let positions = |out: &mut [Vec3]| {
+                    for_parts(out, parallel, |offset, part| {
+                        move_runs(vertex_runs, model, &skin.positions, offset, part, point)
+                    });
+                    pull_all(
+                        blend_runs,
+                        model,
+                        (blend_positions, blends),
+                        out,
+                        point,
+                        |a, b, weight| combine(rule, weight, a, b),
                     );
-                    posed.positions[vertex] = position;
-                    if let (Some(slot), Some(normal)) = (posed.normals.get_mut(vertex), normal) {
-                        *slot = normal;
+                };
+                // Sims bone matrices are rigid, so normals move with the rotation part.
+                let normals = |out: &mut [Vec3]| {
+                    for_parts(out, parallel, |offset, part| {
+                        move_runs(vertex_runs, model, &skin.normals, offset, part, vector)
+                    });
+                    if !blend_normals.is_empty() {
+                        pull_all(
+                            blend_runs,
+                            model,
+                            (blend_normals, blends),
+                            out,
+                            vector,
+                            |a, b, weight| combine(rule, weight, a, b).normalize_or_zero(),
+                        );
                     }
-                }
+                };
+                both(
+                    parallel,
+                    (&mut posed.positions, positions),
+                    (&mut posed.normals, normals),
+                );
             }
         }
-        Ok(posed)
+        Ok(())
+    }
+}
+
+fn point(bone: &Affine3A, stored: Vec3) -> Vec3 {
+    bone.transform_point3(stored)
+}
+
+fn vector(bone: &Affine3A, stored: Vec3) -> Vec3 {
+    bone.transform_vector3(stored)
+}
+
+/// Writes the positions and the normals, side by side on rayon's threads
+/// or one after the other.
+fn both(
+    parallel: bool,
+    (positions, deform_positions): (&mut [Vec3], impl FnOnce(&mut [Vec3]) + Send),
+    (normals, deform_normals): (&mut [Vec3], impl FnOnce(&mut [Vec3]) + Send),
+) {
+    if parallel {
+        rayon::join(|| deform_positions(positions), || deform_normals(normals));
+    } else {
+        deform_positions(positions);
+        deform_normals(normals);
+    }
+}
+
+/// Calls `deform(offset, part)` on `out` whole, or on parts of it across
+/// rayon's threads; `offset` is the part's first index in `out`.
+fn for_parts(out: &mut [Vec3], parallel: bool, deform: impl Fn(usize, &mut [Vec3]) + Sync) {
+    if parallel {
+        out.par_chunks_mut(PART)
+            .enumerate()
+            .for_each(|(index, part)| deform(index * PART, part));
+    } else {
+        deform(0, out);
+    }
+}
+
+/// Writes `out` (the items from `offset` on) as `apply` moves the stored
+/// items by their runs' joints; items of a run with no joint are copied.
+fn move_runs(
+    runs: &[Run],
+    model: &[Affine3A],
+    stored: &[Vec3],
+    offset: usize,
+    out: &mut [Vec3],
+    apply: impl Fn(&Affine3A, Vec3) -> Vec3,
+) {
+    let end = offset + out.len();
+    let first = runs.partition_point(|run| run.items.end <= offset);
+    for run in runs[first..].iter().take_while(|run| run.items.start < end) {
+        let items = run.items.start.max(offset)..run.items.end.min(end);
+        let stored = &stored[items.clone()];
+        let out = &mut out[items.start - offset..items.end - offset];
+        match run.joint {
+            Some(joint) => {
+                let bone = model[joint];
+                for (out, &stored) in out.iter_mut().zip(stored) {
+                    *out = apply(&bone, stored);
+                }
+            }
+            None => out.copy_from_slice(stored),
+        }
+    }
+}
+
+/// Poses each blend vertex (`blend_items.0`, moved by its run's joint or
+/// kept) and pulls the vertex it names (`blend_items.1`) in `out` toward
+/// it with `mix(vertex, blend vertex, weight)`, in blend order.
+fn pull_all(
+    runs: &[Run],
+    model: &[Affine3A],
+    (stored, blends): (&[Vec3], &[(usize, f32)]),
+    out: &mut [Vec3],
+    apply: impl Fn(&Affine3A, Vec3) -> Vec3,
+    mix: impl Fn(Vec3, Vec3, f32) -> Vec3,
+) {
+    for run in runs {
+        let stored = &stored[run.items.clone()];
+        let blends = &blends[run.items.clone()];
+        let bone = run.joint.map(|joint| model[joint]);
+        for (&stored, &(vertex, weight)) in stored.iter().zip(blends) {
+            let posed = bone.as_ref().map_or(stored, |bone| apply(bone, stored));
+            out[vertex] = mix(out[vertex], posed, weight);
+        }
+    }
+}
+
+/// A vertex pulled toward a blend vertex, both already posed.
+fn combine(rule: BlendRule, weight: f32, vertex: Vec3, blend: Vec3) -> Vec3 {
+    match rule {
+        // Written as (1 - w) * a + w * b rather than a lerp so that w = 0
+        // and w = 1 give exactly the vertex and the blend vertex.
+        BlendRule::Game => vertex * (1.0 - weight) + blend * weight,
+        BlendRule::SeedDocument => vertex + (vertex - blend) * (weight / 2.0),
+    }
+}
+
+/// A weighted skin's influences with this pose's skinning matrices.
+struct Weighted<'a> {
+    starts: &'a [usize],
+    influences: &'a [(usize, f32)],
+    skinning: &'a [Affine3A],
+}
+
+impl Weighted<'_> {
+    /// The influences of the vertices from `offset` on, one slice each.
+    fn per_vertex(&self, offset: usize, count: usize) -> impl Iterator<Item = &[(usize, f32)]> {
+        self.starts[offset..=offset + count]
+            .windows(2)
+            .map(|bounds| &self.influences[bounds[0]..bounds[1]])
+    }
+
+    /// `sum of w * skinning * p`; a vertex nothing moves keeps its place.
+    fn positions(&self, stored: &[Vec3], offset: usize, out: &mut [Vec3]) {
+        let stored = &stored[offset..offset + out.len()];
+        let per_vertex = self.per_vertex(offset, out.len());
+        for ((out, &stored), influences) in out.iter_mut().zip(stored).zip(per_vertex) {
+            *out = if influences.is_empty() {
+                stored
+            } else {
+                influences.iter().fold(Vec3::ZERO, |sum, &(joint, weight)| {
+                    sum + weight * self.skinning[joint].transform_point3(stored)
+                })
+            };
+        }
+    }
+
+    /// The normalized `sum of w * skinning * n` (no translation).
+    fn normals(&self, stored: &[Vec3], offset: usize, out: &mut [Vec3]) {
+        let stored = &stored[offset..offset + out.len()];
+        let per_vertex = self.per_vertex(offset, out.len());
+        for ((out, &stored), influences) in out.iter_mut().zip(stored).zip(per_vertex) {
+            *out = if influences.is_empty() {
+                stored
+            } else {
+                influences
+                    .iter()
+                    .fold(Vec3::ZERO, |sum, &(joint, weight)| {
+                        sum + weight * self.skinning[joint].transform_vector3(stored)
+                    })
+                    .normalize_or_zero()
+            };
+        }
     }
 }
 
@@ -399,7 +640,9 @@ fn bind_weights(
         });
     }
     let mut rest = weights.influences.as_slice();
-    let mut influences = Vec::with_capacity(count);
+    let mut starts = Vec::with_capacity(count + 1);
+    starts.push(0);
+    let mut influences = Vec::with_capacity(weights.influences.len());
     for (vertex, &vertex_count) in weights.counts.iter().enumerate() {
         let (own, after) = rest.split_at_checked(vertex_count as usize).ok_or(
             SkinError::InfluencesPastTheEnd {
@@ -409,23 +652,22 @@ fn bind_weights(
             },
         )?;
         rest = after;
-        let own = own
-            .iter()
-            .map(|influence| {
+        for influence in own {
+            let joint =
                 joints
                     .get(influence.joint as usize)
-                    .map(|&joint| (joint, influence.weight))
                     .ok_or(SkinError::InfluenceOutOfRange {
                         vertex,
                         joint: influence.joint,
                         count: joints.len(),
-                    })
-            })
-            .collect::<Result<Vec<_>, _>>()?;
-        influences.push(own);
+                    })?;
+            influences.push((*joint, influence.weight));
+        }
+        starts.push(influences.len());
     }
     let rest_model = crate::pose::model_matrices(skeleton, skeleton.rest_locals())?;
     Ok(Kind::Weighted {
+        starts,
         influences,
         inverse_rest: rest_model.iter().map(Affine3A::inverse).collect(),
     })
@@ -517,31 +759,22 @@ fn bind_bone_space(
         })
         .collect::<Result<Vec<_>, _>>()?;
     Ok(Kind::BoneSpace {
-        ranges,
+        vertex_runs: runs(
+            count,
+            ranges
+                .iter()
+                .map(|range| (range.joint, range.vertices.clone())),
+        ),
+        blend_runs: runs(
+            blend_vertices,
+            ranges
+                .iter()
+                .map(|range| (range.joint, range.blends.clone())),
+        ),
         blend_positions: vec3s(&bone_space.blend_positions),
         blend_normals: vec3s(&bone_space.blend_normals),
         blends,
     })
-}
-
-/// One vertex pulled toward one blend vertex, both already posed; blended
-/// normals are renormalized.
-fn pull(
-    rule: BlendRule,
-    weight: f32,
-    (vertex, vertex_normal): (Vec3, Option<Vec3>),
-    (blend, blend_normal): (Vec3, Option<Vec3>),
-) -> (Vec3, Option<Vec3>) {
-    let combine = |a: Vec3, b: Vec3| match rule {
-        // Written as (1 - w) * a + w * b rather than a lerp so that w = 0
-        // and w = 1 give exactly the vertex and the blend vertex.
-        BlendRule::Game => a * (1.0 - weight) + b * weight,
-        BlendRule::SeedDocument => a + (a - b) * (weight / 2.0),
-    };
-    let normal = vertex_normal
-        .zip(blend_normal)
-        .map(|(a, b)| combine(a, b).normalize_or_zero());
-    (combine(vertex, blend), normal)
 }
 
 #[cfg(test)]
@@ -690,6 +923,160 @@ mod tests {
         assert!(posed.positions[0].abs_diff_eq(POSED_BLEND, 1e-6));
         assert!(posed.positions[1].abs_diff_eq(Vec3::new(3.0, 1.0, 0.0), 1e-6));
         assert_eq!(posed.positions[2], Vec3::splat(7.0));
+    }
+
+    /// `count` vertices on ranges that overlap (the later range wins),
+    /// cross the parallel parts' boundaries and leave some vertices and
+    /// blend vertices to no bone; a blend vertex for every tenth vertex,
+    /// two of them pulling the same vertex.
+    fn large_bone_space_skin(count: usize) -> Skin {
+        let point = |index: usize| [index as f32, (index % 7) as f32, 1.0];
+        let blend_count = count / 10;
+        let third = (count / 3) as u32;
+        let mut blends: Vec<rig::Blend> = (0..blend_count)
+            .map(|blend| rig::Blend {
+                vertex: (blend * 10) as u32,
+                weight: (blend % 5) as f32 / 4.0,
+            })
+            .collect();
+        blends[1].vertex = blends[0].vertex;
+        Skin {
+            positions: (0..count).map(point).collect(),
+            normals: (0..count).map(|_| [0.0, 0.0, 1.0]).collect(),
+            binding: Binding::BoneSpace(BoneSpace {
+                bones: vec!["B0".to_owned(), "B1".to_owned()],
+                ranges: vec![
+                    BoneRange {
+                        bone: 0,
+                        vertices: 0..2 * third,
+                        blends: 0..(blend_count / 2) as u32,
+                    },
+                    BoneRange {
+                        bone: 1,
+                        vertices: third..3 * third - 5,
+                        blends: 7..(blend_count - 3) as u32,
+                    },
+                ],
+                blend_positions: (0..blend_count).map(point).collect(),
+                blend_normals: (0..blend_count).map(|_| [1.0, 0.0, 0.0]).collect(),
+                blends,
+            }),
+            ..bone_space_skin(0.0)
+        }
+    }
+
+    /// The deformation the bindings define, one vertex at a time, as
+    /// deformation was written before runs and parts.
+    fn reference_deform(skin: &Skin) -> (Vec<Vec3>, Vec<Vec3>) {
+        let Binding::BoneSpace(bone_space) = &skin.binding else {
+            unreachable!("a bone-space skin");
+        };
+        let model = model();
+        let mut positions = vec3s(&skin.positions);
+        let mut normals = vec3s(&skin.normals);
+        let mut blend_positions = vec3s(&bone_space.blend_positions);
+        let mut blend_normals = vec3s(&bone_space.blend_normals);
+        for range in &bone_space.ranges {
+            let bone = model[range.bone as usize];
+            for vertex in range.vertices.start as usize..range.vertices.end as usize {
+                positions[vertex] = bone.transform_point3(Vec3::from(skin.positions[vertex]));
+                normals[vertex] = bone.transform_vector3(Vec3::from(skin.normals[vertex]));
+            }
+            for blend in range.blends.start as usize..range.blends.end as usize {
+                blend_positions[blend] =
+                    bone.transform_point3(Vec3::from(bone_space.blend_positions[blend]));
+                blend_normals[blend] =
+                    bone.transform_vector3(Vec3::from(bone_space.blend_normals[blend]));
+            }
+        }
+        for (blend, pull) in bone_space.blends.iter().enumerate() {
+            let vertex = pull.vertex as usize;
+            let w = pull.weight;
+            positions[vertex] = positions[vertex] * (1.0 - w) + blend_positions[blend] * w;
+            normals[vertex] =
+                (normals[vertex] * (1.0 - w) + blend_normals[blend] * w).normalize_or_zero();
+        }
+        (positions, normals)
+    }
+
+    fn in_pool<T: Send>(threads: usize, work: impl FnOnce() -> T + Send) -> T {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap()
+            .install(work)
+    }
+
+    #[test]
+    fn overlapping_ranges_and_unbound_vertices_deform_as_defined() {
+        let skin = large_bone_space_skin(300);
+        let posed = deform(&skin, BlendRule::Game).unwrap();
+        assert_eq!((posed.positions, posed.normals), reference_deform(&skin));
+    }
+
+    #[test]
+    fn large_meshes_split_across_threads_give_the_same_bits() {
+        let skin = large_bone_space_skin(3 * PARALLEL_THRESHOLD + 11);
+        let bound = BoundSkin::bind(&skin, &skeleton()).unwrap();
+        let one = in_pool(1, || bound.deform(&model(), BlendRule::Game).unwrap());
+        let two = in_pool(2, || bound.deform(&model(), BlendRule::Game).unwrap());
+        assert_eq!(one, two);
+        assert_eq!((one.positions, one.normals), reference_deform(&skin));
+    }
+
+    #[test]
+    fn a_deformer_reuses_its_buffers_across_poses_and_skins() {
+        let skeleton = skeleton();
+        let large = BoundSkin::bind(&large_bone_space_skin(3000), &skeleton).unwrap();
+        let small = BoundSkin::bind(&bone_space_skin(0.5), &skeleton).unwrap();
+        let rest = [Affine3A::IDENTITY; 2];
+        let mut deformer = Deformer::default();
+        let mut posed = PosedSkin::default();
+        deformer
+            .deform(&large, &rest, BlendRule::Game, &mut posed)
+            .unwrap();
+        let buffer = posed.positions.as_ptr();
+        deformer
+            .deform(&large, &model(), BlendRule::Game, &mut posed)
+            .unwrap();
+        assert_eq!(
+            posed.positions.as_ptr(),
+            buffer,
+            "the buffer was reallocated"
+        );
+        assert_eq!(posed, large.deform(&model(), BlendRule::Game).unwrap());
+        deformer
+            .deform(&small, &model(), BlendRule::Game, &mut posed)
+            .unwrap();
+        assert_eq!(posed, small.deform(&model(), BlendRule::Game).unwrap());
+    }
+
+    #[test]
+    fn weighted_meshes_split_across_threads_give_the_same_bits() {
+        let count = 2 * PARALLEL_THRESHOLD + 3;
+        let skin = Skin {
+            binding: Binding::Weighted(Weights {
+                joints: vec!["B0".to_owned(), "B1".to_owned()],
+                counts: (0..count).map(|vertex| (vertex % 3) as u32).collect(),
+                influences: (0..count)
+                    .flat_map(|vertex| {
+                        let weight = (vertex % 4) as f32 / 4.0;
+                        [(0, weight), (1, 1.0 - weight)]
+                            .into_iter()
+                            .take(vertex % 3)
+                            .map(|(joint, weight)| Influence { joint, weight })
+                    })
+                    .collect(),
+            }),
+            ..large_bone_space_skin(count)
+        };
+        let bound = BoundSkin::bind(&skin, &skeleton()).unwrap();
+        let one = in_pool(1, || bound.deform(&model(), BlendRule::Game).unwrap());
+        let two = in_pool(2, || bound.deform(&model(), BlendRule::Game).unwrap());
+        assert_eq!(one, two);
+        assert_eq!(one.positions[0], Vec3::from(skin.positions[0]));
+        let expected = model()[0].transform_point3(Vec3::from(skin.positions[1])) * 0.25;
+        assert_eq!(one.positions[1], expected);
     }
 
     #[test]

@@ -2,11 +2,9 @@
 //! the derive's expansions call these.
 
 use std::fmt::Debug;
-use std::io::Seek;
 
-use super::io::position;
 use super::text::TextReader;
-use super::{Error, ErrorKind};
+use super::{Error, ErrorKind, Input};
 
 /// A tag no variant has, read at byte `at`; `known` lists the variants'.
 pub fn unknown_tag(at: u64, found: &dyn Debug, known: &'static str) -> Error {
@@ -32,13 +30,13 @@ fn unknown_selector_kind(
 
 /// The context value `selector` chooses no variant of the binary enum that
 /// was to be read at the reader's position.
-pub fn unknown_selector<R: Seek>(
-    reader: &mut R,
+pub fn unknown_selector<I: Input>(
+    input: &mut I,
     selector: &'static str,
     value: &dyn Debug,
     known: &'static str,
 ) -> Error {
-    match position(reader) {
+    match input.position() {
         Ok(at) => Error::at_byte(at, unknown_selector_kind(selector, value, known)),
         Err(error) => error,
     }

@@ -1,10 +1,7 @@
 //! Counts and the collections they govern.
 
+use super::{Decode, Encode, Endian, Error, ErrorKind, HasContext, Input, Output, Segment};
 use std::fmt::Debug;
-use std::io::{Read, Seek, Write};
-
-use super::io::{position, remaining};
-use super::{Decode, Encode, Endian, Error, ErrorKind, Segment};
 
 /// An integer type that can store a collection's length.
 pub trait CountInt: Decode<Context = ()> + Encode + Copy + Debug {
@@ -68,12 +65,9 @@ macro_rules! flag_int {
 flag_int!(u8, u16, u32, u64, i8, i16, i32, i64);
 
 /// Reads a count and converts it to a length.
-pub fn read_count<C: CountInt, R: Read + Seek>(
-    reader: &mut R,
-    endian: Endian,
-) -> Result<usize, Error> {
-    let at = position(reader)?;
-    let count = C::decode(reader, endian, &())?.to_u64();
+pub fn read_count<C: CountInt, I: Input>(input: &mut I, endian: Endian) -> Result<usize, Error> {
+    let at = input.position()?;
+    let count = C::decode_input(input, endian, &())?.to_u64();
     if count > C::MAX {
         return Err(Error::at_byte(
             at,
@@ -107,21 +101,32 @@ pub fn input_needed(count: u64, min_size: u64) -> u64 {
 /// Reads `count` elements of at least `min_size` bytes each. The count is
 /// checked against the bytes left before anything is allocated, so a
 /// corrupted count fails at once instead of reserving gigabytes.
-pub fn read_vec<T, R, F>(
-    reader: &mut R,
+pub fn read_vec<T, I, F>(
+    input: &mut I,
     count: usize,
     min_size: u64,
     mut read_one: F,
 ) -> Result<Vec<T>, Error>
 where
-    R: Read + Seek,
-    F: FnMut(&mut R) -> Result<T, Error>,
+    I: Input,
+    F: FnMut(&mut I) -> Result<T, Error>,
 {
+    check_count(input, count, min_size)?;
+    let mut elements = Vec::with_capacity(count);
+    for index in 0..count {
+        elements.push(read_one(input).map_err(|e| e.within(Segment::Index(index)))?);
+    }
+    Ok(elements)
+}
+
+/// Fails, before anything is allocated, when `count` elements of
+/// `min_size` bytes cannot fit in what is left.
+fn check_count<I: Input>(input: &mut I, count: usize, min_size: u64) -> Result<(), Error> {
     let needed = input_needed(count as u64, min_size);
-    let left = remaining(reader)?;
+    let left = input.remaining()?;
     if needed > left {
         return Err(Error::at_byte(
-            position(reader)?,
+            input.position()?,
             ErrorKind::CountTooLarge {
                 count: count as u64,
                 needed,
@@ -129,11 +134,43 @@ where
             },
         ));
     }
+    Ok(())
+}
+
+/// [`read_vec`] for elements of a schema type: plain ones (numbers,
+/// vertices, faces) are decoded from bytes in hand, in one loop after one
+/// bounds check, where the input allows.
+pub fn read_elements<T: Decode, I: Input>(
+    input: &mut I,
+    count: usize,
+    endian: Endian,
+    context: &T::Context,
+) -> Result<Vec<T>, Error> {
+    check_count(input, count, T::MIN_SIZE)?;
+    if let Some(size) = T::PLAIN_SIZE.filter(|&size| size > 0) {
+        let plain = count
+            .checked_mul(size)
+            .and_then(|total| input.read_plain(total, |bytes| decode_all(bytes, size, endian)));
+        if let Some(elements) = plain {
+            return Ok(elements);
+        }
+    }
     let mut elements = Vec::with_capacity(count);
     for index in 0..count {
-        elements.push(read_one(reader).map_err(|e| e.within(Segment::Index(index)))?);
+        elements.push(
+            T::decode_input(input, endian, context).map_err(|e| e.within(Segment::Index(index)))?,
+        );
     }
     Ok(elements)
+}
+
+/// Every `size`-byte plain value in `bytes`.
+fn decode_all<T: Decode>(bytes: &[u8], size: usize, endian: Endian) -> Option<Vec<T>> {
+    let mut elements = Vec::with_capacity(bytes.len() / size);
+    for element in bytes.chunks_exact(size) {
+        elements.push(T::decode_plain(element, endian)?);
+    }
+    Some(elements)
 }
 
 /// The length a count from the context stands for (`count = param`).
@@ -166,17 +203,17 @@ pub fn check_len(len: usize, count_name: &'static str, count: usize) -> Result<(
 
 /// Reads elements until the input ends: the file's end, or the enclosing
 /// chunk's. Each element must take at least one byte, so the list ends.
-pub fn read_to_end<T, R, F>(reader: &mut R, mut read_one: F) -> Result<Vec<T>, Error>
+pub fn read_to_end<T, I, F>(input: &mut I, mut read_one: F) -> Result<Vec<T>, Error>
 where
-    R: Read + Seek,
-    F: FnMut(&mut R) -> Result<T, Error>,
+    I: Input,
+    F: FnMut(&mut I) -> Result<T, Error>,
 {
     let mut elements = Vec::new();
-    while remaining(reader)? > 0 {
-        let start = position(reader)?;
+    while input.remaining()? > 0 {
+        let start = input.position()?;
         let index = elements.len();
-        let element = read_one(reader).map_err(|e| e.within(Segment::Index(index)))?;
-        if position(reader)? == start {
+        let element = read_one(input).map_err(|e| e.within(Segment::Index(index)))?;
+        if input.position()? == start {
             return Err(
                 Error::at_byte(start, ErrorKind::EmptyElement).within(Segment::Index(index))
             );
@@ -187,8 +224,8 @@ where
 }
 
 /// Writes a collection's length as a `C`, or fails if it does not fit.
-pub fn write_count<C: CountInt, W: Write + Seek>(
-    writer: &mut W,
+pub fn write_count<C: CountInt, O: Output>(
+    output: &mut O,
     endian: Endian,
     len: usize,
 ) -> Result<(), Error> {
@@ -199,7 +236,7 @@ pub fn write_count<C: CountInt, W: Write + Seek>(
             max: C::MAX,
         })
     })?;
-    count.encode(writer, endian, &())
+    count.encode_output(output, endian, &())
 }
 
 /// The one length shared by the named collections that are present
@@ -226,49 +263,65 @@ pub fn shared_len(
 }
 
 /// Writes each element, tagging errors with the element's index.
-pub fn write_each<T, W, F>(writer: &mut W, elements: &[T], mut write_one: F) -> Result<(), Error>
+pub fn write_each<T, O, F>(output: &mut O, elements: &[T], mut write_one: F) -> Result<(), Error>
 where
-    W: Write + Seek,
-    F: FnMut(&mut W, &T) -> Result<(), Error>,
+    O: Output,
+    F: FnMut(&mut O, &T) -> Result<(), Error>,
 {
     for (index, element) in elements.iter().enumerate() {
-        write_one(writer, element).map_err(|e| e.within(Segment::Index(index)))?;
+        write_one(output, element).map_err(|e| e.within(Segment::Index(index)))?;
     }
     Ok(())
 }
 
-/// An optional value behind a flag: 0 absent, 1 present, anything else an error.
-pub fn read_flagged<F, R, T>(
-    reader: &mut R,
+/// [`write_each`] for elements of a schema type, with room made first for
+/// elements of a fixed size.
+pub fn encode_each<T: Encode + Decode, O: Output>(
+    output: &mut O,
+    elements: &[T],
     endian: Endian,
-    read_value: impl FnOnce(&mut R) -> Result<T, Error>,
+    context: &<T as HasContext>::Context,
+) -> Result<(), Error> {
+    if let Some(size) = T::FIXED_SIZE.and_then(|size| usize::try_from(size).ok()) {
+        output.reserve(size.saturating_mul(elements.len()));
+    }
+    write_each(output, elements, |output, element| {
+        element.encode_output(output, endian, context)
+    })
+}
+
+/// An optional value behind a flag: 0 absent, 1 present, anything else an error.
+pub fn read_flagged<F, I, T>(
+    input: &mut I,
+    endian: Endian,
+    read_value: impl FnOnce(&mut I) -> Result<T, Error>,
 ) -> Result<Option<T>, Error>
 where
     F: CountInt,
-    R: Read + Seek,
+    I: Input,
 {
-    match F::decode(reader, endian, &())?.to_u64() {
+    match F::decode_input(input, endian, &())?.to_u64() {
         0 => Ok(None),
-        1 => read_value(reader).map(Some),
+        1 => read_value(input).map(Some),
         other => Err(Error::at_byte(
-            position(reader)?.saturating_sub(F::MIN_SIZE),
+            input.position()?.saturating_sub(F::MIN_SIZE),
             ErrorKind::BadFlag(other),
         )),
     }
 }
 
-pub fn write_flagged<F, W, T>(
-    writer: &mut W,
+pub fn write_flagged<F, O, T>(
+    output: &mut O,
     endian: Endian,
     value: Option<&T>,
-    write_value: impl FnOnce(&mut W, &T) -> Result<(), Error>,
+    write_value: impl FnOnce(&mut O, &T) -> Result<(), Error>,
 ) -> Result<(), Error>
 where
     F: CountInt,
-    W: Write + Seek,
+    O: Output,
 {
-    write_count::<F, W>(writer, endian, usize::from(value.is_some()))?;
-    value.map_or(Ok(()), |value| write_value(writer, value))
+    write_count::<F, O>(output, endian, usize::from(value.is_some()))?;
+    value.map_or(Ok(()), |value| write_value(output, value))
 }
 
 /// A value present by an earlier field must agree with it.

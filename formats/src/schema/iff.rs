@@ -1,13 +1,15 @@
 //! IFF framing: `FORM <u32 BE size> <type> children` and `<tag> <u32 BE size>
 //! payload`. Sizes are always big-endian, whatever the payload's byte order.
 //!
-//! Reading: each chunk's or form's contents are read through a [`Bounded`]
-//! reader whose end is the chunk's end, so counts are checked against the
-//! chunk (not the file) before allocating, and nothing can read past it.
+//! Reading: each chunk's or form's contents are read from an input narrowed
+//! to it ([`Input::narrowed`]: a sub-slice of a slice, a [`Bounded`] reader
+//! over a stream) whose end is the chunk's end, so counts are checked
+//! against the chunk (not the file) before allocating, and nothing can read
+//! past it.
 //!
 //! Writing: the size is written as a placeholder, the contents follow, then
-//! the writer seeks back and patches the size. Every schema writer is already
-//! `Write + Seek`, and patching writes each byte once however deep forms
+//! the size is patched ([`Output::patch`]: in place in a vector, by seeking
+//! back in a stream). Patching writes each byte once however deep forms
 //! nest, where encoding each level into its own buffer would copy the
 //! innermost bytes once per level.
 //!
@@ -20,8 +22,11 @@ use std::io::{Read, Seek, SeekFrom, Write};
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use super::io::{position, read_array, read_bytes, remaining};
-use super::{Decode, Encode, Endian, Error, ErrorKind, HasContext, RawString, Segment};
+#[cfg(test)]
+use super::io::read_array;
+use super::{
+    Decode, Encode, Endian, Error, ErrorKind, HasContext, Input, Output, RawString, Segment,
+};
 
 /// The tag every form starts with.
 const FORM: [u8; 4] = *b"FORM";
@@ -96,7 +101,7 @@ pub struct Bounded<'a, R> {
 
 impl<'a, R: Read + Seek> Bounded<'a, R> {
     /// `position` must be the inner reader's current position.
-    fn new(inner: &'a mut R, position: u64, end: u64) -> Self {
+    pub(crate) fn new(inner: &'a mut R, position: u64, end: u64) -> Self {
         Bounded {
             inner,
             position,
@@ -149,15 +154,15 @@ pub fn tag_text(tag: [u8; 4]) -> String {
     tag.escape_ascii().to_string()
 }
 
-/// Reads a `tag` chunk and its payload with `read_payload`, which sees a
-/// reader ending at the chunk's end. Payload bytes it leaves are an error.
-pub fn read_chunk<R, T, F>(reader: &mut R, tag: [u8; 4], read_payload: F) -> Result<T, Error>
+/// Reads a `tag` chunk and its payload with `read_payload`, which sees an
+/// input ending at the chunk's end. Payload bytes it leaves are an error.
+pub fn read_chunk<'s, I, T, F>(input: &'s mut I, tag: [u8; 4], read_payload: F) -> Result<T, Error>
 where
-    R: Read + Seek,
-    F: FnOnce(&mut Bounded<'_, R>) -> Result<T, Error>,
+    I: Input,
+    F: FnOnce(&mut I::Narrowed<'s>) -> Result<T, Error>,
 {
-    let start = position(reader)?;
-    let found = read_array::<4, R>(reader)?;
+    let start = input.position()?;
+    let found = input.read_array::<4>()?;
     if found != tag {
         return Err(Error::at_byte(
             start,
@@ -167,20 +172,23 @@ where
             },
         ));
     }
-    let size = read_size(reader).map_err(|e| e.within(Segment::Chunk(tag)))?;
-    read_bounded(reader, start + CHUNK_HEADER_SIZE, size, read_payload)
-        .map_err(|e| e.within(Segment::Chunk(tag)))
+    let size = read_size(input).map_err(|e| e.within(Segment::Chunk(tag)))?;
+    read_bounded(input, size, read_payload).map_err(|e| e.within(Segment::Chunk(tag)))
 }
 
-/// Reads a `FORM` of type `form_type`; `read_children` sees a reader ending
+/// Reads a `FORM` of type `form_type`; `read_children` sees an input ending
 /// at the form's end. Bytes it leaves are an error.
-pub fn read_form<R, T, F>(reader: &mut R, form_type: [u8; 4], read_children: F) -> Result<T, Error>
+pub fn read_form<'s, I, T, F>(
+    input: &'s mut I,
+    form_type: [u8; 4],
+    read_children: F,
+) -> Result<T, Error>
 where
-    R: Read + Seek,
-    F: FnOnce(&mut Bounded<'_, R>) -> Result<T, Error>,
+    I: Input,
+    F: FnOnce(&mut I::Narrowed<'s>) -> Result<T, Error>,
 {
-    let start = position(reader)?;
-    let (found, size) = read_form_header(reader)?;
+    let start = input.position()?;
+    let (found, size) = read_form_header(input)?;
     if found != form_type {
         return Err(Error::at_byte(
             start + CHUNK_HEADER_SIZE,
@@ -190,48 +198,48 @@ where
             },
         ));
     }
-    read_bounded(reader, start + FORM_HEADER_SIZE, size - 4, read_children)
-        .map_err(|e| e.within(Segment::Chunk(form_type)))
+    read_bounded(input, size - 4, read_children).map_err(|e| e.within(Segment::Chunk(form_type)))
 }
 
 /// How the next child begins, or `None` at the end of the input; the
-/// reader is left where it was.
-pub fn peek_start<R: Read + Seek>(reader: &mut R) -> Result<Option<Start>, Error> {
-    if remaining(reader)? == 0 {
+/// input is left where it was.
+pub fn peek_start<I: Input>(input: &mut I) -> Result<Option<Start>, Error> {
+    if input.remaining()? == 0 {
         return Ok(None);
     }
-    let start = position(reader)?;
-    let tag = read_array::<4, R>(reader)?;
+    let start = input.position()?;
+    let tag = input.read_array::<4>()?;
     let next = if tag == FORM {
-        read_array::<4, R>(reader)?;
-        Start::Form(read_array::<4, R>(reader)?)
+        input.read_array::<4>()?;
+        Start::Form(input.read_array::<4>()?)
     } else {
         Start::Chunk(tag)
     };
-    reader
-        .seek(SeekFrom::Start(start))
-        .map_err(|e| Error::at_byte(start, ErrorKind::Io(e)))?;
+    input.seek_to(start)?;
     Ok(Some(next))
 }
 
 /// Whether the next child begins as `begins_with` accepts; false at the
 /// end of the input. Optional elements are present by it.
-pub fn next_is<R: Read + Seek>(
-    reader: &mut R,
+pub fn next_is<I: Input>(
+    input: &mut I,
     begins_with: impl FnOnce(Start) -> bool,
 ) -> Result<bool, Error> {
-    Ok(peek_start(reader)?.is_some_and(begins_with))
+    Ok(peek_start(input)?.is_some_and(begins_with))
 }
 
-/// Whether the next child begins as a `T` does; false at the end of the input.
+/// Whether the next child begins as a `T` does; false at the end of the
+/// input. Generated code calls it on [`Input::as_stream`] (once per
+/// optional element), which keeps this signature, shown in the compiler's
+/// note when `T` is no element, the same for every input.
 pub fn next_is_element<T: IffElement, R: Read + Seek>(reader: &mut R) -> Result<bool, Error> {
     next_is(reader, T::begins_with)
 }
 
 /// The error for a child none of an enum's variants begins with (or for
-/// the end of the input), listing those that would. `reader` stands at
+/// the end of the input), listing those that would. `input` stands at
 /// the child.
-pub fn unknown_element<R: Seek>(reader: &mut R, found: Option<Start>, known: &[Start]) -> Error {
+pub fn unknown_element<I: Input>(input: &mut I, found: Option<Start>, known: &[Start]) -> Error {
     let known_forms: Option<Vec<[u8; 4]>> = known
         .iter()
         .map(|start| match start {
@@ -242,7 +250,7 @@ pub fn unknown_element<R: Seek>(reader: &mut R, found: Option<Start>, known: &[S
     let kind = match (found, known_forms) {
         // An enum of forms names the form types it knows.
         (Some(Start::Form(found)), Some(forms)) => {
-            return unknown_form(reader, found, &forms);
+            return unknown_form(input, found, &forms);
         }
         (Some(Start::Chunk(tag)), Some(_)) => ErrorKind::WrongTag {
             expected: tag_text(FORM),
@@ -263,26 +271,24 @@ pub fn unknown_element<R: Seek>(reader: &mut R, found: Option<Start>, known: &[S
             }
         }
     };
-    match position(reader) {
+    match input.position() {
         Ok(start) => Error::at_byte(start, kind),
         Err(error) => error,
     }
 }
 
-/// The type of the `FORM` at the reader's position, which is left unchanged:
+/// The type of the `FORM` at the input's position, which is left unchanged:
 /// enums of forms choose their variant by it.
-pub fn peek_form_type<R: Read + Seek>(reader: &mut R) -> Result<[u8; 4], Error> {
-    let start = position(reader)?;
-    let (form_type, _) = read_form_header(reader)?;
-    reader
-        .seek(SeekFrom::Start(start))
-        .map_err(|e| Error::at_byte(start, ErrorKind::Io(e)))?;
+pub fn peek_form_type<I: Input>(input: &mut I) -> Result<[u8; 4], Error> {
+    let start = input.position()?;
+    let (form_type, _) = read_form_header(input)?;
+    input.seek_to(start)?;
     Ok(form_type)
 }
 
 /// The error for a form type none of an enum's variants has, listing those
-/// it has. `reader` stands at the start of the form.
-pub fn unknown_form<R: Seek>(reader: &mut R, found: [u8; 4], known: &[[u8; 4]]) -> Error {
+/// it has. `input` stands at the start of the form.
+pub fn unknown_form<I: Input>(input: &mut I, found: [u8; 4], known: &[[u8; 4]]) -> Error {
     let known = known
         .iter()
         .copied()
@@ -293,7 +299,7 @@ pub fn unknown_form<R: Seek>(reader: &mut R, found: [u8; 4], known: &[[u8; 4]]) 
         found: tag_text(found),
         known,
     };
-    match position(reader) {
+    match input.position() {
         Ok(start) => Error::at_byte(start + CHUNK_HEADER_SIZE, kind),
         Err(error) => error,
     }
@@ -301,9 +307,9 @@ pub fn unknown_form<R: Seek>(reader: &mut R, found: [u8; 4], known: &[[u8; 4]]) 
 
 /// Reads `FORM`, the size (checked to hold the type and to fit the parent)
 /// and the type; returns the type and the size.
-fn read_form_header<R: Read + Seek>(reader: &mut R) -> Result<([u8; 4], u64), Error> {
-    let start = position(reader)?;
-    let found = read_array::<4, R>(reader)?;
+fn read_form_header<I: Input>(input: &mut I) -> Result<([u8; 4], u64), Error> {
+    let start = input.position()?;
+    let found = input.read_array::<4>()?;
     if found != FORM {
         return Err(Error::at_byte(
             start,
@@ -313,22 +319,22 @@ fn read_form_header<R: Read + Seek>(reader: &mut R) -> Result<([u8; 4], u64), Er
             },
         ));
     }
-    let size = read_size(reader)?;
+    let size = read_size(input)?;
     if size < 4 {
         return Err(Error::at_byte(
             start + 4,
             ErrorKind::Invalid(format!("FORM size {size} cannot hold the 4-byte form type")),
         ));
     }
-    let form_type = read_array::<4, R>(reader)?;
+    let form_type = input.read_array::<4>()?;
     Ok((form_type, size))
 }
 
 /// Reads a big-endian size and checks it fits in what is left of the parent.
-fn read_size<R: Read + Seek>(reader: &mut R) -> Result<u64, Error> {
-    let at = position(reader)?;
-    let size = u64::from(u32::decode(reader, Endian::Big, &())?);
-    let available = remaining(reader)?;
+fn read_size<I: Input>(input: &mut I) -> Result<u64, Error> {
+    let at = input.position()?;
+    let size = u64::from(u32::decode_input(input, Endian::Big, &())?);
+    let available = input.remaining()?;
     if size > available {
         return Err(Error::at_byte(
             at,
@@ -338,65 +344,61 @@ fn read_size<R: Read + Seek>(reader: &mut R) -> Result<u64, Error> {
     Ok(size)
 }
 
-/// Runs `read_contents` on the `size` bytes from `start` (the reader's
-/// position) and fails if it leaves any of them.
-fn read_bounded<R, T, F>(
-    reader: &mut R,
-    start: u64,
-    size: u64,
-    read_contents: F,
-) -> Result<T, Error>
+/// Runs `read_contents` on the next `size` bytes and fails if it leaves
+/// any of them.
+fn read_bounded<'s, I, T, F>(input: &'s mut I, size: u64, read_contents: F) -> Result<T, Error>
 where
-    R: Read + Seek,
-    F: FnOnce(&mut Bounded<'_, R>) -> Result<T, Error>,
+    I: Input,
+    F: FnOnce(&mut I::Narrowed<'s>) -> Result<T, Error>,
 {
-    let mut bounded = Bounded::new(reader, start, start.saturating_add(size));
-    let value = read_contents(&mut bounded)?;
-    let left = bounded.left();
-    if left != 0 {
-        return Err(Error::at_byte(
-            bounded.position,
-            ErrorKind::BytesLeftInChunk(left),
-        ));
-    }
-    Ok(value)
+    input.narrowed(size, |contents| {
+        let value = read_contents(contents)?;
+        let left = contents.remaining()?;
+        if left != 0 {
+            return Err(Error::at_byte(
+                contents.position()?,
+                ErrorKind::BytesLeftInChunk(left),
+            ));
+        }
+        Ok(value)
+    })
 }
 
 /// Writes a `tag` chunk whose payload `write_payload` writes, then patches its size.
-pub fn write_chunk<W, F>(writer: &mut W, tag: [u8; 4], write_payload: F) -> Result<(), Error>
+pub fn write_chunk<O, F>(output: &mut O, tag: [u8; 4], write_payload: F) -> Result<(), Error>
 where
-    W: Write + Seek,
-    F: FnOnce(&mut W) -> Result<(), Error>,
+    O: Output,
+    F: FnOnce(&mut O) -> Result<(), Error>,
 {
-    writer.write_all(&tag)?;
-    write_sized(writer, write_payload).map_err(|e| e.within(Segment::Chunk(tag)))
+    output.write_bytes(&tag)?;
+    write_sized(output, write_payload).map_err(|e| e.within(Segment::Chunk(tag)))
 }
 
 /// Writes a `FORM` of type `form_type` whose children `write_children`
 /// writes, then patches its size (which counts the type).
-pub fn write_form<W, F>(writer: &mut W, form_type: [u8; 4], write_children: F) -> Result<(), Error>
+pub fn write_form<O, F>(output: &mut O, form_type: [u8; 4], write_children: F) -> Result<(), Error>
 where
-    W: Write + Seek,
-    F: FnOnce(&mut W) -> Result<(), Error>,
+    O: Output,
+    F: FnOnce(&mut O) -> Result<(), Error>,
 {
-    writer.write_all(&FORM)?;
-    write_sized(writer, |writer| {
-        writer.write_all(&form_type)?;
-        write_children(writer)
+    output.write_bytes(&FORM)?;
+    write_sized(output, |output| {
+        output.write_bytes(&form_type)?;
+        write_children(output)
     })
     .map_err(|e| e.within(Segment::Chunk(form_type)))
 }
 
 /// Writes a size placeholder, the contents, then the real size over the placeholder.
-fn write_sized<W, F>(writer: &mut W, write_contents: F) -> Result<(), Error>
+fn write_sized<O, F>(output: &mut O, write_contents: F) -> Result<(), Error>
 where
-    W: Write + Seek,
-    F: FnOnce(&mut W) -> Result<(), Error>,
+    O: Output,
+    F: FnOnce(&mut O) -> Result<(), Error>,
 {
-    let size_at = writer.stream_position()?;
-    writer.write_all(&[0; 4])?;
-    write_contents(writer)?;
-    let end = writer.stream_position()?;
+    let size_at = output.position()?;
+    output.write_bytes(&[0; 4])?;
+    write_contents(output)?;
+    let end = output.position()?;
     let size = end.saturating_sub(size_at + 4);
     let size = u32::try_from(size).map_err(|_| {
         Error::new(ErrorKind::Invalid(format!(
@@ -404,10 +406,7 @@ where
             u32::MAX
         )))
     })?;
-    writer.seek(SeekFrom::Start(size_at))?;
-    writer.write_all(&size.to_be_bytes())?;
-    writer.seek(SeekFrom::Start(end))?;
-    Ok(())
+    output.patch(size_at, &size.to_be_bytes())
 }
 
 /// A chunk or `FORM` kept as it is, for the children of a form that its
@@ -440,31 +439,39 @@ impl Decode for RawChunk {
     const MIN_SIZE: u64 = CHUNK_HEADER_SIZE;
     const FIXED_SIZE: Option<u64> = None;
 
-    fn decode<R: Read + Seek>(reader: &mut R, _: Endian, _: &()) -> Result<Self, Error> {
-        let start = position(reader)?;
-        let tag = read_array::<4, R>(reader)?;
-        let size = read_size(reader)?;
+    fn decode<R: Read + Seek>(reader: &mut R, endian: Endian, _: &()) -> Result<Self, Error> {
+        Self::decode_input(reader, endian, &())
+    }
+
+    fn decode_input<I: Input>(input: &mut I, _: Endian, _: &()) -> Result<Self, Error> {
+        let start = input.position()?;
+        let tag = input.read_array::<4>()?;
+        let size = read_size(input)?;
         if tag == FORM && size < 4 {
             return Err(Error::at_byte(
                 start + 4,
                 ErrorKind::Invalid(format!("FORM size {size} cannot hold the 4-byte form type")),
             ));
         }
-        let data = read_bytes(reader, size)?;
+        let data = input.read_bytes(size)?;
         Ok(RawChunk { tag, data })
     }
 }
 
 impl Encode for RawChunk {
-    fn encode<W: Write + Seek>(&self, writer: &mut W, _: Endian, _: &()) -> Result<(), Error> {
+    fn encode<W: Write + Seek>(&self, writer: &mut W, endian: Endian, _: &()) -> Result<(), Error> {
+        self.encode_output(writer, endian, &())
+    }
+
+    fn encode_output<O: Output>(&self, output: &mut O, _: Endian, _: &()) -> Result<(), Error> {
         if self.tag == FORM && self.data.len() < 4 {
             return Err(Error::new(ErrorKind::Invalid(format!(
                 "a FORM kept as bytes holds {} byte(s), too few for its type",
                 self.data.len()
             ))));
         }
-        writer.write_all(&self.tag)?;
-        write_sized(writer, |writer| Ok(writer.write_all(&self.data)?))
+        output.write_bytes(&self.tag)?;
+        write_sized(output, |output| output.write_bytes(&self.data))
     }
 }
 
@@ -580,7 +587,7 @@ mod tests {
         let mut reader = Cursor::new(out.into_inner());
         assert_eq!(peek_form_type(&mut reader).unwrap(), *b"OUTR");
         let data = read_form(&mut reader, *b"OUTR", |r| {
-            let data = read_chunk(r, *b"DATA", |r| read_array::<3, _>(r))?;
+            let data = read_chunk(r, *b"DATA", read_array::<3, _>)?;
             read_form(r, *b"INNR", |_| Ok(()))?;
             Ok(data)
         })

@@ -3,12 +3,10 @@
 //! no data, so formats mark such fields `#[serde(skip)]`.
 
 use std::fmt::Debug;
-use std::io::{Read, Seek, Write};
 use std::marker::PhantomData;
 
 use super::collection::CountInt;
-use super::io::position;
-use super::{Decode, Encode, Endian, Error, ErrorKind};
+use super::{Decode, Encode, Endian, Error, ErrorKind, Input, Output};
 
 /// A constant checked on read and written on write
 /// (`#[schema(magic = 1u32)] version: Magic`).
@@ -56,13 +54,13 @@ impl<C> Default for Count<C> {
 }
 
 /// Reads a constant and fails, naming what was found, if it differs.
-pub fn read_magic<T, R>(reader: &mut R, endian: Endian, expected: &T) -> Result<Magic, Error>
+pub fn read_magic<T, I>(input: &mut I, endian: Endian, expected: &T) -> Result<Magic, Error>
 where
     T: Decode<Context = ()> + PartialEq + Debug,
-    R: Read + Seek,
+    I: Input,
 {
-    let at = position(reader)?;
-    let found = T::decode(reader, endian, &())?;
+    let at = input.position()?;
+    let found = T::decode_input(input, endian, &())?;
     if &found != expected {
         return Err(Error::at_byte(
             at,
@@ -75,10 +73,10 @@ where
     Ok(Magic)
 }
 
-pub fn write_magic<T: Encode<Context = ()>, W: Write + Seek>(
-    writer: &mut W,
+pub fn write_magic<T: Encode<Context = ()>, O: Output>(
+    output: &mut O,
     endian: Endian,
     value: &T,
 ) -> Result<(), Error> {
-    value.encode(writer, endian, &())
+    value.encode_output(output, endian, &())
 }

@@ -75,10 +75,12 @@ mod error;
 pub(crate) mod iff;
 #[cfg(test)]
 mod iff_tests;
+pub(crate) mod input;
 pub(crate) mod io;
 pub mod json;
 mod layout;
 pub(crate) mod markers;
+pub(crate) mod output;
 mod primitive;
 pub(crate) mod size;
 pub(crate) mod string;
@@ -87,13 +89,15 @@ pub mod testing;
 pub mod text;
 
 use std::fmt::Debug;
-use std::io::{Cursor, Read, Seek, Write};
+use std::io::{Read, Seek, Write};
 
 pub use binrw::Endian;
 pub use error::{Error, ErrorKind, FieldPath, Position, Segment};
 pub use iff::RawChunk;
+pub use input::{Input, SliceInput};
 pub use layout::{ByteOrder, ContextLayout, FieldLayout, Layout, TypeLayout};
 pub use markers::{Count, Magic, NoContext};
+pub use output::{Output, VecOutput};
 pub use string::RawString;
 
 /// What a type needs from its surroundings to be read or written: values
@@ -117,11 +121,49 @@ pub trait Decode: HasContext + Sized {
     /// `#[derive(Schema)]` made it, none for numbers and strings.
     const NESTED_LAYOUT: Option<fn() -> TypeLayout> = None;
 
+    /// `Some(size)` when the type is plain: every encoding takes `size`
+    /// bytes, needs no context, and every bit pattern is a value (numbers,
+    /// arrays and structs of them). A run of plain values is decoded from
+    /// bytes in hand after one bounds check ([`Decode::decode_plain`]).
+    const PLAIN_SIZE: Option<usize> = None;
+
     fn decode<R: Read + Seek>(
         reader: &mut R,
         endian: Endian,
         context: &Self::Context,
     ) -> Result<Self, Error>;
+
+    /// [`Decode::decode`] from any [`Input`]: the same values and errors,
+    /// and from a byte slice without I/O calls. Derived types implement
+    /// this one (their `decode` calls it); a hand-written type reads
+    /// through its `decode`.
+    fn decode_input<I: Input>(
+        input: &mut I,
+        endian: Endian,
+        context: &Self::Context,
+    ) -> Result<Self, Error> {
+        input.as_stream(|stream| Self::decode(stream, endian, context))
+    }
+
+    /// The value `bytes` (exactly [`Decode::PLAIN_SIZE`] of them) hold;
+    /// `None` for a type that is not plain.
+    fn decode_plain(_bytes: &[u8], _endian: Endian) -> Option<Self> {
+        None
+    }
+
+    /// `N` plain values from `bytes` (exactly `N` times
+    /// [`Decode::PLAIN_SIZE`] of them): what a fixed array of them decodes
+    /// to. Numbers build the array directly; other types in a small buffer.
+    fn decode_plain_array<const N: usize>(bytes: &[u8], endian: Endian) -> Option<[Self; N]> {
+        let size = Self::PLAIN_SIZE.filter(|&size| size > 0)?;
+        let mut elements = arrayvec::ArrayVec::<Self, N>::new();
+        for element in bytes.chunks_exact(size).take(N) {
+            elements
+                .try_push(Self::decode_plain(element, endian)?)
+                .ok()?;
+        }
+        elements.into_inner().ok()
+    }
 }
 
 /// The writing half of [`Decode`]. A writer fails, naming the field, when
@@ -134,6 +176,19 @@ pub trait Encode: HasContext {
         endian: Endian,
         context: &Self::Context,
     ) -> Result<(), Error>;
+
+    /// [`Encode::encode`] to any [`Output`]: the same bytes and errors, and
+    /// into a vector without seeks. Derived types implement this one
+    /// (their `encode` calls it); a hand-written type writes through its
+    /// `encode`.
+    fn encode_output<O: Output>(
+        &self,
+        output: &mut O,
+        endian: Endian,
+        context: &Self::Context,
+    ) -> Result<(), Error> {
+        output.as_stream(|stream| self.encode(stream, endian, context))
+    }
 }
 
 /// Conveniences for a whole binary file, implemented by `#[derive(Schema)]`.
@@ -142,9 +197,9 @@ pub trait Encode: HasContext {
 pub trait BinarySchema: Decode + Encode {
     /// Decodes a whole file; bytes left over after the value are an error.
     fn from_bytes_with(bytes: &[u8], context: &Self::Context) -> Result<Self, Error> {
-        let mut cursor = Cursor::new(bytes);
-        let value = Self::decode(&mut cursor, Endian::Little, context)?;
-        let end = cursor.position();
+        let mut input = SliceInput::new(bytes);
+        let value = Self::decode_input(&mut input, Endian::Little, context)?;
+        let end = input.offset() as u64;
         if end != bytes.len() as u64 {
             return Err(Error::at_byte(
                 end,
@@ -158,9 +213,9 @@ pub trait BinarySchema: Decode + Encode {
     }
 
     fn to_bytes_with(&self, context: &Self::Context) -> Result<Vec<u8>, Error> {
-        let mut cursor = Cursor::new(Vec::new());
-        self.encode(&mut cursor, Endian::Little, context)?;
-        Ok(cursor.into_inner())
+        let mut output = VecOutput::default();
+        self.encode_output(&mut output, Endian::Little, context)?;
+        Ok(output.into_bytes())
     }
 
     /// Decodes one value from the reader's current position.

@@ -3,11 +3,35 @@
 
 use std::io::{Read, Seek, Write};
 
-use super::io::read_array;
-use super::{Decode, Encode, Endian, Error, HasContext, Segment, TypeLayout};
+use arrayvec::ArrayVec;
+
+use super::{
+    Decode, Encode, Endian, Error, ErrorKind, HasContext, Input, Output, Segment, TypeLayout,
+};
+
+/// A number from its bytes in either order.
+trait FromEndianBytes {
+    type Bytes;
+    fn from_endian_bytes(bytes: Self::Bytes, endian: Endian) -> Self;
+}
+
+#[inline]
+fn from_bytes<T: FromEndianBytes>(bytes: T::Bytes, endian: Endian) -> T {
+    T::from_endian_bytes(bytes, endian)
+}
 
 macro_rules! number {
     ($($ty:ty),*) => {$(
+        impl FromEndianBytes for $ty {
+            type Bytes = [u8; std::mem::size_of::<$ty>()];
+            fn from_endian_bytes(bytes: Self::Bytes, endian: Endian) -> Self {
+                match endian {
+                    Endian::Big => <$ty>::from_be_bytes(bytes),
+                    Endian::Little => <$ty>::from_le_bytes(bytes),
+                }
+            }
+        }
+
         impl HasContext for $ty {
             type Context = ();
         }
@@ -16,23 +40,49 @@ macro_rules! number {
             const MIN_SIZE: u64 = std::mem::size_of::<$ty>() as u64;
             const FIXED_SIZE: Option<u64> = Some(Self::MIN_SIZE);
 
+            const PLAIN_SIZE: Option<usize> = Some(std::mem::size_of::<$ty>());
+
             fn decode<R: Read + Seek>(reader: &mut R, endian: Endian, _: &()) -> Result<Self, Error> {
-                let bytes = read_array::<{ std::mem::size_of::<$ty>() }, R>(reader)?;
-                Ok(match endian {
-                    Endian::Big => <$ty>::from_be_bytes(bytes),
-                    Endian::Little => <$ty>::from_le_bytes(bytes),
-                })
+                Self::decode_input(reader, endian, &())
+            }
+
+            #[inline]
+            fn decode_input<I: Input>(input: &mut I, endian: Endian, _: &()) -> Result<Self, Error> {
+                Ok(from_bytes(input.read_array()?, endian))
+            }
+
+            #[inline]
+            fn decode_plain(bytes: &[u8], endian: Endian) -> Option<Self> {
+                Some(from_bytes(*bytes.first_chunk()?, endian))
+            }
+
+            /// After the length check every chunk decodes, so the zero the
+            /// array would take past the end of `bytes` is never used.
+            #[inline]
+            fn decode_plain_array<const N: usize>(bytes: &[u8], endian: Endian) -> Option<[Self; N]> {
+                const SIZE: usize = std::mem::size_of::<$ty>();
+                if bytes.len() != SIZE.checked_mul(N)? {
+                    return None;
+                }
+                let mut values = bytes
+                    .chunks_exact(SIZE)
+                    .map(|chunk| chunk.first_chunk().map_or(0 as $ty, |chunk| from_bytes(*chunk, endian)));
+                Some(std::array::from_fn(|_| values.next().unwrap_or(0 as $ty)))
             }
         }
 
         impl Encode for $ty {
             fn encode<W: Write + Seek>(&self, writer: &mut W, endian: Endian, _: &()) -> Result<(), Error> {
+                self.encode_output(writer, endian, &())
+            }
+
+            #[inline]
+            fn encode_output<O: Output>(&self, output: &mut O, endian: Endian, _: &()) -> Result<(), Error> {
                 let bytes = match endian {
                     Endian::Big => self.to_be_bytes(),
                     Endian::Little => self.to_le_bytes(),
                 };
-                writer.write_all(&bytes)?;
-                Ok(())
+                output.write_bytes(&bytes)
             }
         }
     )*};
@@ -52,26 +102,48 @@ impl<T: Decode, const N: usize> Decode for [T; N] {
         None => None,
     };
     const NESTED_LAYOUT: Option<fn() -> TypeLayout> = T::NESTED_LAYOUT;
+    const PLAIN_SIZE: Option<usize> = match T::PLAIN_SIZE {
+        Some(size) => size.checked_mul(N),
+        None => None,
+    };
 
     fn decode<R: Read + Seek>(
         reader: &mut R,
         endian: Endian,
         context: &T::Context,
     ) -> Result<Self, Error> {
-        let mut elements = Vec::with_capacity(N);
-        for index in 0..N {
-            elements.push(
-                T::decode(reader, endian, context).map_err(|e| e.within(Segment::Index(index)))?,
-            );
-        }
-        // The loop pushed exactly N elements, so the conversion always succeeds.
-        elements.try_into().map_err(|_| {
-            Error::at_byte(
-                0,
-                super::ErrorKind::Invalid("array length mismatch".to_owned()),
-            )
-        })
+        Self::decode_input(reader, endian, context)
     }
+
+    #[inline]
+    fn decode_input<I: Input>(
+        input: &mut I,
+        endian: Endian,
+        context: &T::Context,
+    ) -> Result<Self, Error> {
+        if let Some(size) = Self::PLAIN_SIZE {
+            if let Some(array) = input.read_plain(size, |bytes| Self::decode_plain(bytes, endian)) {
+                return Ok(array);
+            }
+        }
+        let mut elements = ArrayVec::<T, N>::new();
+        for index in 0..N {
+            let element = T::decode_input(input, endian, context)
+                .map_err(|e| e.within(Segment::Index(index)))?;
+            elements.try_push(element).map_err(|_| array_overflow())?;
+        }
+        elements.into_inner().map_err(|_| array_overflow())
+    }
+
+    #[inline]
+    fn decode_plain(bytes: &[u8], endian: Endian) -> Option<Self> {
+        T::decode_plain_array(bytes, endian)
+    }
+}
+
+/// The loops above push exactly N elements, so this is never returned.
+fn array_overflow() -> Error {
+    Error::at_byte(0, ErrorKind::Invalid("array length mismatch".to_owned()))
 }
 
 impl<T: Encode, const N: usize> Encode for [T; N] {
@@ -81,9 +153,19 @@ impl<T: Encode, const N: usize> Encode for [T; N] {
         endian: Endian,
         context: &T::Context,
     ) -> Result<(), Error> {
+        self.encode_output(writer, endian, context)
+    }
+
+    #[inline]
+    fn encode_output<O: Output>(
+        &self,
+        output: &mut O,
+        endian: Endian,
+        context: &T::Context,
+    ) -> Result<(), Error> {
         for (index, element) in self.iter().enumerate() {
             element
-                .encode(writer, endian, context)
+                .encode_output(output, endian, context)
                 .map_err(|e| e.within(Segment::Index(index)))?;
         }
         Ok(())

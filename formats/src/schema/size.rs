@@ -21,3 +21,11 @@ pub const fn add_fixed(a: Option<u64>, b: Option<u64>) -> Option<u64> {
         _ => None,
     }
 }
+
+/// Sum of two plain sizes (`Decode::PLAIN_SIZE`); `None` once any part is not plain.
+pub const fn add_plain(a: Option<usize>, b: Option<usize>) -> Option<usize> {
+    match (a, b) {
+        (Some(a), Some(b)) => a.checked_add(b),
+        _ => None,
+    }
+}

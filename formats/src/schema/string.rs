@@ -1,11 +1,11 @@
 //! Strings as the files store them: raw bytes, shown as Windows-1252 text.
 
 use std::fmt;
-use std::io::{Read, Seek, Write};
+
+use super::{Input, Output};
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use super::io::{position, read_array, read_bytes};
 use super::{Error, ErrorKind};
 
 /// The bytes of a string exactly as stored. These games wrote Windows-1252,
@@ -102,12 +102,12 @@ impl<'de> Deserialize<'de> for RawString {
 }
 
 /// Pascal string: a u8 length, then that many bytes.
-pub fn read_pascal<R: Read + Seek>(reader: &mut R) -> Result<RawString, Error> {
-    let [len] = read_array::<1, R>(reader)?;
-    read_bytes(reader, u64::from(len)).map(RawString)
+pub fn read_pascal<I: Input>(input: &mut I) -> Result<RawString, Error> {
+    let [len] = input.read_array::<1>()?;
+    input.read_bytes(u64::from(len)).map(RawString)
 }
 
-pub fn write_pascal<W: Write + Seek>(writer: &mut W, value: &RawString) -> Result<(), Error> {
+pub fn write_pascal<O: Output>(output: &mut O, value: &RawString) -> Result<(), Error> {
     let len = u8::try_from(value.0.len()).map_err(|_| {
         Error::new(ErrorKind::TooLong {
             len: value.0.len(),
@@ -115,51 +115,34 @@ pub fn write_pascal<W: Write + Seek>(writer: &mut W, value: &RawString) -> Resul
             max: 255,
         })
     })?;
-    writer.write_all(&[len])?;
-    writer.write_all(&value.0)?;
-    Ok(())
+    output.write_bytes(&[len])?;
+    output.write_bytes(&value.0)
 }
 
 /// Null-terminated string: bytes up to a 0 byte, which is not kept.
-pub fn read_null_terminated<R: Read + Seek>(reader: &mut R) -> Result<RawString, Error> {
-    let start = position(reader)?;
-    let mut bytes = Vec::new();
-    loop {
-        match read_array::<1, R>(reader) {
-            Ok([0]) => return Ok(RawString(bytes)),
-            Ok([byte]) => bytes.push(byte),
-            Err(Error {
-                kind: ErrorKind::UnexpectedEnd { .. },
-                ..
-            }) => return Err(Error::at_byte(start, ErrorKind::UnterminatedString)),
-            Err(other) => return Err(other),
-        }
-    }
+pub fn read_null_terminated<I: Input>(input: &mut I) -> Result<RawString, Error> {
+    input.read_null_terminated().map(RawString)
 }
 
-pub fn write_null_terminated<W: Write + Seek>(
-    writer: &mut W,
-    value: &RawString,
-) -> Result<(), Error> {
-    if value.0.contains(&0) {
+pub fn write_null_terminated<O: Output>(output: &mut O, value: &RawString) -> Result<(), Error> {
+    if memchr::memchr(0, &value.0).is_some() {
         return Err(Error::new(ErrorKind::Invalid(
             "a null-terminated string cannot contain a 0 byte".to_owned(),
         )));
     }
-    writer.write_all(&value.0)?;
-    writer.write_all(&[0])?;
-    Ok(())
+    output.write_bytes(&value.0)?;
+    output.write_bytes(&[0])
 }
 
 /// Fixed-width string: exactly `width` bytes, all kept (padding included),
 /// so whatever followed the text in the original file comes back.
-pub fn read_fixed_width<R: Read + Seek>(reader: &mut R, width: u64) -> Result<RawString, Error> {
-    read_bytes(reader, width).map(RawString)
+pub fn read_fixed_width<I: Input>(input: &mut I, width: u64) -> Result<RawString, Error> {
+    input.read_bytes(width).map(RawString)
 }
 
 /// Writes the bytes and pads a shorter value with zeros.
-pub fn write_fixed_width<W: Write + Seek>(
-    writer: &mut W,
+pub fn write_fixed_width<O: Output>(
+    output: &mut O,
     value: &RawString,
     width: u64,
 ) -> Result<(), Error> {
@@ -171,9 +154,9 @@ pub fn write_fixed_width<W: Write + Seek>(
             max: width,
         }));
     }
-    writer.write_all(&value.0)?;
-    std::io::copy(&mut std::io::repeat(0).take(width - len), writer)?;
-    Ok(())
+    output.write_bytes(&value.0)?;
+    let padding = usize::try_from(width - len).unwrap_or(usize::MAX);
+    output.write_bytes(&vec![0; padding])
 }
 
 #[cfg(test)]

@@ -9,7 +9,7 @@ use super::context::{context_items, nested_context};
 use super::layout::{byte_order, context_layout, passed, type_text};
 use super::paths::Runtime;
 use super::tests::{context_of_strategies, test_module, Check};
-use super::{binary_schema_impls, endian, str_lit};
+use super::{binary_schema_impls, decode_fns, encode_fns, endian, str_lit};
 use crate::ast::{ChoiceEnum, ChoiceVariant};
 use crate::attr::{ByteOrder, ContextParam};
 use crate::check_enum::{self, Choice, Chooser, Pick};
@@ -117,7 +117,7 @@ fn read_payload(rt: &Runtime, endian: &TokenStream, variant: &ChoiceVariant) -> 
         Some(payload) => {
             let context = payload_context(rt, variant, payload);
             quote! {
-                <#payload as #rt::Decode>::decode(__reader, #endian, &#context)
+                <#payload as #rt::Decode>::decode_input(__reader, #endian, &#context)
                     .map(Self::#name)
                     .map_err(|e| e.in_field(#label))
             }
@@ -156,8 +156,8 @@ fn tag_codec(
         None => quote!(::core::result::Result::Err(#rt::unknown_tag(__at, &__tag, #known))),
     };
     let decode = quote! {
-        let __at = #rt::position(__reader)?;
-        let __tag: #ty = <#ty as #rt::Decode>::decode(__reader, #endian, &())?;
+        let __at = #rt::Input::position(__reader)?;
+        let __tag: #ty = <#ty as #rt::Decode>::decode_input(__reader, #endian, &())?;
         #(#arms)*
         #fallback
     };
@@ -196,7 +196,7 @@ fn select_codec(
     };
     let encode = select_encode(rt, param, variants, |payload, variant| {
         let context = payload_context(rt, variant, payload);
-        quote!(#rt::Encode::encode(__value, __writer, #endian, &#context))
+        quote!(#rt::Encode::encode_output(__value, __writer, #endian, &#context))
     });
     (payload_min_size(rt, variants), decode, encode)
 }
@@ -209,6 +209,8 @@ fn binary_impls(
     encode_body: TokenStream,
 ) -> TokenStream {
     let ident = choice.ident;
+    let decode = decode_fns(rt, quote!(_), decode_body);
+    let encode = encode_fns(rt, quote!(_), encode_body);
     quote! {
         impl #rt::Decode for #ident {
             const MIN_SIZE: u64 = #min_size;
@@ -216,24 +218,11 @@ fn binary_impls(
             const NESTED_LAYOUT: ::core::option::Option<fn() -> #rt::TypeLayout> =
                 ::core::option::Option::Some(|| <Self as #rt::Layout>::LAYOUT);
 
-            fn decode<__R: ::std::io::Read + ::std::io::Seek>(
-                __reader: &mut __R,
-                _: #rt::Endian,
-                __context: &<Self as #rt::HasContext>::Context,
-            ) -> ::core::result::Result<Self, #rt::Error> {
-                #decode_body
-            }
+            #decode
         }
 
         impl #rt::Encode for #ident {
-            fn encode<__W: ::std::io::Write + ::std::io::Seek>(
-                &self,
-                __writer: &mut __W,
-                _: #rt::Endian,
-                __context: &<Self as #rt::HasContext>::Context,
-            ) -> ::core::result::Result<(), #rt::Error> {
-                #encode_body
-            }
+            #encode
         }
     }
 }
@@ -267,7 +256,7 @@ fn tag_encode(
                 quote! {
                     Self::#name(__value) => {
                         #(#owners)*
-                        #rt::Encode::encode(__value, __writer, #endian, &())
+                        #rt::Encode::encode_output(__value, __writer, #endian, &())
                     }
                 }
             }
@@ -276,8 +265,8 @@ fn tag_encode(
                 quote! {
                     Self::#name(__value) => {
                         let __tag: #ty = #when;
-                        #rt::Encode::encode(&__tag, __writer, #endian, &())?;
-                        #rt::Encode::encode(__value, __writer, #endian, &#context)
+                        #rt::Encode::encode_output(&__tag, __writer, #endian, &())?;
+                        #rt::Encode::encode_output(__value, __writer, #endian, &#context)
                             .map_err(|e| e.in_field(#label))
                     }
                 }
@@ -285,7 +274,7 @@ fn tag_encode(
             (Pick::When(when), None) => quote! {
                 Self::#name => {
                     let __tag: #ty = #when;
-                    #rt::Encode::encode(&__tag, __writer, #endian, &())
+                    #rt::Encode::encode_output(&__tag, __writer, #endian, &())
                 }
             },
             (Pick::Keyword(_), _) => TokenStream::new(),

@@ -10,7 +10,7 @@ use quote::{quote, quote_spanned};
 use syn::spanned::Spanned as _;
 
 use super::paths::Runtime;
-use super::{str_lit, tag_str, tag_tokens};
+use super::{decode_fns, encode_fns, str_lit, tag_str, tag_tokens};
 use crate::ast::{FormEnum, Frame, Variant};
 
 /// How the variant begins, as a constant expression.
@@ -38,7 +38,7 @@ pub fn form_enum_impls(rt: &Runtime, form_enum: &FormEnum) -> TokenStream {
         .collect();
     let reads = form_enum.variants.iter().map(|variant| {
         let (ty, name) = (variant.ty, variant.ident);
-        let value = quote!(<#ty as #rt::Decode>::decode(__reader, __endian, &()));
+        let value = quote!(<#ty as #rt::Decode>::decode_input(__reader, __endian, &()));
         let read = match variant.frame {
             None => value,
             Some(Frame::Form(form_type)) => {
@@ -54,7 +54,7 @@ pub fn form_enum_impls(rt: &Runtime, form_enum: &FormEnum) -> TokenStream {
     });
     let writes = form_enum.variants.iter().map(|variant| {
         let name = variant.ident;
-        let value = quote!(#rt::Encode::encode(__value, __writer, __endian, &()));
+        let value = quote!(#rt::Encode::encode_output(__value, __writer, __endian, &()));
         let write = match variant.frame {
             None => value,
             Some(Frame::Form(form_type)) => {
@@ -97,6 +97,32 @@ pub fn form_enum_impls(rt: &Runtime, form_enum: &FormEnum) -> TokenStream {
             }
         });
     let layout = layout_impl(rt, form_enum);
+    let encode = encode_fns(
+        rt,
+        quote!(__endian),
+        quote! {
+            match self {
+                #(#writes)*
+            }
+        },
+    );
+    let decode = decode_fns(
+        rt,
+        quote!(__endian),
+        quote! {
+            let __next = #rt::peek_start(__reader)?;
+            #(
+                if __next == ::core::option::Option::Some(#starts) {
+                    return #reads;
+                }
+            )*
+            ::core::result::Result::Err(#rt::unknown_element(
+                __reader,
+                __next,
+                <Self as #rt::IffElement>::STARTS,
+            ))
+        },
+    );
     quote! {
         impl #rt::Decode for #ident {
             const MIN_SIZE: u64 = #min_size;
@@ -104,36 +130,11 @@ pub fn form_enum_impls(rt: &Runtime, form_enum: &FormEnum) -> TokenStream {
             const NESTED_LAYOUT: ::core::option::Option<fn() -> #rt::TypeLayout> =
                 ::core::option::Option::Some(|| <Self as #rt::Layout>::LAYOUT);
 
-            fn decode<__R: ::std::io::Read + ::std::io::Seek>(
-                __reader: &mut __R,
-                __endian: #rt::Endian,
-                _: &(),
-            ) -> ::core::result::Result<Self, #rt::Error> {
-                let __next = #rt::peek_start(__reader)?;
-                #(
-                    if __next == ::core::option::Option::Some(#starts) {
-                        return #reads;
-                    }
-                )*
-                ::core::result::Result::Err(#rt::unknown_element(
-                    __reader,
-                    __next,
-                    <Self as #rt::IffElement>::STARTS,
-                ))
-            }
+            #decode
         }
 
         impl #rt::Encode for #ident {
-            fn encode<__W: ::std::io::Write + ::std::io::Seek>(
-                &self,
-                __writer: &mut __W,
-                __endian: #rt::Endian,
-                _: &(),
-            ) -> ::core::result::Result<(), #rt::Error> {
-                match self {
-                    #(#writes)*
-                }
-            }
+            #encode
         }
 
         impl #rt::IffElement for #ident {

@@ -158,6 +158,54 @@ fn binary_schema_impls(rt: &Runtime, ident: &Ident) -> TokenStream {
     }
 }
 
+/// `Decode::decode`, which reads through `decode_input`, and
+/// `decode_input` running `body`, which sees the requested byte order as
+/// `endian` (a name, or `_` when it has its own).
+fn decode_fns(rt: &Runtime, endian: TokenStream, body: TokenStream) -> TokenStream {
+    quote! {
+        fn decode<__R: ::std::io::Read + ::std::io::Seek>(
+            __reader: &mut __R,
+            __endian: #rt::Endian,
+            __context: &<Self as #rt::HasContext>::Context,
+        ) -> ::core::result::Result<Self, #rt::Error> {
+            <Self as #rt::Decode>::decode_input(__reader, __endian, __context)
+        }
+
+        fn decode_input<__I: #rt::Input>(
+            __reader: &mut __I,
+            #endian: #rt::Endian,
+            __context: &<Self as #rt::HasContext>::Context,
+        ) -> ::core::result::Result<Self, #rt::Error> {
+            #body
+        }
+    }
+}
+
+/// `Encode::encode`, which writes through `encode_output`, and
+/// `encode_output` running `body`, which writes to `__writer` (of type
+/// `__W`) and sees the requested byte order as `endian` (a name, or `_`).
+fn encode_fns(rt: &Runtime, endian: TokenStream, body: TokenStream) -> TokenStream {
+    quote! {
+        fn encode<__S: ::std::io::Write + ::std::io::Seek>(
+            &self,
+            __writer: &mut __S,
+            __endian: #rt::Endian,
+            __context: &<Self as #rt::HasContext>::Context,
+        ) -> ::core::result::Result<(), #rt::Error> {
+            <Self as #rt::Encode>::encode_output(self, __writer, __endian, __context)
+        }
+
+        fn encode_output<__W: #rt::Output>(
+            &self,
+            __writer: &mut __W,
+            #endian: #rt::Endian,
+            __context: &<Self as #rt::HasContext>::Context,
+        ) -> ::core::result::Result<(), #rt::Error> {
+            #body
+        }
+    }
+}
+
 /// An IFF tag as a `[u8; 4]` expression.
 fn tag_tokens(tag: [u8; 4]) -> TokenStream {
     let bytes = syn::LitByteStr::new(&tag, Span::call_site());

@@ -1,14 +1,14 @@
 //! `Decode`: fields in order, each error tagged with the field's name.
 
 use proc_macro2::{Ident, TokenStream};
-use quote::{quote, quote_spanned};
+use quote::{quote, quote_spanned, ToTokens as _};
 use syn::spanned::Spanned as _;
 
 use super::context::{nested_context, place_of, value_of, Side};
 use super::paths::Runtime;
 use super::{
-    constant_tokens, count_local, element_min_size, endian, field_local, field_sizes, str_lit,
-    tag_str, tag_tokens, width_of,
+    constant_tokens, count_local, decode_fns, element_min_size, endian, field_local, field_sizes,
+    str_lit, tag_str, tag_tokens, width_of,
 };
 use crate::ast::Container;
 use crate::attr::{Presence, Repeat, StringKind};
@@ -19,7 +19,9 @@ pub fn decode_impl(rt: &Runtime, container: &Container, plans: &[Plan]) -> Token
     let ident = container.ident;
     let (mut min_size, mut fixed_size) = type_sizes(rt, plans);
     let reads = plans
-        .chunk_by(|_, next| next.joins_chunk)
+        .chunk_by(|field, next| {
+            next.joins_chunk || (joins_plain_run(field) && joins_plain_run(next))
+        })
         .map(|group| read_group(rt, container, group));
     let absent_counts = absent_count_checks(rt, plans);
     let inits = plans.iter().map(|plan| {
@@ -46,22 +48,88 @@ pub fn decode_impl(rt: &Runtime, container: &Container, plans: &[Plan]) -> Token
         fixed_size =
             quote!(#rt::add_fixed(::core::option::Option::Some(#rt::#header), #fixed_size));
     }
+    let plain = plain_impl(rt, container, plans);
+    let decode = decode_fns(rt, quote!(_), body);
     quote! {
         impl #rt::Decode for #ident {
             const MIN_SIZE: u64 = #min_size;
             const FIXED_SIZE: ::core::option::Option<u64> = #fixed_size;
             const NESTED_LAYOUT: ::core::option::Option<fn() -> #rt::TypeLayout> =
                 ::core::option::Option::Some(|| <Self as #rt::Layout>::LAYOUT);
-
-            fn decode<__R: ::std::io::Read + ::std::io::Seek>(
-                __reader: &mut __R,
-                _: #rt::Endian,
-                __context: &<Self as #rt::HasContext>::Context,
-            ) -> ::core::result::Result<Self, #rt::Error> {
-                #body
-            }
+            #plain
+            #decode
         }
     }
+}
+
+/// A field that can join a run decoded from bytes in hand: a value of its
+/// type's own encoding, needing no context, in no chunk or form of its
+/// own. Whether its type is plain (`Decode::PLAIN_SIZE`) is for the
+/// compiler to say.
+fn joins_plain_run(plan: &Plan) -> bool {
+    let Codec::Data(data) = &plan.codec else {
+        return false;
+    };
+    data.presence.is_none()
+        && data.repeat.is_none()
+        && matches!(data.element, Element::Plain)
+        && data.pass.is_empty()
+        && plan.chunk.is_none()
+        && plan.form.is_none()
+}
+
+/// The plain size of a run of fields, and a closure decoding them as a
+/// tuple (or, given `build`, as one value) from bytes in hand.
+fn plain_run(
+    rt: &Runtime,
+    run: &[Plan],
+    build: Option<&TokenStream>,
+) -> (TokenStream, TokenStream) {
+    let size = run.iter().fold(
+        quote!(::core::option::Option::Some(0usize)),
+        |size, plan| {
+            let ty = plan.field.ty;
+            quote!(#rt::add_plain(#size, <#ty as #rt::Decode>::PLAIN_SIZE))
+        },
+    );
+    let values = run.iter().map(|plan| {
+        let ty = plan.field.ty;
+        let endian = endian(rt, plan.byte_order);
+        quote!(#rt::decode_plain_next::<#ty>(&mut __bytes, #endian)?)
+    });
+    let value = match build {
+        Some(build) => {
+            let names = run.iter().map(|plan| plan.field.ident);
+            quote!(#build { #(#names: #values),* })
+        }
+        None => quote!((#(#values,)*)),
+    };
+    let decode = quote! {
+        |mut __bytes: &[u8]| ::core::option::Option::Some(#value)
+    };
+    (size, decode)
+}
+
+/// `PLAIN_SIZE` and `decode_plain` for a struct all of whose fields can
+/// join a plain run (a chunk, a form or context makes it not plain).
+fn plain_impl(rt: &Runtime, container: &Container, plans: &[Plan]) -> Option<TokenStream> {
+    let framed = container.attrs.form.is_some() || container.attrs.chunk.is_some();
+    let has_context = !crate::check_context::params(container).is_empty();
+    if framed || has_context || plans.is_empty() || !plans.iter().all(joins_plain_run) {
+        return None;
+    }
+    let (size, decode) = plain_run(rt, plans, Some(&quote!(Self)));
+    Some(quote! {
+        const PLAIN_SIZE: ::core::option::Option<usize> = #size;
+
+        #[inline]
+        fn decode_plain(
+            __bytes: &[u8],
+            _: #rt::Endian,
+        ) -> ::core::option::Option<Self> {
+            (#decode)(__bytes)
+        }
+    })
 }
 
 /// The type's minimum and fixed sizes as constant expressions.
@@ -78,16 +146,16 @@ pub fn type_sizes(rt: &Runtime, plans: &[Plan]) -> (TokenStream, TokenStream) {
 }
 
 /// Statements binding the locals of fields in a row that share a chunk
-/// (or of one field): they run inside the chunk and hand their locals out.
-/// A field present by the next tag looks for its chunk itself.
+/// (they run inside the chunk and hand their locals out), of a run of
+/// plain fields, or of one field. A field present by the next tag looks
+/// for its chunk itself.
 fn read_group(rt: &Runtime, container: &Container, group: &[Plan]) -> TokenStream {
-    let statements: Vec<TokenStream> = group
-        .iter()
-        .map(|plan| read_field_value(rt, container, plan))
-        .collect();
     let Some(tag) = shared_chunk(group) else {
-        return quote!(#(#statements)*);
+        return read_run(rt, container, group);
     };
+    let statements = group
+        .iter()
+        .map(|plan| read_field_value(rt, container, plan));
     let tag = tag_tokens(tag);
     let locals: Vec<Ident> = group
         .iter()
@@ -102,6 +170,30 @@ fn read_group(rt: &Runtime, container: &Container, group: &[Plan]) -> TokenStrea
             #(#statements)*
             ::core::result::Result::Ok((#(#locals,)*))
         })?;
+    }
+}
+
+/// Statements binding the locals of a run of fields: when the run holds
+/// two or more plain values, decoded at once from bytes in hand where the
+/// input allows, else (or where it does not) one by one.
+fn read_run(rt: &Runtime, container: &Container, run: &[Plan]) -> TokenStream {
+    let one_by_one = run.iter().map(|plan| read_field_value(rt, container, plan));
+    if run.len() < 2 || !run.iter().all(joins_plain_run) {
+        return quote!(#(#one_by_one)*);
+    }
+    let locals: Vec<Ident> = run
+        .iter()
+        .map(|plan| field_local(plan.field.ident))
+        .collect();
+    let (size, decode) = plain_run(rt, run, None);
+    quote! {
+        let (#(#locals,)*) = match #rt::read_plain_run(__reader, #size, #decode) {
+            ::core::option::Option::Some(__run) => __run,
+            ::core::option::Option::None => {
+                #(#one_by_one)*
+                (#(#locals,)*)
+            }
+        };
     }
 }
 
@@ -164,7 +256,9 @@ fn read_field_value(rt: &Runtime, container: &Container, plan: &Plan) -> TokenSt
                 .iter()
                 .map(|arg| value_of(&arg.value, is_param(container, &arg.value), Side::Read));
             quote! {
-                let #local: #ty = #path::read(__reader, #endian #(, #values)*) #in_field;
+                let #local: #ty = #rt::Input::as_stream(__reader, |__reader| {
+                    #path::read(__reader, #endian #(, #values)*)
+                }) #in_field;
             }
         }
         Codec::Data(data) => {
@@ -216,7 +310,11 @@ fn framed_read(rt: &Runtime, plan: &Plan, data: &Data, value: TokenStream) -> To
             let ty = data.element_ty;
             (
                 value,
-                quote_spanned!(ty.span()=> #rt::next_is_element::<#ty, _>(__reader)),
+                quote_spanned! {ty.span()=>
+                    #rt::Input::as_stream(__reader, |__reader| {
+                        #rt::next_is_element::<#ty, _>(__reader)
+                    })
+                },
             )
         }
     };
@@ -268,25 +366,30 @@ fn read_repeated(
 ) -> TokenStream {
     let element = read_element(rt, &data.element, data.element_ty, endian, &quote!(__r));
     let min_size = element_min_size(rt, &data.element, data.element_ty);
+    let ty = data.element_ty;
+    let read_list = |len: TokenStream| match &data.element {
+        Element::Plain => quote! {
+            #rt::read_elements::<#ty, _>(#reader, #len, #endian, &__element_context)
+        },
+        Element::String(_) => quote!(#rt::read_vec(#reader, #len, #min_size, |__r| #element)),
+    };
     match &data.repeat {
         None => read_element(rt, &data.element, data.element_ty, endian, reader),
-        Some(Repeat::Prefix(prefix)) => quote! {
-            #rt::read_count::<#prefix, _>(#reader, #endian)
-                .and_then(|__len| #rt::read_vec(#reader, __len, #min_size, |__r| #element))
-        },
+        Some(Repeat::Prefix(prefix)) => {
+            let list = read_list(quote!(__len));
+            quote! {
+                #rt::read_count::<#prefix, _>(#reader, #endian).and_then(|__len| #list)
+            }
+        }
         Some(Repeat::Count(count)) if is_param(container, count) => {
             let label = str_lit(&count.to_string());
+            let list = read_list(quote!(__len));
             quote! {
                 #rt::context_len(#label, ::core::clone::Clone::clone(&__context.#count))
-                    .and_then(|__len| #rt::read_vec(#reader, __len, #min_size, |__r| #element))
+                    .and_then(|__len| #list)
             }
         }
-        Some(Repeat::Count(count)) => {
-            let count = count_local(count);
-            quote! {
-                #rt::read_vec(#reader, #count, #min_size, |__r| #element)
-            }
-        }
+        Some(Repeat::Count(count)) => read_list(count_local(count).into_token_stream()),
         Some(Repeat::ToEnd) => quote! {
             #rt::read_to_end(#reader, |__r| #element)
         },
@@ -302,7 +405,7 @@ fn read_element(
 ) -> TokenStream {
     match element {
         Element::Plain => {
-            quote!(<#ty as #rt::Decode>::decode(#reader, #endian, &__element_context))
+            quote!(<#ty as #rt::Decode>::decode_input(#reader, #endian, &__element_context))
         }
         Element::String(StringKind::Pascal) => quote!(#rt::read_pascal(#reader)),
         Element::String(StringKind::NullTerminated) => {

@@ -277,3 +277,24 @@ fn the_crate_attribute_roots_every_runtime_path() {
         );
     }
 }
+
+#[test]
+fn a_plain_struct_and_a_run_of_plain_fields() {
+    insta::assert_snapshot!(expand(quote! {
+        #[schema(little)]
+        struct Vertex {
+            position: [f32; 3],
+            #[schema(big)]
+            bone: u16,
+        }
+    }));
+    insta::assert_snapshot!(expand(quote! {
+        #[schema(little)]
+        struct Bone {
+            #[schema(pascal)]
+            name: RawString,
+            translation: [f32; 3],
+            rotation: [f32; 4],
+        }
+    }));
+}

@@ -5,7 +5,9 @@ use quote::quote;
 
 use super::context::{nested_context, place_of, value_of, Side};
 use super::paths::Runtime;
-use super::{constant_tokens, count_local, endian, str_lit, tag_str, tag_tokens, width_of};
+use super::{
+    constant_tokens, count_local, encode_fns, endian, str_lit, tag_str, tag_tokens, width_of,
+};
 use crate::ast::Container;
 use crate::attr::{Presence, Repeat, StringKind};
 use crate::check::{shared_chunk, Codec, CountUser, Data, Element, Plan};
@@ -41,17 +43,17 @@ pub fn encode_impl(rt: &Runtime, container: &Container, plans: &[Plan]) -> Token
             #rt::#write(__writer, #tag, |__writer| { #body })
         };
     }
+    let encode = encode_fns(
+        rt,
+        quote!(_),
+        quote! {
+            #(#counts)*
+            #body
+        },
+    );
     quote! {
         impl #rt::Encode for #ident {
-            fn encode<__W: ::std::io::Write + ::std::io::Seek>(
-                &self,
-                __writer: &mut __W,
-                _: #rt::Endian,
-                __context: &<Self as #rt::HasContext>::Context,
-            ) -> ::core::result::Result<(), #rt::Error> {
-                #(#counts)*
-                #body
-            }
+            #encode
         }
     }
 }
@@ -147,7 +149,11 @@ fn write_field_value(rt: &Runtime, container: &Container, plan: &Plan) -> TokenS
             let values = pass
                 .iter()
                 .map(|arg| value_of(&arg.value, is_param(container, &arg.value), Side::Write));
-            quote!(#path::write(&self.#name, __writer, #endian #(, #values)*) #in_field)
+            quote! {
+                #rt::Output::as_stream(__writer, |__writer| {
+                    #path::write(&self.#name, __writer, #endian #(, #values)*)
+                }) #in_field
+            }
         }
         Codec::Data(data) => {
             let context = nested_context(rt, data.element_ty, &data.pass, |name| {
@@ -233,23 +239,27 @@ fn write_repeated(
     value: &TokenStream,
 ) -> TokenStream {
     let element = write_element(rt, &data.element, endian, &quote!(__w), &quote!(__e));
+    let list = match &data.element {
+        Element::Plain => {
+            quote!(#rt::encode_each(#writer, #value, #endian, &__element_context))
+        }
+        Element::String(_) => quote!(#rt::write_each(#writer, #value, |__w, __e| #element)),
+    };
     match &data.repeat {
         None => write_element(rt, &data.element, endian, writer, value),
         Some(Repeat::Prefix(prefix)) => quote! {
             #rt::write_count::<#prefix, __W>(#writer, #endian, (#value).len())
-                .and_then(|()| #rt::write_each(#writer, #value, |__w, __e| #element))
+                .and_then(|()| #list)
         },
         Some(Repeat::Count(count)) if is_param(container, count) => {
             let label = str_lit(&count.to_string());
             quote! {
                 #rt::context_len(#label, ::core::clone::Clone::clone(&__context.#count))
                     .and_then(|__len| #rt::check_len((#value).len(), #label, __len))
-                    .and_then(|()| #rt::write_each(#writer, #value, |__w, __e| #element))
+                    .and_then(|()| #list)
             }
         }
-        Some(Repeat::Count(_) | Repeat::ToEnd) => quote! {
-            #rt::write_each(#writer, #value, |__w, __e| #element)
-        },
+        Some(Repeat::Count(_) | Repeat::ToEnd) => list,
     }
 }
 
@@ -262,7 +272,7 @@ fn write_element(
 ) -> TokenStream {
     match element {
         Element::Plain => {
-            quote!(#rt::Encode::encode(#value, #writer, #endian, &__element_context))
+            quote!(#rt::Encode::encode_output(#value, #writer, #endian, &__element_context))
         }
         Element::String(StringKind::Pascal) => {
             quote!(#rt::write_pascal(#writer, #value))

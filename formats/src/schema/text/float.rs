@@ -37,55 +37,207 @@
 
 use std::fmt::Write as _;
 
+use super::stack_text::{NumberText, StackText};
+
+/// Significant digits of a number (at most 17).
+type Digits = StackText<24>;
+
 /// `printf("%g", (double)x)` as the old MSVC CRT printed it (precision 6).
 pub fn format_g(x: f32) -> String {
+    format_g_prec(x, 6).as_str().to_owned()
+}
+
+/// [`format_g`] on the stack, for readers and writers that format every number.
+pub(crate) fn g_text(x: f32) -> NumberText {
     format_g_prec(x, 6)
 }
 
 /// `printf("%.<precision>g", (double)x)` as the old MSVC CRT printed it.
 /// `precision` 0 means 1, as in C. Precisions above 11 are clamped to 11,
 /// where the fast path's reasoning (p + 6 <= 17 digits) still holds.
-fn format_g_prec(x: f32, precision: usize) -> String {
+fn format_g_prec(x: f32, precision: usize) -> NumberText {
     let p = precision.clamp(1, 11);
+    let mut out = NumberText::new();
     if x.is_nan() || x.is_infinite() {
-        return special(x).to_owned();
+        let _ = out.push_bytes(special(x).as_bytes());
+        return out;
     }
     if x == 0.0 {
-        return "0".to_owned(); // sign of zero dropped by the CRT
+        let _ = out.push(b'0'); // sign of zero dropped by the CRT
+        return out;
     }
     let (digits, exp) = msvc_digits(f64::from(x), p);
-    let mut out = String::with_capacity(16);
-    if x.is_sign_negative() {
-        out.push('-');
-    }
-    let (first, rest) = digits.split_at(1.min(digits.len()));
-    if exp < -4 || exp >= p as i32 {
-        // e-style: d.ddddd, cropped, then e[+-]ddd
-        out.push_str(first);
-        push_fraction(&mut out, rest);
-        let sign = if exp < 0 { '-' } else { '+' };
-        let _ = write!(out, "e{sign}{:03}", exp.unsigned_abs());
-    } else if exp >= 0 {
-        let (int_part, fraction) = digits.split_at((exp as usize + 1).min(digits.len()));
-        out.push_str(int_part);
-        push_fraction(&mut out, fraction);
-    } else {
-        out.push('0');
-        out.push('.');
-        for _ in 0..(-exp - 1) {
-            out.push('0');
-        }
-        out.push_str(digits.trim_end_matches('0')); // never empty: the first digit is not 0
-    }
+    let e_style = exp < -4 || exp >= p as i32;
+    lay_out(
+        &mut out,
+        x.is_sign_negative(),
+        digits.as_bytes(),
+        exp,
+        e_style,
+    );
     out
 }
 
+/// Writes significant `digits` whose first has decimal exponent `exp`:
+/// `d.ddde+XXX` (MSVC's e-style, three exponent digits at least), or
+/// positional (`123.45`, `0.00012`, `700000`), trailing zeros after the
+/// point cropped as `_cropzeros` does. Rust's `Display` for `f32` lays out
+/// its shortest digits positionally the same way.
+fn lay_out(out: &mut NumberText, negative: bool, digits: &[u8], exp: i32, e_style: bool) {
+    // Every caller's text fits a NumberText, so the pushes cannot fail.
+    if negative {
+        let _ = out.push(b'-');
+    }
+    let (first, rest) = digits.split_at(1.min(digits.len()));
+    if e_style {
+        let _ = out.push_bytes(first);
+        push_fraction(out, rest);
+        let sign = if exp < 0 { '-' } else { '+' };
+        let _ = write!(out, "e{sign}{:03}", exp.unsigned_abs());
+    } else if exp >= 0 {
+        let int_len = exp.unsigned_abs() as usize + 1;
+        let (int_part, fraction) = digits.split_at(int_len.min(digits.len()));
+        let _ = out.push_bytes(int_part);
+        for _ in int_part.len()..int_len {
+            let _ = out.push(b'0');
+        }
+        push_fraction(out, fraction);
+    } else {
+        let _ = out.push_bytes(b"0.");
+        for _ in 0..(-exp - 1) {
+            let _ = out.push(b'0');
+        }
+        let _ = out.push_bytes(trim_zeros(digits)); // never empty: the first digit is not 0
+    }
+}
+
+fn trim_zeros(digits: &[u8]) -> &[u8] {
+    let kept = digits
+        .iter()
+        .rposition(|&d| d != b'0')
+        .map_or(0, |last| last + 1);
+    digits.get(..kept).unwrap_or_default()
+}
+
 /// `.ddd` with trailing zeros (and then a bare point) dropped, as `_cropzeros`.
-fn push_fraction(out: &mut String, fraction: &str) {
-    let kept = fraction.trim_end_matches('0');
+fn push_fraction(out: &mut NumberText, fraction: &[u8]) {
+    let kept = trim_zeros(fraction);
     if !kept.is_empty() {
-        out.push('.');
-        out.push_str(kept);
+        let _ = out.push(b'.');
+        let _ = out.push_bytes(kept);
+    }
+}
+
+/// Whether each style prints `value` (read from `token`) as `token`
+/// (`%g`, then `Display`), decided from the token's shape where that is
+/// enough: `None` where only formatting the value can tell.
+///
+/// A token of at most 6 significant digits whose value is a normal `f32`
+/// is the value's own shortest spelling (6-digit decimals map to distinct
+/// floats and back) and its `%g` digits (the float lies within 2^-24 of the
+/// token, far inside half a unit of its 6th digit); it is then printed as
+/// it is when it is laid out as that style lays out those digits. `%g`
+/// never prints more than 6 digits; `Display` never an exponent. A zero
+/// prints as `0` (and `-0` in `Display`).
+pub(crate) fn printed_by_shape(token: &[u8], value: f32) -> [Option<bool>; 2] {
+    if value == 0.0 {
+        let shortest: &[u8] = if value.is_sign_negative() {
+            b"-0"
+        } else {
+            b"0"
+        };
+        return [Some(token == b"0"), Some(token == shortest)];
+    }
+    let Some(shape) = Shape::of(token) else {
+        return [None, None];
+    };
+    let digit_count = shape.digits.as_bytes().len();
+    let msvc_never = digit_count > 6;
+    let shortest_never = shape.exponent_written;
+    if digit_count > 6 || !value.is_normal() {
+        return [msvc_never.then_some(false), shortest_never.then_some(false)];
+    }
+    let laid_out_as_token = |e_style: bool| {
+        let mut text = NumberText::new();
+        let digits = shape.digits.as_bytes();
+        lay_out(&mut text, shape.negative, digits, shape.exp, e_style);
+        text.as_bytes() == token
+    };
+    let positional = laid_out_as_token(false);
+    let msvc = if shape.exp < -4 || shape.exp >= 6 {
+        laid_out_as_token(true)
+    } else {
+        positional
+    };
+    [Some(msvc), Some(positional && !shortest_never)]
+}
+
+/// A decimal token taken apart: its sign, its significant digits (no
+/// leading or trailing zeros) and the decimal exponent of the first.
+struct Shape {
+    negative: bool,
+    digits: Digits,
+    exp: i32,
+    exponent_written: bool,
+}
+
+impl Shape {
+    /// `None` for a token that is not `[-]digits[.digits][e[+-]digits]`,
+    /// has no non-zero digit, or has more than 17 significant digits.
+    fn of(token: &[u8]) -> Option<Shape> {
+        let (negative, unsigned) = match token.split_first() {
+            Some((b'-', rest)) => (true, rest),
+            _ => (false, token),
+        };
+        let (mantissa, exponent) = match unsigned.iter().position(|&b| b == b'e') {
+            Some(at) => (unsigned.get(..at)?, Some(unsigned.get(at + 1..)?)),
+            None => (unsigned, None),
+        };
+        let written_exp = match exponent {
+            Some(text) => std::str::from_utf8(text).ok()?.parse::<i32>().ok()?,
+            None => 0,
+        };
+        let mut digits = Digits::new();
+        // Digits before the point, counted from the first significant one.
+        let mut int_digits: i32 = 0;
+        let mut leading_zeros_after_point: i32 = 0;
+        let mut seen_point = false;
+        for &byte in mantissa {
+            match byte {
+                b'.' if !seen_point => seen_point = true,
+                b'0'..=b'9' => {
+                    let significant = byte != b'0' || !digits.as_bytes().is_empty();
+                    if significant {
+                        digits.push(byte).ok()?;
+                    } else if seen_point {
+                        leading_zeros_after_point += 1;
+                    }
+                    if !seen_point && significant {
+                        int_digits += 1;
+                    }
+                }
+                _ => return None,
+            }
+        }
+        let significant = trim_zeros(digits.as_bytes()).len();
+        let mut trimmed = Digits::new();
+        trimmed
+            .push_bytes(digits.as_bytes().get(..significant)?)
+            .ok()?;
+        if trimmed.as_bytes().is_empty() {
+            return None;
+        }
+        let exp = if int_digits > 0 {
+            int_digits - 1
+        } else {
+            -leading_zeros_after_point - 1
+        };
+        Some(Shape {
+            negative,
+            digits: trimmed,
+            exp: exp.checked_add(written_exp)?,
+            exponent_written: exponent.is_some(),
+        })
     }
 }
 
@@ -136,7 +288,7 @@ fn special(x: f32) -> &'static str {
 
 /// The `p` significant digits the CRT prints for finite non-zero `v`, and the
 /// decimal exponent of the first digit (after rounding).
-fn msvc_digits(v: f64, p: usize) -> (String, i32) {
+fn msvc_digits(v: f64, p: usize) -> (Digits, i32) {
     // Fast path: p + 6 correctly rounded digits decide the rounding unless the
     // six digits after the p-th sit next to the half-way point (or a carry
     // reached them), where the CRT's two-stage half-up rounding needs the
@@ -148,41 +300,59 @@ fn msvc_digits(v: f64, p: usize) -> (String, i32) {
     // means both keep the digits. D = 000000 with a carry from below means
     // the exact digits were ...999999x, which the CRT rounds up too, giving
     // the same first p digits as R. Only 499999 and 500000 are undecided.
-    let (mantissa, exp) = split_e(&format!("{:.*e}", p + 5, v.abs()));
+    let mut text = StackText::<40>::new();
+    let _ = write!(text, "{:.*e}", p + 5, v.abs());
+    let (mantissa, exp) = split_e(text.as_bytes());
+    let mantissa = mantissa.as_bytes();
     let (kept, guard) = mantissa.split_at(p.min(mantissa.len()));
-    if guard != "499999" && guard != "500000" {
-        return round_up_if(kept, exp, guard >= "5");
+    if guard != b"499999" && guard != b"500000" {
+        return round_up_if(kept, exp, guard >= b"5".as_slice());
     }
     exact_msvc_digits(v, p)
 }
 
 /// Exact emulation: truncate the exact expansion to 18 digits, round half-up
 /// on the 18th to 17 (`$I10_OUTPUT`), then half-up to `p` (`_fptostr`).
-fn exact_msvc_digits(v: f64, p: usize) -> (String, i32) {
+fn exact_msvc_digits(v: f64, p: usize) -> (Digits, i32) {
     // f32 values have at most 112 significant digits; 130 gives the exact
     // expansion (Rust's exact mode pads with zeros past the last digit).
-    let (mantissa, exp) = split_e(&format!("{:.130e}", v.abs()));
+    let mut text = StackText::<160>::new();
+    let _ = write!(text, "{:.130e}", v.abs());
+    let (mantissa, exp) = split_e(text.as_bytes());
+    let mantissa = mantissa.as_bytes();
     let (first17, rest) = mantissa.split_at(17.min(mantissa.len()));
-    let (digits17, exp17) = round_up_if(first17, exp, rest >= "5");
+    let (digits17, exp17) = round_up_if(first17, exp, rest >= b"5".as_slice());
+    let digits17 = digits17.as_bytes();
     let (kept, next) = digits17.split_at(p.min(digits17.len()));
-    round_up_if(kept, exp17, next >= "5")
+    round_up_if(kept, exp17, next >= b"5".as_slice())
 }
 
 /// Digits and exponent of Rust's `d.ddde[-]N` output (always well formed).
-fn split_e(text: &str) -> (String, i32) {
-    let (mantissa, exp) = text.split_once('e').unwrap_or((text, "0"));
-    let digits = mantissa.chars().filter(char::is_ascii_digit).collect();
-    (digits, exp.parse().unwrap_or(0))
+fn split_e(text: &[u8]) -> (StackText<160>, i32) {
+    let (mantissa, exp) = match text.iter().position(|&b| b == b'e') {
+        Some(at) => text.split_at(at),
+        None => (text, b"e0".as_slice()),
+    };
+    let mut digits = StackText::<160>::new();
+    for &byte in mantissa.iter().filter(|byte| byte.is_ascii_digit()) {
+        let _ = digits.push(byte);
+    }
+    let exp = std::str::from_utf8(exp.get(1..).unwrap_or_default())
+        .ok()
+        .and_then(|exp| exp.parse().ok())
+        .unwrap_or(0);
+    (digits, exp)
 }
 
 /// Adds one unit in the last place when `up`; a carry out of the first digit
 /// gives `1000..` and bumps the exponent (the CRT's overflow digit).
-fn round_up_if(digits: &str, exp: i32, up: bool) -> (String, i32) {
-    let mut digits = digits.as_bytes().to_vec();
+fn round_up_if(digits: &[u8], exp: i32, up: bool) -> (Digits, i32) {
+    let mut rounded = Digits::new();
+    let _ = rounded.push_bytes(digits);
     let mut exp = exp;
     if up {
         let mut carry = true;
-        for digit in digits.iter_mut().rev() {
+        for digit in rounded.bytes_mut().iter_mut().rev() {
             if *digit == b'9' {
                 *digit = b'0';
             } else {
@@ -192,12 +362,13 @@ fn round_up_if(digits: &str, exp: i32, up: bool) -> (String, i32) {
             }
         }
         if carry {
-            digits.insert(0, b'1');
-            digits.pop();
+            if let Some(first) = rounded.bytes_mut().first_mut() {
+                *first = b'1';
+            }
             exp += 1;
         }
     }
-    (String::from_utf8_lossy(&digits).into_owned(), exp)
+    (rounded, exp)
 }
 
 #[cfg(test)]

@@ -67,12 +67,14 @@ pub(crate) mod forms;
 mod forms_tests;
 mod number;
 pub(crate) mod reader;
+mod stack_text;
 mod style;
 pub(crate) mod writer;
 
 pub use checks::Refusal;
 pub use number::TextNumber;
 pub use reader::{Mark, TextReader};
+pub use stack_text::{NumberText, StackText};
 pub use style::{FloatStyle, LineEnding, RawLine, RawNumber, TextStyle};
 pub use writer::TextWriter;
 

@@ -372,11 +372,12 @@ impl<'a> TextReader<'a> {
         self.accept(token);
         let index = self.numbers_read;
         self.numbers_read += 1;
-        for (style, misses) in [
-            (FloatStyle::Msvc, &mut self.msvc_misses),
-            (FloatStyle::Shortest, &mut self.shortest_misses),
+        let printed_by = value.printed_by(text);
+        for (printed, misses) in [
+            (printed_by.msvc, &mut self.msvc_misses),
+            (printed_by.shortest, &mut self.shortest_misses),
         ] {
-            if value.format(style) != text {
+            if !printed {
                 misses.push(RawNumber {
                     index,
                     text: text.to_owned(),

@@ -3,7 +3,10 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::float::format_g;
+use std::fmt::Write as _;
+
+use super::float::g_text;
+use super::stack_text::NumberText;
 use crate::schema::RawString;
 
 /// The bytes that end each line.
@@ -48,9 +51,19 @@ pub enum FloatStyle {
 
 impl FloatStyle {
     pub fn format(self, value: f32) -> String {
+        self.text(value).as_str().to_owned()
+    }
+
+    /// [`FloatStyle::format`] on the stack.
+    pub fn text(self, value: f32) -> NumberText {
         match self {
-            FloatStyle::Msvc => format_g(value),
-            FloatStyle::Shortest => value.to_string(),
+            FloatStyle::Msvc => g_text(value),
+            FloatStyle::Shortest => {
+                let mut text = NumberText::new();
+                // At most 48 characters: the buffer holds them.
+                let _ = write!(text, "{value}");
+                text
+            }
         }
     }
 }

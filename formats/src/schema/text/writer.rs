@@ -277,7 +277,7 @@ impl TextWriter {
                 self.token(text.as_bytes())
             }
             _ => {
-                let text = value.format(self.style.float_style);
+                let text = value.text(self.style.float_style);
                 self.token(text.as_bytes())
             }
         }

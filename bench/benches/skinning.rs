@@ -1,0 +1,109 @@
+//! Posing and skinning: Sims deformation of a 1,000,000-vertex skin
+//! (positions, normals, blends) against a straightforward scalar loop, on
+//! one and two threads; local-to-model posing of a 100,000-joint skeleton
+//! against a plain loop.
+
+use std::hint::black_box;
+
+use bench::{scalar, synthetic};
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use glam::Affine3A;
+use skinning::{
+    local_to_model, model_matrices, BlendRule, BoundSkin, Deformer, PosedSkin, Skeleton,
+};
+
+fn sims_deformation(c: &mut Criterion) {
+    let skin = synthetic::skn(1_000_000)
+        .skin()
+        .expect("the synthetic skin is a rig skin");
+    let skeleton = Skeleton::new(&synthetic::rig_skeleton(synthetic::SKIN_BONES))
+        .expect("the synthetic skeleton poses");
+    let model = model_matrices(&skeleton, skeleton.rest_locals()).expect("poses");
+    let bound = BoundSkin::bind(&skin, &skeleton).expect("binds");
+    let vertices = skin.positions.len() as u64
+        + match &skin.binding {
+            formats::rig::Binding::BoneSpace(binding) => binding.blend_positions.len() as u64,
+            formats::rig::Binding::Weighted(_) => 0,
+        };
+
+    let posed = bound.deform(&model, BlendRule::Game).expect("deforms");
+    let baseline = scalar::deform(&skin, &model);
+    for (ours, theirs) in posed.positions.iter().zip(&baseline.positions) {
+        assert!(
+            ours.abs_diff_eq((*theirs).into(), 1e-4),
+            "the baselines disagree"
+        );
+    }
+
+    let one_thread = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .expect("a thread pool");
+    let mut group = c.benchmark_group("sims deform 1M vertices");
+    group.throughput(Throughput::Elements(vertices));
+    group.bench_function("scalar", |b| {
+        b.iter_with_large_drop(|| scalar::deform(black_box(&skin), black_box(&model)))
+    });
+    // What reusing the buffers is worth: the same deformation into new ones.
+    group.bench_function("ossuary 1 thread(s), new buffers", |b| {
+        one_thread.install(|| {
+            b.iter_with_large_drop(|| {
+                bound
+                    .deform(black_box(&model), BlendRule::Game)
+                    .expect("deforms")
+            })
+        })
+    });
+    for threads in [1, 2] {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .expect("a thread pool");
+        // A deformer poses into the same buffers frame after frame.
+        let mut deformer = Deformer::default();
+        let mut posed = PosedSkin::default();
+        group.bench_function(format!("ossuary {threads} thread(s)"), |b| {
+            pool.install(|| {
+                b.iter(|| {
+                    deformer
+                        .deform(&bound, black_box(&model), BlendRule::Game, &mut posed)
+                        .expect("deforms")
+                })
+            })
+        });
+    }
+    group.finish();
+}
+
+fn local_to_model_100k_joints(c: &mut Criterion) {
+    let skeleton = Skeleton::new(&synthetic::rig_skeleton(100_000)).expect("poses");
+    let locals = skeleton.rest_locals().to_vec();
+    // The synthetic tree lists parents first, so one pass in file order works.
+    let parents: Vec<Option<usize>> = skeleton
+        .parents()
+        .iter()
+        .map(|parent| parent.map(|parent| parent as usize))
+        .collect();
+    let mut model = vec![Affine3A::IDENTITY; locals.len()];
+
+    let mut group = c.benchmark_group("local_to_model 100k joints");
+    group.throughput(Throughput::Elements(locals.len() as u64));
+    group.bench_function("plain loop", |b| {
+        b.iter(|| {
+            for (joint, (local, parent)) in locals.iter().zip(&parents).enumerate() {
+                model[joint] = match parent {
+                    Some(parent) => model[*parent] * *local,
+                    None => *local,
+                };
+            }
+            black_box(&model);
+        })
+    });
+    group.bench_function("ossuary", |b| {
+        b.iter(|| local_to_model(&skeleton, black_box(&locals), &mut model).expect("poses"))
+    });
+    group.finish();
+}
+
+criterion_group!(skinning, sims_deformation, local_to_model_100k_joints);
+criterion_main!(skinning);
