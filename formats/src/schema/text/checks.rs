@@ -2,7 +2,7 @@
 //! error at the field's line and column.
 
 use super::reader::{Mark, TextReader};
-use crate::schema::Error;
+use crate::schema::{Error, ErrorKind, Segment};
 
 /// A value a field's `check` function refuses: why, and, for a list, which
 /// element is at fault (the error then points at that element).
@@ -38,5 +38,20 @@ pub fn checked(
     elements: &[Mark],
     verdict: Result<(), Refusal>,
 ) -> Result<(), Error> {
-    verdict.map_err(|refusal| reader.refused(field, elements, refusal))
+    verdict.map_err(|refusal| refused(reader, field, elements, refusal))
+}
+
+/// The error for a value a `check` refused: at the field's mark, or, for
+/// an element of a list, at that element's.
+fn refused(reader: &TextReader<'_>, field: Mark, elements: &[Mark], refusal: Refusal) -> Error {
+    let element = refusal
+        .element
+        .map(|index| (index, elements.get(index).copied().unwrap_or(field)));
+    let mark = element.map_or(field, |(_, mark)| mark);
+    let (line, column) = reader.position_of(mark);
+    let error = Error::at_text(line, column, ErrorKind::Invalid(refusal.message));
+    match element {
+        Some((index, _)) => error.within(Segment::Index(index)),
+        None => error,
+    }
 }

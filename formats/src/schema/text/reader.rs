@@ -1,6 +1,5 @@
 //! The text reader: lines, tokens, numbers, and the file's style as it goes.
 
-use super::checks::Refusal;
 use super::comments::{comment_start, is_comment_line, is_space};
 use super::number::TextNumber;
 use super::style::{FloatStyle, LineEnding, RawLine, RawNumber, TextStyle};
@@ -496,7 +495,7 @@ impl<'a> TextReader<'a> {
 
     /// The line and column a mark stands for: on the open line, or the
     /// first value line after it.
-    fn position_of(&self, mark: Mark) -> (usize, usize) {
+    pub(super) fn position_of(&self, mark: Mark) -> (usize, usize) {
         if let Some(position) = mark.on_open_line {
             return position;
         }
@@ -510,21 +509,6 @@ impl<'a> TextReader<'a> {
             number += 1;
         }
         (number, 1)
-    }
-
-    /// The error for a value a `check` refused: at the field's mark, or, for
-    /// an element of a list, at that element's.
-    pub fn refused(&self, field: Mark, elements: &[Mark], refusal: Refusal) -> Error {
-        let element = refusal
-            .element
-            .map(|index| (index, elements.get(index).copied().unwrap_or(field)));
-        let mark = element.map_or(field, |(_, mark)| mark);
-        let (line, column) = self.position_of(mark);
-        let error = Error::at_text(line, column, ErrorKind::Invalid(refusal.message));
-        match element {
-            Some((index, _)) => error.within(Segment::Index(index)),
-            None => error,
-        }
     }
 
     /// The style seen so far: the float style that reproduces more number
