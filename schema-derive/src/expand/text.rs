@@ -789,7 +789,7 @@ fn layout_impl(
         let line = Line::of(plans, index);
         let name = str_lit(&field.ident.to_string());
         let rust_type = str_lit(&type_text(field.ty));
-        let encoding = str_lit(&encoding(plan, line, one_line));
+        let encoding = field_encoding(rt, plan, line, one_line);
         let count = match &plan.codec {
             TextCodec::Value(TextValue {
                 repeat: Some(repeat),
@@ -856,6 +856,53 @@ fn nested_layout(rt: &Runtime, codec: &TextCodec, line: Line, one_line: bool) ->
         }
         Form::Plain | Form::Vector => quote!(<#ty as #rt::TextTokens>::NESTED_LAYOUT),
         Form::Line | Form::Comment | Form::AngleBrackets => quote!(::core::option::Option::None),
+    }
+}
+
+/// How the field is stored, for the layout docs. A value on lines of its
+/// own that its type reads may be a record of several lines (described by
+/// its own table) or a line of tokens: which one is the type's to say.
+fn field_encoding(rt: &Runtime, plan: &TextPlan, line: Line, one_line: bool) -> TokenStream {
+    let single = str_lit(&encoding(plan, line, one_line));
+    match &plan.codec {
+        TextCodec::Value(value)
+            if is_nested(value)
+                && value.repeat.is_none()
+                && !one_line
+                && line.own()
+                && !is_number_or_word(value.element_ty) =>
+        {
+            let ty = value.element_ty;
+            let lines = format!("the lines of `{}` (its own table)", type_text(ty));
+            let lines = str_lit(&match passed(&value.pass) {
+                Some(passed) => format!("{lines}, given {passed}"),
+                None => lines,
+            });
+            quote!(if <#ty as #rt::TextRead>::MIN_LINES == 1 { #single } else { #lines })
+        }
+        _ => quote!(#single),
+    }
+}
+
+/// Numbers, words and arrays of them: one line, whatever reads them.
+fn is_number_or_word(ty: &syn::Type) -> bool {
+    const NAMES: [&str; 12] = [
+        "u8",
+        "u16",
+        "u32",
+        "u64",
+        "i8",
+        "i16",
+        "i32",
+        "i64",
+        "f32",
+        "f64",
+        "bool",
+        "RawString",
+    ];
+    match ty {
+        syn::Type::Array(array) => is_number_or_word(&array.elem),
+        _ => NAMES.iter().any(|name| is_named(ty, name)),
     }
 }
 
