@@ -2,6 +2,8 @@
 
 use std::path::{Path, PathBuf};
 
+pub mod round_trip;
+
 /// The workspace's root folder.
 pub fn workspace_root() -> PathBuf {
     let here = Path::new(env!("CARGO_MANIFEST_DIR"));
