@@ -134,3 +134,18 @@ fn reads_to_the_end(format: &Format) -> bool {
         .last()
         .is_some_and(|field| field.count == Some("the end of the input"))
 }
+
+/// Nesting is input-controlled in IFF files; no reader recurses on it (a
+/// form the layout does not name is kept as bytes), so forms nested 10,000
+/// deep are an error or a file like any other, never a stack overflow.
+#[test]
+fn iff_forms_nested_10000_deep_fail_or_round_trip() {
+    for (format, sample) in sample_bytes() {
+        if !format.name.starts_with("swg-") {
+            continue;
+        }
+        for bytes in tests::deeply_nested_variants(&sample) {
+            fails_or_round_trips(format, &bytes);
+        }
+    }
+}
