@@ -72,7 +72,10 @@ fn json_nested_10000_deep_is_encoded_or_refused_without_overflow() {
         &format!("\"animation_controller\": {arrays}"),
         1,
     );
-    assert_ne!(value_nested, dumped, "the sample has an animation controller");
+    assert_ne!(
+        value_nested, dumped,
+        "the sample has an animation controller"
+    );
     for (name, json) in [
         ("arrays.json", arrays.clone()),
         ("unknown-key.json", with_unknown_key),
