@@ -83,6 +83,7 @@ pub struct Stats {
     pub coverage: Option<u64>,
     pub features: Option<u64>,
     pub corpus: Option<u64>,
+    pub peak_rss_mb: Option<u64>,
 }
 
 /// Builds the targets, runs each in turn, and prints a table of the runs.
@@ -278,14 +279,17 @@ fn keep_finding(
     Ok(relative)
 }
 
-/// The figures libFuzzer prints as it stops: the executions from
-/// `-print_final_stats`, coverage, features and corpus size from the last
-/// status line.
+/// The figures libFuzzer prints as it stops: the executions and peak
+/// memory from `-print_final_stats`, coverage, features and corpus size
+/// from the last status line.
 pub fn parse_stats(log: &str) -> Stats {
     let mut stats = Stats::default();
     for line in log.lines() {
         if let Some(value) = line.strip_prefix("stat::number_of_executed_units:") {
             stats.executions = value.trim().parse().ok();
+        }
+        if let Some(value) = line.strip_prefix("stat::peak_rss_mb:") {
+            stats.peak_rss_mb = value.trim().parse().ok();
         }
         if line.starts_with('#') && line.contains(" cov: ") {
             let field = |name: &str| {
@@ -305,8 +309,8 @@ pub fn parse_stats(log: &str) -> Stats {
 
 fn print_table(outcomes: &[Outcome], seconds: u64) {
     let figure = |value: Option<u64>| value.map_or_else(|| "?".to_owned(), |v| v.to_string());
-    println!("| target | seconds | executions | cov | ft | corpus | findings |");
-    println!("|---|---|---|---|---|---|---|");
+    println!("| target | seconds | executions | cov | ft | corpus | peak RSS (MB) | findings |");
+    println!("|---|---|---|---|---|---|---|---|");
     for outcome in outcomes {
         let findings = if outcome.findings.is_empty() {
             "none".to_owned()
@@ -314,12 +318,13 @@ fn print_table(outcomes: &[Outcome], seconds: u64) {
             outcome.findings.join(", ")
         };
         println!(
-            "| {} | {seconds} | {} | {} | {} | {} | {findings} |",
+            "| {} | {seconds} | {} | {} | {} | {} | {} | {findings} |",
             outcome.format,
             figure(outcome.stats.executions),
             figure(outcome.stats.coverage),
             figure(outcome.stats.features),
             figure(outcome.stats.corpus),
+            figure(outcome.stats.peak_rss_mb),
         );
     }
 }
@@ -336,6 +341,7 @@ mod tests {
 Done 66308 runs in 3 second(s)
 stat::number_of_executed_units: 66308
 stat::average_exec_per_sec:     22102
+stat::peak_rss_mb:              35
 ";
         assert_eq!(
             parse_stats(log),
@@ -344,6 +350,7 @@ stat::average_exec_per_sec:     22102
                 coverage: Some(1514),
                 features: Some(4276),
                 corpus: Some(287),
+                peak_rss_mb: Some(35),
             }
         );
     }
