@@ -1,13 +1,16 @@
 //! No count a file claims makes a reader allocate out of proportion to the
-//! file: decoding N bytes keeps at most `BYTES_PER_INPUT_BYTE * N +
-//! CONSTANT_BYTES` live at its peak, whatever the counts say. Measured by a
-//! counting global allocator, which is why this is a test binary of its own.
+//! file: decoding N bytes, and taking the value's summary and rig data,
+//! keeps at most `BYTES_PER_INPUT_BYTE * N + CONSTANT_BYTES` live at its
+//! peak, whatever the counts say. Measured by a counting global allocator,
+//! which is why this is a test binary of its own.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
 use formats::catalogue::FORMATS;
+use formats::files::Files;
 use formats::format::{Encoding, Format};
+use formats::rig::RigOptions;
 use tests::{deeply_nested_variants, iff_chunk, iff_form};
 
 /// What a decoded value may hold per input byte: a list's elements are
@@ -74,19 +77,26 @@ unsafe impl GlobalAlloc for Counting {
 static ALLOCATOR: Counting = Counting;
 
 /// The most bytes live at once while `format` decodes `bytes` (the value
-/// or error included, until it is dropped).
-fn peak_while_decoding(format: &Format, bytes: &[u8]) -> usize {
+/// or error included, until it is dropped) and gives the value's summary
+/// and rig data, as `ossuary info`, `joints` and `render` ask.
+fn peak_while_reading(format: &Format, bytes: &[u8]) -> usize {
     LIVE.with(|live| live.set(0));
     PEAK.with(|peak| peak.set(0));
     MEASURING.with(|measuring| measuring.set(true));
-    let decoded = (format.decode)(bytes);
-    drop(decoded);
+    if let Ok(document) = (format.decode)(bytes) {
+        document.describe();
+        let files = Files::nowhere();
+        let rig = document.rig();
+        rig.skeleton(&files, RigOptions::default());
+        rig.skins(&files, RigOptions::default());
+        rig.animations(&files);
+    }
     MEASURING.with(|measuring| measuring.set(false));
     usize::try_from(PEAK.with(Cell::get)).unwrap_or(0)
 }
 
 fn assert_bounded(format: &Format, what: &str, bytes: &[u8]) {
-    let peak = peak_while_decoding(format, bytes);
+    let peak = peak_while_reading(format, bytes);
     let bound = BYTES_PER_INPUT_BYTE * bytes.len() + CONSTANT_BYTES;
     assert!(
         peak <= bound,
