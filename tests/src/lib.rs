@@ -2,6 +2,8 @@
 
 use std::path::{Path, PathBuf};
 
+pub mod round_trip;
+
 /// The workspace's root folder.
 pub fn workspace_root() -> PathBuf {
     let here = Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -77,4 +79,55 @@ pub fn files_with_extension(dir: &Path, extension: &str) -> Vec<PathBuf> {
 pub fn patched(mut bytes: Vec<u8>, at: usize, value: [u8; 4]) -> Vec<u8> {
     bytes.splice(at..at + 4, value);
     bytes
+}
+
+/// An IFF chunk: its tag, its payload's size (big-endian u32), the payload.
+pub fn iff_chunk(tag: &[u8; 4], payload: &[u8]) -> Vec<u8> {
+    let size = u32::try_from(payload.len()).expect("a chunk under 4 GiB");
+    [&tag[..], &size.to_be_bytes(), payload].concat()
+}
+
+/// An IFF `FORM` of type `form_type` around `children`.
+pub fn iff_form(form_type: &[u8; 4], children: &[u8]) -> Vec<u8> {
+    iff_chunk(b"FORM", &[&form_type[..], children].concat())
+}
+
+/// `depth` forms, each the only child of the one around it, their types
+/// taken in turn from `types`: input that nests as deep as it likes.
+pub fn nested_forms(depth: usize, types: &[&[u8; 4]]) -> Vec<u8> {
+    let mut bytes = Vec::new();
+    for level in (0..depth).rev() {
+        bytes = iff_form(types[level % types.len()], &bytes);
+    }
+    bytes
+}
+
+/// How deep [`deeply_nested_variants`] nests its forms.
+pub const NESTING_DEPTH: usize = 10_000;
+
+/// Files of an IFF format nested [`NESTING_DEPTH`] forms deep, made from
+/// one of its files (`sample`, a `FORM` whose first child is a `FORM`):
+/// chains of the sample's own two outer form types, of its outer type alone
+/// and of an unknown type, and the sample with an unknown chain as an extra
+/// child of its second form, where layouts keep unknown children.
+pub fn deeply_nested_variants(sample: &[u8]) -> Vec<Vec<u8>> {
+    let field = |at: usize| -> [u8; 4] {
+        sample
+            .get(at..at + 4)
+            .and_then(|bytes| bytes.try_into().ok())
+            .expect("a form header")
+    };
+    let (outer, inner) = (field(8), field(20));
+    let inner_end = 20 + u32::from_be_bytes(field(16)) as usize;
+    let unknown_chain = nested_forms(NESTING_DEPTH, &[b"XXXX"]);
+    let inner_children = [&sample[24..inner_end], &unknown_chain[..]].concat();
+    vec![
+        nested_forms(NESTING_DEPTH, &[&outer, &inner]),
+        nested_forms(NESTING_DEPTH, &[&outer]),
+        unknown_chain,
+        iff_form(
+            &outer,
+            &[&iff_form(&inner, &inner_children), &sample[inner_end..]].concat(),
+        ),
+    ]
 }

@@ -1,26 +1,14 @@
 //! A bounded random-input pass over every registered reader: random bytes and
-//! damaged sample files must give a value or an error, never a panic (in the
-//! format's sniffer either), and whatever decodes must encode back to exactly
-//! the bytes it came from.
+//! damaged sample files must give a value or an error, never a panic, and
+//! whatever decodes must encode back to exactly the bytes it came from
+//! (`tests::round_trip`, which the fuzz targets run too).
 
 use std::sync::OnceLock;
 
 use formats::catalogue::FORMATS;
 use formats::format::{Encoding, Format};
 use proptest::prelude::*;
-
-fn fails_or_round_trips(format: &Format, bytes: &[u8]) {
-    // Detection by content runs on any file a person names: it must not panic.
-    (format.sniff)(bytes);
-    if let Ok(document) = (format.decode)(bytes) {
-        let encoded = document.encode().expect("a decoded value re-encodes");
-        assert_eq!(
-            encoded, bytes,
-            "{}: a decoded file did not re-encode byte for byte",
-            format.name
-        );
-    }
-}
+use tests::round_trip::fails_or_round_trips;
 
 /// Every format's samples.
 fn sample_bytes() -> Vec<(&'static Format, Vec<u8>)> {
@@ -145,4 +133,19 @@ fn reads_to_the_end(format: &Format) -> bool {
         .fields
         .last()
         .is_some_and(|field| field.count == Some("the end of the input"))
+}
+
+/// Nesting is input-controlled in IFF files; no reader recurses on it (a
+/// form the layout does not name is kept as bytes), so forms nested 10,000
+/// deep are an error or a file like any other, never a stack overflow.
+#[test]
+fn iff_forms_nested_10000_deep_fail_or_round_trip() {
+    for (format, sample) in sample_bytes() {
+        if !format.name.starts_with("swg-") {
+            continue;
+        }
+        for bytes in tests::deeply_nested_variants(&sample) {
+            fails_or_round_trips(format, &bytes);
+        }
+    }
 }

@@ -108,12 +108,16 @@ impl Describe for Animation {
 impl Rig for Animation {
     /// One animation: track k turns joint k (rotations only, the rest
     /// translation kept), bound to skeletons by the index column's depths.
+    /// The tracks are as many as the frames' records: a file without
+    /// frames turns no joint, whatever records per frame it states (8
+    /// bytes may state 2^32 - 1).
     fn animations(&self, _: &Files) -> Option<Result<Vec<rig::Animation>, RigError>> {
         let column = match self.index_column() {
             Ok(column) => column,
             Err(error) => return Some(Err(error)),
         };
-        let tracks = (0..self.records_per_frame as usize)
+        let joints = self.frames.first().map_or(0, |frame| frame.records.len());
+        let tracks = (0..joints)
             .map(|joint| Track {
                 joint: TrackTarget::Index(joint),
                 keys: Keys::Parts {
@@ -212,6 +216,7 @@ pub fn biped_wave() -> Animation {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::schema::BinarySchema;
     use glam::Vec3;
 
     #[test]
@@ -222,6 +227,34 @@ mod tests {
         let turned = rotation([quarter, quarter, 0]) * Vec3::Y;
         assert!(turned.abs_diff_eq(Vec3::X, 1e-6), "{turned:?}");
         assert!((rotation([0, 0, quarter]) * Vec3::X).abs_diff_eq(Vec3::Y, 1e-6));
+    }
+
+    /// A fuzz finding: an 8-byte file without frames stating 12,977,152
+    /// records per frame made as many empty tracks (924 MB).
+    #[test]
+    fn a_file_without_frames_has_no_tracks_whatever_it_states() {
+        let animation = Animation::from_bytes(&[0, 0, 0, 0, 0, 4, 0xC6, 0]).unwrap();
+        assert_eq!(animation.records_per_frame, 12_977_152);
+        let animations = animation.animations(&Files::nowhere()).unwrap().unwrap();
+        let [only] = animations.as_slice() else {
+            panic!("one animation, not {}", animations.len());
+        };
+        assert!(only.times.is_empty());
+        let Motion::Joints(motion) = &only.motion else {
+            panic!("joint motion");
+        };
+        assert!(motion.tracks.is_empty());
+    }
+
+    #[test]
+    fn every_joint_of_the_frames_has_a_track() {
+        let wave = biped_wave();
+        let animations = wave.animations(&Files::nowhere()).unwrap().unwrap();
+        let Motion::Joints(motion) = &animations[0].motion else {
+            panic!("joint motion");
+        };
+        assert_eq!(motion.tracks.len(), wave.records_per_frame as usize);
+        assert_eq!(animations[0].times.len(), wave.frames.len());
     }
 
     #[test]

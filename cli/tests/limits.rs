@@ -1,0 +1,96 @@
+//! Input that nests as deep as it likes: `ossuary check`, `info` and
+//! `encode` give a clean result or one error sentence, never a stack
+//! overflow.
+
+mod support;
+
+use std::process::Output;
+
+use support::{assert_status, ossuary, stderr, stdout, write};
+
+/// Asserts exit 0, or exit 1 with one sentence naming `path` (on stdout
+/// for `check`, stderr otherwise); returns whether the command succeeded.
+fn succeeded_or_failed_cleanly(what: &str, path: &str, output: &Output) -> bool {
+    let said = format!("{}{}", stdout(output), stderr(output));
+    match output.status.code() {
+        Some(0) => true,
+        Some(1) => {
+            assert!(
+                said.trim().lines().count() == 1 && said.contains(path),
+                "{what} {path}: a failure is one sentence naming the file: {said}"
+            );
+            false
+        }
+        _ => panic!("{what} {path}: neither a result nor a clean error: {said}"),
+    }
+}
+
+#[test]
+fn forms_nested_10000_deep_are_checked_and_described_without_overflow() {
+    let dir = tempfile::tempdir().unwrap();
+    let samples = [
+        "humanoid.skt",
+        "humanoid.mgn",
+        "humanoid.lmg",
+        "humanoid.sat",
+    ];
+    // Their layouts keep unknown children as bytes: the sample with a deep
+    // chain inside (the last variant) is a good file.
+    let keeping_unknown_children = ["humanoid.mgn", "humanoid.sat"];
+    for sample in samples {
+        let bytes = std::fs::read(support::fixture(sample)).unwrap();
+        let variants = tests::deeply_nested_variants(&bytes);
+        for (index, nested) in variants.iter().enumerate() {
+            let path = write(dir.path(), &format!("{index}-{sample}"), nested);
+            let good = index + 1 == variants.len() && keeping_unknown_children.contains(&sample);
+            for command in ["check", "info"] {
+                let succeeded =
+                    succeeded_or_failed_cleanly(command, &path, &ossuary(&[command, &path]));
+                assert!(succeeded || !good, "{command} {path}: a good file failed");
+            }
+        }
+    }
+}
+
+/// JSON is read with serde_json's own nesting limit (128), and a value a
+/// layout does not name is skipped without recursing.
+#[test]
+fn json_nested_10000_deep_is_encoded_or_refused_without_overflow() {
+    let dir = tempfile::tempdir().unwrap();
+    let depth = tests::NESTING_DEPTH;
+    let arrays = format!("{}{}", "[".repeat(depth), "]".repeat(depth));
+    let dumped = ossuary(&["dump", &support::fixture("humanoid.sat")]);
+    assert_status(&dumped, 0);
+    let dumped = stdout(&dumped);
+    let with_unknown_key = dumped
+        .trim_end()
+        .strip_suffix('}')
+        .map(|open| format!("{open}, \"unknown\": {arrays}}}"))
+        .expect("a JSON object");
+    let value_nested = dumped.replacen(
+        "\"animation_controller\": 1",
+        &format!("\"animation_controller\": {arrays}"),
+        1,
+    );
+    assert_ne!(
+        value_nested, dumped,
+        "the sample has an animation controller"
+    );
+    for (name, json) in [
+        ("arrays.json", arrays.clone()),
+        ("unknown-key.json", with_unknown_key),
+        ("value-nested.json", value_nested),
+    ] {
+        let path = write(dir.path(), name, json.as_bytes());
+        let out = dir.path().join(format!("{name}.sat"));
+        let output = ossuary(&[
+            "encode",
+            &path,
+            "--format",
+            "swg-sat",
+            "-o",
+            &out.to_string_lossy(),
+        ]);
+        succeeded_or_failed_cleanly("encode", &path, &output);
+    }
+}

@@ -1,0 +1,110 @@
+//! The promise every reader makes about any input, checked by the random-input
+//! tests, the fuzz targets (`fuzz/`) and the replay of the fuzzer's findings:
+//! bytes decode to a value or an error, never a panic, and a value encodes
+//! back to exactly the bytes it came from, directly and through JSON.
+
+use formats::catalogue::FORMATS;
+use formats::files::Files;
+use formats::format::Format;
+use formats::rig::RigOptions;
+use formats::schema::BinarySchema;
+use formats::sims::cfp::{self, Streams, StreamsContext, ValueCount};
+
+/// Decodes `bytes` as `format`; if that succeeds, requires the value to
+/// encode back to `bytes` exactly, the same through `to_json` ->
+/// `from_json` -> encode, and its summary and rig to come without a panic.
+/// A format whose full reading needs a context from another file also
+/// reads with one built from the first bytes ([`CONTEXT_READERS`]).
+///
+/// Panics when the promise is broken: the fuzzer's finding, a test's failure.
+pub fn fails_or_round_trips(format: &Format, bytes: &[u8]) {
+    // Detection by content runs on any file a person names.
+    (format.sniff)(bytes);
+    if let Some(reader) = CONTEXT_READERS
+        .iter()
+        .find(|reader| reader.format == format.name)
+    {
+        (reader.fails_or_round_trips)(bytes);
+    }
+    let Ok(document) = (format.decode)(bytes) else {
+        return;
+    };
+    let encoded = document.encode().expect("a decoded value re-encodes");
+    assert!(
+        encoded == bytes,
+        "{}: a decoded file did not re-encode byte for byte",
+        format.name
+    );
+    let json = document.to_json().expect("a decoded value becomes JSON");
+    let from_json = (format.from_json)(&json).expect("a value's own JSON reads back");
+    let encoded = from_json
+        .encode()
+        .expect("a value read from JSON re-encodes");
+    assert!(
+        encoded == bytes,
+        "{}: a decoded file did not re-encode byte for byte through JSON",
+        format.name
+    );
+    // What `ossuary info`, `joints`, `skin` and `render` ask of any file.
+    document.describe();
+    let rig = document.rig();
+    let files = Files::nowhere();
+    rig.skeleton(&files, RigOptions::default());
+    rig.skins(&files, RigOptions::default());
+    rig.animations(&files);
+}
+
+/// [`fails_or_round_trips`] for the format with this `--format` name, as
+/// each fuzz target calls it.
+pub fn fails_or_round_trips_as(format_name: &str, bytes: &[u8]) {
+    let format = FORMATS
+        .iter()
+        .find(|format| format.name == format_name)
+        .unwrap_or_else(|| panic!("no format is named {format_name}"));
+    fails_or_round_trips(format, bytes);
+}
+
+/// A reader for a format whose full reading takes a context from another
+/// file: it builds that context from the input's first bytes and reads the
+/// rest with it.
+pub struct ContextReader {
+    pub format: &'static str,
+    pub fails_or_round_trips: fn(&[u8]),
+}
+
+/// Every format's [`ContextReader`], if it has one.
+pub const CONTEXT_READERS: &[ContextReader] = &[ContextReader {
+    format: cfp::FORMAT.name,
+    fails_or_round_trips: cfp_streams_fail_or_round_trip,
+}];
+
+/// A `.cfp` split by its skill's counts: the first two bytes give the
+/// translations' count, the next two the rotations' (little-endian), as a
+/// `.cmx` skill would; the rest is the file.
+fn cfp_streams_fail_or_round_trip(bytes: &[u8]) {
+    let [p0, p1, r0, r1, ..] = *bytes else {
+        return;
+    };
+    let file = &bytes[4..];
+    let counts = StreamsContext {
+        position_count: ValueCount(u32::from(u16::from_le_bytes([p0, p1]))),
+        rotation_count: ValueCount(u32::from(u16::from_le_bytes([r0, r1]))),
+    };
+    let Ok(streams) = Streams::split(file, &counts) else {
+        return;
+    };
+    assert_eq!(
+        streams.counts().expect("split streams count their values"),
+        counts,
+        "sims-cfp: split streams hold other counts than they were split by"
+    );
+    let encoded = streams
+        .to_bytes_with(&counts)
+        .expect("split streams re-encode");
+    assert!(
+        encoded == file,
+        "sims-cfp: split streams did not re-encode byte for byte"
+    );
+    // The values fail on a delta code past the table: an error, never a panic.
+    let _ = streams.values();
+}
