@@ -14,28 +14,9 @@ use std::path::Path;
 use independent::bonespro::{
     euler_angles, quaternion_rotation, skin, worlds_from_relative, Rotation, Row4,
 };
-use support::{assert_status, ossuary, stderr, stdout};
-
-/// Deterministic pseudo-random numbers (xorshift), so failures reproduce.
-struct Numbers(u64);
+use support::{assert_status, ossuary, stderr, stdout, Numbers};
 
 impl Numbers {
-    fn next_u64(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    /// A number in [-1, 1).
-    fn unit(&mut self) -> f64 {
-        (self.next_u64() % 2_000_000) as f64 / 1_000_000.0 - 1.0
-    }
-
-    fn below(&mut self, bound: usize) -> usize {
-        (self.next_u64() % bound as u64) as usize
-    }
-
     fn rotation(&mut self) -> Rotation {
         let q = [self.unit(), self.unit(), self.unit(), self.unit()];
         let norm = q.iter().map(|c| c * c).sum::<f64>().sqrt().max(1e-3);

@@ -4,45 +4,26 @@
 //! line's handling of damaged and mismatched Outcast files.
 
 mod independent;
+mod support;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use independent::{outcast_angles, outcast_joints, rotation, Mat3, OutcastJoint};
+use support::Numbers;
 
 use formats::outcast::animation::{Animation, Frame, Record};
 use formats::outcast::skeleton::{Joint, Skeleton};
 use formats::schema::{BinarySchema, Count, RawString};
 
-/// Deterministic pseudo-random numbers (xorshift), so failures reproduce.
-struct Numbers(u64);
-
-impl Numbers {
-    fn next_u64(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    /// A number in [-1, 1).
-    fn next(&mut self) -> f32 {
-        (self.next_u64() % 2_000_000) as f32 / 1_000_000.0 - 1.0
-    }
-
-    fn below(&mut self, bound: u64) -> u64 {
-        self.next_u64() % bound
-    }
-}
-
 /// A stored row-vector rotation matrix, row by row, of a random unit
 /// quaternion (computed here, not by the crates under test).
 fn random_rotation(numbers: &mut Numbers) -> [f32; 9] {
     let q = [
-        numbers.next(),
-        numbers.next(),
-        numbers.next(),
-        numbers.next(),
+        numbers.unit() as f32,
+        numbers.unit() as f32,
+        numbers.unit() as f32,
+        numbers.unit() as f32,
     ];
     let norm = q.iter().map(|c| c * c).sum::<f32>().sqrt().max(1e-3);
     let q = q.map(|c| f64::from(c / norm));
@@ -62,14 +43,14 @@ fn random_skeleton(numbers: &mut Numbers, count: usize) -> Skeleton {
     let mut depth = 0;
     let joints = (0..count)
         .map(|index| {
-            depth = 1 + numbers.below(depth as u64 + 1) as i32;
+            depth = 1 + numbers.below(depth as usize + 1) as i32;
             Joint {
                 depth,
                 name: RawString::from(format!("J{index}").as_str()),
                 position: [
-                    numbers.next() * 2.0,
-                    numbers.next() * 2.0,
-                    numbers.next() * 2.0,
+                    numbers.unit() as f32 * 2.0,
+                    numbers.unit() as f32 * 2.0,
+                    numbers.unit() as f32 * 2.0,
                 ],
                 rotation: random_rotation(numbers),
             }

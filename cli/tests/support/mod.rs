@@ -108,3 +108,25 @@ pub fn json_lines(output: &Output) -> Vec<serde_json::Value> {
         .map(|line| serde_json::from_str(line).unwrap_or_else(|error| panic!("{line:?}: {error}")))
         .collect()
 }
+
+/// Deterministic pseudo-random numbers (xorshift), so failures reproduce.
+pub struct Numbers(pub u64);
+
+impl Numbers {
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    /// A number in [-1, 1).
+    pub fn unit(&mut self) -> f64 {
+        (self.next_u64() % 2_000_000) as f64 / 1_000_000.0 - 1.0
+    }
+
+    /// A number in [0, bound).
+    pub fn below(&mut self, bound: usize) -> usize {
+        (self.next_u64() % bound as u64) as usize
+    }
+}
