@@ -13,17 +13,13 @@ use formats::sims::cmx::{self, Cmx};
 use independent::{
     cfp_components, cmx_bones, rotation, sims_skill_pose, sims_world_matrices, transform_point,
 };
-use support::{assert_status, fixture, ossuary, stderr, stdout};
+use support::{assert_status, fixture, ossuary, stderr, stdout, text};
 
 const IDLE: &str = "adult-idle1.cmx";
 const WALK: &str = "adult-walking-frantic-loop.cmx";
 
 fn sims1() -> Option<PathBuf> {
     tests::corpus_dir().map(|corpus| corpus.join("sims1"))
-}
-
-fn text(path: &Path) -> String {
-    path.to_string_lossy().into_owned()
 }
 
 /// One joint of `ossuary joints`.

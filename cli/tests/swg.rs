@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::Output;
 
 use independent::{swg_mesh, swg_skin, swg_world_matrices, SwgMesh};
-use support::{assert_status, command, ossuary, stderr, stdout};
+use support::{assert_status, command, ossuary, stderr, stdout, text};
 
 use formats::schema::BinarySchema;
 use formats::swg::skt;
@@ -20,10 +20,6 @@ fn succeeded(args: &[&str]) -> Output {
     let output = ossuary(args);
     assert_status(&output, 0);
     output
-}
-
-fn text(path: &Path) -> String {
-    path.to_string_lossy().into_owned()
 }
 
 /// The corpus's `appearance/` folder, when `OSSUARY_CORPUS` is set.

@@ -130,3 +130,8 @@ impl Numbers {
         (self.next_u64() % bound as u64) as usize
     }
 }
+
+/// A path as an argument for the binary.
+pub fn text(path: &Path) -> String {
+    path.to_string_lossy().into_owned()
+}
