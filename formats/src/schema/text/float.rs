@@ -66,7 +66,7 @@ fn format_g_prec(x: f32, precision: usize) -> NumberText {
         let _ = out.push(b'0'); // sign of zero dropped by the CRT
         return out;
     }
-    let (digits, exp) = msvc_digits(f64::from(x), p);
+    let (digits, exp) = integer_msvc_digits(x, p).unwrap_or_else(|| msvc_digits(f64::from(x), p));
     let e_style = exp < -4 || exp >= p as i32;
     lay_out(
         &mut out,
@@ -128,117 +128,196 @@ fn push_fraction(out: &mut NumberText, fraction: &[u8]) {
     }
 }
 
-/// Whether each style prints `value` (read from `token`) as `token`
-/// (`%g`, then `Display`), decided from the token's shape where that is
-/// enough: `None` where only formatting the value can tell.
-///
-/// A token of at most 6 significant digits whose value is a normal `f32`
-/// is the value's own shortest spelling (6-digit decimals map to distinct
-/// floats and back) and its `%g` digits (the float lies within 2^-24 of the
-/// token, far inside half a unit of its 6th digit); it is then printed as
-/// it is when it is laid out as that style lays out those digits. `%g`
-/// never prints more than 6 digits; `Display` never an exponent. A zero
-/// prints as `0` (and `-0` in `Display`).
-pub(crate) fn printed_by_shape(token: &[u8], value: f32) -> [Option<bool>; 2] {
-    if value == 0.0 {
-        let shortest: &[u8] = if value.is_sign_negative() {
-            b"-0"
-        } else {
-            b"0"
-        };
-        return [Some(token == b"0"), Some(token == shortest)];
-    }
-    let Some(shape) = Shape::of(token) else {
-        return [None, None];
-    };
-    let digit_count = shape.digits.as_bytes().len();
-    let msvc_never = digit_count > 6;
-    let shortest_never = shape.exponent_written;
-    if digit_count > 6 || !value.is_normal() {
-        return [msvc_never.then_some(false), shortest_never.then_some(false)];
-    }
-    let laid_out_as_token = |e_style: bool| {
-        let mut text = NumberText::new();
-        let digits = shape.digits.as_bytes();
-        lay_out(&mut text, shape.negative, digits, shape.exp, e_style);
-        text.as_bytes() == token
-    };
-    let positional = laid_out_as_token(false);
-    let msvc = if shape.exp < -4 || shape.exp >= 6 {
-        laid_out_as_token(true)
-    } else {
-        positional
-    };
-    [Some(msvc), Some(positional && !shortest_never)]
-}
-
-/// A decimal token taken apart: its sign, its significant digits (no
-/// leading or trailing zeros) and the decimal exponent of the first.
-struct Shape {
+/// A number token in the shape both styles print, taken apart in one pass:
+/// `[-]digits[.digits][e(+|-)digits]`, at most 17 significant digits and
+/// an exponent of at most 3 digits. Any other spelling (`+1`, `.5`, `1E5`,
+/// `1.#INF`) is left to [`parse_g`] and formatting.
+struct Decimal<'t> {
+    token: &'t [u8],
     negative: bool,
-    digits: Digits,
+    integer: &'t [u8],
+    /// The digits after the point; `None` without a point.
+    fraction: Option<&'t [u8]>,
+    /// The exponent's sign and digits as written; `None` without one.
+    exponent: Option<(u8, &'t [u8])>,
+    /// The digits from the first non-zero one on, as an integer.
+    mantissa: u64,
+    /// How many digits `mantissa` holds (trailing zeros included).
+    mantissa_digits: u32,
+    /// Significant digits: from the first non-zero digit to the last.
+    significant: u32,
+    /// The decimal exponent of the first significant digit.
     exp: i32,
-    exponent_written: bool,
+    /// The power of ten `mantissa` is multiplied by.
+    scale: i32,
 }
 
-impl Shape {
-    /// `None` for a token that is not `[-]digits[.digits][e[+-]digits]`,
-    /// has no non-zero digit, or has more than 17 significant digits.
-    fn of(token: &[u8]) -> Option<Shape> {
+/// The digits at the start of `bytes` and what follows them.
+fn split_digits(bytes: &[u8]) -> (&[u8], &[u8]) {
+    let len = bytes
+        .iter()
+        .position(|b| !b.is_ascii_digit())
+        .unwrap_or(bytes.len());
+    bytes.split_at(len)
+}
+
+impl<'t> Decimal<'t> {
+    fn of(token: &'t [u8]) -> Option<Self> {
         let (negative, unsigned) = match token.split_first() {
             Some((b'-', rest)) => (true, rest),
             _ => (false, token),
         };
-        let (mantissa, exponent) = match unsigned.iter().position(|&b| b == b'e') {
-            Some(at) => (unsigned.get(..at)?, Some(unsigned.get(at + 1..)?)),
-            None => (unsigned, None),
-        };
-        let written_exp = match exponent {
-            Some(text) => std::str::from_utf8(text).ok()?.parse::<i32>().ok()?,
-            None => 0,
-        };
-        let mut digits = Digits::new();
-        // Digits before the point, counted from the first significant one.
-        let mut int_digits: i32 = 0;
-        let mut leading_zeros_after_point: i32 = 0;
-        let mut seen_point = false;
-        for &byte in mantissa {
-            match byte {
-                b'.' if !seen_point => seen_point = true,
-                b'0'..=b'9' => {
-                    let significant = byte != b'0' || !digits.as_bytes().is_empty();
-                    if significant {
-                        digits.push(byte).ok()?;
-                    } else if seen_point {
-                        leading_zeros_after_point += 1;
-                    }
-                    if !seen_point && significant {
-                        int_digits += 1;
-                    }
-                }
-                _ => return None,
+        let (integer, rest) = split_digits(unsigned);
+        let (fraction, rest) = match rest.split_first() {
+            Some((b'.', after)) => {
+                let (fraction, rest) = split_digits(after);
+                (Some(fraction), rest)
             }
-        }
-        let significant = trim_zeros(digits.as_bytes()).len();
-        let mut trimmed = Digits::new();
-        trimmed
-            .push_bytes(digits.as_bytes().get(..significant)?)
-            .ok()?;
-        if trimmed.as_bytes().is_empty() {
+            _ => (None, rest),
+        };
+        let exponent = match rest {
+            [] => None,
+            [b'e', sign @ (b'+' | b'-'), digits @ ..] => Some((*sign, digits)),
+            _ => return None,
+        };
+        let valid_exponent = exponent.is_none_or(|(_, digits)| {
+            (1..=3).contains(&digits.len()) && digits.iter().all(u8::is_ascii_digit)
+        });
+        if integer.is_empty() || fraction.is_some_and(<[u8]>::is_empty) || !valid_exponent {
             return None;
         }
-        let exp = if int_digits > 0 {
-            int_digits - 1
-        } else {
-            -leading_zeros_after_point - 1
-        };
-        Some(Shape {
+        let written_exp = exponent.map_or(0, |(sign, digits)| {
+            let magnitude = digits
+                .iter()
+                .fold(0i32, |value, digit| value * 10 + i32::from(digit - b'0'));
+            if sign == b'-' {
+                -magnitude
+            } else {
+                magnitude
+            }
+        });
+        let fraction_digits = fraction.unwrap_or_default();
+        let mut decimal = Decimal {
+            token,
             negative,
-            digits: trimmed,
-            exp: exp.checked_add(written_exp)?,
-            exponent_written: exponent.is_some(),
-        })
+            integer,
+            fraction,
+            exponent,
+            mantissa: 0,
+            mantissa_digits: 0,
+            significant: 0,
+            exp: 0,
+            scale: written_exp - fraction_digits.len() as i32,
+        };
+        let mut first_nonzero = None;
+        for (index, &digit) in integer.iter().chain(fraction_digits).enumerate() {
+            if digit != b'0' && first_nonzero.is_none() {
+                first_nonzero = Some(index);
+            }
+            if first_nonzero.is_some() {
+                decimal.mantissa_digits += 1;
+                if decimal.mantissa_digits > 17 {
+                    return None;
+                }
+                decimal.mantissa = decimal.mantissa * 10 + u64::from(digit - b'0');
+                if digit != b'0' {
+                    decimal.significant = decimal.mantissa_digits;
+                }
+            }
+        }
+        if let Some(first) = first_nonzero {
+            decimal.exp = integer.len() as i32 - 1 - first as i32 + written_exp;
+        }
+        Some(decimal)
     }
+
+    /// The token's value, when one correctly rounded `f32` operation gives
+    /// it: a mantissa below 2^24 times or over a power of ten that `f32`
+    /// holds exactly (up to 10^10). Otherwise `None`, for `str::parse`.
+    fn exact_value(&self) -> Option<f32> {
+        const POWERS: [f32; 11] = [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10];
+        if self.mantissa >= 1 << 24 {
+            return None;
+        }
+        let mantissa = self.mantissa as f32;
+        let power = POWERS.get(self.scale.unsigned_abs() as usize)?;
+        let magnitude = if self.scale >= 0 {
+            mantissa * power
+        } else {
+            mantissa / power
+        };
+        Some(if self.negative { -magnitude } else { magnitude })
+    }
+
+    /// Laid out positionally as both styles lay out a number's digits:
+    /// no exponent, no leading zero but a lone `0` before the point, a
+    /// fraction without trailing zeros.
+    fn positional(&self) -> bool {
+        self.exponent.is_none() && self.integer_canonical() && self.fraction_canonical()
+    }
+
+    /// Laid out as MSVC's e-style: one non-zero digit, a fraction without
+    /// trailing zeros, `e`, the exponent's sign and three digits.
+    fn e_style(&self) -> bool {
+        let exponent_canonical = self
+            .exponent
+            .is_some_and(|(sign, digits)| digits.len() == 3 && (sign == b'-') == (self.exp < 0));
+        matches!(self.integer, [b'1'..=b'9']) && self.fraction_canonical() && exponent_canonical
+    }
+
+    fn integer_canonical(&self) -> bool {
+        self.integer == b"0" || self.integer.first().is_some_and(|&digit| digit != b'0')
+    }
+
+    fn fraction_canonical(&self) -> bool {
+        self.fraction
+            .is_none_or(|digits| digits.last().is_some_and(|&digit| digit != b'0'))
+    }
+
+    /// Whether each style prints `value`, read from this token, as the
+    /// token: `%g`, then `Display`. `None` where only formatting the value
+    /// can tell.
+    ///
+    /// A token of at most 6 significant digits whose value is a normal
+    /// `f32` is the value's own shortest spelling (6-digit decimals map to
+    /// distinct floats and back) and its `%g` digits (the float lies within
+    /// 2^-24 of the token, far inside half a unit of its 6th digit); it is
+    /// then printed as it is when it is laid out as that style lays out
+    /// those digits. `%g` never prints more than 6 digits; `Display` never
+    /// an exponent. A zero prints as `0` (and `-0` in `Display`).
+    fn printed_by(&self, value: f32) -> [Option<bool>; 2] {
+        if value == 0.0 {
+            let shortest: &[u8] = if value.is_sign_negative() {
+                b"-0"
+            } else {
+                b"0"
+            };
+            return [Some(self.token == b"0"), Some(self.token == shortest)];
+        }
+        if self.significant > 6 || !value.is_normal() {
+            let msvc_never = self.significant > 6;
+            let shortest_never = self.exponent.is_some();
+            return [msvc_never.then_some(false), shortest_never.then_some(false)];
+        }
+        let msvc = if self.exp < -4 || self.exp >= 6 {
+            self.e_style()
+        } else {
+            self.positional()
+        };
+        [Some(msvc), Some(self.positional())]
+    }
+}
+
+/// A number token's value, and whether each style (`%g`, then `Display`)
+/// prints that value as the token (`None`: only formatting can tell), for
+/// the tokens both styles print; `None` for any other spelling.
+pub(crate) fn read_decimal(token: &[u8]) -> Option<(f32, [Option<bool>; 2])> {
+    let decimal = Decimal::of(token)?;
+    let value = match decimal.exact_value() {
+        Some(value) => value,
+        None => std::str::from_utf8(token).ok()?.parse::<f32>().ok()?,
+    };
+    Some((value, decimal.printed_by(value)))
 }
 
 /// Parses a token in this style, accepting the CRT's special values.
@@ -283,6 +362,103 @@ fn special(x: f32) -> &'static str {
         (true, 0) => "-1.#IND",
         (true, _) => "-1.#QNAN",
         (false, _) => "1.#QNAN",
+    }
+}
+
+/// The `p` significant digits the CRT prints for finite non-zero `x` and
+/// the decimal exponent of the first (after rounding), by integer
+/// arithmetic on `x`'s exact value: [`rounded_17`], then half-up to `p`
+/// digits. `None` where `rounded_17` gives none.
+fn integer_msvc_digits(x: f32, p: usize) -> Option<(Digits, i32)> {
+    let (digits17, exp17) = rounded_17(x)?;
+    let divisor = 10u64.pow(17 - p as u32);
+    let mut kept = digits17 / divisor;
+    let mut exp = exp17;
+    if 2 * (digits17 % divisor) >= divisor {
+        kept += 1;
+        // A carry out of the first digit: 999999.5 -> 1000000.
+        if kept == 10u64.pow(p as u32) {
+            kept /= 10;
+            exp += 1;
+        }
+    }
+    let mut ascii = [b'0'; 17];
+    let ascii = ascii.get_mut(..p)?;
+    for slot in ascii.iter_mut().rev() {
+        *slot = b'0' + (kept % 10) as u8;
+        kept /= 10;
+    }
+    let mut digits = Digits::new();
+    digits.push_bytes(ascii).ok()?;
+    Some((digits, exp))
+}
+
+/// `x`'s exact value (finite, non-zero) rounded half-up to 17 significant
+/// digits, as `$I10_OUTPUT` rounds it: the digits as an integer in
+/// `[10^16, 10^17)` and the decimal exponent of the first. `x` is
+/// `m * 2^e` with `m < 2^24`, so `x * 10^k` is `m * 10^k` shifted, exact in
+/// 128 bits down to `|x|` = 1e-15 (`k` <= 31); `None` below that.
+fn rounded_17(x: f32) -> Option<(u64, i32)> {
+    const LOW: u128 = 10u128.pow(16);
+    const HIGH: u128 = 10u128.pow(17);
+    let bits = x.to_bits() & 0x7FFF_FFFF;
+    let biased = (bits >> 23) as i32;
+    let (m, e) = match biased {
+        0 => (bits, -149),
+        _ => (bits & 0x7F_FFFF | 0x80_0000, biased - 150),
+    };
+    if m == 0 || biased == 0xFF {
+        return None;
+    }
+    let log2 = 31 - m.leading_zeros() as i32 + e;
+    // floor(log10 x) is floor(log2 * log10(2)) or one more.
+    let mut exp10 = (log2 * 78_913) >> 18;
+    for _ in 0..2 {
+        let (truncated, rounded) = scaled(m, e, 16 - exp10)?;
+        if truncated >= HIGH {
+            exp10 += 1;
+            continue;
+        }
+        if truncated < LOW {
+            return None;
+        }
+        // Rounding up 99..9.5 gives 10^17: one digit more, as the CRT's carry.
+        return Some(if rounded == HIGH {
+            ((LOW) as u64, exp10 + 1)
+        } else {
+            (rounded as u64, exp10)
+        });
+    }
+    None
+}
+
+/// `m * 2^e * 10^k` truncated and rounded half-up to an integer, when the
+/// arithmetic fits 128 bits.
+fn scaled(m: u32, e: i32, k: i32) -> Option<(u128, u128)> {
+    let m = u128::from(m);
+    if k >= 0 {
+        let numerator = m.checked_mul(10u128.checked_pow(k as u32)?)?;
+        if e >= 0 {
+            let value = numerator
+                .checked_shl(e as u32)
+                .filter(|v| v >> e == numerator)?;
+            return Some((value, value));
+        }
+        let shift = e.unsigned_abs();
+        if shift >= 128 {
+            return None;
+        }
+        let truncated = numerator >> shift;
+        let remainder = numerator - (truncated << shift);
+        let half = 1u128 << (shift - 1);
+        Some((truncated, truncated + u128::from(remainder >= half)))
+    } else {
+        let divisor = 10u128.checked_pow(k.unsigned_abs())?;
+        // Only large values get here: e >= 0 and m * 2^e below 2^128.
+        let numerator = m.checked_shl(u32::try_from(e).ok()?)?;
+        let truncated = numerator / divisor;
+        let remainder = numerator % divisor;
+        Some((truncated, truncated + u128::from(2 * remainder >= divisor)))
     }
 }
 
@@ -530,6 +706,41 @@ mod tests {
             }
         }
         assert!(checked > 20_000);
+    }
+
+    #[test]
+    fn integer_digits_agree_with_exact_emulation() {
+        let mut state: u32 = 0x2545_F491;
+        let mut checked = 0;
+        let mut agree = |x: f32| {
+            for p in 1..=11 {
+                if let Some(digits) = integer_msvc_digits(x, p) {
+                    assert_eq!(digits, exact_msvc_digits(f64::from(x), p), "{x:e} p={p}");
+                    checked += 1;
+                }
+            }
+        };
+        for _ in 0..100_000 {
+            state ^= state << 13;
+            state ^= state >> 17;
+            state ^= state << 5;
+            agree(f32::from_bits(state & 0x7FFF_FFFF));
+        }
+        // Ties at 7 digits, neighbours of short decimals and powers of ten.
+        for k in 0..4096u32 {
+            agree(1.0 + (2 * k + 1) as f32 / 64.0);
+        }
+        for exp in -15..=38 {
+            let power = format!("1e{exp}").parse::<f32>().unwrap_or(1.0);
+            for base in [power, 9.999995 * power, 0.5 * power, 123.456 * power] {
+                for step in -4i32..=4 {
+                    agree(f32::from_bits(base.to_bits().wrapping_add_signed(step)));
+                }
+            }
+        }
+        agree(f32::MAX);
+        agree(1e-15);
+        assert!(checked > 500_000, "{checked}");
     }
 
     #[test]

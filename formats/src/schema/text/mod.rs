@@ -78,6 +78,8 @@ pub use stack_text::{NumberText, StackText};
 pub use style::{FloatStyle, LineEnding, RawLine, RawNumber, TextStyle};
 pub use writer::TextWriter;
 
+use arrayvec::ArrayVec;
+
 use super::{Error, ErrorKind, HasContext, RawString, Segment, TypeLayout};
 use forms::{read_token_line, write_token_line};
 
@@ -201,14 +203,17 @@ impl<T: TextTokens, const N: usize> TextTokens for [T; N] {
     const NESTED_LAYOUT: Option<fn() -> TypeLayout> = T::NESTED_LAYOUT;
 
     fn read_tokens(reader: &mut TextReader<'_>) -> Result<Self, Error> {
-        let mut elements = Vec::with_capacity(N);
+        let mut elements = ArrayVec::<T, N>::new();
         for index in 0..N {
-            elements.push(T::read_tokens(reader).map_err(|e| e.within(Segment::Index(index)))?);
+            let element = T::read_tokens(reader).map_err(|e| e.within(Segment::Index(index)))?;
+            // At most N elements are pushed, so this never fails.
+            elements
+                .try_push(element)
+                .map_err(|_| reader.error_here(array_overflow()))?;
         }
-        // Exactly N elements were pushed, so the conversion cannot fail.
         elements
-            .try_into()
-            .map_err(|_| reader.error_here(ErrorKind::Invalid("array length mismatch".to_owned())))
+            .into_inner()
+            .map_err(|_| reader.error_here(array_overflow()))
     }
 
     fn write_tokens(&self, writer: &mut TextWriter) -> Result<(), Error> {
@@ -219,6 +224,11 @@ impl<T: TextTokens, const N: usize> TextTokens for [T; N] {
         }
         Ok(())
     }
+}
+
+/// The loop above pushes exactly N elements, so this is never returned.
+fn array_overflow() -> ErrorKind {
+    ErrorKind::Invalid("array length mismatch".to_owned())
 }
 
 /// Values made of tokens take one line of their own in a `text` record.

@@ -2,7 +2,7 @@
 
 use std::fmt::Write as _;
 
-use super::float::{parse_g, printed_by_shape};
+use super::float::{parse_g, read_decimal};
 use super::stack_text::NumberText;
 use super::style::FloatStyle;
 
@@ -16,8 +16,9 @@ pub trait TextNumber: Copy {
     /// Whether two values are the same (floats: the same bits).
     fn same(self, other: Self) -> bool;
 
-    /// Whether each style prints this value, read from `token`, as `token`.
-    fn printed_by(self, token: &str) -> PrintedBy;
+    /// Reads a token: its value, and whether each style prints that value
+    /// as the token. `None` where [`Self::parse`] gives none.
+    fn read(token: &[u8]) -> Option<(Self, PrintedBy)>;
 }
 
 /// Which float styles print a value as the token it was read from.
@@ -34,6 +35,32 @@ fn canonical_integer(token: &[u8]) -> bool {
     let leading_zero = digits.len() > 1 && digits.first() == Some(&b'0');
     let negative_zero = digits.len() < token.len() && digits == b"0";
     !digits.is_empty() && digits.iter().all(u8::is_ascii_digit) && !leading_zero && !negative_zero
+}
+
+/// A token of an optional `-` and 1 to 18 digits as its value, which
+/// `str::parse` gives it too where the type holds it; `None` for any other
+/// spelling, and for a negative zero (`-0`, `-00`), which signed types read
+/// and unsigned ones refuse.
+fn read_integer(token: &[u8]) -> Option<i64> {
+    let (negative, digits) = match token.split_first() {
+        Some((b'-', digits)) => (true, digits),
+        _ => (false, token),
+    };
+    if digits.is_empty() || digits.len() > 18 {
+        return None;
+    }
+    let mut magnitude: i64 = 0;
+    for &digit in digits {
+        if !digit.is_ascii_digit() {
+            return None;
+        }
+        magnitude = magnitude * 10 + i64::from(digit - b'0');
+    }
+    match (negative, magnitude) {
+        (true, 0) => None,
+        (true, _) => Some(-magnitude),
+        (false, _) => Some(magnitude),
+    }
 }
 
 macro_rules! text_int {
@@ -56,9 +83,13 @@ macro_rules! text_int {
                 self == other
             }
 
-            fn printed_by(self, token: &str) -> PrintedBy {
-                let canonical = canonical_integer(token.as_bytes());
-                PrintedBy { msvc: canonical, shortest: canonical }
+            fn read(token: &[u8]) -> Option<(Self, PrintedBy)> {
+                let value = match read_integer(token) {
+                    Some(magnitude) => Self::try_from(magnitude).ok()?,
+                    None => Self::parse(std::str::from_utf8(token).ok()?)?,
+                };
+                let canonical = canonical_integer(token);
+                Some((value, PrintedBy { msvc: canonical, shortest: canonical }))
             }
         }
     )*};
@@ -88,15 +119,20 @@ impl TextNumber for f32 {
         self.to_bits() == other.to_bits()
     }
 
-    /// Most tokens are decided by their shape alone (see
-    /// [`printed_by_shape`]); the rest by formatting the value.
-    fn printed_by(self, token: &str) -> PrintedBy {
-        let [msvc, shortest] = printed_by_shape(token.as_bytes(), self);
-        let formatted = |style: FloatStyle| self.text(style).as_bytes() == token.as_bytes();
-        PrintedBy {
+    /// Most tokens are read and judged in one pass over their digits (see
+    /// [`read_decimal`]); the rest, and what that pass leaves open, by
+    /// `str::parse` and by formatting the value.
+    fn read(token: &[u8]) -> Option<(Self, PrintedBy)> {
+        let (value, [msvc, shortest]) = match read_decimal(token) {
+            Some(read) => read,
+            None => (Self::parse(std::str::from_utf8(token).ok()?)?, [None, None]),
+        };
+        let formatted = |style: FloatStyle| value.text(style).as_bytes() == token;
+        let printed_by = PrintedBy {
             msvc: msvc.unwrap_or_else(|| formatted(FloatStyle::Msvc)),
             shortest: shortest.unwrap_or_else(|| formatted(FloatStyle::Shortest)),
-        }
+        };
+        Some((value, printed_by))
     }
 }
 
@@ -112,6 +148,20 @@ mod tests {
         assert_eq!(i32::parse("1.0"), None);
         assert_eq!(u32::parse("-1"), None);
         assert_eq!(i32::parse("x"), None);
+        for token in ["-0", "-00", "+0", "-5", "00"] {
+            let read = |value: Option<(u32, PrintedBy)>| value.map(|(value, _)| value);
+            assert_eq!(
+                read(u32::read(token.as_bytes())),
+                u32::parse(token),
+                "{token}"
+            );
+            let read = |value: Option<(i8, PrintedBy)>| value.map(|(value, _)| value);
+            assert_eq!(
+                read(i8::read(token.as_bytes())),
+                i8::parse(token),
+                "{token}"
+            );
+        }
     }
 
     #[test]
@@ -132,14 +182,38 @@ mod shape_tests {
     use super::*;
     use proptest::prelude::*;
 
-    /// Which styles print the token's value as the token, by formatting.
-    fn by_formatting<T: TextNumber>(token: &str) -> Option<PrintedBy> {
+    /// The value `str::parse` gives the token, and which styles print it
+    /// as the token, by formatting.
+    fn by_formatting<T: TextNumber>(token: &str) -> Option<(T, PrintedBy)> {
         let value = T::parse(token)?;
         let formatted = |style: FloatStyle| value.text(style).as_bytes() == token.as_bytes();
-        Some(PrintedBy {
+        let printed_by = PrintedBy {
             msvc: formatted(FloatStyle::Msvc),
             shortest: formatted(FloatStyle::Shortest),
-        })
+        };
+        Some((value, printed_by))
+    }
+
+    /// Whether `read` gives what parsing and formatting give.
+    fn reads_as_formatting<T: TextNumber + std::fmt::Debug>(
+        token: &str,
+    ) -> Result<(), TestCaseError> {
+        let read = T::read(token.as_bytes());
+        let expected = by_formatting::<T>(token);
+        match (read, expected) {
+            (Some((value, printed_by)), Some((expected_value, expected_printed_by))) => {
+                prop_assert!(
+                    value.same(expected_value),
+                    "{}: read {:?}, parsed {:?}",
+                    token,
+                    value,
+                    expected_value
+                );
+                prop_assert_eq!(printed_by, expected_printed_by, "{}", token);
+            }
+            (read, expected) => prop_assert_eq!(read.is_some(), expected.is_some(), "{}", token),
+        }
+        Ok(())
     }
 
     /// Spellings of a value in and out of both styles.
@@ -148,10 +222,14 @@ mod shape_tests {
             FloatStyle::Msvc.format(value),
             FloatStyle::Shortest.format(value),
             format!("{value:e}"),
+            format!("{value:.1}"),
             format!("{value:.3}"),
             format!("{value:.7e}"),
             format!("+{value}"),
             format!("{value}0"),
+            format!("0{value}"),
+            format!("{}e+000", FloatStyle::Shortest.format(value)),
+            format!("{}e-01", FloatStyle::Shortest.format(value)),
         ]
     }
 
@@ -159,20 +237,19 @@ mod shape_tests {
         #![proptest_config(ProptestConfig::with_cases(20_000))]
 
         #[test]
-        fn the_shape_decides_as_formatting_does(bits in any::<u32>(), digits in 0u32..1_000_000, exp in -45i32..39) {
+        fn one_pass_reads_as_parsing_and_formatting_do(bits in any::<u32>(), digits in 0u32..1_000_000, exp in -45i32..39) {
             let short = format!("{digits}e{exp}").parse::<f32>().unwrap_or(0.0);
             for value in [f32::from_bits(bits), short, 0.0, -0.0] {
                 for token in spellings(value) {
-                    if let Some(value) = f32::parse(&token) {
-                        prop_assert_eq!(Some(value.printed_by(&token)), by_formatting::<f32>(&token), "{}", token);
-                    }
+                    reads_as_formatting::<f32>(&token)?;
                 }
             }
             let int = bits as i32;
-            for token in [int.to_string(), format!("+{int}"), format!("0{int}"), format!("-0{}", int.unsigned_abs()), "-0".to_owned()] {
-                if let Some(value) = i32::parse(&token) {
-                    prop_assert_eq!(Some(value.printed_by(&token)), by_formatting::<i32>(&token), "{}", token);
-                }
+            for token in [int.to_string(), format!("+{int}"), format!("0{int}"), format!("-0{}", int.unsigned_abs()), "-0".to_owned(), format!("{int}0000000000")] {
+                reads_as_formatting::<i32>(&token)?;
+                reads_as_formatting::<u8>(&token)?;
+                reads_as_formatting::<u32>(&token)?;
+                reads_as_formatting::<i64>(&token)?;
             }
         }
     }

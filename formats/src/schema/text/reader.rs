@@ -74,7 +74,7 @@ pub(super) fn keyword_text(line: &[u8]) -> &[u8] {
 
 impl<'a> TextReader<'a> {
     pub fn new(text: &'a [u8]) -> Self {
-        let breaks = text.iter().filter(|&&byte| byte == b'\n').count();
+        let breaks = memchr::memchr_iter(b'\n', text).count();
         let unterminated_last = !text.is_empty() && !text.ends_with(b"\n");
         TextReader {
             text,
@@ -138,7 +138,7 @@ impl<'a> TextReader<'a> {
         if rest.is_empty() {
             return None;
         }
-        Some(match rest.iter().position(|&byte| byte == b'\n') {
+        Some(match memchr::memchr(b'\n', rest) {
             Some(end) => {
                 let body = rest.get(..end).unwrap_or_default();
                 match body.strip_suffix(b"\r") {
@@ -163,7 +163,7 @@ impl<'a> TextReader<'a> {
         self.lines_taken += 1;
         // A bare CR is neither part of a value nor a line ending the writer
         // could reproduce, so it is refused rather than guessed at.
-        if let Some(column) = line.iter().position(|&byte| byte == b'\r') {
+        if let Some(column) = memchr::memchr(b'\r', line) {
             return Err(Error::at_text(
                 self.lines_taken,
                 column + 1,
@@ -204,7 +204,7 @@ impl<'a> TextReader<'a> {
             self.keep_comment_line(line);
             line = self.take_line(expected)?;
         }
-        if let Some(start) = comment_start(line).filter(|_| self.comments) {
+        if let Some(start) = self.comments.then(|| comment_start(line)).flatten() {
             self.trailing_comments.push(RawLine {
                 index: self.line_index(),
                 text: RawString(line.get(start..).unwrap_or_default().to_vec()),
@@ -256,8 +256,8 @@ impl<'a> TextReader<'a> {
         let line = self.line;
         let canonical = !line.first().is_some_and(|&b| is_space(b))
             && !line.last().is_some_and(|&b| is_space(b))
-            && !line.contains(&b'\t')
-            && !line.windows(2).any(|pair| pair == b"  ");
+            && memchr::memchr(b'\t', line).is_none()
+            && memchr::memmem::find(line, b"  ").is_none();
         if !canonical {
             self.raw_lines.push(RawLine {
                 index: self.lines_taken - 1,
@@ -360,9 +360,7 @@ impl<'a> TextReader<'a> {
     /// The next token as a number, noting how each float style prints it.
     pub fn number<T: TextNumber>(&mut self) -> Result<T, Error> {
         let token = self.token(T::EXPECTED)?;
-        let text = std::str::from_utf8(token).ok();
-        let Some((text, value)) = text.and_then(|text| T::parse(text).map(|value| (text, value)))
-        else {
+        let Some((value, printed_by)) = T::read(token) else {
             return Err(self.error_here(ErrorKind::Unexpected {
                 expected: T::EXPECTED,
                 found: String::from_utf8_lossy(token).into_owned(),
@@ -371,7 +369,6 @@ impl<'a> TextReader<'a> {
         self.accept(token);
         let index = self.numbers_read;
         self.numbers_read += 1;
-        let printed_by = value.printed_by(text);
         for (printed, misses) in [
             (printed_by.msvc, &mut self.msvc_misses),
             (printed_by.shortest, &mut self.shortest_misses),
@@ -379,7 +376,8 @@ impl<'a> TextReader<'a> {
             if !printed {
                 misses.push(RawNumber {
                     index,
-                    text: text.to_owned(),
+                    // A token that reads as a number is ASCII.
+                    text: String::from_utf8_lossy(token).into_owned(),
                 });
             }
         }

@@ -11,8 +11,8 @@ use crate::schema::{Error, ErrorKind, Segment};
 pub struct TextWriter {
     out: Vec<u8>,
     style: TextStyle,
-    /// The open line of tokens, written out when it ends.
-    line: Vec<u8>,
+    /// Where the open line of tokens starts in `out`.
+    line_start: usize,
     lines_written: usize,
     /// A line ending is written before the next line, so the last line's
     /// ending can follow the style.
@@ -76,7 +76,7 @@ impl TextWriter {
         TextWriter {
             out: Vec::new(),
             style,
-            line: Vec::new(),
+            line_start: 0,
             lines_written: 0,
             ending_pending: false,
             last_line_empty: false,
@@ -135,10 +135,19 @@ impl TextWriter {
     /// Writes a started line's text, then, unless the line is `raw`, the
     /// style's comment after its values if it kept one.
     fn put_line(&mut self, line: &[u8], raw: bool) -> Result<(), Error> {
+        let line_start = self.out.len();
+        self.out.extend_from_slice(line);
+        self.close_line(line_start, raw)
+    }
+
+    /// Counts the line written from `line_start` on, then, unless the line
+    /// is `raw`, writes the style's comment after its values if it kept one.
+    fn close_line(&mut self, line_start: usize, raw: bool) -> Result<(), Error> {
         let index = self.lines_written;
         self.lines_written += 1;
-        self.out.extend_from_slice(line);
+        let line = self.out.get(line_start..).unwrap_or_default();
         self.last_line_empty = line.is_empty();
+        let blank = line.iter().all(|&b| is_space(b));
         let comment = raw_at(
             &self.style.trailing_comments,
             &mut self.next_trailing_comment,
@@ -158,7 +167,7 @@ impl TextWriter {
                  holds no line break",
             ));
         }
-        if line.iter().all(|&b| is_space(b)) {
+        if blank {
             return Err(invalid(
                 "a comment after a blank line would read back as a comment line",
             ));
@@ -171,7 +180,7 @@ impl TextWriter {
     /// Opens a line of tokens.
     pub fn begin_line(&mut self) -> Result<(), Error> {
         self.start_line()?;
-        self.line.clear();
+        self.line_start = self.out.len();
         Ok(())
     }
 
@@ -184,11 +193,15 @@ impl TextWriter {
             self.lines_written,
             |raw: &RawLine| raw.index,
         );
-        let line = match raw {
-            Some(raw) if tokens(&raw.text.0) == tokens(&self.line) => raw.text.0.clone(),
-            _ => std::mem::take(&mut self.line),
-        };
-        self.put_line(&line, false)
+        let line = self.out.get(self.line_start..).unwrap_or_default();
+        let spelled = raw
+            .filter(|raw| tokens(&raw.text.0) == tokens(line))
+            .map(|raw| raw.text.0.clone());
+        if let Some(spelled) = spelled {
+            self.out.truncate(self.line_start);
+            self.out.extend_from_slice(&spelled);
+        }
+        self.close_line(self.line_start, false)
     }
 
     /// A whole line, verbatim. Where comments are allowed, a line that
@@ -236,10 +249,10 @@ impl TextWriter {
     }
 
     fn push_token(&mut self, token: &[u8]) {
-        if !self.line.is_empty() {
-            self.line.push(b' ');
+        if self.out.len() > self.line_start {
+            self.out.push(b' ');
         }
-        self.line.extend_from_slice(token);
+        self.out.extend_from_slice(token);
     }
 
     /// Adds a name between `<` and `>`, spaces allowed.
@@ -276,9 +289,11 @@ impl TextWriter {
                 let text = raw.text.clone();
                 self.token(text.as_bytes())
             }
+            // A number's own text is a word that reads back as itself.
             _ => {
                 let text = value.text(self.style.float_style);
-                self.token(text.as_bytes())
+                self.push_token(text.as_bytes());
+                Ok(())
             }
         }
     }
