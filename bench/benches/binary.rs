@@ -103,6 +103,13 @@ fn encode_benches<T: BinarySchema + formats::schema::HasContext<Context = ()>, T
     group.bench_function("hand", |b| {
         b.iter_with_large_drop(|| hand_encode(black_box(value)).expect("encodes"))
     });
+    // Not a codec: a new vector of the output's size, every byte written
+    // once. What any encoder pays for its output's memory, the floor the
+    // three above share.
+    let len = value.to_bytes().expect("encodes").len();
+    group.bench_function("fresh output", |b| {
+        b.iter_with_large_drop(|| vec![1u8; black_box(len)])
+    });
 }
 
 /// The issue asks for 100,000 bones, but a `.skel` counts its bones in a

@@ -40,6 +40,7 @@ pub mod __private {
     };
     pub use crate::schema::input::{decode_plain_next, read_plain_run};
     pub use crate::schema::markers::{read_magic, write_magic, CountField, NoContext};
+    pub use crate::schema::output::{encode_plain_next, write_plain_run};
     pub use crate::schema::size::{add_fixed, add_min, add_plain, lesser_min};
     pub use crate::schema::string::{
         read_fixed_width, read_null_terminated, read_pascal, write_fixed_width,

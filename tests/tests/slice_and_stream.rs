@@ -1,23 +1,33 @@
-//! The two ways into a generated reader give the same answer: `from_bytes`
-//! (a byte slice, the fast path) and `read_from` (any `Read + Seek`, the
-//! path binrw and streams take). Over every binary format's samples, the
-//! real corpus files when `OSSUARY_CORPUS` is set, and damaged copies of
-//! them: the same value (compared by its bytes, so NaN floats compare), or
-//! the same error (byte offset, field path and message).
+//! The two ways through a generated codec give the same answer:
+//! `from_bytes` then `to_bytes` (a byte slice and a byte vector, the fast
+//! paths) and `read_from` then `write_to` (any `Read + Seek` and
+//! `Write + Seek`, the paths binrw and streams take). Over every binary
+//! format's samples, the real corpus files when `OSSUARY_CORPUS` is set,
+//! and damaged copies of them: the same value (compared by its bytes, so
+//! NaN floats compare), or the same error (byte offset, field path and
+//! message).
 
 use std::io::Cursor;
 
 use formats::catalogue::FORMATS;
 use formats::format::{Encoding, Format};
-use formats::schema::{BinarySchema, HasContext};
+use formats::schema::{BinarySchema, Endian, HasContext, SizeOutput};
 use formats::{outcast, sims, swg};
 
 /// What one path made of a file: the value written back, or the error.
 type Outcome = Result<Vec<u8>, String>;
 
+/// `to_bytes` counts the bytes first ([`SizeOutput`]) to allocate its
+/// vector once: the count must be what it then writes.
 fn through_slice<T: BinarySchema + HasContext<Context = ()>>(bytes: &[u8]) -> Outcome {
     let value = T::from_bytes(bytes).map_err(|e| e.to_string())?;
-    value.to_bytes().map_err(|e| e.to_string())
+    let written = value.to_bytes().map_err(|e| e.to_string())?;
+    let mut size = SizeOutput::default();
+    value
+        .encode_output(&mut size, Endian::Little, &())
+        .map_err(|e| e.to_string())?;
+    assert_eq!(size.counted(), written.len() as u64, "counted bytes");
+    Ok(written)
 }
 
 /// `read_from` reads one value and leaves the rest; `from_bytes` calls
@@ -33,7 +43,9 @@ fn through_stream<T: BinarySchema + HasContext<Context = ()>>(bytes: &[u8]) -> O
             len - end
         ));
     }
-    value.to_bytes().map_err(|e| e.to_string())
+    let mut written = Cursor::new(Vec::new());
+    value.write_to(&mut written).map_err(|e| e.to_string())?;
+    Ok(written.into_inner())
 }
 
 fn both<T: BinarySchema + HasContext<Context = ()>>(bytes: &[u8]) -> (Outcome, Outcome) {

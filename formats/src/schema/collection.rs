@@ -285,10 +285,34 @@ pub fn encode_each<T: Encode + Decode, O: Output>(
     if let Some(size) = T::FIXED_SIZE.and_then(|size| usize::try_from(size).ok()) {
         output.reserve(size.saturating_mul(elements.len()));
     }
-    write_each(output, elements, |output, element| {
-        element.encode_output(output, endian, context)
-    })
+    let mut written = 0;
+    if let Some(size) = T::PLAIN_SIZE.filter(|&size| size > 0) {
+        // Batches of about 4 KiB: the output zeroes each before it is
+        // filled, and that stays in the cache.
+        for batch in elements.chunks((PLAIN_BATCH_BYTES / size).max(1)) {
+            let encoded = output.write_plain(size * batch.len(), |bytes| {
+                bytes
+                    .chunks_exact_mut(size)
+                    .zip(batch)
+                    .all(|(chunk, element)| element.encode_plain(chunk, endian))
+            });
+            if !encoded {
+                break;
+            }
+            written += batch.len();
+        }
+    }
+    // What the output could not take in place (a stream), one by one.
+    for (index, element) in elements.iter().enumerate().skip(written) {
+        element
+            .encode_output(output, endian, context)
+            .map_err(|e| e.within(Segment::Index(index)))?;
+    }
+    Ok(())
 }
+
+/// How many bytes of plain elements [`encode_each`] writes at once.
+const PLAIN_BATCH_BYTES: usize = 4096;
 
 /// An optional value behind a flag: 0 absent, 1 present, anything else an error.
 pub fn read_flagged<F, I, T>(

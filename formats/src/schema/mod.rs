@@ -97,7 +97,7 @@ pub use iff::RawChunk;
 pub use input::{Input, SliceInput};
 pub use layout::{ByteOrder, ContextLayout, FieldLayout, Layout, TypeLayout};
 pub use markers::{Count, Magic, NoContext};
-pub use output::{Output, VecOutput};
+pub use output::{Output, SizeOutput, VecOutput};
 pub use string::RawString;
 
 /// What a type needs from its surroundings to be read or written: values
@@ -189,6 +189,13 @@ pub trait Encode: HasContext {
     ) -> Result<(), Error> {
         output.as_stream(|stream| self.encode(stream, endian, context))
     }
+
+    /// Writes a plain value (see [`Decode::PLAIN_SIZE`]) into `bytes`,
+    /// exactly that many, the mirror of [`Decode::decode_plain`]; false,
+    /// writing nothing, for a type that is not plain.
+    fn encode_plain(&self, _bytes: &mut [u8], _endian: Endian) -> bool {
+        false
+    }
 }
 
 /// Conveniences for a whole binary file, implemented by `#[derive(Schema)]`.
@@ -212,8 +219,13 @@ pub trait BinarySchema: Decode + Encode {
         Ok(value)
     }
 
+    /// Encodes a whole file in two passes: the first counts its bytes, so
+    /// the second writes into a vector allocated once at that size.
     fn to_bytes_with(&self, context: &Self::Context) -> Result<Vec<u8>, Error> {
-        let mut output = VecOutput::default();
+        let mut size = SizeOutput::default();
+        self.encode_output(&mut size, Endian::Little, context)?;
+        let capacity = usize::try_from(size.counted()).unwrap_or(0);
+        let mut output = VecOutput::with_capacity(capacity);
         self.encode_output(&mut output, Endian::Little, context)?;
         Ok(output.into_bytes())
     }

@@ -5,7 +5,7 @@
 
 use std::io::{Cursor, Seek, SeekFrom, Write};
 
-use super::Error;
+use super::{Decode, Encode, Endian, Error};
 
 /// A sink for bytes that knows its position and can patch bytes already
 /// written (an IFF size, once the contents are known).
@@ -26,6 +26,12 @@ pub trait Output {
 
     /// Room for `additional` more bytes, when the output can make it.
     fn reserve(&mut self, additional: usize);
+
+    /// Appends `size` bytes that `encode` fills in place (plain values,
+    /// see [`Encode::encode_plain`](super::Encode::encode_plain)); false,
+    /// with nothing written, when `encode` fails or the output cannot lend
+    /// its bytes: the caller then writes value by value.
+    fn write_plain(&mut self, size: usize, encode: impl FnOnce(&mut [u8]) -> bool) -> bool;
 
     /// Runs a `Write + Seek` writer over the same output, at its position.
     fn as_stream<'s, T>(
@@ -58,12 +64,46 @@ impl<W: Write + Seek> Output for W {
 
     fn reserve(&mut self, _: usize) {}
 
+    fn write_plain(&mut self, _: usize, _: impl FnOnce(&mut [u8]) -> bool) -> bool {
+        false
+    }
+
     fn as_stream<'s, T>(
         &'s mut self,
         write: impl FnOnce(&mut Self::Stream<'s>) -> Result<T, Error>,
     ) -> Result<T, Error> {
         write(self)
     }
+}
+
+/// A run of fields encoded into bytes in place: `size` is the sum of their
+/// [`Decode::PLAIN_SIZE`]s (`None` when one of them is not plain), and
+/// `encode` fills the bytes with [`encode_plain_next`]. False when the
+/// output cannot lend them: the caller writes field by field.
+#[inline]
+pub fn write_plain_run<O: Output>(
+    output: &mut O,
+    size: Option<usize>,
+    encode: impl FnOnce(&mut [u8]) -> bool,
+) -> bool {
+    size.is_some_and(|size| output.write_plain(size, encode))
+}
+
+/// Encodes a plain value at the front of `bytes`, which then start after it.
+#[inline]
+pub fn encode_plain_next<T: Encode + Decode>(
+    bytes: &mut &mut [u8],
+    value: &T,
+    endian: Endian,
+) -> bool {
+    let Some(size) = T::PLAIN_SIZE else {
+        return false;
+    };
+    let Some((front, rest)) = std::mem::take(bytes).split_at_mut_checked(size) else {
+        return false;
+    };
+    *bytes = rest;
+    value.encode_plain(front, endian)
 }
 
 /// A whole output in memory: every write appends.
@@ -73,6 +113,13 @@ pub struct VecOutput {
 }
 
 impl VecOutput {
+    /// An empty output with room for `capacity` bytes.
+    pub fn with_capacity(capacity: usize) -> Self {
+        VecOutput {
+            bytes: Vec::with_capacity(capacity),
+        }
+    }
+
     pub fn into_bytes(self) -> Vec<u8> {
         self.bytes
     }
@@ -113,6 +160,20 @@ impl Output for VecOutput {
         self.bytes.reserve(additional);
     }
 
+    #[inline]
+    fn write_plain(&mut self, size: usize, encode: impl FnOnce(&mut [u8]) -> bool) -> bool {
+        let start = self.bytes.len();
+        let Some(end) = start.checked_add(size) else {
+            return false;
+        };
+        self.bytes.resize(end, 0);
+        let written = self.bytes.get_mut(start..).is_some_and(encode);
+        if !written {
+            self.bytes.truncate(start);
+        }
+        written
+    }
+
     /// A cursor at the end, where everything written so far ends: a
     /// hand-written codec appends (or seeks back and patches) as it would
     /// in a stream.
@@ -124,5 +185,65 @@ impl Output for VecOutput {
         let mut cursor = Cursor::new(&mut self.bytes);
         cursor.set_position(end);
         write(&mut cursor)
+    }
+}
+
+/// Counts the bytes an encoder writes without keeping them: what `to_bytes`
+/// runs first, so that its output is allocated once, at its size, and
+/// never grown and copied. Plain runs are counted, not encoded.
+#[derive(Debug, Default)]
+pub struct SizeOutput {
+    len: u64,
+}
+
+impl SizeOutput {
+    /// The bytes written so far: exact for derived codecs; a hand-written
+    /// codec that seeks to absolute offsets may come out differently here
+    /// (its stream starts at 0), so treat it as a capacity to reserve.
+    pub fn counted(&self) -> u64 {
+        self.len
+    }
+}
+
+impl Output for SizeOutput {
+    type Stream<'a> = Cursor<Vec<u8>>;
+
+    #[inline]
+    fn write_bytes(&mut self, bytes: &[u8]) -> Result<(), Error> {
+        self.len += bytes.len() as u64;
+        Ok(())
+    }
+
+    fn position(&mut self) -> Result<u64, Error> {
+        Ok(self.len)
+    }
+
+    fn patch(&mut self, at: u64, bytes: &[u8]) -> Result<(), Error> {
+        if at.saturating_add(bytes.len() as u64) > self.len {
+            return Err(Error::from(std::io::Error::new(
+                std::io::ErrorKind::InvalidInput,
+                "patch past the end of the output",
+            )));
+        }
+        Ok(())
+    }
+
+    fn reserve(&mut self, _: usize) {}
+
+    #[inline]
+    fn write_plain(&mut self, size: usize, _: impl FnOnce(&mut [u8]) -> bool) -> bool {
+        self.len += size as u64;
+        true
+    }
+
+    /// A scratch stream, whose length is counted once the writer is done.
+    fn as_stream<'s, T>(
+        &'s mut self,
+        write: impl FnOnce(&mut Self::Stream<'s>) -> Result<T, Error>,
+    ) -> Result<T, Error> {
+        let mut scratch = Cursor::new(Vec::new());
+        let value = write(&mut scratch)?;
+        self.len += scratch.get_ref().len() as u64;
+        Ok(value)
     }
 }

@@ -84,6 +84,18 @@ macro_rules! number {
                 };
                 output.write_bytes(&bytes)
             }
+
+            #[inline]
+            fn encode_plain(&self, bytes: &mut [u8], endian: Endian) -> bool {
+                let Some(slot) = bytes.first_chunk_mut() else {
+                    return false;
+                };
+                *slot = match endian {
+                    Endian::Big => self.to_be_bytes(),
+                    Endian::Little => self.to_le_bytes(),
+                };
+                true
+            }
         }
     )*};
 }
@@ -146,7 +158,7 @@ fn array_overflow() -> Error {
     Error::at_byte(0, ErrorKind::Invalid("array length mismatch".to_owned()))
 }
 
-impl<T: Encode, const N: usize> Encode for [T; N] {
+impl<T: Encode + Decode, const N: usize> Encode for [T; N] {
     fn encode<W: Write + Seek>(
         &self,
         writer: &mut W,
@@ -163,12 +175,29 @@ impl<T: Encode, const N: usize> Encode for [T; N] {
         endian: Endian,
         context: &T::Context,
     ) -> Result<(), Error> {
+        if let Some(size) = Self::PLAIN_SIZE {
+            if output.write_plain(size, |bytes| self.encode_plain(bytes, endian)) {
+                return Ok(());
+            }
+        }
         for (index, element) in self.iter().enumerate() {
             element
                 .encode_output(output, endian, context)
                 .map_err(|e| e.within(Segment::Index(index)))?;
         }
         Ok(())
+    }
+
+    #[inline]
+    fn encode_plain(&self, bytes: &mut [u8], endian: Endian) -> bool {
+        let Some(size) = T::PLAIN_SIZE.filter(|&size| size > 0) else {
+            return false;
+        };
+        bytes.len() == size * N
+            && bytes
+                .chunks_exact_mut(size)
+                .zip(self)
+                .all(|(chunk, element)| element.encode_plain(chunk, endian))
     }
 }
 

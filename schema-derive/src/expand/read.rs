@@ -66,7 +66,7 @@ pub fn decode_impl(rt: &Runtime, container: &Container, plans: &[Plan]) -> Token
 /// type's own encoding, needing no context, in no chunk or form of its
 /// own. Whether its type is plain (`Decode::PLAIN_SIZE`) is for the
 /// compiler to say.
-fn joins_plain_run(plan: &Plan) -> bool {
+pub(super) fn joins_plain_run(plan: &Plan) -> bool {
     let Codec::Data(data) = &plan.codec else {
         return false;
     };
@@ -78,6 +78,26 @@ fn joins_plain_run(plan: &Plan) -> bool {
         && plan.form.is_none()
 }
 
+/// The plain size of a run of fields: the sum of their types'
+/// `PLAIN_SIZE`s, `None` when one of them is not plain.
+pub(super) fn plain_size(rt: &Runtime, run: &[Plan]) -> TokenStream {
+    run.iter().fold(
+        quote!(::core::option::Option::Some(0usize)),
+        |size, plan| {
+            let ty = plan.field.ty;
+            quote!(#rt::add_plain(#size, <#ty as #rt::Decode>::PLAIN_SIZE))
+        },
+    )
+}
+
+/// Whether a struct can be plain: all its fields can join a plain run (a
+/// chunk, a form or context makes it not plain).
+pub(super) fn is_plain(container: &Container, plans: &[Plan]) -> bool {
+    let framed = container.attrs.form.is_some() || container.attrs.chunk.is_some();
+    let has_context = !crate::check_context::params(container).is_empty();
+    !framed && !has_context && !plans.is_empty() && plans.iter().all(joins_plain_run)
+}
+
 /// The plain size of a run of fields, and a closure decoding them as a
 /// tuple (or, given `build`, as one value) from bytes in hand.
 fn plain_run(
@@ -85,13 +105,7 @@ fn plain_run(
     run: &[Plan],
     build: Option<&TokenStream>,
 ) -> (TokenStream, TokenStream) {
-    let size = run.iter().fold(
-        quote!(::core::option::Option::Some(0usize)),
-        |size, plan| {
-            let ty = plan.field.ty;
-            quote!(#rt::add_plain(#size, <#ty as #rt::Decode>::PLAIN_SIZE))
-        },
-    );
+    let size = plain_size(rt, run);
     let values = run.iter().map(|plan| {
         let ty = plan.field.ty;
         let endian = endian(rt, plan.byte_order);
@@ -110,12 +124,9 @@ fn plain_run(
     (size, decode)
 }
 
-/// `PLAIN_SIZE` and `decode_plain` for a struct all of whose fields can
-/// join a plain run (a chunk, a form or context makes it not plain).
+/// `PLAIN_SIZE` and `decode_plain` for a struct that can be plain.
 fn plain_impl(rt: &Runtime, container: &Container, plans: &[Plan]) -> Option<TokenStream> {
-    let framed = container.attrs.form.is_some() || container.attrs.chunk.is_some();
-    let has_context = !crate::check_context::params(container).is_empty();
-    if framed || has_context || plans.is_empty() || !plans.iter().all(joins_plain_run) {
+    if !is_plain(container, plans) {
         return None;
     }
     let (size, decode) = plain_run(rt, plans, Some(&quote!(Self)));

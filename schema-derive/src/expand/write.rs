@@ -13,6 +13,8 @@ use crate::attr::{Presence, Repeat, StringKind};
 use crate::check::{shared_chunk, Codec, CountUser, Data, Element, Plan};
 use crate::check_context::is_param;
 
+use super::read::{is_plain, joins_plain_run, plain_size};
+
 pub fn encode_impl(rt: &Runtime, container: &Container, plans: &[Plan]) -> TokenStream {
     let ident = container.ident;
     let frame = match (&container.attrs.form, &container.attrs.chunk) {
@@ -31,7 +33,9 @@ pub fn encode_impl(rt: &Runtime, container: &Container, plans: &[Plan]) -> Token
         _ => None,
     });
     let writes = plans
-        .chunk_by(|_, next| next.joins_chunk)
+        .chunk_by(|field, next| {
+            next.joins_chunk || (joins_plain_run(field) && joins_plain_run(next))
+        })
         .map(|group| write_group(rt, container, group));
     let mut body = quote! {
         #(#writes)*
@@ -51,10 +55,34 @@ pub fn encode_impl(rt: &Runtime, container: &Container, plans: &[Plan]) -> Token
             #body
         },
     );
+    let plain = is_plain(container, plans).then(|| {
+        let encode = plain_run(rt, plans);
+        quote! {
+            #[inline]
+            fn encode_plain(&self, __bytes: &mut [u8], _: #rt::Endian) -> bool {
+                (#encode)(__bytes)
+            }
+        }
+    });
     quote! {
         impl #rt::Encode for #ident {
             #encode
+            #plain
         }
+    }
+}
+
+/// A closure encoding a run of plain fields into bytes in place (exactly
+/// the sum of their `PLAIN_SIZE`s), false where one is not plain.
+fn plain_run(rt: &Runtime, run: &[Plan]) -> TokenStream {
+    let values = run.iter().map(|plan| {
+        let name = plan.field.ident;
+        let ty = plan.field.ty;
+        let endian = endian(rt, plan.byte_order);
+        quote!(#rt::encode_plain_next::<#ty>(&mut __bytes, &self.#name, #endian))
+    });
+    quote! {
+        |mut __bytes: &mut [u8]| #(#values)&&*
     }
 }
 
@@ -83,16 +111,16 @@ fn shared_count(
     }
 }
 
-/// The write statements of fields in a row that share a chunk (or of one
-/// field), inside the chunk. A field present by the next tag writes its
-/// chunk itself, when it has a value.
+/// The write statements of fields in a row that share a chunk (inside the
+/// chunk), of a run of plain fields, or of one field. A field present by
+/// the next tag writes its chunk itself, when it has a value.
 fn write_group(rt: &Runtime, container: &Container, group: &[Plan]) -> TokenStream {
     let statements: Vec<TokenStream> = group
         .iter()
         .map(|plan| write_field_value(rt, container, plan))
         .collect();
     let Some(tag) = shared_chunk(group) else {
-        return quote!(#(#statements)*);
+        return write_run(rt, group, &statements);
     };
     let tag = tag_tokens(tag);
     quote! {
@@ -100,6 +128,22 @@ fn write_group(rt: &Runtime, container: &Container, group: &[Plan]) -> TokenStre
             #(#statements)*
             ::core::result::Result::Ok(())
         })?;
+    }
+}
+
+/// The statements of a run of fields: when it holds two or more plain
+/// values, encoded at once into bytes in place where the output allows,
+/// else (or where it does not) one by one.
+fn write_run(rt: &Runtime, run: &[Plan], one_by_one: &[TokenStream]) -> TokenStream {
+    if run.len() < 2 || !run.iter().all(joins_plain_run) {
+        return quote!(#(#one_by_one)*);
+    }
+    let size = plain_size(rt, run);
+    let encode = plain_run(rt, run);
+    quote! {
+        if !#rt::write_plain_run(__writer, #size, #encode) {
+            #(#one_by_one)*
+        }
     }
 }
 
