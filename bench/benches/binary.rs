@@ -8,7 +8,7 @@ use std::io::Cursor;
 use bench::{hand, synthetic, twins};
 use binrw::{BinRead, BinWrite};
 use criterion::{criterion_group, criterion_main, BenchmarkGroup, Criterion, Throughput};
-use formats::schema::BinarySchema;
+use formats::schema::{BinarySchema, Encode, Endian, VecOutput};
 use formats::sims::{bmf::Bmf, skel};
 use formats::swg::skt;
 
@@ -29,13 +29,8 @@ fn binrw_encode<T: for<'a> BinWrite<Args<'a> = ()> + binrw::meta::WriteEndian>(
 
 /// One layout's decode and encode groups, after checking that the three
 /// codecs agree on the bytes.
-fn compare<T, Twin>(
-    c: &mut Criterion,
-    name: &str,
-    value: T,
-    hand_decode: fn(&[u8]) -> Result<T, hand::Malformed>,
-    hand_encode: fn(&T) -> Result<Vec<u8>, hand::Malformed>,
-) where
+fn compare<T, Twin>(c: &mut Criterion, name: &str, value: T, hand: Hand<T>)
+where
     T: BinarySchema + formats::schema::HasContext<Context = ()> + PartialEq + std::fmt::Debug,
     Twin: for<'a> BinRead<Args<'a> = ()>
         + binrw::meta::ReadEndian
@@ -52,12 +47,19 @@ fn compare<T, Twin>(
         "{name}: binrw writes other bytes"
     );
     assert_eq!(
-        hand_encode(&value),
+        (hand.encode)(&value),
         Ok(bytes.clone()),
         "{name}: the hand-written writer differs"
     );
+    let mut appended = b"before".to_vec();
+    (hand.append)(&mut appended, &value).expect("the hand-written writer appends");
     assert_eq!(
-        hand_decode(&bytes).as_ref(),
+        appended.get(6..),
+        Some(&bytes[..]),
+        "{name}: the hand-written writer appends other bytes"
+    );
+    assert_eq!(
+        (hand.decode)(&bytes).as_ref(),
         Ok(&value),
         "{name}: the hand-written reader differs"
     );
@@ -76,14 +78,26 @@ fn compare<T, Twin>(
         b.iter_with_large_drop(|| binrw_decode::<Twin>(black_box(&bytes)))
     });
     group.bench_function("hand", |b| {
-        b.iter_with_large_drop(|| hand_decode(black_box(&bytes)).expect("decodes"))
+        b.iter_with_large_drop(|| (hand.decode)(black_box(&bytes)).expect("decodes"))
     });
     group.finish();
 
     let mut group = c.benchmark_group(format!("{name} encode"));
     group.throughput(Throughput::Bytes(bytes.len() as u64));
-    encode_benches(&mut group, &value, &twin, hand_encode);
+    encode_benches(&mut group, &value, &twin, hand.encode);
     group.finish();
+
+    let mut group = c.benchmark_group(format!("{name} encode, reused output"));
+    group.throughput(Throughput::Bytes(bytes.len() as u64));
+    reused_output_benches(&mut group, &value, &twin, hand.append);
+    group.finish();
+}
+
+/// A layout's hand-written codec.
+struct Hand<T> {
+    decode: fn(&[u8]) -> Result<T, hand::Malformed>,
+    encode: fn(&T) -> Result<Vec<u8>, hand::Malformed>,
+    append: fn(&mut Vec<u8>, &T) -> Result<(), hand::Malformed>,
 }
 
 fn encode_benches<T: BinarySchema + formats::schema::HasContext<Context = ()>, Twin>(
@@ -112,6 +126,44 @@ fn encode_benches<T: BinarySchema + formats::schema::HasContext<Context = ()>, T
     });
 }
 
+/// Each encoder appends to one vector, emptied before each run, whose
+/// memory stays mapped: the codecs' own work, without the page faults of
+/// a new output.
+fn reused_output_benches<T: Encode + formats::schema::HasContext<Context = ()>, Twin>(
+    group: &mut BenchmarkGroup<'_, criterion::measurement::WallTime>,
+    value: &T,
+    twin: &Twin,
+    hand_append: fn(&mut Vec<u8>, &T) -> Result<(), hand::Malformed>,
+) where
+    Twin: for<'a> BinWrite<Args<'a> = ()> + binrw::meta::WriteEndian,
+{
+    let mut buffer = Vec::new();
+    group.bench_function("ossuary", |b| {
+        b.iter(|| {
+            buffer.clear();
+            let mut output = VecOutput::from(std::mem::take(&mut buffer));
+            black_box(value)
+                .encode_output(&mut output, Endian::Little, &())
+                .expect("encodes");
+            buffer = output.into_bytes();
+        })
+    });
+    group.bench_function("binrw", |b| {
+        b.iter(|| {
+            buffer.clear();
+            black_box(twin)
+                .write(&mut Cursor::new(&mut buffer))
+                .expect("binrw encodes");
+        })
+    });
+    group.bench_function("hand", |b| {
+        b.iter(|| {
+            buffer.clear();
+            hand_append(&mut buffer, black_box(value)).expect("encodes");
+        })
+    });
+}
+
 /// The issue asks for 100,000 bones, but a `.skel` counts its bones in a
 /// u16: 65,535 is the most one can hold.
 fn skel_65535_bones(c: &mut Criterion) {
@@ -119,8 +171,11 @@ fn skel_65535_bones(c: &mut Criterion) {
         c,
         "skel 65535 bones",
         synthetic::skel(usize::from(u16::MAX)),
-        hand::decode_skel,
-        hand::encode_skel,
+        Hand {
+            decode: hand::decode_skel,
+            encode: hand::encode_skel,
+            append: hand::append_skel,
+        },
     );
 }
 
@@ -129,8 +184,11 @@ fn skt_100k_joints(c: &mut Criterion) {
         c,
         "skt 100k joints",
         synthetic::skt(100_000),
-        hand::decode_skt,
-        hand::encode_skt,
+        Hand {
+            decode: hand::decode_skt,
+            encode: hand::encode_skt,
+            append: hand::append_skt,
+        },
     );
 }
 
@@ -139,8 +197,11 @@ fn bmf_1m_vertices(c: &mut Criterion) {
         c,
         "bmf 1M vertices",
         Bmf::from(&synthetic::skn(1_000_000)),
-        hand::decode_bmf,
-        hand::encode_bmf,
+        Hand {
+            decode: hand::decode_bmf,
+            encode: hand::encode_bmf,
+            append: hand::append_bmf,
+        },
     );
 }
 

@@ -204,15 +204,23 @@ fn put_count(out: &mut Vec<u8>, count: usize) -> Result<(), Malformed> {
 }
 
 pub fn encode_skel(skeleton: &skel::Skeleton) -> Result<Vec<u8>, Malformed> {
-    let mut out = Vec::with_capacity(64 + skeleton.bones.len() * 80);
+    let mut out = Vec::new();
+    append_skel(&mut out, skeleton)?;
+    Ok(out)
+}
+
+/// Appends the encoding to `out` (reserving room first), as into a
+/// buffer reused between files.
+pub fn append_skel(out: &mut Vec<u8>, skeleton: &skel::Skeleton) -> Result<(), Malformed> {
+    out.reserve(64 + skeleton.bones.len() * 80);
     out.extend_from_slice(&skeleton.version.to_be_bytes());
-    put_pascal(&mut out, &skeleton.name)?;
+    put_pascal(out, &skeleton.name)?;
     let count = u16::try_from(skeleton.bones.len()).map_err(|_| Malformed { offset: out.len() })?;
     out.extend_from_slice(&count.to_be_bytes());
     for bone in &skeleton.bones {
         out.extend_from_slice(&bone.unknown.to_be_bytes());
-        put_pascal(&mut out, &bone.name)?;
-        put_pascal(&mut out, &bone.parent)?;
+        put_pascal(out, &bone.name)?;
+        put_pascal(out, &bone.parent)?;
         out.push(bone.has_properties);
         if bone.has_properties != 0 {
             let lists = bone.property_lists.as_deref().unwrap_or_default();
@@ -223,19 +231,19 @@ pub fn encode_skel(skeleton: &skel::Skeleton) -> Result<Vec<u8>, Malformed> {
                     .map_err(|_| Malformed { offset: out.len() })?;
                 out.extend_from_slice(&count.to_be_bytes());
                 for property in &list.properties {
-                    put_pascal(&mut out, &property.key)?;
-                    put_pascal(&mut out, &property.value)?;
+                    put_pascal(out, &property.key)?;
+                    put_pascal(out, &property.value)?;
                 }
             }
         }
-        put_f32s_le(&mut out, &bone.translation);
-        put_f32s_le(&mut out, &bone.rotation);
+        put_f32s_le(out, &bone.translation);
+        put_f32s_le(out, &bone.rotation);
         for flag in [bone.can_translate, bone.can_rotate, bone.can_blend] {
             out.extend_from_slice(&flag.to_be_bytes());
         }
-        put_f32s_le(&mut out, &[bone.wiggle_value, bone.wiggle_power]);
+        put_f32s_le(out, &[bone.wiggle_value, bone.wiggle_power]);
     }
-    Ok(out)
+    Ok(())
 }
 
 pub fn decode_bmf(bytes: &[u8]) -> Result<Bmf, Malformed> {
@@ -298,26 +306,34 @@ pub fn decode_bmf(bytes: &[u8]) -> Result<Bmf, Malformed> {
 }
 
 pub fn encode_bmf(skin: &Bmf) -> Result<Vec<u8>, Malformed> {
-    let mut out = Vec::with_capacity(
+    let mut out = Vec::new();
+    append_bmf(&mut out, skin)?;
+    Ok(out)
+}
+
+/// Appends the encoding to `out` (reserving room first), as into a
+/// buffer reused between files.
+pub fn append_bmf(out: &mut Vec<u8>, skin: &Bmf) -> Result<(), Malformed> {
+    out.reserve(
         1024 + skin.faces.len() * 12
             + skin.uvs.len() * 8
             + skin.blends.len() * 8
             + skin.vertices.len() * 24,
     );
-    put_pascal(&mut out, &skin.name)?;
-    put_pascal(&mut out, &skin.texture)?;
-    put_count(&mut out, skin.bones.len())?;
+    put_pascal(out, &skin.name)?;
+    put_pascal(out, &skin.texture)?;
+    put_count(out, skin.bones.len())?;
     for bone in &skin.bones {
-        put_pascal(&mut out, bone)?;
+        put_pascal(out, bone)?;
     }
-    put_count(&mut out, skin.faces.len())?;
+    put_count(out, skin.faces.len())?;
     for face in &skin.faces {
-        put_i32s_le(&mut out, face);
+        put_i32s_le(out, face);
     }
-    put_count(&mut out, skin.bindings.len())?;
+    put_count(out, skin.bindings.len())?;
     for b in &skin.bindings {
         put_i32s_le(
-            &mut out,
+            out,
             &[
                 b.bone,
                 b.first_vertex,
@@ -327,20 +343,20 @@ pub fn encode_bmf(skin: &Bmf) -> Result<Vec<u8>, Malformed> {
             ],
         );
     }
-    put_count(&mut out, skin.uvs.len())?;
+    put_count(out, skin.uvs.len())?;
     for uv in &skin.uvs {
-        put_f32s_le(&mut out, uv);
+        put_f32s_le(out, uv);
     }
-    put_count(&mut out, skin.blends.len())?;
+    put_count(out, skin.blends.len())?;
     for blend in &skin.blends {
-        put_i32s_le(&mut out, &[blend.raw_weight, blend.vertex]);
+        put_i32s_le(out, &[blend.raw_weight, blend.vertex]);
     }
-    put_count(&mut out, skin.vertices.len())?;
+    put_count(out, skin.vertices.len())?;
     for vertex in &skin.vertices {
-        put_f32s_le(&mut out, &vertex.position);
-        put_f32s_le(&mut out, &vertex.normal);
+        put_f32s_le(out, &vertex.position);
+        put_f32s_le(out, &vertex.normal);
     }
-    Ok(out)
+    Ok(())
 }
 
 /// An IFF form's or chunk's payload, checked against what is left.
@@ -469,6 +485,14 @@ fn put_quaternions(
 
 /// A `FORM SKTM` skeleton; the columns must agree in length.
 pub fn encode_skt(skeleton: &skt::Skeleton) -> Result<Vec<u8>, Malformed> {
+    let mut out = Vec::new();
+    append_skt(&mut out, skeleton)?;
+    Ok(out)
+}
+
+/// Appends the encoding to `out` (reserving room first), as into a
+/// buffer reused between files.
+pub fn append_skt(out: &mut Vec<u8>, skeleton: &skt::Skeleton) -> Result<(), Malformed> {
     let skt::Skeleton::Single(SkeletonForm {
         version: SkeletonVersion::V2(columns),
     }) = skeleton
@@ -476,35 +500,35 @@ pub fn encode_skt(skeleton: &skt::Skeleton) -> Result<Vec<u8>, Malformed> {
         return Err(Malformed { offset: 0 });
     };
     let count = columns.names.len();
-    let mut out = Vec::with_capacity(128 + count * (16 + 68));
-    let sktm = begin_block(&mut out, b"FORM");
+    out.reserve(128 + count * (16 + 68));
+    let sktm = begin_block(out, b"FORM");
     out.extend_from_slice(b"SKTM");
-    let v2 = begin_block(&mut out, b"FORM");
+    let v2 = begin_block(out, b"FORM");
     out.extend_from_slice(b"0002");
-    let info = begin_block(&mut out, b"INFO");
-    put_count(&mut out, count)?;
-    end_block(&mut out, info)?;
-    let names = begin_block(&mut out, b"NAME");
+    let info = begin_block(out, b"INFO");
+    put_count(out, count)?;
+    end_block(out, info)?;
+    let names = begin_block(out, b"NAME");
     for name in &columns.names {
         out.extend_from_slice(&name.0);
         out.push(0);
     }
-    end_block(&mut out, names)?;
-    let parents = begin_block(&mut out, b"PRNT");
-    put_i32s_le(&mut out, &columns.parents);
-    end_block(&mut out, parents)?;
-    put_quaternions(&mut out, b"RPRE", &columns.pre_rotations)?;
-    put_quaternions(&mut out, b"RPST", &columns.post_rotations)?;
-    let translations = begin_block(&mut out, b"BPTR");
+    end_block(out, names)?;
+    let parents = begin_block(out, b"PRNT");
+    put_i32s_le(out, &columns.parents);
+    end_block(out, parents)?;
+    put_quaternions(out, b"RPRE", &columns.pre_rotations)?;
+    put_quaternions(out, b"RPST", &columns.post_rotations)?;
+    let translations = begin_block(out, b"BPTR");
     for translation in &columns.bind_translations {
-        put_f32s_le(&mut out, translation);
+        put_f32s_le(out, translation);
     }
-    end_block(&mut out, translations)?;
-    put_quaternions(&mut out, b"BPRO", &columns.bind_rotations)?;
-    let orders = begin_block(&mut out, b"JROR");
-    put_i32s_le(&mut out, &columns.rotation_orders);
-    end_block(&mut out, orders)?;
-    end_block(&mut out, v2)?;
-    end_block(&mut out, sktm)?;
-    Ok(out)
+    end_block(out, translations)?;
+    put_quaternions(out, b"BPRO", &columns.bind_rotations)?;
+    let orders = begin_block(out, b"JROR");
+    put_i32s_le(out, &columns.rotation_orders);
+    end_block(out, orders)?;
+    end_block(out, v2)?;
+    end_block(out, sktm)?;
+    Ok(())
 }

@@ -125,6 +125,14 @@ impl VecOutput {
     }
 }
 
+/// Appends to an existing vector (one reused between files keeps its
+/// capacity, so its memory is not mapped again).
+impl From<Vec<u8>> for VecOutput {
+    fn from(bytes: Vec<u8>) -> Self {
+        VecOutput { bytes }
+    }
+}
+
 impl Output for VecOutput {
     type Stream<'a> = Cursor<&'a mut Vec<u8>>;
 
