@@ -287,19 +287,11 @@ pub fn encode_each<T: Encode + Decode, O: Output>(
     }
     let mut written = 0;
     if let Some(size) = T::PLAIN_SIZE.filter(|&size| size > 0) {
-        // Batches of about 4 KiB: the output zeroes each before it is
-        // filled, and that stays in the cache.
-        for batch in elements.chunks((PLAIN_BATCH_BYTES / size).max(1)) {
-            let encoded = output.write_plain(size * batch.len(), |bytes| {
-                bytes
-                    .chunks_exact_mut(size)
-                    .zip(batch)
-                    .all(|(chunk, element)| element.encode_plain(chunk, endian))
-            });
-            if !encoded {
+        for element in elements {
+            if !output.write_plain(size, |bytes| element.encode_plain(bytes, endian)) {
                 break;
             }
-            written += batch.len();
+            written += 1;
         }
     }
     // What the output could not take in place (a stream), one by one.
@@ -310,9 +302,6 @@ pub fn encode_each<T: Encode + Decode, O: Output>(
     }
     Ok(())
 }
-
-/// How many bytes of plain elements [`encode_each`] writes at once.
-const PLAIN_BATCH_BYTES: usize = 4096;
 
 /// An optional value behind a flag: 0 absent, 1 present, anything else an error.
 pub fn read_flagged<F, I, T>(
