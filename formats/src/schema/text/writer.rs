@@ -147,7 +147,6 @@ impl TextWriter {
         self.lines_written += 1;
         let line = self.out.get(line_start..).unwrap_or_default();
         self.last_line_empty = line.is_empty();
-        let blank = line.iter().all(|&b| is_space(b));
         let comment = raw_at(
             &self.style.trailing_comments,
             &mut self.next_trailing_comment,
@@ -167,7 +166,7 @@ impl TextWriter {
                  holds no line break",
             ));
         }
-        if blank {
+        if line.iter().all(|&b| is_space(b)) {
             return Err(invalid(
                 "a comment after a blank line would read back as a comment line",
             ));
