@@ -6,6 +6,7 @@ mod forms;
 mod keywords;
 mod layout;
 mod paths;
+mod plain;
 mod read;
 #[cfg(test)]
 mod snapshots_test;

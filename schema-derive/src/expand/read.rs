@@ -6,6 +6,7 @@ use syn::spanned::Spanned as _;
 
 use super::context::{nested_context, place_of, value_of, Side};
 use super::paths::Runtime;
+use super::plain::{field_groups, is_plain, is_plain_run, plain_size};
 use super::{
     constant_tokens, count_local, decode_fns, element_min_size, endian, field_local, field_sizes,
     str_lit, tag_str, tag_tokens, width_of,
@@ -18,11 +19,7 @@ use crate::check_context::is_param;
 pub fn decode_impl(rt: &Runtime, container: &Container, plans: &[Plan]) -> TokenStream {
     let ident = container.ident;
     let (mut min_size, mut fixed_size) = type_sizes(rt, plans);
-    let reads = plans
-        .chunk_by(|field, next| {
-            next.joins_chunk || (joins_plain_run(field) && joins_plain_run(next))
-        })
-        .map(|group| read_group(rt, container, group));
+    let reads = field_groups(plans).map(|group| read_group(rt, container, group));
     let absent_counts = absent_count_checks(rt, plans);
     let inits = plans.iter().map(|plan| {
         let name = plan.field.ident;
@@ -60,42 +57,6 @@ pub fn decode_impl(rt: &Runtime, container: &Container, plans: &[Plan]) -> Token
             #decode
         }
     }
-}
-
-/// A field that can join a run decoded from bytes in hand: a value of its
-/// type's own encoding, needing no context, in no chunk or form of its
-/// own. Whether its type is plain (`Decode::PLAIN_SIZE`) is for the
-/// compiler to say.
-pub(super) fn joins_plain_run(plan: &Plan) -> bool {
-    let Codec::Data(data) = &plan.codec else {
-        return false;
-    };
-    data.presence.is_none()
-        && data.repeat.is_none()
-        && matches!(data.element, Element::Plain)
-        && data.pass.is_empty()
-        && plan.chunk.is_none()
-        && plan.form.is_none()
-}
-
-/// The plain size of a run of fields: the sum of their types'
-/// `PLAIN_SIZE`s, `None` when one of them is not plain.
-pub(super) fn plain_size(rt: &Runtime, run: &[Plan]) -> TokenStream {
-    run.iter().fold(
-        quote!(::core::option::Option::Some(0usize)),
-        |size, plan| {
-            let ty = plan.field.ty;
-            quote!(#rt::add_plain(#size, <#ty as #rt::Decode>::PLAIN_SIZE))
-        },
-    )
-}
-
-/// Whether a struct can be plain: all its fields can join a plain run (a
-/// chunk, a form or context makes it not plain).
-pub(super) fn is_plain(container: &Container, plans: &[Plan]) -> bool {
-    let framed = container.attrs.form.is_some() || container.attrs.chunk.is_some();
-    let has_context = !crate::check_context::params(container).is_empty();
-    !framed && !has_context && !plans.is_empty() && plans.iter().all(joins_plain_run)
 }
 
 /// The plain size of a run of fields, and a closure decoding them as a
@@ -189,7 +150,7 @@ fn read_group(rt: &Runtime, container: &Container, group: &[Plan]) -> TokenStrea
 /// input allows, else (or where it does not) one by one.
 fn read_run(rt: &Runtime, container: &Container, run: &[Plan]) -> TokenStream {
     let one_by_one = run.iter().map(|plan| read_field_value(rt, container, plan));
-    if run.len() < 2 || !run.iter().all(joins_plain_run) {
+    if !is_plain_run(run) {
         return quote!(#(#one_by_one)*);
     }
     let locals: Vec<Ident> = run

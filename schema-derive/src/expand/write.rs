@@ -13,7 +13,7 @@ use crate::attr::{Presence, Repeat, StringKind};
 use crate::check::{shared_chunk, Codec, CountUser, Data, Element, Plan};
 use crate::check_context::is_param;
 
-use super::read::{is_plain, joins_plain_run, plain_size};
+use super::plain::{field_groups, is_plain, is_plain_run, plain_size};
 
 pub fn encode_impl(rt: &Runtime, container: &Container, plans: &[Plan]) -> TokenStream {
     let ident = container.ident;
@@ -32,11 +32,7 @@ pub fn encode_impl(rt: &Runtime, container: &Container, plans: &[Plan]) -> Token
         Codec::Count(users) => Some(shared_count(rt, plan, users, in_frame.as_ref())),
         _ => None,
     });
-    let writes = plans
-        .chunk_by(|field, next| {
-            next.joins_chunk || (joins_plain_run(field) && joins_plain_run(next))
-        })
-        .map(|group| write_group(rt, container, group));
+    let writes = field_groups(plans).map(|group| write_group(rt, container, group));
     let mut body = quote! {
         #(#writes)*
         ::core::result::Result::Ok(())
@@ -135,7 +131,7 @@ fn write_group(rt: &Runtime, container: &Container, group: &[Plan]) -> TokenStre
 /// values, encoded at once into bytes in place where the output allows,
 /// else (or where it does not) one by one.
 fn write_run(rt: &Runtime, run: &[Plan], one_by_one: &[TokenStream]) -> TokenStream {
-    if run.len() < 2 || !run.iter().all(joins_plain_run) {
+    if !is_plain_run(run) {
         return quote!(#(#one_by_one)*);
     }
     let size = plain_size(rt, run);
