@@ -125,13 +125,43 @@ pub fn read_null_terminated<I: Input>(input: &mut I) -> Result<RawString, Error>
 }
 
 pub fn write_null_terminated<O: Output>(output: &mut O, value: &RawString) -> Result<(), Error> {
-    if value.0.contains(&0) {
+    if has_zero_byte(&value.0) {
         return Err(Error::new(ErrorKind::Invalid(
             "a null-terminated string cannot contain a 0 byte".to_owned(),
         )));
     }
     output.write_bytes(&value.0)?;
     output.write_bytes(&[0])
+}
+
+/// Whether `bytes` hold a 0 byte, eight at a time: names are short, where
+/// `contains` compares byte by byte and `memchr` costs a call. A short
+/// string is padded with 1s to a word; a longer one ends with a word that
+/// overlaps the one before.
+#[inline]
+fn has_zero_byte(bytes: &[u8]) -> bool {
+    let Some(last) = bytes.last_chunk::<8>() else {
+        let mut word = [1u8; 8];
+        if let Some(front) = word.get_mut(..bytes.len()) {
+            front.copy_from_slice(bytes);
+        }
+        return word_has_zero_byte(word);
+    };
+    bytes
+        .chunks_exact(8)
+        .any(|word| word.try_into().is_ok_and(word_has_zero_byte))
+        || word_has_zero_byte(*last)
+}
+
+#[inline]
+fn word_has_zero_byte(bytes: [u8; 8]) -> bool {
+    const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
+    const HIGHS: u64 = u64::from_ne_bytes([0x80; 8]);
+    let word = u64::from_ne_bytes(bytes);
+    // Nonzero exactly when some byte is 0: the lowest 0 byte borrows and
+    // keeps its high bit; bytes below it cannot (no borrow reaches them,
+    // and `!word` clears the high bit of those above 0x7F).
+    word.wrapping_sub(ONES) & !word & HIGHS != 0
 }
 
 /// Fixed-width string: exactly `width` bytes, all kept (padding included),
@@ -198,6 +228,22 @@ mod tests {
         let mut out = Cursor::new(Vec::new());
         write_fixed_width(&mut out, &RawString::from("ab"), 4).unwrap();
         assert_eq!(out.into_inner(), b"ab\0\0");
+    }
+
+    #[test]
+    fn zero_bytes_are_found_at_every_position_among_any_neighbours() {
+        for len in 0..40 {
+            for fill in [0x01, 0x7F, 0x80, 0x81, 0xFF] {
+                let mut bytes = vec![fill; len];
+                assert!(!has_zero_byte(&bytes), "{len} bytes of {fill:#x}");
+                for at in 0..len {
+                    bytes[at] = 0;
+                    assert!(has_zero_byte(&bytes), "0 at {at} of {len}, {fill:#x}");
+                    bytes[at] = 0x100u16.saturating_sub(at as u16) as u8;
+                    assert_eq!(has_zero_byte(&bytes), bytes.contains(&0));
+                }
+            }
+        }
     }
 
     #[test]
