@@ -8,7 +8,7 @@ use std::io::Cursor;
 use bench::{hand, synthetic, twins};
 use binrw::{BinRead, BinWrite};
 use criterion::{criterion_group, criterion_main, BenchmarkGroup, Criterion, Throughput};
-use formats::schema::{BinarySchema, Encode, Endian, VecOutput};
+use formats::schema::{BinarySchema, Encode, Endian, Output, VecOutput};
 use formats::sims::{bmf::Bmf, skel};
 use formats::swg::skt;
 
@@ -124,6 +124,26 @@ fn encode_benches<T: BinarySchema + formats::schema::HasContext<Context = ()>, T
     group.bench_function("fresh output", |b| {
         b.iter_with_large_drop(|| vec![1u8; black_box(len)])
     });
+    // The same, in the memory `to_bytes` allocates for its output (huge
+    // pages where Linux grants them): its floor.
+    group.bench_function("fresh output, as to_bytes allocates it", |b| {
+        b.iter_with_large_drop(|| fill_output(black_box(len)))
+    });
+}
+
+/// A `to_bytes`-style output of `len` bytes, every byte written once.
+fn fill_output(len: usize) -> Vec<u8> {
+    let ones = [1u8; 4096];
+    let mut output = VecOutput::with_capacity(len);
+    let mut left = len;
+    while left > 0 {
+        let run = left.min(ones.len());
+        output
+            .write_bytes(&ones[..run])
+            .expect("a vector takes any bytes");
+        left -= run;
+    }
+    output.into_bytes()
 }
 
 /// Each encoder appends to one vector, emptied before each run, whose

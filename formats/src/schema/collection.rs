@@ -1,5 +1,6 @@
 //! Counts and the collections they govern.
 
+use super::pages::vec_to_fill;
 use super::{Decode, Encode, Endian, Error, ErrorKind, HasContext, Input, Output, Segment};
 use std::fmt::Debug;
 
@@ -112,7 +113,7 @@ where
     F: FnMut(&mut I) -> Result<T, Error>,
 {
     check_count(input, count, min_size)?;
-    let mut elements = Vec::with_capacity(count);
+    let mut elements = vec_to_fill(count);
     for index in 0..count {
         elements.push(read_one(input).map_err(|e| e.within(Segment::Index(index)))?);
     }
@@ -155,7 +156,7 @@ pub fn read_elements<T: Decode, I: Input>(
             return Ok(elements);
         }
     }
-    let mut elements = Vec::with_capacity(count);
+    let mut elements = vec_to_fill(count);
     for index in 0..count {
         elements.push(
             T::decode_input(input, endian, context).map_err(|e| e.within(Segment::Index(index)))?,
@@ -166,7 +167,7 @@ pub fn read_elements<T: Decode, I: Input>(
 
 /// Every `size`-byte plain value in `bytes`.
 fn decode_all<T: Decode>(bytes: &[u8], size: usize, endian: Endian) -> Option<Vec<T>> {
-    let mut elements = Vec::with_capacity(bytes.len() / size);
+    let mut elements = vec_to_fill(bytes.len() / size);
     for element in bytes.chunks_exact(size) {
         elements.push(T::decode_plain(element, endian)?);
     }

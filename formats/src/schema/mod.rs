@@ -81,6 +81,7 @@ pub mod json;
 mod layout;
 pub(crate) mod markers;
 pub(crate) mod output;
+mod pages;
 mod primitive;
 pub(crate) mod size;
 pub(crate) mod string;
