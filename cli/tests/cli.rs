@@ -192,6 +192,28 @@ fn usage_errors_exit_2_and_bad_input_exits_1() {
     );
     assert!(!out.exists(), "a failed encode must leave no output file");
 
+    // A key the format does not have would otherwise vanish unnoticed.
+    let misspelt = write(
+        dir.path(),
+        "misspelt.json",
+        br#"{"version": 1, "name": "x", "bones": [], "bone_count": 0}"#,
+    );
+    let output = ossuary(&[
+        "encode",
+        &misspelt,
+        "--format",
+        "tso-skel",
+        "-o",
+        &out.to_string_lossy(),
+    ]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        stderr(&output).contains("line 1 column 55: bone_count: no such field"),
+        "{}",
+        stderr(&output)
+    );
+    assert!(!out.exists(), "a failed encode must leave no output file");
+
     let missing = ossuary(&["check", "/no/such/file.skel"]);
     assert_eq!(missing.status.code(), Some(1));
     assert_eq!(ossuary(&["frobnicate"]).status.code(), Some(2));

@@ -376,7 +376,13 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for FloatBits<D> {
         deserialize_struct(name: &'static str, fields: &'static [&'static str]);
         deserialize_enum(name: &'static str, variants: &'static [&'static str]);
         deserialize_identifier();
-        deserialize_ignored_any();
+    }
+
+    /// Serde's derived structs skip a key they do not know by reading its
+    /// value as `IgnoredAny`, and the formats' values have no other use for
+    /// it: a misspelt key would vanish unnoticed from the value written.
+    fn deserialize_ignored_any<V: Visitor<'de>>(self, _: V) -> Result<V::Value, D::Error> {
+        Err(de::Error::custom("no such field in this value"))
     }
 
     fn deserialize_f32<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
@@ -667,6 +673,17 @@ mod tests {
             error.to_string(),
             "line 1 column 14: value: invalid type: boolean `true`, expected a number, \
              or a \"bits:0x…\" string for NaN and infinities"
+        );
+    }
+
+    #[test]
+    fn an_unknown_key_is_an_error_naming_it() {
+        let error =
+            from_str::<Vec<Inner>>("[\n{\"value\": 1.0},\n{\"value\": 2.0, \"valeu\": 3.0}]")
+                .unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "line 3 column 24: [1].valeu: no such field in this value"
         );
     }
 
