@@ -70,6 +70,18 @@ fn check_says_ok_for_valid_files_at_the_edges_of_the_layout() {
     );
 }
 
+/// `ossuary encode` of a JSON file as a `.skel`, into `out`.
+fn encode_skel(json: &str, out: &std::path::Path) -> std::process::Output {
+    ossuary(&[
+        "encode",
+        json,
+        "--format",
+        "tso-skel",
+        "-o",
+        &out.to_string_lossy(),
+    ])
+}
+
 #[test]
 fn dump_then_encode_gives_the_same_bytes() {
     let dir = tempfile::tempdir().unwrap();
@@ -80,14 +92,7 @@ fn dump_then_encode_gives_the_same_bytes() {
         assert!(dumped.status.success(), "{}", stderr(&dumped));
         let json = write(dir.path(), &format!("{name}.json"), &dumped.stdout);
         let out = dir.path().join(format!("{name}.again"));
-        let encoded = ossuary(&[
-            "encode",
-            &json,
-            "--format",
-            "tso-skel",
-            "-o",
-            &out.to_string_lossy(),
-        ]);
+        let encoded = encode_skel(&json, &out);
         assert!(encoded.status.success(), "{name}: {}", stderr(&encoded));
         assert_eq!(std::fs::read(&out).unwrap(), original, "{name}");
     }
@@ -165,54 +170,27 @@ fn usage_errors_exit_2_and_bad_input_exits_1() {
     let forced = ossuary(&["dump", &unknown, "--format", "tso-skel"]);
     assert_eq!(forced.status.code(), Some(1));
 
-    let bad_json = write(
-        dir.path(),
-        "bad.json",
-        br#"{"version": 1, "name": "x", "bones": [{"unknown": "one"}]}"#,
-    );
+    // JSON that is no `.skel` value: exit 1, an error naming the line,
+    // the column and the field, and no output file.
     let out = dir.path().join("out.skel");
-    let output = ossuary(&[
-        "encode",
-        &bad_json,
-        "--format",
-        "tso-skel",
-        "-o",
-        &out.to_string_lossy(),
-    ]);
-    assert_eq!(output.status.code(), Some(1));
-    assert!(
-        stderr(&output).contains("line 1 column"),
-        "{}",
-        stderr(&output)
-    );
-    assert!(
-        stderr(&output).contains("bones[0].unknown"),
-        "{}",
-        stderr(&output)
-    );
-    assert!(!out.exists(), "a failed encode must leave no output file");
-
-    // A key the format does not have would otherwise vanish unnoticed.
-    let misspelt = write(
-        dir.path(),
-        "misspelt.json",
-        br#"{"version": 1, "name": "x", "bones": [], "bone_count": 0}"#,
-    );
-    let output = ossuary(&[
-        "encode",
-        &misspelt,
-        "--format",
-        "tso-skel",
-        "-o",
-        &out.to_string_lossy(),
-    ]);
-    assert_eq!(output.status.code(), Some(1));
-    assert!(
-        stderr(&output).contains("line 1 column 55: bone_count: no such field"),
-        "{}",
-        stderr(&output)
-    );
-    assert!(!out.exists(), "a failed encode must leave no output file");
+    let refused = [
+        (
+            &br#"{"version": 1, "name": "x", "bones": [{"unknown": "one"}]}"#[..],
+            "line 1 column 55: bones[0].unknown: invalid type: string \"one\", expected u32",
+        ),
+        // A key the format does not have would otherwise vanish unnoticed.
+        (
+            br#"{"version": 1, "name": "x", "bones": [], "bone_count": 0}"#,
+            "line 1 column 55: bone_count: no such field",
+        ),
+    ];
+    for (json, expected) in refused {
+        let json = write(dir.path(), "bad.json", json);
+        let output = encode_skel(&json, &out);
+        assert_eq!(output.status.code(), Some(1));
+        assert!(stderr(&output).contains(expected), "{}", stderr(&output));
+        assert!(!out.exists(), "a failed encode must leave no output file");
+    }
 
     let missing = ossuary(&["check", "/no/such/file.skel"]);
     assert_eq!(missing.status.code(), Some(1));
