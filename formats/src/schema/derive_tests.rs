@@ -142,6 +142,22 @@ fn presence_must_agree_with_its_flag_on_write() {
     );
 }
 
+/// `to_bytes` counts before it writes, and the count leaves this check to
+/// the pass that writes: the error must come all the same, from every
+/// output.
+#[test]
+fn a_0_byte_inside_a_null_terminated_string_is_a_write_error() {
+    let mut value = sample();
+    value.title = RawString(b"ab\0cd".to_vec());
+    let expected = "title: a null-terminated string cannot contain a 0 byte";
+    assert_eq!(value.to_bytes().unwrap_err().to_string(), expected);
+    let mut stream = std::io::Cursor::new(Vec::new());
+    assert_eq!(
+        value.write_to(&mut stream).unwrap_err().to_string(),
+        expected
+    );
+}
+
 #[test]
 fn a_wrong_constant_names_field_and_offset() {
     let mut bytes = GOLDEN.to_vec();

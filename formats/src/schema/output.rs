@@ -11,6 +11,11 @@ use super::{Decode, Encode, Endian, Error};
 /// A sink for bytes that knows its position and can patch bytes already
 /// written (an IFF size, once the contents are known).
 pub trait Output {
+    /// True for an output that only counts the bytes ([`SizeOutput`]):
+    /// encoders may leave it checks that change no count (a 0 byte inside
+    /// a null-terminated string), which the pass that writes makes.
+    const COUNTS_ONLY: bool = false;
+
     /// What a hand-written codec (`with = path`, an `Encode` written by
     /// hand) writes to.
     type Stream<'a>: Write + Seek
@@ -219,7 +224,10 @@ impl Output for VecOutput {
 
 /// Counts the bytes an encoder writes without keeping them: what `to_bytes`
 /// runs first, so that its output is allocated once, at its size, and
-/// never grown and copied. Plain runs are counted, not encoded.
+/// never grown and copied. Plain runs are counted, not encoded, and checks
+/// that change no count are left to the pass that writes (see
+/// [`Output::COUNTS_ONLY`]): a value that cannot be written may still be
+/// counted, and fails when it is written.
 #[derive(Debug, Default)]
 pub struct SizeOutput {
     len: u64,
@@ -236,6 +244,8 @@ impl SizeOutput {
 
 impl Output for SizeOutput {
     type Stream<'a> = Cursor<Vec<u8>>;
+
+    const COUNTS_ONLY: bool = true;
 
     #[inline]
     fn write_bytes(&mut self, bytes: &[u8]) -> Result<(), Error> {

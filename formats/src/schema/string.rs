@@ -125,7 +125,7 @@ pub fn read_null_terminated<I: Input>(input: &mut I) -> Result<RawString, Error>
 }
 
 pub fn write_null_terminated<O: Output>(output: &mut O, value: &RawString) -> Result<(), Error> {
-    if has_zero_byte(&value.0) {
+    if !O::COUNTS_ONLY && has_zero_byte(&value.0) {
         return Err(Error::new(ErrorKind::Invalid(
             "a null-terminated string cannot contain a 0 byte".to_owned(),
         )));
