@@ -57,24 +57,20 @@ mod tests {
         let smaps = std::fs::read_to_string("/proc/self/smaps").ok()?;
         let mut inside = false;
         for line in smaps.lines() {
-            if let Some((range, _)) = line.split_once(' ') {
-                if let Some((start, end)) = range.split_once('-') {
-                    if let (Ok(start), Ok(end)) = (
-                        usize::from_str_radix(start, 16),
-                        usize::from_str_radix(end, 16),
-                    ) {
-                        inside = (start..end).contains(&address);
-                        continue;
-                    }
-                }
-            }
-            if let Some(flags) = line.strip_prefix("VmFlags:") {
-                if inside {
-                    return Some(flags.to_owned());
-                }
+            if let Some(range) = mapping_range(line) {
+                inside = range.contains(&address);
+            } else if let Some(flags) = line.strip_prefix("VmFlags:").filter(|_| inside) {
+                return Some(flags.to_owned());
             }
         }
         None
+    }
+
+    /// The addresses a mapping's header line (`start-end perms ...`) names.
+    fn mapping_range(line: &str) -> Option<std::ops::Range<usize>> {
+        let (range, _) = line.split_once(' ')?;
+        let (start, end) = range.split_once('-')?;
+        Some(usize::from_str_radix(start, 16).ok()?..usize::from_str_radix(end, 16).ok()?)
     }
 
     #[test]
