@@ -25,13 +25,14 @@ pub use schema_derive::Schema;
 pub mod __private {
     pub use binrw;
 
+    pub use crate::schema::check::{checked_at_byte, checking};
     pub use crate::schema::choice::{
         tag_taken, unknown_selector, unknown_tag, unknown_text_selector, variant_disagrees,
     };
     pub use crate::schema::collection::{
-        check_len, check_presence, context_len, encode_each, read_count, read_elements,
-        read_flagged, read_to_end, read_vec, shared_len, write_count, write_each, write_flagged,
-        FlagInt,
+        check_condition, check_len, check_presence, context_len, encode_each, read_count,
+        read_elements, read_flagged, read_to_end, read_vec, shared_len, write_count, write_each,
+        write_flagged, FlagInt,
     };
     pub use crate::schema::iff::{
         check_absent_count, next_is, next_is_element, peek_form_type, peek_start, read_chunk,

@@ -7,6 +7,8 @@ use syn::punctuated::Punctuated;
 use syn::spanned::Spanned as _;
 use syn::{Attribute, Expr, Ident, LitByteStr, LitInt, LitStr, Path, Token, Type};
 
+use crate::condition::Condition;
+
 /// A value and where it was written.
 #[derive(Clone)]
 pub struct Spanned<T> {
@@ -111,8 +113,9 @@ pub enum Repeat {
 pub enum Presence {
     /// A flag of this integer type right before the value: 0 absent, 1 present.
     Flag(Box<Type>),
-    /// Present when this earlier field (or context parameter) is not zero.
-    If(Ident),
+    /// Present when a condition over earlier fields and context parameters
+    /// holds (`present_if = version >= 300`; a bare name: it is not 0).
+    If(Condition),
     /// Not an attribute: an `Option` without one, in IFF, present when the
     /// next child begins as its value does (its chunk's tag, its form's type).
     NextTag,
@@ -406,8 +409,13 @@ impl Field {
                         )
                     }
                     "present_if" => {
-                        let ident: Ident = meta.value()?.parse()?;
-                        set_once(&mut field.presence, Presence::If(ident), span, "presence")
+                        let condition: Condition = meta.value()?.parse()?;
+                        set_once(
+                            &mut field.presence,
+                            Presence::If(condition),
+                            span,
+                            "presence",
+                        )
                     }
                     "magic" if meta.input.peek(syn::Token![=]) && meta.input.peek2(LitStr) => {
                         let text: LitStr = meta.value()?.parse()?;

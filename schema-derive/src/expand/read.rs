@@ -1,10 +1,10 @@
 //! `Decode`: fields in order, each error tagged with the field's name.
 
 use proc_macro2::{Ident, TokenStream};
-use quote::{quote, quote_spanned, ToTokens as _};
+use quote::{format_ident, quote, quote_spanned, ToTokens as _};
 use syn::spanned::Spanned as _;
 
-use super::context::{nested_context, place_of, value_of, Side};
+use super::context::{check_call, nested_context, place_of, value_of, Side};
 use super::paths::Runtime;
 use super::plain::{field_groups, is_plain, is_plain_run, plain_size};
 use super::{
@@ -239,11 +239,24 @@ fn read_field_value(rt: &Runtime, container: &Container, plan: &Plan) -> TokenSt
             });
             let value = read_data(rt, container, data, &endian, &quote!(__reader));
             let value = framed_read(rt, plan, data, value);
-            quote! {
+            let read = quote! {
                 let #local: #ty = {
                     let __element_context = #context;
                     #value
                 } #in_field;
+            };
+            let Some(check) = &plan.field.attrs.check else {
+                return read;
+            };
+            // A refusal points at the byte the value starts at.
+            let start = format_ident!("__start_{}", name);
+            let call = check_call(container, &check.value, &local);
+            quote! {
+                let #start = #rt::Input::position(__reader) #in_field;
+                #read
+                if #rt::checking() {
+                    #rt::checked_at_byte(#start, #call) #in_field;
+                }
             }
         }
     }
@@ -315,11 +328,13 @@ fn read_data(
         Some(Presence::Flag(flag)) => quote! {
             #rt::read_flagged::<#flag, _, _>(#reader, #endian, |__r| #repeated)
         },
-        Some(Presence::If(flag)) => {
-            let flag = place_of(flag, is_param(container, flag), Side::Read);
+        Some(Presence::If(condition)) => {
+            let holds = condition.tokens(rt, |name| {
+                place_of(name, is_param(container, name), Side::Read)
+            });
             let present = read_repeated(rt, container, data, endian, reader);
             quote! {
-                if #rt::FlagInt::is_set(#flag) {
+                if #holds {
                     #present.map(::core::option::Option::Some)
                 } else {
                     ::core::result::Result::Ok(::core::option::Option::None)

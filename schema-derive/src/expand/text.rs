@@ -448,23 +448,10 @@ fn check_call(rt: &Runtime, container: &Container, plan: &TextPlan) -> TokenStre
     } else {
         quote!(&[])
     };
-    let path = &check.path;
-    let args = check.args.iter().map(|arg| {
-        let counted = container
-            .fields
-            .iter()
-            .any(|field| field.ident == arg && is_named(field.ty, "Count"));
-        if counted {
-            let count = count_local(arg);
-            quote!(&#count)
-        } else {
-            let place = place_of(arg, is_param(container, arg), Side::Read);
-            quote!(&#place)
-        }
-    });
+    let call = context::check_call(container, check, &local);
     quote! {
-        if __reader.checking() {
-            #rt::checked(__reader, #mark, #marks, #path(&#local #(, #args)*))
+        if #rt::checking() {
+            #rt::checked(__reader, #mark, #marks, #call)
                 .map_err(|e| e.in_field(#label))?;
         }
     }
@@ -509,10 +496,12 @@ fn read_value(
         Some(TextRepeat::ToEnd) => quote!(#rt::read_lines_to_end(__reader, |__r| #element)),
     };
     match &value.presence {
-        Some(TextPresence::If(flag)) => {
-            let flag = place_of(flag, is_param(container, flag), Side::Read);
+        Some(TextPresence::If(condition)) => {
+            let holds = condition.tokens(rt, |name| {
+                place_of(name, is_param(container, name), Side::Read)
+            });
             quote! {
-                if #rt::FlagInt::is_set(#flag) {
+                if #holds {
                     #read.map(::core::option::Option::Some)
                 } else {
                     ::core::result::Result::Ok(::core::option::Option::None)
@@ -552,10 +541,12 @@ fn read_one_line_field(rt: &Runtime, container: &Container, plan: &TextPlan) -> 
         TextCodec::Value(value) => {
             let tokens = read_value_tokens(rt, value, &quote!(__reader));
             match &value.presence {
-                Some(TextPresence::If(flag)) => {
-                    let flag = place_of(flag, false, Side::Read);
+                Some(TextPresence::If(condition)) => {
+                    let holds = condition.tokens(rt, |name| {
+                        place_of(name, is_param(container, name), Side::Read)
+                    });
                     quote! {
-                        if #rt::FlagInt::is_set(#flag) {
+                        if #holds {
                             #tokens.map(::core::option::Option::Some)
                         } else {
                             ::core::result::Result::Ok(::core::option::Option::None)
@@ -702,16 +693,15 @@ fn write_value(
         }
     };
     match &value.presence {
-        Some(TextPresence::If(flag)) => {
-            let flag_label = str_lit(&flag.to_string());
-            let flag = place_of(flag, is_param(container, flag), Side::Write);
+        Some(TextPresence::If(condition)) => {
+            let check = condition.check_tokens(
+                rt,
+                |name| place_of(name, is_param(container, name), Side::Write),
+                quote!((#value_ref).is_some()),
+            );
             let present = write(&quote!(__v));
             quote! {
-                #rt::check_presence(
-                    #flag_label,
-                    #rt::FlagInt::is_set(#flag),
-                    (#value_ref).is_some(),
-                )
+                #check
                 .and_then(|()| match (#value_ref).as_ref() {
                     ::core::option::Option::Some(__v) => #present,
                     ::core::option::Option::None => ::core::result::Result::Ok(()),
@@ -749,15 +739,15 @@ fn write_one_line_field(rt: &Runtime, plan: &TextPlan) -> TokenStream {
     let write = match &plan.codec {
         TextCodec::Magic(constant) => quote!(#rt::write_keywords(__writer, #constant)),
         TextCodec::Value(value) => match &value.presence {
-            Some(TextPresence::If(flag)) => {
-                let flag_label = str_lit(&flag.to_string());
+            Some(TextPresence::If(condition)) => {
+                let check = condition.check_tokens(
+                    rt,
+                    |name| place_of(name, false, Side::Write),
+                    quote!(self.#name.is_some()),
+                );
                 let tokens = write_value_tokens(rt, value, &quote!(__writer), &quote!(__v));
                 quote! {
-                    #rt::check_presence(
-                        #flag_label,
-                        #rt::FlagInt::is_set(self.#flag),
-                        self.#name.is_some(),
-                    )
+                    #check
                     .and_then(|()| match self.#name.as_ref() {
                         ::core::option::Option::Some(__v) => #tokens,
                         ::core::option::Option::None => ::core::result::Result::Ok(()),
@@ -961,7 +951,9 @@ fn value_encoding(value: &TextValue, line: Line, one_line: bool) -> String {
         Some(TextRepeat::ToEnd) => format!("{element}, repeated to the end of the text"),
     };
     let present = match &value.presence {
-        Some(TextPresence::If(flag)) => format!("{repeated}, present when `{flag}` is not 0"),
+        Some(TextPresence::If(condition)) => {
+            format!("{repeated}, present when {}", condition.doc())
+        }
         Some(TextPresence::NoneWord(_)) | None => repeated,
     };
     match passed(&value.pass) {
@@ -1029,10 +1021,12 @@ fn field_strategy(rt: &Runtime, container: &Container, plan: &TextPlan) -> Token
                 Some(TextPresence::NoneWord(_)) => {
                     quote!(#rt::proptest::option::of(#repeated).boxed())
                 }
-                Some(TextPresence::If(flag)) => {
-                    let flag = place_of(flag, is_param(container, flag), Side::Read);
+                Some(TextPresence::If(condition)) => {
+                    let holds = condition.tokens(rt, |name| {
+                        place_of(name, is_param(container, name), Side::Read)
+                    });
                     quote! {
-                        if #rt::FlagInt::is_set(#flag) {
+                        if #holds {
                             #repeated.prop_map(::core::option::Option::Some).boxed()
                         } else {
                             #rt::proptest::strategy::LazyJust::new(|| ::core::option::Option::None)

@@ -32,8 +32,6 @@ pub struct TextReader<'a> {
     comments: bool,
     comment_lines: Vec<RawLine>,
     trailing_comments: Vec<RawLine>,
-    /// Whether fields' `check` functions run (see [`Self::skip_checks`]).
-    checking: bool,
 }
 
 /// A line's text without its ending, its ending, and the bytes it takes.
@@ -93,7 +91,6 @@ impl<'a> TextReader<'a> {
             comments: false,
             comment_lines: Vec::new(),
             trailing_comments: Vec::new(),
-            checking: true,
         }
     }
 
@@ -103,17 +100,6 @@ impl<'a> TextReader<'a> {
     /// starts a comment at the start of a line or after a space or tab.
     pub fn allow_comments(&mut self) {
         self.comments = true;
-    }
-
-    /// Leaves fields' `check` functions out: the generated round-trip tests
-    /// read random values, which need not pass them.
-    pub fn skip_checks(&mut self) {
-        self.checking = false;
-    }
-
-    /// Whether fields' `check` functions run.
-    pub fn checking(&self) -> bool {
-        self.checking
     }
 
     /// The open line's number, from 1.
