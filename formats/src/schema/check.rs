@@ -11,6 +11,9 @@ use super::{Error, ErrorKind, Segment};
 pub struct Refusal {
     pub element: Option<usize>,
     pub message: String,
+    /// Binary: how many bytes into the value the fault lies, when the check
+    /// knows (the error's offset is then there, not at the value's start).
+    pub offset: Option<u64>,
 }
 
 impl Refusal {
@@ -19,6 +22,7 @@ impl Refusal {
         Refusal {
             element: None,
             message: message.into(),
+            offset: None,
         }
     }
 
@@ -27,6 +31,15 @@ impl Refusal {
         Refusal {
             element: Some(index),
             message: message.into(),
+            offset: None,
+        }
+    }
+
+    /// In a binary value, the fault lies `offset` bytes after its start.
+    pub fn bytes_in(self, offset: u64) -> Self {
+        Refusal {
+            offset: Some(offset),
+            ..self
         }
     }
 }
@@ -55,11 +68,12 @@ pub fn checking() -> bool {
 }
 
 /// A binary field's check verdict on the value read from byte `start` as
-/// an error there (for a list's element, with the element's index in the
-/// path).
+/// an error there, or as many bytes on as the refusal says (for a list's
+/// element, with the element's index in the path).
 pub fn checked_at_byte(start: u64, verdict: Result<(), Refusal>) -> Result<(), Error> {
     verdict.map_err(|refusal| {
-        let error = Error::at_byte(start, ErrorKind::Invalid(refusal.message));
+        let at = start.saturating_add(refusal.offset.unwrap_or(0));
+        let error = Error::at_byte(at, ErrorKind::Invalid(refusal.message));
         match refusal.element {
             Some(index) => error.within(Segment::Index(index)),
             None => error,
@@ -80,6 +94,14 @@ mod tests {
         assert_eq!(error.position, Some(Position::Byte(12)));
         assert_eq!(error.path.to_string(), "faces[3]");
         assert_eq!(error.kind.to_string(), "index 9 is past 4");
+    }
+
+    #[test]
+    fn a_refusal_may_point_into_the_value() {
+        let refusal = Refusal::at_element(1, "depth 0 is below 1").bytes_in(59);
+        let error = checked_at_byte(4, Err(refusal)).unwrap_err();
+        assert_eq!(error.position, Some(Position::Byte(63)));
+        assert_eq!(error.path.to_string(), "[1]");
     }
 
     #[test]
