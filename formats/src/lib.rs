@@ -55,8 +55,10 @@ pub mod __private {
         read_token_line, read_vector, write_angle_bracketed, write_comment, write_keywords,
         write_line_string, write_or_none, write_token_line, write_vector,
     };
-    pub use crate::schema::text::reader::{read_counted, read_lines_to_end, read_list};
-    pub use crate::schema::text::writer::{write_elements, write_list};
+    pub use crate::schema::text::reader::{
+        read_counted, read_flowing_list, read_lines_to_end, read_list,
+    };
+    pub use crate::schema::text::writer::{write_elements, write_flowing_list, write_list};
     pub use crate::schema::text::{
         Keyword, TextRead, TextReader, TextSchema, TextStyle, TextTokens, TextWrite, TextWriter,
     };

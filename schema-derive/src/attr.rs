@@ -167,6 +167,9 @@ pub struct Field {
     pub none: Option<Spanned<LitStr>>,
     /// Text: `same_line`, the field's tokens continue the previous field's line.
     pub same_line: Option<Span>,
+    /// Text: `flow`, a list whose elements' tokens may share lines or break
+    /// across them.
+    pub flow: Option<Span>,
     /// Text: `check = path(args)`, run on the value once it is read.
     pub check: Option<Spanned<Check>>,
     /// `context(...)`: values passed to the field type's context.
@@ -178,7 +181,7 @@ const CONTAINER_KEYS: &str = "`big`, `little`, `form`, `chunk`, `text`, `one_lin
 const FIELD_KEYS: &str =
     "`big`, `little`, `pascal`, `null_terminated`, `fixed_width`, `prefix`, `count`, `to_end`, \
      `flag`, `present_if`, `magic`, `with`, `chunk`, `form`, `line`, `comment`, `vector`, `style`, \
-     `angle_brackets`, `none`, `same_line`, `check`, `context`";
+     `angle_brackets`, `none`, `same_line`, `flow`, `check`, `context`";
 const VARIANT_KEYS: &str = "`when`, `other`, `keyword`, `context`, `form`, `chunk`";
 
 impl Container {
@@ -451,6 +454,7 @@ impl Field {
                     "style" => set_flag(&mut field.style, span, &key),
                     "angle_brackets" => set_flag(&mut field.angle_brackets, span, &key),
                     "same_line" => set_flag(&mut field.same_line, span, &key),
+                    "flow" => set_flag(&mut field.flow, span, &key),
                     "none" => {
                         let word: LitStr = meta.value()?.parse()?;
                         set_once(&mut field.none, word, span, "`none`")

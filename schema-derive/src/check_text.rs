@@ -33,6 +33,8 @@ pub enum TextCodec<'a> {
 pub struct TextValue<'a> {
     pub presence: Option<TextPresence>,
     pub repeat: Option<TextRepeat>,
+    /// `flow`: the list's elements are tokens in any whitespace.
+    pub flow: bool,
     pub form: Form,
     pub element_ty: &'a Type,
     /// Values passed to the element type's context.
@@ -492,9 +494,20 @@ fn codec_of<'a>(
             ));
         }
     }
+    if let Some(span) = attrs.flow {
+        if !matches!(repeat, Some(TextRepeat::CountLine)) || form != Form::Plain || !pass.is_empty()
+        {
+            return Err(syn::Error::new(
+                span,
+                "`flow` applies to a `prefix` list of values written as tokens (numbers, \
+                 words, `one_line` records), which take no context",
+            ));
+        }
+    }
     Ok(TextCodec::Value(TextValue {
         presence: presence.map(|(_, presence)| presence),
         repeat,
+        flow: attrs.flow.is_some(),
         form,
         element_ty: ty,
         pass,
@@ -559,6 +572,7 @@ pub fn reject_text_keys(container: &Container) -> syn::Result<()> {
             (attrs.angle_brackets, "angle_brackets"),
             (attrs.none.as_ref().map(|none| none.span), "none"),
             (attrs.same_line, "same_line"),
+            (attrs.flow, "flow"),
         ];
         for (span, key) in keys {
             if let Some(span) = span {

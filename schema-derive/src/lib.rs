@@ -37,7 +37,8 @@ use syn::{parse_macro_input, DeriveInput};
 ///   naming one tag share the chunk), `form = "TYPE"` (the field is the
 ///   form's children), `with = path`, the text forms
 ///   (`line`, `comment`, `vector`, `angle_brackets`, `style`), text
-///   `same_line` (the field continues the previous field's line),
+///   `same_line` (the field continues the previous field's line), text
+///   `flow` (a `prefix` list of tokens in any whitespace, line breaks kept),
 ///   `check = path(values...)` (binary and text: a function the value read
 ///   must satisfy, its refusal an error at the value's byte offset or line
 ///   and column), and

@@ -427,6 +427,7 @@ fn has_elements(plan: &TextPlan) -> bool {
         &plan.codec,
         TextCodec::Value(TextValue {
             repeat: Some(_),
+            flow: false,
             ..
         })
     )
@@ -477,8 +478,12 @@ fn read_value(
         element
     };
     let min_lines = element_min_lines(rt, value);
+    let ty = value.element_ty;
     let read = match &value.repeat {
         None => read_element(rt, value, &quote!(__reader)),
+        Some(TextRepeat::CountLine) if value.flow => quote! {
+            #rt::read_flowing_list(__reader, <#ty as #rt::TextTokens>::read_tokens)
+        },
         Some(TextRepeat::CountLine) => {
             quote!(#rt::read_list(__reader, #min_lines, |__r| #element))
         }
@@ -676,6 +681,11 @@ fn write_value(
         let element = write_element(rt, value, &quote!(__w), &quote!(__e));
         match &value.repeat {
             None => write_element(rt, value, &quote!(__writer), value_ref),
+            Some(TextRepeat::CountLine) if value.flow => quote! {
+                #rt::write_flowing_list(__writer, #value_ref, |__w, __e| {
+                    #rt::TextTokens::write_tokens(__e, __w)
+                })
+            },
             Some(TextRepeat::CountLine) => {
                 quote!(#rt::write_list(__writer, #value_ref, |__w, __e| #element))
             }
@@ -946,6 +956,10 @@ fn value_encoding(value: &TextValue, line: Line, one_line: bool) -> String {
     };
     let repeated = match &value.repeat {
         None => element,
+        Some(TextRepeat::CountLine) if value.flow => format!(
+            "count line, then that many × {element}, their tokens in any whitespace (line \
+             breaks kept as read)"
+        ),
         Some(TextRepeat::CountLine) => format!("count line, then that many × {element}"),
         Some(TextRepeat::Count(count)) => format!("`{count}` × {element}"),
         Some(TextRepeat::ToEnd) => format!("{element}, repeated to the end of the text"),
