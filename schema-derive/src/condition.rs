@@ -85,6 +85,17 @@ impl Condition {
         }}
     }
 
+    /// Reading: `Some` of what `read` (a `Result` expression) reads when the
+    /// condition holds, else `None`.
+    pub fn read(
+        &self,
+        rt: &impl ToTokens,
+        place: impl Fn(&Ident) -> TokenStream,
+        read: TokenStream,
+    ) -> TokenStream {
+        read_when(self.tokens(rt, place), read)
+    }
+
     /// A `Result<(), Error>` expression: the writer's refusal of a value
     /// whose presence (`present`, a `bool`) disagrees with the condition.
     pub fn check_tokens(
@@ -112,6 +123,18 @@ impl Condition {
         match self.flag() {
             Some(flag) => format!("`{flag}` is not 0"),
             None => format!("`{}`", self.describe()),
+        }
+    }
+}
+
+/// `Some` of what `read` (a `Result` expression) reads when `present` (a
+/// `bool` expression) holds, else `None`.
+pub fn read_when(present: TokenStream, read: TokenStream) -> TokenStream {
+    quote! {
+        if #present {
+            #read.map(::core::option::Option::Some)
+        } else {
+            ::core::result::Result::Ok(::core::option::Option::None)
         }
     }
 }

@@ -88,6 +88,11 @@ pub fn value_of(name: &Ident, is_param: bool, side: Side) -> TokenStream {
     quote!(::core::clone::Clone::clone(&#place))
 }
 
+/// [`place_of`] for any name of `container`'s, on `side`.
+pub fn places<'a>(container: &'a Container, side: Side) -> impl Fn(&Ident) -> TokenStream + 'a {
+    move |name| place_of(name, is_param(container, name), side)
+}
+
 /// Where a name's value is, by reference-free place expression.
 pub fn place_of(name: &Ident, is_param: bool, side: Side) -> TokenStream {
     match (is_param, side) {

@@ -4,7 +4,7 @@ use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote, quote_spanned, ToTokens as _};
 use syn::spanned::Spanned as _;
 
-use super::context::{check_call, nested_context, place_of, value_of, Side};
+use super::context::{check_call, nested_context, places, value_of, Side};
 use super::paths::Runtime;
 use super::plain::{field_groups, is_plain, is_plain_run, plain_size};
 use super::{
@@ -15,6 +15,7 @@ use crate::ast::Container;
 use crate::attr::{Presence, Repeat, StringKind};
 use crate::check::{shared_chunk, Codec, Data, Element, Plan};
 use crate::check_context::is_param;
+use crate::condition::read_when;
 
 pub fn decode_impl(rt: &Runtime, container: &Container, plans: &[Plan]) -> TokenStream {
     let ident = container.ident;
@@ -303,13 +304,7 @@ fn framed_read(rt: &Runtime, plan: &Plan, data: &Data, value: TokenStream) -> To
             )
         }
     };
-    quote! {
-        if #present? {
-            #value.map(::core::option::Option::Some)
-        } else {
-            ::core::result::Result::Ok(::core::option::Option::None)
-        }
-    }
+    read_when(quote!(#present?), value)
 }
 
 /// An expression reading a value of the data's shape from `reader`; its
@@ -329,17 +324,8 @@ fn read_data(
             #rt::read_flagged::<#flag, _, _>(#reader, #endian, |__r| #repeated)
         },
         Some(Presence::If(condition)) => {
-            let holds = condition.tokens(rt, |name| {
-                place_of(name, is_param(container, name), Side::Read)
-            });
             let present = read_repeated(rt, container, data, endian, reader);
-            quote! {
-                if #holds {
-                    #present.map(::core::option::Option::Some)
-                } else {
-                    ::core::result::Result::Ok(::core::option::Option::None)
-                }
-            }
+            condition.read(rt, places(container, Side::Read), present)
         }
     }
 }

@@ -15,6 +15,7 @@ use crate::ast::{is_named, unwrap_generic, Container, FormEnum};
 use crate::attr::{Presence, Repeat, Spanned, StringKind};
 use crate::check::{Codec, Data, Element, Plan};
 use crate::check_context;
+use crate::condition::Condition;
 
 /// Which layout a test runs through: binary bytes or text.
 #[derive(Clone, Copy)]
@@ -383,19 +384,26 @@ fn data_strategy(rt: &Runtime, container: &Container, data: &Data) -> TokenStrea
         Some(Presence::Flag(_) | Presence::NextTag) => {
             quote!(#rt::proptest::option::of(#repeated).boxed())
         }
-        Some(Presence::If(condition)) => {
-            let holds = condition.tokens(rt, |name| {
-                context::place_of(name, check_context::is_param(container, name), Side::Read)
-            });
-            quote! {
-                if #holds {
-                    #repeated.prop_map(::core::option::Option::Some).boxed()
-                } else {
-                    #rt::proptest::strategy::LazyJust::new(|| ::core::option::Option::None).boxed()
-                }
-            }
-        }
+        Some(Presence::If(condition)) => conditional_strategy(rt, container, condition, repeated),
         None => repeated,
+    }
+}
+
+/// An optional value drawn by `repeated` when the condition holds for
+/// the values drawn before it, else `None`.
+pub(super) fn conditional_strategy(
+    rt: &Runtime,
+    container: &Container,
+    condition: &Condition,
+    repeated: TokenStream,
+) -> TokenStream {
+    let holds = condition.tokens(rt, context::places(container, Side::Read));
+    quote! {
+        if #holds {
+            #repeated.prop_map(::core::option::Option::Some).boxed()
+        } else {
+            #rt::proptest::strategy::LazyJust::new(|| ::core::option::Option::None).boxed()
+        }
     }
 }
 

@@ -5,7 +5,7 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned as _;
 
-use super::context::{self, nested_context, place_of, value_of, Side};
+use super::context::{self, nested_context, place_of, places, value_of, Side};
 use super::layout::{context_layout, passed, type_text};
 use super::paths::Runtime;
 use super::tests::{counted_len, struct_test_module, Check, TestField};
@@ -502,16 +502,7 @@ fn read_value(
     };
     match &value.presence {
         Some(TextPresence::If(condition)) => {
-            let holds = condition.tokens(rt, |name| {
-                place_of(name, is_param(container, name), Side::Read)
-            });
-            quote! {
-                if #holds {
-                    #read.map(::core::option::Option::Some)
-                } else {
-                    ::core::result::Result::Ok(::core::option::Option::None)
-                }
-            }
+            condition.read(rt, places(container, Side::Read), read)
         }
         Some(TextPresence::NoneWord(_)) | None => read,
     }
@@ -547,16 +538,7 @@ fn read_one_line_field(rt: &Runtime, container: &Container, plan: &TextPlan) -> 
             let tokens = read_value_tokens(rt, value, &quote!(__reader));
             match &value.presence {
                 Some(TextPresence::If(condition)) => {
-                    let holds = condition.tokens(rt, |name| {
-                        place_of(name, is_param(container, name), Side::Read)
-                    });
-                    quote! {
-                        if #holds {
-                            #tokens.map(::core::option::Option::Some)
-                        } else {
-                            ::core::result::Result::Ok(::core::option::Option::None)
-                        }
-                    }
+                    condition.read(rt, places(container, Side::Read), tokens)
                 }
                 Some(TextPresence::NoneWord(_)) | None => tokens,
             }
@@ -706,7 +688,7 @@ fn write_value(
         Some(TextPresence::If(condition)) => {
             let check = condition.check_tokens(
                 rt,
-                |name| place_of(name, is_param(container, name), Side::Write),
+                places(container, Side::Write),
                 quote!((#value_ref).is_some()),
             );
             let present = write(&quote!(__v));
@@ -1036,17 +1018,7 @@ fn field_strategy(rt: &Runtime, container: &Container, plan: &TextPlan) -> Token
                     quote!(#rt::proptest::option::of(#repeated).boxed())
                 }
                 Some(TextPresence::If(condition)) => {
-                    let holds = condition.tokens(rt, |name| {
-                        place_of(name, is_param(container, name), Side::Read)
-                    });
-                    quote! {
-                        if #holds {
-                            #repeated.prop_map(::core::option::Option::Some).boxed()
-                        } else {
-                            #rt::proptest::strategy::LazyJust::new(|| ::core::option::Option::None)
-                                .boxed()
-                        }
-                    }
+                    super::tests::conditional_strategy(rt, container, condition, repeated)
                 }
             }
         }

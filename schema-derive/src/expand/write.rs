@@ -3,7 +3,7 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use super::context::{nested_context, place_of, value_of, Side};
+use super::context::{nested_context, places, value_of, Side};
 use super::paths::Runtime;
 use super::{
     constant_tokens, count_local, encode_fns, endian, str_lit, tag_str, tag_tokens, width_of,
@@ -255,7 +255,7 @@ fn write_data(
                 write_repeated(rt, container, data, endian, &quote!(__writer), &quote!(__v));
             let check = condition.check_tokens(
                 rt,
-                |name| place_of(name, is_param(container, name), Side::Write),
+                places(container, Side::Write),
                 quote!((#value).is_some()),
             );
             quote! {
