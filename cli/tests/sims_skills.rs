@@ -415,7 +415,7 @@ fn a_cfp_under_another_name_needs_its_format_named() {
     let dir = tempfile::tempdir().unwrap();
     let renamed = support::write(
         dir.path(),
-        "wave.bin",
+        "wave.dat",
         &support::fixture_bytes("xskill-humanoid-wave.cfp"),
     );
     let output = ossuary(&["check", &renamed]);
