@@ -82,6 +82,16 @@ fn obj_vertices(path: &Path) -> (Vec<[f64; 3]>, Vec<[f64; 2]>, usize) {
     (positions, uvs, faces)
 }
 
+/// Keeps an exported asset in `OSSUARY_GLTF_OUT` when it names a folder,
+/// for CI's glTF validator.
+fn keep_for_validation(asset: &Path, name: &str) {
+    if let Some(folder) = std::env::var_os("OSSUARY_GLTF_OUT") {
+        let folder = Path::new(&folder);
+        std::fs::create_dir_all(folder).unwrap();
+        std::fs::copy(asset, folder.join(name)).unwrap();
+    }
+}
+
 /// The JSON chunk of a `.glb`.
 fn glb_json(path: &Path) -> serde_json::Value {
     let bytes = std::fs::read(path).unwrap();
@@ -232,6 +242,7 @@ fn a_texture_in_the_textures_folder_is_embedded_and_a_missing_one_warns_once() {
             &glb.to_string_lossy(),
         ]);
         assert_status(&output, 0);
+        keep_for_validation(&glb, &format!("prototype-humanoid-texture-{texture}.glb"));
         let gltf = glb_json(&glb);
         let images = gltf["images"].as_array().map_or(0, Vec::len);
         assert_eq!(gltf["animations"].as_array().unwrap().len(), 1);
@@ -423,6 +434,7 @@ fn the_real_prototype_sam_stands_and_greets_as_the_independent_implementation_po
     ]);
     assert_status(&output, 0);
     assert_eq!(stderr(&output), "");
+    keep_for_validation(&glb, "prototype-samnud-greet01.glb");
     let gltf = glb_json(&glb);
     assert_eq!(gltf["meshes"].as_array().unwrap().len(), 20);
     assert_eq!(gltf["images"].as_array().unwrap().len(), 13);

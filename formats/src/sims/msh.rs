@@ -25,37 +25,48 @@ use crate::Schema;
 #[derive(Debug, Clone, PartialEq, Schema, Serialize, Deserialize)]
 #[schema(little)]
 pub struct Msh {
+    /// `B2 B0 B0 B0`: the u32 0xB0B0B0B2.
     #[schema(magic = 0xB0B0_B0B2u32)]
     #[serde(skip)]
     pub signature: Magic,
+    /// How many positions.
     #[serde(skip)]
     pub position_count: Count<i32>,
+    /// The bytes of one position: 12.
     #[schema(magic = 12i32)]
     #[serde(skip)]
     pub position_stride: Magic,
     /// Positions (x, y, z) in the space of the suit's bone.
     #[schema(count = position_count)]
     pub positions: Vec<[f32; 3]>,
+    /// How many texture coordinates.
     #[serde(skip)]
     pub uv_count: Count<i32>,
+    /// The bytes of one texture coordinate: 8.
     #[schema(magic = 8i32)]
     #[serde(skip)]
     pub uv_stride: Magic,
     /// Texture coordinates (u, v), as stored: some lie outside 0 to 1.
     #[schema(count = uv_count)]
     pub uvs: Vec<[f32; 2]>,
+    /// How many faces.
     #[serde(skip)]
     pub face_count: Count<i32>,
+    /// The bytes of one face: 16.
     #[schema(magic = 16i32)]
     #[serde(skip)]
     pub face_stride: Magic,
+    /// Triangles of vertex records.
     #[schema(count = face_count)]
     pub faces: Vec<Face>,
+    /// How many vertex records.
     #[serde(skip)]
     pub vertex_count: Count<i32>,
+    /// The bytes of one vertex record: 24.
     #[schema(magic = 24i32)]
     #[serde(skip)]
     pub vertex_stride: Magic,
+    /// The mesh's vertices, in the order faces index them.
     #[schema(count = vertex_count)]
     pub vertices: Vec<VertexRecord>,
     /// The texture block holds one entry: the name.
@@ -73,7 +84,9 @@ pub struct Msh {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Schema, Serialize, Deserialize)]
 #[schema(little)]
 pub struct Face {
+    /// Indices into the vertex records.
     pub corners: [i32; 3],
+    /// 0 in every known file.
     pub unknown: i32,
 }
 
@@ -87,7 +100,9 @@ pub struct VertexRecord {
     pub position: i32,
     /// Index into the texture coordinates.
     pub uv: i32,
+    /// The normal (x, y, z), in the bone's space like the position.
     pub normal: [f32; 3],
+    /// No pattern found; kept as data.
     pub unknown: u32,
 }
 
