@@ -283,7 +283,7 @@ fn damaged_and_mismatched_files_exit_1_with_a_sentence() {
     assert_eq!(output.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(
-        stderr.contains("byte 62: joints[1] (\"LF_HIP\"): depth 3 is more than one deeper"),
+        stderr.contains("byte 62: joints[1]: (\"LF_HIP\") depth 3 is more than one deeper"),
         "{stderr}"
     );
 

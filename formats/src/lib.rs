@@ -25,13 +25,14 @@ pub use schema_derive::Schema;
 pub mod __private {
     pub use binrw;
 
+    pub use crate::schema::check::{checked_at_byte, checking};
     pub use crate::schema::choice::{
         tag_taken, unknown_selector, unknown_tag, unknown_text_selector, variant_disagrees,
     };
     pub use crate::schema::collection::{
-        check_len, check_presence, context_len, encode_each, read_count, read_elements,
-        read_flagged, read_to_end, read_vec, shared_len, write_count, write_each, write_flagged,
-        FlagInt,
+        check_condition, check_len, check_presence, context_len, encode_each, read_count,
+        read_elements, read_flagged, read_to_end, read_vec, shared_len, write_count, write_each,
+        write_flagged, FlagInt,
     };
     pub use crate::schema::iff::{
         check_absent_count, next_is, next_is_element, peek_form_type, peek_start, read_chunk,
@@ -54,8 +55,10 @@ pub mod __private {
         read_token_line, read_vector, write_angle_bracketed, write_comment, write_keywords,
         write_line_string, write_or_none, write_token_line, write_vector,
     };
-    pub use crate::schema::text::reader::{read_counted, read_lines_to_end, read_list};
-    pub use crate::schema::text::writer::{write_elements, write_list};
+    pub use crate::schema::text::reader::{
+        read_counted, read_flowing_list, read_lines_to_end, read_list,
+    };
+    pub use crate::schema::text::writer::{write_elements, write_flowing_list, write_list};
     pub use crate::schema::text::{
         Keyword, TextRead, TextReader, TextSchema, TextStyle, TextTokens, TextWrite, TextWriter,
     };

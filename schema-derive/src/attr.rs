@@ -7,6 +7,8 @@ use syn::punctuated::Punctuated;
 use syn::spanned::Spanned as _;
 use syn::{Attribute, Expr, Ident, LitByteStr, LitInt, LitStr, Path, Token, Type};
 
+use crate::condition::Condition;
+
 /// A value and where it was written.
 #[derive(Clone)]
 pub struct Spanned<T> {
@@ -111,8 +113,9 @@ pub enum Repeat {
 pub enum Presence {
     /// A flag of this integer type right before the value: 0 absent, 1 present.
     Flag(Box<Type>),
-    /// Present when this earlier field (or context parameter) is not zero.
-    If(Ident),
+    /// Present when a condition over earlier fields and context parameters
+    /// holds (`present_if = version >= 300`; a bare name: it is not 0).
+    If(Condition),
     /// Not an attribute: an `Option` without one, in IFF, present when the
     /// next child begins as its value does (its chunk's tag, its form's type).
     NextTag,
@@ -164,6 +167,9 @@ pub struct Field {
     pub none: Option<Spanned<LitStr>>,
     /// Text: `same_line`, the field's tokens continue the previous field's line.
     pub same_line: Option<Span>,
+    /// Text: `flow`, a list whose elements' tokens may share lines or break
+    /// across them.
+    pub flow: Option<Span>,
     /// Text: `check = path(args)`, run on the value once it is read.
     pub check: Option<Spanned<Check>>,
     /// `context(...)`: values passed to the field type's context.
@@ -175,7 +181,7 @@ const CONTAINER_KEYS: &str = "`big`, `little`, `form`, `chunk`, `text`, `one_lin
 const FIELD_KEYS: &str =
     "`big`, `little`, `pascal`, `null_terminated`, `fixed_width`, `prefix`, `count`, `to_end`, \
      `flag`, `present_if`, `magic`, `with`, `chunk`, `form`, `line`, `comment`, `vector`, `style`, \
-     `angle_brackets`, `none`, `same_line`, `check`, `context`";
+     `angle_brackets`, `none`, `same_line`, `flow`, `check`, `context`";
 const VARIANT_KEYS: &str = "`when`, `other`, `keyword`, `context`, `form`, `chunk`";
 
 impl Container {
@@ -406,8 +412,13 @@ impl Field {
                         )
                     }
                     "present_if" => {
-                        let ident: Ident = meta.value()?.parse()?;
-                        set_once(&mut field.presence, Presence::If(ident), span, "presence")
+                        let condition: Condition = meta.value()?.parse()?;
+                        set_once(
+                            &mut field.presence,
+                            Presence::If(condition),
+                            span,
+                            "presence",
+                        )
                     }
                     "magic" if meta.input.peek(syn::Token![=]) && meta.input.peek2(LitStr) => {
                         let text: LitStr = meta.value()?.parse()?;
@@ -443,6 +454,7 @@ impl Field {
                     "style" => set_flag(&mut field.style, span, &key),
                     "angle_brackets" => set_flag(&mut field.angle_brackets, span, &key),
                     "same_line" => set_flag(&mut field.same_line, span, &key),
+                    "flow" => set_flag(&mut field.flow, span, &key),
                     "none" => {
                         let word: LitStr = meta.value()?.parse()?;
                         set_once(&mut field.none, word, span, "`none`")

@@ -109,6 +109,17 @@ pub fn plan<'a>(container: &'a Container<'a>) -> syn::Result<Vec<Plan<'a>>> {
         .enumerate()
         .filter_map(|(index, field)| {
             let codec = errors.take(codec_of(container, index, field))?;
+            if let Some(check) = &field.attrs.check {
+                if matches!(codec, Codec::Data(_)) {
+                    errors.take(check_context::resolve_check(container, index, &check.value));
+                } else {
+                    errors.push(syn::Error::new(
+                        check.span,
+                        "`check` applies to a field holding a value: not to a constant, a count \
+                         or a `with` field",
+                    ));
+                }
+            }
             let chunk = field.attrs.chunk.as_ref().map(|chunk| chunk.value);
             let form = field.attrs.form.as_ref().map(|form| form.value);
             if container.attrs.chunk.is_some() {
@@ -247,8 +258,8 @@ fn codec_of<'a>(
                 ),
             )
         })?;
-        if let Presence::If(flag) = &presence.value {
-            check_context::resolve(container, index, flag)?;
+        if let Presence::If(condition) = &presence.value {
+            condition.resolve(container, index)?;
         }
     }
     if let Some(repeat) = &attrs.repeat {

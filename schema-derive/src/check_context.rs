@@ -4,7 +4,7 @@
 use syn::Ident;
 
 use crate::ast::{is_named, Container, Errors, Field};
-use crate::attr::{ContextArg, ContextParam, Presence, Repeat};
+use crate::attr::{Check, ContextArg, ContextParam, Presence, Repeat};
 
 /// Where a name used in an attribute (`count = n`, `present_if = f`,
 /// `context(p = v)`) finds its value.
@@ -53,6 +53,15 @@ pub fn resolve(container: &Container, index: usize, name: &Ident) -> syn::Result
             format!("no field or context parameter named `{name}` in this struct"),
         )),
     }
+}
+
+/// The values a `check` on field `index` is given, each resolved.
+pub fn resolve_check(container: &Container, index: usize, check: &Check) -> syn::Result<()> {
+    let mut errors = Errors::default();
+    for arg in &check.args {
+        errors.take(resolve(container, index, arg));
+    }
+    errors.finish()
 }
 
 /// The values field `index` passes to its type's context, each resolved.
@@ -139,7 +148,7 @@ pub fn check_params(container: &Container) -> syn::Result<()> {
 pub fn uses(field: &Field, name: &Ident) -> bool {
     let attrs = &field.attrs;
     let counted = matches!(&attrs.repeat, Some(repeat) if matches!(&repeat.value, Repeat::Count(count) if count == name));
-    let flagged = matches!(&attrs.presence, Some(presence) if matches!(&presence.value, Presence::If(flag) if flag == name));
+    let flagged = matches!(&attrs.presence, Some(presence) if matches!(&presence.value, Presence::If(condition) if condition.reads(name)));
     let passed = attrs
         .pass
         .as_ref()

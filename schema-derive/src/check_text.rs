@@ -7,6 +7,7 @@ use syn::{LitStr, Type};
 use crate::ast::{is_named, unwrap_generic, Container, Errors, Field};
 use crate::attr::{Check, ContextArg, Presence, Repeat};
 use crate::check_context;
+use crate::condition::Condition;
 
 /// A field of a text layout as the expansion sees it.
 pub struct TextPlan<'a> {
@@ -32,6 +33,8 @@ pub enum TextCodec<'a> {
 pub struct TextValue<'a> {
     pub presence: Option<TextPresence>,
     pub repeat: Option<TextRepeat>,
+    /// `flow`: the list's elements are tokens in any whitespace.
+    pub flow: bool,
     pub form: Form,
     pub element_ty: &'a Type,
     /// Values passed to the element type's context.
@@ -41,8 +44,9 @@ pub struct TextValue<'a> {
 /// When an `Option` field holds a value.
 #[derive(Clone)]
 pub enum TextPresence {
-    /// When an earlier field or a context parameter is not 0 (`present_if`).
-    If(syn::Ident),
+    /// When a condition over earlier fields and context parameters holds
+    /// (`present_if`).
+    If(Condition),
     /// Unless the file holds this word instead of the value (`none = "*"`).
     NoneWord(LitStr),
 }
@@ -240,11 +244,7 @@ fn check_of(
             "`check` applies to a field holding a value: not to a style, a constant or a count",
         ));
     }
-    let mut errors = Errors::default();
-    for arg in &check.args {
-        errors.take(check_context::resolve(container, index, arg));
-    }
-    errors.finish()?;
+    check_context::resolve_check(container, index, check)?;
     Ok(Some(check.clone()))
 }
 
@@ -369,11 +369,11 @@ fn codec_of<'a>(
     let mut ty = field.ty;
     let presence = match (&attrs.presence, &attrs.none) {
         (Some(presence), _) => {
-            let Presence::If(flag) = &presence.value else {
+            let Presence::If(condition) = &presence.value else {
                 return Err(syn::Error::new(presence.span, "`flag` is binary only"));
             };
-            check_context::resolve(container, index, flag)?;
-            Some((presence.span, TextPresence::If(flag.clone())))
+            condition.resolve(container, index)?;
+            Some((presence.span, TextPresence::If(condition.clone())))
         }
         (None, Some(none)) => {
             let word = none.value.value();
@@ -494,9 +494,20 @@ fn codec_of<'a>(
             ));
         }
     }
+    if let Some(span) = attrs.flow {
+        if !matches!(repeat, Some(TextRepeat::CountLine)) || form != Form::Plain || !pass.is_empty()
+        {
+            return Err(syn::Error::new(
+                span,
+                "`flow` applies to a `prefix` list of values written as tokens (numbers, \
+                 words, `one_line` records), which take no context",
+            ));
+        }
+    }
     Ok(TextCodec::Value(TextValue {
         presence: presence.map(|(_, presence)| presence),
         repeat,
+        flow: attrs.flow.is_some(),
         form,
         element_ty: ty,
         pass,
@@ -561,7 +572,7 @@ pub fn reject_text_keys(container: &Container) -> syn::Result<()> {
             (attrs.angle_brackets, "angle_brackets"),
             (attrs.none.as_ref().map(|none| none.span), "none"),
             (attrs.same_line, "same_line"),
-            (attrs.check.as_ref().map(|check| check.span), "check"),
+            (attrs.flow, "flow"),
         ];
         for (span, key) in keys {
             if let Some(span) = span {

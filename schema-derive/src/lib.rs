@@ -11,6 +11,7 @@ mod check;
 mod check_context;
 mod check_enum;
 mod check_text;
+mod condition;
 mod expand;
 
 use proc_macro::TokenStream;
@@ -28,15 +29,19 @@ use syn::{parse_macro_input, DeriveInput};
 /// - on a field: string encodings (`pascal`, `null_terminated`,
 ///   `fixed_width = N`), counts (`prefix = u32`, text `prefix`,
 ///   `count = name` naming an earlier `Count<_>` field or a context
-///   parameter, `to_end`), presence (`flag = u8`, `present_if = name`, text
+///   parameter, `to_end`), presence (`flag = u8`, `present_if = EXPR`: a
+///   boolean expression over earlier fields and context parameters such as
+///   `version >= 300`, a bare name meaning it is not 0; text
 ///   `none = "*"`; in IFF an `Option` without one is present when the next
 ///   child begins as it does), `magic`, `chunk = "TAG"` (fields in a row
 ///   naming one tag share the chunk), `form = "TYPE"` (the field is the
 ///   form's children), `with = path`, the text forms
 ///   (`line`, `comment`, `vector`, `angle_brackets`, `style`), text
-///   `same_line` (the field continues the previous field's line) and
-///   `check = path(values...)` (a function the value read must satisfy, its
-///   refusal an error at the value's line and column), and
+///   `same_line` (the field continues the previous field's line), text
+///   `flow` (a `prefix` list of tokens in any whitespace, line breaks kept),
+///   `check = path(values...)` (binary and text: a function the value read
+///   must satisfy, its refusal an error at the value's byte offset or line
+///   and column), and
 ///   `context(param = name, ...)`, the values passed to the field type's
 ///   context (an earlier field or one of the struct's own parameters);
 /// - on an enum: `tag = u8` (a leading tag chooses the variant),
@@ -48,7 +53,9 @@ use syn::{parse_macro_input, DeriveInput};
 ///   variants hold form or chunk structs, or wrap a struct of fields in a
 ///   `form = "TYPE"` or `chunk = "TAG"` of their own.
 ///
-/// Misuse is a compile error pointing at the attribute.
+/// Misuse is a compile error pointing at the attribute; every mistake in a
+/// type is reported, and code using the broken type gives no further
+/// errors (the derive then emits stand-in impls).
 ///
 /// A crate that derives needs a dependency on `formats` and nothing else.
 /// For each type the derive also emits a `#[cfg(test)]` module whose test
@@ -66,6 +73,6 @@ use syn::{parse_macro_input, DeriveInput};
 pub fn derive_schema(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
     expand::derive(&input)
-        .unwrap_or_else(syn::Error::into_compile_error)
+        .unwrap_or_else(|error| expand::fallback(&input, error))
         .into()
 }

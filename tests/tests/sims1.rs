@@ -82,6 +82,30 @@ fn every_cmx_comes_back_byte_for_byte() {
     }
 }
 
+/// Every `.cmx` of the 1998 prototype (`version 200`, `.CMX` in upper case
+/// too) reads with nothing left over and comes back byte for byte, alone
+/// and through JSON.
+#[test]
+fn every_prototype_cmx_comes_back_byte_for_byte() {
+    let Some(files) = tests::corpus_files("sims1-prototype", "cmx") else {
+        return;
+    };
+    for path in files {
+        let original = std::fs::read(&path).unwrap();
+        let cmx = Cmx::from_text(&original).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        assert_eq!(cmx.version, 200, "{}", path.display());
+        assert_same(&path, "cmx -> cmx", &original, &cmx.to_text().unwrap());
+        let json = serde_json::to_string(&cmx).unwrap();
+        let from_json: Cmx = serde_json::from_str(&json).unwrap();
+        assert_same(
+            &path,
+            "cmx -> json -> cmx",
+            &original,
+            &from_json.to_text().unwrap(),
+        );
+    }
+}
+
 /// Every real `.cfp` as tokens and through JSON; and split by the counts of
 /// the skill that names it (in a `.cmx` beside it) into components that
 /// hold the counts' values, all finite, and write back the same bytes.

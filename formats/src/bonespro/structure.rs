@@ -78,12 +78,16 @@ pub struct Bone {
 pub struct Vertex {
     /// The world position when the mesh was attached.
     pub position: [f32; 3],
-    /// The bones that move the vertex, any number of them.
-    #[schema(prefix)]
+    /// The bones that move the vertex, any number of them. The
+    /// specification does not say where the `bone weight` pairs break
+    /// lines: any whitespace may stand between them (one pair per line,
+    /// all on one line, or broken anywhere), written back as read.
+    #[schema(prefix, flow)]
     pub influences: Vec<Influence>,
 }
 
-/// One `bone weight` line.
+/// One `bone weight` pair, on a line of its own unless the file put it
+/// elsewhere.
 #[derive(Debug, Clone, Copy, PartialEq, Schema, Serialize, Deserialize)]
 #[schema(text, one_line)]
 pub struct Influence {

@@ -82,6 +82,55 @@ fn the_structure_example_reads_and_comes_back_byte_for_byte() {
     );
 }
 
+/// The specification does not fix where a vertex's `bone weight` pairs
+/// break lines: all on one line, broken inside a pair, several lines of
+/// several pairs, with comments and odd spacing; each reads to the same
+/// influences and comes back as it was.
+#[test]
+fn influence_pairs_read_with_any_whitespace_and_come_back_as_read() {
+    let pairs = "2\n1 0.75\n0 0.25\n";
+    for spelled in [
+        "2\n1 0.75 0 0.25\n",
+        "2\n1\n0.75 0\n0.25\n",
+        "2\n1  0.75\t0 // both pairs\n 0.25\n",
+        "2\n1 0.75\n0 0.25\n",
+    ] {
+        let text = STRUCTURE.replacen(pairs, spelled, 1);
+        let structure =
+            Structure::from_text(text.as_bytes()).unwrap_or_else(|e| panic!("{spelled:?}: {e}"));
+        let influences = &structure.vertices[0].influences;
+        assert_eq!(
+            influences
+                .iter()
+                .map(|influence| (influence.bone, influence.weight))
+                .collect::<Vec<_>>(),
+            [(1, 0.75), (0, 0.25)],
+            "{spelled:?}"
+        );
+        assert_eq!(structure.vertices[1].position, [0.0, 0.0, 1.2]);
+        assert_eq!(
+            String::from_utf8(structure.to_text().unwrap()).unwrap(),
+            text,
+            "{spelled:?}"
+        );
+    }
+}
+
+/// Pairs the file put on one line stay on one line when a value changes;
+/// a vertex given more pairs than the file had writes the extra ones a
+/// line each.
+#[test]
+fn edited_influences_keep_the_files_line_breaks() {
+    let text = STRUCTURE.replacen("2\n1 0.75\n0 0.25\n", "2\n1 0.75 0 0.25\n", 1);
+    let mut structure = Structure::from_text(text.as_bytes()).unwrap();
+    structure.vertices[0].influences[1].weight = 0.5;
+    let written = String::from_utf8(structure.to_text().unwrap()).unwrap();
+    assert!(
+        written.contains("\n2\n1 0.75 0 0.5\n0 0 1.2\n"),
+        "{written}"
+    );
+}
+
 #[test]
 fn the_animation_example_reads_and_comes_back_byte_for_byte() {
     let animation = Animation::from_text(ANIMATION.as_bytes()).unwrap();

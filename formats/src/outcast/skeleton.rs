@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use crate::files::Files;
 use crate::format::{self, Describe, Description, Encoding, Format, Sample};
 use crate::rig::{self, Axes, Rig, RigError, RigOptions, Transform};
-use crate::schema::{BinarySchema, Layout, RawString};
+use crate::schema::{BinarySchema, Layout, RawString, Refusal};
 use crate::Schema;
 
 /// An Outcast skeleton, in ossuary's layout: the source document names the
@@ -27,9 +27,19 @@ use crate::Schema;
 #[derive(Debug, Clone, PartialEq, Schema, Serialize, Deserialize)]
 #[schema(little)]
 pub struct Skeleton {
-    /// The joints, in file order (a parent before its children).
-    #[schema(prefix = u32)]
+    /// The joints, in file order (a parent before its children); their
+    /// depths make a hierarchy.
+    #[schema(prefix = u32, check = depths_make_a_hierarchy)]
     pub joints: Vec<Joint>,
+}
+
+/// Read: the depths make a hierarchy (see [`parents_of`]); a refusal
+/// names the joint and points at its first byte.
+fn depths_make_a_hierarchy(joints: &[Joint]) -> Result<(), Refusal> {
+    parents_of(joints).map(drop).map_err(|error| {
+        Refusal::at_element(error.index, format!("({:?}) {}", error.name, error.problem))
+            .bytes_in(error.offset)
+    })
 }
 
 /// One joint.
@@ -54,7 +64,8 @@ pub struct Joint {
 pub struct HierarchyError {
     pub index: usize,
     pub name: String,
-    /// Where the joint starts in the file.
+    /// Where the joint starts in the file (the joint count before it
+    /// included).
     pub offset: u64,
     pub problem: String,
 }
@@ -74,39 +85,46 @@ impl Skeleton {
     /// indices; a depth below 1, a first joint deeper than 1, or a depth
     /// more than one deeper than the previous joint's is an error naming
     /// the joint and where it starts in the file.
+    /// A decoded skeleton has passed this already (its layout checks it);
+    /// one built in code may not have.
     pub fn parents(&self) -> Result<Vec<Option<usize>>, HierarchyError> {
-        // The latest joint at each depth from 1: a new joint at depth d
-        // hangs under the latest at depth d - 1.
-        let mut latest: Vec<usize> = Vec::new();
-        let mut parents = Vec::with_capacity(self.joints.len());
-        let mut offset = HEADER_SIZE;
-        for (index, joint) in self.joints.iter().enumerate() {
-            let fail = |problem: String| HierarchyError {
-                index,
-                name: joint.name.to_text(),
-                offset,
-                problem,
-            };
-            let depth = usize::try_from(joint.depth)
-                .ok()
-                .filter(|&depth| depth >= 1)
-                .ok_or_else(|| fail(format!("depth {} is below 1", joint.depth)))?;
-            if depth > latest.len() + 1 {
-                return Err(fail(match index {
-                    0 => format!("the first joint has depth {depth}; it must be 1"),
-                    _ => format!(
-                        "depth {depth} is more than one deeper than the previous joint's depth {}",
-                        latest.len()
-                    ),
-                }));
-            }
-            latest.truncate(depth - 1);
-            parents.push(latest.last().copied());
-            latest.push(index);
-            offset += joint.encoded_size();
-        }
-        Ok(parents)
+        parents_of(&self.joints)
     }
+}
+
+/// See [`Skeleton::parents`].
+fn parents_of(joints: &[Joint]) -> Result<Vec<Option<usize>>, HierarchyError> {
+    // The latest joint at each depth from 1: a new joint at depth d
+    // hangs under the latest at depth d - 1.
+    let mut latest: Vec<usize> = Vec::new();
+    let mut parents = Vec::with_capacity(joints.len());
+    let mut offset = HEADER_SIZE;
+    for (index, joint) in joints.iter().enumerate() {
+        let fail = |problem: String| HierarchyError {
+            index,
+            name: joint.name.to_text(),
+            offset,
+            problem,
+        };
+        let depth = usize::try_from(joint.depth)
+            .ok()
+            .filter(|&depth| depth >= 1)
+            .ok_or_else(|| fail(format!("depth {} is below 1", joint.depth)))?;
+        if depth > latest.len() + 1 {
+            return Err(fail(match index {
+                0 => format!("the first joint has depth {depth}; it must be 1"),
+                _ => format!(
+                    "depth {depth} is more than one deeper than the previous joint's depth {}",
+                    latest.len()
+                ),
+            }));
+        }
+        latest.truncate(depth - 1);
+        parents.push(latest.last().copied());
+        latest.push(index);
+        offset += joint.encoded_size();
+    }
+    Ok(parents)
 }
 
 impl Describe for Skeleton {
@@ -177,12 +195,9 @@ pub static FORMAT: Format = Format {
     title: "Outcast skeleton",
     extensions: &["osk"],
     encoding: Encoding::Binary,
-    // The format has no magic: the whole file must read as joints that
-    // make a hierarchy.
-    sniff: |bytes| {
-        Skeleton::from_bytes(bytes)
-            .is_ok_and(|skeleton| !skeleton.joints.is_empty() && skeleton.parents().is_ok())
-    },
+    // The format has no magic: the whole file must read as joints (whose
+    // depths the layout checks make a hierarchy).
+    sniff: |bytes| Skeleton::from_bytes(bytes).is_ok_and(|skeleton| !skeleton.joints.is_empty()),
     decode: format::decode_binary::<Skeleton>,
     from_json: format::binary_from_json::<Skeleton>,
     layout: Skeleton::LAYOUT,
@@ -304,6 +319,16 @@ mod tests {
         assert_eq!(
             skeleton(&[1, 2, 3, 2, 1]).parents().unwrap(),
             [None, Some(0), Some(1), Some(0), None]
+        );
+    }
+
+    #[test]
+    fn reading_refuses_depths_that_make_no_hierarchy_at_the_joint() {
+        let bytes = skeleton(&[1, 2, 4]).to_bytes().unwrap();
+        assert_eq!(
+            Skeleton::from_bytes(&bytes).unwrap_err().to_string(),
+            "byte 114: joints[2]: (\"J2\") depth 4 is more than one deeper than the previous \
+             joint's depth 2"
         );
     }
 

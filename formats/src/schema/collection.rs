@@ -355,6 +355,24 @@ pub fn check_presence(flag: &'static str, flag_set: bool, present: bool) -> Resu
     }))
 }
 
+/// Writing: an `Option` field with a condition (`present_if = version >=
+/// 300`) holds a value exactly when the condition holds.
+pub fn check_condition(condition: &'static str, holds: bool, present: bool) -> Result<(), Error> {
+    if holds == present {
+        return Ok(());
+    }
+    let (condition_is, value_is) = if holds {
+        ("holds", "absent")
+    } else {
+        ("does not hold", "present")
+    };
+    Err(Error::new(ErrorKind::ConditionMismatch {
+        condition,
+        condition_is,
+        value_is,
+    }))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -139,6 +139,12 @@ pub enum ErrorKind {
         flag_says: &'static str,
         value_is: &'static str,
     },
+    #[error("the condition `{condition}` {condition_is} but the value is {value_is}")]
+    ConditionMismatch {
+        condition: &'static str,
+        condition_is: &'static str,
+        value_is: &'static str,
+    },
     #[error("{len} entries, but `{count_name}` gives {count}")]
     LengthDisagrees {
         len: usize,

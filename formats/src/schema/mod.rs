@@ -35,7 +35,8 @@
 //! | `count = name` | `Vec<T>` | as many elements as an earlier `Count<_>` field (which the writer fills in, and which several lists may share) or a context parameter (data: the writer checks the length against it) says |
 //! | `to_end` | `Vec<T>` | elements until the input ends: the file, or the enclosing chunk |
 //! | `flag = u8` | `Option<T>` | 0 or 1, then the value when 1 |
-//! | `present_if = name` | `Option<T>` | the value when an earlier field or a context parameter is not 0 |
+//! | `present_if = EXPR` | `Option<T>` | the value when the condition holds: a boolean expression over earlier fields and context parameters (`version >= 300`, `flags & 4 != 0`, `mode == Mode::Bones`; a bare name: it is not 0); writing a value whose presence disagrees is an error naming the field |
+//! | `check = path(a, b)` | any value | nothing more: once read, `path(&value, &a, &b)` must return `Ok`, else [`Refusal`] is an error at the value's first byte with its field path |
 //! | `magic = 1u32`, `magic = b"TAG"` | [`Magic`] | a constant |
 //! | `chunk = "TAG"` | any | an IFF chunk holding the field; fields in a row naming one tag share one chunk (`INFO` holding several counts) |
 //! | `form = "TYPE"` | any | an IFF `FORM` of this type whose children the field is (a list of forms or chunks) |
@@ -65,6 +66,7 @@
 //! and [`BinarySchema::to_bytes_with`] (binrw: the context is the type's
 //! `Args`); a type without has `from_bytes` and `to_bytes` as well.
 
+pub(crate) mod check;
 pub(crate) mod choice;
 pub(crate) mod collection;
 #[cfg(test)]
@@ -93,6 +95,7 @@ use std::fmt::Debug;
 use std::io::{Read, Seek, Write};
 
 pub use binrw::Endian;
+pub use check::{without_checks, Refusal};
 pub use error::{Error, ErrorKind, FieldPath, Position, Segment};
 pub use iff::RawChunk;
 pub use input::{Input, SliceInput};

@@ -149,7 +149,8 @@ fn map<A, B>(items: &[A], convert: impl Fn(&A) -> B) -> Vec<B> {
 
 impl From<&Cmx> for Bcf {
     /// The same data; the comment line and the text style have no place in
-    /// a `.bcf`.
+    /// a `.bcf`. A version 200 file's bones, suits and skins lack fields a
+    /// `.bcf` has: those are written as 0 (property lists: none).
     fn from(cmx: &Cmx) -> Self {
         Bcf {
             skeletons: map(&cmx.skeletons, |s| Skeleton {
@@ -157,25 +158,28 @@ impl From<&Cmx> for Bcf {
                 bones: map(&s.bones, |b| Bone {
                     name: b.name.clone(),
                     parent: b.parent.clone(),
-                    property_lists: map(&b.property_lists, to_bcf_properties),
+                    property_lists: map(
+                        b.property_lists.as_deref().unwrap_or_default(),
+                        to_bcf_properties,
+                    ),
                     translation: b.translation,
                     rotation: b.rotation,
                     can_translate: b.can_translate,
                     can_rotate: b.can_rotate,
-                    can_blend: b.can_blend,
-                    wiggle_value: b.wiggle_value,
-                    wiggle_power: b.wiggle_power,
+                    can_blend: b.can_blend.unwrap_or_default(),
+                    wiggle_value: b.wiggle_value.unwrap_or_default(),
+                    wiggle_power: b.wiggle_power.unwrap_or_default(),
                 }),
             }),
             suits: map(&cmx.suits, |s| Suit {
                 name: s.name.clone(),
-                suit_type: s.suit_type,
-                unknown: s.unknown,
+                suit_type: s.suit_type.unwrap_or_default(),
+                unknown: s.unknown.unwrap_or_default(),
                 skins: map(&s.skins, |k| Skin {
                     bone: k.bone.clone(),
                     name: k.name.clone(),
-                    censor_flags: k.censor_flags,
-                    unknown: k.unknown,
+                    censor_flags: k.censor_flags.unwrap_or_default(),
+                    unknown: k.unknown.unwrap_or_default(),
                 }),
             }),
             skills: map(&cmx.skills, |s| Skill {
@@ -227,31 +231,32 @@ impl From<&Bcf> for Cmx {
         Cmx {
             style: TextStyle::default(),
             comment: RawString::from(MAXIS_COMMENT),
-            version: Magic,
+            version_keyword: Magic,
+            version: cmx::RETAIL_VERSION,
             skeletons: map(&bcf.skeletons, |s| cmx::Skeleton {
                 name: s.name.clone(),
                 bones: map(&s.bones, |b| cmx::Bone {
                     name: b.name.clone(),
                     parent: b.parent.clone(),
-                    property_lists: map(&b.property_lists, to_cmx_properties),
+                    property_lists: Some(map(&b.property_lists, to_cmx_properties)),
                     translation: b.translation,
                     rotation: b.rotation,
                     can_translate: b.can_translate,
                     can_rotate: b.can_rotate,
-                    can_blend: b.can_blend,
-                    wiggle_value: b.wiggle_value,
-                    wiggle_power: b.wiggle_power,
+                    can_blend: Some(b.can_blend),
+                    wiggle_value: Some(b.wiggle_value),
+                    wiggle_power: Some(b.wiggle_power),
                 }),
             }),
             suits: map(&bcf.suits, |s| cmx::Suit {
                 name: s.name.clone(),
-                suit_type: s.suit_type,
-                unknown: s.unknown,
+                suit_type: Some(s.suit_type),
+                unknown: Some(s.unknown),
                 skins: map(&s.skins, |k| cmx::Skin {
                     bone: k.bone.clone(),
                     name: k.name.clone(),
-                    censor_flags: k.censor_flags,
-                    unknown: k.unknown,
+                    censor_flags: Some(k.censor_flags),
+                    unknown: Some(k.unknown),
                 }),
             }),
             skills: map(&bcf.skills, |s| cmx::Skill {

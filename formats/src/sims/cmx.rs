@@ -6,14 +6,21 @@ use super::skel;
 use crate::format::{self, Describe, Description, Encoding, Format, Joint, Sample};
 use crate::schema::text::{TextSchema, TextStyle};
 use crate::schema::Layout;
-use crate::schema::{Error, Magic, RawString};
+use crate::schema::{Error, Magic, RawString, Refusal};
 use crate::Schema;
 
-/// The Sims 1 character file (`.cmx`). A `//` comment line, `version 300`,
-/// then three lists: skeletons, suits (skins bound to bones) and skills
+/// The Sims 1 character file (`.cmx`). A `//` comment line, `version 300`
+/// (the game as released) or `version 200` (its 1998 prototype), then
+/// three lists: skeletons, suits (skins bound to bones) and skills
 /// (animations). Every value and every string stands on its own line, except
 /// the `| x y z |` and `| x y z w |` vector lines of a bone. CRLF; floats as
 /// MSVC `printf("%g")`, integers as `%d`.
+///
+/// Version 200 has the same lists with fewer fields: a bone has no property
+/// lists, can-blend or wiggle values; a suit no type or unknown integer; a
+/// suit's skin no censor flags or unknown integer. Skills are alike in both.
+/// The fields version 200 lacks are `Option`s here, present exactly from
+/// version 300 on.
 #[derive(Debug, Clone, PartialEq, Schema, Serialize, Deserialize)]
 #[schema(text)]
 pub struct Cmx {
@@ -24,12 +31,15 @@ pub struct Cmx {
     /// The first line after `//`, e.g. ` Character File. Copyright 1997, Maxis Inc.`
     #[schema(comment)]
     pub comment: RawString,
-    #[schema(magic = "version 300")]
+    #[schema(magic = "version")]
     #[serde(skip)]
-    pub version: Magic,
-    #[schema(prefix)]
+    pub version_keyword: Magic,
+    /// 300 in the released game's files, 200 in the 1998 prototype's.
+    #[schema(same_line, check = known_version)]
+    pub version: u32,
+    #[schema(prefix, context(version))]
     pub skeletons: Vec<Skeleton>,
-    #[schema(prefix)]
+    #[schema(prefix, context(version))]
     pub suits: Vec<Suit>,
     #[schema(prefix)]
     pub skills: Vec<Skill>,
@@ -38,26 +48,44 @@ pub struct Cmx {
 /// The comment line of every `.cmx` the original tools wrote (after `//`).
 pub const MAXIS_COMMENT: &str = " Character File. Copyright 1997, Maxis Inc.";
 
+/// The version from which the released game's fields are there.
+pub const RETAIL_VERSION: u32 = 300;
+
+/// The version of the 1998 prototype's files.
+pub const PROTOTYPE_VERSION: u32 = 200;
+
+fn known_version(version: &u32) -> Result<(), Refusal> {
+    if [PROTOTYPE_VERSION, RETAIL_VERSION].contains(version) {
+        Ok(())
+    } else {
+        Err(Refusal::new(format!(
+            "version {version} is neither {RETAIL_VERSION} (the released game) nor \
+             {PROTOTYPE_VERSION} (its 1998 prototype)"
+        )))
+    }
+}
+
 /// A named list of bones, parents before children.
 #[derive(Debug, Clone, PartialEq, Schema, Serialize, Deserialize)]
-#[schema(text)]
+#[schema(text, context(version: u32))]
 pub struct Skeleton {
     #[schema(line)]
     pub name: RawString,
-    #[schema(prefix)]
+    #[schema(prefix, context(version))]
     pub bones: Vec<Bone>,
 }
 
 #[derive(Debug, Clone, PartialEq, Schema, Serialize, Deserialize)]
-#[schema(text)]
+#[schema(text, context(version: u32))]
 pub struct Bone {
     #[schema(line)]
     pub name: RawString,
     /// The parent bone's name; `NULL` for the root.
     #[schema(line)]
     pub parent: RawString,
-    #[schema(prefix)]
-    pub property_lists: Vec<PropertyList>,
+    /// Version 300 on.
+    #[schema(prefix, present_if = version >= 300)]
+    pub property_lists: Option<Vec<PropertyList>>,
     /// Rest translation relative to the parent (x, y, z).
     #[schema(vector)]
     pub translation: [f32; 3],
@@ -68,9 +96,13 @@ pub struct Bone {
     /// Kept as the integers stored (0 or 1 in known files).
     pub can_translate: i32,
     pub can_rotate: i32,
-    pub can_blend: i32,
-    pub wiggle_value: f32,
-    pub wiggle_power: f32,
+    /// Version 300 on, as are the wiggle values.
+    #[schema(present_if = version >= 300)]
+    pub can_blend: Option<i32>,
+    #[schema(present_if = version >= 300)]
+    pub wiggle_value: Option<f32>,
+    #[schema(present_if = version >= 300)]
+    pub wiggle_power: Option<f32>,
 }
 
 /// A list of key/value pairs.
@@ -93,30 +125,36 @@ pub struct Property {
 
 /// A suit: skins, each bound to a bone.
 #[derive(Debug, Clone, PartialEq, Schema, Serialize, Deserialize)]
-#[schema(text)]
+#[schema(text, context(version: u32))]
 pub struct Suit {
     #[schema(line)]
     pub name: RawString,
-    /// 0 in known files.
-    pub suit_type: i32,
+    /// 0 in known files. Version 300 on, as is `unknown`.
+    #[schema(present_if = version >= 300)]
+    pub suit_type: Option<i32>,
     /// Unknown; 0 in known files (FreeSO: `zero`). Kept as data.
-    pub unknown: i32,
-    #[schema(prefix)]
+    #[schema(present_if = version >= 300)]
+    pub unknown: Option<i32>,
+    #[schema(prefix, context(version))]
     pub skins: Vec<Skin>,
 }
 
 #[derive(Debug, Clone, PartialEq, Schema, Serialize, Deserialize)]
-#[schema(text)]
+#[schema(text, context(version: u32))]
 pub struct Skin {
     /// The bone the skin is bound to, e.g. `PELVIS`.
     #[schema(line)]
     pub bone: RawString,
-    /// The `.skn`/`.bmf` name without extension.
+    /// The mesh's name without extension (a `.skn`, `.bmf` or, in the
+    /// prototype, `.msh`).
     #[schema(line)]
     pub name: RawString,
-    pub censor_flags: i32,
+    /// Version 300 on, as is `unknown`.
+    #[schema(present_if = version >= 300)]
+    pub censor_flags: Option<i32>,
     /// Unknown; 0 in known files. Kept as data.
-    pub unknown: i32,
+    #[schema(present_if = version >= 300)]
+    pub unknown: Option<i32>,
 }
 
 /// A skill: an animation's metadata; its keyframes are in a `.cfp` file.
@@ -238,7 +276,10 @@ impl Describe for Cmx {
     /// joint list (each skeleton's root a root of its own).
     fn describe(&self) -> Description {
         let names = |items: Vec<String>| items.join(", ");
-        let mut facts = vec![("skeletons", self.skeletons.len().to_string())];
+        let mut facts = vec![
+            ("version", self.version.to_string()),
+            ("skeletons", self.skeletons.len().to_string()),
+        ];
         for skeleton in &self.skeletons {
             facts.push((
                 "skeleton",
@@ -300,22 +341,57 @@ pub static FORMAT: Format = Format {
     title: "The Sims character file",
     extensions: &["cmx"],
     encoding: Encoding::Text,
-    // A `//` comment line, then `version 300`.
+    // A `//` comment line, then `version 300` (or the prototype's `200`).
     sniff: |bytes| {
         let head = bytes.get(..200).unwrap_or(bytes);
-        head.starts_with(b"//") && head.windows(11).any(|window| window == b"version 300")
+        head.starts_with(b"//")
+            && head
+                .windows(11)
+                .any(|window| window == b"version 300" || window == b"version 200")
     },
     decode: |bytes| Ok(format::text_document(Cmx::from_text(bytes)?)),
     from_json: format::text_from_json::<Cmx>,
     layout: Cmx::LAYOUT,
     samples: || {
-        vec![Sample {
-            file_name: "humanoid.cmx",
-            document: format::text_document(humanoid()),
-        }]
+        vec![
+            Sample {
+                file_name: "humanoid.cmx",
+                document: format::text_document(humanoid()),
+            },
+            Sample {
+                file_name: "humanoid-prototype.cmx",
+                document: format::text_document(prototype_humanoid()),
+            },
+        ]
     },
     conversions: &[],
 };
+
+/// The humanoid as the 1998 prototype wrote it: version 200, without the
+/// fields the released game added.
+pub fn prototype_humanoid() -> Cmx {
+    let mut cmx = humanoid();
+    cmx.version = PROTOTYPE_VERSION;
+    for bone in cmx
+        .skeletons
+        .iter_mut()
+        .flat_map(|skeleton| &mut skeleton.bones)
+    {
+        bone.property_lists = None;
+        bone.can_blend = None;
+        bone.wiggle_value = None;
+        bone.wiggle_power = None;
+    }
+    for suit in &mut cmx.suits {
+        suit.suit_type = None;
+        suit.unknown = None;
+        for skin in &mut suit.skins {
+            skin.censor_flags = None;
+            skin.unknown = None;
+        }
+    }
+    cmx
+}
 
 /// The humanoid as a `.cmx`: one skeleton, one suit, one skill.
 pub fn humanoid() -> Cmx {
@@ -326,28 +402,29 @@ pub fn humanoid() -> Cmx {
         .map(|bone| Bone {
             name: bone.name.clone(),
             parent: bone.parent.clone(),
-            property_lists: bone
-                .property_lists
-                .iter()
-                .flatten()
-                .map(|list| PropertyList {
-                    properties: list
-                        .properties
-                        .iter()
-                        .map(|property| Property {
-                            key: property.key.clone(),
-                            value: property.value.clone(),
-                        })
-                        .collect(),
-                })
-                .collect(),
+            property_lists: Some(
+                bone.property_lists
+                    .iter()
+                    .flatten()
+                    .map(|list| PropertyList {
+                        properties: list
+                            .properties
+                            .iter()
+                            .map(|property| Property {
+                                key: property.key.clone(),
+                                value: property.value.clone(),
+                            })
+                            .collect(),
+                    })
+                    .collect(),
+            ),
             translation: bone.translation,
             rotation: bone.rotation,
             can_translate: bone.can_translate,
             can_rotate: bone.can_rotate,
-            can_blend: bone.can_blend,
-            wiggle_value: bone.wiggle_value,
-            wiggle_power: bone.wiggle_power,
+            can_blend: Some(bone.can_blend),
+            wiggle_value: Some(bone.wiggle_value),
+            wiggle_power: Some(bone.wiggle_power),
         })
         .collect();
     let wave = Property {
@@ -357,20 +434,21 @@ pub fn humanoid() -> Cmx {
     Cmx {
         style: TextStyle::default(),
         comment: RawString::from(MAXIS_COMMENT),
-        version: Magic,
+        version_keyword: Magic,
+        version: RETAIL_VERSION,
         skeletons: vec![Skeleton {
             name: humanoid.name,
             bones,
         }],
         suits: vec![Suit {
             name: RawString::from("humanoid-arm"),
-            suit_type: 0,
-            unknown: 0,
+            suit_type: Some(0),
+            unknown: Some(0),
             skins: vec![Skin {
                 bone: RawString::from("L_ARM"),
                 name: RawString::from("xskin-humanoid-L_ARM-ARM"),
-                censor_flags: 0,
-                unknown: 0,
+                censor_flags: Some(0),
+                unknown: Some(0),
             }],
         }],
         skills: vec![Skill {
@@ -472,6 +550,70 @@ mod tests {
         "2",                                             // 60
     ];
 
+    /// A version 200 file (the 1998 prototype) written by hand from the
+    /// layout: a bone without property lists, can-blend or wiggle values,
+    /// a suit without type or unknown integer, a skin of two lines.
+    const PROTOTYPE_LINES: &[&str] = &[
+        "// Character File. Copyright 1997, Maxis Inc.", // 1 comment
+        "version 200",                                   // 2
+        "1",                                             // 3 skeletons
+        "new",                                           // 4 name
+        "1",                                             // 5 bones
+        "ROOT",                                          // 6 name
+        "NULL",                                          // 7 parent
+        "| -5.88894e-005 3.01498 0.00807638 |",          // 8 translation
+        "| 0 -0.707107 0 -0.707106 |",                   // 9 rotation
+        "1",                                             // 10 can translate
+        "1",                                             // 11 can rotate
+        "1",                                             // 12 suits
+        "samnud",                                        // 13 name
+        "1",                                             // 14 skins
+        "ROOT",                                          // 15 bone
+        "xskin-samnud-PELVIS-MHIP",                      // 16 mesh
+        "0",                                             // 17 skills
+    ];
+
+    #[test]
+    fn a_version_200_file_reads_without_the_retail_fields_and_back() {
+        let text: String = PROTOTYPE_LINES
+            .iter()
+            .map(|line| format!("{line}\r\n"))
+            .collect();
+        let cmx = Cmx::from_text(text.as_bytes()).unwrap();
+        assert_eq!(cmx.version, PROTOTYPE_VERSION);
+        let root = &cmx.skeletons[0].bones[0];
+        assert_eq!(root.translation, [-5.88894e-5, 3.01498, 0.00807638]);
+        assert_eq!((root.can_translate, root.can_rotate), (1, 1));
+        assert_eq!(root.property_lists, None);
+        assert_eq!(
+            (root.can_blend, root.wiggle_value, root.wiggle_power),
+            (None, None, None)
+        );
+        let suit = &cmx.suits[0];
+        assert_eq!((suit.suit_type, suit.unknown), (None, None));
+        assert_eq!(
+            suit.skins[0].name,
+            RawString::from("xskin-samnud-PELVIS-MHIP")
+        );
+        assert_eq!(
+            (suit.skins[0].censor_flags, suit.skins[0].unknown),
+            (None, None)
+        );
+        assert_eq!(cmx.to_text().unwrap(), text.as_bytes());
+    }
+
+    #[test]
+    fn a_retail_field_in_a_version_200_value_is_not_written() {
+        let mut cmx = humanoid();
+        cmx.version = PROTOTYPE_VERSION;
+        let error = cmx.to_text().unwrap_err().to_string();
+        assert_eq!(
+            error,
+            "skeletons[0].bones[0].property_lists: the condition `version >= 300` does not \
+             hold but the value is present"
+        );
+    }
+
     fn golden() -> String {
         GOLDEN_LINES
             .iter()
@@ -507,11 +649,11 @@ mod tests {
         );
         let root = &skeleton.bones[0];
         assert_eq!(
-            root.property_lists[0].properties[0].value,
+            root.property_lists.as_ref().unwrap()[0].properties[0].value,
             RawString::from("adult")
         );
         assert_eq!(root.translation, [0.0, 1.5, -2.5e-5]);
-        assert_eq!(skeleton.bones[1].wiggle_value, 400000.0);
+        assert_eq!(skeleton.bones[1].wiggle_value, Some(400000.0));
         assert_eq!(
             cmx.suit_names().collect::<Vec<_>>(),
             [&RawString::from("b001fafat_01")]
@@ -531,7 +673,8 @@ mod tests {
     fn malformed_files_name_line_column_and_field() {
         assert_eq!(
             error_of(&replaced("version 300", "version 301")),
-            "line 2:9: version: expected 300, found `301`"
+            "line 2:9: version: version 301 is neither 300 (the released game) nor 200 \
+             (its 1998 prototype)"
         );
         assert_eq!(
             error_of(&replaced("\r\n400000\r\n", "\r\nlots\r\n")),
@@ -543,7 +686,9 @@ mod tests {
         );
         assert_eq!(
             error_of(&replaced("\r\n1\r\nb001fafat_01", "\r\n9\r\nb001fafat_01")),
-            "line 29:1: suits: count 9 needs at least 36 more lines but only 31 remain"
+            // A version 200 suit takes two lines at least, so the count
+            // passes the first bound and the second suit reads a skill.
+            "line 39:1: suits[1].suit_type: expected an integer, found `a2o-test`"
         );
         // A missing line shifts the rest: the suit count becomes the wiggle
         // power and the suit's name the suit count.
@@ -559,6 +704,7 @@ mod tests {
         assert_eq!(
             description.facts,
             [
+                ("version", "300".to_owned()),
                 ("skeletons", "1".to_owned()),
                 ("skeleton", "adult (2 bones)".to_owned()),
                 ("suits", "1".to_owned()),

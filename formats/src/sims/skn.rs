@@ -7,7 +7,7 @@ use crate::format::{self, Describe, Description, Encoding, Format, Sample};
 use crate::rig::{self, BoneRange, BoneSpace, Rig, RigError, RigOptions};
 use crate::schema::text::{TextSchema, TextStyle};
 use crate::schema::Layout;
-use crate::schema::{Error, ErrorKind, RawString, Segment};
+use crate::schema::{Error, RawString, Refusal};
 use crate::Schema;
 
 /// The Sims 1 skin (`.skn`). One value or record per line, CRLF, numbers
@@ -53,12 +53,50 @@ pub struct Skn {
     #[schema(prefix)]
     pub uvs: Vec<[f32; 2]>,
     /// Blend entries (`vertex weight`): blend vertex `uvs.len() + i` pulls
-    /// real vertex `vertex` toward itself by `raw_weight / 32768`.
-    #[schema(prefix)]
+    /// real vertex `vertex` toward itself by `raw_weight / 32768`; each
+    /// affects a real vertex.
+    #[schema(prefix, check = blends_affect_real_vertices(uvs))]
     pub blends: Vec<Blend>,
-    /// Real vertices, then blend vertices (`x y z nx ny nz`).
-    #[schema(prefix)]
+    /// Real vertices, then blend vertices (`x y z nx ny nz`): one per uv
+    /// and one per blend.
+    #[schema(prefix, check = one_vertex_per_uv_and_blend(uvs, blends))]
     pub vertices: Vec<Vertex>,
+}
+
+/// Each blend's vertex is one of the real vertices (one per uv).
+fn blends_affect_real_vertices(blends: &[Blend], uvs: &[[f32; 2]]) -> Result<(), Refusal> {
+    let real = uvs.len();
+    let outside = blends
+        .iter()
+        .position(|blend| usize::try_from(blend.vertex).map_or(true, |vertex| vertex >= real));
+    match outside.and_then(|index| Some((index, blends.get(index)?))) {
+        Some((index, blend)) => Err(Refusal::at_element(
+            index,
+            format!(
+                "vertex {} is not one of the {real} real vertices",
+                blend.vertex
+            ),
+        )),
+        None => Ok(()),
+    }
+}
+
+/// The vertex list holds the real vertices, then one blend vertex per blend.
+fn one_vertex_per_uv_and_blend(
+    vertices: &[Vertex],
+    uvs: &[[f32; 2]],
+    blends: &[Blend],
+) -> Result<(), Refusal> {
+    let expected = uvs.len() + blends.len();
+    if vertices.len() == expected {
+        return Ok(());
+    }
+    Err(Refusal::new(format!(
+        "{} vertices, but {} uvs and {} blends need {expected}",
+        vertices.len(),
+        uvs.len(),
+        blends.len()
+    )))
 }
 
 /// One binding line: `bone firstVert vertCount firstBlend blendCount`.
@@ -101,13 +139,9 @@ pub struct Vertex {
 }
 
 impl Skn {
-    /// Reads a `.skn` and checks what the layout alone cannot: each blend
-    /// affects a real vertex, and the vertex list holds one vertex per uv
-    /// and per blend.
+    /// Reads a `.skn`.
     pub fn from_text(text: &[u8]) -> Result<Self, Error> {
-        let skn = <Self as TextSchema>::from_text(text)?;
-        skn.check()?;
-        Ok(skn)
+        <Self as TextSchema>::from_text(text)
     }
 
     /// Writes the `.skn` in its recorded style.
@@ -118,46 +152,6 @@ impl Skn {
     /// Vertices with a uv (the first part of [`Skn::vertices`]).
     pub fn real_vertex_count(&self) -> usize {
         self.uvs.len()
-    }
-
-    /// The line (from 1) holding the count of `blends`: every list before it
-    /// is a count line plus one line per element.
-    fn blend_count_line(&self) -> usize {
-        let lists = [
-            self.bones.len(),
-            self.faces.len(),
-            self.bindings.len(),
-            self.uvs.len(),
-        ];
-        2 + lists.iter().map(|len| 1 + len).sum::<usize>() + 1
-    }
-
-    fn check(&self) -> Result<(), Error> {
-        let real = self.real_vertex_count();
-        let blend_count_line = self.blend_count_line();
-        for (index, blend) in self.blends.iter().enumerate() {
-            if usize::try_from(blend.vertex).map_or(true, |vertex| vertex >= real) {
-                let kind = ErrorKind::Invalid(format!(
-                    "vertex {} is not one of the {real} real vertices",
-                    blend.vertex
-                ));
-                return Err(Error::at_text(blend_count_line + 1 + index, 1, kind)
-                    .in_field("vertex")
-                    .within(Segment::Index(index))
-                    .in_field("blends"));
-            }
-        }
-        let expected = real + self.blends.len();
-        if self.vertices.len() != expected {
-            let kind = ErrorKind::Invalid(format!(
-                "{} vertices, but {real} uvs and {} blends need {expected}",
-                self.vertices.len(),
-                self.blends.len()
-            ));
-            let line = blend_count_line + self.blends.len() + 1;
-            return Err(Error::at_text(line, 1, kind).in_field("vertices"));
-        }
-        Ok(())
     }
 }
 
@@ -469,11 +463,11 @@ mod tests {
     fn malformed_files_name_line_column_and_field() {
         assert_eq!(
             error_of(&replaced("\r\n2 16384\r\n", "\r\n3 16384\r\n")),
-            "line 16:1: blends[0].vertex: vertex 3 is not one of the 3 real vertices"
+            "line 16:1: blends[0]: vertex 3 is not one of the 3 real vertices"
         );
         assert_eq!(
             error_of(&replaced("\r\n2 16384\r\n", "\r\n-1 16384\r\n")),
-            "line 16:1: blends[0].vertex: vertex -1 is not one of the 3 real vertices"
+            "line 16:1: blends[0]: vertex -1 is not one of the 3 real vertices"
         );
         assert_eq!(
             error_of(&replaced("\r\n0 0\r\n", "\r\n0 O\r\n")),

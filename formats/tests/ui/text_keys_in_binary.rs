@@ -10,7 +10,6 @@ struct Bone {
     parent: Option<u32>,
     #[schema(same_line)]
     flags: u8,
-    #[schema(check = in_range)]
     weight: f32,
 }
 

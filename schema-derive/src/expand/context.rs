@@ -6,9 +6,11 @@ use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned as _;
 use syn::{Ident, Type, Visibility};
 
-use super::field_local;
 use super::paths::Runtime;
-use crate::attr::{ContextArg, ContextParam};
+use super::{count_local, field_local};
+use crate::ast::{is_named, Container};
+use crate::attr::{Check, ContextArg, ContextParam};
+use crate::check_context::is_param;
 
 /// Where generated code runs, which decides how a name reads: a field is a
 /// local while reading (and while drawing test values), `self.field` while
@@ -56,10 +58,39 @@ pub fn context_items(
     }
 }
 
+/// `path(&value, &args...)`: a field's `check` called on the value read
+/// (its local) and the values it names, each by reference: an earlier
+/// field, a context parameter, or a `Count<_>` field as the `usize` count
+/// it holds.
+pub fn check_call(container: &Container, check: &Check, local: &Ident) -> TokenStream {
+    let path = &check.path;
+    let args = check.args.iter().map(|arg| {
+        let counted = container
+            .fields
+            .iter()
+            .any(|field| field.ident == arg && is_named(field.ty, "Count"));
+        if counted {
+            let count = count_local(arg);
+            quote!(&#count)
+        } else {
+            let place = place_of(arg, is_param(container, arg), Side::Read);
+            quote!(&#place)
+        }
+    });
+    // Spanned at the function, so a signature that does not fit is an
+    // error there.
+    quote_spanned!(path.span()=> #path(&#local #(, #args)*))
+}
+
 /// The value a name stands for, cloned.
 pub fn value_of(name: &Ident, is_param: bool, side: Side) -> TokenStream {
     let place = place_of(name, is_param, side);
     quote!(::core::clone::Clone::clone(&#place))
+}
+
+/// [`place_of`] for any name of `container`'s, on `side`.
+pub fn places<'a>(container: &'a Container, side: Side) -> impl Fn(&Ident) -> TokenStream + 'a {
+    move |name| place_of(name, is_param(container, name), side)
 }
 
 /// Where a name's value is, by reference-free place expression.

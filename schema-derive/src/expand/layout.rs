@@ -220,7 +220,7 @@ fn data_encoding(data: &Data) -> String {
             "{} flag (0 absent, 1 present), then {repeated}",
             type_text(flag)
         ),
-        Some(Presence::If(flag)) => format!("{repeated}, present when `{flag}` is not 0"),
+        Some(Presence::If(condition)) => format!("{repeated}, present when {}", condition.doc()),
         Some(Presence::NextTag) => repeated,
     }
 }

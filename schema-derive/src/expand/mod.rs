@@ -2,6 +2,7 @@
 
 mod choice;
 mod context;
+mod fallback;
 mod forms;
 mod keywords;
 mod layout;
@@ -22,6 +23,7 @@ use syn::{Data, DeriveInput, Ident, LitInt};
 use crate::ast::{ChoiceEnum, Container, FormEnum};
 use crate::attr::{ByteOrder, Constant, StringKind};
 use crate::check::{self, Codec, Element, Plan};
+pub use fallback::fallback;
 use paths::Runtime;
 
 pub fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {

@@ -37,6 +37,8 @@ fn joins_plain_run(plan: &Plan) -> bool {
         && data.pass.is_empty()
         && plan.chunk.is_none()
         && plan.form.is_none()
+        // A checked value is read alone: its refusal names its offset.
+        && plan.field.attrs.check.is_none()
 }
 
 /// The plain size of a run of fields: the sum of their types'

@@ -1,10 +1,10 @@
 //! `Decode`: fields in order, each error tagged with the field's name.
 
 use proc_macro2::{Ident, TokenStream};
-use quote::{quote, quote_spanned, ToTokens as _};
+use quote::{format_ident, quote, quote_spanned, ToTokens as _};
 use syn::spanned::Spanned as _;
 
-use super::context::{nested_context, place_of, value_of, Side};
+use super::context::{check_call, nested_context, places, value_of, Side};
 use super::paths::Runtime;
 use super::plain::{field_groups, is_plain, is_plain_run, plain_size};
 use super::{
@@ -15,6 +15,7 @@ use crate::ast::Container;
 use crate::attr::{Presence, Repeat, StringKind};
 use crate::check::{shared_chunk, Codec, Data, Element, Plan};
 use crate::check_context::is_param;
+use crate::condition::read_when;
 
 pub fn decode_impl(rt: &Runtime, container: &Container, plans: &[Plan]) -> TokenStream {
     let ident = container.ident;
@@ -239,11 +240,24 @@ fn read_field_value(rt: &Runtime, container: &Container, plan: &Plan) -> TokenSt
             });
             let value = read_data(rt, container, data, &endian, &quote!(__reader));
             let value = framed_read(rt, plan, data, value);
-            quote! {
+            let read = quote! {
                 let #local: #ty = {
                     let __element_context = #context;
                     #value
                 } #in_field;
+            };
+            let Some(check) = &plan.field.attrs.check else {
+                return read;
+            };
+            // A refusal points at the byte the value starts at.
+            let start = format_ident!("__start_{}", name);
+            let call = check_call(container, &check.value, &local);
+            quote! {
+                let #start = #rt::Input::position(__reader) #in_field;
+                #read
+                if #rt::checking() {
+                    #rt::checked_at_byte(#start, #call) #in_field;
+                }
             }
         }
     }
@@ -290,13 +304,7 @@ fn framed_read(rt: &Runtime, plan: &Plan, data: &Data, value: TokenStream) -> To
             )
         }
     };
-    quote! {
-        if #present? {
-            #value.map(::core::option::Option::Some)
-        } else {
-            ::core::result::Result::Ok(::core::option::Option::None)
-        }
-    }
+    read_when(quote!(#present?), value)
 }
 
 /// An expression reading a value of the data's shape from `reader`; its
@@ -315,16 +323,9 @@ fn read_data(
         Some(Presence::Flag(flag)) => quote! {
             #rt::read_flagged::<#flag, _, _>(#reader, #endian, |__r| #repeated)
         },
-        Some(Presence::If(flag)) => {
-            let flag = place_of(flag, is_param(container, flag), Side::Read);
+        Some(Presence::If(condition)) => {
             let present = read_repeated(rt, container, data, endian, reader);
-            quote! {
-                if #rt::FlagInt::is_set(#flag) {
-                    #present.map(::core::option::Option::Some)
-                } else {
-                    ::core::result::Result::Ok(::core::option::Option::None)
-                }
-            }
+            condition.read(rt, places(container, Side::Read), present)
         }
     }
 }

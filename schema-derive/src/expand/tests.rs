@@ -12,9 +12,10 @@ use super::context::{self, Side};
 use super::paths::Runtime;
 use super::{count_local, field_local, width_of};
 use crate::ast::{is_named, unwrap_generic, Container, FormEnum};
-use crate::attr::{Presence, Repeat, StringKind};
+use crate::attr::{Presence, Repeat, Spanned, StringKind};
 use crate::check::{Codec, Data, Element, Plan};
 use crate::check_context;
+use crate::condition::Condition;
 
 /// Which layout a test runs through: binary bytes or text.
 #[derive(Clone, Copy)]
@@ -223,9 +224,17 @@ fn first_use_strategy(
         {
             return quote!(#rt::testing::context_count::<#ty>());
         }
-        if matches!(&attrs.presence, Some(presence) if matches!(&presence.value, Presence::If(flag) if flag == name))
-        {
-            return if is_param {
+        let condition = match &attrs.presence {
+            Some(Spanned {
+                value: Presence::If(condition),
+                ..
+            }) if condition.reads(name) => Some(condition),
+            _ => None,
+        };
+        if let Some(condition) = condition {
+            // A parameter tested for non-zero is drawn 0 or 1, so both
+            // cases come up; one in an expression takes any value.
+            return if is_param && condition.flag().is_some() {
                 quote!(#rt::testing::context_flag::<#ty>())
             } else {
                 quote!(#rt::testing::strategy::<#ty>())
@@ -375,18 +384,26 @@ fn data_strategy(rt: &Runtime, container: &Container, data: &Data) -> TokenStrea
         Some(Presence::Flag(_) | Presence::NextTag) => {
             quote!(#rt::proptest::option::of(#repeated).boxed())
         }
-        Some(Presence::If(flag)) => {
-            let flag =
-                context::place_of(flag, check_context::is_param(container, flag), Side::Read);
-            quote! {
-                if #rt::FlagInt::is_set(#flag) {
-                    #repeated.prop_map(::core::option::Option::Some).boxed()
-                } else {
-                    #rt::proptest::strategy::LazyJust::new(|| ::core::option::Option::None).boxed()
-                }
-            }
-        }
+        Some(Presence::If(condition)) => conditional_strategy(rt, container, condition, repeated),
         None => repeated,
+    }
+}
+
+/// An optional value drawn by `repeated` when the condition holds for
+/// the values drawn before it, else `None`.
+pub(super) fn conditional_strategy(
+    rt: &Runtime,
+    container: &Container,
+    condition: &Condition,
+    repeated: TokenStream,
+) -> TokenStream {
+    let holds = condition.tokens(rt, context::places(container, Side::Read));
+    quote! {
+        if #holds {
+            #repeated.prop_map(::core::option::Option::Some).boxed()
+        } else {
+            #rt::proptest::strategy::LazyJust::new(|| ::core::option::Option::None).boxed()
+        }
     }
 }
 

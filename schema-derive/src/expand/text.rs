@@ -5,7 +5,7 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned as _;
 
-use super::context::{self, nested_context, place_of, value_of, Side};
+use super::context::{self, nested_context, place_of, places, value_of, Side};
 use super::layout::{context_layout, passed, type_text};
 use super::paths::Runtime;
 use super::tests::{counted_len, struct_test_module, Check, TestField};
@@ -427,6 +427,7 @@ fn has_elements(plan: &TextPlan) -> bool {
         &plan.codec,
         TextCodec::Value(TextValue {
             repeat: Some(_),
+            flow: false,
             ..
         })
     )
@@ -448,23 +449,10 @@ fn check_call(rt: &Runtime, container: &Container, plan: &TextPlan) -> TokenStre
     } else {
         quote!(&[])
     };
-    let path = &check.path;
-    let args = check.args.iter().map(|arg| {
-        let counted = container
-            .fields
-            .iter()
-            .any(|field| field.ident == arg && is_named(field.ty, "Count"));
-        if counted {
-            let count = count_local(arg);
-            quote!(&#count)
-        } else {
-            let place = place_of(arg, is_param(container, arg), Side::Read);
-            quote!(&#place)
-        }
-    });
+    let call = context::check_call(container, check, &local);
     quote! {
-        if __reader.checking() {
-            #rt::checked(__reader, #mark, #marks, #path(&#local #(, #args)*))
+        if #rt::checking() {
+            #rt::checked(__reader, #mark, #marks, #call)
                 .map_err(|e| e.in_field(#label))?;
         }
     }
@@ -490,8 +478,12 @@ fn read_value(
         element
     };
     let min_lines = element_min_lines(rt, value);
+    let ty = value.element_ty;
     let read = match &value.repeat {
         None => read_element(rt, value, &quote!(__reader)),
+        Some(TextRepeat::CountLine) if value.flow => quote! {
+            #rt::read_flowing_list(__reader, <#ty as #rt::TextTokens>::read_tokens)
+        },
         Some(TextRepeat::CountLine) => {
             quote!(#rt::read_list(__reader, #min_lines, |__r| #element))
         }
@@ -509,15 +501,8 @@ fn read_value(
         Some(TextRepeat::ToEnd) => quote!(#rt::read_lines_to_end(__reader, |__r| #element)),
     };
     match &value.presence {
-        Some(TextPresence::If(flag)) => {
-            let flag = place_of(flag, is_param(container, flag), Side::Read);
-            quote! {
-                if #rt::FlagInt::is_set(#flag) {
-                    #read.map(::core::option::Option::Some)
-                } else {
-                    ::core::result::Result::Ok(::core::option::Option::None)
-                }
-            }
+        Some(TextPresence::If(condition)) => {
+            condition.read(rt, places(container, Side::Read), read)
         }
         Some(TextPresence::NoneWord(_)) | None => read,
     }
@@ -552,15 +537,8 @@ fn read_one_line_field(rt: &Runtime, container: &Container, plan: &TextPlan) -> 
         TextCodec::Value(value) => {
             let tokens = read_value_tokens(rt, value, &quote!(__reader));
             match &value.presence {
-                Some(TextPresence::If(flag)) => {
-                    let flag = place_of(flag, false, Side::Read);
-                    quote! {
-                        if #rt::FlagInt::is_set(#flag) {
-                            #tokens.map(::core::option::Option::Some)
-                        } else {
-                            ::core::result::Result::Ok(::core::option::Option::None)
-                        }
-                    }
+                Some(TextPresence::If(condition)) => {
+                    condition.read(rt, places(container, Side::Read), tokens)
                 }
                 Some(TextPresence::NoneWord(_)) | None => tokens,
             }
@@ -685,6 +663,11 @@ fn write_value(
         let element = write_element(rt, value, &quote!(__w), &quote!(__e));
         match &value.repeat {
             None => write_element(rt, value, &quote!(__writer), value_ref),
+            Some(TextRepeat::CountLine) if value.flow => quote! {
+                #rt::write_flowing_list(__writer, #value_ref, |__w, __e| {
+                    #rt::TextTokens::write_tokens(__e, __w)
+                })
+            },
             Some(TextRepeat::CountLine) => {
                 quote!(#rt::write_list(__writer, #value_ref, |__w, __e| #element))
             }
@@ -702,16 +685,15 @@ fn write_value(
         }
     };
     match &value.presence {
-        Some(TextPresence::If(flag)) => {
-            let flag_label = str_lit(&flag.to_string());
-            let flag = place_of(flag, is_param(container, flag), Side::Write);
+        Some(TextPresence::If(condition)) => {
+            let check = condition.check_tokens(
+                rt,
+                places(container, Side::Write),
+                quote!((#value_ref).is_some()),
+            );
             let present = write(&quote!(__v));
             quote! {
-                #rt::check_presence(
-                    #flag_label,
-                    #rt::FlagInt::is_set(#flag),
-                    (#value_ref).is_some(),
-                )
+                #check
                 .and_then(|()| match (#value_ref).as_ref() {
                     ::core::option::Option::Some(__v) => #present,
                     ::core::option::Option::None => ::core::result::Result::Ok(()),
@@ -749,15 +731,15 @@ fn write_one_line_field(rt: &Runtime, plan: &TextPlan) -> TokenStream {
     let write = match &plan.codec {
         TextCodec::Magic(constant) => quote!(#rt::write_keywords(__writer, #constant)),
         TextCodec::Value(value) => match &value.presence {
-            Some(TextPresence::If(flag)) => {
-                let flag_label = str_lit(&flag.to_string());
+            Some(TextPresence::If(condition)) => {
+                let check = condition.check_tokens(
+                    rt,
+                    |name| place_of(name, false, Side::Write),
+                    quote!(self.#name.is_some()),
+                );
                 let tokens = write_value_tokens(rt, value, &quote!(__writer), &quote!(__v));
                 quote! {
-                    #rt::check_presence(
-                        #flag_label,
-                        #rt::FlagInt::is_set(self.#flag),
-                        self.#name.is_some(),
-                    )
+                    #check
                     .and_then(|()| match self.#name.as_ref() {
                         ::core::option::Option::Some(__v) => #tokens,
                         ::core::option::Option::None => ::core::result::Result::Ok(()),
@@ -956,12 +938,18 @@ fn value_encoding(value: &TextValue, line: Line, one_line: bool) -> String {
     };
     let repeated = match &value.repeat {
         None => element,
+        Some(TextRepeat::CountLine) if value.flow => format!(
+            "count line, then that many × {element}, their tokens in any whitespace (line \
+             breaks kept as read)"
+        ),
         Some(TextRepeat::CountLine) => format!("count line, then that many × {element}"),
         Some(TextRepeat::Count(count)) => format!("`{count}` × {element}"),
         Some(TextRepeat::ToEnd) => format!("{element}, repeated to the end of the text"),
     };
     let present = match &value.presence {
-        Some(TextPresence::If(flag)) => format!("{repeated}, present when `{flag}` is not 0"),
+        Some(TextPresence::If(condition)) => {
+            format!("{repeated}, present when {}", condition.doc())
+        }
         Some(TextPresence::NoneWord(_)) | None => repeated,
     };
     match passed(&value.pass) {
@@ -1029,16 +1017,8 @@ fn field_strategy(rt: &Runtime, container: &Container, plan: &TextPlan) -> Token
                 Some(TextPresence::NoneWord(_)) => {
                     quote!(#rt::proptest::option::of(#repeated).boxed())
                 }
-                Some(TextPresence::If(flag)) => {
-                    let flag = place_of(flag, is_param(container, flag), Side::Read);
-                    quote! {
-                        if #rt::FlagInt::is_set(#flag) {
-                            #repeated.prop_map(::core::option::Option::Some).boxed()
-                        } else {
-                            #rt::proptest::strategy::LazyJust::new(|| ::core::option::Option::None)
-                                .boxed()
-                        }
-                    }
+                Some(TextPresence::If(condition)) => {
+                    super::tests::conditional_strategy(rt, container, condition, repeated)
                 }
             }
         }

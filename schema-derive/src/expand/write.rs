@@ -3,7 +3,7 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use super::context::{nested_context, place_of, value_of, Side};
+use super::context::{nested_context, places, value_of, Side};
 use super::paths::Runtime;
 use super::{
     constant_tokens, count_local, encode_fns, endian, str_lit, tag_str, tag_tokens, width_of,
@@ -250,17 +250,16 @@ fn write_data(
                 )
             }
         }
-        Some(Presence::If(flag)) => {
-            let flag_label = str_lit(&flag.to_string());
+        Some(Presence::If(condition)) => {
             let present =
                 write_repeated(rt, container, data, endian, &quote!(__writer), &quote!(__v));
-            let flag = place_of(flag, is_param(container, flag), Side::Write);
+            let check = condition.check_tokens(
+                rt,
+                places(container, Side::Write),
+                quote!((#value).is_some()),
+            );
             quote! {
-                #rt::check_presence(
-                    #flag_label,
-                    #rt::FlagInt::is_set(#flag),
-                    (#value).is_some(),
-                )
+                #check
                 .and_then(|()| match (#value).as_ref() {
                     ::core::option::Option::Some(__v) => #present,
                     ::core::option::Option::None => ::core::result::Result::Ok(()),

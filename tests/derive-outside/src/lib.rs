@@ -3,7 +3,7 @@
 //! round-trip tests the derive generates for each type here.
 
 use formats::schema::text::TextStyle;
-use formats::schema::{Magic, RawString};
+use formats::schema::{Magic, RawString, Refusal};
 use formats::Schema;
 
 /// A binary palette: a constant, a name and a list of colours.
@@ -44,6 +44,62 @@ pub struct Waypoint {
     pub name: RawString,
     #[schema(vector)]
     pub at: [f32; 3],
+}
+
+/// A versioned binary header: `flags` exists from version 2 on, and
+/// `count` may be at most ten times the version.
+#[derive(Debug, Clone, PartialEq, Schema)]
+#[schema(little)]
+pub struct Header {
+    pub version: u16,
+    #[schema(present_if = version >= 2)]
+    pub flags: Option<u32>,
+    #[schema(check = at_most_ten_per_version(version))]
+    pub count: u8,
+}
+
+fn at_most_ten_per_version(count: &u8, version: &u16) -> Result<(), Refusal> {
+    if u32::from(*count) <= 10 * u32::from(*version) {
+        Ok(())
+    } else {
+        Err(Refusal::new(format!(
+            "{count} is more than ten per version (version {version})"
+        )))
+    }
+}
+
+/// A versioned text record: `extra` exists from version 300 on.
+#[derive(Debug, Clone, PartialEq, Schema)]
+#[schema(text)]
+pub struct Record {
+    #[schema(style)]
+    pub style: TextStyle,
+    pub version: u32,
+    #[schema(present_if = version >= 300)]
+    pub extra: Option<i32>,
+    pub value: i32,
+}
+
+/// What a [`Shape`] holds, decided by its `kind`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Schema)]
+#[schema(little, tag = u8)]
+pub enum Kind {
+    #[schema(when = 0)]
+    Point,
+    #[schema(when = 1)]
+    Circle,
+}
+
+/// A condition over a field of a derived enum type and over flag bits.
+#[derive(Debug, Clone, PartialEq, Schema)]
+#[schema(little)]
+pub struct Shape {
+    pub kind: Kind,
+    pub flags: u8,
+    #[schema(present_if = kind == Kind::Circle)]
+    pub radius: Option<f32>,
+    #[schema(present_if = flags & 4 != 0)]
+    pub label: Option<u16>,
 }
 
 /// A crate that re-exports `formats` under another path.
@@ -105,6 +161,83 @@ mod tests {
             error.to_string(),
             "line 3:12: points[0].at[2]: expected a number, found `|`"
         );
+    }
+
+    #[test]
+    fn a_version_decides_whether_a_binary_field_exists() {
+        let old = Header::from_bytes(&[1, 0, 5]).unwrap();
+        assert_eq!(
+            old,
+            Header {
+                version: 1,
+                flags: None,
+                count: 5,
+            }
+        );
+        assert_eq!(old.to_bytes().unwrap(), [1, 0, 5]);
+        let new = Header::from_bytes(&[2, 0, 9, 0, 0, 0, 5]).unwrap();
+        assert_eq!(new.flags, Some(9));
+        assert_eq!(new.to_bytes().unwrap(), [2, 0, 9, 0, 0, 0, 5]);
+    }
+
+    #[test]
+    fn a_value_its_condition_rules_out_is_not_written() {
+        let wrong = Header {
+            version: 1,
+            flags: Some(9),
+            count: 5,
+        };
+        let error = wrong.to_bytes().unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "flags: the condition `version >= 2` does not hold but the value is present"
+        );
+        let missing = Header {
+            version: 2,
+            flags: None,
+            count: 5,
+        };
+        assert_eq!(
+            missing.to_bytes().unwrap_err().to_string(),
+            "flags: the condition `version >= 2` holds but the value is absent"
+        );
+    }
+
+    #[test]
+    fn a_binary_check_refuses_at_the_value_with_its_message() {
+        let error = Header::from_bytes(&[1, 0, 200]).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "byte 2: count: 200 is more than ten per version (version 1)"
+        );
+    }
+
+    #[test]
+    fn a_version_decides_whether_a_text_field_exists() {
+        let old = Record::from_text(b"200\r\n7\r\n").unwrap();
+        assert_eq!((old.version, old.extra, old.value), (200, None, 7));
+        assert_eq!(old.to_text().unwrap(), b"200\r\n7\r\n");
+        let new = Record::from_text(b"300\r\n-1\r\n7\r\n").unwrap();
+        assert_eq!((new.version, new.extra, new.value), (300, Some(-1), 7));
+        assert_eq!(new.to_text().unwrap(), b"300\r\n-1\r\n7\r\n");
+        let wrong = Record {
+            extra: Some(1),
+            ..old
+        };
+        assert_eq!(
+            wrong.to_text().unwrap_err().to_string(),
+            "extra: the condition `version >= 300` does not hold but the value is present"
+        );
+    }
+
+    #[test]
+    fn conditions_test_enum_values_and_flag_bits() {
+        let circle = Shape::from_bytes(&[1, 4, 0, 0, 0x80, 0x3f, 7, 0]).unwrap();
+        assert_eq!(circle.radius, Some(1.0));
+        assert_eq!(circle.label, Some(7));
+        let point = Shape::from_bytes(&[0, 0]).unwrap();
+        assert_eq!((point.radius, point.label), (None, None));
+        assert_eq!(point.to_bytes().unwrap(), [0, 0]);
     }
 
     #[test]

@@ -1,34 +1,9 @@
-//! What a field's `check` function says, and how its refusal becomes an
-//! error at the field's line and column.
+//! How a text field's `check` refusal becomes an error at the value's line
+//! and column.
 
 use super::reader::{Mark, TextReader};
+use crate::schema::check::Refusal;
 use crate::schema::{Error, ErrorKind, Segment};
-
-/// A value a field's `check` function refuses: why, and, for a list, which
-/// element is at fault (the error then points at that element).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Refusal {
-    pub element: Option<usize>,
-    pub message: String,
-}
-
-impl Refusal {
-    /// The whole value is refused.
-    pub fn new(message: impl Into<String>) -> Self {
-        Refusal {
-            element: None,
-            message: message.into(),
-        }
-    }
-
-    /// Element `index` of the list is refused.
-    pub fn at_element(index: usize, message: impl Into<String>) -> Self {
-        Refusal {
-            element: Some(index),
-            message: message.into(),
-        }
-    }
-}
 
 /// A `check`'s verdict on a field read at `field` (its list's elements at
 /// `elements`) as an error at that place.

@@ -12,9 +12,10 @@
 //! | `vector` | `[T; N]` | `\| x y z \|` |
 //! | `angle_brackets` | `RawString` | `<Bip01 L Thigh>`: a name between `<` and `>`, spaces allowed |
 //! | `none = "*"` | `Option<T>`, `T` tokens | the word `*` for none, else the value: `*` or `0` |
-//! | `present_if = name` | `Option<T>` | the value when an earlier field or a context parameter is not 0, else nothing |
+//! | `present_if = EXPR` | `Option<T>` | the value when the condition holds (`version >= 300`, over earlier fields and context parameters; a bare name: it is not 0), else nothing |
 //! | `same_line` | tokens, `Count<C>` | continues the previous field's line: `2 3` for a bone index and a count |
 //! | `prefix` | `Vec<T>` | a count line, then the elements (with `line` or `vector`: of that form) |
+//! | `prefix, flow` | `Vec<T>`, `T` tokens | a count line, then the elements' tokens with any whitespace between them, line breaks included; lines that do not hold exactly one element are kept in the style, so the writer breaks lines where the file did |
 //! | (none) | `Count<C>` | a count line for the lists that name it with `count`; the writer fills it in |
 //! | `count = name` | `Vec<T>` | as many elements as an earlier `Count<_>` field or a context parameter says, with no count line of their own |
 //! | `to_end` | `Vec<T>` | elements until the text ends |
@@ -71,7 +72,7 @@ mod stack_text;
 mod style;
 pub(crate) mod writer;
 
-pub use checks::Refusal;
+pub use super::check::Refusal;
 pub use number::TextNumber;
 pub use reader::{Mark, TextReader};
 pub use stack_text::{NumberText, StackText};

@@ -32,8 +32,23 @@ pub struct TextReader<'a> {
     comments: bool,
     comment_lines: Vec<RawLine>,
     trailing_comments: Vec<RawLine>,
-    /// Whether fields' `check` functions run (see [`Self::skip_checks`]).
-    checking: bool,
+    /// Inside a flowing list (see [`read_flowing_list`]): its progress.
+    flow: Option<Flow>,
+}
+
+/// A flowing list's progress on the open line: enough to tell whether the
+/// line holds exactly one whole element, the layout's own way of writing
+/// it, or must be kept verbatim in the style.
+#[derive(Debug, Default)]
+struct Flow {
+    /// A line is open for the list's tokens.
+    open: bool,
+    /// The open line began inside an element.
+    began_inside: bool,
+    /// Elements with a token on the open line.
+    elements: usize,
+    /// Tokens of the current element read so far.
+    element_tokens: usize,
 }
 
 /// A line's text without its ending, its ending, and the bytes it takes.
@@ -93,7 +108,7 @@ impl<'a> TextReader<'a> {
             comments: false,
             comment_lines: Vec::new(),
             trailing_comments: Vec::new(),
-            checking: true,
+            flow: None,
         }
     }
 
@@ -103,17 +118,6 @@ impl<'a> TextReader<'a> {
     /// starts a comment at the start of a line or after a space or tab.
     pub fn allow_comments(&mut self) {
         self.comments = true;
-    }
-
-    /// Leaves fields' `check` functions out: the generated round-trip tests
-    /// read random values, which need not pass them.
-    pub fn skip_checks(&mut self) {
-        self.checking = false;
-    }
-
-    /// Whether fields' `check` functions run.
-    pub fn checking(&self) -> bool {
-        self.checking
     }
 
     /// The open line's number, from 1.
@@ -247,6 +251,11 @@ impl<'a> TextReader<'a> {
     /// Closes the open line: nothing may follow its last value. A line not
     /// written as its tokens joined by single spaces is kept verbatim.
     pub fn end_line(&mut self) -> Result<(), Error> {
+        self.close_line(false)
+    }
+
+    /// [`Self::end_line`]; `keep` keeps the line verbatim whatever its spacing.
+    fn close_line(&mut self, keep: bool) -> Result<(), Error> {
         self.skip_spaces();
         if self.cursor < self.line.len() {
             let found = self.peek_token();
@@ -259,7 +268,7 @@ impl<'a> TextReader<'a> {
             && !line.last().is_some_and(|&b| is_space(b))
             && memchr::memchr(b'\t', line).is_none()
             && memchr::memmem::find(line, b"  ").is_none();
-        if !canonical {
+        if keep || !canonical {
             self.raw_lines.push(RawLine {
                 index: self.lines_taken - 1,
                 text: RawString(line.to_vec()),
@@ -288,8 +297,46 @@ impl<'a> TextReader<'a> {
         rest.get(..len).unwrap_or_default()
     }
 
-    /// The next whitespace-separated token of the open line.
+    /// In a flowing list, opens lines until the open one has a token left
+    /// (closing the exhausted one); elsewhere nothing.
+    fn flow_to_token(&mut self, expected: &'static str) -> Result<(), Error> {
+        let Some(flow) = &self.flow else {
+            return Ok(());
+        };
+        let mut open = flow.open;
+        loop {
+            if open {
+                self.skip_spaces();
+                if self.cursor < self.line.len() {
+                    return Ok(());
+                }
+                self.close_flow_line()?;
+            }
+            self.begin_line(expected)?;
+            open = true;
+            if let Some(flow) = &mut self.flow {
+                flow.began_inside = flow.element_tokens > 0;
+                flow.elements = 0;
+                flow.open = true;
+            }
+        }
+    }
+
+    /// Closes a flowing list's open line, kept verbatim unless it holds
+    /// exactly one whole element.
+    fn close_flow_line(&mut self) -> Result<(), Error> {
+        let Some(flow) = self.flow.as_mut().filter(|flow| flow.open) else {
+            return Ok(());
+        };
+        flow.open = false;
+        let one_element = !flow.began_inside && flow.elements == 1 && flow.element_tokens == 0;
+        self.close_line(!one_element)
+    }
+
+    /// The next whitespace-separated token of the open line (in a flowing
+    /// list, of the next line holding one).
     pub fn token(&mut self, expected: &'static str) -> Result<&'a [u8], Error> {
+        self.flow_to_token(expected)?;
         self.skip_spaces();
         let token = self.peek_token();
         if token.is_empty() {
@@ -302,6 +349,12 @@ impl<'a> TextReader<'a> {
     /// an error about it points at its first column.
     fn accept(&mut self, token: &[u8]) {
         self.cursor += token.len();
+        if let Some(flow) = &mut self.flow {
+            if flow.element_tokens == 0 {
+                flow.elements += 1;
+            }
+            flow.element_tokens += 1;
+        }
     }
 
     /// The next token, which must be exactly `keyword`.
@@ -320,6 +373,11 @@ impl<'a> TextReader<'a> {
     /// Takes the next token if it is exactly `word` (a word standing for
     /// "none", such as `*`).
     pub fn take_word(&mut self, word: &str) -> bool {
+        // At the end of the text there is no word to take; the value's
+        // reader then says what it expected.
+        if self.flow_to_token("a word").is_err() {
+            return false;
+        }
         self.skip_spaces();
         let token = self.peek_token();
         let taken = token == word.as_bytes();
@@ -332,6 +390,7 @@ impl<'a> TextReader<'a> {
     /// A name between `<` and `>`, spaces allowed (`<Bip01 L Thigh>`).
     pub fn angle_bracketed(&mut self) -> Result<RawString, Error> {
         const EXPECTED: &str = "a `<name>`";
+        self.flow_to_token(EXPECTED)?;
         self.skip_spaces();
         let rest = self.line.get(self.cursor..).unwrap_or_default();
         let Some(inside) = rest.strip_prefix(b"<") else {
@@ -347,7 +406,7 @@ impl<'a> TextReader<'a> {
             )));
         };
         let name = inside.get(..end).unwrap_or_default();
-        self.cursor += end + 2;
+        self.accept(rest.get(..end + 2).unwrap_or_default());
         Ok(RawString(name.to_vec()))
     }
 
@@ -601,6 +660,47 @@ pub fn read_lines_to_end<'a, T>(
         elements.push(element);
     }
     Ok(elements)
+}
+
+/// A count line, then that many elements whose tokens flow: any
+/// whitespace, line breaks included, stands between them (where a format
+/// does not fix the line breaks). Each line that does not hold exactly one
+/// whole element is kept verbatim in the style, so the writer breaks the
+/// lines where the file did. Each element takes at least one byte, which
+/// bounds the count before anything is allocated.
+pub fn read_flowing_list<'a, T>(
+    reader: &mut TextReader<'a>,
+    mut read_tokens: impl FnMut(&mut TextReader<'a>) -> Result<T, Error>,
+) -> Result<Vec<T>, Error> {
+    reader.begin_line("a count")?;
+    let count = reader.count(0)?;
+    reader.end_line()?;
+    let remaining = reader.text.len().saturating_sub(reader.next_line) as u64;
+    if count as u64 > remaining {
+        let kind = ErrorKind::CountTooLarge {
+            count: count as u64,
+            needed: count as u64,
+            remaining,
+        };
+        return Err(Error::at_text(reader.line_number() + 1, 1, kind));
+    }
+    reader.flow = Some(Flow::default());
+    let elements = (|| {
+        let mut elements = vec_to_fill(count);
+        for index in 0..count {
+            if let Some(flow) = &mut reader.flow {
+                flow.element_tokens = 0;
+            }
+            elements.push(read_tokens(reader).map_err(|e| e.within(Segment::Index(index)))?);
+        }
+        if let Some(flow) = &mut reader.flow {
+            flow.element_tokens = 0;
+        }
+        reader.close_flow_line()?;
+        Ok(elements)
+    })();
+    reader.flow = None;
+    elements
 }
 
 fn read_elements<'a, T>(

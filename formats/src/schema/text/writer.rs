@@ -28,6 +28,18 @@ pub struct TextWriter {
     /// Whether the layout allows comments, so that a value that would read
     /// back as one is refused (see [`Self::allow_comments`]).
     comments: bool,
+    /// Inside a flowing list (see [`write_flowing_list`]): its open line,
+    /// if one is open.
+    flow: Option<Option<FlowLine>>,
+}
+
+/// A flowing list's open line: how many tokens the file had on the line
+/// at this index (none recorded: one element per line), and how many are
+/// written.
+#[derive(Debug, Clone, Copy)]
+struct FlowLine {
+    capacity: Option<usize>,
+    tokens: usize,
 }
 
 fn invalid(message: &str) -> Error {
@@ -86,6 +98,7 @@ impl TextWriter {
             next_comment_line: 0,
             next_trailing_comment: 0,
             comments: false,
+            flow: None,
         }
     }
 
@@ -243,15 +256,65 @@ impl TextWriter {
                 "a word starting with `//` would read back as a comment",
             ));
         }
-        self.push_token(token);
-        Ok(())
+        self.push_token(token)
     }
 
-    fn push_token(&mut self, token: &[u8]) {
+    fn push_token(&mut self, token: &[u8]) -> Result<(), Error> {
+        self.open_flow_line()?;
         if self.out.len() > self.line_start {
             self.out.push(b' ');
         }
         self.out.extend_from_slice(token);
+        let full = self
+            .flow
+            .as_mut()
+            .and_then(Option::as_mut)
+            .is_some_and(|line| {
+                line.tokens += 1;
+                line.capacity
+                    .is_some_and(|capacity| line.tokens >= capacity)
+            });
+        if full {
+            self.close_flow_line()?;
+        }
+        Ok(())
+    }
+
+    /// In a flowing list with no line open, opens one, as long as the
+    /// file's line at this index held tokens (an empty one is written as
+    /// it was).
+    fn open_flow_line(&mut self) -> Result<(), Error> {
+        if !matches!(self.flow, Some(None)) {
+            return Ok(());
+        }
+        loop {
+            let kept = raw_at(
+                &self.style.raw_lines,
+                &mut self.next_raw_line,
+                self.lines_written,
+                |raw: &RawLine| raw.index,
+            )
+            .map(|raw| tokens(&raw.text.0).len());
+            self.begin_line()?;
+            if kept == Some(0) {
+                self.end_line()?;
+                continue;
+            }
+            self.flow = Some(Some(FlowLine {
+                capacity: kept,
+                tokens: 0,
+            }));
+            return Ok(());
+        }
+    }
+
+    /// Writes a flowing list's open line, if one is open.
+    fn close_flow_line(&mut self) -> Result<(), Error> {
+        if matches!(self.flow, Some(Some(_))) {
+            self.flow = Some(None);
+            self.end_line()?;
+        }
+        Ok(())
     }
 
     /// Adds a name between `<` and `>`, spaces allowed.
@@ -268,8 +331,7 @@ impl TextWriter {
                 "a `//` after a space in a `<name>` would read back as a comment",
             ));
         }
-        self.push_token(&token);
-        Ok(())
+        self.push_token(&token)
     }
 
     /// Adds a number: the file's own spelling when the style kept one at this
@@ -291,8 +353,7 @@ impl TextWriter {
             // A number's own text is a word that reads back as itself.
             _ => {
                 let text = value.text(self.style.float_style);
-                self.push_token(text.as_bytes());
-                Ok(())
+                self.push_token(text.as_bytes())
             }
         }
     }
@@ -384,6 +445,29 @@ pub fn write_elements<T>(
         write_one(writer, element).map_err(|e| e.within(Segment::Index(index)))?;
     }
     Ok(())
+}
+
+/// Writes a flowing list (see `read_flowing_list`): its length on a count
+/// line, then the elements' tokens, breaking lines where the style says the
+/// file did, else after each element.
+pub fn write_flowing_list<T>(
+    writer: &mut TextWriter,
+    elements: &[T],
+    mut write_tokens: impl FnMut(&mut TextWriter, &T) -> Result<(), Error>,
+) -> Result<(), Error> {
+    writer.count(elements.len())?;
+    writer.flow = Some(None);
+    let written = (|| {
+        for (index, element) in elements.iter().enumerate() {
+            write_tokens(writer, element).map_err(|e| e.within(Segment::Index(index)))?;
+            if matches!(writer.flow, Some(Some(FlowLine { capacity: None, .. }))) {
+                writer.close_flow_line()?;
+            }
+        }
+        writer.close_flow_line()
+    })();
+    writer.flow = None;
+    written
 }
 
 /// Writes a list: its length on a count line, then each element; errors

@@ -1,0 +1,111 @@
+//! On a derive error: the error, and stand-in impls of the runtime traits,
+//! so code using the broken type (a struct nesting it, a call to
+//! `from_bytes`) compiles on and the user sees the one real error
+//! (thiserror-impl's `fallback`).
+
+use proc_macro2::TokenStream;
+use quote::quote;
+use syn::DeriveInput;
+
+use super::binary_schema_impls;
+use super::context::context_items;
+use super::paths::Runtime;
+use crate::attr::{self, ContextParam};
+
+/// The errors, and every trait a derived type implements, binary and text
+/// alike (its layout could not be read, so either may be in use), with
+/// bodies that never run: the crate does not compile.
+pub fn fallback(input: &DeriveInput, error: syn::Error) -> TokenStream {
+    let ident = &input.ident;
+    let attrs = attr::Container::parse(&input.attrs).ok();
+    let krate = attrs
+        .as_ref()
+        .and_then(|attrs| attrs.krate.as_ref())
+        .map(|krate| &krate.value);
+    let rt = Runtime::new(krate);
+    let declared = attrs
+        .as_ref()
+        .and_then(|attrs| attrs.context.as_ref())
+        .map_or(&[][..], |context| context.value.as_slice());
+    // A parameter declared twice is the error itself: declare it once here.
+    let mut params: Vec<ContextParam> = Vec::new();
+    for param in declared {
+        if !params.iter().any(|earlier| earlier.ident == param.ident) {
+            params.push(param.clone());
+        }
+    }
+    let context = context_items(&rt, ident, &input.vis, &params);
+    let binary = binary_schema_impls(&rt, ident);
+    let error = error.into_compile_error();
+    let unreachable = quote!(::core::unreachable!("the derive failed to compile"));
+    quote! {
+        #error
+        #context
+
+        impl #rt::Decode for #ident {
+            const MIN_SIZE: u64 = 0;
+            const FIXED_SIZE: ::core::option::Option<u64> = ::core::option::Option::None;
+
+            fn decode<__R: ::std::io::Read + ::std::io::Seek>(
+                _: &mut __R,
+                _: #rt::Endian,
+                _: &<Self as #rt::HasContext>::Context,
+            ) -> ::core::result::Result<Self, #rt::Error> {
+                #unreachable
+            }
+        }
+
+        impl #rt::Encode for #ident {
+            fn encode<__S: ::std::io::Write + ::std::io::Seek>(
+                &self,
+                _: &mut __S,
+                _: #rt::Endian,
+                _: &<Self as #rt::HasContext>::Context,
+            ) -> ::core::result::Result<(), #rt::Error> {
+                #unreachable
+            }
+        }
+
+        impl #rt::IffBody for #ident {}
+        #binary
+
+        impl #rt::TextRead for #ident {
+            const MIN_LINES: u64 = 0;
+
+            fn read_text(
+                _: &mut #rt::TextReader<'_>,
+                _: &<Self as #rt::HasContext>::Context,
+            ) -> ::core::result::Result<Self, #rt::Error> {
+                #unreachable
+            }
+        }
+
+        impl #rt::TextWrite for #ident {
+            fn write_text(
+                &self,
+                _: &mut #rt::TextWriter,
+                _: &<Self as #rt::HasContext>::Context,
+            ) -> ::core::result::Result<(), #rt::Error> {
+                #unreachable
+            }
+        }
+
+        impl #rt::TextSchema for #ident {}
+
+        #rt::testing_only! {
+            #[cfg(test)]
+            impl #rt::testing::Sample for #ident {
+                fn context_strategy(
+                ) -> #rt::proptest::strategy::BoxedStrategy<<Self as #rt::HasContext>::Context> {
+                    #unreachable
+                }
+
+                fn strategy_with(
+                    _: &<Self as #rt::HasContext>::Context,
+                ) -> #rt::proptest::strategy::BoxedStrategy<Self> {
+                    #unreachable
+                }
+            }
+        }
+    }
+}
