@@ -4,13 +4,6 @@
 //! synthetic character (the humanoid sample, its suit naming the `.msh`
 //! sample) and, when `OSSUARY_CORPUS` is set, on the real prototype files,
 //! against the independent implementation.
-//!
-//! The real prototype's character files are `version 200`; until ossuary
-//! reads that version itself, the tests here write each as the version 300
-//! file holding the same values (`version_300`), the layouts as the files
-//! were verified to be: version 200 lacks a bone's property lists,
-//! can-blend and wiggle values, and a suit's type, unknown integer and each
-//! skin's censor flags and unknown integer.
 
 mod independent;
 mod support;
@@ -26,15 +19,16 @@ use support::{assert_status, fixture_bytes, ossuary, stderr, stdout, write};
 
 const MESH: &str = "xskin-humanoid_proto-L_ARM-ARM";
 
-/// The humanoid sample as a prototype character: its suit names the `.msh`
-/// sample, and its skill's keys are the `.bin` sample (no `.cfp` beside
-/// it). With `texture`, the mesh's texture is in `Textures/`, named in
-/// another case.
+/// The humanoid's prototype sample (a `version 200` file) with its suit
+/// naming the `.msh` sample, and its skill's keys the `.bin` sample (no
+/// `.cfp` beside it). With `texture`, the mesh's texture is in
+/// `Textures/`, named in another case.
 fn prototype_humanoid(texture: bool) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
-    let cmx = String::from_utf8(fixture_bytes("humanoid.cmx"))
+    let cmx = String::from_utf8(fixture_bytes("humanoid-prototype.cmx"))
         .unwrap()
         .replace("xskin-humanoid-L_ARM-ARM", MESH);
+    assert!(cmx.contains(MESH) && cmx.contains("version 200\r\n"));
     write(dir.path(), "proto.cmx", cmx.as_bytes());
     let mesh = format!("{MESH}.msh");
     write(dir.path(), &mesh, &fixture_bytes(&mesh));
@@ -276,102 +270,23 @@ fn render_draws_a_character_from_one_file() {
     assert_eq!(stdout(&output), "");
 }
 
-/// A `version 200` character or animation file written as the `version
-/// 300` file holding the same values: each bone gains an empty property
-/// list count, can-blend 0 and wiggle 0 0; each suit a type 0 and an
-/// unknown 0 after its name; each skin censor flags 0 and an unknown 0.
-/// Skills are the same in both versions.
-fn version_300(text: &str) -> String {
-    let mut lines = text.split("\r\n");
-    let mut out: Vec<&str> = vec![lines.next().unwrap()];
-    assert_eq!(lines.next(), Some("version 200"));
-    out.push("version 300");
-    // Copies the next `count` lines, returning the last one's number.
-    fn copy<'a>(
-        lines: &mut impl Iterator<Item = &'a str>,
-        out: &mut Vec<&'a str>,
-        count: usize,
-    ) -> usize {
-        for _ in 0..count {
-            out.push(lines.next().unwrap());
-        }
-        out.last().unwrap().parse().unwrap_or(0)
-    }
-    let skeletons = copy(&mut lines, &mut out, 1);
-    for _ in 0..skeletons {
-        let bones = copy(&mut lines, &mut out, 2); // name, bone count
-        for _ in 0..bones {
-            copy(&mut lines, &mut out, 2); // name, parent
-            out.push("0");
-            copy(&mut lines, &mut out, 4); // translation, rotation, can-translate, can-rotate
-            out.extend(["0", "0", "0"]);
-        }
-    }
-    let suits = copy(&mut lines, &mut out, 1);
-    for _ in 0..suits {
-        copy(&mut lines, &mut out, 1);
-        out.extend(["0", "0"]);
-        let skins = copy(&mut lines, &mut out, 1);
-        for _ in 0..skins {
-            copy(&mut lines, &mut out, 2);
-            out.extend(["0", "0"]);
-        }
-    }
-    out.extend(lines);
-    out.join("\r\n")
-}
-
-/// The real prototype's files in a scratch folder, the character files
-/// written as version 300.
-fn prototype_corpus() -> Option<tempfile::TempDir> {
-    let corpus = tests::corpus_dir()?.join("sims1-prototype");
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::create_dir(dir.path().join("Textures")).unwrap();
-    for entry in std::fs::read_dir(&corpus).unwrap() {
-        let path = entry.unwrap().path();
-        let name = path.file_name().unwrap().to_string_lossy().into_owned();
-        if path.is_dir() {
-            for texture in std::fs::read_dir(&path).unwrap() {
-                let texture = texture.unwrap().path();
-                let target = dir.path().join(&name).join(texture.file_name().unwrap());
-                std::fs::copy(&texture, target).unwrap();
-            }
-        } else if name.to_ascii_lowercase().ends_with(".cmx") {
-            let text = std::fs::read_to_string(&path).unwrap();
-            write(dir.path(), &name, version_300(&text).as_bytes());
-        } else {
-            std::fs::copy(&path, dir.path().join(&name)).unwrap();
-        }
-    }
-    Some(dir)
-}
-
-#[test]
-fn the_version_300_writing_of_a_version_200_file_is_the_layout_read_by_hand() {
-    let written = version_300(
-        "// c\r\nversion 200\r\n1\r\nnew\r\n1\r\nROOT\r\nNULL\r\n| 0 1 0 |\r\n| 0 0 0 1 |\r\n1\r\n1\r\n\
-         1\r\nsam\r\n1\r\nPELVIS\r\nxskin-sam-PELVIS-HIP\r\n0\r\n",
-    );
-    assert_eq!(
-        written,
-        "// c\r\nversion 300\r\n1\r\nnew\r\n1\r\nROOT\r\nNULL\r\n0\r\n| 0 1 0 |\r\n| 0 0 0 1 |\r\n\
-         1\r\n1\r\n0\r\n0\r\n0\r\n1\r\nsam\r\n0\r\n0\r\n1\r\nPELVIS\r\nxskin-sam-PELVIS-HIP\r\n0\r\n0\r\n0\r\n"
-    );
-    let cmx = Cmx::from_text(written.as_bytes()).unwrap();
-    assert_eq!(cmx.suits[0].skins[0].name.0, b"xskin-sam-PELVIS-HIP");
+/// The real prototype's files, when `OSSUARY_CORPUS` is set.
+fn prototype_corpus() -> Option<std::path::PathBuf> {
+    Some(tests::corpus_dir()?.join("sims1-prototype"))
 }
 
 #[test]
 fn the_real_prototype_sam_stands_and_greets_as_the_independent_implementation_poses_him() {
-    let Some(dir) = prototype_corpus() else {
+    let Some(corpus) = prototype_corpus() else {
         return;
     };
-    let read = |name: &str| Cmx::from_text(&std::fs::read(dir.path().join(name)).unwrap()).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let read = |name: &str| Cmx::from_text(&std::fs::read(corpus.join(name)).unwrap()).unwrap();
     let sam = read("samnud.cmx");
     let greet = read("adult-greet01.cmx");
-    let bin = std::fs::read(dir.path().join("xskill-adult-greet01.bin")).unwrap();
-    let samnud = path_in(dir.path(), "samnud.cmx");
-    let greeting = path_in(dir.path(), "adult-greet01.cmx");
+    let bin = std::fs::read(corpus.join("xskill-adult-greet01.bin")).unwrap();
+    let samnud = path_in(&corpus, "samnud.cmx");
+    let greeting = path_in(&corpus, "adult-greet01.cmx");
 
     // Joints at rest.
     let (names, world) = independent_world(&sam, None);
@@ -398,7 +313,7 @@ fn the_real_prototype_sam_stands_and_greets_as_the_independent_implementation_po
         }
         assert_status(&ossuary(&args), 0);
         let (names, world) = independent_world(&sam, frame.map(|frame| (&greet, &bin[..], frame)));
-        let want = independent_meshes(dir.path(), &sam, &names, &world);
+        let want = independent_meshes(&corpus, &sam, &names, &world);
         let (positions, _, _) = obj_vertices(&out);
         assert_close(&positions, &want, &format!("samnud at frame {frame:?}"));
         let hand = |name: &[u8]| {
@@ -445,7 +360,7 @@ fn the_real_prototype_sam_stands_and_greets_as_the_independent_implementation_po
     let output = ossuary(&[
         "convert",
         &samnud,
-        &path_in(dir.path(), "xskin-suit-coffeemug.cmx"),
+        &path_in(&corpus, "xskin-suit-coffeemug.cmx"),
         "-o",
         &mug.to_string_lossy(),
     ]);
@@ -459,7 +374,7 @@ fn the_real_prototype_sam_stands_and_greets_as_the_independent_implementation_po
         "joints",
         &samnud,
         "--anim",
-        &path_in(dir.path(), "Ross-idle1.cmx"),
+        &path_in(&corpus, "Ross-idle1.cmx"),
         "--skill",
         "ross-idle1-start",
     ]);
