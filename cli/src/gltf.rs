@@ -47,7 +47,8 @@ struct Skin<'a> {
 
 /// The skeleton comes from the first input that has one; every input gives
 /// its meshes (a suit the skins it names); every `--anim` file gives all
-/// its animations. An input that gives neither the skeleton nor a mesh is
+/// its animations. A texture a mesh names without an image found for it
+/// gives a plain material and one warning. An input that gives neither the skeleton nor a mesh is
 /// the wrong kind of input.
 pub fn run(context: &mut Context, request: &Request) -> Result<bool, CliError> {
     let catalogue = context.catalogue;
@@ -58,6 +59,8 @@ pub fn run(context: &mut Context, request: &Request) -> Result<bool, CliError> {
         .collect::<Result<Vec<Input>, CliError>>()?;
     let mut skeleton = None;
     let mut skins = Vec::new();
+    // Each texture without an image is warned about once.
+    let mut missing_textures: Vec<String> = Vec::new();
     for input in &inputs {
         let has_skeleton = skeleton.is_none()
             && match input.skeleton(request.options)? {
@@ -74,6 +77,17 @@ pub fn run(context: &mut Context, request: &Request) -> Result<bool, CliError> {
         for skin in found {
             let texture = export::find_texture(&skin, &input.files)
                 .map_err(|error| CliError::input(&input.path, error))?;
+            if let (None, Some(name)) = (&texture, &skin.texture) {
+                if !missing_textures.contains(name) {
+                    context.warn(&format!(
+                        "{}: no image found for the texture {name:?} (of {}), beside the file \
+                         or in a Textures folder beside it; its meshes get a plain material",
+                        input.path.display(),
+                        skin.name
+                    ));
+                    missing_textures.push(name.clone());
+                }
+            }
             skins.push(Skin {
                 input,
                 skin,

@@ -329,6 +329,9 @@ impl Posing {
 pub struct Context<'a> {
     pub catalogue: Catalogue,
     pub stdout: &'a mut dyn Write,
+    /// Where warnings go: what a command did in place of what it could not
+    /// do, the command going on.
+    pub stderr: &'a mut dyn Write,
 }
 
 impl Context<'_> {
@@ -344,6 +347,12 @@ impl Context<'_> {
 
     fn print(&mut self, text: &str) -> Result<(), CliError> {
         self.write(text.as_bytes())
+    }
+
+    /// One warning line. A warning that cannot be written is dropped: the
+    /// command's own output matters more.
+    fn warn(&mut self, message: &str) {
+        let _ = writeln!(self.stderr, "ossuary: warning: {message}");
     }
 }
 
@@ -365,7 +374,11 @@ pub fn run(
             return ExitCode::from(u8::try_from(error.exit_code()).unwrap_or(2));
         }
     };
-    let mut context = Context { catalogue, stdout };
+    let mut context = Context {
+        catalogue,
+        stdout,
+        stderr: &mut *stderr,
+    };
     let result = dispatch(&mut context, cli.command);
     let flushed = context.stdout.flush().map_err(|source| CliError::Output {
         path: PathBuf::from("-"),

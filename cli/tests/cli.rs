@@ -153,7 +153,7 @@ fn info_prints_the_bone_tree() {
 #[test]
 fn usage_errors_exit_2_and_bad_input_exits_1() {
     let dir = tempfile::tempdir().unwrap();
-    let unknown = write(dir.path(), "mystery.bin", b"\x12\x34");
+    let unknown = write(dir.path(), "mystery.dat", b"\x12\x34");
     let output = ossuary(&["info", &unknown]);
     // A file that cannot be identified is bad input (exit 1), like any
     // other file ossuary cannot read; it used to be a usage error (2).

@@ -353,7 +353,8 @@ fn a_missing_skin_or_skill_data_is_an_error_naming_the_files_looked_for() {
         stderr(&output),
         format!(
             "ossuary: {humanoid}: cannot find the skin \"xskin-humanoid-L_ARM-ARM\" of suit \
-             \"humanoid-arm\"; looked for {}.skn, {}.bmf\n",
+             \"humanoid-arm\"; looked for {}.skn, {}.bmf, {}.msh\n",
+            skin.display(),
             skin.display(),
             skin.display()
         )
@@ -364,8 +365,9 @@ fn a_missing_skin_or_skill_data_is_an_error_naming_the_files_looked_for() {
         stderr(&output),
         format!(
             "ossuary: {humanoid}: cannot find the animation data of skill \"humanoid-wave\"; \
-             looked for {}\n",
-            dir.path().join("xskill-humanoid-wave.cfp").display()
+             looked for {}, {}\n",
+            dir.path().join("xskill-humanoid-wave.cfp").display(),
+            dir.path().join("xskill-humanoid-wave.bin").display()
         )
     );
 }
@@ -415,7 +417,7 @@ fn a_cfp_under_another_name_needs_its_format_named() {
     let dir = tempfile::tempdir().unwrap();
     let renamed = support::write(
         dir.path(),
-        "wave.bin",
+        "wave.dat",
         &support::fixture_bytes("xskill-humanoid-wave.cfp"),
     );
     let output = ossuary(&["check", &renamed]);

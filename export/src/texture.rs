@@ -18,10 +18,16 @@ use crate::{Mesh, MeshProblem};
 /// reads them.
 const IMAGE_EXTENSIONS: [&str; 4] = ["bmp", "png", "tga", "dds"];
 
+/// The folder beside the meshes where the Sims 1998 prototype keeps its
+/// textures (matched without regard to case).
+const TEXTURES_FOLDER: &str = "Textures";
+
 /// The image `skin`'s texture names, looked up through `files` (beside the
 /// mesh's file, ignoring case): the name as given when it ends in an image
-/// extension, then the name with each of `.bmp`, `.png`, `.tga`, `.dds`.
-/// `None` when the skin names no texture or no such image exists.
+/// extension, then the name with each of `.bmp`, `.png`, `.tga`, `.dds`;
+/// then the same names in a `Textures` folder beside the file, where the
+/// Sims 1998 prototype keeps its images. `None` when the skin names no
+/// texture or no such image exists.
 pub fn find_texture(skin: &rig::Skin, files: &Files) -> Result<Option<FoundFile>, RigError> {
     let Some(name) = &skin.texture else {
         return Ok(None);
@@ -43,7 +49,16 @@ pub fn find_texture(skin: &rig::Skin, files: &Files) -> Result<Option<FoundFile>
             .iter()
             .map(|extension| format!("{name}.{extension}")),
     );
-    match files.find(&format!("the texture {name}"), &names) {
+    let what = format!("the texture {name}");
+    let in_textures: Vec<String> = names
+        .iter()
+        .map(|name| format!("{TEXTURES_FOLDER}/{name}"))
+        .collect();
+    let found = match files.find(&what, &names) {
+        Err(FindError::Missing { .. }) => files.find_beside(&what, &in_textures),
+        other => other,
+    };
+    match found {
         Ok(found) => Ok(Some(found)),
         Err(FindError::Missing { .. }) => Ok(None),
         Err(other) => Err(other.into()),
@@ -135,4 +150,49 @@ fn png(found: &FoundFile) -> Result<Vec<u8>, image::ImageError> {
     let mut png = Vec::new();
     decoded.write_to(&mut Cursor::new(&mut png), ImageFormat::Png)?;
     Ok(png)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn skin_naming(texture: &str) -> rig::Skin {
+        rig::Skin {
+            name: "xskin-samnud-HEAD-HEAD".to_owned(),
+            texture: Some(texture.to_owned()),
+            positions: Vec::new(),
+            normals: Vec::new(),
+            uvs: Vec::new(),
+            triangles: Vec::new(),
+            binding: rig::Binding::BoneSpace(rig::BoneSpace {
+                bones: Vec::new(),
+                ranges: Vec::new(),
+                blend_positions: Vec::new(),
+                blend_normals: Vec::new(),
+                blends: Vec::new(),
+            }),
+            morph_targets: Vec::new(),
+            shared_positions: None,
+        }
+    }
+
+    #[test]
+    fn textures_are_found_beside_the_file_then_in_its_textures_folder_any_case() {
+        let temp = tempfile::tempdir().unwrap();
+        let dir = temp.path();
+        std::fs::create_dir_all(dir.join("textures")).unwrap();
+        std::fs::write(dir.join("textures/MfemHead.PNG"), b"in the folder").unwrap();
+        std::fs::write(dir.join("mfemhand.bmp"), b"beside").unwrap();
+        std::fs::write(dir.join("textures/mfemhand.png"), b"in the folder").unwrap();
+        let files = Files::beside(&dir.join("samnud.cmx"));
+        let found = |texture: &str| {
+            find_texture(&skin_naming(texture), &files)
+                .unwrap()
+                .map(|found| found.bytes)
+        };
+        assert_eq!(found("mfemhead"), Some(b"in the folder".to_vec()));
+        // Beside the file comes first.
+        assert_eq!(found("mfemhand"), Some(b"beside".to_vec()));
+        assert_eq!(found("mfemfoot"), None);
+    }
 }

@@ -80,23 +80,22 @@ impl Files {
     /// it; then every name's last component beside the referring file.
     /// `what` names the reference in the error, which lists every path tried.
     pub fn find(&self, what: &str, names: &[String]) -> Result<FoundFile, FindError> {
-        let mut tried = Vec::new();
-        for candidate in self.candidates(names) {
-            if let Some(path) = find_ignoring_case(&candidate) {
-                let bytes = std::fs::read(&path).map_err(|source| FindError::Unreadable {
-                    path: path.clone(),
-                    source,
-                })?;
-                return Ok(FoundFile { path, bytes });
-            }
-            if !tried.contains(&candidate) {
-                tried.push(candidate);
-            }
-        }
-        Err(FindError::Missing {
-            what: what.to_owned(),
-            tried,
-        })
+        read_first(what, self.candidates(names))
+    }
+
+    /// Reads the first of `names` that exists in the referring file's
+    /// folder, a name with folders (`Textures/a.png`) below it; nothing
+    /// above it or under the root is looked at. `what` names the reference
+    /// in the error, which lists every path tried.
+    pub fn find_beside(&self, what: &str, names: &[String]) -> Result<FoundFile, FindError> {
+        let candidates: Vec<PathBuf> = match &self.folder {
+            Some(folder) => names
+                .iter()
+                .map(|name| folder.join(relative_path(name)))
+                .collect(),
+            None => Vec::new(),
+        };
+        read_first(what, candidates)
     }
 
     fn candidates(&self, names: &[String]) -> Vec<PathBuf> {
@@ -128,6 +127,27 @@ impl Files {
         }
         candidates
     }
+}
+
+/// Reads the first candidate that exists, matched without regard to case.
+fn read_first(what: &str, candidates: Vec<PathBuf>) -> Result<FoundFile, FindError> {
+    let mut tried = Vec::new();
+    for candidate in candidates {
+        if let Some(path) = find_ignoring_case(&candidate) {
+            let bytes = std::fs::read(&path).map_err(|source| FindError::Unreadable {
+                path: path.clone(),
+                source,
+            })?;
+            return Ok(FoundFile { path, bytes });
+        }
+        if !tried.contains(&candidate) {
+            tried.push(candidate);
+        }
+    }
+    Err(FindError::Missing {
+        what: what.to_owned(),
+        tried,
+    })
 }
 
 /// A reference as a relative path: `/` and `\` both separate folders, and
@@ -244,6 +264,28 @@ mod tests {
             "{message}"
         );
         assert!(Files::nowhere().find("x", &["x".to_owned()]).is_err());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn names_beside_are_found_in_the_folder_and_below_it_only() {
+        let dir = scratch("beside");
+        std::fs::create_dir_all(dir.join("chars/TEXTURES")).unwrap();
+        std::fs::write(dir.join("chars/TEXTURES/MfemHead.PNG"), b"png").unwrap();
+        std::fs::create_dir_all(dir.join("Textures")).unwrap();
+        std::fs::write(dir.join("Textures/above.png"), b"above").unwrap();
+        let files = Files::beside(&dir.join("chars/samnud.cmx"));
+        let names = |name: &str| [format!("{name}.png"), format!("Textures/{name}.png")];
+        let found = files
+            .find_beside("the texture", &names("mfemhead"))
+            .unwrap();
+        assert_eq!(found.bytes, b"png");
+        // The folder above holds `Textures/above.png`: not beside, not found.
+        let error = files
+            .find_beside("the texture above", &names("above"))
+            .unwrap_err();
+        assert!(error.to_string().contains("Textures/above.png"), "{error}");
+        assert!(Files::nowhere().find_beside("x", &names("x")).is_err());
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

@@ -5,6 +5,7 @@
 
 use std::any::Any;
 use std::collections::HashMap;
+use std::io::Cursor;
 use std::marker::PhantomData;
 
 use serde::de::DeserializeOwned;
@@ -13,7 +14,9 @@ use serde::Serialize;
 use crate::rig::Rig;
 pub use crate::schema::json::JsonError;
 use crate::schema::text::TextSchema;
-use crate::schema::{json, BinarySchema, Error, HasContext, TypeLayout};
+use crate::schema::{
+    json, BinarySchema, Endian, Error, ErrorKind, HasContext, SizeOutput, TypeLayout,
+};
 
 /// Binary files compare by byte offset; text files by line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -83,6 +86,29 @@ pub trait Document: Any {
     fn rig(&self) -> &dyn Rig;
     /// The decoded value itself, for the conversion between twin formats.
     fn as_any(&self) -> &dyn Any;
+    /// For a binary schema type: `bytes` decoded as this document's type
+    /// and written back both ways the generated codec offers, which must
+    /// agree (the tests compare them over every registered binary format,
+    /// using a sample document to stand for its type). `None` for text
+    /// formats and documents the schema did not make.
+    fn codec_paths(&self, bytes: &[u8]) -> Option<CodecPaths> {
+        let _ = bytes;
+        None
+    }
+}
+
+/// What the two ways through a binary codec made of the same bytes: the
+/// bytes written back, or the error.
+#[derive(Debug)]
+pub struct CodecPaths {
+    /// `from_bytes` then `to_bytes`: a byte slice and a byte vector, the
+    /// fast paths. A writer whose counting pass disagrees with what it
+    /// wrote is an error here.
+    pub through_slice: Result<Vec<u8>, Error>,
+    /// `read_from` then `write_to`: any `Read + Seek` and `Write + Seek`,
+    /// the paths binrw and streams take. Bytes after the value are an error
+    /// spelled as `from_bytes` spells it.
+    pub through_stream: Result<Vec<u8>, Error>,
 }
 
 /// A readable summary of a file, for `ossuary info`.
@@ -132,6 +158,8 @@ pub trait Describe {
 /// How a document's value becomes a file again.
 trait FileEncoding<T> {
     fn encode(value: &T) -> Result<Vec<u8>, Error>;
+    /// See [`Document::codec_paths`].
+    fn codec_paths(bytes: &[u8]) -> Option<CodecPaths>;
 }
 
 /// Through the binary schema (`BinarySchema::to_bytes`).
@@ -144,11 +172,57 @@ impl<T: BinarySchema + HasContext<Context = ()>> FileEncoding<T> for AsBinary {
     fn encode(value: &T) -> Result<Vec<u8>, Error> {
         value.to_bytes()
     }
+
+    fn codec_paths(bytes: &[u8]) -> Option<CodecPaths> {
+        Some(CodecPaths {
+            through_slice: through_slice::<T>(bytes),
+            through_stream: through_stream::<T>(bytes),
+        })
+    }
+}
+
+fn through_slice<T: BinarySchema + HasContext<Context = ()>>(
+    bytes: &[u8],
+) -> Result<Vec<u8>, Error> {
+    let value = T::from_bytes(bytes)?;
+    let written = value.to_bytes()?;
+    let mut size = SizeOutput::default();
+    value.encode_output(&mut size, Endian::Little, &())?;
+    if size.counted() != written.len() as u64 {
+        return Err(Error::new(ErrorKind::Invalid(format!(
+            "the counting pass gave {} bytes, but the writer wrote {}",
+            size.counted(),
+            written.len()
+        ))));
+    }
+    Ok(written)
+}
+
+fn through_stream<T: BinarySchema + HasContext<Context = ()>>(
+    bytes: &[u8],
+) -> Result<Vec<u8>, Error> {
+    let mut cursor = Cursor::new(bytes);
+    let value = T::read_from(&mut cursor)?;
+    let end = cursor.position();
+    let len = bytes.len() as u64;
+    if end != len {
+        return Err(Error::at_byte(
+            end,
+            ErrorKind::Invalid(format!("{} byte(s) follow the end of the data", len - end)),
+        ));
+    }
+    let mut written = Cursor::new(Vec::new());
+    value.write_to(&mut written)?;
+    Ok(written.into_inner())
 }
 
 impl<T: TextSchema + HasContext<Context = ()>> FileEncoding<T> for AsText {
     fn encode(value: &T) -> Result<Vec<u8>, Error> {
         value.to_text()
+    }
+
+    fn codec_paths(_: &[u8]) -> Option<CodecPaths> {
+        None
     }
 }
 
@@ -190,6 +264,10 @@ where
 
     fn as_any(&self) -> &dyn Any {
         &self.value
+    }
+
+    fn codec_paths(&self, bytes: &[u8]) -> Option<CodecPaths> {
+        E::codec_paths(bytes)
     }
 }
 

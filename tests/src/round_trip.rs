@@ -8,7 +8,9 @@ use formats::files::Files;
 use formats::format::Format;
 use formats::rig::RigOptions;
 use formats::schema::BinarySchema;
+use formats::sims::bin::{self, Keys, KeysContext};
 use formats::sims::cfp::{self, Streams, StreamsContext, ValueCount};
+use formats::sims::msh::{self, Msh};
 
 /// Decodes `bytes` as `format`; if that succeeds, requires the value to
 /// encode back to `bytes` exactly, the same through `to_json` ->
@@ -73,10 +75,67 @@ pub struct ContextReader {
 }
 
 /// Every format's [`ContextReader`], if it has one.
-pub const CONTEXT_READERS: &[ContextReader] = &[ContextReader {
-    format: cfp::FORMAT.name,
-    fails_or_round_trips: cfp_streams_fail_or_round_trip,
-}];
+pub const CONTEXT_READERS: &[ContextReader] = &[
+    ContextReader {
+        format: cfp::FORMAT.name,
+        fails_or_round_trips: cfp_streams_fail_or_round_trip,
+    },
+    ContextReader {
+        format: bin::FORMAT.name,
+        fails_or_round_trips: bin_keys_fail_or_round_trip,
+    },
+    ContextReader {
+        format: msh::FORMAT.name,
+        fails_or_round_trips: msh_skin_fails_or_builds,
+    },
+];
+
+/// A `.bin` split by its skill's counts, given as for a `.cfp`: two
+/// little-endian u16s before the file.
+fn bin_keys_fail_or_round_trip(bytes: &[u8]) {
+    let [p0, p1, r0, r1, ..] = *bytes else {
+        return;
+    };
+    let file = &bytes[4..];
+    let counts = KeysContext {
+        position_count: u32::from(u16::from_le_bytes([p0, p1])),
+        rotation_count: u32::from(u16::from_le_bytes([r0, r1])),
+    };
+    let Ok(keys) = Keys::split(file, &counts) else {
+        return;
+    };
+    assert_eq!(
+        keys.counts().expect("split keys count themselves"),
+        counts,
+        "sims-bin: split keys hold other counts than they were split by"
+    );
+    let encoded = keys.to_bytes_with(&counts).expect("split keys re-encode");
+    assert!(
+        encoded == file,
+        "sims-bin: split keys did not re-encode byte for byte"
+    );
+}
+
+/// A `.msh` made a skin on the bone its suit would name: a mesh that
+/// reads (its indices checked) always makes one, with a vertex per record.
+fn msh_skin_fails_or_builds(bytes: &[u8]) {
+    let Ok(mesh) = Msh::read(bytes) else {
+        return;
+    };
+    let skin = mesh
+        .skin("mesh", "BONE")
+        .expect("a mesh whose indices were checked makes a skin");
+    assert_eq!(
+        skin.positions.len(),
+        mesh.vertices.len(),
+        "sims-msh: vertices"
+    );
+    assert_eq!(
+        skin.triangles.len(),
+        mesh.faces.len(),
+        "sims-msh: triangles"
+    );
+}
 
 /// A `.cfp` split by its skill's counts: the first two bytes give the
 /// translations' count, the next two the rotations' (little-endian), as a

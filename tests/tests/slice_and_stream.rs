@@ -7,66 +7,22 @@
 //! NaN floats compare), or the same error (byte offset, field path and
 //! message).
 
-use std::io::Cursor;
-
 use formats::catalogue::FORMATS;
-use formats::format::{Encoding, Format};
-use formats::schema::{BinarySchema, Endian, HasContext, SizeOutput};
-use formats::{outcast, sims, swg};
+use formats::format::{Document, Encoding, Format};
 
 /// What one path made of a file: the value written back, or the error.
 type Outcome = Result<Vec<u8>, String>;
 
-/// `to_bytes` counts the bytes first ([`SizeOutput`]) to allocate its
-/// vector once: the count must be what it then writes.
-fn through_slice<T: BinarySchema + HasContext<Context = ()>>(bytes: &[u8]) -> Outcome {
-    let value = T::from_bytes(bytes).map_err(|e| e.to_string())?;
-    let written = value.to_bytes().map_err(|e| e.to_string())?;
-    let mut size = SizeOutput::default();
-    value
-        .encode_output(&mut size, Endian::Little, &())
-        .map_err(|e| e.to_string())?;
-    assert_eq!(size.counted(), written.len() as u64, "counted bytes");
-    Ok(written)
-}
-
-/// `read_from` reads one value and leaves the rest; `from_bytes` calls
-/// bytes after the value an error, which this spells the same way.
-fn through_stream<T: BinarySchema + HasContext<Context = ()>>(bytes: &[u8]) -> Outcome {
-    let mut cursor = Cursor::new(bytes);
-    let value = T::read_from(&mut cursor).map_err(|e| e.to_string())?;
-    let end = cursor.position();
-    let len = bytes.len() as u64;
-    if end != len {
-        return Err(format!(
-            "byte {end}: {} byte(s) follow the end of the data",
-            len - end
-        ));
-    }
-    let mut written = Cursor::new(Vec::new());
-    value.write_to(&mut written).map_err(|e| e.to_string())?;
-    Ok(written.into_inner())
-}
-
-fn both<T: BinarySchema + HasContext<Context = ()>>(bytes: &[u8]) -> (Outcome, Outcome) {
-    (through_slice::<T>(bytes), through_stream::<T>(bytes))
-}
-
-/// Both paths of the format's top-level schema type.
-fn both_paths(format: &Format) -> fn(&[u8]) -> (Outcome, Outcome) {
-    match format.name {
-        "sims-bmf" => both::<sims::bmf::Bmf>,
-        "sims-bcf" => both::<sims::bcf::Bcf>,
-        "tso-skel" => both::<sims::skel::Skeleton>,
-        "sims-cfp" => both::<sims::cfp::Cfp>,
-        "swg-skt" => both::<swg::skt::Skeleton>,
-        "swg-mgn" => both::<swg::mgn::Mesh>,
-        "swg-lmg" => both::<swg::lmg::MeshLevels>,
-        "swg-sat" => both::<swg::sat::Appearance>,
-        "outcast-skeleton" => both::<outcast::skeleton::Skeleton>,
-        "outcast-animation" => both::<outcast::animation::Animation>,
-        other => panic!("binary format {other} has no entry here: add its type"),
-    }
+/// Both paths of the format's top-level schema type, through a document
+/// of that type (`Document::codec_paths`): every registered binary format
+/// takes part, with nothing to add here.
+fn both_paths(document: &dyn Document, bytes: &[u8]) -> (Outcome, Outcome) {
+    let paths = document
+        .codec_paths(bytes)
+        .expect("a binary format's document gives both codec paths");
+    let outcome =
+        |result: Result<Vec<u8>, formats::schema::Error>| result.map_err(|error| error.to_string());
+    (outcome(paths.through_slice), outcome(paths.through_stream))
 }
 
 /// The file, cut short and overwritten at up to `steps` places each,
@@ -100,7 +56,7 @@ fn binary_files() -> Vec<(&'static Format, Vec<u8>)> {
         })
         .collect();
     if let Some(corpus) = tests::corpus_dir() {
-        for family in ["sims1", "swg"] {
+        for family in ["sims1", "sims1-prototype", "swg"] {
             for format in binary() {
                 for extension in format.extensions {
                     for path in tests::files_with_extension(&corpus.join(family), extension) {
@@ -117,7 +73,11 @@ fn binary_files() -> Vec<(&'static Format, Vec<u8>)> {
 fn slice_and_stream_give_the_same_values_and_errors() {
     let mut compared = 0;
     for (format, bytes) in binary_files() {
-        let paths = both_paths(format);
+        let sample = (format.samples)()
+            .into_iter()
+            .next()
+            .unwrap_or_else(|| panic!("{}: a registered format has a sample", format.name));
+        let paths = |bytes: &[u8]| both_paths(sample.document.as_ref(), bytes);
         let (slice, stream) = paths(&bytes);
         assert!(slice.is_ok(), "{}: {slice:?}", format.name);
         assert_eq!(slice, stream, "{}: the whole file", format.name);

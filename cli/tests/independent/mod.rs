@@ -157,6 +157,96 @@ pub fn cfp_components(bytes: &[u8], positions: usize, rotations: usize) -> Vec<V
     components
 }
 
+/// The seven components of a 1998 prototype `.bin`, in the order
+/// `cfp_components` gives them: the file is `positions` translations
+/// (x, y, z) then `rotations` rotations (x, y, z, w), little-endian f32s.
+pub fn bin_components(bytes: &[u8], positions: usize, rotations: usize) -> Vec<Vec<f64>> {
+    assert_eq!(
+        bytes.len(),
+        4 * (3 * positions + 4 * rotations),
+        "a .bin's size"
+    );
+    let floats: Vec<f64> = bytes
+        .chunks_exact(4)
+        .map(|chunk| f64::from(f32::from_le_bytes(chunk.try_into().unwrap())))
+        .collect();
+    let (translations, rotations_floats) = floats.split_at(3 * positions);
+    let mut components: Vec<Vec<f64>> = (0..3)
+        .map(|axis| translations.iter().skip(axis).step_by(3).copied().collect())
+        .collect();
+    components.extend((0..4).map(|axis| {
+        rotations_floats
+            .iter()
+            .skip(axis)
+            .step_by(4)
+            .copied()
+            .collect()
+    }));
+    components
+}
+
+/// A 1998 prototype `.msh` read from its bytes: after the u32 0xB0B0B0B2,
+/// blocks of (i32 count, i32 stride, count * stride bytes): positions,
+/// uvs, faces (i32 a, b, c, 0), vertex records (i32 position index, i32
+/// uv index, f32 normal x, y, z, u32), texture name.
+pub struct PrototypeMesh {
+    pub positions: Vec<[f64; 3]>,
+    pub uvs: Vec<[f64; 2]>,
+    pub faces: Vec<[usize; 3]>,
+    /// Position index, uv index, normal.
+    pub vertices: Vec<(usize, usize, [f64; 3])>,
+    pub texture: String,
+}
+
+pub fn read_msh(bytes: &[u8]) -> PrototypeMesh {
+    let int = |at: usize| i32::from_le_bytes(bytes[at..at + 4].try_into().unwrap());
+    let float = |at: usize| f64::from(f32::from_le_bytes(bytes[at..at + 4].try_into().unwrap()));
+    assert_eq!(&bytes[..4], &[0xB2, 0xB0, 0xB0, 0xB0], "signature");
+    let mut at = 4;
+    let mut blocks = Vec::new();
+    for _ in 0..5 {
+        let (count, stride) = (int(at) as usize, int(at + 4) as usize);
+        blocks.push((at + 8, count, stride));
+        at += 8 + count * stride;
+    }
+    assert_eq!(at, bytes.len(), "bytes after the texture block");
+    let entries = |block: usize| {
+        let (start, count, stride) = blocks[block];
+        (0..count).map(move |index| start + index * stride)
+    };
+    PrototypeMesh {
+        positions: entries(0)
+            .map(|at| [float(at), float(at + 4), float(at + 8)])
+            .collect(),
+        uvs: entries(1).map(|at| [float(at), float(at + 4)]).collect(),
+        faces: entries(2)
+            .map(|at| [int(at) as usize, int(at + 4) as usize, int(at + 8) as usize])
+            .collect(),
+        vertices: entries(3)
+            .map(|at| {
+                (
+                    int(at) as usize,
+                    int(at + 4) as usize,
+                    [float(at + 8), float(at + 12), float(at + 16)],
+                )
+            })
+            .collect(),
+        texture: {
+            let (start, _, stride) = blocks[4];
+            String::from_utf8_lossy(&bytes[start..start + stride]).into_owned()
+        },
+    }
+}
+
+/// A prototype mesh posed rigidly by the bone its suit names: each vertex
+/// record's position through that bone's world matrix.
+pub fn posed_msh(mesh: &PrototypeMesh, bone_world: &Mat4) -> Vec<[f64; 3]> {
+    mesh.vertices
+        .iter()
+        .map(|&(position, _, _)| transform_point(bone_world, mesh.positions[position]))
+        .collect()
+}
+
 /// The bones posed by a skill at `frame`: each motion's bone takes entry
 /// `first_position + frame` of the translations and `first_rotation +
 /// frame` of the rotations (normalized) in place of its rest values, when

@@ -1,9 +1,11 @@
 pub mod bcf;
+pub mod bin;
 pub mod bmf;
 mod bones;
 pub mod cfp;
 mod character;
 pub mod cmx;
+pub mod msh;
 pub mod skel;
 mod skill;
 pub mod skn;

@@ -1,8 +1,10 @@
 //! Sims skills as neutral animations, the game's conventions applied:
 //!
-//! - A skill's `.cfp` (named by its `animation`, found beside the skill
-//!   without regard to case) holds one list of translations and one of
-//!   rotations for all its motions. A motion drives the bone it names; its
+//! - A skill's keys are in `<animation>.cfp` (the released game's
+//!   compressed stream) or, failing that, `<animation>.bin` (the 1998
+//!   prototype's plain floats), found beside the skill without regard to
+//!   case: one list of translations and one of rotations for all its
+//!   motions. A motion drives the bone it names; its
 //!   key for frame `f` is entry `first_position + f` of the translations and
 //!   `first_rotation + f` of the rotations, when it uses them
 //!   (`positions_used`, `rotations_used` non-zero).
@@ -20,6 +22,7 @@
 
 use glam::Vec4;
 
+use super::bin;
 use super::cfp::{Streams, StreamsContext, ValueCount, Values};
 use super::cmx::{Motion, Skill};
 use crate::files::Files;
@@ -32,7 +35,8 @@ use crate::rig::{self, JointMotion, Keys, RigError, Track, TrackTarget};
 /// file of a few kilobytes could ask for any amount of memory.
 const MAX_VALUES: u64 = 1 << 24;
 
-/// The skill as an animation, with its keys read from its `.cfp`.
+/// The skill as an animation, with its keys read from its `.cfp` or its
+/// `.bin`; with neither, the error names both.
 pub fn animation(skill: &Skill, files: &Files) -> Result<rig::Animation, RigError> {
     let name = skill.name.to_text();
     let count = |field: &str, value: i32| {
@@ -52,14 +56,28 @@ pub fn animation(skill: &Skill, files: &Files) -> Result<rig::Animation, RigErro
     }
     let found = files.find(
         &format!("the animation data of skill {name:?}"),
-        &[format!("{}.cfp", skill.animation)],
+        &[
+            format!("{}.cfp", skill.animation),
+            format!("{}.bin", skill.animation),
+        ],
     )?;
-    let values = Streams::split(&found.bytes, &counts)
-        .and_then(|streams| streams.values())
-        .map_err(|source| RigError::Referenced {
-            path: found.path.clone(),
-            source: Box::new(source),
-        })?;
+    let is_bin = found
+        .path
+        .extension()
+        .is_some_and(|extension| extension.eq_ignore_ascii_case("bin"));
+    let values = if is_bin {
+        let counts = bin::KeysContext {
+            position_count: counts.position_count.0,
+            rotation_count: counts.rotation_count.0,
+        };
+        bin::Keys::split(&found.bytes, &counts).map(bin::Keys::values)
+    } else {
+        Streams::split(&found.bytes, &counts).and_then(|streams| streams.values())
+    };
+    let values = values.map_err(|source| RigError::Referenced {
+        path: found.path.clone(),
+        source: Box::new(source),
+    })?;
     keyed(skill, &values)
 }
 
@@ -237,6 +255,54 @@ mod tests {
                 rotations: vec![[-0.6, 0.0, 0.0, 0.8], [0.0, -0.6, 0.0, 0.8]],
             }
         );
+    }
+
+    fn scratch(name: &str) -> std::path::PathBuf {
+        let dir = std::env::temp_dir().join(format!("ossuary-skill-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    #[test]
+    fn a_skill_reads_its_keys_from_a_bin_when_no_cfp_is_beside_it() {
+        let dir = scratch("bin");
+        let values = values();
+        let bytes = crate::schema::BinarySchema::to_bytes(&bin::Bin::from(&values)).unwrap();
+        // Found without regard to case, as the games' file systems did.
+        std::fs::write(dir.join("XSKILL-a2o-test.BIN"), bytes).unwrap();
+        let files = Files::beside(&dir.join("skill.cmx"));
+        let skill = skill(vec![motion("ROOT", Some(0), Some(2))]);
+        let keyed = animation(&skill, &files).unwrap();
+        assert_eq!(
+            tracks(&keyed)[0].keys,
+            Keys::Parts {
+                translations: vec![[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]],
+                rotations: vec![[-0.6, 0.0, 0.0, 0.8], [0.0, -0.6, 0.0, 0.8]],
+            }
+        );
+        let mut wrong = skill.clone();
+        wrong.rotation_count = 5;
+        let message = animation(&wrong, &files).unwrap_err().to_string();
+        assert!(
+            message.contains("the skill's counts need 26 floats"),
+            "{message}"
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_skill_without_keys_names_both_files_looked_for() {
+        let dir = scratch("none");
+        let files = Files::beside(&dir.join("skill.cmx"));
+        let message = animation(&skill(Vec::new()), &files)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            message.contains("xskill-a2o-test.cfp") && message.contains("xskill-a2o-test.bin"),
+            "{message}"
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

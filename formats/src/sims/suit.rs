@@ -1,11 +1,13 @@
 //! Sims suits as neutral skins. A suit names each skin without an
-//! extension; the skin is the `.skn` (or, failing that, the `.bmf`) of that
-//! name beside the suit, found without regard to case as the game's file
-//! system did. The bone a suit binds a skin to is the one the skin's own
-//! bindings name, so it adds nothing to posing.
+//! extension; the skin is the `.skn`, else the `.bmf`, else the 1998
+//! prototype's `.msh` of that name beside the suit, found without regard
+//! to case as the game's file system did. A `.skn` or `.bmf` names its own
+//! bones, so the bone the suit binds it to adds nothing to posing; a
+//! `.msh` names none, and every vertex of it moves with the suit's bone.
 
 use super::bmf::Bmf;
 use super::cmx::{Skin, Suit};
+use super::msh::Msh;
 use super::skn::Skn;
 use crate::files::Files;
 use crate::rig::{self, RigError};
@@ -23,21 +25,34 @@ fn find_skin(suit: &Suit, skin: &Skin, files: &Files) -> Result<rig::Skin, RigEr
     let name = skin.name.to_text();
     let found = files.find(
         &format!("the skin {name:?} of suit {:?}", suit.name.to_text()),
-        &[format!("{name}.skn"), format!("{name}.bmf")],
+        &[
+            format!("{name}.skn"),
+            format!("{name}.bmf"),
+            format!("{name}.msh"),
+        ],
     )?;
-    let is_bmf = found
+    let referenced = |source| RigError::Referenced {
+        path: found.path.clone(),
+        source: Box::new(source),
+    };
+    let extension = found
         .path
         .extension()
-        .is_some_and(|extension| extension.eq_ignore_ascii_case("bmf"));
-    let decoded = if is_bmf {
+        .map(|extension| extension.to_ascii_lowercase());
+    if extension
+        .as_ref()
+        .is_some_and(|extension| extension == "msh")
+    {
+        return Msh::read(&found.bytes)
+            .and_then(|msh| msh.skin(&name, &skin.bone.to_text()))
+            .map_err(referenced);
+    }
+    let decoded = if extension.is_some_and(|extension| extension == "bmf") {
         Bmf::from_bytes(&found.bytes).map(|bmf| Skn::from(&bmf))
     } else {
         Skn::from_text(&found.bytes)
     };
-    let skn = decoded.map_err(|source| RigError::Referenced {
-        path: found.path.clone(),
-        source: Box::new(source),
-    })?;
+    let skn = decoded.map_err(referenced)?;
     skn.skin()
         .map_err(|error| RigError::Invalid(format!("{}: {error}", found.path.display())))
 }
