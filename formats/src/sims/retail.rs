@@ -221,7 +221,6 @@ fn skill_stream(skill: &Skill, files: &Files) -> Result<Option<(String, Vec<u8>)
 mod tests {
     use super::*;
     use crate::rig::Rig;
-    use crate::schema::text::TextSchema;
     use crate::sims::bin::{self, Bin};
     use crate::sims::cfp::Values;
     use crate::sims::cmx::{self, PROTOTYPE_VERSION};
