@@ -5,6 +5,7 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use formats::files::ReadError;
 use formats::format::JsonError;
 use formats::rig::RigError;
 use formats::schema::{self, Position};
@@ -45,8 +46,8 @@ pub enum CliError {
 /// What is wrong with an input file.
 #[derive(Debug, thiserror::Error)]
 pub enum Problem {
-    #[error("cannot read: {0}")]
-    Read(std::io::Error),
+    #[error("{0}")]
+    Read(ReadError),
     /// Neither the name nor the content shows the format.
     #[error("{}", unidentified(.readable_as))]
     Unidentified {

@@ -3,11 +3,11 @@
 //! frame of an animation) and its skins deformed. Commands take their inputs
 //! from here and never from each other.
 
-use std::io::Read as _;
+use std::cell::Cell;
 use std::path::{Path, PathBuf};
 
 use formats::catalogue::Catalogue;
-use formats::files::Files;
+use formats::files::{read_at_most, read_file, Files, DEFAULT_INPUT_LIMIT};
 use formats::format::{Document, Format};
 use formats::rig::{self, Motion, RigOptions};
 use glam::{Affine3A, Vec3};
@@ -43,16 +43,31 @@ pub fn known_names(catalogue: &Catalogue) -> String {
         .join(", ")
 }
 
-/// The bytes of `path`; `-` reads standard input.
+thread_local! {
+    /// The most bytes an input may hold, for the command line being run.
+    static INPUT_LIMIT: Cell<u64> = const { Cell::new(DEFAULT_INPUT_LIMIT) };
+}
+
+/// Sets the limit on inputs' sizes for the command line this thread runs
+/// (`--max-input`): the files named on it and the files they refer to.
+pub fn set_input_limit(limit: u64) {
+    INPUT_LIMIT.with(|cell| cell.set(limit));
+}
+
+fn input_limit() -> u64 {
+    INPUT_LIMIT.with(Cell::get)
+}
+
+/// The bytes of `path`, at most the input limit of them; `-` reads
+/// standard input.
 pub fn read(path: &Path) -> Result<Vec<u8>, CliError> {
-    let mut bytes = Vec::new();
-    let result = if path.as_os_str() == "-" {
-        std::io::stdin().lock().read_to_end(&mut bytes).map(|_| ())
+    let limit = input_limit();
+    let bytes = if path.as_os_str() == "-" {
+        read_at_most(std::io::stdin().lock(), limit)
     } else {
-        std::fs::read(path).map(|read| bytes = read)
+        read_file(path, limit)
     };
-    result.map_err(|error| CliError::input(path, Problem::Read(error)))?;
-    Ok(bytes)
+    bytes.map_err(|error| CliError::input(path, Problem::Read(error)))
 }
 
 /// Standard input can be read only once, so `-` may be named once.
@@ -118,7 +133,7 @@ pub fn load(catalogue: &Catalogue, path: &Path, forced: Option<&str>) -> Result<
     let files = if path.as_os_str() == "-" {
         Files::nowhere()
     } else {
-        Files::beside(path)
+        Files::beside(path).with_limit(input_limit())
     };
     Ok(Input {
         path: path.to_path_buf(),

@@ -3,6 +3,8 @@
 
 use std::path::Path;
 
+use formats::files::ReadError;
+
 use crate::error::{CliError, Problem};
 use crate::{input, output, Context};
 
@@ -27,7 +29,10 @@ pub fn encode(
     let json = String::from_utf8(bytes).map_err(|error| {
         CliError::input(
             json_path,
-            Problem::Read(std::io::Error::new(std::io::ErrorKind::InvalidData, error)),
+            Problem::Read(ReadError::Io(std::io::Error::new(
+                std::io::ErrorKind::InvalidData,
+                error,
+            ))),
         )
     })?;
     let document = (format.from_json)(&json).map_err(|error| CliError::input(json_path, error))?;

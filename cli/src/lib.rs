@@ -48,6 +48,32 @@ Examples:
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// Refuse an input (a file named here, or one it refers to) of more than
+    /// this many bytes: 1 GiB unless told, far past any real file, so that
+    /// an endless input (`/dev/zero`) is an error, not memory exhaustion.
+    /// A number of bytes, or with KiB, MiB or GiB.
+    #[arg(
+        long,
+        global = true,
+        value_name = "SIZE",
+        default_value = "1GiB",
+        value_parser = parse_size_limit
+    )]
+    max_input: u64,
+}
+
+/// Parses `--max-input`: bytes, or a number of KiB, MiB or GiB.
+fn parse_size_limit(text: &str) -> Result<u64, String> {
+    let (number, unit) = [("GiB", 1u64 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)]
+        .into_iter()
+        .find_map(|(suffix, unit)| text.strip_suffix(suffix).map(|number| (number, unit)))
+        .unwrap_or((text, 1));
+    number
+        .trim()
+        .parse::<u64>()
+        .ok()
+        .and_then(|number| number.checked_mul(unit))
+        .ok_or_else(|| format!("`{text}` is not a size, e.g. 1048576, 512MiB or 2GiB"))
 }
 
 #[derive(Subcommand)]
@@ -255,9 +281,11 @@ struct Posing {
     /// looked up first; the folders above the document's own come next.
     #[arg(long, value_name = "DIR")]
     root: Option<PathBuf>,
-    /// How an Outcast skeleton composes its joints' turns: a child's turn
-    /// first, then its parent's (the default), or literally as the
-    /// document's pseudo-code does.
+    /// How an Outcast skeleton composes its joints' turns about their rest
+    /// positions: `child-first` turns each joint by its own turn, then by its
+    /// ancestors' (the default, which keeps a limb joined); `literal` applies
+    /// a parent's accumulated turn first, then each child's about its rest
+    /// pivot, which moves joints two or more levels down.
     #[arg(long, value_name = "ORDER", value_enum, default_value_t = OutcastOrder::ChildFirst)]
     outcast_order: OutcastOrder,
 }
@@ -374,6 +402,7 @@ pub fn run(
             return ExitCode::from(u8::try_from(error.exit_code()).unwrap_or(2));
         }
     };
+    input::set_input_limit(cli.max_input);
     let mut context = Context {
         catalogue,
         stdout,

@@ -174,8 +174,10 @@ fn write_obj(skins: &[(rig::Skin, PosedSkin)], with_material: bool) -> Result<St
         for normal in &posed.normals {
             let _ = writeln!(text, "vn {} {} {}", normal.x, normal.y, normal.z);
         }
+        // OBJ counts v from the bottom of the image; these games (and
+        // glTF) from the top.
         for [u, v] in &skin.uvs {
-            let _ = writeln!(text, "vt {u} {v}");
+            let _ = writeln!(text, "vt {u} {}", 1.0 - v);
         }
         if with_material {
             let _ = writeln!(text, "usemtl {}", material_name(skin));
@@ -282,8 +284,8 @@ mod tests {
         let obj = write_obj(&skins, false).unwrap();
         assert_eq!(
             obj,
-            "o a\nv 0 0 0\nv 1 0 0\nv 2 0 0\nvt 0.5 0.25\nvt 0.5 0.25\nf 2/1 1/2 2/1\n\
-             o b\nvt 0.5 0.25\nvt 0.5 0.25\nf 3/3 2/4 3/3\n"
+            "o a\nv 0 0 0\nv 1 0 0\nv 2 0 0\nvt 0.5 0.75\nvt 0.5 0.75\nf 2/1 1/2 2/1\n\
+             o b\nvt 0.5 0.75\nvt 0.5 0.75\nf 3/3 2/4 3/3\n"
         );
     }
 

@@ -94,3 +94,53 @@ fn json_nested_10000_deep_is_encoded_or_refused_without_overflow() {
         succeeded_or_failed_cleanly("encode", &path, &output);
     }
 }
+
+/// An endless input is refused at the size limit, naming it: bad input,
+/// exit 1, with memory bounded by the limit. (The default is 1 GiB; the
+/// test sets a small one so as not to read a gigabyte.)
+#[test]
+fn an_endless_input_is_refused_at_the_limit() {
+    let output = ossuary(&[
+        "info",
+        "--format",
+        "tso-skel",
+        "/dev/zero",
+        "--max-input",
+        "1MiB",
+    ]);
+    assert_status(&output, 1);
+    assert!(
+        stderr(&output).contains("/dev/zero: the input holds more than 1048576 bytes (the limit"),
+        "{}",
+        stderr(&output)
+    );
+    // A file the limit holds reads as before; one a byte past it does not.
+    let dir = tempfile::tempdir().unwrap();
+    let fixture = support::fixture_bytes("humanoid.skel");
+    let path = write(dir.path(), "humanoid.skel", &fixture);
+    let size = fixture.len().to_string();
+    assert_status(&ossuary(&["info", &path, "--max-input", &size]), 0);
+    let short = (fixture.len() - 1).to_string();
+    let output = ossuary(&["info", &path, "--max-input", &short]);
+    assert_status(&output, 1);
+    assert!(stderr(&output).contains(&format!("more than {short} bytes")));
+    // A file another refers to (a suit's skin) is held to the same limit.
+    let character = support::fixture_bytes("humanoid.cmx");
+    let cmx = write(dir.path(), "humanoid.cmx", &character);
+    // Refused for its size before anything reads it.
+    write(
+        dir.path(),
+        "xskin-humanoid-L_ARM-ARM.skn",
+        &vec![b'0'; character.len() + 1],
+    );
+    let obj = dir.path().join("arm.obj").to_string_lossy().into_owned();
+    let between = character.len().to_string();
+    let output = ossuary(&["skin", &cmx, "-o", &obj, "--max-input", &between]);
+    assert_status(&output, 1);
+    assert!(
+        stderr(&output).contains("xskin-humanoid-L_ARM-ARM.skn: the input holds more than"),
+        "{}",
+        stderr(&output)
+    );
+    assert_status(&ossuary(&["info", &path, "--max-input", "nonsense"]), 2);
+}

@@ -6,11 +6,44 @@
 //! `xskin-C001FA_Mercedes-HEAD-HEAD.skn`), so names are matched without
 //! regard to ASCII case, one path component at a time.
 
+use std::io::Read;
 use std::path::{Component, Path, PathBuf};
+
+/// How many bytes an input may hold, unless told otherwise: far past any
+/// real file of these games, and a bound on the memory an endless input
+/// (`/dev/zero`, a pipe that never closes) can take.
+pub const DEFAULT_INPUT_LIMIT: u64 = 1 << 30;
+
+/// An input larger than its limit.
+#[derive(Debug, thiserror::Error)]
+pub enum ReadError {
+    #[error("cannot read: {0}")]
+    Io(#[from] std::io::Error),
+    #[error("the input holds more than {limit} bytes (the limit; raise it with --max-input)")]
+    TooLarge { limit: u64 },
+}
+
+/// Reads `reader` to its end, refusing past `limit` bytes: no more than
+/// `limit + 1` bytes are ever held.
+pub fn read_at_most(reader: impl Read, limit: u64) -> Result<Vec<u8>, ReadError> {
+    let mut bytes = Vec::new();
+    reader
+        .take(limit.saturating_add(1))
+        .read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > limit {
+        return Err(ReadError::TooLarge { limit });
+    }
+    Ok(bytes)
+}
+
+/// The bytes of the file at `path`, at most `limit` of them.
+pub fn read_file(path: &Path, limit: u64) -> Result<Vec<u8>, ReadError> {
+    read_at_most(std::fs::File::open(path)?, limit)
+}
 
 /// Where a document's references are looked up: beside the file that holds
 /// them, and under a root folder.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct Files {
     /// The folder of the referring file; `None` for input without a file
     /// (standard input, values built in code), where nothing can be found.
@@ -18,6 +51,18 @@ pub struct Files {
     /// Where references with folders in them (`appearance/mesh/x.lmg`) are
     /// looked up first.
     root: Option<PathBuf>,
+    /// The most bytes a referenced file may hold.
+    limit: u64,
+}
+
+impl Default for Files {
+    fn default() -> Self {
+        Files {
+            folder: None,
+            root: None,
+            limit: DEFAULT_INPUT_LIMIT,
+        }
+    }
 }
 
 /// A referenced file that cannot be had.
@@ -25,11 +70,8 @@ pub struct Files {
 pub enum FindError {
     #[error("cannot find {what}; looked for {}", list_paths(.tried))]
     Missing { what: String, tried: Vec<PathBuf> },
-    #[error("{}: cannot read: {source}", .path.display())]
-    Unreadable {
-        path: PathBuf,
-        source: std::io::Error,
-    },
+    #[error("{}: {source}", .path.display())]
+    Unreadable { path: PathBuf, source: ReadError },
 }
 
 fn list_paths(paths: &[PathBuf]) -> String {
@@ -52,7 +94,7 @@ impl Files {
     pub fn beside(path: &Path) -> Files {
         Files {
             folder: Some(path.parent().map_or_else(PathBuf::new, Path::to_path_buf)),
-            root: None,
+            ..Files::default()
         }
     }
 
@@ -66,10 +108,18 @@ impl Files {
         Files { root, ..self }
     }
 
-    /// References of a file found through these: beside it, same root.
+    /// Refuses referenced files of more than `limit` bytes
+    /// ([`DEFAULT_INPUT_LIMIT`] unless told).
+    pub fn with_limit(self, limit: u64) -> Files {
+        Files { limit, ..self }
+    }
+
+    /// References of a file found through these: beside it, same root and
+    /// limit.
     pub fn beside_found(&self, found: &FoundFile) -> Files {
         Files {
             root: self.root.clone(),
+            limit: self.limit,
             ..Files::beside(&found.path)
         }
     }
@@ -80,7 +130,7 @@ impl Files {
     /// it; then every name's last component beside the referring file.
     /// `what` names the reference in the error, which lists every path tried.
     pub fn find(&self, what: &str, names: &[String]) -> Result<FoundFile, FindError> {
-        read_first(what, self.candidates(names))
+        read_first(what, self.candidates(names), self.limit)
     }
 
     /// Reads the first of `names` that exists in the referring file's
@@ -95,7 +145,7 @@ impl Files {
                 .collect(),
             None => Vec::new(),
         };
-        read_first(what, candidates)
+        read_first(what, candidates, self.limit)
     }
 
     fn candidates(&self, names: &[String]) -> Vec<PathBuf> {
@@ -130,11 +180,11 @@ impl Files {
 }
 
 /// Reads the first candidate that exists, matched without regard to case.
-fn read_first(what: &str, candidates: Vec<PathBuf>) -> Result<FoundFile, FindError> {
+fn read_first(what: &str, candidates: Vec<PathBuf>, limit: u64) -> Result<FoundFile, FindError> {
     let mut tried = Vec::new();
     for candidate in candidates {
         if let Some(path) = find_ignoring_case(&candidate) {
-            let bytes = std::fs::read(&path).map_err(|source| FindError::Unreadable {
+            let bytes = read_file(&path, limit).map_err(|source| FindError::Unreadable {
                 path: path.clone(),
                 source,
             })?;
@@ -196,6 +246,20 @@ fn find_ignoring_case(path: &Path) -> Option<PathBuf> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_input_may_hold_the_limit_and_not_a_byte_more() {
+        assert_eq!(read_at_most(&[7u8; 10][..], 10).unwrap(), [7; 10]);
+        assert!(matches!(
+            read_at_most(&[7u8; 11][..], 10),
+            Err(ReadError::TooLarge { limit: 10 })
+        ));
+        // An endless reader stops one byte past the limit.
+        assert!(matches!(
+            read_at_most(std::io::repeat(0), 1 << 20),
+            Err(ReadError::TooLarge { limit }) if limit == 1 << 20
+        ));
+    }
 
     fn scratch(name: &str) -> PathBuf {
         let dir = std::env::temp_dir().join(format!("ossuary-files-{name}-{}", std::process::id()));

@@ -81,8 +81,8 @@ pub enum Composition {
     /// `model = parent_model * local`: every skeleton's ordinary hierarchy.
     #[default]
     Hierarchy,
-    /// The literal order of the Outcast document's pseudo-code, for rigs
-    /// whose joints turn about pivots: a joint's pivot is the sum of the
+    /// Outcast's parent-first order, for rigs whose joints turn about
+    /// pivots: a joint's pivot is the sum of the
     /// local translations down its chain; its turn about that pivot is
     /// applied after its parent's accumulated turns (parent first); its
     /// position is its parent's accumulated transform applied to its pivot.
@@ -90,7 +90,7 @@ pub enum Composition {
     LiteralPivots,
 }
 
-/// As [`local_to_model`], composing the Outcast document's literal way
+/// As [`local_to_model`], composing parent-first about pivots
 /// ([`Composition::LiteralPivots`]).
 pub fn literal_pivots_to_model(
     skeleton: &Skeleton,

@@ -108,7 +108,7 @@ pub enum BlendRule {
     /// `w = raw / 32768` (the rig's weight).
     #[default]
     Game,
-    /// The seed document's guess, kept only to compare against:
+    /// An alternative reading, kept only to compare against:
     /// `TARGET = TARGET + (TARGET - ANCHOR) * w` with `w = raw / 65536`
     /// (half the rig's weight), reading TARGET as the vertex and ANCHOR as
     /// the blend vertex.

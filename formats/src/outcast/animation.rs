@@ -9,8 +9,8 @@ use crate::rig::{self, JointMotion, Keys, Motion, Rig, RigError, Track, TrackTar
 use crate::schema::{Count, Layout};
 use crate::Schema;
 
-/// An Outcast animation, in ossuary's layout (the source document names the
-/// fields but gives no byte widths; little-endian): a u32 frame count, a
+/// An Outcast animation, in ossuary's layout (its fields are known but not
+/// their byte widths; little-endian): a u32 frame count, a
 /// u32 count of records per frame, then the frames.
 ///
 /// Record k of a frame animates joint k of the skeleton. Its angles replace
@@ -19,7 +19,7 @@ use crate::Schema;
 /// the joint's rest position kept. The index column repeats the depth
 /// indices of the skeleton the animation was made for, up to one constant
 /// offset: an animation binds only to a skeleton with that depth pattern
-/// and as many joints as records. The document gives no frame rate;
+/// and as many joints as records. The files state no frame rate;
 /// ossuary plays 25 frames per second.
 #[derive(Debug, Clone, PartialEq, Schema, Serialize, Deserialize)]
 #[schema(little)]
@@ -54,7 +54,7 @@ pub struct Record {
     pub angles: [i16; 3],
 }
 
-/// Frames per second: the document gives none.
+/// Frames per second: the files state none.
 pub const FRAME_RATE: f32 = 25.0;
 
 /// One full turn in the angles' fixed point.
@@ -180,9 +180,9 @@ pub static FORMAT: Format = Format {
     },
 };
 
-/// Four frames for the document's biped: the right arm lifts and waves,
-/// the left knee bends. The index column is the biped's depths less one,
-/// as most of the document's animations start at 0.
+/// Four frames for the biped: the right arm lifts and waves, the left knee
+/// bends. The index column is the biped's depths less one, as most known
+/// Outcast animations start at 0.
 pub fn biped_wave() -> Animation {
     let biped = super::skeleton::biped();
     let quarter = 16_384i16;

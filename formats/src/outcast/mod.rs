@@ -1,6 +1,6 @@
 //! Outcast: skeletons (`.osk`) and animations (`.oan`).
 //!
-//! The source document gives each field but no byte widths, so these
+//! Each field of these files is known but not its byte width, so these
 //! layouts are ossuary's own (little-endian), as written in the types'
 //! docs. A joint's parent is implied by its depth index: the nearest
 //! earlier joint one level up. An animation's records carry the depth

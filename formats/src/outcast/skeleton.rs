@@ -9,21 +9,22 @@ use crate::rig::{self, Axes, Rig, RigError, RigOptions, Transform};
 use crate::schema::{BinarySchema, Layout, RawString, Refusal};
 use crate::Schema;
 
-/// An Outcast skeleton, in ossuary's layout: the source document names the
-/// fields but gives no byte widths, so ossuary fixed them (little-endian):
+/// An Outcast skeleton, in ossuary's layout: its fields are known but not
+/// their byte widths, so ossuary fixed them (little-endian):
 /// a u32 joint count, then the joints in file order.
 ///
 /// Hierarchy: depth index 1 is a child of the implicit whole-object root
 /// (depth 0, at the origin); any other joint's parent is the nearest
-/// earlier joint whose depth is one less. Posing (row-vector math, as the
-/// document writes it): each joint turns about its own rest position p,
+/// earlier joint whose depth is one less. Posing (row-vector math, as
+/// Outcast's matrices are stored): each joint turns about its own rest position p,
 /// `T(-p) * R * T(p)`; the default applies a child's turn first, then its
 /// parent's, so a joint's model transform is its ancestors' turns composed
 /// down the chain. As neutral rig data, joint j's rest local transform is
 /// `T(p_j - p_parent) * R_j` in column-vector math (`R_j` the stored matrix
-/// transposed). The document's literal order (parent's turn first) is kept
-/// as an option of the posing tools (`--outcast-order literal`). The
-/// document states no axes: positions are taken as stored (right-handed, y up).
+/// transposed). The parent-first order (a parent's accumulated turn, then
+/// each child's about its rest pivot) is kept as an option of the posing
+/// tools (`--outcast-order literal`). No axes are known: positions are
+/// taken as stored (right-handed, y up).
 #[derive(Debug, Clone, PartialEq, Schema, Serialize, Deserialize)]
 #[schema(little)]
 pub struct Skeleton {
@@ -210,7 +211,7 @@ pub static FORMAT: Format = Format {
     },
 };
 
-/// The skeleton the source document gives for every human-like character,
+/// The joint list Outcast uses for every human-like character,
 /// with made-up but plausible rest positions (a figure standing on y = 0,
 /// facing +z, its left on +x, arms held out) and the upper arms twisted
 /// about their length and the hips tilted, so the stored matrices are not
@@ -281,7 +282,7 @@ mod tests {
     }
 
     #[test]
-    fn the_biped_hangs_together_as_the_document_lists_it() {
+    fn the_biped_hangs_together_as_outcast_lists_it() {
         let biped = biped();
         let parents = biped.parents().unwrap();
         let parent_name = |name: &str| {
