@@ -77,6 +77,7 @@ impl Rig for RigFile {
             .map(|(index, &frames)| Animation {
                 name: format!("anim{index}"),
                 times: (0..frames).map(|frame| frame as f32 / 30.0).collect(),
+                end: None,
                 motion: Motion::Joints(JointMotion {
                     tracks: vec![Track {
                         joint: TrackTarget::Name("ROOT".to_owned()),

@@ -2,6 +2,13 @@
 //! animations as translation and rotation channels (and scale, where a key
 //! carries one) per driven joint; vertex animations as weights channels of
 //! the meshes whose morph targets hold their frames.
+//!
+//! A clip lasts as long as its file says the animation does: where that is
+//! past the last frame (a Sims skill of 18 frames over 600 ms), one more
+//! key stands at the stated end. A looping animation's is its first pose
+//! again, so a player looping the clip wraps from it to the first frame
+//! without a jump or a stall; an animation played once holds its last pose
+//! there.
 
 use formats::rig::{self, Motion};
 use gltf::json;
@@ -51,9 +58,11 @@ pub fn animation(
                 return Err(AnimationProblem::NoMesh(frames.first().map_or(0, Vec::len)));
             }
             let input = times(asset, animation);
+            let closing = closing_key(animation).map(|(_, frame)| frame);
             for mesh in morphed {
                 // At frame f's time only target first + f weighs anything.
                 let weights: Vec<[f32; 1]> = (0..frames.len())
+                    .chain(closing)
                     .flat_map(|frame| {
                         (0..mesh.targets)
                             .map(move |target| [f32::from(target == mesh.first + frame)])
@@ -114,10 +123,36 @@ impl Channels {
     }
 }
 
-/// The animation's times as a key input (with the bounds glTF requires).
+/// The animation's times as a key input (with the bounds glTF requires),
+/// and its stated end where that is later.
 fn times(asset: &mut Asset, animation: &rig::Animation) -> json::Index<json::Accessor> {
-    let times: Vec<[f32; 1]> = animation.times.iter().map(|&time| [time]).collect();
+    let closing = closing_key(animation).map(|(time, _)| time);
+    let times: Vec<[f32; 1]> = animation
+        .times
+        .iter()
+        .copied()
+        .chain(closing)
+        .map(|time| [time])
+        .collect();
     asset.floats(&times, Type::Scalar, None, true)
+}
+
+/// The key closing the clip at the animation's stated end, where that is
+/// after its last frame: its time, and the frame whose pose it repeats
+/// (the first for a loop, the last for an animation played once).
+fn closing_key(animation: &rig::Animation) -> Option<(f32, usize)> {
+    let end = animation.end?;
+    let last = animation.times.len().checked_sub(1)?;
+    let last_time = *animation.times.get(last)?;
+    let seconds = end.seconds();
+    if !(seconds.is_finite() && seconds > last_time) {
+        return None;
+    }
+    let frame = match end {
+        rig::End::Loops { .. } => 0,
+        rig::End::Holds { .. } => last,
+    };
+    Some((seconds, frame))
 }
 
 /// Translation, rotation and, where a key carries one, scale channels for
@@ -145,6 +180,14 @@ fn joint_channels(
             if let Some(local) = pose.locals().get(joint) {
                 let previous = joint_keys.last().map(|key: &Trs| key.rotation);
                 joint_keys.push(change.trs(local, previous));
+            }
+        }
+    }
+    let closing = closing_key(animation);
+    if let Some((_, frame)) = closing {
+        for joint_keys in &mut keys {
+            if let Some(&key) = joint_keys.get(frame) {
+                joint_keys.push(key);
             }
         }
     }

@@ -155,6 +155,7 @@ fn wave(skeleton: &rig::Skeleton, frames: usize, scaled: Option<usize>) -> rig::
         .collect();
     rig::Animation {
         name: "wave".to_owned(),
+        end: None,
         times: (0..frames).map(|frame| frame as f32 / 30.0).collect(),
         motion: Motion::Joints(rig::JointMotion {
             tracks,
@@ -463,8 +464,16 @@ fn check(source: &Source) -> Report {
             let Motion::Joints(motion) = &animation.motion else {
                 panic!("joint animations only");
             };
-            let clip = Clip::bind(motion, animation.times.len(), &skeleton).unwrap();
-            for (frame, locals) in read.animated_locals(index).into_iter().enumerate() {
+            let frames = animation.times.len();
+            let clip = Clip::bind(motion, frames, &skeleton).unwrap();
+            for (key, locals) in read.animated_locals(index).into_iter().enumerate() {
+                // A key past the frames closes the clip at its stated end
+                // with the first pose (a loop) or the last (played once).
+                let frame = match animation.end {
+                    _ if key < frames => key,
+                    Some(rig::End::Loops { .. }) => 0,
+                    _ => frames - 1,
+                };
                 let model = clip
                     .pose(&skeleton, frame)
                     .unwrap()
@@ -858,6 +867,7 @@ fn animations_gltf_cannot_take_are_errors_naming_them() {
     );
     let vertices = |frames: Vec<Vec<[f32; 3]>>| rig::Animation {
         name: "melt".to_owned(),
+        end: None,
         times: (0..frames.len()).map(|frame| frame as f32).collect(),
         motion: Motion::Vertices(frames),
     };
@@ -903,6 +913,7 @@ fn a_vertex_animation_morphs_the_meshes_with_as_many_vertices() {
     source.animations = vec![rig::Animation {
         name: "melt".to_owned(),
         times: wave.times.clone(),
+        end: None,
         motion: Motion::Vertices(
             frames
                 .iter()
@@ -925,4 +936,61 @@ fn a_vertex_animation_morphs_the_meshes_with_as_many_vertices() {
             assert!(gap < TOLERANCE, "frame {frame}: off by {gap}");
         }
     }
+}
+
+/// A clip lasts its animation's stated length: one more key at the end,
+/// the first pose again for a loop, the last held for one played once.
+#[test]
+fn a_clip_lasts_its_stated_length_looping_back_or_holding() {
+    let skeleton = fixture("humanoid.skel");
+    for end in [
+        rig::End::Loops { seconds: 0.2 },
+        rig::End::Holds { seconds: 0.2 },
+    ] {
+        let mut source = source("humanoid-ending", &skeleton, &[], 0);
+        let mut animation = wave(&source.skeleton, 5, None);
+        assert_eq!(animation.times.last(), Some(&(4.0 / 30.0)));
+        animation.end = Some(end);
+        source.animations = vec![animation];
+        let back = read_back(&export(&source, Container::Glb));
+        let gltf_animation = back.document.animations().next().unwrap();
+        for channel in gltf_animation.channels() {
+            let times: Vec<f32> = channel
+                .reader(|buffer| Some(&*back.buffers[buffer.index()]))
+                .read_inputs()
+                .unwrap()
+                .collect();
+            assert_eq!(times.len(), 6, "{end:?}");
+            assert_eq!(times.last(), Some(&0.2), "{end:?}");
+        }
+        let keys = back.animated_locals(0);
+        let closing = &keys[5];
+        let expected = match end {
+            rig::End::Loops { .. } => &keys[0],
+            rig::End::Holds { .. } => &keys[4],
+        };
+        assert_eq!(closing, expected, "{end:?}");
+        assert_ne!(&keys[0], &keys[4], "the wave moves");
+    }
+}
+
+/// The Sims' frantic walk (18 frames over 600 ms, a loop) lasts 600 ms in
+/// glTF, back at its first pose at the end.
+#[test]
+fn the_frantic_walk_lasts_600_ms() {
+    let Some(corpus) = tests::corpus_dir() else {
+        return;
+    };
+    let path = corpus.join("sims1/adult-walking-frantic-loop.cmx");
+    let animations = decode(&path)
+        .rig()
+        .animations(&Files::beside(&path))
+        .unwrap()
+        .unwrap();
+    let walk = animations
+        .iter()
+        .find(|animation| animation.name.contains("walking-frantic-loop"))
+        .expect("the loop skill");
+    assert_eq!(walk.end, Some(rig::End::Loops { seconds: 0.6 }));
+    assert!(walk.times.last().is_some_and(|&time| time < 0.57));
 }

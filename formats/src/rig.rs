@@ -223,6 +223,28 @@ pub struct Animation {
     /// Each frame's time in seconds from the start of the animation.
     pub times: Vec<f32>,
     pub motion: Motion,
+    /// How long the file says the animation lasts, where it says so: a
+    /// time after the last frame's (a Sims skill of 18 frames over 600 ms
+    /// has its last frame at 567 ms).
+    pub end: Option<End>,
+}
+
+/// What happens from an animation's last frame to its stated end.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum End {
+    /// It plays in a loop: at `seconds` it is back at its first pose, so a
+    /// player wrapping there moves on smoothly.
+    Loops { seconds: f32 },
+    /// It plays once: its last pose holds until `seconds`.
+    Holds { seconds: f32 },
+}
+
+impl End {
+    pub fn seconds(self) -> f32 {
+        match self {
+            End::Loops { seconds } | End::Holds { seconds } => seconds,
+        }
+    }
 }
 
 /// What an animation moves.

@@ -289,6 +289,7 @@ impl Rig for Animation {
         };
         Some(motion.map(|motion| {
             vec![rig::Animation {
+                end: None,
                 name: "animation".to_owned(),
                 times: (0..self.frames.len())
                     .map(|frame| frame as f32 * self.step as f32 / FRAME_RATE)

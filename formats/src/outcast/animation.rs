@@ -132,6 +132,7 @@ impl Rig for Animation {
             })
             .collect();
         Some(Ok(vec![rig::Animation {
+            end: None,
             name: "animation".to_owned(),
             times: (0..self.frames.len())
                 .map(|frame| frame as f32 / FRAME_RATE)

@@ -107,16 +107,25 @@ fn keyed(skill: &Skill, values: &Values) -> Result<rig::Animation, RigError> {
         .iter()
         .map(|motion| track(motion, frames, values).map_err(&invalid))
         .collect::<Result<Vec<_>, _>>()?;
-    let seconds_per_frame = skill.duration / 1000.0 / frames as f32;
+    let seconds = skill.duration / 1000.0;
+    let seconds_per_frame = seconds / frames as f32;
+    // The game's looping skills say so in their names
+    // (`a2o-walking-frantic-loop`); the others play once.
+    let end = if name.to_ascii_lowercase().ends_with("loop") {
+        rig::End::Loops { seconds }
+    } else {
+        rig::End::Holds { seconds }
+    };
     Ok(rig::Animation {
-        name,
         times: (0..frames)
             .map(|frame| frame as f32 * seconds_per_frame)
             .collect(),
+        name,
         motion: rig::Motion::Joints(JointMotion {
             tracks,
             depth_pattern: None,
         }),
+        end: Some(end),
     })
 }
 
