@@ -121,6 +121,30 @@ pub enum Presence {
     NextTag,
 }
 
+/// Text: the one way a field's value is written, when not as tokens.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum TextForm {
+    /// `line`: a whole line as a string.
+    Line,
+    /// `comment`: a `//` line.
+    Comment,
+    /// `vector`: tokens between `|` and `|`.
+    Vector,
+    /// `angle_brackets`: a name written `<with spaces>`.
+    AngleBrackets,
+}
+
+impl TextForm {
+    pub fn key(self) -> &'static str {
+        match self {
+            TextForm::Line => "line",
+            TextForm::Comment => "comment",
+            TextForm::Vector => "vector",
+            TextForm::AngleBrackets => "angle_brackets",
+        }
+    }
+}
+
 /// `check = path(value, ...)`: a function the value must satisfy once read.
 #[derive(Clone)]
 pub struct Check {
@@ -153,16 +177,10 @@ pub struct Field {
     pub text_prefix: Option<Span>,
     /// Text: `magic = "version 300"`, a line (or tokens) that must read so.
     pub text_magic: Option<Spanned<LitStr>>,
-    /// Text: `line`, a whole line as a string.
-    pub line: Option<Span>,
-    /// Text: `comment`, a `//` line.
-    pub comment: Option<Span>,
-    /// Text: `vector`, tokens between `|` and `|`.
-    pub vector: Option<Span>,
+    /// Text: how the value is written other than as plain tokens.
+    pub text_form: Option<Spanned<TextForm>>,
     /// Text: `style`, the file's `TextStyle`.
     pub style: Option<Span>,
-    /// Text: `angle_brackets`, a name written `<with spaces>`.
-    pub angle_brackets: Option<Span>,
     /// Text: `none = "*"`, the word an absent `Option` value is written as.
     pub none: Option<Spanned<LitStr>>,
     /// Text: `same_line`, the field's tokens continue the previous field's line.
@@ -448,11 +466,13 @@ impl Field {
                         *slot = Some(Spanned { value: tag, span });
                         Ok(())
                     }
-                    "line" => set_flag(&mut field.line, span, &key),
-                    "comment" => set_flag(&mut field.comment, span, &key),
-                    "vector" => set_flag(&mut field.vector, span, &key),
+                    "line" => set_text_form(&mut field.text_form, TextForm::Line, span),
+                    "comment" => set_text_form(&mut field.text_form, TextForm::Comment, span),
+                    "vector" => set_text_form(&mut field.text_form, TextForm::Vector, span),
+                    "angle_brackets" => {
+                        set_text_form(&mut field.text_form, TextForm::AngleBrackets, span)
+                    }
                     "style" => set_flag(&mut field.style, span, &key),
-                    "angle_brackets" => set_flag(&mut field.angle_brackets, span, &key),
                     "same_line" => set_flag(&mut field.same_line, span, &key),
                     "flow" => set_flag(&mut field.flow, span, &key),
                     "none" => {
@@ -589,7 +609,23 @@ fn parse_check(meta: &ParseNestedMeta) -> syn::Result<Check> {
     Ok(Check { path, args })
 }
 
-/// A key without a value, such as `text` or `line`.
+/// One of the text forms, which exclude each other.
+fn set_text_form(
+    slot: &mut Option<Spanned<TextForm>>,
+    form: TextForm,
+    span: Span,
+) -> syn::Result<()> {
+    if slot.is_some() {
+        return Err(syn::Error::new(
+            span,
+            "a field takes only one of `line`, `comment`, `vector` and `angle_brackets`",
+        ));
+    }
+    *slot = Some(Spanned { value: form, span });
+    Ok(())
+}
+
+/// A key without a value, such as `text` or `style`.
 fn set_flag(slot: &mut Option<Span>, span: Span, key: &str) -> syn::Result<()> {
     if slot.is_some() {
         return Err(syn::Error::new(span, format!("`{key}` is given twice")));

@@ -5,7 +5,7 @@ use proc_macro2::Span;
 use syn::{LitStr, Type};
 
 use crate::ast::{is_named, unwrap_generic, Container, Errors, Field};
-use crate::attr::{Check, ContextArg, Presence, Repeat};
+use crate::attr::{Check, ContextArg, Presence, Repeat, TextForm};
 use crate::check_context;
 use crate::condition::Condition;
 
@@ -136,7 +136,9 @@ pub fn plan<'a>(container: &'a Container<'a>) -> syn::Result<Vec<TextPlan<'a>>> 
         if let Some(comment) = container
             .fields
             .iter()
-            .find_map(|field| field.attrs.comment)
+            .filter_map(|field| field.attrs.text_form.as_ref())
+            .find(|form| form.value == TextForm::Comment)
+            .map(|form| form.span)
         {
             errors.push(syn::Error::new(
                 comment,
@@ -263,22 +265,15 @@ fn codec_of<'a>(
         }
         None => Vec::new(),
     };
-    let forms = [
-        (attrs.line, Form::Line),
-        (attrs.comment, Form::Comment),
-        (attrs.vector, Form::Vector),
-        (attrs.angle_brackets, Form::AngleBrackets),
-    ];
-    let mut given = forms
-        .iter()
-        .filter_map(|(span, form)| span.map(|span| (span, *form)));
-    let form = given.next();
-    if let Some((span, _)) = given.next() {
-        return Err(syn::Error::new(
-            span,
-            "a field takes only one of `line`, `comment`, `vector` and `angle_brackets`",
-        ));
-    }
+    let form = attrs.text_form.as_ref().map(|form| {
+        let form_of = match form.value {
+            TextForm::Line => Form::Line,
+            TextForm::Comment => Form::Comment,
+            TextForm::Vector => Form::Vector,
+            TextForm::AngleBrackets => Form::AngleBrackets,
+        };
+        (form.span, form_of)
+    });
     let presence_span = match (&attrs.presence, &attrs.none) {
         (Some(_), Some(none)) => {
             return Err(syn::Error::new(
@@ -565,11 +560,11 @@ pub fn reject_text_keys(container: &Container) -> syn::Result<()> {
     for field in &container.fields {
         let attrs = &field.attrs;
         let keys = [
-            (attrs.line, "line"),
-            (attrs.comment, "comment"),
-            (attrs.vector, "vector"),
+            (
+                attrs.text_form.as_ref().map(|form| form.span),
+                attrs.text_form.as_ref().map_or("", |form| form.value.key()),
+            ),
             (attrs.style, "style"),
-            (attrs.angle_brackets, "angle_brackets"),
             (attrs.none.as_ref().map(|none| none.span), "none"),
             (attrs.same_line, "same_line"),
             (attrs.flow, "flow"),

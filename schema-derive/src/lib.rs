@@ -1,9 +1,12 @@
 //! `#[derive(Schema)]`: a file layout written once as an annotated struct
 //! becomes a reader, a writer, layout metadata and round-trip tests.
 //!
-//! Shaped like serde_derive: [`ast`] and [`attr`] parse the input into a small
-//! model, [`check`] validates it with spanned errors, [`expand`] emits code
-//! against the runtime's hidden module `::formats::__private`.
+//! Shaped like serde_derive: `ast` and `attr` parse the input into a small
+//! model (`condition` holds a `present_if` expression), `check` (binary) and
+//! `check_text` validate it with spanned errors, collecting every mistake,
+//! and `expand` emits code against the runtime's hidden module
+//! `::formats::__private`; on an error, `expand::fallback` emits the errors
+//! with stand-in impls, so users of the broken type see no more.
 
 mod ast;
 mod attr;

@@ -6,6 +6,7 @@ pub mod cfp;
 mod character;
 pub mod cmx;
 pub mod msh;
+pub mod retail;
 pub mod skel;
 mod skill;
 pub mod skn;

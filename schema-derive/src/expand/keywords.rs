@@ -10,6 +10,7 @@ use super::context::context_items;
 use super::paths::Runtime;
 use super::str_lit;
 use super::tests::{test_module, Check};
+use super::text::one_line_text_impls;
 use crate::ast::ChoiceEnum;
 use crate::check_enum::Pick;
 
@@ -69,38 +70,25 @@ pub fn derive(rt: &Runtime, choice: &ChoiceEnum, picks: &[Pick]) -> TokenStream 
         quote!(#rt::proptest::strategy::Union::new([#(#arms),*]).boxed()),
         Check::Text,
     );
+    let line_impls = one_line_text_impls(
+        rt,
+        ident,
+        quote! {
+            let __choices: [(&'static str, fn() -> Self); #count] = [#(#choices),*];
+            __reader.keyword_line(&__choices).map(|__make| __make())
+        },
+        quote!(__writer.keyword_line(#rt::Keyword::keyword(self))),
+    );
     quote! {
         #context
 
-        impl #rt::TextRead for #ident {
-            const MIN_LINES: u64 = 1;
-            const NESTED_LAYOUT: ::core::option::Option<fn() -> #rt::TypeLayout> =
-                ::core::option::Option::Some(|| <Self as #rt::Layout>::LAYOUT);
-
-            fn read_text(
-                __reader: &mut #rt::TextReader<'_>,
-                _: &(),
-            ) -> ::core::result::Result<Self, #rt::Error> {
-                let __choices: [(&'static str, fn() -> Self); #count] = [#(#choices),*];
-                __reader.keyword_line(&__choices).map(|__make| __make())
-            }
-        }
+        #line_impls
 
         impl #rt::Keyword for #ident {
             fn keyword(&self) -> &'static str {
                 match self {
                     #(#spellings,)*
                 }
-            }
-        }
-
-        impl #rt::TextWrite for #ident {
-            fn write_text(
-                &self,
-                __writer: &mut #rt::TextWriter,
-                _: &(),
-            ) -> ::core::result::Result<(), #rt::Error> {
-                __writer.keyword_line(#rt::Keyword::keyword(self))
             }
         }
 

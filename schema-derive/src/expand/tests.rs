@@ -194,15 +194,21 @@ pub(super) fn context_of_strategies(
     }
 }
 
-/// The test module of a struct, binary or text, from its fields' strategies.
+/// The test module of a struct, binary or text, from its fields' strategies
+/// (its `Count<_>` fields give the shared lengths).
 pub(super) fn struct_test_module(
     rt: &Runtime,
     container: &Container,
-    counts: &[&Ident],
     fields: &[TestField],
     check: Check,
 ) -> TokenStream {
-    let strategy = struct_strategy(rt, container, counts, fields);
+    let counts: Vec<&Ident> = container
+        .fields
+        .iter()
+        .filter(|field| is_named(field.ty, "Count"))
+        .map(|field| field.ident)
+        .collect();
+    let strategy = struct_strategy(rt, container, &counts, fields);
     let context_strategy = struct_context_strategy(rt, container);
     test_module(rt, container.ident, context_strategy, strategy, check)
 }
@@ -272,11 +278,6 @@ fn element_type<'a>(field: &'a crate::ast::Field) -> &'a Type {
 }
 
 pub fn round_trip_module(rt: &Runtime, container: &Container, plans: &[Plan]) -> TokenStream {
-    let counts: Vec<&Ident> = plans
-        .iter()
-        .filter(|plan| matches!(plan.codec, Codec::Count(_)))
-        .map(|plan| plan.field.ident)
-        .collect();
     let fields: Vec<TestField> = plans
         .iter()
         .map(|plan| TestField {
@@ -284,15 +285,7 @@ pub fn round_trip_module(rt: &Runtime, container: &Container, plans: &[Plan]) ->
             strategy: field_strategy(rt, container, plan),
         })
         .collect();
-    let strategy = struct_strategy(rt, container, &counts, &fields);
-    let context_strategy = struct_context_strategy(rt, container);
-    test_module(
-        rt,
-        container.ident,
-        context_strategy,
-        strategy,
-        Check::Binary,
-    )
+    struct_test_module(rt, container, &fields, Check::Binary)
 }
 
 /// An enum of forms draws each variant alike.

@@ -120,7 +120,7 @@ impl TextNumber for f32 {
     }
 
     /// Most tokens are read and judged in one pass over their digits (see
-    /// [`read_decimal`]); the rest, and what that pass leaves open, by
+    /// `read_decimal`); the rest, and what that pass leaves open, by
     /// `str::parse` and by formatting the value.
     fn read(token: &[u8]) -> Option<(Self, PrintedBy)> {
         let (value, [msvc, shortest]) = match read_decimal(token) {
