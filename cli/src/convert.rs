@@ -15,29 +15,39 @@ use crate::batch::{self, Detail, Entry, Outcome, Report, Style};
 use crate::error::{shown, CliError, Problem};
 use crate::{gltf, input, output, Context};
 
-/// The last argument is `--anim` and `--lod`, which only glTF output takes.
+/// What only glTF output takes: `--anim`, `--skill`, `--lod`.
+pub struct GltfChoices<'a> {
+    pub animations: &'a [PathBuf],
+    pub skills: &'a [String],
+    pub options: RigOptions,
+}
+
 pub fn run(
     context: &mut Context,
     inputs: &[PathBuf],
     output_path: &Path,
     from: Option<&str>,
     to: Option<&str>,
-    (animations, options): (&[PathBuf], RigOptions),
+    choices: &GltfChoices,
 ) -> Result<bool, CliError> {
     if let Some(container) = gltf::container(output_path, to) {
         let request = gltf::Request {
             inputs,
-            animations,
-            options,
+            animations: choices.animations,
+            skills: choices.skills,
+            options: choices.options,
             format: from,
             output: output_path,
             container,
         };
         return gltf::run(context, &request);
     }
-    if !animations.is_empty() || options != RigOptions::default() {
+    if !choices.animations.is_empty()
+        || !choices.skills.is_empty()
+        || choices.options != RigOptions::default()
+    {
         return Err(CliError::Usage(
-            "--anim and --lod apply to glTF output only".to_owned(),
+            "--anim, --skill and --lod apply to glTF output only".to_owned(),
         ));
     }
     let into_folder = output_path.is_dir() || ends_with_separator(output_path);

@@ -4,8 +4,8 @@
 use std::path::{Path, PathBuf};
 
 use export::{Character, Container, ExportError, Mesh};
-use formats::files::FoundFile;
-use formats::rig::{self, RigOptions};
+use formats::files::{FindError, FoundFile};
+use formats::rig::{self, RigError, RigOptions};
 
 use crate::error::CliError;
 use crate::input::{self, Input, Need};
@@ -32,6 +32,9 @@ pub fn container(output_path: &Path, to: Option<&str>) -> Option<Container> {
 pub struct Request<'a> {
     pub inputs: &'a [PathBuf],
     pub animations: &'a [PathBuf],
+    /// `--skill`: the animations to take from the `--anim` files, by name;
+    /// every one when empty.
+    pub skills: &'a [String],
     pub options: RigOptions,
     pub format: Option<&'a str>,
     pub output: &'a Path,
@@ -43,6 +46,56 @@ struct Skin<'a> {
     input: &'a Input,
     skin: rig::Skin,
     texture: Option<FoundFile>,
+}
+
+/// The animations of the `--anim` files, with the file each came from:
+/// those `--skill` names (each must be found, its keys too), else every one
+/// whose data can be had, with one warning for each left out because its
+/// data is missing (naming the files looked for).
+fn chosen_animations<'r>(
+    context: &mut Context,
+    request: &Request<'r>,
+) -> Result<Vec<(&'r Path, rig::Animation)>, CliError> {
+    let catalogue = context.catalogue;
+    let mut chosen = Vec::new();
+    let mut found_names = Vec::new();
+    let mut all_names = Vec::new();
+    for path in request.animations {
+        let input = input::load(&catalogue, path, None)?;
+        let named = input.named_animations()?;
+        all_names.push(format!("{}: {}", path.display(), input::names(&named)));
+        for named in named {
+            let wanted = request.skills.is_empty() || request.skills.contains(&named.name);
+            if !wanted {
+                continue;
+            }
+            match named.animation {
+                Ok(animation) => chosen.push((path.as_path(), animation)),
+                Err(RigError::File(missing @ FindError::Missing { .. }))
+                    if request.skills.is_empty() =>
+                {
+                    context.warn(&format!(
+                        "{}: animation {:?} left out: {missing}",
+                        path.display(),
+                        named.name
+                    ));
+                }
+                Err(error) => return Err(CliError::input(path, error)),
+            }
+            found_names.push(named.name);
+        }
+    }
+    if let Some(unknown) = request
+        .skills
+        .iter()
+        .find(|skill| !found_names.contains(skill))
+    {
+        return Err(CliError::Usage(format!(
+            "no --anim file has an animation named {unknown:?}; they have: {}",
+            all_names.join("; ")
+        )));
+    }
+    Ok(chosen)
 }
 
 /// The skeleton comes from the first input that has one; every input gives
@@ -101,16 +154,7 @@ pub fn run(context: &mut Context, request: &Request) -> Result<bool, CliError> {
             .ok_or_else(|| CliError::Usage("no file to convert".to_owned()))?;
         return Err(first.wrong_kind(Need::Skeleton));
     };
-    let mut animations: Vec<(&Path, rig::Animation)> = Vec::new();
-    for path in request.animations {
-        let input = input::load(&catalogue, path, None)?;
-        animations.extend(
-            input
-                .animations()?
-                .into_iter()
-                .map(|found| (path.as_path(), found)),
-        );
-    }
+    let animations = chosen_animations(context, request)?;
     let (animation_paths, animations): (Vec<&Path>, Vec<rig::Animation>) =
         animations.into_iter().unzip();
     let character = Character {

@@ -198,11 +198,42 @@ impl Input {
     }
 
     /// The file's animations; a file without any is the wrong kind of input.
-    pub fn animations(&self) -> Result<Vec<rig::Animation>, CliError> {
+    /// The file's animations one by one, each as it could be read.
+    pub fn named_animations(&self) -> Result<Vec<rig::NamedAnimation>, CliError> {
         self.document
             .rig()
-            .animations(&self.files)
-            .ok_or_else(|| self.wrong_kind(Need::Animation))?
+            .named_animations(&self.files)
+            .ok_or_else(|| self.wrong_kind(Need::Animation))
+    }
+
+    /// The animation named `name` (or the file's only one, without a name),
+    /// read alone: the others' data is not needed. An error lists the names.
+    pub fn chosen_animation(&self, name: Option<&str>) -> Result<rig::Animation, CliError> {
+        let mut named = self.named_animations()?;
+        let position = match (name, named.len()) {
+            (Some(name), _) => named
+                .iter()
+                .position(|animation| animation.name == name)
+                .ok_or_else(|| {
+                    CliError::Usage(format!(
+                        "{} has no animation named {name:?}; it has: {}",
+                        self.path.display(),
+                        names(&named)
+                    ))
+                })?,
+            (None, 1) => 0,
+            (None, 0) => return Err(self.wrong_kind(Need::Animation)),
+            (None, _) => {
+                return Err(CliError::Usage(format!(
+                    "{} holds several animations; choose one with --skill NAME: {}",
+                    self.path.display(),
+                    names(&named)
+                )))
+            }
+        };
+        named
+            .swap_remove(position)
+            .animation
             .map_err(|error| self.fail(error))
     }
 }
@@ -253,33 +284,7 @@ pub fn animation_frame(
         return Ok(None);
     };
     let input = load(catalogue, path, None)?;
-    let mut animations = input.animations()?;
-    let animation = match (choice.name, animations.len()) {
-        (Some(name), _) => {
-            let position = animations
-                .iter()
-                .position(|animation| animation.name == name);
-            match position {
-                Some(position) => animations.swap_remove(position),
-                None => {
-                    return Err(CliError::Usage(format!(
-                        "{} has no animation named {name:?}; it has: {}",
-                        path.display(),
-                        names(&animations)
-                    )))
-                }
-            }
-        }
-        (None, 1) => animations.swap_remove(0),
-        (None, 0) => return Err(input.wrong_kind(Need::Animation)),
-        (None, _) => {
-            return Err(CliError::Usage(format!(
-                "{} holds several animations; choose one with --skill NAME: {}",
-                path.display(),
-                names(&animations)
-            )))
-        }
-    };
+    let animation = input.chosen_animation(choice.name)?;
     let frames = animation.times.len();
     let frame = choice.frame.unwrap_or(0);
     if frame >= frames {
@@ -308,7 +313,7 @@ pub fn animation_frame(
     }))
 }
 
-fn names(animations: &[rig::Animation]) -> String {
+pub fn names(animations: &[rig::NamedAnimation]) -> String {
     animations
         .iter()
         .map(|animation| animation.name.as_str())

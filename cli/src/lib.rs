@@ -153,6 +153,11 @@ Examples:
         /// glTF only: animations to include, every one each file holds.
         #[arg(long, value_name = "FILE", num_args = 1..)]
         anim: Vec<PathBuf>,
+        /// glTF only: take only the animation of this name from the --anim files
+        /// (repeatable). Without it every animation whose data is found is taken,
+        /// and one whose data is missing is left out with a warning.
+        #[arg(long, value_name = "NAME", requires = "anim")]
+        skill: Vec<String>,
         /// glTF only: level of detail of skeletons and meshes, 0 the most detailed.
         #[arg(long, value_name = "N", default_value_t = 0)]
         lod: usize,
@@ -449,6 +454,7 @@ fn dispatch(context: &mut Context, command: Command) -> Result<bool, CliError> {
             to,
             format,
             anim,
+            skill,
             lod,
         } => convert::run(
             context,
@@ -456,7 +462,11 @@ fn dispatch(context: &mut Context, command: Command) -> Result<bool, CliError> {
             &output,
             format.as_deref(),
             to.as_deref(),
-            (&anim, RigOptions { lod }),
+            &convert::GltfChoices {
+                animations: &anim,
+                skills: &skill,
+                options: RigOptions { lod },
+            },
         ),
         Command::Joints {
             file,

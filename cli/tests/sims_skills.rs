@@ -446,3 +446,109 @@ fn a_bcf_poses_and_dresses_as_its_cmx_twin_does() {
     assert_eq!(results[0], results[1]);
     assert!(!results[0].1.is_empty());
 }
+
+/// The humanoid's character file with a second skill whose keys are in no
+/// file, written into `dir` with its arm and the wave's keys beside it.
+fn humanoid_with_a_skill_without_keys(dir: &Path) -> String {
+    let mut humanoid = cmx(Path::new(&fixture("humanoid.cmx")));
+    let mut lost = humanoid.skills[0].clone();
+    lost.name = "humanoid-lost".into();
+    lost.animation = "xskill-humanoid-lost".into();
+    humanoid.skills.push(lost);
+    for beside in ["xskill-humanoid-wave.cfp", "xskin-humanoid-L_ARM-ARM.skn"] {
+        std::fs::write(dir.join(beside), std::fs::read(fixture(beside)).unwrap()).unwrap();
+    }
+    let path = dir.join("humanoid.cmx");
+    std::fs::write(&path, humanoid.to_text().unwrap()).unwrap();
+    text(&path)
+}
+
+/// glTF animations of an exported asset, by name.
+fn gltf_animations(path: &Path) -> Vec<String> {
+    let json: serde_json::Value = serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
+    json["animations"]
+        .as_array()
+        .map(|animations| {
+            animations
+                .iter()
+                .map(|animation| animation["name"].as_str().unwrap().to_owned())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+#[test]
+fn convert_leaves_out_a_skill_without_keys_with_one_warning_or_takes_the_skills_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let character = humanoid_with_a_skill_without_keys(dir.path());
+    let out = dir.path().join("humanoid.gltf");
+    let out_text = text(&out);
+
+    // Every skill whose keys are found; the other named once, with the
+    // files looked for.
+    let output = ossuary(&["convert", &character, "--anim", &character, "-o", &out_text]);
+    assert_status(&output, 0);
+    let warnings = stderr(&output);
+    assert_eq!(warnings.lines().count(), 1, "{warnings}");
+    assert!(
+        warnings.contains("\"humanoid-lost\" left out")
+            && warnings.contains("xskill-humanoid-lost.cfp")
+            && warnings.contains("xskill-humanoid-lost.bin"),
+        "{warnings}"
+    );
+    assert_eq!(gltf_animations(&out), ["humanoid-wave"]);
+
+    // --skill takes the skills named, and only their keys are needed.
+    let output = ossuary(&[
+        "convert",
+        &character,
+        "--anim",
+        &character,
+        "--skill",
+        "humanoid-wave",
+        "-o",
+        &out_text,
+    ]);
+    assert_status(&output, 0);
+    assert_eq!(stderr(&output), "");
+    assert_eq!(gltf_animations(&out), ["humanoid-wave"]);
+
+    // A skill named whose keys are missing is an error; so is a name no
+    // file has, which lists the names there are.
+    let output = ossuary(&[
+        "convert",
+        &character,
+        "--anim",
+        &character,
+        "--skill",
+        "humanoid-lost",
+        "-o",
+        &out_text,
+    ]);
+    assert_status(&output, 1);
+    assert!(
+        stderr(&output).contains("xskill-humanoid-lost.cfp"),
+        "{}",
+        stderr(&output)
+    );
+    let output = ossuary(&[
+        "convert", &character, "--anim", &character, "--skill", "nothing", "-o", &out_text,
+    ]);
+    assert_status(&output, 2);
+    assert!(
+        stderr(&output).contains("humanoid-wave, humanoid-lost"),
+        "{}",
+        stderr(&output)
+    );
+
+    // joints needs only the chosen skill's keys.
+    let output = ossuary(&[
+        "joints",
+        &character,
+        "--anim",
+        &character,
+        "--skill",
+        "humanoid-wave",
+    ]);
+    assert_status(&output, 0);
+}

@@ -371,6 +371,33 @@ pub trait Rig {
     fn animations(&self, _files: &Files) -> Option<Result<Vec<Animation>, RigError>> {
         None
     }
+
+    /// The same animations one by one, each named and read on its own, so
+    /// that one whose data cannot be had (a Sims skill's missing keys)
+    /// leaves the others to be had. By default the file's animations come
+    /// as one result: a failure is the file's, under an empty name.
+    fn named_animations(&self, files: &Files) -> Option<Vec<NamedAnimation>> {
+        Some(match self.animations(files)? {
+            Ok(animations) => animations
+                .into_iter()
+                .map(|animation| NamedAnimation {
+                    name: animation.name.clone(),
+                    animation: Ok(animation),
+                })
+                .collect(),
+            Err(error) => vec![NamedAnimation {
+                name: String::new(),
+                animation: Err(error),
+            }],
+        })
+    }
+}
+
+/// One of a file's animations, by name, as it could be read.
+#[derive(Debug)]
+pub struct NamedAnimation {
+    pub name: String,
+    pub animation: Result<Animation, RigError>,
 }
 
 #[cfg(test)]

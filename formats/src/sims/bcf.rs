@@ -331,6 +331,10 @@ impl Rig for Bcf {
     fn animations(&self, files: &Files) -> Option<Result<Vec<rig::Animation>, RigError>> {
         Cmx::from(self).animations(files)
     }
+
+    fn named_animations(&self, files: &Files) -> Option<Vec<rig::NamedAnimation>> {
+        Cmx::from(self).named_animations(files)
+    }
 }
 
 /// The `.bcf` registration. Binary with no signature: found by extension only.

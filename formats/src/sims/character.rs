@@ -6,7 +6,7 @@ use super::bones::{self, SimsBone};
 use super::cmx::Cmx;
 use super::{skill, suit};
 use crate::files::Files;
-use crate::rig::{self, Rig, RigError, RigOptions};
+use crate::rig::{self, NamedAnimation, Rig, RigError, RigOptions};
 
 impl Rig for Cmx {
     /// The first skeleton, when the file has one.
@@ -39,16 +39,26 @@ impl Rig for Cmx {
         }))
     }
 
-    /// Every skill, with its keys from the `.cfp` beside the file; `None`
-    /// without skills.
+    /// Every skill, with its keys from the `.cfp` (or `.bin`) beside the
+    /// file; `None` without skills.
     fn animations(&self, files: &Files) -> Option<Result<Vec<rig::Animation>, RigError>> {
+        let named = self.named_animations(files)?;
+        Some(named.into_iter().map(|named| named.animation).collect())
+    }
+
+    /// Each skill with its own keys: one whose keys are missing leaves the
+    /// others.
+    fn named_animations(&self, files: &Files) -> Option<Vec<NamedAnimation>> {
         if self.skills.is_empty() {
             return None;
         }
         Some(
             self.skills
                 .iter()
-                .map(|skill| skill::animation(skill, files))
+                .map(|skill| NamedAnimation {
+                    name: skill.name.to_text(),
+                    animation: skill::animation(skill, files),
+                })
                 .collect(),
         )
     }
