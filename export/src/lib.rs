@@ -8,9 +8,12 @@
 //! - one node per joint, named exactly as the file names it, in the file's
 //!   hierarchy, with the rest pose as its translation, rotation (and scale,
 //!   where a family's matrices carry one);
-//! - one skinned mesh per skin (points where it has no triangles), sharing one glTF skin over every joint of
-//!   the skeleton (inverse bind matrices from the rest pose), with as many
-//!   `JOINTS_n`/`WEIGHTS_n` sets as the most influenced vertex needs;
+//! - one glTF skin over every joint of the skeleton (inverse bind matrices
+//!   from the rest pose), written with or without meshes, so that a
+//!   skeleton alone imports as an armature;
+//! - one skinned mesh per skin (points where it has no triangles), all
+//!   sharing that skin, with as many `JOINTS_n`/`WEIGHTS_n` sets as the
+//!   most influenced vertex needs;
 //! - one glTF animation per joint animation: translation and rotation
 //!   channels (scale where a key carries one) for every joint a track
 //!   drives, keyed at the animation's own times, whole-transform keys
@@ -198,7 +201,9 @@ pub fn export(character: &Character, container: Container) -> Result<Vec<u8>, Ex
         skeleton: &skeleton,
         rest_model: &rest_model,
         change: &change,
-        skin: (!character.meshes.is_empty() && joint_count > 0)
+        // A skeleton alone gets its skin too: that is what makes clients
+        // (Blender's importer) build an armature rather than loose empties.
+        skin: (joint_count > 0)
             .then(|| mesh::shared_skin(&mut asset, &joints, &rest_model, &change)),
     };
     let mut materials = texture::Materials::default();

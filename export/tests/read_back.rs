@@ -994,3 +994,28 @@ fn the_frantic_walk_lasts_600_ms() {
     assert_eq!(walk.end, Some(rig::End::Loops { seconds: 0.6 }));
     assert!(walk.times.last().is_some_and(|&time| time < 0.57));
 }
+
+/// A skeleton without meshes (every Outcast file, a Sims skeleton alone)
+/// still gets a glTF skin over all its joints, with their inverse bind
+/// matrices, so a client builds an armature from it.
+#[test]
+fn a_skeleton_alone_gets_a_skin_over_its_joints() {
+    let source = source("humanoid-skeleton-alone", &fixture("humanoid.skel"), &[], 0);
+    assert!(source.meshes.is_empty());
+    let back = read_back(&export(&source, Container::Glb));
+    let skins: Vec<_> = back.document.skins().collect();
+    let [skin] = skins.as_slice() else {
+        panic!("one skin, not {}", skins.len());
+    };
+    let joints: Vec<usize> = skin.joints().map(|joint| joint.index()).collect();
+    assert_eq!(
+        joints,
+        (0..source.skeleton.joints.len()).collect::<Vec<_>>()
+    );
+    let inverse_binds = skin
+        .reader(|buffer| Some(&*back.buffers[buffer.index()]))
+        .read_inverse_bind_matrices()
+        .unwrap()
+        .count();
+    assert_eq!(inverse_binds, joints.len());
+}
