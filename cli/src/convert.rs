@@ -15,11 +15,12 @@ use crate::batch::{self, Detail, Entry, Outcome, Report, Style};
 use crate::error::{shown, CliError, Problem};
 use crate::{gltf, input, output, Context};
 
-/// What only glTF output takes: `--anim`, `--skill`, `--lod`.
+/// What only glTF output takes: `--anim`, `--skill`, `--lod`, `--blend`.
 pub struct GltfChoices<'a> {
     pub animations: &'a [PathBuf],
     pub skills: &'a [String],
     pub options: RigOptions,
+    pub blend_weights: &'a [(String, f32)],
 }
 
 pub fn run(
@@ -35,6 +36,7 @@ pub fn run(
             inputs,
             animations: choices.animations,
             skills: choices.skills,
+            blend_weights: choices.blend_weights,
             options: choices.options,
             format: from,
             output: output_path,
@@ -44,10 +46,11 @@ pub fn run(
     }
     if !choices.animations.is_empty()
         || !choices.skills.is_empty()
+        || !choices.blend_weights.is_empty()
         || choices.options != RigOptions::default()
     {
         return Err(CliError::Usage(
-            "--anim, --skill and --lod apply to glTF output only".to_owned(),
+            "--anim, --skill, --blend and --lod apply to glTF output only".to_owned(),
         ));
     }
     let into_folder = output_path.is_dir() || ends_with_separator(output_path);

@@ -35,6 +35,8 @@ pub struct Request<'a> {
     /// `--skill`: the animations to take from the `--anim` files, by name;
     /// every one when empty.
     pub skills: &'a [String],
+    /// `--blend`: the meshes' blend shapes' default weights, by name.
+    pub blend_weights: &'a [(String, f32)],
     pub options: RigOptions,
     pub format: Option<&'a str>,
     pub output: &'a Path,
@@ -167,6 +169,7 @@ pub fn run(context: &mut Context, request: &Request) -> Result<bool, CliError> {
             })
             .collect(),
         animations: &animations,
+        blend_weights: request.blend_weights,
     };
     let bytes = export::export(&character, request.container).map_err(|error| {
         // Name the file the failing part came from.

@@ -161,6 +161,10 @@ Examples:
         /// glTF only: level of detail of skeletons and meshes, 0 the most detailed.
         #[arg(long, value_name = "N", default_value_t = 0)]
         lod: usize,
+        /// glTF only: the meshes' blend shapes are exported as morph targets; this
+        /// gives one its default weight by name, e.g. `blend_fat=0.5` (others 0).
+        #[command(flatten)]
+        morphing: Morphing,
     },
     /// Print the skeleton's joints in model space as JSON: name, parent,
     /// position [x, y, z] and rotation [x, y, z, w], in the file's own axes.
@@ -456,6 +460,7 @@ fn dispatch(context: &mut Context, command: Command) -> Result<bool, CliError> {
             anim,
             skill,
             lod,
+            morphing,
         } => convert::run(
             context,
             &inputs,
@@ -466,6 +471,7 @@ fn dispatch(context: &mut Context, command: Command) -> Result<bool, CliError> {
                 animations: &anim,
                 skills: &skill,
                 options: RigOptions { lod },
+                blend_weights: &morphing.blends,
             },
         ),
         Command::Joints {

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::Output;
 
 use independent::{swg_mesh, swg_skin, swg_world_matrices, SwgMesh};
-use support::{assert_status, command, ossuary, stderr, stdout, text};
+use support::{assert_status, command, fixture, ossuary, stderr, stdout, text};
 
 use formats::schema::BinarySchema;
 use formats::swg::skt;
@@ -486,4 +486,30 @@ fn info_shows_counts_joints_shaders_blend_targets_and_levels() {
         ),
         "{sat}"
     );
+}
+
+/// `convert --blend` gives the blend shapes exported as morph targets
+/// their default weights; a target not named weighs 0.
+#[test]
+fn convert_exports_blend_shapes_weighted_as_blend_says() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("humanoid.gltf");
+    let out_text = out.to_string_lossy().into_owned();
+    let sat = fixture("humanoid.sat");
+    let weights = |args: &[&str]| -> Vec<serde_json::Value> {
+        let mut all = vec!["convert", sat.as_str(), "-o", out_text.as_str()];
+        all.extend(args);
+        assert_status(&ossuary(&all), 0);
+        let json: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(&out).unwrap()).unwrap();
+        let meshes = json["meshes"].as_array().unwrap().clone();
+        assert!(meshes
+            .iter()
+            .all(|mesh| mesh["extras"]["targetNames"] == serde_json::json!(["blend_fat"])));
+        meshes.iter().map(|mesh| mesh["weights"].clone()).collect()
+    };
+    assert!(weights(&[]).iter().all(|w| *w == serde_json::json!([0.0])));
+    assert!(weights(&["--blend", "blend_fat=0.5"])
+        .iter()
+        .all(|w| *w == serde_json::json!([0.5])));
 }

@@ -23,6 +23,11 @@
 //!   with that many vertices, and a weights channel whose key at each
 //!   frame's time shows that frame alone (glTF morphs before it skins, so
 //!   the frames show as given while the skeleton is at rest);
+//! - a mesh's blend shapes (Star Wars Galaxies' `blend_fat`...) as its
+//!   morph targets, after any vertex animation's frames: each the move of
+//!   every vertex at rest from weight 0 to weight 1, named in the mesh's
+//!   `extras.targetNames` (what Blender's importer and three.js read), its
+//!   default weight [`Character::blend_weights`]' (0 unless given);
 //! - a material for each mesh: the texture it names, PNG-encoded, when an
 //!   image of that name was found ([`find_texture`]; meshes naming one
 //!   image share it), else one plain material.
@@ -66,6 +71,9 @@ pub struct Character<'a> {
     pub skeleton: &'a rig::Skeleton,
     pub meshes: Vec<Mesh<'a>>,
     pub animations: &'a [rig::Animation],
+    /// The meshes' morph targets' default weights, by target name (a name
+    /// given twice: the last); a target not named has weight 0.
+    pub blend_weights: &'a [(String, f32)],
 }
 
 /// A skin and the image its texture names, when one was found.
@@ -227,8 +235,15 @@ pub fn export(character: &Character, container: Container) -> Result<Vec<u8>, Ex
             })
             .collect();
         let frames: Vec<&[Vec<[f32; 3]>]> = moving.iter().map(|&(_, frames)| frames).collect();
-        let node =
-            mesh::skinned_mesh(&mut asset, &bind, source.skin, material, &frames).map_err(fail)?;
+        let node = mesh::skinned_mesh(
+            &mut asset,
+            &bind,
+            source.skin,
+            material,
+            &frames,
+            character.blend_weights,
+        )
+        .map_err(fail)?;
         scene_nodes.push(node);
         let targets = frames.iter().map(|frames| frames.len()).sum();
         let mut first = 0;

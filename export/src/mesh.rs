@@ -54,17 +54,20 @@ pub struct Bind<'a> {
 
 /// A skin as a mesh and the node that places it, with one morph target per
 /// frame of each of `morphs` (vertex animations' frames: every vertex's
-/// position, in the file's axes). A skin without triangles (a BonesPro
-/// structure's vertices) is a cloud of points.
+/// position, in the file's axes), then one per blend shape of the skin, at
+/// the weights `blend_weights` gives by name. A skin without triangles (a
+/// BonesPro structure's vertices) is a cloud of points.
 pub fn skinned_mesh(
     asset: &mut Asset,
     bind: &Bind,
     skin: &rig::Skin,
     material: json::Index<json::Material>,
     morphs: &[&[Vec<[f32; 3]>]],
+    blend_weights: &[(String, f32)],
 ) -> Result<json::Index<json::Node>, MeshProblem> {
     let (skeleton, change) = (bind.skeleton, bind.change);
-    let at_rest = BoundSkin::bind(skin, skeleton)?.deform(bind.rest_model, BlendRule::Game)?;
+    let bound = BoundSkin::bind(skin, skeleton)?;
+    let at_rest = bound.deform(bind.rest_model, BlendRule::Game)?;
     let gltf_skin = bind.skin.ok_or(MeshProblem::NoJoints)?;
     let influences = influences(skin, skeleton)?;
     let sets = vertex_sets(&influences);
@@ -110,10 +113,24 @@ pub fn skinned_mesh(
         let accessor = asset.floats(weights, Type::Vec4, vertex_data, false);
         attributes.push((Semantic::Weights(set), accessor));
     }
-    // A target holds each vertex's move from its bind position to the frame's.
+    // A target holds each vertex's move from its bind position to the
+    // frame's, or to where the blend shape at weight 1 puts it at rest.
+    let frames = morphs.iter().flat_map(|frames| frames.iter());
+    let mut shapes = Vec::with_capacity(skin.morph_targets.len());
+    for target in &skin.morph_targets {
+        let shaped = bound
+            .morphed(&[(target.name.clone(), 1.0)])
+            .deform(bind.rest_model, BlendRule::Game)?;
+        let positions: Vec<[f32; 3]> = shaped
+            .positions
+            .iter()
+            .map(|position| position.to_array())
+            .collect();
+        shapes.push(positions);
+    }
     let mut targets = Vec::new();
-    for frame in morphs.iter().flat_map(|frames| frames.iter()) {
-        let moves: Vec<[f32; 3]> = frame
+    for to in frames.chain(&shapes) {
+        let moves: Vec<[f32; 3]> = to
             .iter()
             .zip(&positions)
             .map(|(&to, &from)| {
@@ -126,6 +143,33 @@ pub fn skinned_mesh(
             tangents: None,
         });
     }
+    let frame_count: usize = morphs.iter().map(|frames| frames.len()).sum();
+    let blend_weight = |name: &str| {
+        blend_weights
+            .iter()
+            .rev()
+            .find(|(given, _)| given == name)
+            .map_or(0.0, |&(_, weight)| weight)
+    };
+    let weights: Vec<f32> = std::iter::repeat_n(0.0, frame_count)
+        .chain(
+            skin.morph_targets
+                .iter()
+                .map(|target| blend_weight(&target.name)),
+        )
+        .collect();
+    // Blend shapes are named for clients (a frame of a vertex animation by
+    // its number).
+    let extras = if skin.morph_targets.is_empty() {
+        None
+    } else {
+        let names: Vec<String> = (0..frame_count)
+            .map(|frame| format!("frame {frame}"))
+            .chain(skin.morph_targets.iter().map(|target| target.name.clone()))
+            .collect();
+        // Strings always serialize: `ok` drops nothing.
+        serde_json::value::to_raw_value(&serde_json::json!({ "targetNames": names })).ok()
+    };
     let (mode, indices) = if corners.is_empty() {
         (json::mesh::Mode::Points, None)
     } else {
@@ -133,7 +177,7 @@ pub fn skinned_mesh(
     };
     let mesh = asset.root.push(json::Mesh {
         extensions: None,
-        extras: Default::default(),
+        extras,
         name: Some(skin.name.clone()),
         primitives: vec![json::mesh::Primitive {
             attributes: attributes
@@ -147,8 +191,7 @@ pub fn skinned_mesh(
             mode: Checked::Valid(mode),
             targets: (!targets.is_empty()).then_some(targets),
         }],
-        weights: (!morphs.is_empty())
-            .then(|| vec![0.0; morphs.iter().map(|frames| frames.len()).sum()]),
+        weights: (!weights.is_empty()).then_some(weights),
     });
     Ok(asset.root.push(json::Node {
         name: Some(skin.name.clone()),

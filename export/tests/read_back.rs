@@ -81,6 +81,7 @@ fn export(source: &Source, container: Container) -> Vec<u8> {
             })
             .collect(),
         animations: &source.animations,
+        blend_weights: &[],
     };
     let bytes =
         export::export(&character, container).unwrap_or_else(|e| panic!("{}: {e}", source.name));
@@ -827,6 +828,7 @@ fn an_unreadable_texture_is_an_error_naming_the_image() {
             texture,
         }],
         animations: &[],
+        blend_weights: &[],
     };
     let message = export::export(&character, Container::Glb)
         .unwrap_err()
@@ -846,6 +848,7 @@ fn animations_gltf_cannot_take_are_errors_naming_them() {
             skeleton: &source.skeleton,
             meshes: Vec::new(),
             animations: &[animation],
+            blend_weights: &[],
         };
         export::export(&character, Container::Gltf)
             .unwrap_err()
@@ -1018,4 +1021,85 @@ fn a_skeleton_alone_gets_a_skin_over_its_joints() {
         .unwrap()
         .count();
     assert_eq!(inverse_binds, joints.len());
+}
+
+/// A SWG mesh's blend shapes are morph targets named in
+/// `extras.targetNames`, weighted as `--blend` says; each moves the bind
+/// positions where ossuary's own deformation at rest moves them.
+#[test]
+fn blend_shapes_are_named_morph_targets_at_the_given_weights() {
+    let mesh = fixture("humanoid.mgn");
+    let source = source("humanoid-blend", &fixture("humanoid.skt"), &[mesh], 0);
+    let skin = &source.meshes[0].0;
+    let names: Vec<&str> = skin
+        .morph_targets
+        .iter()
+        .map(|target| target.name.as_str())
+        .collect();
+    assert!(names.contains(&"blend_fat"), "{names:?}");
+    let blend_weights = vec![("blend_fat".to_owned(), 0.5)];
+    let character = Character {
+        skeleton: &source.skeleton,
+        meshes: vec![Mesh {
+            skin,
+            texture: None,
+        }],
+        animations: &[],
+        blend_weights: &blend_weights,
+    };
+    let bytes = export::export(&character, Container::Gltf).unwrap();
+    let json: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
+    let gltf_mesh = &json["meshes"][0];
+    let target_names: Vec<&str> = gltf_mesh["extras"]["targetNames"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|name| name.as_str().unwrap())
+        .collect();
+    assert_eq!(target_names, names);
+    let weights: Vec<f64> = gltf_mesh["weights"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|weight| weight.as_f64().unwrap())
+        .collect();
+    let expected: Vec<f64> = names
+        .iter()
+        .map(|&name| if name == "blend_fat" { 0.5 } else { 0.0 })
+        .collect();
+    assert_eq!(weights, expected);
+
+    // The fat target moves each bind position by what weight 1 moves it
+    // in ossuary's deformation at rest (mirrored in x into glTF's axes).
+    let back = read_back(&bytes);
+    let primitive = back
+        .document
+        .meshes()
+        .next()
+        .unwrap()
+        .primitives()
+        .next()
+        .unwrap();
+    let buffers = |buffer: gltf::Buffer| Some(&*back.buffers[buffer.index()]);
+    let reader = primitive.reader(buffers);
+    let bind: Vec<Vec3> = reader.read_positions().unwrap().map(Vec3::from).collect();
+    let fat = names.iter().position(|&name| name == "blend_fat").unwrap();
+    let (moves, _, _) = reader.read_morph_targets().nth(fat).unwrap();
+    let moves: Vec<Vec3> = moves.unwrap().map(Vec3::from).collect();
+    let skeleton = Skeleton::new(&source.skeleton).unwrap();
+    let rest = skinning::Pose::rest(&skeleton)
+        .model_matrices(&skeleton)
+        .unwrap();
+    let bound = skinning::BoundSkin::bind(skin, &skeleton).unwrap();
+    let fat_at_rest = bound
+        .morphed(&[("blend_fat".to_owned(), 1.0)])
+        .deform(&rest, skinning::BlendRule::Game)
+        .unwrap();
+    let mut moved = 0;
+    for ((bind, step), shaped) in bind.iter().zip(&moves).zip(&fat_at_rest.positions) {
+        let expected = Vec3::new(-shaped.x, shaped.y, shaped.z);
+        assert!((*bind + *step).distance(expected) < 1e-5);
+        moved += usize::from(step.length() > 0.0);
+    }
+    assert!(moved > 0, "the fat target moves some vertex");
 }
