@@ -13,7 +13,7 @@ use serde_json::Map;
 
 use crate::batch::{self, Detail, Entry, Outcome, Report, Style};
 use crate::error::{shown, CliError, Problem};
-use crate::{gltf, input, output, Context};
+use crate::{gltf, input, output, retail, Context};
 
 /// What only glTF output takes: `--anim`, `--skill`, `--lod`, `--blend`.
 pub struct GltfChoices<'a> {
@@ -43,6 +43,9 @@ pub fn run(
             container,
         };
         return gltf::run(context, &request);
+    }
+    if let Some(done) = retail::run(context, inputs, output_path, from, to)? {
+        return Ok(done);
     }
     if !choices.animations.is_empty()
         || !choices.skills.is_empty()

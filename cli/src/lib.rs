@@ -15,6 +15,7 @@ mod json;
 mod list_formats;
 mod output;
 mod render;
+mod retail;
 mod skin;
 
 use std::ffi::OsString;
@@ -131,12 +132,16 @@ Example:
 With folders as inputs, or -o naming a folder, every file is converted into that folder,
 mirroring the folders' trees; files that do not convert to --to are reported and passed over.
 To glTF, the first input with a skeleton poses the meshes of every input (a suit gives the
-skins it names), with every animation of each --anim file.
+skins it names), with every animation of each --anim file (or those --skill names).
+A 1998 prototype character (`version 200`) with --to sims-cmx is written into the folder -o
+names in the released game's formats: the .cmx as version 300, each .msh as a .skn, each .bin
+of keys as a .cfp.
 
 Examples:
   ossuary convert adult-skeleton.cmx -o adult-skeleton.bcf
   ossuary convert ../shared/corpus/sims1 -o binary/ --to sims-bmf
-  ossuary convert adult-skeleton.cmx xskin-b001mafit_01-PELVIS-BODY.skn -o adult.glb")]
+  ossuary convert adult-skeleton.cmx xskin-b001mafit_01-PELVIS-BODY.skn -o adult.glb
+  ossuary convert samnud.cmx --to sims-cmx -o retail/")]
     Convert {
         /// The files, or folders, to convert (`-` for standard input); for glTF, the skeleton, then meshes or suits.
         #[arg(required = true, value_name = "IN")]

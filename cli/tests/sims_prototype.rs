@@ -386,3 +386,55 @@ fn the_real_prototype_sam_stands_and_greets_as_the_independent_implementation_po
         "{error}"
     );
 }
+
+/// `convert --to sims-cmx -o DIR` writes the prototype character in the
+/// released game's formats: a version 300 `.cmx`, its mesh as a `.skn`, its
+/// `.bin` keys as a `.cfp`; the converted files pose and animate exactly as
+/// the prototype's did.
+#[test]
+fn a_prototype_character_converts_to_the_released_formats_and_poses_the_same() {
+    let dir = prototype_humanoid(false);
+    let proto = path_in(dir.path(), "proto.cmx");
+    let out = dir.path().join("retail");
+    let out_text = out.to_string_lossy().into_owned();
+    let output = ossuary(&["convert", &proto, "--to", "sims-cmx", "-o", &out_text]);
+    assert_status(&output, 0);
+    assert_eq!(stderr(&output), "");
+    let retail = Cmx::from_text(&std::fs::read(out.join("proto.cmx")).unwrap()).unwrap();
+    assert_eq!(retail.version, 300);
+    assert!(out.join(format!("{MESH}.skn")).is_file());
+    assert!(out.join("xskill-humanoid-wave.cfp").is_file());
+    assert!(!out.join(format!("{MESH}.msh")).exists());
+    let converted = path_in(&out, "proto.cmx");
+    for args in [vec![], vec!["--anim", "FILE", "--frame", "1"]] {
+        let with = |file: &str| -> Vec<String> {
+            args.iter()
+                .map(|&arg| if arg == "FILE" { file } else { arg }.to_owned())
+                .collect()
+        };
+        let joints = |file: &str| {
+            let mut all = vec!["joints".to_owned(), file.to_owned()];
+            all.extend(with(file));
+            let all: Vec<&str> = all.iter().map(String::as_str).collect();
+            json(&ossuary(&all))
+        };
+        assert_eq!(joints(&converted), joints(&proto), "{args:?}");
+        let skinned = |file: &str, obj: &str| {
+            let obj = path_in(dir.path(), obj);
+            let mut all = vec![
+                "skin".to_owned(),
+                file.to_owned(),
+                "-o".to_owned(),
+                obj.clone(),
+            ];
+            all.extend(with(file));
+            let all: Vec<&str> = all.iter().map(String::as_str).collect();
+            assert_status(&ossuary(&all), 0);
+            obj_vertices(Path::new(&obj))
+        };
+        let (proto_positions, proto_uvs, _) = skinned(&proto, "proto.obj");
+        let (retail_positions, retail_uvs, _) = skinned(&converted, "retail.obj");
+        assert_eq!(retail_positions, proto_positions, "{args:?}");
+        assert_eq!(retail_uvs, proto_uvs, "{args:?}");
+    }
+}

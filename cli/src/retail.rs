@@ -1,0 +1,82 @@
+//! `ossuary convert CHARACTER.cmx --to sims-cmx -o DIR`, for The Sims' 1998
+//! prototype: a version 200 character or animation and the files it names,
+//! written into DIR in the released game's formats (`formats::sims::retail`
+//! says how): the character file as version 300, each `.msh` mesh as a
+//! `.skn`, each `.bin` of keys as a `.cfp`.
+
+use std::path::{Path, PathBuf};
+
+use formats::sims::cmx::{Cmx, PROTOTYPE_VERSION};
+use formats::sims::retail;
+
+use crate::error::{CliError, Problem};
+use crate::{input, output, Context};
+
+/// Converts when the one input is a version 200 `.cmx` and `--to` is
+/// `sims-cmx`; `None` (nothing done) otherwise.
+pub fn run(
+    context: &mut Context,
+    inputs: &[PathBuf],
+    folder: &Path,
+    from: Option<&str>,
+    to: Option<&str>,
+) -> Result<Option<bool>, CliError> {
+    let ([input_path], Some("sims-cmx")) = (inputs, to) else {
+        return Ok(None);
+    };
+    if input_path.is_dir() {
+        return Ok(None);
+    }
+    let catalogue = context.catalogue;
+    let input = input::load(&catalogue, input_path, from)?;
+    let Some(cmx) = input.document.as_any().downcast_ref::<Cmx>() else {
+        return Ok(None);
+    };
+    if cmx.version != PROTOTYPE_VERSION {
+        return Ok(None);
+    }
+    if folder.is_file() || folder.as_os_str() == "-" {
+        return Err(CliError::Usage(format!(
+            "{} is a prototype character: -o names the folder its files are written into \
+             (the character file and its meshes), created if missing",
+            input_path.display()
+        )));
+    }
+    let converted =
+        retail::to_retail(cmx, &input.files).map_err(|error| CliError::input(input_path, error))?;
+    for missing in &converted.missing {
+        context.warn(&format!(
+            "{}: left as it is: {missing}",
+            input_path.display()
+        ));
+    }
+    let encode = |bytes: Result<Vec<u8>, formats::schema::Error>, format: &'static str| {
+        bytes.map_err(|source| CliError::input(input_path, Problem::Encode { format, source }))
+    };
+    let name = input_path
+        .file_stem()
+        .map_or_else(|| "character".into(), |stem| stem.to_string_lossy());
+    let mut files: Vec<(PathBuf, Vec<u8>)> = vec![(
+        folder.join(format!("{name}.cmx")),
+        encode(converted.cmx.to_text(), "sims-cmx")?,
+    )];
+    for (mesh, skn) in &converted.skins {
+        files.push((
+            folder.join(format!("{mesh}.skn")),
+            encode(skn.to_text(), "sims-skn")?,
+        ));
+    }
+    for (animation, bytes) in converted.streams {
+        files.push((folder.join(format!("{animation}.cfp")), bytes));
+    }
+    std::fs::create_dir_all(folder).map_err(|source| CliError::Output {
+        path: folder.to_path_buf(),
+        source,
+    })?;
+    let files: Vec<(&Path, &[u8])> = files
+        .iter()
+        .map(|(path, bytes)| (path.as_path(), bytes.as_slice()))
+        .collect();
+    output::write_files(&files)?;
+    Ok(Some(true))
+}
