@@ -23,22 +23,52 @@ pub enum ReadError {
     TooLarge { limit: u64 },
 }
 
-/// Reads `reader` to its end, refusing past `limit` bytes: no more than
-/// `limit + 1` bytes are ever held.
+/// Reads `reader` to its end, refusing past `limit` bytes. The bytes are
+/// read in blocks, never into a vector that doubles as it grows (which
+/// would hold twice the limit while it copies): an endless input holds at
+/// most the limit and one block before it is refused.
 pub fn read_at_most(reader: impl Read, limit: u64) -> Result<Vec<u8>, ReadError> {
-    let mut bytes = Vec::new();
-    reader
-        .take(limit.saturating_add(1))
-        .read_to_end(&mut bytes)?;
+    const BLOCK: u64 = 16 << 20;
+    let mut reader = reader.take(limit.saturating_add(1));
+    let mut blocks: Vec<Vec<u8>> = Vec::new();
+    let mut total = 0u64;
+    loop {
+        let mut block = Vec::new();
+        let read = (&mut reader).take(BLOCK).read_to_end(&mut block)?;
+        total += read as u64;
+        if total > limit {
+            return Err(ReadError::TooLarge { limit });
+        }
+        if read == 0 {
+            break;
+        }
+        blocks.push(block);
+    }
+    Ok(match blocks.len() {
+        1 => blocks.pop().unwrap_or_default(),
+        _ => blocks.concat(),
+    })
+}
+
+/// The bytes of the file at `path`, at most `limit` of them. A regular
+/// file's size is known before reading, and its bytes go into one vector
+/// of that size; anything else (a device, a pipe) as [`read_at_most`].
+pub fn read_file(path: &Path, limit: u64) -> Result<Vec<u8>, ReadError> {
+    let file = std::fs::File::open(path)?;
+    let metadata = file.metadata()?;
+    if !metadata.is_file() {
+        return read_at_most(file, limit);
+    }
+    if metadata.len() > limit {
+        return Err(ReadError::TooLarge { limit });
+    }
+    let mut bytes = Vec::with_capacity(usize::try_from(metadata.len()).unwrap_or(0));
+    // A file that grows while it is read stops one byte past the limit.
+    file.take(limit.saturating_add(1)).read_to_end(&mut bytes)?;
     if bytes.len() as u64 > limit {
         return Err(ReadError::TooLarge { limit });
     }
     Ok(bytes)
-}
-
-/// The bytes of the file at `path`, at most `limit` of them.
-pub fn read_file(path: &Path, limit: u64) -> Result<Vec<u8>, ReadError> {
-    read_at_most(std::fs::File::open(path)?, limit)
 }
 
 /// Where a document's references are looked up: beside the file that holds
