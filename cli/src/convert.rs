@@ -10,17 +10,20 @@ use formats::catalogue::Catalogue;
 use formats::format::{Document, Format};
 use formats::rig::RigOptions;
 use serde_json::Map;
+use skinning::Composition;
 
 use crate::batch::{self, Detail, Entry, Outcome, Report, Style};
 use crate::error::{shown, CliError, Problem};
 use crate::{gltf, input, output, retail, Context};
 
-/// What only glTF output takes: `--anim`, `--skill`, `--lod`, `--blend`.
+/// What only glTF output takes: `--anim`, `--skill`, `--lod`, `--blend`,
+/// `--outcast-order`.
 pub struct GltfChoices<'a> {
     pub animations: &'a [PathBuf],
     pub skills: &'a [String],
     pub options: RigOptions,
     pub blend_weights: &'a [(String, f32)],
+    pub composition: Composition,
 }
 
 pub fn run(
@@ -37,6 +40,7 @@ pub fn run(
             animations: choices.animations,
             skills: choices.skills,
             blend_weights: choices.blend_weights,
+            composition: choices.composition,
             options: choices.options,
             format: from,
             output: output_path,
@@ -50,10 +54,12 @@ pub fn run(
     if !choices.animations.is_empty()
         || !choices.skills.is_empty()
         || !choices.blend_weights.is_empty()
+        || choices.composition != Composition::Hierarchy
         || choices.options != RigOptions::default()
     {
         return Err(CliError::Usage(
-            "--anim, --skill, --blend and --lod apply to glTF output only".to_owned(),
+            "--anim, --skill, --blend, --outcast-order and --lod apply to glTF output only"
+                .to_owned(),
         ));
     }
     let into_folder = output_path.is_dir() || ends_with_separator(output_path);

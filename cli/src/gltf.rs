@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use export::{Character, Container, ExportError, Mesh};
 use formats::files::{FindError, FoundFile};
 use formats::rig::{self, RigError, RigOptions};
+use skinning::Composition;
 
 use crate::error::CliError;
 use crate::input::{self, Input, Need};
@@ -37,6 +38,8 @@ pub struct Request<'a> {
     pub skills: &'a [String],
     /// `--blend`: the meshes' blend shapes' default weights, by name.
     pub blend_weights: &'a [(String, f32)],
+    /// `--outcast-order`: how the joints' turns compose.
+    pub composition: Composition,
     pub options: RigOptions,
     pub format: Option<&'a str>,
     pub output: &'a Path,
@@ -170,6 +173,7 @@ pub fn run(context: &mut Context, request: &Request) -> Result<bool, CliError> {
             .collect(),
         animations: &animations,
         blend_weights: request.blend_weights,
+        composition: request.composition,
     };
     let bytes = export::export(&character, request.container).map_err(|error| {
         // Name the file the failing part came from.

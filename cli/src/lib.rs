@@ -170,6 +170,11 @@ Examples:
         /// gives one its default weight by name, e.g. `blend_fat=0.5` (others 0).
         #[command(flatten)]
         morphing: Morphing,
+        /// glTF only: how an Outcast skeleton composes its joints' turns (as
+        /// `joints --outcast-order`); the asset's nodes then hold the locals that
+        /// give those poses.
+        #[arg(long, value_name = "ORDER", value_enum, default_value_t = OutcastOrder::ChildFirst)]
+        outcast_order: OutcastOrder,
     },
     /// Print the skeleton's joints in model space as JSON: name, parent,
     /// position [x, y, z] and rotation [x, y, z, w], in the file's own axes.
@@ -335,6 +340,15 @@ enum OutcastOrder {
     Literal,
 }
 
+impl OutcastOrder {
+    fn composition(self) -> Composition {
+        match self {
+            OutcastOrder::ChildFirst => Composition::Hierarchy,
+            OutcastOrder::Literal => Composition::LiteralPivots,
+        }
+    }
+}
+
 impl Posing {
     fn animation(&self) -> AnimationChoice<'_> {
         AnimationChoice {
@@ -360,10 +374,7 @@ impl Posing {
     }
 
     fn composition(&self) -> Composition {
-        match self.outcast_order {
-            OutcastOrder::ChildFirst => Composition::Hierarchy,
-            OutcastOrder::Literal => Composition::LiteralPivots,
-        }
+        self.outcast_order.composition()
     }
 }
 
@@ -466,6 +477,7 @@ fn dispatch(context: &mut Context, command: Command) -> Result<bool, CliError> {
             skill,
             lod,
             morphing,
+            outcast_order,
         } => convert::run(
             context,
             &inputs,
@@ -477,6 +489,7 @@ fn dispatch(context: &mut Context, command: Command) -> Result<bool, CliError> {
                 skills: &skill,
                 options: RigOptions { lod },
                 blend_weights: &morphing.blends,
+                composition: outcast_order.composition(),
             },
         ),
         Command::Joints {

@@ -143,7 +143,7 @@ fn several_inputs_or_gltf_options_need_gltf_output() {
     assert_fails(
         &["convert", &skeleton, "--lod", "1", "-o", &out],
         2,
-        "--anim, --skill, --blend and --lod apply to glTF output only",
+        "--anim, --skill, --blend, --outcast-order and --lod apply to glTF output only",
     );
 }
 

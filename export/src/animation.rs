@@ -15,7 +15,7 @@ use gltf::json;
 use json::accessor::Type;
 use json::animation::{Interpolation, Property};
 use json::validation::Checked;
-use skinning::{Clip, Skeleton};
+use skinning::{Clip, Composition, Skeleton};
 
 use crate::axes::{Change, Trs};
 use crate::buffer::Asset;
@@ -30,29 +30,32 @@ pub struct Morphed {
     pub targets: usize,
 }
 
+/// What an animation moves in the asset.
+pub struct Target<'a> {
+    pub skeleton: &'a Skeleton,
+    /// How the skeleton's joints compose (see [`crate::Character`]).
+    pub composition: Composition,
+    pub change: &'a Change,
+    /// The joint nodes, in skeleton order.
+    pub joints: &'a [json::Index<json::Node>],
+    /// The meshes holding a vertex animation's frames.
+    pub morphed: &'a [Morphed],
+}
+
 /// The animation as glTF channels; `None` when it moves nothing (glTF has
-/// no empty animations). `joints` are the joint nodes, in skeleton order;
-/// `morphed` the meshes holding a vertex animation's frames.
+/// no empty animations).
 pub fn animation(
     asset: &mut Asset,
     animation: &rig::Animation,
-    skeleton: &Skeleton,
-    change: &Change,
-    joints: &[json::Index<json::Node>],
-    morphed: &[Morphed],
+    target: &Target,
 ) -> Result<Option<json::Animation>, AnimationProblem> {
+    let morphed = target.morphed;
     check_times(&animation.times)?;
     let mut channels = Channels::default();
     match &animation.motion {
-        Motion::Joints(motion) => joint_channels(
-            asset,
-            animation,
-            motion,
-            skeleton,
-            change,
-            joints,
-            &mut channels,
-        )?,
+        Motion::Joints(motion) => {
+            joint_channels(asset, animation, motion, target, &mut channels)?;
+        }
         Motion::Vertices(frames) => {
             if morphed.is_empty() {
                 return Err(AnimationProblem::NoMesh(frames.first().map_or(0, Vec::len)));
@@ -161,14 +164,19 @@ fn joint_channels(
     asset: &mut Asset,
     animation: &rig::Animation,
     motion: &rig::JointMotion,
-    skeleton: &Skeleton,
-    change: &Change,
-    joints: &[json::Index<json::Node>],
+    target: &Target,
     channels: &mut Channels,
 ) -> Result<(), AnimationProblem> {
+    let (skeleton, change, joints) = (target.skeleton, target.change, target.joints);
     let frames = animation.times.len();
     let clip = Clip::bind(motion, frames, skeleton)?;
-    let driven = clip.joints();
+    // In a composition other than the hierarchy, a turn moves joints below
+    // the one it drives otherwise than glTF's nodes would: every joint is
+    // keyed with the locals that give the composed model matrices.
+    let driven = match target.composition {
+        Composition::Hierarchy => clip.joints(),
+        Composition::LiteralPivots => (0..skeleton.len()).collect(),
+    };
     if driven.is_empty() {
         return Ok(());
     }
@@ -176,8 +184,9 @@ fn joint_channels(
     let mut keys: Vec<Vec<Trs>> = vec![Vec::with_capacity(frames); driven.len()];
     for frame in 0..frames {
         let pose = clip.pose(skeleton, frame)?;
+        let locals = crate::hierarchy_locals(skeleton, &pose, target.composition)?;
         for (&joint, joint_keys) in driven.iter().zip(keys.iter_mut()) {
-            if let Some(local) = pose.locals().get(joint) {
+            if let Some(local) = locals.get(joint) {
                 let previous = joint_keys.last().map(|key: &Trs| key.rotation);
                 joint_keys.push(change.trs(local, previous));
             }

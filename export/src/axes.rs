@@ -89,12 +89,13 @@ impl Change {
 pub fn joint_nodes(
     root: &mut json::Root,
     skeleton: &Skeleton,
+    rest_locals: &[Affine3A],
     change: &Change,
 ) -> Vec<json::Index<json::Node>> {
     let nodes: Vec<json::Index<json::Node>> = skeleton
         .names()
         .iter()
-        .zip(skeleton.rest_locals())
+        .zip(rest_locals)
         .map(|(name, local)| {
             let rest = change.trs(local, None);
             root.push(json::Node {

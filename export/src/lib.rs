@@ -62,7 +62,7 @@ use std::path::PathBuf;
 use formats::files::FoundFile;
 use formats::rig::{self, Motion};
 use gltf::json;
-use skinning::{ClipError, JobError, SkeletonError, SkinError};
+use skinning::{ClipError, Composition, JobError, SkeletonError, SkinError};
 
 pub use texture::find_texture;
 
@@ -74,6 +74,34 @@ pub struct Character<'a> {
     /// The meshes' morph targets' default weights, by target name (a name
     /// given twice: the last); a target not named has weight 0.
     pub blend_weights: &'a [(String, f32)],
+    /// How the joints' transforms compose into model space. glTF nodes
+    /// compose as a hierarchy; another composition (Outcast's parent-first
+    /// pivots) is written as the hierarchy's locals that give the same model
+    /// matrices, at rest and at every key (then every joint is keyed).
+    pub composition: Composition,
+}
+
+/// The locals that, composed as glTF composes nodes (`parent * local`),
+/// give the model matrices `composition` makes of `pose`.
+fn hierarchy_locals(
+    skeleton: &skinning::Skeleton,
+    pose: &skinning::Pose,
+    composition: Composition,
+) -> Result<Vec<glam::Affine3A>, JobError> {
+    if composition == Composition::Hierarchy {
+        return Ok(pose.locals().to_vec());
+    }
+    let model = pose.model_matrices_by(skeleton, composition)?;
+    Ok(model
+        .iter()
+        .zip(skeleton.parents())
+        .map(
+            |(joint, parent)| match parent.and_then(|parent| model.get(parent as usize)) {
+                Some(parent) => parent.inverse() * *joint,
+                None => *joint,
+            },
+        )
+        .collect())
 }
 
 /// A skin and the image its texture names, when one was found.
@@ -149,6 +177,8 @@ pub enum MeshProblem {
 pub enum AnimationProblem {
     #[error(transparent)]
     Clip(#[from] ClipError),
+    #[error(transparent)]
+    Pose(#[from] JobError),
     #[error("it has no frames")]
     NoFrames,
     #[error(
@@ -178,7 +208,9 @@ pub fn export(character: &Character, container: Container) -> Result<Vec<u8>, Ex
     }
     let change = axes::Change::new(skeleton.axes());
     let mut asset = buffer::Asset::new();
-    let joints = axes::joint_nodes(&mut asset.root, &skeleton, &change);
+    let rest = skinning::Pose::rest(&skeleton);
+    let rest_locals = hierarchy_locals(&skeleton, &rest, character.composition)?;
+    let joints = axes::joint_nodes(&mut asset.root, &skeleton, &rest_locals, &change);
     let mut scene_nodes: Vec<json::Index<json::Node>> = skeleton
         .parents()
         .iter()
@@ -204,7 +236,7 @@ pub fn export(character: &Character, container: Container) -> Result<Vec<u8>, Ex
             vertex_animations.push((index, frames.as_slice()));
         }
     }
-    let rest_model = skinning::Pose::rest(&skeleton).model_matrices(&skeleton)?;
+    let rest_model = rest.model_matrices_by(&skeleton, character.composition)?;
     let bind = mesh::Bind {
         skeleton: &skeleton,
         rest_model: &rest_model,
@@ -259,9 +291,18 @@ pub fn export(character: &Character, container: Container) -> Result<Vec<u8>, Ex
         }
     }
     for ((index, animation), morphed) in character.animations.iter().enumerate().zip(&morphed) {
-        let exported =
-            animation::animation(&mut asset, animation, &skeleton, &change, &joints, morphed)
-                .map_err(|problem| animation_error(index, problem))?;
+        let exported = animation::animation(
+            &mut asset,
+            animation,
+            &animation::Target {
+                skeleton: &skeleton,
+                composition: character.composition,
+                change: &change,
+                joints: &joints,
+                morphed,
+            },
+        )
+        .map_err(|problem| animation_error(index, problem))?;
         asset.root.animations.extend(exported);
     }
     if !scene_nodes.is_empty() {

@@ -17,7 +17,7 @@ use formats::rig::{self, Keys, Motion, RigOptions, Track, TrackTarget, Transform
 use glam::{Affine3A, Mat4, Quat, Vec3};
 use gltf::animation::util::ReadOutputs;
 use skinning::axes::right_handed_y_up;
-use skinning::{BlendRule, BoundSkin, Clip, Skeleton};
+use skinning::{BlendRule, BoundSkin, Clip, Composition, Skeleton};
 
 const TOLERANCE: f32 = 1e-4;
 
@@ -82,6 +82,7 @@ fn export(source: &Source, container: Container) -> Vec<u8> {
             .collect(),
         animations: &source.animations,
         blend_weights: &[],
+        composition: Composition::Hierarchy,
     };
     let bytes =
         export::export(&character, container).unwrap_or_else(|e| panic!("{}: {e}", source.name));
@@ -829,6 +830,7 @@ fn an_unreadable_texture_is_an_error_naming_the_image() {
         }],
         animations: &[],
         blend_weights: &[],
+        composition: Composition::Hierarchy,
     };
     let message = export::export(&character, Container::Glb)
         .unwrap_err()
@@ -849,6 +851,7 @@ fn animations_gltf_cannot_take_are_errors_naming_them() {
             meshes: Vec::new(),
             animations: &[animation],
             blend_weights: &[],
+            composition: Composition::Hierarchy,
         };
         export::export(&character, Container::Gltf)
             .unwrap_err()
@@ -1046,6 +1049,7 @@ fn blend_shapes_are_named_morph_targets_at_the_given_weights() {
         }],
         animations: &[],
         blend_weights: &blend_weights,
+        composition: Composition::Hierarchy,
     };
     let bytes = export::export(&character, Container::Gltf).unwrap();
     let json: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
@@ -1102,4 +1106,59 @@ fn blend_shapes_are_named_morph_targets_at_the_given_weights() {
         moved += usize::from(step.length() > 0.0);
     }
     assert!(moved > 0, "the fat target moves some vertex");
+}
+
+/// Exported with Outcast's parent-first order, the asset's joints stand
+/// where that order puts them, at rest and at every key, although glTF
+/// composes nodes as a hierarchy (and where the default order would put
+/// them elsewhere).
+#[test]
+fn the_literal_outcast_order_exports_as_the_locals_that_give_its_poses() {
+    let skeleton_path = fixture("biped.osk");
+    let mut source = source("outcast-biped-literal", &skeleton_path, &[], 0);
+    let wave = fixture("biped-wave.oan");
+    source.animations = decode(&wave)
+        .rig()
+        .animations(&Files::beside(&wave))
+        .expect("an animation file")
+        .unwrap();
+    let character = Character {
+        skeleton: &source.skeleton,
+        meshes: Vec::new(),
+        animations: &source.animations,
+        blend_weights: &[],
+        composition: Composition::LiteralPivots,
+    };
+    let back = read_back(&export::export(&character, Container::Glb).unwrap());
+    let skeleton = Skeleton::new(&source.skeleton).unwrap();
+    let rig::Motion::Joints(motion) = &source.animations[0].motion else {
+        panic!("joint animation");
+    };
+    let frames = source.animations[0].times.len();
+    let clip = Clip::bind(motion, frames, &skeleton).unwrap();
+    let positions = |model: &[Affine3A]| -> Vec<Vec3> {
+        model.iter().map(|m| Vec3::from(m.translation)).collect()
+    };
+    let mut departs_from_default = 0f32;
+    let rest = skinning::Pose::rest(&skeleton);
+    let mut poses = vec![(back.rest_locals(), rest)];
+    for (frame, locals) in back.animated_locals(0).into_iter().enumerate().take(frames) {
+        poses.push((locals, clip.pose(&skeleton, frame).unwrap()));
+    }
+    for (locals, pose) in poses {
+        let world = back.world(&locals);
+        let literal = positions(
+            &pose
+                .model_matrices_by(&skeleton, Composition::LiteralPivots)
+                .unwrap(),
+        );
+        let default = positions(&pose.model_matrices(&skeleton).unwrap());
+        let exported: Vec<Vec3> = world[..skeleton.len()]
+            .iter()
+            .map(|m| m.w_axis.truncate())
+            .collect();
+        assert!(largest_gap(&exported, &literal) < TOLERANCE);
+        departs_from_default = departs_from_default.max(largest_gap(&literal, &default));
+    }
+    assert!(departs_from_default > 0.01, "{departs_from_default}");
 }
