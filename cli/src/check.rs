@@ -13,12 +13,23 @@ use formats::schema::Position;
 use crate::error::{shown, CliError, Located, Problem};
 use crate::{input, Context};
 
-pub fn run(
-    context: &mut Context,
-    paths: &[PathBuf],
-    forced: Option<&str>,
-    json: bool,
-) -> Result<bool, CliError> {
+/// `ossuary check`'s arguments.
+#[derive(clap::Args)]
+pub struct Args {
+    /// Files, and folders to search.
+    #[arg(required = true, value_name = "FILE|DIR")]
+    pub paths: Vec<PathBuf>,
+    /// Read the files as this format instead of guessing it (in folders: the files
+    /// with its extensions).
+    #[arg(long, value_name = "NAME")]
+    pub format: Option<String>,
+    /// Print one JSON object per file, then one with the summary.
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub fn run(context: &mut Context, args: &Args) -> Result<bool, CliError> {
+    let (paths, forced, json) = (&args.paths, args.format.as_deref(), args.json);
     let catalogue = context.catalogue;
     let forced = forced
         .map(|name| input::format_named(&catalogue, name))

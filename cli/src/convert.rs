@@ -1,306 +1,88 @@
-//! `ossuary convert`: between formats that carry the same data, one file to
-//! one file, or every file of some folders into an output folder that
-//! mirrors their trees; or a skeleton with its meshes and animations to one
-//! glTF 2.0 asset (see [`crate::gltf`]).
+//! `ossuary convert`: its arguments, and which conversion they ask for:
+//! to glTF ([`crate::gltf`]), a 1998 prototype character to the released
+//! formats ([`crate::retail`]), or between formats that carry the same data
+//! ([`crate::twin`]).
 
-use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-use formats::catalogue::Catalogue;
-use formats::format::{Document, Format};
 use formats::rig::RigOptions;
-use serde_json::Map;
-use skinning::Composition;
 
-use crate::batch::{self, Detail, Entry, Outcome, Report, Style};
-use crate::error::{shown, CliError, Problem};
-use crate::{gltf, input, output, retail, Context};
+use crate::error::CliError;
+use crate::options::{Morphing, OutcastOrder};
+use crate::{gltf, retail, twin, Context};
 
-/// What only glTF output takes: `--anim`, `--skill`, `--lod`, `--blend`,
-/// `--outcast-order`.
-pub struct GltfChoices<'a> {
-    pub animations: &'a [PathBuf],
-    pub skills: &'a [String],
-    pub options: RigOptions,
-    pub blend_weights: &'a [(String, f32)],
-    pub composition: Composition,
+/// `ossuary convert`'s arguments.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The files, or folders, to convert (`-` for standard input); for glTF, the skeleton, then meshes or suits.
+    #[arg(required = true, value_name = "IN")]
+    pub inputs: Vec<PathBuf>,
+    /// The file to write (`-` for standard output, with --to), or the folder to write into.
+    #[arg(short, long, value_name = "OUT")]
+    pub output: PathBuf,
+    /// Write this format whatever OUT's extension says (`gltf`, `glb` or a format name; needed for a folder).
+    #[arg(long, value_name = "NAME")]
+    pub to: Option<String>,
+    /// Read the inputs as this format instead of guessing it.
+    #[arg(long, value_name = "NAME")]
+    pub format: Option<String>,
+    /// glTF only: animations to include, every one each file holds.
+    #[arg(long, value_name = "FILE", num_args = 1..)]
+    pub anim: Vec<PathBuf>,
+    /// glTF only: take only the animation of this name from the --anim files
+    /// (repeatable). Without it every animation whose data is found is taken,
+    /// and one whose data is missing is left out with a warning.
+    #[arg(long, value_name = "NAME", requires = "anim")]
+    pub skill: Vec<String>,
+    /// glTF only: level of detail of skeletons and meshes, 0 the most detailed.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub lod: usize,
+    /// glTF only: the meshes' blend shapes are exported as morph targets; this
+    /// gives one its default weight by name, e.g. `blend_fat=0.5` (others 0).
+    #[command(flatten)]
+    pub morphing: Morphing,
+    /// glTF only: how an Outcast skeleton composes its joints' turns (as
+    /// `joints --outcast-order`); the asset's nodes then hold the locals that
+    /// give those poses.
+    #[arg(long, value_name = "ORDER", value_enum, default_value_t = OutcastOrder::ChildFirst)]
+    pub outcast_order: OutcastOrder,
 }
 
-pub fn run(
-    context: &mut Context,
-    inputs: &[PathBuf],
-    output_path: &Path,
-    from: Option<&str>,
-    to: Option<&str>,
-    choices: &GltfChoices,
-) -> Result<bool, CliError> {
-    if let Some(container) = gltf::container(output_path, to) {
+impl Args {
+    /// Whether an option only glTF output takes is given.
+    fn asks_for_gltf_options(&self) -> bool {
+        !self.anim.is_empty()
+            || !self.skill.is_empty()
+            || !self.morphing.blends.is_empty()
+            || !matches!(self.outcast_order, OutcastOrder::ChildFirst)
+            || self.lod != 0
+    }
+}
+
+pub fn run(context: &mut Context, args: &Args) -> Result<bool, CliError> {
+    let (from, to) = (args.format.as_deref(), args.to.as_deref());
+    if let Some(container) = gltf::container(&args.output, to) {
         let request = gltf::Request {
-            inputs,
-            animations: choices.animations,
-            skills: choices.skills,
-            blend_weights: choices.blend_weights,
-            composition: choices.composition,
-            options: choices.options,
+            inputs: &args.inputs,
+            animations: &args.anim,
+            skills: &args.skill,
+            blend_weights: &args.morphing.blends,
+            composition: args.outcast_order.composition(),
+            options: RigOptions { lod: args.lod },
             format: from,
-            output: output_path,
+            output: &args.output,
             container,
         };
         return gltf::run(context, &request);
     }
-    if let Some(done) = retail::run(context, inputs, output_path, from, to)? {
+    if let Some(done) = retail::run(context, &args.inputs, &args.output, from, to)? {
         return Ok(done);
     }
-    if !choices.animations.is_empty()
-        || !choices.skills.is_empty()
-        || !choices.blend_weights.is_empty()
-        || choices.composition != Composition::Hierarchy
-        || choices.options != RigOptions::default()
-    {
+    if args.asks_for_gltf_options() {
         return Err(CliError::Usage(
             "--anim, --skill, --blend, --outcast-order and --lod apply to glTF output only"
                 .to_owned(),
         ));
     }
-    let into_folder = output_path.is_dir() || ends_with_separator(output_path);
-    match inputs {
-        [input] if !input.is_dir() && !into_folder => {
-            convert_one(context, input, output_path, from, to)
-        }
-        _ if into_folder || inputs.iter().any(|input| input.is_dir()) => {
-            convert_into_folder(context, inputs, output_path, from, to)
-        }
-        _ => Err(CliError::Usage(format!(
-            "{} inputs make one file each: -o must name a folder (it is created if missing)",
-            inputs.len()
-        ))),
-    }
-}
-
-fn ends_with_separator(path: &Path) -> bool {
-    path.as_os_str()
-        .to_string_lossy()
-        .ends_with(std::path::is_separator)
-}
-
-/// One input, one output file.
-fn convert_one(
-    context: &mut Context,
-    input_path: &Path,
-    output_path: &Path,
-    from: Option<&str>,
-    to: Option<&str>,
-) -> Result<bool, CliError> {
-    let catalogue = context.catalogue;
-    let loaded = input::load(&catalogue, input_path, from)?;
-    let target = target_format(&catalogue, output_path, to)?;
-    let bytes = convert(
-        &catalogue,
-        input_path,
-        loaded.format,
-        loaded.document.as_ref(),
-        target,
-    )?;
-    output::write(context, output_path, &bytes)?;
-    Ok(true)
-}
-
-/// The document's bytes in the target format.
-fn convert(
-    catalogue: &Catalogue,
-    input_path: &Path,
-    format: &'static Format,
-    document: &dyn Document,
-    target: &'static Format,
-) -> Result<Vec<u8>, CliError> {
-    let converted;
-    let document = if target.is(format) {
-        document
-    } else {
-        let conversion = catalogue
-            .conversions_from(format)
-            .find(|conversion| conversion.to.is(target))
-            .ok_or_else(|| no_conversion(catalogue, format, target))?;
-        converted = (conversion.convert)(document.as_any()).ok_or_else(|| {
-            CliError::Usage(format!(
-                "{}: the conversion from {} to {} is registered for another type",
-                input_path.display(),
-                conversion.from.name,
-                conversion.to.name
-            ))
-        })?;
-        converted.as_ref()
-    };
-    document.encode().map_err(|source| {
-        CliError::input(
-            input_path,
-            Problem::Encode {
-                format: target.name,
-                source,
-            },
-        )
-    })
-}
-
-/// Every input file, and every file below the input folders, converted to
-/// `--to` in `folder` (see [`output_path`]).
-fn convert_into_folder(
-    context: &mut Context,
-    inputs: &[PathBuf],
-    folder: &Path,
-    from: Option<&str>,
-    to: Option<&str>,
-) -> Result<bool, CliError> {
-    let catalogue = context.catalogue;
-    let target = to
-        .map(|name| input::format_named(&catalogue, name))
-        .transpose()?
-        .ok_or_else(|| {
-            CliError::Usage(format!(
-                "converting into a folder needs --to NAME (one of: {})",
-                input::known_names(&catalogue)
-            ))
-        })?;
-    let extension = target.extensions.first().ok_or_else(|| {
-        CliError::Usage(format!("{} has no file extension to write", target.name))
-    })?;
-    let forced = from
-        .map(|name| input::format_named(&catalogue, name))
-        .transpose()?;
-    let entries = batch::collect(inputs)?;
-    if entries.iter().any(|entry| entry.path.as_os_str() == "-") {
-        return Err(CliError::Usage(
-            "standard input has no name to give its output in a folder; convert it to a file"
-                .to_owned(),
-        ));
-    }
-    let owners = output_owners(&entries, folder, extension);
-    let style = Style {
-        json: false,
-        compares: false,
-        summary: true,
-    };
-    let counts = batch::run(context, &entries, style, |entry| {
-        let output = output_path(entry, folder, extension);
-        match owners.get(&output) {
-            Some(owner) if owner != &entry.path => Err(Report {
-                format: None,
-                outcome: Outcome::Failed(Detail::plain(format!(
-                    "its output {} would overwrite that of {}",
-                    output.display(),
-                    owner.display()
-                ))),
-            }),
-            _ => convert_file(&catalogue, entry, forced, target, &output),
-        }
-    })?;
-    Ok(counts.all_good())
-}
-
-/// Where an entry's output goes: a file named on the command line by its
-/// name, a file found in a folder at its place relative to that folder.
-fn output_path(entry: &Entry, folder: &Path, extension: &str) -> PathBuf {
-    let relative = match &entry.folder {
-        Some(root) => entry.path.strip_prefix(root).unwrap_or(&entry.path),
-        None => Path::new(entry.path.file_name().unwrap_or(entry.path.as_os_str())),
-    };
-    folder.join(relative).with_extension(extension)
-}
-
-/// Which input each output belongs to: the first in input order to want it.
-fn output_owners(entries: &[Entry], folder: &Path, extension: &str) -> HashMap<PathBuf, PathBuf> {
-    let mut owners = HashMap::new();
-    for entry in entries {
-        owners
-            .entry(output_path(entry, folder, extension))
-            .or_insert_with(|| entry.path.clone());
-    }
-    owners
-}
-
-fn convert_file(
-    catalogue: &Catalogue,
-    entry: &Entry,
-    forced: Option<&'static Format>,
-    target: &'static Format,
-    output_path: &Path,
-) -> Result<Report, Report> {
-    let (format, bytes) = batch::open(catalogue, entry, forced)?;
-    let stop = |outcome| Report {
-        format: Some(format),
-        outcome,
-    };
-    let converts = target.is(format)
-        || catalogue
-            .conversions_from(format)
-            .any(|conversion| conversion.to.is(target));
-    if !converts {
-        let detail = Detail::plain(no_conversion(catalogue, format, target).to_string());
-        return Err(stop(if entry.named() {
-            Outcome::Failed(detail)
-        } else {
-            Outcome::NotSupported(detail)
-        }));
-    }
-    if output_path == entry.path {
-        return Err(stop(Outcome::Failed(Detail::plain(
-            "its output would replace it; choose another folder".to_owned(),
-        ))));
-    }
-    input::decode(&entry.path, format, &bytes)
-        .and_then(|document| convert(catalogue, &entry.path, format, document.as_ref(), target))
-        .and_then(|converted| {
-            let parent = output_path.parent().unwrap_or(Path::new("."));
-            std::fs::create_dir_all(parent).map_err(|source| CliError::Output {
-                path: parent.to_path_buf(),
-                source,
-            })?;
-            output::write_file(output_path, &converted)
-        })
-        .map_err(|error| Report::failed(Some(format), &entry.path, &error))?;
-    Ok(stop(Outcome::Ok {
-        text: format!(
-            "{}: ok, wrote {}\n",
-            shown(&entry.path),
-            output_path.display()
-        ),
-        fields: Map::new(),
-    }))
-}
-
-/// `--to`, else the format the output file's extension names.
-fn target_format(
-    catalogue: &Catalogue,
-    output_path: &Path,
-    to: Option<&str>,
-) -> Result<&'static Format, CliError> {
-    if let Some(name) = to {
-        return input::format_named(catalogue, name);
-    }
-    catalogue
-        .by_extension(&output_path.to_string_lossy())
-        .next()
-        .ok_or_else(|| {
-            CliError::Usage(format!(
-                "{}: cannot tell the output format from the extension; pass --to (one of: {})",
-                output_path.display(),
-                input::known_names(catalogue)
-            ))
-        })
-}
-
-fn no_conversion(catalogue: &Catalogue, from: &Format, to: &Format) -> CliError {
-    let targets: Vec<&str> = catalogue
-        .conversions_from(from)
-        .map(|conversion| conversion.to.name)
-        .collect();
-    let possible = if targets.is_empty() {
-        "none".to_owned()
-    } else {
-        targets.join(", ")
-    };
-    CliError::Usage(format!(
-        "cannot convert {} ({}) to {} ({}); it converts to: {possible}",
-        from.title, from.name, to.title, to.name
-    ))
+    twin::run(context, &args.inputs, &args.output, from, to)
 }

@@ -1,21 +1,30 @@
 //! `ossuary joints`: a skeleton's joints in model space, as JSON.
 
-use std::path::Path;
+use std::path::PathBuf;
 
 use serde_json::{json, Value};
 use skinning::joint_states;
 
 use crate::error::{CliError, Problem};
 use crate::input::{self, Posed};
-use crate::{Context, Posing};
+use crate::options::Posing;
+use crate::Context;
 
-pub fn run(
-    context: &mut Context,
-    file: &Path,
-    format: Option<&str>,
-    posing: &Posing,
-) -> Result<bool, CliError> {
-    let input = posing.load(&context.catalogue, file, format)?;
+/// `ossuary joints`'s arguments.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The file with the skeleton (`-` for standard input).
+    pub file: PathBuf,
+    /// Read FILE as this format instead of guessing it.
+    #[arg(long, value_name = "NAME")]
+    pub format: Option<String>,
+    #[command(flatten)]
+    pub posing: Posing,
+}
+
+pub fn run(context: &mut Context, args: &Args) -> Result<bool, CliError> {
+    let (file, posing) = (&args.file, &args.posing);
+    let input = posing.load(&context.catalogue, file, args.format.as_deref())?;
     let skeleton = input.required_skeleton(posing.options())?;
     let posed = input::pose(
         &context.catalogue,

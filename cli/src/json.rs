@@ -1,15 +1,39 @@
 //! `ossuary dump` and `ossuary encode`: a file as JSON and back, so that
 //! `encode(dump(F))` gives `F` byte for byte.
 
-use std::path::Path;
+use std::path::PathBuf;
 
 use formats::files::ReadError;
 
 use crate::error::{CliError, Problem};
 use crate::{input, output, Context};
 
-pub fn dump(context: &mut Context, file: &Path, format: Option<&str>) -> Result<bool, CliError> {
-    let input = input::load(&context.catalogue, file, format)?;
+/// `ossuary dump`'s arguments.
+#[derive(clap::Args)]
+pub struct DumpArgs {
+    /// The file to decode (`-` for standard input).
+    pub file: PathBuf,
+    /// Read the file as this format instead of guessing it.
+    #[arg(long, value_name = "NAME")]
+    pub format: Option<String>,
+}
+
+/// `ossuary encode`'s arguments.
+#[derive(clap::Args)]
+pub struct EncodeArgs {
+    /// JSON as `dump` prints it (`-` for standard input).
+    pub json: PathBuf,
+    /// The format to write.
+    #[arg(long, value_name = "NAME")]
+    pub format: String,
+    /// The file to write (`-` for standard output).
+    #[arg(short, long, value_name = "OUT")]
+    pub output: PathBuf,
+}
+
+pub fn dump(context: &mut Context, args: &DumpArgs) -> Result<bool, CliError> {
+    let file = &args.file;
+    let input = input::load(&context.catalogue, file, args.format.as_deref())?;
     let json = input
         .document
         .to_json()
@@ -18,13 +42,9 @@ pub fn dump(context: &mut Context, file: &Path, format: Option<&str>) -> Result<
     Ok(true)
 }
 
-pub fn encode(
-    context: &mut Context,
-    json_path: &Path,
-    format: &str,
-    output_path: &Path,
-) -> Result<bool, CliError> {
-    let format = input::format_named(&context.catalogue, format)?;
+pub fn encode(context: &mut Context, args: &EncodeArgs) -> Result<bool, CliError> {
+    let (json_path, output_path) = (&args.json, &args.output);
+    let format = input::format_named(&context.catalogue, &args.format)?;
     let bytes = input::read(json_path)?;
     let json = String::from_utf8(bytes).map_err(|error| {
         CliError::input(

@@ -11,7 +11,8 @@ use skinning::{joint_states, PosedSkin};
 
 use crate::error::CliError;
 use crate::input::{self, Input, Need, Posed};
-use crate::{output, Context, Posing};
+use crate::options::{Morphing, Posing};
+use crate::{output, Context};
 
 /// One figure: the file with the skeleton, and every file it poses.
 struct Group<'a> {
@@ -27,15 +28,33 @@ struct PosedFigure {
     axes: rig::Axes,
 }
 
-pub fn run(
-    context: &mut Context,
-    paths: &[PathBuf],
-    output_path: &Path,
-    size: ImageSize,
-    format: Option<&str>,
-    (posing, blends): (&Posing, &[(String, f32)]),
-    bones: bool,
-) -> Result<bool, CliError> {
+/// `ossuary render`'s arguments.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The files to draw.
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
+    /// The PNG to write (`-` for standard output).
+    #[arg(short, long, value_name = "OUT.png")]
+    pub output: PathBuf,
+    /// Picture size in pixels, each side from 64 to 16384.
+    #[arg(long, value_name = "WxH", default_value = "800x600", value_parser = parse_size)]
+    pub size: ImageSize,
+    /// Draw the meshes only, without bones and joints.
+    #[arg(long)]
+    pub no_bones: bool,
+    /// Read the files as this format instead of guessing it.
+    #[arg(long, value_name = "NAME")]
+    pub format: Option<String>,
+    #[command(flatten)]
+    pub posing: Posing,
+    #[command(flatten)]
+    pub morphing: Morphing,
+}
+
+pub fn run(context: &mut Context, args: &Args) -> Result<bool, CliError> {
+    let (paths, output_path, size, bones) = (&args.files, &args.output, args.size, !args.no_bones);
+    let (format, posing, blends) = (args.format.as_deref(), &args.posing, &args.morphing.blends);
     let catalogue = context.catalogue;
     input::at_most_one_stdin(paths)?;
     let inputs = paths

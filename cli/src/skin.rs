@@ -9,17 +9,32 @@ use skinning::PosedSkin;
 
 use crate::error::CliError;
 use crate::input::{self, Input, Need};
-use crate::{output, Context, Posing};
+use crate::options::{Morphing, Posing};
+use crate::{output, Context};
 
-/// The last argument is the posing options and `--blend`'s weights.
-pub fn run(
-    context: &mut Context,
-    mesh_path: &Path,
-    skeleton_paths: &[PathBuf],
-    output_path: &Path,
-    format: Option<&str>,
-    (posing, blends): (&Posing, &[(String, f32)]),
-) -> Result<bool, CliError> {
+/// `ossuary skin`'s arguments.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The file with the mesh (`-` for standard input).
+    pub mesh: PathBuf,
+    /// The skeleton to pose (not needed when MESH holds its own); several make one.
+    #[arg(long, value_name = "FILE")]
+    pub skeleton: Vec<PathBuf>,
+    /// The OBJ to write (`-` for standard output, without the MTL).
+    #[arg(short, long, value_name = "OUT.obj")]
+    pub output: PathBuf,
+    /// Read MESH as this format instead of guessing it.
+    #[arg(long, value_name = "NAME")]
+    pub format: Option<String>,
+    #[command(flatten)]
+    pub posing: Posing,
+    #[command(flatten)]
+    pub morphing: Morphing,
+}
+
+pub fn run(context: &mut Context, args: &Args) -> Result<bool, CliError> {
+    let (mesh_path, skeleton_paths, output_path) = (&args.mesh, &args.skeleton, &args.output);
+    let (format, posing, blends) = (args.format.as_deref(), &args.posing, &args.morphing.blends);
     let catalogue = context.catalogue;
     // An OBJ written to a file gets its materials beside it; standard
     // output carries the OBJ alone.

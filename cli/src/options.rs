@@ -1,0 +1,130 @@
+//! Options several commands share: posing (`--anim`, `--frame`, `--skill`,
+//! `--lod`, `--root`, `--outcast-order`) and morphing (`--blend`).
+
+use std::path::{Path, PathBuf};
+
+use clap::{Args, ValueEnum};
+use formats::catalogue::Catalogue;
+use formats::rig::RigOptions;
+use skinning::Composition;
+
+use crate::error::CliError;
+use crate::input::{self, AnimationChoice};
+
+/// The options every posing command takes.
+#[derive(Args)]
+pub struct Posing {
+    /// Pose with an animation from this file instead of the rest pose.
+    #[arg(long, value_name = "FILE")]
+    pub anim: Option<PathBuf>,
+    /// The frame of the animation, counted from 0 (the first, by default).
+    #[arg(long, value_name = "N", requires = "anim")]
+    frame: Option<usize>,
+    /// Which animation, for a file that holds several.
+    #[arg(long, value_name = "NAME", requires = "anim")]
+    skill: Option<String>,
+    /// Level of detail of skeletons and meshes: 0 is the most detailed.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    lod: usize,
+    /// Where the files a document refers to by folder (`appearance/mesh/x.lmg`) are
+    /// looked up first; the folders above the document's own come next.
+    #[arg(long, value_name = "DIR")]
+    root: Option<PathBuf>,
+    /// How an Outcast skeleton composes its joints' turns about their rest
+    /// positions: `child-first` turns each joint by its own turn, then by its
+    /// ancestors' (the default, which keeps a limb joined); `literal` applies
+    /// a parent's accumulated turn first, then each child's about its rest
+    /// pivot, which moves joints two or more levels down.
+    #[arg(long, value_name = "ORDER", value_enum, default_value_t = OutcastOrder::ChildFirst)]
+    outcast_order: OutcastOrder,
+}
+
+/// The options of commands that deform meshes.
+#[derive(Args)]
+pub struct Morphing {
+    /// Weight a mesh's morph target (blend shape) by name, e.g. `blend_fat=0.5`
+    /// (1 is the whole target); targets not named keep weight 0.
+    #[arg(long = "blend", value_name = "NAME=W", value_parser = parse_blend)]
+    pub blends: Vec<(String, f32)>,
+}
+
+/// Parses `NAME=W`.
+fn parse_blend(text: &str) -> Result<(String, f32), String> {
+    let (name, weight) = text
+        .rsplit_once('=')
+        .filter(|(name, _)| !name.is_empty())
+        .ok_or_else(|| format!("`{text}` is not NAME=WEIGHT, e.g. blend_fat=0.5"))?;
+    let weight: f32 = weight
+        .trim()
+        .parse()
+        .ok()
+        .filter(|weight: &f32| weight.is_finite())
+        .ok_or_else(|| format!("`{weight}` in `{text}` is not a number"))?;
+    Ok((name.to_owned(), weight))
+}
+
+/// `--outcast-order`.
+#[derive(Clone, Copy, ValueEnum)]
+pub enum OutcastOrder {
+    ChildFirst,
+    Literal,
+}
+
+impl OutcastOrder {
+    pub fn composition(self) -> Composition {
+        match self {
+            OutcastOrder::ChildFirst => Composition::Hierarchy,
+            OutcastOrder::Literal => Composition::LiteralPivots,
+        }
+    }
+}
+
+impl Posing {
+    pub fn animation(&self) -> AnimationChoice<'_> {
+        AnimationChoice {
+            file: self.anim.as_deref(),
+            frame: self.frame,
+            name: self.skill.as_deref(),
+        }
+    }
+
+    pub fn options(&self) -> RigOptions {
+        RigOptions { lod: self.lod }
+    }
+
+    /// Reads, identifies and decodes a file, its references looked up
+    /// under `--root` first.
+    pub fn load(
+        &self,
+        catalogue: &Catalogue,
+        path: &Path,
+        format: Option<&str>,
+    ) -> Result<input::Input, CliError> {
+        Ok(input::load(catalogue, path, format)?.with_root(self.root.as_deref()))
+    }
+
+    pub fn composition(&self) -> Composition {
+        self.outcast_order.composition()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn blend_weights_are_name_equals_number() {
+        assert_eq!(
+            parse_blend("blend_fat=0.5"),
+            Ok(("blend_fat".to_owned(), 0.5))
+        );
+        assert_eq!(parse_blend("a=b=-1"), Ok(("a=b".to_owned(), -1.0)));
+        assert!(parse_blend("=1").is_err());
+        assert!(parse_blend("blend_fat").is_err());
+        assert_eq!(
+            parse_blend("blend_fat=lots"),
+            Err("`lots` in `blend_fat=lots` is not a number".to_owned())
+        );
+        assert!(parse_blend("blend_fat=inf").is_err());
+    }
+}
