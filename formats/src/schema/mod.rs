@@ -85,6 +85,7 @@ pub(crate) mod markers;
 pub(crate) mod output;
 mod pages;
 mod primitive;
+pub mod reference;
 pub(crate) mod size;
 pub(crate) mod string;
 #[cfg(feature = "testing")]
