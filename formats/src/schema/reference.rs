@@ -519,8 +519,8 @@
 //!
 //! ## `form = "TYPE"` and `chunk = "TAG"` on a field
 //!
-//! `FORM` <u32 big-endian size> <type> children; a chunk is <tag> <u32
-//! big-endian size> payload. Sizes are computed on writing; fields in a row
+//! `FORM`, a u32 big-endian size, a 4-byte type, then children; a chunk is
+//! a 4-byte tag, a u32 big-endian size, then its payload. Sizes are computed on writing; fields in a row
 //! naming one tag share the chunk.
 //!
 //! ```
