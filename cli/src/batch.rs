@@ -26,6 +26,36 @@ use crate::error::{shown, CliError, Located};
 use crate::input;
 use crate::Context;
 
+/// The arguments of the commands that read many files (`check`, `info`).
+#[derive(clap::Args)]
+pub struct FilesArgs {
+    /// Files, and folders to search.
+    #[arg(required = true, value_name = "FILE|DIR")]
+    pub paths: Vec<PathBuf>,
+    /// Read the files as this format instead of guessing it (in folders: the files
+    /// with its extensions).
+    #[arg(long, value_name = "NAME")]
+    pub format: Option<String>,
+    /// Print one JSON object per file, then one with the summary.
+    #[arg(long)]
+    pub json: bool,
+}
+
+impl FilesArgs {
+    /// `--format` as the format it names, and the files to read.
+    pub fn resolve(
+        &self,
+        catalogue: &Catalogue,
+    ) -> Result<(Option<&'static Format>, Vec<Entry>), CliError> {
+        let forced = self
+            .format
+            .as_deref()
+            .map(|name| input::format_named(catalogue, name))
+            .transpose()?;
+        Ok((forced, collect(&self.paths)?))
+    }
+}
+
 /// More files than this show a progress bar on a terminal.
 const PROGRESS_ABOVE: usize = 8;
 

@@ -1,40 +1,20 @@
 //! `ossuary check`: decode, re-encode, compare, for every file named or
 //! found in the folders named.
 
-use std::path::PathBuf;
-
 use formats::catalogue::Catalogue;
 use formats::format::{Encoding, Format};
 use serde_json::Map;
 
-use crate::batch::{self, Detail, Entry, Outcome, Report, Style};
+use crate::batch::{self, Detail, Entry, FilesArgs, Outcome, Report, Style};
 use formats::schema::Position;
 
 use crate::error::{shown, CliError, Located, Problem};
-use crate::{input, Context};
+use crate::Context;
 
-/// `ossuary check`'s arguments.
-#[derive(clap::Args)]
-pub struct Args {
-    /// Files, and folders to search.
-    #[arg(required = true, value_name = "FILE|DIR")]
-    pub paths: Vec<PathBuf>,
-    /// Read the files as this format instead of guessing it (in folders: the files
-    /// with its extensions).
-    #[arg(long, value_name = "NAME")]
-    pub format: Option<String>,
-    /// Print one JSON object per file, then one with the summary.
-    #[arg(long)]
-    pub json: bool,
-}
-
-pub fn run(context: &mut Context, args: &Args) -> Result<bool, CliError> {
-    let (paths, forced, json) = (&args.paths, args.format.as_deref(), args.json);
+pub fn run(context: &mut Context, args: &FilesArgs) -> Result<bool, CliError> {
     let catalogue = context.catalogue;
-    let forced = forced
-        .map(|name| input::format_named(&catalogue, name))
-        .transpose()?;
-    let entries = batch::collect(paths)?;
+    let json = args.json;
+    let (forced, entries) = args.resolve(&catalogue)?;
     let style = Style {
         json,
         compares: true,

@@ -2,38 +2,19 @@
 //! folders named.
 
 use std::fmt::Write as _;
-use std::path::PathBuf;
 
 use formats::catalogue::Catalogue;
 use formats::format::{Description, Format, Joint};
 use serde_json::{json, Map, Value};
 
-use crate::batch::{self, Entry, Outcome, Report, Style};
+use crate::batch::{self, Entry, FilesArgs, Outcome, Report, Style};
 use crate::error::{shown, CliError};
 use crate::{input, Context};
 
-/// `ossuary info`'s arguments.
-#[derive(clap::Args)]
-pub struct Args {
-    /// Files, and folders to search.
-    #[arg(required = true, value_name = "FILE|DIR")]
-    pub paths: Vec<PathBuf>,
-    /// Read the files as this format instead of guessing it (in folders: the files
-    /// with its extensions).
-    #[arg(long, value_name = "NAME")]
-    pub format: Option<String>,
-    /// Print one JSON object per file, then one with the summary.
-    #[arg(long)]
-    pub json: bool,
-}
-
-pub fn run(context: &mut Context, args: &Args) -> Result<bool, CliError> {
-    let (paths, forced, json) = (&args.paths, args.format.as_deref(), args.json);
+pub fn run(context: &mut Context, args: &FilesArgs) -> Result<bool, CliError> {
     let catalogue = context.catalogue;
-    let forced = forced
-        .map(|name| input::format_named(&catalogue, name))
-        .transpose()?;
-    let entries = batch::collect(paths)?;
+    let json = args.json;
+    let (forced, entries) = args.resolve(&catalogue)?;
     if let (Some(only), false) = (batch::single_file(&entries), json) {
         // One file: its summary, or an error like any other command's.
         let path = &only.path;

@@ -86,7 +86,7 @@ reported and the others go on. Several files end with a summary line.
 Examples:
   ossuary info adult-skeleton.cmx
   ossuary info ../shared/corpus --json")]
-    Info(info::Args),
+    Info(batch::FilesArgs),
     /// Print the decoded file as JSON.
     #[command(after_help = "\
 Examples:
@@ -158,7 +158,7 @@ Several files end with a summary line.
 Examples:
   ossuary check humanoid.skel
   ossuary check ../shared/corpus --json | jq -c 'select(.result != \"ok\")'")]
-    Check(check::Args),
+    Check(batch::FilesArgs),
     /// List the formats: names, extensions, conversions, what each can do.
     #[command(after_help = "\
 Example:

@@ -18,6 +18,7 @@ use super::cfp::{Streams, StreamsContext, ValueCount};
 use super::cmx::{Cmx, Skill, Skin, Suit, RETAIL_VERSION};
 use super::msh::Msh;
 use super::skn::{Binding, Skn, Vertex};
+use super::suit;
 use crate::files::{Files, FindError};
 use crate::rig::RigError;
 use crate::schema::text::{FloatStyle, TextStyle};
@@ -102,14 +103,7 @@ fn skin_of_suit(
     files: &Files,
 ) -> Result<Option<(String, Skn)>, RigError> {
     let name = skin.name.to_text();
-    let found = files.find(
-        &format!("the skin {name:?} of suit {:?}", suit.name.to_text()),
-        &[
-            format!("{name}.skn"),
-            format!("{name}.bmf"),
-            format!("{name}.msh"),
-        ],
-    )?;
+    let found = suit::find_mesh(suit, skin, files)?;
     let is_mesh = found
         .path
         .extension()

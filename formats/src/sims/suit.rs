@@ -9,7 +9,7 @@ use super::bmf::Bmf;
 use super::cmx::{Skin, Suit};
 use super::msh::Msh;
 use super::skn::Skn;
-use crate::files::Files;
+use crate::files::{Files, FindError, FoundFile};
 use crate::rig::{self, RigError};
 use crate::schema::BinarySchema;
 
@@ -21,16 +21,22 @@ pub fn skins(suit: &Suit, files: &Files) -> Result<Vec<rig::Skin>, RigError> {
         .collect()
 }
 
-fn find_skin(suit: &Suit, skin: &Skin, files: &Files) -> Result<rig::Skin, RigError> {
+/// The file of a suit's skin: its `.skn`, `.bmf` or `.msh`, in that order.
+pub(crate) fn find_mesh(suit: &Suit, skin: &Skin, files: &Files) -> Result<FoundFile, FindError> {
     let name = skin.name.to_text();
-    let found = files.find(
+    files.find(
         &format!("the skin {name:?} of suit {:?}", suit.name.to_text()),
         &[
             format!("{name}.skn"),
             format!("{name}.bmf"),
             format!("{name}.msh"),
         ],
-    )?;
+    )
+}
+
+fn find_skin(suit: &Suit, skin: &Skin, files: &Files) -> Result<rig::Skin, RigError> {
+    let name = skin.name.to_text();
+    let found = find_mesh(suit, skin, files)?;
     let referenced = |source| RigError::Referenced {
         path: found.path.clone(),
         source: Box::new(source),
