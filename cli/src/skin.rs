@@ -52,6 +52,8 @@ pub fn run(context: &mut Context, args: &Args) -> Result<bool, CliError> {
         return Err(mesh.wrong_kind(Need::Meshes));
     }
     input::check_blends(blends, &skins.iter().collect::<Vec<_>>())?;
+    // Where the skins' texture images are looked up.
+    let mesh_files = mesh.files.clone();
     let skeleton_inputs = if skeleton_paths.is_empty() {
         vec![mesh]
     } else {
@@ -84,8 +86,14 @@ pub fn run(context: &mut Context, args: &Args) -> Result<bool, CliError> {
         .map_err(|error| CliError::input(mesh_path, error))?;
     match materials_path {
         Some(materials_path) => {
-            let skins: Vec<&rig::Skin> = deformed.iter().map(|(skin, _)| skin).collect();
-            let mtl = heading + &materials(&skins);
+            let mut textured = Vec::with_capacity(deformed.len());
+            for (skin, _) in &deformed {
+                let image = export::find_texture(skin, &mesh_files)
+                    .map_err(|error| CliError::input(mesh_path, error))?
+                    .map(|found| std::path::absolute(&found.path).unwrap_or(found.path));
+                textured.push((skin, image));
+            }
+            let mtl = heading + &materials(&textured);
             output::write_files(&[
                 (&materials_path, mtl.as_bytes()),
                 (output_path, obj.as_bytes()),
@@ -123,15 +131,23 @@ fn material_name(skin: &rig::Skin) -> String {
         .collect()
 }
 
-/// Wavefront MTL: one white material per skin, with the texture the skin
-/// names, as it names it.
-fn materials(skins: &[&rig::Skin]) -> String {
+/// Wavefront MTL: one white material per skin, with its texture: the
+/// image found for it (as glTF export finds it: beside the mesh's file or
+/// in a `Textures` folder there, any case), by its full path, else the
+/// name the skin gives.
+fn materials(skins: &[(&rig::Skin, Option<PathBuf>)]) -> String {
     let mut text = String::new();
-    for skin in skins {
+    for (skin, image) in skins {
         let _ = writeln!(text, "newmtl {}", material_name(skin));
         let _ = writeln!(text, "Kd 1 1 1");
-        if let Some(texture) = &skin.texture {
-            let _ = writeln!(text, "map_Kd {texture}");
+        match (image, &skin.texture) {
+            (Some(image), _) => {
+                let _ = writeln!(text, "map_Kd {}", image.display());
+            }
+            (None, Some(texture)) => {
+                let _ = writeln!(text, "map_Kd {texture}");
+            }
+            (None, None) => {}
         }
     }
     text

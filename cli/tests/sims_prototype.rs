@@ -438,3 +438,28 @@ fn a_prototype_character_converts_to_the_released_formats_and_poses_the_same() {
         assert_eq!(retail_uvs, proto_uvs, "{args:?}");
     }
 }
+
+/// `skin`'s MTL names the image found for a mesh's texture (here in the
+/// `Textures` folder, in another case) by its path, so OBJ viewers find it;
+/// a texture without an image keeps the name the mesh gives.
+#[test]
+fn the_objs_materials_name_the_texture_images_found() {
+    let dir = prototype_humanoid(true);
+    let proto = path_in(dir.path(), "proto.cmx");
+    let obj = dir.path().join("proto.obj");
+    let output = ossuary(&["skin", &proto, "-o", &obj.to_string_lossy()]);
+    assert_status(&output, 0);
+    let mtl = std::fs::read_to_string(dir.path().join("proto.mtl")).unwrap();
+    let image = std::path::absolute(dir.path().join("TEXTURES").join("Humanoid-Arm.PNG")).unwrap();
+    assert!(
+        mtl.contains(&format!("map_Kd {}\n", image.display())),
+        "{mtl}"
+    );
+
+    let bare = prototype_humanoid(false);
+    let proto = path_in(bare.path(), "proto.cmx");
+    let obj = bare.path().join("proto.obj");
+    assert_status(&ossuary(&["skin", &proto, "-o", &obj.to_string_lossy()]), 0);
+    let mtl = std::fs::read_to_string(bare.path().join("proto.mtl")).unwrap();
+    assert!(mtl.contains("map_Kd humanoid-arm\n"), "{mtl}");
+}
