@@ -197,8 +197,8 @@ impl Input {
             .map_err(|error| self.fail(error))
     }
 
-    /// The file's animations; a file without any is the wrong kind of input.
-    /// The file's animations one by one, each as it could be read.
+    /// The file's animations one by one, each as it could be read; a file
+    /// without any is the wrong kind of input.
     pub fn named_animations(&self) -> Result<Vec<rig::NamedAnimation>, CliError> {
         self.document
             .rig()
