@@ -100,8 +100,12 @@ pub enum StringKind {
 /// How many elements a `Vec` field holds.
 #[derive(Clone)]
 pub enum Repeat {
-    /// A count of this integer type right before the elements.
+    /// Binary: a count of this integer type right before the elements
+    /// (`prefix = u32`).
     Prefix(Box<Type>),
+    /// Text: a decimal count line (or token) right before the elements
+    /// (`prefix` alone).
+    CountLine,
     /// The count stored in an earlier `Count<_>` field, or a context parameter.
     Count(Ident),
     /// Elements until the input (file, enclosing chunk, text) ends.
@@ -116,9 +120,20 @@ pub enum Presence {
     /// Present when a condition over earlier fields and context parameters
     /// holds (`present_if = version >= 300`; a bare name: it is not 0).
     If(Condition),
+    /// Text: present unless the file holds this word instead (`none = "*"`).
+    NoneWord(LitStr),
     /// Not an attribute: an `Option` without one, in IFF, present when the
     /// next child begins as its value does (its chunk's tag, its form's type).
     NextTag,
+}
+
+/// How one element is written, when not by its type's own impls: the
+/// binary string encodings and the text forms exclude each other, so they
+/// are one slot.
+#[derive(Clone)]
+pub enum Encoding {
+    String(StringKind),
+    Text(TextForm),
 }
 
 /// Text: the one way a field's value is written, when not as tokens.
@@ -153,17 +168,19 @@ pub struct Check {
     pub args: Vec<Ident>,
 }
 
-/// A constant: a suffixed integer literal or a byte string.
+/// A constant: a suffixed integer literal or a byte string (binary), or a
+/// string of words (text).
 #[derive(Clone)]
 pub enum Constant {
     Int(LitInt),
     Bytes(LitByteStr),
+    Text(LitStr),
 }
 
 #[derive(Default)]
 pub struct Field {
     pub byte_order: Option<Spanned<ByteOrder>>,
-    pub string: Option<Spanned<StringKind>>,
+    pub encoding: Option<Spanned<Encoding>>,
     pub repeat: Option<Spanned<Repeat>>,
     pub presence: Option<Spanned<Presence>>,
     pub magic: Option<Spanned<Constant>>,
@@ -173,16 +190,8 @@ pub struct Field {
     pub chunk: Option<Spanned<[u8; 4]>>,
     /// The field is stored as the children of an IFF `FORM` of this type.
     pub form: Option<Spanned<[u8; 4]>>,
-    /// Text: `prefix` without a type (a decimal count line).
-    pub text_prefix: Option<Span>,
-    /// Text: `magic = "version 300"`, a line (or tokens) that must read so.
-    pub text_magic: Option<Spanned<LitStr>>,
-    /// Text: how the value is written other than as plain tokens.
-    pub text_form: Option<Spanned<TextForm>>,
     /// Text: `style`, the file's `TextStyle`.
     pub style: Option<Span>,
-    /// Text: `none = "*"`, the word an absent `Option` value is written as.
-    pub none: Option<Spanned<LitStr>>,
     /// Text: `same_line`, the field's tokens continue the previous field's line.
     pub same_line: Option<Span>,
     /// Text: `flow`, a list whose elements' tokens may share lines or break
@@ -376,31 +385,28 @@ impl Field {
                 let span = meta.path.span();
                 match key.as_str() {
                     "big" | "little" => set_byte_order(&mut field.byte_order, &meta, &key),
-                    "pascal" => set_once(
-                        &mut field.string,
-                        StringKind::Pascal,
+                    "pascal" => set_encoding(
+                        &mut field.encoding,
+                        Encoding::String(StringKind::Pascal),
                         span,
-                        "string encoding",
                     ),
-                    "null_terminated" => set_once(
-                        &mut field.string,
-                        StringKind::NullTerminated,
+                    "null_terminated" => set_encoding(
+                        &mut field.encoding,
+                        Encoding::String(StringKind::NullTerminated),
                         span,
-                        "string encoding",
                     ),
                     "fixed_width" => {
                         let width: LitInt = meta.value()?.parse()?;
                         width.base10_parse::<u64>()?;
-                        set_once(
-                            &mut field.string,
-                            StringKind::FixedWidth(width),
+                        set_encoding(
+                            &mut field.encoding,
+                            Encoding::String(StringKind::FixedWidth(width)),
                             span,
-                            "string encoding",
                         )
                     }
                     // A text count is a decimal number: `prefix` alone.
                     "prefix" if !meta.input.peek(syn::Token![=]) => {
-                        set_flag(&mut field.text_prefix, span, &key)
+                        set_once(&mut field.repeat, Repeat::CountLine, span, "count")
                     }
                     "prefix" => {
                         let ty: Type = meta.value()?.parse()?;
@@ -438,10 +444,6 @@ impl Field {
                             "presence",
                         )
                     }
-                    "magic" if meta.input.peek(syn::Token![=]) && meta.input.peek2(LitStr) => {
-                        let text: LitStr = meta.value()?.parse()?;
-                        set_once(&mut field.text_magic, text, span, "magic")
-                    }
                     "magic" => {
                         let constant = parse_constant(&meta)?;
                         set_once(&mut field.magic, constant, span, "magic")
@@ -466,18 +468,31 @@ impl Field {
                         *slot = Some(Spanned { value: tag, span });
                         Ok(())
                     }
-                    "line" => set_text_form(&mut field.text_form, TextForm::Line, span),
-                    "comment" => set_text_form(&mut field.text_form, TextForm::Comment, span),
-                    "vector" => set_text_form(&mut field.text_form, TextForm::Vector, span),
-                    "angle_brackets" => {
-                        set_text_form(&mut field.text_form, TextForm::AngleBrackets, span)
+                    "line" => {
+                        set_encoding(&mut field.encoding, Encoding::Text(TextForm::Line), span)
                     }
+                    "comment" => {
+                        set_encoding(&mut field.encoding, Encoding::Text(TextForm::Comment), span)
+                    }
+                    "vector" => {
+                        set_encoding(&mut field.encoding, Encoding::Text(TextForm::Vector), span)
+                    }
+                    "angle_brackets" => set_encoding(
+                        &mut field.encoding,
+                        Encoding::Text(TextForm::AngleBrackets),
+                        span,
+                    ),
                     "style" => set_flag(&mut field.style, span, &key),
                     "same_line" => set_flag(&mut field.same_line, span, &key),
                     "flow" => set_flag(&mut field.flow, span, &key),
                     "none" => {
                         let word: LitStr = meta.value()?.parse()?;
-                        set_once(&mut field.none, word, span, "`none`")
+                        set_once(
+                            &mut field.presence,
+                            Presence::NoneWord(word),
+                            span,
+                            "presence",
+                        )
                     }
                     "check" => {
                         let check = parse_check(&meta)?;
@@ -609,19 +624,23 @@ fn parse_check(meta: &ParseNestedMeta) -> syn::Result<Check> {
     Ok(Check { path, args })
 }
 
-/// One of the text forms, which exclude each other.
-fn set_text_form(
-    slot: &mut Option<Spanned<TextForm>>,
-    form: TextForm,
+/// One of the string encodings and text forms, which exclude each other.
+fn set_encoding(
+    slot: &mut Option<Spanned<Encoding>>,
+    encoding: Encoding,
     span: Span,
 ) -> syn::Result<()> {
     if slot.is_some() {
         return Err(syn::Error::new(
             span,
-            "a field takes only one of `line`, `comment`, `vector` and `angle_brackets`",
+            "a field takes only one of `pascal`, `null_terminated`, `fixed_width`, `line`, \
+             `comment`, `vector` and `angle_brackets`",
         ));
     }
-    *slot = Some(Spanned { value: form, span });
+    *slot = Some(Spanned {
+        value: encoding,
+        span,
+    });
     Ok(())
 }
 
@@ -636,13 +655,17 @@ fn set_flag(slot: &mut Option<Span>, span: Span, key: &str) -> syn::Result<()> {
 
 fn parse_constant(meta: &ParseNestedMeta) -> syn::Result<Constant> {
     let value = meta.value()?;
+    if value.peek(LitStr) {
+        return Ok(Constant::Text(value.parse()?));
+    }
     if value.peek(LitByteStr) {
         return Ok(Constant::Bytes(value.parse()?));
     }
     let int: LitInt = value.parse().map_err(|error| {
         syn::Error::new(
             error.span(),
-            "magic takes a suffixed integer literal (`1u32`) or a byte string (`b\"FORM\"`)",
+            "magic takes a suffixed integer literal (`1u32`), a byte string (`b\"FORM\"`) or, \
+             in a text layout, a string (`\"version 300\"`)",
         )
     })?;
     if !matches!(
@@ -657,11 +680,34 @@ fn parse_constant(meta: &ParseNestedMeta) -> syn::Result<Constant> {
     Ok(Constant::Int(int))
 }
 
+impl quote::ToTokens for Constant {
+    fn to_tokens(&self, tokens: &mut proc_macro2::TokenStream) {
+        match self {
+            Constant::Int(int) => int.to_tokens(tokens),
+            Constant::Bytes(bytes) => bytes.to_tokens(tokens),
+            Constant::Text(text) => text.to_tokens(tokens),
+        }
+    }
+}
+
 impl Constant {
-    /// The constant's width in bytes.
+    /// The constant as the layout docs show it: digits, or the bytes or
+    /// words it stands for.
+    pub fn shown(&self) -> String {
+        match self {
+            Constant::Int(int) => int.base10_digits().to_owned(),
+            Constant::Bytes(bytes) => String::from_utf8_lossy(&bytes.value())
+                .escape_default()
+                .to_string(),
+            Constant::Text(text) => text.value(),
+        }
+    }
+
+    /// The constant's width in bytes, in a binary layout.
     pub fn size(&self) -> u64 {
         match self {
             Constant::Bytes(bytes) => bytes.value().len() as u64,
+            Constant::Text(text) => text.value().len() as u64,
             Constant::Int(int) => match int.suffix() {
                 "u8" | "i8" => 1,
                 "u16" | "i16" => 2,

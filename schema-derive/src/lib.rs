@@ -2,20 +2,19 @@
 //! becomes a reader, a writer, layout metadata and round-trip tests.
 //!
 //! Shaped like serde_derive: `ast` and `attr` parse the input into a small
-//! model (`condition` holds a `present_if` expression), `check` (binary) and
-//! `check_text` validate it with spanned errors, collecting every mistake,
-//! and `expand` emits code against the runtime's hidden module
+//! model (`condition` holds a `present_if` expression), `plan` validates
+//! and lowers it once for binary and text layouts alike, with spanned
+//! errors, collecting every mistake, and `expand` emits code against the runtime's hidden module
 //! `::formats::__private`; on an error, `expand::fallback` emits the errors
 //! with stand-in impls, so users of the broken type see no more.
 
 mod ast;
 mod attr;
-mod check;
 mod check_context;
 mod check_enum;
-mod check_text;
 mod condition;
 mod expand;
+mod plan;
 
 use proc_macro::TokenStream;
 use syn::{parse_macro_input, DeriveInput};

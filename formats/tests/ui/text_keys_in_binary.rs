@@ -4,7 +4,7 @@ use formats::Schema;
 #[derive(Schema)]
 #[schema(little)]
 struct Bone {
-    #[schema(null_terminated, angle_brackets)]
+    #[schema(angle_brackets)]
     name: RawString,
     #[schema(none = "*")]
     parent: Option<u32>,

@@ -6,7 +6,7 @@ use quote::quote;
 use syn::{Ident, Type};
 
 use super::context::{context_items, nested_context};
-use super::layout::{byte_order, context_layout, passed, type_text};
+use super::layout::{byte_order, context_layout, passed, type_layout_impl, type_text, TypeLayout};
 use super::paths::Runtime;
 use super::tests::{context_of_strategies, test_module, Check};
 use super::{binary_schema_impls, decode_fns, encode_fns, endian, str_lit};
@@ -211,19 +211,9 @@ fn binary_impls(
     let ident = choice.ident;
     let decode = decode_fns(rt, quote!(_), decode_body);
     let encode = encode_fns(rt, quote!(_), encode_body);
+    let codec = super::enum_codec_impls(rt, ident, min_size, decode, encode);
     quote! {
-        impl #rt::Decode for #ident {
-            const MIN_SIZE: u64 = #min_size;
-            const FIXED_SIZE: ::core::option::Option<u64> = ::core::option::Option::None;
-            const NESTED_LAYOUT: ::core::option::Option<fn() -> #rt::TypeLayout> =
-                ::core::option::Option::Some(|| <Self as #rt::Layout>::LAYOUT);
-
-            #decode
-        }
-
-        impl #rt::Encode for #ident {
-            #encode
-        }
+        #codec
     }
 }
 
@@ -428,9 +418,6 @@ fn layout_impl(
     variants: &[(&ChoiceVariant, &Pick)],
     params: &[ContextParam],
 ) -> TokenStream {
-    let ident = choice.ident;
-    let name = str_lit(&ident.to_string());
-    let doc = str_lit(&choice.doc);
     let text = choice.attrs.text.is_some();
     let (order, chosen_by) = match kind {
         Chooser::Tag { ty, order } => (
@@ -446,7 +433,6 @@ fn layout_impl(
             format!("the context value `{param}`"),
         ),
     };
-    let chosen_by = str_lit(&chosen_by);
     let rows = variants.iter().map(|(variant, pick)| {
         let name = variant_label(variant);
         let rust_type = str_lit(&variant.payload.map_or_else(|| "()".to_owned(), type_text));
@@ -498,31 +484,17 @@ fn layout_impl(
             }
         }
     });
-    let context = context_layout(rt, params);
-    let (min_size, fixed_size) = if text {
-        (quote!(0), quote!(::core::option::Option::None))
-    } else {
-        (
-            quote!(<Self as #rt::Decode>::MIN_SIZE),
-            quote!(<Self as #rt::Decode>::FIXED_SIZE),
-        )
+    let fields = rows.collect();
+    let layout = TypeLayout {
+        byte_order: order,
+        form: None,
+        chunk: None,
+        context: context_layout(rt, params),
+        chosen_by: Some(chosen_by),
+        fields,
+        text,
     };
-    quote! {
-        impl #rt::Layout for #ident {
-            const LAYOUT: #rt::TypeLayout = #rt::TypeLayout {
-                name: #name,
-                doc: #doc,
-                byte_order: #order,
-                form: ::core::option::Option::None,
-                chunk: ::core::option::Option::None,
-                context: #context,
-                chosen_by: ::core::option::Option::Some(#chosen_by),
-                fields: &[#(#rows),*],
-                min_size: #min_size,
-                fixed_size: #fixed_size,
-            };
-        }
-    }
+    type_layout_impl(rt, choice.ident, &choice.doc, layout)
 }
 
 /// Contexts the tests read with: the selector one of the variants' values,

@@ -9,6 +9,7 @@ use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 use syn::spanned::Spanned as _;
 
+use super::layout::{type_layout_impl, TypeLayout};
 use super::paths::Runtime;
 use super::{decode_fns, encode_fns, str_lit, tag_str, tag_tokens};
 use crate::ast::{FormEnum, Frame, Variant};
@@ -123,19 +124,9 @@ pub fn form_enum_impls(rt: &Runtime, form_enum: &FormEnum) -> TokenStream {
             ))
         },
     );
+    let codec = super::enum_codec_impls(rt, ident, min_size, decode, encode);
     quote! {
-        impl #rt::Decode for #ident {
-            const MIN_SIZE: u64 = #min_size;
-            const FIXED_SIZE: ::core::option::Option<u64> = ::core::option::Option::None;
-            const NESTED_LAYOUT: ::core::option::Option<fn() -> #rt::TypeLayout> =
-                ::core::option::Option::Some(|| <Self as #rt::Layout>::LAYOUT);
-
-            #decode
-        }
-
-        impl #rt::Encode for #ident {
-            #encode
-        }
+        #codec
 
         impl #rt::IffElement for #ident {
             const STARTS: &'static [#rt::Start] = &[#(#starts),*];
@@ -149,9 +140,6 @@ pub fn form_enum_impls(rt: &Runtime, form_enum: &FormEnum) -> TokenStream {
 
 /// One row per variant: its name, the element it is and its doc.
 fn layout_impl(rt: &Runtime, form_enum: &FormEnum) -> TokenStream {
-    let ident = form_enum.ident;
-    let name = str_lit(&ident.to_string());
-    let doc = str_lit(&form_enum.doc);
     let rows = form_enum.variants.iter().map(|variant| {
         let ty = variant.ty;
         let name = str_lit(&variant.ident.to_string());
@@ -184,20 +172,14 @@ fn layout_impl(rt: &Runtime, form_enum: &FormEnum) -> TokenStream {
             }
         }
     });
-    quote! {
-        impl #rt::Layout for #ident {
-            const LAYOUT: #rt::TypeLayout = #rt::TypeLayout {
-                name: #name,
-                doc: #doc,
-                byte_order: #rt::ByteOrder::PerForm,
-                form: ::core::option::Option::None,
-                chunk: ::core::option::Option::None,
-                context: &[],
-                chosen_by: ::core::option::Option::None,
-                fields: &[#(#rows),*],
-                min_size: <Self as #rt::Decode>::MIN_SIZE,
-                fixed_size: <Self as #rt::Decode>::FIXED_SIZE,
-            };
-        }
-    }
+    let layout = TypeLayout {
+        byte_order: quote!(#rt::ByteOrder::PerForm),
+        form: None,
+        chunk: None,
+        context: quote!(&[]),
+        chosen_by: None,
+        fields: rows.collect(),
+        text: false,
+    };
+    type_layout_impl(rt, form_enum.ident, &form_enum.doc, layout)
 }

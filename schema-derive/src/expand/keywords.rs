@@ -7,6 +7,7 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::context::context_items;
+use super::layout::{type_layout_impl, TypeLayout};
 use super::paths::Runtime;
 use super::str_lit;
 use super::tests::{test_module, Check};
@@ -58,8 +59,16 @@ pub fn derive(rt: &Runtime, choice: &ChoiceEnum, picks: &[Pick]) -> TokenStream 
                 }
             })
         });
-    let name = str_lit(&ident.to_string());
-    let doc = str_lit(&choice.doc);
+    let layout = TypeLayout {
+        byte_order: quote!(#rt::ByteOrder::Text),
+        form: None,
+        chunk: None,
+        context: quote!(&[]),
+        chosen_by: Some("the keyword on its line".to_owned()),
+        fields: rows.collect(),
+        text: true,
+    };
+    let layout = type_layout_impl(rt, ident, &choice.doc, layout);
     let arms = keywords
         .iter()
         .map(|(name, _)| quote!(#rt::proptest::strategy::LazyJust::new(|| #ident::#name).boxed()));
@@ -94,20 +103,7 @@ pub fn derive(rt: &Runtime, choice: &ChoiceEnum, picks: &[Pick]) -> TokenStream 
 
         impl #rt::TextSchema for #ident {}
 
-        impl #rt::Layout for #ident {
-            const LAYOUT: #rt::TypeLayout = #rt::TypeLayout {
-                name: #name,
-                doc: #doc,
-                byte_order: #rt::ByteOrder::Text,
-                form: ::core::option::Option::None,
-                chunk: ::core::option::Option::None,
-                context: &[],
-                chosen_by: ::core::option::Option::Some("the keyword on its line"),
-                fields: &[#(#rows),*],
-                min_size: 0,
-                fixed_size: ::core::option::Option::None,
-            };
-        }
+        #layout
 
         #tests
     }

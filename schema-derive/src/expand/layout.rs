@@ -8,32 +8,15 @@ use super::{field_sizes, optional_str, str_lit, tag_str, width_of};
 use crate::ast::Container;
 use crate::attr::ByteOrder;
 use crate::attr::{Constant, Presence, Repeat, StringKind};
-use crate::check::{Codec, Data, Element, Plan};
+use crate::plan::{BinaryPlan, Codec, Element, Value};
 
-pub fn layout_impl(rt: &Runtime, container: &Container, plans: &[Plan]) -> TokenStream {
-    let ident = container.ident;
-    let name = str_lit(&ident.to_string());
-    let doc = str_lit(&container.doc);
-    // `check::plan` has made sure a binary layout states its byte order.
+pub fn layout_impl(rt: &Runtime, container: &Container, plans: &[BinaryPlan]) -> TokenStream {
+    // `plan::binary` has made sure a binary layout states its byte order.
     let byte_order = container
         .attrs
         .byte_order
         .as_ref()
         .map(|order| byte_order(rt, order.value));
-    let form = optional_str(
-        container
-            .attrs
-            .form
-            .as_ref()
-            .map(|form| tag_str(form.value)),
-    );
-    let chunk = optional_str(
-        container
-            .attrs
-            .chunk
-            .as_ref()
-            .map(|chunk| tag_str(chunk.value)),
-    );
     // Each field's offset is the previous offset plus the previous fixed
     // size, while all of them are fixed; a form's or chunk's fields follow
     // its header.
@@ -48,8 +31,60 @@ pub fn layout_impl(rt: &Runtime, container: &Container, plans: &[Plan]) -> Token
         offset = quote!(#rt::add_fixed(#offset, #fixed));
         field
     });
-    let fields: Vec<TokenStream> = fields.collect();
-    let context = context_layout(rt, crate::check_context::params(container));
+    let layout = TypeLayout {
+        byte_order: quote!(#byte_order),
+        form: container.attrs.form.as_ref().map(|form| form.value),
+        chunk: container.attrs.chunk.as_ref().map(|chunk| chunk.value),
+        context: context_layout(rt, crate::check_context::params(container)),
+        chosen_by: None,
+        fields: fields.collect(),
+        text: false,
+    };
+    type_layout_impl(rt, container.ident, &container.doc, layout)
+}
+
+/// What a type's `Layout` says of it besides its name and doc.
+pub(super) struct TypeLayout {
+    pub byte_order: TokenStream,
+    pub form: Option<[u8; 4]>,
+    pub chunk: Option<[u8; 4]>,
+    pub context: TokenStream,
+    /// What chooses an enum's variant.
+    pub chosen_by: Option<String>,
+    pub fields: Vec<TokenStream>,
+    /// A text type has no sizes in bytes.
+    pub text: bool,
+}
+
+/// `impl Layout for ident`.
+pub(super) fn type_layout_impl(
+    rt: &Runtime,
+    ident: &syn::Ident,
+    doc: &str,
+    layout: TypeLayout,
+) -> TokenStream {
+    let name = str_lit(&ident.to_string());
+    let doc = str_lit(doc);
+    let TypeLayout {
+        byte_order,
+        form,
+        chunk,
+        context,
+        chosen_by,
+        fields,
+        text,
+    } = layout;
+    let form = optional_str(form.map(tag_str));
+    let chunk = optional_str(chunk.map(tag_str));
+    let chosen_by = optional_str(chosen_by);
+    let (min_size, fixed_size) = if text {
+        (quote!(0), quote!(::core::option::Option::None))
+    } else {
+        (
+            quote!(<Self as #rt::Decode>::MIN_SIZE),
+            quote!(<Self as #rt::Decode>::FIXED_SIZE),
+        )
+    };
     quote! {
         impl #rt::Layout for #ident {
             const LAYOUT: #rt::TypeLayout = #rt::TypeLayout {
@@ -59,10 +94,10 @@ pub fn layout_impl(rt: &Runtime, container: &Container, plans: &[Plan]) -> Token
                 form: #form,
                 chunk: #chunk,
                 context: #context,
-                chosen_by: ::core::option::Option::None,
+                chosen_by: #chosen_by,
                 fields: &[#(#fields),*],
-                min_size: <Self as #rt::Decode>::MIN_SIZE,
-                fixed_size: <Self as #rt::Decode>::FIXED_SIZE,
+                min_size: #min_size,
+                fixed_size: #fixed_size,
             };
         }
     }
@@ -71,24 +106,24 @@ pub fn layout_impl(rt: &Runtime, container: &Container, plans: &[Plan]) -> Token
 fn field_layout(
     rt: &Runtime,
     container: &Container,
-    plan: &Plan,
+    plan: &BinaryPlan,
     offset: &TokenStream,
 ) -> TokenStream {
     let field = plan.field;
     let name = str_lit(&field.ident.to_string());
     let rust_type = str_lit(&type_text(field.ty));
     let encoding = str_lit(&framed_encoding(plan));
-    let byte_order = byte_order(rt, plan.byte_order);
+    let byte_order = byte_order(rt, plan.place.byte_order);
     let count = optional_str(count_source(container, &plan.codec));
     let nested = match &plan.codec {
-        Codec::Data(Data {
+        Codec::Value(Value {
             element: Element::Plain,
             element_ty,
             ..
         }) => quote!(<#element_ty as #rt::Decode>::NESTED_LAYOUT),
         _ => quote!(::core::option::Option::None),
     };
-    let chunk = optional_str(plan.chunk.map(tag_str));
+    let chunk = optional_str(plan.place.chunk.map(tag_str));
     let doc = str_lit(&field.doc);
     quote! {
         #rt::FieldLayout {
@@ -143,16 +178,16 @@ pub(super) fn type_text(ty: &syn::Type) -> String {
 
 /// How the field is stored, with the form it is in and, for an `Option`
 /// present by the next tag, what it looks for.
-fn framed_encoding(plan: &Plan) -> String {
+fn framed_encoding(plan: &BinaryPlan) -> String {
     let encoding = encoding(&plan.codec);
-    let encoding = match plan.form {
+    let encoding = match plan.place.form {
         Some(form_type) => format!("FORM `{}` holding {encoding}", tag_str(form_type)),
         None => encoding,
     };
     if !plan.by_next_tag() {
         return encoding;
     }
-    let looked_for = match (plan.chunk, plan.form) {
+    let looked_for = match (plan.place.chunk, plan.place.form) {
         (Some(tag), _) => format!("is chunk `{}`", tag_str(tag)),
         (None, Some(form_type)) => format!("is FORM `{}`", tag_str(form_type)),
         (None, None) => "begins as the value does".to_owned(),
@@ -162,13 +197,9 @@ fn framed_encoding(plan: &Plan) -> String {
 
 fn encoding(codec: &Codec) -> String {
     match codec {
-        Codec::Magic(Constant::Int(int)) => format!("constant {}", int.base10_digits()),
-        Codec::Magic(Constant::Bytes(bytes)) => {
-            format!(
-                "constant \"{}\"",
-                String::from_utf8_lossy(&bytes.value()).escape_default()
-            )
-        }
+        Codec::Style => "not stored: the file's text style".to_owned(),
+        Codec::Magic(constant @ Constant::Int(_)) => format!("constant {}", constant.shown()),
+        Codec::Magic(constant) => format!("constant \"{}\"", constant.shown()),
         Codec::Count(users) => {
             let names: Vec<String> = users
                 .iter()
@@ -186,13 +217,13 @@ fn encoding(codec: &Codec) -> String {
                 None => codec,
             }
         }
-        Codec::Data(data) => data_encoding(data),
+        Codec::Value(data) => data_encoding(data),
     }
 }
 
-fn data_encoding(data: &Data) -> String {
+fn data_encoding(data: &Value) -> String {
     let element = match &data.element {
-        Element::Plain => type_text(data.element_ty),
+        Element::Plain | Element::Text(_) => type_text(data.element_ty),
         Element::String(StringKind::Pascal) => "Pascal string (u8 length, then bytes)".to_owned(),
         Element::String(StringKind::NullTerminated) => "null-terminated string".to_owned(),
         Element::String(StringKind::FixedWidth(width)) => {
@@ -207,6 +238,7 @@ fn data_encoding(data: &Data) -> String {
         Some(Repeat::Prefix(prefix)) => {
             format!("{} count, then that many × {element}", type_text(prefix))
         }
+        Some(Repeat::CountLine) => format!("count line, then that many × {element}"),
         Some(Repeat::Count(count)) => format!("`{count}` × {element}"),
         Some(Repeat::ToEnd) => format!("{element}, repeated to the end of the input"),
     };
@@ -221,7 +253,7 @@ fn data_encoding(data: &Data) -> String {
             type_text(flag)
         ),
         Some(Presence::If(condition)) => format!("{repeated}, present when {}", condition.doc()),
-        Some(Presence::NextTag) => repeated,
+        Some(Presence::NextTag | Presence::NoneWord(_)) => repeated,
     }
 }
 
@@ -239,21 +271,21 @@ pub(super) fn passed(pass: &[crate::attr::ContextArg]) -> Option<String> {
 
 fn count_source(container: &Container, codec: &Codec) -> Option<String> {
     match codec {
-        Codec::Data(Data {
+        Codec::Value(Value {
             repeat: Some(Repeat::Prefix(prefix)),
             ..
         }) => Some(format!("{} prefix", type_text(prefix))),
-        Codec::Data(Data {
+        Codec::Value(Value {
             repeat: Some(Repeat::Count(count)),
             ..
         }) if crate::check_context::is_param(container, count) => {
             Some(format!("context `{count}`"))
         }
-        Codec::Data(Data {
+        Codec::Value(Value {
             repeat: Some(Repeat::Count(count)),
             ..
         }) => Some(format!("field `{count}`")),
-        Codec::Data(Data {
+        Codec::Value(Value {
             repeat: Some(Repeat::ToEnd),
             ..
         }) => Some("the end of the input".to_owned()),

@@ -22,7 +22,7 @@ use syn::{Data, DeriveInput, Ident, LitInt};
 
 use crate::ast::{ChoiceEnum, Container, FormEnum};
 use crate::attr::{ByteOrder, Constant, StringKind};
-use crate::check::{self, Codec, Element, Plan};
+use crate::plan::{self, BinaryPlan, Codec, Element};
 pub use fallback::fallback;
 use paths::Runtime;
 
@@ -49,7 +49,7 @@ pub fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
     if container.attrs.text.is_some() {
         return text::derive(&rt, &container);
     }
-    let plans = check::plan(&container)?;
+    let plans = plan::binary(&container)?;
     let ident = container.ident;
     let context = context::context_items(
         &rt,
@@ -91,7 +91,7 @@ pub fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
         None => quote!(impl #rt::IffBody for #ident {}),
     };
     let binary = binary_schema_impls(&rt, ident);
-    let tests = tests::round_trip_module(&rt, &container, &plans);
+    let tests = tests::round_trip_module(&rt, &container, &plans, tests::Check::Binary);
     Ok(quote! {
         #context
         #read
@@ -105,14 +105,16 @@ pub fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
 
 /// A form's fields that are not in chunks or forms of their own must be
 /// IFF elements; the compiler checks it, with the error on the field's type.
-fn nested_form_checks(rt: &Runtime, plans: &[Plan]) -> TokenStream {
+fn nested_form_checks(rt: &Runtime, plans: &[BinaryPlan]) -> TokenStream {
     let checks = plans
         .iter()
         // An `Option` present by the next tag needs an element to look for
         // already, where it is read.
-        .filter(|plan| plan.chunk.is_none() && plan.form.is_none() && !plan.by_next_tag())
+        .filter(|plan| {
+            plan.place.chunk.is_none() && plan.place.form.is_none() && !plan.by_next_tag()
+        })
         .filter_map(|plan| match &plan.codec {
-            Codec::Data(data) => {
+            Codec::Value(data) => {
                 let ty = data.element_ty;
                 Some(quote_spanned! {ty.span()=>
                     const _: fn() = {
@@ -209,6 +211,31 @@ fn encode_fns(rt: &Runtime, endian: TokenStream, body: TokenStream) -> TokenStre
     }
 }
 
+/// `Decode` and `Encode` of an enum (of no fixed size, its layout its
+/// own), given the functions `decode_fns` and `encode_fns` made.
+fn enum_codec_impls(
+    rt: &Runtime,
+    ident: &Ident,
+    min_size: TokenStream,
+    decode: TokenStream,
+    encode: TokenStream,
+) -> TokenStream {
+    quote! {
+        impl #rt::Decode for #ident {
+            const MIN_SIZE: u64 = #min_size;
+            const FIXED_SIZE: ::core::option::Option<u64> = ::core::option::Option::None;
+            const NESTED_LAYOUT: ::core::option::Option<fn() -> #rt::TypeLayout> =
+                ::core::option::Option::Some(|| <Self as #rt::Layout>::LAYOUT);
+
+            #decode
+        }
+
+        impl #rt::Encode for #ident {
+            #encode
+        }
+    }
+}
+
 /// An IFF tag as a `[u8; 4]` expression.
 fn tag_tokens(tag: [u8; 4]) -> TokenStream {
     let bytes = syn::LitByteStr::new(&tag, Span::call_site());
@@ -242,6 +269,7 @@ fn constant_tokens(constant: &Constant) -> TokenStream {
     match constant {
         Constant::Int(int) => quote!(#int),
         Constant::Bytes(bytes) => quote!(*#bytes),
+        Constant::Text(_) => unreachable!("`plan::binary` refuses a text constant"),
     }
 }
 
@@ -252,7 +280,7 @@ fn width_of(width: &LitInt) -> u64 {
 /// Fewest bytes an element can take.
 fn element_min_size(rt: &Runtime, element: &Element, ty: &syn::Type) -> TokenStream {
     match element {
-        Element::Plain => quote!(<#ty as #rt::Decode>::MIN_SIZE),
+        Element::Plain | Element::Text(_) => quote!(<#ty as #rt::Decode>::MIN_SIZE),
         Element::String(StringKind::Pascal | StringKind::NullTerminated) => quote!(1u64),
         Element::String(StringKind::FixedWidth(width)) => {
             let width = width_of(width);
@@ -264,13 +292,13 @@ fn element_min_size(rt: &Runtime, element: &Element, ty: &syn::Type) -> TokenStr
 /// Fewest bytes a field can take, and its size when it never varies; the
 /// chunk it opens or the form it is in adds its header, and an `Option`
 /// present by the next tag may take none.
-fn field_sizes(rt: &Runtime, plan: &Plan) -> (TokenStream, TokenStream) {
+fn field_sizes(rt: &Runtime, plan: &BinaryPlan) -> (TokenStream, TokenStream) {
     if plan.by_next_tag() {
         return (quote!(0u64), quote!(::core::option::Option::None));
     }
     let (min, fixed) = encoding_sizes(rt, plan);
-    let header = match (plan.chunk, plan.form) {
-        (Some(_), _) if !plan.joins_chunk => quote!(#rt::CHUNK_HEADER_SIZE),
+    let header = match (plan.place.chunk, plan.place.form) {
+        (Some(_), _) if !plan.place.joins_chunk => quote!(#rt::CHUNK_HEADER_SIZE),
         (None, Some(_)) => quote!(#rt::FORM_HEADER_SIZE),
         _ => return (min, fixed),
     };
@@ -281,7 +309,7 @@ fn field_sizes(rt: &Runtime, plan: &Plan) -> (TokenStream, TokenStream) {
 }
 
 /// The sizes of a field's own encoding, without any chunk header.
-fn encoding_sizes(rt: &Runtime, plan: &Plan) -> (TokenStream, TokenStream) {
+fn encoding_sizes(rt: &Runtime, plan: &BinaryPlan) -> (TokenStream, TokenStream) {
     let ty = plan.field.ty;
     match &plan.codec {
         Codec::Magic(constant) => {
@@ -292,26 +320,37 @@ fn encoding_sizes(rt: &Runtime, plan: &Plan) -> (TokenStream, TokenStream) {
             let int = quote!(<<#ty as #rt::CountField>::Int as #rt::Decode>);
             (quote!(#int::MIN_SIZE), quote!(#int::FIXED_SIZE))
         }
+        Codec::Style => (quote!(0u64), quote!(::core::option::Option::Some(0u64))),
         Codec::With(..) => (quote!(0u64), quote!(::core::option::Option::None)),
-        Codec::Data(data) => {
+        Codec::Value(data) => {
             let none = quote!(::core::option::Option::None);
             match (&data.presence, &data.repeat) {
                 (Some(crate::attr::Presence::Flag(flag)), _) => {
                     (quote!(<#flag as #rt::Decode>::MIN_SIZE), none)
                 }
-                (Some(crate::attr::Presence::If(_) | crate::attr::Presence::NextTag), _) => {
-                    (quote!(0u64), none)
-                }
+                (
+                    Some(
+                        crate::attr::Presence::If(_)
+                        | crate::attr::Presence::NextTag
+                        | crate::attr::Presence::NoneWord(_),
+                    ),
+                    _,
+                ) => (quote!(0u64), none),
                 (None, Some(crate::attr::Repeat::Prefix(prefix))) => {
                     (quote!(<#prefix as #rt::Decode>::MIN_SIZE), none)
                 }
-                (None, Some(crate::attr::Repeat::Count(_) | crate::attr::Repeat::ToEnd)) => {
-                    (quote!(0u64), none)
-                }
+                (
+                    None,
+                    Some(
+                        crate::attr::Repeat::Count(_)
+                        | crate::attr::Repeat::ToEnd
+                        | crate::attr::Repeat::CountLine,
+                    ),
+                ) => (quote!(0u64), none),
                 (None, None) => {
                     let min = element_min_size(rt, &data.element, data.element_ty);
                     let fixed = match &data.element {
-                        Element::Plain => {
+                        Element::Plain | Element::Text(_) => {
                             let ty = data.element_ty;
                             quote!(<#ty as #rt::Decode>::FIXED_SIZE)
                         }

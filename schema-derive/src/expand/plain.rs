@@ -8,42 +8,44 @@ use quote::quote;
 
 use super::paths::Runtime;
 use crate::ast::Container;
-use crate::check::{Codec, Element, Plan};
+use crate::plan::{BinaryPlan, Codec, Element};
 
 /// A struct's fields in the groups both directions handle together: a row
 /// of fields sharing a chunk, a run of fields that can be plain, or one
 /// field.
-pub(super) fn field_groups<'p, 'a>(plans: &'p [Plan<'a>]) -> impl Iterator<Item = &'p [Plan<'a>]> {
+pub(super) fn field_groups<'p, 'a>(
+    plans: &'p [BinaryPlan<'a>],
+) -> impl Iterator<Item = &'p [BinaryPlan<'a>]> {
     plans.chunk_by(|field, next| {
-        next.joins_chunk || (joins_plain_run(field) && joins_plain_run(next))
+        next.place.joins_chunk || (joins_plain_run(field) && joins_plain_run(next))
     })
 }
 
 /// Whether a group is a run of two or more fields that can be plain.
-pub(super) fn is_plain_run(run: &[Plan]) -> bool {
+pub(super) fn is_plain_run(run: &[BinaryPlan]) -> bool {
     run.len() >= 2 && run.iter().all(joins_plain_run)
 }
 
 /// A field that can join a run of plain values: a value of its type's own
 /// encoding, needing no context, in no chunk or form of its own. Whether its type is plain (`Decode::PLAIN_SIZE`) is for the
 /// compiler to say.
-fn joins_plain_run(plan: &Plan) -> bool {
-    let Codec::Data(data) = &plan.codec else {
+fn joins_plain_run(plan: &BinaryPlan) -> bool {
+    let Codec::Value(data) = &plan.codec else {
         return false;
     };
     data.presence.is_none()
         && data.repeat.is_none()
         && matches!(data.element, Element::Plain)
         && data.pass.is_empty()
-        && plan.chunk.is_none()
-        && plan.form.is_none()
+        && plan.place.chunk.is_none()
+        && plan.place.form.is_none()
         // A checked value is read alone: its refusal names its offset.
         && plan.field.attrs.check.is_none()
 }
 
 /// The plain size of a run of fields: the sum of their types'
 /// `PLAIN_SIZE`s, `None` when one of them is not plain.
-pub(super) fn plain_size(rt: &Runtime, run: &[Plan]) -> TokenStream {
+pub(super) fn plain_size(rt: &Runtime, run: &[BinaryPlan]) -> TokenStream {
     run.iter().fold(
         quote!(::core::option::Option::Some(0usize)),
         |size, plan| {
@@ -55,7 +57,7 @@ pub(super) fn plain_size(rt: &Runtime, run: &[Plan]) -> TokenStream {
 
 /// Whether a struct can be plain: all its fields can join a plain run (a
 /// chunk, a form or context makes it not plain).
-pub(super) fn is_plain(container: &Container, plans: &[Plan]) -> bool {
+pub(super) fn is_plain(container: &Container, plans: &[BinaryPlan]) -> bool {
     let framed = container.attrs.form.is_some() || container.attrs.chunk.is_some();
     let has_context = !crate::check_context::params(container).is_empty();
     !framed && !has_context && !plans.is_empty() && plans.iter().all(joins_plain_run)

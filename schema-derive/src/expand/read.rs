@@ -13,11 +13,11 @@ use super::{
 };
 use crate::ast::Container;
 use crate::attr::{Presence, Repeat, StringKind};
-use crate::check::{shared_chunk, Codec, Data, Element, Plan};
 use crate::check_context::is_param;
 use crate::condition::read_when;
+use crate::plan::{shared_chunk, BinaryPlan, Codec, Element, Value};
 
-pub fn decode_impl(rt: &Runtime, container: &Container, plans: &[Plan]) -> TokenStream {
+pub fn decode_impl(rt: &Runtime, container: &Container, plans: &[BinaryPlan]) -> TokenStream {
     let ident = container.ident;
     let (mut min_size, mut fixed_size) = type_sizes(rt, plans);
     let reads = field_groups(plans).map(|group| read_group(rt, container, group));
@@ -64,13 +64,13 @@ pub fn decode_impl(rt: &Runtime, container: &Container, plans: &[Plan]) -> Token
 /// tuple (or, given `build`, as one value) from bytes in hand.
 fn plain_run(
     rt: &Runtime,
-    run: &[Plan],
+    run: &[BinaryPlan],
     build: Option<&TokenStream>,
 ) -> (TokenStream, TokenStream) {
     let size = plain_size(rt, run);
     let values = run.iter().map(|plan| {
         let ty = plan.field.ty;
-        let endian = endian(rt, plan.byte_order);
+        let endian = endian(rt, plan.place.byte_order);
         quote!(#rt::decode_plain_next::<#ty>(&mut __bytes, #endian)?)
     });
     let value = match build {
@@ -87,7 +87,7 @@ fn plain_run(
 }
 
 /// `PLAIN_SIZE` and `decode_plain` for a struct that can be plain.
-fn plain_impl(rt: &Runtime, container: &Container, plans: &[Plan]) -> Option<TokenStream> {
+fn plain_impl(rt: &Runtime, container: &Container, plans: &[BinaryPlan]) -> Option<TokenStream> {
     if !is_plain(container, plans) {
         return None;
     }
@@ -106,7 +106,7 @@ fn plain_impl(rt: &Runtime, container: &Container, plans: &[Plan]) -> Option<Tok
 }
 
 /// The type's minimum and fixed sizes as constant expressions.
-pub fn type_sizes(rt: &Runtime, plans: &[Plan]) -> (TokenStream, TokenStream) {
+pub fn type_sizes(rt: &Runtime, plans: &[BinaryPlan]) -> (TokenStream, TokenStream) {
     plans.iter().map(|plan| field_sizes(rt, plan)).fold(
         (quote!(0u64), quote!(::core::option::Option::Some(0u64))),
         |(min, fixed), (field_min, field_fixed)| {
@@ -122,7 +122,7 @@ pub fn type_sizes(rt: &Runtime, plans: &[Plan]) -> (TokenStream, TokenStream) {
 /// (they run inside the chunk and hand their locals out), of a run of
 /// plain fields, or of one field. A field present by the next tag looks
 /// for its chunk itself.
-fn read_group(rt: &Runtime, container: &Container, group: &[Plan]) -> TokenStream {
+fn read_group(rt: &Runtime, container: &Container, group: &[BinaryPlan]) -> TokenStream {
     let Some(tag) = shared_chunk(group) else {
         return read_run(rt, container, group);
     };
@@ -149,7 +149,7 @@ fn read_group(rt: &Runtime, container: &Container, group: &[Plan]) -> TokenStrea
 /// Statements binding the locals of a run of fields: when the run holds
 /// two or more plain values, decoded at once from bytes in hand where the
 /// input allows, else (or where it does not) one by one.
-fn read_run(rt: &Runtime, container: &Container, run: &[Plan]) -> TokenStream {
+fn read_run(rt: &Runtime, container: &Container, run: &[BinaryPlan]) -> TokenStream {
     let one_by_one = run.iter().map(|plan| read_field_value(rt, container, plan));
     if !is_plain_run(run) {
         return quote!(#(#one_by_one)*);
@@ -172,13 +172,14 @@ fn read_run(rt: &Runtime, container: &Container, run: &[Plan]) -> TokenStream {
 
 /// A count whose collections are all optional must be 0 when none is
 /// there: the writer would store 0.
-fn absent_count_checks(rt: &Runtime, plans: &[Plan]) -> Vec<TokenStream> {
+fn absent_count_checks(rt: &Runtime, plans: &[BinaryPlan]) -> Vec<TokenStream> {
     plans
         .iter()
         .filter_map(|plan| match &plan.codec {
             Codec::Count(users) if users.iter().all(|user| user.optional) => {
                 let label = str_lit(
                     &plan
+                        .place
                         .chunk
                         .map_or_else(|| plan.field.ident.to_string(), tag_str),
                 );
@@ -197,18 +198,20 @@ fn absent_count_checks(rt: &Runtime, plans: &[Plan]) -> Vec<TokenStream> {
         .collect()
 }
 
-fn read_field_value(rt: &Runtime, container: &Container, plan: &Plan) -> TokenStream {
+fn read_field_value(rt: &Runtime, container: &Container, plan: &BinaryPlan) -> TokenStream {
     let name = plan.field.ident;
     let label = str_lit(&name.to_string());
     let local = field_local(name);
     let ty = plan.field.ty;
-    let endian = endian(rt, plan.byte_order);
-    let in_field = if plan.named_in_paths {
+    let endian = endian(rt, plan.place.byte_order);
+    let in_field = if plan.place.named_in_paths {
         quote!(.map_err(|e| e.in_field(#label))?)
     } else {
         quote!(?)
     };
     match &plan.codec {
+        // Only text layouts have a style; it is not stored.
+        Codec::Style => quote!(let #local: #ty = ::core::default::Default::default();),
         Codec::Magic(constant) => {
             let constant = constant_tokens(constant);
             quote! {
@@ -234,11 +237,11 @@ fn read_field_value(rt: &Runtime, container: &Container, plan: &Plan) -> TokenSt
                 }) #in_field;
             }
         }
-        Codec::Data(data) => {
+        Codec::Value(data) => {
             let context = nested_context(rt, data.element_ty, &data.pass, |name| {
                 value_of(name, is_param(container, name), Side::Read)
             });
-            let value = read_data(rt, container, data, &endian, &quote!(__reader));
+            let value = read_data(rt, container, data, &endian);
             let value = framed_read(rt, plan, data, value);
             let read = quote! {
                 let #local: #ty = {
@@ -266,8 +269,8 @@ fn read_field_value(rt: &Runtime, container: &Container, plan: &Plan) -> TokenSt
 /// The value read inside the field's form (a chunk shared by several
 /// fields is read around them all), and, for an `Option` present by the
 /// next tag, inside its chunk too, when the next child begins as it does.
-fn framed_read(rt: &Runtime, plan: &Plan, data: &Data, value: TokenStream) -> TokenStream {
-    let value = match plan.form {
+fn framed_read(rt: &Runtime, plan: &BinaryPlan, data: &Value, value: TokenStream) -> TokenStream {
+    let value = match plan.place.form {
         Some(form_type) => {
             let form_type = tag_tokens(form_type);
             quote!(#rt::read_form(__reader, #form_type, |__reader| #value))
@@ -277,7 +280,7 @@ fn framed_read(rt: &Runtime, plan: &Plan, data: &Data, value: TokenStream) -> To
     if !plan.by_next_tag() {
         return value;
     }
-    let (value, present) = match (plan.chunk, plan.form) {
+    let (value, present) = match (plan.place.chunk, plan.place.form) {
         (Some(tag), _) => {
             let tag = tag_tokens(tag);
             (
@@ -307,19 +310,21 @@ fn framed_read(rt: &Runtime, plan: &Plan, data: &Data, value: TokenStream) -> To
     read_when(quote!(#present?), value)
 }
 
-/// An expression reading a value of the data's shape from `reader`; its
+/// An expression reading a value of the data's shape from `__reader`; its
 /// elements get `__element_context`. (An `Option` present by the next tag
 /// reads its value alone here.)
 fn read_data(
     rt: &Runtime,
     container: &Container,
-    data: &Data,
+    data: &Value,
     endian: &TokenStream,
-    reader: &TokenStream,
 ) -> TokenStream {
+    let reader = &quote!(__reader);
     let repeated = read_repeated(rt, container, data, endian, &quote!(__r));
     match &data.presence {
-        None | Some(Presence::NextTag) => read_repeated(rt, container, data, endian, reader),
+        None | Some(Presence::NextTag | Presence::NoneWord(_)) => {
+            read_repeated(rt, container, data, endian, reader)
+        }
         Some(Presence::Flag(flag)) => quote! {
             #rt::read_flagged::<#flag, _, _>(#reader, #endian, |__r| #repeated)
         },
@@ -333,7 +338,7 @@ fn read_data(
 fn read_repeated(
     rt: &Runtime,
     container: &Container,
-    data: &Data,
+    data: &Value,
     endian: &TokenStream,
     reader: &TokenStream,
 ) -> TokenStream {
@@ -341,7 +346,7 @@ fn read_repeated(
     let min_size = element_min_size(rt, &data.element, data.element_ty);
     let ty = data.element_ty;
     let read_list = |len: TokenStream| match &data.element {
-        Element::Plain => quote! {
+        Element::Plain | Element::Text(_) => quote! {
             #rt::read_elements::<#ty, _>(#reader, #len, #endian, &__element_context)
         },
         Element::String(_) => quote!(#rt::read_vec(#reader, #len, #min_size, |__r| #element)),
@@ -363,6 +368,7 @@ fn read_repeated(
             }
         }
         Some(Repeat::Count(count)) => read_list(count_local(count).into_token_stream()),
+        Some(Repeat::CountLine) => unreachable!("`plan::binary` refuses a count line"),
         Some(Repeat::ToEnd) => quote! {
             #rt::read_to_end(#reader, |__r| #element)
         },
@@ -377,7 +383,7 @@ fn read_element(
     reader: &TokenStream,
 ) -> TokenStream {
     match element {
-        Element::Plain => {
+        Element::Plain | Element::Text(_) => {
             quote!(<#ty as #rt::Decode>::decode_input(#reader, #endian, &__element_context))
         }
         Element::String(StringKind::Pascal) => quote!(#rt::read_pascal(#reader)),

@@ -12,10 +12,10 @@ use super::context::{self, Side};
 use super::paths::Runtime;
 use super::{count_local, field_local, width_of};
 use crate::ast::{is_named, unwrap_generic, Container, FormEnum};
-use crate::attr::{Presence, Repeat, Spanned, StringKind};
-use crate::check::{Codec, Data, Element, Plan};
+use crate::attr::{Presence, Repeat, Spanned, StringKind, TextForm};
 use crate::check_context;
 use crate::condition::Condition;
+use crate::plan::{Codec, Element, Plan, Value};
 
 /// Which layout a test runs through: binary bytes or text.
 #[derive(Clone, Copy)]
@@ -271,21 +271,27 @@ fn element_type<'a>(field: &'a crate::ast::Field) -> &'a Type {
     if field.attrs.presence.is_some() {
         ty = unwrap_generic(ty, "Option").unwrap_or(ty);
     }
-    if field.attrs.repeat.is_some() || field.attrs.text_prefix.is_some() {
+    if field.attrs.repeat.is_some() {
         ty = unwrap_generic(ty, "Vec").unwrap_or(ty);
     }
     ty
 }
 
-pub fn round_trip_module(rt: &Runtime, container: &Container, plans: &[Plan]) -> TokenStream {
+/// The round-trip test of a struct, binary or text (`check` says which).
+pub fn round_trip_module<P>(
+    rt: &Runtime,
+    container: &Container,
+    plans: &[Plan<P>],
+    check: Check,
+) -> TokenStream {
     let fields: Vec<TestField> = plans
         .iter()
         .map(|plan| TestField {
             ident: plan.field.ident,
-            strategy: field_strategy(rt, container, plan),
+            strategy: field_strategy(rt, container, plan.field.ty, &plan.codec),
         })
         .collect();
-    struct_test_module(rt, container, &fields, Check::Binary)
+    struct_test_module(rt, container, &fields, check)
 }
 
 /// An enum of forms draws each variant alike.
@@ -318,9 +324,14 @@ fn nest(items: &[TokenStream], last: TokenStream) -> TokenStream {
         .fold(last, |rest, item| quote!((#item, #rest)))
 }
 
-fn field_strategy(rt: &Runtime, container: &Container, plan: &Plan) -> TokenStream {
-    let ty = plan.field.ty;
-    match &plan.codec {
+/// Values of a field, the same for binary and text layouts but for what
+/// only one of them has (a style, a `with` module, a text word).
+fn field_strategy(rt: &Runtime, container: &Container, ty: &Type, codec: &Codec) -> TokenStream {
+    match codec {
+        Codec::Style if container.attrs.comments.is_some() => {
+            quote!(#rt::testing::text_style_with_comments())
+        }
+        Codec::Style => quote!(#rt::testing::text_style()),
         Codec::Magic(_) | Codec::Count(_) => {
             quote!(#rt::proptest::strategy::Just(<#ty as ::core::default::Default>::default()))
         }
@@ -328,7 +339,7 @@ fn field_strategy(rt: &Runtime, container: &Container, plan: &Plan) -> TokenStre
             let values = pass.iter().map(|arg| test_value(container, &arg.value));
             quote!(#path::strategy(#(#values),*))
         }
-        Codec::Data(data) => data_strategy(rt, container, data),
+        Codec::Value(value) => value_strategy(rt, container, value),
     }
 }
 
@@ -348,14 +359,10 @@ pub(super) fn counted_len(rt: &Runtime, container: &Container, count: &Ident) ->
     }
 }
 
-fn data_strategy(rt: &Runtime, container: &Container, data: &Data) -> TokenStream {
-    let element = match &data.element {
-        Element::Plain => {
-            let ty = data.element_ty;
-            let nested =
-                context::nested_context(rt, ty, &data.pass, |name| test_value(container, name));
-            quote!(<#ty as #rt::testing::Sample>::strategy_with(&#nested))
-        }
+fn value_strategy(rt: &Runtime, container: &Container, value: &Value) -> TokenStream {
+    let ty = value.element_ty;
+    let among_comments = container.attrs.comments.is_some();
+    let element = match &value.element {
         Element::String(StringKind::Pascal) => quote!(#rt::testing::pascal_string()),
         Element::String(StringKind::NullTerminated) => {
             quote!(#rt::testing::null_terminated_string())
@@ -364,17 +371,36 @@ fn data_strategy(rt: &Runtime, container: &Container, data: &Data) -> TokenStrea
             let width = width_of(width) as usize;
             quote!(#rt::testing::fixed_width_string(#width))
         }
+        Element::Text(TextForm::Line) if among_comments => {
+            quote!(#rt::testing::line_among_comments())
+        }
+        Element::Text(TextForm::Line | TextForm::Comment) => quote!(#rt::testing::line_string()),
+        Element::Text(TextForm::AngleBrackets) => {
+            quote!(#rt::testing::angle_bracketed_string(#among_comments))
+        }
+        // A plain `RawString` is a text word: a binary one always has an encoding.
+        Element::Plain if is_named(ty, "RawString") && among_comments => {
+            quote!(#rt::testing::word_among_comments())
+        }
+        Element::Plain if is_named(ty, "RawString") => quote!(#rt::testing::token_string()),
+        Element::Plain | Element::Text(TextForm::Vector) => {
+            let nested =
+                context::nested_context(rt, ty, &value.pass, |name| test_value(container, name));
+            quote!(<#ty as #rt::testing::Sample>::strategy_with(&#nested))
+        }
     };
-    let repeated = match &data.repeat {
+    let repeated = match &value.repeat {
         None => element,
-        Some(Repeat::Prefix(_) | Repeat::ToEnd) => quote!(#rt::testing::list(#element)),
+        Some(Repeat::Prefix(_) | Repeat::CountLine | Repeat::ToEnd) => {
+            quote!(#rt::testing::list(#element))
+        }
         Some(Repeat::Count(count)) => {
             let len = counted_len(rt, container, count);
             quote!(#rt::testing::list_of_len(#element, #len))
         }
     };
-    match &data.presence {
-        Some(Presence::Flag(_) | Presence::NextTag) => {
+    match &value.presence {
+        Some(Presence::Flag(_) | Presence::NextTag | Presence::NoneWord(_)) => {
             quote!(#rt::proptest::option::of(#repeated).boxed())
         }
         Some(Presence::If(condition)) => conditional_strategy(rt, container, condition, repeated),
@@ -384,7 +410,7 @@ fn data_strategy(rt: &Runtime, container: &Container, data: &Data) -> TokenStrea
 
 /// An optional value drawn by `repeated` when the condition holds for
 /// the values drawn before it, else `None`.
-pub(super) fn conditional_strategy(
+fn conditional_strategy(
     rt: &Runtime,
     container: &Container,
     condition: &Condition,

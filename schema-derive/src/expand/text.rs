@@ -6,16 +6,17 @@ use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned as _;
 
 use super::context::{self, nested_context, place_of, places, value_of, Side};
-use super::layout::{context_layout, passed, type_text};
+use super::layout::{context_layout, passed, type_layout_impl, type_text, TypeLayout};
 use super::paths::Runtime;
-use super::tests::{counted_len, struct_test_module, Check, TestField};
+use super::tests::{self, Check};
 use super::{count_local, field_local, str_lit};
 use crate::ast::{is_named, Container};
+use crate::attr::{Presence, Repeat, TextForm};
 use crate::check_context::{self, is_param};
-use crate::check_text::{self, Form, TextCodec, TextPlan, TextPresence, TextRepeat, TextValue};
+use crate::plan::{self, Codec, CountUser, Element, TextPlan, Value};
 
 pub fn derive(rt: &Runtime, container: &Container) -> syn::Result<TokenStream> {
-    let plans = check_text::plan(container)?;
+    let plans = plan::text(container)?;
     let one_line = container.attrs.one_line.is_some();
     let codec = if one_line {
         one_line_impls(rt, container, &plans)
@@ -30,7 +31,7 @@ pub fn derive(rt: &Runtime, container: &Container) -> syn::Result<TokenStream> {
     );
     let schema = schema_impl(rt, container, &plans);
     let layout = layout_impl(rt, container, &plans, one_line);
-    let tests = round_trip_module(rt, container, &plans);
+    let tests = tests::round_trip_module(rt, container, &plans, Check::Text);
     Ok(quote! {
         #context
         #codec
@@ -52,7 +53,7 @@ struct Line {
 
 impl Line {
     fn of(plans: &[TextPlan], index: usize) -> Line {
-        let continues = |index: usize| plans.get(index).is_some_and(|plan| plan.same_line);
+        let continues = |index: usize| plans.get(index).is_some_and(|plan| plan.place.same_line);
         Line {
             opens: !continues(index),
             closes: !continues(index + 1),
@@ -66,36 +67,36 @@ impl Line {
 
 /// Fewest lines a field takes.
 fn min_lines(rt: &Runtime, plan: &TextPlan) -> TokenStream {
-    if plan.same_line {
+    if plan.place.same_line {
         return quote!(0u64);
     }
     match &plan.codec {
-        TextCodec::Style => quote!(0u64),
-        TextCodec::Value(TextValue {
-            presence: Some(TextPresence::If(_)),
+        Codec::Style | Codec::With(..) => quote!(0u64),
+        Codec::Value(Value {
+            presence: Some(Presence::If(_)),
             ..
         })
-        | TextCodec::Value(TextValue {
-            repeat: Some(TextRepeat::Count(_) | TextRepeat::ToEnd),
+        | Codec::Value(Value {
+            repeat: Some(Repeat::Count(_) | Repeat::ToEnd),
             ..
         }) => quote!(0u64),
-        TextCodec::Value(TextValue {
+        Codec::Value(Value {
             repeat: None,
             presence: None,
-            form: Form::Plain,
+            element: Element::Plain,
             element_ty,
             ..
         }) => quote!(<#element_ty as #rt::TextRead>::MIN_LINES),
-        TextCodec::Magic(_) | TextCodec::Count(_) | TextCodec::Value(_) => quote!(1u64),
+        Codec::Magic(_) | Codec::Count(_) | Codec::Value(_) => quote!(1u64),
     }
 }
 
 /// Fewest lines one element of a list takes.
-fn element_min_lines(rt: &Runtime, value: &TextValue) -> TokenStream {
+fn element_min_lines(rt: &Runtime, value: &Value) -> TokenStream {
     let ty = value.element_ty;
-    match value.form {
-        Form::Plain => quote!(<#ty as #rt::TextRead>::MIN_LINES),
-        Form::Line | Form::Comment | Form::Vector | Form::AngleBrackets => quote!(1u64),
+    match value.element {
+        Element::Plain | Element::String(_) => quote!(<#ty as #rt::TextRead>::MIN_LINES),
+        Element::Text(_) => quote!(1u64),
     }
 }
 
@@ -107,11 +108,11 @@ fn record_impls(rt: &Runtime, container: &Container, plans: &[TextPlan]) -> Toke
     let reads = plans
         .iter()
         .enumerate()
-        .filter(|(_, plan)| !matches!(plan.codec, TextCodec::Style))
+        .filter(|(_, plan)| !matches!(plan.codec, Codec::Style))
         .map(|(index, plan)| read_field(rt, container, plan, Line::of(plans, index)));
     let styles = plans
         .iter()
-        .filter(|plan| matches!(plan.codec, TextCodec::Style))
+        .filter(|plan| matches!(plan.codec, Codec::Style))
         .map(|plan| {
             let local = field_local(plan.field.ident);
             // Comment lines after the last value belong to the style too.
@@ -122,7 +123,7 @@ fn record_impls(rt: &Runtime, container: &Container, plans: &[TextPlan]) -> Toke
         });
     let inits = field_inits(plans);
     let counts = plans.iter().filter_map(|plan| match &plan.codec {
-        TextCodec::Count(users) => Some(shared_count(rt, plan, users)),
+        Codec::Count(users) => Some(shared_count(rt, plan, users)),
         _ => None,
     });
     let writes = plans
@@ -169,11 +170,12 @@ fn record_impls(rt: &Runtime, container: &Container, plans: &[TextPlan]) -> Toke
 }
 
 /// `let __count_n = shared_len("n", &[("a", Some(self.a.len())), ...])?;`
-fn shared_count(rt: &Runtime, plan: &TextPlan, users: &[syn::Ident]) -> TokenStream {
+fn shared_count(rt: &Runtime, plan: &TextPlan, users: &[CountUser]) -> TokenStream {
     let name = plan.field.ident;
     let label = str_lit(&name.to_string());
     let local = count_local(name);
     let lengths = users.iter().map(|user| {
+        let user = &user.field;
         let user_label = str_lit(&user.to_string());
         quote!((#user_label, ::core::option::Option::Some(self.#user.len())))
     });
@@ -273,7 +275,7 @@ fn schema_impl(rt: &Runtime, container: &Container, plans: &[TextPlan]) -> Token
     let ident = container.ident;
     let style = plans
         .iter()
-        .find(|plan| matches!(plan.codec, TextCodec::Style))
+        .find(|plan| matches!(plan.codec, Codec::Style))
         .map(|plan| {
             let name = plan.field.ident;
             quote! {
@@ -292,37 +294,41 @@ fn schema_impl(rt: &Runtime, container: &Container, plans: &[TextPlan]) -> Token
 /// What a reader expects of a line of the field's tokens, for errors.
 fn expected_line(rt: &Runtime, plan: &TextPlan) -> TokenStream {
     match &plan.codec {
-        TextCodec::Magic(constant) => {
-            let expected = str_lit(&format!("`{}`", constant.value()));
+        Codec::Magic(constant) => {
+            let expected = str_lit(&format!("`{}`", constant.shown()));
             quote!(#expected)
         }
-        TextCodec::Count(_) => quote!("a count"),
-        TextCodec::Value(value) => match value.form {
-            Form::Vector => quote!("a `| ... |` line"),
-            Form::AngleBrackets => quote!("a `<name>` line"),
-            Form::Plain | Form::Line | Form::Comment => {
+        Codec::Count(_) => quote!("a count"),
+        Codec::Value(value) => match value.element {
+            Element::Text(TextForm::Vector) => quote!("a `| ... |` line"),
+            Element::Text(TextForm::AngleBrackets) => quote!("a `<name>` line"),
+            Element::Plain
+            | Element::String(_)
+            | Element::Text(TextForm::Line | TextForm::Comment) => {
                 let ty = value.element_ty;
                 quote_spanned!(ty.span()=> <#ty as #rt::TextTokens>::EXPECTED)
             }
         },
-        TextCodec::Style => quote!("nothing"),
+        Codec::Style | Codec::With(..) => quote!("nothing"),
     }
 }
 
 /// An expression reading one element of the value's tokens from `reader`
 /// (a line already open).
-fn read_value_tokens(rt: &Runtime, value: &TextValue, reader: &TokenStream) -> TokenStream {
+fn read_value_tokens(rt: &Runtime, value: &Value, reader: &TokenStream) -> TokenStream {
     let ty = value.element_ty;
     let tokens = quote_spanned!(ty.span()=> <#ty as #rt::TextTokens>::read_tokens);
-    match value.form {
-        Form::Vector => quote!(#rt::read_vector(#reader, #tokens)),
-        Form::AngleBrackets => quote!(#rt::read_angle_bracketed(#reader)),
-        Form::Plain | Form::Line | Form::Comment => match &value.presence {
-            Some(TextPresence::NoneWord(word)) => {
-                quote!(#rt::read_or_none(#reader, #word, #tokens))
+    match value.element {
+        Element::Text(TextForm::Vector) => quote!(#rt::read_vector(#reader, #tokens)),
+        Element::Text(TextForm::AngleBrackets) => quote!(#rt::read_angle_bracketed(#reader)),
+        Element::Plain | Element::String(_) | Element::Text(TextForm::Line | TextForm::Comment) => {
+            match &value.presence {
+                Some(Presence::NoneWord(word)) => {
+                    quote!(#rt::read_or_none(#reader, #word, #tokens))
+                }
+                _ => quote!(#tokens(#reader)),
             }
-            _ => quote!(#tokens(#reader)),
-        },
+        }
     }
 }
 
@@ -334,13 +340,13 @@ fn read_token_field(rt: &Runtime, plan: &TextPlan, line: Line) -> TokenStream {
     let local = field_local(name);
     let ty = plan.field.ty;
     let tokens = |reader: &TokenStream| match &plan.codec {
-        TextCodec::Magic(constant) => quote!(#rt::read_keywords(#reader, #constant)),
-        TextCodec::Count(_) => quote!(#reader.count_token::<<#ty as #rt::CountField>::Int>()),
-        TextCodec::Value(value) => read_value_tokens(rt, value, reader),
-        TextCodec::Style => TokenStream::new(),
+        Codec::Magic(constant) => quote!(#rt::read_keywords(#reader, #constant)),
+        Codec::Count(_) => quote!(#reader.count_token::<<#ty as #rt::CountField>::Int>()),
+        Codec::Value(value) => read_value_tokens(rt, value, reader),
+        Codec::Style | Codec::With(..) => TokenStream::new(),
     };
     let assign = match &plan.codec {
-        TextCodec::Count(_) => {
+        Codec::Count(_) => {
             let count = count_local(name);
             quote! {
                 let #local: #ty = ::core::default::Default::default();
@@ -378,8 +384,8 @@ fn read_field(rt: &Runtime, container: &Container, plan: &TextPlan, line: Line) 
     let ty = plan.field.ty;
     let read = match &plan.codec {
         // Filled in after the other fields (see `record_impls`).
-        TextCodec::Style => return TokenStream::new(),
-        TextCodec::Count(_) if line.own() => {
+        Codec::Style | Codec::With(..) => return TokenStream::new(),
+        Codec::Count(_) if line.own() => {
             let count = count_local(name);
             quote! {
                 let #count = __reader
@@ -388,7 +394,7 @@ fn read_field(rt: &Runtime, container: &Container, plan: &TextPlan, line: Line) 
                 let #local: #ty = ::core::default::Default::default();
             }
         }
-        TextCodec::Value(value) if !value.is_tokens() || (line.own() && is_nested(value)) => {
+        Codec::Value(value) if !value.is_tokens() || (line.own() && is_nested(value)) => {
             let nested = nested_context(rt, value.element_ty, &value.pass, |name| {
                 value_of(name, is_param(container, name), Side::Read)
             });
@@ -401,9 +407,7 @@ fn read_field(rt: &Runtime, container: &Container, plan: &TextPlan, line: Line) 
                 .map_err(|e| e.in_field(#label))?;
             }
         }
-        TextCodec::Magic(_) | TextCodec::Count(_) | TextCodec::Value(_) => {
-            read_token_field(rt, plan, line)
-        }
+        Codec::Magic(_) | Codec::Count(_) | Codec::Value(_) => read_token_field(rt, plan, line),
     };
     let (mark, marks) = check_marks(plan);
     let check = check_call(rt, container, plan);
@@ -417,8 +421,8 @@ fn read_field(rt: &Runtime, container: &Container, plan: &TextPlan, line: Line) 
 
 /// A value read by its type's own `TextRead`, which may be a record of
 /// several lines.
-fn is_nested(value: &TextValue) -> bool {
-    value.form == Form::Plain && value.presence.is_none()
+fn is_nested(value: &Value) -> bool {
+    matches!(value.element, Element::Plain) && value.presence.is_none()
 }
 
 /// The mark a checked field is read after, and its elements' for a list.
@@ -445,7 +449,7 @@ fn marks_local(name: &syn::Ident) -> syn::Ident {
 fn has_elements(plan: &TextPlan) -> bool {
     matches!(
         &plan.codec,
-        TextCodec::Value(TextValue {
+        Codec::Value(Value {
             repeat: Some(_),
             flow: false,
             ..
@@ -481,12 +485,7 @@ fn check_call(rt: &Runtime, container: &Container, plan: &TextPlan) -> TokenStre
 /// An expression reading a value that is not tokens within a line: a
 /// nested record, a whole line, a list, or a value present by a flag; its
 /// elements get `__element_context`.
-fn read_value(
-    rt: &Runtime,
-    container: &Container,
-    plan: &TextPlan,
-    value: &TextValue,
-) -> TokenStream {
+fn read_value(rt: &Runtime, container: &Container, plan: &TextPlan, value: &Value) -> TokenStream {
     let element = read_element(rt, value, &quote!(__r));
     let element = if plan.check.is_some() {
         let marks = marks_local(plan.field.ident);
@@ -501,48 +500,48 @@ fn read_value(
     let ty = value.element_ty;
     let read = match &value.repeat {
         None => read_element(rt, value, &quote!(__reader)),
-        Some(TextRepeat::CountLine) if value.flow => quote! {
+        Some(Repeat::CountLine | Repeat::Prefix(_)) if value.flow => quote! {
             #rt::read_flowing_list(__reader, <#ty as #rt::TextTokens>::read_tokens)
         },
-        Some(TextRepeat::CountLine) => {
+        Some(Repeat::CountLine | Repeat::Prefix(_)) => {
             quote!(#rt::read_list(__reader, #min_lines, |__r| #element))
         }
-        Some(TextRepeat::Count(count)) if is_param(container, count) => {
+        Some(Repeat::Count(count)) if is_param(container, count) => {
             let count_label = str_lit(&count.to_string());
             quote! {
                 #rt::context_len(#count_label, ::core::clone::Clone::clone(&__context.#count))
                     .and_then(|__len| #rt::read_counted(__reader, __len, #min_lines, |__r| #element))
             }
         }
-        Some(TextRepeat::Count(count)) => {
+        Some(Repeat::Count(count)) => {
             let count = count_local(count);
             quote!(#rt::read_counted(__reader, #count, #min_lines, |__r| #element))
         }
-        Some(TextRepeat::ToEnd) => quote!(#rt::read_lines_to_end(__reader, |__r| #element)),
+        Some(Repeat::ToEnd) => quote!(#rt::read_lines_to_end(__reader, |__r| #element)),
     };
     match &value.presence {
-        Some(TextPresence::If(condition)) => {
-            condition.read(rt, places(container, Side::Read), read)
-        }
-        Some(TextPresence::NoneWord(_)) | None => read,
+        Some(Presence::If(condition)) => condition.read(rt, places(container, Side::Read), read),
+        Some(Presence::NoneWord(_) | Presence::Flag(_) | Presence::NextTag) | None => read,
     }
 }
 
 /// One element of a value in a record, on lines of its own.
-fn read_element(rt: &Runtime, value: &TextValue, reader: &TokenStream) -> TokenStream {
+fn read_element(rt: &Runtime, value: &Value, reader: &TokenStream) -> TokenStream {
     let ty = value.element_ty;
-    match value.form {
-        Form::Plain => quote!(<#ty as #rt::TextRead>::read_text(#reader, &__element_context)),
-        Form::Vector | Form::AngleBrackets => {
+    match value.element {
+        Element::Plain | Element::String(_) => {
+            quote!(<#ty as #rt::TextRead>::read_text(#reader, &__element_context))
+        }
+        Element::Text(TextForm::Vector | TextForm::AngleBrackets) => {
             let tokens = read_value_tokens(rt, value, &quote!(__v));
-            let expected = match value.form {
-                Form::Vector => quote!("a `| ... |` line"),
+            let expected = match value.element {
+                Element::Text(TextForm::Vector) => quote!("a `| ... |` line"),
                 _ => quote!("a `<name>` line"),
             };
             quote!(#rt::read_token_line(#reader, #expected, |__v| #tokens))
         }
-        Form::Line => quote!(#rt::read_line_string(#reader)),
-        Form::Comment => quote!(#rt::read_comment(#reader)),
+        Element::Text(TextForm::Line) => quote!(#rt::read_line_string(#reader)),
+        Element::Text(TextForm::Comment) => quote!(#rt::read_comment(#reader)),
     }
 }
 
@@ -553,18 +552,20 @@ fn read_one_line_field(rt: &Runtime, container: &Container, plan: &TextPlan) -> 
     let local = field_local(name);
     let ty = plan.field.ty;
     let read = match &plan.codec {
-        TextCodec::Magic(constant) => quote!(#rt::read_keywords(__reader, #constant)),
-        TextCodec::Value(value) => {
+        Codec::Magic(constant) => quote!(#rt::read_keywords(__reader, #constant)),
+        Codec::Value(value) => {
             let tokens = read_value_tokens(rt, value, &quote!(__reader));
             match &value.presence {
-                Some(TextPresence::If(condition)) => {
+                Some(Presence::If(condition)) => {
                     condition.read(rt, places(container, Side::Read), tokens)
                 }
-                Some(TextPresence::NoneWord(_)) | None => tokens,
+                Some(Presence::NoneWord(_) | Presence::Flag(_) | Presence::NextTag) | None => {
+                    tokens
+                }
             }
         }
-        // `check_text::plan` admits neither in a `one_line` record.
-        TextCodec::Style | TextCodec::Count(_) => return TokenStream::new(),
+        // `plan::text` admits none of these in a `one_line` record.
+        Codec::Style | Codec::Count(_) | Codec::With(..) => return TokenStream::new(),
     };
     let (mark, _) = check_marks(plan);
     let check = check_call(rt, container, plan);
@@ -579,26 +580,30 @@ fn read_one_line_field(rt: &Runtime, container: &Container, plan: &TextPlan) -> 
 /// (a line already open); `element` is a reference to it.
 fn write_value_tokens(
     rt: &Runtime,
-    value: &TextValue,
+    value: &Value,
     writer: &TokenStream,
     element: &TokenStream,
 ) -> TokenStream {
-    match value.form {
-        Form::Vector => quote! {
+    match value.element {
+        Element::Text(TextForm::Vector) => quote! {
             #rt::write_vector(#writer, |__t| #rt::TextTokens::write_tokens(#element, __t))
         },
-        Form::AngleBrackets => quote!(#rt::write_angle_bracketed(#writer, #element)),
-        Form::Plain | Form::Line | Form::Comment => match &value.presence {
-            Some(TextPresence::NoneWord(word)) => quote! {
-                #rt::write_or_none(#writer, #word, (#element).as_ref(), |__t, __v| {
-                    #rt::TextTokens::write_tokens(__v, __t)
-                })
-            },
-            _ => {
-                let ty = value.element_ty;
-                quote_spanned!(ty.span()=> <#ty as #rt::TextTokens>::write_tokens(#element, #writer))
+        Element::Text(TextForm::AngleBrackets) => {
+            quote!(#rt::write_angle_bracketed(#writer, #element))
+        }
+        Element::Plain | Element::String(_) | Element::Text(TextForm::Line | TextForm::Comment) => {
+            match &value.presence {
+                Some(Presence::NoneWord(word)) => quote! {
+                    #rt::write_or_none(#writer, #word, (#element).as_ref(), |__t, __v| {
+                        #rt::TextTokens::write_tokens(__v, __t)
+                    })
+                },
+                _ => {
+                    let ty = value.element_ty;
+                    quote_spanned!(ty.span()=> <#ty as #rt::TextTokens>::write_tokens(#element, #writer))
+                }
             }
-        },
+        }
     }
 }
 
@@ -609,13 +614,13 @@ fn write_token_field(rt: &Runtime, plan: &TextPlan, line: Line) -> TokenStream {
     let label = str_lit(&name.to_string());
     let ty = plan.field.ty;
     let tokens = |writer: &TokenStream| match &plan.codec {
-        TextCodec::Magic(constant) => quote!(#rt::write_keywords(#writer, #constant)),
-        TextCodec::Count(_) => {
+        Codec::Magic(constant) => quote!(#rt::write_keywords(#writer, #constant)),
+        Codec::Count(_) => {
             let count = count_local(name);
             quote!(#writer.count_token::<<#ty as #rt::CountField>::Int>(#count))
         }
-        TextCodec::Value(value) => write_value_tokens(rt, value, writer, &quote!(&self.#name)),
-        TextCodec::Style => TokenStream::new(),
+        Codec::Value(value) => write_value_tokens(rt, value, writer, &quote!(&self.#name)),
+        Codec::Style | Codec::With(..) => TokenStream::new(),
     };
     if line.own() {
         let tokens = tokens(&quote!(__w));
@@ -643,8 +648,8 @@ fn write_field(rt: &Runtime, container: &Container, plan: &TextPlan, line: Line)
     let ty = plan.field.ty;
     match &plan.codec {
         // Used by `TextSchema::to_text` before anything is written.
-        TextCodec::Style => TokenStream::new(),
-        TextCodec::Count(_) if line.own() => {
+        Codec::Style | Codec::With(..) => TokenStream::new(),
+        Codec::Count(_) if line.own() => {
             let count = count_local(name);
             quote! {
                 __writer
@@ -652,7 +657,7 @@ fn write_field(rt: &Runtime, container: &Container, plan: &TextPlan, line: Line)
                     .map_err(|e| e.in_field(#label))?;
             }
         }
-        TextCodec::Value(value) if !value.is_tokens() || (line.own() && is_nested(value)) => {
+        Codec::Value(value) if !value.is_tokens() || (line.own() && is_nested(value)) => {
             let nested = nested_context(rt, value.element_ty, &value.pass, |name| {
                 value_of(name, is_param(container, name), Side::Write)
             });
@@ -665,9 +670,7 @@ fn write_field(rt: &Runtime, container: &Container, plan: &TextPlan, line: Line)
                 .map_err(|e| e.in_field(#label))?;
             }
         }
-        TextCodec::Magic(_) | TextCodec::Count(_) | TextCodec::Value(_) => {
-            write_token_field(rt, plan, line)
-        }
+        Codec::Magic(_) | Codec::Count(_) | Codec::Value(_) => write_token_field(rt, plan, line),
     }
 }
 
@@ -676,22 +679,22 @@ fn write_field(rt: &Runtime, container: &Container, plan: &TextPlan, line: Line)
 fn write_value(
     rt: &Runtime,
     container: &Container,
-    value: &TextValue,
+    value: &Value,
     value_ref: &TokenStream,
 ) -> TokenStream {
     let write = |value_ref: &TokenStream| {
         let element = write_element(rt, value, &quote!(__w), &quote!(__e));
         match &value.repeat {
             None => write_element(rt, value, &quote!(__writer), value_ref),
-            Some(TextRepeat::CountLine) if value.flow => quote! {
+            Some(Repeat::CountLine | Repeat::Prefix(_)) if value.flow => quote! {
                 #rt::write_flowing_list(__writer, #value_ref, |__w, __e| {
                     #rt::TextTokens::write_tokens(__e, __w)
                 })
             },
-            Some(TextRepeat::CountLine) => {
+            Some(Repeat::CountLine | Repeat::Prefix(_)) => {
                 quote!(#rt::write_list(__writer, #value_ref, |__w, __e| #element))
             }
-            Some(TextRepeat::Count(count)) if is_param(container, count) => {
+            Some(Repeat::Count(count)) if is_param(container, count) => {
                 let count_label = str_lit(&count.to_string());
                 quote! {
                     #rt::context_len(#count_label, ::core::clone::Clone::clone(&__context.#count))
@@ -699,13 +702,13 @@ fn write_value(
                         .and_then(|()| #rt::write_elements(__writer, #value_ref, |__w, __e| #element))
                 }
             }
-            Some(TextRepeat::Count(_) | TextRepeat::ToEnd) => {
+            Some(Repeat::Count(_) | Repeat::ToEnd) => {
                 quote!(#rt::write_elements(__writer, #value_ref, |__w, __e| #element))
             }
         }
     };
     match &value.presence {
-        Some(TextPresence::If(condition)) => {
+        Some(Presence::If(condition)) => {
             let check = condition.check_tokens(
                 rt,
                 places(container, Side::Write),
@@ -720,27 +723,29 @@ fn write_value(
                 })
             }
         }
-        Some(TextPresence::NoneWord(_)) | None => write(value_ref),
+        Some(Presence::NoneWord(_) | Presence::Flag(_) | Presence::NextTag) | None => {
+            write(value_ref)
+        }
     }
 }
 
 /// One element of a value in a record, on lines of its own.
 fn write_element(
     rt: &Runtime,
-    value: &TextValue,
+    value: &Value,
     writer: &TokenStream,
     element: &TokenStream,
 ) -> TokenStream {
-    match value.form {
-        Form::Plain => {
+    match value.element {
+        Element::Plain | Element::String(_) => {
             quote!(#rt::TextWrite::write_text(#element, #writer, &__element_context))
         }
-        Form::Vector | Form::AngleBrackets => {
+        Element::Text(TextForm::Vector | TextForm::AngleBrackets) => {
             let tokens = write_value_tokens(rt, value, &quote!(__v), element);
             quote!(#rt::write_token_line(#writer, |__v| #tokens))
         }
-        Form::Line => quote!(#rt::write_line_string(#writer, #element)),
-        Form::Comment => quote!(#rt::write_comment(#writer, #element)),
+        Element::Text(TextForm::Line) => quote!(#rt::write_line_string(#writer, #element)),
+        Element::Text(TextForm::Comment) => quote!(#rt::write_comment(#writer, #element)),
     }
 }
 
@@ -749,9 +754,9 @@ fn write_one_line_field(rt: &Runtime, plan: &TextPlan) -> TokenStream {
     let name = plan.field.ident;
     let label = str_lit(&name.to_string());
     let write = match &plan.codec {
-        TextCodec::Magic(constant) => quote!(#rt::write_keywords(__writer, #constant)),
-        TextCodec::Value(value) => match &value.presence {
-            Some(TextPresence::If(condition)) => {
+        Codec::Magic(constant) => quote!(#rt::write_keywords(__writer, #constant)),
+        Codec::Value(value) => match &value.presence {
+            Some(Presence::If(condition)) => {
                 let check = condition.check_tokens(
                     rt,
                     |name| place_of(name, false, Side::Write),
@@ -766,11 +771,11 @@ fn write_one_line_field(rt: &Runtime, plan: &TextPlan) -> TokenStream {
                     })
                 }
             }
-            Some(TextPresence::NoneWord(_)) | None => {
+            Some(Presence::NoneWord(_) | Presence::Flag(_) | Presence::NextTag) | None => {
                 write_value_tokens(rt, value, &quote!(__writer), &quote!(&self.#name))
             }
         },
-        TextCodec::Style | TextCodec::Count(_) => return TokenStream::new(),
+        Codec::Style | Codec::Count(_) | Codec::With(..) => return TokenStream::new(),
     };
     quote! {
         #write.map_err(|e| e.in_field(#label))?;
@@ -783,9 +788,6 @@ fn layout_impl(
     plans: &[TextPlan],
     one_line: bool,
 ) -> TokenStream {
-    let ident = container.ident;
-    let name = str_lit(&ident.to_string());
-    let doc = str_lit(&container.doc);
     let fields = plans.iter().enumerate().map(|(index, plan)| {
         let field = plan.field;
         let line = Line::of(plans, index);
@@ -793,17 +795,17 @@ fn layout_impl(
         let rust_type = str_lit(&type_text(field.ty));
         let encoding = field_encoding(rt, plan, line, one_line);
         let count = match &plan.codec {
-            TextCodec::Value(TextValue {
+            Codec::Value(Value {
                 repeat: Some(repeat),
                 ..
             }) => {
                 let source = match repeat {
-                    TextRepeat::CountLine => "count line".to_owned(),
-                    TextRepeat::Count(count) if is_param(container, count) => {
+                    Repeat::CountLine | Repeat::Prefix(_) => "count line".to_owned(),
+                    Repeat::Count(count) if is_param(container, count) => {
                         format!("context `{count}`")
                     }
-                    TextRepeat::Count(count) => format!("field `{count}`"),
-                    TextRepeat::ToEnd => "the end of the text".to_owned(),
+                    Repeat::Count(count) => format!("field `{count}`"),
+                    Repeat::ToEnd => "the end of the text".to_owned(),
                 };
                 let source = str_lit(&source);
                 quote!(::core::option::Option::Some(#source))
@@ -826,38 +828,34 @@ fn layout_impl(
             }
         }
     });
-    let context = context_layout(rt, check_context::params(container));
-    quote! {
-        impl #rt::Layout for #ident {
-            const LAYOUT: #rt::TypeLayout = #rt::TypeLayout {
-                name: #name,
-                doc: #doc,
-                byte_order: #rt::ByteOrder::Text,
-                form: ::core::option::Option::None,
-                chunk: ::core::option::Option::None,
-                context: #context,
-                chosen_by: ::core::option::Option::None,
-                fields: &[#(#fields),*],
-                min_size: 0,
-                fixed_size: ::core::option::Option::None,
-            };
-        }
-    }
+    let layout = TypeLayout {
+        byte_order: quote!(#rt::ByteOrder::Text),
+        form: None,
+        chunk: None,
+        context: context_layout(rt, check_context::params(container)),
+        chosen_by: None,
+        fields: fields.collect(),
+        text: true,
+    };
+    type_layout_impl(rt, container.ident, &container.doc, layout)
 }
 
 /// The layout of the record a field holds, through the trait that reads it.
-fn nested_layout(rt: &Runtime, codec: &TextCodec, line: Line, one_line: bool) -> TokenStream {
-    let TextCodec::Value(value) = codec else {
+fn nested_layout(rt: &Runtime, codec: &Codec, line: Line, one_line: bool) -> TokenStream {
+    let Codec::Value(value) = codec else {
         return quote!(::core::option::Option::None);
     };
     let ty = value.element_ty;
     let in_line = one_line || !line.own() || !is_nested(value);
-    match value.form {
-        Form::Plain if !in_line || !value.is_tokens() => {
+    match value.element {
+        Element::Plain if !in_line || !value.is_tokens() => {
             quote!(<#ty as #rt::TextRead>::NESTED_LAYOUT)
         }
-        Form::Plain | Form::Vector => quote!(<#ty as #rt::TextTokens>::NESTED_LAYOUT),
-        Form::Line | Form::Comment | Form::AngleBrackets => quote!(::core::option::Option::None),
+        Element::Plain | Element::String(_) | Element::Text(TextForm::Vector) => {
+            quote!(<#ty as #rt::TextTokens>::NESTED_LAYOUT)
+        }
+        Element::Text(TextForm::Line | TextForm::Comment)
+        | Element::Text(TextForm::AngleBrackets) => quote!(::core::option::Option::None),
     }
 }
 
@@ -867,7 +865,7 @@ fn nested_layout(rt: &Runtime, codec: &TextCodec, line: Line, one_line: bool) ->
 fn field_encoding(rt: &Runtime, plan: &TextPlan, line: Line, one_line: bool) -> TokenStream {
     let single = str_lit(&encoding(plan, line, one_line));
     match &plan.codec {
-        TextCodec::Value(value)
+        Codec::Value(value)
             if is_nested(value)
                 && value.repeat.is_none()
                 && !one_line
@@ -910,22 +908,25 @@ fn is_number_or_word(ty: &syn::Type) -> bool {
 
 fn encoding(plan: &TextPlan, line: Line, one_line: bool) -> String {
     let value = match &plan.codec {
-        TextCodec::Style => {
+        Codec::Style | Codec::With(..) => {
             return "not stored: the file's line ending and number style".to_owned()
         }
-        TextCodec::Magic(constant) if one_line || !line.own() => {
-            format!("constant `{}`", constant.value())
+        Codec::Magic(constant) if one_line || !line.own() => {
+            format!("constant `{}`", constant.shown())
         }
-        TextCodec::Magic(constant) => return format!("constant line `{}`", constant.value()),
-        TextCodec::Count(users) => {
-            let names: Vec<String> = users.iter().map(|user| format!("`{user}`")).collect();
+        Codec::Magic(constant) => return format!("constant line `{}`", constant.shown()),
+        Codec::Count(users) => {
+            let names: Vec<String> = users
+                .iter()
+                .map(|user| format!("`{}`", user.field))
+                .collect();
             let count = format!("element count of {}", names.join(", "));
             if line.own() {
                 return format!("count line: {count}");
             }
             count
         }
-        TextCodec::Value(value) => value_encoding(value, line, one_line),
+        Codec::Value(value) => value_encoding(value, line, one_line),
     };
     match (line.opens, line.closes, one_line) {
         (_, _, true) | (true, true, false) => value,
@@ -934,22 +935,22 @@ fn encoding(plan: &TextPlan, line: Line, one_line: bool) -> String {
     }
 }
 
-fn value_encoding(value: &TextValue, line: Line, one_line: bool) -> String {
+fn value_encoding(value: &Value, line: Line, one_line: bool) -> String {
     let ty = value.element_ty;
-    let element = match value.form {
-        Form::Plain if is_named(ty, "RawString") => "one word".to_owned(),
-        Form::Plain => type_text(ty),
-        Form::Line => "whole line".to_owned(),
-        Form::Comment => "`//` comment line".to_owned(),
-        Form::Vector => format!("`| … |` of {}", type_text(ty)),
-        Form::AngleBrackets => "`<name>`, spaces allowed".to_owned(),
+    let element = match value.element {
+        Element::Plain if is_named(ty, "RawString") => "one word".to_owned(),
+        Element::Plain | Element::String(_) => type_text(ty),
+        Element::Text(TextForm::Line) => "whole line".to_owned(),
+        Element::Text(TextForm::Comment) => "`//` comment line".to_owned(),
+        Element::Text(TextForm::Vector) => format!("`| … |` of {}", type_text(ty)),
+        Element::Text(TextForm::AngleBrackets) => "`<name>`, spaces allowed".to_owned(),
     };
     let element = match &value.presence {
-        Some(TextPresence::NoneWord(word)) => format!("{element} or `{}` for none", word.value()),
-        Some(TextPresence::If(_)) | None => element,
+        Some(Presence::NoneWord(word)) => format!("{element} or `{}` for none", word.value()),
+        Some(Presence::If(_) | Presence::Flag(_) | Presence::NextTag) | None => element,
     };
-    let element = match (value.form, one_line) {
-        (Form::Plain | Form::Vector | Form::AngleBrackets, false)
+    let element = match (&value.element, one_line) {
+        (Element::Plain | Element::Text(TextForm::Vector | TextForm::AngleBrackets), false)
             if value.repeat.is_none() && line.own() =>
         {
             format!("line: {element}")
@@ -958,84 +959,24 @@ fn value_encoding(value: &TextValue, line: Line, one_line: bool) -> String {
     };
     let repeated = match &value.repeat {
         None => element,
-        Some(TextRepeat::CountLine) if value.flow => format!(
+        Some(Repeat::CountLine | Repeat::Prefix(_)) if value.flow => format!(
             "count line, then that many × {element}, their tokens in any whitespace (line \
              breaks kept as read)"
         ),
-        Some(TextRepeat::CountLine) => format!("count line, then that many × {element}"),
-        Some(TextRepeat::Count(count)) => format!("`{count}` × {element}"),
-        Some(TextRepeat::ToEnd) => format!("{element}, repeated to the end of the text"),
+        Some(Repeat::CountLine | Repeat::Prefix(_)) => {
+            format!("count line, then that many × {element}")
+        }
+        Some(Repeat::Count(count)) => format!("`{count}` × {element}"),
+        Some(Repeat::ToEnd) => format!("{element}, repeated to the end of the text"),
     };
     let present = match &value.presence {
-        Some(TextPresence::If(condition)) => {
+        Some(Presence::If(condition)) => {
             format!("{repeated}, present when {}", condition.doc())
         }
-        Some(TextPresence::NoneWord(_)) | None => repeated,
+        Some(Presence::NoneWord(_) | Presence::Flag(_) | Presence::NextTag) | None => repeated,
     };
     match passed(&value.pass) {
         Some(passed) => format!("{present}, given {passed}"),
         None => present,
-    }
-}
-
-fn round_trip_module(rt: &Runtime, container: &Container, plans: &[TextPlan]) -> TokenStream {
-    let fields: Vec<TestField> = plans
-        .iter()
-        .map(|plan| TestField {
-            ident: plan.field.ident,
-            strategy: field_strategy(rt, container, plan),
-        })
-        .collect();
-    struct_test_module(rt, container, &fields, Check::Text)
-}
-
-fn field_strategy(rt: &Runtime, container: &Container, plan: &TextPlan) -> TokenStream {
-    let ty = plan.field.ty;
-    let among_comments = container.attrs.comments.is_some();
-    match &plan.codec {
-        TextCodec::Style if among_comments => quote!(#rt::testing::text_style_with_comments()),
-        TextCodec::Style => quote!(#rt::testing::text_style()),
-        TextCodec::Magic(_) | TextCodec::Count(_) => {
-            quote!(#rt::proptest::strategy::Just(<#ty as ::core::default::Default>::default()))
-        }
-        TextCodec::Value(value) => {
-            let ty = value.element_ty;
-            let element = match value.form {
-                Form::Line if among_comments => quote!(#rt::testing::line_among_comments()),
-                Form::Line | Form::Comment => quote!(#rt::testing::line_string()),
-                Form::AngleBrackets => {
-                    quote!(#rt::testing::angle_bracketed_string(#among_comments))
-                }
-                Form::Plain if is_named(ty, "RawString") && among_comments => {
-                    quote!(#rt::testing::word_among_comments())
-                }
-                Form::Plain if is_named(ty, "RawString") => quote!(#rt::testing::token_string()),
-                Form::Plain | Form::Vector => {
-                    let nested = nested_context(rt, ty, &value.pass, |name| {
-                        super::tests::test_value(container, name)
-                    });
-                    quote!(<#ty as #rt::testing::Sample>::strategy_with(&#nested))
-                }
-            };
-            let repeated = match &value.repeat {
-                None => element,
-                Some(TextRepeat::CountLine | TextRepeat::ToEnd) => {
-                    quote!(#rt::testing::list(#element))
-                }
-                Some(TextRepeat::Count(count)) => {
-                    let len = counted_len(rt, container, count);
-                    quote!(#rt::testing::list_of_len(#element, #len))
-                }
-            };
-            match &value.presence {
-                None => repeated,
-                Some(TextPresence::NoneWord(_)) => {
-                    quote!(#rt::proptest::option::of(#repeated).boxed())
-                }
-                Some(TextPresence::If(condition)) => {
-                    super::tests::conditional_strategy(rt, container, condition, repeated)
-                }
-            }
-        }
     }
 }

@@ -10,12 +10,12 @@ use super::{
 };
 use crate::ast::Container;
 use crate::attr::{Presence, Repeat, StringKind};
-use crate::check::{shared_chunk, Codec, CountUser, Data, Element, Plan};
 use crate::check_context::is_param;
+use crate::plan::{shared_chunk, BinaryPlan, Codec, CountUser, Element, Value};
 
 use super::plain::{field_groups, is_plain, is_plain_run, plain_size};
 
-pub fn encode_impl(rt: &Runtime, container: &Container, plans: &[Plan]) -> TokenStream {
+pub fn encode_impl(rt: &Runtime, container: &Container, plans: &[BinaryPlan]) -> TokenStream {
     let ident = container.ident;
     let frame = match (&container.attrs.form, &container.attrs.chunk) {
         (Some(form), _) => Some((quote!(write_form), form.value)),
@@ -70,11 +70,11 @@ pub fn encode_impl(rt: &Runtime, container: &Container, plans: &[Plan]) -> Token
 
 /// A closure encoding a run of plain fields into bytes in place (exactly
 /// the sum of their `PLAIN_SIZE`s), false where one is not plain.
-fn plain_run(rt: &Runtime, run: &[Plan]) -> TokenStream {
+fn plain_run(rt: &Runtime, run: &[BinaryPlan]) -> TokenStream {
     let values = run.iter().map(|plan| {
         let name = plan.field.ident;
         let ty = plan.field.ty;
-        let endian = endian(rt, plan.byte_order);
+        let endian = endian(rt, plan.place.byte_order);
         quote!(#rt::encode_plain_next::<#ty>(&mut __bytes, &self.#name, #endian))
     });
     quote! {
@@ -86,12 +86,12 @@ fn plain_run(rt: &Runtime, run: &[Plan]) -> TokenStream {
 /// Fields stored in chunks are named by their tags, as in read errors.
 fn shared_count(
     rt: &Runtime,
-    plan: &Plan,
+    plan: &BinaryPlan,
     users: &[CountUser],
     in_form: Option<&TokenStream>,
 ) -> TokenStream {
     let name = plan.field.ident;
-    let label = str_lit(&plan.chunk.map_or_else(|| name.to_string(), tag_str));
+    let label = str_lit(&plan.place.chunk.map_or_else(|| name.to_string(), tag_str));
     let local = count_local(name);
     let lengths = users.iter().map(|user| {
         let field = &user.field;
@@ -110,7 +110,7 @@ fn shared_count(
 /// The write statements of fields in a row that share a chunk (inside the
 /// chunk), of a run of plain fields, or of one field. A field present by
 /// the next tag writes its chunk itself, when it has a value.
-fn write_group(rt: &Runtime, container: &Container, group: &[Plan]) -> TokenStream {
+fn write_group(rt: &Runtime, container: &Container, group: &[BinaryPlan]) -> TokenStream {
     let statements: Vec<TokenStream> = group
         .iter()
         .map(|plan| write_field_value(rt, container, plan))
@@ -130,7 +130,7 @@ fn write_group(rt: &Runtime, container: &Container, group: &[Plan]) -> TokenStre
 /// The statements of a run of fields: when it holds two or more plain
 /// values, encoded at once into bytes in place where the output allows,
 /// else (or where it does not) one by one.
-fn write_run(rt: &Runtime, run: &[Plan], one_by_one: &[TokenStream]) -> TokenStream {
+fn write_run(rt: &Runtime, run: &[BinaryPlan], one_by_one: &[TokenStream]) -> TokenStream {
     if !is_plain_run(run) {
         return quote!(#(#one_by_one)*);
     }
@@ -145,15 +145,15 @@ fn write_run(rt: &Runtime, run: &[Plan], one_by_one: &[TokenStream]) -> TokenStr
 
 /// `write` wrapped in the field's form, and, for an `Option` present by
 /// the next tag, in its chunk too.
-fn framed_write(rt: &Runtime, plan: &Plan, write: TokenStream) -> TokenStream {
-    let write = match plan.form {
+fn framed_write(rt: &Runtime, plan: &BinaryPlan, write: TokenStream) -> TokenStream {
+    let write = match plan.place.form {
         Some(form_type) => {
             let form_type = tag_tokens(form_type);
             quote!(#rt::write_form(__writer, #form_type, |__writer| #write))
         }
         None => write,
     };
-    match plan.chunk {
+    match plan.place.chunk {
         Some(tag) if plan.by_next_tag() => {
             let tag = tag_tokens(tag);
             quote!(#rt::write_chunk(__writer, #tag, |__writer| #write))
@@ -162,17 +162,19 @@ fn framed_write(rt: &Runtime, plan: &Plan, write: TokenStream) -> TokenStream {
     }
 }
 
-fn write_field_value(rt: &Runtime, container: &Container, plan: &Plan) -> TokenStream {
+fn write_field_value(rt: &Runtime, container: &Container, plan: &BinaryPlan) -> TokenStream {
     let name = plan.field.ident;
     let label = str_lit(&name.to_string());
     let ty = plan.field.ty;
-    let endian = endian(rt, plan.byte_order);
-    let in_field = if plan.named_in_paths {
+    let endian = endian(rt, plan.place.byte_order);
+    let in_field = if plan.place.named_in_paths {
         quote!(.map_err(|e| e.in_field(#label))?;)
     } else {
         quote!(?;)
     };
     match &plan.codec {
+        // Only text layouts have a style; it is not stored.
+        Codec::Style => TokenStream::new(),
         Codec::Magic(constant) => {
             let constant = constant_tokens(constant);
             quote!(#rt::write_magic(__writer, #endian, &#constant) #in_field)
@@ -195,7 +197,7 @@ fn write_field_value(rt: &Runtime, container: &Container, plan: &Plan) -> TokenS
                 }) #in_field
             }
         }
-        Codec::Data(data) => {
+        Codec::Value(data) => {
             let context = nested_context(rt, data.element_ty, &data.pass, |name| {
                 value_of(name, is_param(container, name), Side::Write)
             });
@@ -234,12 +236,12 @@ fn write_field_value(rt: &Runtime, container: &Container, plan: &Plan) -> TokenS
 fn write_data(
     rt: &Runtime,
     container: &Container,
-    data: &Data,
+    data: &Value,
     endian: &TokenStream,
     value: &TokenStream,
 ) -> TokenStream {
     match &data.presence {
-        None | Some(Presence::NextTag) => {
+        None | Some(Presence::NextTag | Presence::NoneWord(_)) => {
             write_repeated(rt, container, data, endian, &quote!(__writer), value)
         }
         Some(Presence::Flag(flag)) => {
@@ -272,14 +274,14 @@ fn write_data(
 fn write_repeated(
     rt: &Runtime,
     container: &Container,
-    data: &Data,
+    data: &Value,
     endian: &TokenStream,
     writer: &TokenStream,
     value: &TokenStream,
 ) -> TokenStream {
     let element = write_element(rt, &data.element, endian, &quote!(__w), &quote!(__e));
     let list = match &data.element {
-        Element::Plain => {
+        Element::Plain | Element::Text(_) => {
             quote!(#rt::encode_each(#writer, #value, #endian, &__element_context))
         }
         Element::String(_) => quote!(#rt::write_each(#writer, #value, |__w, __e| #element)),
@@ -299,6 +301,7 @@ fn write_repeated(
             }
         }
         Some(Repeat::Count(_) | Repeat::ToEnd) => list,
+        Some(Repeat::CountLine) => unreachable!("`plan::binary` refuses a count line"),
     }
 }
 
@@ -310,7 +313,7 @@ fn write_element(
     value: &TokenStream,
 ) -> TokenStream {
     match element {
-        Element::Plain => {
+        Element::Plain | Element::Text(_) => {
             quote!(#rt::Encode::encode_output(#value, #writer, #endian, &__element_context))
         }
         Element::String(StringKind::Pascal) => {

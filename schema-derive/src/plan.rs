@@ -1,0 +1,837 @@
+//! Validation and lowering, once for binary and text: each field's
+//! attributes become one [`Codec`] (what the field is: a constant, a
+//! count, a value maybe optional and repeated...), the same for both
+//! encodings, plus where the field sits in its encoding ([`Binary`]: byte
+//! order and IFF framing; [`Text`]: its line). A rule about counts,
+//! presence, conditions, checks, context or strings is written here once;
+//! the back ends only read plans. Every mistake is collected, spanned.
+
+use proc_macro2::Span;
+use syn::{Ident, Path, Type};
+
+use crate::ast::{is_named, unwrap_generic, Container, Errors, Field};
+use crate::attr::{
+    ByteOrder, Check, Constant, ContextArg, Encoding, Presence, Repeat, StringKind, TextForm,
+};
+use crate::check_context;
+
+/// A field as a back end sees it; `P` is where it sits in its encoding.
+pub struct Plan<'a, P> {
+    pub field: &'a Field<'a>,
+    pub codec: Codec<'a>,
+    /// `check = path(args)`: run on the value once it is read.
+    pub check: Option<Check>,
+    pub place: P,
+}
+
+pub type BinaryPlan<'a> = Plan<'a, Binary>;
+pub type TextPlan<'a> = Plan<'a, Text>;
+
+/// Where a field of a binary layout sits.
+pub struct Binary {
+    pub byte_order: ByteOrder,
+    /// The IFF chunk whose payload the field is (or is part of).
+    pub chunk: Option<[u8; 4]>,
+    /// Whether the field shares the chunk of the field before it: fields
+    /// in a row naming one tag are one chunk.
+    pub joins_chunk: bool,
+    /// The IFF form whose children the field is.
+    pub form: Option<[u8; 4]>,
+    /// Whether errors inside the field name it. A chunk names itself by its
+    /// tag instead, and so does a form nested in a form, by its type.
+    pub named_in_paths: bool,
+}
+
+/// Where a field of a text layout sits.
+pub struct Text {
+    /// `same_line`: the field's tokens continue the previous field's line.
+    pub same_line: bool,
+}
+
+pub enum Codec<'a> {
+    /// Text: the file's `TextStyle`, filled in by the reader, used by the writer.
+    Style,
+    /// A constant checked on read; the field's type is `Magic`.
+    Magic(Constant),
+    /// A `Count<_>` field: stores the shared length of these collections.
+    Count(Vec<CountUser>),
+    /// Binary: the field's own `with` module reads and writes it, given these values.
+    With(Path, Vec<ContextArg>),
+    Value(Value<'a>),
+}
+
+/// A collection governed by a count field.
+pub struct CountUser {
+    pub field: Ident,
+    pub optional: bool,
+    /// The chunk (or form) the collection is stored in, which names it in errors.
+    pub chunk: Option<[u8; 4]>,
+}
+
+/// A value, maybe optional, maybe repeated, of an element type.
+pub struct Value<'a> {
+    pub presence: Option<Presence>,
+    pub repeat: Option<Repeat>,
+    /// Text `flow`: the list's elements are tokens in any whitespace.
+    pub flow: bool,
+    pub element: Element,
+    pub element_ty: &'a Type,
+    /// Values passed to the element type's context.
+    pub pass: Vec<ContextArg>,
+}
+
+/// How one element is written. String encodings occur only in binary
+/// layouts and text forms only in text ones: validation sees to it.
+#[derive(Clone)]
+pub enum Element {
+    /// By the type's own impls: `Decode`/`Encode`, or text tokens or a
+    /// nested record's lines.
+    Plain,
+    String(StringKind),
+    Text(TextForm),
+}
+
+impl Plan<'_, Binary> {
+    /// Whether the field is an `Option` present when the next child begins as it does.
+    pub fn by_next_tag(&self) -> bool {
+        matches!(
+            self.codec,
+            Codec::Value(Value {
+                presence: Some(Presence::NextTag),
+                ..
+            })
+        )
+    }
+}
+
+impl Plan<'_, Text> {
+    /// Whether the field is tokens within a line, so that the next field
+    /// may continue its line.
+    pub fn is_tokens(&self) -> bool {
+        match &self.codec {
+            Codec::Style | Codec::With(..) => false,
+            Codec::Magic(_) | Codec::Count(_) => true,
+            Codec::Value(value) => value.is_tokens(),
+        }
+    }
+}
+
+impl Value<'_> {
+    /// Text: whether the value is written as tokens within a line (so it
+    /// may share one): one value, always present or standing for none.
+    pub fn is_tokens(&self) -> bool {
+        self.repeat.is_none()
+            && matches!(self.presence, None | Some(Presence::NoneWord(_)))
+            && matches!(
+                self.element,
+                Element::Plain | Element::Text(TextForm::Vector | TextForm::AngleBrackets)
+            )
+    }
+}
+
+/// The encoding a layout is lowered for.
+#[derive(Clone, Copy)]
+enum Layout {
+    Binary,
+    Text { one_line: bool },
+}
+
+/// The chunk a run of fields sharing one (or a single field) is read and
+/// written in: none for a field present by the next tag, which looks for
+/// its chunk itself.
+pub fn shared_chunk(group: &[Plan<Binary>]) -> Option<[u8; 4]> {
+    group
+        .first()
+        .filter(|plan| !plan.by_next_tag())
+        .and_then(|plan| plan.place.chunk)
+}
+
+/// Lowers a binary layout.
+pub fn binary<'a>(container: &'a Container<'a>) -> syn::Result<Vec<Plan<'a, Binary>>> {
+    let mut errors = Errors::default();
+    for (span, key) in [
+        (container.attrs.one_line, "one_line"),
+        (container.attrs.comments, "comments"),
+    ] {
+        if let Some(span) = span {
+            errors.push(syn::Error::new(
+                span,
+                format!("`{key}` applies to text layouts: add `text`"),
+            ));
+        }
+    }
+    let Some(container_order) = container.attrs.byte_order.as_ref().map(|order| order.value) else {
+        let mut error = syn::Error::new_spanned(
+            container.ident,
+            format!(
+                "binary schema `{}` states no byte order: add #[schema(big)] or #[schema(little)]",
+                container.ident
+            ),
+        );
+        if let Err(text_keys) = errors.finish() {
+            error.combine(text_keys);
+        }
+        return Err(error);
+    };
+    // A struct whose fields are chunks and forms (a form's, or a run of
+    // them a variant wraps) names them by their tags in error paths.
+    let iff = container.attrs.form.is_some()
+        || container.attrs.chunk.is_some()
+        || container
+            .fields
+            .iter()
+            .any(|field| field.attrs.chunk.is_some() || field.attrs.form.is_some());
+    let mut plans: Vec<Plan<Binary>> = lower(container, Layout::Binary, &mut errors)
+        .into_iter()
+        .filter_map(|(field, codec, check)| {
+            let chunk = field.attrs.chunk.as_ref().map(|chunk| chunk.value);
+            let form = field.attrs.form.as_ref().map(|form| form.value);
+            if container.attrs.chunk.is_some() {
+                if let Some(frame) = field.attrs.chunk.as_ref().or(field.attrs.form.as_ref()) {
+                    errors.push(syn::Error::new(
+                        frame.span,
+                        "a chunk struct's fields are its payload: they hold no chunks or forms",
+                    ));
+                }
+            }
+            if container.attrs.form.is_some() && chunk.is_none() && form.is_none() {
+                errors.take(check_form_child(field, &codec))?;
+            }
+            Some(Plan {
+                field,
+                codec,
+                check,
+                place: Binary {
+                    byte_order: field
+                        .attrs
+                        .byte_order
+                        .as_ref()
+                        .map_or(container_order, |order| order.value),
+                    chunk,
+                    joins_chunk: false,
+                    form,
+                    named_in_paths: !iff,
+                },
+            })
+        })
+        .collect();
+    for index in 1..plans.len() {
+        let (before, after) = plans.split_at_mut(index);
+        let (Some(previous), Some(plan)) = (before.last(), after.first_mut()) else {
+            continue;
+        };
+        if plan.place.chunk.is_none() || plan.place.chunk != previous.place.chunk {
+            continue;
+        }
+        if plan.by_next_tag() || previous.by_next_tag() {
+            let optional = if plan.by_next_tag() {
+                plan.field.ident
+            } else {
+                previous.field.ident
+            };
+            errors.push(syn::Error::new_spanned(
+                optional,
+                "fields in a row naming one chunk share it, so none of them can be an `Option` \
+                 present by the next tag: give it `flag` or `present_if`",
+            ));
+        }
+        plan.place.joins_chunk = true;
+    }
+    errors.finish()?;
+    Ok(plans)
+}
+
+/// Lowers a text layout (`#[schema(text)]`).
+pub fn text<'a>(container: &'a Container<'a>) -> syn::Result<Vec<Plan<'a, Text>>> {
+    let mut errors = Errors::default();
+    if let Some(order) = &container.attrs.byte_order {
+        errors.push(syn::Error::new(
+            order.span,
+            "a text layout has no byte order: remove `big`/`little`",
+        ));
+    }
+    if let Some(frame) = container
+        .attrs
+        .form
+        .as_ref()
+        .or(container.attrs.chunk.as_ref())
+    {
+        errors.push(syn::Error::new(
+            frame.span,
+            "IFF framing is binary: a text layout cannot be a `form` or a `chunk`",
+        ));
+    }
+    let one_line = container.attrs.one_line.is_some();
+    if let (true, Some(context)) = (one_line, &container.attrs.context) {
+        errors.push(syn::Error::new(
+            context.span,
+            "a `one_line` record takes no context: its fields are tokens",
+        ));
+    }
+    if let Some(comments) = container.attrs.comments {
+        if one_line {
+            errors.push(syn::Error::new(
+                comments,
+                "a `one_line` record is within its holder's line: put `comments` on the record \
+                 holding it",
+            ));
+        }
+        if let Some(comment) = container
+            .fields
+            .iter()
+            .filter_map(|field| field.attrs.encoding.as_ref())
+            .find(|encoding| matches!(encoding.value, Encoding::Text(TextForm::Comment)))
+        {
+            errors.push(syn::Error::new(
+                comment.span,
+                "a record with `comments` keeps every comment in its style: a `comment` field \
+                 would take the first one as data",
+            ));
+        }
+    }
+    let plans: Vec<Plan<Text>> = lower(container, Layout::Text { one_line }, &mut errors)
+        .into_iter()
+        .map(|(field, codec, check)| Plan {
+            field,
+            codec,
+            check,
+            place: Text {
+                same_line: field.attrs.same_line.is_some(),
+            },
+        })
+        .collect();
+    for (index, plan) in plans.iter().enumerate() {
+        if let Some(span) = plan.field.attrs.same_line {
+            let previous = index.checked_sub(1).and_then(|index| plans.get(index));
+            errors.take(check_same_line(span, one_line, plan, previous));
+        }
+    }
+    let mut styles = container
+        .fields
+        .iter()
+        .filter_map(|field| field.attrs.style);
+    if let (Some(_), Some(second)) = (styles.next(), styles.next()) {
+        errors.push(syn::Error::new(
+            second,
+            "a text layout takes only one `style` field",
+        ));
+    }
+    errors.finish()?;
+    Ok(plans)
+}
+
+/// Each field's codec and check, for either encoding; fields with mistakes
+/// are left out, their errors collected.
+fn lower<'a>(
+    container: &'a Container<'a>,
+    layout: Layout,
+    errors: &mut Errors,
+) -> Vec<(&'a Field<'a>, Codec<'a>, Option<Check>)> {
+    errors.take(check_context::check_params(container));
+    errors.take(check_context::check_used_fields(container));
+    container
+        .fields
+        .iter()
+        .enumerate()
+        .filter_map(|(index, field)| {
+            let codec = errors.take(codec_of(container, index, field, layout))?;
+            let check = match &field.attrs.check {
+                Some(check) if matches!(codec, Codec::Value(_)) => {
+                    errors.take(check_context::resolve_check(container, index, &check.value));
+                    Some(check.value.clone())
+                }
+                Some(check) => {
+                    errors.push(syn::Error::new(
+                        check.span,
+                        "`check` applies to a field holding a value: not to a style, a constant, \
+                         a count or a `with` field",
+                    ));
+                    None
+                }
+                None => None,
+            };
+            Some((field, codec, check))
+        })
+        .collect()
+}
+
+fn codec_of<'a>(
+    container: &'a Container<'a>,
+    index: usize,
+    field: &'a Field<'a>,
+    layout: Layout,
+) -> syn::Result<Codec<'a>> {
+    let attrs = &field.attrs;
+    reject_foreign_keys(field, layout)?;
+    let pass = match &attrs.pass {
+        Some(pass) => {
+            check_context::check_args(container, index, &pass.value)?;
+            pass.value.clone()
+        }
+        None => Vec::new(),
+    };
+    let encoding_span = attrs.encoding.as_ref().map(|a| a.span);
+    let repeat_span = attrs.repeat.as_ref().map(|a| a.span);
+    let presence_span = attrs.presence.as_ref().map(|a| a.span);
+    let pass_span = attrs.pass.as_ref().map(|a| a.span);
+    if let Some(style) = attrs.style {
+        let others = [
+            attrs.magic.as_ref().map(|m| m.span),
+            encoding_span,
+            repeat_span,
+            pass_span,
+            presence_span,
+            attrs.same_line,
+        ];
+        no_other_attribute(&others, "a `style` field takes no other attribute")?;
+        if let Layout::Text { one_line: true } = layout {
+            return Err(syn::Error::new(
+                style,
+                "a `one_line` record cannot hold a `style` field",
+            ));
+        }
+        if !is_named(field.ty, "TextStyle") {
+            return Err(syn::Error::new(
+                style,
+                "a `style` field has the type `TextStyle`",
+            ));
+        }
+        return Ok(Codec::Style);
+    }
+    if let Some(magic) = &attrs.magic {
+        let others = [
+            encoding_span,
+            repeat_span,
+            presence_span,
+            attrs.with.as_ref().map(|a| a.span),
+            pass_span,
+        ];
+        no_other_attribute(&others, "a `magic` field takes no other attribute")?;
+        if let Constant::Text(words) = &magic.value {
+            if words.value().split_whitespace().next().is_none() {
+                return Err(syn::Error::new(
+                    magic.span,
+                    "a text constant needs at least one word",
+                ));
+            }
+        }
+        return Ok(Codec::Magic(magic.value.clone()));
+    }
+    if let Some(with) = &attrs.with {
+        no_other_attribute(
+            &[encoding_span, repeat_span, presence_span],
+            "a `with` field is encoded by its module alone",
+        )?;
+        return Ok(Codec::With(with.value.clone(), pass));
+    }
+    let users = count_users(container, field.ident);
+    if !users.is_empty() {
+        no_other_attribute(
+            &[encoding_span, repeat_span, presence_span, pass_span],
+            "a count field takes no other attribute",
+        )?;
+        return Ok(Codec::Count(users));
+    }
+
+    let (presence, ty) = presence_of(container, index, field, layout)?;
+    let (repeat, ty) = repeat_of(container, index, field, ty, layout)?;
+    let element = element_of(field, ty, &presence, &repeat, layout)?;
+    if let Some(pass) = &attrs.pass {
+        match (&element, layout) {
+            (Element::String(_), _) => {
+                return Err(syn::Error::new(pass.span, "a string takes no context"));
+            }
+            (Element::Text(_), _) | (_, Layout::Text { one_line: true }) => {
+                return Err(syn::Error::new(
+                    pass.span,
+                    "only a nested record takes context",
+                ));
+            }
+            _ => {}
+        }
+    }
+    if let Some(span) = attrs.flow {
+        if !matches!(repeat, Some(Repeat::CountLine))
+            || !matches!(element, Element::Plain)
+            || !pass.is_empty()
+        {
+            return Err(syn::Error::new(
+                span,
+                "`flow` applies to a `prefix` list of values written as tokens (numbers, \
+                 words, `one_line` records), which take no context",
+            ));
+        }
+    }
+    Ok(Codec::Value(Value {
+        presence,
+        repeat,
+        flow: attrs.flow.is_some(),
+        element,
+        element_ty: ty,
+        pass,
+    }))
+}
+
+/// When the value is there, and its type once an `Option` is taken off.
+fn presence_of<'a>(
+    container: &'a Container<'a>,
+    index: usize,
+    field: &'a Field<'a>,
+    layout: Layout,
+) -> syn::Result<(Option<Presence>, &'a Type)> {
+    let Some(presence) = &field.attrs.presence else {
+        let option = unwrap_generic(field.ty, "Option");
+        return match (layout, option) {
+            // An `Option` with no presence attribute is present by the next
+            // tag: an IFF element, or a value in a chunk or form of its own.
+            (Layout::Binary, Some(_)) if container.attrs.chunk.is_some() => {
+                Err(syn::Error::new_spanned(
+                    field.ident,
+                    format!(
+                        "`{}` is an `Option` inside a chunk, where no tag follows to say whether \
+                         it is there: give it `flag` or `present_if`",
+                        field.ident
+                    ),
+                ))
+            }
+            (Layout::Binary, Some(inner)) => Ok((Some(Presence::NextTag), inner)),
+            _ => Ok((None, field.ty)),
+        };
+    };
+    let key = match (&presence.value, layout) {
+        (Presence::Flag(_), Layout::Text { .. }) => {
+            return Err(syn::Error::new(presence.span, "`flag` is binary only"));
+        }
+        (Presence::Flag(_), Layout::Binary) => "flag",
+        (Presence::If(condition), _) => {
+            condition.resolve(container, index)?;
+            "present_if"
+        }
+        (Presence::NoneWord(word), Layout::Text { .. }) => {
+            let text = word.value();
+            if text.is_empty() || text.contains(char::is_whitespace) || text.starts_with("//") {
+                return Err(syn::Error::new(
+                    word.span(),
+                    "`none` takes one word, such as \"*\"",
+                ));
+            }
+            "none"
+        }
+        // Set by lowering only; `none` in a binary layout is refused with
+        // the other text keys.
+        (Presence::NoneWord(_) | Presence::NextTag, _) => "none",
+    };
+    let ty = unwrap_generic(field.ty, "Option").ok_or_else(|| {
+        syn::Error::new(presence.span, format!("`{key}` needs an `Option<_>` field"))
+    })?;
+    Ok((Some(presence.value.clone()), ty))
+}
+
+/// How many elements the value holds, and its element type once a `Vec`
+/// is taken off.
+fn repeat_of<'a>(
+    container: &Container,
+    index: usize,
+    field: &Field,
+    ty: &'a Type,
+    layout: Layout,
+) -> syn::Result<(Option<Repeat>, &'a Type)> {
+    let Some(repeat) = &field.attrs.repeat else {
+        if let (Layout::Text { .. }, Some(_)) = (layout, unwrap_generic(ty, "Vec")) {
+            return Err(syn::Error::new_spanned(
+                field.ty,
+                "a text collection needs a count: a count line before it (`prefix`), \
+                 `count = field` or `to_end`",
+            ));
+        }
+        return Ok((None, ty));
+    };
+    match (&repeat.value, layout) {
+        (Repeat::Count(count), _) => {
+            check_context::resolve(container, index, count)?;
+        }
+        (Repeat::ToEnd, _) if index + 1 < container.fields.len() => {
+            let own_frame = field.attrs.chunk.is_some() || field.attrs.form.is_some();
+            if !own_frame {
+                let input = match layout {
+                    Layout::Binary => {
+                        "input ends, so it is the last field (or fills a chunk or \
+                                       form of its own)"
+                    }
+                    Layout::Text { .. } => "text ends, so it is the last field",
+                };
+                return Err(syn::Error::new(
+                    repeat.span,
+                    format!("a `to_end` list reads until the {input}"),
+                ));
+            }
+        }
+        (Repeat::Prefix(_), Layout::Text { .. }) => {
+            return Err(syn::Error::new(
+                repeat.span,
+                "a text count is a decimal number: write `prefix` without a type",
+            ));
+        }
+        (Repeat::CountLine, Layout::Binary) => {
+            return Err(syn::Error::new(
+                repeat.span,
+                "a binary count prefix needs its integer type: `prefix = u32`",
+            ));
+        }
+        (Repeat::ToEnd | Repeat::Prefix(_) | Repeat::CountLine, _) => {}
+    }
+    if let Layout::Text { one_line: true } = layout {
+        return Err(syn::Error::new(
+            repeat.span,
+            "a list in a `one_line` record is not supported: its elements take lines",
+        ));
+    }
+    let element_ty = unwrap_generic(ty, "Vec").ok_or_else(|| {
+        let message = match layout {
+            Layout::Binary => format!(
+                "`{}` needs a collection field (`Vec<_>`)",
+                repeat_key(&repeat.value)
+            ),
+            Layout::Text { .. } => "a list needs a collection field (`Vec<_>`)".to_owned(),
+        };
+        syn::Error::new(repeat.span, message)
+    })?;
+    Ok((Some(repeat.value.clone()), element_ty))
+}
+
+/// How one element is written, checked against the element's type.
+fn element_of(
+    field: &Field,
+    ty: &Type,
+    presence: &Option<Presence>,
+    repeat: &Option<Repeat>,
+    layout: Layout,
+) -> syn::Result<Element> {
+    if let Some(Presence::NoneWord(_)) = presence {
+        if repeat.is_some() || field.attrs.encoding.is_some() {
+            let span = field
+                .attrs
+                .presence
+                .as_ref()
+                .map_or_else(|| field.ident.span(), |presence| presence.span);
+            return Err(syn::Error::new(
+                span,
+                "`none` stands for an absent value of tokens: not a list, a line, a comment, \
+                 a vector or a `<name>`",
+            ));
+        }
+    }
+    let raw_string = is_named(ty, "RawString");
+    let Some(encoding) = &field.attrs.encoding else {
+        if let (Layout::Binary, true) = (layout, raw_string) {
+            return Err(syn::Error::new_spanned(
+                field.ty,
+                "a `RawString` needs an encoding: `pascal`, `null_terminated` or `fixed_width = N`",
+            ));
+        }
+        return Ok(Element::Plain);
+    };
+    let one_line = matches!(layout, Layout::Text { one_line: true });
+    match &encoding.value {
+        Encoding::String(_) if !raw_string => Err(syn::Error::new(
+            encoding.span,
+            "string encodings apply to `RawString` values",
+        )),
+        Encoding::String(kind) => Ok(Element::String(kind.clone())),
+        Encoding::Text(TextForm::Line | TextForm::Comment) if one_line => Err(syn::Error::new(
+            encoding.span,
+            "a `one_line` record cannot hold a whole line: its fields are tokens",
+        )),
+        Encoding::Text(TextForm::Line | TextForm::Comment) if !raw_string => Err(syn::Error::new(
+            encoding.span,
+            "`line` and `comment` apply to `RawString` values",
+        )),
+        Encoding::Text(TextForm::AngleBrackets) if !raw_string => Err(syn::Error::new(
+            encoding.span,
+            "`angle_brackets` applies to `RawString` values",
+        )),
+        Encoding::Text(form) => Ok(Element::Text(*form)),
+    }
+}
+
+/// Keys that have no meaning in the layout's encoding.
+fn reject_foreign_keys(field: &Field, layout: Layout) -> syn::Result<()> {
+    let attrs = &field.attrs;
+    match layout {
+        Layout::Binary => {
+            let mut errors = Errors::default();
+            let text_form = match &attrs.encoding {
+                Some(encoding) => match &encoding.value {
+                    Encoding::Text(form) => Some((encoding.span, form.key())),
+                    Encoding::String(_) => None,
+                },
+                None => None,
+            };
+            let none = match &attrs.presence {
+                Some(presence) if matches!(presence.value, Presence::NoneWord(_)) => {
+                    Some(presence.span)
+                }
+                _ => None,
+            };
+            let keys = [
+                text_form,
+                attrs.style.map(|span| (span, "style")),
+                none.map(|span| (span, "none")),
+                attrs.same_line.map(|span| (span, "same_line")),
+                attrs.flow.map(|span| (span, "flow")),
+            ];
+            for (span, key) in keys.into_iter().flatten() {
+                errors.push(syn::Error::new(
+                    span,
+                    format!("`{key}` applies to text layouts (#[schema(text)])"),
+                ));
+            }
+            if let Some(magic) = &attrs.magic {
+                if let Constant::Text(_) = magic.value {
+                    errors.push(syn::Error::new(
+                        magic.span,
+                        "a string constant applies to text layouts; a binary constant is \
+                         `b\"...\"` or a suffixed integer",
+                    ));
+                }
+            }
+            errors.finish()
+        }
+        Layout::Text { .. } => {
+            if let Some(order) = &attrs.byte_order {
+                return Err(syn::Error::new(
+                    order.span,
+                    "text fields have no byte order",
+                ));
+            }
+            if let Some(encoding) = &attrs.encoding {
+                if let Encoding::String(_) = encoding.value {
+                    return Err(syn::Error::new(
+                        encoding.span,
+                        "string encodings are binary: in a text layout a `RawString` is one \
+                         word, or a whole line with `line`",
+                    ));
+                }
+            }
+            if let Some(magic) = &attrs.magic {
+                if !matches!(magic.value, Constant::Text(_)) {
+                    return Err(syn::Error::new(
+                        magic.span,
+                        "a text constant is a string: `magic = \"version 300\"`",
+                    ));
+                }
+            }
+            if let Some(with) = &attrs.with {
+                return Err(syn::Error::new(with.span, "`with` is binary only"));
+            }
+            if let Some(frame) = attrs.chunk.as_ref().or(attrs.form.as_ref()) {
+                return Err(syn::Error::new(
+                    frame.span,
+                    "IFF chunks and forms are binary only",
+                ));
+            }
+            Ok(())
+        }
+    }
+}
+
+/// A `same_line` field holds tokens and follows a field that does.
+fn check_same_line(
+    span: Span,
+    one_line: bool,
+    plan: &Plan<Text>,
+    previous: Option<&Plan<Text>>,
+) -> syn::Result<()> {
+    if one_line {
+        return Err(syn::Error::new(
+            span,
+            "every field of a `one_line` record is on the same line: remove `same_line`",
+        ));
+    }
+    if !plan.is_tokens() {
+        return Err(syn::Error::new(
+            span,
+            "`same_line` applies to values written as tokens: not to lists, whole lines, \
+             comments or values present by `present_if`",
+        ));
+    }
+    match previous {
+        None => Err(syn::Error::new(
+            span,
+            "the first field has no line to continue: remove `same_line`",
+        )),
+        Some(previous) if !previous.is_tokens() => Err(syn::Error::new(
+            span,
+            format!(
+                "`same_line` continues the previous field's line, but `{}` is not written as \
+                 tokens",
+                previous.field.ident
+            ),
+        )),
+        Some(_) => Ok(()),
+    }
+}
+
+/// Everything inside a FORM is a chunk or a nested form: a field without
+/// `chunk` must be a form value (maybe a list of them, maybe absent), never
+/// bytes of its own between the chunks.
+fn check_form_child(field: &Field, codec: &Codec) -> syn::Result<()> {
+    let nested_form = matches!(
+        codec,
+        Codec::Value(Value {
+            element: Element::Plain,
+            repeat: None | Some(Repeat::Count(_) | Repeat::ToEnd),
+            presence: None | Some(Presence::If(_) | Presence::NextTag),
+            ..
+        })
+    );
+    if nested_form {
+        return Ok(());
+    }
+    Err(syn::Error::new(
+        field.ident.span(),
+        format!(
+            "`{}` would put bytes between the chunks of a FORM: store it in a chunk with \
+             `#[schema(chunk = \"TAG\")]`, or make its type a form",
+            field.ident
+        ),
+    ))
+}
+
+/// The collections whose `count = ...` names this field.
+fn count_users(container: &Container, count: &Ident) -> Vec<CountUser> {
+    container
+        .fields
+        .iter()
+        .filter(|field| {
+            matches!(&field.attrs.repeat, Some(repeat) if matches!(&repeat.value, Repeat::Count(name) if name == count))
+        })
+        .map(|field| CountUser {
+            field: field.ident.clone(),
+            optional: field.attrs.presence.is_some()
+                || unwrap_generic(field.ty, "Option").is_some(),
+            chunk: field
+                .attrs
+                .chunk
+                .as_ref()
+                .or(field.attrs.form.as_ref())
+                .map(|frame| frame.value),
+        })
+        .collect()
+}
+
+fn repeat_key(repeat: &Repeat) -> &'static str {
+    match repeat {
+        Repeat::Prefix(_) | Repeat::CountLine => "prefix",
+        Repeat::Count(_) => "count",
+        Repeat::ToEnd => "to_end",
+    }
+}
+
+/// The first of the other attributes given, as the error `message`.
+fn no_other_attribute(others: &[Option<Span>], message: &str) -> syn::Result<()> {
+    match others.iter().flatten().next() {
+        Some(span) => Err(syn::Error::new(*span, message)),
+        None => Ok(()),
+    }
+}
