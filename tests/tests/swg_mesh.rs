@@ -197,7 +197,7 @@ fn small_mesh() -> Mesh {
 fn golden_mgn_decodes_to_known_values_and_encodes_back() {
     let bytes = small_mgn();
     assert_eq!(bytes.len(), 490);
-    assert_eq!(Mesh::from_checked_bytes(&bytes).unwrap(), small_mesh());
+    assert_eq!(Mesh::from_bytes(&bytes).unwrap(), small_mesh());
     assert_eq!(small_mesh().to_bytes().unwrap(), bytes);
 }
 
@@ -243,27 +243,27 @@ fn indices_past_their_lists_are_errors_with_the_tag_path() {
     let cases = [
         (
             tests::patched(small_mgn(), 179, i(2)),
-            "SKMG/0004/TWDT[0]: index 2 is outside the 2 joints of XFNM",
+            "byte 179: SKMG/0004/TWDT[0]: index 2 is outside the 2 joints of XFNM",
         ),
         (
             tests::patched(small_mgn(), 289, i(3)),
-            "SKMG/0004/BLTS/BLT [0]/POSN[0]: index 3 is outside the 3 positions of POSN",
+            "byte 231: SKMG/0004/BLTS/BLT [0]/POSN[0]: index 3 is outside the 3 positions of POSN",
         ),
         (
             tests::patched(small_mgn(), 354, i(-1)),
-            "SKMG/0004/PSDT[0]/PIDX[1]: index -1 is outside the 3 positions of POSN",
+            "byte 305: SKMG/0004/PSDT[0]/PIDX[1]: index -1 is outside the 3 positions of POSN",
         ),
         (
             tests::patched(small_mgn(), 486, i(3)),
-            "SKMG/0004/PSDT[0]/PRIM/ITL [0][0]: index 3 is outside the 3 vertices of the shader group",
+            "byte 305: SKMG/0004/PSDT[0]/PRIM/ITL [0][0]: index 3 is outside the 3 vertices of the shader group",
         ),
         (
             tests::patched(small_mgn(), 167, i(2)),
-            "SKMG/0004/TWHD: the positions' weight counts add up to 5, but TWDT holds 4",
+            "byte 159: SKMG/0004/TWHD: the positions' weight counts add up to 5, but TWDT holds 4",
         ),
     ];
     for (bytes, message) in cases {
-        let error = Mesh::from_checked_bytes(&bytes).unwrap_err();
+        let error = Mesh::from_bytes(&bytes).unwrap_err();
         assert_eq!(error.to_string(), message);
     }
 }
@@ -273,7 +273,7 @@ fn every_truncation_is_an_error() {
     let bytes = small_mgn();
     for len in 0..bytes.len() {
         assert!(
-            Mesh::from_checked_bytes(&bytes[..len]).is_err(),
+            Mesh::from_bytes(&bytes[..len]).is_err(),
             "{len} of {} bytes decoded",
             bytes.len()
         );
@@ -287,7 +287,7 @@ fn older_versions_keep_their_version() {
     for (version, tag) in [(b"0002", 2u8), (b"0003", 3)] {
         let mut bytes = small_mgn();
         bytes.splice(20..24, *version);
-        let mesh = Mesh::from_checked_bytes(&bytes).unwrap();
+        let mesh = Mesh::from_bytes(&bytes).unwrap();
         assert_eq!(mesh.version_tag(), *version, "version {tag}");
         assert_eq!(mesh.body(), small_mesh().body());
         assert_eq!(mesh.to_bytes().unwrap(), bytes);
@@ -302,8 +302,8 @@ fn real_meshes_lists_and_appearances_round_trip_byte_for_byte() {
             let name = path.display();
             let encoded = match extension {
                 "mgn" => {
-                    let mesh = Mesh::from_checked_bytes(&bytes)
-                        .unwrap_or_else(|error| panic!("{name}: {error}"));
+                    let mesh =
+                        Mesh::from_bytes(&bytes).unwrap_or_else(|error| panic!("{name}: {error}"));
                     let json = serde_json::to_string(&mesh).unwrap();
                     let back: Mesh = serde_json::from_str(&json).unwrap();
                     assert_eq!(back.to_bytes().unwrap(), bytes, "{name} through JSON");
@@ -342,7 +342,7 @@ fn truncated_real_files_fail() {
             let decoded = match name.rsplit_once('.').map(|(_, extension)| extension) {
                 Some("sat") => Appearance::from_bytes(&bytes[..len]).is_ok(),
                 Some("lmg") => MeshLevels::from_bytes(&bytes[..len]).is_ok(),
-                _ => Mesh::from_checked_bytes(&bytes[..len]).is_ok(),
+                _ => Mesh::from_bytes(&bytes[..len]).is_ok(),
             };
             assert!(!decoded, "{name}: {len} of {} bytes decoded", bytes.len());
         }

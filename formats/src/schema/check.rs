@@ -10,6 +10,9 @@ use super::{Error, ErrorKind, Segment};
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Refusal {
     pub element: Option<usize>,
+    /// Where inside the element (or the value) the fault lies, outermost
+    /// first, e.g. `PIDX[5]` inside a shader group.
+    pub inner: Vec<Segment>,
     pub message: String,
     /// Binary: how many bytes into the value the fault lies, when the check
     /// knows (the error's offset is then there, not at the value's start).
@@ -21,6 +24,7 @@ impl Refusal {
     pub fn new(message: impl Into<String>) -> Self {
         Refusal {
             element: None,
+            inner: Vec::new(),
             message: message.into(),
             offset: None,
         }
@@ -30,8 +34,30 @@ impl Refusal {
     pub fn at_element(index: usize, message: impl Into<String>) -> Self {
         Refusal {
             element: Some(index),
+            inner: Vec::new(),
             message: message.into(),
             offset: None,
+        }
+    }
+
+    /// The fault lies at `path` inside the element (or the value), outermost
+    /// first, after any segments already given.
+    pub fn inside(mut self, path: impl IntoIterator<Item = Segment>) -> Self {
+        self.inner.extend(path);
+        self
+    }
+
+    /// The error `error` about this refusal, its path the element's index
+    /// and the segments inside it.
+    pub(crate) fn placed(self, error: Error) -> Error {
+        let error = self
+            .inner
+            .into_iter()
+            .rev()
+            .fold(error, |error, segment| error.within(segment));
+        match self.element {
+            Some(index) => error.within(Segment::Index(index)),
+            None => error,
         }
     }
 
@@ -71,13 +97,10 @@ pub fn checking() -> bool {
 /// an error there, or as many bytes on as the refusal says (for a list's
 /// element, with the element's index in the path).
 pub fn checked_at_byte(start: u64, verdict: Result<(), Refusal>) -> Result<(), Error> {
-    verdict.map_err(|refusal| {
+    verdict.map_err(|mut refusal| {
         let at = start.saturating_add(refusal.offset.unwrap_or(0));
-        let error = Error::at_byte(at, ErrorKind::Invalid(refusal.message));
-        match refusal.element {
-            Some(index) => error.within(Segment::Index(index)),
-            None => error,
-        }
+        let message = std::mem::take(&mut refusal.message);
+        refusal.placed(Error::at_byte(at, ErrorKind::Invalid(message)))
     })
 }
 
@@ -102,6 +125,16 @@ mod tests {
         let error = checked_at_byte(4, Err(refusal)).unwrap_err();
         assert_eq!(error.position, Some(Position::Byte(63)));
         assert_eq!(error.path.to_string(), "[1]");
+    }
+
+    #[test]
+    fn a_refusal_may_name_a_place_inside_the_element() {
+        let refusal = Refusal::at_element(2, "index 9 is outside the 4 vertices")
+            .inside([Segment::Field("corners"), Segment::Index(1)]);
+        let error = checked_at_byte(0, Err(refusal))
+            .unwrap_err()
+            .in_field("faces");
+        assert_eq!(error.path.to_string(), "faces[2].corners[1]");
     }
 
     #[test]

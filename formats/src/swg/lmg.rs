@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 use crate::files::Files;
 use crate::format::{self, Describe, Description, Encoding, Format, Sample};
 use crate::rig::{self, Rig, RigError, RigOptions};
-use crate::schema::{Count, Layout, RawString};
+use crate::schema::{BinarySchema, Count, Layout, RawString};
 use crate::swg::mgn::Mesh;
 use crate::Schema;
 
@@ -76,11 +76,10 @@ impl MeshLevels {
             &format!("level {} of the mesh list, {path}", options.lod),
             std::slice::from_ref(path),
         )?;
-        let mesh =
-            Mesh::from_checked_bytes(&found.bytes).map_err(|source| RigError::Referenced {
-                path: found.path.clone(),
-                source: Box::new(source),
-            })?;
+        let mesh = Mesh::from_bytes(&found.bytes).map_err(|source| RigError::Referenced {
+            path: found.path.clone(),
+            source: Box::new(source),
+        })?;
         mesh.skins(path)
     }
 }

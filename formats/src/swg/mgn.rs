@@ -25,7 +25,7 @@ use serde::{Deserialize, Serialize};
 use crate::files::Files;
 use crate::format::{self, Describe, Description, Encoding, Format, Sample};
 use crate::rig::{self, Rig, RigError, RigOptions};
-use crate::schema::{self, BinarySchema, Count, ErrorKind, Layout, RawChunk, RawString, Segment};
+use crate::schema::{BinarySchema, Count, Layout, RawChunk, RawString, Refusal, Segment};
 use crate::swg::skt::{self, Quaternion};
 use crate::Schema;
 
@@ -124,10 +124,10 @@ pub struct MeshBody {
     pub positions: Vec<[f32; 3]>,
     /// `TWHD`: for each position, how many weights of `TWDT` are its own
     /// (the positions' weights follow one another in `TWDT`).
-    #[schema(chunk = "TWHD", count = position_count)]
+    #[schema(chunk = "TWHD", count = position_count, check = weight_counts_add_up(weight_count))]
     pub weights_per_position: Vec<i32>,
     /// `TWDT`: every position's weights, one position after another.
-    #[schema(chunk = "TWDT", count = weight_count)]
+    #[schema(chunk = "TWDT", count = weight_count, check = weights_name_joints(joint_count))]
     pub weights: Vec<Weight>,
     /// `NORM`: the normals, x, y, z each; the shader groups pick them by index.
     #[schema(chunk = "NORM", count = normal_count)]
@@ -141,7 +141,16 @@ pub struct MeshBody {
     pub hardpoints: Option<Hardpoints>,
     /// `FORM BLTS`: the blend targets (shapes the mesh morphs toward),
     /// one `FORM BLT ` each; absent when there are none.
-    #[schema(form = "BLTS", count = blend_target_count)]
+    #[schema(
+        form = "BLTS",
+        count = blend_target_count,
+        check = targets_change_entries_of_the_mesh(
+            position_count,
+            normal_count,
+            lighting_vectors,
+            hardpoints
+        )
+    )]
     pub blend_targets: Option<Vec<BlendTarget>>,
     /// `OZN `: the occlusion zones the mesh refers to, null-terminated
     /// names such as `chest`; absent when there are none.
@@ -149,18 +158,25 @@ pub struct MeshBody {
     pub zones: Option<Vec<RawString>>,
     /// `FOZC`: a u16 count, then zone indices (into `OZN `, i16): when
     /// clothing covers all these zones, the whole mesh is hidden.
-    #[schema(chunk = "FOZC", prefix = u16)]
+    #[schema(chunk = "FOZC", prefix = u16, check = zones_exist(zone_count))]
     pub fully_occluded_by: Option<Vec<i16>>,
     /// `OZC `: zone combinations: each an i16 count and zone indices; an
     /// occluded triangle (`OITL`) is hidden when all zones of its
     /// combination are covered.
-    #[schema(chunk = "OZC ", count = combination_count)]
+    #[schema(
+        chunk = "OZC ",
+        count = combination_count,
+        check = combinations_name_zones(zone_count)
+    )]
     pub combinations: Option<Vec<ZoneCombination>>,
     /// `ZTO `: the zones this mesh covers when worn (indices into `OZN `, i16).
-    #[schema(chunk = "ZTO ", count = occluded_zone_count)]
+    #[schema(chunk = "ZTO ", count = occluded_zone_count, check = zones_exist(zone_count))]
     pub occludes: Option<Vec<i16>>,
     /// One `FORM PSDT` per shader group.
-    #[schema(count = shader_count)]
+    #[schema(
+        count = shader_count,
+        check = groups_index_the_mesh(position_count, normal_count, lighting_vectors, combinations)
+    )]
     pub shader_groups: Vec<ShaderGroup>,
     /// `FORM TRTS`: texture renderers, which draw customizable textures
     /// (skin colour, tattoos) into the shader groups' texture slots.
@@ -449,17 +465,6 @@ impl Mesh {
         }
     }
 
-    /// Decodes a file and checks every index it holds (see [`MeshBody::check`]).
-    pub fn from_checked_bytes(bytes: &[u8]) -> Result<Mesh, schema::Error> {
-        let mesh = Mesh::from_bytes(bytes)?;
-        mesh.body().check().map_err(|error| {
-            error
-                .within(Segment::Chunk(mesh.version_tag()))
-                .within(Segment::Chunk(*b"SKMG"))
-        })?;
-        Ok(mesh)
-    }
-
     /// The mesh's skins, one per shader group; `list` names the file's
     /// position list, which they share.
     pub fn skins(&self, list: &str) -> Result<Vec<rig::Skin>, RigError> {
@@ -467,157 +472,161 @@ impl Mesh {
     }
 }
 
-/// An error about a value already read: the path says where.
-fn bad(path: &[Segment], problem: String) -> schema::Error {
-    path.iter().rev().fold(
-        schema::Error::new(ErrorKind::Invalid(problem)),
-        |error, segment| error.within(segment.clone()),
-    )
-}
-
-/// Checks that every index of `entries` (each entry's position in its
-/// list and its indices) is below `len`; an error's path is `path` and the
-/// entry's position.
-fn check_indices<I: IntoIterator<Item = i32>>(
+/// The first of `entries` (each an entry's indices) holding an index not
+/// below `len`, refused at `path` and the entry's position in its list.
+fn indices_below<I: IntoIterator<Item = i32>>(
     path: &[Segment],
     entries: impl IntoIterator<Item = I>,
     len: usize,
     what: &str,
-) -> Result<(), schema::Error> {
+) -> Result<(), Refusal> {
     for (at, indices) in entries.into_iter().enumerate() {
         for index in indices {
             if usize::try_from(index).map_or(true, |index| index >= len) {
-                let mut path = path.to_vec();
-                path.push(Segment::Index(at));
-                return Err(bad(
-                    &path,
-                    format!("index {index} is outside the {len} {what}"),
-                ));
+                let place = path.iter().cloned().chain([Segment::Index(at)]);
+                return Err(
+                    Refusal::new(format!("index {index} is outside the {len} {what}"))
+                        .inside(place),
+                );
             }
         }
     }
     Ok(())
 }
 
-impl MeshBody {
-    /// Every index is checked against the list it refers to: the weights
-    /// against the positions and the joints, the shader groups' vertices
-    /// against the positions, normals and lighting vectors, the triangles
-    /// against the group's vertices and the zone combinations, the blend
-    /// targets against the lists they change, the zone indices against the
-    /// zones, and the texture coordinate sets against their dimensions. The
-    /// error's path names the chunk and the entry.
-    pub fn check(&self) -> Result<(), schema::Error> {
-        let positions = self.positions.len();
-        let normals = self.normals.as_ref().map_or(0, Vec::len);
-        let vectors = self.lighting_vectors.as_ref().map_or(0, Vec::len);
-        let zones = self.zones.as_ref().map_or(0, Vec::len);
-        self.check_weights()?;
-        check_indices(
-            &[Segment::Chunk(*b"TWDT")],
-            self.weights.iter().map(|weight| [weight.joint]),
-            self.joints.len(),
-            "joints of XFNM",
-        )?;
-        for (at, target) in self.blend_targets.iter().flatten().enumerate() {
-            let lists = [
-                (b"POSN", &target.positions, positions, "positions of POSN"),
-                (b"NORM", &target.normals, normals, "normals of NORM"),
-                (
-                    b"DOT3",
-                    &target.lighting_vectors,
-                    vectors,
-                    "lighting vectors of DOT3",
-                ),
-            ];
-            for (tag, offsets, len, what) in lists {
-                let path = [
-                    Segment::Chunk(*b"BLTS"),
-                    Segment::Index(at),
-                    Segment::Chunk(*b"BLT "),
-                    Segment::Chunk(*tag),
-                ];
-                let indices = offsets.iter().flatten().map(|offset| [offset.index]);
-                check_indices(&path, indices, len, what)?;
-            }
-            let morphing = self
-                .hardpoints
-                .as_ref()
-                .and_then(|hardpoints| hardpoints.morphing.as_ref())
-                .map_or(0, Vec::len);
-            let moved = target
-                .hardpoints
-                .iter()
-                .flatten()
-                .map(|moved| [i32::from(moved.hardpoint)]);
+/// `TWHD`: each count is a count, and together they count `TWDT`'s weights.
+fn weight_counts_add_up(counts: &[i32], weights: &usize) -> Result<(), Refusal> {
+    let mut counted = 0usize;
+    for (position, &count) in (0u64..).zip(counts) {
+        counted = usize::try_from(count)
+            .ok()
+            .and_then(|count| counted.checked_add(count))
+            .ok_or_else(|| {
+                let entry = usize::try_from(position).unwrap_or(usize::MAX);
+                Refusal::at_element(entry, format!("{count} is no count of weights"))
+                    .bytes_in(position.saturating_mul(4))
+            })?;
+    }
+    if counted == *weights {
+        return Ok(());
+    }
+    Err(Refusal::new(format!(
+        "the positions' weight counts add up to {counted}, but TWDT holds {weights}"
+    )))
+}
+
+/// `TWDT`: each weight names a joint of `XFNM`.
+fn weights_name_joints(weights: &[Weight], joints: &usize) -> Result<(), Refusal> {
+    for (at, weight) in (0u64..).zip(weights) {
+        if usize::try_from(weight.joint).map_or(true, |joint| joint >= *joints) {
+            let entry = usize::try_from(at).unwrap_or(usize::MAX);
+            let message = format!(
+                "index {} is outside the {joints} joints of XFNM",
+                weight.joint
+            );
+            return Err(Refusal::at_element(entry, message).bytes_in(at.saturating_mul(8)));
+        }
+    }
+    Ok(())
+}
+
+/// `FOZC` and `ZTO `: each index names a zone of `OZN `.
+fn zones_exist(zones: &Option<Vec<i16>>, zone_count: &usize) -> Result<(), Refusal> {
+    let indices = zones.iter().flatten().map(|&zone| [i32::from(zone)]);
+    indices_below(&[], indices, *zone_count, "zones of OZN")
+}
+
+/// `OZC `: each combination's zones are zones of `OZN `.
+fn combinations_name_zones(
+    combinations: &Option<Vec<ZoneCombination>>,
+    zone_count: &usize,
+) -> Result<(), Refusal> {
+    let combinations = combinations
+        .iter()
+        .flatten()
+        .map(|combination| combination.zones.iter().map(|&zone| i32::from(zone)));
+    indices_below(&[], combinations, *zone_count, "zones of OZN")
+}
+
+/// `BLTS`: each target changes entries the mesh has: positions, normals,
+/// lighting vectors and morphing hardpoints.
+fn targets_change_entries_of_the_mesh(
+    targets: &Option<Vec<BlendTarget>>,
+    positions: &usize,
+    normals: &usize,
+    lighting_vectors: &Option<Vec<LightingVector>>,
+    hardpoints: &Option<Hardpoints>,
+) -> Result<(), Refusal> {
+    let vectors = lighting_vectors.as_ref().map_or(0, Vec::len);
+    let morphing = hardpoints
+        .as_ref()
+        .and_then(|hardpoints| hardpoints.morphing.as_ref())
+        .map_or(0, Vec::len);
+    for (at, target) in targets.iter().flatten().enumerate() {
+        let lists = [
+            (b"POSN", &target.positions, *positions, "positions of POSN"),
+            (b"NORM", &target.normals, *normals, "normals of NORM"),
+            (
+                b"DOT3",
+                &target.lighting_vectors,
+                vectors,
+                "lighting vectors of DOT3",
+            ),
+        ];
+        for (tag, offsets, len, what) in lists {
             let path = [
-                Segment::Chunk(*b"BLTS"),
                 Segment::Index(at),
                 Segment::Chunk(*b"BLT "),
-                Segment::Chunk(*b"HPTS"),
+                Segment::Chunk(*tag),
             ];
-            check_indices(&path, moved, morphing, "morphing hardpoints of DYN ")?;
+            let indices = offsets.iter().flatten().map(|offset| [offset.index]);
+            indices_below(&path, indices, len, what)?;
         }
-        let zone_lists = [
-            (b"FOZC", &self.fully_occluded_by),
-            (b"ZTO ", &self.occludes),
+        let path = [
+            Segment::Index(at),
+            Segment::Chunk(*b"BLT "),
+            Segment::Chunk(*b"HPTS"),
         ];
-        for (tag, indices) in zone_lists {
-            let indices = indices.iter().flatten().map(|&zone| [i32::from(zone)]);
-            check_indices(&[Segment::Chunk(*tag)], indices, zones, "zones of OZN")?;
-        }
-        let combinations = self
-            .combinations
+        let moved = target
+            .hardpoints
             .iter()
             .flatten()
-            .map(|combination| combination.zones.iter().map(|&zone| i32::from(zone)));
-        check_indices(
-            &[Segment::Chunk(*b"OZC ")],
-            combinations,
-            zones,
-            "zones of OZN",
-        )?;
-        let lengths = MeshLengths {
-            positions,
-            normals,
-            vectors,
-            combinations: self.combinations.as_ref().map_or(0, Vec::len),
-        };
-        for (at, group) in self.shader_groups.iter().enumerate() {
-            group.check(&lengths).map_err(|error| {
-                error
-                    .within(Segment::Chunk(*b"PSDT"))
-                    .within(Segment::Index(at))
-            })?;
-        }
-        Ok(())
+            .map(|moved| [i32::from(moved.hardpoint)]);
+        indices_below(&path, moved, morphing, "morphing hardpoints of DYN ")?;
     }
+    Ok(())
+}
 
-    /// The weight counts must be counts, and add up to the weights.
-    fn check_weights(&self) -> Result<(), schema::Error> {
-        let mut counted = 0usize;
-        for (position, &count) in self.weights_per_position.iter().enumerate() {
-            counted = usize::try_from(count)
-                .ok()
-                .and_then(|count| counted.checked_add(count))
-                .ok_or_else(|| {
-                    bad(
-                        &[Segment::Chunk(*b"TWHD"), Segment::Index(position)],
-                        format!("{count} is no count of weights"),
-                    )
-                })?;
-        }
-        if counted == self.weights.len() {
-            return Ok(());
-        }
-        Err(bad(
-            &[Segment::Chunk(*b"TWHD")],
-            format!(
-                "the positions' weight counts add up to {counted}, but TWDT holds {}",
-                self.weights.len()
-            ),
-        ))
+/// `PSDT`: each shader group's vertices pick positions, normals and
+/// lighting vectors the mesh has, its triangles its own vertices and the
+/// mesh's zone combinations, and its texture coordinate sets fit its
+/// vertices.
+fn groups_index_the_mesh(
+    groups: &[ShaderGroup],
+    positions: &usize,
+    normals: &usize,
+    lighting_vectors: &Option<Vec<LightingVector>>,
+    combinations: &Option<Vec<ZoneCombination>>,
+) -> Result<(), Refusal> {
+    let mesh = MeshLengths {
+        positions: *positions,
+        normals: *normals,
+        vectors: lighting_vectors.as_ref().map_or(0, Vec::len),
+        combinations: combinations.as_ref().map_or(0, Vec::len),
+    };
+    for (at, group) in groups.iter().enumerate() {
+        // A list of forms names an element after its form's type.
+        group.check(&mesh).map_err(|refusal| {
+            let inner = std::iter::once(Segment::Chunk(*b"PSDT")).chain(refusal.inner);
+            Refusal {
+                element: Some(at),
+                inner: Vec::new(),
+                ..refusal
+            }
+            .inside(inner)
+        })?;
     }
+    Ok(())
 }
 
 /// The lengths of the mesh's lists a shader group refers to.
@@ -629,8 +638,8 @@ struct MeshLengths {
 }
 
 impl ShaderGroup {
-    /// See [`MeshBody::check`]; paths start inside the group.
-    fn check(&self, mesh: &MeshLengths) -> Result<(), schema::Error> {
+    /// See [`groups_index_the_mesh`]; a refusal's place is inside the group.
+    fn check(&self, mesh: &MeshLengths) -> Result<(), Refusal> {
         let vertices = self.position_indices.len();
         let per_vertex = [
             (
@@ -654,7 +663,7 @@ impl ShaderGroup {
         ];
         for (tag, indices, len, what) in per_vertex {
             let indices = indices.into_iter().flatten().map(|&index| [index]);
-            check_indices(&[Segment::Chunk(*tag)], indices, len, what)?;
+            indices_below(&[Segment::Chunk(*tag)], indices, len, what)?;
         }
         self.check_coordinates(vertices)?;
         for (at, list) in self.primitives.lists.iter().enumerate() {
@@ -677,12 +686,12 @@ impl ShaderGroup {
                 Segment::Index(at),
                 Segment::Chunk(tag),
             ];
-            check_indices(&path, corners, vertices, "vertices of the shader group")?;
+            indices_below(&path, corners, vertices, "vertices of the shader group")?;
             // A negative index stands for none, as the game reads it.
             let combinations = combinations
                 .iter()
                 .map(|&combination| (combination >= 0).then_some(i32::from(combination)));
-            check_indices(
+            indices_below(
                 &path,
                 combinations,
                 mesh.combinations,
@@ -694,18 +703,16 @@ impl ShaderGroup {
 
     /// As many coordinate sets as `TXCI` gives dimensions, each with that
     /// many values per vertex.
-    fn check_coordinates(&self, vertices: usize) -> Result<(), schema::Error> {
+    fn check_coordinates(&self, vertices: usize) -> Result<(), Refusal> {
         let dimensions = self.coordinate_dimensions.as_deref().unwrap_or_default();
         let sets = self.coordinate_sets.as_deref().unwrap_or_default();
         if dimensions.len() != sets.len() {
-            return Err(bad(
-                &[Segment::Chunk(*b"TCSF")],
-                format!(
-                    "TXCI gives {} texture coordinate sets, but TCSF holds {}",
-                    dimensions.len(),
-                    sets.len()
-                ),
-            ));
+            let message = format!(
+                "TXCI gives {} texture coordinate sets, but TCSF holds {}",
+                dimensions.len(),
+                sets.len()
+            );
+            return Err(Refusal::new(message).inside([Segment::Chunk(*b"TCSF")]));
         }
         for (at, (&dimension, set)) in dimensions.iter().zip(sets).enumerate() {
             let expected = usize::try_from(dimension)
@@ -713,25 +720,24 @@ impl ShaderGroup {
                 .filter(|dimension| (1..=3).contains(dimension))
                 .and_then(|dimension| dimension.checked_mul(vertices));
             if expected != Some(set.values.len()) {
-                return Err(bad(
-                    &[
-                        Segment::Chunk(*b"TCSF"),
-                        Segment::Index(at),
-                        Segment::Chunk(*b"TCSD"),
-                    ],
-                    format!(
-                        "a set of dimension {dimension} for {vertices} vertices cannot hold {} values",
-                        set.values.len()
-                    ),
-                ));
+                let message = format!(
+                    "a set of dimension {dimension} for {vertices} vertices cannot hold {} values",
+                    set.values.len()
+                );
+                let place = [
+                    Segment::Chunk(*b"TCSF"),
+                    Segment::Index(at),
+                    Segment::Chunk(*b"TCSD"),
+                ];
+                return Err(Refusal::new(message).inside(place));
             }
         }
         Ok(())
     }
 }
 
-/// A value out of range while building rig data: [`MeshBody::check`]
-/// refuses such files, but a value built in code may hold one.
+/// A value out of range while building rig data: reading refuses such
+/// files (the fields' checks), but a value built in code may hold one.
 fn out_of_range(what: &str, index: impl std::fmt::Display) -> RigError {
     RigError::Invalid(format!("{what} {index} is out of range"))
 }
@@ -1049,7 +1055,7 @@ pub static FORMAT: Format = Format {
     encoding: Encoding::Binary,
     // `FORM`, a size, then `SKMG`.
     sniff: |bytes| bytes.starts_with(b"FORM") && bytes.get(8..12) == Some(b"SKMG"),
-    decode: |bytes| Ok(format::binary_document(Mesh::from_checked_bytes(bytes)?)),
+    decode: |bytes| Ok(format::binary_document(Mesh::from_bytes(bytes)?)),
     from_json: format::binary_from_json::<Mesh>,
     layout: Mesh::LAYOUT,
     conversions: &[],

@@ -198,7 +198,7 @@ impl Appearance {
                     skins.extend(level);
                 }
                 _ => {
-                    let mesh = Mesh::from_checked_bytes(&found.bytes)
+                    let mesh = Mesh::from_bytes(&found.bytes)
                         .map_err(|source| referenced(&found, source))?;
                     options
                         .single_level()

@@ -40,7 +40,7 @@ fn joins_plain_run(plan: &BinaryPlan) -> bool {
         && plan.place.chunk.is_none()
         && plan.place.form.is_none()
         // A checked value is read alone: its refusal names its offset.
-        && plan.field.attrs.check.is_none()
+        && plan.check.is_none()
 }
 
 /// The plain size of a run of fields: the sum of their types'

@@ -249,17 +249,26 @@ fn read_field_value(rt: &Runtime, container: &Container, plan: &BinaryPlan) -> T
                     #value
                 } #in_field;
             };
-            let Some(check) = &plan.field.attrs.check else {
+            let Some(check) = &plan.check else {
                 return read;
             };
-            // A refusal points at the byte the value starts at.
+            // A refusal points at the byte the value starts at, inside the
+            // field's form as errors while reading it are.
             let start = format_ident!("__start_{}", name);
-            let call = check_call(container, &check.value, &local);
+            let call = check_call(container, check, &local);
+            let checked = quote!(#rt::checked_at_byte(#start, #call));
+            let checked = match plan.place.form {
+                Some(form_type) => {
+                    let form_type = tag_tokens(form_type);
+                    quote!(#checked.map_err(|e| e.within(#rt::Segment::Chunk(#form_type))))
+                }
+                None => checked,
+            };
             quote! {
                 let #start = #rt::Input::position(__reader) #in_field;
                 #read
                 if #rt::checking() {
-                    #rt::checked_at_byte(#start, #call) #in_field;
+                    #checked #in_field;
                 }
             }
         }

@@ -3,7 +3,7 @@
 
 use super::reader::{Mark, TextReader};
 use crate::schema::check::Refusal;
-use crate::schema::{Error, ErrorKind, Segment};
+use crate::schema::{Error, ErrorKind};
 
 /// A `check`'s verdict on a field read at `field` (its list's elements at
 /// `elements`) as an error at that place.
@@ -18,15 +18,12 @@ pub fn checked(
 
 /// The error for a value a `check` refused: at the field's mark, or, for
 /// an element of a list, at that element's.
-fn refused(reader: &TextReader<'_>, field: Mark, elements: &[Mark], refusal: Refusal) -> Error {
-    let element = refusal
+fn refused(reader: &TextReader<'_>, field: Mark, elements: &[Mark], mut refusal: Refusal) -> Error {
+    let mark = refusal
         .element
-        .map(|index| (index, elements.get(index).copied().unwrap_or(field)));
-    let mark = element.map_or(field, |(_, mark)| mark);
+        .and_then(|index| elements.get(index).copied())
+        .unwrap_or(field);
     let (line, column) = reader.position_of(mark);
-    let error = Error::at_text(line, column, ErrorKind::Invalid(refusal.message));
-    match element {
-        Some((index, _)) => error.within(Segment::Index(index)),
-        None => error,
-    }
+    let message = std::mem::take(&mut refusal.message);
+    refusal.placed(Error::at_text(line, column, ErrorKind::Invalid(message)))
 }
