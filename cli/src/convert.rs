@@ -70,10 +70,9 @@ pub fn run(context: &mut Context, args: &Args) -> Result<bool, CliError> {
             composition: args.outcast_order.composition(),
             options: RigOptions { lod: args.lod },
             format: from,
-            output: &args.output,
             container,
         };
-        return gltf::run(context, &request);
+        return gltf::run(context, &request, &args.output);
     }
     if let Some(done) = retail::run(context, &args.inputs, &args.output, from, to)? {
         return Ok(done);

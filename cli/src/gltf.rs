@@ -42,7 +42,6 @@ pub struct Request<'a> {
     pub composition: Composition,
     pub options: RigOptions,
     pub format: Option<&'a str>,
-    pub output: &'a Path,
     pub container: Container,
 }
 
@@ -103,12 +102,20 @@ fn chosen_animations<'r>(
     Ok(chosen)
 }
 
-/// The skeleton comes from the first input that has one; every input gives
-/// its meshes (a suit the skins it names); every `--anim` file gives all
-/// its animations. A texture a mesh names without an image found for it
-/// gives a plain material and one warning. An input that gives neither the skeleton nor a mesh is
-/// the wrong kind of input.
-pub fn run(context: &mut Context, request: &Request) -> Result<bool, CliError> {
+/// Writes the asset [`assemble`] makes to `output`.
+pub fn run(context: &mut Context, request: &Request, output: &Path) -> Result<bool, CliError> {
+    let bytes = assemble(context, request)?;
+    output::write(context, output, &bytes)?;
+    Ok(true)
+}
+
+/// The asset, as `convert` and `view` make it. The skeleton comes from the
+/// first input that has one; every input gives its meshes (a suit the
+/// skins it names); every `--anim` file gives all its animations. A texture
+/// a mesh names without an image found for it gives a plain material and
+/// one warning. An input that gives neither the skeleton nor a mesh is the
+/// wrong kind of input.
+pub fn assemble(context: &mut Context, request: &Request) -> Result<Vec<u8>, CliError> {
     let catalogue = context.catalogue;
     let inputs = request
         .inputs
@@ -186,6 +193,5 @@ pub fn run(context: &mut Context, request: &Request) -> Result<bool, CliError> {
         };
         CliError::input(path.unwrap_or(&skeleton_input.path), Box::new(error))
     })?;
-    output::write(context, request.output, &bytes)?;
-    Ok(true)
+    Ok(bytes)
 }

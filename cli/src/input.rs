@@ -13,8 +13,9 @@ use formats::rig::{self, Motion, RigOptions};
 use glam::{Affine3A, Vec3};
 use skinning::{BlendRule, BoundSkin, Clip, Composition, Pose, PosedSkin, Skeleton};
 
-use crate::capabilities::{kind_of_file, Capabilities};
+use crate::capabilities::kind_of_file;
 use crate::error::{CliError, Problem};
+use formats::capabilities::Capabilities;
 
 /// A decoded input file.
 pub struct Input {
@@ -54,7 +55,7 @@ pub fn set_input_limit(limit: u64) {
     INPUT_LIMIT.with(|cell| cell.set(limit));
 }
 
-fn input_limit() -> u64 {
+pub fn input_limit() -> u64 {
     INPUT_LIMIT.with(Cell::get)
 }
 

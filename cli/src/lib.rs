@@ -19,6 +19,7 @@ mod render;
 mod retail;
 mod skin;
 mod twin;
+mod view;
 
 use std::ffi::OsString;
 use std::io::Write;
@@ -159,6 +160,17 @@ Examples:
   ossuary check humanoid.skel
   ossuary check ../shared/corpus --json | jq -c 'select(.result != \"ok\")'")]
     Check(batch::FilesArgs),
+    /// Show every character under the paths in a web page: posed, animated
+    /// and textured, in 3D, served on 127.0.0.1 until Ctrl-C.
+    #[command(after_help = "\
+The page lists the characters (a skeleton with the meshes that go on it), animations and loose
+meshes under the paths; only files under them are served. Its address holds what it shows:
+?open=FILE&anim=FILE&skill=NAME&frame=N&lod=N opens that view directly.
+
+Examples:
+  ossuary view ../shared/corpus
+  ossuary view characters/ --port 8080 --open")]
+    View(view::Args),
     /// List the formats: names, extensions, conversions, what each can do.
     #[command(after_help = "\
 Example:
@@ -253,6 +265,7 @@ fn dispatch(context: &mut Context, command: Command) -> Result<bool, CliError> {
         Command::Skin(args) => skin::run(context, args),
         Command::Render(args) => render::run(context, args),
         Command::Check(args) => check::run(context, args),
+        Command::View(args) => view::run(context, args),
         Command::Formats => list_formats::run(context),
     }
 }

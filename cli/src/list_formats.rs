@@ -1,9 +1,9 @@
 //! `ossuary formats`: every format of the catalogue, what it converts to
 //! and what the posing commands can do with it.
 
-use crate::capabilities::Capabilities;
 use crate::error::CliError;
 use crate::Context;
+use formats::capabilities::Capabilities;
 
 const HEADINGS: [&str; 8] = [
     "NAME",

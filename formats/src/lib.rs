@@ -7,6 +7,7 @@
 extern crate self as formats;
 
 pub mod bonespro;
+pub mod capabilities;
 pub mod catalogue;
 pub mod files;
 pub mod format;

@@ -5,10 +5,14 @@
 //!
 //! `cargo xtask fuzz [--seconds N] [FORMAT...]`: builds and runs the fuzz
 //! targets ([`fuzz`]).
+//!
+//! `cargo xtask vendor-three`: refreshes the viewer's copy of three.js
+//! ([`vendor`]).
 
 mod docs;
 mod fuzz;
 mod fuzz_targets;
+mod vendor;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -31,13 +35,21 @@ fn main() -> ExitCode {
             _ => usage(),
         },
         Some((command, rest)) if command == "fuzz" => fuzz_command(rest),
+        Some((command, [])) if command == "vendor-three" => match vendor::run(&workspace_root()) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(error) => {
+                eprintln!("vendor-three: {error}");
+                ExitCode::from(1)
+            }
+        },
         _ => usage(),
     }
 }
 
 fn usage() -> ExitCode {
     eprintln!(
-        "usage: cargo xtask regen [--check]\n       cargo xtask fuzz [--seconds N] [FORMAT...]"
+        "usage: cargo xtask regen [--check]\n       cargo xtask fuzz [--seconds N] [FORMAT...]\n       \
+         cargo xtask vendor-three"
     );
     ExitCode::from(2)
 }

@@ -1,0 +1,199 @@
+//! `ossuary view PATH... [--port N] [--open]`: the web page of the
+//! `viewer` crate, served until Ctrl-C, its assets and facts made by the
+//! same code as `convert` to glTF and `info`.
+
+use std::path::{Path, PathBuf};
+use std::sync::mpsc;
+
+use export::Container;
+use formats::catalogue::Catalogue;
+use formats::rig::RigOptions;
+use viewer::roots::Roots;
+use viewer::server::{self, Viewer};
+use viewer::{Assets, GltfRequest, Info, Made, Refused, Skill};
+
+use crate::error::{shown, CliError};
+use crate::input::{self, Input};
+use crate::options::OutcastOrder;
+use crate::{gltf, info, Context};
+
+/// `ossuary view`'s arguments.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The folders (or files) whose characters to show.
+    #[arg(required = true, value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
+    /// The port to listen on, on 127.0.0.1 only (0: a free one).
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub port: u16,
+    /// Also open the page in the default browser.
+    #[arg(long)]
+    pub open: bool,
+}
+
+/// The most levels of detail looked for.
+const MAX_LEVELS: usize = 16;
+
+pub fn run(context: &mut Context, args: &Args) -> Result<bool, CliError> {
+    let roots = Roots::new(&args.paths).map_err(|error| CliError::Usage(error.to_string()))?;
+    let assets = CommandLine {
+        catalogue: context.catalogue,
+        input_limit: input::input_limit(),
+    };
+    let viewer = Viewer {
+        roots,
+        catalogue: context.catalogue,
+        assets: Box::new(assets),
+    };
+    let running =
+        server::start(viewer, args.port).map_err(|error| CliError::Usage(error.to_string()))?;
+    context.print(&format!("{}\n", running.url()))?;
+    context.stdout.flush().map_err(|source| CliError::Output {
+        path: PathBuf::from("-"),
+        source,
+    })?;
+    if args.open {
+        if let Err(error) = opener::open_browser(running.url()) {
+            context.warn(&format!(
+                "cannot open a browser ({error}); open {} by hand",
+                running.url()
+            ));
+        }
+    }
+    let (stop, stopped) = mpsc::channel();
+    ctrlc::set_handler(move || {
+        let _ = stop.send(());
+    })
+    .map_err(|error| CliError::Usage(format!("cannot wait for Ctrl-C: {error}")))?;
+    let _ = stopped.recv();
+    running.stop();
+    Ok(true)
+}
+
+/// The command line's own code, answering the page.
+struct CommandLine {
+    catalogue: Catalogue,
+    input_limit: u64,
+}
+
+impl CommandLine {
+    /// Runs `command` as a command line would, its warnings kept.
+    fn run<T>(
+        &self,
+        command: impl FnOnce(&mut Context) -> Result<T, CliError>,
+    ) -> (Result<T, Refused>, Vec<String>) {
+        // Each server thread reads with the limit of the command line.
+        input::set_input_limit(self.input_limit);
+        let (mut stdout, mut stderr) = (Vec::new(), Vec::new());
+        let mut context = Context {
+            catalogue: self.catalogue,
+            stdout: &mut stdout,
+            stderr: &mut stderr,
+        };
+        let result = command(&mut context).map_err(|error| Refused {
+            usage: matches!(error, CliError::Usage(_)),
+            message: error.to_string(),
+        });
+        let warnings = String::from_utf8_lossy(&stderr)
+            .lines()
+            .map(|line| {
+                line.strip_prefix("ossuary: warning: ")
+                    .unwrap_or(line)
+                    .to_owned()
+            })
+            .collect();
+        (result, warnings)
+    }
+}
+
+impl Assets for CommandLine {
+    fn gltf(&self, request: &GltfRequest) -> Result<Made, Refused> {
+        let inputs: Vec<PathBuf> = std::iter::once(request.open.clone())
+            .chain(request.meshes.iter().cloned())
+            .collect();
+        let animations: Vec<PathBuf> = request.anim.iter().cloned().collect();
+        let skills: Vec<String> = request.skill.iter().cloned().collect();
+        let (glb, warnings) = self.run(|context| {
+            let convert = gltf::Request {
+                inputs: &inputs,
+                animations: &animations,
+                skills: &skills,
+                blend_weights: &request.blends,
+                composition: OutcastOrder::ChildFirst.composition(),
+                options: RigOptions { lod: request.lod },
+                format: None,
+                container: Container::Glb,
+            };
+            gltf::assemble(context, &convert)
+        });
+        Ok(Made {
+            glb: glb?,
+            warnings,
+        })
+    }
+
+    fn info(&self, open: &Path, anim: Option<&Path>) -> Result<Info, Refused> {
+        let (info, warnings) = self.run(|context| {
+            let catalogue = context.catalogue;
+            let input = input::load(&catalogue, open, None)?;
+            let animated = match anim {
+                Some(anim) => Some(input::load(&catalogue, anim, None)?),
+                None => None,
+            };
+            facts(&input, animated.as_ref().unwrap_or(&input))
+        });
+        Ok(Info { warnings, ..info? })
+    }
+}
+
+/// What `info` says of `input`, its levels and blend targets, and the
+/// skills of `animated`.
+fn facts(input: &Input, animated: &Input) -> Result<Info, CliError> {
+    let summary = info::summary(
+        &shown(&input.path),
+        input.format.title,
+        input.format.name,
+        &input.document.describe(),
+    );
+    let skins = input.skins(RigOptions::default()).unwrap_or_default();
+    let mut blends: Vec<String> = Vec::new();
+    for target in skins.iter().flat_map(|skin| &skin.morph_targets) {
+        if !blends.contains(&target.name) {
+            blends.push(target.name.clone());
+        }
+    }
+    // A level exists when the file's skeleton and meshes can be had at it.
+    let lods = (0..MAX_LEVELS)
+        .take_while(|&lod| {
+            let options = RigOptions { lod };
+            input.skeleton(options).is_ok() && input.skins(options).is_ok()
+        })
+        .count()
+        .max(1);
+    let skills = match animated.named_animations() {
+        Ok(named) => named
+            .into_iter()
+            .map(|named| match named.animation {
+                Ok(animation) => Skill {
+                    name: named.name,
+                    times: animation.times,
+                    problem: None,
+                },
+                Err(error) => Skill {
+                    name: named.name,
+                    times: Vec::new(),
+                    problem: Some(error.to_string()),
+                },
+            })
+            .collect(),
+        // A file without animations has no skills to offer.
+        Err(_) => Vec::new(),
+    };
+    Ok(Info {
+        facts: summary.lines().map(str::to_owned).collect(),
+        lods,
+        blends,
+        skills,
+        warnings: Vec::new(),
+    })
+}

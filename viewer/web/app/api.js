@@ -1,0 +1,50 @@
+// The server's endpoints: the listing, a file's facts, a glTF asset.
+
+/** A failure the server explained: the file at fault and the message the
+ * command line would print. */
+export class Problem extends Error {
+  constructor(file, message) {
+    super(file ? `${file}: ${message}` : message);
+    this.file = file;
+  }
+}
+
+async function failure(response) {
+  try {
+    const body = await response.json();
+    return new Problem(body.file, body.message);
+  } catch {
+    return new Problem(null, `${response.status} ${response.statusText}`);
+  }
+}
+
+function query(params) {
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) {
+    for (const one of [].concat(value ?? [])) {
+      search.append(key, one);
+    }
+  }
+  return search.toString();
+}
+
+export async function list() {
+  const response = await fetch("/api/list");
+  if (!response.ok) throw await failure(response);
+  return response.json();
+}
+
+/** `{facts, lods, blends, skills, warnings}` of `open` (and the skills of `anim`). */
+export async function info({ open, anim }) {
+  const response = await fetch(`/api/info?${query({ open, anim })}`);
+  if (!response.ok) throw await failure(response);
+  return response.json();
+}
+
+/** The `.glb` bytes and the warnings made with them. */
+export async function gltf({ open, mesh, anim, skill, lod, blend }) {
+  const response = await fetch(`/api/gltf?${query({ open, mesh, anim, skill, lod, blend })}`);
+  if (!response.ok) throw await failure(response);
+  const warnings = JSON.parse(response.headers.get("X-Ossuary-Warnings") || "[]");
+  return { bytes: await response.arrayBuffer(), warnings };
+}

@@ -1,0 +1,67 @@
+// The side list: characters, animations and loose meshes as the server
+// groups them, narrowed by the filter box.
+
+function button(label, title, onClick) {
+  const element = document.createElement("button");
+  element.type = "button";
+  element.textContent = label;
+  element.title = title;
+  element.addEventListener("click", onClick);
+  return element;
+}
+
+function section(title, items) {
+  const fragment = document.createDocumentFragment();
+  if (items.length === 0) return fragment;
+  const heading = document.createElement("h2");
+  heading.textContent = title;
+  fragment.append(heading, ...items);
+  return fragment;
+}
+
+/**
+ * Draws `listing` into `nav`; `choose(view)` is called with the view a
+ * click asks for (`{open, mesh}`), `current` marks the one shown.
+ */
+export function showList(nav, filter, listing, current, choose) {
+  const draw = () => {
+    const needle = filter.value.trim().toLowerCase();
+    const matches = (...names) => !needle || names.some((name) => name && name.toLowerCase().includes(needle));
+    const characters = listing.characters
+      .filter((character) => matches(character.open, ...character.meshes))
+      .map((character) => {
+        const element = button(character.open, `${character.format}: ${character.meshes.length} meshes`, () =>
+          choose({ open: character.open, mesh: [] }));
+        element.setAttribute("aria-current", String(character.open === current().open));
+        return element;
+      });
+    const meshes = listing.meshes
+      .filter((mesh) => matches(mesh.file))
+      .map((mesh) => button(mesh.file, mesh.skeleton ? `on ${mesh.skeleton}` : "no skeleton beside it", () =>
+        choose({ open: mesh.skeleton ?? mesh.file, mesh: [mesh.file] })));
+    const animations = listing.animations
+      .filter((animation) => matches(animation.file))
+      .map((animation) => {
+        const element = document.createElement("div");
+        element.textContent = animation.file;
+        element.title = "an animation: choose a character, then it in the animation list";
+        return element;
+      });
+    const problems = listing.problems
+      .filter((problem) => matches(problem.file))
+      .map((problem) => {
+        const element = document.createElement("p");
+        element.textContent = `${problem.file}: ${problem.message}`;
+        return element;
+      });
+    nav.replaceChildren(
+      section("Characters", characters),
+      section("Loose meshes", meshes),
+      section("Animations", animations),
+      section("Files that do not decode", problems),
+    );
+  };
+  filter.addEventListener("input", draw);
+  draw();
+  return draw;
+}
