@@ -1,0 +1,308 @@
+//! `ossuary view` as a browser meets it: the server started as a person
+//! starts it, asked over HTTP for the listing, facts and glTF assets, for
+//! files outside its paths, and by many clients at once; stopped by Ctrl-C.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+
+/// A running `ossuary view`, stopped by SIGINT (Ctrl-C) when dropped.
+struct Served {
+    child: Child,
+    address: String,
+}
+
+impl Served {
+    fn start(paths: &[&Path]) -> Served {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_ossuary"))
+            .arg("view")
+            .args(paths)
+            .args(["--port", "0"])
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        let address = line
+            .trim()
+            .strip_prefix("http://")
+            .and_then(|rest| rest.strip_suffix('/'))
+            .unwrap_or_else(|| panic!("not a URL: {line:?}"))
+            .to_owned();
+        Served { child, address }
+    }
+
+    /// The status and body of `GET target`, `target` sent as written.
+    fn get(&self, target: &str) -> (u16, Vec<u8>) {
+        let mut stream = TcpStream::connect(&self.address).unwrap();
+        write!(
+            stream,
+            "GET {target} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n",
+            self.address
+        )
+        .unwrap();
+        let mut response = Vec::new();
+        stream.read_to_end(&mut response).unwrap();
+        let split = response
+            .windows(4)
+            .position(|window| window == b"\r\n\r\n")
+            .unwrap();
+        let head = String::from_utf8_lossy(&response[..split]).into_owned();
+        let status = head.split(' ').nth(1).unwrap().parse().unwrap();
+        let body = response[split + 4..].to_vec();
+        let chunked = head
+            .to_ascii_lowercase()
+            .contains("transfer-encoding: chunked");
+        (status, if chunked { dechunk(&body) } else { body })
+    }
+
+    fn json(&self, target: &str) -> (u16, serde_json::Value) {
+        let (status, body) = self.get(target);
+        (status, serde_json::from_slice(&body).unwrap())
+    }
+
+    /// Ctrl-C, and the exit status.
+    fn stop(mut self) -> std::process::ExitStatus {
+        interrupt(&self.child);
+        self.child.wait().unwrap()
+    }
+}
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+    }
+}
+
+fn interrupt(child: &Child) {
+    let status = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+}
+
+fn dechunk(mut body: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    loop {
+        let line_end = body.windows(2).position(|w| w == b"\r\n").unwrap();
+        let size =
+            usize::from_str_radix(std::str::from_utf8(&body[..line_end]).unwrap().trim(), 16)
+                .unwrap();
+        body = &body[line_end + 2..];
+        if size == 0 {
+            return out;
+        }
+        out.extend_from_slice(&body[..size]);
+        body = &body[size + 2..];
+    }
+}
+
+fn fixtures() -> Served {
+    Served::start(&[&tests::fixtures_dir()])
+}
+
+#[test]
+fn it_listens_on_the_loopback_address_and_stops_on_ctrl_c() {
+    let served = fixtures();
+    assert!(
+        served.address.starts_with("127.0.0.1:"),
+        "{}",
+        served.address
+    );
+    let (status, page) = served.get("/");
+    assert_eq!(status, 200);
+    assert!(String::from_utf8_lossy(&page).contains("importmap"));
+    assert!(served.stop().success());
+}
+
+#[test]
+fn the_listing_groups_characters_animations_and_meshes() {
+    let served = fixtures();
+    let (status, listing) = served.json("/api/list");
+    assert_eq!(status, 200);
+    let character = |open: &str| {
+        listing["characters"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|character| character["open"] == open)
+            .unwrap_or_else(|| panic!("{open} is not listed as a character"))
+            .clone()
+    };
+    // A file holding skills offers them first.
+    assert_eq!(character("humanoid.cmx")["animations"][0], "humanoid.cmx");
+    assert_eq!(
+        character("biped.osk")["animations"],
+        serde_json::json!(["biped-wave.oan"])
+    );
+    assert_eq!(character("humanoid.sat")["family"], "swg");
+    let bonespro = character("bonespro-biped.txt");
+    assert!(bonespro["animations"].as_array().unwrap().len() >= 10);
+    let loose: Vec<&str> = listing["meshes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|mesh| mesh["file"].as_str().unwrap())
+        .collect();
+    assert!(loose.contains(&"xskin-humanoid-L_ARM-ARM.skn"), "{loose:?}");
+    // A skill file that brings its own skeleton is an animation.
+    let animations = listing["animations"].to_string();
+    assert!(animations.contains("biped-wave.oan"));
+}
+
+#[test]
+fn a_sims_skeleton_is_dressed_by_the_suits_beside_it() {
+    let Some(corpus) = tests::corpus_dir() else {
+        return;
+    };
+    let folder = tempfile::tempdir().unwrap();
+    let served = Served::start(&[&corpus.join("sims1")]);
+    let (_, listing) = served.json("/api/list");
+    let adult = &listing["characters"][0];
+    assert_eq!(adult["open"], "adult-skeleton.cmx");
+    assert_eq!(
+        adult["meshes"],
+        serde_json::json!(["B001FAFat_01.cmx", "C002FC_Lisa.cmx"])
+    );
+    let (status, glb) =
+        served.get("/api/gltf?open=adult-skeleton.cmx&anim=adult-walking-frantic-loop.cmx");
+    assert_eq!(status, 200);
+    keep_for_validation(&glb, "view-sims-adult-walking.glb", folder.path());
+    let json = glb_json(&glb);
+    // Dressed: the body and the head, and the walk.
+    assert!(json["meshes"].as_array().unwrap().len() >= 2);
+    assert_eq!(json["animations"].as_array().unwrap().len(), 1);
+}
+
+#[test]
+fn a_gltf_asset_is_what_convert_makes() {
+    let served = fixtures();
+    let (status, glb) =
+        served.get("/api/gltf?open=humanoid.cmx&anim=humanoid.cmx&skill=humanoid-wave");
+    assert_eq!(status, 200);
+    let folder = tempfile::tempdir().unwrap();
+    keep_for_validation(&glb, "view-humanoid-wave.glb", folder.path());
+    let converted = folder.path().join("converted.glb");
+    let fixture = tests::fixtures_dir().join("humanoid.cmx");
+    let output = Command::new(env!("CARGO_BIN_EXE_ossuary"))
+        .arg("convert")
+        .arg(&fixture)
+        .arg("--anim")
+        .arg(&fixture)
+        .args(["--skill", "humanoid-wave", "-o"])
+        .arg(&converted)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert_eq!(glb, std::fs::read(&converted).unwrap());
+}
+
+#[test]
+fn facts_and_failures_read_as_the_command_line_says_them() {
+    let served = fixtures();
+    let (status, info) = served.json("/api/info?open=humanoid.sat");
+    assert_eq!(status, 200);
+    assert!(info["facts"][0]
+        .as_str()
+        .unwrap()
+        .starts_with("humanoid.sat: "));
+    assert_eq!(info["blends"], serde_json::json!(["blend_fat"]));
+    let (status, info) = served.json("/api/info?open=humanoid.cmx&anim=humanoid.cmx");
+    assert_eq!(status, 200);
+    assert_eq!(info["skills"][0]["name"], "humanoid-wave");
+    assert_eq!(info["skills"][0]["times"].as_array().unwrap().len(), 2);
+    let (status, error) = served.json("/api/gltf?open=xskin-humanoid-L_ARM-ARM.skn");
+    assert_eq!(status, 422);
+    assert_eq!(error["file"], "xskin-humanoid-L_ARM-ARM.skn");
+    assert_eq!(
+        error["message"],
+        "xskin-humanoid-L_ARM-ARM.skn is a Sims skin, which has no skeleton to pose"
+    );
+    let (status, error) = served.json("/api/gltf?open=humanoid.cmx&anim=humanoid.cmx&skill=jump");
+    assert_eq!(status, 400, "{error}");
+}
+
+#[test]
+fn nothing_outside_the_paths_is_served() {
+    let outside = tempfile::tempdir().unwrap();
+    let secret = outside.path().join("secret.cmx");
+    std::fs::copy(tests::fixtures_dir().join("humanoid.cmx"), &secret).unwrap();
+    let served_dir = outside.path().join("served");
+    std::fs::create_dir(&served_dir).unwrap();
+    std::fs::copy(
+        tests::fixtures_dir().join("humanoid.cmx"),
+        served_dir.join("humanoid.cmx"),
+    )
+    .unwrap();
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(&secret, served_dir.join("link.cmx")).unwrap();
+    let served = Served::start(&[&served_dir]);
+    let absolute = secret.display().to_string();
+    let escapes = [
+        "/api/gltf?open=../secret.cmx".to_owned(),
+        "/api/gltf?open=%2e%2e/secret.cmx".to_owned(),
+        "/api/gltf?open=%2E%2E%2Fsecret.cmx".to_owned(),
+        "/api/gltf?open=..%5Csecret.cmx".to_owned(),
+        format!("/api/gltf?open={absolute}"),
+        "/api/gltf?open=link.cmx".to_owned(),
+        "/api/info?open=../secret.cmx".to_owned(),
+        "/api/gltf?open=humanoid.cmx&mesh=../secret.cmx".to_owned(),
+        "/api/gltf?open=humanoid.cmx&anim=%2Fetc%2Fpasswd".to_owned(),
+        "/../secret.cmx".to_owned(),
+        "/vendor/../../secret.cmx".to_owned(),
+        "/api/gltf?open=humanoid.cmx%00".to_owned(),
+    ];
+    for target in &escapes {
+        let (status, body) = served.get(target);
+        assert_eq!(status, 404, "{target}: {}", String::from_utf8_lossy(&body));
+    }
+    let (status, _) = served.get("/api/info?open=humanoid.cmx");
+    assert_eq!(status, 200);
+}
+
+#[test]
+fn requests_are_served_concurrently() {
+    let served = fixtures();
+    let targets = [
+        "/api/gltf?open=humanoid.cmx&anim=humanoid.cmx",
+        "/api/gltf?open=humanoid.sat",
+        "/api/gltf?open=biped.osk&anim=biped-wave.oan",
+        "/api/list",
+    ];
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..16)
+            .map(|index| {
+                let served = &served;
+                let target = targets[index % targets.len()];
+                scope.spawn(move || (target, served.get(target).0))
+            })
+            .collect();
+        for handle in handles {
+            let (target, status) = handle.join().unwrap();
+            assert_eq!(status, 200, "{target}");
+        }
+    });
+}
+
+/// Keeps an asset for CI's glTF validator when `OSSUARY_GLTF_OUT` names a folder.
+fn keep_for_validation(glb: &[u8], name: &str, scratch: &Path) {
+    let folder =
+        std::env::var_os("OSSUARY_GLTF_OUT").map_or_else(|| scratch.to_path_buf(), Into::into);
+    std::fs::create_dir_all(&folder).unwrap();
+    std::fs::write(Path::new(&folder).join(name), glb).unwrap();
+}
+
+/// The JSON chunk of a `.glb`.
+fn glb_json(bytes: &[u8]) -> serde_json::Value {
+    assert_eq!(&bytes[..4], b"glTF");
+    let length = u32::from_le_bytes(bytes[12..16].try_into().unwrap()) as usize;
+    serde_json::from_slice(&bytes[20..20 + length]).unwrap()
+}
