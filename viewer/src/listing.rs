@@ -198,8 +198,26 @@ fn read_at_most(path: &Path, limit: u64) -> Result<Vec<u8>, String> {
     Ok(bytes)
 }
 
-/// Characters, their meshes and animations, and what is left.
+/// Characters, their meshes and animations, and what is left; files only
+/// ever go together within one folder.
 fn group(found: &[Found], listing: &mut Listing) {
+    let mut folders: Vec<&Path> = Vec::new();
+    let mut in_folder: HashMap<&Path, Vec<&Found>> = HashMap::new();
+    for file in found {
+        let files = in_folder.entry(&file.dir).or_default();
+        if files.is_empty() {
+            folders.push(&file.dir);
+        }
+        files.push(file);
+    }
+    for folder in folders {
+        if let Some(files) = in_folder.get(folder) {
+            group_folder(files, listing);
+        }
+    }
+}
+
+fn group_folder(found: &[&Found], listing: &mut Listing) {
     let mut taken = vec![false; found.len()];
     for (index, file) in found.iter().enumerate() {
         // A file with a skeleton and animations but no meshes is an
@@ -212,13 +230,10 @@ fn group(found: &[Found], listing: &mut Listing) {
         let mut meshes = Vec::new();
         if file.bare_skeleton() {
             for (other_index, other) in found.iter().enumerate() {
-                let suit = other.holds.meshes && !other.holds.skeleton;
                 // Sims suits dress the skeleton beside them; a mesh file of
                 // its own (`.skn`, `.mgn`) stays loose.
-                let dresses = suit
-                    && other.dir == file.dir
-                    && other.family() == file.family()
-                    && other.format.is(file.format);
+                let dresses =
+                    other.holds.meshes && !other.holds.skeleton && other.format.is(file.format);
                 if dresses {
                     meshes.push(other.rel.clone());
                     taken[other_index] = true;
@@ -227,26 +242,21 @@ fn group(found: &[Found], listing: &mut Listing) {
         }
         // A file holding skills as well as a character offers them first.
         let own = file.holds.animations.then(|| file.rel.clone());
-        let animations = own
-            .into_iter()
-            .chain(
-                found
-                    .iter()
-                    .filter(|other| {
-                        other.holds.animations
-                            && !other.holds.meshes
-                            && other.dir == file.dir
-                            && other.family() == file.family()
-                    })
-                    .map(|other| other.rel.clone()),
-            )
-            .collect();
+        let beside = found
+            .iter()
+            .filter(|other| {
+                other.holds.animations
+                    && !other.holds.meshes
+                    && other.family() == file.family()
+                    && other.rel != file.rel
+            })
+            .map(|other| other.rel.clone());
         listing.characters.push(Character {
             open: file.rel.clone(),
             family: file.family().to_owned(),
             format: file.format.name,
             meshes,
-            animations,
+            animations: own.into_iter().chain(beside).collect(),
         });
     }
     for (index, file) in found.iter().enumerate() {
@@ -261,11 +271,7 @@ fn group(found: &[Found], listing: &mut Listing) {
         } else if file.holds.meshes {
             let skeleton = found
                 .iter()
-                .find(|other| {
-                    other.bare_skeleton()
-                        && other.dir == file.dir
-                        && other.family() == file.family()
-                })
+                .find(|other| other.bare_skeleton() && other.family() == file.family())
                 .map(|other| other.rel.clone());
             listing.meshes.push(LooseMesh {
                 file: file.rel.clone(),
