@@ -45,7 +45,10 @@ fn help_describes_every_option_and_shows_examples() {
         .collect();
     assert_eq!(
         commands,
-        ["info", "dump", "encode", "convert", "joints", "skin", "render", "check", "formats"]
+        [
+            "info", "dump", "encode", "convert", "joints", "skin", "render", "check", "view",
+            "formats"
+        ]
     );
     for command in commands {
         let help = ossuary(&[command, "--help"]);
