@@ -1,7 +1,9 @@
 //! The benchmarked layouts decoded and encoded by hand, as a careful person
 //! writes a slice codec: one length check per fixed-size run of fields,
 //! counts checked against the bytes left before anything is allocated,
-//! `chunks_exact` over columns, writers appending to one `Vec<u8>`. They
+//! records of a column mapped in bulk (`as_chunks`: fixed-size records whose
+//! fields are read without a check each, so the compiler vectorises the
+//! mapping), writers appending to one `Vec<u8>`. They
 //! produce and take ossuary's own types, and fail with a byte offset only.
 
 use formats::schema::RawString;
@@ -101,24 +103,19 @@ impl<'a> Input<'a> {
     }
 }
 
-fn f32_le(bytes: &[u8], at: usize) -> f32 {
-    f32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]])
+/// The 4-byte words of a record, first to last: a record of a known size
+/// gives them without a bounds check each.
+fn words<const N: usize>(record: &[u8]) -> [[u8; 4]; N] {
+    let (words, _) = record.as_chunks::<4>();
+    std::array::from_fn(|index| words.get(index).copied().unwrap_or_default())
 }
 
-fn i32_le(bytes: &[u8], at: usize) -> i32 {
-    i32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]])
+fn f32s<const N: usize>(record: &[u8]) -> [f32; N] {
+    words(record).map(f32::from_le_bytes)
 }
 
-fn i32_be(bytes: &[u8], at: usize) -> i32 {
-    i32::from_be_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]])
-}
-
-fn f32s<const N: usize>(bytes: &[u8]) -> [f32; N] {
-    std::array::from_fn(|index| f32_le(bytes, index * 4))
-}
-
-fn i32s<const N: usize>(bytes: &[u8]) -> [i32; N] {
-    std::array::from_fn(|index| i32_le(bytes, index * 4))
+fn i32s<const N: usize>(record: &[u8]) -> [i32; N] {
+    words(record).map(i32::from_le_bytes)
 }
 
 pub fn decode_skel(bytes: &[u8]) -> Result<skel::Skeleton, Malformed> {
@@ -154,20 +151,22 @@ pub fn decode_skel(bytes: &[u8]) -> Result<skel::Skeleton, Malformed> {
             None
         };
         // The fixed tail: 7 floats, 3 integers, 2 floats.
-        let tail = input.take(48)?;
+        let tail = input.array::<48>()?;
+        let [_, _, _, _, _, _, _, can_translate, can_rotate, can_blend, wiggle_value, wiggle_power] =
+            words::<12>(&tail);
         bones.push(Bone {
             unknown,
             name,
             parent,
             has_properties,
             property_lists,
-            translation: f32s(&tail[0..12]),
-            rotation: f32s(&tail[12..28]),
-            can_translate: i32_be(tail, 28),
-            can_rotate: i32_be(tail, 32),
-            can_blend: i32_be(tail, 36),
-            wiggle_value: f32_le(tail, 40),
-            wiggle_power: f32_le(tail, 44),
+            translation: f32s(&tail),
+            rotation: f32s(tail.get(12..).unwrap_or_default()),
+            can_translate: i32::from_be_bytes(can_translate),
+            can_rotate: i32::from_be_bytes(can_rotate),
+            can_blend: i32::from_be_bytes(can_blend),
+            wiggle_value: f32::from_le_bytes(wiggle_value),
+            wiggle_power: f32::from_le_bytes(wiggle_power),
         });
     }
     input.finish()?;
@@ -260,9 +259,16 @@ pub fn decode_bmf(bytes: &[u8]) -> Result<Bmf, Malformed> {
         let count = input.u32_le()? as usize;
         input.records(count, size)
     };
-    let faces = column(12)?.chunks_exact(12).map(i32s).collect();
+    let faces = column(12)?
+        .as_chunks::<12>()
+        .0
+        .iter()
+        .map(|record| i32s(record))
+        .collect();
     let bindings = column(20)?
-        .chunks_exact(20)
+        .as_chunks::<20>()
+        .0
+        .iter()
         .map(|record| {
             let [bone, first_vertex, vertex_count, first_blend, blend_count] = i32s(record);
             bmf::Binding {
@@ -274,16 +280,25 @@ pub fn decode_bmf(bytes: &[u8]) -> Result<Bmf, Malformed> {
             }
         })
         .collect();
-    let uvs = column(8)?.chunks_exact(8).map(f32s).collect();
+    let uvs = column(8)?
+        .as_chunks::<8>()
+        .0
+        .iter()
+        .map(|record| f32s(record))
+        .collect();
     let blends = column(8)?
-        .chunks_exact(8)
+        .as_chunks::<8>()
+        .0
+        .iter()
         .map(|record| {
             let [raw_weight, vertex] = i32s(record);
             bmf::Blend { raw_weight, vertex }
         })
         .collect();
     let vertices = column(24)?
-        .chunks_exact(24)
+        .as_chunks::<24>()
+        .0
+        .iter()
         .map(|record| {
             let [x, y, z, nx, ny, nz] = f32s(record);
             bmf::Vertex {
@@ -418,28 +433,40 @@ pub fn decode_skt(bytes: &[u8]) -> Result<skt::Skeleton, Malformed> {
     }
     name_chunk.finish()?;
     let parents = column(&mut v2, b"PRNT", count, 4)?
-        .chunks_exact(4)
-        .map(|record| i32_le(record, 0))
+        .as_chunks::<4>()
+        .0
+        .iter()
+        .map(|record| i32::from_le_bytes(*record))
         .collect();
     let pre_rotations = column(&mut v2, b"RPRE", count, 16)?
-        .chunks_exact(16)
-        .map(quaternion)
+        .as_chunks::<16>()
+        .0
+        .iter()
+        .map(|record| quaternion(record))
         .collect();
     let post_rotations = column(&mut v2, b"RPST", count, 16)?
-        .chunks_exact(16)
-        .map(quaternion)
+        .as_chunks::<16>()
+        .0
+        .iter()
+        .map(|record| quaternion(record))
         .collect();
     let bind_translations = column(&mut v2, b"BPTR", count, 12)?
-        .chunks_exact(12)
-        .map(f32s)
+        .as_chunks::<12>()
+        .0
+        .iter()
+        .map(|record| f32s(record))
         .collect();
     let bind_rotations = column(&mut v2, b"BPRO", count, 16)?
-        .chunks_exact(16)
-        .map(quaternion)
+        .as_chunks::<16>()
+        .0
+        .iter()
+        .map(|record| quaternion(record))
         .collect();
     let rotation_orders = column(&mut v2, b"JROR", count, 4)?
-        .chunks_exact(4)
-        .map(|record| i32_le(record, 0))
+        .as_chunks::<4>()
+        .0
+        .iter()
+        .map(|record| i32::from_le_bytes(*record))
         .collect();
     v2.finish()?;
     sktm.finish()?;
