@@ -104,7 +104,7 @@ function differing(first, second, box) {
 
 /** The view at `query`, once ready: its canvas with and without the figure, and the figure's box. */
 async function capture(page, base, query, name) {
-  await page.goto(`${base}?${query}`, { waitUntil: "domcontentloaded" });
+  await page.goto(`${base}?${query}`);
   await page.waitForFunction(() => ["ready", "error"].includes(document.body.dataset.state), null, {
     timeout: 60_000,
   });

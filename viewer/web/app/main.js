@@ -113,17 +113,25 @@ $("lod").addEventListener("change", (event) => {
   show();
 });
 
-try {
-  listing = await api.list();
-  redrawList = showList($("list"), $("filter"), listing, () => view, choose);
-  if (!view.open && listing.characters.length > 0) view.open = listing.characters[0].open;
-  if (view.open) {
-    await show();
-  } else {
-    showProblems($("problems"), ["no character found under the paths given"]);
-    state.ready();
+/** Lists the paths and shows the view the URL asks for (else the first
+ * character). Not awaited at the top level: the page's load event must
+ * not wait for the model, which waits for frames the browser draws only
+ * once the page has loaded. */
+async function start() {
+  try {
+    listing = await api.list();
+    redrawList = showList($("list"), $("filter"), listing, () => view, choose);
+    if (!view.open && listing.characters.length > 0) view.open = listing.characters[0].open;
+    if (view.open) {
+      await show();
+    } else {
+      showProblems($("problems"), ["no character found under the paths given"]);
+      state.ready();
+    }
+  } catch (error) {
+    showProblems($("problems"), [error.message]);
+    state.failed(error.message);
   }
-} catch (error) {
-  showProblems($("problems"), [error.message]);
-  state.failed(error.message);
 }
+
+start();
