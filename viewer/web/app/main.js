@@ -11,25 +11,9 @@ import * as state from "./state.js";
 
 const $ = (id) => document.getElementById(id);
 
-const scene = new Scene($("viewport"));
-// For the browser tests and the developer console.
-window.ossuary = { scene };
-const playback = new Playback(
-  {
-    section: $("animation"),
-    file: $("anim-file"),
-    skill: $("skill"),
-    play: $("play"),
-    speed: $("speed"),
-    frame: $("frame"),
-    counter: $("counter"),
-  },
-  scene,
-  () => {
-    view.frame = playback.frame;
-    state.toUrl(view);
-  },
-);
+// Made by `start`: a browser without WebGL cannot have them.
+let scene = null;
+let playback = null;
 const levels = { control: $("lod-control"), slider: $("lod"), value: $("lod-value") };
 
 let view = state.fromUrl();
@@ -90,21 +74,21 @@ async function show() {
 }
 
 function choose(next) {
-  playback.pause();
+  playback?.pause();
   view = { ...next, frame: 0, lod: 0, blend: [] };
   show();
 }
 
-$("front").addEventListener("click", () => scene.view("front"));
-$("side-view").addEventListener("click", () => scene.view("side"));
-$("skeleton").addEventListener("change", (event) => scene.showSkeleton(event.target.checked));
+$("front").addEventListener("click", () => scene?.view("front"));
+$("side-view").addEventListener("click", () => scene?.view("side"));
+$("skeleton").addEventListener("change", (event) => scene?.showSkeleton(event.target.checked));
 $("anim-file").addEventListener("change", (event) => {
-  playback.pause();
+  playback?.pause();
   view = { ...view, anim: event.target.value || undefined, skill: undefined, frame: 0 };
   show();
 });
 $("skill").addEventListener("change", (event) => {
-  playback.pause();
+  playback?.pause();
   view = { ...view, skill: event.target.value, frame: 0 };
   show();
 });
@@ -118,6 +102,32 @@ $("lod").addEventListener("change", (event) => {
  * not wait for the model, which waits for frames the browser draws only
  * once the page has loaded. */
 async function start() {
+  try {
+    scene = new Scene($("viewport"));
+  } catch (error) {
+    const message = `this browser cannot draw in 3D (WebGL): ${error.message}`;
+    showProblems($("problems"), [message]);
+    state.failed(message);
+    return;
+  }
+  // For the browser tests and the developer console.
+  window.ossuary = { scene };
+  playback = new Playback(
+    {
+      section: $("animation"),
+      file: $("anim-file"),
+      skill: $("skill"),
+      play: $("play"),
+      speed: $("speed"),
+      frame: $("frame"),
+      counter: $("counter"),
+    },
+    scene,
+    () => {
+      view.frame = playback.frame;
+      state.toUrl(view);
+    },
+  );
   try {
     listing = await api.list();
     redrawList = showList($("list"), $("filter"), listing, () => view, choose);
