@@ -2,10 +2,14 @@
 //! starts it, asked over HTTP for the listing, facts and glTF assets, for
 //! files outside its paths, and by many clients at once; stopped by Ctrl-C.
 
+mod support;
+
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
+
+use support::{assert_status, fixture, ossuary};
 
 /// A running `ossuary view`, stopped by SIGINT (Ctrl-C) when dropped.
 struct Served {
@@ -187,21 +191,19 @@ fn a_gltf_asset_is_what_convert_makes() {
     let folder = tempfile::tempdir().unwrap();
     keep_for_validation(&glb, "view-humanoid-wave.glb", folder.path());
     let converted = folder.path().join("converted.glb");
-    let fixture = tests::fixtures_dir().join("humanoid.cmx");
-    let output = Command::new(env!("CARGO_BIN_EXE_ossuary"))
-        .arg("convert")
-        .arg(&fixture)
-        .arg("--anim")
-        .arg(&fixture)
-        .args(["--skill", "humanoid-wave", "-o"])
-        .arg(&converted)
-        .output()
-        .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    let fixture = fixture("humanoid.cmx");
+    let converted_name = converted.to_string_lossy();
+    let output = ossuary(&[
+        "convert",
+        &fixture,
+        "--anim",
+        &fixture,
+        "--skill",
+        "humanoid-wave",
+        "-o",
+        &converted_name,
+    ]);
+    assert_status(&output, 0);
     assert_eq!(glb, std::fs::read(&converted).unwrap());
 }
 
