@@ -132,6 +132,12 @@ impl<'a> FormEnum<'a> {
                      variant is a form or chunk with its own",
                 ));
             }
+            if let Some(check) = &attrs.check {
+                errors.push(syn::Error::new(
+                    check.span,
+                    "a type's `check` applies to structs: check the variants' values instead",
+                ));
+            }
             if let Some(context) = &attrs.context {
                 errors.push(syn::Error::new(
                     context.span,

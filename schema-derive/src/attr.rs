@@ -52,6 +52,10 @@ pub struct Container {
     pub tag: Option<Spanned<Box<Type>>>,
     /// An enum: `select = param`, this context parameter chooses the variant.
     pub select: Option<Spanned<Ident>>,
+    /// A struct: `check = path`, a function the whole value must satisfy
+    /// once every field is read (a rule across fields, such as indices into
+    /// a list read after them).
+    pub check: Option<Spanned<Check>>,
 }
 
 /// A declared context parameter: `records: u32`.
@@ -204,7 +208,7 @@ pub struct Field {
 }
 
 const CONTAINER_KEYS: &str = "`big`, `little`, `form`, `chunk`, `text`, `one_line`, `comments`, \
-     `crate`, `context`, `tag`, `select`";
+     `crate`, `context`, `tag`, `select`, `check`";
 const FIELD_KEYS: &str =
     "`big`, `little`, `pascal`, `null_terminated`, `fixed_width`, `prefix`, `count`, `to_end`, \
      `flag`, `present_if`, `magic`, `with`, `chunk`, `form`, `line`, `comment`, `vector`, `style`, \
@@ -270,6 +274,15 @@ impl Container {
                             value: Box::new(ty),
                             span,
                         });
+                        Ok(())
+                    }
+                    "check" => {
+                        let span = meta.path.span();
+                        if container.check.is_some() {
+                            return Err(syn::Error::new(span, "`check` is given twice"));
+                        }
+                        let check = parse_check(&meta)?;
+                        container.check = Some(Spanned { value: check, span });
                         Ok(())
                     }
                     "select" => {

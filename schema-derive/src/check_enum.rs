@@ -46,6 +46,12 @@ pub fn plan<'a>(choice: &'a ChoiceEnum<'a>) -> syn::Result<(Choice<'a>, Vec<Pick
     if let Some(span) = attrs.one_line {
         errors.push(syn::Error::new(span, "`one_line` applies to text records"));
     }
+    if let Some(check) = &attrs.check {
+        errors.push(syn::Error::new(
+            check.span,
+            "a type's `check` applies to structs: check the variants' values instead",
+        ));
+    }
     if let Some(span) = attrs.comments {
         errors.push(syn::Error::new(
             span,

@@ -25,9 +25,10 @@ use syn::{parse_macro_input, DeriveInput};
 /// - on a struct: `big`/`little`, `form = "TYPE"`, `chunk = "TAG"`,
 ///   `text`, `one_line`,
 ///   `comments` (text: `//` comments anywhere from this record on, kept in
-///   the style), `crate = "path"`, and `context(name: Type, ...)`: values
-///   the type needs from its parent, held in a generated `<Type>Context`
-///   struct;
+///   the style), `crate = "path"`, `check = path` (a function the whole
+///   value must satisfy once every field is read), and `context(name:
+///   Type, ...)`: values the type needs from its parent, held in a
+///   generated `<Type>Context` struct;
 /// - on a field: string encodings (`pascal`, `null_terminated`,
 ///   `fixed_width = N`), counts (`prefix = u32`, text `prefix`,
 ///   `count = name` naming an earlier `Count<_>` field or a context

@@ -329,6 +329,14 @@ fn lower<'a>(
 ) -> Vec<(&'a Field<'a>, Codec<'a>, Option<Check>)> {
     errors.take(check_context::check_params(container));
     errors.take(check_context::check_used_fields(container));
+    if let Some(check) = &container.attrs.check {
+        if !check.value.args.is_empty() {
+            errors.push(syn::Error::new(
+                check.span,
+                "a type's `check` is given the whole value alone: `check = path`",
+            ));
+        }
+    }
     container
         .fields
         .iter()

@@ -119,7 +119,7 @@ fn bin_keys_fail_or_round_trip(bytes: &[u8]) {
 /// A `.msh` made a skin on the bone its suit would name: a mesh that
 /// reads (its indices checked) always makes one, with a vertex per record.
 fn msh_skin_fails_or_builds(bytes: &[u8]) {
-    let Ok(mesh) = Msh::read(bytes) else {
+    let Ok(mesh) = Msh::from_bytes(bytes) else {
         return;
     };
     let skin = mesh

@@ -24,6 +24,7 @@
 //! | `text`, `one_line` | a text layout (see [`text`]) |
 //! | `context(name: Type, ...)` | values the type needs from the type holding it; generates a `<Type>Context` struct with those public fields |
 //! | `crate = "path"` | where the runtime is, when not at `::formats` |
+//! | `check = path` | once every field is read, `path(&value)` must return `Ok`, else [`Refusal`] is an error at the value's first byte (or as many bytes on as it says) with the place it names: a rule across fields |
 //!
 //! On a field:
 //!

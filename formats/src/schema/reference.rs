@@ -373,6 +373,48 @@
 //! assert_eq!(error.to_string(), "byte 0: times[2]: times must ascend");
 //! ```
 //!
+//! ## `check = function` on a type
+//!
+//! A rule across fields, such as indices into a list that is read after
+//! them: on the struct, `check = path` runs `path(&value)` once every field
+//! is read. A refusal names the place inside the value with
+//! [`Refusal::inside`](crate::schema::Refusal::inside) and points at its
+//! bytes with [`bytes_in`](crate::schema::Refusal::bytes_in), counted from
+//! the value's first byte (in text, it is at the record's first token).
+//!
+//! ```
+//! # use formats::schema::{BinarySchema, Refusal, Segment};
+//! # use formats::Schema;
+//! #[derive(Debug, PartialEq, Schema)]
+//! #[schema(little, check = edges_join_points)]
+//! struct Wire {
+//!     #[schema(prefix = u8)]
+//!     edges: Vec<[u8; 2]>,
+//!     #[schema(prefix = u8)]
+//!     points: Vec<i8>,
+//! }
+//!
+//! fn edges_join_points(wire: &Wire) -> Result<(), Refusal> {
+//!     for (edge, ends) in wire.edges.iter().enumerate() {
+//!         for (end, &point) in ends.iter().enumerate() {
+//!             if usize::from(point) >= wire.points.len() {
+//!                 let place = [Segment::Field("edges"), Segment::Index(edge), Segment::Index(end)];
+//!                 let byte = 1 + 2 * edge as u64 + end as u64;
+//!                 return Err(Refusal::new(format!("point {point} is past the points"))
+//!                     .inside(place)
+//!                     .bytes_in(byte));
+//!             }
+//!         }
+//!     }
+//!     Ok(())
+//! }
+//!
+//! // One edge, 0 to 2, then two points: point 2 does not exist.
+//! let error = Wire::from_bytes(&[1, 0, 2, 2, 7, 9]).unwrap_err();
+//! assert_eq!(error.to_string(), "byte 2: edges[0][1]: point 2 is past the points");
+//! assert!(Wire::from_bytes(&[1, 0, 1, 2, 7, 9]).is_ok());
+//! ```
+//!
 //! ## `with = module`
 //!
 //! One field's hand-written codec: `module::read(reader, endian)` and

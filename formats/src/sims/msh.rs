@@ -6,7 +6,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::format::{self, Describe, Description, Encoding, Format, Sample};
 use crate::rig::{self, BoneRange, BoneSpace, Rig};
-use crate::schema::{BinarySchema, Count, Error, ErrorKind, Layout, Magic, RawString, Segment};
+use crate::schema::check::checked_at_byte;
+use crate::schema::{
+    BinarySchema, Count, Error, ErrorKind, Layout, Magic, RawString, Refusal, Segment,
+};
 use crate::Schema;
 
 /// The Sims 1998 prototype's mesh (`.msh`), little-endian: the signature
@@ -17,13 +20,14 @@ use crate::Schema;
 /// texture coordinate and a normal, so the position and coordinate lists
 /// may be shorter than the vertex list; faces index the vertex records.
 /// Every index must fall within its list: a file whose index does not is
-/// an error at that index's byte, naming the field.
+/// an error at that index's byte, naming the field (the type's `check`,
+/// which runs once the vertex records, read after the faces, are in).
 ///
 /// The mesh names no bone: the suit that names the mesh binds it to one,
 /// and every vertex is stored in that bone's space and moves with it alone
 /// (as a `.skn` vertex moves with the bone whose range holds it).
 #[derive(Debug, Clone, PartialEq, Schema, Serialize, Deserialize)]
-#[schema(little)]
+#[schema(little, check = indices_within_their_lists)]
 pub struct Msh {
     /// `B2 B0 B0 B0`: the u32 0xB0B0B0B2.
     #[schema(magic = 0xB0B0_B0B2u32)]
@@ -156,14 +160,51 @@ const POSITIONS_START: u64 = 12;
 /// The count and stride that start each block.
 const BLOCK_HEADER: u64 = 8;
 
-impl Msh {
-    /// Reads a `.msh` and checks every index against its list.
-    pub fn read(bytes: &[u8]) -> Result<Msh, Error> {
-        let msh = Msh::from_bytes(bytes)?;
-        msh.check_indices()?;
-        Ok(msh)
+/// Every index within its list, in file order: the faces' corners among
+/// the vertex records, each record's position and texture coordinate among
+/// theirs. A refusal names the index's field and points at its bytes.
+fn indices_within_their_lists(msh: &Msh) -> Result<(), Refusal> {
+    let (faces_start, vertices_start) = msh.offsets();
+    let vertex_count = msh.vertices.len();
+    for (index, face) in msh.faces.iter().enumerate() {
+        for (corner, &vertex) in face.corners.iter().enumerate() {
+            let offset = faces_start + 16 * index as u64 + 4 * corner as u64;
+            let place = [
+                Segment::Field("faces"),
+                Segment::Index(index),
+                Segment::Field("corners"),
+                Segment::Index(corner),
+            ];
+            in_range(vertex, vertex_count, "vertex records")
+                .map_err(|refusal| refusal.inside(place).bytes_in(offset))?;
+        }
     }
+    for (index, record) in msh.vertices.iter().enumerate() {
+        let offset = vertices_start + 24 * index as u64;
+        let fields = [
+            (
+                record.position,
+                msh.positions.len(),
+                "positions",
+                "position",
+                0,
+            ),
+            (record.uv, msh.uvs.len(), "texture coordinates", "uv", 4),
+        ];
+        for (value, len, list, field, field_offset) in fields {
+            let place = [
+                Segment::Field("vertices"),
+                Segment::Index(index),
+                Segment::Field(field),
+            ];
+            in_range(value, len, list)
+                .map_err(|refusal| refusal.inside(place).bytes_in(offset + field_offset))?;
+        }
+    }
+    Ok(())
+}
 
+impl Msh {
     /// Where the faces start, and where the vertex records start.
     fn offsets(&self) -> (u64, u64) {
         let uvs = POSITIONS_START + 12 * self.positions.len() as u64 + BLOCK_HEADER;
@@ -172,42 +213,11 @@ impl Msh {
         (faces, vertices)
     }
 
-    /// Every index within its list, in file order: the faces' corners
-    /// among the vertex records, each record's position and texture
-    /// coordinate among theirs. The error gives the index's byte and field.
-    pub fn check_indices(&self) -> Result<(), Error> {
-        let (faces_start, vertices_start) = self.offsets();
-        let vertex_count = self.vertices.len();
-        for (index, face) in self.faces.iter().enumerate() {
-            for (corner, &vertex) in face.corners.iter().enumerate() {
-                let offset = faces_start + 16 * index as u64 + 4 * corner as u64;
-                in_range(vertex, vertex_count, "vertex records", offset).map_err(|error| {
-                    error
-                        .within(Segment::Index(corner))
-                        .in_field("corners")
-                        .within(Segment::Index(index))
-                        .in_field("faces")
-                })?;
-            }
-        }
-        for (index, record) in self.vertices.iter().enumerate() {
-            let offset = vertices_start + 24 * index as u64;
-            in_range(record.position, self.positions.len(), "positions", offset)
-                .map_err(|error| error.in_field("position"))
-                .and_then(|()| {
-                    in_range(record.uv, self.uvs.len(), "texture coordinates", offset + 4)
-                        .map_err(|error| error.in_field("uv"))
-                })
-                .map_err(|error| error.within(Segment::Index(index)).in_field("vertices"))?;
-        }
-        Ok(())
-    }
-
     /// The mesh as neutral rig data, every vertex in the space of `bone`
     /// (the one the suit names) and moving with it alone. Indices out of
     /// range are errors, as when reading.
     pub fn skin(&self, name: &str, bone: &str) -> Result<rig::Skin, Error> {
-        self.check_indices()?;
+        checked_at_byte(0, indices_within_their_lists(self))?;
         let position = |record: &VertexRecord| {
             usize::try_from(record.position)
                 .ok()
@@ -260,14 +270,13 @@ impl Msh {
 }
 
 /// `index` is one of a list's `len` entries.
-fn in_range(index: i32, len: usize, list: &str, offset: u64) -> Result<(), Error> {
+fn in_range(index: i32, len: usize, list: &str) -> Result<(), Refusal> {
     if usize::try_from(index).is_ok_and(|index| index < len) {
         return Ok(());
     }
-    Err(Error::at_byte(
-        offset,
-        ErrorKind::Invalid(format!("index {index} is not one of the {len} {list}")),
-    ))
+    Err(Refusal::new(format!(
+        "index {index} is not one of the {len} {list}"
+    )))
 }
 
 impl Describe for Msh {
@@ -295,7 +304,7 @@ pub static FORMAT: Format = Format {
     extensions: &["msh"],
     encoding: Encoding::Binary,
     sniff: |bytes| bytes.starts_with(&0xB0B0_B0B2u32.to_le_bytes()),
-    decode: |bytes| Ok(format::binary_document(Msh::read(bytes)?)),
+    decode: |bytes| Ok(format::binary_document(Msh::from_bytes(bytes)?)),
     from_json: format::binary_from_json::<Msh>,
     layout: Msh::LAYOUT,
     samples: || {
@@ -439,12 +448,12 @@ mod tests {
     }
 
     fn error_of(bytes: &[u8]) -> String {
-        Msh::read(bytes).unwrap_err().to_string()
+        Msh::from_bytes(bytes).unwrap_err().to_string()
     }
 
     #[test]
     fn golden_bytes_read_to_known_values_and_back() {
-        let msh = Msh::read(GOLDEN).unwrap();
+        let msh = Msh::from_bytes(GOLDEN).unwrap();
         assert_eq!(
             msh.positions,
             [[0.0, 1.0, 0.0], [1.0, 0.0, 0.0], [-0.5, 0.0, 10.0]]
@@ -475,7 +484,7 @@ mod tests {
 
     #[test]
     fn the_skin_puts_every_vertex_on_the_suits_bone() {
-        let skin = Msh::read(GOLDEN)
+        let skin = Msh::from_bytes(GOLDEN)
             .unwrap()
             .skin("xskin-a-HEAD-HEAD", "HEAD")
             .unwrap();
@@ -527,22 +536,27 @@ mod tests {
     #[test]
     fn strides_and_the_signature_are_checked_where_they_stand() {
         assert_eq!(
-            Msh::read(&with(52, [12, 0, 0, 0]))
+            Msh::from_bytes(&with(52, [12, 0, 0, 0]))
                 .unwrap_err()
                 .path
                 .to_string(),
             "uv_stride"
         );
         assert_eq!(
-            Msh::read(&with(52, [12, 0, 0, 0])).unwrap_err().position,
+            Msh::from_bytes(&with(52, [12, 0, 0, 0]))
+                .unwrap_err()
+                .position,
             Some(Position::Byte(52))
         );
         assert_eq!(
-            Msh::read(&with(0, *b"B0B0")).unwrap_err().path.to_string(),
+            Msh::from_bytes(&with(0, *b"B0B0"))
+                .unwrap_err()
+                .path
+                .to_string(),
             "signature"
         );
         assert_eq!(
-            Msh::read(&with(176, [2, 0, 0, 0]))
+            Msh::from_bytes(&with(176, [2, 0, 0, 0]))
                 .unwrap_err()
                 .path
                 .to_string(),
@@ -558,7 +572,7 @@ mod tests {
     #[test]
     fn every_cut_of_the_golden_bytes_is_an_error_within_them() {
         for len in 0..GOLDEN.len() {
-            let error = Msh::read(&GOLDEN[..len]).unwrap_err();
+            let error = Msh::from_bytes(&GOLDEN[..len]).unwrap_err();
             assert!(
                 matches!(error.position, Some(Position::Byte(offset)) if offset <= len as u64),
                 "{len}: {error}"
@@ -570,7 +584,7 @@ mod tests {
     fn the_sample_is_a_closed_box_that_reads_back() {
         let block = arm_block();
         let bytes = block.to_bytes().unwrap();
-        assert_eq!(Msh::read(&bytes).unwrap(), block);
+        assert_eq!(Msh::from_bytes(&bytes).unwrap(), block);
         // Every edge of a closed surface borders two triangles.
         let mut edges = std::collections::HashMap::new();
         for face in &block.faces {

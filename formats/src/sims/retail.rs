@@ -111,7 +111,7 @@ fn skin_of_suit(
     if !is_mesh {
         return Ok(None);
     }
-    let msh = Msh::read(&found.bytes).map_err(|source| RigError::Referenced {
+    let msh = Msh::from_bytes(&found.bytes).map_err(|source| RigError::Referenced {
         path: found.path.clone(),
         source: Box::new(source),
     })?;

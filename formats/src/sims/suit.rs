@@ -49,7 +49,7 @@ fn find_skin(suit: &Suit, skin: &Skin, files: &Files) -> Result<rig::Skin, RigEr
         .as_ref()
         .is_some_and(|extension| extension == "msh")
     {
-        return Msh::read(&found.bytes)
+        return Msh::from_bytes(&found.bytes)
             .and_then(|msh| msh.skin(&name, &skin.bone.to_text()))
             .map_err(referenced);
     }

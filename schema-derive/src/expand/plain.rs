@@ -60,5 +60,7 @@ pub(super) fn plain_size(rt: &Runtime, run: &[BinaryPlan]) -> TokenStream {
 pub(super) fn is_plain(container: &Container, plans: &[BinaryPlan]) -> bool {
     let framed = container.attrs.form.is_some() || container.attrs.chunk.is_some();
     let has_context = !crate::check_context::params(container).is_empty();
-    !framed && !has_context && !plans.is_empty() && plans.iter().all(joins_plain_run)
+    // A type's own check runs after its fields are read, as plain bytes are not.
+    let checked = container.attrs.check.is_some();
+    !framed && !has_context && !checked && !plans.is_empty() && plans.iter().all(joins_plain_run)
 }

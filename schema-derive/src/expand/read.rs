@@ -27,10 +27,30 @@ pub fn decode_impl(rt: &Runtime, container: &Container, plans: &[BinaryPlan]) ->
         let local = field_local(name);
         quote!(#name: #local)
     });
-    let mut body = quote! {
-        #(#reads)*
-        #(#absent_counts)*
-        ::core::result::Result::Ok(Self { #(#inits),* })
+    let value = quote!(Self { #(#inits),* });
+    let mut body = match &container.attrs.check {
+        // A refusal points into the value from its first byte.
+        Some(check) => {
+            let path = &check.value.path;
+            // Spanned at the function, so a signature that does not fit is
+            // an error there.
+            let call = quote_spanned!(path.span()=> #path(&__value));
+            quote! {
+                let __start = #rt::Input::position(__reader)?;
+                #(#reads)*
+                #(#absent_counts)*
+                let __value = #value;
+                if #rt::checking() {
+                    #rt::checked_at_byte(__start, #call)?;
+                }
+                ::core::result::Result::Ok(__value)
+            }
+        }
+        None => quote! {
+            #(#reads)*
+            #(#absent_counts)*
+            ::core::result::Result::Ok(#value)
+        },
     };
     let frame = match (&container.attrs.form, &container.attrs.chunk) {
         (Some(form), _) => Some((quote!(read_form), form.value, quote!(FORM_HEADER_SIZE))),

@@ -121,7 +121,7 @@ fn record_impls(rt: &Runtime, container: &Container, plans: &[TextPlan]) -> Toke
                 let #local = __reader.style();
             }
         });
-    let inits = field_inits(plans);
+    let (start, finish) = built_value(rt, container, plans);
     let counts = plans.iter().filter_map(|plan| match &plan.codec {
         Codec::Count(users) => Some(shared_count(rt, plan, users)),
         _ => None,
@@ -148,9 +148,10 @@ fn record_impls(rt: &Runtime, container: &Container, plans: &[TextPlan]) -> Toke
                 __context: &<Self as #rt::HasContext>::Context,
             ) -> ::core::result::Result<Self, #rt::Error> {
                 #allow_reader_comments
+                #start
                 #(#reads)*
                 #(#styles)*
-                ::core::result::Result::Ok(Self { #(#inits),* })
+                #finish
             }
         }
 
@@ -191,7 +192,7 @@ fn one_line_impls(rt: &Runtime, container: &Container, plans: &[TextPlan]) -> To
     let reads = plans
         .iter()
         .map(|plan| read_one_line_field(rt, container, plan));
-    let inits = field_inits(plans);
+    let (start, finish) = built_value(rt, container, plans);
     let writes = plans.iter().map(|plan| write_one_line_field(rt, plan));
     let line_impls = one_line_text_impls(
         rt,
@@ -208,8 +209,9 @@ fn one_line_impls(rt: &Runtime, container: &Container, plans: &[TextPlan]) -> To
             fn read_tokens(
                 __reader: &mut #rt::TextReader<'_>,
             ) -> ::core::result::Result<Self, #rt::Error> {
+                #start
                 #(#reads)*
-                ::core::result::Result::Ok(Self { #(#inits),* })
+                #finish
             }
 
             fn write_tokens(
@@ -260,15 +262,38 @@ pub(super) fn one_line_text_impls(
     }
 }
 
-fn field_inits(plans: &[TextPlan]) -> Vec<TokenStream> {
-    plans
-        .iter()
-        .map(|plan| {
-            let name = plan.field.ident;
-            let local = field_local(name);
-            quote!(#name: #local)
-        })
-        .collect()
+/// A record's first statement and its last ones: the value of its fields,
+/// checked by the type's own `check` (at the record's first token) when it
+/// has one.
+fn built_value(
+    rt: &Runtime,
+    container: &Container,
+    plans: &[TextPlan],
+) -> (TokenStream, TokenStream) {
+    let inits = plans.iter().map(|plan| {
+        let name = plan.field.ident;
+        let local = field_local(name);
+        quote!(#name: #local)
+    });
+    let value = quote!(Self { #(#inits),* });
+    match &container.attrs.check {
+        Some(check) => {
+            let path = &check.value.path;
+            let call = quote_spanned!(path.span()=> #path(&__value));
+            let finish = quote! {
+                let __value = #value;
+                if #rt::checking() {
+                    #rt::checked(__reader, __start_mark, &[], #call)?;
+                }
+                ::core::result::Result::Ok(__value)
+            };
+            (quote!(let __start_mark = __reader.mark();), finish)
+        }
+        None => (
+            TokenStream::new(),
+            quote!(::core::result::Result::Ok(#value)),
+        ),
+    }
 }
 
 fn schema_impl(rt: &Runtime, container: &Container, plans: &[TextPlan]) -> TokenStream {

@@ -330,3 +330,45 @@ fn layout_describes_text_fields() {
         .collect();
     assert_eq!(nested, [("points", "Point"), ("groups", "Group")]);
 }
+
+/// A text record whose rule spans fields: the type's own `check`, run once
+/// both lists are read, refusing at the record's first token.
+#[derive(Debug, Clone, PartialEq, Schema)]
+#[schema(text, check = links_within_points)]
+struct Links {
+    #[schema(prefix)]
+    links: Vec<u32>,
+    #[schema(prefix)]
+    points: Vec<f32>,
+}
+
+fn links_within_points(value: &Links) -> Result<(), crate::schema::Refusal> {
+    match value
+        .links
+        .iter()
+        .position(|&link| link as usize >= value.points.len())
+    {
+        Some(at) => Err(
+            crate::schema::Refusal::new("a link is past the points").inside([
+                crate::schema::Segment::Field("links"),
+                crate::schema::Segment::Index(at),
+            ]),
+        ),
+        None => Ok(()),
+    }
+}
+
+#[test]
+fn a_type_check_runs_on_the_whole_text_record() {
+    let links = Links::from_text(b"1\n0\n1\n2.5\n").unwrap();
+    assert_eq!(
+        links,
+        Links {
+            links: vec![0],
+            points: vec![2.5]
+        }
+    );
+    let error = Links::from_text(b"1\n3\n1\n2.5\n").unwrap_err();
+    assert_eq!(error.position, Some(Position::Text { line: 1, column: 1 }));
+    assert_eq!(error.path.to_string(), "links[0]");
+}
