@@ -47,7 +47,7 @@ export class Playback {
   }
 
   play() {
-    if (!this.clip) return;
+    if (!this.clip || this.playing) return;
     this.playing = true;
     this.elements.play.textContent = "Pause";
     let last = performance.now();

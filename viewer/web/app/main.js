@@ -65,7 +65,10 @@ async function show() {
     showProblems($("problems"), problems);
     document.body.dataset.figure = scene.screenBox().join(",");
     // The frame is drawn once the browser has painted it.
-    requestAnimationFrame(() => state.ready());
+    requestAnimationFrame(() => {
+      state.ready();
+      if (view.autoplay) playback.play();
+    });
   } catch (error) {
     problems.push(error.message);
     showProblems($("problems"), problems);
@@ -84,12 +87,12 @@ $("side-view").addEventListener("click", () => scene?.view("side"));
 $("skeleton").addEventListener("change", (event) => scene?.showSkeleton(event.target.checked));
 $("anim-file").addEventListener("change", (event) => {
   playback?.pause();
-  view = { ...view, anim: event.target.value || undefined, skill: undefined, frame: 0 };
+  view = { ...view, anim: event.target.value || undefined, skill: undefined, frame: 0, autoplay: true };
   show();
 });
 $("skill").addEventListener("change", (event) => {
   playback?.pause();
-  view = { ...view, skill: event.target.value, frame: 0 };
+  view = { ...view, skill: event.target.value, frame: 0, autoplay: true };
   show();
 });
 $("lod").addEventListener("change", (event) => {
@@ -125,6 +128,7 @@ async function start() {
     scene,
     () => {
       view.frame = playback.frame;
+      view.autoplay = false;
       state.toUrl(view);
     },
   );

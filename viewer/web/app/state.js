@@ -12,6 +12,8 @@ export function fromUrl() {
   }
   state.mesh = params.getAll("mesh");
   state.blend = params.getAll("blend");
+  // A view without a frame plays its animation; one with a frame shows it.
+  state.autoplay = !params.has("frame");
   state.frame = Number.parseInt(state.frame ?? "0", 10) || 0;
   state.lod = Number.parseInt(state.lod ?? "0", 10) || 0;
   return state;
