@@ -3,8 +3,9 @@
 //! frame of an animation) and its skins deformed. Commands take their inputs
 //! from here and never from each other.
 
-use std::cell::Cell;
+use std::cell::RefCell;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use formats::catalogue::Catalogue;
 use formats::files::{read_at_most, read_file, Files, DEFAULT_INPUT_LIMIT};
@@ -44,25 +45,43 @@ pub fn known_names(catalogue: &Catalogue) -> String {
         .join(", ")
 }
 
+/// How the command line being run reads files: the files named on it and
+/// the files they refer to alike.
+#[derive(Debug, Clone)]
+pub struct Reading {
+    /// The most bytes an input may hold (`--max-input`).
+    pub limit: u64,
+    /// When set, the only folders (absolute, links resolved) a referenced
+    /// file may be read from: `view` serves nothing outside its paths.
+    pub within: Option<Arc<[PathBuf]>>,
+}
+
+impl Default for Reading {
+    fn default() -> Self {
+        Reading {
+            limit: DEFAULT_INPUT_LIMIT,
+            within: None,
+        }
+    }
+}
+
 thread_local! {
-    /// The most bytes an input may hold, for the command line being run.
-    static INPUT_LIMIT: Cell<u64> = const { Cell::new(DEFAULT_INPUT_LIMIT) };
+    static READING: RefCell<Reading> = RefCell::new(Reading::default());
 }
 
-/// Sets the limit on inputs' sizes for the command line this thread runs
-/// (`--max-input`): the files named on it and the files they refer to.
-pub fn set_input_limit(limit: u64) {
-    INPUT_LIMIT.with(|cell| cell.set(limit));
+/// Sets how the command line this thread runs reads files.
+pub fn set_reading(reading: Reading) {
+    READING.with(|cell| *cell.borrow_mut() = reading);
 }
 
-pub fn input_limit() -> u64 {
-    INPUT_LIMIT.with(Cell::get)
+pub fn reading() -> Reading {
+    READING.with(|cell| cell.borrow().clone())
 }
 
 /// The bytes of `path`, at most the input limit of them; `-` reads
 /// standard input.
 pub fn read(path: &Path) -> Result<Vec<u8>, CliError> {
-    let limit = input_limit();
+    let limit = reading().limit;
     let bytes = if path.as_os_str() == "-" {
         read_at_most(std::io::stdin().lock(), limit)
     } else {
@@ -134,7 +153,12 @@ pub fn load(catalogue: &Catalogue, path: &Path, forced: Option<&str>) -> Result<
     let files = if path.as_os_str() == "-" {
         Files::nowhere()
     } else {
-        Files::beside(path).with_limit(input_limit())
+        let reading = reading();
+        let files = Files::beside(path).with_limit(reading.limit);
+        match reading.within {
+            Some(folders) => files.within(folders),
+            None => files,
+        }
     };
     Ok(Input {
         path: path.to_path_buf(),

@@ -227,7 +227,10 @@ pub fn run(
             return ExitCode::from(u8::try_from(error.exit_code()).unwrap_or(2));
         }
     };
-    input::set_input_limit(cli.max_input);
+    input::set_reading(input::Reading {
+        limit: cli.max_input,
+        within: None,
+    });
     let mut context = Context {
         catalogue,
         stdout,

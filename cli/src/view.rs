@@ -36,9 +36,14 @@ const MAX_LEVELS: usize = 16;
 
 pub fn run(context: &mut Context, args: &Args) -> Result<bool, CliError> {
     let roots = Roots::new(&args.paths).map_err(|error| CliError::Usage(error.to_string()))?;
+    // Files the shown ones refer to are read only under the paths given.
+    let folders: Vec<PathBuf> = roots.iter().map(|root| root.path.clone()).collect();
     let assets = CommandLine {
         catalogue: context.catalogue,
-        input_limit: input::input_limit(),
+        reading: input::Reading {
+            within: Some(folders.into()),
+            ..input::reading()
+        },
     };
     let viewer = Viewer {
         roots,
@@ -73,7 +78,7 @@ pub fn run(context: &mut Context, args: &Args) -> Result<bool, CliError> {
 /// The command line's own code, answering the page.
 struct CommandLine {
     catalogue: Catalogue,
-    input_limit: u64,
+    reading: input::Reading,
 }
 
 impl CommandLine {
@@ -82,8 +87,9 @@ impl CommandLine {
         &self,
         command: impl FnOnce(&mut Context) -> Result<T, CliError>,
     ) -> (Result<T, Refused>, Vec<String>) {
-        // Each server thread reads with the limit of the command line.
-        input::set_input_limit(self.input_limit);
+        // Each server thread reads as the command line does, under the
+        // paths given only.
+        input::set_reading(self.reading.clone());
         let (mut stdout, mut stderr) = (Vec::new(), Vec::new());
         let mut context = Context {
             catalogue: self.catalogue,

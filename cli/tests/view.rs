@@ -178,8 +178,19 @@ fn a_sims_skeleton_is_dressed_by_the_suits_beside_it() {
     keep_for_validation(&glb, "view-sims-adult-walking.glb", folder.path());
     let json = glb_json(&glb);
     // Dressed: the body and the head, and the walk.
-    assert!(json["meshes"].as_array().unwrap().len() >= 2);
+    let dressed = json["meshes"].as_array().unwrap().len();
+    assert!(dressed >= 2);
     assert_eq!(json["animations"].as_array().unwrap().len(), 1);
+
+    // The page names the meshes it wants: the head alone, or none.
+    let (status, glb) = served.get("/api/gltf?open=adult-skeleton.cmx&mesh=C002FC_Lisa.cmx");
+    assert_eq!(status, 200);
+    let head = glb_json(&glb)["meshes"].as_array().unwrap().len();
+    assert!(head >= 1 && head < dressed, "{head} of {dressed}");
+    let (status, glb) = served.get("/api/gltf?open=adult-skeleton.cmx&mesh=");
+    assert_eq!(status, 200);
+    assert!(glb_json(&glb)["meshes"].as_array().map_or(0, Vec::len) == 0);
+    assert!(!glb_json(&glb)["skins"].as_array().unwrap().is_empty());
 }
 
 #[test]
@@ -268,6 +279,50 @@ fn nothing_outside_the_paths_is_served() {
     }
     let (status, _) = served.get("/api/info?open=humanoid.cmx");
     assert_eq!(status, 200);
+}
+
+#[test]
+fn files_a_shown_one_refers_to_are_read_only_under_the_paths() {
+    // The appearance's meshes and skeleton lie in a folder above the one
+    // served, where `convert` finds them.
+    let outside = tempfile::tempdir().unwrap();
+    for (name, folder) in [
+        ("humanoid.lmg", "appearance/mesh"),
+        ("humanoid.mgn", "appearance/mesh"),
+        ("humanoid.skt", "appearance/skeleton"),
+    ] {
+        let folder = outside.path().join(folder);
+        std::fs::create_dir_all(&folder).unwrap();
+        std::fs::copy(tests::fixtures_dir().join(name), folder.join(name)).unwrap();
+    }
+    let served_dir = outside.path().join("served");
+    std::fs::create_dir(&served_dir).unwrap();
+    let sat = served_dir.join("humanoid.sat");
+    std::fs::copy(tests::fixtures_dir().join("humanoid.sat"), &sat).unwrap();
+    let glb = outside.path().join("humanoid.glb");
+    assert_status(
+        &ossuary(&[
+            "convert",
+            sat.to_str().unwrap(),
+            "-o",
+            glb.to_str().unwrap(),
+        ]),
+        0,
+    );
+
+    let served = Served::start(&[&served_dir]);
+    let (status, error) = served.json("/api/gltf?open=humanoid.sat");
+    assert_eq!(status, 422, "{error}");
+    let message = error["message"].as_str().unwrap();
+    assert!(message.contains("cannot find"), "{message}");
+    assert!(
+        !message.contains("appearance/mesh/humanoid.lmg,"),
+        "{message}"
+    );
+    assert!(
+        !message.contains(&outside.path().join("appearance").display().to_string()),
+        "a path outside the one served was looked at: {message}"
+    );
 }
 
 #[test]

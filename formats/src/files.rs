@@ -8,6 +8,7 @@
 
 use std::io::Read;
 use std::path::{Component, Path, PathBuf};
+use std::sync::Arc;
 
 /// How many bytes an input may hold, unless told otherwise: far past any
 /// real file of these games, and a bound on the memory an endless input
@@ -83,6 +84,10 @@ pub struct Files {
     root: Option<PathBuf>,
     /// The most bytes a referenced file may hold.
     limit: u64,
+    /// When set, the only folders (absolute, links resolved) a referenced
+    /// file may lie in: a candidate elsewhere is not looked at, and one
+    /// whose links lead elsewhere is not read.
+    within: Option<Arc<[PathBuf]>>,
 }
 
 impl Default for Files {
@@ -91,6 +96,7 @@ impl Default for Files {
             folder: None,
             root: None,
             limit: DEFAULT_INPUT_LIMIT,
+            within: None,
         }
     }
 }
@@ -144,12 +150,22 @@ impl Files {
         Files { limit, ..self }
     }
 
-    /// References of a file found through these: beside it, same root and
-    /// limit.
+    /// Reads referenced files only inside `folders` (absolute, links
+    /// resolved), as a server showing some folders must.
+    pub fn within(self, folders: Arc<[PathBuf]>) -> Files {
+        Files {
+            within: Some(folders),
+            ..self
+        }
+    }
+
+    /// References of a file found through these: beside it, same root,
+    /// limit and folders.
     pub fn beside_found(&self, found: &FoundFile) -> Files {
         Files {
             root: self.root.clone(),
             limit: self.limit,
+            within: self.within.clone(),
             ..Files::beside(&found.path)
         }
     }
@@ -160,7 +176,7 @@ impl Files {
     /// it; then every name's last component beside the referring file.
     /// `what` names the reference in the error, which lists every path tried.
     pub fn find(&self, what: &str, names: &[String]) -> Result<FoundFile, FindError> {
-        read_first(what, self.candidates(names), self.limit)
+        self.read_first(what, self.candidates(names))
     }
 
     /// Reads the first of `names` that exists in the referring file's
@@ -175,7 +191,7 @@ impl Files {
                 .collect(),
             None => Vec::new(),
         };
-        read_first(what, candidates, self.limit)
+        self.read_first(what, candidates)
     }
 
     fn candidates(&self, names: &[String]) -> Vec<PathBuf> {
@@ -207,27 +223,44 @@ impl Files {
         }
         candidates
     }
-}
 
-/// Reads the first candidate that exists, matched without regard to case.
-fn read_first(what: &str, candidates: Vec<PathBuf>, limit: u64) -> Result<FoundFile, FindError> {
-    let mut tried = Vec::new();
-    for candidate in candidates {
-        if let Some(path) = find_ignoring_case(&candidate) {
-            let bytes = read_file(&path, limit).map_err(|source| FindError::Unreadable {
-                path: path.clone(),
-                source,
-            })?;
-            return Ok(FoundFile { path, bytes });
+    /// Reads the first candidate that exists, matched without regard to
+    /// case, among those the folders allow.
+    fn read_first(&self, what: &str, candidates: Vec<PathBuf>) -> Result<FoundFile, FindError> {
+        let mut tried = Vec::new();
+        for candidate in candidates {
+            if !self.allows(&candidate) {
+                continue;
+            }
+            let found = find_ignoring_case(&candidate)
+                .filter(|path| path.canonicalize().is_ok_and(|path| self.allows(&path)));
+            if let Some(path) = found {
+                let bytes =
+                    read_file(&path, self.limit).map_err(|source| FindError::Unreadable {
+                        path: path.clone(),
+                        source,
+                    })?;
+                return Ok(FoundFile { path, bytes });
+            }
+            if !tried.contains(&candidate) {
+                tried.push(candidate);
+            }
         }
-        if !tried.contains(&candidate) {
-            tried.push(candidate);
-        }
+        Err(FindError::Missing {
+            what: what.to_owned(),
+            tried,
+        })
     }
-    Err(FindError::Missing {
-        what: what.to_owned(),
-        tried,
-    })
+
+    /// Whether `path` lies in one of the folders files may be read from
+    /// (every path does when none are set). `path` is compared as written:
+    /// a candidate is absolute once its folder is.
+    fn allows(&self, path: &Path) -> bool {
+        self.within.as_ref().is_none_or(|folders| {
+            let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+            folders.iter().any(|folder| absolute.starts_with(folder))
+        })
+    }
 }
 
 /// A reference as a relative path: `/` and `\` both separate folders, and
@@ -380,6 +413,50 @@ mod tests {
             .unwrap_err();
         assert!(error.to_string().contains("Textures/above.png"), "{error}");
         assert!(Files::nowhere().find_beside("x", &names("x")).is_err());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn within_folders_nothing_outside_them_is_read() {
+        let dir = scratch("within").canonicalize().unwrap();
+        let served = dir.join("served");
+        std::fs::create_dir_all(served.join("appearance")).unwrap();
+        std::fs::create_dir_all(dir.join("appearance/mesh")).unwrap();
+        std::fs::write(dir.join("appearance/mesh/body.lmg"), b"above").unwrap();
+        std::fs::write(dir.join("secret.skn"), b"secret").unwrap();
+        let within: Arc<[PathBuf]> = Arc::from([served.clone()]);
+        let files = Files::beside(&served.join("appearance/char.sat")).within(within.clone());
+        // Found above the folder served without the limit, not with it.
+        let reference = ["appearance/mesh/body.lmg".to_owned()];
+        assert!(Files::beside(&served.join("appearance/char.sat"))
+            .find("the mesh list", &reference)
+            .is_ok());
+        let error = files.find("the mesh list", &reference).unwrap_err();
+        assert!(
+            !error
+                .to_string()
+                .contains(&dir.join("appearance").display().to_string()),
+            "a path outside was looked at: {error}"
+        );
+        #[cfg(unix)]
+        {
+            // A link beside the referrer that leads outside.
+            let link = served.join("appearance/link.skn");
+            std::os::unix::fs::symlink(dir.join("secret.skn"), &link).unwrap();
+            assert_eq!(std::fs::read(&link).unwrap(), b"secret");
+            assert!(files.find("the skin", &["link.skn".to_owned()]).is_err());
+            assert!(files
+                .find_beside("the skin", &["link.skn".to_owned()])
+                .is_err());
+        }
+        std::fs::write(served.join("appearance/skin.skn"), b"inside").unwrap();
+        assert_eq!(
+            files
+                .find("the skin", &["skin.skn".to_owned()])
+                .unwrap()
+                .bytes,
+            b"inside"
+        );
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

@@ -94,26 +94,32 @@ pub fn family_of(format: &Format) -> &'static str {
 
 /// Everything under the roots, grouped.
 pub fn list(roots: &Roots, catalogue: &Catalogue) -> Listing {
+    let mut files = Vec::new();
+    for root in roots.iter() {
+        walk(&root.path, &root.path, &mut files);
+    }
+    listing_of(roots, catalogue, files)
+}
+
+/// The files given (absolute, links resolved), grouped; those outside
+/// the roots are left out.
+fn listing_of(roots: &Roots, catalogue: &Catalogue, files: Vec<PathBuf>) -> Listing {
     let mut listing = Listing::default();
     let mut kinds: HashMap<&'static str, Capabilities> = HashMap::new();
     let mut found = Vec::new();
-    for root in roots.iter() {
-        let mut files = Vec::new();
-        walk(&root.path, &root.path, &mut files);
-        for path in files {
-            let Some(rel) = roots.relative(&path) else {
-                continue;
-            };
-            match classify(&path, catalogue, &mut kinds) {
-                Ok(Some((format, holds))) => found.push(Found {
-                    rel,
-                    dir: path.parent().map(Path::to_path_buf).unwrap_or_default(),
-                    format,
-                    holds,
-                }),
-                Ok(None) => {}
-                Err(message) => listing.problems.push(Problem { file: rel, message }),
-            }
+    for path in files {
+        let Some(rel) = roots.relative(&path) else {
+            continue;
+        };
+        match classify(&path, catalogue, &mut kinds) {
+            Ok(Some((format, holds))) => found.push(Found {
+                rel,
+                dir: path.parent().map(Path::to_path_buf).unwrap_or_default(),
+                format,
+                holds,
+            }),
+            Ok(None) => {}
+            Err(message) => listing.problems.push(Problem { file: rel, message }),
         }
     }
     group(&found, &mut listing);
@@ -283,9 +289,25 @@ fn group_folder(found: &[&Found], listing: &mut Listing) {
 }
 
 /// The meshes that dress the character `open` names, as the listing of
-/// its folder gives them.
+/// its folder gives them (only that folder is looked at: files only ever
+/// go together within one).
 pub fn meshes_of(roots: &Roots, catalogue: &Catalogue, open: &str) -> Vec<String> {
-    list(roots, catalogue)
+    let Some(folder) = roots
+        .resolve(open)
+        .and_then(|path| path.parent().map(Path::to_path_buf))
+    else {
+        return Vec::new();
+    };
+    let Ok(entries) = fs::read_dir(&folder) else {
+        return Vec::new();
+    };
+    let mut files: Vec<PathBuf> = entries
+        .flatten()
+        .filter_map(|entry| entry.path().canonicalize().ok())
+        .filter(|path| path.is_file() && path.parent() == Some(folder.as_path()))
+        .collect();
+    files.sort();
+    listing_of(roots, catalogue, files)
         .characters
         .into_iter()
         .find(|character| character.open == open)

@@ -198,11 +198,17 @@ impl Viewer {
         };
         let mut meshes = Vec::new();
         let named: Vec<&str> = all(query, "mesh").collect();
+        // Without `mesh`, the meshes that dress the character; `mesh=`
+        // with no name asks for none.
         let mesh_rels: Vec<String> = if named.is_empty() {
             let open_rel = first(query, "open").unwrap_or_default();
             listing::meshes_of(&self.roots, &self.catalogue, open_rel)
         } else {
-            named.into_iter().map(str::to_owned).collect()
+            named
+                .into_iter()
+                .filter(|rel| !rel.is_empty())
+                .map(str::to_owned)
+                .collect()
         };
         for rel in &mesh_rels {
             match self.roots.resolve(rel) {

@@ -104,7 +104,8 @@ function differing(first, second, box) {
 
 /** The view at `query`, once ready: its canvas with and without the figure, and the figure's box. */
 async function capture(page, base, query, name) {
-  await page.goto(`${base}?${query}`);
+  // A loaded machine takes a while to hand out three.js (a debug build).
+  await page.goto(`${base}?${query}`, { timeout: 60_000 });
   await page.waitForFunction(() => ["ready", "error"].includes(document.body.dataset.state), null, {
     timeout: 60_000,
   });

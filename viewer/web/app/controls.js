@@ -1,4 +1,40 @@
-// Level of detail and blend target controls, where the files have them.
+// The meshes on a character, level of detail and blend target controls,
+// where the files have them.
+
+/** With more meshes than this beside a skeleton (a game's whole wardrobe),
+ * only the first is put on until others are ticked. */
+const MESHES_AT_ONCE = 6;
+
+/** The meshes a character wears unless the view names some. */
+export function defaultMeshes(meshes) {
+  return meshes.length <= MESHES_AT_ONCE ? meshes : meshes.slice(0, 1);
+}
+
+/**
+ * One checkbox per mesh that can go on the character, `chosen` ticked;
+ * `onChange(chosen)` gets the ticked ones in the list's order.
+ */
+export function showMeshes(container, meshes, chosen, onChange) {
+  container.hidden = meshes.length < 2;
+  const boxes = meshes.map((mesh) => {
+    const box = document.createElement("input");
+    box.type = "checkbox";
+    box.value = mesh;
+    box.checked = chosen.includes(mesh);
+    box.addEventListener("change", () => onChange(boxes.filter((one) => one.checked).map((one) => one.value)));
+    return box;
+  });
+  const heading = document.createElement("span");
+  heading.textContent = "Meshes";
+  container.replaceChildren(
+    heading,
+    ...boxes.map((box) => {
+      const label = document.createElement("label");
+      label.append(box, box.value);
+      return label;
+    }),
+  );
+}
 
 /** The level of detail slider: `lods` levels, `lod` chosen. */
 export function showLevels(elements, lods, lod) {

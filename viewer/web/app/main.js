@@ -3,7 +3,7 @@
 
 import * as api from "./api.js";
 import { Playback } from "./animation.js";
-import { showBlends, showLevels } from "./controls.js";
+import { defaultMeshes, showBlends, showLevels, showMeshes } from "./controls.js";
 import { showFacts, showProblems } from "./facts.js";
 import { showList } from "./list.js";
 import { Scene } from "./scene.js";
@@ -28,13 +28,22 @@ async function show() {
   const problems = [];
   try {
     const character = listing.characters.find((one) => one.open === view.open);
+    // `mesh=` with no name asks for none: the bare skeleton.
+    const named = view.mesh.filter((mesh) => mesh !== "");
+    const offered = [...new Set([...(character?.meshes ?? []), ...named])];
+    const meshes = view.mesh.length > 0 ? named : defaultMeshes(offered);
+    showMeshes($("meshes"), offered, meshes, (chosen) => {
+      playback?.pause();
+      view = { ...view, mesh: chosen.length > 0 ? chosen : [""] };
+      show();
+    });
     const info = await api.info({ open: view.open, anim: view.anim });
     showFacts($("facts"), info.facts);
     problems.push(...info.warnings);
     showLevels(levels, info.lods, view.lod);
     const made = await api.gltf({
       open: view.open,
-      mesh: view.mesh.length > 0 ? view.mesh : undefined,
+      mesh: meshes.length > 0 ? meshes : [""],
       anim: view.anim,
       skill: view.skill,
       lod: view.lod,
