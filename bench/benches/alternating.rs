@@ -1,0 +1,315 @@
+//! The headline comparisons with the contenders taking turns: in each
+//! round every contender runs the same number of calls, in an order that
+//! rotates from round to round, so a machine that slows down or speeds up
+//! during the run weighs on all of them alike; a round's ratio compares
+//! contenders timed moments apart. Each call's result is dropped before
+//! the next call, and glibc's mmap threshold is fixed (the process runs
+//! itself again with `MALLOC_MMAP_THRESHOLD_` set when it is not), so
+//! every large vector of every contender is a fresh mapping: the same
+//! allocator state for all, as a program reading one file meets it.
+//!
+//! `cargo bench -p bench --bench alternating [-- FILTER]` prints one line
+//! per case: each contender's median time per call, and the median (min
+//! to max) over the rounds of baseline time / ossuary time for each
+//! baseline. Criterion's benches (`binary`, `text`, `skinning`) measure
+//! the same cases one contender after another, with the default
+//! allocator.
+
+use std::hint::black_box;
+use std::io::Cursor;
+use std::time::{Duration, Instant};
+
+use bench::{hand, naive, scalar, synthetic, twins};
+use binrw::BinRead;
+use formats::schema::BinarySchema;
+use formats::sims::bmf::Bmf;
+use formats::sims::skn::Skn;
+use skinning::{model_matrices, BlendRule, BoundSkin, Deformer, PosedSkin, Skeleton};
+
+/// glibc's mmap threshold while timing: vectors of 128 KiB or more are
+/// fresh mappings, whatever ran before.
+const MMAP_THRESHOLD: &str = "131072";
+/// Rounds per case: each contender is timed once a round.
+const ROUNDS: usize = 15;
+/// About how long one contender's turn in a round takes.
+const TURN: Duration = Duration::from_millis(60);
+
+/// A contender: its name and one call.
+struct Contender<'a> {
+    name: &'static str,
+    call: Box<dyn FnMut() + 'a>,
+    /// A floor (work any contender must do, such as copying the bytes it
+    /// writes) is timed beside the others but is no baseline to beat.
+    floor: bool,
+}
+
+fn contender<'a>(name: &'static str, call: impl FnMut() + 'a) -> Contender<'a> {
+    Contender {
+        name,
+        call: Box::new(call),
+        floor: false,
+    }
+}
+
+fn floor<'a>(name: &'static str, call: impl FnMut() + 'a) -> Contender<'a> {
+    Contender {
+        floor: true,
+        ..contender(name, call)
+    }
+}
+
+/// Keeps the compiler from leaving a call's result unmade; it is dropped
+/// here, before the next call.
+fn keep<T>(result: T) {
+    black_box(result);
+}
+
+fn median(values: &mut [f64]) -> f64 {
+    values.sort_by(f64::total_cmp);
+    values[values.len() / 2]
+}
+
+/// Times the contenders in turns; the last one is ossuary, the others its
+/// baselines (and floors). Prints the case's line.
+fn race(case: &str, mut contenders: Vec<Contender>) {
+    // One call each to warm up, and to learn how many calls fill a turn.
+    let calls: Vec<u32> = contenders
+        .iter_mut()
+        .map(|contender| {
+            let start = Instant::now();
+            (contender.call)();
+            let once = start.elapsed().max(Duration::from_micros(1));
+            (TURN.as_secs_f64() / once.as_secs_f64()).clamp(1.0, 10_000.0) as u32
+        })
+        .collect();
+    // The same number of calls for every contender: the fewest any needs.
+    let calls = calls.iter().copied().min().unwrap_or(1);
+    let count = contenders.len();
+    let mut times = vec![Vec::with_capacity(ROUNDS); count];
+    for round in 0..ROUNDS {
+        for turn in 0..count {
+            let index = (round + turn) % count;
+            let contender = &mut contenders[index];
+            let start = Instant::now();
+            for _ in 0..calls {
+                (contender.call)();
+            }
+            times[index].push(start.elapsed().as_secs_f64() / f64::from(calls));
+        }
+    }
+    let ossuary = count - 1;
+    let mut line = format!("{case}:");
+    for (index, contender) in contenders.iter().enumerate() {
+        let mut own = times[index].clone();
+        line += &format!(" {} {:.3} ms", contender.name, median(&mut own) * 1e3);
+        line += if index == ossuary { ";" } else { "," };
+    }
+    for (index, contender) in contenders.iter().enumerate().take(ossuary) {
+        if contender.floor {
+            continue;
+        }
+        let mut ratios: Vec<f64> = (0..ROUNDS)
+            .map(|round| times[index][round] / times[ossuary][round])
+            .collect();
+        let middle = median(&mut ratios);
+        line += &format!(
+            " vs {} {:.2} ({:.2}-{:.2})",
+            contender.name,
+            middle,
+            ratios[0],
+            ratios[ROUNDS - 1]
+        );
+    }
+    println!("{line}");
+}
+
+fn binrw_decode<T: for<'a> BinRead<Args<'a> = ()> + binrw::meta::ReadEndian>(bytes: &[u8]) -> T {
+    T::read(&mut Cursor::new(bytes)).expect("binrw decodes the synthetic file")
+}
+
+/// Decode and encode of one layout against binrw's derive and the
+/// hand-written codec, after checking that the three agree.
+fn binary<T, Twin>(
+    filter: &str,
+    name: &str,
+    value: T,
+    decode: fn(&[u8]) -> Result<T, hand::Malformed>,
+    encode: fn(&T) -> Result<Vec<u8>, hand::Malformed>,
+) where
+    T: BinarySchema + formats::schema::HasContext<Context = ()> + PartialEq + std::fmt::Debug,
+    Twin: for<'a> BinRead<Args<'a> = ()>
+        + binrw::meta::ReadEndian
+        + for<'a> binrw::BinWrite<Args<'a> = ()>
+        + binrw::meta::WriteEndian,
+{
+    let bytes = value
+        .to_bytes()
+        .expect("ossuary encodes the synthetic file");
+    assert_eq!(decode(&bytes).as_ref(), Ok(&value), "{name}: hand differs");
+    assert_eq!(encode(&value).as_ref(), Ok(&bytes), "{name}: hand differs");
+    let twin: Twin = binrw_decode(&bytes);
+    let case = format!("{name} decode");
+    if case.contains(filter) {
+        race(
+            &case,
+            vec![
+                contender("binrw", || keep(binrw_decode::<Twin>(black_box(&bytes)))),
+                contender("hand", || keep(decode(black_box(&bytes)))),
+                contender("ossuary", || keep(T::from_bytes(black_box(&bytes)))),
+            ],
+        );
+    }
+    let case = format!("{name} encode");
+    if case.contains(filter) {
+        race(
+            &case,
+            vec![
+                contender("binrw", || {
+                    let mut out = Cursor::new(Vec::new());
+                    black_box(&twin)
+                        .write(&mut out)
+                        .expect("binrw encodes the synthetic file");
+                    keep(out)
+                }),
+                contender("hand", || keep(encode(black_box(&value)))),
+                contender("ossuary", || keep(black_box(&value).to_bytes())),
+            ],
+        );
+    }
+}
+
+fn text(filter: &str, vertices: usize) {
+    let skin = synthetic::skn(vertices);
+    let text = skin.to_text().expect("ossuary writes the synthetic skin");
+    let as_str = std::str::from_utf8(&text).expect("the synthetic skin is ASCII");
+    let parsed = naive::parse_skn(as_str).expect("the naive reader reads the skin");
+    assert_eq!(
+        Skn {
+            style: skin.style.clone(),
+            ..parsed
+        },
+        skin,
+        "the naive reader loses values"
+    );
+    let case = format!("skn {vertices} vertices parse");
+    if case.contains(filter) {
+        race(
+            &case,
+            vec![
+                contender("naive", || {
+                    let text = std::str::from_utf8(black_box(&text)).expect("ASCII");
+                    keep(naive::parse_skn(text))
+                }),
+                contender("ossuary", || keep(Skn::from_text(black_box(&text)))),
+            ],
+        );
+    }
+    let case = format!("skn {vertices} vertices write");
+    if case.contains(filter) {
+        race(
+            &case,
+            vec![
+                contender("naive", || keep(naive::write_skn(black_box(&skin)))),
+                contender("ossuary", || keep(black_box(&skin).to_text())),
+            ],
+        );
+    }
+}
+
+fn deformation(filter: &str) {
+    let skin = synthetic::skn(1_000_000)
+        .skin()
+        .expect("the synthetic skin is a rig skin");
+    let skeleton = Skeleton::new(&synthetic::rig_skeleton(synthetic::SKIN_BONES))
+        .expect("the synthetic skeleton poses");
+    let model = model_matrices(&skeleton, skeleton.rest_locals()).expect("poses");
+    let bound = BoundSkin::bind(&skin, &skeleton).expect("binds");
+    let plain = scalar::Skin::new(&skin);
+    let mut baseline = scalar::Posed::default();
+    plain.deform(&model, &mut baseline);
+    let posed = bound.deform(&model, BlendRule::Game).expect("deforms");
+    assert_eq!(
+        posed.positions, baseline.positions,
+        "the deformations differ"
+    );
+    assert_eq!(posed.normals, baseline.normals, "the deformations differ");
+    let mut copied_positions = vec![[0.0f32; 3]; skin.positions.len()];
+    let mut copied_normals = vec![[0.0f32; 3]; skin.normals.len()];
+    for threads in [1, 2] {
+        let case = format!("sims deform 1M vertices, {threads} thread(s)");
+        if !case.contains(filter) {
+            continue;
+        }
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .expect("a thread pool");
+        let mut deformer = Deformer::default();
+        let mut posed = PosedSkin::default();
+        race(
+            &case,
+            vec![
+                floor("copy floor", || {
+                    copied_positions.copy_from_slice(black_box(&skin.positions));
+                    copied_normals.copy_from_slice(black_box(&skin.normals));
+                    black_box((&copied_positions, &copied_normals));
+                }),
+                contender("scalar", || plain.deform(black_box(&model), &mut baseline)),
+                contender("ossuary", || {
+                    pool.install(|| {
+                        deformer
+                            .deform(&bound, black_box(&model), BlendRule::Game, &mut posed)
+                            .expect("deforms")
+                    })
+                }),
+            ],
+        );
+    }
+}
+
+fn main() {
+    if std::env::var_os("MALLOC_MMAP_THRESHOLD_").is_none() {
+        let status = std::process::Command::new(std::env::current_exe().expect("this program"))
+            .args(std::env::args_os().skip(1))
+            .env("MALLOC_MMAP_THRESHOLD_", MMAP_THRESHOLD)
+            .status()
+            .expect("this program runs again");
+        std::process::exit(status.code().unwrap_or(1));
+    }
+    // `cargo bench` passes `--bench`; any other word narrows the cases.
+    let filter = std::env::args()
+        .skip(1)
+        .find(|arg| !arg.starts_with("--"))
+        .unwrap_or_default();
+    for bones in [10_000, usize::from(u16::MAX)] {
+        binary::<_, twins::Skel>(
+            &filter,
+            &format!("skel {bones} bones"),
+            synthetic::skel(bones),
+            hand::decode_skel,
+            hand::encode_skel,
+        );
+    }
+    for joints in [10_000, 100_000] {
+        binary::<_, twins::Skt>(
+            &filter,
+            &format!("skt {joints} joints"),
+            synthetic::skt(joints),
+            hand::decode_skt,
+            hand::encode_skt,
+        );
+    }
+    for vertices in [100_000, 1_000_000] {
+        binary::<_, twins::Bmf>(
+            &filter,
+            &format!("bmf {vertices} vertices"),
+            Bmf::from(&synthetic::skn(vertices)),
+            hand::decode_bmf,
+            hand::encode_bmf,
+        );
+    }
+    for vertices in [100_000, 1_000_000] {
+        text(&filter, vertices);
+    }
+    deformation(&filter);
+}
