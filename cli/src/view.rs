@@ -50,6 +50,13 @@ pub fn run(context: &mut Context, args: &Args) -> Result<bool, CliError> {
         catalogue: context.catalogue,
         assets: Box::new(assets),
     };
+    // Ctrl-C is caught before the address is printed: whoever reads it may
+    // press Ctrl-C at once.
+    let (stop, stopped) = mpsc::channel();
+    ctrlc::set_handler(move || {
+        let _ = stop.send(());
+    })
+    .map_err(|error| CliError::Usage(format!("cannot wait for Ctrl-C: {error}")))?;
     let running =
         server::start(viewer, args.port).map_err(|error| CliError::Usage(error.to_string()))?;
     context.print(&format!("{}\n", running.url()))?;
@@ -65,11 +72,6 @@ pub fn run(context: &mut Context, args: &Args) -> Result<bool, CliError> {
             ));
         }
     }
-    let (stop, stopped) = mpsc::channel();
-    ctrlc::set_handler(move || {
-        let _ = stop.send(());
-    })
-    .map_err(|error| CliError::Usage(format!("cannot wait for Ctrl-C: {error}")))?;
     let _ = stopped.recv();
     running.stop();
     Ok(true)

@@ -1,27 +1,24 @@
-//! The HTTP side: on 127.0.0.1 only, a few threads answering GET requests
-//! for the page, the listing, a file's facts and glTF assets.
+//! The server: on 127.0.0.1 only, answering GET requests for the page,
+//! the listing, a file's facts and glTF assets, each connection on a
+//! thread of its own ([`crate::http`]).
 
+use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::thread::JoinHandle;
 
 use formats::catalogue::Catalogue;
 use serde::Serialize;
-use tiny_http::{Header, Method, Request, Response, Server};
 
+use crate::http::{self, Answer, Listening};
 use crate::listing;
 use crate::roots::Roots;
 use crate::{web, Assets, GltfRequest, Refused};
-
-/// Requests answered at once: a page loads its modules in parallel, and a
-/// slow asset should not hold up the listing.
-const THREADS: usize = 4;
 
 #[derive(Debug, thiserror::Error)]
 #[error("cannot listen on 127.0.0.1:{port}: {source}")]
 pub struct ServeError {
     port: u16,
-    source: Box<dyn std::error::Error + Send + Sync>,
+    source: std::io::Error,
 }
 
 /// What the server reads from.
@@ -31,10 +28,9 @@ pub struct Viewer {
     pub assets: Box<dyn Assets>,
 }
 
-/// A server answering on its threads until [`Running::stop`].
+/// A server answering until [`Running::stop`].
 pub struct Running {
-    server: Arc<Server>,
-    threads: Vec<JoinHandle<()>>,
+    listening: Listening,
     url: String,
 }
 
@@ -46,71 +42,39 @@ impl Running {
 
     /// Stops answering, once the requests being answered are done.
     pub fn stop(self) {
-        self.server.unblock();
-        for _ in 1..self.threads.len() {
-            self.server.unblock();
-        }
-        for thread in self.threads {
-            let _ = thread.join();
-        }
+        self.listening.stop();
     }
 }
 
 /// Listens on 127.0.0.1 at `port` (0: a free one) and answers on threads
 /// of its own.
 pub fn start(viewer: Viewer, port: u16) -> Result<Running, ServeError> {
-    let server = Server::http(("127.0.0.1", port)).map_err(|source| ServeError { port, source })?;
-    let server = Arc::new(server);
-    let url = match server.server_addr().to_ip() {
-        Some(address) => format!("http://{address}/"),
-        None => format!("http://127.0.0.1:{port}/"),
-    };
+    let listener =
+        TcpListener::bind(("127.0.0.1", port)).map_err(|source| ServeError { port, source })?;
     let viewer = Arc::new(viewer);
-    let threads = (0..THREADS)
-        .map(|_| {
-            let server = Arc::clone(&server);
-            let viewer = Arc::clone(&viewer);
-            std::thread::spawn(move || {
-                for request in server.incoming_requests() {
-                    viewer.answer(request);
-                }
-            })
-        })
-        .collect();
-    Ok(Running {
-        server,
-        threads,
-        url,
-    })
+    let listening = http::serve(listener, move |request| viewer.route(&request.target))
+        .map_err(|source| ServeError { port, source })?;
+    let url = format!("http://{}/", listening.address());
+    Ok(Running { listening, url })
 }
 
-/// An answer before it is sent.
-struct Answer {
-    status: u16,
-    media_type: &'static str,
-    body: Vec<u8>,
-    headers: Vec<(&'static str, String)>,
+fn json(status: u16, value: &impl Serialize) -> Answer {
+    Answer {
+        status,
+        media_type: "application/json",
+        body: serde_json::to_vec(value).unwrap_or_default(),
+        headers: Vec::new(),
+    }
 }
 
-impl Answer {
-    fn json(status: u16, value: &impl Serialize) -> Answer {
-        Answer {
-            status,
-            media_type: "application/json",
-            body: serde_json::to_vec(value).unwrap_or_default(),
-            headers: Vec::new(),
-        }
-    }
-
-    fn not_found() -> Answer {
-        Answer::json(
-            404,
-            &ErrorBody {
-                file: None,
-                message: "not found".to_owned(),
-            },
-        )
-    }
+fn not_found() -> Answer {
+    json(
+        404,
+        &ErrorBody {
+            file: None,
+            message: "not found".to_owned(),
+        },
+    )
 }
 
 #[derive(Serialize)]
@@ -120,39 +84,13 @@ struct ErrorBody {
 }
 
 impl Viewer {
-    fn answer(&self, request: Request) {
-        let answer = if matches!(request.method(), Method::Get | Method::Head) {
-            self.route(request.url())
-        } else {
-            Answer::json(
-                405,
-                &ErrorBody {
-                    file: None,
-                    message: "only GET is answered".to_owned(),
-                },
-            )
-        };
-        let mut response = Response::from_data(answer.body).with_status_code(answer.status);
-        let headers = [("Content-Type", answer.media_type.to_owned())]
-            .into_iter()
-            .chain([("Cache-Control", "no-store".to_owned())])
-            .chain(answer.headers);
-        for (name, value) in headers {
-            if let Ok(header) = Header::from_bytes(name.as_bytes(), value.as_bytes()) {
-                response.add_header(header);
-            }
-        }
-        // A client that went away needs no answer.
-        let _ = request.respond(response);
-    }
-
     fn route(&self, url: &str) -> Answer {
         let (path, query) = url.split_once('?').unwrap_or((url, ""));
         let query: Vec<(String, String)> = form_urlencoded::parse(query.as_bytes())
             .into_owned()
             .collect();
         match path {
-            "/api/list" => Answer::json(200, &listing::list(&self.roots, &self.catalogue)),
+            "/api/list" => json(200, &listing::list(&self.roots, &self.catalogue)),
             "/api/info" => self.info(&query),
             "/api/gltf" => self.gltf(&query),
             _ => match web::file(path) {
@@ -162,19 +100,19 @@ impl Viewer {
                     body: file.bytes.to_vec(),
                     headers: Vec::new(),
                 },
-                None => Answer::not_found(),
+                None => not_found(),
             },
         }
     }
 
     fn info(&self, query: &[(String, String)]) -> Answer {
         let Some(open) = self.file(query, "open") else {
-            return Answer::not_found();
+            return not_found();
         };
         let anim = match first(query, "anim") {
             Some(rel) => match self.roots.resolve(rel) {
                 Some(path) => Some(path),
-                None => return Answer::not_found(),
+                None => return not_found(),
             },
             None => None,
         };
@@ -186,7 +124,7 @@ impl Viewer {
                     .iter()
                     .map(|warning| self.shown(warning))
                     .collect();
-                Answer::json(200, &info)
+                json(200, &info)
             }
             Err(refused) => self.refused(&open, &refused),
         }
@@ -194,7 +132,7 @@ impl Viewer {
 
     fn gltf(&self, query: &[(String, String)]) -> Answer {
         let Some(open) = self.file(query, "open") else {
-            return Answer::not_found();
+            return not_found();
         };
         let mut meshes = Vec::new();
         let named: Vec<&str> = all(query, "mesh").collect();
@@ -213,13 +151,13 @@ impl Viewer {
         for rel in &mesh_rels {
             match self.roots.resolve(rel) {
                 Some(path) => meshes.push(path),
-                None => return Answer::not_found(),
+                None => return not_found(),
             }
         }
         let anim = match first(query, "anim") {
             Some(rel) => match self.roots.resolve(rel) {
                 Some(path) => Some(path),
-                None => return Answer::not_found(),
+                None => return not_found(),
             },
             None => None,
         };
@@ -273,7 +211,7 @@ impl Viewer {
     }
 
     fn bad_request(&self, message: &str) -> Answer {
-        Answer::json(
+        json(
             400,
             &ErrorBody {
                 file: None,
@@ -284,7 +222,7 @@ impl Viewer {
 
     fn refused(&self, file: &Path, refused: &Refused) -> Answer {
         let status = if refused.usage { 400 } else { 422 };
-        Answer::json(
+        json(
             status,
             &ErrorBody {
                 file: self.roots.relative(file),

@@ -7,6 +7,21 @@ import { OrbitControls } from "three/addons/controls/OrbitControls.js";
 
 export const BACKGROUND = 0x3a3f45;
 
+/** Frees what a model shown before holds on the graphics card: its
+ * geometry, materials and textures (a page looking at many characters
+ * would otherwise keep them all). */
+function release(model) {
+  model.traverse((object) => {
+    object.geometry?.dispose();
+    for (const material of [].concat(object.material ?? [])) {
+      for (const value of Object.values(material)) {
+        if (value?.isTexture) value.dispose();
+      }
+      material.dispose();
+    }
+  });
+}
+
 export class Scene {
   constructor(container) {
     this.container = container;
@@ -43,8 +58,14 @@ export class Scene {
   /** Shows the asset in `bytes`; its animation clips come back. */
   async load(bytes) {
     const gltf = await new GLTFLoader().parseAsync(bytes, "");
-    if (this.model) this.scene.remove(this.model);
-    if (this.skeletonHelper) this.scene.remove(this.skeletonHelper);
+    if (this.model) {
+      this.scene.remove(this.model);
+      release(this.model);
+    }
+    if (this.skeletonHelper) {
+      this.scene.remove(this.skeletonHelper);
+      this.skeletonHelper.dispose();
+    }
     this.model = gltf.scene;
     this.scene.add(this.model);
     this.mixer = new THREE.AnimationMixer(this.model);
