@@ -62,6 +62,7 @@ mod comments_tests;
 mod context_tests;
 #[cfg(test)]
 mod derive_tests;
+mod digits;
 pub mod float;
 pub(crate) mod forms;
 #[cfg(test)]
