@@ -4,7 +4,6 @@ use super::comments::{comment_start, is_comment_line, is_space};
 use super::number::{PrintedBy, TextNumber};
 use super::style::{FloatStyle, LineEnding, RawLine, RawNumber, TextStyle};
 use crate::schema::collection::{input_needed, CountInt};
-use crate::schema::pages::vec_to_fill;
 use crate::schema::{Error, ErrorKind};
 use crate::schema::{RawString, Segment};
 
@@ -761,7 +760,7 @@ pub fn read_flowing_list<'a, T>(
     }
     reader.flow = Some(Flow::default());
     let elements = (|| {
-        let mut elements = vec_to_fill(count);
+        let mut elements = Vec::with_capacity(count);
         for index in 0..count {
             if let Some(flow) = &mut reader.flow {
                 flow.element_tokens = 0;
@@ -783,7 +782,7 @@ fn read_elements<'a, T>(
     count: usize,
     mut read_one: impl FnMut(&mut TextReader<'a>) -> Result<T, Error>,
 ) -> Result<Vec<T>, Error> {
-    let mut elements = vec_to_fill(count);
+    let mut elements = Vec::with_capacity(count);
     for index in 0..count {
         elements.push(read_one(reader).map_err(|e| e.within(Segment::Index(index)))?);
     }
