@@ -170,6 +170,7 @@ macro_rules! text_number {
         impl TextTokens for $ty {
             const EXPECTED: &'static str = <$ty as TextNumber>::EXPECTED;
 
+            #[inline]
             fn read_tokens(reader: &mut TextReader<'_>) -> Result<Self, Error> {
                 reader.number()
             }

@@ -135,7 +135,7 @@ macro_rules! text_int {
                 Some((value, PrintedBy { msvc: canonical, shortest: canonical }))
             }
 
-            #[inline]
+            #[inline(always)]
             fn read_leading(text: &[u8]) -> Option<(Self, PrintedBy, usize)> {
                 let (value, canonical, len) = read_leading_integer(text)?;
                 let value = Self::try_from(value).ok()?;

@@ -3,7 +3,7 @@
 use super::comments::{comment_start, is_comment_line, is_space};
 use super::number::{PrintedBy, TextNumber};
 use super::style::{FloatStyle, LineEnding, RawLine, RawNumber, TextStyle};
-use crate::schema::collection::{input_needed, CountInt};
+use crate::schema::collection::{input_needed, push_within_capacity, CountInt};
 use crate::schema::{Error, ErrorKind};
 use crate::schema::{RawString, Segment};
 
@@ -784,7 +784,11 @@ fn read_elements<'a, T>(
 ) -> Result<Vec<T>, Error> {
     let mut elements = Vec::with_capacity(count);
     for index in 0..count {
-        elements.push(read_one(reader).map_err(|e| e.within(Segment::Index(index)))?);
+        // As the binary lists (`push_within_capacity`): one move, no growth.
+        match read_one(reader) {
+            Ok(element) => push_within_capacity(&mut elements, element)?,
+            Err(error) => return Err(error.within(Segment::Index(index))),
+        }
     }
     Ok(elements)
 }
