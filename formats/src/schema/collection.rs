@@ -1,6 +1,5 @@
 //! Counts and the collections they govern.
 
-use super::pages::vec_to_fill;
 use super::{Decode, Encode, Endian, Error, ErrorKind, HasContext, Input, Output, Segment};
 use std::fmt::Debug;
 
@@ -113,11 +112,38 @@ where
     F: FnMut(&mut I) -> Result<T, Error>,
 {
     check_count(input, count, min_size)?;
-    let mut elements = vec_to_fill(count);
+    let mut elements = Vec::with_capacity(count);
     for index in 0..count {
-        elements.push(read_one(input).map_err(|e| e.within(Segment::Index(index)))?);
+        match read_one(input) {
+            Ok(element) => push_within_capacity(&mut elements, element)?,
+            Err(error) => return Err(error.within(Segment::Index(index))),
+        }
     }
     Ok(elements)
+}
+
+/// `elements.push(element)` into a vector made with room for all its
+/// elements. Checking the room first lets the compiler drop `push`'s call
+/// that would grow the vector, which kept the vector in memory, not in
+/// registers, through a decoding loop. (The loops match on each decoded
+/// element rather than `?` it: moved once, from where the decoder put it
+/// into the vector, not through a copy in between.)
+#[inline(always)]
+pub(crate) fn push_within_capacity<T>(elements: &mut Vec<T>, element: T) -> Result<(), Error> {
+    if elements.len() == elements.capacity() {
+        return Err(list_overflow());
+    }
+    elements.push(element);
+    Ok(())
+}
+
+/// The loops that push do so once for each element they made room for,
+/// so this is never returned.
+#[cold]
+fn list_overflow() -> Error {
+    Error::new(ErrorKind::Invalid(
+        "a list has more elements than its count".to_owned(),
+    ))
 }
 
 /// Fails, before anything is allocated, when `count` elements of
@@ -156,20 +182,21 @@ pub fn read_elements<T: Decode, I: Input>(
             return Ok(elements);
         }
     }
-    let mut elements = vec_to_fill(count);
+    let mut elements = Vec::with_capacity(count);
     for index in 0..count {
-        elements.push(
-            T::decode_input(input, endian, context).map_err(|e| e.within(Segment::Index(index)))?,
-        );
+        match T::decode_input(input, endian, context) {
+            Ok(element) => push_within_capacity(&mut elements, element)?,
+            Err(error) => return Err(error.within(Segment::Index(index))),
+        }
     }
     Ok(elements)
 }
 
 /// Every `size`-byte plain value in `bytes`.
 fn decode_all<T: Decode>(bytes: &[u8], size: usize, endian: Endian) -> Option<Vec<T>> {
-    let mut elements = vec_to_fill(bytes.len() / size);
+    let mut elements = Vec::with_capacity(bytes.len() / size);
     for element in bytes.chunks_exact(size) {
-        elements.push(T::decode_plain(element, endian)?);
+        push_within_capacity(&mut elements, T::decode_plain(element, endian)?).ok()?;
     }
     Some(elements)
 }

@@ -153,6 +153,7 @@ pub fn decode_plain_next<T: Decode>(bytes: &mut &[u8], endian: Endian) -> Option
     T::decode_plain(value, endian)
 }
 
+#[cold]
 fn unterminated(start: u64) -> Error {
     Error::at_byte(start, ErrorKind::UnterminatedString)
 }
@@ -199,6 +200,20 @@ impl<'data> SliceInput<'data> {
     fn left(&self) -> usize {
         self.end.saturating_sub(self.position)
     }
+
+    /// The error for a value of `needed` bytes starting here, where fewer
+    /// are left. Out of line, so the readers that inline keep only their
+    /// common path.
+    #[cold]
+    fn too_short(&self, needed: u64) -> Error {
+        Error::at_byte(
+            self.offset_u64(),
+            ErrorKind::UnexpectedEnd {
+                needed,
+                available: self.left() as u64,
+            },
+        )
+    }
 }
 
 impl<'data> Input for SliceInput<'data> {
@@ -226,29 +241,17 @@ impl<'data> Input for SliceInput<'data> {
                 self.position += N;
                 Ok(*bytes)
             }
-            None => Err(Error::at_byte(
-                self.offset_u64(),
-                ErrorKind::UnexpectedEnd {
-                    needed: N as u64,
-                    available: self.left() as u64,
-                },
-            )),
+            None => Err(self.too_short(N as u64)),
         }
     }
 
+    #[inline]
     fn read_bytes(&mut self, len: u64) -> Result<Vec<u8>, Error> {
         let taken = usize::try_from(len).ok().and_then(|len| self.take(len));
-        taken.map(<[u8]>::to_vec).ok_or_else(|| {
-            Error::at_byte(
-                self.offset_u64(),
-                ErrorKind::UnexpectedEnd {
-                    needed: len,
-                    available: self.left() as u64,
-                },
-            )
-        })
+        taken.map(<[u8]>::to_vec).ok_or_else(|| self.too_short(len))
     }
 
+    #[inline]
     fn read_null_terminated(&mut self) -> Result<Vec<u8>, Error> {
         let rest = self.rest();
         let len = memchr::memchr(0, rest).ok_or_else(|| unterminated(self.offset_u64()))?;

@@ -102,6 +102,7 @@ impl<'de> Deserialize<'de> for RawString {
 }
 
 /// Pascal string: a u8 length, then that many bytes.
+#[inline]
 pub fn read_pascal<I: Input>(input: &mut I) -> Result<RawString, Error> {
     let [len] = input.read_array::<1>()?;
     input.read_bytes(u64::from(len)).map(RawString)
@@ -120,6 +121,7 @@ pub fn write_pascal<O: Output>(output: &mut O, value: &RawString) -> Result<(), 
 }
 
 /// Null-terminated string: bytes up to a 0 byte, which is not kept.
+#[inline]
 pub fn read_null_terminated<I: Input>(input: &mut I) -> Result<RawString, Error> {
     input.read_null_terminated().map(RawString)
 }

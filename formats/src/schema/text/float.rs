@@ -37,6 +37,7 @@
 
 use std::fmt::Write as _;
 
+use super::digits::{leading_digits, take_digits, POWERS_OF_TEN};
 use super::stack_text::{NumberText, StackText};
 
 /// Significant digits of a number (at most 17).
@@ -129,112 +130,172 @@ fn push_fraction(out: &mut NumberText, fraction: &[u8]) {
     }
 }
 
-/// A number token in the shape both styles print, taken apart in one pass:
-/// `[-]digits[.digits][e(+|-)digits]`, at most 17 significant digits and
-/// an exponent of at most 3 digits. Any other spelling (`+1`, `.5`, `1E5`,
-/// `1.#INF`) is left to [`parse_g`] and formatting.
-struct Decimal<'t> {
-    token: &'t [u8],
+/// A number token in the shape both styles print, taken apart in one pass
+/// over its bytes: `[-]digits[.digits][e(+|-)digits]`, at most 17
+/// significant digits and an exponent of at most 3 digits, ending at a
+/// space, a tab, a line ending or the end of the text. Any other spelling
+/// (`+1`, `.5`, `1E5`, `1.#INF`) is left to [`parse_g`] and formatting.
+struct Decimal {
+    /// The bytes the token takes.
+    len: usize,
     negative: bool,
-    integer: &'t [u8],
-    /// The digits after the point; `None` without a point.
-    fraction: Option<&'t [u8]>,
-    /// The exponent's sign and digits as written; `None` without one.
-    exponent: Option<(u8, &'t [u8])>,
     /// The digits from the first non-zero one on, as an integer.
     mantissa: u64,
-    /// How many digits `mantissa` holds (trailing zeros included).
-    mantissa_digits: u32,
     /// Significant digits: from the first non-zero digit to the last.
-    significant: u32,
+    significant: usize,
     /// The decimal exponent of the first significant digit.
     exp: i32,
     /// The power of ten `mantissa` is multiplied by.
     scale: i32,
+    /// The integer part is `0` or has no leading zero.
+    integer_canonical: bool,
+    /// The integer part is one digit from 1 to 9, as e-style's.
+    integer_one_nonzero_digit: bool,
+    /// There is no fraction, or its last digit is not 0.
+    fraction_canonical: bool,
+    /// The exponent as written: whether its sign is `-`, and its digits.
+    exponent: Option<(bool, usize)>,
 }
 
-/// The digits at the start of `bytes` and what follows them.
-fn split_digits(bytes: &[u8]) -> (&[u8], &[u8]) {
-    let len = bytes
+/// How many decimal digits `value` (below 10^17) has; 0 for 0.
+#[inline(always)]
+fn decimal_digits(value: u64) -> usize {
+    const POWERS: [u64; 18] = [
+        1,
+        10,
+        100,
+        1_000,
+        10_000,
+        100_000,
+        1_000_000,
+        10_000_000,
+        100_000_000,
+        1_000_000_000,
+        10_000_000_000,
+        100_000_000_000,
+        1_000_000_000_000,
+        10_000_000_000_000,
+        100_000_000_000_000,
+        1_000_000_000_000_000,
+        10_000_000_000_000_000,
+        100_000_000_000_000_000,
+    ];
+    // A value of b bits has floor(b log10 2) digits or one more.
+    let bits = (u64::BITS - value.leading_zeros()) as usize;
+    let fewer = (bits * 1233) >> 12;
+    fewer + usize::from(POWERS.get(fewer).is_some_and(|&power| value >= power))
+}
+
+/// The digits from the first non-zero one on, as an integer, and how many
+/// there are, for digits whose leading zeros make them more than 17 in
+/// all; `None` when more than 17 remain.
+#[cold]
+fn without_leading_zeros(integer: &[u8], fraction: &[u8]) -> Option<(u64, usize)> {
+    let mut significant = integer
         .iter()
-        .position(|b| !b.is_ascii_digit())
-        .unwrap_or(bytes.len());
-    bytes.split_at(len)
+        .chain(fraction)
+        .skip_while(|&&digit| digit == b'0');
+    let mut mantissa = 0u64;
+    let mut count = 0;
+    for &digit in significant.by_ref().take(18) {
+        mantissa = mantissa * 10 + u64::from(digit - b'0');
+        count += 1;
+    }
+    (count <= 17).then_some((mantissa, count))
 }
 
-impl<'t> Decimal<'t> {
-    fn of(token: &'t [u8]) -> Option<Self> {
-        let (negative, unsigned) = match token.split_first() {
-            Some((b'-', rest)) => (true, rest),
-            _ => (false, token),
+impl Decimal {
+    #[inline(always)]
+    fn scan(text: &[u8]) -> Option<Self> {
+        let negative = text.first() == Some(&b'-');
+        let integer_start = usize::from(negative);
+        let mut mantissa = 0u64;
+        let integer_end = take_digits(text, integer_start, &mut mantissa);
+        let integer_first = *text
+            .get(integer_start)
+            .filter(|_| integer_end > integer_start)?;
+        let integer_len = integer_end - integer_start;
+        let fraction_start = integer_end + 1;
+        let digits_end = match text.get(integer_end) {
+            Some(b'.') => match take_digits(text, fraction_start, &mut mantissa) {
+                end if end == fraction_start => return None,
+                end => end,
+            },
+            _ => integer_end,
         };
-        let (integer, rest) = split_digits(unsigned);
-        let (fraction, rest) = match rest.split_first() {
-            Some((b'.', after)) => {
-                let (fraction, rest) = split_digits(after);
-                (Some(fraction), rest)
+        let fraction_len = digits_end.saturating_sub(fraction_start);
+        let last_digit_zero = text.get(digits_end - 1) == Some(&b'0');
+        let (mantissa, mantissa_digits) = if integer_len + fraction_len <= 17 {
+            (mantissa, decimal_digits(mantissa))
+        } else {
+            without_leading_zeros(
+                text.get(integer_start..integer_end).unwrap_or_default(),
+                text.get(fraction_start..digits_end).unwrap_or_default(),
+            )?
+        };
+        let significant = if last_digit_zero && mantissa != 0 {
+            let mut trailing_zeros = 0;
+            let mut rest = mantissa;
+            while rest % 10 == 0 {
+                rest /= 10;
+                trailing_zeros += 1;
             }
-            _ => (None, rest),
+            mantissa_digits - trailing_zeros
+        } else {
+            mantissa_digits
         };
-        let exponent = match rest {
-            [] => None,
-            [b'e', sign @ (b'+' | b'-'), digits @ ..] => Some((*sign, digits)),
-            _ => return None,
-        };
-        let valid_exponent = exponent.is_none_or(|(_, digits)| {
-            (1..=3).contains(&digits.len()) && digits.iter().all(u8::is_ascii_digit)
-        });
-        if integer.is_empty() || fraction.is_some_and(<[u8]>::is_empty) || !valid_exponent {
-            return None;
-        }
-        let written_exp = exponent.map_or(0, |(sign, digits)| {
-            let magnitude = digits
-                .iter()
-                .fold(0i32, |value, digit| value * 10 + i32::from(digit - b'0'));
-            if sign == b'-' {
-                -magnitude
-            } else {
-                magnitude
-            }
-        });
-        let fraction_digits = fraction.unwrap_or_default();
-        let mut decimal = Decimal {
-            token,
-            negative,
-            integer,
-            fraction,
-            exponent,
-            mantissa: 0,
-            mantissa_digits: 0,
-            significant: 0,
-            exp: 0,
-            scale: written_exp - fraction_digits.len() as i32,
-        };
-        let mut first_nonzero = None;
-        for (index, &digit) in integer.iter().chain(fraction_digits).enumerate() {
-            if digit != b'0' && first_nonzero.is_none() {
-                first_nonzero = Some(index);
-            }
-            if first_nonzero.is_some() {
-                decimal.mantissa_digits += 1;
-                if decimal.mantissa_digits > 17 {
+        let mut at = digits_end;
+        let mut exponent = None;
+        let mut written_exp = 0i32;
+        if text.get(at) == Some(&b'e') {
+            let negative_exponent = match text.get(at + 1) {
+                Some(b'-') => true,
+                Some(b'+') => false,
+                _ => return None,
+            };
+            let start = at + 2;
+            at = start;
+            while let Some(digit) = text.get(at).filter(|byte| byte.is_ascii_digit()) {
+                written_exp = written_exp * 10 + i32::from(digit - b'0');
+                at += 1;
+                if at - start > 3 {
                     return None;
                 }
-                decimal.mantissa = decimal.mantissa * 10 + u64::from(digit - b'0');
-                if digit != b'0' {
-                    decimal.significant = decimal.mantissa_digits;
-                }
             }
+            if at == start {
+                return None;
+            }
+            if negative_exponent {
+                written_exp = -written_exp;
+            }
+            exponent = Some((negative_exponent, at - start));
         }
-        if let Some(first) = first_nonzero {
-            decimal.exp = integer.len() as i32 - 1 - first as i32 + written_exp;
+        if !matches!(text.get(at), None | Some(b' ' | b'\t' | b'\r' | b'\n')) {
+            return None;
         }
-        Some(decimal)
+        let scale = written_exp.saturating_sub(i32::try_from(fraction_len).unwrap_or(i32::MAX));
+        let exp = match mantissa_digits {
+            0 => 0,
+            count => scale.saturating_add(count as i32 - 1),
+        };
+        Some(Decimal {
+            len: at,
+            negative,
+            mantissa,
+            significant,
+            exp,
+            scale,
+            integer_canonical: integer_first != b'0' || integer_len == 1,
+            integer_one_nonzero_digit: integer_len == 1 && integer_first != b'0',
+            fraction_canonical: fraction_len == 0 || !last_digit_zero,
+            exponent,
+        })
     }
 
     /// The token's value, when one correctly rounded `f32` operation gives
     /// it: a mantissa below 2^24 times or over a power of ten that `f32`
     /// holds exactly (up to 10^10). Otherwise `None`, for `str::parse`.
+    #[inline(always)]
     fn exact_value(&self) -> Option<f32> {
         const POWERS: [f32; 11] = [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10];
         if self.mantissa >= 1 << 24 {
@@ -247,14 +308,17 @@ impl<'t> Decimal<'t> {
         } else {
             mantissa / power
         };
-        Some(if self.negative { -magnitude } else { magnitude })
+        // The sign set without a branch: half the numbers of a file have it.
+        Some(f32::from_bits(
+            magnitude.to_bits() | u32::from(self.negative) << 31,
+        ))
     }
 
     /// Laid out positionally as both styles lay out a number's digits:
     /// no exponent, no leading zero but a lone `0` before the point, a
     /// fraction without trailing zeros.
     fn positional(&self) -> bool {
-        self.exponent.is_none() && self.integer_canonical() && self.fraction_canonical()
+        self.exponent.is_none() && self.integer_canonical && self.fraction_canonical
     }
 
     /// Laid out as MSVC's e-style: one non-zero digit, a fraction without
@@ -262,22 +326,13 @@ impl<'t> Decimal<'t> {
     fn e_style(&self) -> bool {
         let exponent_canonical = self
             .exponent
-            .is_some_and(|(sign, digits)| digits.len() == 3 && (sign == b'-') == (self.exp < 0));
-        matches!(self.integer, [b'1'..=b'9']) && self.fraction_canonical() && exponent_canonical
+            .is_some_and(|(negative, digits)| digits == 3 && negative == (self.exp < 0));
+        self.integer_one_nonzero_digit && self.fraction_canonical && exponent_canonical
     }
 
-    fn integer_canonical(&self) -> bool {
-        self.integer == b"0" || self.integer.first().is_some_and(|&digit| digit != b'0')
-    }
-
-    fn fraction_canonical(&self) -> bool {
-        self.fraction
-            .is_none_or(|digits| digits.last().is_some_and(|&digit| digit != b'0'))
-    }
-
-    /// Whether each style prints `value`, read from this token, as the
-    /// token: `%g`, then `Display`. `None` where only formatting the value
-    /// can tell.
+    /// Whether each style prints `value`, read from `token` (this
+    /// decimal's bytes), as the token: `%g`, then `Display`. `None` where
+    /// only formatting the value can tell.
     ///
     /// A token of at most 6 significant digits whose value is a normal
     /// `f32` is the value's own shortest spelling (6-digit decimals map to
@@ -286,16 +341,15 @@ impl<'t> Decimal<'t> {
     /// then printed as it is when it is laid out as that style lays out
     /// those digits. `%g` never prints more than 6 digits; `Display` never
     /// an exponent. A zero prints as `0` (and `-0` in `Display`).
-    fn printed_by(&self, value: f32) -> [Option<bool>; 2] {
-        if value == 0.0 {
-            let shortest: &[u8] = if value.is_sign_negative() {
-                b"-0"
-            } else {
-                b"0"
-            };
-            return [Some(self.token == b"0"), Some(self.token == shortest)];
+    ///
+    /// `zero` and `normal` say what the value is; a zero's sign is the
+    /// token's.
+    fn printed_by(&self, token: &[u8], zero: bool, normal: bool) -> [Option<bool>; 2] {
+        if zero {
+            let shortest: &[u8] = if self.negative { b"-0" } else { b"0" };
+            return [Some(token == b"0"), Some(token == shortest)];
         }
-        if self.significant > 6 || !value.is_normal() {
+        if self.significant > 6 || !normal {
             let msvc_never = self.significant > 6;
             let shortest_never = self.exponent.is_some();
             return [msvc_never.then_some(false), shortest_never.then_some(false)];
@@ -309,16 +363,68 @@ impl<'t> Decimal<'t> {
     }
 }
 
-/// A number token's value, and whether each style (`%g`, then `Display`)
-/// prints that value as the token (`None`: only formatting can tell), for
-/// the tokens both styles print; `None` for any other spelling.
-pub(crate) fn read_decimal(token: &[u8]) -> Option<(f32, [Option<bool>; 2])> {
-    let decimal = Decimal::of(token)?;
-    let value = match decimal.exact_value() {
-        Some(value) => value,
-        None => std::str::from_utf8(token).ok()?.parse::<f32>().ok()?,
+/// [`read_leading_decimal`] for the commonest token, `[-]d.ddd` with at
+/// most 6 significant digits, the last not 0 (`-0.706899`, `0.0271739`,
+/// `3.5`), when 8 bytes follow its point: one load holds its fraction and
+/// the byte after it. `None` for any other token, which [`Decimal::scan`]
+/// takes.
+///
+/// Both styles print such a token's value as the token (see
+/// [`Decimal::printed_by`]), except that `%g` gives one whose first digit
+/// stands below 10^-4 an exponent.
+#[inline(always)]
+fn read_short_fraction(text: &[u8]) -> Option<(f32, [Option<bool>; 2], usize)> {
+    const POWERS: [f32; 8] = [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7];
+    let negative = text.first() == Some(&b'-');
+    let start = usize::from(negative);
+    let [unit, b'.', after_point @ ..] = text.get(start..)? else {
+        return None;
     };
-    Some((value, decimal.printed_by(value)))
+    let unit = unit.wrapping_sub(b'0');
+    let fraction = after_point.first_chunk::<8>()?;
+    let (digits, fraction_value) = leading_digits(*fraction);
+    let last_digit = fraction.get(digits.checked_sub(1)?)?;
+    let ends = matches!(fraction.get(digits), Some(b' ' | b'\t' | b'\r' | b'\n'));
+    let scale = POWERS_OF_TEN.get(digits)?;
+    let mantissa = u64::from(unit) * scale + fraction_value;
+    if unit > 9 || !ends || *last_digit == b'0' || mantissa >= 1_000_000 {
+        return None;
+    }
+    // Below 10^6 over at most 10^7: exact in `f32`, one rounding.
+    let magnitude = mantissa as f32 / POWERS.get(digits)?;
+    let value = f32::from_bits(magnitude.to_bits() | u32::from(negative) << 31);
+    // The first digit stands at 10^(d - digits - 1) for a mantissa of d
+    // digits: below 10^-4 when the mantissa is below 10^(digits - 4).
+    let above_e_style = digits < 4
+        || POWERS_OF_TEN
+            .get(digits - 4)
+            .is_some_and(|&power| mantissa >= power);
+    Some((value, [Some(above_e_style), Some(true)], start + 2 + digits))
+}
+
+/// The number token at the start of `text`, which ends at a space, a tab,
+/// a line ending or the end of `text`: its value, whether each style
+/// (`%g`, then `Display`) prints that value as the token (`None`: only
+/// formatting can tell), and its length, for the tokens both styles print;
+/// `None` for any other spelling.
+#[inline(always)]
+pub(crate) fn read_leading_decimal(text: &[u8]) -> Option<(f32, [Option<bool>; 2], usize)> {
+    if let Some(read) = read_short_fraction(text) {
+        return Some(read);
+    }
+    let decimal = Decimal::scan(text)?;
+    let token = text.get(..decimal.len)?;
+    // An exact value lies between 1e-10 and 2^24 * 1e10 unless it is 0:
+    // what it is is known before the division that gives it ends.
+    let (value, zero, normal) = match decimal.exact_value() {
+        Some(value) => (value, decimal.mantissa == 0, decimal.mantissa != 0),
+        None => {
+            let value = std::str::from_utf8(token).ok()?.parse::<f32>().ok()?;
+            (value, value == 0.0, value.is_normal())
+        }
+    };
+    let decided = decimal.printed_by(token, zero, normal);
+    Some((value, decided, decimal.len))
 }
 
 /// Parses a token in this style, accepting the CRT's special values.
@@ -704,6 +810,340 @@ mod tests {
             let token = format_g(x);
             let back = parse_g(&token).unwrap_or_else(|| panic!("{token} does not parse"));
             assert_eq!(format_g(back), token, "{x:e}");
+        }
+    }
+}
+
+/// The previous reader's decisions, token by token (a token taken apart in
+/// several passes), against which the one-pass scan is checked.
+#[cfg(test)]
+mod previous {
+
+    /// A number token in the shape both styles print, taken apart in one pass:
+    /// `[-]digits[.digits][e(+|-)digits]`, at most 17 significant digits and
+    /// an exponent of at most 3 digits. Any other spelling (`+1`, `.5`, `1E5`,
+    /// `1.#INF`) is left to [`parse_g`] and formatting.
+    struct Decimal<'t> {
+        token: &'t [u8],
+        negative: bool,
+        integer: &'t [u8],
+        /// The digits after the point; `None` without a point.
+        fraction: Option<&'t [u8]>,
+        /// The exponent's sign and digits as written; `None` without one.
+        exponent: Option<(u8, &'t [u8])>,
+        /// The digits from the first non-zero one on, as an integer.
+        mantissa: u64,
+        /// How many digits `mantissa` holds (trailing zeros included).
+        mantissa_digits: u32,
+        /// Significant digits: from the first non-zero digit to the last.
+        significant: u32,
+        /// The decimal exponent of the first significant digit.
+        exp: i32,
+        /// The power of ten `mantissa` is multiplied by.
+        scale: i32,
+    }
+
+    /// The digits at the start of `bytes` and what follows them.
+    fn split_digits(bytes: &[u8]) -> (&[u8], &[u8]) {
+        let len = bytes
+            .iter()
+            .position(|b| !b.is_ascii_digit())
+            .unwrap_or(bytes.len());
+        bytes.split_at(len)
+    }
+
+    impl<'t> Decimal<'t> {
+        fn of(token: &'t [u8]) -> Option<Self> {
+            let (negative, unsigned) = match token.split_first() {
+                Some((b'-', rest)) => (true, rest),
+                _ => (false, token),
+            };
+            let (integer, rest) = split_digits(unsigned);
+            let (fraction, rest) = match rest.split_first() {
+                Some((b'.', after)) => {
+                    let (fraction, rest) = split_digits(after);
+                    (Some(fraction), rest)
+                }
+                _ => (None, rest),
+            };
+            let exponent = match rest {
+                [] => None,
+                [b'e', sign @ (b'+' | b'-'), digits @ ..] => Some((*sign, digits)),
+                _ => return None,
+            };
+            let valid_exponent = exponent.is_none_or(|(_, digits)| {
+                (1..=3).contains(&digits.len()) && digits.iter().all(u8::is_ascii_digit)
+            });
+            if integer.is_empty() || fraction.is_some_and(<[u8]>::is_empty) || !valid_exponent {
+                return None;
+            }
+            let written_exp = exponent.map_or(0, |(sign, digits)| {
+                let magnitude = digits
+                    .iter()
+                    .fold(0i32, |value, digit| value * 10 + i32::from(digit - b'0'));
+                if sign == b'-' {
+                    -magnitude
+                } else {
+                    magnitude
+                }
+            });
+            let fraction_digits = fraction.unwrap_or_default();
+            let mut decimal = Decimal {
+                token,
+                negative,
+                integer,
+                fraction,
+                exponent,
+                mantissa: 0,
+                mantissa_digits: 0,
+                significant: 0,
+                exp: 0,
+                scale: written_exp - fraction_digits.len() as i32,
+            };
+            let mut first_nonzero = None;
+            for (index, &digit) in integer.iter().chain(fraction_digits).enumerate() {
+                if digit != b'0' && first_nonzero.is_none() {
+                    first_nonzero = Some(index);
+                }
+                if first_nonzero.is_some() {
+                    decimal.mantissa_digits += 1;
+                    if decimal.mantissa_digits > 17 {
+                        return None;
+                    }
+                    decimal.mantissa = decimal.mantissa * 10 + u64::from(digit - b'0');
+                    if digit != b'0' {
+                        decimal.significant = decimal.mantissa_digits;
+                    }
+                }
+            }
+            if let Some(first) = first_nonzero {
+                decimal.exp = integer.len() as i32 - 1 - first as i32 + written_exp;
+            }
+            Some(decimal)
+        }
+
+        /// The token's value, when one correctly rounded `f32` operation gives
+        /// it: a mantissa below 2^24 times or over a power of ten that `f32`
+        /// holds exactly (up to 10^10). Otherwise `None`, for `str::parse`.
+        fn exact_value(&self) -> Option<f32> {
+            const POWERS: [f32; 11] = [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10];
+            if self.mantissa >= 1 << 24 {
+                return None;
+            }
+            let mantissa = self.mantissa as f32;
+            let power = POWERS.get(self.scale.unsigned_abs() as usize)?;
+            let magnitude = if self.scale >= 0 {
+                mantissa * power
+            } else {
+                mantissa / power
+            };
+            Some(if self.negative { -magnitude } else { magnitude })
+        }
+
+        /// Laid out positionally as both styles lay out a number's digits:
+        /// no exponent, no leading zero but a lone `0` before the point, a
+        /// fraction without trailing zeros.
+        fn positional(&self) -> bool {
+            self.exponent.is_none() && self.integer_canonical() && self.fraction_canonical()
+        }
+
+        /// Laid out as MSVC's e-style: one non-zero digit, a fraction without
+        /// trailing zeros, `e`, the exponent's sign and three digits.
+        fn e_style(&self) -> bool {
+            let exponent_canonical = self.exponent.is_some_and(|(sign, digits)| {
+                digits.len() == 3 && (sign == b'-') == (self.exp < 0)
+            });
+            matches!(self.integer, [b'1'..=b'9']) && self.fraction_canonical() && exponent_canonical
+        }
+
+        fn integer_canonical(&self) -> bool {
+            self.integer == b"0" || self.integer.first().is_some_and(|&digit| digit != b'0')
+        }
+
+        fn fraction_canonical(&self) -> bool {
+            self.fraction
+                .is_none_or(|digits| digits.last().is_some_and(|&digit| digit != b'0'))
+        }
+
+        /// Whether each style prints `value`, read from this token, as the
+        /// token: `%g`, then `Display`. `None` where only formatting the value
+        /// can tell.
+        ///
+        /// A token of at most 6 significant digits whose value is a normal
+        /// `f32` is the value's own shortest spelling (6-digit decimals map to
+        /// distinct floats and back) and its `%g` digits (the float lies within
+        /// 2^-24 of the token, far inside half a unit of its 6th digit); it is
+        /// then printed as it is when it is laid out as that style lays out
+        /// those digits. `%g` never prints more than 6 digits; `Display` never
+        /// an exponent. A zero prints as `0` (and `-0` in `Display`).
+        fn printed_by(&self, value: f32) -> [Option<bool>; 2] {
+            if value == 0.0 {
+                let shortest: &[u8] = if value.is_sign_negative() {
+                    b"-0"
+                } else {
+                    b"0"
+                };
+                return [Some(self.token == b"0"), Some(self.token == shortest)];
+            }
+            if self.significant > 6 || !value.is_normal() {
+                let msvc_never = self.significant > 6;
+                let shortest_never = self.exponent.is_some();
+                return [msvc_never.then_some(false), shortest_never.then_some(false)];
+            }
+            let msvc = if self.exp < -4 || self.exp >= 6 {
+                self.e_style()
+            } else {
+                self.positional()
+            };
+            [Some(msvc), Some(self.positional())]
+        }
+    }
+
+    /// A number token's value, and whether each style (`%g`, then `Display`)
+    /// prints that value as the token (`None`: only formatting can tell), for
+    /// the tokens both styles print; `None` for any other spelling.
+    pub(super) fn read_decimal(token: &[u8]) -> Option<(f32, [Option<bool>; 2])> {
+        let decimal = Decimal::of(token)?;
+        let value = match decimal.exact_value() {
+            Some(value) => value,
+            None => std::str::from_utf8(token).ok()?.parse::<f32>().ok()?,
+        };
+        Some((value, decimal.printed_by(value)))
+    }
+}
+
+#[cfg(test)]
+mod one_pass_tests {
+    use super::*;
+
+    /// Spellings of `value` in and out of both styles, and near misses.
+    fn spellings(value: f32) -> Vec<String> {
+        let shortest = format!("{value}");
+        vec![
+            format_g(value),
+            shortest.clone(),
+            format!("{value:e}"),
+            format!("{value:.1}"),
+            format!("{value:.3}"),
+            format!("{value:.9}"),
+            format!("{value:.7e}"),
+            format!("{value:.16e}"),
+            format!("+{value}"),
+            format!("{shortest}0"),
+            format!("0{shortest}"),
+            format!("{shortest}e+000"),
+            format!("{shortest}e-01"),
+            format!("{shortest}e+0001"),
+            format!("{}e-005", format_g(value)),
+            format_g(value).replace("e", "E"),
+            format_g(value).replace("e-0", "e-"),
+            format_g(value).replace("e+0", "e0"),
+        ]
+    }
+
+    /// The one-pass scan of `token` followed by `after`, against the
+    /// previous reader's decisions on the token alone.
+    fn agrees(token: &str, after: &str) {
+        let text = format!("{token}{after}");
+        let new = read_leading_decimal(text.as_bytes());
+        // The previous reader's tokens ended at spaces and tabs, and its
+        // lines at their endings.
+        let first = text
+            .split([' ', '\t', '\r', '\n'])
+            .next()
+            .unwrap_or_default();
+        let old = previous::read_decimal(first.as_bytes());
+        match (new, old) {
+            (Some((value, decided, len)), Some((old_value, old_decided))) => {
+                assert_eq!(value.to_bits(), old_value.to_bits(), "{text:?}");
+                assert_eq!(decided, old_decided, "{text:?}");
+                assert_eq!(len, first.len(), "{text:?}");
+            }
+            (None, None) => {}
+            (new, old) => panic!("{text:?}: one pass {new:?}, before {old:?}"),
+        }
+    }
+
+    #[test]
+    fn one_pass_decides_as_the_previous_reader() {
+        let mut state: u32 = 0x9E37_79B9;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 17;
+            state ^= state << 5;
+            state
+        };
+        let mut values = vec![
+            0.0f32,
+            -0.0,
+            1.0,
+            0.5,
+            1e-5,
+            1e6,
+            f32::MAX,
+            f32::MIN_POSITIVE,
+        ];
+        for _ in 0..40_000 {
+            values.push(f32::from_bits(next()));
+            let digits = next() % 1_000_000;
+            let exp = (next() % 84) as i32 - 45;
+            values.push(format!("{digits}e{exp}").parse().unwrap_or(0.0));
+            // As the synthetic skins and real files hold them.
+            values.push((next() >> 8) as f32 / (1u32 << 24) as f32 * 2.0 - 1.0);
+        }
+        for value in values {
+            for token in spellings(value) {
+                // Short and long: the commonest tokens are read by a load
+                // of 8 bytes when the text has them.
+                for after in [
+                    "",
+                    " 1",
+                    "\t2",
+                    "  ",
+                    "\r\n3",
+                    "\n",
+                    "x",
+                    ".5",
+                    "e+005",
+                    " 0.5 0.25 0.125",
+                    "\r\n-0.706899 1",
+                    "\t\t\t\t\t\t\t\t",
+                    "\n\n\n\n\n\n\n\n",
+                    "12345678",
+                    "e-005 1 2 3 4",
+                ] {
+                    agrees(&token, after);
+                }
+            }
+        }
+        for token in [
+            "",
+            "-",
+            ".",
+            "-.5",
+            "1.",
+            "1e",
+            "1e+",
+            "1e5",
+            "00",
+            "-0",
+            "-00.000",
+            "0.000",
+            "12345678901234567",
+            "123456789012345678",
+            "0.000000000000000000001",
+            "99999999999999999999999",
+            "1e-999",
+            "1e+999",
+            "16777216",
+            "16777217",
+            "1.#INF",
+            "NaN",
+            "inf",
+        ] {
+            for after in ["", " 1", "\t"] {
+                agrees(token, after);
+            }
         }
     }
 }

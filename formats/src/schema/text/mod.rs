@@ -62,6 +62,7 @@ mod comments_tests;
 mod context_tests;
 #[cfg(test)]
 mod derive_tests;
+mod digits;
 pub mod float;
 pub(crate) mod forms;
 #[cfg(test)]
@@ -169,6 +170,7 @@ macro_rules! text_number {
         impl TextTokens for $ty {
             const EXPECTED: &'static str = <$ty as TextNumber>::EXPECTED;
 
+            #[inline]
             fn read_tokens(reader: &mut TextReader<'_>) -> Result<Self, Error> {
                 reader.number()
             }

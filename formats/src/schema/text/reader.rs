@@ -1,10 +1,9 @@
 //! The text reader: lines, tokens, numbers, and the file's style as it goes.
 
 use super::comments::{comment_start, is_comment_line, is_space};
-use super::number::TextNumber;
+use super::number::{PrintedBy, TextNumber};
 use super::style::{FloatStyle, LineEnding, RawLine, RawNumber, TextStyle};
-use crate::schema::collection::{input_needed, CountInt};
-use crate::schema::pages::vec_to_fill;
+use crate::schema::collection::{input_needed, push_within_capacity, CountInt};
 use crate::schema::{Error, ErrorKind};
 use crate::schema::{RawString, Segment};
 
@@ -18,9 +17,14 @@ pub struct TextReader<'a> {
     /// Lines taken so far; the open line's number (from 1) while one is open.
     lines_taken: usize,
     total_lines: usize,
-    /// The open line without its ending, and the token cursor in it.
+    /// The open line without its ending, where it starts in `text`, and
+    /// the token cursor in it.
     line: &'a [u8],
+    line_start: usize,
     cursor: usize,
+    /// The open line, as far as the cursor, is its tokens joined by single
+    /// spaces: no space or tab before the first, no tab, no two spaces.
+    single_spaced: bool,
     line_ending: Option<LineEnding>,
     final_line_ending: bool,
     numbers_read: usize,
@@ -98,7 +102,9 @@ impl<'a> TextReader<'a> {
             lines_taken: 0,
             total_lines: breaks + usize::from(unterminated_last),
             line: &[],
+            line_start: 0,
             cursor: 0,
+            single_spaced: true,
             line_ending: None,
             final_line_ending: true,
             numbers_read: 0,
@@ -137,7 +143,7 @@ impl<'a> TextReader<'a> {
 
     /// The line starting at byte `from`: its text without its ending, its
     /// ending (none for a last line without one) and the bytes it takes;
-    /// `None` at the end of the text.
+    /// `None` at the end of the text. Its text may hold a stray CR.
     fn peek_line(&self, from: usize) -> Option<PeekedLine<'a>> {
         let rest = self.text.get(from..).unwrap_or_default();
         if rest.is_empty() {
@@ -158,23 +164,40 @@ impl<'a> TextReader<'a> {
     /// Takes the next line as it is (without its ending), checking the
     /// ending against the earlier lines'.
     fn take_line(&mut self, expected: &'static str) -> Result<&'a [u8], Error> {
-        let Some((line, ending, consumed)) = self.peek_line(self.next_line) else {
+        let rest = self.text.get(self.next_line..).unwrap_or_default();
+        if rest.is_empty() {
             return Err(Error::at_text(
                 self.lines_taken + 1,
                 1,
                 ErrorKind::EndOfText { expected },
             ));
-        };
-        self.lines_taken += 1;
-        // A bare CR is neither part of a value nor a line ending the writer
-        // could reproduce, so it is refused rather than guessed at.
-        if let Some(column) = memchr::memchr(b'\r', line) {
-            return Err(Error::at_text(
-                self.lines_taken,
-                column + 1,
-                ErrorKind::StrayCarriageReturn,
-            ));
         }
+        self.lines_taken += 1;
+        // One search finds the line's end and any CR before it. A bare CR
+        // is neither part of a value nor a line ending the writer could
+        // reproduce, so it is refused rather than guessed at.
+        let (line, ending, consumed) = match memchr::memchr2(b'\r', b'\n', rest) {
+            None => (rest, None, rest.len()),
+            Some(end) => match rest.get(end..) {
+                Some([b'\n', ..]) => (
+                    rest.get(..end).unwrap_or_default(),
+                    Some(LineEnding::Lf),
+                    end + 1,
+                ),
+                Some([b'\r', b'\n', ..]) => (
+                    rest.get(..end).unwrap_or_default(),
+                    Some(LineEnding::Crlf),
+                    end + 2,
+                ),
+                _ => {
+                    return Err(Error::at_text(
+                        self.lines_taken,
+                        end + 1,
+                        ErrorKind::StrayCarriageReturn,
+                    ))
+                }
+            },
+        };
         self.next_line += consumed;
         self.final_line_ending = ending.is_some();
         match (self.line_ending, ending) {
@@ -204,9 +227,11 @@ impl<'a> TextReader<'a> {
     /// lines before it are passed over and a comment after its values is
     /// cut off, both kept for the style.
     pub fn begin_line(&mut self, expected: &'static str) -> Result<(), Error> {
+        let mut start = self.next_line;
         let mut line = self.take_line(expected)?;
         while self.comments && is_comment_line(line) {
             self.keep_comment_line(line);
+            start = self.next_line;
             line = self.take_line(expected)?;
         }
         if let Some(start) = self.comments.then(|| comment_start(line)).flatten() {
@@ -217,7 +242,9 @@ impl<'a> TextReader<'a> {
             line = line.get(..start).unwrap_or_default();
         }
         self.line = line;
+        self.line_start = start;
         self.cursor = 0;
+        self.single_spaced = true;
         Ok(())
     }
 
@@ -243,7 +270,9 @@ impl<'a> TextReader<'a> {
 
     /// The next line exactly as it is, a comment or not (`comment` fields).
     pub fn raw_line(&mut self, expected: &'static str) -> Result<&'a [u8], Error> {
+        let start = self.next_line;
         self.line = self.take_line(expected)?;
+        self.line_start = start;
         self.cursor = self.line.len();
         Ok(self.line)
     }
@@ -264,11 +293,7 @@ impl<'a> TextReader<'a> {
             }));
         }
         let line = self.line;
-        let canonical = !line.first().is_some_and(|&b| is_space(b))
-            && !line.last().is_some_and(|&b| is_space(b))
-            && memchr::memchr(b'\t', line).is_none()
-            && memchr::memmem::find(line, b"  ").is_none();
-        if keep || !canonical {
+        if keep || !self.single_spaced {
             self.raw_lines.push(RawLine {
                 index: self.lines_taken - 1,
                 text: RawString(line.to_vec()),
@@ -285,9 +310,20 @@ impl<'a> TextReader<'a> {
         Ok(self.line)
     }
 
+    /// Moves past the spaces and tabs at the cursor, noting whether they
+    /// are the single space between two tokens. (Every other byte of a
+    /// line is in a token, which holds neither, or a `<name>`, which
+    /// notes its own spacing.)
+    #[inline]
     fn skip_spaces(&mut self) {
+        let start = self.cursor;
         while self.line.get(self.cursor).is_some_and(|&b| is_space(b)) {
             self.cursor += 1;
+        }
+        if self.cursor > start {
+            let between_tokens = start > 0 && self.cursor < self.line.len();
+            let single_space = self.cursor == start + 1 && self.line.get(start) == Some(&b' ');
+            self.single_spaced &= between_tokens && single_space;
         }
     }
 
@@ -299,11 +335,19 @@ impl<'a> TextReader<'a> {
 
     /// In a flowing list, opens lines until the open one has a token left
     /// (closing the exhausted one); elsewhere nothing.
+    #[inline]
     fn flow_to_token(&mut self, expected: &'static str) -> Result<(), Error> {
-        let Some(flow) = &self.flow else {
-            return Ok(());
-        };
-        let mut open = flow.open;
+        match &self.flow {
+            Some(flow) => {
+                let open = flow.open;
+                self.flow_to_token_from(open, expected)
+            }
+            None => Ok(()),
+        }
+    }
+
+    /// [`Self::flow_to_token`] in a flowing list, whose line is `open` or not.
+    fn flow_to_token_from(&mut self, mut open: bool, expected: &'static str) -> Result<(), Error> {
         loop {
             if open {
                 self.skip_spaces();
@@ -406,6 +450,8 @@ impl<'a> TextReader<'a> {
             )));
         };
         let name = inside.get(..end).unwrap_or_default();
+        self.single_spaced &=
+            memchr::memchr(b'\t', name).is_none() && memchr::memmem::find(name, b"  ").is_none();
         self.accept(rest.get(..end + 2).unwrap_or_default());
         Ok(RawString(name.to_vec()))
     }
@@ -418,17 +464,46 @@ impl<'a> TextReader<'a> {
     }
 
     /// The next token as a number, noting how each float style prints it.
+    #[inline]
     pub fn number<T: TextNumber>(&mut self) -> Result<T, Error> {
-        let token = self.token(T::EXPECTED)?;
-        let Some((value, printed_by)) = T::read(token) else {
-            return Err(self.error_here(ErrorKind::Unexpected {
-                expected: T::EXPECTED,
-                found: String::from_utf8_lossy(token).into_owned(),
-            }));
+        self.flow_to_token(T::EXPECTED)?;
+        self.skip_spaces();
+        // The text from the cursor to the end, not to the line's: a number
+        // is read eight bytes at a time, and it ends at the line's end all
+        // the same (a line is followed by its ending, by the spaces before
+        // a comment it had, or by nothing).
+        let rest = self
+            .text
+            .get(self.line_start + self.cursor..)
+            .unwrap_or_default();
+        let (value, printed_by, token) = match T::read_leading(rest) {
+            Some((value, printed_by, len)) => {
+                (value, printed_by, rest.get(..len).unwrap_or_default())
+            }
+            None => {
+                let token = self.token(T::EXPECTED)?;
+                let Some((value, printed_by)) = T::read(token) else {
+                    return Err(self.error_here(ErrorKind::Unexpected {
+                        expected: T::EXPECTED,
+                        found: String::from_utf8_lossy(token).into_owned(),
+                    }));
+                };
+                (value, printed_by, token)
+            }
         };
         self.accept(token);
         let index = self.numbers_read;
         self.numbers_read += 1;
+        if !(printed_by.msvc && printed_by.shortest) {
+            self.keep_miss(index, token, printed_by);
+        }
+        Ok(value)
+    }
+
+    /// Notes number token `index` for each float style that would not
+    /// print it as it is.
+    #[cold]
+    fn keep_miss(&mut self, index: usize, token: &[u8], printed_by: PrintedBy) {
         for (printed, misses) in [
             (printed_by.msvc, &mut self.msvc_misses),
             (printed_by.shortest, &mut self.shortest_misses),
@@ -441,7 +516,6 @@ impl<'a> TextReader<'a> {
                 });
             }
         }
-        Ok(value)
     }
 
     /// A count before a list whose elements take at least `min_lines` lines
@@ -686,7 +760,7 @@ pub fn read_flowing_list<'a, T>(
     }
     reader.flow = Some(Flow::default());
     let elements = (|| {
-        let mut elements = vec_to_fill(count);
+        let mut elements = Vec::with_capacity(count);
         for index in 0..count {
             if let Some(flow) = &mut reader.flow {
                 flow.element_tokens = 0;
@@ -708,9 +782,13 @@ fn read_elements<'a, T>(
     count: usize,
     mut read_one: impl FnMut(&mut TextReader<'a>) -> Result<T, Error>,
 ) -> Result<Vec<T>, Error> {
-    let mut elements = vec_to_fill(count);
+    let mut elements = Vec::with_capacity(count);
     for index in 0..count {
-        elements.push(read_one(reader).map_err(|e| e.within(Segment::Index(index)))?);
+        // As the binary lists (`push_within_capacity`): one move, no growth.
+        match read_one(reader) {
+            Ok(element) => push_within_capacity(&mut elements, element)?,
+            Err(error) => return Err(error.within(Segment::Index(index))),
+        }
     }
     Ok(elements)
 }
