@@ -132,7 +132,7 @@ fn binrw_decode<T: for<'a> BinRead<Args<'a> = ()> + binrw::meta::ReadEndian>(byt
 fn binary<T, Twin>(
     filter: &str,
     name: &str,
-    value: T,
+    value: impl FnOnce() -> T,
     decode: fn(&[u8]) -> Result<T, hand::Malformed>,
     encode: fn(&T) -> Result<Vec<u8>, hand::Malformed>,
 ) where
@@ -142,6 +142,13 @@ fn binary<T, Twin>(
         + for<'a> binrw::BinWrite<Args<'a> = ()>
         + binrw::meta::WriteEndian,
 {
+    if ![" decode", " encode"]
+        .iter()
+        .any(|what| format!("{name}{what}").contains(filter))
+    {
+        return;
+    }
+    let value = value();
     let bytes = value
         .to_bytes()
         .expect("ossuary encodes the synthetic file");
@@ -179,6 +186,12 @@ fn binary<T, Twin>(
 }
 
 fn text(filter: &str, vertices: usize) {
+    if ![" parse", " write"]
+        .iter()
+        .any(|what| format!("skn {vertices} vertices{what}").contains(filter))
+    {
+        return;
+    }
     let skin = synthetic::skn(vertices);
     let text = skin.to_text().expect("ossuary writes the synthetic skin");
     let as_str = std::str::from_utf8(&text).expect("the synthetic skin is ASCII");
@@ -217,6 +230,10 @@ fn text(filter: &str, vertices: usize) {
 }
 
 fn deformation(filter: &str) {
+    let case = |threads: usize| format!("sims deform 1M vertices, {threads} thread(s)");
+    if ![1, 2].iter().any(|&threads| case(threads).contains(filter)) {
+        return;
+    }
     let skin = synthetic::skn(1_000_000)
         .skin()
         .expect("the synthetic skin is a rig skin");
@@ -236,7 +253,7 @@ fn deformation(filter: &str) {
     let mut copied_positions = vec![[0.0f32; 3]; skin.positions.len()];
     let mut copied_normals = vec![[0.0f32; 3]; skin.normals.len()];
     for threads in [1, 2] {
-        let case = format!("sims deform 1M vertices, {threads} thread(s)");
+        let case = case(threads);
         if !case.contains(filter) {
             continue;
         }
@@ -285,7 +302,7 @@ fn main() {
         binary::<_, twins::Skel>(
             &filter,
             &format!("skel {bones} bones"),
-            synthetic::skel(bones),
+            || synthetic::skel(bones),
             hand::decode_skel,
             hand::encode_skel,
         );
@@ -294,7 +311,7 @@ fn main() {
         binary::<_, twins::Skt>(
             &filter,
             &format!("skt {joints} joints"),
-            synthetic::skt(joints),
+            || synthetic::skt(joints),
             hand::decode_skt,
             hand::encode_skt,
         );
@@ -303,7 +320,7 @@ fn main() {
         binary::<_, twins::Bmf>(
             &filter,
             &format!("bmf {vertices} vertices"),
-            Bmf::from(&synthetic::skn(vertices)),
+            || Bmf::from(&synthetic::skn(vertices)),
             hand::decode_bmf,
             hand::encode_bmf,
         );
