@@ -852,29 +852,36 @@ fn move_runs(
 ) {
     for (run, items) in runs_within(runs, offset..offset + out.len()) {
         let out = &mut out[items.start - offset..items.end - offset];
-        match (run.joint, attribute) {
-            (None, _) => move_items(stored, items, out, |one| one, |four| *four),
-            (Some(joint), Attribute::Positions) => {
-                let bone = Bone::new(model[joint]);
-                move_items(
-                    stored,
-                    items,
-                    out,
-                    |one| bone.point(one),
-                    |four| bone.points(four),
-                );
-            }
-            (Some(joint), Attribute::Normals) => {
-                let bone = Bone::new(model[joint]);
-                move_items(
-                    stored,
-                    items,
-                    out,
-                    |one| bone.vector(one),
-                    |four| bone.vectors(four),
-                );
-            }
+        match run.joint {
+            Some(joint) => move_run(&Bone::new(model[joint]), attribute, stored, items, out),
+            None => move_run(&Kept, attribute, stored, items, out),
         }
+    }
+}
+
+/// Writes `out` with the stored `items` moved by `motion`.
+fn move_run(
+    motion: &impl Motion,
+    attribute: Attribute,
+    stored: &Vec3Blocks,
+    items: Range<usize>,
+    out: &mut [Vec3],
+) {
+    match attribute {
+        Attribute::Positions => move_items(
+            stored,
+            items,
+            out,
+            |one| motion.point(one),
+            |four| motion.points(four),
+        ),
+        Attribute::Normals => move_items(
+            stored,
+            items,
+            out,
+            |one| motion.vector(one),
+            |four| motion.vectors(four),
+        ),
     }
 }
 
