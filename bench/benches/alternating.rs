@@ -24,7 +24,7 @@ use binrw::BinRead;
 use formats::schema::BinarySchema;
 use formats::sims::bmf::Bmf;
 use formats::sims::skn::Skn;
-use skinning::{model_matrices, BlendRule, BoundSkin, Deformer, PosedSkin, Skeleton};
+use skinning::{BlendRule, Deformer, PosedSkin};
 
 /// glibc's mmap threshold while timing: vectors of 128 KiB or more are
 /// fresh mappings, whatever ran before.
@@ -234,22 +234,13 @@ fn deformation(filter: &str) {
     if ![1, 2].iter().any(|&threads| case(threads).contains(filter)) {
         return;
     }
-    let skin = synthetic::skn(1_000_000)
-        .skin()
-        .expect("the synthetic skin is a rig skin");
-    let skeleton = Skeleton::new(&synthetic::rig_skeleton(synthetic::SKIN_BONES))
-        .expect("the synthetic skeleton poses");
-    let model = model_matrices(&skeleton, skeleton.rest_locals()).expect("poses");
-    let bound = BoundSkin::bind(&skin, &skeleton).expect("binds");
-    let plain = scalar::Skin::new(&skin);
-    let mut baseline = scalar::Posed::default();
-    plain.deform(&model, &mut baseline);
-    let posed = bound.deform(&model, BlendRule::Game).expect("deforms");
-    assert_eq!(
-        posed.positions, baseline.positions,
-        "the deformations differ"
-    );
-    assert_eq!(posed.normals, baseline.normals, "the deformations differ");
+    let scalar::Case {
+        skin,
+        model,
+        bound,
+        plain,
+        mut baseline,
+    } = scalar::case(1_000_000);
     let mut copied_positions = vec![[0.0f32; 3]; skin.positions.len()];
     let mut copied_normals = vec![[0.0f32; 3]; skin.normals.len()];
     for threads in [1, 2] {

@@ -9,33 +9,21 @@ use std::hint::black_box;
 use bench::{scalar, synthetic};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use glam::Affine3A;
-use skinning::{
-    local_to_model, model_matrices, BlendRule, BoundSkin, Deformer, PosedSkin, Skeleton,
-};
+use skinning::{local_to_model, BlendRule, Deformer, PosedSkin, Skeleton};
 
 fn sims_deformation(c: &mut Criterion) {
-    let skin = synthetic::skn(1_000_000)
-        .skin()
-        .expect("the synthetic skin is a rig skin");
-    let skeleton = Skeleton::new(&synthetic::rig_skeleton(synthetic::SKIN_BONES))
-        .expect("the synthetic skeleton poses");
-    let model = model_matrices(&skeleton, skeleton.rest_locals()).expect("poses");
-    let bound = BoundSkin::bind(&skin, &skeleton).expect("binds");
+    let scalar::Case {
+        skin,
+        model,
+        bound,
+        plain,
+        mut baseline,
+    } = scalar::case(1_000_000);
     let vertices = skin.positions.len() as u64
         + match &skin.binding {
             formats::rig::Binding::BoneSpace(binding) => binding.blend_positions.len() as u64,
             formats::rig::Binding::Weighted(_) => 0,
         };
-
-    let posed = bound.deform(&model, BlendRule::Game).expect("deforms");
-    let plain = scalar::Skin::new(&skin);
-    let mut baseline = scalar::Posed::default();
-    plain.deform(&model, &mut baseline);
-    assert_eq!(
-        posed.positions, baseline.positions,
-        "the baselines disagree"
-    );
-    assert_eq!(posed.normals, baseline.normals, "the baselines disagree");
 
     let one_thread = rayon::ThreadPoolBuilder::new()
         .num_threads(1)

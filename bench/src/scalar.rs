@@ -7,6 +7,47 @@
 
 use formats::rig::{self, Binding};
 use glam::{Affine3A, Vec3};
+use skinning::{model_matrices, BlendRule, BoundSkin, Skeleton};
+
+use crate::synthetic;
+
+/// The deformation the benchmarks time: a synthetic Sims skin of
+/// `vertices` real vertices bound to its skeleton, at rest, with the
+/// scalar baseline, checked to agree with ossuary's bit for bit.
+pub struct Case {
+    pub skin: rig::Skin,
+    pub model: Vec<Affine3A>,
+    pub bound: BoundSkin,
+    pub plain: Skin,
+    /// The baseline's buffers, already filled once.
+    pub baseline: Posed,
+}
+
+pub fn case(vertices: usize) -> Case {
+    let skin = synthetic::skn(vertices)
+        .skin()
+        .expect("the synthetic skin is a rig skin");
+    let skeleton = Skeleton::new(&synthetic::rig_skeleton(synthetic::SKIN_BONES))
+        .expect("the synthetic skeleton poses");
+    let model = model_matrices(&skeleton, skeleton.rest_locals()).expect("poses");
+    let bound = BoundSkin::bind(&skin, &skeleton).expect("binds");
+    let plain = Skin::new(&skin);
+    let mut baseline = Posed::default();
+    plain.deform(&model, &mut baseline);
+    let posed = bound.deform(&model, BlendRule::Game).expect("deforms");
+    assert_eq!(
+        posed.positions, baseline.positions,
+        "the deformations differ"
+    );
+    assert_eq!(posed.normals, baseline.normals, "the deformations differ");
+    Case {
+        skin,
+        model,
+        bound,
+        plain,
+        baseline,
+    }
+}
 
 /// Posed positions and normals, reused from one call to the next.
 #[derive(Default)]
