@@ -949,23 +949,7 @@ impl Pulls {
         normals: Option<&mut [Vec3]>,
     ) {
         let in_order = &self.batches[batches.clone()];
-        let Some(normals) = normals else {
-            for batch in in_order {
-                let vertices = gather(positions, &batch.vertices);
-                let pulled = combine(
-                    rule,
-                    batch.weights,
-                    vertices,
-                    motion.points(&batch.positions),
-                );
-                scatter(positions, &batch.vertices, pulled);
-            }
-            return;
-        };
-        // One length for both lets a vertex index checked against the
-        // positions serve the normals too.
-        let normals = &mut normals[..positions.len()];
-        for (batch, stored_normals) in in_order.iter().zip(&self.normals[batches]) {
+        let pull_positions = |positions: &mut [Vec3], batch: &PullBatch| {
             let vertices = gather(positions, &batch.vertices);
             let pulled = combine(
                 rule,
@@ -974,6 +958,18 @@ impl Pulls {
                 motion.points(&batch.positions),
             );
             scatter(positions, &batch.vertices, pulled);
+        };
+        let Some(normals) = normals else {
+            for batch in in_order {
+                pull_positions(positions, batch);
+            }
+            return;
+        };
+        // One length for both lets a vertex index checked against the
+        // positions serve the normals too.
+        let normals = &mut normals[..positions.len()];
+        for (batch, stored_normals) in in_order.iter().zip(&self.normals[batches]) {
+            pull_positions(positions, batch);
             let vertices = gather(normals, &batch.vertices);
             let pulled = combine(
                 rule,

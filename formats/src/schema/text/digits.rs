@@ -3,8 +3,8 @@
 //! that stops at a length that varies from token to token mispredicts its
 //! exit once a token).
 
-/// 10^n for n digits taken at once.
-pub(super) const POWERS_OF_TEN: [u64; 9] = [
+/// 10^n, for n digits taken at once and for counting a value's digits.
+pub(super) const POWERS_OF_TEN: [u64; 18] = [
     1,
     10,
     100,
@@ -14,6 +14,15 @@ pub(super) const POWERS_OF_TEN: [u64; 9] = [
     1_000_000,
     10_000_000,
     100_000_000,
+    1_000_000_000,
+    10_000_000_000,
+    100_000_000_000,
+    1_000_000_000_000,
+    10_000_000_000_000,
+    100_000_000_000_000,
+    1_000_000_000_000_000,
+    10_000_000_000_000_000,
+    100_000_000_000_000_000,
 ];
 
 /// How many of the eight bytes are decimal digits before the first that

@@ -160,30 +160,15 @@ struct Decimal {
 /// How many decimal digits `value` (below 10^17) has; 0 for 0.
 #[inline(always)]
 fn decimal_digits(value: u64) -> usize {
-    const POWERS: [u64; 18] = [
-        1,
-        10,
-        100,
-        1_000,
-        10_000,
-        100_000,
-        1_000_000,
-        10_000_000,
-        100_000_000,
-        1_000_000_000,
-        10_000_000_000,
-        100_000_000_000,
-        1_000_000_000_000,
-        10_000_000_000_000,
-        100_000_000_000_000,
-        1_000_000_000_000_000,
-        10_000_000_000_000_000,
-        100_000_000_000_000_000,
-    ];
     // A value of b bits has floor(b log10 2) digits or one more.
     let bits = (u64::BITS - value.leading_zeros()) as usize;
     let fewer = (bits * 1233) >> 12;
-    fewer + usize::from(POWERS.get(fewer).is_some_and(|&power| value >= power))
+    fewer
+        + usize::from(
+            POWERS_OF_TEN
+                .get(fewer)
+                .is_some_and(|&power| value >= power),
+        )
 }
 
 /// The digits from the first non-zero one on, as an integer, and how many
