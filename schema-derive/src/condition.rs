@@ -6,9 +6,6 @@ use quote::{quote, ToTokens};
 use syn::parse::{Parse, ParseStream};
 use syn::{Expr, Ident, LitStr};
 
-use crate::ast::{Container, Errors};
-use crate::check_context;
-
 /// A field's condition: `present_if = version >= 300`, or a bare name
 /// (`present_if = has_properties`), which holds when that value is not 0.
 #[derive(Clone)]
@@ -52,16 +49,6 @@ impl Condition {
             Some(flag) => format!("{flag} != 0"),
             None => tidy(&self.expr.to_token_stream().to_string()),
         }
-    }
-
-    /// Every name must be an earlier field or a context parameter of the
-    /// struct whose field `index` the condition is on.
-    pub fn resolve(&self, container: &Container, index: usize) -> syn::Result<()> {
-        let mut errors = Errors::default();
-        for name in &self.names {
-            errors.take(check_context::resolve(container, index, name));
-        }
-        errors.finish()
     }
 
     /// A `bool` expression evaluating the condition, each name's value

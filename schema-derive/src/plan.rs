@@ -512,7 +512,12 @@ fn presence_of<'a>(
         }
         (Presence::Flag(_), Layout::Binary) => "flag",
         (Presence::If(condition), _) => {
-            condition.resolve(container, index)?;
+            // Every name must be an earlier field or a context parameter.
+            let mut errors = Errors::default();
+            for name in &condition.names {
+                errors.take(check_context::resolve(container, index, name));
+            }
+            errors.finish()?;
             "present_if"
         }
         (Presence::NoneWord(word), Layout::Text { .. }) => {
