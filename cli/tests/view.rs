@@ -189,7 +189,7 @@ fn a_sims_skeleton_is_dressed_by_the_suits_beside_it() {
     assert!(head >= 1 && head < dressed, "{head} of {dressed}");
     let (status, glb) = served.get("/api/gltf?open=adult-skeleton.cmx&mesh=");
     assert_eq!(status, 200);
-    assert!(glb_json(&glb)["meshes"].as_array().map_or(0, Vec::len) == 0);
+    assert_eq!(glb_json(&glb)["meshes"].as_array().map_or(0, Vec::len), 0);
     assert!(!glb_json(&glb)["skins"].as_array().unwrap().is_empty());
 }
 
@@ -315,10 +315,6 @@ fn files_a_shown_one_refers_to_are_read_only_under_the_paths() {
     assert_eq!(status, 422, "{error}");
     let message = error["message"].as_str().unwrap();
     assert!(message.contains("cannot find"), "{message}");
-    assert!(
-        !message.contains("appearance/mesh/humanoid.lmg,"),
-        "{message}"
-    );
     assert!(
         !message.contains(&outside.path().join("appearance").display().to_string()),
         "a path outside the one served was looked at: {message}"

@@ -108,24 +108,47 @@ fn converse(
 ) -> std::io::Result<()> {
     stream.set_read_timeout(Some(READ_TIMEOUT))?;
     stream.set_write_timeout(Some(WRITE_TIMEOUT))?;
-    let mut head = Vec::new();
-    let mut reader = BufReader::new((&stream).take(MAX_HEAD));
-    // The head ends at the first empty line; a client that goes away
-    // before it (a connection opened ahead and never used) gets nothing.
-    loop {
-        let before = head.len();
-        if reader.read_until(b'\n', &mut head)? == 0 {
-            return Ok(());
+    let head = match read_head(&stream)? {
+        Head::Complete(head) => head,
+        Head::TooLong => {
+            return respond(stream, &plain(431, "the request head is too long"), true);
         }
-        if matches!(&head[before..], b"\r\n" | b"\n") {
-            break;
-        }
-    }
+        // A connection opened ahead and never used gets nothing.
+        Head::Closed => return Ok(()),
+    };
     let (reply, with_body) = match parse(&head) {
         Ok(request) => (answer(&request), request.method != "HEAD"),
         Err(refusal) => (refusal, true),
     };
     respond(stream, &reply, with_body)
+}
+
+/// What a connection sent before its request's first empty line.
+enum Head {
+    /// The request line and headers, up to and with the empty line.
+    Complete(Vec<u8>),
+    /// More than [`MAX_HEAD`] bytes without an empty line.
+    TooLong,
+    /// The client closed the connection before it ended a head.
+    Closed,
+}
+
+fn read_head(stream: &TcpStream) -> std::io::Result<Head> {
+    let mut head = Vec::new();
+    let mut reader = BufReader::new(stream.take(MAX_HEAD));
+    loop {
+        let before = head.len();
+        if reader.read_until(b'\n', &mut head)? == 0 {
+            return Ok(if head.len() as u64 >= MAX_HEAD {
+                Head::TooLong
+            } else {
+                Head::Closed
+            });
+        }
+        if matches!(&head[before..], b"\r\n" | b"\n") {
+            return Ok(Head::Complete(head));
+        }
+    }
 }
 
 /// The request a head holds, or the answer that refuses it.
@@ -177,6 +200,7 @@ fn reason(status: u16) -> &'static str {
     match status {
         200 => "OK",
         400 => "Bad Request",
+        431 => "Request Header Fields Too Large",
         404 => "Not Found",
         405 => "Method Not Allowed",
         422 => "Unprocessable Content",
@@ -260,6 +284,20 @@ mod tests {
             assert!(reply.ends_with(&format!("\r\n\r\n/{index}")), "{reply}");
         }
         drop(idle);
+        listening.stop();
+    }
+
+    #[test]
+    fn a_request_head_past_the_limit_is_refused() {
+        let listener = TcpListener::bind(("127.0.0.1", 0)).unwrap();
+        let listening = serve(listener, |_| plain(200, "answered")).unwrap();
+        let mut stream = TcpStream::connect(listening.address()).unwrap();
+        let long = "x".repeat(MAX_HEAD as usize);
+        // The server may answer and close before it has read all of this.
+        let _ = write!(stream, "GET / HTTP/1.1\r\nX-Long: {long}\r\n\r\n");
+        let mut reply = String::new();
+        stream.read_to_string(&mut reply).unwrap();
+        assert!(reply.starts_with("HTTP/1.1 431 "), "{reply}");
         listening.stop();
     }
 
