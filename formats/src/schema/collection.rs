@@ -192,12 +192,23 @@ pub fn read_elements<T: Decode, I: Input>(
     Ok(elements)
 }
 
-/// Every `size`-byte plain value in `bytes`.
+/// Every `size`-byte plain value in `bytes`, decoded straight into the
+/// vector's room: a loop with no room check an element, which the
+/// compiler unrolls and, for records that are their bytes, turns into
+/// wide copies (as a hand-written `collect` over fixed-size chunks is).
+/// Pushing checked the room at every element and ran a quarter slower
+/// on 100,000 `.bmf` vertices with the heap warm.
 fn decode_all<T: Decode>(bytes: &[u8], size: usize, endian: Endian) -> Option<Vec<T>> {
-    let mut elements = Vec::with_capacity(bytes.len() / size);
-    for element in bytes.chunks_exact(size) {
-        push_within_capacity(&mut elements, T::decode_plain(element, endian)?).ok()?;
+    let count = bytes.len() / size;
+    let mut elements = Vec::with_capacity(count);
+    let slots = elements.spare_capacity_mut().get_mut(..count)?;
+    for (slot, element) in slots.iter_mut().zip(bytes.chunks_exact(size)) {
+        slot.write(T::decode_plain(element, endian)?);
     }
+    // SAFETY: `slots` is the first `count` elements of the room, and the
+    // loop wrote each of them: `bytes.chunks_exact(size)` yields `count`
+    // chunks, and a chunk that fails to decode returns before this line.
+    unsafe { elements.set_len(count) };
     Some(elements)
 }
 
@@ -313,17 +324,26 @@ pub fn encode_each<T: Encode + Decode, O: Output>(
     if let Some(size) = T::FIXED_SIZE.and_then(|size| usize::try_from(size).ok()) {
         output.reserve(size.saturating_mul(elements.len()));
     }
-    let mut written = 0;
+    // A plain list in one run: the output is grown once and each element
+    // encoded into its place, with no room check and no copy through a
+    // small buffer an element (a store forwarded badly from that buffer
+    // stalled every element of a `.bmf`'s vertices).
     if let Some(size) = T::PLAIN_SIZE.filter(|&size| size > 0) {
-        for element in elements {
-            if !output.write_plain(size, |bytes| element.encode_plain(bytes, endian)) {
-                break;
-            }
-            written += 1;
+        let in_place = size.checked_mul(elements.len()).is_some_and(|total| {
+            output.write_plain(total, |bytes| {
+                bytes
+                    .chunks_exact_mut(size)
+                    .zip(elements)
+                    .all(|(bytes, element)| element.encode_plain(bytes, endian))
+            })
+        });
+        if in_place {
+            return Ok(());
         }
     }
-    // What the output could not take in place (a stream), one by one.
-    for (index, element) in elements.iter().enumerate().skip(written) {
+    // What the output could not take in place (a stream), or an element
+    // that failed, one by one: a failure is then reported at its index.
+    for (index, element) in elements.iter().enumerate() {
         element
             .encode_output(output, endian, context)
             .map_err(|e| e.within(Segment::Index(index)))?;

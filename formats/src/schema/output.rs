@@ -112,9 +112,6 @@ pub fn encode_plain_next<T: Encode + Decode>(
     value.encode_plain(front, endian)
 }
 
-/// The largest plain run [`VecOutput`] encodes on the stack.
-const SMALL_PLAIN: usize = 64;
-
 /// A whole output in memory: every write appends.
 #[derive(Debug, Default)]
 pub struct VecOutput {
@@ -181,21 +178,13 @@ impl Output for VecOutput {
         self.bytes.reserve(additional);
     }
 
-    /// A small value is encoded on the stack and appended with one copy,
-    /// so new pages of the output are written once (a page fault, then
-    /// the value), as a hand-written `extend_from_slice` writes them;
-    /// zero-filling a run first and filling it after cost 10% more on
-    /// fresh pages. Larger runs are filled in place.
+    /// The run is zero-filled at the end of the output and encoded in
+    /// place. Encoding a small value on the stack and appending it with
+    /// one copy wrote new pages once, but the copy's wide loads waited on
+    /// the encoder's narrow stores to the same bytes (a store that cannot
+    /// be forwarded), which stalled every `.skel` bone and `.bmf` vertex.
     #[inline]
     fn write_plain(&mut self, size: usize, encode: impl FnOnce(&mut [u8]) -> bool) -> bool {
-        let mut small = [0u8; SMALL_PLAIN];
-        if let Some(value) = small.get_mut(..size) {
-            if !encode(value) {
-                return false;
-            }
-            self.bytes.extend_from_slice(value);
-            return true;
-        }
         let start = self.bytes.len();
         let Some(end) = start.checked_add(size) else {
             return false;
