@@ -8,6 +8,7 @@ pub mod axes;
 pub mod pose;
 pub mod skeleton;
 pub mod skin;
+mod wide;
 
 pub use animation::{Clip, ClipError};
 pub use pose::{

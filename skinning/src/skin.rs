@@ -27,6 +27,7 @@ use thiserror::Error;
 
 use crate::pose::JobError;
 use crate::skeleton::Skeleton;
+use crate::wide;
 
 /// Why a skin does not fit a skeleton or is not a consistent mesh.
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
@@ -232,10 +233,10 @@ fn runs(owners: &[Option<usize>]) -> Vec<Run> {
 /// with whole-register multiplications and additions, and no 12-byte
 /// `Vec3` is widened into a register and narrowed back on its own.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
-struct Vec3x4 {
-    x: Vec4,
-    y: Vec4,
-    z: Vec4,
+pub(crate) struct Vec3x4 {
+    pub(crate) x: Vec4,
+    pub(crate) y: Vec4,
+    pub(crate) z: Vec4,
 }
 
 impl Vec3x4 {
@@ -711,6 +712,11 @@ trait Motion {
     fn points(&self, stored: &Vec3x4) -> Vec3x4;
     fn vector(&self, stored: Vec3) -> Vec3;
     fn vectors(&self, stored: &Vec3x4) -> Vec3x4;
+    /// Moves the first blocks eight vectors at a time where the processor
+    /// allows ([`wide::move_blocks`]); returns how many it wrote.
+    fn blocks(&self, _attribute: Attribute, _stored: &[Vec3x4], _out: &mut [Vec3]) -> usize {
+        0
+    }
 }
 
 /// The motion of items no bone range holds: they keep their stored values.
@@ -764,6 +770,11 @@ impl Motion for Bone {
 
     fn vectors(&self, stored: &Vec3x4) -> Vec3x4 {
         self.x4.transform_vectors(stored)
+    }
+
+    fn blocks(&self, attribute: Attribute, stored: &[Vec3x4], out: &mut [Vec3]) -> usize {
+        let points = matches!(attribute, Attribute::Positions);
+        wide::move_blocks(&self.matrix, points, stored, out)
     }
 }
 
@@ -874,6 +885,7 @@ fn move_run(
             out,
             |one| motion.point(one),
             |four| motion.points(four),
+            |blocks, out| motion.blocks(attribute, blocks, out),
         ),
         Attribute::Normals => move_items(
             stored,
@@ -881,19 +893,22 @@ fn move_run(
             out,
             |one| motion.vector(one),
             |four| motion.vectors(four),
+            |blocks, out| motion.blocks(attribute, blocks, out),
         ),
     }
 }
 
-/// Writes `out` with the stored `items` moved: a [`Vec3x4`] at a time by
-/// `four` where `items` holds the whole block, one at a time by `one` at
-/// either end.
+/// Writes `out` with the stored `items` moved: the whole blocks `items`
+/// holds as many at a time as `wide` takes, the rest of them a [`Vec3x4`]
+/// at a time by `four`, and the vectors at either end one at a time by
+/// `one`.
 fn move_items(
     stored: &Vec3Blocks,
     items: Range<usize>,
     out: &mut [Vec3],
     one: impl Fn(Vec3) -> Vec3,
     four: impl Fn(&Vec3x4) -> Vec3x4,
+    wide: impl FnOnce(&[Vec3x4], &mut [Vec3]) -> usize,
 ) {
     let blocks_start = items.start.next_multiple_of(4).min(items.end);
     let blocks_end = (items.end - items.end % 4).max(blocks_start);
@@ -907,6 +922,8 @@ fn move_items(
         *out = one(stored.get(index));
     }
     let blocks = &stored.blocks[blocks_start / 4..blocks_end / 4];
+    let done = wide(blocks, body);
+    let (blocks, body) = (&blocks[done..], &mut body[done * 4..]);
     for (out, block) in body.chunks_exact_mut(4).zip(blocks) {
         out.copy_from_slice(&four(block).to_vec3s());
     }
