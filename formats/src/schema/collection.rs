@@ -341,6 +341,20 @@ pub fn encode_each<T: Encode + Decode, O: Output>(
             return Ok(());
         }
     }
+    // An estimate walks the first element and assumes the rest alike.
+    if O::ESTIMATES {
+        if let [first, rest @ ..] = elements {
+            let start = output.position()?;
+            first
+                .encode_output(output, endian, context)
+                .map_err(|e| e.within(Segment::Index(0)))?;
+            if !rest.is_empty() {
+                let one = output.position()?.saturating_sub(start);
+                output.assume(one.saturating_mul(rest.len() as u64));
+            }
+        }
+        return Ok(());
+    }
     // What the output could not take in place (a stream), or an element
     // that failed, one by one: a failure is then reported at its index.
     for (index, element) in elements.iter().enumerate() {

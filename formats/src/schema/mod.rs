@@ -103,7 +103,7 @@ pub use iff::RawChunk;
 pub use input::{Input, SliceInput};
 pub use layout::{ByteOrder, ContextLayout, FieldLayout, Layout, TypeLayout};
 pub use markers::{Count, Magic, NoContext};
-pub use output::{Output, SizeOutput, VecOutput};
+pub use output::{EstimateOutput, Output, SizeOutput, VecOutput};
 pub use string::RawString;
 
 /// What a type needs from its surroundings to be read or written: values
@@ -225,13 +225,13 @@ pub trait BinarySchema: Decode + Encode {
         Ok(value)
     }
 
-    /// Encodes a whole file in two passes: the first counts its bytes, so
-    /// the second writes into a vector allocated once at that size.
+    /// Encodes a whole file in two passes: the first estimates its bytes
+    /// ([`EstimateOutput`]), so the second writes into a vector allocated
+    /// once at that size.
     fn to_bytes_with(&self, context: &Self::Context) -> Result<Vec<u8>, Error> {
-        let mut size = SizeOutput::default();
-        self.encode_output(&mut size, Endian::Little, context)?;
-        let capacity = usize::try_from(size.counted()).unwrap_or(0);
-        let mut output = VecOutput::with_capacity(capacity);
+        let mut estimate = EstimateOutput::default();
+        self.encode_output(&mut estimate, Endian::Little, context)?;
+        let mut output = VecOutput::with_capacity(estimate.capacity());
         self.encode_output(&mut output, Endian::Little, context)?;
         Ok(output.into_bytes())
     }

@@ -16,9 +16,10 @@
 //! (`cargo bench -p bench --bench binary -- decode`).
 
 /// A vector with room for `capacity` elements that are about to be written,
-/// all of them (an output counted first). Where that room spans whole
-/// 2 MiB pages, they are asked for as huge pages: memory left unwritten
-/// would cost up to a huge page each, not a small one, hence "all of them".
+/// all or nearly all of them (an output estimated first, which leaves at
+/// most an eighth unwritten). Where that room spans whole 2 MiB pages, they
+/// are asked for as huge pages: memory left unwritten would cost up to a
+/// huge page each, not a small one, hence "nearly all".
 pub(crate) fn vec_to_fill<T>(capacity: usize) -> Vec<T> {
     let mut elements = Vec::with_capacity(capacity);
     #[cfg(target_os = "linux")]
