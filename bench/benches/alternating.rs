@@ -3,10 +3,15 @@
 //! rotates from round to round, so a machine that slows down or speeds up
 //! during the run weighs on all of them alike; a round's ratio compares
 //! contenders timed moments apart. Each call's result is dropped before
-//! the next call, and glibc's mmap threshold is fixed (the process runs
-//! itself again with `MALLOC_MMAP_THRESHOLD_` set when it is not), so
-//! every large vector of every contender is a fresh mapping: the same
-//! allocator state for all, as a program reading one file meets it.
+//! the next call.
+//!
+//! Every contender starts from the same allocator state, fixed through
+//! glibc's tunables: the process runs itself again once for each
+//! [`AllocatorState`], and the codec and text cases run in both:
+//! - `fresh`: every vector of 128 KiB or more is a new mapping, whose
+//!   pages fault on first write, as in a program reading one file;
+//! - `kept`: freed memory stays with the heap and is handed out again, as
+//!   in a program working through many files.
 //!
 //! `cargo bench -p bench --bench alternating [-- FILTER]` prints one line
 //! per case: each contender's median time per call, and the median (min
@@ -26,9 +31,37 @@ use formats::sims::bmf::Bmf;
 use formats::sims::skn::Skn;
 use skinning::{BlendRule, Deformer, PosedSkin};
 
-/// glibc's mmap threshold while timing: vectors of 128 KiB or more are
-/// fresh mappings, whatever ran before.
-const MMAP_THRESHOLD: &str = "131072";
+/// How the allocator is set up while timing, by glibc's environment
+/// tunables, and which cases run in it.
+struct AllocatorState {
+    name: &'static str,
+    tunables: &'static [(&'static str, &'static str)],
+    /// The deformation writes into kept buffers, so it runs in one state.
+    deformation: bool,
+}
+
+const ALLOCATOR_STATES: [AllocatorState; 2] = [
+    AllocatorState {
+        name: "fresh",
+        // Vectors of 128 KiB or more are mapped anew, whatever ran before.
+        tunables: &[("MALLOC_MMAP_THRESHOLD_", "131072")],
+        deformation: true,
+    },
+    AllocatorState {
+        name: "kept",
+        // Vectors under 32 MiB come from the heap, and the heap keeps
+        // what is freed (glibc would otherwise return its top to the
+        // system, and map it again, after each large result).
+        tunables: &[
+            ("MALLOC_MMAP_THRESHOLD_", "33554432"),
+            ("MALLOC_TRIM_THRESHOLD_", "1073741824"),
+        ],
+        deformation: false,
+    },
+];
+
+/// The variable naming the state a run is in.
+const STATE: &str = "OSSUARY_ALLOCATOR_STATE";
 /// Rounds per case: each contender is timed once a round.
 const ROUNDS: usize = 15;
 /// About how long one contender's turn in a round takes.
@@ -276,14 +309,21 @@ fn deformation(filter: &str) {
 }
 
 fn main() {
-    if std::env::var_os("MALLOC_MMAP_THRESHOLD_").is_none() {
-        let status = std::process::Command::new(std::env::current_exe().expect("this program"))
-            .args(std::env::args_os().skip(1))
-            .env("MALLOC_MMAP_THRESHOLD_", MMAP_THRESHOLD)
-            .status()
-            .expect("this program runs again");
-        std::process::exit(status.code().unwrap_or(1));
-    }
+    let Some(state) = std::env::var(STATE).ok() else {
+        for state in &ALLOCATOR_STATES {
+            println!("allocator state: {}", state.name);
+            let status = std::process::Command::new(std::env::current_exe().expect("this program"))
+                .args(std::env::args_os().skip(1))
+                .envs(state.tunables.iter().copied())
+                .env(STATE, state.name)
+                .status()
+                .expect("this program runs again");
+            if !status.success() {
+                std::process::exit(status.code().unwrap_or(1));
+            }
+        }
+        return;
+    };
     // `cargo bench` passes `--bench`; any other word narrows the cases.
     let filter = std::env::args()
         .skip(1)
@@ -319,5 +359,10 @@ fn main() {
     for vertices in [100_000, 1_000_000] {
         text(&filter, vertices);
     }
-    deformation(&filter);
+    if ALLOCATOR_STATES
+        .iter()
+        .any(|known| known.name == state && known.deformation)
+    {
+        deformation(&filter);
+    }
 }
