@@ -24,7 +24,7 @@ use std::hint::black_box;
 use std::io::Cursor;
 use std::time::{Duration, Instant};
 
-use bench::{hand, naive, scalar, synthetic, twins};
+use bench::{hand, naive, scalar, synthetic, threads, twins};
 use binrw::BinRead;
 use formats::schema::BinarySchema;
 use formats::sims::bmf::Bmf;
@@ -281,10 +281,7 @@ fn deformation(filter: &str) {
         if !case.contains(filter) {
             continue;
         }
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .expect("a thread pool");
+        let pool = threads::pinned_pool(threads);
         let mut deformer = Deformer::default();
         let mut posed = PosedSkin::default();
         race(

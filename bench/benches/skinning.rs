@@ -6,7 +6,7 @@
 
 use std::hint::black_box;
 
-use bench::{scalar, synthetic};
+use bench::{scalar, synthetic, threads};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use glam::Affine3A;
 use skinning::{local_to_model, BlendRule, Deformer, PosedSkin, Skeleton};
@@ -25,10 +25,7 @@ fn sims_deformation(c: &mut Criterion) {
             formats::rig::Binding::Weighted(_) => 0,
         };
 
-    let one_thread = rayon::ThreadPoolBuilder::new()
-        .num_threads(1)
-        .build()
-        .expect("a thread pool");
+    let one_thread = threads::pinned_pool(1);
     let mut group = c.benchmark_group("sims deform 1M vertices");
     group.throughput(Throughput::Elements(vertices));
     // The plain glam loop, into buffers kept from one run to the next.
@@ -57,10 +54,7 @@ fn sims_deformation(c: &mut Criterion) {
         })
     });
     for threads in [1, 2] {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .expect("a thread pool");
+        let pool = threads::pinned_pool(threads);
         // A deformer poses into the same buffers frame after frame.
         let mut deformer = Deformer::default();
         let mut posed = PosedSkin::default();

@@ -6,4 +6,5 @@ pub mod hand;
 pub mod naive;
 pub mod scalar;
 pub mod synthetic;
+pub mod threads;
 pub mod twins;
