@@ -130,13 +130,23 @@ pub struct VecOutput {
 
 impl VecOutput {
     /// An empty output with room for `capacity` bytes, which are meant to
-    /// be written (`to_bytes` estimates them first). A large one is backed by
-    /// 2 MiB pages where the system allows it: writing fresh memory costs a
-    /// page fault per page, and on 4 KiB pages those faults took most of
-    /// the time of encoding a large file.
+    /// be written. A large one is backed by 2 MiB pages where the system
+    /// allows it: writing fresh memory costs a page fault per page, and on
+    /// 4 KiB pages those faults took most of the time of encoding a large
+    /// file.
     pub fn with_capacity(capacity: usize) -> Self {
         VecOutput {
-            bytes: vec_to_fill(capacity),
+            bytes: vec_to_fill(capacity, capacity),
+        }
+    }
+
+    /// An empty output for what `estimate` estimated: room for its
+    /// [`EstimateOutput::capacity`], of which the bytes it counted are
+    /// backed as [`VecOutput::with_capacity`] backs all of them.
+    pub fn for_estimate(estimate: &EstimateOutput) -> Self {
+        let counted = usize::try_from(estimate.size.counted()).unwrap_or(0);
+        VecOutput {
+            bytes: vec_to_fill(estimate.capacity(), counted),
         }
     }
 
