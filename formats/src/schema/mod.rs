@@ -231,7 +231,8 @@ pub trait BinarySchema: Decode + Encode {
     fn to_bytes_with(&self, context: &Self::Context) -> Result<Vec<u8>, Error> {
         let mut estimate = EstimateOutput::default();
         self.encode_output(&mut estimate, Endian::Little, context)?;
-        let mut output = VecOutput::for_estimate(&estimate);
+        let capacity = usize::try_from(estimate.estimated()).unwrap_or(0);
+        let mut output = VecOutput::with_capacity(capacity);
         self.encode_output(&mut output, Endian::Little, context)?;
         Ok(output.into_bytes())
     }

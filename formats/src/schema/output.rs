@@ -136,17 +136,7 @@ impl VecOutput {
     /// file.
     pub fn with_capacity(capacity: usize) -> Self {
         VecOutput {
-            bytes: vec_to_fill(capacity, capacity),
-        }
-    }
-
-    /// An empty output for what `estimate` estimated: room for its
-    /// [`EstimateOutput::capacity`], of which the bytes it counted are
-    /// backed as [`VecOutput::with_capacity`] backs all of them.
-    pub fn for_estimate(estimate: &EstimateOutput) -> Self {
-        let counted = usize::try_from(estimate.size.counted()).unwrap_or(0);
-        VecOutput {
-            bytes: vec_to_fill(estimate.capacity(), counted),
+            bytes: vec_to_fill(capacity),
         }
     }
 
@@ -301,23 +291,18 @@ impl Output for SizeOutput {
 /// elements that are not plain is counted as its first element times its
 /// length. Counting every bone of a 10,000-bone `.skel` cost a fifth of
 /// encoding it; the writing pass grows the output in the rare file whose
-/// later elements are longer than its first.
+/// later elements are longer than its first. (Room to spare on top cost
+/// more than it saved: an output an eighth larger than the others of its
+/// size missed glibc's reuse of them, and was mapped anew each time.)
 #[derive(Debug, Default)]
 pub struct EstimateOutput {
     size: SizeOutput,
-    /// Whether some of the count was assumed rather than counted.
-    assumed: bool,
 }
 
 impl EstimateOutput {
-    /// The room to allocate: the count, and an eighth more when part of
-    /// it was assumed, for elements somewhat longer than the first.
-    pub fn capacity(&self) -> usize {
-        let counted = usize::try_from(self.size.counted()).unwrap_or(0);
-        match self.assumed {
-            true => counted.saturating_add(counted / 8),
-            false => counted,
-        }
+    /// The bytes estimated so far.
+    pub fn estimated(&self) -> u64 {
+        self.size.counted()
     }
 }
 
@@ -356,7 +341,6 @@ impl Output for EstimateOutput {
 
     fn assume(&mut self, bytes: u64) {
         self.size.len = self.size.len.saturating_add(bytes);
-        self.assumed = true;
     }
 }
 
@@ -407,14 +391,7 @@ mod tests {
         // Names: a u16 count and four times (a length byte and 3 bytes);
         // numbers: a u16 count and five u32s, counted exactly.
         let estimate = estimate(&names(&[3, 1, 250, 0]));
-        assert_eq!(estimate.size.counted(), 2 + 4 * (1 + 3) + 2 + 5 * 4);
-        assert_eq!(estimate.capacity(), 40 + 40 / 8);
-    }
-
-    #[test]
-    fn an_estimate_with_nothing_assumed_is_the_exact_size() {
-        let estimate = estimate(&names(&[9]));
-        assert_eq!(estimate.capacity(), 2 + (1 + 9) + 2 + 5 * 4);
+        assert_eq!(estimate.estimated(), 2 + 4 * (1 + 3) + 2 + 5 * 4);
     }
 
     #[test]

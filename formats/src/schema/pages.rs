@@ -15,17 +15,14 @@
 //! hand-written decoder, the `.bmf` decode gained nothing from it either
 //! (`cargo bench -p bench --bench binary -- decode`).
 
-/// A vector with room for `capacity` elements, the first `filled` of
-/// which are about to be written (an output estimated first, with room
-/// to spare). Where those `filled` span whole 2 MiB pages, they are asked
-/// for as huge pages; the room past them is not: memory left unwritten
-/// would cost up to a huge page each, not a small one.
-pub(crate) fn vec_to_fill<T>(capacity: usize, filled: usize) -> Vec<T> {
+/// A vector with room for `capacity` elements that are about to be written,
+/// all of them (an output estimated first). Where that room spans whole
+/// 2 MiB pages, they are asked for as huge pages: memory left unwritten
+/// would cost up to a huge page each, not a small one, hence "all of them".
+pub(crate) fn vec_to_fill<T>(capacity: usize) -> Vec<T> {
     let mut elements = Vec::with_capacity(capacity);
     #[cfg(target_os = "linux")]
-    if let Some(filled) = elements.spare_capacity_mut().get_mut(..filled) {
-        prefer_huge_pages(filled);
-    }
+    prefer_huge_pages(elements.spare_capacity_mut());
     elements
 }
 
@@ -88,7 +85,7 @@ mod tests {
         if !std::path::Path::new("/sys/kernel/mm/transparent_hugepage").exists() {
             return;
         }
-        let mut elements = vec_to_fill::<u32>(10 << 20, 10 << 20);
+        let mut elements = vec_to_fill::<u32>(10 << 20);
         assert!(elements.capacity() >= 10 << 20);
         assert!(elements.is_empty());
         let start = elements.as_ptr() as usize;
@@ -111,8 +108,8 @@ mod tests {
 
     #[test]
     fn small_and_empty_vectors_have_their_capacity() {
-        let elements = vec_to_fill::<u8>(100, 100);
+        let elements = vec_to_fill::<u8>(100);
         assert!(elements.capacity() >= 100);
-        assert!(vec_to_fill::<u8>(0, 0).capacity() == 0);
+        assert!(vec_to_fill::<u8>(0).capacity() == 0);
     }
 }
