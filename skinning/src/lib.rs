@@ -5,6 +5,7 @@
 
 pub mod animation;
 pub mod axes;
+mod lanes;
 pub mod pose;
 pub mod skeleton;
 pub mod skin;

@@ -8,7 +8,7 @@
 
 use glam::{Affine3A, Vec3};
 
-use crate::skin::Vec3x4;
+use crate::lanes::Vec3x4;
 
 /// Writes the first blocks of `out` (four vectors a block) with the stored
 /// `blocks` moved by `bone`: as points (the whole matrix) or as vectors
@@ -41,7 +41,7 @@ mod avx {
 
     use glam::{Affine3A, Vec4};
 
-    use crate::skin::Vec3x4;
+    use crate::lanes::Vec3x4;
 
     /// A bone's matrix with each entry in all eight lanes: per output
     /// coordinate, the x, y and z axes' entries for it, and the
