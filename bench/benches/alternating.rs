@@ -263,40 +263,39 @@ fn text(filter: &str, vertices: usize) {
 }
 
 fn deformation(filter: &str) {
-    let case = |threads: usize| format!("sims deform 1M vertices, {threads} thread(s)");
-    if ![1, 2].iter().any(|&threads| case(threads).contains(filter)) {
+    let name = |threads: usize| format!("sims deform 1M vertices, {threads} thread(s)");
+    if ![1, 2].iter().any(|&threads| name(threads).contains(filter)) {
         return;
     }
-    let scalar::Case {
-        skin,
-        model,
-        bound,
-        plain,
-        mut baseline,
-    } = scalar::case(1_000_000);
-    let mut copied_positions = vec![[0.0f32; 3]; skin.positions.len()];
-    let mut copied_normals = vec![[0.0f32; 3]; skin.normals.len()];
+    let mut case = scalar::case(1_000_000);
+    let mut copy_floor = scalar::CopyFloor::new(&case.skin);
     for threads in [1, 2] {
-        let case = case(threads);
-        if !case.contains(filter) {
+        let name = name(threads);
+        if !name.contains(filter) {
             continue;
         }
         let pool = threads::pinned_pool(threads);
         let mut deformer = Deformer::default();
         let mut posed = PosedSkin::default();
         race(
-            &case,
+            &name,
             vec![
                 floor("copy floor", || {
-                    copied_positions.copy_from_slice(black_box(&skin.positions));
-                    copied_normals.copy_from_slice(black_box(&skin.normals));
-                    black_box((&copied_positions, &copied_normals));
+                    black_box(&mut copy_floor).copy(black_box(&case.skin))
                 }),
-                contender("scalar", || plain.deform(black_box(&model), &mut baseline)),
+                contender("scalar", || {
+                    case.plain
+                        .deform(black_box(&case.model), &mut case.baseline)
+                }),
                 contender("ossuary", || {
                     pool.install(|| {
                         deformer
-                            .deform(&bound, black_box(&model), BlendRule::Game, &mut posed)
+                            .deform(
+                                &case.bound,
+                                black_box(&case.model),
+                                BlendRule::Game,
+                                &mut posed,
+                            )
                             .expect("deforms")
                     })
                 }),

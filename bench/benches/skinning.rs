@@ -12,15 +12,9 @@ use glam::Affine3A;
 use skinning::{local_to_model, BlendRule, Deformer, PosedSkin, Skeleton};
 
 fn sims_deformation(c: &mut Criterion) {
-    let scalar::Case {
-        skin,
-        model,
-        bound,
-        plain,
-        mut baseline,
-    } = scalar::case(1_000_000);
-    let vertices = skin.positions.len() as u64
-        + match &skin.binding {
+    let mut case = scalar::case(1_000_000);
+    let vertices = case.skin.positions.len() as u64
+        + match &case.skin.binding {
             formats::rig::Binding::BoneSpace(binding) => binding.blend_positions.len() as u64,
             formats::rig::Binding::Weighted(_) => 0,
         };
@@ -30,25 +24,21 @@ fn sims_deformation(c: &mut Criterion) {
     group.throughput(Throughput::Elements(vertices));
     // The plain glam loop, into buffers kept from one run to the next.
     group.bench_function("scalar", |b| {
-        b.iter(|| plain.deform(black_box(&model), &mut baseline))
-    });
-    // The floor: the bytes any deformation reads and writes, the positions
-    // and normals copied into buffers kept from one run to the next.
-    let mut copied_positions = vec![[0.0f32; 3]; skin.positions.len()];
-    let mut copied_normals = vec![[0.0f32; 3]; skin.normals.len()];
-    group.bench_function("copy floor", |b| {
         b.iter(|| {
-            copied_positions.copy_from_slice(black_box(&skin.positions));
-            copied_normals.copy_from_slice(black_box(&skin.normals));
-            black_box((&copied_positions, &copied_normals));
+            case.plain
+                .deform(black_box(&case.model), &mut case.baseline)
         })
+    });
+    let mut floor = scalar::CopyFloor::new(&case.skin);
+    group.bench_function("copy floor", |b| {
+        b.iter(|| black_box(&mut floor).copy(black_box(&case.skin)))
     });
     // What reusing the buffers is worth: the same deformation into new ones.
     group.bench_function("ossuary 1 thread(s), new buffers", |b| {
         one_thread.install(|| {
             b.iter_with_large_drop(|| {
-                bound
-                    .deform(black_box(&model), BlendRule::Game)
+                case.bound
+                    .deform(black_box(&case.model), BlendRule::Game)
                     .expect("deforms")
             })
         })
@@ -62,7 +52,12 @@ fn sims_deformation(c: &mut Criterion) {
             pool.install(|| {
                 b.iter(|| {
                     deformer
-                        .deform(&bound, black_box(&model), BlendRule::Game, &mut posed)
+                        .deform(
+                            &case.bound,
+                            black_box(&case.model),
+                            BlendRule::Game,
+                            &mut posed,
+                        )
                         .expect("deforms")
                 })
             })

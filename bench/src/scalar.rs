@@ -49,6 +49,30 @@ pub fn case(vertices: usize) -> Case {
     }
 }
 
+/// The floor of a deformation: the bytes any deformation reads and
+/// writes, the skin's positions and normals copied into buffers kept from
+/// one call to the next.
+pub struct CopyFloor {
+    positions: Vec<[f32; 3]>,
+    normals: Vec<[f32; 3]>,
+}
+
+impl CopyFloor {
+    pub fn new(skin: &rig::Skin) -> CopyFloor {
+        CopyFloor {
+            positions: vec![[0.0; 3]; skin.positions.len()],
+            normals: vec![[0.0; 3]; skin.normals.len()],
+        }
+    }
+
+    /// Copies `skin`'s positions and normals, which must be as many as the
+    /// floor was made for.
+    pub fn copy(&mut self, skin: &rig::Skin) {
+        self.positions.copy_from_slice(&skin.positions);
+        self.normals.copy_from_slice(&skin.normals);
+    }
+}
+
 /// Posed positions and normals, reused from one call to the next.
 #[derive(Default)]
 pub struct Posed {
