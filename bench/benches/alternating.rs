@@ -29,7 +29,7 @@ use binrw::BinRead;
 use formats::schema::BinarySchema;
 use formats::sims::bmf::Bmf;
 use formats::sims::skn::Skn;
-use skinning::{BlendRule, Deformer, PosedSkin};
+use skinning::{Deformer, PosedSkin};
 
 /// How the allocator is set up while timing, by glibc's environment
 /// tunables, and which cases run in it.
@@ -289,14 +289,7 @@ fn deformation(filter: &str) {
                 }),
                 contender("ossuary", || {
                     pool.install(|| {
-                        deformer
-                            .deform(
-                                &case.bound,
-                                black_box(&case.model),
-                                BlendRule::Game,
-                                &mut posed,
-                            )
-                            .expect("deforms")
+                        scalar::ossuary_deform(&case.bound, &case.model, &mut deformer, &mut posed)
                     })
                 }),
             ],

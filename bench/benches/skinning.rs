@@ -51,14 +51,7 @@ fn sims_deformation(c: &mut Criterion) {
         group.bench_function(format!("ossuary {threads} thread(s)"), |b| {
             pool.install(|| {
                 b.iter(|| {
-                    deformer
-                        .deform(
-                            &case.bound,
-                            black_box(&case.model),
-                            BlendRule::Game,
-                            &mut posed,
-                        )
-                        .expect("deforms")
+                    scalar::ossuary_deform(&case.bound, &case.model, &mut deformer, &mut posed)
                 })
             })
         });

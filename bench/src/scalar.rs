@@ -5,9 +5,11 @@
 //! vertex it names, `(1 - w) * vertex + w * blend`, its normal normalized
 //! after. Bone `i` is skeleton joint `i`, as in the synthetic skins.
 
+use std::hint::black_box;
+
 use formats::rig::{self, Binding};
 use glam::{Affine3A, Vec3};
-use skinning::{model_matrices, BlendRule, BoundSkin, Skeleton};
+use skinning::{model_matrices, BlendRule, BoundSkin, Deformer, PosedSkin, Skeleton};
 
 use crate::synthetic;
 
@@ -21,6 +23,20 @@ pub struct Case {
     pub plain: Skin,
     /// The baseline's buffers, already filled once.
     pub baseline: Posed,
+}
+
+/// Ossuary's deformation the benchmarks time: `bound` at the pose
+/// `model`, into `posed`'s buffers, kept from one call to the next by
+/// `deformer`.
+pub fn ossuary_deform(
+    bound: &BoundSkin,
+    model: &[Affine3A],
+    deformer: &mut Deformer,
+    posed: &mut PosedSkin,
+) {
+    deformer
+        .deform(bound, black_box(model), BlendRule::Game, posed)
+        .expect("deforms");
 }
 
 pub fn case(vertices: usize) -> Case {
