@@ -85,6 +85,9 @@ pub enum Problem {
     Skin(#[from] SkinError),
     #[error(transparent)]
     Render(#[from] RenderError),
+    /// A name inside the file that cannot name an output file.
+    #[error(transparent)]
+    UnsafeName(#[from] crate::output::UnsafeName),
     /// Boxed: export errors are large and rare.
     #[error(transparent)]
     Export(#[from] Box<export::ExportError>),

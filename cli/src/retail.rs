@@ -56,18 +56,25 @@ pub fn run(
     let name = input_path
         .file_stem()
         .map_or_else(|| "character".into(), |stem| stem.to_string_lossy());
+    // Every name but the character's own comes from inside the file: each
+    // must be one plain file name, so nothing is written outside `folder`.
+    let inside = |what: &str, name: &str, extension: &str| {
+        output::plain_file_name(what, name)
+            .map(|name| folder.join(format!("{name}.{extension}")))
+            .map_err(|unsafe_name| CliError::input(input_path, unsafe_name))
+    };
     let mut files: Vec<(PathBuf, Vec<u8>)> = vec![(
         folder.join(format!("{name}.cmx")),
         encode(converted.cmx.to_text(), "sims-cmx")?,
     )];
     for (mesh, skn) in &converted.skins {
         files.push((
-            folder.join(format!("{mesh}.skn")),
+            inside("the skin", mesh, "skn")?,
             encode(skn.to_text(), "sims-skn")?,
         ));
     }
     for (animation, bytes) in converted.streams {
-        files.push((folder.join(format!("{animation}.cfp")), bytes));
+        files.push((inside("the animation", &animation, "cfp")?, bytes));
     }
     std::fs::create_dir_all(folder).map_err(|source| CliError::Output {
         path: folder.to_path_buf(),
