@@ -609,7 +609,7 @@ fn parse_crate_path(meta: &ParseNestedMeta) -> syn::Result<Path> {
             text.span(),
             format!(
                 "`crate` takes the path of the crate holding the schema runtime, such as \
-                 \"formats\"; {:?} is not a path",
+                 \"schema\"; {:?} is not a path",
                 text.value()
             ),
         )

@@ -7,15 +7,15 @@ use syn::{Ident, Type};
 
 use super::context::{context_items, nested_context};
 use super::layout::{byte_order, context_layout, passed, type_layout_impl, type_text, TypeLayout};
-use super::paths::Runtime;
+use super::paths::{Root, Runtime};
 use super::tests::{context_of_strategies, test_module, Check};
 use super::{binary_schema_impls, decode_fns, encode_fns, endian, str_lit};
 use crate::ast::{ChoiceEnum, ChoiceVariant};
 use crate::attr::{ByteOrder, ContextParam};
 use crate::check_enum::{self, Choice, Chooser, Pick};
 
-pub fn derive(choice: &ChoiceEnum) -> syn::Result<TokenStream> {
-    let rt = Runtime::new(choice.attrs.krate.as_ref().map(|krate| &krate.value));
+pub fn derive(choice: &ChoiceEnum, root: Root) -> syn::Result<TokenStream> {
+    let rt = Runtime::new(choice.attrs.krate.as_ref().map(|krate| &krate.value), root);
     let (kind, picks) = match check_enum::plan(choice)? {
         (Choice::Keywords, picks) => return Ok(super::keywords::derive(&rt, choice, &picks)),
         (Choice::By(chooser), picks) => (chooser, picks),

@@ -9,20 +9,20 @@ use syn::DeriveInput;
 
 use super::binary_schema_impls;
 use super::context::context_items;
-use super::paths::Runtime;
+use super::paths::{Root, Runtime};
 use crate::attr::{self, ContextParam};
 
 /// The errors, and every trait a derived type implements, binary and text
 /// alike (its layout could not be read, so either may be in use), with
 /// bodies that never run: the crate does not compile.
-pub fn fallback(input: &DeriveInput, error: syn::Error) -> TokenStream {
+pub fn fallback(input: &DeriveInput, error: syn::Error, root: Root) -> TokenStream {
     let ident = &input.ident;
     let attrs = attr::Container::parse(&input.attrs).ok();
     let krate = attrs
         .as_ref()
         .and_then(|attrs| attrs.krate.as_ref())
         .map(|krate| &krate.value);
-    let rt = Runtime::new(krate);
+    let rt = Runtime::new(krate, root);
     let declared = attrs
         .as_ref()
         .and_then(|attrs| attrs.context.as_ref())
