@@ -22,14 +22,15 @@ use syn::{parse_macro_input, DeriveInput};
 /// The attribute vocabulary (tables with every key in the `schema` crate's
 /// docs and its `schema::text` module docs):
 ///
-/// - on a struct: `big`/`little`, `form = "TYPE"`, `chunk = "TAG"`,
+/// - on a struct: `big`/`little` or `endian = param` (the byte order is
+///   the value of a context parameter of type `Endian`), `form = "TYPE"`, `chunk = "TAG"`,
 ///   `text`, `one_line`,
 ///   `comments` (text: `//` comments anywhere from this record on, kept in
 ///   the style), `crate = "path"`, `check = path` (a function the whole
 ///   value must satisfy once every field is read), and `context(name:
 ///   Type, ...)`: values the type needs from its parent, held in a
 ///   generated `<Type>Context` struct;
-/// - on a field: string encodings (`pascal`, `null_terminated`,
+/// - on a field: `big`/`little`/`endian = param`, string encodings (`pascal`, `null_terminated`,
 ///   `fixed_width = N`), counts (`prefix = u32`, text `prefix`,
 ///   `count = name` naming an earlier `Count<_>` field or a context
 ///   parameter, `to_end`), presence (`flag = u8`, `present_if = EXPR`: a
@@ -46,7 +47,8 @@ use syn::{parse_macro_input, DeriveInput};
 ///   must satisfy, its refusal an error at the value's byte offset or line
 ///   and column), and
 ///   `context(param = name, ...)`, the values passed to the field type's
-///   context (an earlier field or one of the struct's own parameters);
+///   context (an earlier field or one of the struct's own parameters, or a
+///   constant such as `Endian::Big`);
 /// - on an enum: `tag = u8` (a leading tag chooses the variant),
 ///   `select = param` (a context parameter does), or, for `text` enums of
 ///   unit variants, nothing (a keyword line does); on its variants

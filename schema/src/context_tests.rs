@@ -329,3 +329,73 @@ fn a_codec_receives_the_values_passed_to_it() {
         "custom codec `shifted_byte`, given `shift` = `shift`"
     );
 }
+
+/// A body whose byte order its holder chooses: counts, numbers, nested
+/// values and a tag enum all follow it; `little` on a field still fixes
+/// that field's.
+#[derive(Debug, Clone, PartialEq, Schema)]
+#[schema(context(order: crate::Endian), endian = order)]
+struct OrderedBody {
+    #[schema(prefix = u16)]
+    values: Vec<u32>,
+    #[schema(context(order))]
+    token: OrderedToken,
+    #[schema(little)]
+    scale: u16,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Schema)]
+#[schema(context(order: crate::Endian), endian = order, tag = u16)]
+enum OrderedToken {
+    #[schema(when = 1)]
+    Short(u16),
+    #[schema(other)]
+    Other(u16),
+}
+
+/// The body twice, once in each order, as two formats would hold it; a
+/// field takes the order from an earlier field too.
+#[derive(Debug, Clone, PartialEq, Schema)]
+#[schema(big)]
+struct BothOrders {
+    #[schema(context(order = crate::Endian::Little))]
+    little: OrderedBody,
+    #[schema(context(order = crate::Endian::Big))]
+    big: OrderedBody,
+}
+
+#[test]
+fn a_byte_order_given_as_context_orders_counts_numbers_and_tags() {
+    #[rustfmt::skip]
+    let bytes: &[u8] = &[
+        // Little-endian: one value, tag 1 (Short), 0x0203, scale 1 (little).
+        0x01, 0x00, 0x04, 0x03, 0x02, 0x01, 0x01, 0x00, 0x03, 0x02, 0x01, 0x00,
+        // Big-endian: the same values, scale still little.
+        0x00, 0x01, 0x01, 0x02, 0x03, 0x04, 0x00, 0x01, 0x02, 0x03, 0x01, 0x00,
+    ];
+    let body = OrderedBody {
+        values: vec![0x0102_0304],
+        token: OrderedToken::Short(0x0203),
+        scale: 1,
+    };
+    let both = BothOrders::from_bytes(bytes).unwrap();
+    assert_eq!(
+        both,
+        BothOrders {
+            little: body.clone(),
+            big: body.clone(),
+        }
+    );
+    assert_eq!(both.to_bytes().unwrap(), bytes);
+    let context = OrderedBodyContext {
+        order: crate::Endian::Big,
+    };
+    assert_eq!(
+        OrderedBody::from_bytes_with(&bytes[12..], &context).unwrap(),
+        body
+    );
+    assert_eq!(
+        <OrderedBody as Layout>::LAYOUT.byte_order,
+        crate::ByteOrder::Context("order")
+    );
+}

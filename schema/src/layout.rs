@@ -9,6 +9,9 @@ pub enum ByteOrder {
     Text,
     /// An enum of forms, or one of its variants: each form states its own.
     PerForm,
+    /// The value of this context parameter (`endian = param`, of type
+    /// [`Endian`](crate::Endian)): the type that holds it chooses.
+    Context(&'static str),
 }
 
 /// A described type: its fields in file order.

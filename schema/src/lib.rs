@@ -27,6 +27,7 @@
 //! | attribute | meaning |
 //! |---|---|
 //! | `big`, `little` | the byte order of every field (a binary layout must state one) |
+//! | `endian = param` | instead of `big`/`little`: the byte order is the value of the context parameter `param`, of type [`Endian`] (see [`reference`]) |
 //! | `form = "TYPE"` | the struct is an IFF `FORM` of this type |
 //! | `chunk = "TAG"` | the struct is an IFF chunk with this tag, its fields the payload |
 //! | `text`, `one_line` | a text layout (see [`text`]) |
@@ -38,7 +39,7 @@
 //!
 //! | attribute | field type | in the file |
 //! |---|---|---|
-//! | `big`, `little` | any | this field's byte order |
+//! | `big`, `little`, `endian = param` | any | this field's byte order (`endian`: a context parameter's value, of type [`Endian`]) |
 //! | `pascal`, `null_terminated`, `fixed_width = N` | `RawString` | a string so encoded |
 //! | `prefix = u32` | `Vec<T>` | a count of that type, then the elements |
 //! | `count = name` | `Vec<T>` | as many elements as an earlier `Count<_>` field (which the writer fills in, and which several lists may share) or a context parameter (data: the writer checks the length against it) says |
@@ -52,7 +53,7 @@
 //! | nothing | `Option<T>`, in IFF | the value when the next child begins as it does: the field's chunk or form, or `T` itself (a form, a chunk, an enum of them); nothing at the end of the enclosing form |
 //! | `to_end` | `Vec<`[`RawChunk`]`>` | every child left in the form, kept as it is, in order |
 //! | `with = path` | any | `path::read`/`write`/`strategy` do it; `context(...)` values are passed to them as extra arguments, in the order written |
-//! | `context(param = name, ...)` | a type with context | passes an earlier field's value or one of the type's own parameters (`context(param)` passes the value of the same name); a list passes the same context to every element |
+//! | `context(param = name, ...)` | a type with context | passes an earlier field's value or one of the type's own parameters (`context(param)` passes the value of the same name), or a constant (`context(order = Endian::Big)`: any expression but a bare name); a list passes the same context to every element |
 //!
 //! An enum is chosen by one of:
 //!
@@ -130,6 +131,13 @@ pub use schema_derive::Schema;
 /// (`#[schema(context(records: u32))]`); binrw sees it as the type's `Args`.
 pub trait HasContext {
     type Context: Clone + Debug + 'static;
+}
+
+/// A byte order is a value a type can be given as context
+/// (`#[schema(context(order: Endian), endian = order)]`), itself needing
+/// none.
+impl HasContext for Endian {
+    type Context = ();
 }
 
 /// A value with a binary encoding. `endian` is the byte order the enclosing
@@ -323,7 +331,7 @@ pub mod __private {
         IffStart, Start, CHUNK_HEADER_SIZE, FORM_HEADER_SIZE,
     };
     pub use crate::input::{decode_plain_next, read_plain_run};
-    pub use crate::markers::{read_magic, write_magic, CountField, NoContext};
+    pub use crate::markers::{read_magic, write_magic, ByteOrderParam, CountField, NoContext};
     pub use crate::output::{encode_plain_next, write_plain_run};
     pub use crate::size::{add_fixed, add_min, add_plain, lesser_min};
     pub use crate::string::{

@@ -38,6 +38,22 @@ impl NoContext for () {
     fn none() -> Self {}
 }
 
+/// The context parameter `endian = param` names: a byte order. A parameter
+/// of another type fails to compile with this trait's message.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a byte order",
+    label = "`endian = param` names a context parameter of type `Endian`"
+)]
+pub trait ByteOrderParam {
+    fn endian(&self) -> Endian;
+}
+
+impl ByteOrderParam for Endian {
+    fn endian(&self) -> Endian {
+        *self
+    }
+}
+
 /// Names the integer type a count field is stored as.
 pub trait CountField {
     type Int: CountInt;

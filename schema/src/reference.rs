@@ -56,6 +56,61 @@
 //! assert_eq!(bone.to_bytes().unwrap(), bytes);
 //! ```
 //!
+//! ## `endian = param`: the byte order as context
+//!
+//! One set of types for a body one format stores little-endian and another
+//! big-endian (The Sims Online's `.mesh` holds a `.bmf`'s body with
+//! big-endian integers): the type declares a context parameter of type
+//! [`Endian`](crate::Endian) and names it with `endian = param`, on the
+//! type (every field without an order of its own) or on a field. Counts
+//! and nested values follow the field's order; `big`/`little` on a field
+//! still fix its own. The type holding it passes the order as any context
+//! value: an earlier field, one of its own parameters, or a constant
+//! (`context(order = Endian::Big)`).
+//!
+//! ```
+//! # use schema::{BinarySchema, Endian};
+//! # use schema::Schema;
+//! /// The body both files share.
+//! #[derive(Debug, PartialEq, Schema)]
+//! #[schema(context(order: Endian), endian = order)]
+//! struct Body {
+//!     #[schema(prefix = u16)]
+//!     faces: Vec<[i16; 3]>,
+//!     /// Little-endian in both files.
+//!     #[schema(little)]
+//!     scale: f32,
+//! }
+//!
+//! /// The body, little-endian.
+//! #[derive(Debug, PartialEq, Schema)]
+//! #[schema(little)]
+//! struct Skin {
+//!     #[schema(context(order = Endian::Little))]
+//!     body: Body,
+//! }
+//!
+//! /// A version, then the body, big-endian.
+//! #[derive(Debug, PartialEq, Schema)]
+//! #[schema(big)]
+//! struct Mesh {
+//!     version: u32,
+//!     #[schema(context(order = Endian::Big))]
+//!     body: Body,
+//! }
+//!
+//! let body = Body { faces: vec![[1, 2, 3]], scale: 1.0 };
+//! let little = [1, 0, 1, 0, 2, 0, 3, 0, 0, 0, 0x80, 0x3f];
+//! let skin = Skin::from_bytes(&little).unwrap();
+//! assert_eq!(skin.body, body);
+//! assert_eq!(skin.to_bytes().unwrap(), little);
+//!
+//! let big = [0, 0, 0, 2, 0, 1, 0, 1, 0, 2, 0, 3, 0, 0, 0x80, 0x3f];
+//! let mesh = Mesh::from_bytes(&big).unwrap();
+//! assert_eq!(mesh, Mesh { version: 2, body });
+//! assert_eq!(mesh.to_bytes().unwrap(), big);
+//! ```
+//!
 //! # Strings
 //!
 //! A [`RawString`](crate::RawString) keeps the bytes as stored

@@ -77,6 +77,18 @@ impl<T: Sample + 'static, const N: usize> Sample for [T; N] {
     }
 }
 
+/// Both byte orders, for a context parameter that chooses one
+/// (`endian = param`).
+impl Sample for crate::Endian {
+    fn context_strategy() -> BoxedStrategy<()> {
+        Just(()).boxed()
+    }
+
+    fn strategy_with(_: &()) -> BoxedStrategy<Self> {
+        prop_oneof![Just(crate::Endian::Big), Just(crate::Endian::Little)].boxed()
+    }
+}
+
 /// Chunks with lower-case tags, which no layout names, so that the named
 /// children of a form never take one for their own.
 impl Sample for RawChunk {

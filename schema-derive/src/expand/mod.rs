@@ -251,10 +251,16 @@ fn tag_str(tag: [u8; 4]) -> String {
     String::from_utf8_lossy(&tag).into_owned()
 }
 
-fn endian(rt: &Runtime, order: ByteOrder) -> TokenStream {
+/// The byte order a value is read and written in: a constant, or the
+/// context parameter `endian = param` names (`__context` is in scope
+/// wherever a value is read or written).
+fn endian(rt: &Runtime, order: &ByteOrder) -> TokenStream {
     match order {
         ByteOrder::Big => quote!(#rt::Endian::Big),
         ByteOrder::Little => quote!(#rt::Endian::Little),
+        ByteOrder::Param(param) => {
+            quote_spanned!(param.span()=> #rt::ByteOrderParam::endian(&__context.#param))
+        }
     }
 }
 
