@@ -5,7 +5,7 @@ use formats::rig::{self, JointMotion, Keys, TrackTarget};
 use glam::{Affine3A, Quat, Vec3};
 use thiserror::Error;
 
-use crate::pose::Pose;
+use crate::pose::{JobError, Pose};
 use crate::skeleton::{affine, Skeleton};
 
 /// Why an animation does not fit a skeleton, or a frame does not exist.
@@ -41,6 +41,8 @@ pub enum ClipError {
     },
     #[error("frame {frame} does not exist: the animation has {frames} frames (0 to {last})", last = .frames.saturating_sub(1))]
     NoSuchFrame { frame: usize, frames: usize },
+    #[error(transparent)]
+    Locals(#[from] JobError),
 }
 
 /// A track with its joint resolved and its keys in the math library's types.
@@ -52,14 +54,10 @@ struct BoundTrack {
 
 #[derive(Debug, Clone, PartialEq)]
 enum BoundKeys {
-    /// Translations and rotations, each either one per frame or, when
-    /// empty, the rest's.
-    Parts {
-        translations: Vec<Vec3>,
-        rotations: Vec<Quat>,
-        rest_translation: Vec3,
-        rest_rotation: Quat,
-    },
+    /// A rotation and a translation per frame, the rest's filled in where
+    /// the track keys only one of them, so that sampling a frame reads one
+    /// entry; none when the track keys neither (the joint stays at rest).
+    Parts(Vec<(Quat, Vec3)>),
     Transforms(Vec<Affine3A>),
     /// Whole transforms in model space.
     Model(Vec<Affine3A>),
@@ -112,31 +110,46 @@ impl Clip {
     /// the local transform that puts it there under its parent's posed
     /// transform (parent times local, as the hierarchy composes).
     pub fn pose(&self, skeleton: &Skeleton, frame: usize) -> Result<Pose, ClipError> {
+        let mut locals = skeleton.rest_locals().to_vec();
+        self.sample(skeleton, frame, &mut locals)?;
+        Ok(Pose::from_locals(skeleton, locals)?)
+    }
+
+    /// [`Clip::pose`] into the caller's `locals` (one per joint), in
+    /// ozz-animation's job style: nothing is allocated unless a track is
+    /// keyed in model space.
+    pub fn sample(
+        &self,
+        skeleton: &Skeleton,
+        frame: usize,
+        locals: &mut [Affine3A],
+    ) -> Result<(), ClipError> {
         if frame >= self.frames {
             return Err(ClipError::NoSuchFrame {
                 frame,
                 frames: self.frames,
             });
         }
-        let mut pose = Pose::rest(skeleton);
+        let rest = skeleton.rest_locals();
+        if locals.len() != rest.len() {
+            return Err(JobError::LengthMismatch {
+                slice: "locals",
+                expected: rest.len(),
+                actual: locals.len(),
+            }
+            .into());
+        }
+        locals.copy_from_slice(rest);
         let mut in_model: Vec<Option<Affine3A>> = Vec::new();
+        // `bind` checked every key list against the frame count, and
+        // `frame` is below it, so every `get` finds its key; a skeleton
+        // other than the one bound to may lack a joint, which is skipped.
         for track in &self.tracks {
             let local = match &track.keys {
-                BoundKeys::Parts {
-                    translations,
-                    rotations,
-                    rest_translation,
-                    rest_rotation,
-                } => Affine3A::from_rotation_translation(
-                    rotations.get(frame).copied().unwrap_or(*rest_rotation),
-                    translations
-                        .get(frame)
-                        .copied()
-                        .unwrap_or(*rest_translation),
-                ),
-                BoundKeys::Transforms(transforms) => {
-                    transforms.get(frame).copied().unwrap_or(Affine3A::IDENTITY)
-                }
+                BoundKeys::Parts(keys) => keys.get(frame).map(|&(rotation, translation)| {
+                    Affine3A::from_rotation_translation(rotation, translation)
+                }),
+                BoundKeys::Transforms(transforms) => transforms.get(frame).copied(),
                 BoundKeys::Model(transforms) => {
                     in_model.resize(skeleton.len(), None);
                     if let Some(slot) = in_model.get_mut(track.joint) {
@@ -145,19 +158,21 @@ impl Clip {
                     continue;
                 }
             };
-            pose.set_local(track.joint, local);
+            if let (Some(slot), Some(local)) = (locals.get_mut(track.joint), local) {
+                *slot = local;
+            }
         }
         if !in_model.is_empty() {
-            place_in_model(&mut pose, skeleton, &in_model);
+            place_in_model(locals, skeleton, &in_model);
         }
-        Ok(pose)
+        Ok(())
     }
 }
 
 /// Gives each joint with a model-space transform the local one that puts
 /// it there, parents first, so a parent's own motion (local or in model
 /// space) is known when its children are placed.
-fn place_in_model(pose: &mut Pose, skeleton: &Skeleton, in_model: &[Option<Affine3A>]) {
+fn place_in_model(locals: &mut [Affine3A], skeleton: &Skeleton, in_model: &[Option<Affine3A>]) {
     let mut model = vec![Affine3A::IDENTITY; skeleton.len()];
     for &joint in skeleton.evaluation_order() {
         let joint = joint as usize;
@@ -169,18 +184,13 @@ fn place_in_model(pose: &mut Pose, skeleton: &Skeleton, in_model: &[Option<Affin
             .and_then(|parent| model.get(parent as usize).copied());
         let placed = match in_model.get(joint).copied().flatten() {
             Some(target) => {
-                pose.set_local(
-                    joint,
-                    parent.map_or(target, |parent| parent.inverse() * target),
-                );
+                if let Some(slot) = locals.get_mut(joint) {
+                    *slot = parent.map_or(target, |parent| parent.inverse() * target);
+                }
                 target
             }
             None => {
-                let local = pose
-                    .locals()
-                    .get(joint)
-                    .copied()
-                    .unwrap_or(Affine3A::IDENTITY);
+                let local = locals.get(joint).copied().unwrap_or(Affine3A::IDENTITY);
                 parent.unwrap_or(Affine3A::IDENTITY) * local
             }
         };
@@ -240,12 +250,24 @@ fn bind_track(
                     joint: name,
                 });
             };
-            BoundKeys::Parts {
-                translations: translations.iter().copied().map(Vec3::from_array).collect(),
-                rotations: rotations.iter().copied().map(Quat::from_array).collect(),
-                rest_translation: Vec3::from_array(translation),
-                rest_rotation: Quat::from_array(rotation),
-            }
+            let rotation_at =
+                |frame: usize| Quat::from_array(rotations.get(frame).copied().unwrap_or(rotation));
+            let translation_at = |frame: usize| {
+                Vec3::from_array(translations.get(frame).copied().unwrap_or(translation))
+            };
+            // A track with no keys at all leaves its joint at rest and
+            // stores nothing: filling it would cost memory the file never
+            // spent.
+            let keyed = if translations.is_empty() && rotations.is_empty() {
+                0
+            } else {
+                frames
+            };
+            BoundKeys::Parts(
+                (0..keyed)
+                    .map(|frame| (rotation_at(frame), translation_at(frame)))
+                    .collect(),
+            )
         }
         Keys::Transforms(transforms) => {
             count("transforms", transforms.len(), false)?;

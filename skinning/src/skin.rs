@@ -145,20 +145,48 @@ struct BoundMorph {
 
 #[derive(Clone, Debug, PartialEq)]
 enum Kind {
-    Weighted {
-        /// Vertex `v`'s influences are `influences[starts[v]..starts[v + 1]]`.
-        starts: Vec<usize>,
-        /// Every vertex's influences, one vertex after another: (skeleton
-        /// joint, weight).
-        influences: Vec<(usize, f32)>,
-        /// Per skeleton joint, the inverse of its rest model matrix.
-        inverse_rest: Vec<Affine3A>,
-    },
+    Weighted(Influences),
     BoneSpace {
         /// Runs of vertices, in order, covering every vertex once.
         vertex_runs: Vec<Run>,
         pulls: Pulls,
     },
+}
+
+/// A weighted skin's influences, laid out at bind time for the
+/// deformation (ozz-animation's and glTF's way: the weighted sum of the
+/// joints' matrices, then one transform per vertex for its position and
+/// its normal), a block of four vertices at a time, as the stored vectors
+/// are ([`Vec3Blocks`]): a block has as many influence slots as its vertex
+/// with the most, and slot `i` holds the four vertices' `i`-th joints and
+/// weights side by side. A vertex with fewer influences fills its spare
+/// slots with weight 0 on its first joint (a finite matrix adds exactly
+/// nothing; a non-finite one spoils that vertex whatever it is given).
+/// Blocks of one slot count form runs, so that the count is known for a
+/// whole run and its loop unrolled.
+#[derive(Clone, Debug, PartialEq)]
+struct Influences {
+    /// Runs of blocks with the same number of slots, covering every block
+    /// once, in order.
+    runs: Vec<SlotRun>,
+    /// Per slot, the four vertices' joints.
+    joints: Vec<[u32; 4]>,
+    /// Per slot, the four vertices' weights.
+    weights: Vec<Vec4>,
+    /// Per block, a bit per lane whose vertex has no influence at all and
+    /// keeps its stored values.
+    unmoved: Vec<u8>,
+    /// Per skeleton joint, the inverse of its rest model matrix.
+    inverse_rest: Vec<Affine3A>,
+}
+
+/// Consecutive blocks of `slots` influence slots each, whose slots start at
+/// `first` in [`Influences`]' `joints` and `weights`.
+#[derive(Clone, Debug, PartialEq)]
+struct SlotRun {
+    slots: usize,
+    blocks: Range<usize>,
+    first: usize,
 }
 
 /// The blend vertices, grouped by the [`GROUP`] of vertices that holds the
@@ -542,35 +570,25 @@ impl Deformer {
         // vertex and blend index and every run against these lengths, and
         // the output buffers were just given the skin's.
         match &skin.kind {
-            Kind::Weighted {
-                starts,
-                influences,
-                inverse_rest,
-            } => {
+            Kind::Weighted(influences) => {
                 self.skinning.clear();
                 self.skinning.extend(
                     model
                         .iter()
-                        .zip(inverse_rest)
+                        .zip(&influences.inverse_rest)
                         .map(|(model, inverse_rest)| *model * *inverse_rest),
                 );
                 let weighted = Weighted {
-                    starts,
                     influences,
                     skinning: &self.skinning,
+                    positions: &skin.positions,
+                    normals: &skin.normals,
                 };
-                both(
+                for_parts_of_both(
                     parallel,
-                    (&mut posed.positions, |out: &mut [Vec3]| {
-                        for_parts(out, parallel, |offset, part| {
-                            weighted.positions(&skin.positions, offset, part)
-                        })
-                    }),
-                    (&mut posed.normals, |out: &mut [Vec3]| {
-                        for_parts(out, parallel, |offset, part| {
-                            weighted.normals(&skin.normals, offset, part)
-                        })
-                    }),
+                    &mut posed.positions,
+                    &mut posed.normals,
+                    |offset, positions, normals| weighted.deform(offset, positions, normals),
                 );
             }
             Kind::BoneSpace { vertex_runs, pulls } => {
@@ -689,30 +707,26 @@ impl Motion for Bone {
     }
 }
 
-/// Writes the positions and the normals, side by side on rayon's threads
-/// or one after the other.
-fn both(
+/// Calls `deform(offset, positions, normals)` on the outputs whole, or on
+/// [`PART`]s of them across rayon's threads; `offset` is the part's first
+/// vertex, and `normals` is empty when the skin has none.
+fn for_parts_of_both(
     parallel: bool,
-    (positions, deform_positions): (&mut [Vec3], impl FnOnce(&mut [Vec3]) + Send),
-    (normals, deform_normals): (&mut [Vec3], impl FnOnce(&mut [Vec3]) + Send),
+    positions: &mut [Vec3],
+    normals: &mut [Vec3],
+    deform: impl Fn(usize, &mut [Vec3], &mut [Vec3]) + Sync,
 ) {
-    if parallel {
-        rayon::join(|| deform_positions(positions), || deform_normals(normals));
-    } else {
-        deform_positions(positions);
-        deform_normals(normals);
-    }
-}
-
-/// Calls `deform(offset, part)` on `out` whole, or on parts of it across
-/// rayon's threads; `offset` is the part's first index in `out`.
-fn for_parts(out: &mut [Vec3], parallel: bool, deform: impl Fn(usize, &mut [Vec3]) + Sync) {
-    if parallel {
-        out.par_chunks_mut(PART)
+    match (parallel, normals.is_empty()) {
+        (true, true) => positions
+            .par_chunks_mut(PART)
             .enumerate()
-            .for_each(|(index, part)| deform(index * PART, part));
-    } else {
-        deform(0, out);
+            .for_each(|(part, positions)| deform(part * PART, positions, &mut [])),
+        (true, false) => positions
+            .par_chunks_mut(PART)
+            .zip(normals.par_chunks_mut(PART))
+            .enumerate()
+            .for_each(|(part, (positions, normals))| deform(part * PART, positions, normals)),
+        (false, _) => deform(0, positions, normals),
     }
 }
 
@@ -942,49 +956,144 @@ fn combine(rule: BlendRule, weights: Vec4, vertices: Vec3x4, blends: Vec3x4) -> 
 
 /// A weighted skin's influences with this pose's skinning matrices.
 struct Weighted<'a> {
-    starts: &'a [usize],
-    influences: &'a [(usize, f32)],
+    influences: &'a Influences,
     skinning: &'a [Affine3A],
+    positions: &'a Vec3Blocks,
+    normals: &'a Vec3Blocks,
 }
 
 impl Weighted<'_> {
-    /// The influences of the vertices from `offset` on, one slice each.
-    fn per_vertex(&self, offset: usize, count: usize) -> impl Iterator<Item = &[(usize, f32)]> {
-        self.starts[offset..=offset + count]
-            .windows(2)
-            .map(|bounds| &self.influences[bounds[0]..bounds[1]])
-    }
-
-    /// `sum of w * skinning * p`; a vertex nothing moves keeps its place.
-    fn positions(&self, stored: &Vec3Blocks, offset: usize, out: &mut [Vec3]) {
-        let per_vertex = self.per_vertex(offset, out.len());
-        for ((out, vertex), influences) in out.iter_mut().zip(offset..).zip(per_vertex) {
-            let stored = stored.get(vertex);
-            *out = if influences.is_empty() {
-                stored
-            } else {
-                influences.iter().fold(Vec3::ZERO, |sum, &(joint, weight)| {
-                    sum + weight * self.skinning[joint].transform_point3(stored)
-                })
-            };
+    /// Writes the vertices from `offset` (a multiple of 4) on: `positions`
+    /// with the weighted sum of their joints' matrices applied, `normals`
+    /// (empty when the skin has none) with its 3x3 part, normalized.
+    fn deform(&self, offset: usize, positions: &mut [Vec3], normals: &mut [Vec3]) {
+        let first_block = offset / 4;
+        let blocks = first_block..first_block + positions.len().div_ceil(4);
+        let runs = &self.influences.runs;
+        let first_run = runs.partition_point(|run| run.blocks.end <= blocks.start);
+        for run in runs[first_run..]
+            .iter()
+            .take_while(|run| run.blocks.start < blocks.end)
+        {
+            let within = run.blocks.start.max(blocks.start)..run.blocks.end.min(blocks.end);
+            // The common counts get loops of their own, unrolled.
+            match run.slots {
+                0 => self.run(0, run, within, first_block, positions, normals),
+                1 => self.run(1, run, within, first_block, positions, normals),
+                2 => self.run(2, run, within, first_block, positions, normals),
+                3 => self.run(3, run, within, first_block, positions, normals),
+                4 => self.run(4, run, within, first_block, positions, normals),
+                slots => self.run(slots, run, within, first_block, positions, normals),
+            }
         }
     }
 
-    /// The normalized `sum of w * skinning * n` (no translation).
-    fn normals(&self, stored: &Vec3Blocks, offset: usize, out: &mut [Vec3]) {
-        let per_vertex = self.per_vertex(offset, out.len());
-        for ((out, vertex), influences) in out.iter_mut().zip(offset..).zip(per_vertex) {
-            let stored = stored.get(vertex);
-            *out = if influences.is_empty() {
-                stored
-            } else {
-                influences
-                    .iter()
-                    .fold(Vec3::ZERO, |sum, &(joint, weight)| {
-                        sum + weight * self.skinning[joint].transform_vector3(stored)
-                    })
-                    .normalize_or_zero()
+    /// Deforms the blocks `blocks` of `run`, which has `slots` slots a
+    /// block; the outputs start at block `first_block`.
+    #[inline(always)]
+    fn run(
+        &self,
+        slots: usize,
+        run: &SlotRun,
+        blocks: Range<usize>,
+        first_block: usize,
+        positions: &mut [Vec3],
+        normals: &mut [Vec3],
+    ) {
+        let with_normals = !normals.is_empty();
+        // Indexing cannot fail: `bind_weights` made every run's slots, every
+        // joint and every block's mask, the skinning matrices are one per
+        // skeleton joint, and the outputs and stored blocks hold every
+        // vertex of `blocks`.
+        for block in blocks {
+            let first_slot = run.first + (block - run.blocks.start) * slots;
+            let slot_range = first_slot..first_slot + slots;
+            let start = (block - first_block) * 4;
+            let end = (start + 4).min(positions.len());
+            let stored_positions = &self.positions.blocks[block];
+            let mut moved_positions = *stored_positions;
+            let mut moved_normals = None;
+            if slots > 0 {
+                let bone = self.blend(
+                    &self.influences.joints[slot_range.clone()],
+                    &self.influences.weights[slot_range],
+                );
+                moved_positions = bone.transform_points(stored_positions);
+                if with_normals {
+                    let stored = &self.normals.blocks[block];
+                    moved_normals = Some(bone.transform_vectors(stored).normalize_or_zero());
+                }
+            }
+            let unmoved = self.influences.unmoved[block];
+            let keep = |moved: Vec3x4, stored: &Vec3x4| {
+                if unmoved == 0 {
+                    return moved;
+                }
+                let mask = glam::BVec4A::new(
+                    unmoved & 1 != 0,
+                    unmoved & 2 != 0,
+                    unmoved & 4 != 0,
+                    unmoved & 8 != 0,
+                );
+                Vec3x4 {
+                    x: Vec4::select(mask, stored.x, moved.x),
+                    y: Vec4::select(mask, stored.y, moved.y),
+                    z: Vec4::select(mask, stored.z, moved.z),
+                }
             };
+            let moved = keep(moved_positions, stored_positions).to_vec3s();
+            positions[start..end].copy_from_slice(&moved[..end - start]);
+            if with_normals {
+                let stored = &self.normals.blocks[block];
+                let moved = keep(moved_normals.unwrap_or(*stored), stored).to_vec3s();
+                normals[start..end].copy_from_slice(&moved[..end - start]);
+            }
+        }
+    }
+
+    /// The four vertices' weighted sums of their joints' matrices, each
+    /// entry in its vertex's lane: per vertex `sum of w * skinning`, summed
+    /// in slot order, then turned from one matrix a vertex into one
+    /// register a matrix entry.
+    #[inline(always)]
+    fn blend(&self, joints: &[[u32; 4]], weights: &[Vec4]) -> BoneX4 {
+        let lane = |lane: usize| {
+            let mut sum = [Vec4::ZERO; 4];
+            for (joints, weights) in joints.iter().zip(weights) {
+                let matrix = &self.skinning[joints[lane] as usize];
+                let weight = Vec4::splat(weights[lane]);
+                let columns = [
+                    matrix.matrix3.x_axis,
+                    matrix.matrix3.y_axis,
+                    matrix.matrix3.z_axis,
+                    matrix.translation,
+                ];
+                for (sum, column) in sum.iter_mut().zip(columns) {
+                    *sum += Vec4::from((column, 0.0)) * weight;
+                }
+            }
+            sum
+        };
+        let lanes = [lane(0), lane(1), lane(2), lane(3)];
+        // Per column of the matrices (x, y and z axes, translation), the
+        // four lanes' columns transposed: one register per coordinate.
+        let column = |column: usize| {
+            glam::Mat4::from_cols(
+                lanes[0][column],
+                lanes[1][column],
+                lanes[2][column],
+                lanes[3][column],
+            )
+            .transpose()
+        };
+        let [x_axis, y_axis, z_axis, translation] = [column(0), column(1), column(2), column(3)];
+        BoneX4 {
+            rows: [
+                [x_axis.x_axis, y_axis.x_axis, z_axis.x_axis],
+                [x_axis.y_axis, y_axis.y_axis, z_axis.y_axis],
+                [x_axis.z_axis, y_axis.z_axis, z_axis.z_axis],
+            ],
+            translation: [translation.x_axis, translation.y_axis, translation.z_axis],
         }
     }
 }
@@ -1001,10 +1110,9 @@ fn bind_weights(
             count,
         });
     }
+    // Each vertex's influences, checked: (skeleton joint, weight).
     let mut rest = weights.influences.as_slice();
-    let mut starts = Vec::with_capacity(count + 1);
-    starts.push(0);
-    let mut influences = Vec::with_capacity(weights.influences.len());
+    let mut per_vertex: Vec<&[rig::Influence]> = Vec::with_capacity(count);
     for (vertex, &vertex_count) in weights.counts.iter().enumerate() {
         let (own, after) = rest.split_at_checked(vertex_count as usize).ok_or(
             SkinError::InfluencesPastTheEnd {
@@ -1014,25 +1122,66 @@ fn bind_weights(
             },
         )?;
         rest = after;
-        for influence in own {
-            let joint =
-                joints
-                    .get(influence.joint as usize)
-                    .ok_or(SkinError::InfluenceOutOfRange {
-                        vertex,
-                        joint: influence.joint,
-                        count: joints.len(),
-                    })?;
-            influences.push((*joint, influence.weight));
+        if let Some(influence) = own
+            .iter()
+            .find(|influence| influence.joint as usize >= joints.len())
+        {
+            return Err(SkinError::InfluenceOutOfRange {
+                vertex,
+                joint: influence.joint,
+                count: joints.len(),
+            });
         }
-        starts.push(influences.len());
+        per_vertex.push(own);
+    }
+    // `Skeleton::new` made sure every joint index fits in a u32.
+    let joint_of = |influence: &rig::Influence| joints[influence.joint as usize] as u32;
+    let mut runs: Vec<SlotRun> = Vec::new();
+    let mut slot_joints = Vec::new();
+    let mut slot_weights = Vec::new();
+    let mut unmoved = Vec::with_capacity(count.div_ceil(4));
+    for (block, four) in per_vertex.chunks(4).enumerate() {
+        let slots = four.iter().map(|own| own.len()).max().unwrap_or(0);
+        match runs.last_mut() {
+            Some(run) if run.slots == slots => run.blocks.end = block + 1,
+            _ => runs.push(SlotRun {
+                slots,
+                blocks: block..block + 1,
+                first: slot_joints.len(),
+            }),
+        }
+        let mut mask = 0;
+        for (lane, own) in four.iter().enumerate() {
+            if own.is_empty() {
+                mask |= 1 << lane;
+            }
+        }
+        unmoved.push(mask);
+        // For lanes with no influence at all, which are kept as stored:
+        // any joint will do, and the block has one when it has slots.
+        let any_joint = four.iter().find_map(|own| own.first()).map_or(0, joint_of);
+        for slot in 0..slots {
+            let lane = |lane: usize| {
+                let own = four.get(lane).copied().unwrap_or_default();
+                match (own.get(slot), own.first()) {
+                    (Some(influence), _) => (joint_of(influence), influence.weight),
+                    (None, Some(first)) => (joint_of(first), 0.0),
+                    (None, None) => (any_joint, 0.0),
+                }
+            };
+            let lanes: [(u32, f32); 4] = std::array::from_fn(lane);
+            slot_joints.push(lanes.map(|(joint, _)| joint));
+            slot_weights.push(Vec4::from_array(lanes.map(|(_, weight)| weight)));
+        }
     }
     let rest_model = crate::pose::model_matrices(skeleton, skeleton.rest_locals())?;
-    Ok(Kind::Weighted {
-        starts,
-        influences,
+    Ok(Kind::Weighted(Influences {
+        runs,
+        joints: slot_joints,
+        weights: slot_weights,
+        unmoved,
         inverse_rest: rest_model.iter().map(Affine3A::inverse).collect(),
-    })
+    }))
 }
 
 fn bind_morph(
@@ -1835,5 +1984,114 @@ mod tests {
             deform(&skin, BlendRule::Game).unwrap_err().to_string(),
             "the mesh has 2 vertices but 1 shared position entries"
         );
+    }
+
+    /// Five joints in a chain, each shifted, turned and (the last two)
+    /// scaled at rest, so that the inverse rest matrices are not trivial.
+    fn turned_skeleton() -> Skeleton {
+        let joints = (0..5usize)
+            .map(|index| Joint {
+                name: format!("J{index}"),
+                parent: index.checked_sub(1),
+                rest: Transform::TranslationRotation {
+                    translation: [0.5, index as f32 * 0.25, -0.75],
+                    rotation: Quat::from_axis_angle(Vec3::new(1.0, 2.0, 3.0).normalize(), 0.4)
+                        .to_array(),
+                },
+            })
+            .collect();
+        Skeleton::new(&rig::Skeleton {
+            joints,
+            axes: Axes::RightHandedYUp,
+        })
+        .unwrap()
+    }
+
+    #[test]
+    fn weighted_sums_of_matrices_give_the_sums_of_moved_vertices_within_rounding() {
+        // Vertices of 0 to 6 influences mixed within blocks of four, with
+        // weights that do not sum to 1, at a pose away from the rest.
+        let skeleton = turned_skeleton();
+        let count = 1003;
+        let counts: Vec<u32> = (0..count)
+            .map(|vertex| ((vertex * 7) % 11 % 7) as u32)
+            .collect();
+        let influences: Vec<Influence> = counts
+            .iter()
+            .enumerate()
+            .flat_map(|(vertex, &own)| {
+                (0..own as usize).map(move |slot| Influence {
+                    joint: ((vertex + 2 * slot) % 5) as u32,
+                    weight: 0.1 + ((vertex + slot) % 9) as f32 / 10.0,
+                })
+            })
+            .collect();
+        let point = |index: usize| {
+            [
+                (index % 13) as f32 - 6.0,
+                (index % 7) as f32 * 0.5,
+                1.0 - (index % 5) as f32,
+            ]
+        };
+        let skin = Skin {
+            binding: Binding::Weighted(Weights {
+                joints: (0..5).map(|index| format!("J{index}")).collect(),
+                counts: counts.clone(),
+                influences: influences.clone(),
+            }),
+            positions: (0..count).map(point).collect(),
+            normals: (0..count)
+                .map(|index| Vec3::from(point(index + 3)).normalize_or_zero().to_array())
+                .collect(),
+            ..bone_space_skin(0.0)
+        };
+        let locals: Vec<Affine3A> = skeleton
+            .rest_locals()
+            .iter()
+            .enumerate()
+            .map(|(index, rest)| *rest * Affine3A::from_rotation_z(0.3 * index as f32 - 0.5))
+            .collect();
+        let model = crate::pose::model_matrices(&skeleton, &locals).unwrap();
+        let rest = crate::pose::model_matrices(&skeleton, skeleton.rest_locals()).unwrap();
+        let skinning: Vec<Affine3A> = model
+            .iter()
+            .zip(&rest)
+            .map(|(m, r)| *m * r.inverse())
+            .collect();
+        let posed = BoundSkin::bind(&skin, &skeleton)
+            .unwrap()
+            .deform(&model, BlendRule::Game)
+            .unwrap();
+        // The definition, a vertex and an influence at a time.
+        let mut first = 0;
+        let mut largest: f32 = 0.0;
+        for (vertex, &own) in counts.iter().enumerate() {
+            let own_influences = &influences[first..first + own as usize];
+            first += own as usize;
+            let stored = Vec3::from(skin.positions[vertex]);
+            let stored_normal = Vec3::from(skin.normals[vertex]);
+            if own == 0 {
+                assert_eq!(posed.positions[vertex], stored);
+                assert_eq!(posed.normals[vertex], stored_normal);
+                continue;
+            }
+            let sum = |moved: &dyn Fn(&Affine3A) -> Vec3| {
+                own_influences.iter().fold(Vec3::ZERO, |sum, influence| {
+                    sum + influence.weight * moved(&skinning[influence.joint as usize])
+                })
+            };
+            let position = sum(&|matrix| matrix.transform_point3(stored));
+            let normal = sum(&|matrix| matrix.transform_vector3(stored_normal)).normalize_or_zero();
+            for (ours, expected) in [
+                (posed.positions[vertex], position),
+                (posed.normals[vertex], normal),
+            ] {
+                let off = ((ours - expected).abs() / expected.abs().max(Vec3::ONE)).max_element();
+                largest = largest.max(off);
+            }
+        }
+        // Summing the matrices first rounds differently from summing the
+        // moved vertices: a few units in the last place of values near 1.
+        assert!(largest < 4e-6, "largest difference {largest}");
     }
 }
