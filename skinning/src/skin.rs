@@ -21,14 +21,14 @@
 use std::ops::Range;
 
 use formats::rig::{self, Binding};
-use glam::{Affine3A, Vec3, Vec4};
+use glam::{Affine3A, Vec3, Vec3A, Vec4};
 use rayon::prelude::*;
 use thiserror::Error;
 
-use crate::lanes::Vec3x4;
+use crate::lanes::{widen, Vec3x4};
 use crate::pose::JobError;
 use crate::skeleton::Skeleton;
-use crate::wide;
+use crate::wide::{self, WeightedBlocks};
 
 /// Why a skin does not fit a skeleton or is not a consistent mesh.
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
@@ -1005,6 +1005,33 @@ impl Weighted<'_> {
         // joint and every block's mask, the skinning matrices are one per
         // skeleton joint, and the outputs and stored blocks hold every
         // vertex of `blocks`.
+        if slots > 0 {
+            let slot_start = run.first + (blocks.start - run.blocks.start) * slots;
+            let slot_end = slot_start + blocks.len() * slots;
+            let out_start = (blocks.start - first_block) * 4;
+            let out_end = ((blocks.end - first_block) * 4).min(positions.len());
+            let run_blocks = WeightedBlocks {
+                skinning: self.skinning,
+                slots,
+                joints: &self.influences.joints[slot_start..slot_end],
+                weights: &self.influences.weights[slot_start..slot_end],
+                unmoved: &self.influences.unmoved[blocks.clone()],
+                positions: &self.positions.blocks[blocks.clone()],
+                normals: if with_normals {
+                    &self.normals.blocks[blocks.clone()]
+                } else {
+                    &[]
+                },
+            };
+            let normals_out = if with_normals {
+                &mut normals[out_start..out_end]
+            } else {
+                &mut []
+            };
+            if wide::skin_weighted(&run_blocks, &mut positions[out_start..out_end], normals_out) {
+                return;
+            }
+        }
         for block in blocks {
             let first_slot = run.first + (block - run.blocks.start) * slots;
             let slot_range = first_slot..first_slot + slots;
@@ -1041,12 +1068,14 @@ impl Weighted<'_> {
                     z: Vec4::select(mask, stored.z, moved.z),
                 }
             };
-            let moved = keep(moved_positions, stored_positions).to_vec3s();
-            positions[start..end].copy_from_slice(&moved[..end - start]);
+            write_block(
+                keep(moved_positions, stored_positions),
+                &mut positions[start..end],
+            );
             if with_normals {
                 let stored = &self.normals.blocks[block];
-                let moved = keep(moved_normals.unwrap_or(*stored), stored).to_vec3s();
-                normals[start..end].copy_from_slice(&moved[..end - start]);
+                let moved = keep(moved_normals.unwrap_or(*stored), stored);
+                write_block(moved, &mut normals[start..end]);
             }
         }
     }
@@ -1058,21 +1087,28 @@ impl Weighted<'_> {
     #[inline(always)]
     fn blend(&self, joints: &[[u32; 4]], weights: &[Vec4]) -> BoneX4 {
         let lane = |lane: usize| {
-            let mut sum = [Vec4::ZERO; 4];
-            for (joints, weights) in joints.iter().zip(weights) {
-                let matrix = &self.skinning[joints[lane] as usize];
-                let weight = Vec4::splat(weights[lane]);
-                let columns = [
-                    matrix.matrix3.x_axis,
-                    matrix.matrix3.y_axis,
-                    matrix.matrix3.z_axis,
-                    matrix.translation,
-                ];
-                for (sum, column) in sum.iter_mut().zip(columns) {
-                    *sum += Vec4::from((column, 0.0)) * weight;
+            let term = |joint: &[u32; 4], weights: &Vec4| {
+                let matrix = &self.skinning[joint[lane] as usize];
+                let weight = Vec3A::splat(weights[lane]);
+                [
+                    matrix.matrix3.x_axis * weight,
+                    matrix.matrix3.y_axis * weight,
+                    matrix.matrix3.z_axis * weight,
+                    matrix.translation * weight,
+                ]
+            };
+            let mut pairs = joints.iter().zip(weights);
+            // The first term is the sum's start (adding it to zero would
+            // give the same bits, one addition later).
+            let mut sum = pairs
+                .next()
+                .map_or([Vec3A::ZERO; 4], |(joint, weights)| term(joint, weights));
+            for (joint, weights) in pairs {
+                for (sum, column) in sum.iter_mut().zip(term(joint, weights)) {
+                    *sum += column;
                 }
             }
-            sum
+            sum.map(widen)
         };
         let lanes = [lane(0), lane(1), lane(2), lane(3)];
         // Per column of the matrices (x, y and z axes, translation), the
@@ -1095,6 +1131,24 @@ impl Weighted<'_> {
             ],
             translation: [translation.x_axis, translation.y_axis, translation.z_axis],
         }
+    }
+}
+
+/// Writes a block's vectors to `out` (its up to four vertices' outputs).
+fn write_block(block: Vec3x4, out: &mut [Vec3]) {
+    let floats: &mut [f32] = bytemuck::cast_slice_mut(out);
+    let [first, second, third] = block.to_floats();
+    if let Some(whole) = floats.first_chunk_mut::<12>() {
+        whole[..4].copy_from_slice(&first.to_array());
+        whole[4..8].copy_from_slice(&second.to_array());
+        whole[8..].copy_from_slice(&third.to_array());
+    } else {
+        // The last block of a mesh whose count is no multiple of 4.
+        let all: Vec<f32> = [first, second, third]
+            .iter()
+            .flat_map(|register| register.to_array())
+            .collect();
+        floats.copy_from_slice(&all[..floats.len()]);
     }
 }
 

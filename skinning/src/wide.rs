@@ -171,6 +171,155 @@ mod avx {
     }
 }
 
+#[cfg(target_arch = "x86_64")]
+mod avx_weighted {
+    use std::arch::x86_64::{
+        __m128, _mm_cvtss_f32, _mm_div_ss, _mm_dp_ps, _mm_fmadd_ps, _mm_mul_ps, _mm_set1_ps,
+        _mm_setzero_ps, _mm_sqrt_ss,
+    };
+
+    use glam::{Vec3, Vec3A};
+
+    use super::WeightedBlocks;
+
+    /// [`super::skin_weighted`], compiled for AVX and FMA (the caller
+    /// checks the processor has them), once per common slot count `SLOTS`,
+    /// whose loops are then unrolled, and once (`SLOTS` 0) for any count.
+    #[target_feature(enable = "avx,fma")]
+    pub(super) fn weighted<const SLOTS: usize>(
+        blocks: &WeightedBlocks,
+        positions: &mut [Vec3],
+        normals: &mut [Vec3],
+    ) {
+        let slots = if SLOTS == 0 { blocks.slots } else { SLOTS };
+        let with_normals = !normals.is_empty();
+        // Indexing cannot fail: the caller made the slots `slots` a block
+        // for every block, one mask a block, and the outputs four a block
+        // (the last possibly fewer); every joint is below the skinning
+        // matrices' count.
+        for (block, stored) in blocks.positions.iter().enumerate() {
+            let joints = &blocks.joints[block * slots..(block + 1) * slots];
+            let weights = &blocks.weights[block * slots..(block + 1) * slots];
+            let unmoved = blocks.unmoved[block];
+            for lane in 0..4 {
+                let vertex = block * 4 + lane;
+                if vertex >= positions.len() {
+                    return;
+                }
+                if unmoved & (1 << lane) != 0 {
+                    positions[vertex] = stored.lane(lane);
+                    if with_normals {
+                        normals[vertex] = blocks.normals[block].lane(lane);
+                    }
+                    continue;
+                }
+                // The weighted sum of the vertex's matrices, in slot order.
+                let mut columns = [_mm_setzero_ps(); 4];
+                for (slot, (joint, weight)) in joints.iter().zip(weights).enumerate() {
+                    let matrix = &blocks.skinning[joint[lane] as usize];
+                    // Through the array: `Vec4`'s own index is a match.
+                    let weight = _mm_set1_ps(weight.as_ref()[lane]);
+                    let terms = [
+                        matrix.matrix3.x_axis,
+                        matrix.matrix3.y_axis,
+                        matrix.matrix3.z_axis,
+                        matrix.translation,
+                    ];
+                    for (column, term) in columns.iter_mut().zip(terms) {
+                        let term = __m128::from(term);
+                        *column = if slot == 0 {
+                            _mm_mul_ps(term, weight)
+                        } else {
+                            _mm_fmadd_ps(term, weight, *column)
+                        };
+                    }
+                }
+                let [x_axis, y_axis, z_axis, translation] = columns;
+                let position = _mm_fmadd_ps(
+                    x_axis,
+                    _mm_set1_ps(stored.x.as_ref()[lane]),
+                    _mm_fmadd_ps(
+                        y_axis,
+                        _mm_set1_ps(stored.y.as_ref()[lane]),
+                        _mm_fmadd_ps(z_axis, _mm_set1_ps(stored.z.as_ref()[lane]), translation),
+                    ),
+                );
+                positions[vertex] = Vec3::from(Vec3A::from(position));
+                if with_normals {
+                    let stored = &blocks.normals[block];
+                    let normal = _mm_fmadd_ps(
+                        x_axis,
+                        _mm_set1_ps(stored.x.as_ref()[lane]),
+                        _mm_fmadd_ps(
+                            y_axis,
+                            _mm_set1_ps(stored.y.as_ref()[lane]),
+                            _mm_mul_ps(z_axis, _mm_set1_ps(stored.z.as_ref()[lane])),
+                        ),
+                    );
+                    // As `Vec3::normalize_or_zero`: times 1 / length where
+                    // that is finite and positive, else zero.
+                    let squared = _mm_dp_ps::<0b0111_0001>(normal, normal);
+                    let recip = _mm_div_ss(_mm_set1_ps(1.0), _mm_sqrt_ss(squared));
+                    let factor = _mm_cvtss_f32(recip);
+                    let unit = if factor.is_finite() && factor > 0.0 {
+                        _mm_mul_ps(normal, _mm_set1_ps(factor))
+                    } else {
+                        _mm_setzero_ps()
+                    };
+                    normals[vertex] = Vec3::from(Vec3A::from(unit));
+                }
+            }
+        }
+    }
+}
+
+/// A run of a weighted skin's blocks, as [`skin_weighted`] deforms them:
+/// `slots` influence slots a block (the joints and weights of the blocks'
+/// four vertices side by side, block after block), a mask a block of the
+/// lanes kept as stored, and the stored blocks.
+pub(crate) struct WeightedBlocks<'a> {
+    pub(crate) skinning: &'a [Affine3A],
+    pub(crate) slots: usize,
+    pub(crate) joints: &'a [[u32; 4]],
+    pub(crate) weights: &'a [glam::Vec4],
+    pub(crate) unmoved: &'a [u8],
+    pub(crate) positions: &'a [Vec3x4],
+    /// Empty when the skin has no normals.
+    pub(crate) normals: &'a [Vec3x4],
+}
+
+/// Deforms the weighted blocks into the outputs (four vertices a block,
+/// the last block's outputs possibly fewer; `normals` empty when the skin
+/// has none) one vertex at a time with AVX and fused multiply-adds, where
+/// the processor has them: each vertex's stored coordinates are loaded
+/// straight into all lanes of a register, so nothing is transposed, and
+/// the weighted sum of matrices and the transforms take one instruction a
+/// term. Returns false, having written nothing, elsewhere.
+pub(crate) fn skin_weighted(
+    blocks: &WeightedBlocks,
+    positions: &mut [Vec3],
+    normals: &mut [Vec3],
+) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx") && std::arch::is_x86_feature_detected!("fma") {
+        // The common counts get loops of their own, unrolled.
+        // SAFETY: `weighted` needs AVX and FMA, which the processor was
+        // just found to have.
+        unsafe {
+            match blocks.slots {
+                1 => avx_weighted::weighted::<1>(blocks, positions, normals),
+                2 => avx_weighted::weighted::<2>(blocks, positions, normals),
+                3 => avx_weighted::weighted::<3>(blocks, positions, normals),
+                4 => avx_weighted::weighted::<4>(blocks, positions, normals),
+                _ => avx_weighted::weighted::<0>(blocks, positions, normals),
+            }
+        }
+        return true;
+    }
+    let _ = (blocks, positions, normals);
+    false
+}
+
 #[cfg(all(test, target_arch = "x86_64"))]
 mod tests {
     use glam::{Quat, Vec3A, Vec4};
