@@ -24,6 +24,7 @@ use std::hint::black_box;
 use std::io::Cursor;
 use std::time::{Duration, Instant};
 
+use bench::contest::{self, LocalToModel, Sampling, Sims, Weighted};
 use bench::{hand, naive, scalar, synthetic, threads, twins};
 use binrw::BinRead;
 use formats::schema::BinarySchema;
@@ -297,6 +298,102 @@ fn deformation(filter: &str) {
     }
 }
 
+/// The cases against ozz-animation (`bench/src/contest.rs`), on one thread
+/// each; the deformations also on two against one. Without the `ozz`
+/// feature ossuary's rows run alone, with no ratio.
+fn animation(filter: &str) {
+    #[cfg(not(feature = "ozz"))]
+    println!("{}", contest::WITHOUT_OZZ);
+    let mut clips = Vec::new();
+    if ["sampling", "local_to_model"]
+        .iter()
+        .any(|what| what.contains(filter) || filter.contains(what))
+    {
+        match contest::adult_walk() {
+            Some(walk) => clips.push(("adult walk", walk)),
+            None => println!("adult walk rows skipped: the corpus is not there (OSSUARY_CORPUS)"),
+        }
+        clips.push(("1000 joints", contest::synthetic_clip(1000, 60)));
+    }
+    for (name, clip) in clips {
+        let case = format!("sampling {name}");
+        if case.contains(filter) {
+            let mut sampling = Sampling::new(clip.clone());
+            let sampling = std::cell::RefCell::new(&mut sampling);
+            race(
+                &case,
+                vec![
+                    #[cfg(feature = "ozz")]
+                    contender("ozz", || sampling.borrow_mut().ozz()),
+                    contender("ossuary", || sampling.borrow_mut().ossuary()),
+                ],
+            );
+        }
+        let case = format!("local_to_model {name}");
+        if case.contains(filter) {
+            let mut posing = LocalToModel::new(clip);
+            let posing = std::cell::RefCell::new(&mut posing);
+            race(
+                &case,
+                vec![
+                    #[cfg(feature = "ozz")]
+                    contender("ozz", || posing.borrow_mut().ozz()),
+                    contender("ossuary", || posing.borrow_mut().ossuary()),
+                ],
+            );
+        }
+    }
+    let one = threads::pinned_pool(1);
+    let two = threads::pinned_pool(2);
+    let deform = |case: String, ossuary: &dyn Fn(&rayon::ThreadPool), ozz: &dyn Fn()| {
+        let _ = &ozz;
+        race(
+            &format!("{case}, 1 thread"),
+            vec![
+                #[cfg(feature = "ozz")]
+                contender("ozz", ozz),
+                contender("ossuary", || ossuary(&one)),
+            ],
+        );
+        race(
+            &format!("{case}, 2 threads"),
+            vec![
+                contender("ossuary 1 thread", || ossuary(&one)),
+                contender("ossuary", || ossuary(&two)),
+            ],
+        );
+    };
+    for influences in [1, 2, 4] {
+        for normals in [false, true] {
+            let what = if normals {
+                "positions+normals"
+            } else {
+                "positions"
+            };
+            let case = format!("weighted skin 1M vertices {influences} influence(s) {what}");
+            if !case.contains(filter) {
+                continue;
+            }
+            // A lock, not a cell: the pool's worker runs the call.
+            let skin = std::sync::Mutex::new(Weighted::new(1_000_000, influences, normals));
+            let skin = || skin.lock().expect("no call panicked");
+            deform(case, &|pool| pool.install(|| skin().ossuary()), &|| {
+                #[cfg(feature = "ozz")]
+                skin().ozz();
+            });
+        }
+    }
+    let case = "sims deform 1M vertices against ozz 1 influence".to_owned();
+    if case.contains(filter) {
+        let sims = std::sync::Mutex::new(Sims::new(1_000_000));
+        let sims = || sims.lock().expect("no call panicked");
+        deform(case, &|pool| pool.install(|| sims().ossuary()), &|| {
+            #[cfg(feature = "ozz")]
+            sims().ozz();
+        });
+    }
+}
+
 fn main() {
     let Some(state) = std::env::var(STATE).ok() else {
         for state in &ALLOCATOR_STATES {
@@ -354,4 +451,5 @@ fn main() {
     {
         deformation(&filter);
     }
+    animation(&filter);
 }
