@@ -375,7 +375,11 @@
 //! A rule the value read must satisfy: `function(&value, &earlier...)`
 //! returns `Result<(), Refusal>`. A refusal is an error at the value's
 //! first byte (or where [`Refusal::bytes_in`](crate::Refusal::bytes_in)
-//! points), with the field path.
+//! points), with the field path. The writer runs the same checks before it
+//! writes the value, so it refuses what the reader would, with the same
+//! error at the same byte (a binary layout's field and type checks; write
+//! inside [`without_checks`](crate::without_checks) to make a bad file on
+//! purpose).
 //!
 //! ```
 //! # use schema::{BinarySchema, Refusal};
@@ -401,6 +405,12 @@
 //!     Skin::from_bytes(&[3, 5]).unwrap_err().to_string(),
 //!     "byte 1: bone: bone 5 is not one of the 3"
 //! );
+//! let bad = Skin { bone_count: 3, bone: 5 };
+//! assert_eq!(
+//!     bad.to_bytes().unwrap_err().to_string(),
+//!     "byte 1: bone: bone 5 is not one of the 3"
+//! );
+//! assert_eq!(schema::without_checks(|| bad.to_bytes()).unwrap(), [3, 5]);
 //! ```
 //!
 //! ## `check` on a list

@@ -96,8 +96,14 @@ pub fn derive(input: &DeriveInput, root: Root) -> syn::Result<TokenStream> {
     };
     let binary = binary_schema_impls(&rt, ident);
     let tests = tests::round_trip_module(&rt, &container, &plans, tests::Check::Binary);
+    let checked: Vec<_> = plans
+        .iter()
+        .filter_map(|plan| Some((plan.field.ident, plan.field.ty, plan.check.as_ref()?)))
+        .collect();
+    let checks = context::check_fns(&rt, &container, &checked);
     Ok(quote! {
         #context
+        #checks
         #read
         #write
         #layout

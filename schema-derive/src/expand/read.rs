@@ -4,7 +4,7 @@ use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote, quote_spanned, ToTokens as _};
 use syn::spanned::Spanned as _;
 
-use super::context::{arg_value, check_call, nested_context, places, value_of, Side};
+use super::context::{arg_value, check_call_on, nested_context, places, value_of, Side};
 use super::paths::Runtime;
 use super::plain::{field_groups, is_plain, is_plain_run, plain_size};
 use super::{
@@ -275,7 +275,7 @@ fn read_field_value(rt: &Runtime, container: &Container, plan: &BinaryPlan) -> T
             // A refusal points at the byte the value starts at, inside the
             // field's form as errors while reading it are.
             let start = format_ident!("__start_{}", name);
-            let call = check_call(container, check, &local);
+            let call = check_call_on(container, name, check, &quote!(#local), Side::Read);
             let checked = quote!(#rt::checked_at_byte(#start, #call));
             let checked = match plan.place.form {
                 Some(form_type) => {
