@@ -373,10 +373,24 @@ fn lower<'a>(
         .enumerate()
         .filter_map(|(index, field)| {
             let codec = errors.take(codec_of(container, index, field, layout))?;
+            // A binary count's check runs once the count is read, before
+            // the elements it counts.
+            let checkable = matches!(
+                (&codec, layout),
+                (Codec::Value(_), _) | (Codec::Count(_), Layout::Binary)
+            );
             let check = match &field.attrs.check {
-                Some(check) if matches!(codec, Codec::Value(_)) => {
+                Some(check) if checkable => {
                     errors.take(check_context::resolve_check(container, index, &check.value));
                     Some(check.value.clone())
+                }
+                Some(check) if matches!(layout, Layout::Binary) => {
+                    errors.push(syn::Error::new(
+                        check.span,
+                        "`check` applies to a field holding a value or a count: not to a \
+                         constant or a `with` field",
+                    ));
+                    None
                 }
                 Some(check) => {
                     errors.push(syn::Error::new(

@@ -46,7 +46,7 @@
 //! | `to_end` | `Vec<T>` | elements until the input ends: the file, or the enclosing chunk |
 //! | `flag = u8` | `Option<T>` | 0 or 1, then the value when 1 |
 //! | `present_if = EXPR` | `Option<T>` | the value when the condition holds: a boolean expression over earlier fields and context parameters (`version >= 300`, `flags & 4 != 0`, `mode == Mode::Bones`; a bare name: it is not 0); writing a value whose presence disagrees is an error naming the field |
-//! | `check = path(a, b)` | any value | nothing more: once read, `path(&value, &a, &b)` must return `Ok`, else [`Refusal`] is an error at the value's first byte with its field path; the writer checks it too, before writing the value, and refuses with the same error |
+//! | `check = path(a, b)` | any value, or a binary `Count<_>` (given as a `usize`, checked before the elements it counts are read) | nothing more: once read, `path(&value, &a, &b)` must return `Ok`, else [`Refusal`] is an error at the value's first byte with its field path; the writer checks it too, before writing the value, and refuses with the same error |
 //! | `magic = 1u32`, `magic = b"TAG"` | [`Magic`] | a constant |
 //! | `chunk = "TAG"` | any | an IFF chunk holding the field; fields in a row naming one tag share one chunk (`INFO` holding several counts) |
 //! | `form = "TYPE"` | any | an IFF `FORM` of this type whose children the field is (a list of forms or chunks) |

@@ -413,6 +413,47 @@
 //! assert_eq!(schema::without_checks(|| bad.to_bytes()).unwrap(), [3, 5]);
 //! ```
 //!
+//! ## `check` on a count
+//!
+//! A `Count<_>` field's check is given the count read, as a `usize`, and
+//! runs before any element it counts is read: a count the layout cannot
+//! hold is refused at the count's own byte.
+//!
+//! ```
+//! # use schema::{BinarySchema, Count, Refusal};
+//! # use schema::Schema;
+//! #[derive(Debug, PartialEq, Schema)]
+//! #[schema(little)]
+//! struct Skin {
+//!     bone_count: u8,
+//!     /// One weight per bone at most.
+//!     #[schema(check = at_most(bone_count))]
+//!     weight_count: Count<u16>,
+//!     #[schema(count = weight_count)]
+//!     weights: Vec<f32>,
+//! }
+//!
+//! fn at_most(count: &usize, bones: &u8) -> Result<(), Refusal> {
+//!     if *count <= usize::from(*bones) {
+//!         Ok(())
+//!     } else {
+//!         Err(Refusal::new(format!("{count} weights for {bones} bones")))
+//!     }
+//! }
+//!
+//! assert!(Skin::from_bytes(&[1, 1, 0, 0, 0, 0x80, 0x3f]).is_ok());
+//! // Refused at the count, before the 500 weights it announces are read.
+//! assert_eq!(
+//!     Skin::from_bytes(&[1, 0xf4, 0x01]).unwrap_err().to_string(),
+//!     "byte 1: weight_count: 500 weights for 1 bones"
+//! );
+//! let bad = Skin { bone_count: 0, weight_count: Count::default(), weights: vec![1.0] };
+//! assert_eq!(
+//!     bad.to_bytes().unwrap_err().to_string(),
+//!     "byte 1: weight_count: 1 weights for 0 bones"
+//! );
+//! ```
+//!
 //! ## `check` on a list
 //!
 //! A refusal may name the element at fault.

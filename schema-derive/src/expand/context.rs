@@ -99,7 +99,7 @@ fn check_fn_ident(field: &Ident) -> Ident {
 pub fn check_fns(
     rt: &Runtime,
     container: &Container,
-    checks: &[(&Ident, &Type, &Check)],
+    checks: &[(&Ident, TokenStream, &Check)],
 ) -> TokenStream {
     if checks.is_empty() {
         return TokenStream::new();

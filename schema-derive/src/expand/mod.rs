@@ -96,9 +96,18 @@ pub fn derive(input: &DeriveInput, root: Root) -> syn::Result<TokenStream> {
     };
     let binary = binary_schema_impls(&rt, ident);
     let tests = tests::round_trip_module(&rt, &container, &plans, tests::Check::Binary);
+    // A count's check is given the count, as a `usize`.
     let checked: Vec<_> = plans
         .iter()
-        .filter_map(|plan| Some((plan.field.ident, plan.field.ty, plan.check.as_ref()?)))
+        .filter_map(|plan| {
+            let check = plan.check.as_ref()?;
+            let ty = plan.field.ty;
+            let ty = match plan.codec {
+                Codec::Count(_) => quote!(usize),
+                _ => quote!(#ty),
+            };
+            Some((plan.field.ident, ty, check))
+        })
         .collect();
     let checks = context::check_fns(&rt, &container, &checked);
     Ok(quote! {

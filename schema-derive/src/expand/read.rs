@@ -240,11 +240,24 @@ fn read_field_value(rt: &Runtime, container: &Container, plan: &BinaryPlan) -> T
         }
         Codec::Count(_) => {
             let count = count_local(name);
-            quote! {
+            let read = quote! {
                 let #count = #rt::read_count::<<#ty as #rt::CountField>::Int, _>(
                     __reader, #endian,
                 ) #in_field;
                 let #local: #ty = ::core::default::Default::default();
+            };
+            let Some(check) = &plan.check else {
+                return read;
+            };
+            // Refused at the count's own byte, before any element is read.
+            let start = format_ident!("__start_{}", name);
+            let call = check_call_on(container, name, check, &quote!(#count), Side::Read);
+            quote! {
+                let #start = #rt::Input::position(__reader) #in_field;
+                #read
+                if #rt::checking() {
+                    #rt::checked_at_byte(#start, #call) #in_field;
+                }
             }
         }
         Codec::With(path, pass) => {

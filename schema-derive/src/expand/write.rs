@@ -195,10 +195,23 @@ fn write_field_value(rt: &Runtime, container: &Container, plan: &BinaryPlan) -> 
         }
         Codec::Count(_) => {
             let count = count_local(name);
-            quote! {
+            let write = quote! {
                 #rt::write_count::<<#ty as #rt::CountField>::Int, __W>(
                     __writer, #endian, #count,
                 ) #in_field
+            };
+            let Some(check) = &plan.check else {
+                return write;
+            };
+            // As the reader refuses it: at the count's own byte.
+            let start = format_ident!("__start_{}", name);
+            let call = check_call_on(container, name, check, &quote!(#count), Side::Write);
+            quote! {
+                if #rt::checking() {
+                    let #start = #rt::Output::position(__writer) #in_field
+                    #rt::checked_at_byte(#start, #call) #in_field
+                }
+                #write
             }
         }
         Codec::With(path, pass) => {
