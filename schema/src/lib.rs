@@ -42,6 +42,7 @@
 //! | `big`, `little`, `endian = param` | any | this field's byte order (`endian`: a context parameter's value, of type [`Endian`]) |
 //! | `pascal`, `null_terminated`, `fixed_width = N` | `RawString` | a string so encoded |
 //! | `prefix = u32` | `Vec<T>` | a count of that type, then the elements |
+//! | `prefix = i32` | `RawString` | a length of that type, then the bytes |
 //! | `count = name` | `Vec<T>` | as many elements as an earlier `Count<_>` field (which the writer fills in, and which several lists may share) or a context parameter (data: the writer checks the length against it) says |
 //! | `to_end` | `Vec<T>` | elements until the input ends: the file, or the enclosing chunk |
 //! | `flag = u8` | `Option<T>` | 0 or 1, then the value when 1 |
@@ -335,8 +336,8 @@ pub mod __private {
     pub use crate::output::{encode_plain_next, write_plain_run};
     pub use crate::size::{add_fixed, add_min, add_plain, lesser_min};
     pub use crate::string::{
-        read_fixed_width, read_null_terminated, read_pascal, write_fixed_width,
-        write_null_terminated, write_pascal,
+        read_fixed_width, read_null_terminated, read_pascal, read_prefixed, write_fixed_width,
+        write_null_terminated, write_pascal, write_prefixed,
     };
     #[cfg(any(test, feature = "testing"))]
     pub use crate::testing::{self, proptest};

@@ -175,6 +175,35 @@
 //! assert_eq!(named.to_bytes().unwrap(), b"arm\0\0\0");
 //! ```
 //!
+//! ## `prefix = T` on a string
+//!
+//! A length of integer type `T` in the field's byte order, then the bytes
+//! (the Sims 1998 prototype's `.msh` stores its texture's name after an
+//! i32). A length the rest of the input cannot hold is an error at the
+//! length before anything is allocated; one too large for `T` is a write
+//! error naming the field.
+//!
+//! ```
+//! # use schema::{BinarySchema, RawString};
+//! # use schema::Schema;
+//! #[derive(Debug, PartialEq, Schema)]
+//! #[schema(little)]
+//! struct Texture {
+//!     #[schema(prefix = i32)]
+//!     name: RawString,
+//! }
+//!
+//! let bytes = b"\x04\0\0\0skin";
+//! let texture = Texture::from_bytes(bytes).unwrap();
+//! assert_eq!(texture.name, RawString::from("skin"));
+//! assert_eq!(texture.to_bytes().unwrap(), bytes);
+//! assert_eq!(
+//!     Texture::from_bytes(b"\xff\xff\xff\xff").unwrap_err().to_string(),
+//!     "byte 0: name: the i32 count is negative"
+//! );
+//! assert!(Texture::from_bytes(b"\xff\xff\xff\x7fskin").is_err());
+//! ```
+//!
 //! # Counts
 //!
 //! ## `prefix = T`

@@ -136,6 +136,13 @@ pub fn pascal_string() -> BoxedStrategy<RawString> {
     vec(any::<u8>(), 0..=255).prop_map(RawString).boxed()
 }
 
+/// Strings as long as a length of type `C` can say, up to a Pascal
+/// string's 255 bytes.
+pub fn prefixed_string<C: CountInt>() -> BoxedStrategy<RawString> {
+    let longest = usize::try_from(C::MAX).map_or(255, |max| max.min(255));
+    vec(any::<u8>(), 0..=longest).prop_map(RawString).boxed()
+}
+
 pub fn null_terminated_string() -> BoxedStrategy<RawString> {
     vec(1u8..=255, 0..=32).prop_map(RawString).boxed()
 }

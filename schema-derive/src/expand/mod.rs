@@ -311,6 +311,9 @@ fn element_min_size(rt: &Runtime, element: &Element, ty: &syn::Type) -> TokenStr
             let width = width_of(width);
             quote!(#width)
         }
+        Element::String(StringKind::Prefixed(count_ty)) => {
+            quote!(<#count_ty as #rt::Decode>::MIN_SIZE)
+        }
     }
 }
 

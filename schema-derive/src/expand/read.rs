@@ -436,5 +436,8 @@ fn read_element(
             let width = width_of(width);
             quote!(#rt::read_fixed_width(#reader, #width))
         }
+        Element::String(StringKind::Prefixed(count_ty)) => {
+            quote!(#rt::read_prefixed::<#count_ty, _>(#reader, #endian))
+        }
     }
 }

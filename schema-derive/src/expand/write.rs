@@ -376,5 +376,8 @@ fn write_element(
             let width = width_of(width);
             quote!(#rt::write_fixed_width(#writer, #value, #width))
         }
+        Element::String(StringKind::Prefixed(count_ty)) => {
+            quote!(#rt::write_prefixed::<#count_ty, _>(#writer, #endian, #value))
+        }
     }
 }
