@@ -57,6 +57,8 @@ mod buffer;
 mod mesh;
 mod texture;
 
+pub mod import;
+
 use std::path::PathBuf;
 
 use formats::files::FoundFile;
