@@ -85,6 +85,9 @@ pub enum Problem {
     Skin(#[from] SkinError),
     #[error(transparent)]
     Render(#[from] RenderError),
+    /// A glTF that cannot become the game's files.
+    #[error(transparent)]
+    Import(#[from] export::import::ImportError),
     /// Boxed: export errors are large and rare.
     #[error(transparent)]
     Export(#[from] Box<export::ExportError>),

@@ -1,0 +1,1057 @@
+//! glTF back into The Sims' own files: each skinned mesh a `.skn`, grouped
+//! into suits (`.cmx`), its texture an 8-bit BMP.
+//!
+//! Export's conventions undone: glTF is right-handed, the Sims left-handed,
+//! so x is mirrored and triangles are wound back; a vertex is stored in the
+//! space of the bone that carries it, found by that joint's inverse bind
+//! matrix (so a glTF whose bind pose differs from the skeleton's rest keeps
+//! each vertex where it sits on its bone). The game's rules:
+//! - a vertex follows one bone, or blends two: with more influences its two
+//!   largest are kept, renormalised (one warning counts such vertices);
+//!   the heavier carries the vertex, the lighter a blend vertex at the same
+//!   place pulling it by its weight (in 1/32768ths);
+//! - vertices are grouped by bone, bones in the skeleton's order.
+//!
+//! What glTF cannot hold of a skin travels in its mesh's `extras`
+//! ([`SKIN_EXTRAS`]): its name and texture field, its bones, bindings and
+//! blends as the file stores them, and each blend's two stored points (a
+//! blend vertex's own position and normal, and the vertex it pulls). When
+//! they still fit the mesh (as many vertices, each following the joints the
+//! bindings and blends say, by their weights), the skin comes back with
+//! exactly that structure; a pulled vertex the glTF shows where the stored
+//! points put it comes back as stored, one moved comes back moved by as
+//! much (both of its points). When they do not fit (the mesh was edited
+//! into other vertices), the structure is derived as above, with a warning.
+
+use std::collections::BTreeMap;
+
+use formats::rig::{self, BoneSpace};
+use formats::schema::text::{FloatStyle, TextStyle};
+use formats::schema::{Magic, RawString};
+use formats::sims::cmx::{self, Cmx, MAXIS_COMMENT, RETAIL_VERSION};
+use formats::sims::skn::{self, Skn};
+use glam::{Affine3A, Mat4, Vec3};
+use gltf::mesh::Mode;
+use gltf::Semantic;
+use serde::{Deserialize, Serialize};
+
+use super::document::Asset;
+use super::{bmp, ImportError};
+
+/// The mesh `extras` key of a Sims skin's own data (a Blender custom
+/// property of the mesh of that name).
+pub const SKIN_EXTRAS: &str = "ossuary_sims_skin";
+
+/// A pulled vertex shown further than this (in the file's units) from
+/// where its stored points put it has been moved.
+const MOVED: f32 = 1e-4;
+
+/// A weight this far from the one a skin's extras give means the mesh was
+/// reweighted (glTF weights stored as bytes are 1/255 apart).
+const REWEIGHTED: f32 = 1.0 / 255.0;
+
+/// The blend weight's unit: the game stores 1.0 as 32768.
+const BLEND_ONE: f32 = 32768.0;
+
+/// What glTF cannot hold of a Sims skin, as its mesh's extras carry it.
+/// Lists are flat (Blender keeps flat number lists as custom properties).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SkinExtras {
+    pub name: String,
+    /// The texture line as stored (`x` for none).
+    pub texture: String,
+    pub bones: Vec<String>,
+    /// Five integers per binding: bone, first vertex, vertex count, first
+    /// blend, blend count.
+    pub bindings: Vec<i32>,
+    /// Two integers per blend: the vertex it pulls, the raw weight.
+    pub blends: Vec<i32>,
+    /// Six floats per blend: the blend vertex's stored position and normal.
+    pub blend_vertices: Vec<f32>,
+    /// Six floats per blend: the pulled vertex's stored position and normal.
+    pub pulled_vertices: Vec<f32>,
+    pub vertex_count: u32,
+}
+
+/// A rig skin's extras (see [`SkinExtras`]).
+pub fn skin_extras(skin: &rig::Skin, bone_space: &BoneSpace) -> serde_json::Value {
+    let first = |range: &std::ops::Range<u32>| {
+        if range.is_empty() {
+            -1
+        } else {
+            i32::try_from(range.start).unwrap_or(i32::MAX)
+        }
+    };
+    let count = |range: &std::ops::Range<u32>| i32::try_from(range.len()).unwrap_or(i32::MAX);
+    let six = |positions: &[[f32; 3]], normals: &[[f32; 3]], index: usize| {
+        let position = positions.get(index).copied().unwrap_or_default();
+        let normal = normals.get(index).copied().unwrap_or_default();
+        [position, normal].concat()
+    };
+    let extras = SkinExtras {
+        name: skin.name.clone(),
+        texture: skin.texture.clone().unwrap_or_else(|| "x".to_owned()),
+        bones: bone_space.bones.clone(),
+        bindings: bone_space
+            .ranges
+            .iter()
+            .flat_map(|range| {
+                [
+                    i32::try_from(range.bone).unwrap_or(i32::MAX),
+                    first(&range.vertices),
+                    count(&range.vertices),
+                    first(&range.blends),
+                    count(&range.blends),
+                ]
+            })
+            .collect(),
+        blends: bone_space
+            .blends
+            .iter()
+            .flat_map(|blend| {
+                [
+                    i32::try_from(blend.vertex).unwrap_or(i32::MAX),
+                    // Exact: the weight was read as raw / 32768.
+                    (blend.weight * BLEND_ONE).round() as i32,
+                ]
+            })
+            .collect(),
+        blend_vertices: (0..bone_space.blends.len())
+            .flat_map(|index| {
+                six(
+                    &bone_space.blend_positions,
+                    &bone_space.blend_normals,
+                    index,
+                )
+            })
+            .collect(),
+        pulled_vertices: bone_space
+            .blends
+            .iter()
+            .flat_map(|blend| six(&skin.positions, &skin.normals, blend.vertex as usize))
+            .collect(),
+        vertex_count: u32::try_from(skin.positions.len()).unwrap_or(u32::MAX),
+    };
+    serde_json::to_value(extras).unwrap_or_default()
+}
+
+/// A Sims character read from glTF.
+#[derive(Debug, Default)]
+pub struct SimsCharacter {
+    /// One per skinned mesh, in the asset's mesh node order.
+    pub skins: Vec<Skn>,
+    /// Suit files by file name (`<suit>.cmx`), each holding one suit.
+    pub suits: Vec<(String, Cmx)>,
+    /// 8-bit BMPs by file name (`<texture>.bmp`).
+    pub textures: Vec<(String, Vec<u8>)>,
+    /// What was changed to fit the game, one sentence each.
+    pub warnings: Vec<String>,
+}
+
+/// The character `asset` holds, for `skeleton` (in the file's axes: the
+/// Sims'). `external` reads a file a `.gltf` names beside itself.
+pub fn import(
+    asset: &Asset,
+    skeleton: &rig::Skeleton,
+    external: &dyn Fn(&str) -> Option<Vec<u8>>,
+) -> Result<SimsCharacter, ImportError> {
+    let document = &asset.document;
+    let parents = parents(document);
+    let joint_nodes: Vec<usize> = document
+        .skins()
+        .flat_map(|skin| skin.joints().map(|joint| joint.index()).collect::<Vec<_>>())
+        .collect();
+    let mut character = SimsCharacter::default();
+    let mut suits: BTreeMap<String, cmx::Suit> = BTreeMap::new();
+    let mut more_than_two = 0;
+    let mut mesh_nodes = 0;
+    for node in document.nodes() {
+        let Some(mesh) = node.mesh() else {
+            continue;
+        };
+        mesh_nodes += 1;
+        let node_name = node.name().unwrap_or_default().to_owned();
+        let mesh_name = mesh
+            .name()
+            .map_or_else(|| format!("mesh {}", mesh.index()), str::to_owned);
+        let gltf_skin = node.skin().ok_or_else(|| ImportError::Mesh {
+            mesh: mesh_name.clone(),
+            problem: "it has no skin: a Sims skin must follow the skeleton's bones".to_owned(),
+        })?;
+        let joints = skin_joints(asset, &gltf_skin, skeleton)?;
+        let read = read_mesh(asset, &mesh, &mesh_name)?;
+        more_than_two += read.more_than_two;
+        let extras = mesh
+            .extras()
+            .as_ref()
+            .and_then(|raw| serde_json::from_str::<serde_json::Value>(raw.get()).ok())
+            .and_then(|value| value.get(SKIN_EXTRAS).cloned())
+            .and_then(|value| serde_json::from_value::<SkinExtras>(value).ok());
+        let fitting = extras.filter(|extras| fits(extras, &read, &joints));
+        let skn = match &fitting {
+            Some(extras) => skin_from_extras(extras, &read, &joints),
+            None => {
+                if mesh
+                    .extras()
+                    .as_ref()
+                    .is_some_and(|raw| raw.get().contains(SKIN_EXTRAS))
+                {
+                    character.warnings.push(format!(
+                        "mesh {mesh_name:?}: its Sims skin data (extras) no longer fits its \
+                         vertices and weights; its bones, bindings and blends are derived"
+                    ));
+                }
+                derived_skin(&mesh_name, &read, &joints, skeleton)
+            }
+        }
+        .map_err(|problem| ImportError::Mesh {
+            mesh: mesh_name.clone(),
+            problem,
+        })?;
+        let skn =
+            match (&fitting, read.image) {
+                (None, Some(image)) => {
+                    let name = texture_name(&skn.name.to_text());
+                    let bytes = bmp::indexed_bmp(&asset.image_bytes(&image, external)?).map_err(
+                        |error| ImportError::Image {
+                            index: image.index(),
+                            problem: error.to_string(),
+                        },
+                    )?;
+                    character.textures.push((format!("{name}.bmp"), bytes));
+                    Skn {
+                        texture: RawString::from(name.as_str()),
+                        ..skn
+                    }
+                }
+                (Some(_), Some(image)) if skn.texture.as_bytes() != b"x" => {
+                    let bytes = bmp::indexed_bmp(&asset.image_bytes(&image, external)?).map_err(
+                        |error| ImportError::Image {
+                            index: image.index(),
+                            problem: error.to_string(),
+                        },
+                    )?;
+                    character
+                        .textures
+                        .push((format!("{}.bmp", skn.texture.to_text()), bytes));
+                    skn
+                }
+                _ => skn,
+            };
+        let skin_name = skn.name.to_text();
+        let suit_name = suit_of(document, &parents, &joint_nodes, node.index())
+            .unwrap_or_else(|| suit_of_skin_name(&skin_name).unwrap_or(node_name.clone()));
+        let bone = bone_of_skin_name(&skin_name)
+            .filter(|bone| skn.bones.iter().any(|own| own.to_text() == *bone))
+            .or_else(|| skn.bones.first().map(RawString::to_text))
+            .unwrap_or_default();
+        suits
+            .entry(suit_name.clone())
+            .or_insert_with(|| cmx::Suit {
+                name: RawString::from(suit_name.as_str()),
+                suit_type: Some(0),
+                unknown: Some(0),
+                skins: Vec::new(),
+            })
+            .skins
+            .push(cmx::Skin {
+                bone: RawString::from(bone.as_str()),
+                name: skn.name.clone(),
+                censor_flags: Some(0),
+                unknown: Some(0),
+            });
+        character.skins.push(skn);
+    }
+    if mesh_nodes == 0 {
+        return Err(ImportError::NoMeshes);
+    }
+    if more_than_two > 0 {
+        character.warnings.push(format!(
+            "{more_than_two} vertices followed more than two joints: each keeps its two \
+             largest weights, renormalised (a Sims vertex follows one bone or blends two)"
+        ));
+    }
+    character.suits = suits
+        .into_values()
+        .map(|suit| {
+            let file = format!("{}.cmx", suit.name.to_text());
+            let cmx = Cmx {
+                style: TextStyle::default(),
+                comment: RawString::from(MAXIS_COMMENT),
+                version_keyword: Magic,
+                version: RETAIL_VERSION,
+                skeletons: Vec::new(),
+                suits: vec![suit],
+                skills: Vec::new(),
+            };
+            (file, cmx)
+        })
+        .collect();
+    Ok(character)
+}
+
+/// Each node's parent, by node index.
+fn parents(document: &gltf::Document) -> Vec<Option<usize>> {
+    let mut parents = vec![None; document.nodes().len()];
+    for node in document.nodes() {
+        for child in node.children() {
+            if let Some(slot) = parents.get_mut(child.index()) {
+                *slot = Some(node.index());
+            }
+        }
+    }
+    parents
+}
+
+/// The suit a mesh node is grouped into: the nearest ancestor that is not
+/// a joint, by its name.
+fn suit_of(
+    document: &gltf::Document,
+    parents: &[Option<usize>],
+    joints: &[usize],
+    node: usize,
+) -> Option<String> {
+    let parent = parents.get(node).copied().flatten()?;
+    if joints.contains(&parent) {
+        return None;
+    }
+    document.nodes().nth(parent)?.name().map(str::to_owned)
+}
+
+/// `b001mafit_01` of `xskin-b001mafit_01-PELVIS-BODY`.
+fn suit_of_skin_name(name: &str) -> Option<String> {
+    let mut parts = name.strip_prefix("xskin-")?.split('-');
+    parts
+        .next()
+        .filter(|suit| !suit.is_empty())
+        .map(str::to_owned)
+}
+
+/// `PELVIS` of `xskin-b001mafit_01-PELVIS-BODY`.
+fn bone_of_skin_name(name: &str) -> Option<String> {
+    name.strip_prefix("xskin-")?
+        .split('-')
+        .nth(1)
+        .map(str::to_owned)
+}
+
+/// The texture name of a new image for a skin, as the game and
+/// ts1-blender-io look for one by skin tone: `<type>lgt_<identifier>` for
+/// a skin `xskin-<type>_<identifier>-...` (the light tone; `B001MAFitlgt_relax`
+/// dresses `xskin-b001mafit_01-...`), `<suit>lgt` for one without an
+/// identifier, `<name>lgt` for a name of another form.
+fn texture_name(skin_name: &str) -> String {
+    let suit = suit_of_skin_name(skin_name).unwrap_or_else(|| skin_name.to_owned());
+    match suit.split_once('_') {
+        Some((kind, identifier)) => format!("{kind}lgt_{identifier}"),
+        None => format!("{suit}lgt"),
+    }
+}
+
+/// A skin's joints as indices of the skeleton, with their inverse bind
+/// matrices in the file's axes (`C^-1 * IBM * C`, C the mirror in x).
+struct Joints {
+    names: Vec<String>,
+    /// Per glTF skin joint: its skeleton index.
+    skeleton: Vec<usize>,
+    /// Per glTF skin joint: from the model at bind to the joint's space,
+    /// in the file's axes.
+    inverse_binds: Vec<Affine3A>,
+}
+
+/// The mirror in x that turns the Sims' left-handed axes into glTF's.
+const MIRROR: Vec3 = Vec3::new(-1.0, 1.0, 1.0);
+
+fn mirror(point: Vec3) -> Vec3 {
+    point * MIRROR
+}
+
+fn skin_joints(
+    asset: &Asset,
+    skin: &gltf::Skin,
+    skeleton: &rig::Skeleton,
+) -> Result<Joints, ImportError> {
+    let mut names = Vec::new();
+    let mut indices = Vec::new();
+    for joint in skin.joints() {
+        let name = joint.name().unwrap_or_default().to_owned();
+        if names.contains(&name) {
+            return Err(ImportError::JointTwice(name));
+        }
+        let index = skeleton
+            .joints
+            .iter()
+            .position(|known| known.name == name)
+            .ok_or_else(|| ImportError::UnknownJoint(name.clone()))?;
+        names.push(name);
+        indices.push(index);
+    }
+    let mirror_matrix = Affine3A::from_scale(MIRROR);
+    let inverse_binds = match skin.inverse_bind_matrices() {
+        Some(accessor) => {
+            let matrices = asset.floats::<16>(&accessor)?;
+            if matrices.len() != names.len() {
+                return Err(ImportError::Accessor {
+                    index: accessor.index(),
+                    problem: format!(
+                        "{} inverse bind matrices for {} joints",
+                        matrices.len(),
+                        names.len()
+                    ),
+                });
+            }
+            matrices
+                .iter()
+                .map(|matrix| {
+                    let matrix = Affine3A::from_mat4(Mat4::from_cols_array(matrix));
+                    mirror_matrix * matrix * mirror_matrix
+                })
+                .collect()
+        }
+        None => vec![Affine3A::IDENTITY; names.len()],
+    };
+    Ok(Joints {
+        names,
+        skeleton: indices,
+        inverse_binds,
+    })
+}
+
+/// A mesh's vertices as glTF gives them, in the file's axes, its
+/// triangles wound as the file winds them, and each vertex's two heaviest
+/// joints (glTF skin joint indices) with weights summing to 1.
+struct ReadMesh<'a> {
+    positions: Vec<Vec3>,
+    normals: Vec<Vec3>,
+    uvs: Vec<[f32; 2]>,
+    triangles: Vec<[u32; 3]>,
+    influences: Vec<Influences>,
+    more_than_two: usize,
+    image: Option<gltf::Image<'a>>,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Influences {
+    carrier: usize,
+    /// The second joint and its weight, when there is one.
+    blend: Option<(usize, f32)>,
+}
+
+fn read_mesh<'a>(
+    asset: &'a Asset,
+    mesh: &gltf::Mesh<'a>,
+    name: &str,
+) -> Result<ReadMesh<'a>, ImportError> {
+    let fail = |problem: String| ImportError::Mesh {
+        mesh: name.to_owned(),
+        problem,
+    };
+    let mut read = ReadMesh {
+        positions: Vec::new(),
+        normals: Vec::new(),
+        uvs: Vec::new(),
+        triangles: Vec::new(),
+        influences: Vec::new(),
+        more_than_two: 0,
+        image: None,
+    };
+    for (index, primitive) in mesh.primitives().enumerate() {
+        if primitive.mode() != Mode::Triangles {
+            return Err(fail(format!(
+                "primitive {index} is {:?}, not triangles",
+                primitive.mode()
+            )));
+        }
+        let first = u32::try_from(read.positions.len())
+            .map_err(|_| fail("it has more than 2^32 vertices".to_owned()))?;
+        let attribute = |semantic: Semantic, what: &str| {
+            primitive
+                .get(&semantic)
+                .ok_or_else(|| fail(format!("primitive {index} has no {what}")))
+        };
+        let positions = asset.floats::<3>(&attribute(Semantic::Positions, "positions")?)?;
+        let count = positions.len();
+        let same_count = |what: &str, len: usize| {
+            if len == count {
+                Ok(())
+            } else {
+                Err(fail(format!(
+                    "primitive {index} has {len} {what} for {count} positions"
+                )))
+            }
+        };
+        let normals = asset.floats::<3>(&attribute(Semantic::Normals, "normals")?)?;
+        same_count("normals", normals.len())?;
+        let uvs = asset.floats::<2>(&attribute(
+            Semantic::TexCoords(0),
+            "texture coordinates (uvs)",
+        )?)?;
+        same_count("uvs", uvs.len())?;
+        let mut weighted: Vec<Vec<(usize, f32)>> = vec![Vec::new(); count];
+        let mut set = 0;
+        while let (Some(joints), Some(weights)) = (
+            primitive.get(&Semantic::Joints(set)),
+            primitive.get(&Semantic::Weights(set)),
+        ) {
+            let joints = asset.integers::<4>(&joints)?;
+            let weights = asset.floats::<4>(&weights)?;
+            same_count("joint sets", joints.len())?;
+            same_count("weight sets", weights.len())?;
+            for ((vertex, joints), weights) in weighted.iter_mut().zip(&joints).zip(&weights) {
+                for (&joint, &weight) in joints.iter().zip(weights) {
+                    if weight > 0.0 {
+                        vertex.push((joint as usize, weight));
+                    }
+                }
+            }
+            set += 1;
+        }
+        if set == 0 {
+            return Err(fail(format!(
+                "primitive {index} has no joints and weights (JOINTS_0, WEIGHTS_0)"
+            )));
+        }
+        for (vertex, influences) in weighted.into_iter().enumerate() {
+            let (kept, dropped) = two_heaviest(influences).ok_or_else(|| {
+                fail(format!(
+                    "vertex {vertex} of primitive {index} follows no joint"
+                ))
+            })?;
+            read.more_than_two += usize::from(dropped);
+            read.influences.push(kept);
+        }
+        read.positions
+            .extend(positions.iter().map(|&p| mirror(Vec3::from_array(p))));
+        read.normals
+            .extend(normals.iter().map(|&n| mirror(Vec3::from_array(n))));
+        read.uvs.extend(uvs);
+        let corners: Vec<u32> = match primitive.indices() {
+            Some(indices) => asset
+                .integers::<1>(&indices)?
+                .into_iter()
+                .map(|[index]| index)
+                .collect(),
+            None => (0..u32::try_from(count).unwrap_or(u32::MAX)).collect(),
+        };
+        if corners.len() % 3 != 0 {
+            return Err(fail(format!(
+                "primitive {index} has {} corners, not a whole number of triangles",
+                corners.len()
+            )));
+        }
+        for triangle in corners.chunks_exact(3) {
+            let [a, b, c] = [triangle[0], triangle[1], triangle[2]];
+            if [a, b, c].iter().any(|&corner| corner as usize >= count) {
+                return Err(fail(format!(
+                    "primitive {index} has a triangle on a vertex past its {count}"
+                )));
+            }
+            // Wound back as the left-handed file winds it.
+            read.triangles.push([first + a, first + c, first + b]);
+        }
+        if read.image.is_none() {
+            read.image = primitive
+                .material()
+                .pbr_metallic_roughness()
+                .base_color_texture()
+                .map(|info| info.texture().source());
+        }
+    }
+    Ok(read)
+}
+
+/// The two heaviest joints, renormalised; whether more were dropped.
+fn two_heaviest(influences: Vec<(usize, f32)>) -> Option<(Influences, bool)> {
+    let mut merged: BTreeMap<usize, f32> = BTreeMap::new();
+    for (joint, weight) in influences {
+        *merged.entry(joint).or_default() += weight;
+    }
+    let mut sorted: Vec<(usize, f32)> = merged.into_iter().collect();
+    sorted.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    let dropped = sorted.len() > 2;
+    let &(carrier, heavy) = sorted.first()?;
+    let blend = sorted
+        .get(1)
+        .map(|&(joint, light)| (joint, light / (heavy + light)));
+    // A pull too small for the game's 1/32768ths is no pull.
+    let blend = blend.filter(|&(_, weight)| (weight * BLEND_ONE).round() >= 1.0);
+    Some((Influences { carrier, blend }, dropped))
+}
+
+/// Whether a skin's extras still describe the mesh: as many vertices, every
+/// index in range, and each vertex following the joints they say by the
+/// weights they say.
+fn fits(extras: &SkinExtras, read: &ReadMesh, joints: &Joints) -> bool {
+    let vertices = read.positions.len();
+    if extras.vertex_count as usize != vertices
+        || extras.bindings.len() % 5 != 0
+        || extras.blends.len() % 2 != 0
+        || extras.blend_vertices.len() != extras.blends.len() * 3
+        || extras.pulled_vertices.len() != extras.blends.len() * 3
+    {
+        return false;
+    }
+    let Some(structure) = Structure::of(extras, vertices) else {
+        return false;
+    };
+    // Each vertex's joints by name, as the extras have them.
+    let bone_joint = |bone: usize| {
+        let name = extras.bones.get(bone)?;
+        joints.names.iter().position(|joint| joint == name)
+    };
+    read.influences
+        .iter()
+        .zip(&structure.carriers)
+        .enumerate()
+        .all(|(vertex, (influences, &carrier))| {
+            let Some(carrier) = carrier.and_then(bone_joint) else {
+                return false;
+            };
+            let pull = structure.pulls.get(&vertex).copied();
+            match (influences.blend, pull) {
+                (None, None) => influences.carrier == carrier,
+                (Some((second, weight)), Some((bone, raw))) => {
+                    let Some(puller) = bone_joint(bone) else {
+                        return false;
+                    };
+                    let pulled = raw as f32 / BLEND_ONE;
+                    let agree = |a: usize, wa: f32, b: usize, wb: f32| {
+                        influences.carrier == a
+                            && second == b
+                            && (weight - wb).abs() <= REWEIGHTED
+                            && (1.0 - weight - wa).abs() <= REWEIGHTED
+                    };
+                    agree(carrier, 1.0 - pulled, puller, pulled)
+                        || agree(puller, pulled, carrier, 1.0 - pulled)
+                }
+                // A pull by the carrying bone itself, or of weight 0 or 1,
+                // shows as one joint.
+                (None, Some((bone, raw))) => {
+                    let puller = bone_joint(bone);
+                    (influences.carrier == carrier && (raw == 0 || puller == Some(carrier)))
+                        || (raw as f32 == BLEND_ONE && puller == Some(influences.carrier))
+                }
+                (Some(_), None) => false,
+            }
+        })
+}
+
+/// The bindings and blends of a skin's extras, checked against its vertex
+/// count: which bone carries each vertex, and which (bone, raw weight) pulls
+/// it (one pull per vertex: more are not a shape glTF gives back).
+struct Structure {
+    carriers: Vec<Option<usize>>,
+    pulls: BTreeMap<usize, (usize, i32)>,
+    /// Per blend: the bone carrying its blend vertex.
+    blend_bones: Vec<usize>,
+}
+
+impl Structure {
+    fn of(extras: &SkinExtras, vertices: usize) -> Option<Structure> {
+        let blend_count = extras.blends.len() / 2;
+        let mut carriers = vec![None; vertices];
+        let mut blend_bones = vec![None; blend_count];
+        for binding in extras.bindings.chunks_exact(5) {
+            let bone = usize::try_from(binding[0])
+                .ok()
+                .filter(|&bone| bone < extras.bones.len())?;
+            let range = |first: i32, count: i32, len: usize| {
+                let count = usize::try_from(count).ok()?;
+                if count == 0 {
+                    return Some(0..0);
+                }
+                let first = usize::try_from(first).ok()?;
+                let end = first.checked_add(count).filter(|&end| end <= len)?;
+                Some(first..end)
+            };
+            for slot in carriers.get_mut(range(binding[1], binding[2], vertices)?)? {
+                *slot = Some(bone);
+            }
+            for slot in blend_bones.get_mut(range(binding[3], binding[4], blend_count)?)? {
+                *slot = Some(bone);
+            }
+        }
+        let blend_bones: Vec<usize> = blend_bones.into_iter().collect::<Option<_>>()?;
+        let mut pulls = BTreeMap::new();
+        for (blend, &bone) in extras.blends.chunks_exact(2).zip(&blend_bones) {
+            let vertex = usize::try_from(blend[0])
+                .ok()
+                .filter(|&vertex| vertex < vertices)?;
+            if pulls.insert(vertex, (bone, blend[1])).is_some() {
+                return None;
+            }
+        }
+        Some(Structure {
+            carriers,
+            pulls,
+            blend_bones,
+        })
+    }
+}
+
+/// A vertex line: position and normal in a bone's space, from the model at
+/// bind (file axes).
+fn in_bone(inverse_bind: &Affine3A, position: Vec3, normal: Vec3) -> skn::Vertex {
+    let position = inverse_bind.transform_point3(position);
+    let normal = inverse_bind
+        .transform_vector3(normal)
+        .try_normalize()
+        .unwrap_or(normal);
+    skn::Vertex {
+        position: position.to_array(),
+        normal: normal.to_array(),
+    }
+}
+
+/// The skin with its extras' structure; positions and normals from the mesh.
+fn skin_from_extras(extras: &SkinExtras, read: &ReadMesh, joints: &Joints) -> Result<Skn, String> {
+    let vertices = read.positions.len();
+    let structure =
+        Structure::of(extras, vertices).ok_or_else(|| "its extras do not fit".to_owned())?;
+    let inverse_bind = |bone: usize| -> Result<Affine3A, String> {
+        let name = extras
+            .bones
+            .get(bone)
+            .ok_or_else(|| format!("bone {bone} is not in its list"))?;
+        let joint = joints
+            .names
+            .iter()
+            .position(|joint| joint == name)
+            .ok_or_else(|| format!("the skin's joints lack its bone {name:?}"))?;
+        joints
+            .inverse_binds
+            .get(joint)
+            .copied()
+            .ok_or_else(|| format!("joint {name:?} has no inverse bind matrix"))
+    };
+    let stored = |list: &[f32], blend: usize| -> (Vec3, Vec3) {
+        let at = |offset: usize| list.get(blend * 6 + offset).copied().unwrap_or_default();
+        (
+            Vec3::new(at(0), at(1), at(2)),
+            Vec3::new(at(3), at(4), at(5)),
+        )
+    };
+    let mut real = Vec::with_capacity(vertices);
+    for (vertex, carrier) in structure.carriers.iter().enumerate() {
+        let bone = carrier.ok_or_else(|| format!("vertex {vertex} is in no binding"))?;
+        let position = read.positions.get(vertex).copied().unwrap_or_default();
+        let normal = read.normals.get(vertex).copied().unwrap_or_default();
+        real.push(in_bone(&inverse_bind(bone)?, position, normal));
+    }
+    let mut blend_vertices = Vec::with_capacity(structure.blend_bones.len());
+    for (blend, (pair, &bone)) in extras
+        .blends
+        .chunks_exact(2)
+        .zip(&structure.blend_bones)
+        .enumerate()
+    {
+        let vertex = usize::try_from(pair[0]).unwrap_or_default();
+        let weight = pair[1] as f32 / BLEND_ONE;
+        let carrier = structure
+            .carriers
+            .get(vertex)
+            .copied()
+            .flatten()
+            .ok_or_else(|| format!("blend {blend} pulls vertex {vertex}, which no bone carries"))?;
+        let (carrier_bind, puller_bind) = (inverse_bind(carrier)?, inverse_bind(bone)?);
+        let (pulled_position, pulled_normal) = stored(&extras.pulled_vertices, blend);
+        let (blend_position, blend_normal) = stored(&extras.blend_vertices, blend);
+        // Where the stored points show at bind, and where the mesh shows it.
+        let shown = carrier_bind.inverse().transform_point3(pulled_position) * (1.0 - weight)
+            + puller_bind.inverse().transform_point3(blend_position) * weight;
+        let now = read.positions.get(vertex).copied().unwrap_or_default();
+        let moved = now - shown;
+        if moved.length() <= MOVED {
+            if let Some(slot) = real.get_mut(vertex) {
+                *slot = skn::Vertex {
+                    position: pulled_position.to_array(),
+                    normal: pulled_normal.to_array(),
+                };
+            }
+            blend_vertices.push(skn::Vertex {
+                position: blend_position.to_array(),
+                normal: blend_normal.to_array(),
+            });
+        } else {
+            // Both points move by the edit, so the vertex shows moved by it.
+            let normal = read.normals.get(vertex).copied().unwrap_or_default();
+            if let Some(slot) = real.get_mut(vertex) {
+                *slot = skn::Vertex {
+                    position: (pulled_position + carrier_bind.transform_vector3(moved)).to_array(),
+                    normal: in_bone(&carrier_bind, Vec3::ZERO, normal).normal,
+                };
+            }
+            blend_vertices.push(skn::Vertex {
+                position: (blend_position + puller_bind.transform_vector3(moved)).to_array(),
+                normal: in_bone(&puller_bind, Vec3::ZERO, normal).normal,
+            });
+        }
+    }
+    Ok(Skn {
+        style: shortest(),
+        name: RawString::from(extras.name.as_str()),
+        texture: RawString::from(extras.texture.as_str()),
+        bones: extras
+            .bones
+            .iter()
+            .map(|bone| RawString::from(bone.as_str()))
+            .collect(),
+        faces: faces(&read.triangles, |vertex| vertex)?,
+        bindings: extras
+            .bindings
+            .chunks_exact(5)
+            .map(|binding| skn::Binding {
+                bone: binding[0],
+                first_vertex: binding[1],
+                vertex_count: binding[2],
+                first_blend: binding[3],
+                blend_count: binding[4],
+            })
+            .collect(),
+        uvs: read.uvs.clone(),
+        blends: extras
+            .blends
+            .chunks_exact(2)
+            .map(|pair| skn::Blend {
+                vertex: pair[0],
+                raw_weight: pair[1],
+            })
+            .collect(),
+        vertices: real.into_iter().chain(blend_vertices).collect(),
+    })
+}
+
+/// Floats written as the shortest decimals that read back to the same
+/// `f32`s, so a value that came through unchanged comes back bit for bit.
+fn shortest() -> TextStyle {
+    TextStyle {
+        float_style: FloatStyle::Shortest,
+        ..TextStyle::default()
+    }
+}
+
+fn faces(
+    triangles: &[[u32; 3]],
+    new_index: impl Fn(usize) -> usize,
+) -> Result<Vec<[i32; 3]>, String> {
+    triangles
+        .iter()
+        .map(|triangle| {
+            let mut face = [0i32; 3];
+            for (slot, &corner) in face.iter_mut().zip(triangle) {
+                *slot = i32::try_from(new_index(corner as usize))
+                    .map_err(|_| "a vertex index is past a .skn's limit (2^31)".to_owned())?;
+            }
+            Ok(face)
+        })
+        .collect()
+}
+
+/// A skin whose structure is derived from its weights (see the module).
+fn derived_skin(
+    name: &str,
+    read: &ReadMesh,
+    joints: &Joints,
+    skeleton: &rig::Skeleton,
+) -> Result<Skn, String> {
+    let skeleton_index = |joint: usize| joints.skeleton.get(joint).copied().unwrap_or_default();
+    // Bones in the skeleton's order, those the skin uses.
+    let mut used: Vec<usize> = read
+        .influences
+        .iter()
+        .flat_map(|influences| {
+            std::iter::once(influences.carrier).chain(influences.blend.map(|(joint, _)| joint))
+        })
+        .collect();
+    used.sort_by_key(|&joint| skeleton_index(joint));
+    used.dedup();
+    let bone_of_joint = |joint: usize| {
+        used.iter()
+            .position(|&used| used == joint)
+            .unwrap_or_default()
+    };
+    // Vertices grouped by the bone carrying them, in order within each.
+    let mut order: Vec<usize> = (0..read.positions.len()).collect();
+    order.sort_by_key(|&vertex| {
+        read.influences
+            .get(vertex)
+            .map_or(0, |influences| bone_of_joint(influences.carrier))
+    });
+    let mut new_index = vec![0usize; order.len()];
+    for (new, &old) in order.iter().enumerate() {
+        if let Some(slot) = new_index.get_mut(old) {
+            *slot = new;
+        }
+    }
+    let to_i32 = |value: usize| {
+        i32::try_from(value).map_err(|_| "a count is past a .skn's limit (2^31)".to_owned())
+    };
+    let mut vertices = Vec::with_capacity(order.len());
+    let mut uvs = Vec::with_capacity(order.len());
+    // Per bone: its real vertices' range, and its blends (new vertex, raw weight, blend vertex).
+    let mut carried = vec![0usize; used.len()];
+    let mut pulls: Vec<Vec<(usize, i32, skn::Vertex)>> = vec![Vec::new(); used.len()];
+    for (new, &old) in order.iter().enumerate() {
+        let influences = read
+            .influences
+            .get(old)
+            .copied()
+            .ok_or("a vertex without weights")?;
+        let position = read.positions.get(old).copied().unwrap_or_default();
+        let normal = read.normals.get(old).copied().unwrap_or_default();
+        let bind = |joint: usize| joints.inverse_binds.get(joint).copied().unwrap_or_default();
+        vertices.push(in_bone(&bind(influences.carrier), position, normal));
+        uvs.push(read.uvs.get(old).copied().unwrap_or_default());
+        if let Some(count) = carried.get_mut(bone_of_joint(influences.carrier)) {
+            *count += 1;
+        }
+        if let Some((joint, weight)) = influences.blend {
+            let raw = (weight * BLEND_ONE).round() as i32;
+            if let Some(list) = pulls.get_mut(bone_of_joint(joint)) {
+                list.push((new, raw, in_bone(&bind(joint), position, normal)));
+            }
+        }
+    }
+    let mut bindings = Vec::with_capacity(used.len());
+    let mut blends = Vec::new();
+    let mut blend_vertices = Vec::new();
+    let (mut first_vertex, mut first_blend) = (0usize, 0usize);
+    for (bone, (count, pulls)) in carried.iter().zip(pulls).enumerate() {
+        let blend_count = pulls.len();
+        bindings.push(skn::Binding {
+            bone: to_i32(bone)?,
+            first_vertex: if *count == 0 {
+                -1
+            } else {
+                to_i32(first_vertex)?
+            },
+            vertex_count: to_i32(*count)?,
+            first_blend: if blend_count == 0 {
+                -1
+            } else {
+                to_i32(first_blend)?
+            },
+            blend_count: to_i32(blend_count)?,
+        });
+        for (vertex, raw, blend_vertex) in pulls {
+            blends.push(skn::Blend {
+                vertex: to_i32(vertex)?,
+                raw_weight: raw,
+            });
+            blend_vertices.push(blend_vertex);
+        }
+        first_vertex += count;
+        first_blend += blend_count;
+    }
+    let skin_name = if name.starts_with("xskin-") {
+        name.to_owned()
+    } else {
+        // `xskin-<suit>-<BONE>-<part>`: the mesh's name as suit and part,
+        // the bone carrying most of it.
+        let most = carried
+            .iter()
+            .enumerate()
+            .max_by_key(|&(_, count)| *count)
+            .and_then(|(bone, _)| used.get(bone))
+            .and_then(|&joint| skeleton.joints.get(skeleton_index(joint)))
+            .map_or("ROOT", |joint| joint.name.as_str());
+        format!("xskin-{name}-{most}-{}", name.to_uppercase())
+    };
+    Ok(Skn {
+        style: shortest(),
+        name: RawString::from(skin_name.as_str()),
+        texture: RawString::from("x"),
+        bones: used
+            .iter()
+            .map(|&joint| RawString::from(joints.names.get(joint).map_or("", String::as_str)))
+            .collect(),
+        faces: faces(&read.triangles, |vertex| {
+            new_index.get(vertex).copied().unwrap_or_default()
+        })?,
+        bindings,
+        uvs,
+        blends,
+        vertices: vertices.into_iter().chain(blend_vertices).collect(),
+    })
+}
+
+/// A scale this far from 1 on a joint is one the Sims' bones cannot hold.
+const SCALE_NOISE: f32 = 1e-5;
+
+/// The glTF's own skeleton (the joints of its first skin, each under its
+/// nearest ancestor that is a joint) as a Sims skeleton named `name`: each
+/// node's rest translation and rotation in the Sims' axes and its stored
+/// quaternion convention (both mirrored back in x: `(x, y, z)` to
+/// `(-x, y, z)`, a rotation `(x, y, z, w)` to the stored `(-x, y, z, w)`).
+/// What glTF has no place for takes the released skeletons' values: no
+/// property lists, can-translate 1 on the root and 0 elsewhere, can-rotate
+/// 1, can-blend 1 where it cannot translate, wiggle 0.
+pub fn skeleton_of(asset: &Asset, name: &str) -> Result<cmx::Skeleton, ImportError> {
+    let document = &asset.document;
+    let skin = document.skins().next().ok_or(ImportError::NoSkin)?;
+    let joints: Vec<gltf::Node> = skin.joints().collect();
+    let parents = parents(document);
+    let mut names: Vec<String> = Vec::new();
+    let mut bones = Vec::with_capacity(joints.len());
+    for joint in &joints {
+        let joint_name = joint.name().unwrap_or_default().to_owned();
+        if names.contains(&joint_name) {
+            return Err(ImportError::JointTwice(joint_name));
+        }
+        let mut ancestor = parents.get(joint.index()).copied().flatten();
+        // Bounded by the node count: a cycle cannot hold a valid glTF.
+        for _ in 0..parents.len() {
+            match ancestor {
+                Some(node) if joints.iter().all(|joint| joint.index() != node) => {
+                    ancestor = parents.get(node).copied().flatten();
+                }
+                _ => break,
+            }
+        }
+        let parent = ancestor
+            .and_then(|node| joints.iter().find(|joint| joint.index() == node))
+            .and_then(|node| node.name())
+            .unwrap_or("NULL");
+        let (translation, rotation, scale) = joint.transform().decomposed();
+        if scale.iter().any(|&axis| (axis - 1.0).abs() > SCALE_NOISE) {
+            return Err(ImportError::Scaled {
+                joint: joint_name,
+                scale,
+            });
+        }
+        let [x, y, z] = translation;
+        let [qx, qy, qz, qw] = rotation;
+        let can_translate = i32::from(ancestor.is_none());
+        bones.push(cmx::Bone {
+            name: RawString::from(joint_name.as_str()),
+            parent: RawString::from(parent),
+            property_lists: Some(Vec::new()),
+            translation: [-x, y, z],
+            rotation: [-qx, qy, qz, qw],
+            can_translate,
+            can_rotate: 1,
+            can_blend: Some(1 - can_translate),
+            wiggle_value: Some(0.0),
+            wiggle_power: Some(0.0),
+        });
+        names.push(joint_name);
+    }
+    Ok(cmx::Skeleton {
+        name: RawString::from(name),
+        bones,
+    })
+}
+
+/// A skeleton file holding `skeleton` alone, as the game's
+/// `adult-skeleton.cmx` does.
+pub fn skeleton_file(skeleton: cmx::Skeleton) -> Cmx {
+    Cmx {
+        style: shortest(),
+        comment: RawString::from(MAXIS_COMMENT),
+        version_keyword: Magic,
+        version: RETAIL_VERSION,
+        skeletons: vec![skeleton],
+        suits: Vec::new(),
+        skills: Vec::new(),
+    }
+}
