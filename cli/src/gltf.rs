@@ -3,9 +3,11 @@
 
 use std::path::{Path, PathBuf};
 
+use export::import::sims::SuitPlace;
 use export::{Character, Container, ExportError, Mesh};
 use formats::files::{FindError, FoundFile};
 use formats::rig::{self, RigError, RigOptions};
+use formats::sims::cmx::Cmx;
 use skinning::Composition;
 
 use crate::error::CliError;
@@ -50,6 +52,38 @@ struct Skin<'a> {
     input: &'a Input,
     skin: rig::Skin,
     texture: Option<FoundFile>,
+    suit: Option<SuitPlace>,
+}
+
+/// Where the suits of a Sims character file wear each skin, by skin name,
+/// for the asset to carry (so the import gives back the same suits).
+fn suit_places(input: &Input) -> Vec<(String, SuitPlace)> {
+    let Some(cmx) = input.document.as_any().downcast_ref::<Cmx>() else {
+        return Vec::new();
+    };
+    let file = input
+        .path
+        .file_stem()
+        .map(|stem| stem.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    cmx.suits
+        .iter()
+        .flat_map(|suit| {
+            let file = file.clone();
+            suit.skins.iter().map(move |skin| {
+                let place = SuitPlace {
+                    suit: suit.name.to_text(),
+                    file: file.clone(),
+                    suit_type: suit.suit_type.unwrap_or(0),
+                    suit_unknown: suit.unknown.unwrap_or(0),
+                    bone: skin.bone.to_text(),
+                    censor_flags: skin.censor_flags.unwrap_or(0),
+                    unknown: skin.unknown.unwrap_or(0),
+                };
+                (skin.name.to_text(), place)
+            })
+        })
+        .collect()
 }
 
 /// The animations of the `--anim` files, with the file each came from:
@@ -136,6 +170,7 @@ pub fn assemble(context: &mut Context, request: &Request) -> Result<Vec<u8>, Cli
                 None => false,
             };
         let found = input.skins(request.options)?;
+        let places = suit_places(input);
         if found.is_empty() && !has_skeleton {
             return Err(input.wrong_kind(Need::Meshes));
         }
@@ -153,10 +188,15 @@ pub fn assemble(context: &mut Context, request: &Request) -> Result<Vec<u8>, Cli
                     missing_textures.push(name.clone());
                 }
             }
+            let suit = places
+                .iter()
+                .find(|(name, _)| name.eq_ignore_ascii_case(&skin.name))
+                .map(|(_, place)| place.clone());
             skins.push(Skin {
                 input,
                 skin,
                 texture,
+                suit,
             });
         }
     }
@@ -176,6 +216,7 @@ pub fn assemble(context: &mut Context, request: &Request) -> Result<Vec<u8>, Cli
             .map(|skin| Mesh {
                 skin: &skin.skin,
                 texture: skin.texture.clone(),
+                suit: skin.suit.clone(),
             })
             .collect(),
         animations: &animations,

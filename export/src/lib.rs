@@ -110,6 +110,9 @@ fn hierarchy_locals(
 pub struct Mesh<'a> {
     pub skin: &'a rig::Skin,
     pub texture: Option<FoundFile>,
+    /// The Sims suit that wears the skin, carried in the mesh node's extras
+    /// so that the import groups the skins into the same suits.
+    pub suit: Option<import::sims::SuitPlace>,
 }
 
 /// Which kind of glTF file to write.
@@ -278,6 +281,11 @@ pub fn export(character: &Character, container: Container) -> Result<Vec<u8>, Ex
             character.blend_weights,
         )
         .map_err(fail)?;
+        if let Some(suit) = &source.suit {
+            if let Some(mesh_node) = asset.root.nodes.get_mut(node.value()) {
+                mesh_node.extras = import::sims::suit_extras(suit);
+            }
+        }
         scene_nodes.push(node);
         let targets = frames.iter().map(|frames| frames.len()).sum();
         let mut first = 0;

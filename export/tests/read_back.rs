@@ -78,6 +78,7 @@ fn export(source: &Source, container: Container) -> Vec<u8> {
             .map(|(skin, texture)| Mesh {
                 skin,
                 texture: texture.clone(),
+                suit: None,
             })
             .collect(),
         animations: &source.animations,
@@ -827,6 +828,7 @@ fn an_unreadable_texture_is_an_error_naming_the_image() {
         meshes: vec![Mesh {
             skin: &skin,
             texture,
+            suit: None,
         }],
         animations: &[],
         blend_weights: &[],
@@ -1046,6 +1048,7 @@ fn blend_shapes_are_named_morph_targets_at_the_given_weights() {
         meshes: vec![Mesh {
             skin,
             texture: None,
+            suit: None,
         }],
         animations: &[],
         blend_weights: &blend_weights,

@@ -42,6 +42,30 @@ use super::{bmp, ImportError};
 /// property of the mesh of that name).
 pub const SKIN_EXTRAS: &str = "ossuary_sims_skin";
 
+/// The mesh node `extras` key of the suit wearing a Sims skin (a Blender
+/// custom property of the mesh object of that name).
+pub const SUIT_EXTRAS: &str = "ossuary_sims_suit";
+
+/// Where a Sims skin is worn: its suit, and the suit's record of the skin.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SuitPlace {
+    /// The suit's name, e.g. `b001fafat_01`.
+    pub suit: String,
+    /// The file holding the suit, without extension, e.g. `B001FAFat_01`.
+    pub file: String,
+    pub suit_type: i32,
+    pub suit_unknown: i32,
+    /// The bone the suit binds the skin to, e.g. `PELVIS`.
+    pub bone: String,
+    pub censor_flags: i32,
+    pub unknown: i32,
+}
+
+/// A mesh node's extras holding `suit`.
+pub fn suit_extras(suit: &SuitPlace) -> Option<Box<serde_json::value::RawValue>> {
+    serde_json::value::to_raw_value(&serde_json::json!({ SUIT_EXTRAS: suit })).ok()
+}
+
 /// A pulled vertex shown further than this (in the file's units) from
 /// where its stored points put it has been moved.
 const MOVED: f32 = 1e-4;
@@ -162,6 +186,7 @@ pub fn import(
         .flat_map(|skin| skin.joints().map(|joint| joint.index()).collect::<Vec<_>>())
         .collect();
     let mut character = SimsCharacter::default();
+    // By file name (without extension).
     let mut suits: BTreeMap<String, cmx::Suit> = BTreeMap::new();
     let mut more_than_two = 0;
     let mut mesh_nodes = 0;
@@ -238,28 +263,44 @@ pub fn import(
                 }
                 _ => skn,
             };
-        let skin_name = skn.name.to_text();
-        let suit_name = suit_of(document, &parents, &joint_nodes, node.index())
-            .unwrap_or_else(|| suit_of_skin_name(&skin_name).unwrap_or(node_name.clone()));
-        let bone = bone_of_skin_name(&skin_name)
-            .filter(|bone| skn.bones.iter().any(|own| own.to_text() == *bone))
-            .or_else(|| skn.bones.first().map(RawString::to_text))
-            .unwrap_or_default();
-        suits
-            .entry(suit_name.clone())
-            .or_insert_with(|| cmx::Suit {
-                name: RawString::from(suit_name.as_str()),
-                suit_type: Some(0),
-                unknown: Some(0),
-                skins: Vec::new(),
-            })
-            .skins
-            .push(cmx::Skin {
-                bone: RawString::from(bone.as_str()),
-                name: skn.name.clone(),
-                censor_flags: Some(0),
-                unknown: Some(0),
+        let place = node
+            .extras()
+            .as_ref()
+            .and_then(|raw| serde_json::from_str::<serde_json::Value>(raw.get()).ok())
+            .and_then(|value| value.get(SUIT_EXTRAS).cloned())
+            .and_then(|value| serde_json::from_value::<SuitPlace>(value).ok())
+            .unwrap_or_else(|| {
+                let skin_name = skn.name.to_text();
+                let suit = suit_of(document, &parents, &joint_nodes, node.index())
+                    .unwrap_or_else(|| suit_of_skin_name(&skin_name).unwrap_or(node_name.clone()));
+                let bone = bone_of_skin_name(&skin_name)
+                    .filter(|bone| skn.bones.iter().any(|own| own.to_text() == *bone))
+                    .or_else(|| skn.bones.first().map(RawString::to_text))
+                    .unwrap_or_default();
+                SuitPlace {
+                    file: suit.clone(),
+                    suit,
+                    suit_type: 0,
+                    suit_unknown: 0,
+                    bone,
+                    censor_flags: 0,
+                    unknown: 0,
+                }
             });
+        let suit = suits
+            .entry(place.file.clone())
+            .or_insert_with(|| cmx::Suit {
+                name: RawString::from(place.suit.as_str()),
+                suit_type: Some(place.suit_type),
+                unknown: Some(place.suit_unknown),
+                skins: Vec::new(),
+            });
+        suit.skins.push(cmx::Skin {
+            bone: RawString::from(place.bone.as_str()),
+            name: skn.name.clone(),
+            censor_flags: Some(place.censor_flags),
+            unknown: Some(place.unknown),
+        });
         character.skins.push(skn);
     }
     if mesh_nodes == 0 {
@@ -272,9 +313,9 @@ pub fn import(
         ));
     }
     character.suits = suits
-        .into_values()
-        .map(|suit| {
-            let file = format!("{}.cmx", suit.name.to_text());
+        .into_iter()
+        .map(|(file, suit)| {
+            let file = format!("{file}.cmx");
             let cmx = Cmx {
                 style: TextStyle::default(),
                 comment: RawString::from(MAXIS_COMMENT),
