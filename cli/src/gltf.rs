@@ -7,7 +7,7 @@ use export::import::sims::SuitPlace;
 use export::{Character, Container, ExportError, Mesh};
 use formats::files::{FindError, FoundFile};
 use formats::rig::{self, RigError, RigOptions};
-use formats::sims::cmx::Cmx;
+use formats::sims::cmx::{Cmx, Skill};
 use skinning::Composition;
 
 use crate::error::CliError;
@@ -136,6 +136,32 @@ fn chosen_animations<'r>(
     Ok(chosen)
 }
 
+/// Per animation, the Sims skill record it came from (found by name in the
+/// `--anim` files that are Sims character files), for the asset to carry.
+fn sims_skills(
+    context: &Context,
+    request: &Request,
+    animations: &[rig::Animation],
+) -> Result<Vec<Option<Skill>>, CliError> {
+    let catalogue = context.catalogue;
+    let mut records: Vec<Skill> = Vec::new();
+    for path in request.animations {
+        let input = input::load(&catalogue, path, None)?;
+        if let Some(cmx) = input.document.as_any().downcast_ref::<Cmx>() {
+            records.extend(cmx.skills.iter().cloned());
+        }
+    }
+    Ok(animations
+        .iter()
+        .map(|animation| {
+            records
+                .iter()
+                .find(|skill| skill.name.to_text() == animation.name)
+                .cloned()
+        })
+        .collect())
+}
+
 /// Writes the asset [`assemble`] makes to `output`.
 pub fn run(context: &mut Context, request: &Request, output: &Path) -> Result<bool, CliError> {
     let bytes = assemble(context, request)?;
@@ -209,6 +235,7 @@ pub fn assemble(context: &mut Context, request: &Request) -> Result<Vec<u8>, Cli
     let animations = chosen_animations(context, request)?;
     let (animation_paths, animations): (Vec<&Path>, Vec<rig::Animation>) =
         animations.into_iter().unzip();
+    let skills = sims_skills(context, request, &animations)?;
     let character = Character {
         skeleton: &skeleton,
         meshes: skins
@@ -220,6 +247,7 @@ pub fn assemble(context: &mut Context, request: &Request) -> Result<Vec<u8>, Cli
             })
             .collect(),
         animations: &animations,
+        sims_skills: &skills,
         blend_weights: request.blend_weights,
         composition: request.composition,
     };

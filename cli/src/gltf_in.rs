@@ -79,6 +79,10 @@ pub fn run_sims(context: &mut Context, request: &Request) -> Result<bool, CliErr
     for (name, cmx) in &character.suits {
         files.push((name.clone(), encode(cmx.to_text(), "sims-cmx")?));
     }
+    for skill in character.skills {
+        files.push((skill.file, encode(skill.cmx.to_text(), "sims-cmx")?));
+        files.push(skill.stream);
+    }
     files.extend(character.textures);
     write_group(path, request.folder, &files)?;
     Ok(true)

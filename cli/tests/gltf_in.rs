@@ -322,7 +322,7 @@ fn a_gltf_the_game_cannot_hold_is_refused_in_one_sentence_with_no_folder_left() 
         &ossuary(&["convert", &skeleton_file, "-o", &text(&bare)]),
         0,
     );
-    refused(&bare, "the asset has no mesh");
+    refused(&bare, "the asset has neither a mesh nor an animation");
 }
 
 #[test]
@@ -464,6 +464,165 @@ fn every_real_retail_skin_and_suit_comes_back() {
             let exact = back.normal == original.normal;
             if !exact {
                 assert_near(back.normal, unit(original.normal), "normal");
+            }
+        }
+    }
+}
+
+/// The keys of a `.cfp` of `skill`'s counts.
+fn cfp_values(bytes: &[u8], skill: &formats::sims::cmx::Skill) -> formats::sims::cfp::Values {
+    use formats::sims::cfp::{Streams, StreamsContext, ValueCount};
+    let counts = StreamsContext {
+        position_count: ValueCount(skill.position_count as u32),
+        rotation_count: ValueCount(skill.rotation_count as u32),
+    };
+    Streams::split(bytes, &counts).unwrap().values().unwrap()
+}
+
+#[test]
+fn an_animation_comes_back_as_its_skill_with_the_same_keys() {
+    let dir = tempfile::tempdir().unwrap();
+    let gltf = dir.path().join("wave.gltf");
+    // The humanoid file holds the skill; its keys are the .cfp sample.
+    let folder = dir.path().join("in");
+    std::fs::create_dir(&folder).unwrap();
+    for name in [
+        "humanoid.cmx",
+        "xskin-humanoid-L_ARM-ARM.skn",
+        "xskill-humanoid-wave.cfp",
+    ] {
+        support::write(&folder, name, &fixture_bytes(name));
+    }
+    let character = text(&folder.join("humanoid.cmx"));
+    assert_status(
+        &ossuary(&[
+            "convert",
+            &character,
+            "--anim",
+            &character,
+            "-o",
+            &text(&gltf),
+        ]),
+        0,
+    );
+    let out = dir.path().join("out");
+    assert_status(&import(&gltf, &out), 0);
+    let original = formats::sims::cmx::humanoid().skills.remove(0);
+    // The record travels in the animation's extras: a name the game would
+    // not give is kept, and so is its file name.
+    let back =
+        formats::sims::cmx::Cmx::from_text(&std::fs::read(out.join("humanoid-wave.cmx")).unwrap())
+            .unwrap();
+    assert_eq!(back.skills, [original.clone()]);
+    let keys = |path: &Path| cfp_values(&std::fs::read(path).unwrap(), &original);
+    let back_keys = keys(&out.join("xskill-humanoid-wave.cfp"));
+    let original_keys = keys(&folder.join("xskill-humanoid-wave.cfp"));
+    assert_eq!(
+        back_keys.translations.len(),
+        original_keys.translations.len()
+    );
+    for (back, original) in back_keys.rotations.iter().zip(&original_keys.rotations) {
+        // A rotation and its negation are one turn.
+        let dot: f32 = back.iter().zip(original).map(|(a, b)| a * b).sum();
+        assert!(
+            (dot.abs() - 1.0).abs() <= 1e-6,
+            "{back:?} against {original:?}"
+        );
+    }
+    // Without the record, the animation gets a released name and file name.
+    let (mut json, buffer) = gltf_parts(&gltf);
+    json["animations"][0]
+        .as_object_mut()
+        .unwrap()
+        .remove("extras");
+    let bare = dir.path().join("bare.gltf");
+    write_gltf(&bare, json, &buffer);
+    let out = dir.path().join("bare-out");
+    assert_status(&import(&bare, &out), 0);
+    let back = formats::sims::cmx::Cmx::from_text(
+        &std::fs::read(out.join("adult-humanoid-wave.cmx")).unwrap(),
+    )
+    .unwrap();
+    let skill = &back.skills[0];
+    assert_eq!(skill.name.to_text(), "a2o-humanoid-wave");
+    assert_eq!(skill.animation.to_text(), "xskill-A2O-humanoid-wave");
+    // Two keys and the closing one, evenly spaced: three frames.
+    assert_eq!(skill.frame_count(), 3);
+    assert!(out.join("xskill-A2O-humanoid-wave.cfp").is_file());
+    assert_status(&ossuary(&["check", &text(&out)]), 0);
+}
+
+/// The real skills, exported on the adult and brought back: each skill file
+/// byte for byte, and every frame posing the skeleton as the original's
+/// keys do, within 1e-5.
+#[test]
+fn every_real_skill_comes_back() {
+    let Some(corpus) = tests::corpus_dir() else {
+        return;
+    };
+    let sims = corpus.join("sims1");
+    let skeleton = text(&sims.join("adult-skeleton.cmx"));
+    let dir = tempfile::tempdir().unwrap();
+    let glb = dir.path().join("skills.glb");
+    let skills = ["adult-idle1.cmx", "adult-walking-frantic-loop.cmx"];
+    let mut args = vec!["convert", &skeleton, "--anim"];
+    let paths: Vec<String> = skills.iter().map(|skill| text(&sims.join(skill))).collect();
+    args.extend(paths.iter().map(String::as_str));
+    let glb_text = text(&glb);
+    args.extend(["-o", &glb_text]);
+    assert_status(&ossuary(&args), 0);
+    let out = dir.path().join("out");
+    assert_status(
+        &ossuary(&[
+            "convert",
+            &glb_text,
+            "--to",
+            "sims-cmx",
+            "--skeleton",
+            &skeleton,
+            "-o",
+            &text(&out),
+        ]),
+        0,
+    );
+    assert_status(&ossuary(&["check", &text(&out)]), 0);
+    for (skill, original) in skills.iter().zip(&paths) {
+        assert_eq!(
+            std::fs::read(out.join(skill)).unwrap(),
+            std::fs::read(original).unwrap(),
+            "{skill}"
+        );
+        let frames = formats::sims::cmx::Cmx::from_text(&std::fs::read(original).unwrap())
+            .unwrap()
+            .skills[0]
+            .frame_count();
+        for frame in 0..frames {
+            let joints = |anim: &str| -> Vec<serde_json::Value> {
+                let output = ossuary(&[
+                    "joints",
+                    &skeleton,
+                    "--anim",
+                    anim,
+                    "--frame",
+                    &frame.to_string(),
+                ]);
+                assert_status(&output, 0);
+                serde_json::from_slice(&output.stdout).unwrap()
+            };
+            let (back, original) = (joints(&text(&out.join(skill))), joints(original));
+            for (back, original) in back.iter().zip(&original) {
+                for (a, b) in back["position"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .zip(original["position"].as_array().unwrap())
+                {
+                    let (a, b) = (a.as_f64().unwrap(), b.as_f64().unwrap());
+                    assert!(
+                        (a - b).abs() <= 1e-5,
+                        "{skill} frame {frame}: {a} against {b}"
+                    );
+                }
             }
         }
     }

@@ -73,6 +73,10 @@ pub struct Character<'a> {
     pub skeleton: &'a rig::Skeleton,
     pub meshes: Vec<Mesh<'a>>,
     pub animations: &'a [rig::Animation],
+    /// Per animation (in the same order), the Sims skill record it came
+    /// from, carried in the glTF animation's extras so that the import
+    /// gives back the same skill; `None` (or a shorter list) for others.
+    pub sims_skills: &'a [Option<formats::sims::cmx::Skill>],
     /// The meshes' morph targets' default weights, by target name (a name
     /// given twice: the last); a target not named has weight 0.
     pub blend_weights: &'a [(String, f32)],
@@ -313,7 +317,14 @@ pub fn export(character: &Character, container: Container) -> Result<Vec<u8>, Ex
             },
         )
         .map_err(|problem| animation_error(index, problem))?;
-        asset.root.animations.extend(exported);
+        let skill = character.sims_skills.get(index).and_then(Option::as_ref);
+        asset
+            .root
+            .animations
+            .extend(exported.map(|exported| json::Animation {
+                extras: skill.and_then(import::sims::skill_extras),
+                ..exported
+            }));
     }
     if !scene_nodes.is_empty() {
         let scene = asset.root.push(json::Scene {

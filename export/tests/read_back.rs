@@ -82,6 +82,7 @@ fn export(source: &Source, container: Container) -> Vec<u8> {
             })
             .collect(),
         animations: &source.animations,
+        sims_skills: &[],
         blend_weights: &[],
         composition: Composition::Hierarchy,
     };
@@ -831,6 +832,7 @@ fn an_unreadable_texture_is_an_error_naming_the_image() {
             suit: None,
         }],
         animations: &[],
+        sims_skills: &[],
         blend_weights: &[],
         composition: Composition::Hierarchy,
     };
@@ -852,6 +854,7 @@ fn animations_gltf_cannot_take_are_errors_naming_them() {
             skeleton: &source.skeleton,
             meshes: Vec::new(),
             animations: &[animation],
+            sims_skills: &[],
             blend_weights: &[],
             composition: Composition::Hierarchy,
         };
@@ -1051,6 +1054,7 @@ fn blend_shapes_are_named_morph_targets_at_the_given_weights() {
             suit: None,
         }],
         animations: &[],
+        sims_skills: &[],
         blend_weights: &blend_weights,
         composition: Composition::Hierarchy,
     };
@@ -1129,6 +1133,7 @@ fn the_literal_outcast_order_exports_as_the_locals_that_give_its_poses() {
         skeleton: &source.skeleton,
         meshes: Vec::new(),
         animations: &source.animations,
+        sims_skills: &[],
         blend_weights: &[],
         composition: Composition::LiteralPivots,
     };

@@ -26,8 +26,10 @@ pub enum ImportError {
     UnknownJoint(String),
     #[error("the glTF's skin names the joint {0:?} twice")]
     JointTwice(String),
-    #[error("the asset has no mesh")]
+    #[error("the asset has neither a mesh nor an animation")]
     NoMeshes,
+    #[error("animation {animation:?}: {problem}")]
+    Animation { animation: String, problem: String },
     #[error("{0}")]
     Name(String),
     #[error("the asset has no skin, so no skeleton")]

@@ -27,7 +27,7 @@ use std::collections::BTreeMap;
 
 use formats::rig::{self, BoneSpace};
 use formats::schema::text::{FloatStyle, TextStyle};
-use formats::schema::{Magic, RawString};
+use formats::schema::{BinarySchema, Magic, RawString};
 use formats::sims::cmx::{self, Cmx, MAXIS_COMMENT, RETAIL_VERSION};
 use formats::sims::skn::{self, Skn};
 use glam::{Affine3A, Mat4, Vec3};
@@ -166,6 +166,8 @@ pub struct SimsCharacter {
     pub skins: Vec<Skn>,
     /// Suit files by file name (`<suit>.cmx`), each holding one suit.
     pub suits: Vec<(String, Cmx)>,
+    /// One animation file per glTF animation, with its keys.
+    pub skills: Vec<SkillFile>,
     /// 8-bit BMPs by file name (`<texture>.bmp`).
     pub textures: Vec<(String, Vec<u8>)>,
     /// What was changed to fit the game, one sentence each.
@@ -303,7 +305,8 @@ pub fn import(
         });
         character.skins.push(skn);
     }
-    if mesh_nodes == 0 {
+    character.skills = import_skills(asset)?;
+    if mesh_nodes == 0 && character.skills.is_empty() {
         return Err(ImportError::NoMeshes);
     }
     if more_than_two > 0 {
@@ -1095,4 +1098,408 @@ pub fn skeleton_file(skeleton: cmx::Skeleton) -> Cmx {
         suits: Vec::new(),
         skills: Vec::new(),
     }
+}
+
+/// The glTF animation `extras` key of a Sims skill's own record (a Blender
+/// custom property of the action of that name).
+pub const SKILL_EXTRAS: &str = "ossuary_sims_skill";
+
+/// A glTF animation's extras holding the skill's record (its names,
+/// duration, distance, motions and their property lists: all but the keys).
+pub fn skill_extras(skill: &cmx::Skill) -> Option<Box<serde_json::value::RawValue>> {
+    serde_json::value::to_raw_value(&serde_json::json!({ SKILL_EXTRAS: skill })).ok()
+}
+
+/// Frames a second where an animation's keys are not evenly spaced and
+/// must be sampled: the released skills' rate.
+const FRAMES_PER_SECOND: f32 = 30.0;
+
+/// Key times this close are one frame apart evenly.
+const EVEN: f32 = 1e-4;
+
+/// A skill read from a glTF animation, with its keys as a `.cfp`.
+#[derive(Debug)]
+pub struct SkillFile {
+    /// `adult-<name>.cmx` (`child-...`) for a skill `a2o-<name>`, as the
+    /// released game names its animation files.
+    pub file: String,
+    pub cmx: Cmx,
+    /// The `.cfp` file name and bytes.
+    pub stream: (String, Vec<u8>),
+}
+
+/// One joint's channels: key times and values, as glTF gives them.
+#[derive(Default)]
+struct Channels {
+    translation: Option<(Vec<f32>, Vec<[f32; 3]>, bool)>,
+    rotation: Option<(Vec<f32>, Vec<[f32; 4]>, bool)>,
+}
+
+/// Each glTF animation as a skill (see [`import_skills`]).
+pub fn import_skills(asset: &Asset) -> Result<Vec<SkillFile>, ImportError> {
+    asset
+        .document
+        .animations()
+        .map(|animation| import_skill(asset, &animation))
+        .collect()
+}
+
+/// A glTF animation as a Sims skill: every joint with a rotation channel
+/// gets a motion (with translations too where its translation channel
+/// moves it off its rest), sampled at the skill's frames. With the skill's
+/// record in the extras, its names, duration, frames, distance and
+/// property lists are kept; otherwise the name is made a released one
+/// (`a2o-...`, [`retail::released_skill_name`]), the frames are the keys'
+/// times when evenly spaced (else 30 a second), and distance, moving and
+/// property lists are 0 and none.
+fn import_skill(asset: &Asset, animation: &gltf::Animation) -> Result<SkillFile, ImportError> {
+    let gltf_name = animation
+        .name()
+        .map_or_else(|| format!("animation {}", animation.index()), str::to_owned);
+    let fail = |problem: String| ImportError::Animation {
+        animation: gltf_name.clone(),
+        problem,
+    };
+    let record = animation
+        .extras()
+        .as_ref()
+        .and_then(|raw| serde_json::from_str::<serde_json::Value>(raw.get()).ok())
+        .and_then(|value| value.get(SKILL_EXTRAS).cloned())
+        .and_then(|value| serde_json::from_value::<cmx::Skill>(value).ok());
+    // Per joint node, by the node's name.
+    let mut channels: BTreeMap<String, (usize, Channels)> = BTreeMap::new();
+    for channel in animation.channels() {
+        let node = channel.target().node();
+        let name = node.name().unwrap_or_default().to_owned();
+        let sampler = channel.sampler();
+        let cubic = sampler.interpolation() == gltf::animation::Interpolation::CubicSpline;
+        let step = sampler.interpolation() == gltf::animation::Interpolation::Step;
+        let times: Vec<f32> = asset
+            .floats::<1>(&sampler.input())?
+            .into_iter()
+            .map(|[time]| time)
+            .collect();
+        let entry = &mut channels
+            .entry(name)
+            .or_insert_with(|| (node.index(), Channels::default()))
+            .1;
+        match channel.target().property() {
+            gltf::animation::Property::Translation => {
+                let values = key_values(asset.floats::<3>(&sampler.output())?, cubic);
+                entry.translation = Some((times, values, step));
+            }
+            gltf::animation::Property::Rotation => {
+                let values = key_values(asset.floats::<4>(&sampler.output())?, cubic);
+                entry.rotation = Some((times, values, step));
+            }
+            gltf::animation::Property::Scale => {
+                return Err(fail(format!(
+                    "it scales the joint {:?}; a Sims bone has no scale",
+                    node.name().unwrap_or_default()
+                )));
+            }
+            gltf::animation::Property::MorphTargetWeights => {}
+        }
+    }
+    for (name, (_, channels)) in &channels {
+        let lengths = [
+            channels
+                .translation
+                .as_ref()
+                .map(|(t, v, _)| (t.len(), v.len())),
+            channels
+                .rotation
+                .as_ref()
+                .map(|(t, v, _)| (t.len(), v.len())),
+        ];
+        if let Some((times, values)) = lengths
+            .into_iter()
+            .flatten()
+            .find(|(t, v)| t != v || *t == 0)
+        {
+            return Err(fail(format!(
+                "the joint {name:?} has {values} keys for {times} times"
+            )));
+        }
+    }
+    let (seconds, frames) = match &record {
+        Some(skill) => (
+            skill.duration / 1000.0,
+            usize::try_from(skill.frame_count()).unwrap_or_default(),
+        ),
+        None => frames_of(&channels),
+    };
+    if frames == 0 {
+        return Err(fail("it has no frames".to_owned()));
+    }
+    // The same arithmetic as the export's, so that its keys are hit exactly.
+    let seconds_per_frame = seconds / frames as f32;
+    let times: Vec<f32> = (0..frames)
+        .map(|frame| frame as f32 * seconds_per_frame)
+        .collect();
+    let rest_translation = |node: usize| {
+        asset
+            .document
+            .nodes()
+            .nth(node)
+            .map(|node| node.transform().decomposed().0)
+            .unwrap_or_default()
+    };
+    let mut values = no_values();
+    let mut motions = Vec::new();
+    let record_motion = |bone: &str| {
+        record.as_ref().and_then(|skill| {
+            skill
+                .motions
+                .iter()
+                .find(|motion| motion.bone.to_text() == bone)
+        })
+    };
+    // Motions in the record's order, its keys laid out as it lays them;
+    // others in node order (the skeleton's, for ossuary's own assets).
+    let mut order: Vec<(&String, &(usize, Channels))> = channels.iter().collect();
+    order.sort_by_key(|(bone, (node, _))| {
+        let kept = record.as_ref().and_then(|skill| {
+            skill
+                .motions
+                .iter()
+                .position(|motion| motion.bone.to_text() == **bone)
+        });
+        (kept.unwrap_or(usize::MAX), *node)
+    });
+    for (bone, (node, channels)) in order {
+        let kept = record_motion(bone);
+        let rotations = match (kept, &channels.rotation) {
+            (Some(motion), _) if motion.rotations_used == 0 => None,
+            (_, rotation) => rotation.as_ref(),
+        };
+        let translations: Option<Vec<[f32; 3]>> =
+            channels
+                .translation
+                .as_ref()
+                .map(|(key_times, keys, step)| {
+                    times
+                        .iter()
+                        .map(|&t| sample3(key_times, keys, *step, t))
+                        .collect()
+                });
+        let moves = |translations: &Vec<[f32; 3]>| {
+            let rest = rest_translation(*node);
+            translations
+                .iter()
+                .any(|key| key.iter().zip(&rest).any(|(a, b)| (a - b).abs() > EVEN))
+        };
+        let translations = match kept {
+            Some(motion) => translations.filter(|_| motion.positions_used != 0),
+            None => translations.filter(moves),
+        };
+        if rotations.is_none() && translations.is_none() && kept.is_none() {
+            continue;
+        }
+        let too_many = || fail("too many keys for a skill".to_owned());
+        let first_position = match &translations {
+            Some(keys) => {
+                let first = values.translations.len();
+                values
+                    .translations
+                    .extend(keys.iter().map(|&[x, y, z]| [-x, y, z]));
+                i32::try_from(first).map_err(|_| too_many())?
+            }
+            None => -1,
+        };
+        let first_rotation = match rotations {
+            Some((key_times, rotations, step)) => {
+                let first = i32::try_from(values.rotations.len()).map_err(|_| too_many())?;
+                let mut previous: Option<[f32; 4]> = None;
+                for &time in &times {
+                    let [x, y, z, w] = sample4(key_times, rotations, *step, time);
+                    // glTF's turn as the Sims store it (mirrored back,
+                    // acting as its conjugate): (x, y, z, w) to (-x, y, z,
+                    // w); each key in the hemisphere of the one before, so
+                    // keys interpolate the short way.
+                    let mut stored = [-x, y, z, w];
+                    if let Some(previous) = previous {
+                        let dot: f32 = previous.iter().zip(&stored).map(|(a, b)| a * b).sum();
+                        if dot < 0.0 {
+                            stored = stored.map(|c| -c);
+                        }
+                    }
+                    previous = Some(stored);
+                    values.rotations.push(stored);
+                }
+                first
+            }
+            None => -1,
+        };
+        let frame_count = i32::try_from(frames).map_err(|_| fail("too many frames".to_owned()))?;
+        motions.push(cmx::Motion {
+            bone: RawString::from(bone.as_str()),
+            frame_count,
+            duration: kept.map_or(seconds * 1000.0, |motion| motion.duration),
+            positions_used: i32::from(translations.is_some()),
+            rotations_used: i32::from(rotations.is_some()),
+            first_position,
+            first_rotation,
+            property_lists: kept
+                .map(|motion| motion.property_lists.clone())
+                .unwrap_or_default(),
+            time_property_lists: kept
+                .map(|motion| motion.time_property_lists.clone())
+                .unwrap_or_default(),
+        });
+    }
+    let count =
+        |len: usize| i32::try_from(len).map_err(|_| fail("too many keys for a skill".to_owned()));
+    let skill = match &record {
+        Some(kept) => cmx::Skill {
+            position_count: count(values.translations.len())?,
+            rotation_count: count(values.rotations.len())?,
+            motions,
+            ..kept.clone()
+        },
+        None => {
+            let unnamed = cmx::Skill {
+                name: RawString::from(gltf_name.as_str()),
+                animation: RawString::from(format!("xskill-{gltf_name}").as_str()),
+                duration: seconds * 1000.0,
+                distance: 0.0,
+                moving: 0,
+                position_count: count(values.translations.len())?,
+                rotation_count: count(values.rotations.len())?,
+                motions,
+            };
+            let (name, keys) = formats::sims::retail::released_skill_name(
+                &unnamed,
+                formats::sims::retail::Figure::Adult,
+            );
+            cmx::Skill {
+                name,
+                animation: keys,
+                ..unnamed
+            }
+        }
+    };
+    let counts = formats::sims::cfp::StreamsContext {
+        position_count: formats::sims::cfp::ValueCount(skill.position_count.unsigned_abs()),
+        rotation_count: formats::sims::cfp::ValueCount(skill.rotation_count.unsigned_abs()),
+    };
+    let stream = formats::sims::cfp::Streams::plain(&values)
+        .to_bytes_with(&counts)
+        .map_err(|error| fail(error.to_string()))?;
+    let name = skill.name.to_text();
+    let file = match name.get(..4).map(str::to_ascii_lowercase).as_deref() {
+        Some("a2o-") => format!("adult-{}.cmx", name.get(4..).unwrap_or_default()),
+        Some("c2o-") => format!("child-{}.cmx", name.get(4..).unwrap_or_default()),
+        _ => format!("{name}.cmx"),
+    };
+    let stream_name = format!("{}.cfp", skill.animation.to_text());
+    Ok(SkillFile {
+        file,
+        cmx: Cmx {
+            style: shortest(),
+            comment: RawString::from(MAXIS_COMMENT),
+            version_keyword: Magic,
+            version: RETAIL_VERSION,
+            skeletons: Vec::new(),
+            suits: Vec::new(),
+            skills: vec![skill],
+        },
+        stream: (stream_name, stream),
+    })
+}
+
+fn no_values() -> formats::sims::cfp::Values {
+    formats::sims::cfp::Values {
+        translations: Vec::new(),
+        rotations: Vec::new(),
+    }
+}
+
+/// The values of a sampler's output; of a cubic spline's, each key's
+/// value (between its in- and out-tangents).
+fn key_values<const N: usize>(output: Vec<[f32; N]>, cubic: bool) -> Vec<[f32; N]> {
+    if cubic {
+        output.into_iter().skip(1).step_by(3).collect()
+    } else {
+        output
+    }
+}
+
+/// The skill's duration and frames when no record gives them: the key
+/// times, when evenly spaced (the last frame lasting as long as the
+/// others); else 30 frames a second up to the last key.
+fn frames_of(channels: &BTreeMap<String, (usize, Channels)>) -> (f32, usize) {
+    let mut times: Vec<f32> = channels
+        .values()
+        .flat_map(|(_, channels)| {
+            let translation = channels
+                .translation
+                .iter()
+                .flat_map(|(times, _, _)| times.clone());
+            let rotation = channels
+                .rotation
+                .iter()
+                .flat_map(|(times, _, _)| times.clone());
+            translation.chain(rotation).collect::<Vec<_>>()
+        })
+        .filter(|time| time.is_finite())
+        .collect();
+    times.sort_by(f32::total_cmp);
+    times.dedup_by(|a, b| (*a - *b).abs() <= EVEN);
+    let last = times.last().copied().unwrap_or_default().max(0.0);
+    let even = times.len() >= 2 && {
+        let step =
+            times.get(1).copied().unwrap_or_default() - times.first().copied().unwrap_or_default();
+        times
+            .windows(2)
+            .all(|pair| ((pair[1] - pair[0]) - step).abs() <= EVEN)
+            && times.first().is_some_and(|&first| first.abs() <= EVEN)
+    };
+    if even {
+        let step = last / (times.len() - 1) as f32;
+        (last + step, times.len())
+    } else {
+        // Bounded: a last key hours away is still a count, not an allocation
+        // the file's size allows for, so it is capped at an hour of frames.
+        let frames = ((last * FRAMES_PER_SECOND).round() as usize + 1).min(3600 * 30);
+        (frames as f32 / FRAMES_PER_SECOND, frames)
+    }
+}
+
+/// Where `time` falls among `times`: the key before and the share of the
+/// way to the next.
+fn segment(times: &[f32], time: f32, step: bool) -> (usize, usize, f32) {
+    let after = times.partition_point(|&key| key <= time);
+    let before = after.saturating_sub(1);
+    let next = after.min(times.len().saturating_sub(1));
+    let (t0, t1) = (
+        times.get(before).copied().unwrap_or_default(),
+        times.get(next).copied().unwrap_or_default(),
+    );
+    let share = if step || next == before || t1 <= t0 {
+        0.0
+    } else {
+        ((time - t0) / (t1 - t0)).clamp(0.0, 1.0)
+    };
+    (before, next, share)
+}
+
+fn sample3(times: &[f32], keys: &[[f32; 3]], step: bool, time: f32) -> [f32; 3] {
+    let (before, next, share) = segment(times, time, step);
+    let a = Vec3::from_array(keys.get(before).copied().unwrap_or_default());
+    let b = Vec3::from_array(keys.get(next).copied().unwrap_or_default());
+    if share == 0.0 {
+        return a.to_array();
+    }
+    a.lerp(b, share).to_array()
+}
+
+fn sample4(times: &[f32], keys: &[[f32; 4]], step: bool, time: f32) -> [f32; 4] {
+    let (before, next, share) = segment(times, time, step);
+    let a = glam::Quat::from_array(keys.get(before).copied().unwrap_or([0.0, 0.0, 0.0, 1.0]));
+    let b = glam::Quat::from_array(keys.get(next).copied().unwrap_or([0.0, 0.0, 0.0, 1.0]));
+    if share == 0.0 {
+        return a.to_array();
+    }
+    a.slerp(b, share).to_array()
 }
