@@ -235,36 +235,33 @@ pub fn import(
             mesh: mesh_name.clone(),
             problem,
         })?;
-        let skn =
-            match (&fitting, read.image) {
-                (None, Some(image)) => {
-                    let name = texture_name(&skn.name.to_text());
-                    let bytes = bmp::indexed_bmp(&asset.image_bytes(&image, external)?).map_err(
-                        |error| ImportError::Image {
+        // The texture field the skin keeps (its own, from the extras), or
+        // for a new image a name by skin tone; the image as an 8-bit BMP.
+        let skn = match (&fitting, &read.image) {
+            (None, Some(_)) => Skn {
+                texture: RawString::from(texture_name(&skn.name.to_text()).as_str()),
+                ..skn
+            },
+            _ => skn,
+        };
+        if let (Some(image), false) = (read.image, skn.texture.as_bytes() == b"x") {
+            let file = format!("{}.bmp", skn.texture.to_text());
+            let known = character
+                .textures
+                .iter()
+                .any(|(name, _)| name.eq_ignore_ascii_case(&file));
+            // Meshes naming one texture share its image: written once.
+            if !known {
+                let bytes =
+                    bmp::indexed_bmp(&asset.image_bytes(&image, external)?).map_err(|error| {
+                        ImportError::Image {
                             index: image.index(),
                             problem: error.to_string(),
-                        },
-                    )?;
-                    character.textures.push((format!("{name}.bmp"), bytes));
-                    Skn {
-                        texture: RawString::from(name.as_str()),
-                        ..skn
-                    }
-                }
-                (Some(_), Some(image)) if skn.texture.as_bytes() != b"x" => {
-                    let bytes = bmp::indexed_bmp(&asset.image_bytes(&image, external)?).map_err(
-                        |error| ImportError::Image {
-                            index: image.index(),
-                            problem: error.to_string(),
-                        },
-                    )?;
-                    character
-                        .textures
-                        .push((format!("{}.bmp", skn.texture.to_text()), bytes));
-                    skn
-                }
-                _ => skn,
-            };
+                        }
+                    })?;
+                character.textures.push((file, bytes));
+            }
+        }
         let place = node
             .extras()
             .as_ref()
