@@ -2,6 +2,10 @@
 
 use std::collections::BTreeMap;
 use std::io::Cursor;
+use std::path::PathBuf;
+
+use formats::files::Files;
+use formats::rig::{self, RigError};
 
 use image::codecs::bmp::BmpEncoder;
 use image::{ExtendedColorType, ImageError, ImageReader, RgbaImage};
@@ -12,6 +16,57 @@ const PALETTE_SIZE: usize = 256;
 /// NeuQuant's sampling factor: 1 reads every pixel, 30 the fewest; 10 is
 /// its authors' default balance of quality and time.
 const NEUQUANT_SAMPLING: i32 = 10;
+
+/// The images skins' textures name, as 8-bit BMPs named `<texture>.bmp`
+/// (as the game and ts1-blender-io look for them beside the skins), and
+/// the textures no image was found for.
+#[derive(Debug, Default)]
+pub struct SkinTextures {
+    pub images: Vec<(String, Vec<u8>)>,
+    /// The texture names no image was found for.
+    pub missing: Vec<String>,
+}
+
+/// Why a skin's texture cannot be written as a BMP.
+#[derive(Debug, thiserror::Error)]
+pub enum TextureError {
+    #[error(transparent)]
+    Find(#[from] RigError),
+    #[error("{}: cannot read the image: {source}", .path.display())]
+    Decode { path: PathBuf, source: ImageError },
+}
+
+/// Each texture `skins` name (once), found as `export::find_texture` finds
+/// it (beside the files, or in a `Textures` folder beside them), as an
+/// 8-bit BMP.
+pub fn skin_textures(skins: &[rig::Skin], files: &Files) -> Result<SkinTextures, TextureError> {
+    let mut textures = SkinTextures::default();
+    for skin in skins {
+        let Some(name) = &skin.texture else {
+            continue;
+        };
+        let file = format!("{name}.bmp");
+        let known = textures
+            .images
+            .iter()
+            .any(|(known, _)| known.eq_ignore_ascii_case(&file))
+            || textures.missing.contains(name);
+        if known {
+            continue;
+        }
+        match crate::find_texture(skin, files)? {
+            Some(found) => {
+                let bytes = indexed_bmp(&found.bytes).map_err(|source| TextureError::Decode {
+                    path: found.path.clone(),
+                    source,
+                })?;
+                textures.images.push((file, bytes));
+            }
+            None => textures.missing.push(name.clone()),
+        }
+    }
+    Ok(textures)
+}
 
 /// An image file's bytes (any format the image crate reads here: BMP, PNG,
 /// TGA, DDS) as an 8-bit indexed BMP. An image of at most 256 colours keeps

@@ -1500,3 +1500,81 @@ fn sample4(times: &[f32], keys: &[[f32; 4]], step: bool, time: f32) -> [f32; 4] 
     }
     a.slerp(b, share).to_array()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_vertex_keeps_its_two_heaviest_joints_renormalised() {
+        let (kept, dropped) =
+            two_heaviest(vec![(3, 0.2), (1, 0.5), (2, 0.1), (1, 0.1), (4, 0.1)]).unwrap();
+        // Joint 1's two entries merge (0.6); joint 3 is next (0.2); the
+        // rest are dropped: 0.2 / 0.8 of the pair.
+        assert!(dropped);
+        assert_eq!(kept.carrier, 1);
+        assert_eq!(kept.blend, Some((3, 0.25)));
+        let (alone, dropped) = two_heaviest(vec![(5, 1.0)]).unwrap();
+        assert!(!dropped);
+        assert_eq!((alone.carrier, alone.blend), (5, None));
+        // A pull below the game's 1/32768 is none.
+        let (tiny, _) = two_heaviest(vec![(0, 1.0), (1, 1e-6)]).unwrap();
+        assert_eq!(tiny.blend, None);
+        assert!(two_heaviest(Vec::new()).is_none());
+    }
+
+    #[test]
+    fn new_textures_are_named_by_skin_tone_as_the_game_looks_for_them() {
+        assert_eq!(
+            texture_name("xskin-b001mafit_01-PELVIS-BODY"),
+            "b001mafitlgt_01"
+        );
+        assert_eq!(texture_name("xskin-hulp-L_HAND-POINTCL"), "hulplgt");
+        assert_eq!(texture_name("cape"), "capelgt");
+    }
+
+    #[test]
+    fn skin_names_give_their_suit_and_bone() {
+        let name = "xskin-b001mafit_01-PELVIS-BODY";
+        assert_eq!(suit_of_skin_name(name).as_deref(), Some("b001mafit_01"));
+        assert_eq!(bone_of_skin_name(name).as_deref(), Some("PELVIS"));
+        assert_eq!(suit_of_skin_name("cape"), None);
+    }
+
+    #[test]
+    fn evenly_spaced_keys_are_the_frames_and_others_are_sampled_at_30_a_second() {
+        let channels = |times: Vec<f32>| {
+            let rotations = vec![[0.0, 0.0, 0.0, 1.0]; times.len()];
+            let mut map = BTreeMap::new();
+            map.insert(
+                "ROOT".to_owned(),
+                (
+                    0,
+                    Channels {
+                        translation: None,
+                        rotation: Some((times, rotations, false)),
+                    },
+                ),
+            );
+            map
+        };
+        // Three frames a tenth of a second apart: the last lasts a tenth too.
+        let (seconds, frames) = frames_of(&channels(vec![0.0, 0.1, 0.2]));
+        assert_eq!(frames, 3);
+        assert!((seconds - 0.3).abs() < 1e-6);
+        let (seconds, frames) = frames_of(&channels(vec![0.0, 0.1, 0.5]));
+        assert_eq!(frames, 16);
+        assert!((seconds - 16.0 / 30.0).abs() < 1e-6);
+    }
+
+    #[test]
+    fn keys_are_sampled_between_and_at_their_times() {
+        let times = [0.0, 1.0];
+        let keys = [[0.0, 0.0, 0.0], [2.0, 4.0, 6.0]];
+        assert_eq!(sample3(&times, &keys, false, 0.25), [0.5, 1.0, 1.5]);
+        assert_eq!(sample3(&times, &keys, true, 0.75), [0.0, 0.0, 0.0]);
+        assert_eq!(sample3(&times, &keys, false, 1.0), [2.0, 4.0, 6.0]);
+        // Past the last key, the last holds.
+        assert_eq!(sample3(&times, &keys, false, 3.0), [2.0, 4.0, 6.0]);
+    }
+}
