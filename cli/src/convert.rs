@@ -68,13 +68,14 @@ impl Args {
 
 pub fn run(context: &mut Context, args: &Args) -> Result<bool, CliError> {
     let (from, to) = (args.format.as_deref(), args.to.as_deref());
-    if let ([input], Some("sims-cmx")) = (args.inputs.as_slice(), to) {
+    if let ([input], Some(family @ ("sims-cmx" | "sims-bcf"))) = (args.inputs.as_slice(), to) {
         if gltf_in::is_gltf(input) {
             let request = gltf_in::Request {
                 input,
                 folder: &args.output,
                 skeleton: args.skeleton.as_deref(),
                 write_skeleton: args.write_skeleton,
+                binary: family == "sims-bcf",
             };
             return gltf_in::run_sims(context, &request);
         }

@@ -1,14 +1,19 @@
-//! `ossuary convert IN.glb|IN.gltf --to sims-cmx -o DIR`: a glTF character
+//! `ossuary convert IN.glb|IN.gltf --to sims-cmx|sims-bcf -o DIR`: a glTF character
 //! back into The Sims' own files (`export::import::sims` says how): a
-//! `.skn` per skinned mesh, a suit `.cmx` per suit, its textures as 8-bit
-//! BMPs, and with `--write-skeleton` the glTF's skeleton as a skeleton
-//! `.cmx`. Every file goes into DIR, all of them or none.
+//! `.skn` per skinned mesh, a suit `.cmx` per suit, a skill `.cmx` and its
+//! `.cfp` per animation, its textures as 8-bit BMPs, and with
+//! `--write-skeleton` the glTF's skeleton as a skeleton `.cmx` (with
+//! `sims-bcf`, `.bmf` and `.bcf` for `.skn` and `.cmx`). Every file goes into DIR, all of them or none.
 
 use std::path::{Path, PathBuf};
 
 use export::import::{sims, Asset, ImportError};
 use formats::rig::{self, RigOptions};
+use formats::schema::BinarySchema;
+use formats::sims::bcf::Bcf;
+use formats::sims::bmf::Bmf;
 use formats::sims::cmx::Cmx;
+use formats::sims::skn::Skn;
 
 use crate::error::{CliError, Problem};
 use crate::{input, output, Context};
@@ -30,6 +35,49 @@ pub struct Request<'a> {
     pub skeleton: Option<&'a Path>,
     /// `--write-skeleton`: the glTF's own skeleton, written as a new one.
     pub write_skeleton: bool,
+    /// `--to sims-bcf`: the binary twins, `.bcf` and `.bmf`, instead of
+    /// `.cmx` and `.skn`.
+    pub binary: bool,
+}
+
+/// A character file in the encoding asked for: `.cmx` text or `.bcf`.
+fn character_file(
+    path: &Path,
+    stem: &str,
+    cmx: &Cmx,
+    binary: bool,
+) -> Result<(String, Vec<u8>), CliError> {
+    if binary {
+        let bytes = Bcf::from(cmx).to_bytes();
+        Ok((format!("{stem}.bcf"), encoded(path, bytes, "sims-bcf")?))
+    } else {
+        Ok((
+            format!("{stem}.cmx"),
+            encoded(path, cmx.to_text(), "sims-cmx")?,
+        ))
+    }
+}
+
+/// A skin file in the encoding asked for: `.skn` text or `.bmf`.
+fn skin_file(path: &Path, skn: &Skn, binary: bool) -> Result<(String, Vec<u8>), CliError> {
+    let stem = skn.name.to_text();
+    if binary {
+        let bytes = Bmf::from(skn).to_bytes();
+        Ok((format!("{stem}.bmf"), encoded(path, bytes, "sims-bmf")?))
+    } else {
+        Ok((
+            format!("{stem}.skn"),
+            encoded(path, skn.to_text(), "sims-skn")?,
+        ))
+    }
+}
+
+fn encoded(
+    path: &Path,
+    bytes: Result<Vec<u8>, formats::schema::Error>,
+    format: &'static str,
+) -> Result<Vec<u8>, CliError> {
+    bytes.map_err(|source| CliError::input(path, Problem::Encode { format, source }))
 }
 
 /// Whether `path` names a glTF asset by its extension.
@@ -50,18 +98,13 @@ pub fn run_sims(context: &mut Context, request: &Request) -> Result<bool, CliErr
         input::read(&beside.join(uri)).ok()
     };
     let asset = Asset::read(&bytes, &external).map_err(fail)?;
+    let binary = request.binary;
     let mut files: Vec<(String, Vec<u8>)> = Vec::new();
-    let encode = |text: Result<Vec<u8>, formats::schema::Error>, format: &'static str| {
-        text.map_err(|source| CliError::input(path, Problem::Encode { format, source }))
-    };
     let skeleton = if request.write_skeleton {
         let written = sims::skeleton_of(&asset, "adult").map_err(fail)?;
         let file = sims::skeleton_file(written);
         let skeleton = rig_skeleton(path, &file)?;
-        files.push((
-            "adult-skeleton.cmx".to_owned(),
-            encode(file.to_text(), "sims-cmx")?,
-        ));
+        files.push(character_file(path, "adult-skeleton", &file, binary)?);
         skeleton
     } else {
         game_skeleton(context, path, request.skeleton)?
@@ -71,16 +114,13 @@ pub fn run_sims(context: &mut Context, request: &Request) -> Result<bool, CliErr
         context.warn(&format!("{}: {warning}", path.display()));
     }
     for skn in &character.skins {
-        files.push((
-            format!("{}.skn", skn.name),
-            encode(skn.to_text(), "sims-skn")?,
-        ));
+        files.push(skin_file(path, skn, binary)?);
     }
-    for (name, cmx) in &character.suits {
-        files.push((name.clone(), encode(cmx.to_text(), "sims-cmx")?));
+    for (stem, cmx) in &character.suits {
+        files.push(character_file(path, stem, cmx, binary)?);
     }
     for skill in character.skills {
-        files.push((skill.file, encode(skill.cmx.to_text(), "sims-cmx")?));
+        files.push(character_file(path, &skill.stem, &skill.cmx, binary)?);
         files.push(skill.stream);
     }
     files.extend(character.textures);

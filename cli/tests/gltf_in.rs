@@ -627,3 +627,60 @@ fn every_real_skill_comes_back() {
         }
     }
 }
+
+#[test]
+fn sims_bcf_writes_the_binary_twins_of_the_same_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let glb = exported(dir.path(), "h.glb");
+    let (text_out, binary_out) = (dir.path().join("text"), dir.path().join("binary"));
+    assert_status(&import(&glb, &text_out), 0);
+    let output = ossuary(&[
+        "convert",
+        &text(&glb),
+        "--to",
+        "sims-bcf",
+        "--skeleton",
+        &fixture("humanoid.cmx"),
+        "-o",
+        &text(&binary_out),
+    ]);
+    assert_status(&output, 0);
+    assert_eq!(
+        files_below(&binary_out),
+        [
+            PathBuf::from("humanoid.bcf"),
+            PathBuf::from(format!("{SKIN}.bmf"))
+        ]
+    );
+    use formats::schema::BinarySchema;
+    let bmf = formats::sims::bmf::Bmf::from_bytes(
+        &std::fs::read(binary_out.join(format!("{SKIN}.bmf"))).unwrap(),
+    )
+    .unwrap();
+    let from_binary = Skn::from(&bmf);
+    let from_text = skn(&text_out.join(format!("{SKIN}.skn")));
+    assert_eq!(
+        (
+            &from_binary.name,
+            &from_binary.bindings,
+            &from_binary.blends,
+            &from_binary.vertices
+        ),
+        (
+            &from_text.name,
+            &from_text.bindings,
+            &from_text.blends,
+            &from_text.vertices
+        )
+    );
+    let bcf = formats::sims::bcf::Bcf::from_bytes(
+        &std::fs::read(binary_out.join("humanoid.bcf")).unwrap(),
+    )
+    .unwrap();
+    let suit = formats::sims::cmx::Cmx::from(&bcf);
+    let text_suit =
+        formats::sims::cmx::Cmx::from_text(&std::fs::read(text_out.join("humanoid.cmx")).unwrap())
+            .unwrap();
+    assert_eq!(suit.suits, text_suit.suits);
+    assert_status(&ossuary(&["check", &text(&binary_out)]), 0);
+}

@@ -164,7 +164,8 @@ pub fn skin_extras(skin: &rig::Skin, bone_space: &BoneSpace) -> serde_json::Valu
 pub struct SimsCharacter {
     /// One per skinned mesh, in the asset's mesh node order.
     pub skins: Vec<Skn>,
-    /// Suit files by file name (`<suit>.cmx`), each holding one suit.
+    /// Suit files by file name without extension (`<suit>`), each holding
+    /// one suit.
     pub suits: Vec<(String, Cmx)>,
     /// One animation file per glTF animation, with its keys.
     pub skills: Vec<SkillFile>,
@@ -315,7 +316,6 @@ pub fn import(
     character.suits = suits
         .into_iter()
         .map(|(file, suit)| {
-            let file = format!("{file}.cmx");
             let cmx = Cmx {
                 style: TextStyle::default(),
                 comment: RawString::from(MAXIS_COMMENT),
@@ -1117,9 +1117,9 @@ const EVEN: f32 = 1e-4;
 /// A skill read from a glTF animation, with its keys as a `.cfp`.
 #[derive(Debug)]
 pub struct SkillFile {
-    /// `adult-<name>.cmx` (`child-...`) for a skill `a2o-<name>`, as the
-    /// released game names its animation files.
-    pub file: String,
+    /// The file name without extension: `adult-<name>` (`child-...`) for a
+    /// skill `a2o-<name>`, as the released game names its animation files.
+    pub stem: String,
     pub cmx: Cmx,
     /// The `.cfp` file name and bytes.
     pub stream: (String, Vec<u8>),
@@ -1384,14 +1384,14 @@ fn import_skill(asset: &Asset, animation: &gltf::Animation) -> Result<SkillFile,
         .to_bytes_with(&counts)
         .map_err(|error| fail(error.to_string()))?;
     let name = skill.name.to_text();
-    let file = match name.get(..4).map(str::to_ascii_lowercase).as_deref() {
-        Some("a2o-") => format!("adult-{}.cmx", name.get(4..).unwrap_or_default()),
-        Some("c2o-") => format!("child-{}.cmx", name.get(4..).unwrap_or_default()),
-        _ => format!("{name}.cmx"),
+    let stem = match name.get(..4).map(str::to_ascii_lowercase).as_deref() {
+        Some("a2o-") => format!("adult-{}", name.get(4..).unwrap_or_default()),
+        Some("c2o-") => format!("child-{}", name.get(4..).unwrap_or_default()),
+        _ => name,
     };
     let stream_name = format!("{}.cfp", skill.animation.to_text());
     Ok(SkillFile {
-        file,
+        stem,
         cmx: Cmx {
             style: shortest(),
             comment: RawString::from(MAXIS_COMMENT),
