@@ -684,3 +684,140 @@ fn sims_bcf_writes_the_binary_twins_of_the_same_files() {
     assert_eq!(suit.suits, text_suit.suits);
     assert_status(&ossuary(&["check", &text(&binary_out)]), 0);
 }
+
+/// A glTF Blender wrote (`export/tests/blender/make_fixtures.py`).
+fn blender_fixture(name: &str) -> PathBuf {
+    tests::workspace_root()
+        .join("export/tests/fixtures")
+        .join(name)
+}
+
+/// The humanoid imported into Blender, one vertex moved 0.5 along Blender's
+/// x (glTF's x, the Sims' -x), exported by Blender with its custom
+/// properties: the skin comes back with its structure and exactly that edit.
+#[test]
+fn a_character_edited_in_blender_comes_back_with_its_edit() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let output = import(&blender_fixture("humanoid-edited-in-blender.glb"), &out);
+    assert_status(&output, 0);
+    let original = Skn::from_text(&fixture_bytes(&format!("{SKIN}.skn"))).unwrap();
+    let back = skn(&out.join(format!("{SKIN}.skn")));
+    assert_eq!(
+        (
+            &back.bones,
+            &back.faces,
+            &back.bindings,
+            &back.blends,
+            &back.uvs
+        ),
+        (
+            &original.bones,
+            &original.faces,
+            &original.bindings,
+            &original.blends,
+            &original.uvs
+        )
+    );
+    let moved: Vec<usize> = back
+        .vertices
+        .iter()
+        .zip(&original.vertices)
+        .enumerate()
+        .filter(|(_, (back, original))| {
+            back.position
+                .iter()
+                .zip(&original.position)
+                .any(|(a, b)| (a - b).abs() > 1e-5)
+        })
+        .map(|(index, _)| index)
+        .collect();
+    assert_eq!(moved, [0]);
+    let [x, y, z] = original.vertices[0].position;
+    assert_near(
+        back.vertices[0].position,
+        [x - 0.5, y, z],
+        "the moved vertex",
+    );
+    // Blender keeps no animation extras: the wave comes back under a
+    // released name, sampled as Blender baked it (24 frames a second).
+    let wave = formats::sims::cmx::Cmx::from_text(
+        &std::fs::read(out.join("adult-humanoid-wave.cmx")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(wave.skills[0].name.to_text(), "a2o-humanoid-wave");
+    assert_eq!(wave.skills[0].frame_count(), 25);
+    assert_status(&ossuary(&["check", &text(&out)]), 0);
+}
+
+/// A character made in Blender alone: its skeleton written with
+/// `--write-skeleton`, its box a skin whose lower half blends two bones,
+/// its texture an 8-bit BMP named by skin tone, its action a skill.
+#[test]
+fn a_character_made_in_blender_becomes_a_sims_suit_with_an_animation() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let output = ossuary(&[
+        "convert",
+        &text(&blender_fixture("made-in-blender.glb")),
+        "--to",
+        "sims-cmx",
+        "--write-skeleton",
+        "-o",
+        &text(&out),
+    ]);
+    assert_status(&output, 0);
+    let skin_name = "xskin-Cube-SPINE-CUBE";
+    assert_eq!(
+        files_below(&out),
+        [
+            "Cube.cmx",
+            "Cubelgt.bmp",
+            "adult-nod.cmx",
+            "adult-skeleton.cmx",
+            "xskill-A2O-nod.cfp",
+            "xskin-Cube-SPINE-CUBE.skn",
+        ]
+        .map(PathBuf::from)
+    );
+    let box_skin = skn(&out.join(format!("{skin_name}.skn")));
+    let bones: Vec<String> = box_skin.bones.iter().map(|bone| bone.to_text()).collect();
+    assert_eq!(bones, ["ROOT", "SPINE"]);
+    assert_eq!(box_skin.texture.to_text(), "Cubelgt");
+    // Blender splits the box's 8 corners by face: 24 vertices, the lower
+    // 12 carried by ROOT (0.7) and pulled by SPINE (0.3 = 9830/32768).
+    assert_eq!(box_skin.uvs.len(), 24);
+    assert_eq!(box_skin.blends.len(), 12);
+    assert!(box_skin
+        .blends
+        .iter()
+        .all(|blend| (blend.raw_weight - 9830).abs() <= 1));
+    let bmp = std::fs::read(out.join("Cubelgt.bmp")).unwrap();
+    assert_eq!((&bmp[..2], bmp[28]), (b"BM".as_slice(), 8));
+    let nod =
+        formats::sims::cmx::Cmx::from_text(&std::fs::read(out.join("adult-nod.cmx")).unwrap())
+            .unwrap();
+    assert_eq!(nod.skills[0].name.to_text(), "a2o-nod");
+    assert!(nod.skills[0]
+        .motions
+        .iter()
+        .any(|motion| motion.bone.to_text() == "SPINE" && motion.rotations_used == 1));
+    assert_status(&ossuary(&["check", &text(&out)]), 0);
+    // The skin poses on the written skeleton, through the nod.
+    let obj = dir.path().join("nod.obj");
+    assert_status(
+        &ossuary(&[
+            "skin",
+            &text(&out.join(format!("{skin_name}.skn"))),
+            "--skeleton",
+            &text(&out.join("adult-skeleton.cmx")),
+            "--anim",
+            &text(&out.join("adult-nod.cmx")),
+            "--frame",
+            "12",
+            "-o",
+            &text(&obj),
+        ]),
+        0,
+    );
+}

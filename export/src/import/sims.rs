@@ -345,15 +345,30 @@ fn parents(document: &gltf::Document) -> Vec<Option<usize>> {
 }
 
 /// The suit a mesh node is grouped into: the nearest ancestor that is not
-/// a joint, by its name.
+/// a joint nor holds joints (an armature, as Blender writes one, holds its
+/// meshes beside its bones: it is no suit), by its name.
 fn suit_of(
     document: &gltf::Document,
     parents: &[Option<usize>],
     joints: &[usize],
     node: usize,
 ) -> Option<String> {
+    // Every ancestor of a joint, the joints included.
+    let mut holds_joints = vec![false; parents.len()];
+    for &joint in joints {
+        let mut at = Some(joint);
+        // Bounded by the node count: a cycle cannot hold a valid glTF.
+        for _ in 0..parents.len() {
+            let Some(node) = at else { break };
+            match holds_joints.get_mut(node) {
+                Some(slot) if !*slot => *slot = true,
+                _ => break,
+            }
+            at = parents.get(node).copied().flatten();
+        }
+    }
     let parent = parents.get(node).copied().flatten()?;
-    if joints.contains(&parent) {
+    if holds_joints.get(parent).copied().unwrap_or(true) {
         return None;
     }
     document.nodes().nth(parent)?.name().map(str::to_owned)
@@ -1189,11 +1204,20 @@ fn import_skill(asset: &Asset, animation: &gltf::Animation) -> Result<SkillFile,
                 let values = key_values(asset.floats::<4>(&sampler.output())?, cubic);
                 entry.rotation = Some((times, values, step));
             }
+            // Blender keys every joint's scale, at 1: only a scale that is
+            // not 1 is one the game cannot play.
             gltf::animation::Property::Scale => {
-                return Err(fail(format!(
-                    "it scales the joint {:?}; a Sims bone has no scale",
-                    node.name().unwrap_or_default()
-                )));
+                let scales = key_values(asset.floats::<3>(&sampler.output())?, cubic);
+                let scaled = scales
+                    .iter()
+                    .flatten()
+                    .any(|&axis| (axis - 1.0).abs() > SCALE_NOISE);
+                if scaled {
+                    return Err(fail(format!(
+                        "it scales the joint {:?}; a Sims bone has no scale",
+                        node.name().unwrap_or_default()
+                    )));
+                }
             }
             gltf::animation::Property::MorphTargetWeights => {}
         }
