@@ -88,6 +88,12 @@ pub enum Problem {
     /// A glTF that cannot become the game's files.
     #[error(transparent)]
     Import(#[from] export::import::ImportError),
+    /// A texture that cannot be written as the game's BMP.
+    #[error(transparent)]
+    Texture(#[from] export::import::bmp::TextureError),
+    /// A name inside the file that cannot name an output file.
+    #[error(transparent)]
+    UnsafeName(#[from] crate::output::UnsafeName),
     /// Boxed: export errors are large and rare.
     #[error(transparent)]
     Export(#[from] Box<export::ExportError>),

@@ -93,8 +93,10 @@ pub fn run_sims(context: &mut Context, request: &Request) -> Result<bool, CliErr
     let fail = |error: ImportError| CliError::input(path, Problem::Import(error));
     let bytes = input::read(path)?;
     let beside = path.parent().map(Path::to_path_buf).unwrap_or_default();
+    // A buffer or image a .gltf names beside itself, by a plain file name
+    // only: nothing outside its folder is read.
     let external = |uri: &str| -> Option<Vec<u8>> {
-        plain_file_name(uri).ok()?;
+        output::plain_file_name("the file", uri).ok()?;
         input::read(&beside.join(uri)).ok()
     };
     let asset = Asset::read(&bytes, &external).map_err(fail)?;
@@ -168,21 +170,6 @@ fn rig_skeleton(path: &Path, file: &Cmx) -> Result<rig::Skeleton, CliError> {
         .ok_or_else(|| CliError::input(path, Problem::Import(ImportError::NoSkin)))
 }
 
-/// Refuses a name taken from a file that is not one plain file name.
-fn plain_file_name(name: &str) -> Result<(), String> {
-    let plain = !name.is_empty()
-        && name != "."
-        && !name.contains("..")
-        && !name.contains(['/', '\\', '\0', ':']);
-    if plain {
-        Ok(())
-    } else {
-        Err(format!(
-            "{name:?} is not one plain file name (no folders, no `..`), so it cannot be written"
-        ))
-    }
-}
-
 /// Writes every file into `folder`, all of them or none; the folder is
 /// made only when every name is fit to write.
 fn write_group(path: &Path, folder: &Path, files: &[(String, Vec<u8>)]) -> Result<(), CliError> {
@@ -194,9 +181,8 @@ fn write_group(path: &Path, folder: &Path, files: &[(String, Vec<u8>)]) -> Resul
     }
     let mut names: Vec<String> = Vec::new();
     for (name, _) in files {
-        plain_file_name(name).map_err(|problem| {
-            CliError::input(path, Problem::Import(ImportError::Name(problem)))
-        })?;
+        output::plain_file_name("the file", name)
+            .map_err(|unsafe_name| CliError::input(path, unsafe_name))?;
         let lower = name.to_lowercase();
         if names.contains(&lower) {
             return Err(CliError::input(
@@ -208,6 +194,7 @@ fn write_group(path: &Path, folder: &Path, files: &[(String, Vec<u8>)]) -> Resul
         }
         names.push(lower);
     }
+    let made = !folder.exists();
     std::fs::create_dir_all(folder).map_err(|source| CliError::Output {
         path: folder.to_path_buf(),
         source,
@@ -218,5 +205,10 @@ fn write_group(path: &Path, folder: &Path, files: &[(String, Vec<u8>)]) -> Resul
         .zip(files)
         .map(|(path, (_, bytes))| (path.as_path(), bytes.as_slice()))
         .collect();
-    output::write_files(&group)
+    let written = output::write_files(&group);
+    if written.is_err() && made {
+        // Best effort: the group left nothing in it, so the folder goes too.
+        let _ = std::fs::remove_dir(folder);
+    }
+    written
 }

@@ -175,10 +175,30 @@ pub enum MeshProblem {
         weight: f32,
     },
     #[error("{}: cannot read the texture: {source}", .path.display())]
-    Texture {
-        path: PathBuf,
-        source: image::ImageError,
+    Texture { path: PathBuf, source: TextureError },
+    /// glTF allows only finite numbers; the file's own would make an
+    /// asset no viewer accepts.
+    #[error("vertex {vertex}'s {what} is not a finite number ({value:?})")]
+    NotFinite {
+        vertex: usize,
+        what: &'static str,
+        value: Vec<f32>,
     },
+}
+
+/// Why a texture's image cannot go into the asset.
+#[derive(Debug, thiserror::Error)]
+pub enum TextureError {
+    #[error(transparent)]
+    Decode(#[from] image::ImageError),
+    /// Checked before anything is decoded: a small file can claim a huge
+    /// image (a PNG of 510 KB holding 535 MB of pixels).
+    #[error(
+        "the image is {width} x {height} pixels; ossuary decodes images of at most \
+         {max} x {max}, well past any texture the games ship",
+        max = texture::MAX_SIDE
+    )]
+    TooLarge { width: u32, height: u32 },
 }
 
 /// What is wrong with one animation.

@@ -52,6 +52,23 @@ pub struct Bind<'a> {
     pub skin: Option<json::Index<json::Skin>>,
 }
 
+/// Refuses the first value of `values` (one per vertex) that is not finite.
+fn finite<const N: usize>(what: &'static str, values: &[[f32; N]]) -> Result<(), MeshProblem> {
+    match values
+        .iter()
+        .position(|value| !value.iter().all(|x| x.is_finite()))
+    {
+        Some(vertex) => Err(MeshProblem::NotFinite {
+            vertex,
+            what,
+            value: values
+                .get(vertex)
+                .map_or_else(Vec::new, |value| value.to_vec()),
+        }),
+        None => Ok(()),
+    }
+}
+
 /// A skin as a mesh and the node that places it, with one morph target per
 /// frame of each of `morphs` (vertex animations' frames: every vertex's
 /// position, in the file's axes), then one per blend shape of the skin, at
@@ -89,6 +106,8 @@ pub fn skinned_mesh(
                 .map(|unit| unit.to_array())
         })
         .collect();
+    finite("position", &positions)?;
+    finite("texture coordinate", &skin.uvs)?;
     let corners: Vec<u32> = skin
         .triangles
         .iter()
@@ -137,6 +156,7 @@ pub fn skinned_mesh(
                 (change.point(Vec3::from_array(to)) - Vec3::from_array(from)).to_array()
             })
             .collect();
+        finite("move in a morph target", &moves)?;
         targets.push(json::mesh::MorphTarget {
             positions: Some(asset.floats(&moves, Type::Vec3, vertex_data, true)),
             normals: None,

@@ -56,6 +56,13 @@ impl RawString {
             .map(RawString)
     }
 
+    /// The bytes in double quotes as an error message shows them: a
+    /// line's worth at most, control characters escaped
+    /// ([`quoted`](crate::schema::quoted)).
+    pub fn quoted(&self) -> String {
+        format!("\"{}\"", crate::schema::quoted(&self.0))
+    }
+
     pub fn to_text(&self) -> String {
         self.0.iter().copied().map(byte_to_char).collect()
     }
@@ -95,7 +102,8 @@ impl<'de> Deserialize<'de> for RawString {
         let text = String::deserialize(deserializer)?;
         RawString::from_text(&text).ok_or_else(|| {
             serde::de::Error::custom(format!(
-                "{text:?} has a character that Windows-1252 cannot store"
+                "\"{}\" has a character that Windows-1252 cannot store",
+                crate::schema::quoted(text.as_bytes())
             ))
         })
     }

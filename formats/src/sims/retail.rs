@@ -307,7 +307,7 @@ fn skill_stream(
 ) -> Result<Option<(String, Vec<u8>)>, RigError> {
     let name = skill.animation.to_text();
     let found = files.find(
-        &format!("the animation data of skill {:?}", skill.name.to_text()),
+        &format!("the animation data of skill {}", skill.name.quoted()),
         &[format!("{name}.cfp"), format!("{name}.bin")],
     )?;
     let is_bin = found
@@ -320,8 +320,8 @@ fn skill_stream(
     let count = |field: &str, value: i32| {
         u32::try_from(value).map_err(|_| {
             RigError::Invalid(format!(
-                "skill {:?}: {field} {value} is negative",
-                skill.name.to_text()
+                "skill {}: {field} {value} is negative",
+                skill.name.quoted()
             ))
         })
     };
