@@ -90,7 +90,7 @@ pub enum Problem {
     Import(#[from] export::import::ImportError),
     /// A texture that cannot be written as the game's BMP.
     #[error(transparent)]
-    Texture(#[from] export::import::bmp::TextureError),
+    Texture(#[from] export::import::bmp::BmpError),
     /// A name inside the file that cannot name an output file.
     #[error(transparent)]
     UnsafeName(#[from] crate::output::UnsafeName),

@@ -1,14 +1,13 @@
 //! Textures as The Sims reads them: 8-bit indexed BMPs.
 
 use std::collections::BTreeMap;
-use std::io::Cursor;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use formats::files::Files;
 use formats::rig::{self, RigError};
 
 use image::codecs::bmp::BmpEncoder;
-use image::{ExtendedColorType, ImageError, ImageReader, RgbaImage};
+use image::{ExtendedColorType, ImageError, RgbaImage};
 
 /// How many colours an 8-bit palette holds.
 const PALETTE_SIZE: usize = 256;
@@ -29,17 +28,20 @@ pub struct SkinTextures {
 
 /// Why a skin's texture cannot be written as a BMP.
 #[derive(Debug, thiserror::Error)]
-pub enum TextureError {
+pub enum BmpError {
     #[error(transparent)]
     Find(#[from] RigError),
     #[error("{}: cannot read the image: {source}", .path.display())]
-    Decode { path: PathBuf, source: ImageError },
+    Decode {
+        path: PathBuf,
+        source: crate::TextureError,
+    },
 }
 
 /// Each texture `skins` name (once), found as `export::find_texture` finds
 /// it (beside the files, or in a `Textures` folder beside them), as an
 /// 8-bit BMP.
-pub fn skin_textures(skins: &[rig::Skin], files: &Files) -> Result<SkinTextures, TextureError> {
+pub fn skin_textures(skins: &[rig::Skin], files: &Files) -> Result<SkinTextures, BmpError> {
     let mut textures = SkinTextures::default();
     for skin in skins {
         let Some(name) = &skin.texture else {
@@ -56,9 +58,11 @@ pub fn skin_textures(skins: &[rig::Skin], files: &Files) -> Result<SkinTextures,
         }
         match crate::find_texture(skin, files)? {
             Some(found) => {
-                let bytes = indexed_bmp(&found.bytes).map_err(|source| TextureError::Decode {
-                    path: found.path.clone(),
-                    source,
+                let bytes = indexed_bmp(&found.bytes, Some(&found.path)).map_err(|source| {
+                    BmpError::Decode {
+                        path: found.path.clone(),
+                        source,
+                    }
                 })?;
                 textures.images.push((file, bytes));
             }
@@ -69,15 +73,19 @@ pub fn skin_textures(skins: &[rig::Skin], files: &Files) -> Result<SkinTextures,
 }
 
 /// An image file's bytes (any format the image crate reads here: BMP, PNG,
-/// TGA, DDS) as an 8-bit indexed BMP. An image of at most 256 colours keeps
-/// them exactly; a larger palette is chosen by NeuQuant, each pixel taking
-/// its nearest entry. Alpha is dropped: the game's textures have none.
-pub fn indexed_bmp(bytes: &[u8]) -> Result<Vec<u8>, ImageError> {
-    let image = ImageReader::new(Cursor::new(bytes))
-        .with_guessed_format()?
-        .decode()?
-        .to_rgba8();
-    indexed_bmp_of(&image)
+/// TGA, DDS; told by the name it was found under, where there is one, else
+/// by its first bytes), decoded within the bounds every
+/// texture is held to, as an 8-bit indexed BMP. An image of at most 256
+/// colours keeps them exactly; a larger palette is chosen by NeuQuant, each
+/// pixel taking its nearest entry. Alpha is dropped: the game's textures
+/// have none.
+pub fn indexed_bmp(bytes: &[u8], found_as: Option<&Path>) -> Result<Vec<u8>, crate::TextureError> {
+    let format = match found_as.map(image::ImageFormat::from_path) {
+        Some(Ok(format)) => format,
+        _ => image::guess_format(bytes)?,
+    };
+    let image = crate::texture::decode(bytes, format)?.to_rgba8();
+    Ok(indexed_bmp_of(&image)?)
 }
 
 /// An image as an 8-bit indexed BMP (see [`indexed_bmp`]).

@@ -253,13 +253,12 @@ pub fn import(
                 .any(|(name, _)| name.eq_ignore_ascii_case(&file));
             // Meshes naming one texture share its image: written once.
             if !known {
-                let bytes =
-                    bmp::indexed_bmp(&asset.image_bytes(&image, external)?).map_err(|error| {
-                        ImportError::Image {
-                            index: image.index(),
-                            problem: error.to_string(),
-                        }
-                    })?;
+                let bytes = bmp::indexed_bmp(&asset.image_bytes(&image, external)?, None).map_err(
+                    |error| ImportError::Image {
+                        index: image.index(),
+                        problem: error.to_string(),
+                    },
+                )?;
                 character.textures.push((file, bytes));
             }
         }
