@@ -513,7 +513,7 @@ fn an_animation_comes_back_as_its_skill_with_the_same_keys() {
     let back =
         formats::sims::cmx::Cmx::from_text(&std::fs::read(out.join("humanoid-wave.cmx")).unwrap())
             .unwrap();
-    assert_eq!(back.skills, [original.clone()]);
+    assert_eq!(back.skills, std::slice::from_ref(&original));
     let keys = |path: &Path| cfp_values(&std::fs::read(path).unwrap(), &original);
     let back_keys = keys(&out.join("xskill-humanoid-wave.cfp"));
     let original_keys = keys(&folder.join("xskill-humanoid-wave.cfp"));
