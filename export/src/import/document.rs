@@ -26,8 +26,15 @@ impl Asset {
         bytes: &[u8],
         external: &dyn Fn(&str) -> Option<Vec<u8>>,
     ) -> Result<Asset, ImportError> {
+        let unreadable = |error: gltf::Error| ImportError::Gltf(error.to_string());
         let gltf::Gltf { document, blob } =
-            gltf::Gltf::from_slice(bytes).map_err(|error| ImportError::Gltf(error.to_string()))?;
+            gltf::Gltf::from_slice_without_validation(bytes).map_err(unreadable)?;
+        // The gltf crate's own validation indexes a primitive's POSITION
+        // accessor unchecked: that index is checked first.
+        let root = document.into_json();
+        positions_in_range(&root)?;
+        let document = gltf::Document::from_json(root).map_err(unreadable)?;
+        checked(document.as_json())?;
         let mut buffers = Vec::new();
         let mut blob = blob;
         for buffer in document.buffers() {
@@ -179,6 +186,94 @@ impl Asset {
             }
         }
     }
+}
+
+/// Every primitive's (and morph target's) POSITION accessor is one the
+/// asset has.
+fn positions_in_range(root: &gltf::json::Root) -> Result<(), ImportError> {
+    use gltf::json::mesh::Semantic;
+    use gltf::json::validation::Checked;
+    let accessors = root.accessors.len();
+    for (index, mesh) in root.meshes.iter().enumerate() {
+        for primitive in &mesh.primitives {
+            let position = primitive
+                .attributes
+                .get(&Checked::Valid(Semantic::Positions));
+            let targets = primitive.targets.iter().flatten();
+            let out_of_range = position
+                .into_iter()
+                .chain(targets.filter_map(|target| target.positions.as_ref()))
+                .any(|accessor| accessor.value() >= accessors);
+            if out_of_range {
+                return Err(ImportError::Gltf(format!(
+                    "mesh {index} names a POSITION accessor the asset does not have"
+                )));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// What the gltf crate's validation leaves unchecked and its accessors
+/// would unwrap: an animation channel's target, node and sampler, a
+/// sampler's interpolation, a primitive's mode and attribute names, an
+/// image's source, an accessor's component type and element type.
+fn checked(root: &gltf::json::Root) -> Result<(), ImportError> {
+    use gltf::json::validation::Checked;
+    let invalid = |what: String| ImportError::Gltf(format!("{what} is not valid glTF"));
+    for (index, animation) in root.animations.iter().enumerate() {
+        for (channel_index, channel) in animation.channels.iter().enumerate() {
+            let at = || format!("animation {index}, channel {channel_index}");
+            if channel.sampler.value() >= animation.samplers.len()
+                || channel.target.node.value() >= root.nodes.len()
+                || !matches!(channel.target.path, Checked::Valid(_))
+            {
+                return Err(invalid(at()));
+            }
+        }
+        for (sampler_index, sampler) in animation.samplers.iter().enumerate() {
+            if !matches!(sampler.interpolation, Checked::Valid(_))
+                || sampler.input.value() >= root.accessors.len()
+                || sampler.output.value() >= root.accessors.len()
+            {
+                return Err(invalid(format!(
+                    "animation {index}, sampler {sampler_index}"
+                )));
+            }
+        }
+    }
+    for (index, mesh) in root.meshes.iter().enumerate() {
+        for (primitive_index, primitive) in mesh.primitives.iter().enumerate() {
+            let names_valid = primitive
+                .attributes
+                .keys()
+                .all(|name| matches!(name, Checked::Valid(_)));
+            if !matches!(primitive.mode, Checked::Valid(_)) || !names_valid {
+                return Err(invalid(format!(
+                    "mesh {index}, primitive {primitive_index}"
+                )));
+            }
+        }
+    }
+    for (index, image) in root.images.iter().enumerate() {
+        let sourced = match &image.buffer_view {
+            Some(_) => image.mime_type.is_some(),
+            None => image.uri.is_some(),
+        };
+        if !sourced {
+            return Err(invalid(format!(
+                "image {index} (a buffer view needs a MIME type, else a URI is needed)"
+            )));
+        }
+    }
+    for (index, accessor) in root.accessors.iter().enumerate() {
+        if !matches!(accessor.component_type, Checked::Valid(_))
+            || !matches!(accessor.type_, Checked::Valid(_))
+        {
+            return Err(invalid(format!("accessor {index}")));
+        }
+    }
+    Ok(())
 }
 
 fn dimension_count(dimensions: Dimensions) -> usize {

@@ -1125,6 +1125,11 @@ pub fn skill_extras(skill: &cmx::Skill) -> Option<Box<serde_json::value::RawValu
 /// must be sampled: the released skills' rate.
 const FRAMES_PER_SECOND: f32 = 30.0;
 
+/// The most frames a skill is sampled at: over half an hour at 30 a second,
+/// where the real skills have at most a few hundred. Frames come from
+/// times, not from counts the input's size bounds, so they are bounded here.
+const MAX_FRAMES: usize = 65_536;
+
 /// Key times this close are one frame apart evenly.
 const EVEN: f32 = 1e-4;
 
@@ -1251,6 +1256,11 @@ fn import_skill(asset: &Asset, animation: &gltf::Animation) -> Result<SkillFile,
     };
     if frames == 0 {
         return Err(fail("it has no frames".to_owned()));
+    }
+    if frames > MAX_FRAMES {
+        return Err(fail(format!(
+            "it needs {frames} frames; a skill here has at most {MAX_FRAMES}"
+        )));
     }
     // The same arithmetic as the export's, so that its keys are hit exactly.
     let seconds_per_frame = seconds / frames as f32;
@@ -1479,9 +1489,9 @@ fn frames_of(channels: &BTreeMap<String, (usize, Channels)>) -> (f32, usize) {
         let step = last / (times.len() - 1) as f32;
         (last + step, times.len())
     } else {
-        // Bounded: a last key hours away is still a count, not an allocation
-        // the file's size allows for, so it is capped at an hour of frames.
-        let frames = ((last * FRAMES_PER_SECOND).round() as usize + 1).min(3600 * 30);
+        // A float cast saturates: a last key past every bound asks for more
+        // than MAX_FRAMES, which the caller refuses.
+        let frames = ((last * FRAMES_PER_SECOND).round() as usize).saturating_add(1);
         (frames as f32 / FRAMES_PER_SECOND, frames)
     }
 }
