@@ -296,6 +296,13 @@ fn a_gltf_the_game_cannot_hold_is_refused_in_one_sentence_with_no_folder_left() 
         json["nodes"][1]["name"] = json["nodes"][0]["name"].clone();
     });
     refused(&twice, "names the joint \"ROOT\" twice");
+    let scaled = edited("scaled.gltf", &|json| {
+        json["nodes"][2]["scale"] = serde_json::json!([1.0, 2.0, 1.0]);
+    });
+    refused(
+        &scaled,
+        "is scaled by [1.0, 2.0, 1.0]; a Sims bone has no scale",
+    );
     let unknown = edited("unknown.gltf", &|json| {
         json["nodes"][1]["name"] = "TAIL".into();
     });
@@ -820,4 +827,38 @@ fn a_character_made_in_blender_becomes_a_sims_suit_with_an_animation() {
         ]),
         0,
     );
+}
+
+/// Without `--skeleton`, the game's `adult-skeleton.cmx` beside the glTF is
+/// the skeleton; with none there, the command says what to do.
+#[test]
+fn the_game_s_skeleton_beside_the_gltf_is_taken() {
+    let dir = tempfile::tempdir().unwrap();
+    let glb = exported(dir.path(), "h.glb");
+    let out = dir.path().join("out");
+    let convert = || {
+        ossuary(&[
+            "convert",
+            &text(&glb),
+            "--to",
+            "sims-cmx",
+            "-o",
+            &text(&out),
+        ])
+    };
+    let output = convert();
+    assert_status(&output, 2);
+    assert!(
+        stderr(&output).contains("--skeleton FILE"),
+        "{}",
+        stderr(&output)
+    );
+    assert!(!out.exists());
+    support::write(
+        dir.path(),
+        "adult-skeleton.cmx",
+        &fixture_bytes("humanoid.cmx"),
+    );
+    assert_status(&convert(), 0);
+    assert!(out.join(format!("{SKIN}.skn")).is_file());
 }

@@ -30,10 +30,16 @@ fn held_to_the_game_s_rules(out: &Path) {
         assert_eq!(cmx.version, 300, "{name}");
         for skeleton in &cmx.skeletons {
             let skeleton = skeleton.name.to_text();
-            assert!(skeleton == "adult" || skeleton == "child", "{name}: {skeleton}");
+            assert!(
+                skeleton == "adult" || skeleton == "child",
+                "{name}: {skeleton}"
+            );
         }
         if cmx.suits.is_empty() && !cmx.skills.is_empty() {
-            assert!(cmx.skeletons.is_empty(), "{name}: an animation file with a skeleton");
+            assert!(
+                cmx.skeletons.is_empty(),
+                "{name}: an animation file with a skeleton"
+            );
         }
         for skill in &cmx.skills {
             let skill_name = skill.name.to_text();
@@ -78,7 +84,14 @@ fn every_prototype_file_converts_to_files_the_game_s_tools_take() {
     let mut converted = 0;
     for file in tests::files_with_extension(&prototype, "cmx") {
         let out = dir.path().join(file.file_stem().unwrap());
-        let output = ossuary(&["convert", &text(&file), "--to", "sims-cmx", "-o", &text(&out)]);
+        let output = ossuary(&[
+            "convert",
+            &text(&file),
+            "--to",
+            "sims-cmx",
+            "-o",
+            &text(&out),
+        ]);
         assert_status(&output, 0);
         held_to_the_game_s_rules(&out);
         converted += 1;
@@ -89,7 +102,12 @@ fn every_prototype_file_converts_to_files_the_game_s_tools_take() {
             let bmps = std::fs::read_dir(&out)
                 .unwrap()
                 .filter(|entry| {
-                    entry.as_ref().unwrap().path().extension().is_some_and(|e| e == "bmp")
+                    entry
+                        .as_ref()
+                        .unwrap()
+                        .path()
+                        .extension()
+                        .is_some_and(|e| e == "bmp")
                 })
                 .count();
             assert_eq!(bmps, 13);

@@ -438,6 +438,10 @@ fn skin_joints(
             .iter()
             .position(|known| known.name == name)
             .ok_or_else(|| ImportError::UnknownJoint(name.clone()))?;
+        let (_, _, scale) = joint.transform().decomposed();
+        if scale.iter().any(|&axis| (axis - 1.0).abs() > SCALE_NOISE) {
+            return Err(ImportError::Scaled { joint: name, scale });
+        }
         names.push(name);
         indices.push(index);
     }
