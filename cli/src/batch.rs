@@ -67,6 +67,10 @@ pub struct Entry {
     pub folder: Option<PathBuf>,
     /// For a folder that could not be listed: why.
     pub listing_error: Option<std::io::Error>,
+    /// For a file found in a folder that is not a regular file (a FIFO, a
+    /// socket, a device): what it is. It is never opened: opening a FIFO
+    /// waits for a writer, so one would hold up the whole batch.
+    pub special: Option<&'static str>,
 }
 
 impl Entry {
@@ -96,6 +100,7 @@ pub fn collect(paths: &[PathBuf]) -> Result<Vec<Entry>, CliError> {
                 path: path.clone(),
                 folder: None,
                 listing_error: None,
+                special: None,
             });
         }
     }
@@ -119,15 +124,16 @@ fn walk(root: &Path, folder: &Path, visited: &mut HashSet<PathBuf>, found: &mut 
     if !visited.insert(identity) {
         return;
     }
-    let entry = |path: PathBuf, listing_error| Entry {
+    let entry = |path: PathBuf, listing_error, special| Entry {
         path,
         folder: Some(root.to_path_buf()),
         listing_error,
+        special,
     };
     let listing = match std::fs::read_dir(folder) {
         Ok(listing) => listing,
         Err(error) => {
-            found.push(entry(folder.to_path_buf(), Some(error)));
+            found.push(entry(folder.to_path_buf(), Some(error), None));
             return;
         }
     };
@@ -135,7 +141,7 @@ fn walk(root: &Path, folder: &Path, visited: &mut HashSet<PathBuf>, found: &mut 
         let item = match item {
             Ok(item) => item,
             Err(error) => {
-                found.push(entry(folder.to_path_buf(), Some(error)));
+                found.push(entry(folder.to_path_buf(), Some(error), None));
                 continue;
             }
         };
@@ -143,12 +149,37 @@ fn walk(root: &Path, folder: &Path, visited: &mut HashSet<PathBuf>, found: &mut 
             continue;
         }
         let path = item.path();
-        if path.is_dir() {
-            walk(root, &path, visited, found);
-        } else {
-            found.push(entry(path, None));
+        // `metadata` follows links and never opens the file.
+        match std::fs::metadata(&path) {
+            Ok(metadata) if metadata.is_dir() => walk(root, &path, visited, found),
+            Ok(metadata) if !metadata.is_file() => {
+                found.push(entry(path, None, Some(special_kind(&metadata))));
+            }
+            // A file, or a link leading nowhere (its reading fails as usual).
+            _ => found.push(entry(path, None, None)),
         }
     }
+}
+
+/// What a file that is neither a folder nor a regular file is.
+fn special_kind(metadata: &std::fs::Metadata) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt as _;
+        let kind = metadata.file_type();
+        if kind.is_fifo() {
+            return "a named pipe (FIFO)";
+        }
+        if kind.is_socket() {
+            return "a socket";
+        }
+        if kind.is_block_device() || kind.is_char_device() {
+            return "a device";
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = metadata;
+    "not a regular file"
 }
 
 /// What became of one file.
@@ -267,6 +298,14 @@ pub fn open(
         return Err(Report {
             format: None,
             outcome: Outcome::Failed(Detail::plain(format!("cannot list the folder: {error}"))),
+        });
+    }
+    if let Some(kind) = entry.special {
+        return Err(Report {
+            format: None,
+            outcome: Outcome::NotSupported(Detail::plain(format!(
+                "{kind}, not a file; files found in folders are read only when regular"
+            ))),
         });
     }
     let bytes =

@@ -8,6 +8,7 @@ mod check;
 mod convert;
 mod error;
 mod gltf;
+mod gltf_in;
 mod info;
 mod input;
 mod joints;
@@ -28,6 +29,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 use formats::catalogue::Catalogue;
+use formats::schema::printable;
 
 pub use error::CliError;
 
@@ -198,14 +200,17 @@ impl Context<'_> {
             })
     }
 
+    /// Writes text for people to standard output, with anything a
+    /// terminal would act on (names read from files may hold escape
+    /// sequences) escaped.
     fn print(&mut self, text: &str) -> Result<(), CliError> {
-        self.write(text.as_bytes())
+        self.write(printable(text).as_bytes())
     }
 
     /// One warning line. A warning that cannot be written is dropped: the
     /// command's own output matters more.
     fn warn(&mut self, message: &str) {
-        let _ = writeln!(self.stderr, "ossuary: warning: {message}");
+        let _ = writeln!(self.stderr, "ossuary: warning: {}", printable(message));
     }
 }
 
@@ -252,7 +257,7 @@ pub fn run(
             ExitCode::from(141)
         }
         Err(error) => {
-            let _ = writeln!(stderr, "ossuary: {error}");
+            let _ = writeln!(stderr, "ossuary: {}", printable(&error.to_string()));
             error.exit_code()
         }
     }

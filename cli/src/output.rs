@@ -21,35 +21,77 @@ pub fn write_file(path: &Path, bytes: &[u8]) -> Result<(), CliError> {
     write_files(&[(path, bytes)])
 }
 
-/// Writes files that belong together (an OBJ and its MTL): every file to a
-/// temporary name first, then each renamed into place. A failure removes
-/// what was written, so no file of the group is left without the others.
+/// Writes files that belong together (an OBJ and its MTL, a character and
+/// its skins): all of them or none. Every file goes to a temporary name
+/// first; then each file already there is moved aside, and each temporary
+/// renamed into place. A failure at any step puts back every file that was
+/// there before and removes what was written, so the folder is as it was.
 pub fn write_files(files: &[(&Path, &[u8])]) -> Result<(), CliError> {
     let mut temporaries = Vec::new();
     let written = files.iter().try_for_each(|&(path, bytes)| {
-        let temporary = temporary_beside(path)?;
+        let temporary = temporary_beside(path, "tmp")?;
         let result = std::fs::write(&temporary, bytes);
         temporaries.push(temporary);
         result.map_err(|source| cannot_write(path, source))
     });
-    let mut renamed = Vec::new();
-    let result = written.and_then(|()| {
-        temporaries
-            .iter()
-            .zip(files)
-            .try_for_each(|(temporary, &(path, _))| {
-                std::fs::rename(temporary, path).map_err(|source| cannot_write(path, source))?;
-                renamed.push(path);
+    let mut kept: Vec<(&Path, PathBuf)> = Vec::new();
+    let mut placed: Vec<&Path> = Vec::new();
+    let result = written
+        .and_then(|()| {
+            files.iter().try_for_each(|&(path, _)| {
+                if !is_there(path)? {
+                    return Ok(());
+                }
+                let aside = temporary_beside(path, "old")?;
+                std::fs::rename(path, &aside).map_err(|source| cannot_write(path, source))?;
+                kept.push((path, aside));
                 Ok(())
             })
-    });
+        })
+        .and_then(|()| {
+            temporaries
+                .iter()
+                .zip(files)
+                .try_for_each(|(temporary, &(path, _))| {
+                    std::fs::rename(temporary, path)
+                        .map_err(|source| cannot_write(path, source))?;
+                    placed.push(path);
+                    Ok(())
+                })
+        });
     if result.is_err() {
-        for path in temporaries.iter().map(PathBuf::as_path).chain(renamed) {
-            // Best effort: a temporary already renamed is gone.
+        // Best effort, in reverse: what was placed goes, what was there
+        // comes back; a temporary already renamed is gone.
+        for path in placed
+            .iter()
+            .copied()
+            .chain(temporaries.iter().map(PathBuf::as_path))
+        {
             let _ = std::fs::remove_file(path);
+        }
+        for (path, aside) in &kept {
+            let _ = std::fs::rename(aside, path);
+        }
+    } else {
+        for (_, aside) in &kept {
+            let _ = std::fs::remove_file(aside);
         }
     }
     result
+}
+
+/// Whether a file the group replaces is at `path`. A folder there is
+/// refused before any file of the group moves.
+fn is_there(path: &Path) -> Result<bool, CliError> {
+    match std::fs::symlink_metadata(path) {
+        Ok(metadata) if metadata.is_dir() => Err(cannot_write(
+            path,
+            std::io::Error::new(std::io::ErrorKind::IsADirectory, "a folder is in the way"),
+        )),
+        Ok(_) => Ok(true),
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(false),
+        Err(source) => Err(cannot_write(path, source)),
+    }
 }
 
 fn cannot_write(path: &Path, source: std::io::Error) -> CliError {
@@ -59,9 +101,9 @@ fn cannot_write(path: &Path, source: std::io::Error) -> CliError {
     }
 }
 
-/// `.NAME.ossuary-PID-N.tmp` beside `path`: unique within this process
+/// `.NAME.ossuary-PID-N.SUFFIX` beside `path`: unique within this process
 /// too, as a batch writes files in parallel.
-fn temporary_beside(path: &Path) -> Result<PathBuf, CliError> {
+fn temporary_beside(path: &Path, suffix: &str) -> Result<PathBuf, CliError> {
     static NEXT: AtomicUsize = AtomicUsize::new(0);
     let file_name = path
         .file_name()
@@ -69,9 +111,107 @@ fn temporary_beside(path: &Path) -> Result<PathBuf, CliError> {
     let mut temporary_name = OsString::from(".");
     temporary_name.push(file_name);
     temporary_name.push(format!(
-        ".ossuary-{}-{}.tmp",
+        ".ossuary-{}-{}.{suffix}",
         std::process::id(),
         NEXT.fetch_add(1, Ordering::Relaxed)
     ));
     Ok(path.with_file_name(temporary_name))
+}
+
+/// Why a name taken from an input cannot name an output file.
+#[derive(Debug, thiserror::Error)]
+#[error("{what} {} is not a plain file name ({reason}), so it could be written outside the output folder", formats::schema::quoted(.name.as_bytes()))]
+pub struct UnsafeName {
+    /// What the name names, e.g. "skin" or "the animation data of skill \"a2o-wave\"".
+    pub what: String,
+    pub name: String,
+    pub reason: &'static str,
+}
+
+/// `name`, a name taken from an input (a skin a suit names), if it is one
+/// plain file name that stays inside the folder it is joined to: no folder
+/// separators (`/` or `\`), no `..`, no drive or stream (`:`), no control
+/// bytes, not only dots, and not a name Windows keeps for a device (`CON`,
+/// `NUL`, `COM1`..., with any extension).
+pub fn plain_file_name<'a>(what: &str, name: &'a str) -> Result<&'a str, UnsafeName> {
+    let refuse = |reason| UnsafeName {
+        what: what.to_owned(),
+        name: name.to_owned(),
+        reason,
+    };
+    if name.is_empty() {
+        return Err(refuse("it is empty"));
+    }
+    if name.contains(['/', '\\']) {
+        return Err(refuse("it holds a folder separator"));
+    }
+    if name.contains(':') {
+        return Err(refuse("it holds a colon"));
+    }
+    if name.chars().any(char::is_control) {
+        return Err(refuse("it holds a control character"));
+    }
+    if name.chars().all(|c| c == '.') {
+        return Err(refuse("it is only dots"));
+    }
+    if name.ends_with(['.', ' ']) {
+        return Err(refuse("it ends with a dot or a space, which Windows drops"));
+    }
+    let base = name.split('.').next().unwrap_or(name).trim_end();
+    let device = matches!(
+        base.to_ascii_uppercase().as_str(),
+        "CON" | "PRN" | "AUX" | "NUL" | "CONIN$" | "CONOUT$"
+    ) || ["COM", "LPT"].iter().any(|prefix| {
+        base.len() == 4
+            && base
+                .get(..3)
+                .is_some_and(|start| start.eq_ignore_ascii_case(prefix))
+            && base
+                .get(3..)
+                .is_some_and(|digit| digit.chars().all(|c| c.is_ascii_digit()))
+    });
+    if device {
+        return Err(refuse("Windows keeps it for a device"));
+    }
+    Ok(name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_name_from_a_file_is_one_plain_file_name() {
+        for fine in [
+            "xskin-a-PELVIS-MHIP",
+            "a2o-greet01",
+            "B001MAFitlgt_relax",
+            "con-man",
+            "COM10",
+            ".hidden",
+        ] {
+            assert_eq!(plain_file_name("skin", fine).unwrap(), fine);
+        }
+        let refused = [
+            ("/any/folder/xskin-a-PELVIS-MHIP", "separator"),
+            ("../../../../any/folder/x", "separator"),
+            ("..\\..\\x", "separator"),
+            ("a\0b", "control"),
+            ("\x1b]0;title\x07", "control"),
+            ("..", "only dots"),
+            ("...", "only dots"),
+            ("", "empty"),
+            ("C:x", "colon"),
+            ("x.", "ends with"),
+            ("CON", "device"),
+            ("nul.skn", "device"),
+            ("Com1", "device"),
+            ("LPT9.cfp", "device"),
+        ];
+        for (name, reason) in refused {
+            let error = plain_file_name("skin", name).unwrap_err().to_string();
+            assert!(error.contains(reason), "{name:?}: {error}");
+            assert!(!error.chars().any(char::is_control), "{error:?}");
+        }
+    }
 }

@@ -2,7 +2,8 @@
 //! prototype: a version 200 character or animation and the files it names,
 //! written into DIR in the released game's formats (`formats::sims::retail`
 //! says how): the character file as version 300, each `.msh` mesh as a
-//! `.skn`, each `.bin` of keys as a `.cfp`.
+//! `.skn`, each `.bin` of keys as a `.cfp`, each texture its meshes name as
+//! an 8-bit BMP beside them.
 
 use std::path::{Path, PathBuf};
 
@@ -56,18 +57,46 @@ pub fn run(
     let name = input_path
         .file_stem()
         .map_or_else(|| "character".into(), |stem| stem.to_string_lossy());
+    // Every name but the character's own comes from inside the file: each
+    // must be one plain file name, so nothing is written outside `folder`.
+    let inside = |what: &str, name: &str, extension: &str| {
+        output::plain_file_name(what, name)
+            .map(|name| folder.join(format!("{name}.{extension}")))
+            .map_err(|unsafe_name| CliError::input(input_path, unsafe_name))
+    };
     let mut files: Vec<(PathBuf, Vec<u8>)> = vec![(
         folder.join(format!("{name}.cmx")),
         encode(converted.cmx.to_text(), "sims-cmx")?,
     )];
     for (mesh, skn) in &converted.skins {
         files.push((
-            folder.join(format!("{mesh}.skn")),
+            inside("the skin", mesh, "skn")?,
             encode(skn.to_text(), "sims-skn")?,
         ));
     }
     for (animation, bytes) in converted.streams {
-        files.push((folder.join(format!("{animation}.cfp")), bytes));
+        files.push((inside("the animation", &animation, "cfp")?, bytes));
+    }
+    // The prototype's textures are PNGs in `Textures/`; the game and its
+    // tools read BMPs beside the skins, named as the skins name them.
+    let skins = converted
+        .skins
+        .iter()
+        .map(|(_, skn)| skn.skin())
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|error| CliError::input(input_path, error))?;
+    let textures = export::import::bmp::skin_textures(&skins, &input.files)
+        .map_err(|error| CliError::input(input_path, error))?;
+    for missing in &textures.missing {
+        context.warn(&format!(
+            "{}: no image found for the texture {missing:?}, beside the file or in a Textures \
+             folder beside it; the skins name it, and no BMP of it is written",
+            input_path.display()
+        ));
+    }
+    for (texture, bytes) in textures.images {
+        let stem = texture.strip_suffix(".bmp").unwrap_or(&texture);
+        files.push((inside("the texture", stem, "bmp")?, bytes));
     }
     std::fs::create_dir_all(folder).map_err(|source| CliError::Output {
         path: folder.to_path_buf(),

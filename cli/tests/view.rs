@@ -1,6 +1,8 @@
 //! `ossuary view` as a browser meets it: the server started as a person
 //! starts it, asked over HTTP for the listing, facts and glTF assets, for
 //! files outside its paths, and by many clients at once; stopped by Ctrl-C.
+//! And as hostile clients and folders meet it: idle and trickling
+//! connections, another host's name, deep folders, named pipes.
 
 mod support;
 
@@ -8,6 +10,7 @@ use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
 
 use support::{assert_status, fixture, ossuary};
 
@@ -343,6 +346,126 @@ fn requests_are_served_concurrently() {
             assert_eq!(status, 200, "{target}");
         }
     });
+}
+
+/// The reply to `head` (sent as written), or `None` when the server did
+/// not answer within `wait`.
+fn ask(address: &str, head: &str, wait: Duration) -> Option<String> {
+    let mut stream = TcpStream::connect(address).unwrap();
+    stream.set_read_timeout(Some(wait)).unwrap();
+    stream.write_all(head.as_bytes()).unwrap();
+    let mut reply = Vec::new();
+    stream.read_to_end(&mut reply).ok()?;
+    Some(String::from_utf8_lossy(&reply).into_owned())
+}
+
+/// `GET target` as a browser sends it, answered within `wait`.
+fn get_within(served: &Served, target: &str, wait: Duration) -> Option<String> {
+    let head = format!("GET {target} HTTP/1.1\r\nHost: {}\r\n\r\n", served.address);
+    ask(&served.address, &head, wait)
+}
+
+#[test]
+fn only_requests_for_the_printed_address_are_answered() {
+    let served = fixtures();
+    let port = served.address.rsplit_once(':').unwrap().1;
+    for (host, status) in [
+        ("attacker.example".to_owned(), "403"),
+        (format!("attacker.example:{port}"), "403"),
+        (format!("localhost:{port}"), "200"),
+        (served.address.clone(), "200"),
+    ] {
+        let head = format!("GET /api/list HTTP/1.1\r\nHost: {host}\r\n\r\n");
+        let reply = ask(&served.address, &head, Duration::from_secs(5)).unwrap();
+        assert!(
+            reply.starts_with(&format!("HTTP/1.1 {status} ")),
+            "{host}: {reply}"
+        );
+    }
+}
+
+#[test]
+fn a_request_is_answered_while_connections_trickle_or_sit_idle() {
+    let served = fixtures();
+    let idle: Vec<TcpStream> = (0..200)
+        .map(|_| TcpStream::connect(&served.address).unwrap())
+        .collect();
+    let mut trickling: Vec<TcpStream> = (0..70)
+        .map(|_| TcpStream::connect(&served.address).unwrap())
+        .collect();
+    for byte in b"GET / HTTP/1.1\r\nX-Slow: " {
+        for stream in &mut trickling {
+            // The server may give up on a connection to make room.
+            let _ = stream.write_all(&[*byte]);
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let started = Instant::now();
+    let reply = get_within(&served, "/api/list", Duration::from_secs(2));
+    let took = started.elapsed();
+    drop((idle, trickling));
+    let reply = reply.expect("no answer within 2 s");
+    assert!(reply.starts_with("HTTP/1.1 200 "), "{reply}");
+    assert!(took < Duration::from_secs(2), "answered in {took:?}");
+}
+
+#[test]
+fn a_folder_1600_deep_is_listed_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(
+        tests::fixtures_dir().join("humanoid.skel"),
+        dir.path().join("humanoid.skel"),
+    )
+    .unwrap();
+    let mut deep = dir.path().to_path_buf();
+    deep.extend(std::iter::repeat_n("d", 1600));
+    std::fs::create_dir_all(&deep).unwrap();
+    let served = Served::start(&[dir.path()]);
+    let started = Instant::now();
+    let reply = get_within(&served, "/api/list", Duration::from_secs(5));
+    let took = started.elapsed();
+    let reply = reply.expect("no answer within 5 s");
+    assert!(reply.starts_with("HTTP/1.1 200 "), "{reply}");
+    assert!(reply.contains("humanoid.skel"), "{reply}");
+    assert!(reply.contains("deep are not listed"), "{reply}");
+    eprintln!("listed in {took:?}");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_named_pipe_does_not_hold_up_the_listing() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(
+        tests::fixtures_dir().join("humanoid.cmx"),
+        dir.path().join("humanoid.cmx"),
+    )
+    .unwrap();
+    let made = Command::new("mkfifo")
+        .arg(dir.path().join("pipe.cmx"))
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let served = Served::start(&[dir.path()]);
+    // More page loads than requests answered at once: each held one for
+    // good while it waited for the pipe.
+    for load in 0..70 {
+        let reply = get_within(&served, "/api/list", Duration::from_secs(5))
+            .unwrap_or_else(|| panic!("listing {load} not answered within 5 s"));
+        assert!(reply.starts_with("HTTP/1.1 200 "), "{reply}");
+        assert!(reply.contains("pipe.cmx"), "{reply}");
+        assert!(reply.contains("named pipe"), "{reply}");
+    }
+}
+
+#[test]
+fn blend_weights_that_are_not_numbers_are_refused() {
+    let served = fixtures();
+    for weight in ["NaN", "inf", "-inf"] {
+        let (status, error) = served.json(&format!(
+            "/api/gltf?open=humanoid.sat&blend=blend_fat={weight}"
+        ));
+        assert_eq!(status, 400, "{weight}: {error}");
+    }
 }
 
 /// Keeps an asset for CI's glTF validator when `OSSUARY_GLTF_OUT` names a folder.

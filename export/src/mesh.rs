@@ -52,6 +52,23 @@ pub struct Bind<'a> {
     pub skin: Option<json::Index<json::Skin>>,
 }
 
+/// Refuses the first value of `values` (one per vertex) that is not finite.
+fn finite<const N: usize>(what: &'static str, values: &[[f32; N]]) -> Result<(), MeshProblem> {
+    match values
+        .iter()
+        .position(|value| !value.iter().all(|x| x.is_finite()))
+    {
+        Some(vertex) => Err(MeshProblem::NotFinite {
+            vertex,
+            what,
+            value: values
+                .get(vertex)
+                .map_or_else(Vec::new, |value| value.to_vec()),
+        }),
+        None => Ok(()),
+    }
+}
+
 /// A skin as a mesh and the node that places it, with one morph target per
 /// frame of each of `morphs` (vertex animations' frames: every vertex's
 /// position, in the file's axes), then one per blend shape of the skin, at
@@ -89,6 +106,8 @@ pub fn skinned_mesh(
                 .map(|unit| unit.to_array())
         })
         .collect();
+    finite("position", &positions)?;
+    finite("texture coordinate", &skin.uvs)?;
     let corners: Vec<u32> = skin
         .triangles
         .iter()
@@ -137,6 +156,7 @@ pub fn skinned_mesh(
                 (change.point(Vec3::from_array(to)) - Vec3::from_array(from)).to_array()
             })
             .collect();
+        finite("move in a morph target", &moves)?;
         targets.push(json::mesh::MorphTarget {
             positions: Some(asset.floats(&moves, Type::Vec3, vertex_data, true)),
             normals: None,
@@ -159,17 +179,25 @@ pub fn skinned_mesh(
         )
         .collect();
     // Blend shapes are named for clients (a frame of a vertex animation by
-    // its number).
-    let extras = if skin.morph_targets.is_empty() {
-        None
-    } else {
+    // its number); what glTF cannot hold of a Sims skin travels beside them.
+    let mut extras = serde_json::Map::new();
+    if !skin.morph_targets.is_empty() {
         let names: Vec<String> = (0..frame_count)
             .map(|frame| format!("frame {frame}"))
             .chain(skin.morph_targets.iter().map(|target| target.name.clone()))
             .collect();
-        // Strings always serialize: `ok` drops nothing.
-        serde_json::value::to_raw_value(&serde_json::json!({ "targetNames": names })).ok()
-    };
+        extras.insert("targetNames".to_owned(), serde_json::json!(names));
+    }
+    if let Binding::BoneSpace(bone_space) = &skin.binding {
+        extras.insert(
+            crate::import::sims::SKIN_EXTRAS.to_owned(),
+            crate::import::sims::skin_extras(skin, bone_space),
+        );
+    }
+    // Plain JSON always serializes: `ok` drops nothing.
+    let extras = (!extras.is_empty())
+        .then(|| serde_json::value::to_raw_value(&extras).ok())
+        .flatten();
     let (mode, indices) = if corners.is_empty() {
         (json::mesh::Mode::Points, None)
     } else {

@@ -12,7 +12,7 @@ use image::ImageFormat;
 use json::validation::Checked;
 
 use crate::buffer::Asset;
-use crate::{Mesh, MeshProblem};
+use crate::{Mesh, MeshProblem, TextureError};
 
 /// The image files looked for under a texture's name, as the image crate
 /// reads them.
@@ -139,17 +139,47 @@ fn material(name: Option<String>, texture: Option<json::Index<json::Texture>>) -
     }
 }
 
-/// The image as PNG. The format comes from the file's extension (TGA has no
-/// signature to tell it by), else from its first bytes.
-fn png(found: &FoundFile) -> Result<Vec<u8>, image::ImageError> {
+/// The widest and tallest image decoded, in pixels: well past any texture
+/// the games ship, and a bound on the memory one texture takes (64 MiB of
+/// 8-bit RGBA), whatever its file claims.
+pub const MAX_SIDE: u32 = 4096;
+
+/// The most bytes the decoder may allocate for one image: the largest
+/// image of [`MAX_SIDE`] squared as 8-bit RGBA.
+const MAX_DECODED: u64 = MAX_SIDE as u64 * MAX_SIDE as u64 * 4;
+
+/// The image as PNG (see [`decode`]).
+fn png(found: &FoundFile) -> Result<Vec<u8>, TextureError> {
     let format = match ImageFormat::from_path(&found.path) {
         Ok(format) => format,
         Err(_) => image::guess_format(&found.bytes)?,
     };
-    let decoded = image::load_from_memory_with_format(&found.bytes, format)?;
+    let decoded = decode(&found.bytes, format)?;
     let mut png = Vec::new();
     decoded.write_to(&mut Cursor::new(&mut png), ImageFormat::Png)?;
     Ok(png)
+}
+
+/// An image file's pixels. The format comes from the file's extension (TGA
+/// has no signature to tell it by), else from its first bytes. The image's
+/// size is read from its header and checked before its pixels are decoded,
+/// and the decoder is held to [`MAX_DECODED`] bytes besides.
+pub(crate) fn decode(
+    bytes: &[u8],
+    format: ImageFormat,
+) -> Result<image::DynamicImage, TextureError> {
+    let reader = || image::ImageReader::with_format(Cursor::new(bytes), format);
+    let (width, height) = reader().into_dimensions()?;
+    if width > MAX_SIDE || height > MAX_SIDE {
+        return Err(TextureError::TooLarge { width, height });
+    }
+    let mut limits = image::Limits::default();
+    limits.max_image_width = Some(MAX_SIDE);
+    limits.max_image_height = Some(MAX_SIDE);
+    limits.max_alloc = Some(MAX_DECODED);
+    let mut decoder = reader();
+    decoder.limits(limits);
+    Ok(decoder.decode()?)
 }
 
 #[cfg(test)]

@@ -52,8 +52,8 @@ impl fmt::Display for FieldPath {
                 (Segment::Field(name), Some(Segment::Chunk(_))) => write!(f, "/{name}")?,
                 (Segment::Field(name), Some(_)) => write!(f, ".{name}")?,
                 (Segment::Index(index), _) => write!(f, "[{index}]")?,
-                (Segment::Chunk(tag), None) => f.write_str(&String::from_utf8_lossy(tag))?,
-                (Segment::Chunk(tag), Some(_)) => write!(f, "/{}", String::from_utf8_lossy(tag))?,
+                (Segment::Chunk(tag), None) => write!(f, "{}", tag.escape_ascii())?,
+                (Segment::Chunk(tag), Some(_)) => write!(f, "/{}", tag.escape_ascii())?,
             }
             if let (Segment::Chunk(_), Some(index)) = (segment, pending_index.take()) {
                 write!(f, "[{index}]")?;
@@ -72,6 +72,85 @@ pub enum Position {
     Byte(u64),
     /// A line and column of a text file, both from 1.
     Text { line: usize, column: usize },
+}
+
+/// The most characters of input a message quotes: about a line's worth.
+const QUOTE_LIMIT: usize = 60;
+
+/// Bytes of the input as an error message quotes them: at most
+/// [`QUOTE_LIMIT`] characters, then `...`; control characters, the
+/// characters that reorder or hide text on a terminal, and bytes that are
+/// not UTF-8 written as escapes (`\x1b`, `\u202e`). A message then stays
+/// one short line whatever the input holds (a gigabyte of NULs, a
+/// terminal's escape sequences), and only the first bytes are looked at.
+pub fn quoted(bytes: &[u8]) -> String {
+    // Each character shown takes at least one byte (an escape more), so
+    // these are enough to fill the quote.
+    let looked_at = bytes.get(..QUOTE_LIMIT).unwrap_or(bytes);
+    let mut text = String::new();
+    let mut shown = 0;
+    for chunk in looked_at.utf8_chunks() {
+        let valid = chunk
+            .valid()
+            .chars()
+            .map(|c| escape(c).unwrap_or_else(|| c.to_string()));
+        let invalid = chunk.invalid().iter().map(|byte| format!("\\x{byte:02x}"));
+        for piece in valid.chain(invalid) {
+            let width = piece.chars().count();
+            if shown + width > QUOTE_LIMIT {
+                text.push_str("...");
+                return text;
+            }
+            shown += width;
+            text.push_str(&piece);
+        }
+    }
+    if looked_at.len() < bytes.len() {
+        text.push_str("...");
+    }
+    text
+}
+
+/// `text` as it may go to a terminal: every character that is not a line
+/// break or tab and that a terminal would act on rather than show, or
+/// that hides or reorders the text around it, written as an escape (see
+/// [`quoted`]). Names read from files reach messages and summaries, and a
+/// file must not be able to drive the terminal that shows them.
+pub fn printable(text: &str) -> std::borrow::Cow<'_, str> {
+    let needs = |c: char| c != '\n' && c != '\t' && escape(c).is_some();
+    if !text.chars().any(needs) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut escaped = String::with_capacity(text.len() + 16);
+    for c in text.chars() {
+        match escape(c) {
+            Some(escape) if needs(c) => escaped.push_str(&escape),
+            _ => escaped.push(c),
+        }
+    }
+    std::borrow::Cow::Owned(escaped)
+}
+
+/// The escape a message writes for `c`, if it needs one.
+fn escape(c: char) -> Option<String> {
+    match c {
+        '\0' => Some("\\0".to_owned()),
+        '\t' => Some("\\t".to_owned()),
+        '\n' => Some("\\n".to_owned()),
+        '\r' => Some("\\r".to_owned()),
+        c if c.is_control() && c.is_ascii() => Some(format!("\\x{:02x}", u32::from(c))),
+        // Four digits, as JSON writes them, so JSON text stays JSON: such
+        // characters stand only inside its strings. Every one is in the
+        // Basic Multilingual Plane.
+        c if c.is_control() || hides_text(c) => Some(format!("\\u{:04x}", u32::from(c))),
+        _ => None,
+    }
+}
+
+/// Characters that change how a terminal shows the text around them
+/// (zero-width ones, direction overrides and isolates).
+fn hides_text(c: char) -> bool {
+    matches!(u32::from(c), 0x200b..=0x200f | 0x202a..=0x202e | 0x2060..=0x2069 | 0xfeff)
 }
 
 /// What went wrong.
@@ -267,6 +346,40 @@ impl From<Error> for binrw::Error {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_quote_is_a_line_at_most_with_every_control_byte_escaped() {
+        assert_eq!(quoted(b"version 300"), "version 300");
+        assert_eq!(quoted(b"a\tb\r\n"), "a\\tb\\r\\n");
+        // A terminal's title and clear-screen sequences come out inert.
+        assert_eq!(
+            quoted(b"\x1b]0;owned\x07\x1b[2J"),
+            "\\x1b]0;owned\\x07\\x1b[2J"
+        );
+        // Windows-1252 bytes are not UTF-8; a direction override hides text.
+        assert_eq!(quoted(b"caf\xe9"), "caf\\xe9");
+        assert_eq!(quoted("a\u{202e}b".as_bytes()), "a\\u202eb");
+        // A gigabyte of NULs is looked at only as far as the quote goes.
+        let nuls = vec![0u8; 1 << 20];
+        let quote = quoted(&nuls);
+        assert_eq!(quote, format!("{}...", "\\0".repeat(30)));
+        let long = quoted(&[b'x'; 61]);
+        assert_eq!(long, format!("{}...", "x".repeat(60)));
+        assert_eq!(quoted(&[b'x'; 60]), "x".repeat(60));
+        // An escape is never cut in two.
+        let mixed = [b"x".as_slice(), &[0x1b; 30]].concat();
+        assert_eq!(quoted(&mixed), format!("x{}...", "\\x1b".repeat(14)));
+    }
+
+    #[test]
+    fn printable_text_keeps_its_lines_and_escapes_what_drives_a_terminal() {
+        assert!(matches!(
+            printable("bones\n\tROOT\n"),
+            std::borrow::Cow::Borrowed(_)
+        ));
+        assert_eq!(printable("name \x1b[2J\r\n"), "name \\x1b[2J\\r\n");
+        assert_eq!(printable("\u{9b}31m"), "\\u009b31m");
+    }
 
     #[test]
     fn the_position_and_path_lead_the_message_when_there_are_any() {

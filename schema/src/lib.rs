@@ -112,7 +112,7 @@ use std::io::{Read, Seek, Write};
 
 pub use binrw::Endian;
 pub use check::{checked_at_byte, without_checks, Refusal};
-pub use error::{Error, ErrorKind, FieldPath, Position, Segment};
+pub use error::{printable, quoted, Error, ErrorKind, FieldPath, Position, Segment};
 pub use iff::RawChunk;
 pub use input::{Input, SliceInput};
 pub use layout::{ByteOrder, ContextLayout, FieldLayout, Layout, TypeLayout};

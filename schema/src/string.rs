@@ -57,6 +57,13 @@ impl RawString {
             .map(RawString)
     }
 
+    /// The bytes in double quotes as an error message shows them: a
+    /// line's worth at most, control characters escaped
+    /// ([`quoted`](crate::quoted)).
+    pub fn quoted(&self) -> String {
+        format!("\"{}\"", crate::quoted(&self.0))
+    }
+
     pub fn to_text(&self) -> String {
         self.0.iter().copied().map(byte_to_char).collect()
     }
@@ -96,7 +103,8 @@ impl<'de> Deserialize<'de> for RawString {
         let text = String::deserialize(deserializer)?;
         RawString::from_text(&text).ok_or_else(|| {
             serde::de::Error::custom(format!(
-                "{text:?} has a character that Windows-1252 cannot store"
+                "\"{}\" has a character that Windows-1252 cannot store",
+                crate::quoted(text.as_bytes())
             ))
         })
     }

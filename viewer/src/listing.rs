@@ -5,11 +5,18 @@
 //! bytes where the extension is shared or missing), and what it holds from
 //! its format. Only a format whose files differ in kind (a Sims `.cmx` can
 //! be a skeleton, a suit, a skill or several) has its small files decoded.
+//!
+//! A listing is bounded however the folders are made: it walks each folder
+//! once, down to [`MAX_DEPTH`] folders below a path given; it stops at
+//! [`LIST_DEADLINE`] or when its client has gone; and it opens nothing but
+//! regular files (a named pipe would block the open until something wrote
+//! to it), listing anything else as a problem.
 
 use std::collections::HashMap;
 use std::fs;
 use std::io::Read as _;
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 use formats::capabilities::Capabilities;
 use formats::catalogue::Catalogue;
@@ -22,6 +29,12 @@ use crate::roots::Roots;
 const SNIFF_BYTES: u64 = 4096;
 /// The largest file decoded while listing, to learn what it holds.
 const DECODE_LIMIT: u64 = 4 << 20;
+/// Folders below a path given that are listed: game files sit a few levels
+/// deep; a deeper folder is listed as a problem, not walked.
+pub const MAX_DEPTH: usize = 64;
+/// How long a listing may take; past it, the files found so far are listed
+/// with a problem saying so.
+pub const LIST_DEADLINE: Duration = Duration::from_secs(20);
 
 #[derive(Debug, Default, Serialize)]
 pub struct Listing {
@@ -92,18 +105,50 @@ pub fn family_of(format: &Format) -> &'static str {
     format.name.split('-').next().unwrap_or(format.name)
 }
 
-/// Everything under the roots, grouped.
-pub fn list(roots: &Roots, catalogue: &Catalogue) -> Listing {
-    let mut files = Vec::new();
+/// Everything under the roots, grouped; `gone` tells whether the client
+/// the listing is for has gone.
+pub fn list(roots: &Roots, catalogue: &Catalogue, gone: &dyn Fn() -> bool) -> Listing {
+    let deadline = Instant::now() + LIST_DEADLINE;
+    let mut walk = Walk {
+        files: Vec::new(),
+        passed: Vec::new(),
+        stop: &|| Instant::now() >= deadline || gone(),
+        stopped: None,
+    };
     for root in roots.iter() {
-        walk(&root.path, &root.path, &mut files);
+        walk.root(&root.path);
     }
-    listing_of(roots, catalogue, files)
+    let (mut listing, classifying_stopped) = listing_of(roots, catalogue, walk.files, walk.stop);
+    let stopped = walk.stopped.or(classifying_stopped).map(|path| {
+        let message = format!(
+            "the listing took over {} s and stopped here, unfinished: serve a smaller folder",
+            LIST_DEADLINE.as_secs()
+        );
+        (path, message)
+    });
+    let passed = walk
+        .passed
+        .into_iter()
+        .chain(stopped)
+        .filter_map(|(path, message)| {
+            Some(Problem {
+                file: roots.relative(&path)?,
+                message,
+            })
+        });
+    listing.problems.extend(passed);
+    listing
 }
 
 /// The files given (absolute, links resolved), grouped; those outside
-/// the roots are left out.
-fn listing_of(roots: &Roots, catalogue: &Catalogue, files: Vec<PathBuf>) -> Listing {
+/// the roots are left out. When `stop` says so, the files not yet looked
+/// at are left out too, and the first of them is returned.
+fn listing_of(
+    roots: &Roots,
+    catalogue: &Catalogue,
+    files: Vec<PathBuf>,
+    stop: &dyn Fn() -> bool,
+) -> (Listing, Option<PathBuf>) {
     let mut listing = Listing::default();
     let mut kinds: HashMap<&'static str, Capabilities> = HashMap::new();
     let mut found = Vec::new();
@@ -111,6 +156,10 @@ fn listing_of(roots: &Roots, catalogue: &Catalogue, files: Vec<PathBuf>) -> List
         let Some(rel) = roots.relative(&path) else {
             continue;
         };
+        if stop() {
+            group(&found, &mut listing);
+            return (listing, Some(path));
+        }
         match classify(&path, catalogue, &mut kinds) {
             Ok(Some((format, holds))) => found.push(Found {
                 rel,
@@ -123,38 +172,118 @@ fn listing_of(roots: &Roots, catalogue: &Catalogue, files: Vec<PathBuf>) -> List
         }
     }
     group(&found, &mut listing);
-    listing
+    (listing, None)
 }
 
-/// Every file under `dir`, in name order, skipping links that lead out of
-/// `root`.
-fn walk(root: &Path, dir: &Path, files: &mut Vec<PathBuf>) {
-    if dir.is_file() {
-        files.push(dir.to_path_buf());
-        return;
-    }
-    let Ok(entries) = fs::read_dir(dir) else {
-        return;
-    };
-    let mut paths: Vec<PathBuf> = entries.flatten().map(|entry| entry.path()).collect();
-    paths.sort();
-    for path in paths {
-        let Ok(canonical) = path.canonicalize() else {
-            continue;
-        };
-        if !canonical.starts_with(root) {
-            continue;
+/// The files under the paths given, and what was passed over.
+struct Walk<'a> {
+    /// Absolute, with no links in them.
+    files: Vec<PathBuf>,
+    /// Paths not listed, and why.
+    passed: Vec<(PathBuf, String)>,
+    /// Whether to stop walking.
+    stop: &'a dyn Fn() -> bool,
+    /// The path the walk stopped at.
+    stopped: Option<PathBuf>,
+}
+
+impl Walk<'_> {
+    /// A path given (absolute, links resolved): a folder, or a file.
+    fn root(&mut self, root: &Path) {
+        if self.stopped.is_some() {
+            return;
         }
-        if canonical.is_dir() {
-            // A link to a folder already walked would walk it again.
-            if path.is_symlink() {
-                continue;
+        match fs::metadata(root) {
+            Ok(metadata) if metadata.is_dir() => {
+                self.folder(root, root, 0);
             }
-            walk(root, &canonical, files);
-        } else {
-            files.push(canonical);
+            Ok(metadata) if metadata.is_file() => self.files.push(root.to_path_buf()),
+            Ok(metadata) => self
+                .passed
+                .push((root.to_path_buf(), not_regular(&metadata.file_type()))),
+            Err(_) => {}
         }
     }
+
+    /// Every file under `dir`, `depth` folders below `root`, in name
+    /// order; false once the walk is to stop. Each path is built from
+    /// `dir`, which has no links in it, and the kind of each entry comes
+    /// with the folder's entries: resolving each path found instead costs
+    /// a look at each of its parts, which made the walk's time grow with
+    /// the cube of the depth.
+    fn folder(&mut self, root: &Path, dir: &Path, depth: usize) -> bool {
+        let Ok(entries) = fs::read_dir(dir) else {
+            return true;
+        };
+        let mut entries: Vec<(PathBuf, fs::FileType)> = entries
+            .flatten()
+            .filter_map(|entry| Some((entry.path(), entry.file_type().ok()?)))
+            .collect();
+        entries.sort_by(|(one, _), (other, _)| one.cmp(other));
+        for (path, kind) in entries {
+            if (self.stop)() {
+                self.stopped = Some(path);
+                return false;
+            }
+            if kind.is_dir() {
+                if depth >= MAX_DEPTH {
+                    let message = format!("folders over {MAX_DEPTH} deep are not listed");
+                    self.passed.push((path, message));
+                } else if !self.folder(root, &path, depth + 1) {
+                    return false;
+                }
+            } else if kind.is_file() {
+                self.files.push(path);
+            } else if kind.is_symlink() {
+                self.link(root, &path);
+            } else {
+                self.passed.push((path, not_regular(&kind)));
+            }
+        }
+        true
+    }
+
+    /// What a link leads to, when that is a file under `root`. A link to a
+    /// folder is not followed: it would walk a folder again, or forever.
+    fn link(&mut self, root: &Path, path: &Path) {
+        let Ok(target) = path.canonicalize() else {
+            return;
+        };
+        if !target.starts_with(root) {
+            return;
+        }
+        match fs::metadata(&target) {
+            Ok(metadata) if metadata.is_file() => self.files.push(target),
+            Ok(metadata) if !metadata.is_dir() => self
+                .passed
+                .push((path.to_path_buf(), not_regular(&metadata.file_type()))),
+            _ => {}
+        }
+    }
+}
+
+/// Why a file that is not a regular file is not read.
+fn not_regular(kind: &fs::FileType) -> String {
+    #[cfg(unix)]
+    let what = {
+        use std::os::unix::fs::FileTypeExt as _;
+        if kind.is_fifo() {
+            "a named pipe (FIFO)"
+        } else if kind.is_socket() {
+            "a socket"
+        } else if kind.is_block_device() || kind.is_char_device() {
+            "a device"
+        } else {
+            "not a file"
+        }
+    };
+    #[cfg(not(unix))]
+    let what = if kind.is_dir() {
+        "a folder"
+    } else {
+        "not a file"
+    };
+    format!("{what}, not a regular file: not supported, never read")
 }
 
 /// A file's format and what it holds; `None` when no format claims it.
@@ -195,8 +324,22 @@ fn classify(
     Ok(Some((format, Capabilities::of_document(document.as_ref()))))
 }
 
+/// The first `limit` bytes of a regular file.
 fn read_at_most(path: &Path, limit: u64) -> Result<Vec<u8>, String> {
-    let file = fs::File::open(path).map_err(|error| error.to_string())?;
+    let mut options = fs::OpenOptions::new();
+    options.read(true);
+    // Should a named pipe have taken the file's place since it was listed,
+    // opening it does not wait for something to write to it.
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::custom_flags(&mut options, libc::O_NONBLOCK);
+    let file = options.open(path).map_err(|error| error.to_string())?;
+    let kind = file
+        .metadata()
+        .map_err(|error| error.to_string())?
+        .file_type();
+    if !kind.is_file() {
+        return Err(not_regular(&kind));
+    }
     let mut bytes = Vec::new();
     file.take(limit)
         .read_to_end(&mut bytes)
@@ -290,8 +433,14 @@ fn group_folder(found: &[&Found], listing: &mut Listing) {
 
 /// The meshes that dress the character `open` names, as the listing of
 /// its folder gives them (only that folder is looked at: files only ever
-/// go together within one).
-pub fn meshes_of(roots: &Roots, catalogue: &Catalogue, open: &str) -> Vec<String> {
+/// go together within one); `gone` tells whether the client they are for
+/// has gone.
+pub fn meshes_of(
+    roots: &Roots,
+    catalogue: &Catalogue,
+    open: &str,
+    gone: &dyn Fn() -> bool,
+) -> Vec<String> {
     let Some(folder) = roots
         .resolve(open)
         .and_then(|path| path.parent().map(Path::to_path_buf))
@@ -307,10 +456,117 @@ pub fn meshes_of(roots: &Roots, catalogue: &Catalogue, open: &str) -> Vec<String
         .filter(|path| path.is_file() && path.parent() == Some(folder.as_path()))
         .collect();
     files.sort();
-    listing_of(roots, catalogue, files)
-        .characters
-        .into_iter()
-        .find(|character| character.open == open)
-        .map(|character| character.meshes)
-        .unwrap_or_default()
+    let deadline = Instant::now() + LIST_DEADLINE;
+    listing_of(roots, catalogue, files, &|| {
+        Instant::now() >= deadline || gone()
+    })
+    .0
+    .characters
+    .into_iter()
+    .find(|character| character.open == open)
+    .map(|character| character.meshes)
+    .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::mpsc;
+
+    use super::*;
+
+    fn never() -> bool {
+        false
+    }
+
+    #[test]
+    fn a_folder_nested_past_the_limit_is_reported_not_walked() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("top.skn"), "x").unwrap();
+        // 1,600 deep, as in the issue: the old walk took 107 s on it.
+        let mut deep = dir.path().to_path_buf();
+        deep.extend(std::iter::repeat_n("d", 1600));
+        std::fs::create_dir_all(&deep).unwrap();
+        std::fs::write(deep.join("deep.skn"), "x").unwrap();
+        let mut limit = "d/".repeat(MAX_DEPTH);
+        limit += "d";
+        std::fs::write(dir.path().join(&limit).with_file_name("last.skn"), "x").unwrap();
+        let roots = Roots::new(&[dir.path().to_path_buf()]).unwrap();
+        let started = Instant::now();
+        let listing = list(&roots, &Catalogue::default(), &never);
+        eprintln!("listed 1,600 folders deep in {:?}", started.elapsed());
+        let meshes: Vec<&str> = listing
+            .meshes
+            .iter()
+            .map(|mesh| mesh.file.as_str())
+            .collect();
+        let last = format!("{}last.skn", "d/".repeat(MAX_DEPTH));
+        assert_eq!(meshes, [last.as_str(), "top.skn"]);
+        assert_eq!(listing.problems.len(), 1, "{:?}", listing.problems);
+        assert_eq!(listing.problems[0].file, limit);
+        assert_eq!(
+            listing.problems[0].message,
+            format!("folders over {MAX_DEPTH} deep are not listed")
+        );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_named_pipe_is_listed_as_not_supported_without_being_opened() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("a.skn"), "x").unwrap();
+        // A `.cmx` is decoded to learn what it holds: opening it blocked
+        // until something wrote to the pipe.
+        let made = std::process::Command::new("mkfifo")
+            .arg(dir.path().join("b.cmx"))
+            .status()
+            .unwrap();
+        assert!(made.success());
+        let roots = Roots::new(&[dir.path().to_path_buf()]).unwrap();
+        let (done, listed) = mpsc::channel();
+        std::thread::spawn(move || {
+            let _ = done.send(list(&roots, &Catalogue::default(), &never));
+        });
+        let listing = listed.recv_timeout(Duration::from_secs(5)).unwrap();
+        assert_eq!(listing.meshes.len(), 1);
+        assert_eq!(listing.problems.len(), 1, "{:?}", listing.problems);
+        assert_eq!(listing.problems[0].file, "b.cmx");
+        assert_eq!(
+            listing.problems[0].message,
+            "a named pipe (FIFO), not a regular file: not supported, never read"
+        );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_named_pipe_put_in_a_files_place_is_not_waited_for() {
+        let dir = tempfile::tempdir().unwrap();
+        let pipe = dir.path().join("b.cmx");
+        let made = std::process::Command::new("mkfifo")
+            .arg(&pipe)
+            .status()
+            .unwrap();
+        assert!(made.success());
+        let (done, read) = mpsc::channel();
+        std::thread::spawn(move || {
+            let _ = done.send(read_at_most(&pipe, SNIFF_BYTES));
+        });
+        let refused = read.recv_timeout(Duration::from_secs(5)).unwrap();
+        assert_eq!(
+            refused,
+            Err("a named pipe (FIFO), not a regular file: not supported, never read".to_owned())
+        );
+    }
+
+    #[test]
+    fn a_listing_whose_client_has_gone_stops() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("sub")).unwrap();
+        std::fs::write(dir.path().join("sub/a.skn"), "x").unwrap();
+        let roots = Roots::new(&[dir.path().to_path_buf()]).unwrap();
+        let listing = list(&roots, &Catalogue::default(), &|| true);
+        assert!(listing.meshes.is_empty());
+        assert_eq!(listing.problems.len(), 1, "{:?}", listing.problems);
+        assert_eq!(listing.problems[0].file, "sub");
+        assert!(listing.problems[0].message.contains("stopped here"));
+    }
 }

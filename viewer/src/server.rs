@@ -1,10 +1,16 @@
 //! The server: on 127.0.0.1 only, answering GET requests for the page,
 //! the listing, a file's facts and glTF assets, each connection on a
 //! thread of its own ([`crate::http`]).
+//!
+//! glTF assets are made one at a time: making one can hold a decoded
+//! texture of hundreds of megabytes, and the cap on connections answered
+//! at once bounds threads, not memory. Other requests for assets wait
+//! their turn, up to [`GLTF_WAIT`].
 
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, Condvar, Mutex, PoisonError};
+use std::time::{Duration, Instant};
 
 use formats::catalogue::Catalogue;
 use serde::Serialize;
@@ -27,6 +33,15 @@ pub struct Viewer {
     pub catalogue: Catalogue,
     pub assets: Box<dyn Assets>,
 }
+
+/// glTF assets made at once.
+const GLTF_BUILDS: usize = 1;
+/// How long a request for a glTF asset waits for its turn before it is
+/// refused with 503.
+const GLTF_WAIT: Duration = Duration::from_secs(30);
+/// How often a request waiting for its turn looks whether its client has
+/// gone (and its turn can go to the next).
+const GONE_POLL: Duration = Duration::from_millis(100);
 
 /// A server answering until [`Running::stop`].
 pub struct Running {
@@ -51,9 +66,14 @@ impl Running {
 pub fn start(viewer: Viewer, port: u16) -> Result<Running, ServeError> {
     let listener =
         TcpListener::bind(("127.0.0.1", port)).map_err(|source| ServeError { port, source })?;
-    let viewer = Arc::new(viewer);
-    let listening = http::serve(listener, move |request| viewer.route(&request.target))
-        .map_err(|source| ServeError { port, source })?;
+    let server = Arc::new(Server {
+        viewer,
+        gltf_turns: Turns::new(GLTF_BUILDS),
+    });
+    let listening = http::serve(listener, move |request, client| {
+        server.route(&request.target, &|| client.gone())
+    })
+    .map_err(|source| ServeError { port, source })?;
     let url = format!("http://{}/", listening.address());
     Ok(Running { listening, url })
 }
@@ -83,16 +103,75 @@ struct ErrorBody {
     message: String,
 }
 
-impl Viewer {
-    fn route(&self, url: &str) -> Answer {
+/// Turns to do something of which only so many may be done at once.
+struct Turns {
+    free: Mutex<usize>,
+    freed: Condvar,
+}
+
+/// A turn, given back when dropped.
+struct Turn<'a>(&'a Turns);
+
+impl Turns {
+    fn new(at_once: usize) -> Turns {
+        Turns {
+            free: Mutex::new(at_once),
+            freed: Condvar::new(),
+        }
+    }
+
+    /// Waits for a turn until `deadline`; `None` when the deadline passes
+    /// first or the client has gone (`gone`).
+    fn take(&self, deadline: Instant, gone: &dyn Fn() -> bool) -> Option<Turn<'_>> {
+        let mut free = self.free.lock().unwrap_or_else(PoisonError::into_inner);
+        loop {
+            if *free > 0 {
+                *free -= 1;
+                return Some(Turn(self));
+            }
+            let left = deadline
+                .checked_duration_since(Instant::now())
+                .filter(|left| !left.is_zero())?;
+            if gone() {
+                return None;
+            }
+            free = match self.freed.wait_timeout(free, left.min(GONE_POLL)) {
+                Ok((free, _)) => free,
+                Err(poisoned) => poisoned.into_inner().0,
+            };
+        }
+    }
+}
+
+impl Drop for Turn<'_> {
+    fn drop(&mut self) {
+        let mut free = self.0.free.lock().unwrap_or_else(PoisonError::into_inner);
+        *free += 1;
+        self.0.freed.notify_one();
+    }
+}
+
+/// A viewer being served.
+struct Server {
+    viewer: Viewer,
+    gltf_turns: Turns,
+}
+
+impl Server {
+    /// The answer to `url`; `gone` tells whether the client has gone, for
+    /// work that takes a while.
+    fn route(&self, url: &str, gone: &dyn Fn() -> bool) -> Answer {
         let (path, query) = url.split_once('?').unwrap_or((url, ""));
         let query: Vec<(String, String)> = form_urlencoded::parse(query.as_bytes())
             .into_owned()
             .collect();
         match path {
-            "/api/list" => json(200, &listing::list(&self.roots, &self.catalogue)),
+            "/api/list" => json(
+                200,
+                &listing::list(&self.viewer.roots, &self.viewer.catalogue, gone),
+            ),
             "/api/info" => self.info(&query),
-            "/api/gltf" => self.gltf(&query),
+            "/api/gltf" => self.gltf(&query, gone),
             _ => match web::file(path) {
                 Some(file) => Answer {
                     status: 200,
@@ -110,13 +189,13 @@ impl Viewer {
             return not_found();
         };
         let anim = match first(query, "anim") {
-            Some(rel) => match self.roots.resolve(rel) {
+            Some(rel) => match self.viewer.roots.resolve(rel) {
                 Some(path) => Some(path),
                 None => return not_found(),
             },
             None => None,
         };
-        match self.assets.info(&open, anim.as_deref()) {
+        match self.viewer.assets.info(&open, anim.as_deref()) {
             Ok(mut info) => {
                 info.facts = info.facts.iter().map(|fact| self.shown(fact)).collect();
                 info.warnings = info
@@ -130,7 +209,7 @@ impl Viewer {
         }
     }
 
-    fn gltf(&self, query: &[(String, String)]) -> Answer {
+    fn gltf(&self, query: &[(String, String)], gone: &dyn Fn() -> bool) -> Answer {
         let Some(open) = self.file(query, "open") else {
             return not_found();
         };
@@ -140,7 +219,7 @@ impl Viewer {
         // with no name asks for none.
         let mesh_rels: Vec<String> = if named.is_empty() {
             let open_rel = first(query, "open").unwrap_or_default();
-            listing::meshes_of(&self.roots, &self.catalogue, open_rel)
+            listing::meshes_of(&self.viewer.roots, &self.viewer.catalogue, open_rel, gone)
         } else {
             named
                 .into_iter()
@@ -149,13 +228,13 @@ impl Viewer {
                 .collect()
         };
         for rel in &mesh_rels {
-            match self.roots.resolve(rel) {
+            match self.viewer.roots.resolve(rel) {
                 Some(path) => meshes.push(path),
                 None => return not_found(),
             }
         }
         let anim = match first(query, "anim") {
-            Some(rel) => match self.roots.resolve(rel) {
+            Some(rel) => match self.viewer.roots.resolve(rel) {
                 Some(path) => Some(path),
                 None => return not_found(),
             },
@@ -168,12 +247,9 @@ impl Viewer {
         };
         let mut blends = Vec::new();
         for blend in all(query, "blend") {
-            let parsed = blend
-                .split_once('=')
-                .and_then(|(name, weight)| Some((name.to_owned(), weight.parse::<f32>().ok()?)));
-            match parsed {
-                Some(blend) => blends.push(blend),
-                None => return self.bad_request("blend is NAME=WEIGHT, e.g. blend_fat=0.5"),
+            match parse_blend(blend) {
+                Ok(blend) => blends.push(blend),
+                Err(message) => return self.bad_request(&message),
             }
         }
         let request = GltfRequest {
@@ -184,7 +260,19 @@ impl Viewer {
             lod,
             blends,
         };
-        match self.assets.gltf(&request) {
+        let Some(_turn) = self.gltf_turns.take(Instant::now() + GLTF_WAIT, gone) else {
+            return json(
+                503,
+                &ErrorBody {
+                    file: None,
+                    message: format!(
+                        "other glTF assets took over {} s to make; try again",
+                        GLTF_WAIT.as_secs()
+                    ),
+                },
+            );
+        };
+        match self.viewer.assets.gltf(&request) {
             Ok(made) => {
                 let warnings: Vec<String> = made
                     .warnings
@@ -207,7 +295,7 @@ impl Viewer {
 
     /// The file a query parameter names, when it is one under the roots.
     fn file(&self, query: &[(String, String)], key: &str) -> Option<PathBuf> {
-        self.roots.resolve(first(query, key)?)
+        self.viewer.roots.resolve(first(query, key)?)
     }
 
     fn bad_request(&self, message: &str) -> Answer {
@@ -225,7 +313,7 @@ impl Viewer {
         json(
             status,
             &ErrorBody {
-                file: self.roots.relative(file),
+                file: self.viewer.roots.relative(file),
                 message: self.shown(&refused.message),
             },
         )
@@ -234,16 +322,35 @@ impl Viewer {
     /// A command-line message as the page shows it: files by the paths
     /// the page uses.
     fn shown(&self, message: &str) -> String {
-        self.roots.iter().fold(message.to_owned(), |message, root| {
-            let prefix = format!("{}/", root.path.display());
-            let replacement = if self.roots.named() {
-                format!("{}/", root.name)
-            } else {
-                String::new()
-            };
-            message.replace(&prefix, &replacement)
-        })
+        self.viewer
+            .roots
+            .iter()
+            .fold(message.to_owned(), |message, root| {
+                let prefix = format!("{}/", root.path.display());
+                let replacement = if self.viewer.roots.named() {
+                    format!("{}/", root.name)
+                } else {
+                    String::new()
+                };
+                message.replace(&prefix, &replacement)
+            })
     }
+}
+
+/// A `blend` parameter, `NAME=WEIGHT`, read as the command line reads
+/// `--blend`: the weight a finite number.
+fn parse_blend(text: &str) -> Result<(String, f32), String> {
+    let (name, weight) = text
+        .rsplit_once('=')
+        .filter(|(name, _)| !name.is_empty())
+        .ok_or_else(|| format!("`{text}` is not NAME=WEIGHT, e.g. blend_fat=0.5"))?;
+    let weight: f32 = weight
+        .trim()
+        .parse()
+        .ok()
+        .filter(|weight: &f32| weight.is_finite())
+        .ok_or_else(|| format!("`{weight}` in `{text}` is not a number"))?;
+    Ok((name.to_owned(), weight))
 }
 
 fn first<'q>(query: &'q [(String, String)], key: &'q str) -> Option<&'q str> {
@@ -255,4 +362,105 @@ fn all<'q>(query: &'q [(String, String)], key: &'q str) -> impl Iterator<Item = 
         .iter()
         .filter(move |(name, _)| name == key)
         .map(|(_, value)| value.as_str())
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    use super::*;
+    use crate::{Info, Made};
+
+    /// Makes assets slowly, counting how many it makes at once.
+    #[derive(Default)]
+    struct Slow {
+        making: AtomicUsize,
+        most: AtomicUsize,
+    }
+
+    impl Assets for Arc<Slow> {
+        fn gltf(&self, _: &GltfRequest) -> Result<Made, Refused> {
+            let making = self.making.fetch_add(1, Ordering::SeqCst) + 1;
+            self.most.fetch_max(making, Ordering::SeqCst);
+            std::thread::sleep(Duration::from_millis(100));
+            self.making.fetch_sub(1, Ordering::SeqCst);
+            Ok(Made {
+                glb: b"glTF".to_vec(),
+                warnings: Vec::new(),
+            })
+        }
+
+        fn info(&self, _: &Path, _: Option<&Path>) -> Result<Info, Refused> {
+            Ok(Info::default())
+        }
+    }
+
+    fn server(dir: &Path, assets: Arc<Slow>) -> Server {
+        std::fs::write(dir.join("a.skel"), "x").unwrap();
+        Server {
+            viewer: Viewer {
+                roots: Roots::new(&[dir.to_path_buf()]).unwrap(),
+                catalogue: Catalogue::default(),
+                assets: Box::new(assets),
+            },
+            gltf_turns: Turns::new(GLTF_BUILDS),
+        }
+    }
+
+    #[test]
+    fn blend_weights_must_be_finite_numbers() {
+        let dir = tempfile::tempdir().unwrap();
+        let server = server(dir.path(), Arc::default());
+        for (blend, status) in [
+            ("blend_fat=0.5", 200),
+            ("blend_fat=NaN", 400),
+            ("blend_fat=inf", 400),
+            ("blend_fat=-infinity", 400),
+            ("blend_fat=1e39", 400),
+            ("blend_fat=", 400),
+            ("=0.5", 400),
+            ("blend_fat", 400),
+        ] {
+            let answer = server.route(&format!("/api/gltf?open=a.skel&blend={blend}"), &|| false);
+            assert_eq!(answer.status, status, "{blend}");
+        }
+        let answer = server.route("/api/gltf?open=a.skel&blend=blend_fat=NaN", &|| false);
+        let body: serde_json::Value = serde_json::from_slice(&answer.body).unwrap();
+        assert_eq!(body["message"], "`NaN` in `blend_fat=NaN` is not a number");
+    }
+
+    #[test]
+    fn gltf_assets_are_made_one_at_a_time() {
+        let dir = tempfile::tempdir().unwrap();
+        let assets = Arc::new(Slow::default());
+        let server = server(dir.path(), Arc::clone(&assets));
+        std::thread::scope(|scope| {
+            let asked: Vec<_> = (0..3)
+                .map(|_| scope.spawn(|| server.route("/api/gltf?open=a.skel", &|| false).status))
+                .collect();
+            for status in asked {
+                assert_eq!(status.join().unwrap(), 200);
+            }
+        });
+        assert_eq!(assets.most.load(Ordering::SeqCst), GLTF_BUILDS);
+    }
+
+    #[test]
+    fn a_turn_is_waited_for_until_the_deadline_or_the_client_goes() {
+        let turns = Turns::new(1);
+        let held = turns.take(Instant::now(), &|| false);
+        assert!(held.is_some());
+        let started = Instant::now();
+        assert!(turns
+            .take(started + Duration::from_millis(200), &|| false)
+            .is_none());
+        assert!(started.elapsed() >= Duration::from_millis(200));
+        let started = Instant::now();
+        assert!(turns
+            .take(started + Duration::from_secs(10), &|| true)
+            .is_none());
+        assert!(started.elapsed() < Duration::from_secs(1));
+        drop(held);
+        assert!(turns.take(Instant::now(), &|| false).is_some());
+    }
 }

@@ -310,9 +310,9 @@ impl Structure {
                 let first = first_named.get(found.name.as_bytes()).copied();
                 if let Some(first) = first.filter(|&first| first != bone) {
                     return Err(fail(format!(
-                        "bone {bone} has the name of bone {first} ({:?}), and the mesh finds its \
+                        "bone {bone} has the name of bone {first} ({}), and the mesh finds its \
                          bones by name",
-                        found.name.to_text()
+                        found.name.quoted()
                     )));
                 }
                 influences.push(RigInfluence {

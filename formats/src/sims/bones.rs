@@ -67,15 +67,15 @@ fn parent_index(
     match indices.get(parent).map(Vec::as_slice) {
         Some([only]) => Ok(*only),
         Some(several) if several.len() > 1 => Err(RigError::Invalid(format!(
-            "bone {index} ({:?}) names parent {:?}, but {} bones have that name",
-            bone.name.to_text(),
-            bone.parent.to_text(),
+            "bone {index} ({}) names parent {}, but {} bones have that name",
+            bone.name.quoted(),
+            bone.parent.quoted(),
             several.len()
         ))),
         _ => Err(RigError::Invalid(format!(
-            "bone {index} ({:?}) names parent {:?}, which is not a bone of this skeleton",
-            bone.name.to_text(),
-            bone.parent.to_text()
+            "bone {index} ({}) names parent {}, which is not a bone of this skeleton",
+            bone.name.quoted(),
+            bone.parent.quoted()
         ))),
     }
 }

@@ -38,11 +38,11 @@ const MAX_VALUES: u64 = 1 << 24;
 /// The skill as an animation, with its keys read from its `.cfp` or its
 /// `.bin`; with neither, the error names both.
 pub fn animation(skill: &Skill, files: &Files) -> Result<rig::Animation, RigError> {
-    let name = skill.name.to_text();
+    let name = skill.name.quoted();
     let count = |field: &str, value: i32| {
         u32::try_from(value)
             .map(ValueCount)
-            .map_err(|_| RigError::Invalid(format!("skill {name:?}: {field} {value} is negative")))
+            .map_err(|_| RigError::Invalid(format!("skill {name}: {field} {value} is negative")))
     };
     let counts = StreamsContext {
         position_count: count("position_count", skill.position_count)?,
@@ -51,11 +51,11 @@ pub fn animation(skill: &Skill, files: &Files) -> Result<rig::Animation, RigErro
     let needed = 3 * u64::from(counts.position_count.0) + 4 * u64::from(counts.rotation_count.0);
     if needed > MAX_VALUES {
         return Err(RigError::Invalid(format!(
-            "skill {name:?}: its counts need {needed} values; ossuary decodes at most {MAX_VALUES}"
+            "skill {name}: its counts need {needed} values; ossuary decodes at most {MAX_VALUES}"
         )));
     }
     let found = files.find(
-        &format!("the animation data of skill {name:?}"),
+        &format!("the animation data of skill {name}"),
         &[
             format!("{}.cfp", skill.animation),
             format!("{}.bin", skill.animation),
@@ -85,7 +85,8 @@ pub fn animation(skill: &Skill, files: &Files) -> Result<rig::Animation, RigErro
 /// skill's frame count (its first motion's), as in every known skill.
 fn keyed(skill: &Skill, values: &Values) -> Result<rig::Animation, RigError> {
     let name = skill.name.to_text();
-    let invalid = |message: String| RigError::Invalid(format!("skill {name:?}: {message}"));
+    let quoted = skill.name.quoted();
+    let invalid = |message: String| RigError::Invalid(format!("skill {quoted}: {message}"));
     let frame_count = skill.frame_count();
     let frames = usize::try_from(frame_count)
         .map_err(|_| invalid(format!("frame count {frame_count} is negative")))?;
@@ -131,23 +132,23 @@ fn keyed(skill: &Skill, values: &Values) -> Result<rig::Animation, RigError> {
 
 /// One motion's keys, bound to its bone by name.
 fn track(motion: &Motion, frames: usize, values: &Values) -> Result<Track, String> {
-    let bone = motion.bone.to_text();
+    let quoted = motion.bone.quoted();
     if usize::try_from(motion.frame_count).ok() != Some(frames) {
         return Err(format!(
-            "motion {bone:?} has {} frames where the skill's first motion has {frames}",
+            "motion {quoted} has {} frames where the skill's first motion has {frames}",
             motion.frame_count
         ));
     }
     let translations = if motion.positions_used != 0 {
         keys(&values.translations, motion.first_position, frames)
-            .map_err(|problem| format!("motion {bone:?}: translations {problem}"))?
+            .map_err(|problem| format!("motion {quoted}: translations {problem}"))?
             .to_vec()
     } else {
         Vec::new()
     };
     let rotations = if motion.rotations_used != 0 {
         keys(&values.rotations, motion.first_rotation, frames)
-            .map_err(|problem| format!("motion {bone:?}: rotations {problem}"))?
+            .map_err(|problem| format!("motion {quoted}: rotations {problem}"))?
             .iter()
             .enumerate()
             .map(|(frame, &[x, y, z, w])| {
@@ -155,7 +156,7 @@ fn track(motion: &Motion, frames: usize, values: &Values) -> Result<Track, Strin
                     .try_normalize()
                     .map(|rotation| rotation.to_array())
                     .ok_or_else(|| {
-                        format!("motion {bone:?}: the rotation of frame {frame} has no direction")
+                        format!("motion {quoted}: the rotation of frame {frame} has no direction")
                     })
             })
             .collect::<Result<Vec<_>, _>>()?
@@ -163,7 +164,7 @@ fn track(motion: &Motion, frames: usize, values: &Values) -> Result<Track, Strin
         Vec::new()
     };
     Ok(Track {
-        joint: TrackTarget::Name(bone),
+        joint: TrackTarget::Name(motion.bone.to_text()),
         keys: Keys::Parts {
             translations,
             rotations,

@@ -49,7 +49,7 @@ pub fn read_comment(reader: &mut TextReader<'_>) -> Result<RawString, Error> {
             1,
             ErrorKind::Unexpected {
                 expected: EXPECTED,
-                found: String::from_utf8_lossy(line).into_owned(),
+                found: crate::quoted(line),
             },
         )),
     }

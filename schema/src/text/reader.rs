@@ -289,7 +289,7 @@ impl<'a> TextReader<'a> {
         if self.cursor < self.line.len() {
             let found = self.peek_token();
             return Err(self.error_here(ErrorKind::ExtraText {
-                found: String::from_utf8_lossy(found).into_owned(),
+                found: crate::quoted(found),
             }));
         }
         let line = self.line;
@@ -407,7 +407,7 @@ impl<'a> TextReader<'a> {
         if token != keyword.as_bytes() {
             return Err(self.error_here(ErrorKind::Unexpected {
                 expected: keyword,
-                found: String::from_utf8_lossy(token).into_owned(),
+                found: crate::quoted(token),
             }));
         }
         self.accept(token);
@@ -441,7 +441,7 @@ impl<'a> TextReader<'a> {
             let token = self.token(EXPECTED)?;
             return Err(self.error_here(ErrorKind::Unexpected {
                 expected: EXPECTED,
-                found: String::from_utf8_lossy(token).into_owned(),
+                found: crate::quoted(token),
             }));
         };
         let Some(end) = inside.iter().position(|&b| b == b'>') else {
@@ -485,7 +485,7 @@ impl<'a> TextReader<'a> {
                 let Some((value, printed_by)) = T::read(token) else {
                     return Err(self.error_here(ErrorKind::Unexpected {
                         expected: T::EXPECTED,
-                        found: String::from_utf8_lossy(token).into_owned(),
+                        found: crate::quoted(token),
                     }));
                 };
                 (value, printed_by, token)
@@ -577,7 +577,7 @@ impl<'a> TextReader<'a> {
                 self.line_number(),
                 column,
                 ErrorKind::UnknownKeyword {
-                    found: String::from_utf8_lossy(trim_spaces(line)).into_owned(),
+                    found: crate::quoted(trim_spaces(line)),
                     known,
                 },
             ));
