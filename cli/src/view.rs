@@ -131,6 +131,9 @@ impl Assets for CommandLine {
                 options: RigOptions { lod: request.lod },
                 format: None,
                 container: Container::Glb,
+                dressing: request.dressing.clone(),
+                // A part that is missing is left out; the rest is shown.
+                leave_out_missing: true,
             };
             gltf::assemble(context, &convert)
         });

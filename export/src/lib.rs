@@ -52,6 +52,7 @@
 //! A vertex no joint carries follows the skeleton's first joint.
 
 mod animation;
+pub mod assembly;
 mod axes;
 mod buffer;
 mod mesh;

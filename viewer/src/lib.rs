@@ -17,6 +17,7 @@ pub mod web;
 
 use std::path::{Path, PathBuf};
 
+use export::assembly::Dressing;
 use serde::Serialize;
 
 /// What the server asks of the command line.
@@ -37,6 +38,8 @@ pub struct GltfRequest {
     pub skill: Option<String>,
     pub lod: usize,
     pub blends: Vec<(String, f32)>,
+    /// The skin tone and the images chosen for skins (files under the roots).
+    pub dressing: Dressing,
 }
 
 /// A made asset and the warnings the command line would print.

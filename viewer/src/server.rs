@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
+use export::assembly::{Dressing, Tone};
 use formats::catalogue::Catalogue;
 use serde::Serialize;
 
@@ -252,6 +253,24 @@ impl Server {
                 Err(message) => return self.bad_request(&message),
             }
         }
+        let tone = match first(query, "tone").map(str::parse::<Tone>) {
+            None => Tone::default(),
+            Some(Ok(tone)) => tone,
+            Some(Err(error)) => return self.bad_request(&error.to_string()),
+        };
+        // `texture=SKIN=IMAGE`: the image a skin is dressed with, a file
+        // under the roots.
+        let mut images = Vec::new();
+        for texture in all(query, "texture") {
+            let Some((skin, rel)) = texture.split_once('=').filter(|(skin, _)| !skin.is_empty())
+            else {
+                return self.bad_request(&format!("`{texture}` is not SKIN=IMAGE"));
+            };
+            match self.viewer.roots.resolve(rel) {
+                Some(path) => images.push((skin.to_owned(), path)),
+                None => return not_found(),
+            }
+        }
         let request = GltfRequest {
             open: open.clone(),
             meshes,
@@ -259,6 +278,7 @@ impl Server {
             skill: first(query, "skill").map(str::to_owned),
             lod,
             blends,
+            dressing: Dressing { tone, images },
         };
         let Some(_turn) = self.gltf_turns.take(Instant::now() + GLTF_WAIT, gone) else {
             return json(
