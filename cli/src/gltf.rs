@@ -181,6 +181,6 @@ pub fn assembly_error(error: AssemblyError) -> CliError {
     match error {
         AssemblyError::File { path, source } => CliError::input(&path, source),
         AssemblyError::Image { path, source, .. } => CliError::input(&path, Problem::Read(source)),
-        AssemblyError::Export { path, source } => CliError::input(&path, Box::new(source)),
+        AssemblyError::Export { path, source } => CliError::input(&path, source),
     }
 }

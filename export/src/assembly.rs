@@ -6,7 +6,8 @@
 //! Dressing. A mesh's image is, first, the one chosen for it by name
 //! ([`Dressing::images`], the command line's `--texture SKIN=IMAGE`); then
 //! the image its texture names ([`find_texture`]); then, for a retail Sims
-//! skin, which names its texture `x`, the image the game would choose when
+//! skin, which names its texture `x` (or an image the game does not ship),
+//! the image the game would choose when
 //! dressing a Sim: a BMP beside the mesh's file whose name starts with the
 //! suit's code and the skin tone ([`Dressing::tone`]), then anything (the
 //! outfit): `B001MAFitlgt_relax.bmp` for the body
@@ -220,8 +221,12 @@ pub enum AssemblyError {
         source: formats::files::ReadError,
     },
     /// The asset cannot be written; `path` is the file of the failing part.
+    /// Boxed: export errors are large and rare.
     #[error("{}: {source}", .path.display())]
-    Export { path: PathBuf, source: ExportError },
+    Export {
+        path: PathBuf,
+        source: Box<ExportError>,
+    },
 }
 
 /// A mesh of the character, where it came from, and its image.
@@ -401,7 +406,7 @@ impl Assembly {
             };
             AssemblyError::Export {
                 path: path.unwrap_or(skeleton_path).clone(),
-                source,
+                source: Box::new(source),
             }
         }))
     }
@@ -438,6 +443,48 @@ mod tests {
         ] {
             assert_eq!(Suit::of_name(other), None, "{other}");
         }
+    }
+
+    fn retail_skin(name: &str) -> rig::Skin {
+        rig::Skin {
+            name: name.to_owned(),
+            texture: Some("x".to_owned()),
+            positions: Vec::new(),
+            normals: Vec::new(),
+            uvs: Vec::new(),
+            triangles: Vec::new(),
+            binding: rig::Binding::BoneSpace(rig::BoneSpace {
+                bones: Vec::new(),
+                ranges: Vec::new(),
+                blend_positions: Vec::new(),
+                blend_normals: Vec::new(),
+                blends: Vec::new(),
+            }),
+            morph_targets: Vec::new(),
+            shared_positions: None,
+        }
+    }
+
+    #[test]
+    fn a_tone_without_an_image_is_one_warning_and_a_plain_mesh() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("B001MAFitlgt_relax.bmp"), b"BM").unwrap();
+        let path = dir.path().join("B001MAFit_01.cmx");
+        let files = Files::beside(&path);
+        let skin = retail_skin("xskin-b001mafit_01-PELVIS-BODY");
+        let mut assembly = Assembly::new(Dressing {
+            tone: Tone::Dark,
+            images: Vec::new(),
+        });
+        assembly
+            .add_skins(&path, &files, vec![skin.clone(), skin.clone()])
+            .unwrap();
+        assert!(assembly.meshes.iter().all(|mesh| mesh.texture.is_none()));
+        assert_eq!(assembly.warnings.len(), 1, "{:?}", assembly.warnings);
+        assert!(assembly.warnings[0].contains("no image B001MAFITdrk*.bmp"));
+        let mut light = Assembly::new(Dressing::default());
+        let found = light.image(&path, &files, &skin).unwrap().unwrap();
+        assert!(found.path.ends_with("B001MAFitlgt_relax.bmp"));
     }
 
     #[test]

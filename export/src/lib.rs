@@ -65,7 +65,7 @@ use formats::rig::{self, Motion};
 use gltf::json;
 use skinning::{ClipError, Composition, JobError, SkeletonError, SkinError};
 
-pub use texture::find_texture;
+pub use texture::{find_texture, rgba};
 
 /// Everything one asset holds.
 pub struct Character<'a> {

@@ -148,11 +148,26 @@ pub const MAX_SIDE: u32 = 4096;
 /// image of [`MAX_SIDE`] squared as 8-bit RGBA.
 const MAX_DECODED: u64 = MAX_SIDE as u64 * MAX_SIDE as u64 * 4;
 
+/// The image as 8-bit RGBA, rows from the top: width, height and pixels,
+/// read as [`png`] reads it (same limits), for the renderer.
+pub fn rgba(found: &FoundFile) -> Result<(u32, u32, Vec<u8>), TextureError> {
+    let decoded = decode(found)?.into_rgba8();
+    Ok((decoded.width(), decoded.height(), decoded.into_raw()))
+}
+
 /// The image as PNG. The format comes from the file's extension (TGA has no
 /// signature to tell it by), else from its first bytes. The image's size is
 /// read from its header and checked before its pixels are decoded, and the
 /// decoder is held to [`MAX_DECODED`] bytes besides.
 fn png(found: &FoundFile) -> Result<Vec<u8>, TextureError> {
+    let decoded = decode(found)?;
+    let mut png = Vec::new();
+    decoded.write_to(&mut Cursor::new(&mut png), ImageFormat::Png)?;
+    Ok(png)
+}
+
+/// The image decoded, within [`MAX_SIDE`] and [`MAX_DECODED`].
+fn decode(found: &FoundFile) -> Result<image::DynamicImage, TextureError> {
     let format = match ImageFormat::from_path(&found.path) {
         Ok(format) => format,
         Err(_) => image::guess_format(&found.bytes)?,
@@ -168,10 +183,7 @@ fn png(found: &FoundFile) -> Result<Vec<u8>, TextureError> {
     limits.max_alloc = Some(MAX_DECODED);
     let mut decoder = reader();
     decoder.limits(limits);
-    let decoded = decoder.decode()?;
-    let mut png = Vec::new();
-    decoded.write_to(&mut Cursor::new(&mut png), ImageFormat::Png)?;
-    Ok(png)
+    Ok(decoder.decode()?)
 }
 
 #[cfg(test)]
