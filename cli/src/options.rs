@@ -54,9 +54,10 @@ pub struct Morphing {
 /// glTF, `render`, `skin`): see [`export::assembly`].
 #[derive(Args)]
 pub struct Dressing {
-    /// Dress the mesh (skin) of this name with this image instead of the one its
-    /// texture gives, e.g. `xskin-b001mafit_01-PELVIS-BODY=B001MAFitmed_relax.bmp`
-    /// (repeatable).
+    /// Dress the mesh (skin) of this name, or the retail suit of this code, with this
+    /// image instead of the one its texture gives, e.g.
+    /// `xskin-b001mafit_01-PELVIS-BODY=B001MAFitmed_relax.bmp` or
+    /// `b001mafit=B001MAFitmed_relax.bmp` (repeatable).
     #[arg(long = "texture", value_name = "SKIN=IMAGE", value_parser = parse_texture)]
     pub images: Vec<(String, PathBuf)>,
     /// The skin tone of retail Sims meshes whose texture is chosen when dressing

@@ -7,7 +7,7 @@ use std::sync::mpsc;
 
 use export::Container;
 use formats::catalogue::Catalogue;
-use formats::rig::RigOptions;
+use formats::rig::{self, RigOptions};
 use viewer::roots::Roots;
 use viewer::server::{self, Viewer};
 use viewer::{Assets, GltfRequest, Info, Made, Refused, Skill};
@@ -200,11 +200,20 @@ fn facts(input: &Input, animated: &Input) -> Result<Info, CliError> {
         // A file without animations has no skills to offer.
         Err(_) => Vec::new(),
     };
+    let axes = match input.skeleton(RigOptions::default()) {
+        Ok(Some(skeleton)) => match skeleton.axes {
+            rig::Axes::LeftHandedYUp => "left-handed-y-up",
+            rig::Axes::RightHandedZUp => "right-handed-z-up",
+            rig::Axes::RightHandedYUp => "right-handed-y-up",
+        },
+        _ => "",
+    };
     Ok(Info {
         facts: summary.lines().map(str::to_owned).collect(),
         lods,
         blends,
         skills,
         warnings: Vec::new(),
+        axes: axes.to_owned(),
     })
 }

@@ -161,6 +161,19 @@ fn the_listing_groups_characters_animations_and_meshes() {
     assert!(animations.contains("biped-wave.oan"));
 }
 
+/// The names of a glTF asset's images, in order.
+fn image_names(json: &serde_json::Value) -> Vec<&str> {
+    json["images"]
+        .as_array()
+        .map(|images| {
+            images
+                .iter()
+                .map(|image| image["name"].as_str().unwrap_or_default())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
 #[test]
 fn a_sims_skeleton_is_dressed_by_the_suits_beside_it() {
     let Some(corpus) = tests::corpus_dir() else {
@@ -171,19 +184,63 @@ fn a_sims_skeleton_is_dressed_by_the_suits_beside_it() {
     let (_, listing) = served.json("/api/list");
     let adult = &listing["characters"][0];
     assert_eq!(adult["open"], "adult-skeleton.cmx");
+    // The wardrobe as the game groups it, for the adult: the child's head
+    // (`C002FC_Lisa.cmx`) is not offered.
+    let sets: Vec<&str> = adult["wardrobe"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|garment| garment["set"].as_str().unwrap())
+        .collect();
     assert_eq!(
-        adult["meshes"],
-        serde_json::json!(["B001FAFat_01.cmx", "C002FC_Lisa.cmx"])
+        sets,
+        [
+            "b001fafat",
+            "b001mafit",
+            "c001ma",
+            "c005ma",
+            "hfo",
+            "hmo",
+            "hup"
+        ]
+    );
+    assert_eq!(adult["meshes"], serde_json::json!([]));
+    assert_eq!(
+        adult["dressed"],
+        serde_json::json!(["b001mafit", "c001ma", "hmo"])
     );
     let (status, glb) =
         served.get("/api/gltf?open=adult-skeleton.cmx&anim=adult-walking-frantic-loop.cmx");
     assert_eq!(status, 200);
     keep_for_validation(&glb, "view-sims-adult-walking.glb", folder.path());
     let json = glb_json(&glb);
-    // Dressed: the body and the head, and the walk.
+    // Dressed by default: body, head, two hands, each textured in the
+    // light skin tone, and the walk.
     let dressed = json["meshes"].as_array().unwrap().len();
-    assert!(dressed >= 2);
+    assert_eq!(dressed, 4);
+    assert_eq!(
+        image_names(&json),
+        [
+            "B001MAFitlgt_relax.bmp",
+            "C001MAlgt_Ross.bmp",
+            "HUAOlgt.bmp"
+        ]
+    );
     assert_eq!(json["animations"].as_array().unwrap().len(), 1);
+    // Another tone, and another image chosen for the body's set.
+    let (status, glb) = served
+        .get("/api/gltf?open=adult-skeleton.cmx&tone=drk&texture=b001mafit=B001MAFitmed_relax.bmp");
+    assert_eq!(status, 200);
+    assert_eq!(
+        image_names(&glb_json(&glb)),
+        [
+            "B001MAFitmed_relax.bmp",
+            "C001MAdrk_Ross.bmp",
+            "HUAOdrk.bmp"
+        ]
+    );
+    let (status, _) = served.get("/api/gltf?open=adult-skeleton.cmx&tone=tan");
+    assert_eq!(status, 400);
 
     // The page names the meshes it wants: the head alone, or none.
     let (status, glb) = served.get("/api/gltf?open=adult-skeleton.cmx&mesh=C002FC_Lisa.cmx");

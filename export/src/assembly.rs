@@ -76,8 +76,10 @@ impl FromStr for Tone {
 pub struct Dressing {
     /// The skin tone retail Sims skins are dressed in.
     pub tone: Tone,
-    /// Images chosen for skins, by skin name (any case): they replace
-    /// whatever the skin's texture would give.
+    /// Images chosen for skins, by skin name or, for retail suits, by the
+    /// suit's set ([`Suit::set`]: `b001mafit`, `hmo` for both hands of
+    /// `hmlo` and `hmro`), any case: they replace whatever the skin's
+    /// texture would give.
     pub images: Vec<(String, PathBuf)>,
 }
 
@@ -124,6 +126,8 @@ pub struct Suit {
     pub code: String,
     /// Suits of one set are worn together (a left and a right hand).
     pub set: String,
+    /// `m`, `f` or `u` (either).
+    pub sex: char,
 }
 
 impl Suit {
@@ -143,7 +147,7 @@ impl Suit {
         let code = suit.split('_').next()?;
         let letters: Vec<char> = code.chars().collect();
         match letters.as_slice() {
-            ['b' | 'c', d1, d2, d3, _gender, age, ..]
+            ['b' | 'c', d1, d2, d3, sex, age, ..]
                 if [d1, d2, d3].iter().all(|digit| digit.is_ascii_digit()) =>
             {
                 let age = match age {
@@ -161,17 +165,25 @@ impl Suit {
                     age: Some(age),
                     code: code.to_owned(),
                     set: code.to_owned(),
+                    sex: *sex,
                 })
             }
             // The side (`l`, `r`) only tells a pair's two halves apart.
-            ['h', gender, 'l' | 'r', shape] => Some(Suit {
+            ['h', sex, 'l' | 'r', shape] => Some(Suit {
                 slot: Slot::Hands,
                 age: None,
                 code: code.to_owned(),
-                set: format!("h{gender}{shape}"),
+                set: format!("h{sex}{shape}"),
+                sex: *sex,
             }),
             _ => None,
         }
+    }
+
+    /// Whether the suit fits a Sim of `age` (suits and Sims of no known
+    /// age fit all).
+    pub fn fits(&self, age: Option<Age>) -> bool {
+        self.age.is_none() || age.is_none() || self.age == age
     }
 
     /// What the names of this suit's textures start with, for a Sim of
@@ -307,12 +319,13 @@ impl Assembly {
         files: &Files,
         skin: &rig::Skin,
     ) -> Result<Option<FoundFile>, AssemblyError> {
-        let chosen = self
-            .dressing
-            .images
-            .iter()
-            .rev()
-            .find(|(name, _)| name.eq_ignore_ascii_case(&skin.name));
+        let suit = Suit::of_name(&skin.name);
+        let chosen = self.dressing.images.iter().rev().find(|(name, _)| {
+            name.eq_ignore_ascii_case(&skin.name)
+                || suit
+                    .as_ref()
+                    .is_some_and(|suit| suit.set.eq_ignore_ascii_case(name))
+        });
         if let Some((_, image)) = chosen {
             let bytes = read_file(image, files.limit()).map_err(|source| AssemblyError::Image {
                 path: image.clone(),
@@ -331,7 +344,7 @@ impl Assembly {
         if let Some(found) = find_texture(skin, files).map_err(file_error)? {
             return Ok(Some(found));
         }
-        if let Some(suit) = Suit::of_name(&skin.name) {
+        if let Some(suit) = suit {
             let folder = path.parent().unwrap_or(Path::new(""));
             let age = self.age().or(suit.age);
             let names = suit_images(folder, &suit, age, self.dressing.tone);

@@ -69,6 +69,10 @@ pub struct Info {
     pub blends: Vec<String>,
     pub skills: Vec<Skill>,
     pub warnings: Vec<String>,
+    /// How the skeleton's axes lie (`left-handed-y-up`,
+    /// `right-handed-z-up`, `right-handed-y-up`), so that the page can give
+    /// joints in the file's own axes; empty without a skeleton.
+    pub axes: String,
 }
 
 /// An animation: its name and each frame's time, frame 0 first, as the

@@ -204,6 +204,9 @@ impl Server {
                     .iter()
                     .map(|warning| self.shown(warning))
                     .collect();
+                for skill in &mut info.skills {
+                    skill.problem = skill.problem.as_deref().map(|problem| self.shown(problem));
+                }
                 json(200, &info)
             }
             Err(refused) => self.refused(&open, &refused),

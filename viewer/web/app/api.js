@@ -4,7 +4,8 @@
  * command line would print. */
 export class Problem extends Error {
   constructor(file, message) {
-    super(file ? `${file}: ${message}` : message);
+    // The command line's message names the file already, as a rule.
+    super(file && !message.startsWith(`${file}:`) ? `${file}: ${message}` : message);
     this.file = file;
   }
 }
@@ -42,8 +43,8 @@ export async function info({ open, anim }) {
 }
 
 /** The `.glb` bytes and the warnings made with them. */
-export async function gltf({ open, mesh, anim, skill, lod, blend }) {
-  const response = await fetch(`/api/gltf?${query({ open, mesh, anim, skill, lod, blend })}`);
+export async function gltf({ open, mesh, anim, skill, lod, blend, tone, texture }) {
+  const response = await fetch(`/api/gltf?${query({ open, mesh, anim, skill, lod, blend, tone, texture })}`);
   if (!response.ok) throw await failure(response);
   const warnings = JSON.parse(response.headers.get("X-Ossuary-Warnings") || "[]");
   return { bytes: await response.arrayBuffer(), warnings };
