@@ -114,8 +114,9 @@ pub fn run(context: &mut Context, request: &Request, output: &Path) -> Result<bo
 /// `--anim` file gives all its animations. A texture without an image gives
 /// a plain material and one warning. An input that gives neither the
 /// skeleton nor a mesh is the wrong kind of input. With
-/// `leave_out_missing`, an input after the first whose meshes need a file
-/// that cannot be found is left out with a warning, and the rest drawn.
+/// `leave_out_missing`, the meshes of an input that need a file that
+/// cannot be found are left out with a warning (the input's skeleton, and
+/// the other inputs, are kept), unless the first input has nothing else.
 pub fn assemble(context: &mut Context, request: &Request) -> Result<Vec<u8>, CliError> {
     let catalogue = context.catalogue;
     let inputs = request
@@ -132,7 +133,7 @@ pub fn assemble(context: &mut Context, request: &Request) -> Result<Vec<u8>, Cli
         let found = match input.skins(request.options) {
             Err(CliError::Input { problem, .. })
                 if request.leave_out_missing
-                    && index > 0
+                    && (index > 0 || has_skeleton)
                     && matches!(
                         *problem,
                         Problem::Rig(RigError::File(FindError::Missing { .. }))

@@ -185,6 +185,18 @@ fn facts(input: &Input, animated: &Input) -> Result<Info, CliError> {
         Ok(named) => named
             .into_iter()
             .map(|named| match named.animation {
+                // Frames that need another file's to pose anything (a
+                // BonesPro `Mesh (bones c.s)` export) cannot be shown alone.
+                Ok(rig::Animation {
+                    motion: rig::Motion::Incomplete { needs },
+                    ..
+                }) => Skill {
+                    name: named.name,
+                    times: Vec::new(),
+                    problem: Some(format!(
+                        "its frames pose nothing on their own: {needs} is needed"
+                    )),
+                },
                 Ok(animation) => Skill {
                     name: named.name,
                     times: animation.times,

@@ -529,8 +529,23 @@ fn named_skeleton(roots: &Roots, mesh: &Found) -> Result<String, String> {
     let Some(swg) = document.as_any().downcast_ref::<formats::swg::mgn::Mesh>() else {
         return Err(no_skeleton());
     };
-    let Some(name) = swg.body().skeletons.first().map(|name| name.to_text()) else {
-        return Err(no_skeleton());
+    let names: Vec<String> = swg
+        .body()
+        .skeletons
+        .iter()
+        .map(|name| name.to_text())
+        .collect();
+    let name = match names.as_slice() {
+        [] => return Err(no_skeleton()),
+        [one] => one.clone(),
+        // Where the others attach is written in an appearance (`.sat`),
+        // not in the mesh.
+        several => {
+            return Err(format!(
+                "names the skeletons {}, which only an appearance (.sat) puts together: open one that wears it",
+                several.join(", ")
+            ))
+        }
     };
     let folders: Vec<PathBuf> = roots.iter().map(|root| root.path.clone()).collect();
     let files = Files::beside(&mesh.path).within(folders.into());

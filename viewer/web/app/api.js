@@ -5,7 +5,7 @@
 export class Problem extends Error {
   constructor(file, message) {
     // The command line's message names the file already, as a rule.
-    super(file && !message.startsWith(`${file}:`) ? `${file}: ${message}` : message);
+    super(file && !message.startsWith(file) ? `${file}: ${message}` : message);
     this.file = file;
   }
 }

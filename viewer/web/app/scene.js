@@ -101,11 +101,12 @@ export class Scene {
     this.render();
   }
 
-  /** Whether the asset has anything but its skeleton to draw. */
+  /** Whether the asset has surfaces to draw (a mesh's vertices alone, as
+   * BonesPro's structure gives them, show little without the skeleton). */
   hasMeshes() {
     let found = false;
     this.model?.traverse((object) => {
-      if (object.isMesh || object.isPoints) found = true;
+      if (object.isMesh) found = true;
     });
     return found;
   }
