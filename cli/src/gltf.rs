@@ -4,9 +4,11 @@
 use std::path::{Path, PathBuf};
 
 use export::assembly::{Assembly, AssemblyError, Dressing};
+use export::import::sims::SuitPlace;
 use export::Container;
 use formats::files::FindError;
 use formats::rig::{self, RigError, RigOptions};
+use formats::sims::cmx::{Cmx, Skill};
 use skinning::Composition;
 
 use crate::error::{CliError, Problem};
@@ -49,6 +51,37 @@ pub struct Request<'a> {
     /// Whether an input whose meshes need a missing file is left out
     /// (with a warning) rather than failing the asset.
     pub leave_out_missing: bool,
+}
+
+/// Where the suits of a Sims character file wear each skin, by skin name,
+/// for the asset to carry (so the import gives back the same suits).
+fn suit_places(input: &Input) -> Vec<(String, SuitPlace)> {
+    let Some(cmx) = input.document.as_any().downcast_ref::<Cmx>() else {
+        return Vec::new();
+    };
+    let file = input
+        .path
+        .file_stem()
+        .map(|stem| stem.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    cmx.suits
+        .iter()
+        .flat_map(|suit| {
+            let file = file.clone();
+            suit.skins.iter().map(move |skin| {
+                let place = SuitPlace {
+                    suit: suit.name.to_text(),
+                    file: file.clone(),
+                    suit_type: suit.suit_type.unwrap_or(0),
+                    suit_unknown: suit.unknown.unwrap_or(0),
+                    bone: skin.bone.to_text(),
+                    censor_flags: skin.censor_flags.unwrap_or(0),
+                    unknown: skin.unknown.unwrap_or(0),
+                };
+                (skin.name.to_text(), place)
+            })
+        })
+        .collect()
 }
 
 /// The animations of the `--anim` files, with the file each came from:
@@ -101,6 +134,32 @@ fn chosen_animations<'r>(
     Ok(chosen)
 }
 
+/// Per animation, the Sims skill record it came from (found by name in the
+/// `--anim` files that are Sims character files), for the asset to carry.
+fn sims_skills(
+    context: &Context,
+    request: &Request,
+    animations: &[rig::Animation],
+) -> Result<Vec<Option<Skill>>, CliError> {
+    let catalogue = context.catalogue;
+    let mut records: Vec<Skill> = Vec::new();
+    for path in request.animations {
+        let input = input::load(&catalogue, path, None)?;
+        if let Some(cmx) = input.document.as_any().downcast_ref::<Cmx>() {
+            records.extend(cmx.skills.iter().cloned());
+        }
+    }
+    Ok(animations
+        .iter()
+        .map(|animation| {
+            records
+                .iter()
+                .find(|skill| skill.name.to_text() == animation.name)
+                .cloned()
+        })
+        .collect())
+}
+
 /// Writes the asset [`assemble`] makes to `output`.
 pub fn run(context: &mut Context, request: &Request, output: &Path) -> Result<bool, CliError> {
     let bytes = assemble(context, request)?;
@@ -148,7 +207,7 @@ pub fn assemble(context: &mut Context, request: &Request) -> Result<Vec<u8>, Cli
             return Err(input.wrong_kind(Need::Meshes));
         }
         assembly
-            .add_skins(&input.path, &input.files, found)
+            .add_skins(&input.path, &input.files, found, &suit_places(input))
             .map_err(assembly_error)?;
     }
     if assembly.skeleton.is_none() {
@@ -161,11 +220,17 @@ pub fn assemble(context: &mut Context, request: &Request) -> Result<Vec<u8>, Cli
         .into_iter()
         .map(|(path, animation)| (path.to_path_buf(), animation))
         .collect();
+    let clips: Vec<rig::Animation> = animations
+        .iter()
+        .map(|(_, animation)| animation.clone())
+        .collect();
+    let skills = sims_skills(context, request, &clips)?;
     for warning in &assembly.warnings {
         context.warn(warning);
     }
     let exported = assembly.export(
         &animations,
+        &skills,
         request.blend_weights,
         request.composition,
         request.container,

@@ -24,6 +24,7 @@ use std::str::FromStr;
 use formats::files::{read_file, Files, FindError, FoundFile};
 use formats::rig::{self, RigError};
 
+use crate::import::sims::SuitPlace;
 use crate::texture::find_texture;
 use crate::{Character, Container, ExportError, Mesh};
 
@@ -247,6 +248,8 @@ pub struct Dressed {
     /// The file that gave the mesh.
     pub path: PathBuf,
     pub texture: Option<FoundFile>,
+    /// The Sims suit that wears it, if known.
+    pub suit: Option<SuitPlace>,
 }
 
 /// A character being assembled: inputs are added in order; the first with
@@ -293,18 +296,26 @@ impl Assembly {
     }
 
     /// Adds the skins `path` gives, each dressed ([`Assembly::image`]).
+    /// `suits` says, by skin name (any case), which Sims suit wears each
+    /// skin, for the asset to carry.
     pub fn add_skins(
         &mut self,
         path: &Path,
         files: &Files,
         skins: Vec<rig::Skin>,
+        suits: &[(String, SuitPlace)],
     ) -> Result<(), AssemblyError> {
         for skin in skins {
             let texture = self.image(path, files, &skin)?;
+            let suit = suits
+                .iter()
+                .find(|(name, _)| name.eq_ignore_ascii_case(&skin.name))
+                .map(|(_, place)| place.clone());
             self.meshes.push(Dressed {
                 skin,
                 path: path.to_path_buf(),
                 texture,
+                suit,
             });
         }
         Ok(())
@@ -379,10 +390,12 @@ impl Assembly {
     }
 
     /// The glTF asset of the character with `animations` (each with the
-    /// file it came from). `None` when no input gave a skeleton.
+    /// file it came from, and in `sims_skills` the Sims skill record it
+    /// came from, if any). `None` when no input gave a skeleton.
     pub fn export(
         &self,
         animations: &[(PathBuf, rig::Animation)],
+        sims_skills: &[Option<formats::sims::cmx::Skill>],
         blend_weights: &[(String, f32)],
         composition: skinning::Composition,
         container: Container,
@@ -400,9 +413,11 @@ impl Assembly {
                 .map(|dressed| Mesh {
                     skin: &dressed.skin,
                     texture: dressed.texture.clone(),
+                    suit: dressed.suit.clone(),
                 })
                 .collect(),
             animations: &clips,
+            sims_skills,
             blend_weights,
             composition,
         };
@@ -490,7 +505,7 @@ mod tests {
             images: Vec::new(),
         });
         assembly
-            .add_skins(&path, &files, vec![skin.clone(), skin.clone()])
+            .add_skins(&path, &files, vec![skin.clone(), skin.clone()], &[])
             .unwrap();
         assert!(assembly.meshes.iter().all(|mesh| mesh.texture.is_none()));
         assert_eq!(assembly.warnings.len(), 1, "{:?}", assembly.warnings);

@@ -37,7 +37,7 @@ fn assemble(sims: &Path, meshes: &[&str], dressing: Dressing) -> Assembly {
             .skins(&files, RigOptions::default())
             .unwrap()
             .unwrap();
-        assembly.add_skins(&path, &files, skins).unwrap();
+        assembly.add_skins(&path, &files, skins, &[]).unwrap();
     }
     assembly
 }
@@ -116,7 +116,7 @@ fn a_retail_sim_is_dressed_by_suit_code_and_skin_tone() {
     // The textures go into the asset, one image each.
     let assembly = assemble(&sims, &ROSS, Dressing::default());
     let glb = assembly
-        .export(&[], &[], Composition::Hierarchy, Container::Glb)
+        .export(&[], &[], &[], Composition::Hierarchy, Container::Glb)
         .unwrap()
         .unwrap();
     let gltf = gltf::Gltf::from_slice(&glb).unwrap();
