@@ -262,6 +262,9 @@ pub struct Assembly {
     pub meshes: Vec<Dressed>,
     /// Said once each, in the order met.
     pub warnings: Vec<String>,
+    /// Textures already warned about: a texture several meshes name
+    /// without an image is said once.
+    missing_textures: Vec<String>,
 }
 
 impl Assembly {
@@ -378,7 +381,12 @@ impl Assembly {
                 Err(other) => return Err(file_error(other.into())),
             }
         }
-        if let Some(name) = &skin.texture {
+        if let Some(name) = skin
+            .texture
+            .as_ref()
+            .filter(|name| !self.missing_textures.contains(name))
+        {
+            self.missing_textures.push(name.clone());
             self.warn(format!(
                 "{}: no image found for the texture {name:?} (of {}), beside the file \
                  or in a Textures folder beside it; its meshes get a plain material",
