@@ -143,7 +143,7 @@ impl Assets for CommandLine {
         })
     }
 
-    fn info(&self, open: &Path, anim: Option<&Path>) -> Result<Info, Refused> {
+    fn info(&self, open: &Path, anim: Option<&Path>, lod: usize) -> Result<Info, Refused> {
         let (info, warnings) = self.run(|context| {
             let catalogue = context.catalogue;
             let input = input::load(&catalogue, open, None)?;
@@ -151,22 +151,23 @@ impl Assets for CommandLine {
                 Some(anim) => Some(input::load(&catalogue, anim, None)?),
                 None => None,
             };
-            facts(&input, animated.as_ref().unwrap_or(&input))
+            facts(&input, animated.as_ref().unwrap_or(&input), lod)
         });
         Ok(Info { warnings, ..info? })
     }
 }
 
-/// What `info` says of `input`, its levels and blend targets, and the
-/// skills of `animated`.
-fn facts(input: &Input, animated: &Input) -> Result<Info, CliError> {
+/// What `info` says of `input`, its levels and the blend targets of its
+/// meshes at level `lod` (a level may have fewer), and the skills of
+/// `animated`.
+fn facts(input: &Input, animated: &Input, lod: usize) -> Result<Info, CliError> {
     let summary = info::summary(
         &shown(&input.path),
         input.format.title,
         input.format.name,
         &input.document.describe(),
     );
-    let skins = input.skins(RigOptions::default()).unwrap_or_default();
+    let skins = input.skins(RigOptions { lod }).unwrap_or_default();
     let mut blends: Vec<String> = Vec::new();
     for target in skins.iter().flat_map(|skin| &skin.morph_targets) {
         if !blends.contains(&target.name) {

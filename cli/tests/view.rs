@@ -539,3 +539,59 @@ fn glb_json(bytes: &[u8]) -> serde_json::Value {
     let length = u32::from_le_bytes(bytes[12..16].try_into().unwrap()) as usize;
     serde_json::from_slice(&bytes[20..20 + length]).unwrap()
 }
+
+#[test]
+fn every_listed_mesh_has_a_skeleton_and_problems_name_files_as_the_page_does() {
+    let Some(corpus) = tests::corpus_dir() else {
+        return;
+    };
+    let served = Served::start(&[&corpus]);
+    let (_, listing) = served.json("/api/list");
+    // A loose SWG mesh is posed by the skeleton it names, under the folder
+    // served; one naming two skeletons (the head, on the face's) is listed
+    // with the reason, not offered.
+    let loose = listing["meshes"].as_array().unwrap();
+    let body = loose
+        .iter()
+        .find(|mesh| mesh["file"] == "swg/appearance/mesh/twk_f_body_l0.mgn")
+        .unwrap();
+    assert_eq!(body["skeleton"], "swg/appearance/skeleton/all_b.skt");
+    assert!(loose.iter().all(|mesh| mesh["skeleton"].is_string()));
+    let problems = listing["problems"].to_string();
+    assert!(
+        problems.contains("twk_f_head_l0.mgn")
+            && problems.contains("names the skeletons appearance/skeleton/all_b.skt"),
+        "{problems}"
+    );
+    let (status, glb) = served.get(
+        "/api/gltf?open=swg/appearance/skeleton/all_b.skt&mesh=swg/appearance/mesh/twk_f_body_l0.mgn",
+    );
+    assert_eq!(status, 200);
+    // One mesh per shader group of the `.mgn`.
+    assert!(glb_json(&glb)["meshes"].as_array().map_or(0, Vec::len) >= 1);
+
+    // A skill whose keys are missing is said with paths under the folder
+    // served, never the server's own.
+    let (status, info) = served
+        .json("/api/info?open=sims1-prototype/samnud.cmx&anim=sims1-prototype/Ross-idle1.cmx");
+    assert_eq!(status, 200);
+    let skills = info["skills"].as_array().unwrap();
+    assert!(!skills.is_empty());
+    for skill in skills {
+        let problem = skill["problem"].as_str().unwrap();
+        assert!(problem.contains("sims1-prototype/"), "{problem}");
+        assert!(!problem.contains(&*corpus.to_string_lossy()), "{problem}");
+    }
+    // Blend targets are those of the level of detail asked for.
+    let at = |lod: usize| {
+        let (_, info) = served.json(&format!(
+            "/api/info?open=swg/appearance/twk_f.sat&lod={lod}"
+        ));
+        info["blends"].as_array().map_or(0, Vec::len)
+    };
+    let (most, least) = (at(0), at(3));
+    assert!(
+        least < most,
+        "{least} blend targets at level 3, {most} at level 0"
+    );
+}

@@ -24,9 +24,10 @@ use serde::Serialize;
 pub trait Assets: Send + Sync {
     /// The `.glb` of a character, as `convert` makes it.
     fn gltf(&self, request: &GltfRequest) -> Result<Made, Refused>;
-    /// What `info` says of `open`, its levels of detail and blend targets,
-    /// and the animations of `anim` (of `open` when there is none).
-    fn info(&self, open: &Path, anim: Option<&Path>) -> Result<Info, Refused>;
+    /// What `info` says of `open`, its levels of detail and the blend
+    /// targets of its meshes at level `lod`, and the animations of `anim`
+    /// (of `open` when there is none).
+    fn info(&self, open: &Path, anim: Option<&Path>, lod: usize) -> Result<Info, Refused>;
 }
 
 /// One asset to make: every path is a file under the roots.

@@ -196,7 +196,12 @@ impl Server {
             },
             None => None,
         };
-        match self.viewer.assets.info(&open, anim.as_deref()) {
+        let lod = match first(query, "lod").map(str::parse::<usize>) {
+            None => 0,
+            Some(Ok(lod)) => lod,
+            Some(Err(_)) => return self.bad_request("lod is a whole number"),
+        };
+        match self.viewer.assets.info(&open, anim.as_deref(), lod) {
             Ok(mut info) => {
                 info.facts = info.facts.iter().map(|fact| self.shown(fact)).collect();
                 info.warnings = info
@@ -413,7 +418,7 @@ mod tests {
             })
         }
 
-        fn info(&self, _: &Path, _: Option<&Path>) -> Result<Info, Refused> {
+        fn info(&self, _: &Path, _: Option<&Path>, _: usize) -> Result<Info, Refused> {
             Ok(Info::default())
         }
     }

@@ -35,9 +35,10 @@ export async function list() {
   return response.json();
 }
 
-/** `{facts, lods, blends, skills, warnings}` of `open` (and the skills of `anim`). */
-export async function info({ open, anim }) {
-  const response = await fetch(`/api/info?${query({ open, anim })}`);
+/** `{facts, lods, blends, skills, warnings, axes}` of `open` (its blend
+ * targets at level `lod`; the skills of `anim`). */
+export async function info({ open, anim, lod }) {
+  const response = await fetch(`/api/info?${query({ open, anim, lod })}`);
   if (!response.ok) throw await failure(response);
   return response.json();
 }

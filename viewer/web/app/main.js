@@ -65,7 +65,7 @@ async function show() {
       };
       show();
     });
-    const info = await api.info({ open: view.open, anim: view.anim });
+    const info = await api.info({ open: view.open, anim: view.anim, lod: view.lod });
     showFacts($("facts"), info.facts);
     problems.push(...info.warnings);
     showLevels(levels, info.lods, view.lod);
