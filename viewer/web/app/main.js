@@ -135,6 +135,8 @@ async function show() {
 
 function choose(next) {
   playback?.pause();
+  // Another character: its skeleton is drawn only if it has nothing else.
+  $("skeleton").checked = false;
   view = { ...next, frame: 0, lod: 0, blend: [], texture: [], tone: undefined };
   show();
 }
