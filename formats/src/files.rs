@@ -156,6 +156,12 @@ pub struct FoundFile {
 }
 
 impl Files {
+    /// The most bytes a referenced file may hold: files chosen beside
+    /// the references (an image chosen for a mesh) are held to it too.
+    pub fn limit(&self) -> u64 {
+        self.limit
+    }
+
     /// References of a document read from `path`.
     pub fn beside(path: &Path) -> Files {
         Files {
