@@ -66,7 +66,7 @@ fn list_10k_files(c: &mut Criterion) {
     let files = many_files(dir.path());
     let roots = Roots::new(&[dir.path().to_path_buf()]).expect("the folder");
     let catalogue = Catalogue::default();
-    let listed = listing::list(&roots, &catalogue);
+    let listed = listing::list(&roots, &catalogue, &|| false);
     assert!(
         listed.characters.len() > 1_000 && listed.problems.is_empty(),
         "the listing finds the samples' characters"
@@ -83,7 +83,7 @@ fn list_10k_files(c: &mut Criterion) {
         })
     });
     group.bench_function("ossuary", |b| {
-        b.iter(|| listing::list(black_box(&roots), &catalogue))
+        b.iter(|| listing::list(black_box(&roots), &catalogue, &|| false))
     });
     group.finish();
 }

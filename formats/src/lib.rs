@@ -1,7 +1,27 @@
 //! Ossuary's file formats, each described once as annotated Rust types.
 //!
-//! [`schema`] is the runtime `#[derive(Schema)]` expands to; each game family
-//! has its own module.
+//! [`schema`] is the runtime `#[derive(Schema)]` expands to (the crate
+//! `schema`, re-exported); each game family has its own module.
+//!
+//! A crate that depends on `formats` alone derives with [`Schema`], and
+//! finds the runtime at `formats::schema`:
+//!
+//! ```
+//! use formats::schema::BinarySchema;
+//! use formats::Schema;
+//!
+//! #[derive(Debug, PartialEq, Schema)]
+//! #[schema(little)]
+//! struct Header {
+//!     version: u16,
+//!     #[schema(prefix = u8)]
+//!     values: Vec<u32>,
+//! }
+//!
+//! let header = Header::from_bytes(&[2, 0, 1, 7, 0, 0, 0]).unwrap();
+//! assert_eq!(header, Header { version: 2, values: vec![7] });
+//! assert_eq!(header.to_bytes().unwrap(), [2, 0, 1, 7, 0, 0, 0]);
+//! ```
 
 // Lets the derive's `::formats::__private` paths resolve inside this crate too.
 extern crate self as formats;
@@ -13,76 +33,19 @@ pub mod files;
 pub mod format;
 pub mod outcast;
 pub mod rig;
-pub mod schema;
+/// The schema runtime (the crate `schema`), re-exported so that
+/// `formats::schema::...` paths name it.
+pub use schema;
 pub mod sims;
 pub mod swg;
 
-pub use schema_derive::Schema;
+/// `#[derive(Schema)]` for a crate that depends on `formats` alone: the
+/// derive of [`schema::Schema`], its expansions reaching the runtime
+/// through `::formats` (which re-exports it) instead of `::schema`.
+pub use schema_derive::SchemaInFormats as Schema;
 
-/// What `#[derive(Schema)]` expansions call, and nothing else: the one path
-/// through which generated code reaches the runtime (`#[schema(crate =
-/// "...")]` names another root for it). Not public API.
+/// What `#[derive(Schema)]` expansions call: the runtime's own hidden
+/// module, re-exported so `::formats::__private` paths resolve. Not public
+/// API.
 #[doc(hidden)]
-pub mod __private {
-    pub use binrw;
-
-    pub use crate::schema::check::{checked_at_byte, checking};
-    pub use crate::schema::choice::{
-        tag_taken, unknown_selector, unknown_tag, unknown_text_selector, variant_disagrees,
-    };
-    pub use crate::schema::collection::{
-        check_condition, check_len, check_presence, context_len, encode_each, read_count,
-        read_elements, read_flagged, read_to_end, read_vec, shared_len, write_count, write_each,
-        write_flagged, FlagInt,
-    };
-    pub use crate::schema::iff::{
-        check_absent_count, next_is, next_is_element, peek_form_type, peek_start, read_chunk,
-        read_form, unknown_element, unknown_form, write_chunk, write_form, IffBody, IffElement,
-        IffStart, Start, CHUNK_HEADER_SIZE, FORM_HEADER_SIZE,
-    };
-    pub use crate::schema::input::{decode_plain_next, read_plain_run};
-    pub use crate::schema::markers::{read_magic, write_magic, CountField, NoContext};
-    pub use crate::schema::output::{encode_plain_next, write_plain_run};
-    pub use crate::schema::size::{add_fixed, add_min, add_plain, lesser_min};
-    pub use crate::schema::string::{
-        read_fixed_width, read_null_terminated, read_pascal, write_fixed_width,
-        write_null_terminated, write_pascal,
-    };
-    #[cfg(feature = "testing")]
-    pub use crate::schema::testing::{self, proptest};
-    pub use crate::schema::text::checks::checked;
-    pub use crate::schema::text::forms::{
-        read_angle_bracketed, read_comment, read_keywords, read_line_string, read_or_none,
-        read_token_line, read_vector, write_angle_bracketed, write_comment, write_keywords,
-        write_line_string, write_or_none, write_token_line, write_vector,
-    };
-    pub use crate::schema::text::reader::{
-        read_counted, read_flowing_list, read_lines_to_end, read_list,
-    };
-    pub use crate::schema::text::writer::{write_elements, write_flowing_list, write_list};
-    pub use crate::schema::text::{
-        Keyword, TextRead, TextReader, TextSchema, TextStyle, TextTokens, TextWrite, TextWriter,
-    };
-    pub use crate::schema::{
-        BinarySchema, ByteOrder, ContextLayout, Decode, Encode, Endian, Error, FieldLayout,
-        HasContext, Input, Layout, Output, Segment, TypeLayout,
-    };
-
-    /// Expands to its input when the `testing` feature is on, and to nothing
-    /// otherwise: the generated round-trip test modules are wrapped in it.
-    pub use crate::__testing_only as testing_only;
-}
-
-#[cfg(feature = "testing")]
-#[doc(hidden)]
-#[macro_export]
-macro_rules! __testing_only {
-    ($($item:tt)*) => { $($item)* };
-}
-
-#[cfg(not(feature = "testing"))]
-#[doc(hidden)]
-#[macro_export]
-macro_rules! __testing_only {
-    ($($item:tt)*) => {};
-}
+pub use schema::__private;

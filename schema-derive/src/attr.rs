@@ -16,17 +16,22 @@ pub struct Spanned<T> {
     pub span: Span,
 }
 
-#[derive(Clone, Copy, PartialEq, Eq)]
+/// A binary layout's byte order: `big`, `little`, or `endian = param`, the
+/// value of a context parameter of type `Endian` (one set of types for a
+/// body one format stores little-endian and another big-endian).
+#[derive(Clone, PartialEq, Eq)]
 pub enum ByteOrder {
     Big,
     Little,
+    Param(Ident),
 }
 
 impl ByteOrder {
-    pub fn name(self) -> &'static str {
+    pub fn name(&self) -> String {
         match self {
-            ByteOrder::Big => "big",
-            ByteOrder::Little => "little",
+            ByteOrder::Big => "big".to_owned(),
+            ByteOrder::Little => "little".to_owned(),
+            ByteOrder::Param(param) => format!("endian = {param}"),
         }
     }
 }
@@ -66,13 +71,45 @@ pub struct ContextParam {
 }
 
 /// A value passed to a nested type's context parameter: `records = count`
-/// (or `records` alone, for a value of the same name).
+/// (or `records` alone, for a value of the same name), or a constant:
+/// `order = Endian::Big`.
 #[derive(Clone)]
 pub struct ContextArg {
     /// The nested type's parameter.
     pub param: Ident,
+    pub value: ContextValue,
+}
+
+/// What a [`ContextArg`] passes.
+#[derive(Clone)]
+pub enum ContextValue {
     /// An earlier field or one of the enclosing type's own parameters.
-    pub value: Ident,
+    Name(Ident),
+    /// Any other expression (a path such as `Endian::Big`, a literal):
+    /// the same value whatever the file holds.
+    Constant(Box<Expr>),
+}
+
+impl std::fmt::Display for ContextValue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ContextValue::Name(name) => write!(f, "{name}"),
+            ContextValue::Constant(constant) => {
+                let text = quote::ToTokens::to_token_stream(constant).to_string();
+                f.write_str(&text.replace(" :: ", "::"))
+            }
+        }
+    }
+}
+
+impl ContextValue {
+    /// The field or parameter passed, if a name is.
+    pub fn name(&self) -> Option<&Ident> {
+        match self {
+            ContextValue::Name(name) => Some(name),
+            ContextValue::Constant(_) => None,
+        }
+    }
 }
 
 /// `#[schema(...)]` on an enum variant.
@@ -207,10 +244,11 @@ pub struct Field {
     pub pass: Option<Spanned<Vec<ContextArg>>>,
 }
 
-const CONTAINER_KEYS: &str = "`big`, `little`, `form`, `chunk`, `text`, `one_line`, `comments`, \
+const CONTAINER_KEYS: &str =
+    "`big`, `little`, `endian`, `form`, `chunk`, `text`, `one_line`, `comments`, \
      `crate`, `context`, `tag`, `select`, `check`";
 const FIELD_KEYS: &str =
-    "`big`, `little`, `pascal`, `null_terminated`, `fixed_width`, `prefix`, `count`, `to_end`, \
+    "`big`, `little`, `endian`, `pascal`, `null_terminated`, `fixed_width`, `prefix`, `count`, `to_end`, \
      `flag`, `present_if`, `magic`, `with`, `chunk`, `form`, `line`, `comment`, `vector`, `style`, \
      `angle_brackets`, `none`, `same_line`, `flow`, `check`, `context`";
 const VARIANT_KEYS: &str = "`when`, `other`, `keyword`, `context`, `form`, `chunk`";
@@ -222,7 +260,9 @@ impl Container {
             attr.parse_nested_meta(|meta| {
                 let key = key_of(&meta)?;
                 match key.as_str() {
-                    "big" | "little" => set_byte_order(&mut container.byte_order, &meta, &key),
+                    "big" | "little" | "endian" => {
+                        set_byte_order(&mut container.byte_order, &meta, &key)
+                    }
                     "form" | "chunk" => {
                         let tag = parse_tag(&meta)?;
                         let span = meta.path.span();
@@ -376,9 +416,17 @@ fn parse_args(meta: &ParseNestedMeta) -> syn::Result<Vec<ContextArg>> {
             let param: Ident = input.parse()?;
             let value = if input.peek(Token![=]) {
                 input.parse::<Token![=]>()?;
-                input.parse()?
+                match input.parse::<Expr>()? {
+                    Expr::Path(path) if path.qself.is_none() && path.path.get_ident().is_some() => {
+                        match path.path.get_ident() {
+                            Some(name) => ContextValue::Name(name.clone()),
+                            None => ContextValue::Constant(Box::new(Expr::Path(path))),
+                        }
+                    }
+                    constant => ContextValue::Constant(Box::new(constant)),
+                }
             } else {
-                param.clone()
+                ContextValue::Name(param.clone())
             };
             Ok(ContextArg { param, value })
         },
@@ -397,7 +445,9 @@ impl Field {
                 let key = key_of(&meta)?;
                 let span = meta.path.span();
                 match key.as_str() {
-                    "big" | "little" => set_byte_order(&mut field.byte_order, &meta, &key),
+                    "big" | "little" | "endian" => {
+                        set_byte_order(&mut field.byte_order, &meta, &key)
+                    }
                     "pascal" => set_encoding(
                         &mut field.encoding,
                         Encoding::String(StringKind::Pascal),
@@ -541,17 +591,18 @@ fn set_byte_order(
     meta: &ParseNestedMeta,
     key: &str,
 ) -> syn::Result<()> {
-    let order = if key == "big" {
-        ByteOrder::Big
-    } else {
-        ByteOrder::Little
+    let order = match key {
+        "big" => ByteOrder::Big,
+        "little" => ByteOrder::Little,
+        _ => ByteOrder::Param(meta.value()?.parse()?),
     };
     if let Some(previous) = slot {
         let message = if previous.value == order {
-            format!("byte order `{key}` is given twice")
+            format!("byte order `{}` is given twice", order.name())
         } else {
             format!(
-                "conflicting byte orders: `{key}` after `{}`",
+                "conflicting byte orders: `{}` after `{}`",
+                order.name(),
                 previous.value.name()
             )
         };
@@ -609,7 +660,7 @@ fn parse_crate_path(meta: &ParseNestedMeta) -> syn::Result<Path> {
             text.span(),
             format!(
                 "`crate` takes the path of the crate holding the schema runtime, such as \
-                 \"formats\"; {:?} is not a path",
+                 \"schema\"; {:?} is not a path",
                 text.value()
             ),
         )

@@ -4,7 +4,7 @@
 use syn::Ident;
 
 use crate::ast::{is_named, Container, Errors, Field};
-use crate::attr::{Check, ContextArg, ContextParam, Presence, Repeat};
+use crate::attr::{ByteOrder, Check, ContextArg, ContextParam, Presence, Repeat};
 
 /// Where a name used in an attribute (`count = n`, `present_if = f`,
 /// `context(p = v)`) finds its value.
@@ -77,19 +77,19 @@ pub fn check_args(container: &Container, index: usize, args: &[ContextArg]) -> s
                 format!("`{}` is passed twice", arg.param),
             ));
         }
-        match errors.take(resolve(container, index, &arg.value)) {
+        // A constant is checked by the compiler, against the parameter's type.
+        let Some(value) = arg.value.name() else {
+            continue;
+        };
+        match errors.take(resolve(container, index, value)) {
             Some(Source::Field) => {
-                let field = container
-                    .fields
-                    .iter()
-                    .find(|field| field.ident == &arg.value);
+                let field = container.fields.iter().find(|field| field.ident == value);
                 if field.is_some_and(|field| is_named(field.ty, "Count")) {
                     errors.push(syn::Error::new(
-                        arg.value.span(),
+                        value.span(),
                         format!(
-                            "`{}` is a count the writer derives: it holds no value to pass; \
+                            "`{value}` is a count the writer derives: it holds no value to pass; \
                              store the value as data (e.g. `u32`)",
-                            arg.value
                         ),
                     ));
                 }
@@ -126,16 +126,21 @@ pub fn check_params(container: &Container) -> syn::Result<()> {
                 ),
             ));
         }
-        if !container
-            .fields
-            .iter()
-            .any(|field| uses(field, &param.ident) || checks_with(field, &param.ident))
+        let orders = std::iter::once(&container.attrs.byte_order)
+            .chain(container.fields.iter().map(|field| &field.attrs.byte_order))
+            .flatten()
+            .any(|order| order.value == ByteOrder::Param(param.ident.clone()));
+        if !orders
+            && !container
+                .fields
+                .iter()
+                .any(|field| uses(field, &param.ident) || checks_with(field, &param.ident))
         {
             errors.push(syn::Error::new(
                 param.ident.span(),
                 format!(
                     "context parameter `{}` is never used: name it in `count`, `present_if`, \
-                     a `check` or a field's `context(...)`",
+                     a `check`, `endian` or a field's `context(...)`",
                     param.ident
                 ),
             ));
@@ -152,7 +157,7 @@ pub fn uses(field: &Field, name: &Ident) -> bool {
     let passed = attrs
         .pass
         .as_ref()
-        .is_some_and(|pass| pass.value.iter().any(|arg| &arg.value == name));
+        .is_some_and(|pass| pass.value.iter().any(|arg| arg.value.name() == Some(name)));
     counted || flagged || passed
 }
 

@@ -59,7 +59,7 @@ pub fn plan<'a>(choice: &'a ChoiceEnum<'a>) -> syn::Result<(Choice<'a>, Vec<Pick
         ));
     }
     let text = attrs.text.is_some();
-    let order = attrs.byte_order.as_ref().map(|order| order.value);
+    let order = attrs.byte_order.as_ref().map(|order| order.value.clone());
     if let (true, Some(order)) = (text, &attrs.byte_order) {
         errors.push(syn::Error::new(
             order.span,
@@ -192,19 +192,20 @@ fn pick<'a>(
                 "a variant without a value takes no context",
             ));
         }
-        for arg in &pass.value {
+        // A constant is checked by the compiler, against the parameter's type.
+        for value in pass.value.iter().filter_map(|arg| arg.value.name()) {
             let declared = choice
                 .attrs
                 .context
                 .iter()
                 .flat_map(|context| context.value.iter())
-                .any(|param| param.ident == arg.value);
+                .any(|param| &param.ident == value);
             if !declared {
                 return Err(syn::Error::new(
-                    arg.value.span(),
+                    value.span(),
                     format!(
-                        "no context parameter named `{}`: a variant passes the enum's own parameters",
-                        arg.value
+                        "no context parameter named `{value}`: a variant passes the enum's own \
+                         parameters",
                     ),
                 ));
             }
@@ -271,18 +272,23 @@ fn check_context_use(choice: &ChoiceEnum) -> syn::Result<()> {
             .as_ref()
             .is_some_and(|select| select.value == param.ident);
         let passed = choice.variants.iter().any(|variant| {
-            variant
-                .attrs
-                .pass
-                .as_ref()
-                .is_some_and(|pass| pass.value.iter().any(|arg| arg.value == param.ident))
+            variant.attrs.pass.as_ref().is_some_and(|pass| {
+                pass.value
+                    .iter()
+                    .any(|arg| arg.value.name() == Some(&param.ident))
+            })
         });
-        if !selects && !passed {
+        let orders = choice
+            .attrs
+            .byte_order
+            .as_ref()
+            .is_some_and(|order| order.value == ByteOrder::Param(param.ident.clone()));
+        if !selects && !passed && !orders {
             errors.push(syn::Error::new(
                 param.ident.span(),
                 format!(
-                    "context parameter `{}` is never used: name it in `select` or a variant's \
-                     `context(...)`",
+                    "context parameter `{}` is never used: name it in `select`, `endian` or a \
+                     variant's `context(...)`",
                     param.ident
                 ),
             ));

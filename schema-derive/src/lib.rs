@@ -5,7 +5,7 @@
 //! model (`condition` holds a `present_if` expression), `plan` validates
 //! and lowers it once for binary and text layouts alike, with spanned
 //! errors, collecting every mistake, and `expand` emits code against the runtime's hidden module
-//! `::formats::__private`; on an error, `expand::fallback` emits the errors
+//! `::schema::__private` (or `::formats::__private`, through `formats`' re-export); on an error, `expand::fallback` emits the errors
 //! with stand-in impls, so users of the broken type see no more.
 
 mod ast;
@@ -19,17 +19,18 @@ mod plan;
 use proc_macro::TokenStream;
 use syn::{parse_macro_input, DeriveInput};
 
-/// The attribute vocabulary (tables with every key in the `formats::schema`
-/// and `formats::schema::text` module docs):
+/// The attribute vocabulary (tables with every key in the `schema` crate's
+/// docs and its `schema::text` module docs):
 ///
-/// - on a struct: `big`/`little`, `form = "TYPE"`, `chunk = "TAG"`,
+/// - on a struct: `big`/`little` or `endian = param` (the byte order is
+///   the value of a context parameter of type `Endian`), `form = "TYPE"`, `chunk = "TAG"`,
 ///   `text`, `one_line`,
 ///   `comments` (text: `//` comments anywhere from this record on, kept in
 ///   the style), `crate = "path"`, `check = path` (a function the whole
 ///   value must satisfy once every field is read), and `context(name:
 ///   Type, ...)`: values the type needs from its parent, held in a
 ///   generated `<Type>Context` struct;
-/// - on a field: string encodings (`pascal`, `null_terminated`,
+/// - on a field: `big`/`little`/`endian = param`, string encodings (`pascal`, `null_terminated`,
 ///   `fixed_width = N`), counts (`prefix = u32`, text `prefix`,
 ///   `count = name` naming an earlier `Count<_>` field or a context
 ///   parameter, `to_end`), presence (`flag = u8`, `present_if = EXPR`: a
@@ -46,7 +47,8 @@ use syn::{parse_macro_input, DeriveInput};
 ///   must satisfy, its refusal an error at the value's byte offset or line
 ///   and column), and
 ///   `context(param = name, ...)`, the values passed to the field type's
-///   context (an earlier field or one of the struct's own parameters);
+///   context (an earlier field or one of the struct's own parameters, or a
+///   constant such as `Endian::Big`);
 /// - on an enum: `tag = u8` (a leading tag chooses the variant),
 ///   `select = param` (a context parameter does), or, for `text` enums of
 ///   unit variants, nothing (a keyword line does); on its variants
@@ -60,22 +62,42 @@ use syn::{parse_macro_input, DeriveInput};
 /// type is reported, and code using the broken type gives no further
 /// errors (the derive then emits stand-in impls).
 ///
-/// A crate that derives needs a dependency on `formats` and nothing else.
+/// A crate that derives needs a dependency on `schema` (and derives with
+/// `schema::Schema`) or on `formats` (and derives with `formats::Schema`),
+/// and nothing else.
 /// For each type the derive also emits a `#[cfg(test)]` module whose test
 /// writes, reads and writes again generated values, and, when the type
 /// implements serde's `Serialize` and `Deserialize`, also checks that
 /// value -> JSON -> value -> write gives the same bytes. These tests come
-/// with `formats`' `testing` feature (on by default) and vanish without it.
+/// with the `schema` crate's `testing` feature (off by default; `formats`,
+/// whose own `testing` feature is on by default, turns it on) and vanish
+/// without it.
 /// A `with = path` field's module provides `read`, `write` and, for the
 /// test, `strategy()` (a proptest strategy, through
-/// `formats::schema::testing::proptest`).
+/// `schema::testing::proptest`).
 ///
 /// `#[schema(crate = "path")]` finds the runtime at `path` instead of
-/// `::formats`, for a crate that reaches `formats` through a re-export.
+/// `::schema` (or `::formats`), for a crate that reaches either through a
+/// re-export.
 #[proc_macro_derive(Schema, attributes(schema))]
 pub fn derive_schema(input: TokenStream) -> TokenStream {
+    derive(input, expand::Root::Schema)
+}
+
+/// The same derive, for a crate that depends on `formats` alone: `formats`
+/// re-exports it as `formats::Schema`, and its expansions reach the runtime
+/// through `::formats::__private` (which `formats` re-exports from
+/// `schema`) instead of `::schema::__private`. Everything else is
+/// [`macro@Schema`].
+#[doc(hidden)]
+#[proc_macro_derive(SchemaInFormats, attributes(schema))]
+pub fn derive_schema_in_formats(input: TokenStream) -> TokenStream {
+    derive(input, expand::Root::Formats)
+}
+
+fn derive(input: TokenStream, root: expand::Root) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
-    expand::derive(&input)
-        .unwrap_or_else(|error| expand::fallback(&input, error))
+    expand::derive(&input, root)
+        .unwrap_or_else(|error| expand::fallback(&input, error, root))
         .into()
 }

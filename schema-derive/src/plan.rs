@@ -160,7 +160,7 @@ pub fn binary<'a>(container: &'a Container<'a>) -> syn::Result<Vec<Plan<'a, Bina
             ));
         }
     }
-    let Some(container_order) = container.attrs.byte_order.as_ref().map(|order| order.value) else {
+    let Some(container_order) = container.attrs.byte_order.as_ref() else {
         let mut error = syn::Error::new_spanned(
             container.ident,
             format!(
@@ -173,6 +173,14 @@ pub fn binary<'a>(container: &'a Container<'a>) -> syn::Result<Vec<Plan<'a, Bina
         }
         return Err(error);
     };
+    for order in std::iter::once(container_order).chain(
+        container
+            .fields
+            .iter()
+            .filter_map(|field| field.attrs.byte_order.as_ref()),
+    ) {
+        errors.take(check_byte_order_param(container, order));
+    }
     // A struct whose fields are chunks and forms (a form's, or a run of
     // them a variant wraps) names them by their tags in error paths.
     let iff = container.attrs.form.is_some()
@@ -206,7 +214,9 @@ pub fn binary<'a>(container: &'a Container<'a>) -> syn::Result<Vec<Plan<'a, Bina
                         .attrs
                         .byte_order
                         .as_ref()
-                        .map_or(container_order, |order| order.value),
+                        .unwrap_or(container_order)
+                        .value
+                        .clone(),
                     chunk,
                     joins_chunk: false,
                     form,
@@ -239,6 +249,26 @@ pub fn binary<'a>(container: &'a Container<'a>) -> syn::Result<Vec<Plan<'a, Bina
     }
     errors.finish()?;
     Ok(plans)
+}
+
+/// `endian = param` names one of the type's context parameters (whose type,
+/// `Endian`, the compiler checks at the attribute).
+fn check_byte_order_param(
+    container: &Container,
+    order: &crate::attr::Spanned<ByteOrder>,
+) -> syn::Result<()> {
+    match &order.value {
+        ByteOrder::Param(param) if !check_context::is_param(container, param) => {
+            Err(syn::Error::new(
+                param.span(),
+                format!(
+                    "`endian` names a context parameter of type `Endian`, and `{param}` is not \
+                     one: declare it with `#[schema(context({param}: Endian))]`"
+                ),
+            ))
+        }
+        _ => Ok(()),
+    }
 }
 
 /// Lowers a text layout (`#[schema(text)]`).

@@ -57,10 +57,13 @@ fn type_section(page: &mut String, layout: &TypeLayout, with_doc: bool) {
         None => format!("at least {} bytes", layout.min_size),
     };
     let order = match layout.byte_order {
-        ByteOrder::Big => "big-endian unless a field says otherwise",
-        ByteOrder::Little => "little-endian unless a field says otherwise",
-        ByteOrder::Text => "text",
-        ByteOrder::PerForm => "each variant's own",
+        ByteOrder::Big => "big-endian unless a field says otherwise".to_owned(),
+        ByteOrder::Little => "little-endian unless a field says otherwise".to_owned(),
+        ByteOrder::Text => "text".to_owned(),
+        ByteOrder::PerForm => "each variant's own".to_owned(),
+        ByteOrder::Context(param) => {
+            format!("the context value `{param}`'s, unless a field says otherwise")
+        }
     };
     let framing = match (
         layout.form,
@@ -119,12 +122,13 @@ fn type_section(page: &mut String, layout: &TypeLayout, with_doc: bool) {
 
 /// A field's byte order in its table row; a variant's is its form's own,
 /// stated in that form's section.
-fn order_cell(order: ByteOrder) -> &'static str {
+fn order_cell(order: ByteOrder) -> String {
     match order {
-        ByteOrder::Big => "big",
-        ByteOrder::Little => "little",
-        ByteOrder::Text => "text",
-        ByteOrder::PerForm => "",
+        ByteOrder::Big => "big".to_owned(),
+        ByteOrder::Little => "little".to_owned(),
+        ByteOrder::Text => "text".to_owned(),
+        ByteOrder::PerForm => String::new(),
+        ByteOrder::Context(param) => format!("`{param}`"),
     }
 }
 

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::format::{self, Describe, Description, Encoding, Format, Sample};
 use crate::rig::{self, BoneRange, BoneSpace, Rig};
-use crate::schema::check::checked_at_byte;
+use crate::schema::checked_at_byte;
 use crate::schema::{
     BinarySchema, Count, Error, ErrorKind, Layout, Magic, RawString, Refusal, Segment,
 };

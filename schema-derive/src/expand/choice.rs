@@ -7,15 +7,15 @@ use syn::{Ident, Type};
 
 use super::context::{context_items, nested_context};
 use super::layout::{byte_order, context_layout, passed, type_layout_impl, type_text, TypeLayout};
-use super::paths::Runtime;
+use super::paths::{Root, Runtime};
 use super::tests::{context_of_strategies, test_module, Check};
 use super::{binary_schema_impls, decode_fns, encode_fns, endian, str_lit};
 use crate::ast::{ChoiceEnum, ChoiceVariant};
 use crate::attr::{ByteOrder, ContextParam};
 use crate::check_enum::{self, Choice, Chooser, Pick};
 
-pub fn derive(choice: &ChoiceEnum) -> syn::Result<TokenStream> {
-    let rt = Runtime::new(choice.attrs.krate.as_ref().map(|krate| &krate.value));
+pub fn derive(choice: &ChoiceEnum, root: Root) -> syn::Result<TokenStream> {
+    let rt = Runtime::new(choice.attrs.krate.as_ref().map(|krate| &krate.value), root);
     let (kind, picks) = match check_enum::plan(choice)? {
         (Choice::Keywords, picks) => return Ok(super::keywords::derive(&rt, choice, &picks)),
         (Choice::By(chooser), picks) => (chooser, picks),
@@ -30,11 +30,11 @@ pub fn derive(choice: &ChoiceEnum) -> syn::Result<TokenStream> {
     let text = choice.attrs.text.is_some();
     let codec = match &kind {
         Chooser::Tag { ty, order } => {
-            let (min_size, decode, encode) = tag_codec(&rt, ty, *order, &variants);
+            let (min_size, decode, encode) = tag_codec(&rt, ty, order, &variants);
             binary_impls(&rt, choice, min_size, decode, encode)
         }
         Chooser::Select { param, order } => {
-            let (min_size, decode, encode) = select_codec(&rt, param, *order, &variants);
+            let (min_size, decode, encode) = select_codec(&rt, param, order, &variants);
             binary_impls(&rt, choice, min_size, decode, encode)
         }
         Chooser::TextSelect { param } => text_impls(&rt, choice, param, &variants),
@@ -131,7 +131,7 @@ fn read_payload(rt: &Runtime, endian: &TokenStream, variant: &ChoiceVariant) -> 
 fn tag_codec(
     rt: &Runtime,
     ty: &Type,
-    order: ByteOrder,
+    order: &ByteOrder,
     variants: &[(&ChoiceVariant, &Pick)],
 ) -> (TokenStream, TokenStream, TokenStream) {
     let endian = endian(rt, order);
@@ -172,7 +172,7 @@ fn tag_codec(
 fn select_codec(
     rt: &Runtime,
     param: &Ident,
-    order: ByteOrder,
+    order: &ByteOrder,
     variants: &[(&ChoiceVariant, &Pick)],
 ) -> (TokenStream, TokenStream, TokenStream) {
     let endian = endian(rt, order);
@@ -421,11 +421,11 @@ fn layout_impl(
     let text = choice.attrs.text.is_some();
     let (order, chosen_by) = match kind {
         Chooser::Tag { ty, order } => (
-            byte_order(rt, *order),
+            byte_order(rt, order),
             format!("a leading `{}` tag", type_text(ty)),
         ),
         Chooser::Select { param, order } => (
-            byte_order(rt, *order),
+            byte_order(rt, order),
             format!("the context value `{param}`"),
         ),
         Chooser::TextSelect { param } => (
@@ -536,7 +536,7 @@ fn context_strategy(
                             .as_ref()?
                             .value
                             .iter()
-                            .find(|arg| arg.value == param.ident)?;
+                            .find(|arg| arg.value.name() == Some(&param.ident))?;
                         Some((variant.payload?, &arg.param))
                     });
                     match passed_to {

@@ -9,7 +9,7 @@ use syn::{Ident, Type, Visibility};
 use super::paths::Runtime;
 use super::{count_local, field_local};
 use crate::ast::{is_named, Container};
-use crate::attr::{Check, ContextArg, ContextParam};
+use crate::attr::{Check, ContextArg, ContextParam, ContextValue};
 use crate::check_context::is_param;
 
 /// Where generated code runs, which decides how a name reads: a field is a
@@ -88,6 +88,15 @@ pub fn value_of(name: &Ident, is_param: bool, side: Side) -> TokenStream {
     quote!(::core::clone::Clone::clone(&#place))
 }
 
+/// The value a `with` field or nested type is passed, on `side`: a name's
+/// value cloned, or the constant itself.
+pub fn arg_value(container: &Container, value: &ContextValue, side: Side) -> TokenStream {
+    match value {
+        ContextValue::Name(name) => value_of(name, is_param(container, name), side),
+        ContextValue::Constant(constant) => quote!(#constant),
+    }
+}
+
 /// [`place_of`] for any name of `container`'s, on `side`.
 pub fn places<'a>(container: &'a Container, side: Side) -> impl Fn(&Ident) -> TokenStream + 'a {
     move |name| place_of(name, is_param(container, name), side)
@@ -120,7 +129,10 @@ pub fn nested_context(
         };
     }
     let params = pass.iter().map(|arg| &arg.param);
-    let values = pass.iter().map(|arg| value(&arg.value));
+    let values = pass.iter().map(|arg| match &arg.value {
+        ContextValue::Name(name) => value(name),
+        ContextValue::Constant(constant) => quote!(#constant),
+    });
     quote! {
         {
             type __Context = <#ty as #rt::HasContext>::Context;

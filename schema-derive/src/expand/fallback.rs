@@ -1,7 +1,8 @@
-//! On a derive error: the error, and stand-in impls of the runtime traits,
-//! so code using the broken type (a struct nesting it, a call to
-//! `from_bytes`) compiles on and the user sees the one real error
-//! (thiserror-impl's `fallback`).
+//! On a derive error: the error, and stand-in impls of every runtime trait
+//! the derive implements, so code using the broken type (a struct nesting
+//! it, a form holding it as a chunk, a call to `from_bytes`, a
+//! registration reading `T::LAYOUT`) compiles on and the user sees the one
+//! real error (thiserror-impl's `fallback`).
 
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -9,20 +10,20 @@ use syn::DeriveInput;
 
 use super::binary_schema_impls;
 use super::context::context_items;
-use super::paths::Runtime;
+use super::paths::{Root, Runtime};
 use crate::attr::{self, ContextParam};
 
 /// The errors, and every trait a derived type implements, binary and text
 /// alike (its layout could not be read, so either may be in use), with
 /// bodies that never run: the crate does not compile.
-pub fn fallback(input: &DeriveInput, error: syn::Error) -> TokenStream {
+pub fn fallback(input: &DeriveInput, error: syn::Error, root: Root) -> TokenStream {
     let ident = &input.ident;
     let attrs = attr::Container::parse(&input.attrs).ok();
     let krate = attrs
         .as_ref()
         .and_then(|attrs| attrs.krate.as_ref())
         .map(|krate| &krate.value);
-    let rt = Runtime::new(krate);
+    let rt = Runtime::new(krate, root);
     let declared = attrs
         .as_ref()
         .and_then(|attrs| attrs.context.as_ref())
@@ -38,6 +39,20 @@ pub fn fallback(input: &DeriveInput, error: syn::Error) -> TokenStream {
     let binary = binary_schema_impls(&rt, ident);
     let error = error.into_compile_error();
     let unreachable = quote!(::core::unreachable!("the derive failed to compile"));
+    let name = ident.to_string();
+    // The start the type names, when its attributes could be read: any
+    // start would do (the crate does not compile), this one reads true.
+    let start = match attrs.as_ref().map(|attrs| (&attrs.form, &attrs.chunk)) {
+        Some((Some(form), _)) => {
+            let tag = super::tag_tokens(form.value);
+            quote!(#rt::Start::Form(#tag))
+        }
+        Some((None, Some(chunk))) => {
+            let tag = super::tag_tokens(chunk.value);
+            quote!(#rt::Start::Chunk(#tag))
+        }
+        _ => quote!(#rt::Start::Chunk(*b"    ")),
+    };
     quote! {
         #error
         #context
@@ -66,7 +81,33 @@ pub fn fallback(input: &DeriveInput, error: syn::Error) -> TokenStream {
             }
         }
 
+        // An element, a start and a body at once: the broken type may be
+        // a form or chunk struct, or a run of fields a variant wraps.
         impl #rt::IffBody for #ident {}
+
+        impl #rt::IffStart for #ident {
+            const START: #rt::Start = #start;
+        }
+
+        impl #rt::IffElement for #ident {
+            const STARTS: &'static [#rt::Start] = &[#start];
+        }
+
+        // What a format registration reads (`layout: T::LAYOUT`).
+        impl #rt::Layout for #ident {
+            const LAYOUT: #rt::TypeLayout = #rt::TypeLayout {
+                name: #name,
+                doc: "",
+                byte_order: #rt::ByteOrder::Little,
+                form: ::core::option::Option::None,
+                chunk: ::core::option::Option::None,
+                context: &[],
+                chosen_by: ::core::option::Option::None,
+                fields: &[],
+                min_size: 0,
+                fixed_size: ::core::option::Option::None,
+            };
+        }
         #binary
 
         impl #rt::TextRead for #ident {
@@ -91,6 +132,30 @@ pub fn fallback(input: &DeriveInput, error: syn::Error) -> TokenStream {
         }
 
         impl #rt::TextSchema for #ident {}
+
+        // A one-line record's tokens, or a keyword enum's phrase.
+        impl #rt::TextTokens for #ident {
+            const EXPECTED: &'static str = "";
+
+            fn read_tokens(
+                _: &mut #rt::TextReader<'_>,
+            ) -> ::core::result::Result<Self, #rt::Error> {
+                #unreachable
+            }
+
+            fn write_tokens(
+                &self,
+                _: &mut #rt::TextWriter,
+            ) -> ::core::result::Result<(), #rt::Error> {
+                #unreachable
+            }
+        }
+
+        impl #rt::Keyword for #ident {
+            fn keyword(&self) -> &'static str {
+                #unreachable
+            }
+        }
 
         #rt::testing_only! {
             #[cfg(test)]

@@ -16,7 +16,7 @@ pub fn layout_impl(rt: &Runtime, container: &Container, plans: &[BinaryPlan]) ->
         .attrs
         .byte_order
         .as_ref()
-        .map(|order| byte_order(rt, order.value));
+        .map(|order| byte_order(rt, &order.value));
     // Each field's offset is the previous offset plus the previous fixed
     // size, while all of them are fixed; a form's or chunk's fields follow
     // its header.
@@ -113,7 +113,7 @@ fn field_layout(
     let name = str_lit(&field.ident.to_string());
     let rust_type = str_lit(&type_text(field.ty));
     let encoding = str_lit(&framed_encoding(plan));
-    let byte_order = byte_order(rt, plan.place.byte_order);
+    let byte_order = byte_order(rt, &plan.place.byte_order);
     let count = optional_str(count_source(container, &plan.codec));
     let nested = match &plan.codec {
         Codec::Value(Value {
@@ -150,10 +150,14 @@ pub(super) fn context_layout(rt: &Runtime, params: &[crate::attr::ContextParam])
     quote!(&[#(#params),*])
 }
 
-pub(super) fn byte_order(rt: &Runtime, order: ByteOrder) -> TokenStream {
+pub(super) fn byte_order(rt: &Runtime, order: &ByteOrder) -> TokenStream {
     match order {
         ByteOrder::Big => quote!(#rt::ByteOrder::Big),
         ByteOrder::Little => quote!(#rt::ByteOrder::Little),
+        ByteOrder::Param(param) => {
+            let name = param.to_string();
+            quote!(#rt::ByteOrder::Context(#name))
+        }
     }
 }
 

@@ -24,15 +24,16 @@ use crate::ast::{ChoiceEnum, Container, FormEnum};
 use crate::attr::{ByteOrder, Constant, StringKind};
 use crate::plan::{self, BinaryPlan, Codec, Element};
 pub use fallback::fallback;
+pub use paths::Root;
 use paths::Runtime;
 
-pub fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
+pub fn derive(input: &DeriveInput, root: Root) -> syn::Result<TokenStream> {
     if let Data::Enum(_) = &input.data {
         if ChoiceEnum::applies_to(input) {
-            return choice::derive(&ChoiceEnum::from_input(input)?);
+            return choice::derive(&ChoiceEnum::from_input(input)?, root);
         }
         let form_enum = FormEnum::from_input(input)?;
-        let rt = Runtime::new(form_enum.krate.as_ref());
+        let rt = Runtime::new(form_enum.krate.as_ref(), root);
         let impls = forms::form_enum_impls(&rt, &form_enum);
         let context = context::context_items(&rt, form_enum.ident, &input.vis, &[]);
         let binary = binary_schema_impls(&rt, form_enum.ident);
@@ -45,7 +46,10 @@ pub fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
         });
     }
     let container = Container::from_input(input)?;
-    let rt = Runtime::new(container.attrs.krate.as_ref().map(|krate| &krate.value));
+    let rt = Runtime::new(
+        container.attrs.krate.as_ref().map(|krate| &krate.value),
+        root,
+    );
     if container.attrs.text.is_some() {
         return text::derive(&rt, &container);
     }
@@ -247,10 +251,16 @@ fn tag_str(tag: [u8; 4]) -> String {
     String::from_utf8_lossy(&tag).into_owned()
 }
 
-fn endian(rt: &Runtime, order: ByteOrder) -> TokenStream {
+/// The byte order a value is read and written in: a constant, or the
+/// context parameter `endian = param` names (`__context` is in scope
+/// wherever a value is read or written).
+fn endian(rt: &Runtime, order: &ByteOrder) -> TokenStream {
     match order {
         ByteOrder::Big => quote!(#rt::Endian::Big),
         ByteOrder::Little => quote!(#rt::Endian::Little),
+        ByteOrder::Param(param) => {
+            quote_spanned!(param.span()=> #rt::ByteOrderParam::endian(&__context.#param))
+        }
     }
 }
 

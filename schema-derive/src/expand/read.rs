@@ -4,7 +4,7 @@ use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote, quote_spanned, ToTokens as _};
 use syn::spanned::Spanned as _;
 
-use super::context::{check_call, nested_context, places, value_of, Side};
+use super::context::{arg_value, check_call, nested_context, places, value_of, Side};
 use super::paths::Runtime;
 use super::plain::{field_groups, is_plain, is_plain_run, plain_size};
 use super::{
@@ -90,7 +90,7 @@ fn plain_run(
     let size = plain_size(rt, run);
     let values = run.iter().map(|plan| {
         let ty = plan.field.ty;
-        let endian = endian(rt, plan.place.byte_order);
+        let endian = endian(rt, &plan.place.byte_order);
         quote!(#rt::decode_plain_next::<#ty>(&mut __bytes, #endian)?)
     });
     let value = match build {
@@ -223,7 +223,7 @@ fn read_field_value(rt: &Runtime, container: &Container, plan: &BinaryPlan) -> T
     let label = str_lit(&name.to_string());
     let local = field_local(name);
     let ty = plan.field.ty;
-    let endian = endian(rt, plan.place.byte_order);
+    let endian = endian(rt, &plan.place.byte_order);
     let in_field = if plan.place.named_in_paths {
         quote!(.map_err(|e| e.in_field(#label))?)
     } else {
@@ -250,7 +250,7 @@ fn read_field_value(rt: &Runtime, container: &Container, plan: &BinaryPlan) -> T
         Codec::With(path, pass) => {
             let values = pass
                 .iter()
-                .map(|arg| value_of(&arg.value, is_param(container, &arg.value), Side::Read));
+                .map(|arg| arg_value(container, &arg.value, Side::Read));
             quote! {
                 let #local: #ty = #rt::Input::as_stream(__reader, |__reader| {
                     #path::read(__reader, #endian #(, #values)*)

@@ -5,7 +5,7 @@ use quote::quote;
 
 fn expand(input: proc_macro2::TokenStream) -> String {
     let input: syn::DeriveInput = syn::parse2(input).expect("test input parses");
-    let tokens = super::derive(&input).expect("test input expands");
+    let tokens = super::derive(&input, super::Root::Formats).expect("test input expands");
     let mut file: syn::File = syn::parse2(tokens).expect("expansion is a file");
     // prettyplease leaves a macro's input as it is, so the test module
     // inside `testing_only! { ... }` is shown formatted after the rest.
@@ -261,10 +261,11 @@ fn the_crate_attribute_roots_every_runtime_path() {
         }
     })
     .expect("test input parses");
-    let tokens = super::derive(&input)
+    let tokens = super::derive(&input, super::Root::Formats)
         .expect("test input expands")
         .to_string();
     assert!(!tokens.contains(":: formats"), "{tokens}");
+    assert!(!tokens.contains(":: schema :: __private"), "{tokens}");
     let root = "renamed :: schema_runtime :: __private ::";
     for item in [
         "Decode for Point",

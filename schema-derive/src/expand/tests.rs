@@ -249,7 +249,7 @@ fn first_use_strategy(
         let passed = attrs
             .pass
             .as_ref()
-            .and_then(|pass| pass.value.iter().find(|arg| &arg.value == name));
+            .and_then(|pass| pass.value.iter().find(|arg| arg.value.name() == Some(name)));
         if let (Some(arg), None) = (passed, &attrs.with) {
             let element = element_type(field);
             let param = &arg.param;
@@ -336,7 +336,9 @@ fn field_strategy(rt: &Runtime, container: &Container, ty: &Type, codec: &Codec)
             quote!(#rt::proptest::strategy::Just(<#ty as ::core::default::Default>::default()))
         }
         Codec::With(path, pass) => {
-            let values = pass.iter().map(|arg| test_value(container, &arg.value));
+            let values = pass
+                .iter()
+                .map(|arg| context::arg_value(container, &arg.value, Side::Read));
             quote!(#path::strategy(#(#values),*))
         }
         Codec::Value(value) => value_strategy(rt, container, value),

@@ -3,7 +3,7 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use super::context::{nested_context, places, value_of, Side};
+use super::context::{arg_value, nested_context, places, value_of, Side};
 use super::paths::Runtime;
 use super::{
     constant_tokens, count_local, encode_fns, endian, str_lit, tag_str, tag_tokens, width_of,
@@ -74,7 +74,7 @@ fn plain_run(rt: &Runtime, run: &[BinaryPlan]) -> TokenStream {
     let values = run.iter().map(|plan| {
         let name = plan.field.ident;
         let ty = plan.field.ty;
-        let endian = endian(rt, plan.place.byte_order);
+        let endian = endian(rt, &plan.place.byte_order);
         quote!(#rt::encode_plain_next::<#ty>(&mut __bytes, &self.#name, #endian))
     });
     quote! {
@@ -166,7 +166,7 @@ fn write_field_value(rt: &Runtime, container: &Container, plan: &BinaryPlan) -> 
     let name = plan.field.ident;
     let label = str_lit(&name.to_string());
     let ty = plan.field.ty;
-    let endian = endian(rt, plan.place.byte_order);
+    let endian = endian(rt, &plan.place.byte_order);
     let in_field = if plan.place.named_in_paths {
         quote!(.map_err(|e| e.in_field(#label))?;)
     } else {
@@ -190,7 +190,7 @@ fn write_field_value(rt: &Runtime, container: &Container, plan: &BinaryPlan) -> 
         Codec::With(path, pass) => {
             let values = pass
                 .iter()
-                .map(|arg| value_of(&arg.value, is_param(container, &arg.value), Side::Write));
+                .map(|arg| arg_value(container, &arg.value, Side::Write));
             quote! {
                 #rt::Output::as_stream(__writer, |__writer| {
                     #path::write(&self.#name, __writer, #endian #(, #values)*)

@@ -1,10 +1,10 @@
-//! `#[derive(Schema)]` as a crate outside `formats` uses it: its only
-//! dependency is `formats`, and `cargo test -p derive-outside` runs the
+//! `#[derive(Schema)]` as a crate outside the workspace's formats uses it:
+//! its only dependency is the runtime, `schema` (no game format, no glam),
+//! and `cargo test -p derive-outside` runs the
 //! round-trip tests the derive generates for each type here.
 
-use formats::schema::text::TextStyle;
-use formats::schema::{Magic, RawString, Refusal};
-use formats::Schema;
+use schema::text::TextStyle;
+use schema::{Magic, RawString, Refusal, Schema};
 
 /// A binary palette: a constant, a name and a list of colours.
 #[derive(Debug, Clone, PartialEq, Schema)]
@@ -102,23 +102,23 @@ pub struct Shape {
     pub label: Option<u16>,
 }
 
-/// A crate that re-exports `formats` under another path.
+/// A crate that re-exports `schema` under another path.
 pub mod reexported {
-    pub use formats;
+    pub use schema as runtime;
 }
 
-/// Derived through the re-export, as a crate that cannot name `::formats`
+/// Derived through the re-export, as a crate that cannot name `::schema`
 /// would: `#[schema(crate = "...")]` roots every generated path there.
-#[derive(Debug, Clone, PartialEq, crate::reexported::formats::Schema)]
-#[schema(big, crate = "crate::reexported::formats")]
+#[derive(Debug, Clone, PartialEq, crate::reexported::runtime::Schema)]
+#[schema(big, crate = "crate::reexported::runtime")]
 pub struct Marker {
     pub id: u32,
 }
 
 #[cfg(test)]
 mod tests {
-    use formats::schema::text::TextSchema;
-    use formats::schema::BinarySchema;
+    use schema::text::TextSchema;
+    use schema::BinarySchema;
 
     use super::*;
 

@@ -1,9 +1,0 @@
-use formats::Schema;
-
-#[derive(Schema)]
-#[schema(little, context())]
-struct Frame {
-    angle: i16,
-}
-
-fn main() {}

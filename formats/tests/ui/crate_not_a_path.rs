@@ -1,9 +1,0 @@
-use formats::Schema;
-
-#[derive(Schema)]
-#[schema(little, crate = "my formats")]
-struct Point {
-    x: f32,
-}
-
-fn main() {}

@@ -1,9 +1,0 @@
-use formats::Schema;
-
-#[derive(Schema)]
-#[schema(little, form = "DEMO", chunk = "DEMO")]
-struct Demo {
-    id: u16,
-}
-
-fn main() {}

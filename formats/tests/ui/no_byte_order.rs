@@ -1,8 +1,0 @@
-use formats::Schema;
-
-#[derive(Schema)]
-struct Header {
-    size: u32,
-}
-
-fn main() {}

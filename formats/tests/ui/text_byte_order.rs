@@ -1,9 +1,0 @@
-use formats::Schema;
-
-#[derive(Schema)]
-#[schema(text, little)]
-struct Skin {
-    vertex_count: i32,
-}
-
-fn main() {}

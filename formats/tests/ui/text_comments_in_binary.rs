@@ -1,9 +1,0 @@
-use formats::Schema;
-
-#[derive(Schema)]
-#[schema(little, comments)]
-struct Header {
-    count: u32,
-}
-
-fn main() {}

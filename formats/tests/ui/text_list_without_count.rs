@@ -1,9 +1,0 @@
-use formats::Schema;
-
-#[derive(Schema)]
-#[schema(text)]
-struct Skin {
-    faces: Vec<[i32; 3]>,
-}
-
-fn main() {}

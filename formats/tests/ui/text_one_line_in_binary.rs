@@ -1,9 +1,0 @@
-use formats::Schema;
-
-#[derive(Schema)]
-#[schema(little, one_line)]
-struct Face {
-    a: u32,
-}
-
-fn main() {}

@@ -1,0 +1,377 @@
+//! The schema runtime: what `#[derive(Schema)]` expands to.
+//!
+//! A derived type implements [`Decode`] and [`Encode`] (the workhorses, with
+//! byte offsets and field paths in their errors), binrw's `BinRead` and
+//! `BinWrite` on top of them (so schema types nest inside anyone's binrw
+//! types), [`Layout`] (the field table the docs are generated from) and
+//! [`BinarySchema`] (`from_bytes`, `to_bytes`, `read_from`, `write_to`).
+//! Text layouts have their counterparts in [`text`]. Reading and writing,
+//! binary and text, fail with one [`Error`]; [`json`] moves values to and
+//! from JSON with every float kept bit for bit.
+//!
+//! The helpers the expansions call are not part of this API: they are
+//! reached through the crate's hidden `__private` module.
+//!
+//! This crate is the runtime alone, as `binrw` is beside `binrw_derive`: it
+//! knows no game format, and without its `testing` feature (off by
+//! default) it builds no proptest. A crate that depends on `schema` alone
+//! derives with [`Schema`]; `formats` re-exports this crate as
+//! `formats::schema`, and its own `schema::Schema` derives the same way
+//! from a crate that depends on `formats` alone. Turn `testing` on (as
+//! `formats` does) to get the round-trip tests the derive generates.
+//!
+//! # The attribute vocabulary
+//!
+//! On a struct (`#[schema(...)]` before it):
+//!
+//! | attribute | meaning |
+//! |---|---|
+//! | `big`, `little` | the byte order of every field (a binary layout must state one) |
+//! | `endian = param` | instead of `big`/`little`: the byte order is the value of the context parameter `param`, of type [`Endian`] (see [`reference`]) |
+//! | `form = "TYPE"` | the struct is an IFF `FORM` of this type |
+//! | `chunk = "TAG"` | the struct is an IFF chunk with this tag, its fields the payload |
+//! | `text`, `one_line` | a text layout (see [`text`]) |
+//! | `context(name: Type, ...)` | values the type needs from the type holding it; generates a `<Type>Context` struct with those public fields |
+//! | `crate = "path"` | where the runtime is, when not at `::schema` (for `schema::Schema`) or `::formats` (for `schema::Schema`) |
+//! | `check = path` | once every field is read, `path(&value)` must return `Ok`, else [`Refusal`] is an error at the value's first byte (or as many bytes on as it says) with the place it names: a rule across fields |
+//!
+//! On a field:
+//!
+//! | attribute | field type | in the file |
+//! |---|---|---|
+//! | `big`, `little`, `endian = param` | any | this field's byte order (`endian`: a context parameter's value, of type [`Endian`]) |
+//! | `pascal`, `null_terminated`, `fixed_width = N` | `RawString` | a string so encoded |
+//! | `prefix = u32` | `Vec<T>` | a count of that type, then the elements |
+//! | `count = name` | `Vec<T>` | as many elements as an earlier `Count<_>` field (which the writer fills in, and which several lists may share) or a context parameter (data: the writer checks the length against it) says |
+//! | `to_end` | `Vec<T>` | elements until the input ends: the file, or the enclosing chunk |
+//! | `flag = u8` | `Option<T>` | 0 or 1, then the value when 1 |
+//! | `present_if = EXPR` | `Option<T>` | the value when the condition holds: a boolean expression over earlier fields and context parameters (`version >= 300`, `flags & 4 != 0`, `mode == Mode::Bones`; a bare name: it is not 0); writing a value whose presence disagrees is an error naming the field |
+//! | `check = path(a, b)` | any value | nothing more: once read, `path(&value, &a, &b)` must return `Ok`, else [`Refusal`] is an error at the value's first byte with its field path |
+//! | `magic = 1u32`, `magic = b"TAG"` | [`Magic`] | a constant |
+//! | `chunk = "TAG"` | any | an IFF chunk holding the field; fields in a row naming one tag share one chunk (`INFO` holding several counts) |
+//! | `form = "TYPE"` | any | an IFF `FORM` of this type whose children the field is (a list of forms or chunks) |
+//! | nothing | `Option<T>`, in IFF | the value when the next child begins as it does: the field's chunk or form, or `T` itself (a form, a chunk, an enum of them); nothing at the end of the enclosing form |
+//! | `to_end` | `Vec<`[`RawChunk`]`>` | every child left in the form, kept as it is, in order |
+//! | `with = path` | any | `path::read`/`write`/`strategy` do it; `context(...)` values are passed to them as extra arguments, in the order written |
+//! | `context(param = name, ...)` | a type with context | passes an earlier field's value or one of the type's own parameters (`context(param)` passes the value of the same name), or a constant (`context(order = Endian::Big)`: any expression but a bare name); a list passes the same context to every element |
+//!
+//! An enum is chosen by one of:
+//!
+//! | on the enum | on each variant | the file holds |
+//! |---|---|---|
+//! | `little, tag = u8` | `when = 0xFF`, or `other` (holds the tag itself) | the tag, then the variant's value |
+//! | `little, context(mode: u8), select = mode` (or `text, ...`) | `when = 1` (any expression of the parameter's type) | the variant's value alone: the context chose it |
+//! | `text` | `keyword = "Mesh (absolute)"` (unit variants) | a line spelling the phrase, quoted or not |
+//! | nothing | nothing, each variant holding a `form` or `chunk` struct; or `form = "TYPE"` or `chunk = "TAG"`, wrapping a struct of fields (versions sharing one layout) | the `FORM` or chunk, chosen by its type or tag |
+//!
+//! A count whose collections are all absent options must be 0 (so that
+//! the file writes back the same).
+//!
+//! A variant holds one value or none; `context(...)` on a variant passes the
+//! enum's parameters to its value. Writing a variant its selector does not
+//! choose, or an `other` variant holding a tag another variant owns, is an
+//! error naming the field.
+//!
+//! A type with context reads and writes with [`BinarySchema::from_bytes_with`]
+//! and [`BinarySchema::to_bytes_with`] (binrw: the context is the type's
+//! `Args`); a type without has `from_bytes` and `to_bytes` as well.
+
+pub(crate) mod check;
+pub(crate) mod choice;
+pub(crate) mod collection;
+#[cfg(test)]
+mod context_tests;
+#[cfg(test)]
+mod derive_tests;
+mod error;
+pub(crate) mod iff;
+#[cfg(test)]
+mod iff_tests;
+pub(crate) mod input;
+pub mod io;
+pub mod json;
+mod layout;
+pub(crate) mod markers;
+pub(crate) mod output;
+mod pages;
+mod primitive;
+pub mod reference;
+pub(crate) mod size;
+pub(crate) mod string;
+#[cfg(any(test, feature = "testing"))]
+pub mod testing;
+pub mod text;
+
+// Lets the derive's `::schema::__private` paths resolve inside this crate
+// too (its own tests and examples derive).
+extern crate self as schema;
+
+use std::fmt::Debug;
+use std::io::{Read, Seek, Write};
+
+pub use binrw::Endian;
+pub use check::{checked_at_byte, without_checks, Refusal};
+pub use error::{printable, quoted, Error, ErrorKind, FieldPath, Position, Segment};
+pub use iff::RawChunk;
+pub use input::{Input, SliceInput};
+pub use layout::{ByteOrder, ContextLayout, FieldLayout, Layout, TypeLayout};
+pub use markers::{Count, Magic, NoContext};
+pub use output::{EstimateOutput, Output, SizeOutput, VecOutput};
+pub use string::RawString;
+
+/// `#[derive(Schema)]`, for a crate that depends on `schema` (the attribute
+/// vocabulary is above and in [`text`]); its expansions reach this crate
+/// as `::schema`.
+pub use schema_derive::Schema;
+
+/// What a type needs from its surroundings to be read or written: values
+/// of the enclosing type (counts, modes) it cannot find in its own bytes.
+/// `()` for a type that needs none. `#[derive(Schema)]` makes a struct
+/// `<Type>Context` with one public field per declared parameter
+/// (`#[schema(context(records: u32))]`); binrw sees it as the type's `Args`.
+pub trait HasContext {
+    type Context: Clone + Debug + 'static;
+}
+
+/// A byte order is a value a type can be given as context
+/// (`#[schema(context(order: Endian), endian = order)]`), itself needing
+/// none.
+impl HasContext for Endian {
+    type Context = ();
+}
+
+/// A value with a binary encoding. `endian` is the byte order the enclosing
+/// field asks for; derived types ignore it and use their own.
+pub trait Decode: HasContext + Sized {
+    /// Fewest bytes any encoding of this type takes: bounds how many elements
+    /// a count read from a file may pre-allocate.
+    const MIN_SIZE: u64;
+    /// The size of every encoding, when all have the same size.
+    const FIXED_SIZE: Option<u64>;
+    /// The layout a field holding this type refers to: the type's own when
+    /// `#[derive(Schema)]` made it, none for numbers and strings.
+    const NESTED_LAYOUT: Option<fn() -> TypeLayout> = None;
+
+    /// `Some(size)` when the type is plain: every encoding takes `size`
+    /// bytes, needs no context, and every bit pattern is a value (numbers,
+    /// arrays and structs of them). A run of plain values is decoded from
+    /// bytes in hand after one bounds check ([`Decode::decode_plain`]).
+    const PLAIN_SIZE: Option<usize> = None;
+
+    fn decode<R: Read + Seek>(
+        reader: &mut R,
+        endian: Endian,
+        context: &Self::Context,
+    ) -> Result<Self, Error>;
+
+    /// [`Decode::decode`] from any [`Input`]: the same values and errors,
+    /// and from a byte slice without I/O calls. Derived types implement
+    /// this one (their `decode` calls it); a hand-written type reads
+    /// through its `decode`.
+    fn decode_input<I: Input>(
+        input: &mut I,
+        endian: Endian,
+        context: &Self::Context,
+    ) -> Result<Self, Error> {
+        input.as_stream(|stream| Self::decode(stream, endian, context))
+    }
+
+    /// The value `bytes` (exactly [`Decode::PLAIN_SIZE`] of them) hold;
+    /// `None` for a type that is not plain.
+    fn decode_plain(_bytes: &[u8], _endian: Endian) -> Option<Self> {
+        None
+    }
+
+    /// `N` plain values from `bytes` (exactly `N` times
+    /// [`Decode::PLAIN_SIZE`] of them): what a fixed array of them decodes
+    /// to. Numbers build the array directly; other types in a small buffer.
+    fn decode_plain_array<const N: usize>(bytes: &[u8], endian: Endian) -> Option<[Self; N]> {
+        let size = Self::PLAIN_SIZE.filter(|&size| size > 0)?;
+        let mut elements = arrayvec::ArrayVec::<Self, N>::new();
+        for element in bytes.chunks_exact(size).take(N) {
+            elements
+                .try_push(Self::decode_plain(element, endian)?)
+                .ok()?;
+        }
+        elements.into_inner().ok()
+    }
+}
+
+/// The writing half of [`Decode`]. A writer fails, naming the field, when
+/// the value disagrees with its context (a list longer than the count the
+/// context gives, a variant its selector does not choose).
+pub trait Encode: HasContext {
+    fn encode<W: Write + Seek>(
+        &self,
+        writer: &mut W,
+        endian: Endian,
+        context: &Self::Context,
+    ) -> Result<(), Error>;
+
+    /// [`Encode::encode`] to any [`Output`]: the same bytes and errors, and
+    /// into a vector without seeks. Derived types implement this one
+    /// (their `encode` calls it); a hand-written type writes through its
+    /// `encode`.
+    fn encode_output<O: Output>(
+        &self,
+        output: &mut O,
+        endian: Endian,
+        context: &Self::Context,
+    ) -> Result<(), Error> {
+        output.as_stream(|stream| self.encode(stream, endian, context))
+    }
+
+    /// Writes a plain value (see [`Decode::PLAIN_SIZE`]) into `bytes`,
+    /// exactly that many, the mirror of [`Decode::decode_plain`]; false,
+    /// writing nothing, for a type that is not plain.
+    fn encode_plain(&self, _bytes: &mut [u8], _endian: Endian) -> bool {
+        false
+    }
+}
+
+/// Conveniences for a whole binary file, implemented by `#[derive(Schema)]`.
+/// The `_with` forms take the type's context; the others are for types
+/// that need none.
+pub trait BinarySchema: Decode + Encode {
+    /// Decodes a whole file; bytes left over after the value are an error.
+    fn from_bytes_with(bytes: &[u8], context: &Self::Context) -> Result<Self, Error> {
+        let mut input = SliceInput::new(bytes);
+        let value = Self::decode_input(&mut input, Endian::Little, context)?;
+        let end = input.offset() as u64;
+        if end != bytes.len() as u64 {
+            return Err(Error::at_byte(
+                end,
+                ErrorKind::Invalid(format!(
+                    "{} byte(s) follow the end of the data",
+                    bytes.len() as u64 - end
+                )),
+            ));
+        }
+        Ok(value)
+    }
+
+    /// Encodes a whole file in two passes: the first estimates its bytes
+    /// ([`EstimateOutput`]), so the second writes into a vector allocated
+    /// once at that size.
+    fn to_bytes_with(&self, context: &Self::Context) -> Result<Vec<u8>, Error> {
+        let mut estimate = EstimateOutput::default();
+        self.encode_output(&mut estimate, Endian::Little, context)?;
+        let capacity = usize::try_from(estimate.estimated()).unwrap_or(0);
+        let mut output = VecOutput::with_capacity(capacity);
+        self.encode_output(&mut output, Endian::Little, context)?;
+        Ok(output.into_bytes())
+    }
+
+    /// Decodes one value from the reader's current position.
+    fn read_from_with<R: Read + Seek>(
+        reader: &mut R,
+        context: &Self::Context,
+    ) -> Result<Self, Error> {
+        Self::decode(reader, Endian::Little, context)
+    }
+
+    fn write_to_with<W: Write + Seek>(
+        &self,
+        writer: &mut W,
+        context: &Self::Context,
+    ) -> Result<(), Error> {
+        self.encode(writer, Endian::Little, context)
+    }
+
+    /// Decodes a whole file; bytes left over after the value are an error.
+    fn from_bytes(bytes: &[u8]) -> Result<Self, Error>
+    where
+        Self: HasContext<Context = ()>,
+    {
+        Self::from_bytes_with(bytes, &())
+    }
+
+    fn to_bytes(&self) -> Result<Vec<u8>, Error>
+    where
+        Self: HasContext<Context = ()>,
+    {
+        self.to_bytes_with(&())
+    }
+
+    /// Decodes one value from the reader's current position.
+    fn read_from<R: Read + Seek>(reader: &mut R) -> Result<Self, Error>
+    where
+        Self: HasContext<Context = ()>,
+    {
+        Self::read_from_with(reader, &())
+    }
+
+    fn write_to<W: Write + Seek>(&self, writer: &mut W) -> Result<(), Error>
+    where
+        Self: HasContext<Context = ()>,
+    {
+        self.write_to_with(writer, &())
+    }
+}
+
+/// What `#[derive(Schema)]` expansions call, and nothing else: the one path
+/// through which generated code reaches the runtime (`#[schema(crate =
+/// "...")]` names another root for it). Not public API.
+#[doc(hidden)]
+pub mod __private {
+    pub use binrw;
+
+    pub use crate::check::{checked_at_byte, checking};
+    pub use crate::choice::{
+        tag_taken, unknown_selector, unknown_tag, unknown_text_selector, variant_disagrees,
+    };
+    pub use crate::collection::{
+        check_condition, check_len, check_presence, context_len, encode_each, read_count,
+        read_elements, read_flagged, read_to_end, read_vec, shared_len, write_count, write_each,
+        write_flagged, FlagInt,
+    };
+    pub use crate::iff::{
+        check_absent_count, next_is, next_is_element, peek_form_type, peek_start, read_chunk,
+        read_form, unknown_element, unknown_form, write_chunk, write_form, IffBody, IffElement,
+        IffStart, Start, CHUNK_HEADER_SIZE, FORM_HEADER_SIZE,
+    };
+    pub use crate::input::{decode_plain_next, read_plain_run};
+    pub use crate::markers::{read_magic, write_magic, ByteOrderParam, CountField, NoContext};
+    pub use crate::output::{encode_plain_next, write_plain_run};
+    pub use crate::size::{add_fixed, add_min, add_plain, lesser_min};
+    pub use crate::string::{
+        read_fixed_width, read_null_terminated, read_pascal, write_fixed_width,
+        write_null_terminated, write_pascal,
+    };
+    #[cfg(any(test, feature = "testing"))]
+    pub use crate::testing::{self, proptest};
+    pub use crate::text::checks::checked;
+    pub use crate::text::forms::{
+        read_angle_bracketed, read_comment, read_keywords, read_line_string, read_or_none,
+        read_token_line, read_vector, write_angle_bracketed, write_comment, write_keywords,
+        write_line_string, write_or_none, write_token_line, write_vector,
+    };
+    pub use crate::text::reader::{read_counted, read_flowing_list, read_lines_to_end, read_list};
+    pub use crate::text::writer::{write_elements, write_flowing_list, write_list};
+    pub use crate::text::{
+        Keyword, TextRead, TextReader, TextSchema, TextStyle, TextTokens, TextWrite, TextWriter,
+    };
+    pub use crate::{
+        BinarySchema, ByteOrder, ContextLayout, Decode, Encode, Endian, Error, FieldLayout,
+        HasContext, Input, Layout, Output, Segment, TypeLayout,
+    };
+
+    /// Expands to its input when the round-trip tests are built (the
+    /// `testing` feature, or this crate's own tests), and to nothing
+    /// otherwise: the generated round-trip test modules are wrapped in it.
+    pub use crate::__testing_only as testing_only;
+}
+
+#[cfg(any(test, feature = "testing"))]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __testing_only {
+    ($($item:tt)*) => { $($item)* };
+}
+
+#[cfg(not(any(test, feature = "testing")))]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __testing_only {
+    ($($item:tt)*) => {};
+}

@@ -1,0 +1,98 @@
+//! Zero-sized field types for layout elements that hold no data in memory:
+//! constants and counts the writer derives from the collections. They hold
+//! no data, so formats mark such fields `#[serde(skip)]`.
+
+use std::fmt::Debug;
+use std::marker::PhantomData;
+
+use super::collection::CountInt;
+use super::{Decode, Encode, Endian, Error, ErrorKind, Input, Output};
+
+/// A constant checked on read and written on write
+/// (`#[schema(magic = 1u32)] version: Magic`).
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Magic;
+
+/// A count stored in the file but not in memory; collections name it with
+/// `#[schema(count = field)]` and the writer stores their shared length.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Count<C>(PhantomData<C>);
+
+impl<C> Count<C> {
+    pub const fn new() -> Self {
+        Count(PhantomData)
+    }
+}
+
+/// The context of a type that needs none. A field whose type needs context
+/// and is given none fails to compile with this trait's message.
+#[diagnostic::on_unimplemented(
+    message = "the field's type needs context `{Self}`",
+    label = "pass it with `#[schema(context(name = value, ...))]`"
+)]
+pub trait NoContext {
+    fn none() -> Self;
+}
+
+impl NoContext for () {
+    fn none() -> Self {}
+}
+
+/// The context parameter `endian = param` names: a byte order. A parameter
+/// of another type fails to compile with this trait's message.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a byte order",
+    label = "`endian = param` names a context parameter of type `Endian`"
+)]
+pub trait ByteOrderParam {
+    fn endian(&self) -> Endian;
+}
+
+impl ByteOrderParam for Endian {
+    fn endian(&self) -> Endian {
+        *self
+    }
+}
+
+/// Names the integer type a count field is stored as.
+pub trait CountField {
+    type Int: CountInt;
+}
+
+impl<C: CountInt> CountField for Count<C> {
+    type Int = C;
+}
+
+impl<C> Default for Count<C> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// Reads a constant and fails, naming what was found, if it differs.
+pub fn read_magic<T, I>(input: &mut I, endian: Endian, expected: &T) -> Result<Magic, Error>
+where
+    T: Decode<Context = ()> + PartialEq + Debug,
+    I: Input,
+{
+    let at = input.position()?;
+    let found = T::decode_input(input, endian, &())?;
+    if &found != expected {
+        return Err(Error::at_byte(
+            at,
+            ErrorKind::BadConstant {
+                expected: format!("{expected:?}"),
+                found: format!("{found:?}"),
+            },
+        ));
+    }
+    Ok(Magic)
+}
+
+pub fn write_magic<T: Encode<Context = ()>, O: Output>(
+    output: &mut O,
+    endian: Endian,
+    value: &T,
+) -> Result<(), Error> {
+    value.encode_output(output, endian, &())
+}

@@ -1,0 +1,967 @@
+//! The `#[derive(Schema)]` attribute reference: every attribute, the Rust
+//! types it applies to, and the bytes or text it reads and writes, each
+//! shown by an example that runs (`cargo test --doc -p schema`).
+//!
+//! A binary type is read with [`BinarySchema::from_bytes`] and written with
+//! [`BinarySchema::to_bytes`]; a text type with
+//! [`TextSchema::from_text`] and [`TextSchema::to_text`]. A file read and
+//! written back comes out byte for byte.
+//!
+//! [`BinarySchema::from_bytes`]: crate::BinarySchema::from_bytes
+//! [`BinarySchema::to_bytes`]: crate::BinarySchema::to_bytes
+//! [`TextSchema::from_text`]: crate::text::TextSchema::from_text
+//! [`TextSchema::to_text`]: crate::text::TextSchema::to_text
+//!
+//! # Byte order
+//!
+//! ## `big`, `little` on a type
+//!
+//! Every binary type states its byte order; numbers read and write in it.
+//!
+//! ```
+//! use schema::BinarySchema;
+//! use schema::Schema;
+//!
+//! #[derive(Debug, PartialEq, Schema)]
+//! #[schema(big)]
+//! struct Header {
+//!     version: u32,
+//!     count: u16,
+//! }
+//!
+//! let header = Header::from_bytes(&[0, 0, 0, 1, 0, 7]).unwrap();
+//! assert_eq!(header, Header { version: 1, count: 7 });
+//! assert_eq!(header.to_bytes().unwrap(), [0, 0, 0, 1, 0, 7]);
+//! ```
+//!
+//! ## `big`, `little` on a field
+//!
+//! A field may differ from its type's order (The Sims Online's skeletons
+//! have big-endian integers and little-endian floats).
+//!
+//! ```
+//! # use schema::BinarySchema;
+//! # use schema::Schema;
+//! #[derive(Debug, PartialEq, Schema)]
+//! #[schema(big)]
+//! struct Bone {
+//!     id: u16,
+//!     #[schema(little)]
+//!     length: f32,
+//! }
+//!
+//! let bytes = [0, 2, 0, 0, 0x80, 0x3f];
+//! let bone = Bone::from_bytes(&bytes).unwrap();
+//! assert_eq!(bone, Bone { id: 2, length: 1.0 });
+//! assert_eq!(bone.to_bytes().unwrap(), bytes);
+//! ```
+//!
+//! ## `endian = param`: the byte order as context
+//!
+//! One set of types for a body one format stores little-endian and another
+//! big-endian (The Sims Online's `.mesh` holds a `.bmf`'s body with
+//! big-endian integers): the type declares a context parameter of type
+//! [`Endian`](crate::Endian) and names it with `endian = param`, on the
+//! type (every field without an order of its own) or on a field. Counts
+//! and nested values follow the field's order; `big`/`little` on a field
+//! still fix its own. The type holding it passes the order as any context
+//! value: an earlier field, one of its own parameters, or a constant
+//! (`context(order = Endian::Big)`).
+//!
+//! ```
+//! # use schema::{BinarySchema, Endian};
+//! # use schema::Schema;
+//! /// The body both files share.
+//! #[derive(Debug, PartialEq, Schema)]
+//! #[schema(context(order: Endian), endian = order)]
+//! struct Body {
+//!     #[schema(prefix = u16)]
+//!     faces: Vec<[i16; 3]>,
+//!     /// Little-endian in both files.
+//!     #[schema(little)]
+//!     scale: f32,
+//! }
+//!
+//! /// The body, little-endian.
+//! #[derive(Debug, PartialEq, Schema)]
+//! #[schema(little)]
+//! struct Skin {
+//!     #[schema(context(order = Endian::Little))]
+//!     body: Body,
+//! }
+//!
+//! /// A version, then the body, big-endian.
+//! #[derive(Debug, PartialEq, Schema)]
+//! #[schema(big)]
+//! struct Mesh {
+//!     version: u32,
+//!     #[schema(context(order = Endian::Big))]
+//!     body: Body,
+//! }
+//!
+//! let body = Body { faces: vec![[1, 2, 3]], scale: 1.0 };
+//! let little = [1, 0, 1, 0, 2, 0, 3, 0, 0, 0, 0x80, 0x3f];
+//! let skin = Skin::from_bytes(&little).unwrap();
+//! assert_eq!(skin.body, body);
+//! assert_eq!(skin.to_bytes().unwrap(), little);
+//!
+//! let big = [0, 0, 0, 2, 0, 1, 0, 1, 0, 2, 0, 3, 0, 0, 0x80, 0x3f];
+//! let mesh = Mesh::from_bytes(&big).unwrap();
+//! assert_eq!(mesh, Mesh { version: 2, body });
+//! assert_eq!(mesh.to_bytes().unwrap(), big);
+//! ```
+//!
+//! # Strings
+//!
+//! A [`RawString`](crate::RawString) keeps the bytes as stored
+//! (these files are Windows-1252, not UTF-8); a binary one needs an
+//! encoding.
+//!
+//! ## `pascal`
+//!
+//! A u8 length, then the bytes.
+//!
+//! ```
+//! # use schema::{BinarySchema, RawString};
+//! # use schema::Schema;
+//! #[derive(Debug, PartialEq, Schema)]
+//! #[schema(little)]
+//! struct Named {
+//!     #[schema(pascal)]
+//!     name: RawString,
+//! }
+//!
+//! let named = Named::from_bytes(b"\x04ROOT").unwrap();
+//! assert_eq!(named.name, RawString::from("ROOT"));
+//! assert_eq!(named.to_bytes().unwrap(), b"\x04ROOT");
+//! ```
+//!
+//! ## `null_terminated`
+//!
+//! The bytes, then a 0.
+//!
+//! ```
+//! # use schema::{BinarySchema, RawString};
+//! # use schema::Schema;
+//! #[derive(Debug, PartialEq, Schema)]
+//! #[schema(little)]
+//! struct Named {
+//!     #[schema(null_terminated)]
+//!     name: RawString,
+//! }
+//!
+//! let named = Named::from_bytes(b"neck\0").unwrap();
+//! assert_eq!(named.name, RawString::from("neck"));
+//! assert_eq!(named.to_bytes().unwrap(), b"neck\0");
+//! ```
+//!
+//! ## `fixed_width = N`
+//!
+//! Exactly N bytes, all of them kept in the value (the 0s padding a
+//! shorter name too, so that a file's own padding comes back as it was).
+//!
+//! ```
+//! # use schema::{BinarySchema, RawString};
+//! # use schema::Schema;
+//! #[derive(Debug, PartialEq, Schema)]
+//! #[schema(little)]
+//! struct Named {
+//!     #[schema(fixed_width = 6)]
+//!     name: RawString,
+//! }
+//!
+//! let named = Named::from_bytes(b"arm\0\0\0").unwrap();
+//! assert_eq!(named.name, RawString::from("arm\0\0\0"));
+//! assert_eq!(named.to_bytes().unwrap(), b"arm\0\0\0");
+//! ```
+//!
+//! # Counts
+//!
+//! ## `prefix = T`
+//!
+//! A count of integer type `T` right before a `Vec`'s elements. The value
+//! holds no count: the writer derives it from the list.
+//!
+//! ```
+//! # use schema::BinarySchema;
+//! # use schema::Schema;
+//! #[derive(Debug, PartialEq, Schema)]
+//! #[schema(little)]
+//! struct Path {
+//!     #[schema(prefix = u16)]
+//!     points: Vec<[i8; 2]>,
+//! }
+//!
+//! let path = Path::from_bytes(&[2, 0, 1, 2, 3, 4]).unwrap();
+//! assert_eq!(path.points, [[1, 2], [3, 4]]);
+//! assert_eq!(path.to_bytes().unwrap(), [2, 0, 1, 2, 3, 4]);
+//! ```
+//!
+//! ## `count = field`
+//!
+//! A count stored earlier, in a [`Count`](crate::Count) field,
+//! which several lists may share; lists sharing one that differ in length
+//! are a write error naming the field.
+//!
+//! ```
+//! # use schema::{BinarySchema, Count};
+//! # use schema::Schema;
+//! #[derive(Debug, PartialEq, Schema)]
+//! #[schema(little)]
+//! struct Mesh {
+//!     vertex_count: Count<u8>,
+//!     #[schema(count = vertex_count)]
+//!     heights: Vec<u8>,
+//!     #[schema(count = vertex_count)]
+//!     colours: Vec<u8>,
+//! }
+//!
+//! let mesh = Mesh::from_bytes(&[2, 10, 20, 7, 8]).unwrap();
+//! assert_eq!((mesh.heights.as_slice(), mesh.colours.as_slice()), (&[10, 20][..], &[7, 8][..]));
+//! assert_eq!(mesh.to_bytes().unwrap(), [2, 10, 20, 7, 8]);
+//!
+//! let uneven = Mesh { colours: vec![7], ..mesh };
+//! assert!(uneven.to_bytes().unwrap_err().to_string().contains("vertex_count"));
+//! ```
+//!
+//! ## `to_end`
+//!
+//! Elements until the input (the file, or the enclosing IFF chunk) ends.
+//!
+//! ```
+//! # use schema::BinarySchema;
+//! # use schema::Schema;
+//! #[derive(Debug, PartialEq, Schema)]
+//! #[schema(little)]
+//! struct Samples {
+//!     #[schema(to_end)]
+//!     values: Vec<u16>,
+//! }
+//!
+//! let samples = Samples::from_bytes(&[1, 0, 2, 0]).unwrap();
+//! assert_eq!(samples.values, [1, 2]);
+//! assert_eq!(samples.to_bytes().unwrap(), [1, 0, 2, 0]);
+//! ```
+//!
+//! # Options and conditions
+//!
+//! ## `flag = T`
+//!
+//! An integer of type `T`, 0 or 1, then the value when it is 1.
+//!
+//! ```
+//! # use schema::BinarySchema;
+//! # use schema::Schema;
+//! #[derive(Debug, PartialEq, Schema)]
+//! #[schema(little)]
+//! struct Joint {
+//!     #[schema(flag = u8)]
+//!     offset: Option<u16>,
+//! }
+//!
+//! assert_eq!(Joint::from_bytes(&[0]).unwrap().offset, None);
+//! let joint = Joint::from_bytes(&[1, 5, 0]).unwrap();
+//! assert_eq!(joint.offset, Some(5));
+//! assert_eq!(joint.to_bytes().unwrap(), [1, 5, 0]);
+//! ```
+//!
+//! ## `present_if = name`
+//!
+//! An `Option` there when an earlier field (or a context parameter) is not
+//! 0.
+//!
+//! ```
+//! # use schema::BinarySchema;
+//! # use schema::Schema;
+//! #[derive(Debug, PartialEq, Schema)]
+//! #[schema(little)]
+//! struct Bone {
+//!     has_scale: u8,
+//!     #[schema(present_if = has_scale)]
+//!     scale: Option<u8>,
+//! }
+//!
+//! assert_eq!(Bone::from_bytes(&[0]).unwrap().scale, None);
+//! assert_eq!(Bone::from_bytes(&[3, 9]).unwrap().scale, Some(9));
+//! ```
+//!
+//! ## `present_if = EXPR`: versions
+//!
+//! Any boolean expression over earlier fields and context parameters: one
+//! set of types describes every version of a format. Writing a value whose
+//! presence disagrees with its condition is an error naming the field.
+//!
+//! ```
+//! # use schema::BinarySchema;
+//! # use schema::Schema;
+//! #[derive(Debug, PartialEq, Schema)]
+//! #[schema(little)]
+//! struct Header {
+//!     version: u16,
+//!     #[schema(present_if = version >= 2)]
+//!     flags: Option<u32>,
+//! }
+//!
+//! assert_eq!(Header::from_bytes(&[1, 0]).unwrap().flags, None);
+//! let new = Header::from_bytes(&[2, 0, 9, 0, 0, 0]).unwrap();
+//! assert_eq!(new.flags, Some(9));
+//! assert_eq!(new.to_bytes().unwrap(), [2, 0, 9, 0, 0, 0]);
+//!
+//! let wrong = Header { version: 1, flags: Some(9) };
+//! assert_eq!(
+//!     wrong.to_bytes().unwrap_err().to_string(),
+//!     "flags: the condition `version >= 2` does not hold but the value is present"
+//! );
+//! ```
+//!
+//! ## `present_if = EXPR`: bits and enum values
+//!
+//! ```
+//! # use schema::BinarySchema;
+//! # use schema::Schema;
+//! #[derive(Debug, Clone, Copy, PartialEq, Schema)]
+//! #[schema(little, tag = u8)]
+//! enum Mode {
+//!     #[schema(when = 0)]
+//!     Bones,
+//!     #[schema(when = 1)]
+//!     Mesh,
+//! }
+//!
+//! #[derive(Debug, PartialEq, Schema)]
+//! #[schema(little)]
+//! struct Frame {
+//!     mode: Mode,
+//!     flags: u8,
+//!     #[schema(present_if = mode == Mode::Mesh)]
+//!     vertices: Option<u16>,
+//!     #[schema(present_if = flags & 4 != 0)]
+//!     note: Option<u8>,
+//! }
+//!
+//! let frame = Frame::from_bytes(&[1, 4, 3, 0, 7]).unwrap();
+//! assert_eq!((frame.vertices, frame.note), (Some(3), Some(7)));
+//! assert_eq!(Frame::from_bytes(&[0, 0]).unwrap().vertices, None);
+//! ```
+//!
+//! # Constants and checks
+//!
+//! ## `magic = ...`
+//!
+//! A [`Magic`](crate::Magic) field: a constant checked on reading
+//! (an error with its offset otherwise) and written on writing. A suffixed
+//! integer or a byte string.
+//!
+//! ```
+//! # use schema::{BinarySchema, Magic};
+//! # use schema::Schema;
+//! #[derive(Debug, PartialEq, Schema)]
+//! #[schema(little)]
+//! struct Signed {
+//!     #[schema(magic = b"PAL1")]
+//!     signature: Magic,
+//!     #[schema(magic = 12u16)]
+//!     stride: Magic,
+//! }
+//!
+//! let bytes = b"PAL1\x0c\x00";
+//! assert!(Signed::from_bytes(bytes).is_ok());
+//! assert_eq!(Signed { signature: Magic, stride: Magic }.to_bytes().unwrap(), bytes);
+//! assert!(Signed::from_bytes(b"PAL2\x0c\x00").unwrap_err().to_string().starts_with("byte 0: signature"));
+//! ```
+//!
+//! ## `check = function(values...)`
+//!
+//! A rule the value read must satisfy: `function(&value, &earlier...)`
+//! returns `Result<(), Refusal>`. A refusal is an error at the value's
+//! first byte (or where [`Refusal::bytes_in`](crate::Refusal::bytes_in)
+//! points), with the field path.
+//!
+//! ```
+//! # use schema::{BinarySchema, Refusal};
+//! # use schema::Schema;
+//! #[derive(Debug, PartialEq, Schema)]
+//! #[schema(little)]
+//! struct Skin {
+//!     bone_count: u8,
+//!     #[schema(check = below(bone_count))]
+//!     bone: u8,
+//! }
+//!
+//! fn below(bone: &u8, count: &u8) -> Result<(), Refusal> {
+//!     if bone < count {
+//!         Ok(())
+//!     } else {
+//!         Err(Refusal::new(format!("bone {bone} is not one of the {count}")))
+//!     }
+//! }
+//!
+//! assert!(Skin::from_bytes(&[3, 2]).is_ok());
+//! assert_eq!(
+//!     Skin::from_bytes(&[3, 5]).unwrap_err().to_string(),
+//!     "byte 1: bone: bone 5 is not one of the 3"
+//! );
+//! ```
+//!
+//! ## `check` on a list
+//!
+//! A refusal may name the element at fault.
+//!
+//! ```
+//! # use schema::{BinarySchema, Refusal};
+//! # use schema::Schema;
+//! #[derive(Debug, PartialEq, Schema)]
+//! #[schema(little)]
+//! struct Keys {
+//!     #[schema(prefix = u8, check = ascending)]
+//!     times: Vec<u8>,
+//! }
+//!
+//! fn ascending(times: &[u8]) -> Result<(), Refusal> {
+//!     match times.windows(2).position(|pair| pair[0] >= pair[1]) {
+//!         Some(at) => Err(Refusal::at_element(at + 1, "times must ascend")),
+//!         None => Ok(()),
+//!     }
+//! }
+//!
+//! let error = Keys::from_bytes(&[3, 1, 5, 4]).unwrap_err();
+//! assert_eq!(error.to_string(), "byte 0: times[2]: times must ascend");
+//! ```
+//!
+//! ## `check = function` on a type
+//!
+//! A rule across fields, such as indices into a list that is read after
+//! them: on the struct, `check = path` runs `path(&value)` once every field
+//! is read. A refusal names the place inside the value with
+//! [`Refusal::inside`](crate::Refusal::inside) and points at its
+//! bytes with [`bytes_in`](crate::Refusal::bytes_in), counted from
+//! the value's first byte (in text, it is at the record's first token).
+//!
+//! ```
+//! # use schema::{BinarySchema, Refusal, Segment};
+//! # use schema::Schema;
+//! #[derive(Debug, PartialEq, Schema)]
+//! #[schema(little, check = edges_join_points)]
+//! struct Wire {
+//!     #[schema(prefix = u8)]
+//!     edges: Vec<[u8; 2]>,
+//!     #[schema(prefix = u8)]
+//!     points: Vec<i8>,
+//! }
+//!
+//! fn edges_join_points(wire: &Wire) -> Result<(), Refusal> {
+//!     for (edge, ends) in wire.edges.iter().enumerate() {
+//!         for (end, &point) in ends.iter().enumerate() {
+//!             if usize::from(point) >= wire.points.len() {
+//!                 let place = [Segment::Field("edges"), Segment::Index(edge), Segment::Index(end)];
+//!                 let byte = 1 + 2 * edge as u64 + end as u64;
+//!                 return Err(Refusal::new(format!("point {point} is past the points"))
+//!                     .inside(place)
+//!                     .bytes_in(byte));
+//!             }
+//!         }
+//!     }
+//!     Ok(())
+//! }
+//!
+//! // One edge, 0 to 2, then two points: point 2 does not exist.
+//! let error = Wire::from_bytes(&[1, 0, 2, 2, 7, 9]).unwrap_err();
+//! assert_eq!(error.to_string(), "byte 2: edges[0][1]: point 2 is past the points");
+//! assert!(Wire::from_bytes(&[1, 0, 1, 2, 7, 9]).is_ok());
+//! ```
+//!
+//! ## `with = module`
+//!
+//! One field's hand-written codec: `module::read(reader, endian)` and
+//! `module::write(value, writer, endian)` (and, for the generated tests,
+//! `module::strategy()`).
+//!
+//! ```
+//! # use schema::BinarySchema;
+//! # use schema::Schema;
+//! /// A u16 stored as its bitwise complement.
+//! mod inverted {
+//!     use std::io::{Read, Seek, Write};
+//!     use schema::{Decode, Encode, Endian, Error};
+//!
+//!     pub fn read<R: Read + Seek>(reader: &mut R, endian: Endian) -> Result<u16, Error> {
+//!         u16::decode(reader, endian, &()).map(|value| !value)
+//!     }
+//!
+//!     pub fn write<W: Write + Seek>(value: &u16, writer: &mut W, endian: Endian) -> Result<(), Error> {
+//!         (!value).encode(writer, endian, &())
+//!     }
+//! }
+//!
+//! #[derive(Debug, PartialEq, Schema)]
+//! #[schema(little)]
+//! struct Hidden {
+//!     #[schema(with = inverted)]
+//!     value: u16,
+//! }
+//!
+//! let hidden = Hidden::from_bytes(&[0xFE, 0xFF]).unwrap();
+//! assert_eq!(hidden.value, 1);
+//! assert_eq!(hidden.to_bytes().unwrap(), [0xFE, 0xFF]);
+//! ```
+//!
+//! # Context
+//!
+//! ## `context(name: Type, ...)` and `context(param = field)`
+//!
+//! A type may need values from the type holding it (a frame's content
+//! depends on its header's counts); the holder passes them.
+//!
+//! ```
+//! # use schema::{BinarySchema, Count};
+//! # use schema::Schema;
+//! #[derive(Debug, PartialEq, Schema)]
+//! #[schema(little, context(joints: u8))]
+//! struct Frame {
+//!     #[schema(count = joints)]
+//!     angles: Vec<i8>,
+//! }
+//!
+//! #[derive(Debug, PartialEq, Schema)]
+//! #[schema(little)]
+//! struct Animation {
+//!     joints: u8,
+//!     #[schema(prefix = u8, context(joints))]
+//!     frames: Vec<Frame>,
+//! }
+//!
+//! // Two joints; two frames of two angles each.
+//! let bytes = [2, 2, 1, 2, 3, 4];
+//! let animation = Animation::from_bytes(&bytes).unwrap();
+//! assert_eq!(animation.frames[1].angles, [3, 4]);
+//! assert_eq!(animation.to_bytes().unwrap(), bytes);
+//! ```
+//!
+//! ## `crate = "path"`
+//!
+//! For a crate that reaches `schema` under another path: every generated
+//! path is rooted there.
+//!
+//! ```
+//! # use schema::BinarySchema;
+//! mod renamed {
+//!     pub use ::schema::*;
+//! }
+//!
+//! #[derive(Debug, PartialEq, renamed::Schema)]
+//! #[schema(big, crate = "renamed")]
+//! struct Marker {
+//!     id: u16,
+//! }
+//!
+//! assert_eq!(Marker::from_bytes(&[1, 2]).unwrap(), Marker { id: 0x0102 });
+//! ```
+//!
+//! # Enums
+//!
+//! ## `tag = T`, `when = value`, `other`
+//!
+//! A leading value of type `T` chooses the variant; `other` takes every
+//! other tag and keeps it.
+//!
+//! ```
+//! # use schema::BinarySchema;
+//! # use schema::Schema;
+//! #[derive(Debug, PartialEq, Schema)]
+//! #[schema(little, tag = u8)]
+//! enum Token {
+//!     #[schema(when = 0xFF)]
+//!     Full(f32),
+//!     #[schema(when = 0xFE)]
+//!     Repeat(u16),
+//!     #[schema(other)]
+//!     Delta(u8),
+//! }
+//!
+//! assert_eq!(Token::from_bytes(&[0xFE, 3, 0]).unwrap(), Token::Repeat(3));
+//! assert_eq!(Token::from_bytes(&[7]).unwrap(), Token::Delta(7));
+//! assert_eq!(Token::Full(1.0).to_bytes().unwrap(), [0xFF, 0, 0, 0x80, 0x3f]);
+//! ```
+//!
+//! ## `select = param`
+//!
+//! A context parameter chooses the variant, which is not stored; a
+//! variant may pass context on (`context(...)` on the variant).
+//!
+//! ```
+//! # use schema::BinarySchema;
+//! # use schema::Schema;
+//! #[derive(Debug, PartialEq, Schema)]
+//! #[schema(little, context(mode: u8), select = mode)]
+//! enum Transform {
+//!     #[schema(when = 0)]
+//!     Angles([i8; 3]),
+//!     #[schema(when = 1)]
+//!     Scale(u8),
+//! }
+//!
+//! #[derive(Debug, PartialEq, Schema)]
+//! #[schema(little)]
+//! struct Key {
+//!     mode: u8,
+//!     #[schema(context(mode))]
+//!     transform: Transform,
+//! }
+//!
+//! assert_eq!(Key::from_bytes(&[1, 9]).unwrap().transform, Transform::Scale(9));
+//! assert_eq!(Key::from_bytes(&[0, 1, 2, 3]).unwrap().transform, Transform::Angles([1, 2, 3]));
+//! ```
+//!
+//! # IFF
+//!
+//! ## `form = "TYPE"` and `chunk = "TAG"` on a field
+//!
+//! `FORM`, a u32 big-endian size, a 4-byte type, then children; a chunk is
+//! a 4-byte tag, a u32 big-endian size, then its payload. Sizes are computed on writing; fields in a row
+//! naming one tag share the chunk.
+//!
+//! ```
+//! # use schema::BinarySchema;
+//! # use schema::Schema;
+//! #[derive(Debug, PartialEq, Schema)]
+//! #[schema(little, form = "DEMO")]
+//! struct Demo {
+//!     #[schema(chunk = "INFO")]
+//!     width: u8,
+//!     #[schema(chunk = "INFO")]
+//!     height: u8,
+//! }
+//!
+//! let bytes = b"FORM\0\0\0\x0eDEMOINFO\0\0\0\x02\x03\x04";
+//! let demo = Demo::from_bytes(bytes).unwrap();
+//! assert_eq!((demo.width, demo.height), (3, 4));
+//! assert_eq!(demo.to_bytes().unwrap(), bytes);
+//! ```
+//!
+//! ## `chunk = "TAG"` on a type, and an enum of chunks
+//!
+//! A type that is a chunk; an `Option` of it in a form is present when the
+//! next child is that chunk, and an enum of chunk types is chosen by the
+//! next child's tag.
+//!
+//! ```
+//! # use schema::BinarySchema;
+//! # use schema::Schema;
+//! #[derive(Debug, PartialEq, Schema)]
+//! #[schema(little, chunk = "NAME")]
+//! struct Name {
+//!     #[schema(to_end)]
+//!     bytes: Vec<u8>,
+//! }
+//!
+//! #[derive(Debug, PartialEq, Schema)]
+//! #[schema(little, form = "ITEM")]
+//! struct Item {
+//!     name: Option<Name>,
+//! }
+//!
+//! let named = b"FORM\0\0\0\x0eITEMNAME\0\0\0\x02hi";
+//! assert_eq!(Item::from_bytes(named).unwrap().name.unwrap().bytes, b"hi");
+//! assert_eq!(Item::from_bytes(b"FORM\0\0\0\x04ITEM").unwrap().name, None);
+//! ```
+//!
+//! ## An enum of forms (`form = "TYPE"` on variants)
+//!
+//! Versions of a format: the next form's type chooses the variant.
+//!
+//! ```
+//! # use schema::BinarySchema;
+//! # use schema::Schema;
+//! #[derive(Debug, PartialEq, Schema)]
+//! #[schema(little)]
+//! struct Body {
+//!     #[schema(chunk = "INFO")]
+//!     size: u8,
+//! }
+//!
+//! #[derive(Debug, PartialEq, Schema)]
+//! enum Version {
+//!     #[schema(form = "0001")]
+//!     V1(Body),
+//!     #[schema(form = "0002")]
+//!     V2(Body),
+//! }
+//!
+//! let v2 = b"FORM\0\0\0\x0d0002INFO\0\0\0\x01\x05";
+//! assert_eq!(Version::from_bytes(v2).unwrap(), Version::V2(Body { size: 5 }));
+//! assert_eq!(Version::V2(Body { size: 5 }).to_bytes().unwrap(), v2);
+//! ```
+//!
+//! # Text
+//!
+//! ## `text`, `style`
+//!
+//! A text layout: each field on its own line. The reader records the
+//! line ending and the number style in a
+//! [`TextStyle`](crate::text::TextStyle) field; the writer
+//! reproduces them.
+//!
+//! ```
+//! use schema::text::{TextSchema, TextStyle};
+//! use schema::Schema;
+//!
+//! #[derive(Debug, PartialEq, Schema)]
+//! #[schema(text)]
+//! struct Header {
+//!     #[schema(style)]
+//!     style: TextStyle,
+//!     count: u32,
+//!     scale: f32,
+//! }
+//!
+//! let text = b"12\r\n-5.88894e-005\r\n";
+//! let header = Header::from_text(text).unwrap();
+//! assert_eq!((header.count, header.scale), (12, -5.88894e-5));
+//! assert_eq!(header.to_text().unwrap(), text);
+//! ```
+//!
+//! ## `magic = "..."` (text), `line`, `comment`
+//!
+//! A line that must read exactly so; a whole line as a string; a `//` line.
+//!
+//! ```
+//! # use schema::text::{TextSchema, TextStyle};
+//! # use schema::{Magic, RawString};
+//! # use schema::Schema;
+//! #[derive(Debug, PartialEq, Schema)]
+//! #[schema(text)]
+//! struct File {
+//!     #[schema(style)]
+//!     style: TextStyle,
+//!     #[schema(comment)]
+//!     comment: RawString,
+//!     #[schema(magic = "version 300")]
+//!     version: Magic,
+//!     #[schema(line)]
+//!     title: RawString,
+//! }
+//!
+//! let text = b"// made by hand\r\nversion 300\r\nA name with spaces\r\n";
+//! let file = File::from_text(text).unwrap();
+//! assert_eq!(file.title, RawString::from("A name with spaces"));
+//! assert_eq!(file.to_text().unwrap(), text);
+//! ```
+//!
+//! ## `prefix` (text), `vector`
+//!
+//! A count line, then the elements; `| x y z |` vectors.
+//!
+//! ```
+//! # use schema::text::{TextSchema, TextStyle};
+//! # use schema::Schema;
+//! #[derive(Debug, PartialEq, Schema)]
+//! #[schema(text)]
+//! struct Path {
+//!     #[schema(style)]
+//!     style: TextStyle,
+//!     #[schema(prefix, vector)]
+//!     points: Vec<[f32; 3]>,
+//! }
+//!
+//! let text = b"2\r\n| 0 1 0 |\r\n| 1.5 0 -2 |\r\n";
+//! let path = Path::from_text(text).unwrap();
+//! assert_eq!(path.points[1], [1.5, 0.0, -2.0]);
+//! assert_eq!(path.to_text().unwrap(), text);
+//! ```
+//!
+//! ## `one_line`
+//!
+//! A record whose fields are the tokens of one line.
+//!
+//! ```
+//! # use schema::text::{TextSchema, TextStyle};
+//! # use schema::Schema;
+//! #[derive(Debug, PartialEq, Schema)]
+//! #[schema(text, one_line)]
+//! struct Face {
+//!     corners: [u32; 3],
+//! }
+//!
+//! #[derive(Debug, PartialEq, Schema)]
+//! #[schema(text)]
+//! struct Mesh {
+//!     #[schema(style)]
+//!     style: TextStyle,
+//!     #[schema(prefix)]
+//!     faces: Vec<Face>,
+//! }
+//!
+//! let text = b"1\r\n0 1 2\r\n";
+//! assert_eq!(Mesh::from_text(text).unwrap().faces[0].corners, [0, 1, 2]);
+//! ```
+//!
+//! ## `same_line`
+//!
+//! A field continuing the previous field's line.
+//!
+//! ```
+//! # use schema::text::{TextSchema, TextStyle};
+//! # use schema::Schema;
+//! #[derive(Debug, PartialEq, Schema)]
+//! #[schema(text)]
+//! struct Size {
+//!     #[schema(style)]
+//!     style: TextStyle,
+//!     width: u32,
+//!     #[schema(same_line)]
+//!     height: u32,
+//! }
+//!
+//! let size = Size::from_text(b"640 480\n").unwrap();
+//! assert_eq!((size.width, size.height), (640, 480));
+//! assert_eq!(size.to_text().unwrap(), b"640 480\n");
+//! ```
+//!
+//! ## `flow`
+//!
+//! A `prefix` list of token values with any whitespace between them, line
+//! breaks included; the writer breaks lines where the file did.
+//!
+//! ```
+//! # use schema::text::{TextSchema, TextStyle};
+//! # use schema::Schema;
+//! #[derive(Debug, PartialEq, Schema)]
+//! #[schema(text, one_line)]
+//! struct Influence {
+//!     bone: u32,
+//!     weight: f32,
+//! }
+//!
+//! #[derive(Debug, PartialEq, Schema)]
+//! #[schema(text)]
+//! struct Vertex {
+//!     #[schema(style)]
+//!     style: TextStyle,
+//!     #[schema(prefix, flow)]
+//!     influences: Vec<Influence>,
+//! }
+//!
+//! for text in ["3\n0 0.5 1 0.25 2 0.25\n", "3\n0 0.5\n1 0.25\n2 0.25\n", "3\n0\n0.5 1 0.25\n2 0.25\n"] {
+//!     let vertex = Vertex::from_text(text.as_bytes()).unwrap();
+//!     assert_eq!(vertex.influences[2], Influence { bone: 2, weight: 0.25 });
+//!     assert_eq!(vertex.to_text().unwrap(), text.as_bytes());
+//! }
+//! ```
+//!
+//! ## `comments`, `angle_brackets`, `none = "*"`
+//!
+//! `//` comments anywhere from the record on (kept byte for byte); names
+//! with spaces between `<` and `>`; a word standing for an absent value.
+//!
+//! ```
+//! # use schema::text::{TextSchema, TextStyle};
+//! # use schema::RawString;
+//! # use schema::Schema;
+//! #[derive(Debug, PartialEq, Schema)]
+//! #[schema(text, comments)]
+//! struct Bone {
+//!     #[schema(style)]
+//!     style: TextStyle,
+//!     #[schema(angle_brackets)]
+//!     name: RawString,
+//!     #[schema(none = "*")]
+//!     parent: Option<u32>,
+//! }
+//!
+//! let text = b"<Bip01 L Thigh>   // the left thigh\n*\n";
+//! let bone = Bone::from_text(text).unwrap();
+//! assert_eq!((bone.name.to_text().as_str(), bone.parent), ("Bip01 L Thigh", None));
+//! assert_eq!(bone.to_text().unwrap(), text);
+//! ```
+//!
+//! ## `present_if` in text
+//!
+//! ```
+//! # use schema::text::{TextSchema, TextStyle};
+//! # use schema::Schema;
+//! #[derive(Debug, PartialEq, Schema)]
+//! #[schema(text)]
+//! struct Record {
+//!     #[schema(style)]
+//!     style: TextStyle,
+//!     version: u32,
+//!     #[schema(present_if = version >= 300)]
+//!     extra: Option<i32>,
+//!     value: i32,
+//! }
+//!
+//! let old = Record::from_text(b"200\r\n7\r\n").unwrap();
+//! assert_eq!((old.extra, old.value), (None, 7));
+//! let new = Record::from_text(b"300\r\n-1\r\n7\r\n").unwrap();
+//! assert_eq!(new.extra, Some(-1));
+//! assert_eq!(new.to_text().unwrap(), b"300\r\n-1\r\n7\r\n");
+//! ```
+//!
+//! ## `check` in text
+//!
+//! A refusal is an error at the value's line and column.
+//!
+//! ```
+//! # use schema::text::{TextSchema, TextStyle};
+//! # use schema::Refusal;
+//! # use schema::Schema;
+//! #[derive(Debug, PartialEq, Schema)]
+//! #[schema(text)]
+//! struct Weight {
+//!     #[schema(style)]
+//!     style: TextStyle,
+//!     #[schema(check = finite)]
+//!     value: f32,
+//! }
+//!
+//! fn finite(value: &f32) -> Result<(), Refusal> {
+//!     if value.is_finite() { Ok(()) } else { Err(Refusal::new("not a finite number")) }
+//! }
+//!
+//! assert!(Weight::from_text(b"0.5\n").is_ok());
+//! assert_eq!(
+//!     Weight::from_text(b"1.#INF\n").unwrap_err().to_string(),
+//!     "line 1:1: value: not a finite number"
+//! );
+//! ```
+//!
+//! ## Keyword enums (`keyword = "..."`) and text enums chosen by context
+//!
+//! A line holding a phrase chooses a unit variant; a context value chooses
+//! a variant of values.
+//!
+//! ```
+//! # use schema::text::{TextSchema, TextStyle};
+//! # use schema::Schema;
+//! #[derive(Debug, Clone, Copy, PartialEq, Schema)]
+//! #[schema(text)]
+//! enum Units {
+//!     #[schema(keyword = "Degrees")]
+//!     Degrees,
+//!     #[schema(keyword = "Radians")]
+//!     Radians,
+//! }
+//!
+//! #[derive(Debug, PartialEq, Schema)]
+//! #[schema(text, context(units: Units), select = units)]
+//! enum Angle {
+//!     #[schema(when = Units::Degrees)]
+//!     Degrees(i32),
+//!     #[schema(when = Units::Radians)]
+//!     Radians(f32),
+//! }
+//!
+//! #[derive(Debug, PartialEq, Schema)]
+//! #[schema(text)]
+//! struct Turn {
+//!     #[schema(style)]
+//!     style: TextStyle,
+//!     units: Units,
+//!     #[schema(context(units))]
+//!     angle: Angle,
+//! }
+//!
+//! let turn = Turn::from_text(b"\"Degrees\"\n90\n").unwrap();
+//! assert_eq!((turn.units, &turn.angle), (Units::Degrees, &Angle::Degrees(90)));
+//! assert_eq!(turn.to_text().unwrap(), b"\"Degrees\"\n90\n");
+//! ```

@@ -1,0 +1,404 @@
+//! Support for the round-trip tests `#[derive(Schema)]` generates: value
+//! strategies that stay within each layout's constraints, and the checks.
+//!
+//! Behind the `testing` feature (off by default; `formats` turns it on),
+//! so the generated tests compile in any crate that turns it on. A hand-written codec
+//! (`with = path`) supplies its own strategy with the [`proptest`](mod@proptest)
+//! re-exported here.
+
+use std::fmt::Debug;
+use std::marker::PhantomData;
+
+pub use proptest;
+use proptest::collection::vec;
+use proptest::prelude::*;
+use proptest::test_runner::{Config, TestRunner};
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+
+use super::check::without_checks;
+use super::collection::CountInt;
+use super::text::{FloatStyle, LineEnding, RawLine, TextSchema, TextStyle};
+use super::{json, BinarySchema, HasContext, RawChunk, RawString};
+
+/// Cases each generated round-trip test runs.
+pub const CASES: u32 = 256;
+
+/// Longest collection the generated values use: enough to cover empty, one
+/// and many, small enough that nested lists stay quick.
+pub const MAX_LEN: usize = 6;
+
+/// Values of a type that any valid file could hold, with the contexts such
+/// a file could be read with.
+pub trait Sample: HasContext + Sized + Debug {
+    /// Contexts a file of this type could be read with (small counts,
+    /// selectors that choose a variant).
+    fn context_strategy() -> BoxedStrategy<Self::Context>;
+    /// Values a file read with `context` could hold.
+    fn strategy_with(context: &Self::Context) -> BoxedStrategy<Self>;
+}
+
+/// Values of a type that needs no context.
+pub fn strategy<T: Sample<Context = ()>>() -> BoxedStrategy<T> {
+    T::strategy_with(&())
+}
+
+macro_rules! sample_number {
+    ($($ty:ty => $strategy:expr),*) => {$(
+        impl Sample for $ty {
+            fn context_strategy() -> BoxedStrategy<()> {
+                Just(()).boxed()
+            }
+
+            fn strategy_with(_: &()) -> BoxedStrategy<Self> {
+                $strategy.boxed()
+            }
+        }
+    )*};
+}
+
+// Floats come from raw bits, so NaN payloads, infinities, subnormals and
+// negative zero all appear.
+sample_number!(
+    u8 => any::<u8>(), u16 => any::<u16>(), u32 => any::<u32>(), u64 => any::<u64>(),
+    i8 => any::<i8>(), i16 => any::<i16>(), i32 => any::<i32>(), i64 => any::<i64>(),
+    f32 => any::<u32>().prop_map(f32::from_bits),
+    f64 => any::<u64>().prop_map(f64::from_bits)
+);
+
+/// Every element is drawn with the array's context.
+impl<T: Sample + 'static, const N: usize> Sample for [T; N] {
+    fn context_strategy() -> BoxedStrategy<T::Context> {
+        T::context_strategy()
+    }
+
+    fn strategy_with(context: &T::Context) -> BoxedStrategy<Self> {
+        proptest::array::uniform::<_, N>(T::strategy_with(context)).boxed()
+    }
+}
+
+/// Both byte orders, for a context parameter that chooses one
+/// (`endian = param`).
+impl Sample for crate::Endian {
+    fn context_strategy() -> BoxedStrategy<()> {
+        Just(()).boxed()
+    }
+
+    fn strategy_with(_: &()) -> BoxedStrategy<Self> {
+        prop_oneof![Just(crate::Endian::Big), Just(crate::Endian::Little)].boxed()
+    }
+}
+
+/// Chunks with lower-case tags, which no layout names, so that the named
+/// children of a form never take one for their own.
+impl Sample for RawChunk {
+    fn context_strategy() -> BoxedStrategy<()> {
+        Just(()).boxed()
+    }
+
+    fn strategy_with(_: &()) -> BoxedStrategy<Self> {
+        (
+            proptest::array::uniform4(b'a'..=b'z'),
+            vec(any::<u8>(), 0..=MAX_LEN),
+        )
+            .prop_map(|(tag, data)| RawChunk { tag, data })
+            .boxed()
+    }
+}
+
+/// A context value used as a count: a length a generated list can have.
+pub fn context_count<C: CountInt + 'static>() -> BoxedStrategy<C> {
+    (0..=MAX_LEN)
+        .prop_filter_map("fits the count type", C::from_len)
+        .boxed()
+}
+
+/// A context value used as a presence flag: 0 or 1.
+pub fn context_flag<F: TryFrom<u8> + Debug + 'static>() -> BoxedStrategy<F> {
+    (0u8..=1)
+        .prop_filter_map("fits the flag type", |flag| F::try_from(flag).ok())
+        .boxed()
+}
+
+/// The length a count drawn by [`context_count`] stands for.
+pub fn len_of<C: CountInt>(count: &C) -> usize {
+    usize::try_from(count.to_u64()).unwrap_or(0)
+}
+
+/// For a selector no variant answers to: no value, so the case is rejected.
+pub fn no_variant<T: Debug + 'static>() -> BoxedStrategy<T> {
+    Just(())
+        .prop_filter_map("the selector chooses no variant", |()| None)
+        .boxed()
+}
+
+pub fn pascal_string() -> BoxedStrategy<RawString> {
+    vec(any::<u8>(), 0..=255).prop_map(RawString).boxed()
+}
+
+pub fn null_terminated_string() -> BoxedStrategy<RawString> {
+    vec(1u8..=255, 0..=32).prop_map(RawString).boxed()
+}
+
+pub fn fixed_width_string(width: usize) -> BoxedStrategy<RawString> {
+    vec(any::<u8>(), 0..=width).prop_map(RawString).boxed()
+}
+
+/// A list of `MAX_LEN` or fewer elements.
+pub fn list<T: Debug + 'static>(element: BoxedStrategy<T>) -> BoxedStrategy<Vec<T>> {
+    vec(element, 0..=MAX_LEN).boxed()
+}
+
+/// A list of exactly `len` elements (collections sharing one count).
+pub fn list_of_len<T: Debug + 'static>(
+    element: BoxedStrategy<T>,
+    len: usize,
+) -> BoxedStrategy<Vec<T>> {
+    vec(element, len).boxed()
+}
+
+/// write -> read -> write must give the same bytes, and so must
+/// value -> JSON -> value -> write when the type has `json`. Bytes are
+/// compared, not values, so NaN floats pass. Fields' `check` functions
+/// are left out: the values are random and need not pass them.
+pub fn check_round_trip<T: BinarySchema + Sample>(json: Option<JsonCodec<T>>) {
+    run_round_trips::<T>(
+        "round trip",
+        |value, context| value.to_bytes_with(context).map_err(|e| e.to_string()),
+        |bytes, context| {
+            without_checks(|| T::from_bytes_with(bytes, context)).map_err(|e| e.to_string())
+        },
+        json,
+    );
+}
+
+/// As [`check_round_trip`], for text layouts. Fields' `check` functions
+/// are left out: the values are random and need not pass them.
+pub fn check_text_round_trip<T: TextSchema + Sample>(json: Option<JsonCodec<T>>) {
+    run_round_trips::<T>(
+        "text round trip",
+        |value, context| value.to_text_with(context).map_err(|e| e.to_string()),
+        |text, context| {
+            without_checks(|| T::from_text_with(text, context)).map_err(|e| e.to_string())
+        },
+        json,
+    );
+}
+
+type Write<T> = fn(&T, &<T as HasContext>::Context) -> Result<Vec<u8>, String>;
+type Read<T> = fn(&[u8], &<T as HasContext>::Context) -> Result<T, String>;
+
+/// Generates a context and values of `T` for it, and checks each through
+/// `write`, `read`, `write`, and through JSON when there is a codec for it.
+fn run_round_trips<T: Sample>(
+    what: &str,
+    write: Write<T>,
+    read: Read<T>,
+    json: Option<JsonCodec<T>>,
+) {
+    let mut runner = TestRunner::new(Config {
+        cases: CASES,
+        failure_persistence: None,
+        ..Config::default()
+    });
+    let cases =
+        T::context_strategy().prop_flat_map(|context| (T::strategy_with(&context), Just(context)));
+    let result = runner.run(&cases, |(value, context)| {
+        let write = |value: &T| write(value, &context);
+        let read = |bytes: &[u8]| read(bytes, &context);
+        let first = write(&value)
+            .map_err(|e| TestCaseError::fail(format!("writing a generated value failed: {e}")))?;
+        let decoded = read(&first).map_err(|e| {
+            TestCaseError::fail(format!(
+                "reading back failed: {e}\n{}",
+                String::from_utf8_lossy(&first)
+            ))
+        })?;
+        let second = write(&decoded)
+            .map_err(|e| TestCaseError::fail(format!("writing the decoded value failed: {e}")))?;
+        prop_assert_eq!(
+            String::from_utf8_lossy(&first),
+            String::from_utf8_lossy(&second)
+        );
+        prop_assert_eq!(&first, &second);
+        if let Some(codec) = &json {
+            let text = (codec.to_json)(&value)
+                .map_err(|e| TestCaseError::fail(format!("writing JSON failed: {e}")))?;
+            let from_json = (codec.from_json)(&text).map_err(|e| {
+                TestCaseError::fail(format!("reading JSON back failed: {e}\n{text}"))
+            })?;
+            let third = write(&from_json).map_err(|e| {
+                TestCaseError::fail(format!("writing the value read from JSON failed: {e}"))
+            })?;
+            prop_assert_eq!(&first, &third, "through JSON: {}", text);
+        }
+        Ok(())
+    });
+    if let Err(failure) = result {
+        panic!("{what} of {} failed: {failure}", std::any::type_name::<T>());
+    }
+}
+
+/// How the generated test moves a value to JSON and back: the functions
+/// `ossuary dump` and `encode` use.
+pub struct JsonCodec<T> {
+    to_json: fn(&T) -> Result<String, String>,
+    from_json: fn(&str) -> Result<T, String>,
+}
+
+/// Finds the JSON codec of a type when it implements serde's traits, and
+/// none when it does not, so a schema type needs no serde to be tested.
+/// Autoref specialization: `(&JsonProbe::<T>::NEW).json()` resolves to
+/// [`WithJson`] when its bounds hold, else to [`WithoutJson`], which
+/// method lookup reaches only by borrowing once more.
+pub struct JsonProbe<T>(PhantomData<T>);
+
+impl<T> JsonProbe<T> {
+    pub const NEW: Self = JsonProbe(PhantomData);
+}
+
+pub trait WithJson<T> {
+    fn json(&self) -> Option<JsonCodec<T>>;
+}
+
+impl<T: Serialize + DeserializeOwned> WithJson<T> for JsonProbe<T> {
+    fn json(&self) -> Option<JsonCodec<T>> {
+        Some(JsonCodec {
+            to_json: |value| json::to_string_pretty(value).map_err(|e| e.to_string()),
+            from_json: |text| json::from_str(text).map_err(|e| e.to_string()),
+        })
+    }
+}
+
+pub trait WithoutJson<T> {
+    fn json(&self) -> Option<JsonCodec<T>>;
+}
+
+impl<T> WithoutJson<T> for &JsonProbe<T> {
+    fn json(&self) -> Option<JsonCodec<T>> {
+        None
+    }
+}
+
+/// A word of a text layout: one or more bytes, none of them a space, tab or
+/// line break.
+pub fn token_string() -> BoxedStrategy<RawString> {
+    let byte = any::<u8>().prop_filter("not a separator", |b| {
+        !matches!(b, b' ' | b'\t' | b'\r' | b'\n')
+    });
+    vec(byte, 1..=16).prop_map(RawString).boxed()
+}
+
+/// A whole line of a text layout: any bytes but line breaks, spaces included.
+pub fn line_string() -> BoxedStrategy<RawString> {
+    let byte = any::<u8>().prop_filter("not a line break", |b| !matches!(b, b'\r' | b'\n'));
+    vec(byte, 0..=24).prop_map(RawString).boxed()
+}
+
+/// Whether `text` would read back with a `//` comment in it: a `//` at its
+/// start or after a space or tab.
+fn holds_comment(text: &[u8]) -> bool {
+    text.windows(3)
+        .any(|three| matches!(three, [b' ' | b'\t', b'/', b'/']))
+        || text.starts_with(b"//")
+}
+
+/// A word of a layout that allows comments: never one starting with `//`.
+pub fn word_among_comments() -> BoxedStrategy<RawString> {
+    token_string()
+        .prop_filter("reads as a comment", |word| !word.0.starts_with(b"//"))
+        .boxed()
+}
+
+/// A whole line of a layout that allows comments: not blank (a comment
+/// after it would make it a comment line) and holding no comment.
+pub fn line_among_comments() -> BoxedStrategy<RawString> {
+    line_string()
+        .prop_filter("blank or holds a comment", |line| {
+            !line.0.iter().all(|&b| b == b' ' || b == b'\t') && !holds_comment(&line.0)
+        })
+        .boxed()
+}
+
+/// A name between `<` and `>`: any bytes but `>` and line breaks, spaces
+/// included; in a layout that allows comments, none that holds one.
+pub fn angle_bracketed_string(among_comments: bool) -> BoxedStrategy<RawString> {
+    let byte = any::<u8>().prop_filter("ends the name or the line", |b| {
+        !matches!(b, b'>' | b'\r' | b'\n')
+    });
+    vec(byte, 0..=16)
+        .prop_filter("holds a comment", move |name| {
+            !(among_comments && holds_comment(name))
+        })
+        .prop_map(RawString)
+        .boxed()
+}
+
+/// Line ending, final line ending and float style; no raw tokens or lines,
+/// which only make sense next to the values they were read with.
+pub fn text_style() -> BoxedStrategy<TextStyle> {
+    let line_ending = prop_oneof![Just(LineEnding::Crlf), Just(LineEnding::Lf)];
+    let float_style = prop_oneof![Just(FloatStyle::Msvc), Just(FloatStyle::Shortest)];
+    (line_ending, any::<bool>(), float_style)
+        .prop_map(|(line_ending, final_line_ending, float_style)| TextStyle {
+            line_ending,
+            final_line_ending,
+            float_style,
+            ..TextStyle::default()
+        })
+        .boxed()
+}
+
+/// As [`text_style`], with comment lines and comments after values at
+/// random line indices, for layouts that allow comments.
+pub fn text_style_with_comments() -> BoxedStrategy<TextStyle> {
+    let comment = || {
+        let byte = any::<u8>().prop_filter("not a line break", |b| !matches!(b, b'\r' | b'\n'));
+        let spaces = prop_oneof![Just(" "), Just("\t"), Just("   ")];
+        (spaces, vec(byte, 0..=12)).prop_map(|(spaces, text)| {
+            let mut comment = format!("{spaces}//").into_bytes();
+            comment.extend(text);
+            comment
+        })
+    };
+    let at_lines = |comment: BoxedStrategy<Vec<u8>>| {
+        vec((0..=MAX_LEN * 4, comment), 0..=3).prop_map(|mut lines| {
+            lines.sort_by_key(|(index, _)| *index);
+            lines
+                .into_iter()
+                .map(|(index, text)| RawLine {
+                    index,
+                    text: RawString(text),
+                })
+                .collect::<Vec<_>>()
+        })
+    };
+    let whole_lines = at_lines(comment().boxed());
+    let trailing = at_lines(comment().boxed());
+    (text_style(), whole_lines, trailing)
+        .prop_map(|(style, comment_lines, trailing_comments)| TextStyle {
+            comment_lines,
+            trailing_comments,
+            ..style
+        })
+        .boxed()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(serde::Serialize, serde::Deserialize)]
+    struct WithSerde;
+
+    struct WithoutSerde;
+
+    #[test]
+    // The borrow is the one the generated test writes: without it, method
+    // lookup could not fall back to `WithoutJson`.
+    #[allow(clippy::needless_borrow)]
+    fn the_probe_finds_a_json_codec_exactly_for_serde_types() {
+        assert!((&JsonProbe::<WithSerde>::NEW).json().is_some());
+        assert!((&JsonProbe::<WithoutSerde>::NEW).json().is_none());
+    }
+}

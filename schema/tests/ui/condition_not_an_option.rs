@@ -1,0 +1,11 @@
+use schema::Schema;
+
+#[derive(Schema)]
+#[schema(text)]
+struct Record {
+    version: u32,
+    #[schema(present_if = version >= 300)]
+    extra: i32,
+}
+
+fn main() {}

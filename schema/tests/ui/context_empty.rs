@@ -1,0 +1,9 @@
+use schema::Schema;
+
+#[derive(Schema)]
+#[schema(little, context())]
+struct Frame {
+    angle: i16,
+}
+
+fn main() {}

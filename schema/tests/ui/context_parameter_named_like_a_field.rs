@@ -1,0 +1,10 @@
+use schema::Schema;
+
+#[derive(Schema)]
+#[schema(little, context(angles: u32))]
+struct Frame {
+    #[schema(count = angles)]
+    angles: Vec<i16>,
+}
+
+fn main() {}

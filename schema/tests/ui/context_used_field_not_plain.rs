@@ -1,0 +1,19 @@
+use schema::Schema;
+
+#[derive(Schema)]
+#[schema(little, context(records: u32))]
+struct Frame {
+    #[schema(count = records)]
+    angles: Vec<i16>,
+}
+
+#[derive(Schema)]
+#[schema(little)]
+struct Animation {
+    #[schema(flag = u8)]
+    records: Option<u32>,
+    #[schema(prefix = u32, context(records))]
+    frames: Vec<Frame>,
+}
+
+fn main() {}

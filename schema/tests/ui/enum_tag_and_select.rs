@@ -1,0 +1,10 @@
+use schema::Schema;
+
+#[derive(Schema)]
+#[schema(little, tag = u8, context(mode: u8), select = mode)]
+enum Token {
+    #[schema(when = 0)]
+    Full(f32),
+}
+
+fn main() {}

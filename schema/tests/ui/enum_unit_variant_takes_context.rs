@@ -1,0 +1,10 @@
+use schema::Schema;
+
+#[derive(Schema)]
+#[schema(little, context(mode: u8), select = mode)]
+enum Content {
+    #[schema(when = 0, context(mode))]
+    Empty,
+}
+
+fn main() {}

@@ -1,0 +1,11 @@
+use schema::Schema;
+
+#[derive(Schema)]
+#[schema(little, tag = u8)]
+enum Token {
+    #[schema(when = 0)]
+    Full(f32),
+    Repeat(u16),
+}
+
+fn main() {}

@@ -1,0 +1,10 @@
+use schema::Schema;
+
+#[derive(Schema)]
+#[schema(tag = u8)]
+enum Token {
+    #[schema(when = 0)]
+    Full(f32),
+}
+
+fn main() {}

@@ -1,0 +1,9 @@
+use schema::Schema;
+
+#[derive(Schema)]
+#[schema(little, form = "DEMO", chunk = "DEMO")]
+struct Demo {
+    id: u16,
+}
+
+fn main() {}

@@ -1,0 +1,10 @@
+use schema::Schema;
+
+#[derive(Schema)]
+#[schema(little, chunk = "PART")]
+struct Part {
+    id: u16,
+    extra: Option<u8>,
+}
+
+fn main() {}

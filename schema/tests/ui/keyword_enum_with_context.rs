@@ -1,0 +1,10 @@
+use schema::Schema;
+
+#[derive(Schema)]
+#[schema(text, context(mode: u8))]
+enum Mode {
+    #[schema(keyword = "Bones")]
+    Bones,
+}
+
+fn main() {}

@@ -1,0 +1,11 @@
+use schema::Schema;
+
+#[derive(Schema)]
+#[schema(text)]
+enum Mode {
+    #[schema(keyword = "Bones")]
+    Bones,
+    Mesh,
+}
+
+fn main() {}

@@ -1,0 +1,10 @@
+use schema::Schema;
+
+#[derive(Schema)]
+#[schema(text)]
+enum Mode {
+    #[schema(keyword = "Mesh  (absolute)")]
+    MeshAbsolute,
+}
+
+fn main() {}

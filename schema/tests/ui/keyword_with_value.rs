@@ -1,0 +1,10 @@
+use schema::Schema;
+
+#[derive(Schema)]
+#[schema(text)]
+enum Mode {
+    #[schema(keyword = "Bones")]
+    Bones(u32),
+}
+
+fn main() {}

@@ -1,0 +1,11 @@
+use schema::Magic;
+use schema::Schema;
+
+#[derive(Schema)]
+#[schema(big)]
+struct Header {
+    #[schema(magic = 1)]
+    version: Magic,
+}
+
+fn main() {}

@@ -1,0 +1,8 @@
+use schema::Schema;
+
+#[derive(Schema)]
+struct Header {
+    size: u32,
+}
+
+fn main() {}

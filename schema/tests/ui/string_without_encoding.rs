@@ -1,0 +1,10 @@
+use schema::RawString;
+use schema::Schema;
+
+#[derive(Schema)]
+#[schema(big)]
+struct Bone {
+    name: RawString,
+}
+
+fn main() {}

@@ -1,0 +1,9 @@
+use schema::Schema;
+
+#[derive(Schema)]
+#[schema(text, little)]
+struct Skin {
+    vertex_count: i32,
+}
+
+fn main() {}

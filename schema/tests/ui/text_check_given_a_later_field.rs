@@ -1,0 +1,16 @@
+use schema::text::Refusal;
+use schema::Schema;
+
+fn below(_: &u32, _: &u32) -> Result<(), Refusal> {
+    Ok(())
+}
+
+#[derive(Schema)]
+#[schema(text)]
+struct Bone {
+    #[schema(check = below(limit))]
+    parent: u32,
+    limit: u32,
+}
+
+fn main() {}

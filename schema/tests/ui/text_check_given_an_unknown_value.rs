@@ -1,0 +1,15 @@
+use schema::text::Refusal;
+use schema::Schema;
+
+fn below(_: &u32, _: &u32) -> Result<(), Refusal> {
+    Ok(())
+}
+
+#[derive(Schema)]
+#[schema(text)]
+struct Bone {
+    #[schema(check = below(bone_count))]
+    parent: u32,
+}
+
+fn main() {}

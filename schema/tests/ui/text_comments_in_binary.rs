@@ -1,0 +1,9 @@
+use schema::Schema;
+
+#[derive(Schema)]
+#[schema(little, comments)]
+struct Header {
+    count: u32,
+}
+
+fn main() {}

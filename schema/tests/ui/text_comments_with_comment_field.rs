@@ -1,0 +1,12 @@
+use schema::RawString;
+use schema::Schema;
+
+#[derive(Schema)]
+#[schema(text, comments)]
+struct Structure {
+    #[schema(comment)]
+    header: RawString,
+    bone_count: u32,
+}
+
+fn main() {}

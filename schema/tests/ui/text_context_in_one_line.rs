@@ -1,0 +1,10 @@
+use schema::Schema;
+
+#[derive(Schema)]
+#[schema(text, one_line, context(scale: u32))]
+struct Point {
+    #[schema(count = scale)]
+    x: Vec<f32>,
+}
+
+fn main() {}

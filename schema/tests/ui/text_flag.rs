@@ -1,0 +1,10 @@
+use schema::Schema;
+
+#[derive(Schema)]
+#[schema(text)]
+struct Bone {
+    #[schema(flag = u8)]
+    parent: Option<u32>,
+}
+
+fn main() {}

@@ -1,0 +1,14 @@
+use schema::Count;
+use schema::Schema;
+
+#[derive(Schema)]
+#[schema(text)]
+struct Vertex {
+    pair_count: Count<u32>,
+    // `flow` reads a count line, then tokens in any whitespace: the count
+    // must be the list's own `prefix`.
+    #[schema(count = pair_count, flow)]
+    pairs: Vec<u32>,
+}
+
+fn main() {}

@@ -1,0 +1,10 @@
+use schema::Schema;
+
+#[derive(Schema)]
+#[schema(text)]
+struct Skin {
+    #[schema(line)]
+    vertex_count: i32,
+}
+
+fn main() {}

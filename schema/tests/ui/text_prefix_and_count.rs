@@ -1,0 +1,12 @@
+use schema::Count;
+use schema::Schema;
+
+#[derive(Schema)]
+#[schema(text)]
+struct Mesh {
+    vertex_count: Count<u32>,
+    #[schema(prefix, count = vertex_count)]
+    vertices: Vec<f32>,
+}
+
+fn main() {}

@@ -1,0 +1,13 @@
+use schema::RawString;
+use schema::Schema;
+
+#[derive(Schema)]
+#[schema(text)]
+struct Group {
+    #[schema(line)]
+    name: RawString,
+    #[schema(same_line)]
+    bone: u32,
+}
+
+fn main() {}

@@ -1,0 +1,10 @@
+use schema::Schema;
+
+#[derive(Schema)]
+#[schema(text)]
+struct Skin {
+    #[schema(style)]
+    style: u32,
+}
+
+fn main() {}
