@@ -279,25 +279,35 @@ impl Anim {
             RigError::Invalid(format!("motions[{index}].{what}: {message}"))
         };
         let translations = if motion.uses_translations != 0 {
-            held(&self.translations, motion.first_translation, motion.frame_count, frames)
-                .map_err(|message| invalid("first_translation", message))?
+            held(
+                &self.translations,
+                motion.first_translation,
+                motion.frame_count,
+                frames,
+            )
+            .map_err(|message| invalid("first_translation", message))?
         } else {
             Vec::new()
         };
         let rotations = if motion.uses_rotations != 0 {
-            held(&self.rotations, motion.first_rotation, motion.frame_count, frames)
-                .map_err(|message| invalid("first_rotation", message))?
-                .into_iter()
-                .enumerate()
-                .map(|(frame, rotation)| {
-                    conjugate_normalized(rotation).ok_or_else(|| {
-                        invalid(
-                            "first_rotation",
-                            format!("the rotation of frame {frame} has no direction"),
-                        )
-                    })
+            held(
+                &self.rotations,
+                motion.first_rotation,
+                motion.frame_count,
+                frames,
+            )
+            .map_err(|message| invalid("first_rotation", message))?
+            .into_iter()
+            .enumerate()
+            .map(|(frame, rotation)| {
+                conjugate_normalized(rotation).ok_or_else(|| {
+                    invalid(
+                        "first_rotation",
+                        format!("the rotation of frame {frame} has no direction"),
+                    )
                 })
-                .collect::<Result<Vec<_>, _>>()?
+            })
+            .collect::<Result<Vec<_>, _>>()?
         } else {
             Vec::new()
         };

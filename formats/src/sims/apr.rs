@@ -61,8 +61,16 @@ impl Describe for Apr {
 }
 
 impl Rig for Apr {
-    fn skins(&self, files: &Files, options: RigOptions) -> Option<Result<Vec<rig::Skin>, RigError>> {
-        Some(options.single_level().and_then(|()| Apr::skins(self, files)))
+    fn skins(
+        &self,
+        files: &Files,
+        options: RigOptions,
+    ) -> Option<Result<Vec<rig::Skin>, RigError>> {
+        Some(
+            options
+                .single_level()
+                .and_then(|()| Apr::skins(self, files)),
+        )
     }
 }
 

@@ -122,8 +122,16 @@ impl Describe for Bnd {
 }
 
 impl Rig for Bnd {
-    fn skins(&self, files: &Files, options: RigOptions) -> Option<Result<Vec<rig::Skin>, RigError>> {
-        Some(options.single_level().and_then(|()| Bnd::skins(self, files)))
+    fn skins(
+        &self,
+        files: &Files,
+        options: RigOptions,
+    ) -> Option<Result<Vec<rig::Skin>, RigError>> {
+        Some(
+            options
+                .single_level()
+                .and_then(|()| Bnd::skins(self, files)),
+        )
     }
 }
 

@@ -31,7 +31,13 @@ impl fmt::Display for FileId {
 }
 
 /// The folders, beside a file's own, where FreeSO keeps each kind of file.
-const SIBLINGS: [&str; 5] = ["Appearances", "Bindings", "Meshes", "Textures", "Animations"];
+const SIBLINGS: [&str; 5] = [
+    "Appearances",
+    "Bindings",
+    "Meshes",
+    "Textures",
+    "Animations",
+];
 
 /// The file `<anything>.<id>.<extension>` beside the files or in a sibling
 /// folder; `what` names it in the error.
