@@ -590,3 +590,47 @@ fn the_real_animations_keep_their_events() {
     let dump = ossuary(&["dump", &broom.to_string_lossy()]);
     assert!(stdout(&dump).contains("fso-broom-handr"));
 }
+
+/// In FreeSO's folders (`Appearances`, `Bindings`, `Meshes`, and a
+/// `Skeletons` folder beside them), an appearance needs no `--skeleton`:
+/// the one beside its folder poses it, as the same skeleton named does.
+#[test]
+fn an_appearance_in_freeso_s_folders_is_posed_on_the_skeleton_beside_them() {
+    let dir = scratch("folders");
+    let apr = write(&dir.join("Appearances"), APR, &fixture_bytes(APR));
+    write(&dir.join("Bindings"), BND, &fixture_bytes(BND));
+    write(&dir.join("Meshes"), MESH, &fixture_bytes(MESH));
+    let skel = write(
+        &dir.join("Skeletons"),
+        "humanoid.skel",
+        &fixture_bytes("humanoid.skel"),
+    );
+    let beside = dir.join("beside.obj");
+    let found = ossuary(&[
+        "skin",
+        &apr,
+        "--anim",
+        &fixture(ANIM),
+        "-o",
+        &beside.to_string_lossy(),
+    ]);
+    assert_status(&found, 0);
+    let named = dir.join("named.obj");
+    let given = ossuary(&[
+        "skin",
+        &apr,
+        "--skeleton",
+        &skel,
+        "--anim",
+        &fixture(ANIM),
+        "-o",
+        &named.to_string_lossy(),
+    ]);
+    assert_status(&given, 0);
+    assert_eq!(obj_positions(&beside), obj_positions(&named));
+    assert_eq!(obj_positions(&beside).len(), 8);
+    let glb = dir.join("arm.glb");
+    let convert = ossuary(&["convert", &apr, "-o", &glb.to_string_lossy()]);
+    assert_status(&convert, 0);
+    std::fs::remove_dir_all(&dir).unwrap();
+}

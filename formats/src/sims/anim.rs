@@ -224,29 +224,30 @@ impl Anim {
     }
 
     /// The animation as neutral rig data; see the type's documentation for
-    /// the conventions. Motions of different lengths are allowed: the
-    /// animation lasts as long as its longest, and a shorter motion holds
-    /// its last key.
+    /// the conventions. It lasts as long as its longest motion that uses
+    /// keys (a motion using none poses nothing, whatever its frame count
+    /// says), and a shorter motion holds its last key.
     pub fn animation(&self) -> Result<rig::Animation, RigError> {
-        let frames = self
+        let keyed_motions = self
             .motions
             .iter()
+            .filter(|motion| motion.uses_translations != 0 || motion.uses_rotations != 0);
+        // The reader has checked that each used range lies within its list,
+        // so the frames are at most the longer list's length.
+        let frames = keyed_motions
+            .clone()
             .map(|motion| motion.frame_count)
             .max()
             .unwrap_or(0);
-        // The keys come from the lists the reader has checked, so the
-        // frames to fill are bounded by the file's size, times a key's
-        // bytes for each motion.
-        let keyed: u64 = self
-            .motions
-            .iter()
-            .map(|motion| u64::from(motion.uses_translations != 0 || motion.uses_rotations != 0))
-            .sum::<u64>()
-            .saturating_mul(u64::from(frames));
+        // Held keys could still make the tracks far larger than the file
+        // (many short motions beside one long one): every known animation
+        // keys each motion's frames with keys of its own, so the keyed
+        // frames stay within the keys the file holds, plus a margin.
+        let keyed = (keyed_motions.count() as u64).saturating_mul(u64::from(frames));
         let available = self.translations.len() as u64 + self.rotations.len() as u64;
-        if keyed > available.saturating_mul(64).max(1 << 16) {
+        if keyed > available + (1 << 16) {
             return Err(RigError::Invalid(format!(
-                "the motions would key {keyed} frames from {available} keys"
+                "the motions would key {keyed} bone-frames from the {available} keys the file holds"
             )));
         }
         let frames = frames as usize;

@@ -72,6 +72,16 @@ impl Rig for Apr {
                 .and_then(|()| Apr::skins(self, files)),
         )
     }
+
+    /// The first `.skel` beside the file or in a `Skeletons` folder beside
+    /// its folder, when there is one.
+    fn skeleton(
+        &self,
+        files: &Files,
+        options: RigOptions,
+    ) -> Option<Result<rig::Skeleton, RigError>> {
+        file_id::skeleton_beside(files, options)
+    }
 }
 
 /// The `.apr` registration. Its version (1) is a `.skel`'s too: found by

@@ -133,6 +133,16 @@ impl Rig for Bnd {
                 .and_then(|()| Bnd::skins(self, files)),
         )
     }
+
+    /// The first `.skel` beside the file or in a `Skeletons` folder beside
+    /// its folder, when there is one.
+    fn skeleton(
+        &self,
+        files: &Files,
+        options: RigOptions,
+    ) -> Option<Result<rig::Skeleton, RigError>> {
+        file_id::skeleton_beside(files, options)
+    }
 }
 
 /// The `.bnd` registration. Its version (1) is a `.skel`'s too: found by

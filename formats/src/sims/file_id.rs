@@ -9,7 +9,10 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+use super::skel::Skeleton;
 use crate::files::{Files, FindError, FoundFile};
+use crate::rig::{self, Rig, RigError, RigOptions};
+use crate::schema::BinarySchema;
 use crate::Schema;
 
 /// A file's file id and type id, as a reference stores them.
@@ -70,4 +73,33 @@ pub fn find_name(files: &Files, what: &str, id: FileId) -> Result<String, FindEr
             &|name| name.contains(&infix),
         )
         .map(|(_, name)| name)
+}
+
+/// The skeleton a character's files are posed on when none is named: the
+/// first `.skel` (in name order, without regard to case) beside the files
+/// or in a `Skeletons` folder beside their folder. `None` when there is
+/// none, so that a skeleton named elsewhere (`--skeleton`, another input)
+/// is used instead.
+pub fn skeleton_beside(
+    files: &Files,
+    options: RigOptions,
+) -> Option<Result<rig::Skeleton, RigError>> {
+    let found = files.find_matching("a skeleton (.skel)", &["Skeletons"], "*.skel", &|name| {
+        name.ends_with(".skel")
+    });
+    let found = match found {
+        Ok((found, _)) => found,
+        Err(FindError::Missing { .. }) => return None,
+        Err(other) => return Some(Err(other.into())),
+    };
+    let skeleton = match Skeleton::from_bytes(&found.bytes) {
+        Ok(skeleton) => skeleton,
+        Err(source) => {
+            return Some(Err(RigError::Referenced {
+                path: found.path,
+                source: Box::new(source),
+            }))
+        }
+    };
+    skeleton.skeleton(&files.beside_found(&found), options)
 }

@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::bmf::Body;
-use super::file_id::FileId;
+use super::file_id::{self, FileId};
 use super::skn;
 use crate::files::{Files, FoundFile};
 use crate::format::{self, Describe, Description, Encoding, Format, Sample};
@@ -79,6 +79,16 @@ impl Rig for Mesh {
                 .single_level()
                 .and_then(|()| self.skin("mesh".to_owned(), None).map(|skin| vec![skin])),
         )
+    }
+
+    /// The first `.skel` beside the file or in a `Skeletons` folder beside
+    /// its folder, when there is one.
+    fn skeleton(
+        &self,
+        files: &Files,
+        options: RigOptions,
+    ) -> Option<Result<rig::Skeleton, RigError>> {
+        file_id::skeleton_beside(files, options)
     }
 }
 
