@@ -507,10 +507,44 @@ fn the_real_cape_on_an_adult_skeleton_ridden_by_a_real_animation_matches_the_ind
         return;
     };
     let dir = scratch("cape");
-    let skeleton = adult();
+    let animations = tests::files_with_extension(&tso.join("Animations"), "anim");
+    assert_eq!(animations.len(), 3);
+    // The adult's bones, and the other bones the real animations move (IK
+    // targets and handles) as children of the root.
+    let mut skeleton = adult();
+    for path in &animations {
+        for motion in read_anim(&std::fs::read(path).unwrap()).motions {
+            if skeleton.bones.iter().all(|bone| bone.name.0 != motion.bone) {
+                let mut bone = skeleton.bones[1].clone();
+                bone.name = RawString(motion.bone);
+                bone.parent = RawString::from("ROOT");
+                skeleton.bones.push(bone);
+            }
+        }
+    }
     let skel = write(&dir, "adult.skel", &skeleton.to_bytes().unwrap());
     let apr = only_file(&tso.join("Appearances"), "apr", "CapeBlack");
     let mesh_file = only_file(&tso.join("Meshes"), "mesh", "CapeBlack");
+
+    // The trap fall's frame 60 (of 124), joint by joint.
+    let trapfall = only_file(&tso.join("Animations"), "anim", "trapfall");
+    let anim = read_anim(&std::fs::read(&trapfall).unwrap());
+    let bones = posed(&bones_of(&skeleton), &anim, 60);
+    let joints = joint_positions(&[
+        "joints",
+        &skel,
+        "--anim",
+        &trapfall.to_string_lossy(),
+        "--frame",
+        "60",
+    ]);
+    let expected: Vec<[f64; 3]> = sims_world_matrices(&bones)
+        .iter()
+        .map(|matrix| transform_point(matrix, [0.0; 3]))
+        .collect();
+    let got: Vec<[f64; 3]> = joints.iter().map(|(_, position)| *position).collect();
+    assert_close(&got, &expected, "trap fall joint");
+
     let anim_file = only_file(&tso.join("Animations"), "anim", "kart-ride");
     let anim = read_anim(&std::fs::read(&anim_file).unwrap());
     let bones = posed(&bones_of(&skeleton), &anim, 0);
@@ -549,25 +583,23 @@ fn the_real_cape_on_an_adult_skeleton_ridden_by_a_real_animation_matches_the_ind
     assert_close(&obj_positions(&out), &positions, "vertex");
 
     let glb = dir.join("cape.glb");
-    let convert = ossuary(&[
-        "convert",
-        &skel,
-        &apr_path,
-        "--anim",
-        &anim_path,
-        "-o",
-        &glb.to_string_lossy(),
-    ]);
+    let mut args = vec!["convert".to_owned(), skel.clone(), apr_path.to_string()];
+    for path in &animations {
+        args.extend(["--anim".to_owned(), path.to_string_lossy().into_owned()]);
+    }
+    args.extend(["-o".to_owned(), glb.to_string_lossy().into_owned()]);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let convert = ossuary(&args);
     assert_status(&convert, 0);
     assert_eq!(stderr(&convert), "");
     let bytes = std::fs::read(&glb).unwrap();
     let length = u32::from_le_bytes(bytes[12..16].try_into().unwrap()) as usize;
     let json: serde_json::Value = serde_json::from_slice(&bytes[20..20 + length]).unwrap();
     assert_eq!(json["images"].as_array().map(Vec::len), Some(1), "{json}");
-    assert_eq!(json["animations"].as_array().map(Vec::len), Some(1));
+    assert_eq!(json["animations"].as_array().map(Vec::len), Some(3));
     if let Some(folder) = std::env::var_os("OSSUARY_GLTF_OUT") {
         std::fs::create_dir_all(&folder).unwrap();
-        std::fs::copy(&glb, Path::new(&folder).join("tso-cape-kart.glb")).unwrap();
+        std::fs::copy(&glb, Path::new(&folder).join("tso-cape-animated.glb")).unwrap();
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -27,7 +27,8 @@ use crate::Schema;
 /// footstep), kept as data.
 ///
 /// Frame `f` plays at `f × duration / frames` seconds: FreeSO's files store
-/// the duration in seconds (124 frames over 3.44 s), 36 frames a second.
+/// the duration in seconds (124 frames over 3.44 s), 36 frames a second,
+/// the rate a duration of 0 (or none that is a time) plays at.
 #[derive(Debug, Clone, PartialEq, Schema, Serialize, Deserialize)]
 #[schema(big)]
 pub struct Anim {
@@ -177,6 +178,9 @@ fn motions_within_the_lists(
     Ok(())
 }
 
+/// The rate FreeSO's animations are made at (124 frames over 3.44 s).
+const FRAMES_PER_SECOND: f32 = 36.0;
+
 /// A string of a u16 length, then the bytes.
 mod long_pascal {
     use std::io::{Read, Seek, Write};
@@ -257,11 +261,13 @@ impl Anim {
             .enumerate()
             .map(|(index, motion)| self.track(index, motion, frames))
             .collect::<Result<Vec<_>, _>>()?;
-        let seconds = self.duration;
-        let step = if frames == 0 {
-            0.0
+        // A duration that gives no time (0 in the one-frame kart ride)
+        // plays at the rate of FreeSO's files, so that frames still follow
+        // one another.
+        let step = if frames > 0 && self.duration.is_finite() && self.duration > 0.0 {
+            self.duration / frames as f32
         } else {
-            seconds / frames as f32
+            1.0 / FRAMES_PER_SECOND
         };
         Ok(rig::Animation {
             name: self.name.to_text(),
@@ -270,7 +276,9 @@ impl Anim {
                 tracks,
                 depth_pattern: None,
             }),
-            end: Some(rig::End::Holds { seconds }),
+            end: Some(rig::End::Holds {
+                seconds: frames as f32 * step,
+            }),
         })
     }
 
@@ -465,5 +473,79 @@ pub fn wave() -> Anim {
             .chain(std::iter::repeat_n([0.0, 0.0, 0.0, 1.0], 4))
             .collect(),
         motions: vec![arm, root],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn keys(animation: &rig::Animation) -> Vec<(String, Vec<[f32; 3]>, Vec<[f32; 4]>)> {
+        let rig::Motion::Joints(motion) = &animation.motion else {
+            panic!("joint motion expected");
+        };
+        motion
+            .tracks
+            .iter()
+            .map(|track| match (&track.joint, &track.keys) {
+                (
+                    TrackTarget::Name(name),
+                    Keys::Parts {
+                        translations,
+                        rotations,
+                    },
+                ) => (name.clone(), translations.clone(), rotations.clone()),
+                other => panic!("named parts expected, found {other:?}"),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn keys_are_conjugated_normalized_and_a_shorter_motion_holds_its_last() {
+        let mut anim = wave();
+        anim.rotations[5] = [0.0, 0.0, 0.0, 2.0];
+        anim.motions[1].frame_count = 2;
+        let animation = anim.animation().unwrap();
+        assert_eq!(animation.times.len(), 4);
+        assert!((animation.times[3] - 0.075).abs() < 1e-6);
+        let tracks = keys(&animation);
+        let (name, translations, rotations) = &tracks[0];
+        assert_eq!(name, "L_ARM");
+        assert!(translations.is_empty());
+        // Stored (0, 0, -sin 45°, cos 45°): a turn of +90° about z.
+        let [x, y, z, w] = rotations[3];
+        assert_eq!([x, y], [0.0, 0.0]);
+        assert!((z - 0.70710677).abs() < 1e-6 && (w - 0.70710677).abs() < 1e-6);
+        let (name, translations, rotations) = &tracks[1];
+        assert_eq!(name, "ROOT");
+        assert_eq!(translations.len(), 4);
+        assert_eq!(rotations[1], [0.0, 0.0, 0.0, 1.0]);
+        assert_eq!(rotations[3], rotations[1], "held after its two frames");
+    }
+
+    #[test]
+    fn a_duration_of_0_plays_at_36_frames_a_second() {
+        let mut anim = wave();
+        anim.duration = 0.0;
+        let animation = anim.animation().unwrap();
+        assert!((animation.times[1] - 1.0 / 36.0).abs() < 1e-7);
+        assert_eq!(
+            animation.end,
+            Some(rig::End::Holds {
+                seconds: 4.0 / 36.0
+            })
+        );
+    }
+
+    #[test]
+    fn held_keys_past_the_keys_held_are_refused() {
+        let mut anim = wave();
+        let short = anim.motions[0].clone();
+        anim.translations = vec![[0.0; 3]; 70_000];
+        anim.motions[1].frame_count = 70_000;
+        anim.motions[1].uses_rotations = 0;
+        anim.motions.extend(std::iter::repeat_n(short, 3));
+        let error = anim.animation().unwrap_err().to_string();
+        assert!(error.contains("would key 350000 bone-frames"), "{error}");
     }
 }
