@@ -3,9 +3,11 @@
 
 use std::path::{Path, PathBuf};
 
+use export::import::sims::SuitPlace;
 use export::{Character, Container, ExportError, Mesh};
 use formats::files::{FindError, FoundFile};
 use formats::rig::{self, RigError, RigOptions};
+use formats::sims::cmx::{Cmx, Skill};
 use skinning::Composition;
 
 use crate::error::CliError;
@@ -50,6 +52,38 @@ struct Skin<'a> {
     input: &'a Input,
     skin: rig::Skin,
     texture: Option<FoundFile>,
+    suit: Option<SuitPlace>,
+}
+
+/// Where the suits of a Sims character file wear each skin, by skin name,
+/// for the asset to carry (so the import gives back the same suits).
+fn suit_places(input: &Input) -> Vec<(String, SuitPlace)> {
+    let Some(cmx) = input.document.as_any().downcast_ref::<Cmx>() else {
+        return Vec::new();
+    };
+    let file = input
+        .path
+        .file_stem()
+        .map(|stem| stem.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    cmx.suits
+        .iter()
+        .flat_map(|suit| {
+            let file = file.clone();
+            suit.skins.iter().map(move |skin| {
+                let place = SuitPlace {
+                    suit: suit.name.to_text(),
+                    file: file.clone(),
+                    suit_type: suit.suit_type.unwrap_or(0),
+                    suit_unknown: suit.unknown.unwrap_or(0),
+                    bone: skin.bone.to_text(),
+                    censor_flags: skin.censor_flags.unwrap_or(0),
+                    unknown: skin.unknown.unwrap_or(0),
+                };
+                (skin.name.to_text(), place)
+            })
+        })
+        .collect()
 }
 
 /// The animations of the `--anim` files, with the file each came from:
@@ -102,6 +136,32 @@ fn chosen_animations<'r>(
     Ok(chosen)
 }
 
+/// Per animation, the Sims skill record it came from (found by name in the
+/// `--anim` files that are Sims character files), for the asset to carry.
+fn sims_skills(
+    context: &Context,
+    request: &Request,
+    animations: &[rig::Animation],
+) -> Result<Vec<Option<Skill>>, CliError> {
+    let catalogue = context.catalogue;
+    let mut records: Vec<Skill> = Vec::new();
+    for path in request.animations {
+        let input = input::load(&catalogue, path, None)?;
+        if let Some(cmx) = input.document.as_any().downcast_ref::<Cmx>() {
+            records.extend(cmx.skills.iter().cloned());
+        }
+    }
+    Ok(animations
+        .iter()
+        .map(|animation| {
+            records
+                .iter()
+                .find(|skill| skill.name.to_text() == animation.name)
+                .cloned()
+        })
+        .collect())
+}
+
 /// Writes the asset [`assemble`] makes to `output`.
 pub fn run(context: &mut Context, request: &Request, output: &Path) -> Result<bool, CliError> {
     let bytes = assemble(context, request)?;
@@ -136,6 +196,7 @@ pub fn assemble(context: &mut Context, request: &Request) -> Result<Vec<u8>, Cli
                 None => false,
             };
         let found = input.skins(request.options)?;
+        let places = suit_places(input);
         if found.is_empty() && !has_skeleton {
             return Err(input.wrong_kind(Need::Meshes));
         }
@@ -153,10 +214,15 @@ pub fn assemble(context: &mut Context, request: &Request) -> Result<Vec<u8>, Cli
                     missing_textures.push(name.clone());
                 }
             }
+            let suit = places
+                .iter()
+                .find(|(name, _)| name.eq_ignore_ascii_case(&skin.name))
+                .map(|(_, place)| place.clone());
             skins.push(Skin {
                 input,
                 skin,
                 texture,
+                suit,
             });
         }
     }
@@ -169,6 +235,7 @@ pub fn assemble(context: &mut Context, request: &Request) -> Result<Vec<u8>, Cli
     let animations = chosen_animations(context, request)?;
     let (animation_paths, animations): (Vec<&Path>, Vec<rig::Animation>) =
         animations.into_iter().unzip();
+    let skills = sims_skills(context, request, &animations)?;
     let character = Character {
         skeleton: &skeleton,
         meshes: skins
@@ -176,9 +243,11 @@ pub fn assemble(context: &mut Context, request: &Request) -> Result<Vec<u8>, Cli
             .map(|skin| Mesh {
                 skin: &skin.skin,
                 texture: skin.texture.clone(),
+                suit: skin.suit.clone(),
             })
             .collect(),
         animations: &animations,
+        sims_skills: &skills,
         blend_weights: request.blend_weights,
         composition: request.composition,
     };
