@@ -899,14 +899,16 @@ impl Shader {
         }
     }
 
-    /// Reads a palette the shader names (`palette/pc_skin_twk.pal`)
-    /// through `files`, as [`Shader::find_texture`] finds textures.
-    pub fn find_palette(files: &Files, palette: &RawString) -> Result<FoundFile, FindError> {
-        find_named(files, &format!("the palette {palette}"), palette)
+    /// Reads a file a shader names by path (a palette such as
+    /// `palette/pc_skin_twk.pal`, or a texture a switch chooses) through
+    /// `files`, as [`Shader::find_texture`] finds textures.
+    pub fn find_file(files: &Files, path: &RawString) -> Result<FoundFile, FindError> {
+        find_named(files, &path.to_text(), path)
     }
 }
 
-/// A path a shader names, looked up through `files`.
+/// A path a shader names, looked up through `files`; `what` names it in
+/// the error.
 fn find_named(files: &Files, what: &str, name: &RawString) -> Result<FoundFile, FindError> {
     files.find(what, &[name.to_text()])
 }
@@ -1334,7 +1336,7 @@ mod tests {
         let found = shader.find_texture(&files, tags::MAIN).unwrap();
         assert_eq!(found.bytes, b"dds");
         let palette = shader.palettes()[0];
-        assert_eq!(Shader::find_palette(&files, palette).unwrap().bytes, b"pal");
+        assert_eq!(Shader::find_file(&files, palette).unwrap().bytes, b"pal");
         // Under a root, from anywhere.
         let rooted = Files::beside(&std::env::temp_dir().join("elsewhere/x.sht"))
             .with_root(Some(dir.clone()));
