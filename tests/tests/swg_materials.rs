@@ -259,8 +259,8 @@ fn the_twilek_head_tails_choose_one_of_21_patterns_and_two_palettes() {
         described,
         [
             "index_texture_1 MAIN 21 0",
-            "index_color_pattern palette/pc_skin_twk_leccu.pal MAIN 0",
-            "index_color_skin palette/pc_skin_twk.pal HUEB 0",
+            "index_color_pattern palette/pc_skin_twk_leccu.pal the MAIN texture factor 0",
+            "index_color_skin palette/pc_skin_twk.pal the HUEB texture factor 0",
         ]
     );
 }

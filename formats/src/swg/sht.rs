@@ -928,7 +928,7 @@ impl TextureSwitch {
 impl fmt::Display for Tinted {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Tinted::TextureFactor(tag) => write!(f, "{tag}"),
+            Tinted::TextureFactor(tag) => write!(f, "the {tag} texture factor"),
             Tinted::Material { material, colour } => {
                 let colour = match colour {
                     MaterialColour::Ambient => "ambient",
