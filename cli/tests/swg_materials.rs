@@ -40,7 +40,10 @@ fn info_shows_a_sample_shaders_textures_palettes_and_variables() {
         assert!(shown.contains(line), "{line:?} not in:\n{shown}");
     }
     let shown = info(&fixture("humanoid-static.sht"));
-    assert!(shown.contains("  kind: static shader (FORM SSHT 0001)\n"), "{shown}");
+    assert!(
+        shown.contains("  kind: static shader (FORM SSHT 0001)\n"),
+        "{shown}"
+    );
     assert!(!shown.contains("customization variables"), "{shown}");
     let shown = info(&fixture("humanoid.pal"));
     assert!(shown.contains("  entries: 3\n"), "{shown}");
@@ -65,7 +68,11 @@ fn samples_come_back_byte_for_byte_through_check_and_json() {
         let out = out.to_str().unwrap();
         let encoded = ossuary(&["encode", &json, "--format", format, "-o", out]);
         assert_status(&encoded, 0);
-        assert_eq!(std::fs::read(out).unwrap(), std::fs::read(&path).unwrap(), "{name}");
+        assert_eq!(
+            std::fs::read(out).unwrap(),
+            std::fs::read(&path).unwrap(),
+            "{name}"
+        );
     }
 }
 
@@ -102,7 +109,11 @@ fn real_shaders_and_palettes_check_and_show_what_they_name() {
     };
     let shaders = swg.join("shader");
     let palettes = swg.join("palette");
-    let output = ossuary(&["check", shaders.to_str().unwrap(), palettes.to_str().unwrap()]);
+    let output = ossuary(&[
+        "check",
+        shaders.to_str().unwrap(),
+        palettes.to_str().unwrap(),
+    ]);
     assert_status(&output, 0);
     assert!(
         stdout(&output).contains("11 ok, 0 differ, 0 failed, 0 not supported"),
@@ -131,7 +142,10 @@ fn real_shaders_and_palettes_check_and_show_what_they_name() {
         "{shown}"
     );
     let shown = info(shaders.join("hum_f_teeth.sht").to_str().unwrap());
-    assert!(shown.contains("  kind: static shader (FORM SSHT 0000)\n"), "{shown}");
+    assert!(
+        shown.contains("  kind: static shader (FORM SSHT 0000)\n"),
+        "{shown}"
+    );
     let shown = info(palettes.join("pc_skin_twk.pal").to_str().unwrap());
     assert!(shown.contains("  entries: 256\n"), "{shown}");
 }

@@ -8,8 +8,8 @@ use formats::swg::pal::{Palette, PaletteEntry};
 use formats::swg::sht::{
     tags, Choice, CustomizableShader, CustomizableShaderV0, CustomizableShaderVersion,
     MaterialColour, MaterialTintEntryV0, MaterialTintV0, MaterialTintsV0, PaletteVariableV0,
-    Shader, ShaderFileError, StaticShader, StaticShaderV1, StaticShaderVersion, Texture,
-    TextureV0, TextureVersion, Textures, Tinted,
+    Shader, ShaderFileError, StaticShader, StaticShaderV1, StaticShaderVersion, Texture, TextureV0,
+    TextureVersion, Textures, Tinted,
 };
 
 /// A palette of two entries.
@@ -189,8 +189,7 @@ fn real_shaders_and_palettes_round_trip_byte_for_byte() {
     for path in &palettes {
         let bytes = std::fs::read(path).unwrap();
         let name = path.display();
-        let palette =
-            Palette::from_bytes(&bytes).unwrap_or_else(|error| panic!("{name}: {error}"));
+        let palette = Palette::from_bytes(&bytes).unwrap_or_else(|error| panic!("{name}: {error}"));
         assert_eq!(palette.to_bytes().unwrap(), bytes, "{name}");
     }
     if tests::corpus_dir().is_some() {

@@ -654,7 +654,10 @@ pub enum Tinted {
     /// texture of the same tag (`MAIN`, or `HUEB` for the hue-masked parts).
     TextureFactor(Tag),
     /// A colour of the material of this tag.
-    Material { material: Tag, colour: MaterialColour },
+    Material {
+        material: Tag,
+        colour: MaterialColour,
+    },
 }
 
 /// Which colour of a material a palette sets.
@@ -1239,7 +1242,10 @@ mod tests {
         // `ENVM` is a placeholder whatever its flag says.
         assert!(shader.texture(tags::ENVM).unwrap().placeholder);
         assert_eq!(shader.texture(tags::SPEC), None);
-        assert_eq!(shader.base().effect().to_text(), "effect\\h_specmap_cbmp.eft");
+        assert_eq!(
+            shader.base().effect().to_text(),
+            "effect\\h_specmap_cbmp.eft"
+        );
         assert_eq!(shader.base().texture_factor(tags::MAIN), Some(0xFFFF_FFFF));
         let hair = humanoid_static();
         let materials = hair.base().materials();
@@ -1344,7 +1350,9 @@ mod tests {
 
         let missing = shader.find_texture(&files, tags::CNRM).unwrap_err();
         assert!(
-            missing.to_string().starts_with("cannot find the CNRM texture; looked for "),
+            missing
+                .to_string()
+                .starts_with("cannot find the CNRM texture; looked for "),
             "{missing}"
         );
         assert!(matches!(
