@@ -21,6 +21,8 @@ pub static FORMATS: &[&Format] = &[
     &crate::swg::mgn::FORMAT,
     &crate::swg::lmg::FORMAT,
     &crate::swg::sat::FORMAT,
+    &crate::swg::sht::FORMAT,
+    &crate::swg::pal::FORMAT,
     &crate::outcast::skeleton::FORMAT,
     &crate::outcast::animation::FORMAT,
     &crate::bonespro::STRUCTURE,
