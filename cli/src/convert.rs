@@ -8,8 +8,8 @@ use std::path::PathBuf;
 use formats::rig::RigOptions;
 
 use crate::error::CliError;
-use crate::options::{Morphing, OutcastOrder};
-use crate::{gltf, retail, twin, Context};
+use crate::options::{Dressing, Morphing, OutcastOrder};
+use crate::{gltf, gltf_in, retail, twin, Context};
 
 /// `ossuary convert`'s arguments.
 #[derive(clap::Args)]
@@ -34,6 +34,13 @@ pub struct Args {
     /// and one whose data is missing is left out with a warning.
     #[arg(long, value_name = "NAME", requires = "anim")]
     pub skill: Vec<String>,
+    /// From glTF: the skeleton the suits are meant for (else the game's
+    /// `adult-skeleton.cmx` or `child-skeleton.cmx` beside the glTF).
+    #[arg(long, value_name = "FILE", conflicts_with = "write_skeleton")]
+    pub skeleton: Option<PathBuf>,
+    /// From glTF: write the glTF's own skeleton as a new skeleton file.
+    #[arg(long)]
+    pub write_skeleton: bool,
     /// glTF only: level of detail of skeletons and meshes, 0 the most detailed.
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub lod: usize,
@@ -46,6 +53,9 @@ pub struct Args {
     /// give those poses.
     #[arg(long, value_name = "ORDER", value_enum, default_value_t = OutcastOrder::ChildFirst)]
     pub outcast_order: OutcastOrder,
+    /// glTF only: the images the meshes are dressed with.
+    #[command(flatten)]
+    pub dressing: Dressing,
 }
 
 impl Args {
@@ -56,11 +66,30 @@ impl Args {
             || !self.morphing.blends.is_empty()
             || !matches!(self.outcast_order, OutcastOrder::ChildFirst)
             || self.lod != 0
+            || self.dressing.given()
     }
 }
 
 pub fn run(context: &mut Context, args: &Args) -> Result<bool, CliError> {
     let (from, to) = (args.format.as_deref(), args.to.as_deref());
+    if let ([input], Some(family @ ("sims-cmx" | "sims-bcf"))) = (args.inputs.as_slice(), to) {
+        if gltf_in::is_gltf(input) {
+            let request = gltf_in::Request {
+                input,
+                folder: &args.output,
+                skeleton: args.skeleton.as_deref(),
+                write_skeleton: args.write_skeleton,
+                binary: family == "sims-bcf",
+            };
+            return gltf_in::run_sims(context, &request);
+        }
+    }
+    if args.skeleton.is_some() || args.write_skeleton {
+        return Err(CliError::Usage(
+            "--skeleton and --write-skeleton apply to a glTF input converted to the game's files"
+                .to_owned(),
+        ));
+    }
     if let Some(container) = gltf::container(&args.output, to) {
         let request = gltf::Request {
             inputs: &args.inputs,
@@ -71,6 +100,8 @@ pub fn run(context: &mut Context, args: &Args) -> Result<bool, CliError> {
             options: RigOptions { lod: args.lod },
             format: from,
             container,
+            dressing: args.dressing.dressing(),
+            leave_out_missing: false,
         };
         return gltf::run(context, &request, &args.output);
     }

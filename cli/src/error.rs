@@ -85,6 +85,12 @@ pub enum Problem {
     Skin(#[from] SkinError),
     #[error(transparent)]
     Render(#[from] RenderError),
+    /// A glTF that cannot become the game's files.
+    #[error(transparent)]
+    Import(#[from] export::import::ImportError),
+    /// A texture that cannot be written as the game's BMP.
+    #[error(transparent)]
+    Texture(#[from] export::import::bmp::BmpError),
     /// A name inside the file that cannot name an output file.
     #[error(transparent)]
     UnsafeName(#[from] crate::output::UnsafeName),

@@ -8,6 +8,7 @@ mod check;
 mod convert;
 mod error;
 mod gltf;
+mod gltf_in;
 mod info;
 mod input;
 mod joints;

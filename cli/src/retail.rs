@@ -2,7 +2,8 @@
 //! prototype: a version 200 character or animation and the files it names,
 //! written into DIR in the released game's formats (`formats::sims::retail`
 //! says how): the character file as version 300, each `.msh` mesh as a
-//! `.skn`, each `.bin` of keys as a `.cfp`.
+//! `.skn`, each `.bin` of keys as a `.cfp`, each texture its meshes name as
+//! an 8-bit BMP beside them.
 
 use std::path::{Path, PathBuf};
 
@@ -75,6 +76,27 @@ pub fn run(
     }
     for (animation, bytes) in converted.streams {
         files.push((inside("the animation", &animation, "cfp")?, bytes));
+    }
+    // The prototype's textures are PNGs in `Textures/`; the game and its
+    // tools read BMPs beside the skins, named as the skins name them.
+    let skins = converted
+        .skins
+        .iter()
+        .map(|(_, skn)| skn.skin())
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|error| CliError::input(input_path, error))?;
+    let textures = export::import::bmp::skin_textures(&skins, &input.files)
+        .map_err(|error| CliError::input(input_path, error))?;
+    for missing in &textures.missing {
+        context.warn(&format!(
+            "{}: no image found for the texture {missing:?}, beside the file or in a Textures \
+             folder beside it; the skins name it, and no BMP of it is written",
+            input_path.display()
+        ));
+    }
+    for (texture, bytes) in textures.images {
+        let stem = texture.strip_suffix(".bmp").unwrap_or(&texture);
+        files.push((inside("the texture", stem, "bmp")?, bytes));
     }
     std::fs::create_dir_all(folder).map_err(|source| CliError::Output {
         path: folder.to_path_buf(),

@@ -389,11 +389,12 @@ fn the_real_prototype_sam_stands_and_greets_as_the_independent_implementation_po
 
 /// `convert --to sims-cmx -o DIR` writes the prototype character in the
 /// released game's formats: a version 300 `.cmx`, its mesh as a `.skn`, its
-/// `.bin` keys as a `.cfp`; the converted files pose and animate exactly as
-/// the prototype's did.
+/// `.bin` keys as a `.cfp` named as released skills name theirs, its PNG
+/// texture as an 8-bit BMP beside the skin; the converted files pose and
+/// animate exactly as the prototype's did.
 #[test]
 fn a_prototype_character_converts_to_the_released_formats_and_poses_the_same() {
-    let dir = prototype_humanoid(false);
+    let dir = prototype_humanoid(true);
     let proto = path_in(dir.path(), "proto.cmx");
     let out = dir.path().join("retail");
     let out_text = out.to_string_lossy().into_owned();
@@ -403,7 +404,11 @@ fn a_prototype_character_converts_to_the_released_formats_and_poses_the_same() {
     let retail = Cmx::from_text(&std::fs::read(out.join("proto.cmx")).unwrap()).unwrap();
     assert_eq!(retail.version, 300);
     assert!(out.join(format!("{MESH}.skn")).is_file());
-    assert!(out.join("xskill-humanoid-wave.cfp").is_file());
+    assert!(out.join("xskill-A2O-humanoid-wave.cfp").is_file());
+    assert_eq!(retail.skills[0].name.to_text(), "a2o-humanoid-wave");
+    // The texture the mesh names, as the BMP the game and its tools read.
+    let bmp = std::fs::read(out.join("humanoid-arm.bmp")).unwrap();
+    assert_eq!((&bmp[..2], bmp[28]), (b"BM".as_slice(), 8));
     assert!(!out.join(format!("{MESH}.msh")).exists());
     let converted = path_in(&out, "proto.cmx");
     for args in [vec![], vec!["--anim", "FILE", "--frame", "1"]] {

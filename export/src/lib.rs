@@ -52,10 +52,13 @@
 //! A vertex no joint carries follows the skeleton's first joint.
 
 mod animation;
+pub mod assembly;
 mod axes;
 mod buffer;
 mod mesh;
 mod texture;
+
+pub mod import;
 
 use std::path::PathBuf;
 
@@ -64,13 +67,17 @@ use formats::rig::{self, Motion};
 use gltf::json;
 use skinning::{ClipError, Composition, JobError, SkeletonError, SkinError};
 
-pub use texture::find_texture;
+pub use texture::{find_texture, rgba};
 
 /// Everything one asset holds.
 pub struct Character<'a> {
     pub skeleton: &'a rig::Skeleton,
     pub meshes: Vec<Mesh<'a>>,
     pub animations: &'a [rig::Animation],
+    /// Per animation (in the same order), the Sims skill record it came
+    /// from, carried in the glTF animation's extras so that the import
+    /// gives back the same skill; `None` (or a shorter list) for others.
+    pub sims_skills: &'a [Option<formats::sims::cmx::Skill>],
     /// The meshes' morph targets' default weights, by target name (a name
     /// given twice: the last); a target not named has weight 0.
     pub blend_weights: &'a [(String, f32)],
@@ -108,6 +115,9 @@ fn hierarchy_locals(
 pub struct Mesh<'a> {
     pub skin: &'a rig::Skin,
     pub texture: Option<FoundFile>,
+    /// The Sims suit that wears the skin, carried in the mesh node's extras
+    /// so that the import groups the skins into the same suits.
+    pub suit: Option<import::sims::SuitPlace>,
 }
 
 /// Which kind of glTF file to write.
@@ -296,6 +306,11 @@ pub fn export(character: &Character, container: Container) -> Result<Vec<u8>, Ex
             character.blend_weights,
         )
         .map_err(fail)?;
+        if let Some(suit) = &source.suit {
+            if let Some(mesh_node) = asset.root.nodes.get_mut(node.value()) {
+                mesh_node.extras = import::sims::suit_extras(suit);
+            }
+        }
         scene_nodes.push(node);
         let targets = frames.iter().map(|frames| frames.len()).sum();
         let mut first = 0;
@@ -323,7 +338,14 @@ pub fn export(character: &Character, container: Container) -> Result<Vec<u8>, Ex
             },
         )
         .map_err(|problem| animation_error(index, problem))?;
-        asset.root.animations.extend(exported);
+        let skill = character.sims_skills.get(index).and_then(Option::as_ref);
+        asset
+            .root
+            .animations
+            .extend(exported.map(|exported| json::Animation {
+                extras: skill.and_then(import::sims::skill_extras),
+                ..exported
+            }));
     }
     if !scene_nodes.is_empty() {
         let scene = asset.root.push(json::Scene {

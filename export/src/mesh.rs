@@ -179,17 +179,25 @@ pub fn skinned_mesh(
         )
         .collect();
     // Blend shapes are named for clients (a frame of a vertex animation by
-    // its number).
-    let extras = if skin.morph_targets.is_empty() {
-        None
-    } else {
+    // its number); what glTF cannot hold of a Sims skin travels beside them.
+    let mut extras = serde_json::Map::new();
+    if !skin.morph_targets.is_empty() {
         let names: Vec<String> = (0..frame_count)
             .map(|frame| format!("frame {frame}"))
             .chain(skin.morph_targets.iter().map(|target| target.name.clone()))
             .collect();
-        // Strings always serialize: `ok` drops nothing.
-        serde_json::value::to_raw_value(&serde_json::json!({ "targetNames": names })).ok()
-    };
+        extras.insert("targetNames".to_owned(), serde_json::json!(names));
+    }
+    if let Binding::BoneSpace(bone_space) = &skin.binding {
+        extras.insert(
+            crate::import::sims::SKIN_EXTRAS.to_owned(),
+            crate::import::sims::skin_extras(skin, bone_space),
+        );
+    }
+    // Plain JSON always serializes: `ok` drops nothing.
+    let extras = (!extras.is_empty())
+        .then(|| serde_json::value::to_raw_value(&extras).ok())
+        .flatten();
     let (mode, indices) = if corners.is_empty() {
         (json::mesh::Mode::Points, None)
     } else {

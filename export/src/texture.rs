@@ -148,16 +148,39 @@ pub const MAX_SIDE: u32 = 4096;
 /// image of [`MAX_SIDE`] squared as 8-bit RGBA.
 const MAX_DECODED: u64 = MAX_SIDE as u64 * MAX_SIDE as u64 * 4;
 
-/// The image as PNG. The format comes from the file's extension (TGA has no
-/// signature to tell it by), else from its first bytes. The image's size is
-/// read from its header and checked before its pixels are decoded, and the
-/// decoder is held to [`MAX_DECODED`] bytes besides.
+/// The format of an image file: from its extension (TGA has no signature
+/// to tell it by), else from its first bytes.
+fn format_of(found: &FoundFile) -> Result<ImageFormat, TextureError> {
+    match ImageFormat::from_path(&found.path) {
+        Ok(format) => Ok(format),
+        Err(_) => Ok(image::guess_format(&found.bytes)?),
+    }
+}
+
+/// The image as 8-bit RGBA, rows from the top: width, height and pixels,
+/// decoded within the same limits as for glTF, for the renderer.
+pub fn rgba(found: &FoundFile) -> Result<(u32, u32, Vec<u8>), TextureError> {
+    let decoded = decode(&found.bytes, format_of(found)?)?.into_rgba8();
+    Ok((decoded.width(), decoded.height(), decoded.into_raw()))
+}
+
+/// The image as PNG (see [`decode`]).
 fn png(found: &FoundFile) -> Result<Vec<u8>, TextureError> {
-    let format = match ImageFormat::from_path(&found.path) {
-        Ok(format) => format,
-        Err(_) => image::guess_format(&found.bytes)?,
-    };
-    let reader = || image::ImageReader::with_format(Cursor::new(&found.bytes), format);
+    let decoded = decode(&found.bytes, format_of(found)?)?;
+    let mut png = Vec::new();
+    decoded.write_to(&mut Cursor::new(&mut png), ImageFormat::Png)?;
+    Ok(png)
+}
+
+/// An image file's pixels. The format comes from the file's extension (TGA
+/// has no signature to tell it by), else from its first bytes. The image's
+/// size is read from its header and checked before its pixels are decoded,
+/// and the decoder is held to [`MAX_DECODED`] bytes besides.
+pub(crate) fn decode(
+    bytes: &[u8],
+    format: ImageFormat,
+) -> Result<image::DynamicImage, TextureError> {
+    let reader = || image::ImageReader::with_format(Cursor::new(bytes), format);
     let (width, height) = reader().into_dimensions()?;
     if width > MAX_SIDE || height > MAX_SIDE {
         return Err(TextureError::TooLarge { width, height });
@@ -168,10 +191,7 @@ fn png(found: &FoundFile) -> Result<Vec<u8>, TextureError> {
     limits.max_alloc = Some(MAX_DECODED);
     let mut decoder = reader();
     decoder.limits(limits);
-    let decoded = decoder.decode()?;
-    let mut png = Vec::new();
-    decoded.write_to(&mut Cursor::new(&mut png), ImageFormat::Png)?;
-    Ok(png)
+    Ok(decoder.decode()?)
 }
 
 #[cfg(test)]

@@ -78,9 +78,11 @@ fn export(source: &Source, container: Container) -> Vec<u8> {
             .map(|(skin, texture)| Mesh {
                 skin,
                 texture: texture.clone(),
+                suit: None,
             })
             .collect(),
         animations: &source.animations,
+        sims_skills: &[],
         blend_weights: &[],
         composition: Composition::Hierarchy,
     };
@@ -827,8 +829,10 @@ fn an_unreadable_texture_is_an_error_naming_the_image() {
         meshes: vec![Mesh {
             skin: &skin,
             texture,
+            suit: None,
         }],
         animations: &[],
+        sims_skills: &[],
         blend_weights: &[],
         composition: Composition::Hierarchy,
     };
@@ -850,6 +854,7 @@ fn animations_gltf_cannot_take_are_errors_naming_them() {
             skeleton: &source.skeleton,
             meshes: Vec::new(),
             animations: &[animation],
+            sims_skills: &[],
             blend_weights: &[],
             composition: Composition::Hierarchy,
         };
@@ -1046,8 +1051,10 @@ fn blend_shapes_are_named_morph_targets_at_the_given_weights() {
         meshes: vec![Mesh {
             skin,
             texture: None,
+            suit: None,
         }],
         animations: &[],
+        sims_skills: &[],
         blend_weights: &blend_weights,
         composition: Composition::Hierarchy,
     };
@@ -1126,6 +1133,7 @@ fn the_literal_outcast_order_exports_as_the_locals_that_give_its_poses() {
         skeleton: &source.skeleton,
         meshes: Vec::new(),
         animations: &source.animations,
+        sims_skills: &[],
         blend_weights: &[],
         composition: Composition::LiteralPivots,
     };

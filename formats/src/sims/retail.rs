@@ -12,6 +12,14 @@
 //! vertex (no blends): posed, it moves exactly as the mesh did. Keys are
 //! written as full floats (`cfp::Streams::plain`), which decode to exactly
 //! the values the `.bin` held.
+//!
+//! Names and layout follow the released game, as its tools look for them
+//! (ts1-blender-io's importer binds a skill to the skeleton its name's first
+//! letters name, and refuses other names): every skeleton is named `adult`
+//! or `child` ([`Figure`]); a skill is named `a2o-...` or `c2o-...` and its
+//! keys `xskill-A2O-...` or `xskill-C2O-...` ([`released_skill_name`]), the
+//! prototype's names kept in the file's comment line; an animation file (skills
+//! and no suits) holds no skeleton, as no released animation file does.
 
 use super::bin::{Keys, KeysContext};
 use super::cfp::{Streams, StreamsContext, ValueCount};
@@ -33,8 +41,9 @@ pub struct Retail {
     /// (without extension); a skin already found as `.skn` or `.bmf` is not
     /// converted again.
     pub skins: Vec<(String, Skn)>,
-    /// A `.cfp` for each skill whose keys are a `.bin`, by the skill's
-    /// animation name (without extension), as the bytes to write.
+    /// A `.cfp` for each skill whose keys are found (a `.bin` converted, a
+    /// `.cfp` as it is), by the converted skill's animation name (without
+    /// extension), as the bytes to write.
     pub streams: Vec<(String, Vec<u8>)>,
     /// A mesh or a skill's keys that cannot be found, each one sentence
     /// naming what was looked for: the character file still names it, and
@@ -42,11 +51,133 @@ pub struct Retail {
     pub missing: Vec<String>,
 }
 
+/// The figure a skeleton is for: the released game has one skeleton of each,
+/// named `adult` and `child`, and names its skills after them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Figure {
+    Adult,
+    Child,
+}
+
+/// How released skill names begin (ts1-blender-io refuses any other): the
+/// figure they are for, `a2o-` an adult's, `c2o-` a child's, `k2`, `d2`, `f2`
+/// cats', dogs' and other animals', `effects-` the effects skeleton's.
+const RELEASED_SKILL_PREFIXES: [&[u8]; 6] = [b"a2", b"c2", b"k2", b"d2", b"f2", b"effects-"];
+
+impl Figure {
+    /// A child's when a skeleton or skill of the file is named `child...`
+    /// (the prototype names its animations `adult-...` and `child-...`, and
+    /// some skeletons `adult`); an adult's otherwise, as every known
+    /// prototype character is.
+    pub fn of(cmx: &Cmx) -> Figure {
+        let names = cmx
+            .skeletons
+            .iter()
+            .map(|skeleton| &skeleton.name)
+            .chain(cmx.skills.iter().map(|skill| &skill.name));
+        for name in names {
+            if starts_with_ignoring_case(name.as_bytes(), b"child") {
+                return Figure::Child;
+            }
+        }
+        Figure::Adult
+    }
+
+    /// The released skeleton's name.
+    pub fn skeleton_name(self) -> &'static str {
+        match self {
+            Figure::Adult => "adult",
+            Figure::Child => "child",
+        }
+    }
+
+    /// How the figure's released skill names begin.
+    fn skill_prefix(self) -> &'static [u8] {
+        match self {
+            Figure::Adult => b"a2o-",
+            Figure::Child => b"c2o-",
+        }
+    }
+}
+
+fn starts_with_ignoring_case(text: &[u8], start: &[u8]) -> bool {
+    text.get(..start.len())
+        .is_some_and(|head| head.eq_ignore_ascii_case(start))
+}
+
+/// A skill's name and its keys' (animation) name as the released game would
+/// give them, for a skill of a `figure`'s file: a released name is kept;
+/// the prototype's `adult-X` becomes `a2o-X` and `child-X` `c2o-X`; any
+/// other name gets the figure's prefix (`ross-idle1-start` becomes
+/// `a2o-ross-idle1-start`). The keys are then named `xskill-` and the new
+/// name with its prefix in capitals (`xskill-A2O-greet01`), as the released
+/// `a2o-idle1`'s are `xskill-A2O-idle1`.
+pub fn released_skill_name(skill: &Skill, figure: Figure) -> (RawString, RawString) {
+    let name = skill.name.as_bytes();
+    if RELEASED_SKILL_PREFIXES
+        .iter()
+        .any(|prefix| starts_with_ignoring_case(name, prefix))
+    {
+        return (skill.name.clone(), skill.animation.clone());
+    }
+    let rest = [
+        (b"adult-".as_slice(), Figure::Adult),
+        (b"child-".as_slice(), Figure::Child),
+    ]
+    .into_iter()
+    .find_map(|(prototype_prefix, named)| {
+        starts_with_ignoring_case(name, prototype_prefix).then(|| {
+            (
+                name.get(prototype_prefix.len()..).unwrap_or_default(),
+                named,
+            )
+        })
+    });
+    let (rest, figure) = rest.unwrap_or((name, figure));
+    let prefix = figure.skill_prefix();
+    let released = [prefix, rest].concat();
+    let animation = [b"xskill-", prefix.to_ascii_uppercase().as_slice(), rest].concat();
+    (RawString(released), RawString(animation))
+}
+
 /// `cmx` and the files it names (found by `files`) in the released game's
 /// formats. A retail file comes back as it is, with nothing to convert.
 pub fn to_retail(cmx: &Cmx, files: &Files) -> Result<Retail, RigError> {
     let mut retail = cmx.clone();
+    if cmx.version == RETAIL_VERSION {
+        return Ok(Retail {
+            cmx: retail,
+            skins: Vec::new(),
+            streams: Vec::new(),
+            missing: Vec::new(),
+        });
+    }
     retail.version = RETAIL_VERSION;
+    let figure = Figure::of(cmx);
+    if cmx.suits.is_empty() && !cmx.skills.is_empty() {
+        // An animation: the character it moves brings the skeleton.
+        retail.skeletons.clear();
+    }
+    for skeleton in &mut retail.skeletons {
+        skeleton.name = RawString::from(figure.skeleton_name());
+    }
+    let mut renamed = Vec::new();
+    for skill in &mut retail.skills {
+        let (name, animation) = released_skill_name(skill, figure);
+        if name != skill.name {
+            renamed.push(format!("{name} was {}", skill.name));
+        }
+        skill.name = name;
+        skill.animation = animation;
+    }
+    if !renamed.is_empty() {
+        // The one comment line the format has keeps the prototype's names.
+        let note = format!(
+            " (ossuary, from the 1998 prototype: {})",
+            renamed.join(", ")
+        );
+        retail.comment.0.extend_from_slice(note.as_bytes());
+    }
     for bone in retail
         .skeletons
         .iter_mut()
@@ -79,8 +210,8 @@ pub fn to_retail(cmx: &Cmx, files: &Files) -> Result<Retail, RigError> {
         }
     }
     let mut streams = Vec::new();
-    for skill in &cmx.skills {
-        match skill_stream(skill, files) {
+    for (skill, released) in cmx.skills.iter().zip(&retail.skills) {
+        match skill_stream(skill, &released.animation, files) {
             Err(RigError::File(error @ FindError::Missing { .. })) => {
                 missing.push(error.to_string());
             }
@@ -167,9 +298,13 @@ pub fn skin_of_mesh(msh: &Msh, name: &RawString, bone: &RawString) -> Result<Skn
     })
 }
 
-/// The skill's `.bin` keys as `.cfp` bytes; `None` when its keys are a
-/// `.cfp` already.
-fn skill_stream(skill: &Skill, files: &Files) -> Result<Option<(String, Vec<u8>)>, RigError> {
+/// The skill's keys as `.cfp` bytes named `released` (the name the
+/// converted skill gives them): a `.bin` converted, a `.cfp` as it is.
+fn skill_stream(
+    skill: &Skill,
+    released: &RawString,
+    files: &Files,
+) -> Result<Option<(String, Vec<u8>)>, RigError> {
     let name = skill.animation.to_text();
     let found = files.find(
         &format!("the animation data of skill {}", skill.name.quoted()),
@@ -180,7 +315,7 @@ fn skill_stream(skill: &Skill, files: &Files) -> Result<Option<(String, Vec<u8>)
         .extension()
         .is_some_and(|extension| extension.eq_ignore_ascii_case("bin"));
     if !is_bin {
-        return Ok(None);
+        return Ok(Some((released.to_text(), found.bytes)));
     }
     let count = |field: &str, value: i32| {
         u32::try_from(value).map_err(|_| {
@@ -208,7 +343,7 @@ fn skill_stream(skill: &Skill, files: &Files) -> Result<Option<(String, Vec<u8>)
     let bytes = Streams::plain(&values)
         .to_bytes_with(&stream_counts)
         .map_err(referenced)?;
-    Ok(Some((name, bytes)))
+    Ok(Some((released.to_text(), bytes)))
 }
 
 #[cfg(test)]
@@ -268,7 +403,20 @@ mod tests {
         let text = retail.cmx.to_text().unwrap();
         let reread = Cmx::from_text(&text).unwrap();
         assert_eq!(reread, retail.cmx);
-        assert_eq!(reread.skills, character.skills);
+        // The skills move the same bones by the same keys; only their
+        // names are the released game's.
+        let unnamed = |skills: &[Skill]| -> Vec<Skill> {
+            skills
+                .iter()
+                .map(|skill| Skill {
+                    name: RawString::default(),
+                    animation: RawString::default(),
+                    ..skill.clone()
+                })
+                .collect()
+        };
+        assert_eq!(unnamed(&reread.skills), unnamed(&character.skills));
+        assert_eq!(reread.skills[0].name, RawString::from("a2o-humanoid-wave"));
         assert_eq!(
             reread.skeletons[0]
                 .bones
@@ -321,7 +469,8 @@ mod tests {
         let [(name, bytes)] = retail.streams.as_slice() else {
             panic!("one stream");
         };
-        assert_eq!(name, "xskill-humanoid-wave");
+        assert_eq!(name, "xskill-A2O-humanoid-wave");
+        assert_eq!(retail.cmx.skills[0].animation.to_text(), *name);
         let skill = &character.skills[0];
         let counts = StreamsContext {
             position_count: ValueCount(skill.position_count as u32),
@@ -348,6 +497,81 @@ mod tests {
                 && message.contains("xskill-humanoid-wave.bin"),
             "{message}"
         );
+    }
+
+    fn skill(name: &str, animation: &str) -> Skill {
+        Skill {
+            name: RawString::from(name),
+            animation: RawString::from(animation),
+            ..cmx::humanoid().skills[0].clone()
+        }
+    }
+
+    #[test]
+    fn skills_get_the_names_of_released_skills() {
+        let released = |name: &str, animation: &str, figure| {
+            let (name, animation) = released_skill_name(&skill(name, animation), figure);
+            (name.to_text(), animation.to_text())
+        };
+        let pair = |name: &str, animation: &str| (name.to_owned(), animation.to_owned());
+        assert_eq!(
+            released("adult-greet01", "xskill-adult-greet01", Figure::Adult),
+            pair("a2o-greet01", "xskill-A2O-greet01")
+        );
+        // The name's own figure wins over the file's.
+        assert_eq!(
+            released("Child-jump", "xskill-child-jump", Figure::Adult),
+            pair("c2o-jump", "xskill-C2O-jump")
+        );
+        assert_eq!(
+            released("ross-idle1-start", "xskill-ross-idle1-start", Figure::Child),
+            pair("c2o-ross-idle1-start", "xskill-C2O-ross-idle1-start")
+        );
+        // A released name is kept with its keys' name.
+        assert_eq!(
+            released("a2o-idle1", "xskill-A2O-idle1", Figure::Child),
+            pair("a2o-idle1", "xskill-A2O-idle1")
+        );
+        assert_eq!(
+            released("effects-smoke", "smoke", Figure::Adult),
+            pair("effects-smoke", "smoke")
+        );
+    }
+
+    #[test]
+    fn skeletons_are_named_for_their_figure() {
+        let mut character = cmx::prototype_humanoid();
+        character.skeletons[0].name = RawString::from("new");
+        assert_eq!(Figure::of(&character), Figure::Adult);
+        let retail = to_retail(&character, &Files::nowhere()).unwrap();
+        assert_eq!(retail.cmx.skeletons[0].name, RawString::from("adult"));
+        character.skills[0].name = RawString::from("child-wave");
+        assert_eq!(Figure::of(&character), Figure::Child);
+        let retail = to_retail(&character, &Files::nowhere()).unwrap();
+        assert_eq!(retail.cmx.skeletons[0].name, RawString::from("child"));
+    }
+
+    #[test]
+    fn an_animation_file_loses_its_skeleton_and_keeps_the_old_names_in_its_comment() {
+        let dir = prototype_folder("animation");
+        let mut animation = cmx::prototype_humanoid();
+        animation.suits.clear();
+        animation.skills[0].name = RawString::from("adult-wave");
+        let retail = to_retail(&animation, &Files::beside(&dir.join("humanoid.cmx"))).unwrap();
+        assert!(retail.cmx.skeletons.is_empty());
+        assert_eq!(retail.cmx.skills[0].name, RawString::from("a2o-wave"));
+        assert_eq!(
+            retail.cmx.comment.to_text(),
+            " Character File. Copyright 1997, Maxis Inc. \
+             (ossuary, from the 1998 prototype: a2o-wave was adult-wave)"
+        );
+        // The keys were found under the prototype's name, and are written
+        // under the new one.
+        assert_eq!(retail.streams[0].0, "xskill-A2O-wave");
+        // Written and read back, still one comment line.
+        let text = retail.cmx.to_text().unwrap();
+        assert_eq!(Cmx::from_text(&text).unwrap(), retail.cmx);
+        assert!(text.starts_with(b"// Character File. Copyright 1997, Maxis Inc. (ossuary"));
     }
 
     #[test]

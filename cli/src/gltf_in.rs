@@ -1,0 +1,214 @@
+//! `ossuary convert IN.glb|IN.gltf --to sims-cmx|sims-bcf -o DIR`: a glTF character
+//! back into The Sims' own files (`export::import::sims` says how): a
+//! `.skn` per skinned mesh, a suit `.cmx` per suit, a skill `.cmx` and its
+//! `.cfp` per animation, its textures as 8-bit BMPs, and with
+//! `--write-skeleton` the glTF's skeleton as a skeleton `.cmx` (with
+//! `sims-bcf`, `.bmf` and `.bcf` for `.skn` and `.cmx`). Every file goes into DIR, all of them or none.
+
+use std::path::{Path, PathBuf};
+
+use export::import::{sims, Asset, ImportError};
+use formats::rig::{self, RigOptions};
+use formats::schema::BinarySchema;
+use formats::sims::bcf::Bcf;
+use formats::sims::bmf::Bmf;
+use formats::sims::cmx::Cmx;
+use formats::sims::skn::Skn;
+
+use crate::error::{CliError, Problem};
+use crate::{input, output, Context};
+
+/// The skeleton files the released game keeps, looked for beside the glTF
+/// when no `--skeleton` is given, in this order.
+const GAME_SKELETONS: [&str; 4] = [
+    "adult-skeleton.cmx",
+    "adult-skeleton.bcf",
+    "child-skeleton.cmx",
+    "child-skeleton.bcf",
+];
+
+/// What `convert` from glTF takes.
+pub struct Request<'a> {
+    pub input: &'a Path,
+    pub folder: &'a Path,
+    /// `--skeleton`: the skeleton the suits are meant for.
+    pub skeleton: Option<&'a Path>,
+    /// `--write-skeleton`: the glTF's own skeleton, written as a new one.
+    pub write_skeleton: bool,
+    /// `--to sims-bcf`: the binary twins, `.bcf` and `.bmf`, instead of
+    /// `.cmx` and `.skn`.
+    pub binary: bool,
+}
+
+/// A character file in the encoding asked for: `.cmx` text or `.bcf`.
+fn character_file(
+    path: &Path,
+    stem: &str,
+    cmx: &Cmx,
+    binary: bool,
+) -> Result<(String, Vec<u8>), CliError> {
+    if binary {
+        let bytes = Bcf::from(cmx).to_bytes();
+        Ok((format!("{stem}.bcf"), encoded(path, bytes, "sims-bcf")?))
+    } else {
+        Ok((
+            format!("{stem}.cmx"),
+            encoded(path, cmx.to_text(), "sims-cmx")?,
+        ))
+    }
+}
+
+/// A skin file in the encoding asked for: `.skn` text or `.bmf`.
+fn skin_file(path: &Path, skn: &Skn, binary: bool) -> Result<(String, Vec<u8>), CliError> {
+    let stem = skn.name.to_text();
+    if binary {
+        let bytes = Bmf::from(skn).to_bytes();
+        Ok((format!("{stem}.bmf"), encoded(path, bytes, "sims-bmf")?))
+    } else {
+        Ok((
+            format!("{stem}.skn"),
+            encoded(path, skn.to_text(), "sims-skn")?,
+        ))
+    }
+}
+
+fn encoded(
+    path: &Path,
+    bytes: Result<Vec<u8>, formats::schema::Error>,
+    format: &'static str,
+) -> Result<Vec<u8>, CliError> {
+    bytes.map_err(|source| CliError::input(path, Problem::Encode { format, source }))
+}
+
+/// Whether `path` names a glTF asset by its extension.
+pub fn is_gltf(path: &Path) -> bool {
+    path.extension().is_some_and(|extension| {
+        extension.eq_ignore_ascii_case("glb") || extension.eq_ignore_ascii_case("gltf")
+    })
+}
+
+/// Converts the glTF into the Sims' files in `request.folder`.
+pub fn run_sims(context: &mut Context, request: &Request) -> Result<bool, CliError> {
+    let path = request.input;
+    let fail = |error: ImportError| CliError::input(path, Problem::Import(error));
+    let bytes = input::read(path)?;
+    let beside = path.parent().map(Path::to_path_buf).unwrap_or_default();
+    // A buffer or image a .gltf names beside itself, by a plain file name
+    // only: nothing outside its folder is read.
+    let external = |uri: &str| -> Option<Vec<u8>> {
+        output::plain_file_name("the file", uri).ok()?;
+        input::read(&beside.join(uri)).ok()
+    };
+    let asset = Asset::read(&bytes, &external).map_err(fail)?;
+    let binary = request.binary;
+    let mut files: Vec<(String, Vec<u8>)> = Vec::new();
+    let skeleton = if request.write_skeleton {
+        let written = sims::skeleton_of(&asset, "adult").map_err(fail)?;
+        let file = sims::skeleton_file(written);
+        let skeleton = rig_skeleton(path, &file)?;
+        files.push(character_file(path, "adult-skeleton", &file, binary)?);
+        skeleton
+    } else {
+        game_skeleton(context, path, request.skeleton)?
+    };
+    let character = sims::import(&asset, &skeleton, &external).map_err(fail)?;
+    for warning in &character.warnings {
+        context.warn(&format!("{}: {warning}", path.display()));
+    }
+    for skn in &character.skins {
+        files.push(skin_file(path, skn, binary)?);
+    }
+    for (stem, cmx) in &character.suits {
+        files.push(character_file(path, stem, cmx, binary)?);
+    }
+    for skill in character.skills {
+        files.push(character_file(path, &skill.stem, &skill.cmx, binary)?);
+        files.push(skill.stream);
+    }
+    files.extend(character.textures);
+    write_group(path, request.folder, &files)?;
+    Ok(true)
+}
+
+/// The skeleton the suits are meant for: `--skeleton`'s, else the game's
+/// skeleton file found beside the glTF.
+fn game_skeleton(
+    context: &mut Context,
+    path: &Path,
+    named: Option<&Path>,
+) -> Result<rig::Skeleton, CliError> {
+    let catalogue = context.catalogue;
+    let found;
+    let skeleton_path = match named {
+        Some(named) => named,
+        None => {
+            let beside = path.parent().unwrap_or(Path::new(""));
+            found = GAME_SKELETONS
+                .iter()
+                .map(|name| beside.join(name))
+                .find(|candidate| candidate.is_file())
+                .ok_or_else(|| {
+                    CliError::Usage(format!(
+                        "{}: no skeleton for its suits: name one with --skeleton FILE, put the \
+                         game's adult-skeleton.cmx (or child-skeleton.cmx) beside it, or write \
+                         the glTF's own with --write-skeleton",
+                        path.display()
+                    ))
+                })?;
+            found.as_path()
+        }
+    };
+    input::load(&catalogue, skeleton_path, None)?.required_skeleton(RigOptions::default())
+}
+
+/// A skeleton file written here, as rig data.
+fn rig_skeleton(path: &Path, file: &Cmx) -> Result<rig::Skeleton, CliError> {
+    use formats::rig::Rig;
+    file.skeleton(&formats::files::Files::nowhere(), RigOptions::default())
+        .transpose()
+        .map_err(|error| CliError::input(path, error))?
+        .ok_or_else(|| CliError::input(path, Problem::Import(ImportError::NoSkin)))
+}
+
+/// Writes every file into `folder`, all of them or none; the folder is
+/// made only when every name is fit to write.
+fn write_group(path: &Path, folder: &Path, files: &[(String, Vec<u8>)]) -> Result<(), CliError> {
+    if folder.is_file() || folder.as_os_str() == "-" {
+        return Err(CliError::Usage(format!(
+            "{}: -o names the folder the game's files are written into, created if missing",
+            path.display()
+        )));
+    }
+    let mut names: Vec<String> = Vec::new();
+    for (name, _) in files {
+        output::plain_file_name("the file", name)
+            .map_err(|unsafe_name| CliError::input(path, unsafe_name))?;
+        let lower = name.to_lowercase();
+        if names.contains(&lower) {
+            return Err(CliError::input(
+                path,
+                Problem::Import(ImportError::Name(format!(
+                    "two files would be named {name:?} (the game finds files without regard to case)"
+                ))),
+            ));
+        }
+        names.push(lower);
+    }
+    let made = !folder.exists();
+    std::fs::create_dir_all(folder).map_err(|source| CliError::Output {
+        path: folder.to_path_buf(),
+        source,
+    })?;
+    let paths: Vec<PathBuf> = files.iter().map(|(name, _)| folder.join(name)).collect();
+    let group: Vec<(&Path, &[u8])> = paths
+        .iter()
+        .zip(files)
+        .map(|(path, (_, bytes))| (path.as_path(), bytes.as_slice()))
+        .collect();
+    let written = output::write_files(&group);
+    if written.is_err() && made {
+        // Best effort: the group left nothing in it, so the folder goes too.
+        let _ = std::fs::remove_dir(folder);
+    }
+    written
+}

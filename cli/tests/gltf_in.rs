@@ -1,0 +1,864 @@
+//! `convert IN.glb|IN.gltf --to sims-cmx -o DIR`: glTF back into The Sims'
+//! files. A character exported by ossuary comes back with the same skins
+//! and suits (structure exactly, positions within float noise); edits come
+//! back as edits; a glTF without what the game needs is refused in one
+//! sentence, leaving no folder behind.
+
+mod support;
+
+use std::path::{Path, PathBuf};
+
+use base64::Engine as _;
+use formats::sims::skn::Skn;
+use support::{assert_status, files_below, fixture, fixture_bytes, ossuary, stderr, text};
+
+const SKIN: &str = "xskin-humanoid-L_ARM-ARM";
+
+/// The humanoid (skeleton, suit, the suit's skin beside it) exported as
+/// `name` (`.glb` or `.gltf`) into `dir`.
+fn exported(dir: &Path, name: &str) -> PathBuf {
+    let out = dir.join(name);
+    assert_status(
+        &ossuary(&["convert", &fixture("humanoid.cmx"), "-o", &text(&out)]),
+        0,
+    );
+    out
+}
+
+fn import(input: &Path, folder: &Path) -> std::process::Output {
+    ossuary(&[
+        "convert",
+        &text(input),
+        "--to",
+        "sims-cmx",
+        "--skeleton",
+        &fixture("humanoid.cmx"),
+        "-o",
+        &text(folder),
+    ])
+}
+
+fn skn(path: &Path) -> Skn {
+    Skn::from_text(&std::fs::read(path).unwrap()).unwrap()
+}
+
+/// Unit normals of a skin whose stored normals may be longer: glTF keeps
+/// directions only.
+fn unit(normal: [f32; 3]) -> [f32; 3] {
+    let length = normal.iter().map(|c| c * c).sum::<f32>().sqrt();
+    normal.map(|c| c / length)
+}
+
+fn assert_near(a: [f32; 3], b: [f32; 3], what: &str) {
+    for (x, y) in a.iter().zip(&b) {
+        assert!((x - y).abs() <= 1e-5, "{what}: {a:?} against {b:?}");
+    }
+}
+
+#[test]
+fn the_humanoid_comes_back_from_its_own_gltf() {
+    let dir = tempfile::tempdir().unwrap();
+    let glb = exported(dir.path(), "h.glb");
+    let out = dir.path().join("out");
+    let output = import(&glb, &out);
+    assert_status(&output, 0);
+    assert_eq!(stderr(&output), "");
+    assert_eq!(
+        files_below(&out),
+        [
+            PathBuf::from("humanoid.cmx"),
+            PathBuf::from(format!("{SKIN}.skn"))
+        ]
+    );
+    let original = Skn::from_text(&fixture_bytes(&format!("{SKIN}.skn"))).unwrap();
+    let back = skn(&out.join(format!("{SKIN}.skn")));
+    assert_eq!(back.name, original.name);
+    assert_eq!(back.texture, original.texture);
+    assert_eq!(back.bones, original.bones);
+    assert_eq!(back.faces, original.faces);
+    assert_eq!(back.bindings, original.bindings);
+    assert_eq!(back.blends, original.blends);
+    // Texture coordinates go through glTF untouched: bit for bit.
+    assert_eq!(back.uvs, original.uvs);
+    assert_eq!(back.vertices.len(), original.vertices.len());
+    // Vertices 2 and 3 are pulled by the blend vertices 8 and 9: their
+    // stored points travel in the extras and come back bit for bit; the
+    // others come back from glTF's positions and unit normals.
+    for (index, (back, original)) in back.vertices.iter().zip(&original.vertices).enumerate() {
+        if [2, 3, 8, 9].contains(&index) {
+            assert_eq!(back, original, "vertex {index}");
+        } else {
+            assert_near(back.position, original.position, "position");
+            assert_near(back.normal, unit(original.normal), "normal");
+        }
+    }
+    // The suit: its name and the skin's bone, as the humanoid file has them.
+    let suit =
+        formats::sims::cmx::Cmx::from_text(&std::fs::read(out.join("humanoid.cmx")).unwrap())
+            .unwrap();
+    assert!(suit.skeletons.is_empty() && suit.skills.is_empty());
+    assert_eq!(suit.suits[0].name.to_text(), "humanoid-arm");
+    assert_eq!(suit.suits[0].skins[0].bone.to_text(), "L_ARM");
+    assert_eq!(suit.suits[0].skins[0].name.to_text(), SKIN);
+    assert_status(&ossuary(&["check", &text(&out)]), 0);
+}
+
+/// The `.gltf` JSON, and its one buffer decoded.
+fn gltf_parts(path: &Path) -> (serde_json::Value, Vec<u8>) {
+    let json: serde_json::Value = serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
+    let uri = json["buffers"][0]["uri"].as_str().unwrap();
+    let encoded = uri.split_once(";base64,").unwrap().1;
+    let buffer = base64::engine::general_purpose::STANDARD
+        .decode(encoded)
+        .unwrap();
+    (json, buffer)
+}
+
+fn write_gltf(path: &Path, mut json: serde_json::Value, buffer: &[u8]) {
+    let encoded = base64::engine::general_purpose::STANDARD.encode(buffer);
+    json["buffers"][0]["uri"] = format!("data:application/octet-stream;base64,{encoded}").into();
+    std::fs::write(path, serde_json::to_vec(&json).unwrap()).unwrap();
+}
+
+/// Where vertex `vertex`'s position starts in the buffer.
+fn position_offset(json: &serde_json::Value, vertex: usize) -> usize {
+    let accessor = json["meshes"][0]["primitives"][0]["attributes"]["POSITION"]
+        .as_u64()
+        .unwrap() as usize;
+    let accessor = &json["accessors"][accessor];
+    let view = &json["bufferViews"][accessor["bufferView"].as_u64().unwrap() as usize];
+    let stride = view["byteStride"].as_u64().unwrap_or(12) as usize;
+    view["byteOffset"].as_u64().unwrap_or(0) as usize
+        + accessor["byteOffset"].as_u64().unwrap_or(0) as usize
+        + vertex * stride
+}
+
+fn add_to_x(buffer: &mut [u8], at: usize, delta: f32) {
+    let x = f32::from_le_bytes(buffer[at..at + 4].try_into().unwrap()) + delta;
+    buffer[at..at + 4].copy_from_slice(&x.to_le_bytes());
+}
+
+#[test]
+fn a_moved_vertex_comes_back_moved_and_a_pulled_one_moves_both_its_points() {
+    let dir = tempfile::tempdir().unwrap();
+    let gltf = exported(dir.path(), "h.gltf");
+    let (json, mut buffer) = gltf_parts(&gltf);
+    // glTF x is the file's -x. Vertex 0 follows L_ARM alone; vertex 2 is
+    // pulled half way by a blend vertex on L_HAND.
+    add_to_x(&mut buffer, position_offset(&json, 0), 0.5);
+    add_to_x(&mut buffer, position_offset(&json, 2), 0.25);
+    let edited = dir.path().join("edited.gltf");
+    write_gltf(&edited, json, &buffer);
+    let out = dir.path().join("out");
+    assert_status(&import(&edited, &out), 0);
+    let original = Skn::from_text(&fixture_bytes(&format!("{SKIN}.skn"))).unwrap();
+    let back = skn(&out.join(format!("{SKIN}.skn")));
+    assert_eq!(back.bindings, original.bindings);
+    assert_eq!(back.blends, original.blends);
+    let moved = |vertex: usize, delta: f32| {
+        let [x, y, z] = original.vertices[vertex].position;
+        [x - delta, y, z]
+    };
+    // The humanoid's bones are not turned, so a move in the model is the
+    // same move in each bone's space.
+    assert_near(back.vertices[0].position, moved(0, 0.5), "vertex 0");
+    assert_near(back.vertices[1].position, moved(1, 0.0), "vertex 1");
+    assert_near(back.vertices[2].position, moved(2, 0.25), "vertex 2");
+    // Blend vertex 0 (vertex 8 of the list) pulls vertex 2.
+    assert_near(
+        back.vertices[8].position,
+        moved(8, 0.25),
+        "its blend vertex",
+    );
+    assert_near(
+        back.vertices[9].position,
+        moved(9, 0.0),
+        "the other blend vertex",
+    );
+}
+
+#[test]
+fn without_its_extras_a_skin_is_derived_from_the_weights() {
+    let dir = tempfile::tempdir().unwrap();
+    let gltf = exported(dir.path(), "h.gltf");
+    let (mut json, buffer) = gltf_parts(&gltf);
+    json["meshes"][0].as_object_mut().unwrap().remove("extras");
+    json["nodes"]
+        .as_array_mut()
+        .unwrap()
+        .iter_mut()
+        .for_each(|node| {
+            node.as_object_mut().unwrap().remove("extras");
+        });
+    let bare = dir.path().join("bare.gltf");
+    write_gltf(&bare, json, &buffer);
+    let out = dir.path().join("out");
+    let output = import(&bare, &out);
+    assert_status(&output, 0);
+    // The suit is named from the skin's name, `xskin-<suit>-<BONE>-<part>`.
+    assert_eq!(
+        files_below(&out),
+        [
+            PathBuf::from("humanoid.cmx"),
+            PathBuf::from(format!("{SKIN}.skn"))
+        ]
+    );
+    let back = skn(&out.join(format!("{SKIN}.skn")));
+    assert_eq!(back.name.to_text(), SKIN);
+    assert_eq!(back.texture.to_text(), "x");
+    assert_eq!(back.faces.len(), 8);
+    // Vertices 2 and 3 blend L_ARM and L_HAND by (1/2, 1/2) and (3/4, 1/4):
+    // the heavier (the first, in a tie) carries the vertex, the other a
+    // blend vertex pulling it by the lighter weight.
+    let bones: Vec<String> = back.bones.iter().map(|bone| bone.to_text()).collect();
+    assert_eq!(bones, ["L_ARM", "L_HAND"]);
+    let blends: Vec<(i32, i32)> = back
+        .blends
+        .iter()
+        .map(|blend| (blend.vertex, blend.raw_weight))
+        .collect();
+    assert_eq!(blends, [(2, 16384), (3, 8192)]);
+    // Vertices 4..8 follow L_HAND alone: they come after L_ARM's.
+    let ranges: Vec<(i32, i32, i32, i32, i32)> = back
+        .bindings
+        .iter()
+        .map(|b| {
+            (
+                b.bone,
+                b.first_vertex,
+                b.vertex_count,
+                b.first_blend,
+                b.blend_count,
+            )
+        })
+        .collect();
+    assert_eq!(ranges, [(0, 0, 4, -1, 0), (1, 4, 4, 0, 2)]);
+    assert_status(&ossuary(&["check", &text(&out)]), 0);
+}
+
+/// Runs the import of `input` and asserts one sentence, status 1, and no
+/// output folder.
+fn refused(input: &Path, expected: &str) {
+    let out = input.with_extension("out");
+    let output = import(input, &out);
+    assert_status(&output, 1);
+    let message = stderr(&output);
+    assert!(message.contains(expected), "{message}");
+    assert_eq!(message.lines().count(), 1, "{message}");
+    assert!(!out.exists(), "{} was left behind", out.display());
+}
+
+#[test]
+fn a_gltf_the_game_cannot_hold_is_refused_in_one_sentence_with_no_folder_left() {
+    let dir = tempfile::tempdir().unwrap();
+    let gltf = exported(dir.path(), "h.gltf");
+    let (json, buffer) = gltf_parts(&gltf);
+    let edited = |name: &str, change: &dyn Fn(&mut serde_json::Value)| {
+        let mut json = json.clone();
+        change(&mut json);
+        let path = dir.path().join(name);
+        write_gltf(&path, json, &buffer);
+        path
+    };
+    let mesh_node = json["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .position(|node| node.get("mesh").is_some())
+        .unwrap();
+    let unskinned = edited("unskinned.gltf", &|json| {
+        json["nodes"][mesh_node]
+            .as_object_mut()
+            .unwrap()
+            .remove("skin");
+    });
+    refused(&unskinned, "has no skin");
+    let no_uvs = edited("no-uvs.gltf", &|json| {
+        json["meshes"][0]["primitives"][0]["attributes"]
+            .as_object_mut()
+            .unwrap()
+            .remove("TEXCOORD_0");
+    });
+    refused(&no_uvs, "has no texture coordinates (uvs)");
+    let lines = edited("lines.gltf", &|json| {
+        json["meshes"][0]["primitives"][0]["mode"] = 1.into();
+    });
+    refused(&lines, "not triangles");
+    let broken = edited("broken.gltf", &|json| {
+        let accessor = json["meshes"][0]["primitives"][0]["attributes"]["POSITION"]
+            .as_u64()
+            .unwrap() as usize;
+        json["accessors"][accessor]["count"] = 1_000_000_000u64.into();
+    });
+    refused(&broken, "elements do not fit");
+    // The joints are the first nodes, in the skeleton's order.
+    let twice = edited("twice.gltf", &|json| {
+        json["nodes"][1]["name"] = json["nodes"][0]["name"].clone();
+    });
+    refused(&twice, "names the joint \"ROOT\" twice");
+    let scaled = edited("scaled.gltf", &|json| {
+        json["nodes"][2]["scale"] = serde_json::json!([1.0, 2.0, 1.0]);
+    });
+    refused(
+        &scaled,
+        "is scaled by [1.0, 2.0, 1.0]; a Sims bone has no scale",
+    );
+    let unknown = edited("unknown.gltf", &|json| {
+        json["nodes"][1]["name"] = "TAIL".into();
+    });
+    refused(&unknown, "the skeleton has no joint \"TAIL\"");
+    // A truncated .glb.
+    let glb = exported(dir.path(), "h.glb");
+    let bytes = std::fs::read(&glb).unwrap();
+    let truncated = dir.path().join("truncated.glb");
+    std::fs::write(&truncated, &bytes[..bytes.len() / 2]).unwrap();
+    refused(&truncated, "not a glTF asset that can be read");
+    // A skeleton alone has no mesh to become a skin.
+    let bare = dir.path().join("skeleton.glb");
+    let skeleton_only = formats::sims::cmx::Cmx {
+        suits: Vec::new(),
+        skills: Vec::new(),
+        ..formats::sims::cmx::humanoid()
+    };
+    let skeleton_file = support::write(
+        dir.path(),
+        "skeleton.cmx",
+        &skeleton_only.to_text().unwrap(),
+    );
+    assert_status(
+        &ossuary(&["convert", &skeleton_file, "-o", &text(&bare)]),
+        0,
+    );
+    refused(&bare, "the asset has neither a mesh nor an animation");
+}
+
+#[test]
+fn with_write_skeleton_the_gltf_s_own_skeleton_is_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let glb = exported(dir.path(), "h.glb");
+    let out = dir.path().join("out");
+    let output = ossuary(&[
+        "convert",
+        &text(&glb),
+        "--to",
+        "sims-cmx",
+        "--write-skeleton",
+        "-o",
+        &text(&out),
+    ]);
+    assert_status(&output, 0);
+    let written =
+        formats::sims::cmx::Cmx::from_text(&std::fs::read(out.join("adult-skeleton.cmx")).unwrap())
+            .unwrap();
+    let original = formats::sims::cmx::humanoid();
+    let (written, original) = (&written.skeletons[0], &original.skeletons[0]);
+    assert_eq!(written.name.to_text(), "adult");
+    assert_eq!(written.bones.len(), original.bones.len());
+    for (back, bone) in written.bones.iter().zip(&original.bones) {
+        assert_eq!((&back.name, &back.parent), (&bone.name, &bone.parent));
+        assert_near(back.translation, bone.translation, "translation");
+        let [x, y, z, w] = back.rotation;
+        let [a, b, c, d] = bone.rotation;
+        // q and -q are one rotation.
+        let dot = x * a + y * b + z * c + w * d;
+        assert!(
+            (dot.abs() - 1.0).abs() <= 1e-5,
+            "{:?} against {:?}",
+            back.rotation,
+            bone.rotation
+        );
+    }
+    // The skins written with it pose as with the original skeleton.
+    assert_status(&ossuary(&["check", &text(&out)]), 0);
+    let posed = |skeleton: &str| {
+        let obj = dir.path().join("posed.obj");
+        assert_status(
+            &ossuary(&[
+                "skin",
+                &text(&out.join(format!("{SKIN}.skn"))),
+                "--skeleton",
+                skeleton,
+                "-o",
+                &text(&obj),
+            ]),
+            0,
+        );
+        std::fs::read_to_string(&obj).unwrap()
+    };
+    let numbers = |obj: String| -> Vec<f32> {
+        obj.lines()
+            .filter(|line| line.starts_with("v "))
+            .flat_map(|line| {
+                line.split_whitespace()
+                    .skip(1)
+                    .map(|n| n.parse::<f32>().unwrap())
+                    .collect::<Vec<_>>()
+            })
+            .collect()
+    };
+    let with_written = numbers(posed(&text(&out.join("adult-skeleton.cmx"))));
+    let with_original = numbers(posed(&fixture("humanoid.cmx")));
+    assert_eq!(with_written.len(), with_original.len());
+    for (a, b) in with_written.iter().zip(&with_original) {
+        assert!((a - b).abs() <= 1e-5, "{a} against {b}");
+    }
+}
+
+/// Every real retail skin and suit, exported with the adult skeleton and
+/// brought back: suits byte for byte, skins with the same names, texture
+/// fields, bones, triangles, bindings and blends, texture coordinates bit
+/// for bit, positions and normals within 1e-5 (stored normals a little off
+/// unit length come back unit: glTF keeps directions).
+#[test]
+fn every_real_retail_skin_and_suit_comes_back() {
+    let Some(corpus) = tests::corpus_dir() else {
+        return;
+    };
+    let sims = corpus.join("sims1");
+    let skins = tests::files_with_extension(&sims, "skn");
+    let suits = ["B001FAFat_01.cmx", "C002FC_Lisa.cmx"];
+    // Skins a suit names are given by the suit.
+    let loose: Vec<&PathBuf> = skins
+        .iter()
+        .filter(|path| {
+            let name = path.file_name().unwrap().to_string_lossy().to_lowercase();
+            !name.contains("b001fafat_01") && !name.contains("c002fc_lisa")
+        })
+        .collect();
+    let dir = tempfile::tempdir().unwrap();
+    let glb = dir.path().join("all.glb");
+    let mut args = vec!["convert".to_owned(), text(&sims.join("adult-skeleton.cmx"))];
+    args.extend(suits.iter().map(|suit| text(&sims.join(suit))));
+    args.extend(loose.iter().map(|path| text(path)));
+    args.extend(["-o".to_owned(), text(&glb)]);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    assert_status(&ossuary(&args), 0);
+    let out = dir.path().join("out");
+    let output = ossuary(&[
+        "convert",
+        &text(&glb),
+        "--to",
+        "sims-cmx",
+        "--skeleton",
+        &text(&sims.join("adult-skeleton.cmx")),
+        "-o",
+        &text(&out),
+    ]);
+    assert_status(&output, 0);
+    assert_status(&ossuary(&["check", &text(&out)]), 0);
+    for suit in suits {
+        assert_eq!(
+            std::fs::read(out.join(suit)).unwrap(),
+            std::fs::read(sims.join(suit)).unwrap(),
+            "{suit}"
+        );
+    }
+    assert_eq!(skins.len(), 10);
+    for path in &skins {
+        let original = skn(path);
+        let back = skn(&out.join(format!("{}.skn", original.name)));
+        let name = path.display();
+        assert_eq!(back.name, original.name, "{name}");
+        assert_eq!(back.texture, original.texture, "{name}");
+        assert_eq!(back.bones, original.bones, "{name}");
+        assert_eq!(back.faces, original.faces, "{name}");
+        assert_eq!(back.bindings, original.bindings, "{name}");
+        assert_eq!(back.blends, original.blends, "{name}");
+        assert_eq!(back.uvs, original.uvs, "{name}");
+        assert_eq!(back.vertices.len(), original.vertices.len(), "{name}");
+        for (back, original) in back.vertices.iter().zip(&original.vertices) {
+            assert_near(back.position, original.position, "position");
+            let exact = back.normal == original.normal;
+            if !exact {
+                assert_near(back.normal, unit(original.normal), "normal");
+            }
+        }
+    }
+}
+
+/// The keys of a `.cfp` of `skill`'s counts.
+fn cfp_values(bytes: &[u8], skill: &formats::sims::cmx::Skill) -> formats::sims::cfp::Values {
+    use formats::sims::cfp::{Streams, StreamsContext, ValueCount};
+    let counts = StreamsContext {
+        position_count: ValueCount(skill.position_count as u32),
+        rotation_count: ValueCount(skill.rotation_count as u32),
+    };
+    Streams::split(bytes, &counts).unwrap().values().unwrap()
+}
+
+#[test]
+fn an_animation_comes_back_as_its_skill_with_the_same_keys() {
+    let dir = tempfile::tempdir().unwrap();
+    let gltf = dir.path().join("wave.gltf");
+    // The humanoid file holds the skill; its keys are the .cfp sample.
+    let folder = dir.path().join("in");
+    std::fs::create_dir(&folder).unwrap();
+    for name in [
+        "humanoid.cmx",
+        "xskin-humanoid-L_ARM-ARM.skn",
+        "xskill-humanoid-wave.cfp",
+    ] {
+        support::write(&folder, name, &fixture_bytes(name));
+    }
+    let character = text(&folder.join("humanoid.cmx"));
+    assert_status(
+        &ossuary(&[
+            "convert",
+            &character,
+            "--anim",
+            &character,
+            "-o",
+            &text(&gltf),
+        ]),
+        0,
+    );
+    let out = dir.path().join("out");
+    assert_status(&import(&gltf, &out), 0);
+    let original = formats::sims::cmx::humanoid().skills.remove(0);
+    // The record travels in the animation's extras: a name the game would
+    // not give is kept, and so is its file name.
+    let back =
+        formats::sims::cmx::Cmx::from_text(&std::fs::read(out.join("humanoid-wave.cmx")).unwrap())
+            .unwrap();
+    assert_eq!(back.skills, std::slice::from_ref(&original));
+    let keys = |path: &Path| cfp_values(&std::fs::read(path).unwrap(), &original);
+    let back_keys = keys(&out.join("xskill-humanoid-wave.cfp"));
+    let original_keys = keys(&folder.join("xskill-humanoid-wave.cfp"));
+    assert_eq!(
+        back_keys.translations.len(),
+        original_keys.translations.len()
+    );
+    for (back, original) in back_keys.rotations.iter().zip(&original_keys.rotations) {
+        // A rotation and its negation are one turn.
+        let dot: f32 = back.iter().zip(original).map(|(a, b)| a * b).sum();
+        assert!(
+            (dot.abs() - 1.0).abs() <= 1e-6,
+            "{back:?} against {original:?}"
+        );
+    }
+    // Without the record, the animation gets a released name and file name.
+    let (mut json, buffer) = gltf_parts(&gltf);
+    json["animations"][0]
+        .as_object_mut()
+        .unwrap()
+        .remove("extras");
+    let bare = dir.path().join("bare.gltf");
+    write_gltf(&bare, json, &buffer);
+    let out = dir.path().join("bare-out");
+    assert_status(&import(&bare, &out), 0);
+    let back = formats::sims::cmx::Cmx::from_text(
+        &std::fs::read(out.join("adult-humanoid-wave.cmx")).unwrap(),
+    )
+    .unwrap();
+    let skill = &back.skills[0];
+    assert_eq!(skill.name.to_text(), "a2o-humanoid-wave");
+    assert_eq!(skill.animation.to_text(), "xskill-A2O-humanoid-wave");
+    // Two keys and the closing one, evenly spaced: three frames.
+    assert_eq!(skill.frame_count(), 3);
+    assert!(out.join("xskill-A2O-humanoid-wave.cfp").is_file());
+    assert_status(&ossuary(&["check", &text(&out)]), 0);
+}
+
+/// The real skills, exported on the adult and brought back: each skill file
+/// byte for byte, and every frame posing the skeleton as the original's
+/// keys do, within 1e-5.
+#[test]
+fn every_real_skill_comes_back() {
+    let Some(corpus) = tests::corpus_dir() else {
+        return;
+    };
+    let sims = corpus.join("sims1");
+    let skeleton = text(&sims.join("adult-skeleton.cmx"));
+    let dir = tempfile::tempdir().unwrap();
+    let glb = dir.path().join("skills.glb");
+    let skills = ["adult-idle1.cmx", "adult-walking-frantic-loop.cmx"];
+    let mut args = vec!["convert", &skeleton, "--anim"];
+    let paths: Vec<String> = skills.iter().map(|skill| text(&sims.join(skill))).collect();
+    args.extend(paths.iter().map(String::as_str));
+    let glb_text = text(&glb);
+    args.extend(["-o", &glb_text]);
+    assert_status(&ossuary(&args), 0);
+    let out = dir.path().join("out");
+    assert_status(
+        &ossuary(&[
+            "convert",
+            &glb_text,
+            "--to",
+            "sims-cmx",
+            "--skeleton",
+            &skeleton,
+            "-o",
+            &text(&out),
+        ]),
+        0,
+    );
+    assert_status(&ossuary(&["check", &text(&out)]), 0);
+    for (skill, original) in skills.iter().zip(&paths) {
+        assert_eq!(
+            std::fs::read(out.join(skill)).unwrap(),
+            std::fs::read(original).unwrap(),
+            "{skill}"
+        );
+        let frames = formats::sims::cmx::Cmx::from_text(&std::fs::read(original).unwrap())
+            .unwrap()
+            .skills[0]
+            .frame_count();
+        for frame in 0..frames {
+            let joints = |anim: &str| -> Vec<serde_json::Value> {
+                let output = ossuary(&[
+                    "joints",
+                    &skeleton,
+                    "--anim",
+                    anim,
+                    "--frame",
+                    &frame.to_string(),
+                ]);
+                assert_status(&output, 0);
+                serde_json::from_slice(&output.stdout).unwrap()
+            };
+            let (back, original) = (joints(&text(&out.join(skill))), joints(original));
+            for (back, original) in back.iter().zip(&original) {
+                for (a, b) in back["position"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .zip(original["position"].as_array().unwrap())
+                {
+                    let (a, b) = (a.as_f64().unwrap(), b.as_f64().unwrap());
+                    assert!(
+                        (a - b).abs() <= 1e-5,
+                        "{skill} frame {frame}: {a} against {b}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn sims_bcf_writes_the_binary_twins_of_the_same_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let glb = exported(dir.path(), "h.glb");
+    let (text_out, binary_out) = (dir.path().join("text"), dir.path().join("binary"));
+    assert_status(&import(&glb, &text_out), 0);
+    let output = ossuary(&[
+        "convert",
+        &text(&glb),
+        "--to",
+        "sims-bcf",
+        "--skeleton",
+        &fixture("humanoid.cmx"),
+        "-o",
+        &text(&binary_out),
+    ]);
+    assert_status(&output, 0);
+    assert_eq!(
+        files_below(&binary_out),
+        [
+            PathBuf::from("humanoid.bcf"),
+            PathBuf::from(format!("{SKIN}.bmf"))
+        ]
+    );
+    use formats::schema::BinarySchema;
+    let bmf = formats::sims::bmf::Bmf::from_bytes(
+        &std::fs::read(binary_out.join(format!("{SKIN}.bmf"))).unwrap(),
+    )
+    .unwrap();
+    let from_binary = Skn::from(&bmf);
+    let from_text = skn(&text_out.join(format!("{SKIN}.skn")));
+    assert_eq!(
+        (
+            &from_binary.name,
+            &from_binary.bindings,
+            &from_binary.blends,
+            &from_binary.vertices
+        ),
+        (
+            &from_text.name,
+            &from_text.bindings,
+            &from_text.blends,
+            &from_text.vertices
+        )
+    );
+    let bcf = formats::sims::bcf::Bcf::from_bytes(
+        &std::fs::read(binary_out.join("humanoid.bcf")).unwrap(),
+    )
+    .unwrap();
+    let suit = formats::sims::cmx::Cmx::from(&bcf);
+    let text_suit =
+        formats::sims::cmx::Cmx::from_text(&std::fs::read(text_out.join("humanoid.cmx")).unwrap())
+            .unwrap();
+    assert_eq!(suit.suits, text_suit.suits);
+    assert_status(&ossuary(&["check", &text(&binary_out)]), 0);
+}
+
+/// A glTF Blender wrote (`export/tests/blender/make_fixtures.py`).
+fn blender_fixture(name: &str) -> PathBuf {
+    tests::workspace_root()
+        .join("export/tests/fixtures")
+        .join(name)
+}
+
+/// The humanoid imported into Blender, one vertex moved 0.5 along Blender's
+/// x (glTF's x, the Sims' -x), exported by Blender with its custom
+/// properties: the skin comes back with its structure and exactly that edit.
+#[test]
+fn a_character_edited_in_blender_comes_back_with_its_edit() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let output = import(&blender_fixture("humanoid-edited-in-blender.glb"), &out);
+    assert_status(&output, 0);
+    let original = Skn::from_text(&fixture_bytes(&format!("{SKIN}.skn"))).unwrap();
+    let back = skn(&out.join(format!("{SKIN}.skn")));
+    assert_eq!(
+        (
+            &back.bones,
+            &back.faces,
+            &back.bindings,
+            &back.blends,
+            &back.uvs
+        ),
+        (
+            &original.bones,
+            &original.faces,
+            &original.bindings,
+            &original.blends,
+            &original.uvs
+        )
+    );
+    let moved: Vec<usize> = back
+        .vertices
+        .iter()
+        .zip(&original.vertices)
+        .enumerate()
+        .filter(|(_, (back, original))| {
+            back.position
+                .iter()
+                .zip(&original.position)
+                .any(|(a, b)| (a - b).abs() > 1e-5)
+        })
+        .map(|(index, _)| index)
+        .collect();
+    assert_eq!(moved, [0]);
+    let [x, y, z] = original.vertices[0].position;
+    assert_near(
+        back.vertices[0].position,
+        [x - 0.5, y, z],
+        "the moved vertex",
+    );
+    // Blender keeps no animation extras: the wave comes back under a
+    // released name, sampled as Blender baked it (24 frames a second).
+    let wave = formats::sims::cmx::Cmx::from_text(
+        &std::fs::read(out.join("adult-humanoid-wave.cmx")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(wave.skills[0].name.to_text(), "a2o-humanoid-wave");
+    assert_eq!(wave.skills[0].frame_count(), 25);
+    assert_status(&ossuary(&["check", &text(&out)]), 0);
+}
+
+/// A character made in Blender alone: its skeleton written with
+/// `--write-skeleton`, its box a skin whose lower half blends two bones,
+/// its texture an 8-bit BMP named by skin tone, its action a skill.
+#[test]
+fn a_character_made_in_blender_becomes_a_sims_suit_with_an_animation() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let output = ossuary(&[
+        "convert",
+        &text(&blender_fixture("made-in-blender.glb")),
+        "--to",
+        "sims-cmx",
+        "--write-skeleton",
+        "-o",
+        &text(&out),
+    ]);
+    assert_status(&output, 0);
+    let skin_name = "xskin-Cube-SPINE-CUBE";
+    assert_eq!(
+        files_below(&out),
+        [
+            "Cube.cmx",
+            "Cubelgt.bmp",
+            "adult-nod.cmx",
+            "adult-skeleton.cmx",
+            "xskill-A2O-nod.cfp",
+            "xskin-Cube-SPINE-CUBE.skn",
+        ]
+        .map(PathBuf::from)
+    );
+    let box_skin = skn(&out.join(format!("{skin_name}.skn")));
+    let bones: Vec<String> = box_skin.bones.iter().map(|bone| bone.to_text()).collect();
+    assert_eq!(bones, ["ROOT", "SPINE"]);
+    assert_eq!(box_skin.texture.to_text(), "Cubelgt");
+    // Blender splits the box's 8 corners by face: 24 vertices, the lower
+    // 12 carried by ROOT (0.7) and pulled by SPINE (0.3 = 9830/32768).
+    assert_eq!(box_skin.uvs.len(), 24);
+    assert_eq!(box_skin.blends.len(), 12);
+    assert!(box_skin
+        .blends
+        .iter()
+        .all(|blend| (blend.raw_weight - 9830).abs() <= 1));
+    let bmp = std::fs::read(out.join("Cubelgt.bmp")).unwrap();
+    assert_eq!((&bmp[..2], bmp[28]), (b"BM".as_slice(), 8));
+    let nod =
+        formats::sims::cmx::Cmx::from_text(&std::fs::read(out.join("adult-nod.cmx")).unwrap())
+            .unwrap();
+    assert_eq!(nod.skills[0].name.to_text(), "a2o-nod");
+    assert!(nod.skills[0]
+        .motions
+        .iter()
+        .any(|motion| motion.bone.to_text() == "SPINE" && motion.rotations_used == 1));
+    assert_status(&ossuary(&["check", &text(&out)]), 0);
+    // The skin poses on the written skeleton, through the nod.
+    let obj = dir.path().join("nod.obj");
+    assert_status(
+        &ossuary(&[
+            "skin",
+            &text(&out.join(format!("{skin_name}.skn"))),
+            "--skeleton",
+            &text(&out.join("adult-skeleton.cmx")),
+            "--anim",
+            &text(&out.join("adult-nod.cmx")),
+            "--frame",
+            "12",
+            "-o",
+            &text(&obj),
+        ]),
+        0,
+    );
+}
+
+/// Without `--skeleton`, the game's `adult-skeleton.cmx` beside the glTF is
+/// the skeleton; with none there, the command says what to do.
+#[test]
+fn the_game_s_skeleton_beside_the_gltf_is_taken() {
+    let dir = tempfile::tempdir().unwrap();
+    let glb = exported(dir.path(), "h.glb");
+    let out = dir.path().join("out");
+    let convert = || {
+        ossuary(&[
+            "convert",
+            &text(&glb),
+            "--to",
+            "sims-cmx",
+            "-o",
+            &text(&out),
+        ])
+    };
+    let output = convert();
+    assert_status(&output, 2);
+    assert!(
+        stderr(&output).contains("--skeleton FILE"),
+        "{}",
+        stderr(&output)
+    );
+    assert!(!out.exists());
+    support::write(
+        dir.path(),
+        "adult-skeleton.cmx",
+        &fixture_bytes("humanoid.cmx"),
+    );
+    assert_status(&convert(), 0);
+    assert!(out.join(format!("{SKIN}.skn")).is_file());
+}

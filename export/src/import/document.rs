@@ -1,0 +1,333 @@
+//! A glTF asset read for import: the document, its buffers, and accessors
+//! read with every offset, stride and count checked against the bytes
+//! there are (so broken accessors are an error naming the accessor, never
+//! a panic or an allocation past the file's size).
+
+use base64::Engine;
+use gltf::accessor::{DataType, Dimensions};
+use gltf::Document;
+
+use super::ImportError;
+
+/// The prefix of a buffer or image embedded as base64 in a `.gltf` file.
+const DATA_URI_BASE64: &str = ";base64,";
+
+/// A parsed asset and the bytes of each of its buffers, in buffer order.
+pub struct Asset {
+    pub document: Document,
+    pub buffers: Vec<Vec<u8>>,
+}
+
+impl Asset {
+    /// A `.glb` or `.gltf` file's bytes. Buffers are the GLB's binary chunk
+    /// or data URIs; `external` gives a buffer or image file a `.gltf`
+    /// names by a relative URI (`None`: only embedded data is allowed).
+    pub fn read(
+        bytes: &[u8],
+        external: &dyn Fn(&str) -> Option<Vec<u8>>,
+    ) -> Result<Asset, ImportError> {
+        let unreadable = |error: gltf::Error| ImportError::Gltf(error.to_string());
+        let gltf::Gltf { document, blob } =
+            gltf::Gltf::from_slice_without_validation(bytes).map_err(unreadable)?;
+        // The gltf crate's own validation indexes a primitive's POSITION
+        // accessor unchecked: that index is checked first.
+        let root = document.into_json();
+        positions_in_range(&root)?;
+        let document = gltf::Document::from_json(root).map_err(unreadable)?;
+        checked(document.as_json())?;
+        let mut buffers = Vec::new();
+        let mut blob = blob;
+        for buffer in document.buffers() {
+            let data = match buffer.source() {
+                gltf::buffer::Source::Bin => blob.take().ok_or_else(|| ImportError::Buffer {
+                    index: buffer.index(),
+                    problem: "it is the GLB's binary chunk, and the file has none".to_owned(),
+                })?,
+                gltf::buffer::Source::Uri(uri) => {
+                    uri_bytes(uri, external).map_err(|problem| ImportError::Buffer {
+                        index: buffer.index(),
+                        problem,
+                    })?
+                }
+            };
+            if data.len() < buffer.length() {
+                return Err(ImportError::Buffer {
+                    index: buffer.index(),
+                    problem: format!(
+                        "it holds {} bytes where its byteLength says {}",
+                        data.len(),
+                        buffer.length()
+                    ),
+                });
+            }
+            buffers.push(data);
+        }
+        Ok(Asset { document, buffers })
+    }
+
+    /// The bytes of a buffer view.
+    pub fn view_bytes(&self, view: &gltf::buffer::View) -> Option<&[u8]> {
+        let buffer = self.buffers.get(view.buffer().index())?;
+        let end = view.offset().checked_add(view.length())?;
+        buffer.get(view.offset()..end)
+    }
+
+    /// An accessor's elements as f32 components (`N` per element):
+    /// floats as they are, normalized integers scaled to 0..1 (or -1..1).
+    pub fn floats<const N: usize>(
+        &self,
+        accessor: &gltf::Accessor,
+    ) -> Result<Vec<[f32; N]>, ImportError> {
+        self.elements(accessor, N, |bytes, data_type, normalized| {
+            component_as_float(bytes, data_type, normalized)
+        })
+    }
+
+    /// An accessor's elements as unsigned integers (joints, indices).
+    pub fn integers<const N: usize>(
+        &self,
+        accessor: &gltf::Accessor,
+    ) -> Result<Vec<[u32; N]>, ImportError> {
+        self.elements(accessor, N, |bytes, data_type, _| {
+            component_as_integer(bytes, data_type)
+        })
+    }
+
+    fn elements<T: Copy + Default, const N: usize>(
+        &self,
+        accessor: &gltf::Accessor,
+        components: usize,
+        read: impl Fn(&[u8], DataType, bool) -> Option<T>,
+    ) -> Result<Vec<[T; N]>, ImportError> {
+        let fail = |problem: String| ImportError::Accessor {
+            index: accessor.index(),
+            problem,
+        };
+        if dimension_count(accessor.dimensions()) != components {
+            return Err(fail(format!(
+                "it holds {:?} elements where {components} components are needed",
+                accessor.dimensions()
+            )));
+        }
+        if accessor.sparse().is_some() {
+            return Err(fail("sparse accessors are not read".to_owned()));
+        }
+        let data_type = accessor.data_type();
+        let component_size = data_type.size();
+        let element_size = component_size * components;
+        let count = accessor.count();
+        let view = accessor
+            .view()
+            .ok_or_else(|| fail("it has no buffer view".to_owned()))?;
+        let bytes = self
+            .view_bytes(&view)
+            .ok_or_else(|| fail("its buffer view lies outside its buffer".to_owned()))?;
+        let stride = view.stride().unwrap_or(element_size);
+        if stride < element_size {
+            return Err(fail(format!(
+                "its stride {stride} is shorter than an element ({element_size} bytes)"
+            )));
+        }
+        // The last element's end, checked before anything is allocated.
+        let fits = match count.checked_sub(1) {
+            None => true,
+            Some(last) => last
+                .checked_mul(stride)
+                .and_then(|at| at.checked_add(accessor.offset()))
+                .and_then(|at| at.checked_add(element_size))
+                .is_some_and(|end| end <= bytes.len()),
+        };
+        if !fits {
+            return Err(fail(format!(
+                "{count} elements do not fit the {} bytes of its buffer view",
+                bytes.len()
+            )));
+        }
+        let mut elements = Vec::with_capacity(count);
+        for element in 0..count {
+            let start = accessor.offset() + element * stride;
+            let mut values = [T::default(); N];
+            for (component, value) in values.iter_mut().enumerate() {
+                let at = start + component * component_size;
+                *value = bytes
+                    .get(at..at + component_size)
+                    .and_then(|bytes| read(bytes, data_type, accessor.normalized()))
+                    .ok_or_else(|| {
+                        fail(format!(
+                            "element {element} has a component of an unreadable type"
+                        ))
+                    })?;
+            }
+            elements.push(values);
+        }
+        Ok(elements)
+    }
+
+    /// An image's encoded bytes (PNG or JPEG), from a buffer view, a data
+    /// URI or a file beside the asset.
+    pub fn image_bytes(
+        &self,
+        image: &gltf::Image,
+        external: &dyn Fn(&str) -> Option<Vec<u8>>,
+    ) -> Result<Vec<u8>, ImportError> {
+        match image.source() {
+            gltf::image::Source::View { view, .. } => self
+                .view_bytes(&view)
+                .map(<[u8]>::to_vec)
+                .ok_or_else(|| ImportError::Image {
+                    index: image.index(),
+                    problem: "its buffer view lies outside its buffer".to_owned(),
+                }),
+            gltf::image::Source::Uri { uri, .. } => {
+                uri_bytes(uri, external).map_err(|problem| ImportError::Image {
+                    index: image.index(),
+                    problem,
+                })
+            }
+        }
+    }
+}
+
+/// Every primitive's (and morph target's) POSITION accessor is one the
+/// asset has.
+fn positions_in_range(root: &gltf::json::Root) -> Result<(), ImportError> {
+    use gltf::json::mesh::Semantic;
+    use gltf::json::validation::Checked;
+    let accessors = root.accessors.len();
+    for (index, mesh) in root.meshes.iter().enumerate() {
+        for primitive in &mesh.primitives {
+            let position = primitive
+                .attributes
+                .get(&Checked::Valid(Semantic::Positions));
+            let targets = primitive.targets.iter().flatten();
+            let out_of_range = position
+                .into_iter()
+                .chain(targets.filter_map(|target| target.positions.as_ref()))
+                .any(|accessor| accessor.value() >= accessors);
+            if out_of_range {
+                return Err(ImportError::Gltf(format!(
+                    "mesh {index} names a POSITION accessor the asset does not have"
+                )));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// What the gltf crate's validation leaves unchecked and its accessors
+/// would unwrap: an animation channel's target, node and sampler, a
+/// sampler's interpolation, a primitive's mode and attribute names, an
+/// image's source, an accessor's component type and element type.
+fn checked(root: &gltf::json::Root) -> Result<(), ImportError> {
+    use gltf::json::validation::Checked;
+    let invalid = |what: String| ImportError::Gltf(format!("{what} is not valid glTF"));
+    for (index, animation) in root.animations.iter().enumerate() {
+        for (channel_index, channel) in animation.channels.iter().enumerate() {
+            let at = || format!("animation {index}, channel {channel_index}");
+            if channel.sampler.value() >= animation.samplers.len()
+                || channel.target.node.value() >= root.nodes.len()
+                || !matches!(channel.target.path, Checked::Valid(_))
+            {
+                return Err(invalid(at()));
+            }
+        }
+        for (sampler_index, sampler) in animation.samplers.iter().enumerate() {
+            if !matches!(sampler.interpolation, Checked::Valid(_))
+                || sampler.input.value() >= root.accessors.len()
+                || sampler.output.value() >= root.accessors.len()
+            {
+                return Err(invalid(format!(
+                    "animation {index}, sampler {sampler_index}"
+                )));
+            }
+        }
+    }
+    for (index, mesh) in root.meshes.iter().enumerate() {
+        for (primitive_index, primitive) in mesh.primitives.iter().enumerate() {
+            let names_valid = primitive
+                .attributes
+                .keys()
+                .all(|name| matches!(name, Checked::Valid(_)));
+            if !matches!(primitive.mode, Checked::Valid(_)) || !names_valid {
+                return Err(invalid(format!(
+                    "mesh {index}, primitive {primitive_index}"
+                )));
+            }
+        }
+    }
+    for (index, image) in root.images.iter().enumerate() {
+        let sourced = match &image.buffer_view {
+            Some(_) => image.mime_type.is_some(),
+            None => image.uri.is_some(),
+        };
+        if !sourced {
+            return Err(invalid(format!(
+                "image {index} (a buffer view needs a MIME type, else a URI is needed)"
+            )));
+        }
+    }
+    for (index, accessor) in root.accessors.iter().enumerate() {
+        if !matches!(accessor.component_type, Checked::Valid(_))
+            || !matches!(accessor.type_, Checked::Valid(_))
+        {
+            return Err(invalid(format!("accessor {index}")));
+        }
+    }
+    Ok(())
+}
+
+fn dimension_count(dimensions: Dimensions) -> usize {
+    dimensions.multiplicity()
+}
+
+fn component_as_float(bytes: &[u8], data_type: DataType, normalized: bool) -> Option<f32> {
+    let value = match data_type {
+        DataType::F32 => return Some(f32::from_le_bytes(bytes.try_into().ok()?)),
+        DataType::U8 => f32::from(*bytes.first()?) / if normalized { 255.0 } else { 1.0 },
+        DataType::U16 => {
+            f32::from(u16::from_le_bytes(bytes.try_into().ok()?))
+                / if normalized { 65535.0 } else { 1.0 }
+        }
+        DataType::I8 => {
+            let value = f32::from(i8::from_le_bytes(bytes.try_into().ok()?));
+            if normalized {
+                (value / 127.0).max(-1.0)
+            } else {
+                value
+            }
+        }
+        DataType::I16 => {
+            let value = f32::from(i16::from_le_bytes(bytes.try_into().ok()?));
+            if normalized {
+                (value / 32767.0).max(-1.0)
+            } else {
+                value
+            }
+        }
+        DataType::U32 => return None,
+    };
+    Some(value)
+}
+
+fn component_as_integer(bytes: &[u8], data_type: DataType) -> Option<u32> {
+    match data_type {
+        DataType::U8 => bytes.first().map(|&byte| u32::from(byte)),
+        DataType::U16 => Some(u32::from(u16::from_le_bytes(bytes.try_into().ok()?))),
+        DataType::U32 => Some(u32::from_le_bytes(bytes.try_into().ok()?)),
+        _ => None,
+    }
+}
+
+/// The bytes a URI names: base64 data, or a file beside the asset.
+fn uri_bytes(uri: &str, external: &dyn Fn(&str) -> Option<Vec<u8>>) -> Result<Vec<u8>, String> {
+    if let Some(rest) = uri.strip_prefix("data:") {
+        let (_, encoded) = rest
+            .split_once(DATA_URI_BASE64)
+            .ok_or_else(|| "its data URI is not base64".to_owned())?;
+        return base64::engine::general_purpose::STANDARD
+            .decode(encoded)
+            .map_err(|error| format!("its data URI does not decode: {error}"));
+    }
+    external(uri)
+        .ok_or_else(|| format!("the file {uri:?} it names cannot be read beside the asset"))
+}

@@ -1,0 +1,120 @@
+"""Writes the Blender-made glTF fixtures the import tests read, with
+Blender's own glTF importer and exporter (Blender 4.2 as a Python module).
+
+Run from the repository's root, after exporting the humanoid sample:
+
+    python3.11 -m venv /tmp/bpy && /tmp/bpy/bin/pip install "bpy>=4.2,<4.3"
+    cargo run -p ossuary -- convert tests/fixtures/humanoid.cmx \
+        --anim tests/fixtures/humanoid.cmx -o /tmp/humanoid.glb
+    /tmp/bpy/bin/python export/tests/blender/make_fixtures.py /tmp/humanoid.glb
+
+It writes into export/tests/fixtures/:
+
+- humanoid-edited-in-blender.glb: ossuary's glTF of the humanoid (the
+  project's synthetic sample), imported into Blender, one vertex of its arm
+  moved 0.5 along Blender's x, exported with "Include: Custom Properties"
+  (export_extras), as a modder would;
+- made-in-blender.glb: a character made in Blender alone: an armature of
+  two bones (ROOT, SPINE), a box bound to both by vertex groups, a small
+  image texture, and an action turning SPINE.
+"""
+
+import os
+import pathlib
+import sys
+
+import bpy
+import mathutils
+
+FIXTURES = pathlib.Path(__file__).resolve().parent.parent / "fixtures"
+
+
+def empty_scene():
+    bpy.ops.wm.read_factory_settings(use_empty=True)
+
+
+def export(name):
+    bpy.ops.export_scene.gltf(
+        filepath=str(FIXTURES / name),
+        export_format="GLB",
+        export_extras=True,
+    )
+
+
+def edited(source):
+    empty_scene()
+    bpy.ops.import_scene.gltf(filepath=source)
+    # The importer's bone display shape is a mesh of its own; a modder's
+    # export would not carry it.
+    for obj in list(bpy.data.objects):
+        if obj.type == "MESH" and obj.name.startswith("Icosphere"):
+            bpy.data.objects.remove(obj)
+    arm = bpy.data.objects["xskin-humanoid-L_ARM-ARM"]
+    arm.data.vertices[0].co.x += 0.5
+    export("humanoid-edited-in-blender.glb")
+
+
+def made():
+    empty_scene()
+    armature = bpy.data.armatures.new("figure")
+    rig = bpy.data.objects.new("figure", armature)
+    bpy.context.scene.collection.objects.link(rig)
+    bpy.context.view_layer.objects.active = rig
+    bpy.ops.object.mode_set(mode="EDIT")
+    root = armature.edit_bones.new("ROOT")
+    root.head, root.tail = (0, 0, 0), (0, 0, 1)
+    spine = armature.edit_bones.new("SPINE")
+    spine.head, spine.tail = (0, 0, 1), (0, 0, 2)
+    spine.parent = root
+    bpy.ops.object.mode_set(mode="OBJECT")
+
+    bpy.ops.mesh.primitive_cube_add(size=0.5, location=(0, 0, 1.25))
+    box = bpy.context.active_object
+    box.name = "box"
+    bpy.ops.object.transform_apply(location=True, rotation=True, scale=True)
+    lower = box.vertex_groups.new(name="ROOT")
+    upper = box.vertex_groups.new(name="SPINE")
+    for vertex in box.data.vertices:
+        if vertex.co.z < 1.25:
+            # Three joints' worth of pull on the lower half: two kept.
+            lower.add([vertex.index], 0.7, "REPLACE")
+            upper.add([vertex.index], 0.3, "REPLACE")
+        else:
+            upper.add([vertex.index], 1.0, "REPLACE")
+    box.parent = rig
+    box.modifiers.new("Armature", "ARMATURE").object = rig
+
+    image = bpy.data.images.new("box-colours", 4, 4)
+    pixels = []
+    for y in range(4):
+        for x in range(4):
+            pixels += [x / 3, y / 3, 0.5, 1.0]
+    image.pixels = pixels
+    image.file_format = "PNG"
+    image.pack()
+    material = bpy.data.materials.new("box")
+    material.use_nodes = True
+    texture = material.node_tree.nodes.new("ShaderNodeTexImage")
+    texture.image = image
+    shader = material.node_tree.nodes["Principled BSDF"]
+    material.node_tree.links.new(texture.outputs["Color"], shader.inputs["Base Color"])
+    box.data.materials.append(material)
+
+    rig.animation_data_create()
+    rig.animation_data.action = bpy.data.actions.new("nod")
+    bone = rig.pose.bones["SPINE"]
+    bone.rotation_mode = "QUATERNION"
+    for frame, angle in [(1, 0.0), (13, 0.4), (25, 0.0)]:
+        bone.rotation_quaternion = (1.0, 0.0, 0.0, 0.0)
+        bone.rotation_quaternion.rotate(mathutils.Euler((angle, 0, 0)))
+        bone.keyframe_insert("rotation_quaternion", frame=frame)
+    export("made-in-blender.glb")
+
+
+if __name__ == "__main__":
+    edited(sys.argv[1])
+    made()
+    # bpy 4.2 can crash tearing itself down after the files are written;
+    # leave before it does.
+    sys.stdout.flush()
+    os._exit(0)
