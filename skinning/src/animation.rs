@@ -489,6 +489,58 @@ mod tests {
     }
 
     #[test]
+    fn sampling_into_kept_locals_gives_the_pose_and_checks_their_length() {
+        let skeleton = arm();
+        let quarter = Quat::from_rotation_z(FRAC_PI_2).to_array();
+        let clip = Clip::bind(
+            &motion(vec![
+                Track {
+                    joint: TrackTarget::Name("ARM".to_owned()),
+                    keys: Keys::Parts {
+                        translations: vec![[0.0, 2.0, 0.0], [0.0, 3.0, 0.0]],
+                        rotations: Vec::new(),
+                    },
+                },
+                // Keys neither part: the joint stays at rest.
+                Track {
+                    joint: TrackTarget::Name("ROOT".to_owned()),
+                    keys: Keys::Parts {
+                        translations: Vec::new(),
+                        rotations: Vec::new(),
+                    },
+                },
+                Track {
+                    joint: TrackTarget::Index(0),
+                    keys: Keys::Parts {
+                        translations: Vec::new(),
+                        rotations: vec![quarter, quarter],
+                    },
+                },
+            ]),
+            2,
+            &skeleton,
+        )
+        .unwrap();
+        let mut locals = vec![Affine3A::IDENTITY; 2];
+        for frame in 0..2 {
+            clip.sample(&skeleton, frame, &mut locals).unwrap();
+            assert_eq!(locals, clip.pose(&skeleton, frame).unwrap().locals());
+        }
+        // By hand, frame 1: the arm at (0, 3, 0) with no turn; the root
+        // turned a quarter at its rest place (the origin).
+        assert!(Vec3::from(locals[1].translation).abs_diff_eq(Vec3::new(0.0, 3.0, 0.0), 1e-6));
+        assert!(locals[0]
+            .transform_vector3(Vec3::X)
+            .abs_diff_eq(Vec3::Y, 1e-6));
+        assert_eq!(
+            clip.sample(&skeleton, 0, &mut locals[..1])
+                .unwrap_err()
+                .to_string(),
+            "locals has 1 entries, but the skeleton has 2 joints"
+        );
+    }
+
+    #[test]
     fn a_depth_pattern_binds_only_to_the_same_hierarchy() {
         let skeleton = arm();
         let with_pattern = |pattern: Vec<i64>| JointMotion {
