@@ -98,6 +98,15 @@ fn keep<T>(result: T) {
     black_box(result);
 }
 
+/// A time per call, in microseconds below a tenth of a millisecond.
+fn duration(seconds: f64) -> String {
+    if seconds < 1e-4 {
+        format!("{:.3} µs", seconds * 1e6)
+    } else {
+        format!("{:.3} ms", seconds * 1e3)
+    }
+}
+
 fn median(values: &mut [f64]) -> f64 {
     values.sort_by(f64::total_cmp);
     values[values.len() / 2]
@@ -135,7 +144,7 @@ fn race(case: &str, mut contenders: Vec<Contender>) {
     let mut line = format!("{case}:");
     for (index, contender) in contenders.iter().enumerate() {
         let mut own = times[index].clone();
-        line += &format!(" {} {:.3} ms", contender.name, median(&mut own) * 1e3);
+        line += &format!(" {} {}", contender.name, duration(median(&mut own)));
         line += if index == ossuary { ";" } else { "," };
     }
     for (index, contender) in contenders.iter().enumerate().take(ossuary) {
