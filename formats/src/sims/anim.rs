@@ -89,8 +89,9 @@ pub struct Motion {
     pub first_translation: u32,
     /// The motion's first entry in the rotations.
     pub first_rotation: u32,
-    /// Non-zero when property lists follow. Kept as data: only its being
-    /// 0 matters to the readers.
+    /// Non-zero when property lists follow (ts1-blender-io's reading;
+    /// FreeSO's reads them only after a 1). Kept as data, so any non-zero
+    /// value comes back as it was.
     pub has_properties: u8,
     /// Lists of key/value properties.
     #[schema(present_if = has_properties, prefix = u32)]
