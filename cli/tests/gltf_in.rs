@@ -296,6 +296,23 @@ fn a_gltf_the_game_cannot_hold_is_refused_in_one_sentence_with_no_folder_left() 
         json["nodes"][1]["name"] = json["nodes"][0]["name"].clone();
     });
     refused(&twice, "names the joint \"ROOT\" twice");
+    // Joint 200 of a skin of 12: the JOINTS_0 accessor read as floats would
+    // be wrong, so its first vertex's first joint byte is set directly.
+    let mut far_joint = buffer.clone();
+    let joints_accessor = json["meshes"][0]["primitives"][0]["attributes"]["JOINTS_0"]
+        .as_u64()
+        .unwrap() as usize;
+    let accessor = &json["accessors"][joints_accessor];
+    let view = &json["bufferViews"][accessor["bufferView"].as_u64().unwrap() as usize];
+    let at = view["byteOffset"].as_u64().unwrap_or(0) as usize
+        + accessor["byteOffset"].as_u64().unwrap_or(0) as usize;
+    far_joint[at] = 200;
+    let far = dir.path().join("far-joint.gltf");
+    write_gltf(&far, json.clone(), &far_joint);
+    refused(
+        &far,
+        "vertex 0 of primitive 0 follows joint 200, and the skin has 12",
+    );
     let scaled = edited("scaled.gltf", &|json| {
         json["nodes"][2]["scale"] = serde_json::json!([1.0, 2.0, 1.0]);
     });

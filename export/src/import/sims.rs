@@ -207,7 +207,7 @@ pub fn import(
             problem: "it has no skin: a Sims skin must follow the skeleton's bones".to_owned(),
         })?;
         let joints = skin_joints(asset, &gltf_skin, skeleton)?;
-        let read = read_mesh(asset, &mesh, &mesh_name)?;
+        let read = read_mesh(asset, &mesh, &mesh_name, joints.names.len())?;
         more_than_two += read.more_than_two;
         let extras = mesh
             .extras()
@@ -500,6 +500,7 @@ fn read_mesh<'a>(
     asset: &'a Asset,
     mesh: &gltf::Mesh<'a>,
     name: &str,
+    joint_count: usize,
 ) -> Result<ReadMesh<'a>, ImportError> {
     let fail = |problem: String| ImportError::Mesh {
         mesh: name.to_owned(),
@@ -556,11 +557,26 @@ fn read_mesh<'a>(
             let weights = asset.floats::<4>(&weights)?;
             same_count("joint sets", joints.len())?;
             same_count("weight sets", weights.len())?;
-            for ((vertex, joints), weights) in weighted.iter_mut().zip(&joints).zip(&weights) {
+            let primitive_index = index;
+            for (index, ((vertex, joints), weights)) in
+                weighted.iter_mut().zip(&joints).zip(&weights).enumerate()
+            {
                 for (&joint, &weight) in joints.iter().zip(weights) {
-                    if weight > 0.0 {
-                        vertex.push((joint as usize, weight));
+                    if !(weight.is_finite() && weight >= 0.0) {
+                        return Err(fail(format!(
+                            "vertex {index} of primitive {primitive_index} has the weight {weight}"
+                        )));
                     }
+                    if weight == 0.0 {
+                        continue;
+                    }
+                    if joint as usize >= joint_count {
+                        return Err(fail(format!(
+                            "vertex {index} of primitive {primitive_index} follows joint {joint}, \
+                             and the skin has {joint_count}"
+                        )));
+                    }
+                    vertex.push((joint as usize, weight));
                 }
             }
             set += 1;
