@@ -879,3 +879,30 @@ fn the_game_s_skeleton_beside_the_gltf_is_taken() {
     assert_status(&convert(), 0);
     assert!(out.join(format!("{SKIN}.skn")).is_file());
 }
+
+/// A `.gltf` whose buffer is a file beside it (as Blender's "glTF
+/// Separate" writes): read by its plain name; a name leading out of the
+/// folder is not followed.
+#[test]
+fn a_buffer_beside_the_gltf_is_read_and_one_outside_is_not() {
+    let dir = tempfile::tempdir().unwrap();
+    let gltf = exported(dir.path(), "h.gltf");
+    let (mut json, buffer) = gltf_parts(&gltf);
+    std::fs::write(dir.path().join("h.bin"), &buffer).unwrap();
+    json["buffers"][0]["uri"] = "h.bin".into();
+    let separate = dir.path().join("separate.gltf");
+    std::fs::write(&separate, serde_json::to_vec(&json).unwrap()).unwrap();
+    let out = dir.path().join("out");
+    assert_status(&import(&separate, &out), 0);
+    assert!(out.join(format!("{SKIN}.skn")).is_file());
+
+    let inner = dir.path().join("inner");
+    std::fs::create_dir(&inner).unwrap();
+    json["buffers"][0]["uri"] = "../h.bin".into();
+    let outside = inner.join("outside.gltf");
+    std::fs::write(&outside, serde_json::to_vec(&json).unwrap()).unwrap();
+    refused(
+        &outside,
+        "the file \"../h.bin\" it names cannot be read beside the asset",
+    );
+}
