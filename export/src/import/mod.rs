@@ -4,6 +4,7 @@
 
 pub mod bmp;
 mod document;
+mod mesh;
 pub mod sims;
 
 pub use document::Asset;

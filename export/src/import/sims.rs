@@ -31,8 +31,6 @@ use formats::schema::{BinarySchema, Magic, RawString};
 use formats::sims::cmx::{self, Cmx, MAXIS_COMMENT, RETAIL_VERSION};
 use formats::sims::skn::{self, Skn};
 use glam::{Affine3A, Mat4, Vec3};
-use gltf::mesh::Mode;
-use gltf::Semantic;
 use serde::{Deserialize, Serialize};
 
 use super::document::Asset;
@@ -417,10 +415,6 @@ struct Joints {
 /// The mirror in x that turns the Sims' left-handed axes into glTF's.
 const MIRROR: Vec3 = Vec3::new(-1.0, 1.0, 1.0);
 
-fn mirror(point: Vec3) -> Vec3 {
-    point * MIRROR
-}
-
 fn skin_joints(
     asset: &Asset,
     skin: &gltf::Skin,
@@ -502,137 +496,26 @@ fn read_mesh<'a>(
     name: &str,
     joint_count: usize,
 ) -> Result<ReadMesh<'a>, ImportError> {
-    let fail = |problem: String| ImportError::Mesh {
-        mesh: name.to_owned(),
-        problem,
-    };
-    let mut read = ReadMesh {
-        positions: Vec::new(),
-        normals: Vec::new(),
-        uvs: Vec::new(),
-        triangles: Vec::new(),
-        influences: Vec::new(),
-        more_than_two: 0,
-        image: None,
-    };
-    for (index, primitive) in mesh.primitives().enumerate() {
-        if primitive.mode() != Mode::Triangles {
-            return Err(fail(format!(
-                "primitive {index} is {:?}, not triangles",
-                primitive.mode()
-            )));
-        }
-        let first = u32::try_from(read.positions.len())
-            .map_err(|_| fail("it has more than 2^32 vertices".to_owned()))?;
-        let attribute = |semantic: Semantic, what: &str| {
-            primitive
-                .get(&semantic)
-                .ok_or_else(|| fail(format!("primitive {index} has no {what}")))
-        };
-        let positions = asset.floats::<3>(&attribute(Semantic::Positions, "positions")?)?;
-        let count = positions.len();
-        let same_count = |what: &str, len: usize| {
-            if len == count {
-                Ok(())
-            } else {
-                Err(fail(format!(
-                    "primitive {index} has {len} {what} for {count} positions"
-                )))
-            }
-        };
-        let normals = asset.floats::<3>(&attribute(Semantic::Normals, "normals")?)?;
-        same_count("normals", normals.len())?;
-        let uvs = asset.floats::<2>(&attribute(
-            Semantic::TexCoords(0),
-            "texture coordinates (uvs)",
-        )?)?;
-        same_count("uvs", uvs.len())?;
-        let mut weighted: Vec<Vec<(usize, f32)>> = vec![Vec::new(); count];
-        let mut set = 0;
-        while let (Some(joints), Some(weights)) = (
-            primitive.get(&Semantic::Joints(set)),
-            primitive.get(&Semantic::Weights(set)),
-        ) {
-            let joints = asset.integers::<4>(&joints)?;
-            let weights = asset.floats::<4>(&weights)?;
-            same_count("joint sets", joints.len())?;
-            same_count("weight sets", weights.len())?;
-            let primitive_index = index;
-            for (index, ((vertex, joints), weights)) in
-                weighted.iter_mut().zip(&joints).zip(&weights).enumerate()
-            {
-                for (&joint, &weight) in joints.iter().zip(weights) {
-                    if !(weight.is_finite() && weight >= 0.0) {
-                        return Err(fail(format!(
-                            "vertex {index} of primitive {primitive_index} has the weight {weight}"
-                        )));
-                    }
-                    if weight == 0.0 {
-                        continue;
-                    }
-                    if joint as usize >= joint_count {
-                        return Err(fail(format!(
-                            "vertex {index} of primitive {primitive_index} follows joint {joint}, \
-                             and the skin has {joint_count}"
-                        )));
-                    }
-                    vertex.push((joint as usize, weight));
-                }
-            }
-            set += 1;
-        }
-        if set == 0 {
-            return Err(fail(format!(
-                "primitive {index} has no joints and weights (JOINTS_0, WEIGHTS_0)"
-            )));
-        }
-        for (vertex, influences) in weighted.into_iter().enumerate() {
-            let (kept, dropped) = two_heaviest(influences).ok_or_else(|| {
-                fail(format!(
-                    "vertex {vertex} of primitive {index} follows no joint"
-                ))
-            })?;
-            read.more_than_two += usize::from(dropped);
-            read.influences.push(kept);
-        }
-        read.positions
-            .extend(positions.iter().map(|&p| mirror(Vec3::from_array(p))));
-        read.normals
-            .extend(normals.iter().map(|&n| mirror(Vec3::from_array(n))));
-        read.uvs.extend(uvs);
-        let corners: Vec<u32> = match primitive.indices() {
-            Some(indices) => asset
-                .integers::<1>(&indices)?
-                .into_iter()
-                .map(|[index]| index)
-                .collect(),
-            None => (0..u32::try_from(count).unwrap_or(u32::MAX)).collect(),
-        };
-        if corners.len() % 3 != 0 {
-            return Err(fail(format!(
-                "primitive {index} has {} corners, not a whole number of triangles",
-                corners.len()
-            )));
-        }
-        for triangle in corners.chunks_exact(3) {
-            let [a, b, c] = [triangle[0], triangle[1], triangle[2]];
-            if [a, b, c].iter().any(|&corner| corner as usize >= count) {
-                return Err(fail(format!(
-                    "primitive {index} has a triangle on a vertex past its {count}"
-                )));
-            }
-            // Wound back as the left-handed file winds it.
-            read.triangles.push([first + a, first + c, first + b]);
-        }
-        if read.image.is_none() {
-            read.image = primitive
-                .material()
-                .pbr_metallic_roughness()
-                .base_color_texture()
-                .map(|info| info.texture().source());
-        }
+    let read = super::mesh::read(asset, mesh, name, joint_count)?;
+    let mut influences = Vec::with_capacity(read.influences.len());
+    let mut more_than_two = 0;
+    for (vertex, weighted) in read.influences.into_iter().enumerate() {
+        let (kept, dropped) = two_heaviest(weighted).ok_or_else(|| ImportError::Mesh {
+            mesh: name.to_owned(),
+            problem: format!("vertex {vertex} follows no joint"),
+        })?;
+        more_than_two += usize::from(dropped);
+        influences.push(kept);
     }
-    Ok(read)
+    Ok(ReadMesh {
+        positions: read.positions,
+        normals: read.normals,
+        uvs: read.uvs,
+        triangles: read.triangles,
+        influences,
+        more_than_two,
+        image: read.image,
+    })
 }
 
 /// The two heaviest joints, renormalised; whether more were dropped.
