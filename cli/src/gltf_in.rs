@@ -7,13 +7,14 @@
 
 use std::path::{Path, PathBuf};
 
-use export::import::{sims, Asset, ImportError};
+use export::import::{sims, swg, Asset, ImportError};
 use formats::rig::{self, RigOptions};
 use formats::schema::BinarySchema;
 use formats::sims::bcf::Bcf;
 use formats::sims::bmf::Bmf;
 use formats::sims::cmx::Cmx;
 use formats::sims::skn::Skn;
+use formats::swg::sat::{Appearance, AppearanceVersion};
 
 use crate::error::{CliError, Problem};
 use crate::{input, output, Context};
@@ -126,6 +127,78 @@ pub fn run_sims(context: &mut Context, request: &Request) -> Result<bool, CliErr
         files.push(skill.stream);
     }
     files.extend(character.textures);
+    write_group(path, request.folder, &files)?;
+    Ok(true)
+}
+
+/// Converts the glTF into Star Wars Galaxies' files in `request.folder`:
+/// a `.mgn` and a `.lmg` per mesh, and a `.sat` named as the glTF, for the
+/// skeleton `--skeleton` names (required: SWG has no one skeleton file
+/// every character shares): a `.skt`, or an appearance (`.sat`) whose
+/// skeletons the new one takes as it names them.
+pub fn run_swg(context: &mut Context, request: &Request) -> Result<bool, CliError> {
+    let path = request.input;
+    let fail = |error: ImportError| CliError::input(path, Problem::Import(error));
+    let Some(skeleton_path) = request.skeleton else {
+        return Err(CliError::Usage(format!(
+            "{}: name the skeleton its meshes are for with --skeleton FILE.skt",
+            path.display()
+        )));
+    };
+    if request.write_skeleton {
+        return Err(CliError::Usage(
+            "--write-skeleton writes a Sims skeleton; for SWG, name the .skt with --skeleton"
+                .to_owned(),
+        ));
+    }
+    let catalogue = context.catalogue;
+    let skeleton_input = input::load(&catalogue, skeleton_path, None)?;
+    let skeleton = skeleton_input.required_skeleton(RigOptions::default())?;
+    // An appearance's skeletons (the Twi'lek's face under her body's
+    // `head`) are named as it names them; a skeleton file stands at the root.
+    let attachments = match skeleton_input
+        .document
+        .as_any()
+        .downcast_ref::<Appearance>()
+    {
+        Some(appearance) => {
+            let AppearanceVersion::V3(contents) = &appearance.version;
+            contents.skeletons.clone()
+        }
+        None => {
+            let file = skeleton_path
+                .file_name()
+                .map(|name| name.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            vec![swg::skeleton_at_root(&file)]
+        }
+    };
+    let bytes = input::read(path)?;
+    let beside = path.parent().map(Path::to_path_buf).unwrap_or_default();
+    let external = |uri: &str| -> Option<Vec<u8>> {
+        output::plain_file_name("the file", uri).ok()?;
+        input::read(&beside.join(uri)).ok()
+    };
+    let asset = Asset::read(&bytes, &external).map_err(fail)?;
+    let character = swg::import(&asset, &skeleton, &attachments).map_err(fail)?;
+    let mut files: Vec<(String, Vec<u8>)> = Vec::new();
+    for (stem, mesh, levels) in &character.meshes {
+        files.push((
+            format!("{stem}.mgn"),
+            encoded(path, mesh.to_bytes(), "swg-mgn")?,
+        ));
+        files.push((
+            format!("{stem}.lmg"),
+            encoded(path, levels.to_bytes(), "swg-lmg")?,
+        ));
+    }
+    let stem = path
+        .file_stem()
+        .map_or_else(|| "character".into(), |stem| stem.to_string_lossy());
+    files.push((
+        format!("{stem}.sat"),
+        encoded(path, character.appearance.to_bytes(), "swg-sat")?,
+    ));
     write_group(path, request.folder, &files)?;
     Ok(true)
 }

@@ -6,6 +6,7 @@ pub mod bmp;
 mod document;
 mod mesh;
 pub mod sims;
+pub mod swg;
 
 pub use document::Asset;
 
