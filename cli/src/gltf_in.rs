@@ -8,13 +8,14 @@
 use std::path::{Path, PathBuf};
 
 use export::import::{sims, swg, Asset, ImportError};
-use formats::rig::{self, RigOptions};
+use formats::rig::{self, RigError, RigOptions};
 use formats::schema::BinarySchema;
 use formats::sims::bcf::Bcf;
 use formats::sims::bmf::Bmf;
 use formats::sims::cmx::Cmx;
 use formats::sims::skn::Skn;
 use formats::swg::sat::{Appearance, AppearanceVersion};
+use formats::swg::skt::Skeleton as Skt;
 
 use crate::error::{CliError, Problem};
 use crate::{input, output, Context};
@@ -153,26 +154,7 @@ pub fn run_swg(context: &mut Context, request: &Request) -> Result<bool, CliErro
     }
     let catalogue = context.catalogue;
     let skeleton_input = input::load(&catalogue, skeleton_path, None)?;
-    let skeleton = skeleton_input.required_skeleton(RigOptions::default())?;
-    // An appearance's skeletons (the Twi'lek's face under her body's
-    // `head`) are named as it names them; a skeleton file stands at the root.
-    let attachments = match skeleton_input
-        .document
-        .as_any()
-        .downcast_ref::<Appearance>()
-    {
-        Some(appearance) => {
-            let AppearanceVersion::V3(contents) = &appearance.version;
-            contents.skeletons.clone()
-        }
-        None => {
-            let file = skeleton_path
-                .file_name()
-                .map(|name| name.to_string_lossy().into_owned())
-                .unwrap_or_default();
-            vec![swg::skeleton_at_root(&file)]
-        }
-    };
+    let skeletons = skeleton_files(&skeleton_input, skeleton_path)?;
     let bytes = input::read(path)?;
     let beside = path.parent().map(Path::to_path_buf).unwrap_or_default();
     let external = |uri: &str| -> Option<Vec<u8>> {
@@ -180,7 +162,7 @@ pub fn run_swg(context: &mut Context, request: &Request) -> Result<bool, CliErro
         input::read(&beside.join(uri)).ok()
     };
     let asset = Asset::read(&bytes, &external).map_err(fail)?;
-    let character = swg::import(&asset, &skeleton, &attachments).map_err(fail)?;
+    let character = swg::import(&asset, &skeletons).map_err(fail)?;
     let mut files: Vec<(String, Vec<u8>)> = Vec::new();
     for (stem, mesh, levels) in &character.meshes {
         files.push((
@@ -201,6 +183,55 @@ pub fn run_swg(context: &mut Context, request: &Request) -> Result<bool, CliErro
     ));
     write_group(path, request.folder, &files)?;
     Ok(true)
+}
+
+/// The skeleton files `--skeleton` gives, with their joints: an
+/// appearance's, as it attaches them (the Twi'lek's face under her body's
+/// `head`), or one `.skt` at the root.
+fn skeleton_files(input: &input::Input, path: &Path) -> Result<Vec<swg::SkeletonFile>, CliError> {
+    let fail = |error: RigError| CliError::input(path, error);
+    let names = |skeleton: rig::Skeleton| -> Vec<String> {
+        skeleton
+            .joints
+            .into_iter()
+            .map(|joint| joint.name)
+            .collect()
+    };
+    let Some(appearance) = input.document.as_any().downcast_ref::<Appearance>() else {
+        let file = path
+            .file_name()
+            .map(|name| name.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let skeleton = input.required_skeleton(RigOptions::default())?;
+        return Ok(vec![swg::SkeletonFile {
+            attachment: swg::skeleton_at_root(&file),
+            joints: names(skeleton),
+        }]);
+    };
+    let AppearanceVersion::V3(contents) = &appearance.version;
+    let mut files = Vec::with_capacity(contents.skeletons.len());
+    for attachment in &contents.skeletons {
+        let skeleton_path = attachment.skeleton.to_text();
+        let found = input
+            .files
+            .find(
+                &format!("the skeleton {skeleton_path}"),
+                std::slice::from_ref(&skeleton_path),
+            )
+            .map_err(|error| fail(error.into()))?;
+        let skt = Skt::from_bytes(&found.bytes)
+            .map_err(|source| CliError::input(&found.path, Problem::Decode(source)))?;
+        let level = skt.levels().into_iter().next().ok_or_else(|| {
+            fail(RigError::Invalid(format!(
+                "{skeleton_path} holds no skeleton"
+            )))
+        })?;
+        files.push(swg::SkeletonFile {
+            attachment: attachment.clone(),
+            joints: names(level.skeleton().map_err(fail)?),
+        });
+    }
+    Ok(files)
 }
 
 /// The skeleton the suits are meant for: `--skeleton`'s, else the game's

@@ -85,14 +85,16 @@ pub fn skeleton_at_root(file: &str) -> SkeletonAttachment {
     }
 }
 
-/// The character `asset` holds, for `skeleton` (its joints in SWG's axes),
-/// made of the skeleton files `attachments` names (the appearance's
-/// `SKTI`, and each mesh's `SKTM`).
-pub fn import(
-    asset: &Asset,
-    skeleton: &rig::Skeleton,
-    attachments: &[SkeletonAttachment],
-) -> Result<SwgCharacter, ImportError> {
+/// A skeleton file as the appearance attaches it, and its joints' names.
+pub struct SkeletonFile {
+    pub attachment: SkeletonAttachment,
+    pub joints: Vec<String>,
+}
+
+/// The character `asset` holds, for the skeleton made of `skeletons` (the
+/// appearance's `SKTI`); each mesh names (`SKTM`) those whose joints it
+/// follows.
+pub fn import(asset: &Asset, skeletons: &[SkeletonFile]) -> Result<SwgCharacter, ImportError> {
     // Per .mgn (by its file stem): its groups, in the asset's order.
     let mut meshes: BTreeMap<String, Vec<Group>> = BTreeMap::new();
     for node in asset.document.nodes() {
@@ -112,11 +114,11 @@ pub fn import(
             if joints.contains(&name) {
                 return Err(ImportError::JointTwice(name));
             }
-            if !skeleton
-                .joints
+            let known = skeletons
                 .iter()
-                .any(|known| known.name.eq_ignore_ascii_case(&name))
-            {
+                .flat_map(|file| &file.joints)
+                .any(|known| known.eq_ignore_ascii_case(&name));
+            if !known {
                 return Err(ImportError::UnknownJoint(name));
             }
             joints.push(name);
@@ -166,12 +168,29 @@ pub fn import(
     if meshes.is_empty() {
         return Err(ImportError::NoMeshes);
     }
-    let skeleton_paths: Vec<RawString> = attachments
-        .iter()
-        .map(|attachment| attachment.skeleton.clone())
-        .collect();
     let mut built = Vec::new();
     for (stem, groups) in meshes {
+        // The skeleton files holding a joint the mesh's vertices follow.
+        let followed: Vec<&String> = groups
+            .iter()
+            .flat_map(|group| {
+                group
+                    .read
+                    .influences
+                    .iter()
+                    .flatten()
+                    .filter_map(|&(joint, _)| group.joints.get(joint))
+            })
+            .collect();
+        let skeleton_paths: Vec<RawString> = skeletons
+            .iter()
+            .filter(|file| {
+                file.joints
+                    .iter()
+                    .any(|joint| followed.iter().any(|name| name.eq_ignore_ascii_case(joint)))
+            })
+            .map(|file| file.attachment.skeleton.clone())
+            .collect();
         let mesh = mgn(&groups, &skeleton_paths).map_err(|problem| ImportError::Mesh {
             mesh: stem.clone(),
             problem,
@@ -195,7 +214,10 @@ pub fn import(
                 .iter()
                 .map(|(stem, _, _)| RawString::from(format!("{MESH_FOLDER}/{stem}.lmg").as_str()))
                 .collect(),
-            skeletons: attachments.to_vec(),
+            skeletons: skeletons
+                .iter()
+                .map(|file| file.attachment.clone())
+                .collect(),
             animation_tables: None,
             lod_distances: None,
             soft_skinning: None,

@@ -1,0 +1,228 @@
+//! `convert IN.glb --to swg-sat --skeleton FILE -o DIR`: glTF back into
+//! Star Wars Galaxies' files. The SWG humanoid sample and (with
+//! OSSUARY_CORPUS) the real Twi'lek, exported and brought back: the same
+//! position lists, weights, shader groups, triangles, texture coordinates
+//! and blend targets; occlusion zones, lighting vectors, hardpoints and
+//! texture renderers are not carried yet.
+
+mod support;
+
+use std::path::{Path, PathBuf};
+
+use formats::schema::BinarySchema;
+use formats::swg::mgn::{Mesh, MeshBody};
+use support::{assert_status, files_below, fixture, ossuary, stderr, text};
+
+fn body(path: &Path) -> MeshBody {
+    Mesh::from_bytes(&std::fs::read(path).unwrap())
+        .unwrap()
+        .body()
+        .clone()
+}
+
+/// Each position's weights as (joint name, weight), sorted.
+fn named_weights(body: &MeshBody) -> Vec<Vec<(String, i64)>> {
+    let mut weights = body.weights.iter();
+    body.weights_per_position
+        .iter()
+        .map(|&count| {
+            let mut own: Vec<(String, i64)> = weights
+                .by_ref()
+                .take(count as usize)
+                .map(|weight| {
+                    let joint = body.joints[weight.joint as usize].to_text().to_lowercase();
+                    (joint, (weight.weight * 1e5).round() as i64)
+                })
+                .collect();
+            own.sort();
+            own
+        })
+        .collect()
+}
+
+/// The back mesh against the original: everything glTF carries.
+fn assert_same_geometry(back: &MeshBody, original: &MeshBody, name: &str) {
+    assert_eq!(back.skeletons, original.skeletons, "{name}");
+    assert_eq!(back.positions.len(), original.positions.len(), "{name}");
+    for (a, b) in back.positions.iter().zip(&original.positions) {
+        for (x, y) in a.iter().zip(b) {
+            assert!((x - y).abs() <= 1e-5, "{name}: {a:?} against {b:?}");
+        }
+    }
+    assert_eq!(named_weights(back), named_weights(original), "{name}");
+    assert_eq!(
+        back.shader_groups.len(),
+        original.shader_groups.len(),
+        "{name}"
+    );
+    for (a, b) in back.shader_groups.iter().zip(&original.shader_groups) {
+        assert_eq!(a.shader, b.shader, "{name}");
+        assert_eq!(a.position_indices, b.position_indices, "{name}");
+        assert_eq!(
+            a.triangles().collect::<Vec<_>>(),
+            b.triangles().collect::<Vec<_>>(),
+            "{name}"
+        );
+        // Texture coordinates go through glTF untouched: bit for bit.
+        assert_eq!(a.uvs(), b.uvs(), "{name}");
+        let normal = |body: &MeshBody, group: &formats::swg::mgn::ShaderGroup, vertex: usize| {
+            let index = group.normal_indices.as_ref().unwrap()[vertex] as usize;
+            body.normals.as_ref().unwrap()[index]
+        };
+        for vertex in 0..a.position_indices.len() {
+            let (x, y) = (normal(back, a, vertex), normal(original, b, vertex));
+            let length = y.iter().map(|c| c * c).sum::<f32>().sqrt();
+            for (p, q) in x.iter().zip(&y) {
+                assert!(
+                    (p - q / length).abs() <= 1e-5,
+                    "{name}: {x:?} against {y:?}"
+                );
+            }
+        }
+    }
+    let targets = |body: &MeshBody| -> Vec<(String, Vec<(i32, [f32; 3])>)> {
+        body.blend_targets
+            .iter()
+            .flatten()
+            .map(|target| {
+                let mut offsets: Vec<(i32, [f32; 3])> = target
+                    .positions
+                    .iter()
+                    .flatten()
+                    .filter(|offset| offset.offset != [0.0; 3])
+                    .map(|offset| (offset.index, offset.offset))
+                    .collect();
+                offsets.sort_by_key(|(index, _)| *index);
+                (target.name.to_text(), offsets)
+            })
+            .collect()
+    };
+    let (back_targets, original_targets) = (targets(back), targets(original));
+    assert_eq!(back_targets.len(), original_targets.len(), "{name}");
+    for ((back_name, back), (original_name, original)) in back_targets.iter().zip(&original_targets)
+    {
+        assert_eq!(back_name, original_name, "{name}");
+        assert_eq!(
+            back.iter().map(|(index, _)| index).collect::<Vec<_>>(),
+            original.iter().map(|(index, _)| index).collect::<Vec<_>>(),
+            "{name}: {back_name}"
+        );
+        for ((_, a), (_, b)) in back.iter().zip(original) {
+            for (x, y) in a.iter().zip(b) {
+                assert!(
+                    (x - y).abs() <= 1e-5,
+                    "{name}: {back_name}: {a:?} against {b:?}"
+                );
+            }
+        }
+    }
+}
+
+fn import(glb: &Path, skeleton: &str, out: &Path) -> std::process::Output {
+    ossuary(&[
+        "convert",
+        &text(glb),
+        "--to",
+        "swg-sat",
+        "--skeleton",
+        skeleton,
+        "-o",
+        &text(out),
+    ])
+}
+
+#[test]
+fn the_swg_humanoid_comes_back_from_its_own_gltf() {
+    let dir = tempfile::tempdir().unwrap();
+    let glb = dir.path().join("humanoid.glb");
+    assert_status(
+        &ossuary(&["convert", &fixture("humanoid.sat"), "-o", &text(&glb)]),
+        0,
+    );
+    let out = dir.path().join("out");
+    let output = import(&glb, &fixture("humanoid.skt"), &out);
+    assert_status(&output, 0);
+    assert_eq!(
+        files_below(&out),
+        ["humanoid.lmg", "humanoid.mgn", "humanoid.sat"].map(PathBuf::from)
+    );
+    assert_status(&ossuary(&["check", &text(&out)]), 0);
+    let original = body(Path::new(&fixture("humanoid.mgn")));
+    assert_same_geometry(&body(&out.join("humanoid.mgn")), &original, "humanoid.mgn");
+    // The appearance names the list, the list the mesh, as the game finds
+    // them; ossuary poses the new character on the skeleton.
+    let joints = ossuary(&["joints", &text(&out.join("humanoid.sat"))]);
+    assert!(
+        stderr(&joints).contains("humanoid.skt"),
+        "{}",
+        stderr(&joints)
+    );
+    let render = dir.path().join("back.png");
+    let skt_dir = out.join("appearance/skeleton");
+    std::fs::create_dir_all(&skt_dir).unwrap();
+    std::fs::copy(fixture("humanoid.skt"), skt_dir.join("humanoid.skt")).unwrap();
+    assert_status(
+        &ossuary(&[
+            "render",
+            &text(&out.join("humanoid.sat")),
+            "-o",
+            &text(&render),
+        ]),
+        0,
+    );
+}
+
+#[test]
+fn swg_needs_the_skeleton_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let glb = dir.path().join("humanoid.glb");
+    assert_status(
+        &ossuary(&["convert", &fixture("humanoid.sat"), "-o", &text(&glb)]),
+        0,
+    );
+    let out = dir.path().join("out");
+    let output = ossuary(&["convert", &text(&glb), "--to", "swg-sat", "-o", &text(&out)]);
+    assert_status(&output, 2);
+    assert!(
+        stderr(&output).contains("--skeleton FILE.skt"),
+        "{}",
+        stderr(&output)
+    );
+    assert!(!out.exists());
+    // A skeleton without the mesh's joints.
+    let output = import(&glb, &fixture("humanoid.cmx"), &out);
+    assert_status(&output, 1);
+    assert!(
+        stderr(&output).contains("the skeleton has no joint"),
+        "{}",
+        stderr(&output)
+    );
+    assert!(!out.exists());
+}
+
+#[test]
+fn the_real_twilek_comes_back() {
+    let Some(corpus) = tests::corpus_dir() else {
+        return;
+    };
+    let appearance = corpus.join("swg/appearance");
+    let dir = tempfile::tempdir().unwrap();
+    let glb = dir.path().join("twk_f.glb");
+    assert_status(
+        &ossuary(&[
+            "convert",
+            &text(&appearance.join("twk_f.sat")),
+            "-o",
+            &text(&glb),
+        ]),
+        0,
+    );
+    let out = dir.path().join("out");
+    // The appearance gives the skeletons: the face's under the body's head.
+    assert_status(&import(&glb, &text(&appearance.join("twk_f.sat")), &out), 0);
+    assert_status(&ossuary(&["check", &text(&out)]), 0);
+    for mesh in ["twk_f_body_l0", "twk_f_head_l0"] {
+        let original = body(&appearance.join(format!("mesh/{mesh}.mgn")));
+        assert_same_geometry(&body(&out.join(format!("{mesh}.mgn"))), &original, mesh);
+    }
+}
