@@ -226,3 +226,22 @@ fn the_real_twilek_comes_back() {
         assert_same_geometry(&body(&out.join(format!("{mesh}.mgn"))), &original, mesh);
     }
 }
+
+/// The SWG humanoid imported into Blender, the first vertex of its body
+/// group moved 0.5 along Blender's x (glTF's x, SWG's -x) in every shape
+/// key, exported by Blender (its blend targets as sparse accessors): the
+/// mesh comes back with exactly that edit.
+#[test]
+fn an_swg_character_edited_in_blender_comes_back_with_its_edit() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let glb =
+        tests::workspace_root().join("export/tests/fixtures/swg-humanoid-edited-in-blender.glb");
+    assert_status(&import(&glb, &fixture("humanoid.skt"), &out), 0);
+    assert_status(&ossuary(&["check", &text(&out)]), 0);
+    let mut original = body(Path::new(&fixture("humanoid.mgn")));
+    // Position 0 is where the body group's first vertex stands.
+    assert_eq!(original.shader_groups[0].position_indices[0], 0);
+    original.positions[0][0] -= 0.5;
+    assert_same_geometry(&body(&out.join("humanoid.mgn")), &original, "humanoid.mgn");
+}

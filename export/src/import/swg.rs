@@ -46,7 +46,8 @@ pub struct GroupExtras {
     /// The `.mgn`, as the appearance names it
     /// (`appearance/mesh/twk_f_body_l0.mgn`).
     pub mesh: String,
-    /// How many positions its list holds.
+    /// How many positions its list holds (the entries are checked against
+    /// it; the list written back is as long as they reach).
     pub position_count: u32,
     /// Per vertex, its entry in the list.
     pub entries: Vec<u32>,
@@ -256,14 +257,20 @@ fn to_i32(value: usize, what: &str) -> Result<i32, String> {
 
 /// One `.mgn` of its groups.
 fn mgn(groups: &[Group], skeletons: &[RawString]) -> Result<Mesh, String> {
-    // The position list: the extras' entries, or a position per vertex.
-    let position_count = match groups.first().and_then(|group| group.place.as_ref()) {
-        Some(place) if groups.iter().all(|group| group.place.is_some()) => {
-            place.position_count as usize
-        }
-        _ => groups.iter().map(|group| group.read.positions.len()).sum(),
-    };
-    let shared = groups.iter().all(|group| group.place.is_some());
+    // The position list: the extras' entries (as long as the entries reach,
+    // so its length follows the vertices read, not a number in the
+    // extras), or a position per vertex.
+    // Every position a vertex stands at: a list reaching past the vertices
+    // there are is not one they can share.
+    let vertices: usize = groups.iter().map(|group| group.read.positions.len()).sum();
+    let reach = groups
+        .iter()
+        .flat_map(|group| group.place.iter().flat_map(|place| &place.entries))
+        .map(|&entry| entry as usize + 1)
+        .max()
+        .unwrap_or(0);
+    let shared = groups.iter().all(|group| group.place.is_some()) && reach <= vertices;
+    let position_count = if shared { reach } else { vertices };
     let mut next = 0usize;
     let entries: Vec<Vec<usize>> = groups
         .iter()
