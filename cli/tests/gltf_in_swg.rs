@@ -80,7 +80,7 @@ fn assert_same_geometry(back: &MeshBody, original: &MeshBody, name: &str) {
             }
         }
     }
-    let targets = |body: &MeshBody| -> Vec<(String, Vec<(i32, [f32; 3])>)> {
+    let targets = |body: &MeshBody| -> Vec<(String, Offsets)> {
         body.blend_targets
             .iter()
             .flatten()
@@ -117,6 +117,9 @@ fn assert_same_geometry(back: &MeshBody, original: &MeshBody, name: &str) {
         }
     }
 }
+
+/// A blend target's offsets: (position index, offset), by index.
+type Offsets = Vec<(i32, [f32; 3])>;
 
 fn import(glb: &Path, skeleton: &str, out: &Path) -> std::process::Output {
     ossuary(&[
