@@ -209,7 +209,8 @@ fn a_failed_group_write_leaves_every_old_file_as_it_was() {
         "xskill-humanoid-wave",
     );
     let out = dir.path().join("g");
-    // The character file and the keys can be written; the skin cannot,
+    // The character file and the keys (named as released skills name
+    // theirs) can be written; the skin cannot,
     // for a folder holds its name.
     std::fs::create_dir_all(out.join("xskin-humanoid_proto-L_ARM-ARM.skn")).unwrap();
     std::fs::write(
@@ -218,14 +219,14 @@ fn a_failed_group_write_leaves_every_old_file_as_it_was() {
     )
     .unwrap();
     std::fs::write(out.join("character.cmx"), "OLD").unwrap();
-    std::fs::write(out.join("xskill-humanoid-wave.cfp"), "OLD KEYS").unwrap();
+    std::fs::write(out.join("xskill-A2O-humanoid-wave.cfp"), "OLD KEYS").unwrap();
     let before = files_below(&out);
     let output = ossuary(&["convert", &input, "--to", "sims-cmx", "-o", &text(&out)]);
     assert_status(&output, 1);
     assert_eq!(files_below(&out), before, "{}", stderr(&output));
     assert_eq!(std::fs::read(out.join("character.cmx")).unwrap(), b"OLD");
     assert_eq!(
-        std::fs::read(out.join("xskill-humanoid-wave.cfp")).unwrap(),
+        std::fs::read(out.join("xskill-A2O-humanoid-wave.cfp")).unwrap(),
         b"OLD KEYS"
     );
 
@@ -238,7 +239,7 @@ fn a_failed_group_write_leaves_every_old_file_as_it_was() {
         files_below(&out),
         [
             "character.cmx",
-            "xskill-humanoid-wave.cfp",
+            "xskill-A2O-humanoid-wave.cfp",
             "xskin-humanoid_proto-L_ARM-ARM.skn"
         ]
         .map(std::path::PathBuf::from)
