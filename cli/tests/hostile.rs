@@ -11,14 +11,21 @@ use std::time::{Duration, Instant};
 
 use support::{assert_status, files_below, fixture, fixture_bytes, ossuary, stderr, stdout, text};
 
-/// The prototype sample character with its one skin and its one skill
-/// named `skin` and `animation` in the file, its mesh and its keys beside
-/// it under the names a reader finds for them (the last part of each).
+/// The prototype sample character with its one skin and its one skill's
+/// keys named `skin` and `animation` in the file, its mesh and its keys
+/// beside it under the names a reader finds for them (the last part of
+/// each).
 fn character(dir: &Path, skin: &str, animation: &str) -> String {
+    character_with_skill(dir, skin, "humanoid-wave", animation)
+}
+
+/// [`character`], its skill named `skill`.
+fn character_with_skill(dir: &Path, skin: &str, skill: &str, animation: &str) -> String {
     let cmx = String::from_utf8(fixture_bytes("humanoid-prototype.cmx"))
         .unwrap()
         .replace("xskin-humanoid-L_ARM-ARM", skin)
-        .replace("xskill-humanoid-wave", animation);
+        .replace("xskill-humanoid-wave", animation)
+        .replace("\r\nhumanoid-wave\r\n", &format!("\r\n{skill}\r\n"));
     std::fs::write(
         dir.join("xskin-humanoid_proto-L_ARM-ARM.msh"),
         fixture_bytes("xskin-humanoid_proto-L_ARM-ARM.msh"),
@@ -36,39 +43,44 @@ fn character(dir: &Path, skin: &str, animation: &str) -> String {
 fn names_inside_a_character_never_lead_outside_the_output_folder() {
     let outside = tempfile::tempdir().unwrap();
     let target = text(&outside.path().join("xskin-humanoid_proto-L_ARM-ARM"));
+    let skill = || "humanoid-wave".to_owned();
+    let keys = || "xskill-humanoid-wave".to_owned();
+    let proto_skin = || "xskin-humanoid_proto-L_ARM-ARM".to_owned();
     let routes = [
-        (
-            "absolute",
-            target.clone(),
-            "xskill-humanoid-wave".to_owned(),
-        ),
+        ("absolute", target.clone(), skill(), keys()),
         (
             "climbing",
-            "../../../../../../../../xskin-humanoid_proto-L_ARM-ARM".to_owned(),
-            "xskill-humanoid-wave".to_owned(),
+            format!("../../../../../../../../{}", proto_skin()),
+            skill(),
+            keys(),
         ),
         (
             "backslashes",
-            "..\\..\\xskin-humanoid_proto-L_ARM-ARM".to_owned(),
-            "xskill-humanoid-wave".to_owned(),
+            format!("..\\..\\{}", proto_skin()),
+            skill(),
+            keys(),
         ),
         (
             "a skill's keys climbing",
-            "xskin-humanoid_proto-L_ARM-ARM".to_owned(),
-            "../xskill-humanoid-wave".to_owned(),
+            proto_skin(),
+            skill(),
+            format!("../{}", keys()),
         ),
+        // The keys' file is named after the skill's released name.
         (
-            "a NUL",
-            "xskin-humanoid_proto-L_ARM-ARM\0".to_owned(),
-            "xskill-humanoid-wave".to_owned(),
+            "a skill's name climbing",
+            proto_skin(),
+            "adult-../../../escape".to_owned(),
+            keys(),
         ),
-        ("only dots", "..".to_owned(), "...".to_owned()),
+        ("a NUL", format!("{}\0", proto_skin()), skill(), keys()),
+        ("only dots", "..".to_owned(), skill(), "...".to_owned()),
     ];
-    for (route, skin, animation) in routes {
+    for (route, skin, skill, animation) in routes {
         let dir = tempfile::tempdir().unwrap();
         let work = dir.path().join("a/b/c");
         std::fs::create_dir_all(&work).unwrap();
-        let input = character(&work, &skin, &animation);
+        let input = character_with_skill(&work, &skin, &skill, &animation);
         let out = work.join("out");
         let output = ossuary(&["convert", &input, "--to", "sims-cmx", "-o", &text(&out)]);
         let said = stderr(&output);
