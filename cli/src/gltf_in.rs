@@ -134,27 +134,32 @@ pub fn run_sims(context: &mut Context, request: &Request) -> Result<bool, CliErr
 
 /// Converts the glTF into Star Wars Galaxies' files in `request.folder`:
 /// a `.mgn` and a `.lmg` per mesh, and a `.sat` named as the glTF, for the
-/// skeleton `--skeleton` names (required: SWG has no one skeleton file
-/// every character shares): a `.skt`, or an appearance (`.sat`) whose
-/// skeletons the new one takes as it names them.
+/// skeleton `--skeleton` names (SWG has no one skeleton file every
+/// character shares): a `.skt`, or an appearance (`.sat`) whose skeletons
+/// the new one takes as it names them; or, with `--write-skeleton`, the
+/// glTF's own skeleton written as `<name>.skt`.
 pub fn run_swg(context: &mut Context, request: &Request) -> Result<bool, CliError> {
     let path = request.input;
     let fail = |error: ImportError| CliError::input(path, Problem::Import(error));
-    let Some(skeleton_path) = request.skeleton else {
-        return Err(CliError::Usage(format!(
-            "{}: name the skeleton its meshes are for with --skeleton FILE.skt",
-            path.display()
-        )));
-    };
-    if request.write_skeleton {
-        return Err(CliError::Usage(
-            "--write-skeleton writes a Sims skeleton; for SWG, name the .skt with --skeleton"
-                .to_owned(),
-        ));
-    }
     let catalogue = context.catalogue;
-    let skeleton_input = input::load(&catalogue, skeleton_path, None)?;
-    let skeletons = skeleton_files(&skeleton_input, skeleton_path)?;
+    let stem = path.file_stem().map_or_else(
+        || "character".into(),
+        |stem| stem.to_string_lossy().into_owned(),
+    );
+    let named = match (request.skeleton, request.write_skeleton) {
+        (Some(skeleton_path), _) => {
+            let skeleton_input = input::load(&catalogue, skeleton_path, None)?;
+            Some(skeleton_files(&skeleton_input, skeleton_path)?)
+        }
+        (None, true) => None,
+        (None, false) => {
+            return Err(CliError::Usage(format!(
+                "{}: name the skeleton its meshes are for with --skeleton FILE.skt (or an \
+                 appearance), or write the glTF's own with --write-skeleton",
+                path.display()
+            )))
+        }
+    };
     let bytes = input::read(path)?;
     let beside = path.parent().map(Path::to_path_buf).unwrap_or_default();
     let external = |uri: &str| -> Option<Vec<u8>> {
@@ -162,8 +167,21 @@ pub fn run_swg(context: &mut Context, request: &Request) -> Result<bool, CliErro
         input::read(&beside.join(uri)).ok()
     };
     let asset = Asset::read(&bytes, &external).map_err(fail)?;
-    let character = swg::import(&asset, &skeletons).map_err(fail)?;
     let mut files: Vec<(String, Vec<u8>)> = Vec::new();
+    let skeletons = match named {
+        Some(skeletons) => skeletons,
+        None => {
+            let skt = swg::skeleton_of(&asset).map_err(fail)?;
+            let file = format!("{stem}.skt");
+            let joints = skeleton_names(path, &skt)?;
+            files.push((file.clone(), encoded(path, skt.to_bytes(), "swg-skt")?));
+            vec![swg::SkeletonFile {
+                attachment: swg::skeleton_at_root(&file),
+                joints,
+            }]
+        }
+    };
+    let character = swg::import(&asset, &skeletons).map_err(fail)?;
     for (stem, mesh, levels) in &character.meshes {
         files.push((
             format!("{stem}.mgn"),
@@ -174,15 +192,30 @@ pub fn run_swg(context: &mut Context, request: &Request) -> Result<bool, CliErro
             encoded(path, levels.to_bytes(), "swg-lmg")?,
         ));
     }
-    let stem = path
-        .file_stem()
-        .map_or_else(|| "character".into(), |stem| stem.to_string_lossy());
     files.push((
         format!("{stem}.sat"),
         encoded(path, character.appearance.to_bytes(), "swg-sat")?,
     ));
     write_group(path, request.folder, &files)?;
     Ok(true)
+}
+
+/// The joint names of a skeleton written here.
+fn skeleton_names(path: &Path, skt: &Skt) -> Result<Vec<String>, CliError> {
+    let level = skt.levels().into_iter().next().ok_or_else(|| {
+        CliError::input(
+            path,
+            RigError::Invalid("the skeleton written has no joints".to_owned()),
+        )
+    })?;
+    let skeleton = level
+        .skeleton()
+        .map_err(|error| CliError::input(path, error))?;
+    Ok(skeleton
+        .joints
+        .into_iter()
+        .map(|joint| joint.name)
+        .collect())
 }
 
 /// The skeleton files `--skeleton` gives, with their joints: an

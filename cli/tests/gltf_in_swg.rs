@@ -248,3 +248,129 @@ fn an_swg_character_edited_in_blender_comes_back_with_its_edit() {
     original.positions[0][0] -= 0.5;
     assert_same_geometry(&body(&out.join("humanoid.mgn")), &original, "humanoid.mgn");
 }
+
+/// The `joints` of a file: (name, position, rotation).
+fn joints(file: &Path) -> Vec<(String, Vec<f64>, Vec<f64>)> {
+    let output = ossuary(&["joints", &text(file)]);
+    assert_status(&output, 0);
+    let joints: Vec<serde_json::Value> = serde_json::from_slice(&output.stdout).unwrap();
+    let numbers = |value: &serde_json::Value| -> Vec<f64> {
+        value
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|n| n.as_f64().unwrap())
+            .collect()
+    };
+    joints
+        .iter()
+        .map(|joint| {
+            (
+                joint["name"].as_str().unwrap().to_owned(),
+                numbers(&joint["position"]),
+                numbers(&joint["rotation"]),
+            )
+        })
+        .collect()
+}
+
+/// Two files' joints at rest: the same names, positions and turns within
+/// 1e-5 (a rotation and its negation are one turn).
+fn assert_same_joints(back: &Path, original: &Path) {
+    let (back, original) = (joints(back), joints(original));
+    assert_eq!(
+        back.iter().map(|joint| &joint.0).collect::<Vec<_>>(),
+        original.iter().map(|joint| &joint.0).collect::<Vec<_>>()
+    );
+    for ((name, p, r), (_, q, s)) in back.iter().zip(&original) {
+        for (a, b) in p.iter().zip(q) {
+            assert!((a - b).abs() <= 1e-5, "{name}: {p:?} against {q:?}");
+        }
+        let dot: f64 = r.iter().zip(s).map(|(a, b)| a * b).sum();
+        assert!(
+            (dot.abs() - 1.0).abs() <= 1e-5,
+            "{name}: {r:?} against {s:?}"
+        );
+    }
+}
+
+/// `--write-skeleton` writes the glTF's own skeleton as a new `.skt`, each
+/// joint's rest turn stored whole in `BPRO`: it poses as the original.
+#[test]
+fn with_write_skeleton_the_gltf_s_own_skeleton_is_a_new_skt() {
+    let dir = tempfile::tempdir().unwrap();
+    let glb = dir.path().join("humanoid.glb");
+    assert_status(
+        &ossuary(&["convert", &fixture("humanoid.sat"), "-o", &text(&glb)]),
+        0,
+    );
+    let out = dir.path().join("out");
+    let output = ossuary(&[
+        "convert",
+        &text(&glb),
+        "--to",
+        "swg-sat",
+        "--write-skeleton",
+        "-o",
+        &text(&out),
+    ]);
+    assert_status(&output, 0);
+    assert_eq!(
+        files_below(&out),
+        [
+            "humanoid.lmg",
+            "humanoid.mgn",
+            "humanoid.sat",
+            "humanoid.skt"
+        ]
+        .map(PathBuf::from)
+    );
+    assert_status(&ossuary(&["check", &text(&out)]), 0);
+    assert_same_joints(
+        &out.join("humanoid.skt"),
+        Path::new(&fixture("humanoid.skt")),
+    );
+    let skt =
+        formats::swg::skt::Skeleton::from_bytes(&std::fs::read(out.join("humanoid.skt")).unwrap())
+            .unwrap();
+    let level = &skt.levels()[0];
+    let formats::swg::skt::SkeletonVersion::V2(columns) = &level.version;
+    let identity = |q: &formats::swg::skt::Quaternion| (q.w, q.x, q.y, q.z) == (1.0, 0.0, 0.0, 0.0);
+    assert!(columns.pre_rotations.iter().all(identity));
+    assert!(columns.post_rotations.iter().all(identity));
+    // The mesh names the new skeleton.
+    assert_eq!(
+        body(&out.join("humanoid.mgn")).skeletons[0].to_text(),
+        "appearance/skeleton/humanoid.skt"
+    );
+}
+
+/// The real Twi'lek's two skeletons (the face's under the body's head),
+/// exported as one, come back as one new `.skt` posing as they did.
+#[test]
+fn the_real_twilek_s_skeleton_comes_back_as_one_skt() {
+    let Some(corpus) = tests::corpus_dir() else {
+        return;
+    };
+    let appearance = corpus.join("swg/appearance/twk_f.sat");
+    let dir = tempfile::tempdir().unwrap();
+    let glb = dir.path().join("twk_f.glb");
+    assert_status(
+        &ossuary(&["convert", &text(&appearance), "-o", &text(&glb)]),
+        0,
+    );
+    let out = dir.path().join("out");
+    assert_status(
+        &ossuary(&[
+            "convert",
+            &text(&glb),
+            "--to",
+            "swg-sat",
+            "--write-skeleton",
+            "-o",
+            &text(&out),
+        ]),
+        0,
+    );
+    assert_same_joints(&out.join("twk_f.skt"), &appearance);
+}

@@ -945,16 +945,60 @@ const SCALE_NOISE: f32 = 1e-5;
 /// property lists, can-translate 1 on the root and 0 elsewhere, can-rotate
 /// 1, can-blend 1 where it cannot translate, wiggle 0.
 pub fn skeleton_of(asset: &Asset, name: &str) -> Result<cmx::Skeleton, ImportError> {
+    let joints = rest_joints(asset)?;
+    let bones = joints
+        .iter()
+        .map(|joint| {
+            let parent = joint
+                .parent
+                .and_then(|parent| joints.get(parent))
+                .map_or("NULL", |parent| parent.name.as_str());
+            let [x, y, z] = joint.translation;
+            let [qx, qy, qz, qw] = joint.rotation;
+            let can_translate = i32::from(joint.parent.is_none());
+            cmx::Bone {
+                name: RawString::from(joint.name.as_str()),
+                parent: RawString::from(parent),
+                property_lists: Some(Vec::new()),
+                translation: [-x, y, z],
+                rotation: [-qx, qy, qz, qw],
+                can_translate,
+                can_rotate: 1,
+                can_blend: Some(1 - can_translate),
+                wiggle_value: Some(0.0),
+                wiggle_power: Some(0.0),
+            }
+        })
+        .collect();
+    Ok(cmx::Skeleton {
+        name: RawString::from(name),
+        bones,
+    })
+}
+
+/// A joint of the glTF's own skeleton at rest, in glTF's axes.
+pub(super) struct RestJoint {
+    pub name: String,
+    /// Index of the parent joint (before this one).
+    pub parent: Option<usize>,
+    pub translation: [f32; 3],
+    /// `[x, y, z, w]`, acting on column vectors.
+    pub rotation: [f32; 4],
+}
+
+/// The joints of the glTF's first skin, each under its nearest ancestor
+/// that is a joint, parents first; a joint named twice, scaled, or listed
+/// before its parent is an error naming it.
+pub(super) fn rest_joints(asset: &Asset) -> Result<Vec<RestJoint>, ImportError> {
     let document = &asset.document;
     let skin = document.skins().next().ok_or(ImportError::NoSkin)?;
     let joints: Vec<gltf::Node> = skin.joints().collect();
     let parents = parents(document);
-    let mut names: Vec<String> = Vec::new();
-    let mut bones = Vec::with_capacity(joints.len());
-    for joint in &joints {
-        let joint_name = joint.name().unwrap_or_default().to_owned();
-        if names.contains(&joint_name) {
-            return Err(ImportError::JointTwice(joint_name));
+    let mut rest: Vec<RestJoint> = Vec::with_capacity(joints.len());
+    for (position, joint) in joints.iter().enumerate() {
+        let name = joint.name().unwrap_or_default().to_owned();
+        if rest.iter().any(|known| known.name == name) {
+            return Err(ImportError::JointTwice(name));
         }
         let mut ancestor = parents.get(joint.index()).copied().flatten();
         // Bounded by the node count: a cycle cannot hold a valid glTF.
@@ -966,38 +1010,23 @@ pub fn skeleton_of(asset: &Asset, name: &str) -> Result<cmx::Skeleton, ImportErr
                 _ => break,
             }
         }
-        let parent = ancestor
-            .and_then(|node| joints.iter().find(|joint| joint.index() == node))
-            .and_then(|node| node.name())
-            .unwrap_or("NULL");
+        let parent =
+            ancestor.and_then(|node| joints.iter().position(|joint| joint.index() == node));
+        if parent.is_some_and(|parent| parent >= position) {
+            return Err(ImportError::ParentAfter(name));
+        }
         let (translation, rotation, scale) = joint.transform().decomposed();
         if scale.iter().any(|&axis| (axis - 1.0).abs() > SCALE_NOISE) {
-            return Err(ImportError::Scaled {
-                joint: joint_name,
-                scale,
-            });
+            return Err(ImportError::Scaled { joint: name, scale });
         }
-        let [x, y, z] = translation;
-        let [qx, qy, qz, qw] = rotation;
-        let can_translate = i32::from(ancestor.is_none());
-        bones.push(cmx::Bone {
-            name: RawString::from(joint_name.as_str()),
-            parent: RawString::from(parent),
-            property_lists: Some(Vec::new()),
-            translation: [-x, y, z],
-            rotation: [-qx, qy, qz, qw],
-            can_translate,
-            can_rotate: 1,
-            can_blend: Some(1 - can_translate),
-            wiggle_value: Some(0.0),
-            wiggle_power: Some(0.0),
+        rest.push(RestJoint {
+            name,
+            parent,
+            translation,
+            rotation,
         });
-        names.push(joint_name);
     }
-    Ok(cmx::Skeleton {
-        name: RawString::from(name),
-        bones,
-    })
+    Ok(rest)
 }
 
 /// A skeleton file holding `skeleton` alone, as the game's

@@ -31,6 +31,7 @@ use formats::swg::mgn::{
     ShaderGroup, TriangleList, Weight,
 };
 use formats::swg::sat::{Appearance, AppearanceV3, AppearanceVersion, SkeletonAttachment};
+use formats::swg::skt::{Quaternion, Skeleton as Skt, SkeletonForm, SkeletonV2, SkeletonVersion};
 use glam::Vec3;
 use serde::{Deserialize, Serialize};
 
@@ -84,6 +85,56 @@ pub fn skeleton_at_root(file: &str) -> SkeletonAttachment {
         skeleton: RawString::from(format!("{SKELETON_FOLDER}/{file}").as_str()),
         joint: RawString::default(),
     }
+}
+
+/// The glTF's own skeleton (see `sims::rest_joints`) as a new SWG skeleton:
+/// each joint's rest rotation, mirrored back into SWG's axes (`(x, y, z,
+/// w)` to `(x, -y, -z, w)`), stored whole as its bind rotation (`BPRO`),
+/// its pre- and post-rotations (`RPRE`, `RPST`) the identity, since the
+/// three export composed cannot be split again; its translation mirrored
+/// back (`BPTR`); rotation order 0.
+pub fn skeleton_of(asset: &Asset) -> Result<Skt, ImportError> {
+    let joints = super::sims::rest_joints(asset)?;
+    let identity = Quaternion {
+        w: 1.0,
+        x: 0.0,
+        y: 0.0,
+        z: 0.0,
+    };
+    let count = |what: &str| ImportError::Gltf(format!("too many joints for {what}"));
+    Ok(Skt::Single(SkeletonForm {
+        version: SkeletonVersion::V2(SkeletonV2 {
+            joint_count: Count::new(),
+            names: joints
+                .iter()
+                .map(|joint| RawString::from(joint.name.as_str()))
+                .collect(),
+            parents: joints
+                .iter()
+                .map(|joint| match joint.parent {
+                    Some(parent) => i32::try_from(parent).map_err(|_| count("a .skt")),
+                    None => Ok(-1),
+                })
+                .collect::<Result<_, _>>()?,
+            pre_rotations: vec![identity; joints.len()],
+            post_rotations: vec![identity; joints.len()],
+            bind_translations: joints
+                .iter()
+                .map(|joint| {
+                    let [x, y, z] = joint.translation;
+                    [-x, y, z]
+                })
+                .collect(),
+            bind_rotations: joints
+                .iter()
+                .map(|joint| {
+                    let [x, y, z, w] = joint.rotation;
+                    Quaternion { w, x, y: -y, z: -z }
+                })
+                .collect(),
+            rotation_orders: vec![0; joints.len()],
+        }),
+    }))
 }
 
 /// A skeleton file as the appearance attaches it, and its joints' names.
