@@ -136,6 +136,9 @@ pub enum StringKind {
     Pascal,
     NullTerminated,
     FixedWidth(LitInt),
+    /// `prefix = T` on a `RawString`: a length of this integer type, then
+    /// the bytes (set by lowering, from the field's `prefix`).
+    Prefixed(Box<Type>),
 }
 
 /// How many elements a `Vec` field holds.

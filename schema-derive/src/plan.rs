@@ -373,10 +373,24 @@ fn lower<'a>(
         .enumerate()
         .filter_map(|(index, field)| {
             let codec = errors.take(codec_of(container, index, field, layout))?;
+            // A binary count's check runs once the count is read, before
+            // the elements it counts.
+            let checkable = matches!(
+                (&codec, layout),
+                (Codec::Value(_), _) | (Codec::Count(_), Layout::Binary)
+            );
             let check = match &field.attrs.check {
-                Some(check) if matches!(codec, Codec::Value(_)) => {
+                Some(check) if checkable => {
                     errors.take(check_context::resolve_check(container, index, &check.value));
                     Some(check.value.clone())
+                }
+                Some(check) if matches!(layout, Layout::Binary) => {
+                    errors.push(syn::Error::new(
+                        check.span,
+                        "`check` applies to a field holding a value or a count: not to a \
+                         constant or a `with` field",
+                    ));
+                    None
                 }
                 Some(check) => {
                     errors.push(syn::Error::new(
@@ -472,8 +486,14 @@ fn codec_of<'a>(
     }
 
     let (presence, ty) = presence_of(container, index, field, layout)?;
-    let (repeat, ty) = repeat_of(container, index, field, ty, layout)?;
-    let element = element_of(field, ty, &presence, &repeat, layout)?;
+    let (repeat, ty, element) = match string_prefix(field, ty, layout) {
+        Some(count_ty) => (None, ty, Element::String(StringKind::Prefixed(count_ty))),
+        None => {
+            let (repeat, ty) = repeat_of(container, index, field, ty, layout)?;
+            let element = element_of(field, ty, &presence, &repeat, layout)?;
+            (repeat, ty, element)
+        }
+    };
     if let Some(pass) = &attrs.pass {
         match (&element, layout) {
             (Element::String(_), _) => {
@@ -508,6 +528,19 @@ fn codec_of<'a>(
         element_ty: ty,
         pass,
     }))
+}
+
+/// `prefix = T` on a binary `RawString` with no other encoding: the
+/// string's own length prefix, of integer type `T` (on a `Vec` it counts
+/// the elements).
+fn string_prefix(field: &Field, ty: &Type, layout: Layout) -> Option<Box<Type>> {
+    match (&field.attrs.repeat, &field.attrs.encoding, layout) {
+        (Some(repeat), None, Layout::Binary) if is_named(ty, "RawString") => match &repeat.value {
+            Repeat::Prefix(count_ty) => Some(count_ty.clone()),
+            _ => None,
+        },
+        _ => None,
+    }
 }
 
 /// When the value is there, and its type once an `Option` is taken off.

@@ -33,7 +33,7 @@
 //! | `text`, `one_line` | a text layout (see [`text`]) |
 //! | `context(name: Type, ...)` | values the type needs from the type holding it; generates a `<Type>Context` struct with those public fields |
 //! | `crate = "path"` | where the runtime is, when not at `::schema` (for `schema::Schema`) or `::formats` (for `schema::Schema`) |
-//! | `check = path` | once every field is read, `path(&value)` must return `Ok`, else [`Refusal`] is an error at the value's first byte (or as many bytes on as it says) with the place it names: a rule across fields |
+//! | `check = path` | once every field is read, `path(&value)` must return `Ok`, else [`Refusal`] is an error at the value's first byte (or as many bytes on as it says) with the place it names: a rule across fields; the writer checks it too, before writing |
 //!
 //! On a field:
 //!
@@ -42,11 +42,12 @@
 //! | `big`, `little`, `endian = param` | any | this field's byte order (`endian`: a context parameter's value, of type [`Endian`]) |
 //! | `pascal`, `null_terminated`, `fixed_width = N` | `RawString` | a string so encoded |
 //! | `prefix = u32` | `Vec<T>` | a count of that type, then the elements |
+//! | `prefix = i32` | `RawString` | a length of that type, then the bytes |
 //! | `count = name` | `Vec<T>` | as many elements as an earlier `Count<_>` field (which the writer fills in, and which several lists may share) or a context parameter (data: the writer checks the length against it) says |
 //! | `to_end` | `Vec<T>` | elements until the input ends: the file, or the enclosing chunk |
 //! | `flag = u8` | `Option<T>` | 0 or 1, then the value when 1 |
 //! | `present_if = EXPR` | `Option<T>` | the value when the condition holds: a boolean expression over earlier fields and context parameters (`version >= 300`, `flags & 4 != 0`, `mode == Mode::Bones`; a bare name: it is not 0); writing a value whose presence disagrees is an error naming the field |
-//! | `check = path(a, b)` | any value | nothing more: once read, `path(&value, &a, &b)` must return `Ok`, else [`Refusal`] is an error at the value's first byte with its field path |
+//! | `check = path(a, b)` | any value, or a binary `Count<_>` (given as a `usize`, checked before the elements it counts are read) | nothing more: once read, `path(&value, &a, &b)` must return `Ok`, else [`Refusal`] is an error at the value's first byte with its field path; the writer checks it too, before writing the value, and refuses with the same error |
 //! | `magic = 1u32`, `magic = b"TAG"` | [`Magic`] | a constant |
 //! | `chunk = "TAG"` | any | an IFF chunk holding the field; fields in a row naming one tag share one chunk (`INFO` holding several counts) |
 //! | `form = "TYPE"` | any | an IFF `FORM` of this type whose children the field is (a list of forms or chunks) |
@@ -335,8 +336,8 @@ pub mod __private {
     pub use crate::output::{encode_plain_next, write_plain_run};
     pub use crate::size::{add_fixed, add_min, add_plain, lesser_min};
     pub use crate::string::{
-        read_fixed_width, read_null_terminated, read_pascal, write_fixed_width,
-        write_null_terminated, write_pascal,
+        read_fixed_width, read_null_terminated, read_pascal, read_prefixed, write_fixed_width,
+        write_null_terminated, write_pascal, write_prefixed,
     };
     #[cfg(any(test, feature = "testing"))]
     pub use crate::testing::{self, proptest};
@@ -353,7 +354,7 @@ pub mod __private {
     };
     pub use crate::{
         BinarySchema, ByteOrder, ContextLayout, Decode, Encode, Endian, Error, FieldLayout,
-        HasContext, Input, Layout, Output, Segment, TypeLayout,
+        HasContext, Input, Layout, Output, Refusal, Segment, TypeLayout,
     };
 
     /// Expands to its input when the round-trip tests are built (the

@@ -175,6 +175,35 @@
 //! assert_eq!(named.to_bytes().unwrap(), b"arm\0\0\0");
 //! ```
 //!
+//! ## `prefix = T` on a string
+//!
+//! A length of integer type `T` in the field's byte order, then the bytes
+//! (the Sims 1998 prototype's `.msh` stores its texture's name after an
+//! i32). A length the rest of the input cannot hold is an error at the
+//! length before anything is allocated; one too large for `T` is a write
+//! error naming the field.
+//!
+//! ```
+//! # use schema::{BinarySchema, RawString};
+//! # use schema::Schema;
+//! #[derive(Debug, PartialEq, Schema)]
+//! #[schema(little)]
+//! struct Texture {
+//!     #[schema(prefix = i32)]
+//!     name: RawString,
+//! }
+//!
+//! let bytes = b"\x04\0\0\0skin";
+//! let texture = Texture::from_bytes(bytes).unwrap();
+//! assert_eq!(texture.name, RawString::from("skin"));
+//! assert_eq!(texture.to_bytes().unwrap(), bytes);
+//! assert_eq!(
+//!     Texture::from_bytes(b"\xff\xff\xff\xff").unwrap_err().to_string(),
+//!     "byte 0: name: the i32 count is negative"
+//! );
+//! assert!(Texture::from_bytes(b"\xff\xff\xff\x7fskin").is_err());
+//! ```
+//!
 //! # Counts
 //!
 //! ## `prefix = T`
@@ -375,7 +404,11 @@
 //! A rule the value read must satisfy: `function(&value, &earlier...)`
 //! returns `Result<(), Refusal>`. A refusal is an error at the value's
 //! first byte (or where [`Refusal::bytes_in`](crate::Refusal::bytes_in)
-//! points), with the field path.
+//! points), with the field path. The writer runs the same checks before it
+//! writes the value, so it refuses what the reader would, with the same
+//! error at the same byte (a binary layout's field and type checks; write
+//! inside [`without_checks`](crate::without_checks) to make a bad file on
+//! purpose).
 //!
 //! ```
 //! # use schema::{BinarySchema, Refusal};
@@ -400,6 +433,53 @@
 //! assert_eq!(
 //!     Skin::from_bytes(&[3, 5]).unwrap_err().to_string(),
 //!     "byte 1: bone: bone 5 is not one of the 3"
+//! );
+//! let bad = Skin { bone_count: 3, bone: 5 };
+//! assert_eq!(
+//!     bad.to_bytes().unwrap_err().to_string(),
+//!     "byte 1: bone: bone 5 is not one of the 3"
+//! );
+//! assert_eq!(schema::without_checks(|| bad.to_bytes()).unwrap(), [3, 5]);
+//! ```
+//!
+//! ## `check` on a count
+//!
+//! A `Count<_>` field's check is given the count read, as a `usize`, and
+//! runs before any element it counts is read: a count the layout cannot
+//! hold is refused at the count's own byte.
+//!
+//! ```
+//! # use schema::{BinarySchema, Count, Refusal};
+//! # use schema::Schema;
+//! #[derive(Debug, PartialEq, Schema)]
+//! #[schema(little)]
+//! struct Skin {
+//!     bone_count: u8,
+//!     /// One weight per bone at most.
+//!     #[schema(check = at_most(bone_count))]
+//!     weight_count: Count<u16>,
+//!     #[schema(count = weight_count)]
+//!     weights: Vec<f32>,
+//! }
+//!
+//! fn at_most(count: &usize, bones: &u8) -> Result<(), Refusal> {
+//!     if *count <= usize::from(*bones) {
+//!         Ok(())
+//!     } else {
+//!         Err(Refusal::new(format!("{count} weights for {bones} bones")))
+//!     }
+//! }
+//!
+//! assert!(Skin::from_bytes(&[1, 1, 0, 0, 0, 0x80, 0x3f]).is_ok());
+//! // Refused at the count, before the 500 weights it announces are read.
+//! assert_eq!(
+//!     Skin::from_bytes(&[1, 0xf4, 0x01]).unwrap_err().to_string(),
+//!     "byte 1: weight_count: 500 weights for 1 bones"
+//! );
+//! let bad = Skin { bone_count: 0, weight_count: Count::default(), weights: vec![1.0] };
+//! assert_eq!(
+//!     bad.to_bytes().unwrap_err().to_string(),
+//!     "byte 1: weight_count: 1 weights for 0 bones"
 //! );
 //! ```
 //!

@@ -2,7 +2,8 @@
 
 use std::fmt;
 
-use super::{Input, Output};
+use super::collection::{read_count, write_count, CountInt};
+use super::{Endian, Input, Output};
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
@@ -125,6 +126,26 @@ pub fn write_pascal<O: Output>(output: &mut O, value: &RawString) -> Result<(), 
         })
     })?;
     output.write_bytes(&[len])?;
+    output.write_bytes(&value.0)
+}
+
+/// A string whose length, an integer of type `C`, comes first (`prefix =
+/// C` on a `RawString`). A length the input cannot hold is refused before
+/// anything is allocated.
+pub fn read_prefixed<C: CountInt, I: Input>(
+    input: &mut I,
+    endian: Endian,
+) -> Result<RawString, Error> {
+    let len = read_count::<C, I>(input, endian)?;
+    input.read_bytes(len as u64).map(RawString)
+}
+
+pub fn write_prefixed<C: CountInt, O: Output>(
+    output: &mut O,
+    endian: Endian,
+    value: &RawString,
+) -> Result<(), Error> {
+    write_count::<C, O>(output, endian, value.0.len())?;
     output.write_bytes(&value.0)
 }
 

@@ -325,11 +325,16 @@ mod tests {
 
     #[test]
     fn reading_refuses_depths_that_make_no_hierarchy_at_the_joint() {
-        let bytes = skeleton(&[1, 2, 4]).to_bytes().unwrap();
+        let message = "byte 114: joints[2]: (\"J2\") depth 4 is more than one deeper than the \
+                       previous joint's depth 2";
+        // The writer refuses it too, as the reader would; the bad file is
+        // written with the checks left out.
+        let bad = skeleton(&[1, 2, 4]);
+        assert_eq!(bad.to_bytes().unwrap_err().to_string(), message);
+        let bytes = crate::schema::without_checks(|| bad.to_bytes()).unwrap();
         assert_eq!(
             Skeleton::from_bytes(&bytes).unwrap_err().to_string(),
-            "byte 114: joints[2]: (\"J2\") depth 4 is more than one deeper than the previous \
-             joint's depth 2"
+            message
         );
     }
 

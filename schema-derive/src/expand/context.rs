@@ -64,7 +64,104 @@ pub fn context_items(
 /// it holds.
 pub fn check_call(container: &Container, check: &Check, local: &Ident) -> TokenStream {
     let path = &check.path;
-    let args = check.args.iter().map(|arg| {
+    let args = check_args(container, check, Side::Read);
+    // Spanned at the function, so a signature that does not fit is an
+    // error there.
+    quote_spanned!(path.span()=> #path(&#local #(, #args)*))
+}
+
+/// A binary field's check, called through the type's one function for it
+/// ([`check_fns`]) on `side`: while reading on the value read (its local),
+/// while writing on `self.field`; a count is the `usize` either direction
+/// holds in its local.
+pub fn check_call_on(
+    container: &Container,
+    field: &Ident,
+    check: &Check,
+    value: &TokenStream,
+    side: Side,
+) -> TokenStream {
+    let function = check_fn_ident(field);
+    let args = check_args(container, check, side);
+    quote!(Self::#function(&#value #(, #args)*))
+}
+
+/// The function through which a binary type's reader and writer both call
+/// a field's check.
+fn check_fn_ident(field: &Ident) -> Ident {
+    format_ident!("__schema_check_{}", field)
+}
+
+/// One function per checked binary field, on the type: the check called
+/// on the value and the values it names, each by reference. Reader and
+/// writer both call it, so a check whose function does not fit is one
+/// error, at the function.
+pub fn check_fns(
+    rt: &Runtime,
+    container: &Container,
+    checks: &[(&Ident, TokenStream, &Check)],
+) -> TokenStream {
+    if checks.is_empty() {
+        return TokenStream::new();
+    }
+    let ident = container.ident;
+    let fns = checks.iter().map(|(field, ty, check)| {
+        let function = check_fn_ident(field);
+        let path = &check.path;
+        let names: Vec<Ident> = check
+            .args
+            .iter()
+            .map(|arg| format_ident!("__arg_{}", arg))
+            .collect();
+        let types = check.args.iter().map(|arg| arg_type(container, arg));
+        // Spanned at the function, so a signature that does not fit is an
+        // error there.
+        let call = quote_spanned!(path.span()=> #path(__value #(, #names)*));
+        quote! {
+            #[allow(clippy::ptr_arg)]
+            fn #function(
+                __value: &#ty,
+                #(#names: &#types,)*
+            ) -> ::core::result::Result<(), #rt::Refusal> {
+                #call
+            }
+        }
+    });
+    quote! {
+        impl #ident {
+            #(#fns)*
+        }
+    }
+}
+
+/// The type of a value a check is given: a count's `usize`, a
+/// parameter's or a field's declared type.
+fn arg_type(container: &Container, name: &Ident) -> TokenStream {
+    if let Some(param) = crate::check_context::params(container)
+        .iter()
+        .find(|param| &param.ident == name)
+    {
+        let ty = &param.ty;
+        return quote!(#ty);
+    }
+    match container.fields.iter().find(|field| field.ident == name) {
+        Some(field) if is_named(field.ty, "Count") => quote!(usize),
+        Some(field) => {
+            let ty = field.ty;
+            quote!(#ty)
+        }
+        // Refused when the plan resolves the name.
+        None => quote!(()),
+    }
+}
+
+/// The values a check names, each by reference, on `side`.
+fn check_args<'a>(
+    container: &'a Container,
+    check: &'a Check,
+    side: Side,
+) -> impl Iterator<Item = TokenStream> + 'a {
+    check.args.iter().map(move |arg| {
         let counted = container
             .fields
             .iter()
@@ -73,13 +170,10 @@ pub fn check_call(container: &Container, check: &Check, local: &Ident) -> TokenS
             let count = count_local(arg);
             quote!(&#count)
         } else {
-            let place = place_of(arg, is_param(container, arg), Side::Read);
+            let place = place_of(arg, is_param(container, arg), side);
             quote!(&#place)
         }
-    });
-    // Spanned at the function, so a signature that does not fit is an
-    // error there.
-    quote_spanned!(path.span()=> #path(&#local #(, #args)*))
+    })
 }
 
 /// The value a name stands for, cloned.

@@ -236,6 +236,9 @@ fn data_encoding(data: &Value) -> String {
                 width_of(width)
             )
         }
+        Element::String(StringKind::Prefixed(count_ty)) => {
+            format!("string ({} length, then bytes)", type_text(count_ty))
+        }
     };
     let repeated = match &data.repeat {
         None => element,

@@ -96,8 +96,23 @@ pub fn derive(input: &DeriveInput, root: Root) -> syn::Result<TokenStream> {
     };
     let binary = binary_schema_impls(&rt, ident);
     let tests = tests::round_trip_module(&rt, &container, &plans, tests::Check::Binary);
+    // A count's check is given the count, as a `usize`.
+    let checked: Vec<_> = plans
+        .iter()
+        .filter_map(|plan| {
+            let check = plan.check.as_ref()?;
+            let ty = plan.field.ty;
+            let ty = match plan.codec {
+                Codec::Count(_) => quote!(usize),
+                _ => quote!(#ty),
+            };
+            Some((plan.field.ident, ty, check))
+        })
+        .collect();
+    let checks = context::check_fns(&rt, &container, &checked);
     Ok(quote! {
         #context
+        #checks
         #read
         #write
         #layout
@@ -295,6 +310,9 @@ fn element_min_size(rt: &Runtime, element: &Element, ty: &syn::Type) -> TokenStr
         Element::String(StringKind::FixedWidth(width)) => {
             let width = width_of(width);
             quote!(#width)
+        }
+        Element::String(StringKind::Prefixed(count_ty)) => {
+            quote!(<#count_ty as #rt::Decode>::MIN_SIZE)
         }
     }
 }

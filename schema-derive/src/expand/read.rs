@@ -4,7 +4,7 @@ use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote, quote_spanned, ToTokens as _};
 use syn::spanned::Spanned as _;
 
-use super::context::{arg_value, check_call, nested_context, places, value_of, Side};
+use super::context::{arg_value, check_call_on, nested_context, places, value_of, Side};
 use super::paths::Runtime;
 use super::plain::{field_groups, is_plain, is_plain_run, plain_size};
 use super::{
@@ -240,11 +240,24 @@ fn read_field_value(rt: &Runtime, container: &Container, plan: &BinaryPlan) -> T
         }
         Codec::Count(_) => {
             let count = count_local(name);
-            quote! {
+            let read = quote! {
                 let #count = #rt::read_count::<<#ty as #rt::CountField>::Int, _>(
                     __reader, #endian,
                 ) #in_field;
                 let #local: #ty = ::core::default::Default::default();
+            };
+            let Some(check) = &plan.check else {
+                return read;
+            };
+            // Refused at the count's own byte, before any element is read.
+            let start = format_ident!("__start_{}", name);
+            let call = check_call_on(container, name, check, &quote!(#count), Side::Read);
+            quote! {
+                let #start = #rt::Input::position(__reader) #in_field;
+                #read
+                if #rt::checking() {
+                    #rt::checked_at_byte(#start, #call) #in_field;
+                }
             }
         }
         Codec::With(path, pass) => {
@@ -275,7 +288,7 @@ fn read_field_value(rt: &Runtime, container: &Container, plan: &BinaryPlan) -> T
             // A refusal points at the byte the value starts at, inside the
             // field's form as errors while reading it are.
             let start = format_ident!("__start_{}", name);
-            let call = check_call(container, check, &local);
+            let call = check_call_on(container, name, check, &quote!(#local), Side::Read);
             let checked = quote!(#rt::checked_at_byte(#start, #call));
             let checked = match plan.place.form {
                 Some(form_type) => {
@@ -422,6 +435,9 @@ fn read_element(
         Element::String(StringKind::FixedWidth(width)) => {
             let width = width_of(width);
             quote!(#rt::read_fixed_width(#reader, #width))
+        }
+        Element::String(StringKind::Prefixed(count_ty)) => {
+            quote!(#rt::read_prefixed::<#count_ty, _>(#reader, #endian))
         }
     }
 }

@@ -373,6 +373,9 @@ fn value_strategy(rt: &Runtime, container: &Container, value: &Value) -> TokenSt
             let width = width_of(width) as usize;
             quote!(#rt::testing::fixed_width_string(#width))
         }
+        Element::String(StringKind::Prefixed(count_ty)) => {
+            quote!(#rt::testing::prefixed_string::<#count_ty>())
+        }
         Element::Text(TextForm::Line) if among_comments => {
             quote!(#rt::testing::line_among_comments())
         }

@@ -1,9 +1,10 @@
 //! `Encode`: counts are derived from the collections first, then fields in order.
 
 use proc_macro2::TokenStream;
-use quote::quote;
+use quote::{format_ident, quote, quote_spanned};
+use syn::spanned::Spanned as _;
 
-use super::context::{arg_value, nested_context, places, value_of, Side};
+use super::context::{arg_value, check_call_on, nested_context, places, value_of, Side};
 use super::paths::Runtime;
 use super::{
     constant_tokens, count_local, encode_fns, endian, str_lit, tag_str, tag_tokens, width_of,
@@ -33,7 +34,20 @@ pub fn encode_impl(rt: &Runtime, container: &Container, plans: &[BinaryPlan]) ->
         _ => None,
     });
     let writes = field_groups(plans).map(|group| write_group(rt, container, group));
+    // The type's own check, as the reader runs it once every field is
+    // read: here before any is written, at the value's first byte.
+    let type_check = container.attrs.check.as_ref().map(|check| {
+        let path = &check.value.path;
+        let call = quote_spanned!(path.span()=> #path(self));
+        quote! {
+            if #rt::checking() {
+                let __start = #rt::Output::position(__writer)?;
+                #rt::checked_at_byte(__start, #call)?;
+            }
+        }
+    });
     let mut body = quote! {
+        #type_check
         #(#writes)*
         ::core::result::Result::Ok(())
     };
@@ -181,10 +195,23 @@ fn write_field_value(rt: &Runtime, container: &Container, plan: &BinaryPlan) -> 
         }
         Codec::Count(_) => {
             let count = count_local(name);
-            quote! {
+            let write = quote! {
                 #rt::write_count::<<#ty as #rt::CountField>::Int, __W>(
                     __writer, #endian, #count,
                 ) #in_field
+            };
+            let Some(check) = &plan.check else {
+                return write;
+            };
+            // As the reader refuses it: at the count's own byte.
+            let start = format_ident!("__start_{}", name);
+            let call = check_call_on(container, name, check, &quote!(#count), Side::Write);
+            quote! {
+                if #rt::checking() {
+                    let #start = #rt::Output::position(__writer) #in_field
+                    #rt::checked_at_byte(#start, #call) #in_field
+                }
+                #write
             }
         }
         Codec::With(path, pass) => {
@@ -221,11 +248,34 @@ fn write_field_value(rt: &Runtime, container: &Container, plan: &BinaryPlan) -> 
                 let write = write_data(rt, container, data, &endian, &quote!(&self.#name));
                 framed_write(rt, plan, write)
             };
-            quote! {
+            let write = quote! {
                 {
                     let __element_context = #context;
                     #write
                 } #in_field
+            };
+            let Some(check) = &plan.check else {
+                return write;
+            };
+            // The reader's check, before the value is written: the writer
+            // refuses what the reader would, at the byte the value starts
+            // at and with the same path.
+            let start = format_ident!("__start_{}", name);
+            let call = check_call_on(container, name, check, &quote!(self.#name), Side::Write);
+            let checked = quote!(#rt::checked_at_byte(#start, #call));
+            let checked = match plan.place.form {
+                Some(form_type) => {
+                    let form_type = tag_tokens(form_type);
+                    quote!(#checked.map_err(|e| e.within(#rt::Segment::Chunk(#form_type))))
+                }
+                None => checked,
+            };
+            quote! {
+                if #rt::checking() {
+                    let #start = #rt::Output::position(__writer) #in_field
+                    #checked #in_field
+                }
+                #write
             }
         }
     }
@@ -325,6 +375,9 @@ fn write_element(
         Element::String(StringKind::FixedWidth(width)) => {
             let width = width_of(width);
             quote!(#rt::write_fixed_width(#writer, #value, #width))
+        }
+        Element::String(StringKind::Prefixed(count_ty)) => {
+            quote!(#rt::write_prefixed::<#count_ty, _>(#writer, #endian, #value))
         }
     }
 }

@@ -1,6 +1,8 @@
 use schema::{Count, Refusal};
 use schema::Schema;
 
+// A count's check is given the count read, as a `usize`, not the
+// `Count<_>` field (which holds no value).
 #[derive(Schema)]
 #[schema(little)]
 struct Mesh {

@@ -1,13 +1,13 @@
-use schema::{BinarySchema, RawString, Schema};
+use schema::{BinarySchema, Schema};
 
-// The one mistake: `prefix` gives a list its count, on a string. The form
+// The one mistake: `pascal` is a string encoding, on a `u32`. The form
 // holding the broken chunk, the enum choosing among forms and chunks, and
 // the code reading them give no errors of their own.
 #[derive(Schema)]
 #[schema(big, chunk = "NAME")]
 struct Name {
-    #[schema(prefix = u8)]
-    value: RawString,
+    #[schema(pascal)]
+    value: u32,
 }
 
 #[derive(Schema)]

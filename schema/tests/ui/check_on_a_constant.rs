@@ -1,0 +1,15 @@
+use schema::{Magic, Refusal};
+use schema::Schema;
+
+#[derive(Schema)]
+#[schema(little)]
+struct Header {
+    #[schema(magic = 1u32, check = anything)]
+    version: Magic,
+}
+
+fn anything(_: &Magic) -> Result<(), Refusal> {
+    Ok(())
+}
+
+fn main() {}
