@@ -413,7 +413,7 @@ fn check_finds_every_real_file_identical() {
         .filter(|result| result.get("format").is_some_and(|format| !format.is_null()))
         .collect();
     // Every file the SWG formats claim by extension, whatever the corpus
-    // holds besides (textures are not a format yet).
+    // holds besides (DDS textures are images, read by the exporter).
     let claimed: Vec<_> = support::files_below(&folder)
         .into_iter()
         .filter(|path| {
