@@ -6,7 +6,7 @@
 //! mapping), writers appending to one `Vec<u8>`. They
 //! produce and take ossuary's own types, and fail with a byte offset only.
 
-use formats::schema::RawString;
+use formats::schema::{Count, RawString};
 use formats::sims::bmf::{self, Bmf};
 use formats::sims::skel::{self, Bone, Property, PropertyList};
 use formats::swg::skt::{self, Quaternion, SkeletonForm, SkeletonV2, SkeletonVersion};
@@ -280,13 +280,13 @@ pub fn decode_bmf(bytes: &[u8]) -> Result<Bmf, Malformed> {
             }
         })
         .collect();
-    let uvs = column(8)?
+    let uvs: Vec<[f32; 2]> = column(8)?
         .as_chunks::<8>()
         .0
         .iter()
         .map(|record| f32s(record))
         .collect();
-    let blends = column(8)?
+    let blends: Vec<bmf::Blend> = column(8)?
         .as_chunks::<8>()
         .0
         .iter()
@@ -295,28 +295,42 @@ pub fn decode_bmf(bytes: &[u8]) -> Result<Bmf, Malformed> {
             bmf::Blend { raw_weight, vertex }
         })
         .collect();
-    let vertices = column(24)?
-        .as_chunks::<24>()
-        .0
-        .iter()
-        .map(|record| {
-            let [x, y, z, nx, ny, nz] = f32s(record);
-            bmf::Vertex {
-                position: [x, y, z],
-                normal: [nx, ny, nz],
-            }
-        })
-        .collect();
+    // The stored count is kept; the vertices are one per uv, then one per
+    // blend.
+    let vertex_count = input.u32_le()?;
+    let mut vertices = |count: usize| -> Result<Vec<bmf::Vertex>, Malformed> {
+        Ok(input
+            .records(count, 24)?
+            .as_chunks::<24>()
+            .0
+            .iter()
+            .map(|record| {
+                let [x, y, z, nx, ny, nz] = f32s(record);
+                bmf::Vertex {
+                    position: [x, y, z],
+                    normal: [nx, ny, nz],
+                }
+            })
+            .collect())
+    };
+    let real_vertices = vertices(uvs.len())?;
+    let blend_vertices = vertices(blends.len())?;
     input.finish()?;
     Ok(Bmf {
         name,
         texture,
-        bones,
-        faces,
-        bindings,
-        uvs,
-        blends,
-        vertices,
+        body: bmf::Body {
+            bones,
+            faces,
+            bindings,
+            real_count: Count::new(),
+            uvs,
+            blend_count: Count::new(),
+            blends,
+            vertex_count,
+            vertices: real_vertices,
+            blend_vertices,
+        },
     })
 }
 
@@ -328,15 +342,16 @@ pub fn encode_bmf(skin: &Bmf) -> Result<Vec<u8>, Malformed> {
 
 /// Appends the encoding to `out` (reserving room first), as into a
 /// buffer reused between files.
-pub fn append_bmf(out: &mut Vec<u8>, skin: &Bmf) -> Result<(), Malformed> {
+pub fn append_bmf(out: &mut Vec<u8>, bmf: &Bmf) -> Result<(), Malformed> {
+    let skin = &bmf.body;
     out.reserve(
         1024 + skin.faces.len() * 12
             + skin.uvs.len() * 8
             + skin.blends.len() * 8
-            + skin.vertices.len() * 24,
+            + (skin.vertices.len() + skin.blend_vertices.len()) * 24,
     );
-    put_pascal(out, &skin.name)?;
-    put_pascal(out, &skin.texture)?;
+    put_pascal(out, &bmf.name)?;
+    put_pascal(out, &bmf.texture)?;
     put_count(out, skin.bones.len())?;
     for bone in &skin.bones {
         put_pascal(out, bone)?;
@@ -366,8 +381,8 @@ pub fn append_bmf(out: &mut Vec<u8>, skin: &Bmf) -> Result<(), Malformed> {
     for blend in &skin.blends {
         put_i32s_le(out, &[blend.raw_weight, blend.vertex]);
     }
-    put_count(out, skin.vertices.len())?;
-    for vertex in &skin.vertices {
+    out.extend_from_slice(&skin.vertex_count.to_le_bytes());
+    for vertex in skin.vertices.iter().chain(&skin.blend_vertices) {
         put_f32s_le(out, &vertex.position);
         put_f32s_le(out, &vertex.normal);
     }

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use formats::rig::RigOptions;
 
 use crate::error::CliError;
-use crate::options::{Morphing, OutcastOrder};
+use crate::options::{Dressing, Morphing, OutcastOrder};
 use crate::{gltf, gltf_in, retail, twin, Context};
 
 /// `ossuary convert`'s arguments.
@@ -53,6 +53,9 @@ pub struct Args {
     /// give those poses.
     #[arg(long, value_name = "ORDER", value_enum, default_value_t = OutcastOrder::ChildFirst)]
     pub outcast_order: OutcastOrder,
+    /// glTF only: the images the meshes are dressed with.
+    #[command(flatten)]
+    pub dressing: Dressing,
 }
 
 impl Args {
@@ -63,6 +66,7 @@ impl Args {
             || !self.morphing.blends.is_empty()
             || !matches!(self.outcast_order, OutcastOrder::ChildFirst)
             || self.lod != 0
+            || self.dressing.given()
     }
 }
 
@@ -96,6 +100,8 @@ pub fn run(context: &mut Context, args: &Args) -> Result<bool, CliError> {
             options: RigOptions { lod: args.lod },
             format: from,
             container,
+            dressing: args.dressing.dressing(),
+            leave_out_missing: false,
         };
         return gltf::run(context, &request, &args.output);
     }

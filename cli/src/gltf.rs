@@ -3,14 +3,15 @@
 
 use std::path::{Path, PathBuf};
 
+use export::assembly::{Assembly, AssemblyError, Dressing};
 use export::import::sims::SuitPlace;
-use export::{Character, Container, ExportError, Mesh};
-use formats::files::{FindError, FoundFile};
+use export::Container;
+use formats::files::FindError;
 use formats::rig::{self, RigError, RigOptions};
 use formats::sims::cmx::{Cmx, Skill};
 use skinning::Composition;
 
-use crate::error::CliError;
+use crate::error::{CliError, Problem};
 use crate::input::{self, Input, Need};
 use crate::{output, Context};
 
@@ -45,14 +46,11 @@ pub struct Request<'a> {
     pub options: RigOptions,
     pub format: Option<&'a str>,
     pub container: Container,
-}
-
-/// A skin and the file it came from.
-struct Skin<'a> {
-    input: &'a Input,
-    skin: rig::Skin,
-    texture: Option<FoundFile>,
-    suit: Option<SuitPlace>,
+    /// The skin tone and images the meshes are dressed with.
+    pub dressing: Dressing,
+    /// Whether an input whose meshes need a missing file is left out
+    /// (with a warning) rather than failing the asset.
+    pub leave_out_missing: bool,
 }
 
 /// Where the suits of a Sims character file wear each skin, by skin name,
@@ -169,12 +167,15 @@ pub fn run(context: &mut Context, request: &Request, output: &Path) -> Result<bo
     Ok(true)
 }
 
-/// The asset, as `convert` and `view` make it. The skeleton comes from the
-/// first input that has one; every input gives its meshes (a suit the
-/// skins it names); every `--anim` file gives all its animations. A texture
-/// a mesh names without an image found for it gives a plain material and
-/// one warning. An input that gives neither the skeleton nor a mesh is the
-/// wrong kind of input.
+/// The asset, as `convert` and `view` make it ([`export::assembly`]). The
+/// skeleton comes from the first input that has one; every input gives its
+/// meshes (a suit the skins it names), each dressed with its image; every
+/// `--anim` file gives all its animations. A texture without an image gives
+/// a plain material and one warning. An input that gives neither the
+/// skeleton nor a mesh is the wrong kind of input. With
+/// `leave_out_missing`, the meshes of an input that need a file that
+/// cannot be found are left out with a warning (the input's skeleton, and
+/// the other inputs, are kept), unless the first input has nothing else.
 pub fn assemble(context: &mut Context, request: &Request) -> Result<Vec<u8>, CliError> {
     let catalogue = context.catalogue;
     let inputs = request
@@ -182,85 +183,70 @@ pub fn assemble(context: &mut Context, request: &Request) -> Result<Vec<u8>, Cli
         .iter()
         .map(|path| input::load(&catalogue, path, request.format))
         .collect::<Result<Vec<Input>, CliError>>()?;
-    let mut skeleton = None;
-    let mut skins = Vec::new();
-    // Each texture without an image is warned about once.
-    let mut missing_textures: Vec<String> = Vec::new();
-    for input in &inputs {
-        let has_skeleton = skeleton.is_none()
-            && match input.skeleton(request.options)? {
-                Some(found) => {
-                    skeleton = Some((input, found));
-                    true
-                }
-                None => false,
-            };
-        let found = input.skins(request.options)?;
-        let places = suit_places(input);
+    let mut assembly = Assembly::new(request.dressing.clone());
+    for (index, input) in inputs.iter().enumerate() {
+        let has_skeleton = match input.skeleton(request.options)? {
+            Some(found) => assembly.offer_skeleton(&input.path, found),
+            None => false,
+        };
+        let found = match input.skins(request.options) {
+            Err(CliError::Input { problem, .. })
+                if request.leave_out_missing
+                    && (index > 0 || has_skeleton)
+                    && matches!(
+                        *problem,
+                        Problem::Rig(RigError::File(FindError::Missing { .. }))
+                    ) =>
+            {
+                assembly.warn(format!("{}: left out: {problem}", input.path.display()));
+                continue;
+            }
+            other => other?,
+        };
         if found.is_empty() && !has_skeleton {
             return Err(input.wrong_kind(Need::Meshes));
         }
-        for skin in found {
-            let texture = export::find_texture(&skin, &input.files)
-                .map_err(|error| CliError::input(&input.path, error))?;
-            if let (None, Some(name)) = (&texture, &skin.texture) {
-                if !missing_textures.contains(name) {
-                    context.warn(&format!(
-                        "{}: no image found for the texture {name:?} (of {}), beside the file \
-                         or in a Textures folder beside it; its meshes get a plain material",
-                        input.path.display(),
-                        skin.name
-                    ));
-                    missing_textures.push(name.clone());
-                }
-            }
-            let suit = places
-                .iter()
-                .find(|(name, _)| name.eq_ignore_ascii_case(&skin.name))
-                .map(|(_, place)| place.clone());
-            skins.push(Skin {
-                input,
-                skin,
-                texture,
-                suit,
-            });
-        }
+        assembly
+            .add_skins(&input.path, &input.files, found, &suit_places(input))
+            .map_err(assembly_error)?;
     }
-    let Some((skeleton_input, skeleton)) = skeleton else {
+    if assembly.skeleton.is_none() {
         let first = inputs
             .first()
             .ok_or_else(|| CliError::Usage("no file to convert".to_owned()))?;
         return Err(first.wrong_kind(Need::Skeleton));
-    };
-    let animations = chosen_animations(context, request)?;
-    let (animation_paths, animations): (Vec<&Path>, Vec<rig::Animation>) =
-        animations.into_iter().unzip();
-    let skills = sims_skills(context, request, &animations)?;
-    let character = Character {
-        skeleton: &skeleton,
-        meshes: skins
-            .iter()
-            .map(|skin| Mesh {
-                skin: &skin.skin,
-                texture: skin.texture.clone(),
-                suit: skin.suit.clone(),
-            })
-            .collect(),
-        animations: &animations,
-        sims_skills: &skills,
-        blend_weights: request.blend_weights,
-        composition: request.composition,
-    };
-    let bytes = export::export(&character, request.container).map_err(|error| {
-        // Name the file the failing part came from.
-        let path = match &error {
-            ExportError::Mesh { index, .. } => {
-                skins.get(*index).map(|skin| skin.input.path.as_path())
-            }
-            ExportError::Animation { index, .. } => animation_paths.get(*index).copied(),
-            _ => None,
-        };
-        CliError::input(path.unwrap_or(&skeleton_input.path), Box::new(error))
-    })?;
-    Ok(bytes)
+    }
+    let animations: Vec<(PathBuf, rig::Animation)> = chosen_animations(context, request)?
+        .into_iter()
+        .map(|(path, animation)| (path.to_path_buf(), animation))
+        .collect();
+    let clips: Vec<rig::Animation> = animations
+        .iter()
+        .map(|(_, animation)| animation.clone())
+        .collect();
+    let skills = sims_skills(context, request, &clips)?;
+    for warning in &assembly.warnings {
+        context.warn(warning);
+    }
+    let exported = assembly.export(
+        &animations,
+        &skills,
+        request.blend_weights,
+        request.composition,
+        request.container,
+    );
+    match exported {
+        Some(bytes) => bytes.map_err(assembly_error),
+        None => Err(CliError::Usage("no skeleton to export".to_owned())),
+    }
+}
+
+/// An assembly's failure as the command line reports it: the file, then
+/// what is wrong.
+pub fn assembly_error(error: AssemblyError) -> CliError {
+    match error {
+        AssemblyError::File { path, source } => CliError::input(&path, source),
+        AssemblyError::Image { path, source, .. } => CliError::input(&path, Problem::Read(source)),
+        AssemblyError::Export { path, source } => CliError::input(&path, source),
+    }
 }

@@ -1,9 +1,11 @@
 //! Options several commands share: posing (`--anim`, `--frame`, `--skill`,
-//! `--lod`, `--root`, `--outcast-order`) and morphing (`--blend`).
+//! `--lod`, `--root`, `--outcast-order`), morphing (`--blend`) and dressing
+//! (`--texture`, `--tone`).
 
 use std::path::{Path, PathBuf};
 
 use clap::{Args, ValueEnum};
+use export::assembly::{Tone, UnknownTone};
 use formats::catalogue::Catalogue;
 use formats::rig::RigOptions;
 use skinning::Composition;
@@ -46,6 +48,53 @@ pub struct Morphing {
     /// (1 is the whole target); targets not named keep weight 0.
     #[arg(long = "blend", value_name = "NAME=W", value_parser = parse_blend)]
     pub blends: Vec<(String, f32)>,
+}
+
+/// The options of commands that dress meshes with images (`convert` to
+/// glTF, `render`, `skin`): see [`export::assembly`].
+#[derive(Args)]
+pub struct Dressing {
+    /// Dress the mesh (skin) of this name, or the retail suit of this code, with this
+    /// image instead of the one its texture gives, e.g.
+    /// `xskin-b001mafit_01-PELVIS-BODY=B001MAFitmed_relax.bmp` or
+    /// `b001mafit=B001MAFitmed_relax.bmp` (repeatable).
+    #[arg(long = "texture", value_name = "SKIN=IMAGE", value_parser = parse_texture)]
+    pub images: Vec<(String, PathBuf)>,
+    /// The skin tone of retail Sims meshes whose texture is chosen when dressing
+    /// (`x`): the images beside them named after their suit and this tone
+    /// (`B001MAFit<tone>_*.bmp`, `HUAO<tone>.bmp` for adult hands).
+    #[arg(long, value_name = "TONE", default_value = "lgt", value_parser = parse_tone)]
+    pub tone: Tone,
+}
+
+impl Dressing {
+    pub fn dressing(&self) -> export::assembly::Dressing {
+        export::assembly::Dressing {
+            tone: self.tone,
+            images: self.images.clone(),
+        }
+    }
+
+    /// Whether an option other than the defaults is given.
+    pub fn given(&self) -> bool {
+        !self.images.is_empty() || self.tone != Tone::default()
+    }
+}
+
+/// Parses `SKIN=IMAGE`.
+fn parse_texture(text: &str) -> Result<(String, PathBuf), String> {
+    text.split_once('=')
+        .filter(|(skin, image)| !skin.is_empty() && !image.is_empty())
+        .map(|(skin, image)| (skin.to_owned(), PathBuf::from(image)))
+        .ok_or_else(|| {
+            format!(
+                "`{text}` is not SKIN=IMAGE, e.g. xskin-c001ma_ross-HEAD-HEADB=C001MAmed_Ross.bmp"
+            )
+        })
+}
+
+fn parse_tone(text: &str) -> Result<Tone, String> {
+    text.parse().map_err(|error: UnknownTone| error.to_string())
 }
 
 /// Parses `NAME=W`.
@@ -126,5 +175,18 @@ mod tests {
             Err("`lots` in `blend_fat=lots` is not a number".to_owned())
         );
         assert!(parse_blend("blend_fat=inf").is_err());
+    }
+
+    #[test]
+    fn textures_are_skin_equals_image() {
+        assert_eq!(
+            parse_texture("xskin-a-HEAD-HEAD=x=y.bmp"),
+            Ok(("xskin-a-HEAD-HEAD".to_owned(), PathBuf::from("x=y.bmp")))
+        );
+        assert!(parse_texture("=a.bmp").is_err());
+        assert!(parse_texture("skin=").is_err());
+        assert!(parse_texture("skin").is_err());
+        assert_eq!(parse_tone("drk"), Ok(Tone::Dark));
+        assert!(parse_tone("dark").is_err());
     }
 }

@@ -1,18 +1,21 @@
 //! `ossuary render`: a picture of posed skeletons and the meshes of every
 //! file given. Each file with a skeleton stands as a figure of its own; a
 //! file with meshes only is posed by the figure before it (or, before any,
-//! by the first).
+//! by the first). Meshes wear their images, chosen as `convert` chooses
+//! them (`--texture`, `--tone`).
 
 use std::path::{Path, PathBuf};
 
-use ::render::{render_png, Figure, ImageSize, RenderJoint, RenderMesh, Scene};
+use ::render::{render_png, Figure, ImageSize, RenderJoint, RenderMesh, Scene, Texture};
+use export::assembly::Assembly;
+use export::{ExportError, MeshProblem};
 use formats::rig;
 use skinning::{joint_states, PosedSkin};
 
 use crate::error::CliError;
 use crate::input::{self, Input, Need, Posed};
-use crate::options::{Morphing, Posing};
-use crate::{output, Context};
+use crate::options::{Dressing, Morphing, Posing};
+use crate::{gltf, output, Context};
 
 /// One figure: the file with the skeleton, and every file it poses.
 struct Group<'a> {
@@ -24,8 +27,15 @@ struct Group<'a> {
 /// A figure posed, ready to draw.
 struct PosedFigure {
     joints: Vec<RenderJoint>,
-    meshes: Vec<(rig::Skin, PosedSkin)>,
+    meshes: Vec<PosedMesh>,
     axes: rig::Axes,
+}
+
+/// A mesh posed, with its image decoded (width, height, RGBA).
+struct PosedMesh {
+    skin: rig::Skin,
+    posed: PosedSkin,
+    image: Option<(u32, u32, Vec<u8>)>,
 }
 
 /// `ossuary render`'s arguments.
@@ -50,6 +60,9 @@ pub struct Args {
     pub posing: Posing,
     #[command(flatten)]
     pub morphing: Morphing,
+    /// The images the meshes are drawn with.
+    #[command(flatten)]
+    pub dressing: Dressing,
 }
 
 pub fn run(context: &mut Context, args: &Args) -> Result<bool, CliError> {
@@ -64,11 +77,11 @@ pub fn run(context: &mut Context, args: &Args) -> Result<bool, CliError> {
     let groups = group(&inputs, posing)?;
     let figures = groups
         .iter()
-        .map(|group| pose_figure(context, group, (posing, blends)))
+        .map(|group| pose_figure(context, group, (posing, blends), &args.dressing))
         .collect::<Result<Vec<PosedFigure>, CliError>>()?;
     let skins: Vec<&rig::Skin> = figures
         .iter()
-        .flat_map(|figure| figure.meshes.iter().map(|(skin, _)| skin))
+        .flat_map(|figure| figure.meshes.iter().map(|mesh| &mesh.skin))
         .collect();
     input::check_blends(blends, &skins)?;
     if !bones && figures.iter().all(|figure| figure.meshes.is_empty()) {
@@ -82,9 +95,15 @@ pub fn run(context: &mut Context, args: &Args) -> Result<bool, CliError> {
             figure
                 .meshes
                 .iter()
-                .map(|(skin, posed)| RenderMesh {
-                    positions: &posed.positions,
-                    triangles: &skin.triangles,
+                .map(|mesh| RenderMesh {
+                    positions: &mesh.posed.positions,
+                    triangles: &mesh.skin.triangles,
+                    uvs: &mesh.skin.uvs,
+                    texture: mesh.image.as_ref().map(|(width, height, rgba)| Texture {
+                        width: *width,
+                        height: *height,
+                        rgba,
+                    }),
                 })
                 .collect()
         })
@@ -150,9 +169,10 @@ fn group<'a>(inputs: &'a [Input], posing: &Posing) -> Result<Vec<Group<'a>>, Cli
 }
 
 fn pose_figure(
-    context: &Context,
+    context: &mut Context,
     group: &Group,
     (posing, blends): (&Posing, &[(String, f32)]),
+    dressing: &Dressing,
 ) -> Result<PosedFigure, CliError> {
     let posed: Posed = input::pose(
         &context.catalogue,
@@ -161,12 +181,42 @@ fn pose_figure(
         &posing.animation(),
         posing.composition(),
     )?;
+    // Dressed as `convert` dresses them; the skeleton's file tells a
+    // retail Sim's age.
+    let mut assembly = Assembly::new(dressing.dressing());
+    assembly.offer_skeleton(&group.skeleton_input.path, group.skeleton.clone());
     let mut meshes = Vec::new();
     for input in &group.members {
         for skin in input.skins(posing.options())? {
             let deformed = input::deform(&input.path, &skin, &posed, blends)?;
-            meshes.push((skin, deformed));
+            let image = match assembly
+                .image(&input.path, &input.files, &skin)
+                .map_err(gltf::assembly_error)?
+            {
+                Some(found) => Some(export::rgba(&found).map_err(|source| {
+                    CliError::input(
+                        &input.path,
+                        Box::new(ExportError::Mesh {
+                            index: meshes.len(),
+                            name: skin.name.clone(),
+                            problem: MeshProblem::Texture {
+                                path: found.path.clone(),
+                                source,
+                            },
+                        }),
+                    )
+                })?),
+                None => None,
+            };
+            meshes.push(PosedMesh {
+                skin,
+                posed: deformed,
+                image,
+            });
         }
+    }
+    for warning in &assembly.warnings {
+        context.warn(warning);
     }
     let joints = joint_states(&posed.model)
         .iter()

@@ -9,8 +9,9 @@ use skinning::PosedSkin;
 
 use crate::error::CliError;
 use crate::input::{self, Input, Need};
-use crate::options::{Morphing, Posing};
-use crate::{output, Context};
+use crate::options::{Dressing, Morphing, Posing};
+use crate::{gltf, output, Context};
+use export::assembly::Assembly;
 
 /// `ossuary skin`'s arguments.
 #[derive(clap::Args)]
@@ -30,6 +31,9 @@ pub struct Args {
     pub posing: Posing,
     #[command(flatten)]
     pub morphing: Morphing,
+    /// The images the MTL gives the meshes.
+    #[command(flatten)]
+    pub dressing: Dressing,
 }
 
 pub fn run(context: &mut Context, args: &Args) -> Result<bool, CliError> {
@@ -87,11 +91,19 @@ pub fn run(context: &mut Context, args: &Args) -> Result<bool, CliError> {
     match materials_path {
         Some(materials_path) => {
             let mut textured = Vec::with_capacity(deformed.len());
+            // Dressed as `convert` dresses them; the skeleton's file tells
+            // a retail Sim's age.
+            let mut assembly = Assembly::new(args.dressing.dressing());
+            assembly.offer_skeleton(&skeleton_input.path, skeleton.clone());
             for (skin, _) in &deformed {
-                let image = export::find_texture(skin, &mesh_files)
-                    .map_err(|error| CliError::input(mesh_path, error))?
+                let image = assembly
+                    .image(mesh_path, &mesh_files, skin)
+                    .map_err(gltf::assembly_error)?
                     .map(|found| std::path::absolute(&found.path).unwrap_or(found.path));
                 textured.push((skin, image));
+            }
+            for warning in &assembly.warnings {
+                context.warn(warning);
             }
             let mtl = heading + &materials(&textured);
             output::write_files(&[

@@ -7,7 +7,7 @@ use std::sync::mpsc;
 
 use export::Container;
 use formats::catalogue::Catalogue;
-use formats::rig::RigOptions;
+use formats::rig::{self, RigOptions};
 use viewer::roots::Roots;
 use viewer::server::{self, Viewer};
 use viewer::{Assets, GltfRequest, Info, Made, Refused, Skill};
@@ -131,6 +131,9 @@ impl Assets for CommandLine {
                 options: RigOptions { lod: request.lod },
                 format: None,
                 container: Container::Glb,
+                dressing: request.dressing.clone(),
+                // A part that is missing is left out; the rest is shown.
+                leave_out_missing: true,
             };
             gltf::assemble(context, &convert)
         });
@@ -140,7 +143,7 @@ impl Assets for CommandLine {
         })
     }
 
-    fn info(&self, open: &Path, anim: Option<&Path>) -> Result<Info, Refused> {
+    fn info(&self, open: &Path, anim: Option<&Path>, lod: usize) -> Result<Info, Refused> {
         let (info, warnings) = self.run(|context| {
             let catalogue = context.catalogue;
             let input = input::load(&catalogue, open, None)?;
@@ -148,22 +151,23 @@ impl Assets for CommandLine {
                 Some(anim) => Some(input::load(&catalogue, anim, None)?),
                 None => None,
             };
-            facts(&input, animated.as_ref().unwrap_or(&input))
+            facts(&input, animated.as_ref().unwrap_or(&input), lod)
         });
         Ok(Info { warnings, ..info? })
     }
 }
 
-/// What `info` says of `input`, its levels and blend targets, and the
-/// skills of `animated`.
-fn facts(input: &Input, animated: &Input) -> Result<Info, CliError> {
+/// What `info` says of `input`, its levels and the blend targets of its
+/// meshes at level `lod` (a level may have fewer), and the skills of
+/// `animated`.
+fn facts(input: &Input, animated: &Input, lod: usize) -> Result<Info, CliError> {
     let summary = info::summary(
         &shown(&input.path),
         input.format.title,
         input.format.name,
         &input.document.describe(),
     );
-    let skins = input.skins(RigOptions::default()).unwrap_or_default();
+    let skins = input.skins(RigOptions { lod }).unwrap_or_default();
     let mut blends: Vec<String> = Vec::new();
     for target in skins.iter().flat_map(|skin| &skin.morph_targets) {
         if !blends.contains(&target.name) {
@@ -182,6 +186,18 @@ fn facts(input: &Input, animated: &Input) -> Result<Info, CliError> {
         Ok(named) => named
             .into_iter()
             .map(|named| match named.animation {
+                // Frames that need another file's to pose anything (a
+                // BonesPro `Mesh (bones c.s)` export) cannot be shown alone.
+                Ok(rig::Animation {
+                    motion: rig::Motion::Incomplete { needs },
+                    ..
+                }) => Skill {
+                    name: named.name,
+                    times: Vec::new(),
+                    problem: Some(format!(
+                        "its frames pose nothing on their own: {needs} is needed"
+                    )),
+                },
                 Ok(animation) => Skill {
                     name: named.name,
                     times: animation.times,
@@ -197,11 +213,20 @@ fn facts(input: &Input, animated: &Input) -> Result<Info, CliError> {
         // A file without animations has no skills to offer.
         Err(_) => Vec::new(),
     };
+    let axes = match input.skeleton(RigOptions::default()) {
+        Ok(Some(skeleton)) => match skeleton.axes {
+            rig::Axes::LeftHandedYUp => "left-handed-y-up",
+            rig::Axes::RightHandedZUp => "right-handed-z-up",
+            rig::Axes::RightHandedYUp => "right-handed-y-up",
+        },
+        _ => "",
+    };
     Ok(Info {
         facts: summary.lines().map(str::to_owned).collect(),
         lods,
         blends,
         skills,
         warnings: Vec::new(),
+        axes: axes.to_owned(),
     })
 }

@@ -161,6 +161,19 @@ fn the_listing_groups_characters_animations_and_meshes() {
     assert!(animations.contains("biped-wave.oan"));
 }
 
+/// The names of a glTF asset's images, in order.
+fn image_names(json: &serde_json::Value) -> Vec<&str> {
+    json["images"]
+        .as_array()
+        .map(|images| {
+            images
+                .iter()
+                .map(|image| image["name"].as_str().unwrap_or_default())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
 #[test]
 fn a_sims_skeleton_is_dressed_by_the_suits_beside_it() {
     let Some(corpus) = tests::corpus_dir() else {
@@ -171,19 +184,63 @@ fn a_sims_skeleton_is_dressed_by_the_suits_beside_it() {
     let (_, listing) = served.json("/api/list");
     let adult = &listing["characters"][0];
     assert_eq!(adult["open"], "adult-skeleton.cmx");
+    // The wardrobe as the game groups it, for the adult: the child's head
+    // (`C002FC_Lisa.cmx`) is not offered.
+    let sets: Vec<&str> = adult["wardrobe"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|garment| garment["set"].as_str().unwrap())
+        .collect();
     assert_eq!(
-        adult["meshes"],
-        serde_json::json!(["B001FAFat_01.cmx", "C002FC_Lisa.cmx"])
+        sets,
+        [
+            "b001fafat",
+            "b001mafit",
+            "c001ma",
+            "c005ma",
+            "hfo",
+            "hmo",
+            "hup"
+        ]
+    );
+    assert_eq!(adult["meshes"], serde_json::json!([]));
+    assert_eq!(
+        adult["dressed"],
+        serde_json::json!(["b001mafit", "c001ma", "hmo"])
     );
     let (status, glb) =
         served.get("/api/gltf?open=adult-skeleton.cmx&anim=adult-walking-frantic-loop.cmx");
     assert_eq!(status, 200);
     keep_for_validation(&glb, "view-sims-adult-walking.glb", folder.path());
     let json = glb_json(&glb);
-    // Dressed: the body and the head, and the walk.
+    // Dressed by default: body, head, two hands, each textured in the
+    // light skin tone, and the walk.
     let dressed = json["meshes"].as_array().unwrap().len();
-    assert!(dressed >= 2);
+    assert_eq!(dressed, 4);
+    assert_eq!(
+        image_names(&json),
+        [
+            "B001MAFitlgt_relax.bmp",
+            "C001MAlgt_Ross.bmp",
+            "HUAOlgt.bmp"
+        ]
+    );
     assert_eq!(json["animations"].as_array().unwrap().len(), 1);
+    // Another tone, and another image chosen for the body's set.
+    let (status, glb) = served
+        .get("/api/gltf?open=adult-skeleton.cmx&tone=drk&texture=b001mafit=B001MAFitmed_relax.bmp");
+    assert_eq!(status, 200);
+    assert_eq!(
+        image_names(&glb_json(&glb)),
+        [
+            "B001MAFitmed_relax.bmp",
+            "C001MAdrk_Ross.bmp",
+            "HUAOdrk.bmp"
+        ]
+    );
+    let (status, _) = served.get("/api/gltf?open=adult-skeleton.cmx&tone=tan");
+    assert_eq!(status, 400);
 
     // The page names the meshes it wants: the head alone, or none.
     let (status, glb) = served.get("/api/gltf?open=adult-skeleton.cmx&mesh=C002FC_Lisa.cmx");
@@ -481,4 +538,60 @@ fn glb_json(bytes: &[u8]) -> serde_json::Value {
     assert_eq!(&bytes[..4], b"glTF");
     let length = u32::from_le_bytes(bytes[12..16].try_into().unwrap()) as usize;
     serde_json::from_slice(&bytes[20..20 + length]).unwrap()
+}
+
+#[test]
+fn every_listed_mesh_has_a_skeleton_and_problems_name_files_as_the_page_does() {
+    let Some(corpus) = tests::corpus_dir() else {
+        return;
+    };
+    let served = Served::start(&[&corpus]);
+    let (_, listing) = served.json("/api/list");
+    // A loose SWG mesh is posed by the skeleton it names, under the folder
+    // served; one naming two skeletons (the head, on the face's) is listed
+    // with the reason, not offered.
+    let loose = listing["meshes"].as_array().unwrap();
+    let body = loose
+        .iter()
+        .find(|mesh| mesh["file"] == "swg/appearance/mesh/twk_f_body_l0.mgn")
+        .unwrap();
+    assert_eq!(body["skeleton"], "swg/appearance/skeleton/all_b.skt");
+    assert!(loose.iter().all(|mesh| mesh["skeleton"].is_string()));
+    let problems = listing["problems"].to_string();
+    assert!(
+        problems.contains("twk_f_head_l0.mgn")
+            && problems.contains("names the skeletons appearance/skeleton/all_b.skt"),
+        "{problems}"
+    );
+    let (status, glb) = served.get(
+        "/api/gltf?open=swg/appearance/skeleton/all_b.skt&mesh=swg/appearance/mesh/twk_f_body_l0.mgn",
+    );
+    assert_eq!(status, 200);
+    // One mesh per shader group of the `.mgn`.
+    assert!(glb_json(&glb)["meshes"].as_array().map_or(0, Vec::len) >= 1);
+
+    // A skill whose keys are missing is said with paths under the folder
+    // served, never the server's own.
+    let (status, info) = served
+        .json("/api/info?open=sims1-prototype/samnud.cmx&anim=sims1-prototype/Ross-idle1.cmx");
+    assert_eq!(status, 200);
+    let skills = info["skills"].as_array().unwrap();
+    assert!(!skills.is_empty());
+    for skill in skills {
+        let problem = skill["problem"].as_str().unwrap();
+        assert!(problem.contains("sims1-prototype/"), "{problem}");
+        assert!(!problem.contains(&*corpus.to_string_lossy()), "{problem}");
+    }
+    // Blend targets are those of the level of detail asked for.
+    let at = |lod: usize| {
+        let (_, info) = served.json(&format!(
+            "/api/info?open=swg/appearance/twk_f.sat&lod={lod}"
+        ));
+        info["blends"].as_array().map_or(0, Vec::len)
+    };
+    let (most, least) = (at(0), at(3));
+    assert!(
+        least < most,
+        "{least} blend targets at level 3, {most} at level 0"
+    );
 }

@@ -52,6 +52,7 @@
 //! A vertex no joint carries follows the skeleton's first joint.
 
 mod animation;
+pub mod assembly;
 mod axes;
 mod buffer;
 mod mesh;
@@ -66,7 +67,7 @@ use formats::rig::{self, Motion};
 use gltf::json;
 use skinning::{ClipError, Composition, JobError, SkeletonError, SkinError};
 
-pub use texture::find_texture;
+pub use texture::{find_texture, rgba};
 
 /// Everything one asset holds.
 pub struct Character<'a> {

@@ -148,13 +148,25 @@ pub const MAX_SIDE: u32 = 4096;
 /// image of [`MAX_SIDE`] squared as 8-bit RGBA.
 const MAX_DECODED: u64 = MAX_SIDE as u64 * MAX_SIDE as u64 * 4;
 
+/// The format of an image file: from its extension (TGA has no signature
+/// to tell it by), else from its first bytes.
+fn format_of(found: &FoundFile) -> Result<ImageFormat, TextureError> {
+    match ImageFormat::from_path(&found.path) {
+        Ok(format) => Ok(format),
+        Err(_) => Ok(image::guess_format(&found.bytes)?),
+    }
+}
+
+/// The image as 8-bit RGBA, rows from the top: width, height and pixels,
+/// decoded within the same limits as for glTF, for the renderer.
+pub fn rgba(found: &FoundFile) -> Result<(u32, u32, Vec<u8>), TextureError> {
+    let decoded = decode(&found.bytes, format_of(found)?)?.into_rgba8();
+    Ok((decoded.width(), decoded.height(), decoded.into_raw()))
+}
+
 /// The image as PNG (see [`decode`]).
 fn png(found: &FoundFile) -> Result<Vec<u8>, TextureError> {
-    let format = match ImageFormat::from_path(&found.path) {
-        Ok(format) => format,
-        Err(_) => image::guess_format(&found.bytes)?,
-    };
-    let decoded = decode(&found.bytes, format)?;
+    let decoded = decode(&found.bytes, format_of(found)?)?;
     let mut png = Vec::new();
     decoded.write_to(&mut Cursor::new(&mut png), ImageFormat::Png)?;
     Ok(png)

@@ -6,6 +6,10 @@ use crate::format::{Conversion, Format};
 /// Every format ossuary knows.
 pub static FORMATS: &[&Format] = &[
     &crate::sims::skel::FORMAT,
+    &crate::sims::mesh::FORMAT,
+    &crate::sims::anim::FORMAT,
+    &crate::sims::apr::FORMAT,
+    &crate::sims::bnd::FORMAT,
     &crate::sims::cmx::FORMAT,
     &crate::sims::bcf::FORMAT,
     &crate::sims::skn::FORMAT,
@@ -17,6 +21,8 @@ pub static FORMATS: &[&Format] = &[
     &crate::swg::mgn::FORMAT,
     &crate::swg::lmg::FORMAT,
     &crate::swg::sat::FORMAT,
+    &crate::swg::sht::FORMAT,
+    &crate::swg::pal::FORMAT,
     &crate::outcast::skeleton::FORMAT,
     &crate::outcast::animation::FORMAT,
     &crate::bonespro::STRUCTURE,

@@ -129,6 +129,21 @@ impl Listings {
         });
         listing.get(&name.to_ascii_lowercase()).cloned()
     }
+
+    /// The entry of `folder` whose name in ASCII lower case `matches`, the
+    /// first in byte order where several do (so the choice does not depend
+    /// on the order the folder lists them in).
+    fn find_matching(&self, folder: &Path, matches: &dyn Fn(&str) -> bool) -> Option<OsString> {
+        // Listing goes through `find`, which lists the folder once.
+        self.find(folder, "");
+        let listings = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        listings
+            .get(folder)?
+            .iter()
+            .filter(|(lower, _)| matches(lower))
+            .min_by(|(a, _), (b, _)| a.cmp(b))
+            .map(|(_, name)| name.clone())
+    }
 }
 
 /// A referenced file that cannot be had.
@@ -156,6 +171,12 @@ pub struct FoundFile {
 }
 
 impl Files {
+    /// The most bytes a referenced file may hold: files chosen beside
+    /// the references (an image chosen for a mesh) are held to it too.
+    pub fn limit(&self) -> u64 {
+        self.limit
+    }
+
     /// References of a document read from `path`.
     pub fn beside(path: &Path) -> Files {
         Files {
@@ -208,6 +229,66 @@ impl Files {
     /// `what` names the reference in the error, which lists every path tried.
     pub fn find(&self, what: &str, names: &[String]) -> Result<FoundFile, FindError> {
         self.read_first(what, self.candidates(names))
+    }
+
+    /// Reads the file whose name `matches` (given in ASCII lower case) in
+    /// the referring file's folder, or else in a folder named one of
+    /// `siblings` (without regard to case) beside that folder: how The Sims
+    /// Online's files find each other, by the ids that end their names
+    /// (`../Meshes/FSO-Accessory-CapeBlack.883209d300000009.mesh`). Returns
+    /// it with its name relative to the referring file's folder's parent
+    /// when it lies in a sibling (`Meshes/...`), else its bare name.
+    /// `pattern` stands for the names in the error, which lists every
+    /// folder looked in (`Meshes/*.883209d300000009.mesh`).
+    pub fn find_matching(
+        &self,
+        what: &str,
+        siblings: &[&str],
+        pattern: &str,
+        matches: &dyn Fn(&str) -> bool,
+    ) -> Result<(FoundFile, String), FindError> {
+        let Some(folder) = &self.folder else {
+            return Err(FindError::Missing {
+                what: what.to_owned(),
+                tried: Vec::new(),
+            });
+        };
+        let named = if folder.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            folder
+        };
+        let folder = std::path::absolute(named).unwrap_or_else(|_| named.to_path_buf());
+        // (folder, the name's prefix relative to the referring folder's parent)
+        let mut folders: Vec<(PathBuf, Option<OsString>)> = vec![(folder.clone(), None)];
+        if let Some(parent) = folder.parent() {
+            for sibling in siblings {
+                if let Some(name) = self.listings.find(parent, sibling) {
+                    let path = parent.join(&name);
+                    if path.is_dir() && folders.iter().all(|(known, _)| *known != path) {
+                        folders.push((path, Some(name)));
+                    }
+                }
+            }
+        }
+        let mut tried = Vec::new();
+        for (folder, sibling) in folders {
+            let Some(name) = self.listings.find_matching(&folder, matches) else {
+                tried.push(folder.join(pattern));
+                continue;
+            };
+            let found = self.read_first(what, vec![folder.join(&name)])?;
+            let name = name.to_string_lossy();
+            let relative = match sibling {
+                Some(sibling) => format!("{}/{name}", sibling.to_string_lossy()),
+                None => name.into_owned(),
+            };
+            return Ok((found, relative));
+        }
+        Err(FindError::Missing {
+            what: what.to_owned(),
+            tried,
+        })
     }
 
     /// Reads the first of `names` that exists in the referring file's

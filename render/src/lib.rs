@@ -14,7 +14,8 @@
 //! scale, the largest at which every figure fits its panel less a margin, so
 //! the figures fill the picture and compare in size; a ruler at the left of
 //! each view gives heights in the files' units, from the lowest point drawn.
-//! Meshes are drawn as flat-shaded triangles, farthest first (painter's
+//! Meshes are drawn as flat-shaded triangles (a mesh with an image and
+//! texture coordinates shows its image, shaded alike), farthest first (painter's
 //! algorithm); a mesh without triangles (a BonesPro structure's vertices)
 //! as small squares at its vertices; bones, unless left out, are lines from
 //! parent to child drawn over them, and joints are dots.
@@ -23,7 +24,10 @@ use formats::rig::Axes;
 use glam::Vec3;
 use skinning::axes::right_handed_y_up;
 use thiserror::Error;
-use tiny_skia::{Color, FillRule, LineCap, Paint, PathBuilder, Pixmap, Rect, Stroke};
+use tiny_skia::{
+    Color, FillRule, FilterQuality, LineCap, Paint, PathBuilder, Pattern, Pixmap, Rect, SpreadMode,
+    Stroke,
+};
 
 /// Colors, as RGB.
 pub const BACKGROUND: [u8; 3] = [240, 240, 235];
@@ -74,6 +78,20 @@ pub struct RenderJoint {
 pub struct RenderMesh<'a> {
     pub positions: &'a [Vec3],
     pub triangles: &'a [[u32; 3]],
+    /// Texture coordinates, one per position, counted from the image's top
+    /// left as glTF counts them; empty when the mesh has none.
+    pub uvs: &'a [[f32; 2]],
+    /// The image the mesh wears; it is drawn only where `uvs` has one pair
+    /// per position.
+    pub texture: Option<Texture<'a>>,
+}
+
+/// An image, 8-bit RGBA (not premultiplied), rows from the top.
+#[derive(Clone, Copy, Debug)]
+pub struct Texture<'a> {
+    pub width: u32,
+    pub height: u32,
+    pub rgba: &'a [u8],
 }
 
 /// One posed skeleton and the meshes it carries, in its file's axes.
@@ -149,6 +167,15 @@ pub enum RenderError {
     TooLarge { width: u32, height: u32 },
     #[error("could not encode the PNG: {0}")]
     Png(String),
+    #[error(
+        "mesh {mesh}'s texture of {width}x{height} pixels holds {bytes} bytes, not 4 per pixel"
+    )]
+    TextureSize {
+        mesh: usize,
+        width: u32,
+        height: u32,
+        bytes: usize,
+    },
 }
 
 /// One of the two orthographic views.
@@ -302,6 +329,17 @@ fn check(figure: &Figure) -> Result<(), RenderError> {
         }
     }
     for (mesh_index, mesh) in figure.meshes.iter().enumerate() {
+        if let Some(texture) = mesh.texture {
+            let pixels = u64::from(texture.width) * u64::from(texture.height);
+            if texture.rgba.len() as u64 != pixels * 4 || pixels == 0 {
+                return Err(RenderError::TextureSize {
+                    mesh: mesh_index,
+                    width: texture.width,
+                    height: texture.height,
+                    bytes: texture.rgba.len(),
+                });
+            }
+        }
         let count = mesh.positions.len();
         for (triangle, corners) in mesh.triangles.iter().enumerate() {
             if let Some(&vertex) = corners.iter().find(|&&vertex| vertex as usize >= count) {
@@ -379,11 +417,56 @@ fn draw_text(pixmap: &mut Pixmap, text: &str, x: f32, y: f32, scale: f32, rgb: [
     }
 }
 
-/// A triangle ready to paint: pixel corners, depth toward the viewer, color.
+/// A triangle ready to paint: pixel corners, depth toward the viewer,
+/// color, and where it lies on its mesh's image (the image's index among
+/// the view's images, its corners in the image's pixels).
 struct PaintedTriangle {
     corners: [(f32, f32); 3],
     depth: f32,
     rgb: [u8; 3],
+    intensity: f32,
+    image: Option<(usize, [(f32, f32); 3])>,
+}
+
+/// A texture as tiny-skia draws it: premultiplied (the games' images are
+/// opaque, but a PNG may not be).
+fn texture_pixmap(texture: &Texture) -> Option<Pixmap> {
+    let size = tiny_skia::IntSize::from_wh(texture.width, texture.height)?;
+    let premultiplied = texture
+        .rgba
+        .chunks_exact(4)
+        .flat_map(|pixel| {
+            let alpha = u16::from(pixel[3]);
+            let scale = |channel: u8| ((u16::from(channel) * alpha + 127) / 255) as u8;
+            [scale(pixel[0]), scale(pixel[1]), scale(pixel[2]), pixel[3]]
+        })
+        .collect();
+    Pixmap::from_vec(premultiplied, size)
+}
+
+/// The transform taking the image's pixels `from` (a triangle's corners on
+/// it) to the picture's pixels `to`: the views are orthographic, so one
+/// affine map per triangle draws its image exactly. `None` where the
+/// triangle has no area on the image.
+fn image_to_picture(from: [(f32, f32); 3], to: [(f32, f32); 3]) -> Option<tiny_skia::Transform> {
+    let [p0, p1, p2] = from;
+    let [q0, q1, q2] = to;
+    let (a, b) = (p1.0 - p0.0, p2.0 - p0.0);
+    let (c, d) = (p1.1 - p0.1, p2.1 - p0.1);
+    let det = a * d - b * c;
+    if det.abs() < 1e-9 || !det.is_finite() {
+        return None;
+    }
+    let (e, f) = (q1.0 - q0.0, q2.0 - q0.0);
+    let (g, h) = (q1.1 - q0.1, q2.1 - q0.1);
+    // [e f; g h] * inverse([a b; c d]).
+    let m00 = (e * d - f * c) / det;
+    let m01 = (f * a - e * b) / det;
+    let m10 = (g * d - h * c) / det;
+    let m11 = (h * a - g * b) / det;
+    let tx = q0.0 - (m00 * p0.0 + m01 * p0.1);
+    let ty = q0.1 - (m10 * p0.0 + m11 * p0.1);
+    Some(tiny_skia::Transform::from_row(m00, m10, m01, m11, tx, ty))
 }
 
 fn draw_view(pixmap: &mut Pixmap, figure: &Figure, bones: bool, view: View, framing: &Framing) {
@@ -392,7 +475,16 @@ fn draw_view(pixmap: &mut Pixmap, figure: &Figure, bones: bool, view: View, fram
     let light = Vec3::new(-0.4, 0.6, 1.0).normalize();
 
     let mut triangles = Vec::new();
+    let mut images: Vec<Pixmap> = Vec::new();
     for mesh in figure.meshes {
+        let image = mesh
+            .texture
+            .filter(|_| mesh.uvs.len() == mesh.positions.len())
+            .and_then(|texture| texture_pixmap(&texture))
+            .map(|pixmap| {
+                images.push(pixmap);
+                images.len() - 1
+            });
         for corners in mesh.triangles {
             let points = corners.map(|vertex| {
                 mesh.positions
@@ -406,10 +498,22 @@ fn draw_view(pixmap: &mut Pixmap, figure: &Figure, bones: bool, view: View, fram
             let normal = (b - a).cross(c - a).normalize_or_zero();
             // Two-sided: the formats differ in winding and handedness.
             let intensity = AMBIENT + (1.0 - AMBIENT) * normal.dot(light).abs();
+            let on_image = image.and_then(|index| {
+                let pixmap = images.get(index)?;
+                let (width, height) = (pixmap.width() as f32, pixmap.height() as f32);
+                let mut uv = [(0.0, 0.0); 3];
+                for (corner, vertex) in uv.iter_mut().zip(corners) {
+                    let [u, v] = *mesh.uvs.get(*vertex as usize)?;
+                    *corner = (u * width, v * height);
+                }
+                Some((index, uv))
+            });
             triangles.push(PaintedTriangle {
                 corners: points.map(|point| framing.pixel(point)),
                 depth: (a.z + b.z + c.z) / 3.0,
                 rgb: shaded(MESH, intensity),
+                intensity,
+                image: on_image,
             });
         }
     }
@@ -435,11 +539,40 @@ fn draw_view(pixmap: &mut Pixmap, figure: &Figure, bones: bool, view: View, fram
         path.line_to(b.0, b.1);
         path.line_to(c.0, c.1);
         path.close();
-        if let Some(path) = path.finish() {
-            // No anti-aliasing: with it, shared edges of neighbouring
-            // triangles let the background bleed through as seams.
-            let paint = paint(triangle.rgb, false);
-            pixmap.fill_path(&path, &paint, FillRule::Winding, identity, None);
+        let Some(path) = path.finish() else {
+            continue;
+        };
+        // No anti-aliasing: with it, shared edges of neighbouring
+        // triangles let the background bleed through as seams.
+        let textured = triangle.image.and_then(|(index, uv)| {
+            let image = images.get(index)?;
+            let transform = image_to_picture(uv, triangle.corners)?;
+            Some(Paint {
+                shader: Pattern::new(
+                    image.as_ref(),
+                    SpreadMode::Repeat,
+                    FilterQuality::Nearest,
+                    1.0,
+                    transform,
+                ),
+                anti_alias: false,
+                ..Paint::default()
+            })
+        });
+        match textured {
+            Some(textured) => {
+                pixmap.fill_path(&path, &textured, FillRule::Winding, identity, None);
+                // The light, as on plain faces: black over the image, as
+                // opaque as the face is dark.
+                let mut shade = paint([0, 0, 0], false);
+                let darkness = (1.0 - triangle.intensity).clamp(0.0, 1.0);
+                shade.set_color_rgba8(0, 0, 0, (darkness * 255.0).round() as u8);
+                pixmap.fill_path(&path, &shade, FillRule::Winding, identity, None);
+            }
+            None => {
+                let paint = paint(triangle.rgb, false);
+                pixmap.fill_path(&path, &paint, FillRule::Winding, identity, None);
+            }
         }
     }
 
@@ -520,10 +653,7 @@ pub fn render_png(scene: &Scene, size: ImageSize) -> Result<Vec<u8>, RenderError
                 .meshes
                 .iter()
                 .zip(positions)
-                .map(|(mesh, positions)| RenderMesh {
-                    positions,
-                    triangles: mesh.triangles,
-                })
+                .map(|(mesh, positions)| RenderMesh { positions, ..*mesh })
                 .collect()
         })
         .collect();
@@ -695,6 +825,95 @@ mod tests {
         [pixel.red(), pixel.green(), pixel.blue()]
     }
 
+    /// The colours of a picture's pixels, counted.
+    fn colours(pixmap: &Pixmap) -> std::collections::HashMap<[u8; 3], usize> {
+        let mut counted = std::collections::HashMap::new();
+        for pixel in pixmap.pixels() {
+            *counted
+                .entry([pixel.red(), pixel.green(), pixel.blue()])
+                .or_insert(0) += 1;
+        }
+        counted
+    }
+
+    #[test]
+    fn a_mesh_with_an_image_shows_the_image() {
+        // A square facing the viewer (lit fully in front), its left half
+        // on the image's red column, its right half on its blue one.
+        let positions = [
+            Vec3::new(0.0, 0.0, 0.0),
+            Vec3::new(1.0, 0.0, 0.0),
+            Vec3::new(1.0, 1.0, 0.0),
+            Vec3::new(0.0, 1.0, 0.0),
+        ];
+        let triangles = [[0, 1, 2], [0, 2, 3]];
+        let uvs = [[0.25, 1.0], [0.75, 1.0], [0.75, 0.0], [0.25, 0.0]];
+        let red_blue = [255, 0, 0, 255, 0, 0, 255, 255];
+        let texture = Texture {
+            width: 2,
+            height: 1,
+            rgba: &red_blue,
+        };
+        let picture = |texture: Option<Texture>| {
+            let meshes = [RenderMesh {
+                positions: &positions,
+                triangles: &triangles,
+                uvs: &uvs,
+                texture,
+            }];
+            let figures = [Figure {
+                joints: &[],
+                meshes: &meshes,
+                axes: Axes::RightHandedYUp,
+            }];
+            decode(&render_png(&scene(&figures), ImageSize::default()).unwrap())
+        };
+        let textured = colours(&picture(Some(texture)));
+        let reddish = |rgb: &[u8; 3]| rgb[0] > 100 && rgb[1] < 30 && rgb[2] < 30;
+        let bluish = |rgb: &[u8; 3]| rgb[2] > 100 && rgb[0] < 30 && rgb[1] < 30;
+        let count = |test: &dyn Fn(&[u8; 3]) -> bool,
+                     counted: &std::collections::HashMap<[u8; 3], usize>| {
+            counted
+                .iter()
+                .filter(|(rgb, _)| test(rgb))
+                .map(|(_, n)| n)
+                .sum::<usize>()
+        };
+        assert!(count(&reddish, &textured) > 1000, "{textured:?}");
+        assert!(count(&bluish, &textured) > 1000, "{textured:?}");
+        let plain = colours(&picture(None));
+        assert_eq!(count(&reddish, &plain) + count(&bluish, &plain), 0);
+    }
+
+    #[test]
+    fn an_image_of_the_wrong_size_is_an_error() {
+        let positions = [Vec3::ZERO];
+        let meshes = [RenderMesh {
+            positions: &positions,
+            triangles: &[],
+            uvs: &[[0.0, 0.0]],
+            texture: Some(Texture {
+                width: 2,
+                height: 2,
+                rgba: &[0; 12],
+            }),
+        }];
+        let figures = [Figure {
+            joints: &[],
+            meshes: &meshes,
+            axes: Axes::RightHandedYUp,
+        }];
+        assert_eq!(
+            render_png(&scene(&figures), ImageSize::default()).unwrap_err(),
+            RenderError::TextureSize {
+                mesh: 0,
+                width: 2,
+                height: 2,
+                bytes: 12
+            }
+        );
+    }
+
     fn scene<'a>(figures: &'a [Figure<'a>]) -> Scene<'a> {
         Scene {
             figures,
@@ -776,6 +995,8 @@ mod tests {
         let meshes = [RenderMesh {
             positions: &positions,
             triangles: &triangles,
+            uvs: &[],
+            texture: None,
         }];
         let figures = [Figure {
             joints: &joints,
@@ -844,6 +1065,8 @@ mod tests {
         let meshes = [RenderMesh {
             positions: &positions,
             triangles: &[],
+            uvs: &[],
+            texture: None,
         }];
         let figures = [Figure {
             joints: &joints,
@@ -890,10 +1113,14 @@ mod tests {
         let near_mesh = RenderMesh {
             positions: &near,
             triangles: &triangles,
+            uvs: &[],
+            texture: None,
         };
         let far_mesh = RenderMesh {
             positions: &far,
             triangles: &triangles,
+            uvs: &[],
+            texture: None,
         };
         let size = ImageSize {
             width: 400,
@@ -1061,6 +1288,8 @@ mod tests {
         let meshes = [RenderMesh {
             positions: &positions,
             triangles: &triangles,
+            uvs: &[],
+            texture: None,
         }];
         let figures = [Figure {
             joints: &[],

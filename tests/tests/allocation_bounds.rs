@@ -216,11 +216,16 @@ fn a_cfp_of_long_repeats() {
 
 #[test]
 fn iff_forms_nested_10000_deep() {
+    // SWG's files are IFF but for its palettes (RIFF, which does not nest).
     for format in FORMATS
         .iter()
         .filter(|format| format.name.starts_with("swg-"))
     {
-        for bytes in deeply_nested_variants(&sample(format.name)) {
+        let sample = sample(format.name);
+        if !sample.starts_with(b"FORM") {
+            continue;
+        }
+        for bytes in deeply_nested_variants(&sample) {
             assert_bounded(format, "forms nested 10,000 deep", &bytes);
         }
     }

@@ -141,7 +141,8 @@ fn reads_to_the_end(format: &Format) -> bool {
 #[test]
 fn iff_forms_nested_10000_deep_fail_or_round_trip() {
     for (format, sample) in sample_bytes() {
-        if !format.name.starts_with("swg-") {
+        // SWG's files are IFF but for its palettes (RIFF, which does not nest).
+        if !format.name.starts_with("swg-") || !sample.starts_with(b"FORM") {
             continue;
         }
         for bytes in tests::deeply_nested_variants(&sample) {

@@ -17,15 +17,17 @@ pub mod web;
 
 use std::path::{Path, PathBuf};
 
+use export::assembly::Dressing;
 use serde::Serialize;
 
 /// What the server asks of the command line.
 pub trait Assets: Send + Sync {
     /// The `.glb` of a character, as `convert` makes it.
     fn gltf(&self, request: &GltfRequest) -> Result<Made, Refused>;
-    /// What `info` says of `open`, its levels of detail and blend targets,
-    /// and the animations of `anim` (of `open` when there is none).
-    fn info(&self, open: &Path, anim: Option<&Path>) -> Result<Info, Refused>;
+    /// What `info` says of `open`, its levels of detail and the blend
+    /// targets of its meshes at level `lod`, and the animations of `anim`
+    /// (of `open` when there is none).
+    fn info(&self, open: &Path, anim: Option<&Path>, lod: usize) -> Result<Info, Refused>;
 }
 
 /// One asset to make: every path is a file under the roots.
@@ -37,6 +39,8 @@ pub struct GltfRequest {
     pub skill: Option<String>,
     pub lod: usize,
     pub blends: Vec<(String, f32)>,
+    /// The skin tone and the images chosen for skins (files under the roots).
+    pub dressing: Dressing,
 }
 
 /// A made asset and the warnings the command line would print.
@@ -66,6 +70,10 @@ pub struct Info {
     pub blends: Vec<String>,
     pub skills: Vec<Skill>,
     pub warnings: Vec<String>,
+    /// How the skeleton's axes lie (`left-handed-y-up`,
+    /// `right-handed-z-up`, `right-handed-y-up`), so that the page can give
+    /// joints in the file's own axes; empty without a skeleton.
+    pub axes: String,
 }
 
 /// An animation: its name and each frame's time, frame 0 first, as the

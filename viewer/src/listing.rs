@@ -18,8 +18,10 @@ use std::io::Read as _;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+use export::assembly::{suit_images, Age, Slot, Suit, Tone};
 use formats::capabilities::Capabilities;
 use formats::catalogue::Catalogue;
+use formats::files::Files;
 use formats::format::Format;
 use serde::Serialize;
 
@@ -56,8 +58,34 @@ pub struct Character {
     /// brings its own.
     pub meshes: Vec<String>,
     /// Animation files of its family in its folder (itself first, when it
-    /// holds animations too).
+    /// holds animations too) that fit its age (`adult-*`, `child-*`).
     pub animations: Vec<String>,
+    /// A retail Sims skeleton's wardrobe: the suits beside it that fit its
+    /// age, grouped as the game groups them; empty for other characters.
+    pub wardrobe: Vec<Garment>,
+    /// The garments' sets worn unless the view says otherwise: the first
+    /// body, and a head and hands of the body's sex where there are.
+    pub dressed: Vec<String>,
+}
+
+/// Suits worn as one: a body, a head, or a pair of hands.
+#[derive(Debug, Serialize)]
+pub struct Garment {
+    /// The suit's code (`b001mafit`), or the hands' pair (`hmo`).
+    pub set: String,
+    /// `body`, `head` or `hands`.
+    pub slot: &'static str,
+    pub files: Vec<String>,
+    /// The images beside it that dress it, in every skin tone.
+    pub images: Vec<Image>,
+}
+
+/// An image that dresses a garment, and the skin tone it is for.
+#[derive(Debug, Serialize)]
+pub struct Image {
+    pub file: String,
+    /// `lgt`, `med` or `drk`.
+    pub tone: &'static str,
 }
 
 #[derive(Debug, Serialize)]
@@ -66,13 +94,14 @@ pub struct AnimationFile {
     pub format: &'static str,
 }
 
-/// Meshes no character takes, with a skeleton of their family beside them
-/// to pose them on, when there is one.
+/// Meshes no character takes, with the skeleton to pose them on: one of
+/// their family beside them, or the one they name (a Star Wars Galaxies
+/// `.mgn`). A mesh with neither is listed as a problem, not offered.
 #[derive(Debug, Serialize)]
 pub struct LooseMesh {
     pub file: String,
     pub format: &'static str,
-    pub skeleton: Option<String>,
+    pub skeleton: String,
 }
 
 #[derive(Debug, Serialize)]
@@ -84,6 +113,7 @@ pub struct Problem {
 /// A file found, with its format and what it holds.
 struct Found {
     rel: String,
+    path: PathBuf,
     dir: PathBuf,
     format: &'static Format,
     holds: Capabilities,
@@ -92,6 +122,13 @@ struct Found {
 impl Found {
     fn family(&self) -> &'static str {
         family_of(self.format)
+    }
+
+    /// A file that is shown as a character: a skeleton with meshes, or
+    /// with no animations (a file with a skeleton and animations only is
+    /// an animation that brings its skeleton, a Sims skill file).
+    fn is_character(&self) -> bool {
+        self.holds.skeleton && (self.holds.meshes || !self.holds.animations)
     }
 
     /// A skeleton with no meshes of its own: dressed by the meshes beside it.
@@ -157,12 +194,13 @@ fn listing_of(
             continue;
         };
         if stop() {
-            group(&found, &mut listing);
+            group(roots, &found, &mut listing);
             return (listing, Some(path));
         }
         match classify(&path, catalogue, &mut kinds) {
             Ok(Some((format, holds))) => found.push(Found {
                 rel,
+                path: path.clone(),
                 dir: path.parent().map(Path::to_path_buf).unwrap_or_default(),
                 format,
                 holds,
@@ -171,7 +209,7 @@ fn listing_of(
             Err(message) => listing.problems.push(Problem { file: rel, message }),
         }
     }
-    group(&found, &mut listing);
+    group(roots, &found, &mut listing);
     (listing, None)
 }
 
@@ -349,7 +387,7 @@ fn read_at_most(path: &Path, limit: u64) -> Result<Vec<u8>, String> {
 
 /// Characters, their meshes and animations, and what is left; files only
 /// ever go together within one folder.
-fn group(found: &[Found], listing: &mut Listing) {
+fn group(roots: &Roots, found: &[Found], listing: &mut Listing) {
     let mut folders: Vec<&Path> = Vec::new();
     let mut in_folder: HashMap<&Path, Vec<&Found>> = HashMap::new();
     for file in found {
@@ -361,34 +399,46 @@ fn group(found: &[Found], listing: &mut Listing) {
     }
     for folder in folders {
         if let Some(files) = in_folder.get(folder) {
-            group_folder(files, listing);
+            group_folder(roots, files, listing);
         }
     }
 }
 
-fn group_folder(found: &[&Found], listing: &mut Listing) {
+fn group_folder(roots: &Roots, found: &[&Found], listing: &mut Listing) {
     let mut taken = vec![false; found.len()];
     for (index, file) in found.iter().enumerate() {
-        // A file with a skeleton and animations but no meshes is an
-        // animation that brings its skeleton (a Sims skill file).
-        let character = file.holds.skeleton && (file.holds.meshes || !file.holds.animations);
-        if !character {
+        if !file.is_character() {
             continue;
         }
         taken[index] = true;
+        let age = Age::of_file(file_name(&file.rel));
         let mut meshes = Vec::new();
+        let mut suits = Vec::new();
         if file.bare_skeleton() {
             for (other_index, other) in found.iter().enumerate() {
-                // Sims suits dress the skeleton beside them; a mesh file of
-                // its own (`.skn`, `.mgn`) stays loose.
-                let dresses =
-                    other.holds.meshes && !other.holds.skeleton && other.format.is(file.format);
-                if dresses {
+                if !other.holds.meshes || other.holds.skeleton || other.family() != file.family() {
+                    continue;
+                }
+                // Retail Sims suits and skins, by their names, go in the
+                // wardrobe of the skeletons of their age.
+                let suit = (file.family() == "sims")
+                    .then(|| Suit::of_name(file_name(&other.rel)))
+                    .flatten();
+                if let Some(suit) = suit {
+                    taken[other_index] = true;
+                    if suit.fits(age) {
+                        suits.push((*other, suit));
+                    }
+                } else if other.format.is(file.format) {
+                    // Sims suits dress the skeleton beside them; a mesh
+                    // file of its own (`.skn`, `.mgn`) stays loose.
                     meshes.push(other.rel.clone());
                     taken[other_index] = true;
                 }
             }
         }
+        let wardrobe = wardrobe(file, &suits, age);
+        let dressed = dressed(&wardrobe);
         // A file holding skills as well as a character offers them first.
         let own = file.holds.animations.then(|| file.rel.clone());
         let beside = found
@@ -398,6 +448,7 @@ fn group_folder(found: &[&Found], listing: &mut Listing) {
                     && !other.holds.meshes
                     && other.family() == file.family()
                     && other.rel != file.rel
+                    && fits(Age::of_file(file_name(&other.rel)), age)
             })
             .map(|other| other.rel.clone());
         listing.characters.push(Character {
@@ -406,6 +457,8 @@ fn group_folder(found: &[&Found], listing: &mut Listing) {
             format: file.format.name,
             meshes,
             animations: own.into_iter().chain(beside).collect(),
+            wardrobe,
+            dressed,
         });
     }
     for (index, file) in found.iter().enumerate() {
@@ -418,20 +471,185 @@ fn group_folder(found: &[&Found], listing: &mut Listing) {
                 format: file.format.name,
             });
         } else if file.holds.meshes {
-            let skeleton = found
+            // A bare skeleton of its family beside it, else a character
+            // of its family beside it (the prototype's `samnud.cmx` for
+            // its props).
+            let of_family = |other: &&&Found| other.family() == file.family();
+            let beside = found
                 .iter()
-                .find(|other| other.bare_skeleton() && other.family() == file.family())
+                .filter(of_family)
+                .find(|other| other.bare_skeleton())
+                .or_else(|| {
+                    found
+                        .iter()
+                        .filter(of_family)
+                        .find(|other| other.is_character())
+                })
                 .map(|other| other.rel.clone());
-            listing.meshes.push(LooseMesh {
-                file: file.rel.clone(),
-                format: file.format.name,
-                skeleton,
-            });
+            match beside.map_or_else(|| named_skeleton(roots, file), Ok) {
+                Ok(skeleton) => listing.meshes.push(LooseMesh {
+                    file: file.rel.clone(),
+                    format: file.format.name,
+                    skeleton,
+                }),
+                Err(message) => listing.problems.push(Problem {
+                    file: file.rel.clone(),
+                    message,
+                }),
+            }
         }
     }
 }
 
-/// The meshes that dress the character `open` names, as the listing of
+/// Why a mesh is not offered: nothing to pose it.
+const NO_SKELETON: &str = "a mesh with no skeleton of its family beside it to pose it on";
+
+/// Whether an animation of `animation`'s age fits a skeleton of
+/// `skeleton`'s (either unknown fits).
+fn fits(animation: Option<Age>, skeleton: Option<Age>) -> bool {
+    animation.is_none() || skeleton.is_none() || animation == skeleton
+}
+
+/// The last part of a relative path.
+fn file_name(rel: &str) -> &str {
+    rel.rsplit('/').next().unwrap_or(rel)
+}
+
+/// The skeleton a mesh names (a Star Wars Galaxies `.mgn` names its
+/// skeletons, `appearance/skeleton/all_b.skt`), when it is under the roots;
+/// else why the mesh cannot be shown.
+fn named_skeleton(roots: &Roots, mesh: &Found) -> Result<String, String> {
+    let no_skeleton = || NO_SKELETON.to_owned();
+    // Only a Star Wars Galaxies mesh names its skeleton.
+    if !mesh.format.is(&formats::swg::mgn::FORMAT) {
+        return Err(no_skeleton());
+    }
+    let bytes = read_at_most(&mesh.path, DECODE_LIMIT)?;
+    let document = (mesh.format.decode)(&bytes).map_err(|error| error.to_string())?;
+    let Some(swg) = document.as_any().downcast_ref::<formats::swg::mgn::Mesh>() else {
+        return Err(no_skeleton());
+    };
+    let names: Vec<String> = swg
+        .body()
+        .skeletons
+        .iter()
+        .map(|name| name.to_text())
+        .collect();
+    let name = match names.as_slice() {
+        [] => return Err(no_skeleton()),
+        [one] => one.clone(),
+        // Where the others attach is written in an appearance (`.sat`),
+        // not in the mesh.
+        several => {
+            return Err(format!(
+                "names the skeletons {}, which only an appearance (.sat) puts together: open one that wears it",
+                several.join(", ")
+            ))
+        }
+    };
+    let folders: Vec<PathBuf> = roots.iter().map(|root| root.path.clone()).collect();
+    let files = Files::beside(&mesh.path).within(folders.into());
+    match files.find("the skeleton", std::slice::from_ref(&name)) {
+        Ok(found) => roots.relative(&found.path).ok_or_else(no_skeleton),
+        Err(_) => Err(format!(
+            "names the skeleton {name}, which is not under the paths served"
+        )),
+    }
+}
+
+/// The garments of a retail skeleton (`skeleton`, of `age`): `suits`
+/// grouped by set, each with the images beside it. Where a set has a suit
+/// file (`.cmx`, `.bcf`), the suit wears its skins and they are not listed
+/// again.
+fn wardrobe(skeleton: &Found, suits: &[(&Found, Suit)], age: Option<Age>) -> Vec<Garment> {
+    let mut sets: Vec<(&Suit, Vec<&Found>)> = Vec::new();
+    for (file, suit) in suits {
+        match sets.iter_mut().find(|(other, _)| other.set == suit.set) {
+            Some((_, files)) => files.push(file),
+            None => sets.push((suit, vec![file])),
+        }
+    }
+    let folder = skeleton
+        .rel
+        .rsplit_once('/')
+        .map_or(String::new(), |(folder, _)| format!("{folder}/"));
+    let mut garments: Vec<Garment> = sets
+        .into_iter()
+        .map(|(suit, files)| {
+            let has_suit = files.iter().any(|file| !file.format.name.ends_with("skn"));
+            let files = files
+                .into_iter()
+                .filter(|file| !has_suit || !file.format.name.ends_with("skn"))
+                .map(|file| file.rel.clone())
+                .collect();
+            let images = Tone::ALL
+                .into_iter()
+                .flat_map(|tone| {
+                    suit_images(&skeleton.dir, suit, age, tone)
+                        .into_iter()
+                        .map(move |name| (tone, name))
+                })
+                .map(|(tone, name)| Image {
+                    file: format!("{folder}{name}"),
+                    tone: tone.code(),
+                })
+                .collect();
+            Garment {
+                set: suit.set.clone(),
+                slot: slot_name(suit.slot),
+                files,
+                images,
+            }
+        })
+        .collect();
+    garments.sort_by(|one, other| {
+        (slot_order(one.slot), &one.set).cmp(&(slot_order(other.slot), &other.set))
+    });
+    garments
+}
+
+fn slot_name(slot: Slot) -> &'static str {
+    match slot {
+        Slot::Body => "body",
+        Slot::Head => "head",
+        Slot::Hands => "hands",
+    }
+}
+
+fn slot_order(slot: &str) -> usize {
+    ["body", "head", "hands"]
+        .iter()
+        .position(|name| *name == slot)
+        .unwrap_or(3)
+}
+
+/// The sets worn by default, so that a skeleton opens as a whole Sim: the
+/// first body for which there is a head of its sex (else the first body),
+/// then the first head and hands of the body's sex (else the first).
+fn dressed(wardrobe: &[Garment]) -> Vec<String> {
+    let sex = |garment: &Garment| {
+        let file = garment.files.first()?;
+        Suit::of_name(file_name(file)).map(|suit| suit.sex)
+    };
+    let of_slot = |slot: &'static str| wardrobe.iter().filter(move |garment| garment.slot == slot);
+    let body = of_slot("body")
+        .find(|body| of_slot("head").any(|head| sex(head) == sex(body)))
+        .or_else(|| of_slot("body").next());
+    let body_sex = body.and_then(sex);
+    let pick = |slot: &'static str| {
+        of_slot(slot)
+            .find(|garment| body_sex.is_some() && sex(garment) == body_sex)
+            .or_else(|| of_slot(slot).next())
+    };
+    body.into_iter()
+        .chain(pick("head"))
+        .chain(pick("hands"))
+        .map(|garment| garment.set.clone())
+        .collect()
+}
+
+/// The meshes that dress the character `open` names unless the view says
+/// otherwise (its meshes, and its wardrobe's default sets), as the listing of
 /// its folder gives them (only that folder is looked at: files only ever
 /// go together within one); `gone` tells whether the client they are for
 /// has gone.
@@ -464,7 +682,14 @@ pub fn meshes_of(
     .characters
     .into_iter()
     .find(|character| character.open == open)
-    .map(|character| character.meshes)
+    .map(|character| {
+        let worn = character
+            .wardrobe
+            .iter()
+            .filter(|garment| character.dressed.contains(&garment.set))
+            .flat_map(|garment| garment.files.iter().cloned());
+        character.meshes.iter().cloned().chain(worn).collect()
+    })
     .unwrap_or_default()
 }
 
@@ -476,6 +701,136 @@ mod tests {
 
     fn never() -> bool {
         false
+    }
+
+    /// The files listed as meshes with no skeleton to pose them, and the
+    /// other problems.
+    fn needing_a_skeleton(listing: &Listing) -> (Vec<&str>, Vec<&Problem>) {
+        let (skins, others): (Vec<&Problem>, Vec<&Problem>) = listing
+            .problems
+            .iter()
+            .partition(|problem| problem.message == NO_SKELETON);
+        (
+            skins.iter().map(|skin| skin.file.as_str()).collect(),
+            others,
+        )
+    }
+
+    /// A file of `format` holding `holds`, in `dir`.
+    fn found(dir: &Path, name: &str, format: &'static Format, holds: [bool; 3]) -> Found {
+        let [skeleton, meshes, animations] = holds;
+        Found {
+            rel: name.to_owned(),
+            path: dir.join(name),
+            dir: dir.to_path_buf(),
+            format,
+            holds: Capabilities {
+                skeleton,
+                meshes,
+                animations,
+            },
+        }
+    }
+
+    #[test]
+    fn a_retail_skeleton_is_offered_its_wardrobe_grouped_and_dressed() {
+        let dir = tempfile::tempdir().unwrap();
+        let dir = dir.path().canonicalize().unwrap();
+        for image in [
+            "B001MAFitlgt_relax.bmp",
+            "B001MAFitdrk_relax.bmp",
+            "B001MAFitdrk_beach.bmp",
+            "HUAOmed.bmp",
+            "C002FClgt_Lisa01.bmp",
+        ] {
+            std::fs::write(dir.join(image), "x").unwrap();
+        }
+        let skeleton = [true, false, false];
+        let mesh = [false, true, false];
+        let animation = [true, false, true];
+        let (cmx, skn) = (&formats::sims::cmx::FORMAT, &formats::sims::skn::FORMAT);
+        let files = [
+            found(&dir, "adult-skeleton.cmx", cmx, skeleton),
+            found(&dir, "child-skeleton.cmx", cmx, skeleton),
+            found(&dir, "adult-idle1.cmx", cmx, animation),
+            found(&dir, "child-idle1.cmx", cmx, animation),
+            found(&dir, "B001FAFat_01.cmx", cmx, mesh),
+            found(&dir, "xskin-b001fafat_01-PELVIS-BODY.skn", skn, mesh),
+            found(&dir, "xskin-b001mafit_01-PELVIS-BODY.skn", skn, mesh),
+            found(&dir, "xskin-c001ma_ross-HEAD-HEADB.skn", skn, mesh),
+            found(&dir, "xskin-c002fc_lisa-HEAD-HEAD.skn", skn, mesh),
+            found(&dir, "xskin-hflo-L_HAND-HANDFL.skn", skn, mesh),
+            found(&dir, "xskin-hmlo-L_HAND-HANDML.skn", skn, mesh),
+            found(&dir, "xskin-hmro-R_HAND-HANDMR.skn", skn, mesh),
+            found(&dir, "a-prop.cmx", cmx, mesh),
+        ];
+        let roots = Roots::new(std::slice::from_ref(&dir)).unwrap();
+        let mut listing = Listing::default();
+        group_folder(&roots, &files.iter().collect::<Vec<_>>(), &mut listing);
+        let adult = &listing.characters[0];
+        assert_eq!(adult.open, "adult-skeleton.cmx");
+        // Animations of its age only; the prop suit stays a plain mesh.
+        assert_eq!(adult.animations, ["adult-idle1.cmx"]);
+        assert_eq!(adult.meshes, ["a-prop.cmx"]);
+        let garments: Vec<(&str, &str, Vec<&str>)> = adult
+            .wardrobe
+            .iter()
+            .map(|garment| {
+                let files = garment.files.iter().map(String::as_str).collect();
+                (garment.slot, garment.set.as_str(), files)
+            })
+            .collect();
+        assert_eq!(
+            garments,
+            [
+                // The suit wears its skin, which is not offered again.
+                ("body", "b001fafat", vec!["B001FAFat_01.cmx"]),
+                (
+                    "body",
+                    "b001mafit",
+                    vec!["xskin-b001mafit_01-PELVIS-BODY.skn"]
+                ),
+                ("head", "c001ma", vec!["xskin-c001ma_ross-HEAD-HEADB.skn"]),
+                ("hands", "hfo", vec!["xskin-hflo-L_HAND-HANDFL.skn"]),
+                (
+                    "hands",
+                    "hmo",
+                    vec![
+                        "xskin-hmlo-L_HAND-HANDML.skn",
+                        "xskin-hmro-R_HAND-HANDMR.skn"
+                    ]
+                ),
+            ]
+        );
+        // A whole Sim by default: the body that has a head of its sex.
+        assert_eq!(adult.dressed, ["b001mafit", "c001ma", "hmo"]);
+        let images: Vec<(&str, &str)> = adult.wardrobe[1]
+            .images
+            .iter()
+            .map(|image| (image.file.as_str(), image.tone))
+            .collect();
+        assert_eq!(
+            images,
+            [
+                ("B001MAFitlgt_relax.bmp", "lgt"),
+                ("B001MAFitdrk_beach.bmp", "drk"),
+                ("B001MAFitdrk_relax.bmp", "drk")
+            ]
+        );
+        assert_eq!(adult.wardrobe[4].images[0].file, "HUAOmed.bmp");
+        // The child is offered the child's head only, and no hands
+        // textures (those of children are not known).
+        let child = &listing.characters[1];
+        assert_eq!(child.animations, ["child-idle1.cmx"]);
+        let sets: Vec<&str> = child
+            .wardrobe
+            .iter()
+            .map(|garment| garment.set.as_str())
+            .collect();
+        assert_eq!(sets, ["c002fc", "hfo", "hmo"]);
+        assert!(child.wardrobe[1].images.is_empty());
+        assert_eq!(child.wardrobe[0].images[0].file, "C002FClgt_Lisa01.bmp");
+        assert!(listing.meshes.is_empty() && listing.problems.is_empty());
     }
 
     #[test]
@@ -494,17 +849,15 @@ mod tests {
         let started = Instant::now();
         let listing = list(&roots, &Catalogue::default(), &never);
         eprintln!("listed 1,600 folders deep in {:?}", started.elapsed());
-        let meshes: Vec<&str> = listing
-            .meshes
-            .iter()
-            .map(|mesh| mesh.file.as_str())
-            .collect();
+        // Skins with no skeleton beside them are listed as such.
+        let (skins, passed) = needing_a_skeleton(&listing);
         let last = format!("{}last.skn", "d/".repeat(MAX_DEPTH));
-        assert_eq!(meshes, [last.as_str(), "top.skn"]);
-        assert_eq!(listing.problems.len(), 1, "{:?}", listing.problems);
-        assert_eq!(listing.problems[0].file, limit);
+        assert_eq!(skins, [last.as_str(), "top.skn"]);
+        assert!(listing.meshes.is_empty());
+        assert_eq!(passed.len(), 1, "{:?}", listing.problems);
+        assert_eq!(passed[0].file, limit);
         assert_eq!(
-            listing.problems[0].message,
+            passed[0].message,
             format!("folders over {MAX_DEPTH} deep are not listed")
         );
     }
@@ -527,11 +880,12 @@ mod tests {
             let _ = done.send(list(&roots, &Catalogue::default(), &never));
         });
         let listing = listed.recv_timeout(Duration::from_secs(5)).unwrap();
-        assert_eq!(listing.meshes.len(), 1);
-        assert_eq!(listing.problems.len(), 1, "{:?}", listing.problems);
-        assert_eq!(listing.problems[0].file, "b.cmx");
+        let (skins, passed) = needing_a_skeleton(&listing);
+        assert_eq!(skins, ["a.skn"]);
+        assert_eq!(passed.len(), 1, "{:?}", listing.problems);
+        assert_eq!(passed[0].file, "b.cmx");
         assert_eq!(
-            listing.problems[0].message,
+            passed[0].message,
             "a named pipe (FIFO), not a regular file: not supported, never read"
         );
     }

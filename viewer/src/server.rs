@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
+use export::assembly::{Dressing, Tone};
 use formats::catalogue::Catalogue;
 use serde::Serialize;
 
@@ -195,7 +196,12 @@ impl Server {
             },
             None => None,
         };
-        match self.viewer.assets.info(&open, anim.as_deref()) {
+        let lod = match first(query, "lod").map(str::parse::<usize>) {
+            None => 0,
+            Some(Ok(lod)) => lod,
+            Some(Err(_)) => return self.bad_request("lod is a whole number"),
+        };
+        match self.viewer.assets.info(&open, anim.as_deref(), lod) {
             Ok(mut info) => {
                 info.facts = info.facts.iter().map(|fact| self.shown(fact)).collect();
                 info.warnings = info
@@ -203,6 +209,9 @@ impl Server {
                     .iter()
                     .map(|warning| self.shown(warning))
                     .collect();
+                for skill in &mut info.skills {
+                    skill.problem = skill.problem.as_deref().map(|problem| self.shown(problem));
+                }
                 json(200, &info)
             }
             Err(refused) => self.refused(&open, &refused),
@@ -252,6 +261,24 @@ impl Server {
                 Err(message) => return self.bad_request(&message),
             }
         }
+        let tone = match first(query, "tone").map(str::parse::<Tone>) {
+            None => Tone::default(),
+            Some(Ok(tone)) => tone,
+            Some(Err(error)) => return self.bad_request(&error.to_string()),
+        };
+        // `texture=SKIN=IMAGE`: the image a skin is dressed with, a file
+        // under the roots.
+        let mut images = Vec::new();
+        for texture in all(query, "texture") {
+            let Some((skin, rel)) = texture.split_once('=').filter(|(skin, _)| !skin.is_empty())
+            else {
+                return self.bad_request(&format!("`{texture}` is not SKIN=IMAGE"));
+            };
+            match self.viewer.roots.resolve(rel) {
+                Some(path) => images.push((skin.to_owned(), path)),
+                None => return not_found(),
+            }
+        }
         let request = GltfRequest {
             open: open.clone(),
             meshes,
@@ -259,6 +286,7 @@ impl Server {
             skill: first(query, "skill").map(str::to_owned),
             lod,
             blends,
+            dressing: Dressing { tone, images },
         };
         let Some(_turn) = self.gltf_turns.take(Instant::now() + GLTF_WAIT, gone) else {
             return json(
@@ -390,7 +418,7 @@ mod tests {
             })
         }
 
-        fn info(&self, _: &Path, _: Option<&Path>) -> Result<Info, Refused> {
+        fn info(&self, _: &Path, _: Option<&Path>, _: usize) -> Result<Info, Refused> {
             Ok(Info::default())
         }
     }

@@ -32,6 +32,8 @@ pub static FILES: &[WebFile] = web_files![
     ("/app/animation.js", JS),
     ("/app/controls.js", JS),
     ("/app/facts.js", JS),
+    ("/app/wardrobe.js", JS),
+    ("/app/joints.js", JS),
     ("/vendor/three/three.module.js", JS),
     ("/vendor/three/addons/loaders/GLTFLoader.js", JS),
     ("/vendor/three/addons/controls/OrbitControls.js", JS),

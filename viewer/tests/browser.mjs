@@ -3,13 +3,24 @@
 // a Star Wars Galaxies character, waits until each view says it is ready,
 // saves screenshots under target/viewer-screenshots/, and checks that a
 // figure is drawn (in the figure's box on the canvas, pixels change when
-// the figure is hidden) and that the two frames differ.
+// the figure is hidden) and that the two frames differ. Then one check per
+// promise of the page:
+// - everything the list offers reaches `ready` and draws;
+// - a skeleton-only file draws its skeleton;
+// - a character with a missing part draws the rest and lists one problem;
+// - an error stands in the viewport;
+// - the last frame's joints are `ossuary joints --frame N`'s (Outcast,
+//   BonesPro);
+// - a loose `.mgn` clicked alone draws;
+// - with OSSUARY_CORPUS set, a retail Sim opens dressed in its textures'
+//   colours, and a real SWG `.mgn` draws on the skeleton it names.
 //
 // usage: node viewer/tests/browser.mjs PLAYWRIGHT_DIR OSSUARY_BINARY
 // (PLAYWRIGHT_DIR holds node_modules/playwright-core; .ci/run installs it.)
 
-import { spawn } from "node:child_process";
-import { mkdirSync } from "node:fs";
+import { execFileSync, spawn } from "node:child_process";
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { createRequire } from "node:module";
 import { join, resolve } from "node:path";
 import { inflateSync } from "node:zlib";
@@ -23,8 +34,8 @@ const { chromium } = createRequire(join(resolve(playwrightDir), "package.json"))
 const shots = resolve("target/viewer-screenshots");
 mkdirSync(shots, { recursive: true });
 
-function startServer() {
-  const server = spawn(binary, ["view", "tests/fixtures", "--port", "0"], {
+function startServer(folder = "tests/fixtures") {
+  const server = spawn(binary, ["view", folder, "--port", "0"], {
     stdio: ["ignore", "pipe", "inherit"],
   });
   const url = new Promise((found, failed) => {
@@ -126,6 +137,146 @@ async function capture(page, base, query, name) {
   return { drawn, empty, box: figure.split(",").map(Number) };
 }
 
+/** Everything the list at `base` offers draws: characters, each with
+ * each of its animations, and loose meshes as a click on them opens them. */
+async function everythingOfferedDraws(page, base) {
+  const listing = await (await fetch(`${base}api/list`)).json();
+  const offered = [];
+  for (const character of listing.characters) {
+    offered.push([`open=${encodeURIComponent(character.open)}`, character.open]);
+    for (const anim of character.animations) {
+      offered.push([`${new URLSearchParams({ open: character.open, anim })}`, `${character.open} + ${anim}`]);
+    }
+  }
+  for (const mesh of listing.meshes) {
+    offered.push([`${new URLSearchParams({ open: mesh.skeleton, mesh: mesh.file })}`, mesh.file]);
+  }
+  for (const [query, name] of offered) await mustDraw(page, base, query, null, 10);
+  console.log(`${base}: ${offered.length} views offered by the list, each ready and drawn`);
+}
+
+/** Waits until the page says it is ready (or failed); its state, message and figure box. */
+async function settle(page) {
+  await page.waitForFunction(() => ["ready", "error"].includes(document.body.dataset.state), null, {
+    timeout: 60_000,
+  });
+  return page.evaluate(() => ({
+    state: document.body.dataset.state,
+    message: document.body.dataset.message,
+    box: (document.body.dataset.figure ?? "0,0,0,0").split(",").map(Number),
+    problems: [...document.querySelectorAll("#problems p")].map((line) => line.textContent),
+  }));
+}
+
+/** Pixels of the figure drawn now: in its box, those that change when the
+ * model and the skeleton lines are hidden. */
+async function figurePixels(page, box, name) {
+  const canvas = page.locator("#viewport canvas");
+  const drawn = decodePng(await canvas.screenshot(name ? { path: join(shots, `${name}.png`) } : {}));
+  await page.evaluate(() => {
+    const { scene } = window.ossuary;
+    if (scene.model) scene.model.visible = false;
+    if (scene.bones) scene.bones.visible = false;
+    scene.render();
+  });
+  const empty = decodePng(await canvas.screenshot());
+  await page.evaluate(() => {
+    const { scene } = window.ossuary;
+    if (scene.model) scene.model.visible = true;
+    scene.showSkeleton(scene.skeletonVisible);
+  });
+  return { count: differing(drawn, empty, box), drawn };
+}
+
+/** Opens `query`, which must become ready and draw at least `least` figure pixels. */
+async function mustDraw(page, base, query, name, least = 50) {
+  await page.goto(`${base}?${query}`, { timeout: 60_000 });
+  const view = await settle(page);
+  if (view.state !== "ready") throw new Error(`${query}: the page says ${view.state}: ${view.message}`);
+  const { count, drawn } = await figurePixels(page, view.box, name);
+  if (name) console.log(`${name}: ${count} pixels of the figure`);
+  if (count < least) throw new Error(`${name ?? query}: no figure drawn`);
+  return { ...view, drawn };
+}
+
+/** The joints `ossuary joints` gives for a frame, from the fixtures folder. */
+function commandLineJoints(folder, skeleton, anim, frame) {
+  const output = execFileSync(binary, ["joints", skeleton, "--anim", anim, "--frame", String(frame)], {
+    cwd: folder,
+    encoding: "utf8",
+  });
+  return JSON.parse(output);
+}
+
+/** The largest distance between the same joints' positions. */
+function largestGap(page, file) {
+  let gap = 0;
+  if (page.length !== file.length) return Infinity;
+  for (let index = 0; index < file.length; index++) {
+    const [a, b] = [page[index].position, file[index].position];
+    gap = Math.max(gap, Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]));
+  }
+  return gap;
+}
+
+/** The page's joints at the last frame of `anim` on `skeleton` equal the
+ * command line's, and differ from frame 0's. */
+async function lastFrameIsTheFilesFrame(page, base, skeleton, anim) {
+  await page.goto(`${base}?${new URLSearchParams({ open: skeleton, anim, frame: "100000" })}`, { timeout: 60_000 });
+  const view = await settle(page);
+  if (view.state !== "ready") throw new Error(`${anim}: the page says ${view.state}: ${view.message}`);
+  const last = await page.evaluate(() => Number(document.getElementById("frame").value));
+  const shown = await page.evaluate(() => window.ossuary.joints());
+  const expected = commandLineJoints("tests/fixtures", skeleton, anim, last);
+  const first = commandLineJoints("tests/fixtures", skeleton, anim, 0);
+  const gap = largestGap(shown, expected);
+  const moved = largestGap(first, expected);
+  console.log(`${anim}: frame ${last} (the last): the page's joints are ${gap} from ossuary joints'; frame 0's ${moved}`);
+  if (!(last > 0)) throw new Error(`${anim}: no last frame past 0`);
+  if (!(moved > 1e-3)) throw new Error(`${anim}: the last frame is frame 0's pose; the check would show nothing`);
+  if (!(gap < 1e-3 * Math.max(1, moved))) throw new Error(`${anim}: frame ${last}'s joints are not ossuary joints'`);
+}
+
+/** A folder with a character and a suit beside it naming a skin that is missing. */
+function missingPartFolder() {
+  const folder = mkdtempSync(join(tmpdir(), "ossuary-missing-"));
+  for (const name of ["humanoid.cmx", "xskin-humanoid-L_ARM-ARM.skn", "xskill-humanoid-wave.cfp"]) {
+    copyFileSync(join("tests/fixtures", name), join(folder, name));
+  }
+  const suit = [
+    "// Character File. Copyright 1997, Maxis Inc.",
+    "version 300",
+    "0",
+    "1",
+    "hat",
+    "0",
+    "0",
+    "1",
+    "HEAD",
+    "xskin-hat-HEAD-HAT",
+    "0",
+    "0",
+    "0",
+    "",
+  ].join("\r\n");
+  writeFileSync(join(folder, "hat.cmx"), suit);
+  return folder;
+}
+
+/** Pixels of the canvas coloured (not grey, white or the background). */
+function colourful(image, box) {
+  const [left, top, right, bottom] = box;
+  let count = 0;
+  for (let y = top; y < Math.min(bottom, image.height); y++) {
+    for (let x = left; x < Math.min(right, image.width); x++) {
+      const at = (y * image.width + x) * image.channels;
+      const [r, g, b] = [image.pixels[at], image.pixels[at + 1], image.pixels[at + 2]];
+      if (Math.max(r, g, b) - Math.min(r, g, b) > 40) count++;
+    }
+  }
+  return count;
+}
+
 const { server, url } = startServer();
 let failed = false;
 const browser = await chromium.launch({
@@ -162,6 +313,83 @@ try {
   const moved = differing(drawnViews["sims-wave-frame-0"], drawnViews["sims-wave-frame-1"], whole);
   console.log(`frames 0 and 1 differ in ${moved} pixels`);
   if (moved < 50) throw new Error("frames 0 and 1 of the wave look the same");
+
+  await everythingOfferedDraws(page, base);
+
+  // A skeleton-only file shows its skeleton, on by default.
+  for (const file of ["humanoid.skel", "biped.osk", "humanoid.skt"]) {
+    await mustDraw(page, base, `open=${file}`, `skeleton-only-${file}`);
+    const on = await page.evaluate(() => document.getElementById("skeleton").checked);
+    if (!on) throw new Error(`${file}: the skeleton is not on with nothing else to draw`);
+  }
+
+  // An error stands where the character would, and the previous one goes.
+  await page.goto(`${base}?open=humanoid.cmx`, { timeout: 60_000 });
+  await settle(page);
+  await page.goto(`${base}?open=humanoid.mgn`, { timeout: 60_000 });
+  const failedView = await settle(page);
+  const shownMessage = await page.evaluate(() => {
+    const message = document.getElementById("message");
+    return message.hidden ? null : message.textContent;
+  });
+  console.log(`an error in the viewport: ${shownMessage}`);
+  if (failedView.state !== "error" || !shownMessage) throw new Error("an error is not shown in the viewport");
+  if (shownMessage.split("humanoid.mgn").length > 2) throw new Error(`the error names its file twice: ${shownMessage}`);
+  if (await page.evaluate(() => window.ossuary.scene.model !== null)) throw new Error("the previous character stays under an error");
+
+  // Frame N is `ossuary joints --frame N`, the last one included.
+  await lastFrameIsTheFilesFrame(page, base, "biped.osk", "biped-wave.oan");
+  await lastFrameIsTheFilesFrame(page, base, "bonespro-biped.txt", "bonespro-walk-euler-xyz.txt");
+
+  // A loose `.mgn` clicked in the list draws.
+  await page.goto(base, { timeout: 60_000 });
+  await settle(page);
+  await page.getByRole("button", { name: "humanoid.mgn", exact: true }).click();
+  const clicked = await settle(page);
+  if (clicked.state !== "ready") throw new Error(`humanoid.mgn clicked: ${clicked.message}`);
+  const mgnPixels = (await figurePixels(page, clicked.box, "loose-mgn")).count;
+  console.log(`humanoid.mgn clicked: ${mgnPixels} pixels of the figure`);
+  if (mgnPixels < 50) throw new Error("humanoid.mgn clicked draws nothing");
+
+  // A character with a missing part draws the rest and lists one problem.
+  const folder = missingPartFolder();
+  const missing = startServer(folder);
+  try {
+    const missingBase = await missing.url;
+    const view = await mustDraw(page, missingBase, "open=humanoid.cmx&mesh=hat.cmx", "missing-part");
+    console.log(`a missing part: ${JSON.stringify(view.problems)}`);
+    if (view.problems.length !== 1 || !view.problems[0].includes("hat.cmx")) {
+      throw new Error(`a missing part is not one problem naming it: ${JSON.stringify(view.problems)}`);
+    }
+    if (view.problems[0].includes(folder)) throw new Error("a problem names the server's own path");
+  } finally {
+    missing.server.kill("SIGINT");
+    rmSync(folder, { recursive: true, force: true });
+  }
+
+  // Real files, when there are.
+  const corpus = process.env.OSSUARY_CORPUS;
+  if (corpus) {
+    const real = startServer(corpus);
+    try {
+      const realBase = await real.url;
+      await everythingOfferedDraws(page, realBase);
+      const sim = await mustDraw(page, realBase, "open=sims1/adult-skeleton.cmx", "retail-sim");
+      const coloured = colourful(sim.drawn, sim.box);
+      console.log(`a retail Sim: ${coloured} pixels in its textures' colours; problems ${JSON.stringify(sim.problems)}`);
+      if (coloured < 500) throw new Error("a retail Sim is drawn without its textures' colours");
+      const wearing = await page.evaluate(() =>
+        [...document.querySelectorAll("#wardrobe select")].map((select) => `${select.dataset.slot}=${select.value}`));
+      console.log(`wearing ${wearing.join(", ")}`);
+      if (wearing.slice(0, 3).some((worn) => worn.endsWith("="))) throw new Error("a retail Sim opens undressed");
+      await mustDraw(page, realBase, new URLSearchParams({
+        open: "swg/appearance/skeleton/all_b.skt",
+        mesh: "swg/appearance/mesh/twk_f_body_l0.mgn",
+      }).toString(), "swg-real-mgn");
+    } finally {
+      real.server.kill("SIGINT");
+    }
+  }
   console.log(`ok: screenshots in ${shots}`);
 } catch (error) {
   console.error(`browser test failed: ${error.message}`);

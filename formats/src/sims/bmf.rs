@@ -7,14 +7,14 @@ use crate::files::Files;
 use crate::format::{self, Conversion, Describe, Description, Encoding, Format, Sample};
 use crate::rig::{self, Rig, RigError, RigOptions};
 use crate::schema::text::TextStyle;
-use crate::schema::Layout;
-use crate::schema::RawString;
+use crate::schema::{Count, Endian, Layout, RawString, Refusal, Segment};
 use crate::Schema;
 
 /// The Sims 1 binary skin (`.bmf`): the fields of a `.skn` in the same
-/// order, little-endian, with Pascal strings (u8 length) and u32 counts.
-/// Blend records store the weight first, then the vertex. Exported to
-/// glTF as a `.skn` is (see its page for how far blend vertices can depart).
+/// order, little-endian, with Pascal strings (u8 length) and u32 counts: the
+/// skin's name and texture, then the [`Body`] The Sims Online's `.mesh`
+/// shares. Exported to glTF as a `.skn` is (see its page for how far blend
+/// vertices can depart).
 #[derive(Debug, Clone, PartialEq, Schema, Serialize, Deserialize)]
 #[schema(little)]
 pub struct Bmf {
@@ -23,40 +23,86 @@ pub struct Bmf {
     /// `x` when the skin has no texture.
     #[schema(pascal)]
     pub texture: RawString,
+    /// Bones, faces, bindings, texture coordinates, blends and vertices.
+    #[schema(context(order = Endian::Little))]
+    pub body: Body,
+}
+
+/// A Sims skin's body, in the byte order its holder gives (a `.bmf`
+/// little-endian; The Sims Online's `.mesh` big-endian, its floats still
+/// little-endian): bone names, faces, bindings, texture coordinates,
+/// blends, then a vertex count and the vertices: one real vertex per
+/// texture coordinate, then one blend vertex per blend.
+///
+/// The stored vertex count is kept as data: The Sims' tools and
+/// ts1-blender-io store the real and blend vertices' total, FreeSO's
+/// `.mesh` writer the real vertices' alone, and every reader ignores it,
+/// reading as many vertices as there are texture coordinates and blends.
+#[derive(Debug, Clone, PartialEq, Schema, Serialize, Deserialize)]
+#[schema(context(order: Endian), endian = order)]
+pub struct Body {
+    /// The bones the bindings refer to, by index.
     #[schema(prefix = u32, pascal)]
     pub bones: Vec<RawString>,
+    /// Triangles as three indices into the real vertices.
     #[schema(prefix = u32)]
     pub faces: Vec<[i32; 3]>,
-    #[schema(prefix = u32)]
+    /// Which bone carries which real and blend vertices; each names one of
+    /// the bones.
+    #[schema(prefix = u32, context(order), check = bindings_name_bones(bones))]
     pub bindings: Vec<Binding>,
-    #[schema(prefix = u32)]
+    /// How many texture coordinates, and real vertices.
+    #[serde(skip)]
+    pub real_count: Count<u32>,
+    /// Texture coordinates (u, v), one per real vertex; little-endian in
+    /// both files.
+    #[schema(little, count = real_count)]
     pub uvs: Vec<[f32; 2]>,
-    #[schema(prefix = u32)]
+    /// How many blends, and blend vertices.
+    #[serde(skip)]
+    pub blend_count: Count<u32>,
+    /// Blend `i`: blend vertex `i` pulls real vertex `vertex` toward itself
+    /// by `raw_weight / 32768`; each pulls one of the real vertices.
+    #[schema(
+        count = blend_count,
+        context(order),
+        check = blends_pull_real_vertices(real_count)
+    )]
     pub blends: Vec<Blend>,
-    /// Real vertices, then blend vertices.
-    #[schema(prefix = u32)]
+    /// The vertex count as stored (see the type's documentation).
+    pub vertex_count: u32,
+    /// The real vertices, one per texture coordinate; little-endian in
+    /// both files.
+    #[schema(little, count = real_count)]
     pub vertices: Vec<Vertex>,
+    /// The blend vertices, one per blend.
+    #[schema(little, count = blend_count)]
+    pub blend_vertices: Vec<Vertex>,
 }
 
 /// `bone, firstVert, vertCount, firstBlend (-1 = none), blendCount`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Schema, Serialize, Deserialize)]
-#[schema(little)]
+#[schema(context(order: Endian), endian = order)]
 pub struct Binding {
+    /// Index into the body's bones.
     pub bone: i32,
     pub first_vertex: i32,
     pub vertex_count: i32,
+    /// Counted from the first blend vertex; -1 when `blend_count` is 0.
     pub first_blend: i32,
     pub blend_count: i32,
 }
 
 /// A blend record: weight first (1/32768ths), then the real vertex.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Schema, Serialize, Deserialize)]
-#[schema(little)]
+#[schema(context(order: Endian), endian = order)]
 pub struct Blend {
     pub raw_weight: i32,
     pub vertex: i32,
 }
 
+/// A position and a normal, in the space of the bone whose binding holds
+/// the vertex.
 #[derive(Debug, Clone, Copy, PartialEq, Schema, Serialize, Deserialize)]
 #[schema(little)]
 pub struct Vertex {
@@ -64,12 +110,59 @@ pub struct Vertex {
     pub normal: [f32; 3],
 }
 
-impl From<&Skn> for Bmf {
-    /// The same data; the text style has no place in a `.bmf`.
+/// Each binding's bone is one of the body's bones.
+fn bindings_name_bones(bindings: &[Binding], bones: &[RawString]) -> Result<(), Refusal> {
+    let outside = bindings.iter().enumerate().find(|(_, binding)| {
+        usize::try_from(binding.bone).map_or(true, |bone| bone >= bones.len())
+    });
+    match outside {
+        // After the list's u32 count, 20 bytes a binding, the bone first.
+        Some((index, binding)) => Err(Refusal::at_element(
+            index,
+            format!(
+                "bone {} is not one of the {} bones",
+                binding.bone,
+                bones.len()
+            ),
+        )
+        .inside([Segment::Field("bone")])
+        .bytes_in(4 + 20 * index as u64)),
+        None => Ok(()),
+    }
+}
+
+/// Each blend pulls one of the real vertices.
+fn blends_pull_real_vertices(blends: &[Blend], real: &usize) -> Result<(), Refusal> {
+    let outside = blends
+        .iter()
+        .enumerate()
+        .find(|(_, blend)| usize::try_from(blend.vertex).map_or(true, |vertex| vertex >= *real));
+    match outside {
+        // 8 bytes a blend (the list has no count of its own), the vertex
+        // after the weight.
+        Some((index, blend)) => Err(Refusal::at_element(
+            index,
+            format!(
+                "vertex {} is not one of the {real} real vertices",
+                blend.vertex
+            ),
+        )
+        .inside([Segment::Field("vertex")])
+        .bytes_in(8 * index as u64 + 4)),
+        None => Ok(()),
+    }
+}
+
+impl From<&Skn> for Body {
+    /// The `.skn`'s lists; its vertex list is split after the real
+    /// vertices (one per uv), and its length is the stored count.
     fn from(skn: &Skn) -> Self {
-        Bmf {
-            name: skn.name.clone(),
-            texture: skn.texture.clone(),
+        let real = skn.real_vertex_count();
+        let vertex = |v: &skn::Vertex| Vertex {
+            position: v.position,
+            normal: v.normal,
+        };
+        Body {
             bones: skn.bones.clone(),
             faces: skn.faces.clone(),
             bindings: skn
@@ -83,7 +176,9 @@ impl From<&Skn> for Bmf {
                     blend_count: b.blend_count,
                 })
                 .collect(),
+            real_count: Count::new(),
             uvs: skn.uvs.clone(),
+            blend_count: Count::new(),
             blends: skn
                 .blends
                 .iter()
@@ -92,29 +187,26 @@ impl From<&Skn> for Bmf {
                     vertex: b.vertex,
                 })
                 .collect(),
-            vertices: skn
-                .vertices
-                .iter()
-                .map(|v| Vertex {
-                    position: v.position,
-                    normal: v.normal,
-                })
-                .collect(),
+            vertex_count: u32::try_from(skn.vertices.len()).unwrap_or(u32::MAX),
+            vertices: skn.vertices.iter().take(real).map(vertex).collect(),
+            blend_vertices: skn.vertices.iter().skip(real).map(vertex).collect(),
         }
     }
 }
 
-impl From<&Bmf> for Skn {
-    /// The same data, written in the original tools' style (CRLF, MSVC
-    /// `%g`), which is how every known `.skn` was written.
-    fn from(bmf: &Bmf) -> Self {
+impl Body {
+    /// The `.skn` holding this body under `name` and `texture`, written in
+    /// the original tools' style (CRLF, MSVC `%g`), which is how every
+    /// known `.skn` was written. Its vertex count is its vertices' total,
+    /// whatever this body stores (the two agree in every known file).
+    pub fn to_skn(&self, name: RawString, texture: RawString) -> Skn {
         Skn {
             style: TextStyle::default(),
-            name: bmf.name.clone(),
-            texture: bmf.texture.clone(),
-            bones: bmf.bones.clone(),
-            faces: bmf.faces.clone(),
-            bindings: bmf
+            name,
+            texture,
+            bones: self.bones.clone(),
+            faces: self.faces.clone(),
+            bindings: self
                 .bindings
                 .iter()
                 .map(|b| skn::Binding {
@@ -125,8 +217,8 @@ impl From<&Bmf> for Skn {
                     blend_count: b.blend_count,
                 })
                 .collect(),
-            uvs: bmf.uvs.clone(),
-            blends: bmf
+            uvs: self.uvs.clone(),
+            blends: self
                 .blends
                 .iter()
                 .map(|b| skn::Blend {
@@ -134,15 +226,34 @@ impl From<&Bmf> for Skn {
                     raw_weight: b.raw_weight,
                 })
                 .collect(),
-            vertices: bmf
+            vertices: self
                 .vertices
                 .iter()
+                .chain(&self.blend_vertices)
                 .map(|v| skn::Vertex {
                     position: v.position,
                     normal: v.normal,
                 })
                 .collect(),
         }
+    }
+}
+
+impl From<&Skn> for Bmf {
+    /// The same data; the text style has no place in a `.bmf`.
+    fn from(skn: &Skn) -> Self {
+        Bmf {
+            name: skn.name.clone(),
+            texture: skn.texture.clone(),
+            body: Body::from(skn),
+        }
+    }
+}
+
+impl From<&Bmf> for Skn {
+    /// The same data (see [`Body::to_skn`]).
+    fn from(bmf: &Bmf) -> Self {
+        bmf.body.to_skn(bmf.name.clone(), bmf.texture.clone())
     }
 }
 
@@ -242,7 +353,7 @@ mod tests {
     fn golden_bmf_bytes_become_skn_text() {
         let bmf = Bmf::from_bytes(BMF).unwrap();
         assert_eq!(
-            bmf.blends,
+            bmf.body.blends,
             [Blend {
                 raw_weight: 32768,
                 vertex: 1

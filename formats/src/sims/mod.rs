@@ -1,10 +1,15 @@
+pub mod anim;
+pub mod apr;
 pub mod bcf;
 pub mod bin;
 pub mod bmf;
+pub mod bnd;
 mod bones;
 pub mod cfp;
 mod character;
 pub mod cmx;
+pub mod file_id;
+pub mod mesh;
 pub mod msh;
 pub mod retail;
 pub mod skel;

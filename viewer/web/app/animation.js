@@ -27,7 +27,13 @@ export class Playback {
     elements.section.hidden = files.length === 0;
     fill(elements.file, [["", "none"], ...files.map((name) => [name, name])], file ?? "");
     const usable = skills.filter((one) => !one.problem);
-    fill(elements.skill, usable.map((one) => [one.name, one.name]), skill ?? usable[0]?.name ?? "");
+    // A skill whose data is missing is shown, not offered: its problem is
+    // listed with the others.
+    fill(
+      elements.skill,
+      skills.map((one) => [one.name, one.problem ? `${one.name} (data missing)` : one.name, Boolean(one.problem)]),
+      skill ?? usable[0]?.name ?? "",
+    );
     this.skill = usable.find((one) => one.name === elements.skill.value) ?? null;
     this.clip = clips.find((clip) => clip.name === this.skill?.name) ?? null;
     const frames = this.skill ? this.skill.times.length : 0;
@@ -77,10 +83,11 @@ export class Playback {
 
 function fill(select, options, chosen) {
   select.replaceChildren(
-    ...options.map(([value, label]) => {
+    ...options.map(([value, label, disabled = false]) => {
       const option = document.createElement("option");
       option.value = value;
       option.textContent = label;
+      option.disabled = disabled;
       option.selected = value === chosen;
       return option;
     }),

@@ -4,7 +4,8 @@
  * command line would print. */
 export class Problem extends Error {
   constructor(file, message) {
-    super(file ? `${file}: ${message}` : message);
+    // The command line's message names the file already, as a rule.
+    super(file && !message.startsWith(file) ? `${file}: ${message}` : message);
     this.file = file;
   }
 }
@@ -34,16 +35,17 @@ export async function list() {
   return response.json();
 }
 
-/** `{facts, lods, blends, skills, warnings}` of `open` (and the skills of `anim`). */
-export async function info({ open, anim }) {
-  const response = await fetch(`/api/info?${query({ open, anim })}`);
+/** `{facts, lods, blends, skills, warnings, axes}` of `open` (its blend
+ * targets at level `lod`; the skills of `anim`). */
+export async function info({ open, anim, lod }) {
+  const response = await fetch(`/api/info?${query({ open, anim, lod })}`);
   if (!response.ok) throw await failure(response);
   return response.json();
 }
 
 /** The `.glb` bytes and the warnings made with them. */
-export async function gltf({ open, mesh, anim, skill, lod, blend }) {
-  const response = await fetch(`/api/gltf?${query({ open, mesh, anim, skill, lod, blend })}`);
+export async function gltf({ open, mesh, anim, skill, lod, blend, tone, texture }) {
+  const response = await fetch(`/api/gltf?${query({ open, mesh, anim, skill, lod, blend, tone, texture })}`);
   if (!response.ok) throw await failure(response);
   const warnings = JSON.parse(response.headers.get("X-Ossuary-Warnings") || "[]");
   return { bytes: await response.arrayBuffer(), warnings };

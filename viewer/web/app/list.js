@@ -28,7 +28,7 @@ export function showList(nav, filter, listing, current, choose) {
     const needle = filter.value.trim().toLowerCase();
     const matches = (...names) => !needle || names.some((name) => name && name.toLowerCase().includes(needle));
     const characters = listing.characters
-      .filter((character) => matches(character.open, ...character.meshes))
+      .filter((character) => matches(character.open, ...character.meshes, ...character.wardrobe.flatMap((garment) => garment.files)))
       .map((character) => {
         const element = button(character.open, `${character.format}: ${character.meshes.length} meshes`, () =>
           choose({ open: character.open, mesh: [] }));
@@ -37,8 +37,7 @@ export function showList(nav, filter, listing, current, choose) {
       });
     const meshes = listing.meshes
       .filter((mesh) => matches(mesh.file))
-      .map((mesh) => button(mesh.file, mesh.skeleton ? `on ${mesh.skeleton}` : "no skeleton beside it", () =>
-        choose({ open: mesh.skeleton ?? mesh.file, mesh: [mesh.file] })));
+      .map((mesh) => button(mesh.file, `on ${mesh.skeleton}`, () => choose({ open: mesh.skeleton, mesh: [mesh.file] })));
     const animations = listing.animations
       .filter((animation) => matches(animation.file))
       .map((animation) => {
@@ -58,7 +57,7 @@ export function showList(nav, filter, listing, current, choose) {
       section("Characters", characters),
       section("Loose meshes", meshes),
       section("Animations", animations),
-      section("Files that do not decode", problems),
+      section("Files that cannot be shown", problems),
     );
   };
   filter.addEventListener("input", draw);

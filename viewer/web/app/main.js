@@ -4,10 +4,12 @@
 import * as api from "./api.js";
 import { Playback } from "./animation.js";
 import { defaultMeshes, showBlends, showLevels, showMeshes } from "./controls.js";
-import { showFacts, showProblems } from "./facts.js";
+import { showFacts, showMessage, showProblems } from "./facts.js";
+import { jointsInFileAxes } from "./joints.js";
 import { showList } from "./list.js";
 import { Scene } from "./scene.js";
 import * as state from "./state.js";
+import { showWardrobe, wornFiles, wornSets } from "./wardrobe.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -19,41 +21,78 @@ const levels = { control: $("lod-control"), slider: $("lod"), value: $("lod-valu
 let view = state.fromUrl();
 let listing = { characters: [], animations: [], meshes: [], problems: [] };
 let redrawList = () => {};
+// How the shown skeleton's file lays its axes, for `window.ossuary.joints`.
+let axes = "";
 
-/** Draws `view`, marking the page ready once its frame is on screen. */
+/** The chosen image by set, from the view's `texture=SET=IMAGE` pairs. */
+function chosenImages(texture) {
+  return Object.fromEntries(texture.map((pair) => [pair.slice(0, pair.indexOf("=")), pair.slice(pair.indexOf("=") + 1)]));
+}
+
+/** Draws `view`, marking the page ready once its frame is on screen; an
+ * error takes the character's place in the viewport. */
 async function show() {
   state.busy();
   state.toUrl(view);
   redrawList();
+  showMessage($("message"), null);
   const problems = [];
   try {
     const character = listing.characters.find((one) => one.open === view.open);
+    const wardrobe = character?.wardrobe ?? [];
+    const inWardrobe = new Set(wardrobe.flatMap((garment) => garment.files));
     // `mesh=` with no name asks for none: the bare skeleton.
     const named = view.mesh.filter((mesh) => mesh !== "");
-    const offered = [...new Set([...(character?.meshes ?? []), ...named])];
-    const meshes = view.mesh.length > 0 ? named : defaultMeshes(offered);
-    showMeshes($("meshes"), offered, meshes, (chosen) => {
+    const plainNamed = named.filter((mesh) => !inWardrobe.has(mesh));
+    const offered = [...new Set([...(character?.meshes ?? []), ...plainNamed])];
+    const plain = view.mesh.length > 0 ? plainNamed : defaultMeshes(offered);
+    const worn = view.mesh.length > 0 ? wornSets(wardrobe, named) : (character?.dressed ?? []);
+    const meshes = [...plain, ...wornFiles(wardrobe, worn)];
+    const wear = (chosen) => (chosen.length > 0 ? chosen : [""]);
+    showMeshes($("meshes"), offered, plain, (chosen) => {
       playback?.pause();
-      view = { ...view, mesh: chosen.length > 0 ? chosen : [""] };
+      view = { ...view, mesh: wear([...chosen, ...wornFiles(wardrobe, worn)]) };
       show();
     });
-    const info = await api.info({ open: view.open, anim: view.anim });
+    const tone = view.tone ?? "lgt";
+    showWardrobe($("wardrobe"), wardrobe, { worn, tone, images: chosenImages(view.texture) }, (choice) => {
+      playback?.pause();
+      view = {
+        ...view,
+        mesh: wear([...plain, ...wornFiles(wardrobe, choice.worn)]),
+        tone: choice.tone === "lgt" ? undefined : choice.tone,
+        texture: Object.entries(choice.images).map(([set, file]) => `${set}=${file}`),
+      };
+      show();
+    });
+    const info = await api.info({ open: view.open, anim: view.anim, lod: view.lod });
     showFacts($("facts"), info.facts);
     problems.push(...info.warnings);
     showLevels(levels, info.lods, view.lod);
-    const made = await api.gltf({
-      open: view.open,
-      mesh: meshes.length > 0 ? meshes : [""],
-      anim: view.anim,
-      skill: view.skill,
-      lod: view.lod,
-      blend: view.blend,
-    });
-    problems.push(...made.warnings);
-    const clips = await scene.load(made.bytes);
+    // A skill whose data is missing is said once, here, and not asked for.
     for (const skill of info.skills) {
       if (skill.problem) problems.push(`${skill.name}: ${skill.problem}`);
     }
+    const usable = info.skills.filter((skill) => !skill.problem);
+    const skill = usable.some((one) => one.name === view.skill) ? view.skill : usable[0]?.name;
+    const made = await api.gltf({
+      open: view.open,
+      mesh: wear(meshes),
+      anim: skill ? view.anim : undefined,
+      skill: view.anim ? skill : undefined,
+      lod: view.lod,
+      blend: view.blend,
+      tone: view.tone,
+      // Images chosen for the wardrobe's sets, by the set's name.
+      texture: view.texture,
+    });
+    problems.push(...made.warnings);
+    const clips = await scene.load(made.bytes);
+    axes = info.axes;
+    // With nothing but a skeleton to draw, the skeleton is drawn.
+    const skeletonBox = $("skeleton");
+    if (!scene.hasMeshes()) skeletonBox.checked = true;
+    scene.showSkeleton(skeletonBox.checked);
     const weights = Object.fromEntries(view.blend.map((pair) => pair.split("=")).map(([name, weight]) => [name, Number(weight)]));
     showBlends($("blends"), info.blends, scene.morphing(), weights, (name, weight) => {
       weights[name] = weight;
@@ -65,20 +104,29 @@ async function show() {
       files: character?.animations ?? (view.anim ? [view.anim] : []),
       file: view.anim,
       skills: info.skills,
-      skill: view.skill,
+      skill,
       clips,
     });
+    // The camera frames every frame of the animation, not the rest pose only.
+    scene.frame([playback.clip], playback.clip ? playback.skill.times : [0]);
     playback.show(view.frame);
     view.frame = playback.frame;
     state.toUrl(view);
     showProblems($("problems"), problems);
-    document.body.dataset.figure = scene.screenBox().join(",");
-    // The frame is drawn once the browser has painted it.
+    // The frame is drawn once the browser has painted it; the controls
+    // filled above may have changed the viewport's size since it was drawn.
     requestAnimationFrame(() => {
+      scene.resize();
+      document.body.dataset.figure = scene.screenBox().join(",");
       state.ready();
       if (view.autoplay) playback.play();
     });
   } catch (error) {
+    // The previous character goes: the error stands where it stood.
+    scene.clear();
+    playback.choose({ files: [], skills: [], clips: [] });
+    $("blends").replaceChildren();
+    showMessage($("message"), error.message);
     problems.push(error.message);
     showProblems($("problems"), problems);
     state.failed(error.message);
@@ -87,7 +135,9 @@ async function show() {
 
 function choose(next) {
   playback?.pause();
-  view = { ...next, frame: 0, lod: 0, blend: [] };
+  // Another character: its skeleton is drawn only if it has nothing else.
+  $("skeleton").checked = false;
+  view = { ...next, frame: 0, lod: 0, blend: [], texture: [], tone: undefined };
   show();
 }
 
@@ -118,12 +168,14 @@ async function start() {
     scene = new Scene($("viewport"));
   } catch (error) {
     const message = `this browser cannot draw in 3D (WebGL): ${error.message}`;
+    showMessage($("message"), message);
     showProblems($("problems"), [message]);
     state.failed(message);
     return;
   }
-  // For the browser tests and the developer console.
-  window.ossuary = { scene };
+  // For the browser tests and the developer console: the scene, and the
+  // joints of the frame shown as `ossuary joints` gives them.
+  window.ossuary = { scene, joints: () => jointsInFileAxes(scene, axes) };
   playback = new Playback(
     {
       section: $("animation"),
@@ -152,6 +204,7 @@ async function start() {
       state.ready();
     }
   } catch (error) {
+    showMessage($("message"), error.message);
     showProblems($("problems"), [error.message]);
     state.failed(error.message);
   }

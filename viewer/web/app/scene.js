@@ -1,11 +1,16 @@
 // The 3D view: a character from a glTF asset, lit, on a grid, with an
-// orbit camera, front and side views, and its skeleton drawn on request.
+// orbit camera, front and side views framed on every frame of its
+// animation, and its skeleton drawn on request (or always, when there is
+// nothing else to draw).
 
 import * as THREE from "three";
 import { GLTFLoader } from "three/addons/loaders/GLTFLoader.js";
 import { OrbitControls } from "three/addons/controls/OrbitControls.js";
 
 export const BACKGROUND = 0x3a3f45;
+
+/** The most frames of an animation measured to frame the camera. */
+const FRAMED_TIMES = 48;
 
 /** Frees what a model shown before holds on the graphics card: its
  * geometry, materials and textures (a page looking at many characters
@@ -41,7 +46,12 @@ export class Scene {
     this.grid = null;
     this.model = null;
     this.mixer = null;
-    this.skeletonHelper = null;
+    // The joints (the asset's skin's nodes) and the lines between them.
+    this.joints = [];
+    this.bones = null;
+    this.skeletonVisible = false;
+    // The box the camera frames: what is drawn, over every frame.
+    this.box = null;
     new ResizeObserver(() => this.resize()).observe(container);
     this.resize();
   }
@@ -57,24 +67,79 @@ export class Scene {
 
   /** Shows the asset in `bytes`; its animation clips come back. */
   async load(bytes) {
-    const gltf = await new GLTFLoader().parseAsync(bytes, "");
+    const loader = new GLTFLoader();
+    const gltf = await loader.parseAsync(bytes, "");
+    this.clear();
+    this.model = gltf.scene;
+    this.scene.add(this.model);
+    this.mixer = new THREE.AnimationMixer(this.model);
+    this.joints = await jointsOf(gltf);
+    this.bones = boneLines(this.joints);
+    this.bones.visible = this.skeletonVisible;
+    this.scene.add(this.bones);
+    this.frame([null], [0]);
+    return gltf.animations;
+  }
+
+  /** Takes the model away: an error is shown where it stood. */
+  clear() {
     if (this.model) {
       this.scene.remove(this.model);
       release(this.model);
     }
-    if (this.skeletonHelper) {
-      this.scene.remove(this.skeletonHelper);
-      this.skeletonHelper.dispose();
+    if (this.bones) {
+      this.scene.remove(this.bones);
+      this.bones.geometry.dispose();
+      this.bones.material.dispose();
     }
-    this.model = gltf.scene;
-    this.scene.add(this.model);
-    this.mixer = new THREE.AnimationMixer(this.model);
-    this.skeletonHelper = new THREE.SkeletonHelper(this.model);
-    this.skeletonHelper.visible = false;
-    this.scene.add(this.skeletonHelper);
+    if (this.grid) this.scene.remove(this.grid);
+    this.model = null;
+    this.mixer = null;
+    this.joints = [];
+    this.bones = null;
+    this.box = null;
+    this.render();
+  }
+
+  /** Whether the asset has surfaces to draw (a mesh's vertices alone, as
+   * BonesPro's structure gives them, show little without the skeleton). */
+  hasMeshes() {
+    let found = false;
+    this.model?.traverse((object) => {
+      if (object.isMesh) found = true;
+    });
+    return found;
+  }
+
+  /** Frames the camera and the floor on what `clip` draws at every time
+   * of `times` (the rest pose for a null clip), looking from the front. */
+  frame(clips, times) {
+    const box = new THREE.Box3();
+    // Enough frames to find the extremes of any motion, few enough to
+    // measure a skinned mesh at each quickly; the last one always.
+    const step = Math.max(1, Math.ceil(times.length / FRAMED_TIMES));
+    const sampled = times.filter((_, index) => index % step === 0 || index === times.length - 1);
+    for (const clip of clips) {
+      for (const seconds of sampled) {
+        this.pose(clip, seconds, false);
+        box.union(this.drawnBox());
+      }
+    }
+    this.box = box.isEmpty() ? new THREE.Box3(new THREE.Vector3(-1, 0, -1), new THREE.Vector3(1, 2, 1)) : box;
     this.placeGrid();
     this.view("front");
-    return gltf.animations;
+  }
+
+  /** What is drawn now: the meshes and the joints. */
+  drawnBox() {
+    const box = new THREE.Box3();
+    if (!this.model) return box;
+    this.model.updateMatrixWorld(true);
+    // Skinned vertices are measured where the bones put them now.
+    this.model.traverse((object) => object.skeleton?.update());
+    box.setFromObject(this.model, true);
+    for (const joint of this.joints) box.expandByPoint(joint.getWorldPosition(new THREE.Vector3()));
+    return box;
   }
 
   /** Meshes with morph targets, for the blend sliders. */
@@ -86,11 +151,9 @@ export class Scene {
     return meshes;
   }
 
+  /** The framed box: what is drawn over the whole animation. */
   bounds() {
-    const box = new THREE.Box3();
-    if (this.model) box.setFromObject(this.model, true);
-    if (box.isEmpty()) box.set(new THREE.Vector3(-1, 0, -1), new THREE.Vector3(1, 2, 1));
-    return box;
+    return this.box ?? new THREE.Box3(new THREE.Vector3(-1, 0, -1), new THREE.Vector3(1, 2, 1));
   }
 
   placeGrid() {
@@ -144,23 +207,74 @@ export class Scene {
   }
 
   showSkeleton(visible) {
-    if (this.skeletonHelper) this.skeletonHelper.visible = visible;
+    this.skeletonVisible = visible;
+    if (this.bones) this.bones.visible = visible;
     this.render();
   }
 
-  /** Poses the model as `clip` has it at `seconds`. */
-  pose(clip, seconds) {
+  /** Poses the model as `clip` has it at `seconds`: the clip plays once
+   * and holds its last frame, so the last time shows the last frame, not
+   * the first (playing loops by wrapping the time itself). */
+  pose(clip, seconds, draw = true) {
     if (!this.mixer) return;
     this.mixer.stopAllAction();
     if (clip) {
       const action = this.mixer.clipAction(clip);
+      action.setLoop(THREE.LoopOnce, 1);
+      action.clampWhenFinished = true;
+      action.reset();
       action.play();
       this.mixer.setTime(seconds);
     }
-    this.render();
+    if (draw) this.render();
+  }
+
+  /** Joints' names and model-space positions, as glTF has them. */
+  jointPositions() {
+    this.model?.updateMatrixWorld(true);
+    return this.joints.map((joint) => ({
+      name: joint.name,
+      position: joint.getWorldPosition(new THREE.Vector3()).toArray(),
+    }));
   }
 
   render() {
+    if (this.bones?.visible) updateBoneLines(this.bones, this.joints);
     this.renderer.render(this.scene, this.camera);
   }
+}
+
+/** The nodes of the asset's skin, in its order: the skeleton's joints
+ * (with or without meshes, which three.js would otherwise need to find
+ * the bones). */
+async function jointsOf(gltf) {
+  const skin = gltf.parser.json.skins?.[0];
+  if (!skin) return [];
+  return Promise.all(skin.joints.map((index) => gltf.parser.getDependency("node", index)));
+}
+
+/** Lines from each joint to its parent joint, drawn over the meshes. */
+function boneLines(joints) {
+  const pairs = joints.filter((joint) => joints.includes(joint.parent)).length;
+  const geometry = new THREE.BufferGeometry();
+  geometry.setAttribute("position", new THREE.BufferAttribute(new Float32Array(Math.max(pairs, 1) * 6), 3));
+  const material = new THREE.LineBasicMaterial({ color: 0xff5533, depthTest: false });
+  const lines = new THREE.LineSegments(geometry, material);
+  lines.renderOrder = 1;
+  lines.frustumCulled = false;
+  return lines;
+}
+
+function updateBoneLines(lines, joints) {
+  const positions = lines.geometry.attributes.position;
+  let at = 0;
+  const point = new THREE.Vector3();
+  for (const joint of joints) {
+    if (!joints.includes(joint.parent)) continue;
+    joint.parent.getWorldPosition(point);
+    positions.setXYZ(at++, point.x, point.y, point.z);
+    joint.getWorldPosition(point);
+    positions.setXYZ(at++, point.x, point.y, point.z);
+  }
+  positions.needsUpdate = true;
 }

@@ -1,7 +1,7 @@
 // What the page shows, kept in its URL so that a view can be shared and
 // tests can open one directly; and the `data-state` marker tests wait for.
 
-const KEYS = ["open", "anim", "skill", "frame", "lod"];
+const KEYS = ["open", "anim", "skill", "frame", "lod", "tone"];
 
 /** The view the URL asks for. */
 export function fromUrl() {
@@ -12,6 +12,7 @@ export function fromUrl() {
   }
   state.mesh = params.getAll("mesh");
   state.blend = params.getAll("blend");
+  state.texture = params.getAll("texture");
   // A view without a frame plays its animation; one with a frame shows it.
   state.autoplay = !params.has("frame");
   state.frame = Number.parseInt(state.frame ?? "0", 10) || 0;
@@ -30,6 +31,7 @@ export function toUrl(state) {
   }
   for (const mesh of state.mesh ?? []) params.append("mesh", mesh);
   for (const blend of state.blend ?? []) params.append("blend", blend);
+  for (const texture of state.texture ?? []) params.append("texture", texture);
   history.replaceState(null, "", `?${params}`);
 }
 
