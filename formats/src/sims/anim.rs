@@ -480,7 +480,10 @@ pub fn wave() -> Anim {
 mod tests {
     use super::*;
 
-    fn keys(animation: &rig::Animation) -> Vec<(String, Vec<[f32; 3]>, Vec<[f32; 4]>)> {
+    /// A track's joint, translations and rotations.
+    type TrackKeys = (String, Vec<[f32; 3]>, Vec<[f32; 4]>);
+
+    fn keys(animation: &rig::Animation) -> Vec<TrackKeys> {
         let rig::Motion::Joints(motion) = &animation.motion else {
             panic!("joint motion expected");
         };
