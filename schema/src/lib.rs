@@ -27,7 +27,7 @@
 //! | attribute | meaning |
 //! |---|---|
 //! | `big`, `little` | the byte order of every field (a binary layout must state one) |
-//! | `endian = param` | instead of `big`/`little`: the byte order is the value of the context parameter `param`, of type [`Endian`] (see [`reference`]) |
+//! | `endian = param` | instead of `big`/`little`: the byte order is the value of the context parameter `param`, of type [`Endian`] (see [`reference`](mod@reference)) |
 //! | `form = "TYPE"` | the struct is an IFF `FORM` of this type |
 //! | `chunk = "TAG"` | the struct is an IFF chunk with this tag, its fields the payload |
 //! | `text`, `one_line` | a text layout (see [`text`]) |
