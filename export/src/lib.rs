@@ -385,6 +385,28 @@ pub fn export(character: &Character, container: Container) -> Result<Vec<u8>, Ex
 mod tests {
     use super::*;
 
+    /// A skin with a name and a texture and nothing else, for the tests
+    /// of how meshes find their images.
+    pub(crate) fn skin_without_vertices(name: &str, texture: &str) -> rig::Skin {
+        rig::Skin {
+            name: name.to_owned(),
+            texture: Some(texture.to_owned()),
+            positions: Vec::new(),
+            normals: Vec::new(),
+            uvs: Vec::new(),
+            triangles: Vec::new(),
+            binding: rig::Binding::BoneSpace(rig::BoneSpace {
+                bones: Vec::new(),
+                ranges: Vec::new(),
+                blend_positions: Vec::new(),
+                blend_normals: Vec::new(),
+                blends: Vec::new(),
+            }),
+            morph_targets: Vec::new(),
+            shared_positions: None,
+        }
+    }
+
     #[test]
     fn blend_weights_are_name_equals_number() {
         assert_eq!(
