@@ -84,6 +84,18 @@ pub fn run(context: &mut Context, args: &Args) -> Result<bool, CliError> {
             return gltf_in::run_sims(context, &request);
         }
     }
+    if let ([input], Some("swg-sat")) = (args.inputs.as_slice(), to) {
+        if gltf_in::is_gltf(input) {
+            let request = gltf_in::Request {
+                input,
+                folder: &args.output,
+                skeleton: args.skeleton.as_deref(),
+                write_skeleton: args.write_skeleton,
+                binary: false,
+            };
+            return gltf_in::run_swg(context, &request);
+        }
+    }
     if args.skeleton.is_some() || args.write_skeleton {
         return Err(CliError::Usage(
             "--skeleton and --write-skeleton apply to a glTF input converted to the game's files"

@@ -7,13 +7,15 @@
 
 use std::path::{Path, PathBuf};
 
-use export::import::{sims, Asset, ImportError};
-use formats::rig::{self, RigOptions};
+use export::import::{sims, swg, Asset, ImportError};
+use formats::rig::{self, RigError, RigOptions};
 use formats::schema::BinarySchema;
 use formats::sims::bcf::Bcf;
 use formats::sims::bmf::Bmf;
 use formats::sims::cmx::Cmx;
 use formats::sims::skn::Skn;
+use formats::swg::sat::{Appearance, AppearanceVersion};
+use formats::swg::skt::Skeleton as Skt;
 
 use crate::error::{CliError, Problem};
 use crate::{input, output, Context};
@@ -128,6 +130,141 @@ pub fn run_sims(context: &mut Context, request: &Request) -> Result<bool, CliErr
     files.extend(character.textures);
     write_group(path, request.folder, &files)?;
     Ok(true)
+}
+
+/// Converts the glTF into Star Wars Galaxies' files in `request.folder`:
+/// a `.mgn` and a `.lmg` per mesh, and a `.sat` named as the glTF, for the
+/// skeleton `--skeleton` names (SWG has no one skeleton file every
+/// character shares): a `.skt`, or an appearance (`.sat`) whose skeletons
+/// the new one takes as it names them; or, with `--write-skeleton`, the
+/// glTF's own skeleton written as `<name>.skt`.
+pub fn run_swg(context: &mut Context, request: &Request) -> Result<bool, CliError> {
+    let path = request.input;
+    let fail = |error: ImportError| CliError::input(path, Problem::Import(error));
+    let catalogue = context.catalogue;
+    let stem = path.file_stem().map_or_else(
+        || "character".into(),
+        |stem| stem.to_string_lossy().into_owned(),
+    );
+    let named = match (request.skeleton, request.write_skeleton) {
+        (Some(skeleton_path), _) => {
+            let skeleton_input = input::load(&catalogue, skeleton_path, None)?;
+            Some(skeleton_files(&skeleton_input, skeleton_path)?)
+        }
+        (None, true) => None,
+        (None, false) => {
+            return Err(CliError::Usage(format!(
+                "{}: name the skeleton its meshes are for with --skeleton FILE.skt (or an \
+                 appearance), or write the glTF's own with --write-skeleton",
+                path.display()
+            )))
+        }
+    };
+    let bytes = input::read(path)?;
+    let beside = path.parent().map(Path::to_path_buf).unwrap_or_default();
+    let external = |uri: &str| -> Option<Vec<u8>> {
+        output::plain_file_name("the file", uri).ok()?;
+        input::read(&beside.join(uri)).ok()
+    };
+    let asset = Asset::read(&bytes, &external).map_err(fail)?;
+    let mut files: Vec<(String, Vec<u8>)> = Vec::new();
+    let skeletons = match named {
+        Some(skeletons) => skeletons,
+        None => {
+            let skt = swg::skeleton_of(&asset).map_err(fail)?;
+            let file = format!("{stem}.skt");
+            let joints = skeleton_names(path, &skt)?;
+            files.push((file.clone(), encoded(path, skt.to_bytes(), "swg-skt")?));
+            vec![swg::SkeletonFile {
+                attachment: swg::skeleton_at_root(&file),
+                joints,
+            }]
+        }
+    };
+    let character = swg::import(&asset, &skeletons).map_err(fail)?;
+    for (stem, mesh, levels) in &character.meshes {
+        files.push((
+            format!("{stem}.mgn"),
+            encoded(path, mesh.to_bytes(), "swg-mgn")?,
+        ));
+        files.push((
+            format!("{stem}.lmg"),
+            encoded(path, levels.to_bytes(), "swg-lmg")?,
+        ));
+    }
+    files.push((
+        format!("{stem}.sat"),
+        encoded(path, character.appearance.to_bytes(), "swg-sat")?,
+    ));
+    write_group(path, request.folder, &files)?;
+    Ok(true)
+}
+
+/// The joint names of a skeleton written here.
+fn skeleton_names(path: &Path, skt: &Skt) -> Result<Vec<String>, CliError> {
+    let level = skt.levels().into_iter().next().ok_or_else(|| {
+        CliError::input(
+            path,
+            RigError::Invalid("the skeleton written has no joints".to_owned()),
+        )
+    })?;
+    let skeleton = level
+        .skeleton()
+        .map_err(|error| CliError::input(path, error))?;
+    Ok(skeleton
+        .joints
+        .into_iter()
+        .map(|joint| joint.name)
+        .collect())
+}
+
+/// The skeleton files `--skeleton` gives, with their joints: an
+/// appearance's, as it attaches them (the Twi'lek's face under her body's
+/// `head`), or one `.skt` at the root.
+fn skeleton_files(input: &input::Input, path: &Path) -> Result<Vec<swg::SkeletonFile>, CliError> {
+    let fail = |error: RigError| CliError::input(path, error);
+    let names = |skeleton: rig::Skeleton| -> Vec<String> {
+        skeleton
+            .joints
+            .into_iter()
+            .map(|joint| joint.name)
+            .collect()
+    };
+    let Some(appearance) = input.document.as_any().downcast_ref::<Appearance>() else {
+        let file = path
+            .file_name()
+            .map(|name| name.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let skeleton = input.required_skeleton(RigOptions::default())?;
+        return Ok(vec![swg::SkeletonFile {
+            attachment: swg::skeleton_at_root(&file),
+            joints: names(skeleton),
+        }]);
+    };
+    let AppearanceVersion::V3(contents) = &appearance.version;
+    let mut files = Vec::with_capacity(contents.skeletons.len());
+    for attachment in &contents.skeletons {
+        let skeleton_path = attachment.skeleton.to_text();
+        let found = input
+            .files
+            .find(
+                &format!("the skeleton {skeleton_path}"),
+                std::slice::from_ref(&skeleton_path),
+            )
+            .map_err(|error| fail(error.into()))?;
+        let skt = Skt::from_bytes(&found.bytes)
+            .map_err(|source| CliError::input(&found.path, Problem::Decode(source)))?;
+        let level = skt.levels().into_iter().next().ok_or_else(|| {
+            fail(RigError::Invalid(format!(
+                "{skeleton_path} holds no skeleton"
+            )))
+        })?;
+        files.push(swg::SkeletonFile {
+            attachment: attachment.clone(),
+            joints: names(level.skeleton().map_err(fail)?),
+        });
+    }
+    Ok(files)
 }
 
 /// The skeleton the suits are meant for: `--skeleton`'s, else the game's

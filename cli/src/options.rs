@@ -46,7 +46,7 @@ pub struct Posing {
 pub struct Morphing {
     /// Weight a mesh's morph target (blend shape) by name, e.g. `blend_fat=0.5`
     /// (1 is the whole target); targets not named keep weight 0.
-    #[arg(long = "blend", value_name = "NAME=W", value_parser = parse_blend)]
+    #[arg(long = "blend", value_name = "NAME=W", value_parser = export::blend_weight)]
     pub blends: Vec<(String, f32)>,
 }
 
@@ -97,21 +97,6 @@ fn parse_tone(text: &str) -> Result<Tone, String> {
     text.parse().map_err(|error: UnknownTone| error.to_string())
 }
 
-/// Parses `NAME=W`.
-fn parse_blend(text: &str) -> Result<(String, f32), String> {
-    let (name, weight) = text
-        .rsplit_once('=')
-        .filter(|(name, _)| !name.is_empty())
-        .ok_or_else(|| format!("`{text}` is not NAME=WEIGHT, e.g. blend_fat=0.5"))?;
-    let weight: f32 = weight
-        .trim()
-        .parse()
-        .ok()
-        .filter(|weight: &f32| weight.is_finite())
-        .ok_or_else(|| format!("`{weight}` in `{text}` is not a number"))?;
-    Ok((name.to_owned(), weight))
-}
-
 /// `--outcast-order`.
 #[derive(Clone, Copy, ValueEnum)]
 pub enum OutcastOrder {
@@ -160,22 +145,6 @@ impl Posing {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn blend_weights_are_name_equals_number() {
-        assert_eq!(
-            parse_blend("blend_fat=0.5"),
-            Ok(("blend_fat".to_owned(), 0.5))
-        );
-        assert_eq!(parse_blend("a=b=-1"), Ok(("a=b".to_owned(), -1.0)));
-        assert!(parse_blend("=1").is_err());
-        assert!(parse_blend("blend_fat").is_err());
-        assert_eq!(
-            parse_blend("blend_fat=lots"),
-            Err("`lots` in `blend_fat=lots` is not a number".to_owned())
-        );
-        assert!(parse_blend("blend_fat=inf").is_err());
-    }
 
     #[test]
     fn textures_are_skin_equals_image() {

@@ -296,6 +296,23 @@ fn a_gltf_the_game_cannot_hold_is_refused_in_one_sentence_with_no_folder_left() 
         json["nodes"][1]["name"] = json["nodes"][0]["name"].clone();
     });
     refused(&twice, "names the joint \"ROOT\" twice");
+    // Joint 200 of a skin of 12: the JOINTS_0 accessor read as floats would
+    // be wrong, so its first vertex's first joint byte is set directly.
+    let mut far_joint = buffer.clone();
+    let joints_accessor = json["meshes"][0]["primitives"][0]["attributes"]["JOINTS_0"]
+        .as_u64()
+        .unwrap() as usize;
+    let accessor = &json["accessors"][joints_accessor];
+    let view = &json["bufferViews"][accessor["bufferView"].as_u64().unwrap() as usize];
+    let at = view["byteOffset"].as_u64().unwrap_or(0) as usize
+        + accessor["byteOffset"].as_u64().unwrap_or(0) as usize;
+    far_joint[at] = 200;
+    let far = dir.path().join("far-joint.gltf");
+    write_gltf(&far, json.clone(), &far_joint);
+    refused(
+        &far,
+        "vertex 0 of primitive 0 follows joint 200, and the skin has 12",
+    );
     let scaled = edited("scaled.gltf", &|json| {
         json["nodes"][2]["scale"] = serde_json::json!([1.0, 2.0, 1.0]);
     });
@@ -861,4 +878,31 @@ fn the_game_s_skeleton_beside_the_gltf_is_taken() {
     );
     assert_status(&convert(), 0);
     assert!(out.join(format!("{SKIN}.skn")).is_file());
+}
+
+/// A `.gltf` whose buffer is a file beside it (as Blender's "glTF
+/// Separate" writes): read by its plain name; a name leading out of the
+/// folder is not followed.
+#[test]
+fn a_buffer_beside_the_gltf_is_read_and_one_outside_is_not() {
+    let dir = tempfile::tempdir().unwrap();
+    let gltf = exported(dir.path(), "h.gltf");
+    let (mut json, buffer) = gltf_parts(&gltf);
+    std::fs::write(dir.path().join("h.bin"), &buffer).unwrap();
+    json["buffers"][0]["uri"] = "h.bin".into();
+    let separate = dir.path().join("separate.gltf");
+    std::fs::write(&separate, serde_json::to_vec(&json).unwrap()).unwrap();
+    let out = dir.path().join("out");
+    assert_status(&import(&separate, &out), 0);
+    assert!(out.join(format!("{SKIN}.skn")).is_file());
+
+    let inner = dir.path().join("inner");
+    std::fs::create_dir(&inner).unwrap();
+    json["buffers"][0]["uri"] = "../h.bin".into();
+    let outside = inner.join("outside.gltf");
+    std::fs::write(&outside, serde_json::to_vec(&json).unwrap()).unwrap();
+    refused(
+        &outside,
+        "the file \"../h.bin\" it names cannot be read beside the asset",
+    );
 }

@@ -221,7 +221,8 @@ fn a_failed_group_write_leaves_every_old_file_as_it_was() {
         "xskill-humanoid-wave",
     );
     let out = dir.path().join("g");
-    // The character file and the keys can be written; the skin cannot,
+    // The character file and the keys (named as released skills name
+    // theirs) can be written; the skin cannot,
     // for a folder holds its name.
     std::fs::create_dir_all(out.join("xskin-humanoid_proto-L_ARM-ARM.skn")).unwrap();
     std::fs::write(

@@ -413,14 +413,15 @@ fn check_finds_every_real_file_identical() {
         .filter(|result| result.get("format").is_some_and(|format| !format.is_null()))
         .collect();
     // Every file the SWG formats claim by extension, whatever the corpus
-    // holds besides (shaders, textures and palettes are not formats yet).
+    // holds besides (DDS textures are images, read by the exporter).
     let claimed: Vec<_> = support::files_below(&folder)
         .into_iter()
         .filter(|path| {
             path.extension()
                 .and_then(|extension| extension.to_str())
                 .is_some_and(|extension| {
-                    ["skt", "mgn", "lmg", "sat"].contains(&extension.to_ascii_lowercase().as_str())
+                    ["skt", "mgn", "lmg", "sat", "sht", "pal"]
+                        .contains(&extension.to_ascii_lowercase().as_str())
                 })
         })
         .collect();

@@ -481,33 +481,13 @@ mod tests {
         }
     }
 
-    fn retail_skin(name: &str) -> rig::Skin {
-        rig::Skin {
-            name: name.to_owned(),
-            texture: Some("x".to_owned()),
-            positions: Vec::new(),
-            normals: Vec::new(),
-            uvs: Vec::new(),
-            triangles: Vec::new(),
-            binding: rig::Binding::BoneSpace(rig::BoneSpace {
-                bones: Vec::new(),
-                ranges: Vec::new(),
-                blend_positions: Vec::new(),
-                blend_normals: Vec::new(),
-                blends: Vec::new(),
-            }),
-            morph_targets: Vec::new(),
-            shared_positions: None,
-        }
-    }
-
     #[test]
     fn a_tone_without_an_image_is_one_warning_and_a_plain_mesh() {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join("B001MAFitlgt_relax.bmp"), b"BM").unwrap();
         let path = dir.path().join("B001MAFit_01.cmx");
         let files = Files::beside(&path);
-        let skin = retail_skin("xskin-b001mafit_01-PELVIS-BODY");
+        let skin = crate::tests::skin_without_vertices("xskin-b001mafit_01-PELVIS-BODY", "x");
         let mut assembly = Assembly::new(Dressing {
             tone: Tone::Dark,
             images: Vec::new(),

@@ -69,6 +69,28 @@ use skinning::{ClipError, Composition, JobError, SkeletonError, SkinError};
 
 pub use texture::{find_texture, rgba};
 
+/// A blend shape's weight as people give it, `NAME=WEIGHT` (the command
+/// line's `--blend`, the viewer's `blend=`): the weight a finite number,
+/// the name everything before the last `=`.
+pub fn blend_weight(text: &str) -> Result<(String, f32), String> {
+    let (name, weight) = text
+        .rsplit_once('=')
+        .filter(|(name, _)| !name.is_empty())
+        .ok_or_else(|| format!("`{}` is not NAME=WEIGHT, e.g. blend_fat=0.5", quoted(text)))?;
+    let weight: f32 = weight
+        .trim()
+        .parse()
+        .ok()
+        .filter(|weight: &f32| weight.is_finite())
+        .ok_or_else(|| format!("`{}` in `{}` is not a number", quoted(weight), quoted(text)))?;
+    Ok((name.to_owned(), weight))
+}
+
+/// Text a person gave, as a message quotes it: short, nothing raw.
+fn quoted(text: &str) -> String {
+    formats::schema::quoted(text.as_bytes())
+}
+
 /// Everything one asset holds.
 pub struct Character<'a> {
     pub skeleton: &'a rig::Skeleton,
@@ -357,4 +379,48 @@ pub fn export(character: &Character, container: Container) -> Result<Vec<u8>, Ex
         asset.root.scene = Some(scene);
     }
     asset.finish(container)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A skin with a name and a texture and nothing else, for the tests
+    /// of how meshes find their images.
+    pub(crate) fn skin_without_vertices(name: &str, texture: &str) -> rig::Skin {
+        rig::Skin {
+            name: name.to_owned(),
+            texture: Some(texture.to_owned()),
+            positions: Vec::new(),
+            normals: Vec::new(),
+            uvs: Vec::new(),
+            triangles: Vec::new(),
+            binding: rig::Binding::BoneSpace(rig::BoneSpace {
+                bones: Vec::new(),
+                ranges: Vec::new(),
+                blend_positions: Vec::new(),
+                blend_normals: Vec::new(),
+                blends: Vec::new(),
+            }),
+            morph_targets: Vec::new(),
+            shared_positions: None,
+        }
+    }
+
+    #[test]
+    fn blend_weights_are_name_equals_number() {
+        assert_eq!(
+            blend_weight("blend_fat=0.5"),
+            Ok(("blend_fat".to_owned(), 0.5))
+        );
+        assert_eq!(blend_weight("a=b=-1"), Ok(("a=b".to_owned(), -1.0)));
+        assert!(blend_weight("=1").is_err());
+        assert!(blend_weight("blend_fat").is_err());
+        assert_eq!(
+            blend_weight("blend_fat=lots"),
+            Err("`lots` in `blend_fat=lots` is not a number".to_owned())
+        );
+        assert!(blend_weight("blend_fat=inf").is_err());
+        assert!(blend_weight("blend_fat=NaN").is_err());
+    }
 }

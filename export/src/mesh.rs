@@ -188,6 +188,12 @@ pub fn skinned_mesh(
             .collect();
         extras.insert("targetNames".to_owned(), serde_json::json!(names));
     }
+    if let Some(shared) = &skin.shared_positions {
+        extras.insert(
+            crate::import::swg::GROUP_EXTRAS.to_owned(),
+            crate::import::swg::group_extras(shared),
+        );
+    }
     if let Binding::BoneSpace(bone_space) = &skin.binding {
         extras.insert(
             crate::import::sims::SKIN_EXTRAS.to_owned(),

@@ -198,26 +198,6 @@ pub(crate) fn decode(
 mod tests {
     use super::*;
 
-    fn skin_naming(texture: &str) -> rig::Skin {
-        rig::Skin {
-            name: "xskin-samnud-HEAD-HEAD".to_owned(),
-            texture: Some(texture.to_owned()),
-            positions: Vec::new(),
-            normals: Vec::new(),
-            uvs: Vec::new(),
-            triangles: Vec::new(),
-            binding: rig::Binding::BoneSpace(rig::BoneSpace {
-                bones: Vec::new(),
-                ranges: Vec::new(),
-                blend_positions: Vec::new(),
-                blend_normals: Vec::new(),
-                blends: Vec::new(),
-            }),
-            morph_targets: Vec::new(),
-            shared_positions: None,
-        }
-    }
-
     #[test]
     fn textures_are_found_beside_the_file_then_in_its_textures_folder_any_case() {
         let temp = tempfile::tempdir().unwrap();
@@ -228,9 +208,12 @@ mod tests {
         std::fs::write(dir.join("textures/mfemhand.png"), b"in the folder").unwrap();
         let files = Files::beside(&dir.join("samnud.cmx"));
         let found = |texture: &str| {
-            find_texture(&skin_naming(texture), &files)
-                .unwrap()
-                .map(|found| found.bytes)
+            find_texture(
+                &crate::tests::skin_without_vertices("xskin-samnud-HEAD-HEAD", texture),
+                &files,
+            )
+            .unwrap()
+            .map(|found| found.bytes)
         };
         assert_eq!(found("mfemhead"), Some(b"in the folder".to_vec()));
         // Beside the file comes first.

@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use export::import::{sims, Asset};
+use export::import::{sims, swg, Asset};
 use formats::rig;
 
 fn fixture(name: &str) -> Vec<u8> {
@@ -14,12 +14,8 @@ fn fixture(name: &str) -> Vec<u8> {
     std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
-/// The humanoid's joint names, as a skeleton of identity rests.
-fn skeleton() -> rig::Skeleton {
-    let names = [
-        "ROOT", "PELVIS", "SPINE", "HEAD", "L_ARM", "L_HAND", "R_ARM", "R_HAND", "L_LEG", "L_FOOT",
-        "R_LEG", "R_FOOT",
-    ];
+/// `names` as a skeleton of identity rests.
+fn skeleton(names: &[&str]) -> rig::Skeleton {
     rig::Skeleton {
         joints: names
             .iter()
@@ -33,31 +29,55 @@ fn skeleton() -> rig::Skeleton {
     }
 }
 
-/// The import against the humanoid's joints, and the glTF's own skeleton
-/// read as `--write-skeleton` reads it.
-fn import(bytes: &[u8]) -> Result<(), export::import::ImportError> {
+/// The Sims humanoid's joints, and the made-in-Blender figure's.
+const SIMS_JOINTS: [&str; 12] = [
+    "ROOT", "PELVIS", "SPINE", "HEAD", "L_ARM", "L_HAND", "R_ARM", "R_HAND", "L_LEG", "L_FOOT",
+    "R_LEG", "R_FOOT",
+];
+
+/// The SWG humanoid's joints.
+const SWG_JOINTS: [&str; 12] = [
+    "root",
+    "spine1",
+    "spine3",
+    "head",
+    "lUpperArm",
+    "lHand",
+    "rUpperArm",
+    "rHand",
+    "lThigh",
+    "lFoot",
+    "rThigh",
+    "rFoot",
+];
+
+/// The asset through the Sims import (its own skeleton as
+/// `--write-skeleton` reads it too) and the SWG import; the results of
+/// each, for the fixtures to check.
+fn import(bytes: &[u8]) -> Result<[bool; 2], export::import::ImportError> {
     let asset = Asset::read(bytes, &|_| None)?;
-    sims::skeleton_of(&asset, "adult")?;
-    let mut joints = skeleton();
-    for extra in ["SPINE", "ROOT"] {
-        if joints.joints.iter().all(|joint| joint.name != extra) {
-            joints.joints.push(rig::Joint {
-                name: extra.to_owned(),
-                parent: None,
-                rest: rig::Transform::IDENTITY,
-            });
-        }
-    }
-    sims::import(&asset, &joints, &|_| None)?;
-    Ok(())
+    let own = sims::skeleton_of(&asset, "adult").is_ok();
+    let _ = swg::skeleton_of(&asset);
+    let sims = sims::import(&asset, &skeleton(&SIMS_JOINTS), &|_| None).is_ok();
+    let files = [swg::SkeletonFile {
+        attachment: swg::skeleton_at_root("humanoid.skt"),
+        joints: SWG_JOINTS.map(str::to_owned).to_vec(),
+    }];
+    let swg = swg::import(&asset, &files).is_ok();
+    Ok([sims && own, swg])
 }
 
-const FIXTURES: [&str; 2] = ["humanoid-edited-in-blender.glb", "made-in-blender.glb"];
+/// Each fixture, and which imports take it (Sims, SWG).
+const FIXTURES: [(&str, [bool; 2]); 3] = [
+    ("humanoid-edited-in-blender.glb", [true, false]),
+    ("made-in-blender.glb", [true, false]),
+    ("swg-humanoid-edited-in-blender.glb", [false, true]),
+];
 
 #[test]
 fn the_fixtures_import() {
-    for name in FIXTURES {
-        import(&fixture(name)).unwrap_or_else(|error| panic!("{name}: {error}"));
+    for (name, taken) in FIXTURES {
+        assert_eq!(import(&fixture(name)).unwrap(), taken, "{name}");
     }
 }
 
@@ -71,7 +91,7 @@ fn next(state: &mut u64) -> u64 {
 
 #[test]
 fn damaged_assets_are_errors_or_results_never_panics() {
-    for name in FIXTURES {
+    for (name, _) in FIXTURES {
         damaged(&fixture(name));
     }
 }
@@ -95,7 +115,7 @@ fn damaged(original: &[u8]) {
 /// indices of every kind, one at a time.
 #[test]
 fn extreme_numbers_in_the_json_are_errors_not_panics() {
-    for name in FIXTURES {
+    for (name, _) in FIXTURES {
         extremes(&fixture(name));
     }
 }

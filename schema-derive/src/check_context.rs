@@ -77,24 +77,11 @@ pub fn check_args(container: &Container, index: usize, args: &[ContextArg]) -> s
                 format!("`{}` is passed twice", arg.param),
             ));
         }
-        // A constant is checked by the compiler, against the parameter's type.
-        let Some(value) = arg.value.name() else {
-            continue;
-        };
-        match errors.take(resolve(container, index, value)) {
-            Some(Source::Field) => {
-                let field = container.fields.iter().find(|field| field.ident == value);
-                if field.is_some_and(|field| is_named(field.ty, "Count")) {
-                    errors.push(syn::Error::new(
-                        value.span(),
-                        format!(
-                            "`{value}` is a count the writer derives: it holds no value to pass; \
-                             store the value as data (e.g. `u32`)",
-                        ),
-                    ));
-                }
-            }
-            Some(Source::Context) | None => {}
+        // A constant is checked by the compiler, against the parameter's
+        // type; a `Count<_>` field passes the count it reads (or the writer
+        // derives), as the parameter's integer type.
+        if let Some(value) = arg.value.name() {
+            errors.take(resolve(container, index, value));
         }
     }
     errors.finish()

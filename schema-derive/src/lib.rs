@@ -48,7 +48,7 @@ use syn::{parse_macro_input, DeriveInput};
 ///   and column), and
 ///   `context(param = name, ...)`, the values passed to the field type's
 ///   context (an earlier field or one of the struct's own parameters, or a
-///   constant such as `Endian::Big`);
+///   constant such as `Endian::Big`; a `Count<_>` field passes its count);
 /// - on an enum: `tag = u8` (a leading tag chooses the variant),
 ///   `select = param` (a context parameter does), or, for `text` enums of
 ///   unit variants, nothing (a keyword line does); on its variants

@@ -227,6 +227,17 @@ pub fn context_len<C: CountInt>(name: &'static str, count: C) -> Result<usize, E
     })
 }
 
+/// A count passed as context (`context(param = count_field)`), as the
+/// parameter's integer type: an error naming the count when it does not
+/// fit there.
+pub fn count_as<T: TryFrom<usize>>(name: &'static str, count: usize) -> Result<T, Error> {
+    T::try_from(count).map_err(|_| {
+        Error::new(ErrorKind::Invalid(format!(
+            "the count `{name}` = {count} does not fit the context parameter it is passed to"
+        )))
+    })
+}
+
 /// A collection counted by a value it does not store (the context's) must
 /// hold exactly that many entries.
 pub fn check_len(len: usize, count_name: &'static str, count: usize) -> Result<(), Error> {

@@ -399,3 +399,69 @@ fn a_byte_order_given_as_context_orders_counts_numbers_and_tags() {
         crate::ByteOrder::Context("order")
     );
 }
+
+/// A frame of as many angles as its holder's count says.
+#[derive(Debug, Clone, PartialEq, Schema)]
+#[schema(little, context(records: u32))]
+struct CountedFrame {
+    #[schema(count = records)]
+    angles: Vec<i16>,
+}
+
+/// A record whose indices must fall among a count its holder passes.
+#[derive(Debug, Clone, PartialEq, Schema)]
+#[schema(little, context(vertices: usize))]
+struct Corner {
+    #[schema(check = below(vertices))]
+    vertex: u16,
+}
+
+fn below(vertex: &u16, vertices: &usize) -> Result<(), crate::Refusal> {
+    if usize::from(*vertex) < *vertices {
+        Ok(())
+    } else {
+        Err(crate::Refusal::new(format!(
+            "vertex {vertex} is not one of the {vertices}"
+        )))
+    }
+}
+
+/// A count stored once, passed to the types that need it: as a `u32` to
+/// count a frame's angles, as a `usize` to check indices against.
+#[derive(Debug, Clone, PartialEq, Schema)]
+#[schema(little)]
+struct CountedAnimation {
+    record_count: Count<u32>,
+    #[schema(count = record_count)]
+    indices: Vec<i32>,
+    #[schema(prefix = u8, context(records = record_count))]
+    frames: Vec<CountedFrame>,
+    #[schema(prefix = u8, context(vertices = record_count))]
+    corners: Vec<Corner>,
+}
+
+#[test]
+fn a_count_passes_its_value_as_context_both_ways() {
+    #[rustfmt::skip]
+    let bytes: &[u8] = &[
+        2, 0, 0, 0,             // record_count
+        7, 0, 0, 0, 8, 0, 0, 0, // indices
+        1, 1, 0, 2, 0,          // one frame of two angles
+        1, 1, 0,                // one corner: vertex 1
+    ];
+    let animation = CountedAnimation::from_bytes(bytes).unwrap();
+    assert_eq!(animation.frames[0].angles, [1, 2]);
+    assert_eq!(animation.to_bytes().unwrap(), bytes);
+
+    // Vertex 2 is not one of the two: refused at its byte, both ways.
+    let mut bad = bytes.to_vec();
+    bad[18] = 2;
+    let message = "byte 18: corners[0].vertex: vertex 2 is not one of the 2";
+    assert_eq!(
+        CountedAnimation::from_bytes(&bad).unwrap_err().to_string(),
+        message
+    );
+    let mut written = animation.clone();
+    written.corners[0].vertex = 2;
+    assert_eq!(written.to_bytes().unwrap_err().to_string(), message);
+}

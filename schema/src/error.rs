@@ -78,7 +78,7 @@ pub enum Position {
 const QUOTE_LIMIT: usize = 60;
 
 /// Bytes of the input as an error message quotes them: at most
-/// [`QUOTE_LIMIT`] characters, then `...`; control characters, the
+/// 60 characters (about a line's worth), then `...`; control characters, the
 /// characters that reorder or hide text on a terminal, and bytes that are
 /// not UTF-8 written as escapes (`\x1b`, `\u202e`). A message then stays
 /// one short line whatever the input holds (a gigabyte of NULs, a

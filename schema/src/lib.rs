@@ -27,7 +27,7 @@
 //! | attribute | meaning |
 //! |---|---|
 //! | `big`, `little` | the byte order of every field (a binary layout must state one) |
-//! | `endian = param` | instead of `big`/`little`: the byte order is the value of the context parameter `param`, of type [`Endian`] (see [`reference`]) |
+//! | `endian = param` | instead of `big`/`little`: the byte order is the value of the context parameter `param`, of type [`Endian`] (see [`reference`](mod@reference)) |
 //! | `form = "TYPE"` | the struct is an IFF `FORM` of this type |
 //! | `chunk = "TAG"` | the struct is an IFF chunk with this tag, its fields the payload |
 //! | `text`, `one_line` | a text layout (see [`text`]) |
@@ -54,7 +54,7 @@
 //! | nothing | `Option<T>`, in IFF | the value when the next child begins as it does: the field's chunk or form, or `T` itself (a form, a chunk, an enum of them); nothing at the end of the enclosing form |
 //! | `to_end` | `Vec<`[`RawChunk`]`>` | every child left in the form, kept as it is, in order |
 //! | `with = path` | any | `path::read`/`write`/`strategy` do it; `context(...)` values are passed to them as extra arguments, in the order written |
-//! | `context(param = name, ...)` | a type with context | passes an earlier field's value or one of the type's own parameters (`context(param)` passes the value of the same name), or a constant (`context(order = Endian::Big)`: any expression but a bare name); a list passes the same context to every element |
+//! | `context(param = name, ...)` | a type with context | passes an earlier field's value or one of the type's own parameters (`context(param)` passes the value of the same name; a `Count<_>` field passes its count, as the parameter's integer type), or a constant (`context(order = Endian::Big)`: any expression but a bare name); a list passes the same context to every element |
 //!
 //! An enum is chosen by one of:
 //!
@@ -138,6 +138,12 @@ pub trait HasContext {
 /// (`#[schema(context(order: Endian), endian = order)]`), itself needing
 /// none.
 impl HasContext for Endian {
+    type Context = ();
+}
+
+/// A count passed as context is often a `usize` parameter (`context(count:
+/// usize)`), which needs none itself.
+impl HasContext for usize {
     type Context = ();
 }
 
@@ -322,7 +328,7 @@ pub mod __private {
         tag_taken, unknown_selector, unknown_tag, unknown_text_selector, variant_disagrees,
     };
     pub use crate::collection::{
-        check_condition, check_len, check_presence, context_len, encode_each, read_count,
+        check_condition, check_len, check_presence, context_len, count_as, encode_each, read_count,
         read_elements, read_flagged, read_to_end, read_vec, shared_len, write_count, write_each,
         write_flagged, FlagInt,
     };

@@ -617,6 +617,52 @@
 //! assert_eq!(animation.to_bytes().unwrap(), bytes);
 //! ```
 //!
+//! ## A count passed as context
+//!
+//! A `Count<_>` field passes the count it holds (read from the file, or
+//! derived by the writer from the lists it counts), as the receiving
+//! parameter's integer type (a count that does not fit it is an error
+//! naming the count): a nested type can count by it, or check indices
+//! against it, with the refusal at the index's own byte.
+//!
+//! ```
+//! # use schema::{BinarySchema, Count, Refusal};
+//! # use schema::Schema;
+//! #[derive(Debug, PartialEq, Schema)]
+//! #[schema(little, context(vertices: usize))]
+//! struct Face {
+//!     #[schema(check = among(vertices))]
+//!     corners: [u8; 3],
+//! }
+//!
+//! fn among(corners: &[u8; 3], vertices: &usize) -> Result<(), Refusal> {
+//!     match corners.iter().position(|&c| usize::from(c) >= *vertices) {
+//!         Some(at) => Err(Refusal::at_element(at, format!("not one of the {vertices} vertices"))
+//!             .bytes_in(at as u64)),
+//!         None => Ok(()),
+//!     }
+//! }
+//!
+//! #[derive(Debug, PartialEq, Schema)]
+//! #[schema(little)]
+//! struct Mesh {
+//!     vertex_count: Count<u16>,
+//!     #[schema(count = vertex_count)]
+//!     vertices: Vec<[f32; 2]>,
+//!     #[schema(prefix = u8, context(vertices = vertex_count))]
+//!     faces: Vec<Face>,
+//! }
+//!
+//! let mut bytes = vec![1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0];
+//! let mesh = Mesh::from_bytes(&bytes).unwrap();
+//! assert_eq!(mesh.to_bytes().unwrap(), bytes);
+//! bytes[12] = 1;
+//! assert_eq!(
+//!     Mesh::from_bytes(&bytes).unwrap_err().to_string(),
+//!     "byte 12: faces[0].corners[1]: not one of the 1 vertices"
+//! );
+//! ```
+//!
 //! ## `crate = "path"`
 //!
 //! For a crate that reaches `schema` under another path: every generated

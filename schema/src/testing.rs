@@ -113,6 +113,24 @@ pub fn context_count<C: CountInt + 'static>() -> BoxedStrategy<C> {
         .boxed()
 }
 
+/// A drawn count passed as context, as the parameter's integer type (the
+/// drawn counts, at most [`MAX_LEN`], fit every one).
+pub fn count_as<T: TryFrom<usize> + Default>(count: usize) -> T {
+    T::try_from(count).unwrap_or_default()
+}
+
+/// A `usize` context parameter on its own (a count its holder passes):
+/// a short length.
+impl Sample for usize {
+    fn context_strategy() -> BoxedStrategy<()> {
+        Just(()).boxed()
+    }
+
+    fn strategy_with(_: &()) -> BoxedStrategy<Self> {
+        (0..=MAX_LEN).boxed()
+    }
+}
+
 /// A context value used as a presence flag: 0 or 1.
 pub fn context_flag<F: TryFrom<u8> + Debug + 'static>() -> BoxedStrategy<F> {
     (0u8..=1)

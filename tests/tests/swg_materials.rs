@@ -6,10 +6,12 @@ use formats::files::Files;
 use formats::schema::{BinarySchema, RawChunk, RawString};
 use formats::swg::pal::{Palette, PaletteEntry};
 use formats::swg::sht::{
-    tags, Choice, CustomizableShader, CustomizableShaderV0, CustomizableShaderVersion,
-    MaterialColour, MaterialTintEntryV0, MaterialTintV0, MaterialTintsV0, PaletteVariableV0,
-    Shader, ShaderFileError, StaticShader, StaticShaderV1, StaticShaderVersion, Texture, TextureV0,
-    TextureVersion, Textures, Tinted,
+    tags, Choice, CustomizableShader, CustomizableShaderV0, CustomizableShaderV1,
+    CustomizableShaderVersion, MaterialColour, MaterialTintEntryV0, MaterialTintEntryV1,
+    MaterialTintV0, MaterialTintV1, MaterialTintsV0, MaterialTintsV1, PaletteVariableV0,
+    PaletteVariableV1, Sampling, Shader, ShaderFileError, StaticShader, StaticShaderV1,
+    StaticShaderVersion, StencilReference, StencilReferences, Texture, TextureScroll,
+    TextureScrolls, TextureV0, TextureV2, TextureVersion, Textures, Tinted,
 };
 
 /// A palette of two entries.
@@ -163,13 +165,143 @@ fn golden_customizable_shader_0000_reads_and_writes_back() {
     );
 }
 
+/// A customizable shader of version `0001` (as the real files) whose
+/// material tint and static shader hold what no real file does: a texture
+/// of version `0002`, texture scrolling and a stencil reference, written
+/// from the game's loaders.
+#[rustfmt::skip]
+const GOLDEN_CSHD_0001: &[u8] = &[
+    b'F', b'O', b'R', b'M', 0x00, 0x00, 0x00, 0xF5, b'C', b'S', b'H', b'D', // 245
+    b'F', b'O', b'R', b'M', 0x00, 0x00, 0x00, 0xE9, b'0', b'0', b'0', b'1', // 233
+    b'F', b'O', b'R', b'M', 0x00, 0x00, 0x00, 0xA4, b'S', b'S', b'H', b'T', // 164
+    b'F', b'O', b'R', b'M', 0x00, 0x00, 0x00, 0x98, b'0', b'0', b'0', b'1', // 152
+    b'N', b'A', b'M', b'E', 0x00, 0x00, 0x00, 0x02, b'e', 0x00,             // effect "e"
+    b'F', b'O', b'R', b'M', 0x00, 0x00, 0x00, 0x3E, b'T', b'X', b'M', b'S', // 62
+    b'F', b'O', b'R', b'M', 0x00, 0x00, 0x00, 0x32, b'T', b'X', b'M', b' ', // 50
+    b'F', b'O', b'R', b'M', 0x00, 0x00, 0x00, 0x26, b'0', b'0', b'0', b'2', // 38: texture version 0002
+    b'D', b'A', b'T', b'A', 0x00, 0x00, 0x00, 0x0C,
+    b'C', b'E', b'P', b'S',                                                 // tag SPEC
+    0x00,                                                                   // placeholder: 0
+    0x01, 0x01, 0x01,                                                       // addressing u, v, w
+    0x02, 0x02, 0x02,                                                       // mip, min, mag filters
+    0x04,                                                                   // max anisotropy
+    b'N', b'A', b'M', b'E', 0x00, 0x00, 0x00, 0x06,
+    b's', b'.', b'd', b'd', b's', 0x00,                                     // "s.dds"
+    b'F', b'O', b'R', b'M', 0x00, 0x00, 0x00, 0x20, b'T', b'S', b'N', b'S', // 32
+    b'0', b'0', b'0', b'0', 0x00, 0x00, 0x00, 0x14,
+    b'N', b'I', b'A', b'M',                                                 // tag MAIN
+    0x00, 0x00, 0x00, 0x3F,                                                 // u1: f32 0.5
+    0x00, 0x00, 0x00, 0x00,                                                 // v1: 0.0
+    0x00, 0x00, 0x00, 0x00,                                                 // u2: 0.0
+    0x00, 0x00, 0x80, 0xBE,                                                 // v2: -0.25
+    b'F', b'O', b'R', b'M', 0x00, 0x00, 0x00, 0x14, b'S', b'R', b'V', b'S', // 20
+    b'0', b'0', b'0', b'0', 0x00, 0x00, 0x00, 0x08,
+    b'N', b'I', b'A', b'M',                                                 // tag MAIN
+    0x01, 0x00, 0x00, 0x00,                                                 // stencil reference: u32 1
+    // FORM MATR: version 0001 tints, with a private flag
+    b'F', b'O', b'R', b'M', 0x00, 0x00, 0x00, 0x31, b'M', b'A', b'T', b'R', // 49
+    b'F', b'O', b'R', b'M', 0x00, 0x00, 0x00, 0x25, b'E', b'N', b'T', b'R', // 37
+    b'I', b'N', b'F', b'O', 0x00, 0x00, 0x00, 0x04,
+    b'N', b'I', b'A', b'M',                                                 // material MAIN
+    b'D', b'F', b'C', b'L', 0x00, 0x00, 0x00, 0x0D,                         // the diffuse colour, 13 bytes
+    b'd', 0x00,                                                             // variable "d"
+    0x01,                                                                   // private: 1
+    b'p', b'.', b'p', b'a', b'l', 0x00,                                     // palette "p.pal"
+    0x05, 0x00, 0x00, 0x00,                                                 // default: i32 5
+];
+
+fn golden_cshd_0001() -> Shader {
+    Shader::Customizable(CustomizableShader {
+        version: CustomizableShaderVersion::V1(CustomizableShaderV1 {
+            base: StaticShader {
+                version: StaticShaderVersion::V1(StaticShaderV1 {
+                    effect: RawString::from("e"),
+                    materials: None,
+                    textures: Some(Textures {
+                        textures: vec![Texture {
+                            version: TextureVersion::V2(TextureV2 {
+                                tag: tags::SPEC,
+                                placeholder: 0,
+                                sampling: Sampling {
+                                    address_u: 1,
+                                    address_v: 1,
+                                    address_w: 1,
+                                    mip_filter: 2,
+                                    minification_filter: 2,
+                                    magnification_filter: 2,
+                                },
+                                max_anisotropy: 4,
+                                name: Some(RawString::from("s.dds")),
+                            }),
+                        }],
+                    }),
+                    coordinate_sets: None,
+                    texture_factors: None,
+                    texture_scrolls: Some(TextureScrolls {
+                        scrolls: vec![TextureScroll {
+                            tag: tags::MAIN,
+                            u1: 0.5,
+                            v1: 0.0,
+                            u2: 0.0,
+                            v2: -0.25,
+                        }],
+                    }),
+                    alpha_references: None,
+                    stencil_references: Some(StencilReferences {
+                        references: vec![StencilReference {
+                            tag: tags::MAIN,
+                            value: 1,
+                        }],
+                    }),
+                }),
+            },
+            materials: Some(MaterialTintsV1 {
+                entries: vec![MaterialTintEntryV1 {
+                    material: tags::MAIN,
+                    tints: vec![MaterialTintV1::Diffuse(PaletteVariableV1 {
+                        variable: RawString::from("d"),
+                        private: 1,
+                        palette: RawString::from("p.pal"),
+                        default: 5,
+                    })],
+                }],
+            }),
+            texture_switches: None,
+            palette_tints: None,
+        }),
+    })
+}
+
+#[test]
+fn golden_customizable_shader_0001_reads_and_writes_back() {
+    assert_eq!(GOLDEN_CSHD_0001.len(), 8 + 0xF5);
+    let shader = Shader::from_bytes(GOLDEN_CSHD_0001).unwrap();
+    assert_eq!(shader, golden_cshd_0001());
+    assert_eq!(golden_cshd_0001().to_bytes().unwrap(), GOLDEN_CSHD_0001);
+    let spec = shader.texture(tags::SPEC).unwrap();
+    assert_eq!(spec.name, Some(&RawString::from("s.dds")));
+    let variables = shader.variables();
+    assert_eq!(variables.len(), 1);
+    assert!(variables[0].private);
+    assert_eq!(
+        variables[0].choice,
+        Choice::Palette {
+            palette: &RawString::from("p.pal"),
+            tinted: Tinted::Material {
+                material: tags::MAIN,
+                colour: MaterialColour::Diffuse,
+            },
+            default: 5,
+        }
+    );
+}
+
 #[test]
 fn a_truncated_golden_shader_fails_at_every_length() {
-    for len in 0..GOLDEN_CSHD_0000.len() {
-        assert!(
-            Shader::from_bytes(&GOLDEN_CSHD_0000[..len]).is_err(),
-            "{len} bytes"
-        );
+    for golden in [GOLDEN_CSHD_0000, GOLDEN_CSHD_0001] {
+        for len in 0..golden.len() {
+            assert!(Shader::from_bytes(&golden[..len]).is_err(), "{len} bytes");
+        }
     }
 }
 

@@ -256,7 +256,7 @@ impl Server {
         };
         let mut blends = Vec::new();
         for blend in all(query, "blend") {
-            match parse_blend(blend) {
+            match export::blend_weight(blend) {
                 Ok(blend) => blends.push(blend),
                 Err(message) => return self.bad_request(&message),
             }
@@ -363,22 +363,6 @@ impl Server {
                 message.replace(&prefix, &replacement)
             })
     }
-}
-
-/// A `blend` parameter, `NAME=WEIGHT`, read as the command line reads
-/// `--blend`: the weight a finite number.
-fn parse_blend(text: &str) -> Result<(String, f32), String> {
-    let (name, weight) = text
-        .rsplit_once('=')
-        .filter(|(name, _)| !name.is_empty())
-        .ok_or_else(|| format!("`{text}` is not NAME=WEIGHT, e.g. blend_fat=0.5"))?;
-    let weight: f32 = weight
-        .trim()
-        .parse()
-        .ok()
-        .filter(|weight: &f32| weight.is_finite())
-        .ok_or_else(|| format!("`{weight}` in `{text}` is not a number"))?;
-    Ok((name.to_owned(), weight))
 }
 
 fn first<'q>(query: &'q [(String, String)], key: &'q str) -> Option<&'q str> {

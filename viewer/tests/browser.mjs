@@ -25,11 +25,13 @@ import { createRequire } from "node:module";
 import { join, resolve } from "node:path";
 import { inflateSync } from "node:zlib";
 
-const [playwrightDir, binary] = process.argv.slice(2);
-if (!playwrightDir || !binary) {
+const [playwrightDir, binaryArgument] = process.argv.slice(2);
+if (!playwrightDir || !binaryArgument) {
   console.error("usage: node viewer/tests/browser.mjs PLAYWRIGHT_DIR OSSUARY_BINARY");
   process.exit(2);
 }
+// Absolute: `ossuary joints` runs from the fixtures folder.
+const binary = resolve(binaryArgument);
 const { chromium } = createRequire(join(resolve(playwrightDir), "package.json"))("playwright-core");
 const shots = resolve("target/viewer-screenshots");
 mkdirSync(shots, { recursive: true });

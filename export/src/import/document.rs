@@ -9,6 +9,11 @@ use gltf::Document;
 
 use super::ImportError;
 
+/// The most elements of an accessor without a buffer view (all zeros): they
+/// take no input, so, as for every list whose elements take no bytes, at
+/// most 65,536.
+const MAX_ZEROS: usize = 65_536;
+
 /// The prefix of a buffer or image embedded as base64 in a `.gltf` file.
 const DATA_URI_BASE64: &str = ";base64,";
 
@@ -33,7 +38,8 @@ impl Asset {
         // accessor unchecked: that index is checked first.
         let root = document.into_json();
         positions_in_range(&root)?;
-        let document = gltf::Document::from_json(root).map_err(unreadable)?;
+        validated(&root)?;
+        let document = gltf::Document::from_json_without_validation(root);
         checked(document.as_json())?;
         let mut buffers = Vec::new();
         let mut blob = blob;
@@ -109,16 +115,23 @@ impl Asset {
                 accessor.dimensions()
             )));
         }
-        if accessor.sparse().is_some() {
-            return Err(fail("sparse accessors are not read".to_owned()));
-        }
         let data_type = accessor.data_type();
         let component_size = data_type.size();
         let element_size = component_size * components;
         let count = accessor.count();
-        let view = accessor
-            .view()
-            .ok_or_else(|| fail("it has no buffer view".to_owned()))?;
+        let Some(view) = accessor.view() else {
+            // All zeros (glTF 2.0, 3.6.2.3); they take no bytes of the
+            // input, so their count is bounded here.
+            if count > MAX_ZEROS {
+                return Err(fail(format!(
+                    "it has no buffer view and {count} elements; such an accessor (all zeros) \
+                     is read up to {MAX_ZEROS}"
+                )));
+            }
+            let mut elements = vec![[T::default(); N]; count];
+            self.sparse(accessor, &mut elements, &read)?;
+            return Ok(elements);
+        };
         let bytes = self
             .view_bytes(&view)
             .ok_or_else(|| fail("its buffer view lies outside its buffer".to_owned()))?;
@@ -160,7 +173,70 @@ impl Asset {
             }
             elements.push(values);
         }
+        self.sparse(accessor, &mut elements, &read)?;
         Ok(elements)
+    }
+
+    /// Applies a sparse accessor's substitutions (Blender writes shape keys
+    /// so): `count` indices of the elements to replace, then as many
+    /// elements, tightly packed.
+    fn sparse<T: Copy + Default, const N: usize>(
+        &self,
+        accessor: &gltf::Accessor,
+        elements: &mut [[T; N]],
+        read: &impl Fn(&[u8], DataType, bool) -> Option<T>,
+    ) -> Result<(), ImportError> {
+        let Some(sparse) = accessor.sparse() else {
+            return Ok(());
+        };
+        let fail = |problem: String| ImportError::Accessor {
+            index: accessor.index(),
+            problem,
+        };
+        let count = sparse.count();
+        let indices = sparse.indices();
+        let index_size = indices.index_type().size();
+        let index_bytes = self
+            .view_bytes(&indices.view())
+            .and_then(|bytes| bytes.get(indices.offset()..))
+            .ok_or_else(|| fail("its sparse indices lie outside their buffer".to_owned()))?;
+        let data_type = accessor.data_type();
+        let component_size = data_type.size();
+        let element_size = component_size * N;
+        let values = sparse.values();
+        let value_bytes = self
+            .view_bytes(&values.view())
+            .and_then(|bytes| bytes.get(values.offset()..))
+            .ok_or_else(|| fail("its sparse values lie outside their buffer".to_owned()))?;
+        let fits = count
+            .checked_mul(index_size)
+            .is_some_and(|end| end <= index_bytes.len())
+            && count
+                .checked_mul(element_size)
+                .is_some_and(|end| end <= value_bytes.len());
+        if !fits {
+            return Err(fail(format!(
+                "its {count} sparse substitutions do not fit their buffer views"
+            )));
+        }
+        for substitution in 0..count {
+            let at = substitution * index_size;
+            let index = index_bytes
+                .get(at..at + index_size)
+                .and_then(|bytes| component_as_integer(bytes, index_data_type(index_size)?))
+                .ok_or_else(|| fail(format!("sparse index {substitution} is unreadable")))?;
+            let element = elements
+                .get_mut(index as usize)
+                .ok_or_else(|| fail(format!("sparse index {index} is past its elements")))?;
+            for (component, value) in element.iter_mut().enumerate() {
+                let at = substitution * element_size + component * component_size;
+                *value = value_bytes
+                    .get(at..at + component_size)
+                    .and_then(|bytes| read(bytes, data_type, accessor.normalized()))
+                    .ok_or_else(|| fail(format!("sparse value {substitution} is unreadable")))?;
+            }
+        }
+        Ok(())
     }
 
     /// An image's encoded bytes (PNG or JPEG), from a buffer view, a data
@@ -185,6 +261,31 @@ impl Asset {
                 })
             }
         }
+    }
+}
+
+/// The gltf crate's validation, but for one rule glTF 2.0 does not have:
+/// an accessor without a buffer view is all zeros (Blender writes its
+/// shape keys' unchanged normals so), which the crate calls missing data.
+fn validated(root: &gltf::json::Root) -> Result<(), ImportError> {
+    use gltf::json::validation::{Error, Validate};
+    let mut problems = Vec::new();
+    root.validate(root, gltf::json::Path::new, &mut |path, error| {
+        let path = path();
+        let zeros = matches!(error, Error::Missing)
+            && path.as_str().starts_with("accessors[")
+            && path.as_str().ends_with("].bufferView");
+        if !zeros {
+            problems.push(format!("{path}: {error}"));
+        }
+    });
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(ImportError::Gltf(format!(
+            "invalid glTF: {}",
+            problems.join("; ")
+        )))
     }
 }
 
@@ -307,6 +408,16 @@ fn component_as_float(bytes: &[u8], data_type: DataType, normalized: bool) -> Op
         DataType::U32 => return None,
     };
     Some(value)
+}
+
+/// The integer type of sparse indices of `size` bytes.
+fn index_data_type(size: usize) -> Option<DataType> {
+    match size {
+        1 => Some(DataType::U8),
+        2 => Some(DataType::U16),
+        4 => Some(DataType::U32),
+        _ => None,
+    }
 }
 
 fn component_as_integer(bytes: &[u8], data_type: DataType) -> Option<u32> {

@@ -4,7 +4,9 @@
 
 pub mod bmp;
 mod document;
+mod mesh;
 pub mod sims;
+pub mod swg;
 
 pub use document::Asset;
 
@@ -26,6 +28,10 @@ pub enum ImportError {
     UnknownJoint(String),
     #[error("the glTF's skin names the joint {0:?} twice")]
     JointTwice(String),
+    #[error(
+        "the glTF's skin lists the joint {0:?} before its parent; a skeleton lists parents first"
+    )]
+    ParentAfter(String),
     #[error("the asset has neither a mesh nor an animation")]
     NoMeshes,
     #[error("animation {animation:?}: {problem}")]

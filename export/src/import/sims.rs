@@ -31,8 +31,6 @@ use formats::schema::{BinarySchema, Magic, RawString};
 use formats::sims::cmx::{self, Cmx, MAXIS_COMMENT, RETAIL_VERSION};
 use formats::sims::skn::{self, Skn};
 use glam::{Affine3A, Mat4, Vec3};
-use gltf::mesh::Mode;
-use gltf::Semantic;
 use serde::{Deserialize, Serialize};
 
 use super::document::Asset;
@@ -207,7 +205,7 @@ pub fn import(
             problem: "it has no skin: a Sims skin must follow the skeleton's bones".to_owned(),
         })?;
         let joints = skin_joints(asset, &gltf_skin, skeleton)?;
-        let read = read_mesh(asset, &mesh, &mesh_name)?;
+        let read = read_mesh(asset, &mesh, &mesh_name, joints.names.len())?;
         more_than_two += read.more_than_two;
         let extras = mesh
             .extras()
@@ -417,10 +415,6 @@ struct Joints {
 /// The mirror in x that turns the Sims' left-handed axes into glTF's.
 const MIRROR: Vec3 = Vec3::new(-1.0, 1.0, 1.0);
 
-fn mirror(point: Vec3) -> Vec3 {
-    point * MIRROR
-}
-
 fn skin_joints(
     asset: &Asset,
     skin: &gltf::Skin,
@@ -500,123 +494,28 @@ fn read_mesh<'a>(
     asset: &'a Asset,
     mesh: &gltf::Mesh<'a>,
     name: &str,
+    joint_count: usize,
 ) -> Result<ReadMesh<'a>, ImportError> {
-    let fail = |problem: String| ImportError::Mesh {
-        mesh: name.to_owned(),
-        problem,
-    };
-    let mut read = ReadMesh {
-        positions: Vec::new(),
-        normals: Vec::new(),
-        uvs: Vec::new(),
-        triangles: Vec::new(),
-        influences: Vec::new(),
-        more_than_two: 0,
-        image: None,
-    };
-    for (index, primitive) in mesh.primitives().enumerate() {
-        if primitive.mode() != Mode::Triangles {
-            return Err(fail(format!(
-                "primitive {index} is {:?}, not triangles",
-                primitive.mode()
-            )));
-        }
-        let first = u32::try_from(read.positions.len())
-            .map_err(|_| fail("it has more than 2^32 vertices".to_owned()))?;
-        let attribute = |semantic: Semantic, what: &str| {
-            primitive
-                .get(&semantic)
-                .ok_or_else(|| fail(format!("primitive {index} has no {what}")))
-        };
-        let positions = asset.floats::<3>(&attribute(Semantic::Positions, "positions")?)?;
-        let count = positions.len();
-        let same_count = |what: &str, len: usize| {
-            if len == count {
-                Ok(())
-            } else {
-                Err(fail(format!(
-                    "primitive {index} has {len} {what} for {count} positions"
-                )))
-            }
-        };
-        let normals = asset.floats::<3>(&attribute(Semantic::Normals, "normals")?)?;
-        same_count("normals", normals.len())?;
-        let uvs = asset.floats::<2>(&attribute(
-            Semantic::TexCoords(0),
-            "texture coordinates (uvs)",
-        )?)?;
-        same_count("uvs", uvs.len())?;
-        let mut weighted: Vec<Vec<(usize, f32)>> = vec![Vec::new(); count];
-        let mut set = 0;
-        while let (Some(joints), Some(weights)) = (
-            primitive.get(&Semantic::Joints(set)),
-            primitive.get(&Semantic::Weights(set)),
-        ) {
-            let joints = asset.integers::<4>(&joints)?;
-            let weights = asset.floats::<4>(&weights)?;
-            same_count("joint sets", joints.len())?;
-            same_count("weight sets", weights.len())?;
-            for ((vertex, joints), weights) in weighted.iter_mut().zip(&joints).zip(&weights) {
-                for (&joint, &weight) in joints.iter().zip(weights) {
-                    if weight > 0.0 {
-                        vertex.push((joint as usize, weight));
-                    }
-                }
-            }
-            set += 1;
-        }
-        if set == 0 {
-            return Err(fail(format!(
-                "primitive {index} has no joints and weights (JOINTS_0, WEIGHTS_0)"
-            )));
-        }
-        for (vertex, influences) in weighted.into_iter().enumerate() {
-            let (kept, dropped) = two_heaviest(influences).ok_or_else(|| {
-                fail(format!(
-                    "vertex {vertex} of primitive {index} follows no joint"
-                ))
-            })?;
-            read.more_than_two += usize::from(dropped);
-            read.influences.push(kept);
-        }
-        read.positions
-            .extend(positions.iter().map(|&p| mirror(Vec3::from_array(p))));
-        read.normals
-            .extend(normals.iter().map(|&n| mirror(Vec3::from_array(n))));
-        read.uvs.extend(uvs);
-        let corners: Vec<u32> = match primitive.indices() {
-            Some(indices) => asset
-                .integers::<1>(&indices)?
-                .into_iter()
-                .map(|[index]| index)
-                .collect(),
-            None => (0..u32::try_from(count).unwrap_or(u32::MAX)).collect(),
-        };
-        if corners.len() % 3 != 0 {
-            return Err(fail(format!(
-                "primitive {index} has {} corners, not a whole number of triangles",
-                corners.len()
-            )));
-        }
-        for triangle in corners.chunks_exact(3) {
-            let [a, b, c] = [triangle[0], triangle[1], triangle[2]];
-            if [a, b, c].iter().any(|&corner| corner as usize >= count) {
-                return Err(fail(format!(
-                    "primitive {index} has a triangle on a vertex past its {count}"
-                )));
-            }
-            // Wound back as the left-handed file winds it.
-            read.triangles.push([first + a, first + c, first + b]);
-        }
-        if read.image.is_none() {
-            read.image = primitive
-                .material()
-                .pbr_metallic_roughness()
-                .base_color_texture()
-                .map(|info| info.texture().source());
-        }
+    let read = super::mesh::read(asset, mesh, name, joint_count)?;
+    let mut influences = Vec::with_capacity(read.influences.len());
+    let mut more_than_two = 0;
+    for (vertex, weighted) in read.influences.into_iter().enumerate() {
+        let (kept, dropped) = two_heaviest(weighted).ok_or_else(|| ImportError::Mesh {
+            mesh: name.to_owned(),
+            problem: format!("vertex {vertex} follows no joint"),
+        })?;
+        more_than_two += usize::from(dropped);
+        influences.push(kept);
     }
-    Ok(read)
+    Ok(ReadMesh {
+        positions: read.positions,
+        normals: read.normals,
+        uvs: read.uvs,
+        triangles: read.triangles,
+        influences,
+        more_than_two,
+        image: read.image,
+    })
 }
 
 /// The two heaviest joints, renormalised; whether more were dropped.
@@ -1046,16 +945,60 @@ const SCALE_NOISE: f32 = 1e-5;
 /// property lists, can-translate 1 on the root and 0 elsewhere, can-rotate
 /// 1, can-blend 1 where it cannot translate, wiggle 0.
 pub fn skeleton_of(asset: &Asset, name: &str) -> Result<cmx::Skeleton, ImportError> {
+    let joints = rest_joints(asset)?;
+    let bones = joints
+        .iter()
+        .map(|joint| {
+            let parent = joint
+                .parent
+                .and_then(|parent| joints.get(parent))
+                .map_or("NULL", |parent| parent.name.as_str());
+            let [x, y, z] = joint.translation;
+            let [qx, qy, qz, qw] = joint.rotation;
+            let can_translate = i32::from(joint.parent.is_none());
+            cmx::Bone {
+                name: RawString::from(joint.name.as_str()),
+                parent: RawString::from(parent),
+                property_lists: Some(Vec::new()),
+                translation: [-x, y, z],
+                rotation: [-qx, qy, qz, qw],
+                can_translate,
+                can_rotate: 1,
+                can_blend: Some(1 - can_translate),
+                wiggle_value: Some(0.0),
+                wiggle_power: Some(0.0),
+            }
+        })
+        .collect();
+    Ok(cmx::Skeleton {
+        name: RawString::from(name),
+        bones,
+    })
+}
+
+/// A joint of the glTF's own skeleton at rest, in glTF's axes.
+pub(super) struct RestJoint {
+    pub name: String,
+    /// Index of the parent joint (before this one).
+    pub parent: Option<usize>,
+    pub translation: [f32; 3],
+    /// `[x, y, z, w]`, acting on column vectors.
+    pub rotation: [f32; 4],
+}
+
+/// The joints of the glTF's first skin, each under its nearest ancestor
+/// that is a joint, parents first; a joint named twice, scaled, or listed
+/// before its parent is an error naming it.
+pub(super) fn rest_joints(asset: &Asset) -> Result<Vec<RestJoint>, ImportError> {
     let document = &asset.document;
     let skin = document.skins().next().ok_or(ImportError::NoSkin)?;
     let joints: Vec<gltf::Node> = skin.joints().collect();
     let parents = parents(document);
-    let mut names: Vec<String> = Vec::new();
-    let mut bones = Vec::with_capacity(joints.len());
-    for joint in &joints {
-        let joint_name = joint.name().unwrap_or_default().to_owned();
-        if names.contains(&joint_name) {
-            return Err(ImportError::JointTwice(joint_name));
+    let mut rest: Vec<RestJoint> = Vec::with_capacity(joints.len());
+    for (position, joint) in joints.iter().enumerate() {
+        let name = joint.name().unwrap_or_default().to_owned();
+        if rest.iter().any(|known| known.name == name) {
+            return Err(ImportError::JointTwice(name));
         }
         let mut ancestor = parents.get(joint.index()).copied().flatten();
         // Bounded by the node count: a cycle cannot hold a valid glTF.
@@ -1067,38 +1010,23 @@ pub fn skeleton_of(asset: &Asset, name: &str) -> Result<cmx::Skeleton, ImportErr
                 _ => break,
             }
         }
-        let parent = ancestor
-            .and_then(|node| joints.iter().find(|joint| joint.index() == node))
-            .and_then(|node| node.name())
-            .unwrap_or("NULL");
+        let parent =
+            ancestor.and_then(|node| joints.iter().position(|joint| joint.index() == node));
+        if parent.is_some_and(|parent| parent >= position) {
+            return Err(ImportError::ParentAfter(name));
+        }
         let (translation, rotation, scale) = joint.transform().decomposed();
         if scale.iter().any(|&axis| (axis - 1.0).abs() > SCALE_NOISE) {
-            return Err(ImportError::Scaled {
-                joint: joint_name,
-                scale,
-            });
+            return Err(ImportError::Scaled { joint: name, scale });
         }
-        let [x, y, z] = translation;
-        let [qx, qy, qz, qw] = rotation;
-        let can_translate = i32::from(ancestor.is_none());
-        bones.push(cmx::Bone {
-            name: RawString::from(joint_name.as_str()),
-            parent: RawString::from(parent),
-            property_lists: Some(Vec::new()),
-            translation: [-x, y, z],
-            rotation: [-qx, qy, qz, qw],
-            can_translate,
-            can_rotate: 1,
-            can_blend: Some(1 - can_translate),
-            wiggle_value: Some(0.0),
-            wiggle_power: Some(0.0),
+        rest.push(RestJoint {
+            name,
+            parent,
+            translation,
+            rotation,
         });
-        names.push(joint_name);
     }
-    Ok(cmx::Skeleton {
-        name: RawString::from(name),
-        bones,
-    })
+    Ok(rest)
 }
 
 /// A skeleton file holding `skeleton` alone, as the game's

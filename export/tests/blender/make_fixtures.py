@@ -1,12 +1,15 @@
 """Writes the Blender-made glTF fixtures the import tests read, with
 Blender's own glTF importer and exporter (Blender 4.2 as a Python module).
 
-Run from the repository's root, after exporting the humanoid sample:
+Run from the repository's root, after exporting the humanoid samples (the
+Sims one with its wave, the Star Wars Galaxies one):
 
     python3.11 -m venv /tmp/bpy && /tmp/bpy/bin/pip install "bpy>=4.2,<4.3"
     cargo run -p ossuary -- convert tests/fixtures/humanoid.cmx \
         --anim tests/fixtures/humanoid.cmx -o /tmp/humanoid.glb
-    /tmp/bpy/bin/python export/tests/blender/make_fixtures.py /tmp/humanoid.glb
+    cargo run -p ossuary -- convert tests/fixtures/humanoid.sat -o /tmp/swg-humanoid.glb
+    /tmp/bpy/bin/python export/tests/blender/make_fixtures.py /tmp/humanoid.glb \
+        /tmp/swg-humanoid.glb
 
 It writes into export/tests/fixtures/:
 
@@ -14,6 +17,8 @@ It writes into export/tests/fixtures/:
   project's synthetic sample), imported into Blender, one vertex of its arm
   moved 0.5 along Blender's x, exported with "Include: Custom Properties"
   (export_extras), as a modder would;
+- swg-humanoid-edited-in-blender.glb: the same for the Star Wars
+  Galaxies humanoid sample, the first vertex of its body group moved;
 - made-in-blender.glb: a character made in Blender alone: an armature of
   two bones (ROOT, SPINE), a box bound to both by vertex groups, a small
   image texture, and an action turning SPINE.
@@ -41,7 +46,7 @@ def export(name):
     )
 
 
-def edited(source):
+def edited(source, mesh, name):
     empty_scene()
     bpy.ops.import_scene.gltf(filepath=source)
     # The importer's bone display shape is a mesh of its own; a modder's
@@ -49,9 +54,14 @@ def edited(source):
     for obj in list(bpy.data.objects):
         if obj.type == "MESH" and obj.name.startswith("Icosphere"):
             bpy.data.objects.remove(obj)
-    arm = bpy.data.objects["xskin-humanoid-L_ARM-ARM"]
-    arm.data.vertices[0].co.x += 0.5
-    export("humanoid-edited-in-blender.glb")
+    data = bpy.data.objects[mesh].data
+    data.vertices[0].co.x += 0.5
+    # With shape keys (blend targets), the basis holds the positions the
+    # exporter writes; moving the vertex in every key keeps its offsets.
+    if data.shape_keys:
+        for block in data.shape_keys.key_blocks:
+            block.data[0].co.x += 0.5
+    export(name)
 
 
 def made():
@@ -112,7 +122,8 @@ def made():
 
 
 if __name__ == "__main__":
-    edited(sys.argv[1])
+    edited(sys.argv[1], "xskin-humanoid-L_ARM-ARM", "humanoid-edited-in-blender.glb")
+    edited(sys.argv[2], "shader/humanoid_body.sht", "swg-humanoid-edited-in-blender.glb")
     made()
     # bpy 4.2 can crash tearing itself down after the files are written;
     # leave before it does.

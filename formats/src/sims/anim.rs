@@ -89,8 +89,9 @@ pub struct Motion {
     pub first_translation: u32,
     /// The motion's first entry in the rotations.
     pub first_rotation: u32,
-    /// Non-zero when property lists follow. Kept as data: only its being
-    /// 0 matters to the readers.
+    /// Non-zero when property lists follow (ts1-blender-io's reading;
+    /// FreeSO's reads them only after a 1). Kept as data, so any non-zero
+    /// value comes back as it was.
     pub has_properties: u8,
     /// Lists of key/value properties.
     #[schema(present_if = has_properties, prefix = u32)]
@@ -480,7 +481,10 @@ pub fn wave() -> Anim {
 mod tests {
     use super::*;
 
-    fn keys(animation: &rig::Animation) -> Vec<(String, Vec<[f32; 3]>, Vec<[f32; 4]>)> {
+    /// A track's bone, translations and rotations.
+    type Parts = (String, Vec<[f32; 3]>, Vec<[f32; 4]>);
+
+    fn keys(animation: &rig::Animation) -> Vec<Parts> {
         let rig::Motion::Joints(motion) = &animation.motion else {
             panic!("joint motion expected");
         };

@@ -25,7 +25,7 @@ use crate::Schema;
 /// `LOGPALETTE` (version, entry count, four bytes per entry). The two sizes
 /// are kept as read and must agree with the entries as the game requires
 /// (the type's check: the RIFF size is the `data` size plus 12, the `data`
-/// size 4 plus 4 per entry); [`Palette::new`] computes them for a palette
+/// size 4 plus 4 per entry); `Palette::new` computes them for a palette
 /// made in code.
 #[derive(Debug, Clone, PartialEq, Schema, Serialize, Deserialize)]
 #[schema(little, check = sizes_agree)]
@@ -59,8 +59,11 @@ pub struct Palette {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Schema, Serialize, Deserialize)]
 #[schema(little)]
 pub struct PaletteEntry {
+    /// Red, 0 to 255.
     pub red: u8,
+    /// Green, 0 to 255.
     pub green: u8,
+    /// Blue, 0 to 255.
     pub blue: u8,
     /// Windows' palette flags, not alpha: the game draws every entry
     /// opaque (0 in `white.pal`, 255 in the skin palettes).

@@ -70,7 +70,7 @@ impl<'de> Deserialize<'de> for Tag {
     }
 }
 
-/// The texture tags the character shaders use, by name.
+/// The texture tags the game's character shaders use, by name.
 pub mod tags {
     use super::Tag;
 
@@ -193,9 +193,13 @@ pub enum MaterialPart {
 #[derive(Debug, Clone, Copy, PartialEq, Schema, Serialize, Deserialize)]
 #[schema(little, chunk = "MATL")]
 pub struct Material {
+    /// Ambient colour (alpha, red, green, blue).
     pub ambient: [f32; 4],
+    /// Diffuse colour.
     pub diffuse: [f32; 4],
+    /// Emissive colour.
     pub emissive: [f32; 4],
+    /// Specular colour.
     pub specular: [f32; 4],
     /// The specular exponent.
     pub specular_power: f32,
@@ -205,6 +209,7 @@ pub struct Material {
 #[derive(Debug, Clone, PartialEq, Schema, Serialize, Deserialize)]
 #[schema(little, form = "TXMS")]
 pub struct Textures {
+    /// One `FORM TXM ` per texture, to the end of the form.
     #[schema(to_end)]
     pub textures: Vec<Texture>,
 }
@@ -320,6 +325,7 @@ pub struct CoordinateSets {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Schema, Serialize, Deserialize)]
 #[schema(little)]
 pub struct CoordinateSet {
+    /// The tag of the texture (`MAIN`, or `DOT3` for per-pixel lighting).
     pub tag: Tag,
     /// The set's index in the mesh (0 to 7).
     pub set: u8,
@@ -338,6 +344,7 @@ pub struct TextureFactors {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Schema, Serialize, Deserialize)]
 #[schema(little)]
 pub struct TextureFactor {
+    /// The factor's tag (`MAIN`, `HUEB`).
     pub tag: Tag,
     /// The colour, packed as 0xAARRGGBB.
     pub argb: u32,
@@ -356,10 +363,15 @@ pub struct TextureScrolls {
 #[derive(Debug, Clone, Copy, PartialEq, Schema, Serialize, Deserialize)]
 #[schema(little)]
 pub struct TextureScroll {
+    /// The tag of the texture scrolled.
     pub tag: Tag,
+    /// The first layer's u rate.
     pub u1: f32,
+    /// The first layer's v rate.
     pub v1: f32,
+    /// The second layer's u rate.
     pub u2: f32,
+    /// The second layer's v rate.
     pub v2: f32,
 }
 
@@ -376,7 +388,9 @@ pub struct AlphaReferences {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Schema, Serialize, Deserialize)]
 #[schema(little)]
 pub struct AlphaReference {
+    /// The pass's tag.
     pub tag: Tag,
+    /// The reference alpha, 0 to 255.
     pub value: u8,
 }
 
@@ -393,7 +407,9 @@ pub struct StencilReferences {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Schema, Serialize, Deserialize)]
 #[schema(little)]
 pub struct StencilReference {
+    /// The pass's tag.
     pub tag: Tag,
+    /// The reference value.
     pub value: u32,
 }
 
@@ -451,6 +467,7 @@ pub struct CustomizableShaderV1 {
 #[derive(Debug, Clone, PartialEq, Schema, Serialize, Deserialize)]
 #[schema(little, form = "MATR")]
 pub struct MaterialTintsV0 {
+    /// One `FORM ENTR` per material, to the end of the form.
     #[schema(to_end)]
     pub entries: Vec<MaterialTintEntryV0>,
 }
@@ -502,6 +519,7 @@ pub struct PaletteVariableV0 {
 #[derive(Debug, Clone, PartialEq, Schema, Serialize, Deserialize)]
 #[schema(little, form = "MATR")]
 pub struct MaterialTintsV1 {
+    /// One `FORM ENTR` per material, to the end of the form.
     #[schema(to_end)]
     pub entries: Vec<MaterialTintEntryV1>,
 }
@@ -606,6 +624,7 @@ pub struct PaletteTint {
 /// A texture a shader names, as the materials step asks for it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TextureRef<'a> {
+    /// The texture's tag.
     pub tag: Tag,
     /// The texture's path, e.g. `texture/twk_f_head.dds`; `None` for a
     /// placeholder without one.
@@ -623,6 +642,7 @@ pub struct CustomizationVariable<'a> {
     /// Whether it belongs to this object alone (else it is shared with the
     /// object's owner, as a character's skin colour is).
     pub private: bool,
+    /// What its value chooses.
     pub choice: Choice<'a>,
 }
 

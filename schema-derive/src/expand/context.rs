@@ -184,11 +184,37 @@ pub fn value_of(name: &Ident, is_param: bool, side: Side) -> TokenStream {
 
 /// The value a `with` field or nested type is passed, on `side`: a name's
 /// value cloned, or the constant itself.
-pub fn arg_value(container: &Container, value: &ContextValue, side: Side) -> TokenStream {
+pub fn arg_value(
+    rt: &Runtime,
+    container: &Container,
+    value: &ContextValue,
+    side: Side,
+) -> TokenStream {
     match value {
-        ContextValue::Name(name) => value_of(name, is_param(container, name), side),
+        ContextValue::Name(name) => passed_value(rt, container, name, side),
         ContextValue::Constant(constant) => quote!(#constant),
     }
+}
+
+/// The value a name passes on, on `side`: a field's or parameter's value
+/// cloned, or for a `Count<_>` field the count either direction holds
+/// (read, or derived from the lists it counts), as the receiving
+/// parameter's integer type.
+pub fn passed_value(rt: &Runtime, container: &Container, name: &Ident, side: Side) -> TokenStream {
+    if is_count(container, name) {
+        let count = count_local(name);
+        let label = name.to_string();
+        return quote!(#rt::count_as(#label, #count)?);
+    }
+    value_of(name, is_param(container, name), side)
+}
+
+/// Whether `name` is one of the type's `Count<_>` fields.
+pub fn is_count(container: &Container, name: &Ident) -> bool {
+    container
+        .fields
+        .iter()
+        .any(|field| field.ident == name && is_named(field.ty, "Count"))
 }
 
 /// [`place_of`] for any name of `container`'s, on `side`.

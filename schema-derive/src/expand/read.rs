@@ -4,7 +4,7 @@ use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote, quote_spanned, ToTokens as _};
 use syn::spanned::Spanned as _;
 
-use super::context::{arg_value, check_call_on, nested_context, places, value_of, Side};
+use super::context::{arg_value, check_call_on, nested_context, passed_value, places, Side};
 use super::paths::Runtime;
 use super::plain::{field_groups, is_plain, is_plain_run, plain_size};
 use super::{
@@ -263,7 +263,7 @@ fn read_field_value(rt: &Runtime, container: &Container, plan: &BinaryPlan) -> T
         Codec::With(path, pass) => {
             let values = pass
                 .iter()
-                .map(|arg| arg_value(container, &arg.value, Side::Read));
+                .map(|arg| arg_value(rt, container, &arg.value, Side::Read));
             quote! {
                 let #local: #ty = #rt::Input::as_stream(__reader, |__reader| {
                     #path::read(__reader, #endian #(, #values)*)
@@ -272,7 +272,7 @@ fn read_field_value(rt: &Runtime, container: &Container, plan: &BinaryPlan) -> T
         }
         Codec::Value(data) => {
             let context = nested_context(rt, data.element_ty, &data.pass, |name| {
-                value_of(name, is_param(container, name), Side::Read)
+                passed_value(rt, container, name, Side::Read)
             });
             let value = read_data(rt, container, data, &endian);
             let value = framed_read(rt, plan, data, value);

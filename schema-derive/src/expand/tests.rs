@@ -12,7 +12,7 @@ use super::context::{self, Side};
 use super::paths::Runtime;
 use super::{count_local, field_local, width_of};
 use crate::ast::{is_named, unwrap_generic, Container, FormEnum};
-use crate::attr::{Presence, Repeat, Spanned, StringKind, TextForm};
+use crate::attr::{ContextValue, Presence, Repeat, Spanned, StringKind, TextForm};
 use crate::check_context;
 use crate::condition::Condition;
 use crate::plan::{Codec, Element, Plan, Value};
@@ -336,9 +336,10 @@ fn field_strategy(rt: &Runtime, container: &Container, ty: &Type, codec: &Codec)
             quote!(#rt::proptest::strategy::Just(<#ty as ::core::default::Default>::default()))
         }
         Codec::With(path, pass) => {
-            let values = pass
-                .iter()
-                .map(|arg| context::arg_value(container, &arg.value, Side::Read));
+            let values = pass.iter().map(|arg| match &arg.value {
+                ContextValue::Name(name) => test_value(rt, container, name),
+                ContextValue::Constant(constant) => quote!(#constant),
+            });
             quote!(#path::strategy(#(#values),*))
         }
         Codec::Value(value) => value_strategy(rt, container, value),
@@ -347,7 +348,11 @@ fn field_strategy(rt: &Runtime, container: &Container, ty: &Type, codec: &Codec)
 
 /// A name's value inside the generated test: a local drawn earlier, or the
 /// context's.
-pub(super) fn test_value(container: &Container, name: &Ident) -> TokenStream {
+pub(super) fn test_value(rt: &Runtime, container: &Container, name: &Ident) -> TokenStream {
+    if context::is_count(container, name) {
+        let count = count_local(name);
+        return quote!(#rt::testing::count_as(#count));
+    }
     context::value_of(name, check_context::is_param(container, name), Side::Read)
 }
 
@@ -389,8 +394,9 @@ fn value_strategy(rt: &Runtime, container: &Container, value: &Value) -> TokenSt
         }
         Element::Plain if is_named(ty, "RawString") => quote!(#rt::testing::token_string()),
         Element::Plain | Element::Text(TextForm::Vector) => {
-            let nested =
-                context::nested_context(rt, ty, &value.pass, |name| test_value(container, name));
+            let nested = context::nested_context(rt, ty, &value.pass, |name| {
+                test_value(rt, container, name)
+            });
             quote!(<#ty as #rt::testing::Sample>::strategy_with(&#nested))
         }
     };

@@ -4,7 +4,7 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned as _;
 
-use super::context::{arg_value, check_call_on, nested_context, places, value_of, Side};
+use super::context::{arg_value, check_call_on, nested_context, passed_value, places, Side};
 use super::paths::Runtime;
 use super::{
     constant_tokens, count_local, encode_fns, endian, str_lit, tag_str, tag_tokens, width_of,
@@ -217,7 +217,7 @@ fn write_field_value(rt: &Runtime, container: &Container, plan: &BinaryPlan) -> 
         Codec::With(path, pass) => {
             let values = pass
                 .iter()
-                .map(|arg| arg_value(container, &arg.value, Side::Write));
+                .map(|arg| arg_value(rt, container, &arg.value, Side::Write));
             quote! {
                 #rt::Output::as_stream(__writer, |__writer| {
                     #path::write(&self.#name, __writer, #endian #(, #values)*)
@@ -226,7 +226,7 @@ fn write_field_value(rt: &Runtime, container: &Container, plan: &BinaryPlan) -> 
         }
         Codec::Value(data) => {
             let context = nested_context(rt, data.element_ty, &data.pass, |name| {
-                value_of(name, is_param(container, name), Side::Write)
+                passed_value(rt, container, name, Side::Write)
             });
             let write = if plan.by_next_tag() {
                 let present = write_repeated(

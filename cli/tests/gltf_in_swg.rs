@@ -1,0 +1,376 @@
+//! `convert IN.glb --to swg-sat --skeleton FILE -o DIR`: glTF back into
+//! Star Wars Galaxies' files. The SWG humanoid sample and (with
+//! OSSUARY_CORPUS) the real Twi'lek, exported and brought back: the same
+//! position lists, weights, shader groups, triangles, texture coordinates
+//! and blend targets; occlusion zones, lighting vectors, hardpoints and
+//! texture renderers are not carried yet.
+
+mod support;
+
+use std::path::{Path, PathBuf};
+
+use formats::schema::BinarySchema;
+use formats::swg::mgn::{Mesh, MeshBody};
+use support::{assert_status, files_below, fixture, ossuary, stderr, text};
+
+fn body(path: &Path) -> MeshBody {
+    Mesh::from_bytes(&std::fs::read(path).unwrap())
+        .unwrap()
+        .body()
+        .clone()
+}
+
+/// Each position's weights as (joint name, weight), sorted.
+fn named_weights(body: &MeshBody) -> Vec<Vec<(String, i64)>> {
+    let mut weights = body.weights.iter();
+    body.weights_per_position
+        .iter()
+        .map(|&count| {
+            let mut own: Vec<(String, i64)> = weights
+                .by_ref()
+                .take(count as usize)
+                .map(|weight| {
+                    let joint = body.joints[weight.joint as usize].to_text().to_lowercase();
+                    (joint, (weight.weight * 1e5).round() as i64)
+                })
+                .collect();
+            own.sort();
+            own
+        })
+        .collect()
+}
+
+/// The back mesh against the original: everything glTF carries.
+fn assert_same_geometry(back: &MeshBody, original: &MeshBody, name: &str) {
+    assert_eq!(back.skeletons, original.skeletons, "{name}");
+    assert_eq!(back.positions.len(), original.positions.len(), "{name}");
+    for (a, b) in back.positions.iter().zip(&original.positions) {
+        for (x, y) in a.iter().zip(b) {
+            assert!((x - y).abs() <= 1e-5, "{name}: {a:?} against {b:?}");
+        }
+    }
+    assert_eq!(named_weights(back), named_weights(original), "{name}");
+    assert_eq!(
+        back.shader_groups.len(),
+        original.shader_groups.len(),
+        "{name}"
+    );
+    for (a, b) in back.shader_groups.iter().zip(&original.shader_groups) {
+        assert_eq!(a.shader, b.shader, "{name}");
+        assert_eq!(a.position_indices, b.position_indices, "{name}");
+        assert_eq!(
+            a.triangles().collect::<Vec<_>>(),
+            b.triangles().collect::<Vec<_>>(),
+            "{name}"
+        );
+        // Texture coordinates go through glTF untouched: bit for bit.
+        assert_eq!(a.uvs(), b.uvs(), "{name}");
+        let normal = |body: &MeshBody, group: &formats::swg::mgn::ShaderGroup, vertex: usize| {
+            let index = group.normal_indices.as_ref().unwrap()[vertex] as usize;
+            body.normals.as_ref().unwrap()[index]
+        };
+        for vertex in 0..a.position_indices.len() {
+            let (x, y) = (normal(back, a, vertex), normal(original, b, vertex));
+            let length = y.iter().map(|c| c * c).sum::<f32>().sqrt();
+            for (p, q) in x.iter().zip(&y) {
+                assert!(
+                    (p - q / length).abs() <= 1e-5,
+                    "{name}: {x:?} against {y:?}"
+                );
+            }
+        }
+    }
+    let targets = |body: &MeshBody| -> Vec<(String, Offsets)> {
+        body.blend_targets
+            .iter()
+            .flatten()
+            .map(|target| {
+                let mut offsets: Vec<(i32, [f32; 3])> = target
+                    .positions
+                    .iter()
+                    .flatten()
+                    .filter(|offset| offset.offset != [0.0; 3])
+                    .map(|offset| (offset.index, offset.offset))
+                    .collect();
+                offsets.sort_by_key(|(index, _)| *index);
+                (target.name.to_text(), offsets)
+            })
+            .collect()
+    };
+    let (back_targets, original_targets) = (targets(back), targets(original));
+    assert_eq!(back_targets.len(), original_targets.len(), "{name}");
+    for ((back_name, back), (original_name, original)) in back_targets.iter().zip(&original_targets)
+    {
+        assert_eq!(back_name, original_name, "{name}");
+        assert_eq!(
+            back.iter().map(|(index, _)| index).collect::<Vec<_>>(),
+            original.iter().map(|(index, _)| index).collect::<Vec<_>>(),
+            "{name}: {back_name}"
+        );
+        for ((_, a), (_, b)) in back.iter().zip(original) {
+            for (x, y) in a.iter().zip(b) {
+                assert!(
+                    (x - y).abs() <= 1e-5,
+                    "{name}: {back_name}: {a:?} against {b:?}"
+                );
+            }
+        }
+    }
+}
+
+/// A blend target's offsets: (position index, offset), by index.
+type Offsets = Vec<(i32, [f32; 3])>;
+
+fn import(glb: &Path, skeleton: &str, out: &Path) -> std::process::Output {
+    ossuary(&[
+        "convert",
+        &text(glb),
+        "--to",
+        "swg-sat",
+        "--skeleton",
+        skeleton,
+        "-o",
+        &text(out),
+    ])
+}
+
+#[test]
+fn the_swg_humanoid_comes_back_from_its_own_gltf() {
+    let dir = tempfile::tempdir().unwrap();
+    let glb = dir.path().join("humanoid.glb");
+    assert_status(
+        &ossuary(&["convert", &fixture("humanoid.sat"), "-o", &text(&glb)]),
+        0,
+    );
+    let out = dir.path().join("out");
+    let output = import(&glb, &fixture("humanoid.skt"), &out);
+    assert_status(&output, 0);
+    assert_eq!(
+        files_below(&out),
+        ["humanoid.lmg", "humanoid.mgn", "humanoid.sat"].map(PathBuf::from)
+    );
+    assert_status(&ossuary(&["check", &text(&out)]), 0);
+    let original = body(Path::new(&fixture("humanoid.mgn")));
+    assert_same_geometry(&body(&out.join("humanoid.mgn")), &original, "humanoid.mgn");
+    // The appearance names the list, the list the mesh, as the game finds
+    // them; ossuary poses the new character on the skeleton.
+    let joints = ossuary(&["joints", &text(&out.join("humanoid.sat"))]);
+    assert!(
+        stderr(&joints).contains("humanoid.skt"),
+        "{}",
+        stderr(&joints)
+    );
+    let render = dir.path().join("back.png");
+    let skt_dir = out.join("appearance/skeleton");
+    std::fs::create_dir_all(&skt_dir).unwrap();
+    std::fs::copy(fixture("humanoid.skt"), skt_dir.join("humanoid.skt")).unwrap();
+    assert_status(
+        &ossuary(&[
+            "render",
+            &text(&out.join("humanoid.sat")),
+            "-o",
+            &text(&render),
+        ]),
+        0,
+    );
+}
+
+#[test]
+fn swg_needs_the_skeleton_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let glb = dir.path().join("humanoid.glb");
+    assert_status(
+        &ossuary(&["convert", &fixture("humanoid.sat"), "-o", &text(&glb)]),
+        0,
+    );
+    let out = dir.path().join("out");
+    let output = ossuary(&["convert", &text(&glb), "--to", "swg-sat", "-o", &text(&out)]);
+    assert_status(&output, 2);
+    assert!(
+        stderr(&output).contains("--skeleton FILE.skt"),
+        "{}",
+        stderr(&output)
+    );
+    assert!(!out.exists());
+    // A skeleton without the mesh's joints.
+    let output = import(&glb, &fixture("humanoid.cmx"), &out);
+    assert_status(&output, 1);
+    assert!(
+        stderr(&output).contains("the skeleton has no joint"),
+        "{}",
+        stderr(&output)
+    );
+    assert!(!out.exists());
+}
+
+#[test]
+fn the_real_twilek_comes_back() {
+    let Some(corpus) = tests::corpus_dir() else {
+        return;
+    };
+    let appearance = corpus.join("swg/appearance");
+    let dir = tempfile::tempdir().unwrap();
+    let glb = dir.path().join("twk_f.glb");
+    assert_status(
+        &ossuary(&[
+            "convert",
+            &text(&appearance.join("twk_f.sat")),
+            "-o",
+            &text(&glb),
+        ]),
+        0,
+    );
+    let out = dir.path().join("out");
+    // The appearance gives the skeletons: the face's under the body's head.
+    assert_status(&import(&glb, &text(&appearance.join("twk_f.sat")), &out), 0);
+    assert_status(&ossuary(&["check", &text(&out)]), 0);
+    for mesh in ["twk_f_body_l0", "twk_f_head_l0"] {
+        let original = body(&appearance.join(format!("mesh/{mesh}.mgn")));
+        assert_same_geometry(&body(&out.join(format!("{mesh}.mgn"))), &original, mesh);
+    }
+}
+
+/// The SWG humanoid imported into Blender, the first vertex of its body
+/// group moved 0.5 along Blender's x (glTF's x, SWG's -x) in every shape
+/// key, exported by Blender (its blend targets as sparse accessors): the
+/// mesh comes back with exactly that edit.
+#[test]
+fn an_swg_character_edited_in_blender_comes_back_with_its_edit() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let glb =
+        tests::workspace_root().join("export/tests/fixtures/swg-humanoid-edited-in-blender.glb");
+    assert_status(&import(&glb, &fixture("humanoid.skt"), &out), 0);
+    assert_status(&ossuary(&["check", &text(&out)]), 0);
+    let mut original = body(Path::new(&fixture("humanoid.mgn")));
+    // Position 0 is where the body group's first vertex stands.
+    assert_eq!(original.shader_groups[0].position_indices[0], 0);
+    original.positions[0][0] -= 0.5;
+    assert_same_geometry(&body(&out.join("humanoid.mgn")), &original, "humanoid.mgn");
+}
+
+/// The `joints` of a file: (name, position, rotation).
+fn joints(file: &Path) -> Vec<(String, Vec<f64>, Vec<f64>)> {
+    let output = ossuary(&["joints", &text(file)]);
+    assert_status(&output, 0);
+    let joints: Vec<serde_json::Value> = serde_json::from_slice(&output.stdout).unwrap();
+    let numbers = |value: &serde_json::Value| -> Vec<f64> {
+        value
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|n| n.as_f64().unwrap())
+            .collect()
+    };
+    joints
+        .iter()
+        .map(|joint| {
+            (
+                joint["name"].as_str().unwrap().to_owned(),
+                numbers(&joint["position"]),
+                numbers(&joint["rotation"]),
+            )
+        })
+        .collect()
+}
+
+/// Two files' joints at rest: the same names, positions and turns within
+/// 1e-5 (a rotation and its negation are one turn).
+fn assert_same_joints(back: &Path, original: &Path) {
+    let (back, original) = (joints(back), joints(original));
+    assert_eq!(
+        back.iter().map(|joint| &joint.0).collect::<Vec<_>>(),
+        original.iter().map(|joint| &joint.0).collect::<Vec<_>>()
+    );
+    for ((name, p, r), (_, q, s)) in back.iter().zip(&original) {
+        for (a, b) in p.iter().zip(q) {
+            assert!((a - b).abs() <= 1e-5, "{name}: {p:?} against {q:?}");
+        }
+        let dot: f64 = r.iter().zip(s).map(|(a, b)| a * b).sum();
+        assert!(
+            (dot.abs() - 1.0).abs() <= 1e-5,
+            "{name}: {r:?} against {s:?}"
+        );
+    }
+}
+
+/// `--write-skeleton` writes the glTF's own skeleton as a new `.skt`, each
+/// joint's rest turn stored whole in `BPRO`: it poses as the original.
+#[test]
+fn with_write_skeleton_the_gltf_s_own_skeleton_is_a_new_skt() {
+    let dir = tempfile::tempdir().unwrap();
+    let glb = dir.path().join("humanoid.glb");
+    assert_status(
+        &ossuary(&["convert", &fixture("humanoid.sat"), "-o", &text(&glb)]),
+        0,
+    );
+    let out = dir.path().join("out");
+    let output = ossuary(&[
+        "convert",
+        &text(&glb),
+        "--to",
+        "swg-sat",
+        "--write-skeleton",
+        "-o",
+        &text(&out),
+    ]);
+    assert_status(&output, 0);
+    assert_eq!(
+        files_below(&out),
+        [
+            "humanoid.lmg",
+            "humanoid.mgn",
+            "humanoid.sat",
+            "humanoid.skt"
+        ]
+        .map(PathBuf::from)
+    );
+    assert_status(&ossuary(&["check", &text(&out)]), 0);
+    assert_same_joints(
+        &out.join("humanoid.skt"),
+        Path::new(&fixture("humanoid.skt")),
+    );
+    let skt =
+        formats::swg::skt::Skeleton::from_bytes(&std::fs::read(out.join("humanoid.skt")).unwrap())
+            .unwrap();
+    let level = &skt.levels()[0];
+    let formats::swg::skt::SkeletonVersion::V2(columns) = &level.version;
+    let identity = |q: &formats::swg::skt::Quaternion| (q.w, q.x, q.y, q.z) == (1.0, 0.0, 0.0, 0.0);
+    assert!(columns.pre_rotations.iter().all(identity));
+    assert!(columns.post_rotations.iter().all(identity));
+    // The mesh names the new skeleton.
+    assert_eq!(
+        body(&out.join("humanoid.mgn")).skeletons[0].to_text(),
+        "appearance/skeleton/humanoid.skt"
+    );
+}
+
+/// The real Twi'lek's two skeletons (the face's under the body's head),
+/// exported as one, come back as one new `.skt` posing as they did.
+#[test]
+fn the_real_twilek_s_skeleton_comes_back_as_one_skt() {
+    let Some(corpus) = tests::corpus_dir() else {
+        return;
+    };
+    let appearance = corpus.join("swg/appearance/twk_f.sat");
+    let dir = tempfile::tempdir().unwrap();
+    let glb = dir.path().join("twk_f.glb");
+    assert_status(
+        &ossuary(&["convert", &text(&appearance), "-o", &text(&glb)]),
+        0,
+    );
+    let out = dir.path().join("out");
+    assert_status(
+        &ossuary(&[
+            "convert",
+            &text(&glb),
+            "--to",
+            "swg-sat",
+            "--write-skeleton",
+            "-o",
+            &text(&out),
+        ]),
+        0,
+    );
+    assert_same_joints(&out.join("twk_f.skt"), &appearance);
+}

@@ -1,0 +1,487 @@
+//! glTF back into Star Wars Galaxies' files: the skinned meshes as `.mgn`
+//! meshes (each glTF mesh one shader group), a `.lmg` naming each and a
+//! `.sat` putting them together on the skeleton.
+//!
+//! Export's conventions undone: x mirrored back (glTF is right-handed, SWG
+//! left-handed), triangles wound back. A mesh's positions are where the
+//! bind pose puts them, as a `.mgn` stores them (the skeleton's rest pose
+//! is taken to be the glTF's bind pose). Each vertex keeps every joint it
+//! follows, by its weight. A shader group is named by its glTF mesh's name
+//! when that names a shader (`shader/....sht`, as ossuary names the groups
+//! it exports), else by its material's name. Morph targets become blend
+//! targets by their names (`extras.targetNames`), offsets of the positions
+//! they move.
+//!
+//! Which glTF meshes are the groups of one `.mgn`, and at which entry of
+//! its position list each vertex stands, travels in the mesh `extras`
+//! ([`GROUP_EXTRAS`]); without it each glTF mesh is a `.mgn` of its own,
+//! with a position per vertex. Not carried yet (so a real mesh comes back
+//! without them): occlusion zones, `DOT3` lighting vectors, hardpoints,
+//! vertex colours, texture renderers, the `INFO` integers; a normal list
+//! is rebuilt (equal normals shared), and joints are listed in the order
+//! the vertices first name them.
+
+use std::collections::{BTreeMap, HashMap};
+
+use formats::rig;
+use formats::schema::{Count, RawString};
+use formats::swg::lmg::{LevelName, MeshLevels, MeshLevelsV0, MeshLevelsVersion};
+use formats::swg::mgn::{
+    BlendTarget, CoordinateSet, IndexedTriangles, Mesh, MeshBody, MeshVersion, Offset, Primitives,
+    ShaderGroup, TriangleList, Weight,
+};
+use formats::swg::sat::{Appearance, AppearanceV3, AppearanceVersion, SkeletonAttachment};
+use formats::swg::skt::{Quaternion, Skeleton as Skt, SkeletonForm, SkeletonV2, SkeletonVersion};
+use glam::Vec3;
+use serde::{Deserialize, Serialize};
+
+use super::document::Asset;
+use super::ImportError;
+
+/// The mesh `extras` key of an SWG shader group's place in its `.mgn`.
+pub const GROUP_EXTRAS: &str = "ossuary_swg_group";
+
+/// Where a glTF mesh's vertices stand in the `.mgn` it is a group of.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GroupExtras {
+    /// The `.mgn`, as the appearance names it
+    /// (`appearance/mesh/twk_f_body_l0.mgn`).
+    pub mesh: String,
+    /// How many positions its list holds (the entries are checked against
+    /// it; the list written back is as long as they reach).
+    pub position_count: u32,
+    /// Per vertex, its entry in the list.
+    pub entries: Vec<u32>,
+}
+
+/// A shader group's extras (see [`GroupExtras`]).
+pub fn group_extras(shared: &rig::SharedPositions) -> serde_json::Value {
+    serde_json::to_value(GroupExtras {
+        mesh: shared.list.clone(),
+        position_count: shared.count,
+        entries: shared.entries.clone(),
+    })
+    .unwrap_or_default()
+}
+
+/// A Star Wars Galaxies character read from glTF.
+#[derive(Debug)]
+pub struct SwgCharacter {
+    /// Each `.mgn` by file name without extension, with the `.lmg` naming it.
+    pub meshes: Vec<(String, Mesh, MeshLevels)>,
+    /// The appearance naming every `.lmg` and the skeleton.
+    pub appearance: Appearance,
+}
+
+/// Where the game looks up a character's files, relative to the folder
+/// holding `appearance/`.
+const MESH_FOLDER: &str = "appearance/mesh";
+const SKELETON_FOLDER: &str = "appearance/skeleton";
+
+/// The skeleton file `file` (e.g. `all_b.skt`) as an appearance names it,
+/// at the root.
+pub fn skeleton_at_root(file: &str) -> SkeletonAttachment {
+    SkeletonAttachment {
+        skeleton: RawString::from(format!("{SKELETON_FOLDER}/{file}").as_str()),
+        joint: RawString::default(),
+    }
+}
+
+/// The glTF's own skeleton (see `sims::rest_joints`) as a new SWG skeleton:
+/// each joint's rest rotation, mirrored back into SWG's axes (`(x, y, z,
+/// w)` to `(x, -y, -z, w)`), stored whole as its bind rotation (`BPRO`),
+/// its pre- and post-rotations (`RPRE`, `RPST`) the identity, since the
+/// three export composed cannot be split again; its translation mirrored
+/// back (`BPTR`); rotation order 0.
+pub fn skeleton_of(asset: &Asset) -> Result<Skt, ImportError> {
+    let joints = super::sims::rest_joints(asset)?;
+    let identity = Quaternion {
+        w: 1.0,
+        x: 0.0,
+        y: 0.0,
+        z: 0.0,
+    };
+    let count = |what: &str| ImportError::Gltf(format!("too many joints for {what}"));
+    Ok(Skt::Single(SkeletonForm {
+        version: SkeletonVersion::V2(SkeletonV2 {
+            joint_count: Count::new(),
+            names: joints
+                .iter()
+                .map(|joint| RawString::from(joint.name.as_str()))
+                .collect(),
+            parents: joints
+                .iter()
+                .map(|joint| match joint.parent {
+                    Some(parent) => i32::try_from(parent).map_err(|_| count("a .skt")),
+                    None => Ok(-1),
+                })
+                .collect::<Result<_, _>>()?,
+            pre_rotations: vec![identity; joints.len()],
+            post_rotations: vec![identity; joints.len()],
+            bind_translations: joints
+                .iter()
+                .map(|joint| {
+                    let [x, y, z] = joint.translation;
+                    [-x, y, z]
+                })
+                .collect(),
+            bind_rotations: joints
+                .iter()
+                .map(|joint| {
+                    let [x, y, z, w] = joint.rotation;
+                    Quaternion { w, x, y: -y, z: -z }
+                })
+                .collect(),
+            rotation_orders: vec![0; joints.len()],
+        }),
+    }))
+}
+
+/// A skeleton file as the appearance attaches it, and its joints' names.
+pub struct SkeletonFile {
+    pub attachment: SkeletonAttachment,
+    pub joints: Vec<String>,
+}
+
+/// The character `asset` holds, for the skeleton made of `skeletons` (the
+/// appearance's `SKTI`); each mesh names (`SKTM`) those whose joints it
+/// follows.
+pub fn import(asset: &Asset, skeletons: &[SkeletonFile]) -> Result<SwgCharacter, ImportError> {
+    // Per .mgn (by its file stem): its groups, in the asset's order.
+    let mut meshes: BTreeMap<String, Vec<Group>> = BTreeMap::new();
+    for node in asset.document.nodes() {
+        let Some(mesh) = node.mesh() else {
+            continue;
+        };
+        let mesh_name = mesh
+            .name()
+            .map_or_else(|| format!("mesh {}", mesh.index()), str::to_owned);
+        let gltf_skin = node.skin().ok_or_else(|| ImportError::Mesh {
+            mesh: mesh_name.clone(),
+            problem: "it has no skin: an SWG mesh must follow the skeleton's joints".to_owned(),
+        })?;
+        let mut joints = Vec::new();
+        for joint in gltf_skin.joints() {
+            let name = joint.name().unwrap_or_default().to_owned();
+            if joints.contains(&name) {
+                return Err(ImportError::JointTwice(name));
+            }
+            let known = skeletons
+                .iter()
+                .flat_map(|file| &file.joints)
+                .any(|known| known.eq_ignore_ascii_case(&name));
+            if !known {
+                return Err(ImportError::UnknownJoint(name));
+            }
+            joints.push(name);
+        }
+        let read = super::mesh::read(asset, &mesh, &mesh_name, joints.len())?;
+        let place = mesh
+            .extras()
+            .as_ref()
+            .and_then(|raw| serde_json::from_str::<serde_json::Value>(raw.get()).ok())
+            .and_then(|value| value.get(GROUP_EXTRAS).cloned())
+            .and_then(|value| serde_json::from_value::<GroupExtras>(value).ok())
+            .filter(|place| {
+                place.entries.len() == read.positions.len()
+                    && place
+                        .entries
+                        .iter()
+                        .all(|&entry| entry < place.position_count)
+            });
+        let target_names: Vec<String> = mesh
+            .extras()
+            .as_ref()
+            .and_then(|raw| serde_json::from_str::<serde_json::Value>(raw.get()).ok())
+            .and_then(|value| value.get("targetNames").cloned())
+            .and_then(|value| serde_json::from_value(value).ok())
+            .unwrap_or_default();
+        let material = mesh
+            .primitives()
+            .next()
+            .and_then(|primitive| primitive.material().name().map(str::to_owned));
+        let shader = if mesh_name.to_ascii_lowercase().ends_with(".sht") {
+            mesh_name.clone()
+        } else {
+            material.unwrap_or_else(|| format!("shader/{mesh_name}.sht"))
+        };
+        let stem = match &place {
+            Some(place) => file_stem(&place.mesh),
+            None => file_stem(&mesh_name),
+        };
+        meshes.entry(stem).or_default().push(Group {
+            shader,
+            joints,
+            target_names,
+            place,
+            read,
+        });
+    }
+    if meshes.is_empty() {
+        return Err(ImportError::NoMeshes);
+    }
+    let mut built = Vec::new();
+    for (stem, groups) in meshes {
+        // The skeleton files holding a joint the mesh's vertices follow.
+        let followed: Vec<&String> = groups
+            .iter()
+            .flat_map(|group| {
+                group
+                    .read
+                    .influences
+                    .iter()
+                    .flatten()
+                    .filter_map(|&(joint, _)| group.joints.get(joint))
+            })
+            .collect();
+        let skeleton_paths: Vec<RawString> = skeletons
+            .iter()
+            .filter(|file| {
+                file.joints
+                    .iter()
+                    .any(|joint| followed.iter().any(|name| name.eq_ignore_ascii_case(joint)))
+            })
+            .map(|file| file.attachment.skeleton.clone())
+            .collect();
+        let mesh = mgn(&groups, &skeleton_paths).map_err(|problem| ImportError::Mesh {
+            mesh: stem.clone(),
+            problem,
+        })?;
+        let levels = MeshLevels {
+            version: MeshLevelsVersion::V0(MeshLevelsV0 {
+                level_count: Count::new(),
+                levels: vec![LevelName {
+                    path: RawString::from(format!("{MESH_FOLDER}/{stem}.mgn").as_str()),
+                }],
+            }),
+        };
+        built.push((stem, mesh, levels));
+    }
+    let appearance = Appearance {
+        version: AppearanceVersion::V3(AppearanceV3 {
+            mesh_count: Count::new(),
+            skeleton_count: Count::new(),
+            animation_controller: 1,
+            meshes: built
+                .iter()
+                .map(|(stem, _, _)| RawString::from(format!("{MESH_FOLDER}/{stem}.lmg").as_str()))
+                .collect(),
+            skeletons: skeletons
+                .iter()
+                .map(|file| file.attachment.clone())
+                .collect(),
+            animation_tables: None,
+            lod_distances: None,
+            soft_skinning: None,
+            always_play_action_animations: None,
+            unknown: Vec::new(),
+        }),
+    };
+    Ok(SwgCharacter {
+        meshes: built,
+        appearance,
+    })
+}
+
+/// One glTF mesh: a shader group to be.
+struct Group<'a> {
+    shader: String,
+    /// The glTF skin's joints, by name.
+    joints: Vec<String>,
+    target_names: Vec<String>,
+    place: Option<GroupExtras>,
+    read: super::mesh::MeshData<'a>,
+}
+
+/// `appearance/mesh/twk_f_body_l0.mgn` as `twk_f_body_l0`.
+fn file_stem(path: &str) -> String {
+    let name = path.rsplit(['/', '\\']).next().unwrap_or(path);
+    name.strip_suffix(".mgn")
+        .or_else(|| name.strip_suffix(".MGN"))
+        .unwrap_or(name)
+        .to_owned()
+}
+
+fn to_i32(value: usize, what: &str) -> Result<i32, String> {
+    i32::try_from(value).map_err(|_| format!("{value} {what} are past a .mgn's limit (2^31)"))
+}
+
+/// One `.mgn` of its groups.
+fn mgn(groups: &[Group], skeletons: &[RawString]) -> Result<Mesh, String> {
+    // The position list: the extras' entries (as long as the entries reach,
+    // so its length follows the vertices read, not a number in the
+    // extras), or a position per vertex.
+    // Every position a vertex stands at: a list reaching past the vertices
+    // there are is not one they can share.
+    let vertices: usize = groups.iter().map(|group| group.read.positions.len()).sum();
+    let reach = groups
+        .iter()
+        .flat_map(|group| group.place.iter().flat_map(|place| &place.entries))
+        .map(|&entry| entry as usize + 1)
+        .max()
+        .unwrap_or(0);
+    let shared = groups.iter().all(|group| group.place.is_some()) && reach <= vertices;
+    let position_count = if shared { reach } else { vertices };
+    let mut next = 0usize;
+    let entries: Vec<Vec<usize>> = groups
+        .iter()
+        .map(|group| match (&group.place, shared) {
+            (Some(place), true) => place.entries.iter().map(|&entry| entry as usize).collect(),
+            _ => {
+                let first = next;
+                next += group.read.positions.len();
+                (first..next).collect()
+            }
+        })
+        .collect();
+    let mut positions: Vec<Option<Vec3>> = vec![None; position_count];
+    let mut weights: Vec<Vec<(usize, f32)>> = vec![Vec::new(); position_count];
+    let mut joints: Vec<String> = Vec::new();
+    let mut normals: Vec<[f32; 3]> = Vec::new();
+    let mut normal_index: HashMap<[u32; 3], usize> = HashMap::new();
+    let mut shader_groups = Vec::with_capacity(groups.len());
+    // Per blend target name, per position entry, its offset.
+    let mut targets: BTreeMap<String, BTreeMap<usize, Vec3>> = BTreeMap::new();
+    let mut target_order: Vec<String> = Vec::new();
+    for (group, entries) in groups.iter().zip(&entries) {
+        let read = &group.read;
+        let mut normal_indices = Vec::with_capacity(read.normals.len());
+        for (vertex, &entry) in entries.iter().enumerate() {
+            let slot = positions
+                .get_mut(entry)
+                .ok_or_else(|| format!("position entry {entry} is past {position_count}"))?;
+            if slot.is_none() {
+                *slot = read.positions.get(vertex).copied();
+                let own = read.influences.get(vertex).cloned().unwrap_or_default();
+                let mut named = Vec::with_capacity(own.len());
+                for (joint, weight) in own {
+                    let name = group.joints.get(joint).cloned().unwrap_or_default();
+                    let index = match joints.iter().position(|known| *known == name) {
+                        Some(index) => index,
+                        None => {
+                            joints.push(name);
+                            joints.len() - 1
+                        }
+                    };
+                    named.push((index, weight));
+                }
+                if let Some(slot) = weights.get_mut(entry) {
+                    *slot = named;
+                }
+            }
+            let normal = read.normals.get(vertex).copied().unwrap_or_default();
+            let key = normal.to_array().map(f32::to_bits);
+            let index = *normal_index.entry(key).or_insert_with(|| {
+                normals.push(normal.to_array());
+                normals.len() - 1
+            });
+            normal_indices.push(to_i32(index, "normals")?);
+        }
+        for (target, moves) in read.morph_positions.iter().enumerate() {
+            let name = group
+                .target_names
+                .get(target)
+                .cloned()
+                .unwrap_or_else(|| format!("blend_{target}"));
+            if !target_order.contains(&name) {
+                target_order.push(name.clone());
+            }
+            let offsets = targets.entry(name).or_default();
+            for (&entry, &offset) in entries.iter().zip(moves) {
+                if offset != Vec3::ZERO {
+                    offsets.entry(entry).or_insert(offset);
+                }
+            }
+        }
+        let uvs: Vec<f32> = read.uvs.iter().flatten().copied().collect();
+        shader_groups.push(ShaderGroup {
+            shader: RawString::from(group.shader.as_str()),
+            vertex_count: Count::new(),
+            position_indices: entries
+                .iter()
+                .map(|&entry| to_i32(entry, "positions"))
+                .collect::<Result<_, _>>()?,
+            normal_indices: Some(normal_indices),
+            lighting_vector_indices: None,
+            colors: None,
+            coordinate_dimensions: Some(vec![2]),
+            coordinate_sets: Some(vec![CoordinateSet { values: uvs }]),
+            primitives: Primitives {
+                list_count: Count::new(),
+                lists: vec![TriangleList::Indexed(IndexedTriangles {
+                    triangles: read
+                        .triangles
+                        .iter()
+                        .map(|triangle| {
+                            let [a, b, c] = triangle.map(|corner| corner as usize);
+                            Ok([
+                                to_i32(a, "vertices")?,
+                                to_i32(b, "vertices")?,
+                                to_i32(c, "vertices")?,
+                            ])
+                        })
+                        .collect::<Result<_, String>>()?,
+                })],
+            },
+        });
+    }
+    let weights_per_position = weights
+        .iter()
+        .map(|own| to_i32(own.len(), "weights"))
+        .collect::<Result<_, _>>()?;
+    let blend_targets: Vec<BlendTarget> = target_order
+        .iter()
+        .map(|name| {
+            let offsets = targets.get(name).cloned().unwrap_or_default();
+            Ok(BlendTarget {
+                position_count: Count::new(),
+                normal_count: Count::new(),
+                name: RawString::from(name.as_str()),
+                positions: Some(
+                    offsets
+                        .iter()
+                        .map(|(&entry, offset)| {
+                            Ok(Offset {
+                                index: to_i32(entry, "positions")?,
+                                offset: offset.to_array(),
+                            })
+                        })
+                        .collect::<Result<_, String>>()?,
+                ),
+                normals: None,
+                lighting_vectors: None,
+                hardpoints: None,
+            })
+        })
+        .collect::<Result<_, String>>()?;
+    let body = MeshBody {
+        skeletons: skeletons.to_vec(),
+        joints: joints
+            .iter()
+            .map(|joint| RawString::from(joint.as_str()))
+            .collect(),
+        // A position no group stands at keeps the origin.
+        positions: positions
+            .iter()
+            .map(|position| position.unwrap_or_default().to_array())
+            .collect(),
+        weights_per_position,
+        weights: weights
+            .iter()
+            .flatten()
+            .map(|&(joint, weight)| {
+                Ok(Weight {
+                    joint: to_i32(joint, "joints")?,
+                    weight,
+                })
+            })
+            .collect::<Result<_, String>>()?,
+        normals: Some(normals),
+        blend_targets: (!blend_targets.is_empty()).then_some(blend_targets),
+        shader_groups,
+        ..MeshBody::default()
+    };
+    Ok(Mesh {
+        version: MeshVersion::V4(body),
+    })
+}
