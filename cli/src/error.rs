@@ -93,7 +93,7 @@ pub enum Problem {
     Texture(#[from] export::import::bmp::BmpError),
     /// A name inside the file that cannot name an output file.
     #[error(transparent)]
-    UnsafeName(#[from] crate::output::UnsafeName),
+    UnsafeName(#[from] crate::names::UnsafeName),
     /// Boxed: export errors are large and rare.
     #[error(transparent)]
     Export(#[from] Box<export::ExportError>),

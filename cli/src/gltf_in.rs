@@ -18,7 +18,7 @@ use formats::swg::sat::{Appearance, AppearanceVersion};
 use formats::swg::skt::Skeleton as Skt;
 
 use crate::error::{CliError, Problem};
-use crate::{input, output, Context};
+use crate::{input, names, output, Context};
 
 /// The skeleton files the released game keeps, looked for beside the glTF
 /// when no `--skeleton` is given, in this order.
@@ -98,7 +98,7 @@ pub fn run_sims(context: &mut Context, request: &Request) -> Result<bool, CliErr
     // A buffer or image a .gltf names beside itself, by a plain file name
     // only: nothing outside its folder is read.
     let external = |uri: &str| -> Option<Vec<u8>> {
-        output::plain_file_name("the file", uri).ok()?;
+        names::plain_file_name("the file", uri).ok()?;
         input::read(&beside.join(uri)).ok()
     };
     let asset = Asset::read(&bytes, &external).map_err(fail)?;
@@ -163,7 +163,7 @@ pub fn run_swg(context: &mut Context, request: &Request) -> Result<bool, CliErro
     let bytes = input::read(path)?;
     let beside = path.parent().map(Path::to_path_buf).unwrap_or_default();
     let external = |uri: &str| -> Option<Vec<u8>> {
-        output::plain_file_name("the file", uri).ok()?;
+        names::plain_file_name("the file", uri).ok()?;
         input::read(&beside.join(uri)).ok()
     };
     let asset = Asset::read(&bytes, &external).map_err(fail)?;
@@ -318,7 +318,7 @@ fn write_group(path: &Path, folder: &Path, files: &[(String, Vec<u8>)]) -> Resul
     }
     let mut names: Vec<String> = Vec::new();
     for (name, _) in files {
-        output::plain_file_name("the file", name)
+        names::plain_file_name("the file", name)
             .map_err(|unsafe_name| CliError::input(path, unsafe_name))?;
         let lower = name.to_lowercase();
         if names.contains(&lower) {

@@ -14,6 +14,7 @@ mod input;
 mod joints;
 mod json;
 mod list_formats;
+mod names;
 mod options;
 mod output;
 mod render;

@@ -11,7 +11,7 @@ use formats::sims::cmx::{Cmx, PROTOTYPE_VERSION};
 use formats::sims::retail;
 
 use crate::error::{CliError, Problem};
-use crate::{input, output, Context};
+use crate::{input, names, output, Context};
 
 /// Converts when the one input is a version 200 `.cmx` and `--to` is
 /// `sims-cmx`; `None` (nothing done) otherwise.
@@ -60,7 +60,7 @@ pub fn run(
     // Every name but the character's own comes from inside the file: each
     // must be one plain file name, so nothing is written outside `folder`.
     let inside = |what: &str, name: &str, extension: &str| {
-        output::plain_file_name(what, name)
+        names::plain_file_name(what, name)
             .map(|name| folder.join(format!("{name}.{extension}")))
             .map_err(|unsafe_name| CliError::input(input_path, unsafe_name))
     };
