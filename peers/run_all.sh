@@ -18,7 +18,7 @@ peers=$(realpath "$(dirname "$0")")
 python=${PYTHON:-python3.11}
 
 rm -rf "$out"
-mkdir -p "$out/retail" "$out/swg"
+mkdir -p "$out/retail" "$out/swg" "$out/prototype-bcf"
 echo "ossuary: $("$ossuary" --version)"
 
 echo "== 3a. ts1-blender-io's importer on converted Sims characters"
@@ -38,6 +38,9 @@ for character in male female; do
     "$ossuary" convert "$out/retail/$character.glb" --to sims-cmx --skeleton "$retail/adult-skeleton.cmx" \
         -o "$out/retail/$character"
 done
+# The binary formats (.bcf, .bmf) too: the prototype's `--to sims-bcf` into an existing folder.
+"$ossuary" convert "$prototype/samnud.cmx" --to sims-bcf -o "$out/prototype-bcf"
+"$ossuary" convert "$out/retail/male.glb" --to sims-bcf --skeleton "$retail/adult-skeleton.cmx" -o "$out/retail/male-bcf"
 p=$out/prototype
 r=$out/retail
 "$python" "$peers/ts1_import.py" "$ts1_addon" \
@@ -48,6 +51,8 @@ r=$out/retail
     retail-original="$retail/adult-skeleton.cmx,$retail/B001FAFat_01.cmx,$retail/C002FC_Lisa.cmx,$retail/adult-idle1.cmx,$retail/adult-walking-frantic-loop.cmx" \
     retail-male-from-glb="$retail/adult-skeleton.cmx,$r/male/b001mafit_01.cmx,$r/male/c001ma_ross.cmx,$r/male/hmlo.cmx,$r/male/hmro.cmx,$r/male/adult-idle1.cmx,$r/male/adult-walking-frantic-loop.cmx" \
     retail-female-from-glb="$retail/adult-skeleton.cmx,$r/female/B001FAFat_01.cmx,$r/female/c005ma_hipster.cmx,$r/female/hflo.cmx,$r/female/hfro.cmx" \
+    prototype-samnud-bcf="$out/prototype-bcf/samnud.bcf" \
+    retail-male-bcf-from-glb="$retail/adult-skeleton.cmx,$r/male-bcf/b001mafit_01.bcf,$r/male-bcf/c001ma_ross.bcf,$r/male-bcf/hmlo.bcf,$r/male-bcf/hmro.bcf,$r/male-bcf/adult-idle1.bcf,$r/male-bcf/adult-walking-frantic-loop.bcf" \
     2>"$out/ts1_import.stderr" | tee "$out/ts1_import.jsonl"
 
 echo "== 3b. ts1-blender-io's TSO format tests on files ossuary wrote"
