@@ -4,11 +4,15 @@
 use std::path::{Path, PathBuf};
 
 use export::assembly::{Assembly, AssemblyError, Dressing};
+use export::import::carried::Original;
 use export::import::sims::SuitPlace;
 use export::Container;
 use formats::files::FindError;
 use formats::rig::{self, RigError, RigOptions};
+use formats::schema::BinarySchema;
 use formats::sims::cmx::{Cmx, Skill};
+use formats::swg::lmg::MeshLevels;
+use formats::swg::sat::{Appearance, AppearanceVersion};
 use skinning::Composition;
 
 use crate::error::{CliError, Problem};
@@ -82,6 +86,51 @@ fn suit_places(input: &Input) -> Vec<(String, SuitPlace)> {
             })
         })
         .collect()
+}
+
+/// The Star Wars Galaxies files an appearance input is made of, for the
+/// asset to carry (so that the import gives them back): the `.sat`
+/// itself, each mesh list (`.lmg`) it names with every level's `.mgn`, or
+/// each `.mgn` it names directly, and its skeletons (`.skt`), each by the
+/// path the files refer to it by. A file that cannot be found is not
+/// carried (the import derives what it would have given).
+fn swg_originals(input: &Input) -> Result<Vec<Original>, CliError> {
+    let Some(appearance) = input.document.as_any().downcast_ref::<Appearance>() else {
+        return Ok(Vec::new());
+    };
+    let AppearanceVersion::V3(contents) = &appearance.version;
+    let mut originals = vec![Original {
+        path: input
+            .path
+            .file_name()
+            .map(|name| name.to_string_lossy().into_owned())
+            .unwrap_or_default(),
+        bytes: input::read(&input.path)?,
+    }];
+    let mut carry = |files: &formats::files::Files, path: String| {
+        let found = files.find(&path, std::slice::from_ref(&path)).ok()?;
+        originals.push(Original {
+            path,
+            bytes: found.bytes.clone(),
+        });
+        Some(found)
+    };
+    for attachment in &contents.skeletons {
+        carry(&input.files, attachment.skeleton.to_text());
+    }
+    for mesh in &contents.meshes {
+        let Some(found) = carry(&input.files, mesh.to_text()) else {
+            continue;
+        };
+        let Ok(levels) = MeshLevels::from_bytes(&found.bytes) else {
+            continue;
+        };
+        let beside = input.files.beside_found(&found);
+        for level in levels.levels() {
+            carry(&beside, level);
+        }
+    }
+    Ok(originals)
 }
 
 /// The animations of the `--anim` files, with the file each came from:
@@ -209,6 +258,7 @@ pub fn assemble(context: &mut Context, request: &Request) -> Result<Vec<u8>, Cli
         assembly
             .add_skins(&input.path, &input.files, found, &suit_places(input))
             .map_err(assembly_error)?;
+        assembly.originals.extend(swg_originals(input)?);
     }
     if assembly.skeleton.is_none() {
         let first = inputs

@@ -7,7 +7,7 @@
 
 use std::path::{Path, PathBuf};
 
-use export::import::{sims, swg, Asset, ImportError};
+use export::import::{carried, sims, swg, Asset, ImportError};
 use formats::rig::{self, RigError, RigOptions};
 use formats::schema::BinarySchema;
 use formats::sims::bcf::Bcf;
@@ -146,19 +146,12 @@ pub fn run_swg(context: &mut Context, request: &Request) -> Result<bool, CliErro
         || "character".into(),
         |stem| stem.to_string_lossy().into_owned(),
     );
-    let named = match (request.skeleton, request.write_skeleton) {
-        (Some(skeleton_path), _) => {
+    let named = match request.skeleton {
+        Some(skeleton_path) => {
             let skeleton_input = input::load(&catalogue, skeleton_path, None)?;
             Some(skeleton_files(&skeleton_input, skeleton_path)?)
         }
-        (None, true) => None,
-        (None, false) => {
-            return Err(CliError::Usage(format!(
-                "{}: name the skeleton its meshes are for with --skeleton FILE.skt (or an \
-                 appearance), or write the glTF's own with --write-skeleton",
-                path.display()
-            )))
-        }
+        None => None,
     };
     let bytes = input::read(path)?;
     let beside = path.parent().map(Path::to_path_buf).unwrap_or_default();
@@ -167,10 +160,40 @@ pub fn run_swg(context: &mut Context, request: &Request) -> Result<bool, CliErro
         input::read(&beside.join(uri)).ok()
     };
     let asset = Asset::read(&bytes, &external).map_err(fail)?;
+    let originals = carried::originals(&asset);
     let mut files: Vec<(String, Vec<u8>)> = Vec::new();
-    let skeletons = match named {
-        Some(skeletons) => skeletons,
-        None => {
+    // The skeleton: --skeleton's; else, unless --write-skeleton asks for
+    // the glTF's own, the carried one while the glTF's joints are its.
+    let carried_skeletons = if named.is_none() && !request.write_skeleton {
+        swg::carried_skeletons(&asset, &originals)
+    } else {
+        None
+    };
+    let skeletons = match (named, carried_skeletons) {
+        (Some(skeletons), _) => skeletons,
+        (None, Some(Ok(carried))) => carried
+            .into_iter()
+            .map(|(file, original)| {
+                files.push((original.file_name().to_owned(), original.bytes));
+                file
+            })
+            .collect(),
+        (None, changed) => {
+            match changed {
+                Some(Err(why)) => context.warn(&format!(
+                    "{}: the skeleton it was exported with cannot come back ({why}); the glTF's \
+                     own is written as {stem}.skt, each joint's rest rotation in BPRO",
+                    path.display()
+                )),
+                _ if !request.write_skeleton => {
+                    return Err(CliError::Usage(format!(
+                        "{}: name the skeleton its meshes are for with --skeleton FILE.skt (or an \
+                         appearance), or write the glTF's own with --write-skeleton",
+                        path.display()
+                    )))
+                }
+                _ => {}
+            }
             let skt = swg::skeleton_of(&asset).map_err(fail)?;
             let file = format!("{stem}.skt");
             let joints = skeleton_names(path, &skt)?;
@@ -181,16 +204,33 @@ pub fn run_swg(context: &mut Context, request: &Request) -> Result<bool, CliErro
             }]
         }
     };
-    let character = swg::import(&asset, &skeletons).map_err(fail)?;
-    for (stem, mesh, levels) in &character.meshes {
+    let character = swg::import(&asset, &skeletons, &originals).map_err(fail)?;
+    for warning in &character.warnings {
+        context.warn(&format!("{}: {warning}", path.display()));
+    }
+    for mesh in &character.meshes {
         files.push((
-            format!("{stem}.mgn"),
-            encoded(path, mesh.to_bytes(), "swg-mgn")?,
+            mesh.file.clone(),
+            encoded(path, mesh.mesh.to_bytes(), "swg-mgn")?,
         ));
-        files.push((
-            format!("{stem}.lmg"),
-            encoded(path, levels.to_bytes(), "swg-lmg")?,
-        ));
+        if !files
+            .iter()
+            .any(|(name, _)| name.eq_ignore_ascii_case(&mesh.list_file))
+        {
+            files.push((
+                mesh.list_file.clone(),
+                encoded(path, mesh.levels.to_bytes(), "swg-lmg")?,
+            ));
+        }
+    }
+    for original in character.unchanged {
+        let name = original.file_name().to_owned();
+        if !files
+            .iter()
+            .any(|(known, _)| known.eq_ignore_ascii_case(&name))
+        {
+            files.push((name, original.bytes));
+        }
     }
     files.push((
         format!("{stem}.sat"),

@@ -8,9 +8,11 @@ mod support;
 
 use std::path::{Path, PathBuf};
 
-use base64::Engine as _;
 use formats::sims::skn::Skn;
-use support::{assert_status, files_below, fixture, fixture_bytes, ossuary, stderr, text};
+use support::{
+    add_to, assert_status, attribute_offset, files_below, fixture, fixture_bytes, gltf_parts,
+    ossuary, stderr, text, write_gltf,
+};
 
 const SKIN: &str = "xskin-humanoid-L_ARM-ARM";
 
@@ -103,39 +105,9 @@ fn the_humanoid_comes_back_from_its_own_gltf() {
     assert_status(&ossuary(&["check", &text(&out)]), 0);
 }
 
-/// The `.gltf` JSON, and its one buffer decoded.
-fn gltf_parts(path: &Path) -> (serde_json::Value, Vec<u8>) {
-    let json: serde_json::Value = serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
-    let uri = json["buffers"][0]["uri"].as_str().unwrap();
-    let encoded = uri.split_once(";base64,").unwrap().1;
-    let buffer = base64::engine::general_purpose::STANDARD
-        .decode(encoded)
-        .unwrap();
-    (json, buffer)
-}
-
-fn write_gltf(path: &Path, mut json: serde_json::Value, buffer: &[u8]) {
-    let encoded = base64::engine::general_purpose::STANDARD.encode(buffer);
-    json["buffers"][0]["uri"] = format!("data:application/octet-stream;base64,{encoded}").into();
-    std::fs::write(path, serde_json::to_vec(&json).unwrap()).unwrap();
-}
-
 /// Where vertex `vertex`'s position starts in the buffer.
 fn position_offset(json: &serde_json::Value, vertex: usize) -> usize {
-    let accessor = json["meshes"][0]["primitives"][0]["attributes"]["POSITION"]
-        .as_u64()
-        .unwrap() as usize;
-    let accessor = &json["accessors"][accessor];
-    let view = &json["bufferViews"][accessor["bufferView"].as_u64().unwrap() as usize];
-    let stride = view["byteStride"].as_u64().unwrap_or(12) as usize;
-    view["byteOffset"].as_u64().unwrap_or(0) as usize
-        + accessor["byteOffset"].as_u64().unwrap_or(0) as usize
-        + vertex * stride
-}
-
-fn add_to_x(buffer: &mut [u8], at: usize, delta: f32) {
-    let x = f32::from_le_bytes(buffer[at..at + 4].try_into().unwrap()) + delta;
-    buffer[at..at + 4].copy_from_slice(&x.to_le_bytes());
+    attribute_offset(json, 0, "POSITION", vertex)
 }
 
 #[test]
@@ -145,8 +117,8 @@ fn a_moved_vertex_comes_back_moved_and_a_pulled_one_moves_both_its_points() {
     let (json, mut buffer) = gltf_parts(&gltf);
     // glTF x is the file's -x. Vertex 0 follows L_ARM alone; vertex 2 is
     // pulled half way by a blend vertex on L_HAND.
-    add_to_x(&mut buffer, position_offset(&json, 0), 0.5);
-    add_to_x(&mut buffer, position_offset(&json, 2), 0.25);
+    add_to(&mut buffer, position_offset(&json, 0), 0.5);
+    add_to(&mut buffer, position_offset(&json, 2), 0.25);
     let edited = dir.path().join("edited.gltf");
     write_gltf(&edited, json, &buffer);
     let out = dir.path().join("out");

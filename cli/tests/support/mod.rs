@@ -135,3 +135,53 @@ impl Numbers {
 pub fn text(path: &Path) -> String {
     path.to_string_lossy().into_owned()
 }
+
+/// A `.gltf` file's JSON, and its one buffer decoded.
+pub fn gltf_parts(path: &Path) -> (serde_json::Value, Vec<u8>) {
+    use base64::Engine as _;
+    let json: serde_json::Value = serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
+    let uri = json["buffers"][0]["uri"].as_str().unwrap();
+    let encoded = uri.split_once(";base64,").unwrap().1;
+    let buffer = base64::engine::general_purpose::STANDARD
+        .decode(encoded)
+        .unwrap();
+    (json, buffer)
+}
+
+/// Writes a `.gltf` file of `json` with `buffer` as its one buffer.
+pub fn write_gltf(path: &Path, mut json: serde_json::Value, buffer: &[u8]) {
+    use base64::Engine as _;
+    let encoded = base64::engine::general_purpose::STANDARD.encode(buffer);
+    json["buffers"][0]["uri"] = format!("data:application/octet-stream;base64,{encoded}").into();
+    std::fs::write(path, serde_json::to_vec(&json).unwrap()).unwrap();
+}
+
+/// Where vertex `vertex`'s `attribute` (`POSITION`, `TEXCOORD_0`...) of
+/// the first primitive of mesh `mesh` starts in the buffer.
+pub fn attribute_offset(
+    json: &serde_json::Value,
+    mesh: usize,
+    attribute: &str,
+    vertex: usize,
+) -> usize {
+    let accessor = json["meshes"][mesh]["primitives"][0]["attributes"][attribute]
+        .as_u64()
+        .unwrap() as usize;
+    let accessor = &json["accessors"][accessor];
+    let view = &json["bufferViews"][accessor["bufferView"].as_u64().unwrap() as usize];
+    let size = match accessor["type"].as_str().unwrap() {
+        "VEC2" => 8,
+        "VEC3" => 12,
+        _ => 16,
+    };
+    let stride = view["byteStride"].as_u64().unwrap_or(size) as usize;
+    view["byteOffset"].as_u64().unwrap_or(0) as usize
+        + accessor["byteOffset"].as_u64().unwrap_or(0) as usize
+        + vertex * stride
+}
+
+/// Adds `delta` to the float at byte `at` of `buffer`.
+pub fn add_to(buffer: &mut [u8], at: usize, delta: f32) {
+    let x = f32::from_le_bytes(buffer[at..at + 4].try_into().unwrap()) + delta;
+    buffer[at..at + 4].copy_from_slice(&x.to_le_bytes());
+}

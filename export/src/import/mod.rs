@@ -3,10 +3,12 @@
 //! character files.
 
 pub mod bmp;
+pub mod carried;
 mod document;
 mod mesh;
 pub mod sims;
 pub mod swg;
+mod swg_original;
 
 pub use document::Asset;
 
