@@ -124,7 +124,9 @@ pub fn run_sims(context: &mut Context, request: &Request) -> Result<bool, CliErr
         files.push(character_file(path, stem, cmx, binary)?);
     }
     for skill in character.skills {
-        files.push(character_file(path, &skill.stem, &skill.cmx, binary)?);
+        if let Some(cmx) = &skill.cmx {
+            files.push(character_file(path, &skill.stem, cmx, binary)?);
+        }
         files.push(skill.stream);
     }
     files.extend(character.textures);

@@ -44,13 +44,6 @@ fn skn(path: &Path) -> Skn {
     Skn::from_text(&std::fs::read(path).unwrap()).unwrap()
 }
 
-/// Unit normals of a skin whose stored normals may be longer: glTF keeps
-/// directions only.
-fn unit(normal: [f32; 3]) -> [f32; 3] {
-    let length = normal.iter().map(|c| c * c).sum::<f32>().sqrt();
-    normal.map(|c| c / length)
-}
-
 fn assert_near(a: [f32; 3], b: [f32; 3], what: &str) {
     for (x, y) in a.iter().zip(&b) {
         assert!((x - y).abs() <= 1e-5, "{what}: {a:?} against {b:?}");
@@ -82,23 +75,24 @@ fn the_humanoid_comes_back_from_its_own_gltf() {
     assert_eq!(back.blends, original.blends);
     // Texture coordinates go through glTF untouched: bit for bit.
     assert_eq!(back.uvs, original.uvs);
-    assert_eq!(back.vertices.len(), original.vertices.len());
-    // Vertices 2 and 3 are pulled by the blend vertices 8 and 9: their
-    // stored points travel in the extras and come back bit for bit; the
-    // others come back from glTF's positions and unit normals.
-    for (index, (back, original)) in back.vertices.iter().zip(&original.vertices).enumerate() {
-        if [2, 3, 8, 9].contains(&index) {
-            assert_eq!(back, original, "vertex {index}");
-        } else {
-            assert_near(back.position, original.position, "position");
-            assert_near(back.normal, unit(original.normal), "normal");
-        }
-    }
-    // The suit: its name and the skin's bone, as the humanoid file has them.
+    // The skin the glTF carries gives back the numbers glTF cannot hold
+    // exactly: the blend vertices' stored points, the stored normals off
+    // unit length ((-1, 0, -1)) and the last bits of positions.
+    assert_eq!(back.vertices, original.vertices);
+    assert_eq!(
+        std::fs::read(out.join(format!("{SKIN}.skn"))).unwrap(),
+        fixture_bytes(&format!("{SKIN}.skn"))
+    );
+    // The humanoid file holds its skeleton, suit and skill (the glTF has
+    // no animation, so the carried skill stays as it was): it comes back
+    // as that one file, byte for byte.
+    assert_eq!(
+        std::fs::read(out.join("humanoid.cmx")).unwrap(),
+        fixture_bytes("humanoid.cmx")
+    );
     let suit =
         formats::sims::cmx::Cmx::from_text(&std::fs::read(out.join("humanoid.cmx")).unwrap())
             .unwrap();
-    assert!(suit.skeletons.is_empty() && suit.skills.is_empty());
     assert_eq!(suit.suits[0].name.to_text(), "humanoid-arm");
     assert_eq!(suit.suits[0].skins[0].bone.to_text(), "L_ARM");
     assert_eq!(suit.suits[0].skins[0].name.to_text(), SKIN);
@@ -394,10 +388,7 @@ fn with_write_skeleton_the_gltf_s_own_skeleton_is_written() {
 }
 
 /// Every real retail skin and suit, exported with the adult skeleton and
-/// brought back: suits byte for byte, skins with the same names, texture
-/// fields, bones, triangles, bindings and blends, texture coordinates bit
-/// for bit, positions and normals within 1e-5 (stored normals a little off
-/// unit length come back unit: glTF keeps directions).
+/// brought back: suits and skins byte for byte.
 #[test]
 fn every_real_retail_skin_and_suit_comes_back() {
     let Some(corpus) = tests::corpus_dir() else {
@@ -455,13 +446,14 @@ fn every_real_retail_skin_and_suit_comes_back() {
         assert_eq!(back.blends, original.blends, "{name}");
         assert_eq!(back.uvs, original.uvs, "{name}");
         assert_eq!(back.vertices.len(), original.vertices.len(), "{name}");
-        for (back, original) in back.vertices.iter().zip(&original.vertices) {
-            assert_near(back.position, original.position, "position");
-            let exact = back.normal == original.normal;
-            if !exact {
-                assert_near(back.normal, unit(original.normal), "normal");
-            }
-        }
+        // The skin the glTF carries gives back the last bits of positions
+        // and the stored normals off unit length (by up to 3.9e-4).
+        assert_eq!(back.vertices, original.vertices, "{name}");
+        assert_eq!(
+            std::fs::read(out.join(format!("{}.skn", original.name))).unwrap(),
+            std::fs::read(path).unwrap(),
+            "{name}"
+        );
     }
 }
 
@@ -505,11 +497,22 @@ fn an_animation_comes_back_as_its_skill_with_the_same_keys() {
     assert_status(&import(&gltf, &out), 0);
     let original = formats::sims::cmx::humanoid().skills.remove(0);
     // The record travels in the animation's extras: a name the game would
-    // not give is kept, and so is its file name.
+    // not give is kept. The humanoid file holds its skeleton, suit and
+    // skill: it comes back as that one file, byte for byte, and the keys
+    // as their .cfp was.
+    assert!(!out.join("humanoid-wave.cmx").exists());
     let back =
-        formats::sims::cmx::Cmx::from_text(&std::fs::read(out.join("humanoid-wave.cmx")).unwrap())
+        formats::sims::cmx::Cmx::from_text(&std::fs::read(out.join("humanoid.cmx")).unwrap())
             .unwrap();
     assert_eq!(back.skills, std::slice::from_ref(&original));
+    assert_eq!(
+        std::fs::read(out.join("humanoid.cmx")).unwrap(),
+        fixture_bytes("humanoid.cmx")
+    );
+    assert_eq!(
+        std::fs::read(out.join("xskill-humanoid-wave.cfp")).unwrap(),
+        fixture_bytes("xskill-humanoid-wave.cfp")
+    );
     let keys = |path: &Path| cfp_values(&std::fs::read(path).unwrap(), &original);
     let back_keys = keys(&out.join("xskill-humanoid-wave.cfp"));
     let original_keys = keys(&folder.join("xskill-humanoid-wave.cfp"));
@@ -877,4 +880,71 @@ fn a_buffer_beside_the_gltf_is_read_and_one_outside_is_not() {
         &outside,
         "the file \"../h.bin\" it names cannot be read beside the asset",
     );
+}
+
+/// The prototype character and its greeting, through glTF and back: the
+/// very files `convert --to sims-cmx` writes of them (the character file
+/// with the skeleton named adult and its suit, every skin, the skill file
+/// and its keys, every texture as an 8-bit BMP), byte for byte.
+#[test]
+fn the_prototype_through_gltf_gives_its_conversion_byte_for_byte() {
+    let Some(corpus) = tests::corpus_dir() else {
+        return;
+    };
+    let prototype = corpus.join("sims1-prototype");
+    let (character, greeting) = (
+        prototype.join("samnud.cmx"),
+        prototype.join("adult-greet01.cmx"),
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let direct = dir.path().join("direct");
+    for file in [&character, &greeting] {
+        assert_status(
+            &ossuary(&[
+                "convert",
+                &text(file),
+                "--to",
+                "sims-cmx",
+                "-o",
+                &text(&direct),
+            ]),
+            0,
+        );
+    }
+    let glb = dir.path().join("samnud.glb");
+    assert_status(
+        &ossuary(&[
+            "convert",
+            &text(&character),
+            "--anim",
+            &text(&greeting),
+            "-o",
+            &text(&glb),
+        ]),
+        0,
+    );
+    let back = dir.path().join("back");
+    assert_status(
+        &ossuary(&[
+            "convert",
+            &text(&glb),
+            "--to",
+            "sims-cmx",
+            "--skeleton",
+            &text(&character),
+            "-o",
+            &text(&back),
+        ]),
+        0,
+    );
+    let written = files_below(&direct);
+    assert_eq!(files_below(&back), written);
+    assert!(written.len() > 30, "{written:?}");
+    for name in written {
+        assert!(
+            std::fs::read(back.join(&name)).unwrap() == std::fs::read(direct.join(&name)).unwrap(),
+            "{}",
+            name.display()
+        );
+    }
 }

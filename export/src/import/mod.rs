@@ -7,6 +7,7 @@ pub mod carried;
 mod document;
 mod mesh;
 pub mod sims;
+mod sims_original;
 pub mod swg;
 mod swg_original;
 

@@ -325,6 +325,7 @@ pub fn import(
             (file, cmx)
         })
         .collect();
+    super::sims_original::keep_originals(&mut character, &super::carried::originals(asset));
     Ok(character)
 }
 
@@ -1071,7 +1072,9 @@ pub struct SkillFile {
     /// The file name without extension: `adult-<name>` (`child-...`) for a
     /// skill `a2o-<name>`, as the released game names its animation files.
     pub stem: String,
-    pub cmx: Cmx,
+    /// `None` when the skill is written in a character file holding more
+    /// (see [`super::sims_original`]).
+    pub cmx: Option<Cmx>,
     /// The `.cfp` file name and bytes.
     pub stream: (String, Vec<u8>),
 }
@@ -1357,7 +1360,7 @@ fn import_skill(asset: &Asset, animation: &gltf::Animation) -> Result<SkillFile,
     let stream_name = format!("{}.cfp", skill.animation.to_text());
     Ok(SkillFile {
         stem,
-        cmx: Cmx {
+        cmx: Some(Cmx {
             style: shortest(),
             comment: RawString::from(MAXIS_COMMENT),
             version_keyword: Magic,
@@ -1365,7 +1368,7 @@ fn import_skill(asset: &Asset, animation: &gltf::Animation) -> Result<SkillFile,
             skeletons: Vec::new(),
             suits: Vec::new(),
             skills: vec![skill],
-        },
+        }),
         stream: (stream_name, stream),
     })
 }

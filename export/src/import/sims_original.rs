@@ -1,0 +1,197 @@
+//! The Sims' files brought back from those a character was exported from
+//! (carried in the glTF, see [`super::carried`]) and what the glTF holds
+//! now.
+//!
+//! A skin keeps its original's numbers where the glTF's are within
+//! [`SAME`] of them (export poses vertices from their bones' space and
+//! keeps directions only, as glTF's unit normals require, so a stored
+//! normal a little off unit length shows as its direction): an unchanged
+//! skin comes back byte for byte, an edited one with its edits; a skill's
+//! keys come back as their `.cfp` was (compressed or not) when within
+//! [`SAME`]. A released character file holding more than one kind of
+//! record (a skeleton, suits, skills) comes back as that one file,
+//! holding the suits and skills the glTF gives.
+
+use formats::sims::cfp::{Streams, StreamsContext, ValueCount};
+use formats::sims::cmx::{Cmx, RETAIL_VERSION};
+use formats::sims::skn::Skn;
+
+use super::carried::Original;
+use super::sims::{SimsCharacter, SkillFile};
+
+/// Values this close are one value: a change below it is no edit.
+const SAME: f32 = 1e-5;
+
+fn near(a: &[f32], b: &[f32]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| (x - y).abs() <= SAME)
+}
+
+fn unit(normal: [f32; 3]) -> [f32; 3] {
+    let length = normal.iter().map(|x| x * x).sum::<f32>().sqrt();
+    if length > 0.0 {
+        normal.map(|x| x / length)
+    } else {
+        normal
+    }
+}
+
+/// `derived` (the skin read from the glTF) with its original's numbers
+/// where unchanged, and its original's way of writing them. A skin whose
+/// structure changed (vertices, bones, bindings or blends) is `derived`.
+pub fn kept_skin(original: &Skn, derived: Skn) -> Skn {
+    let mut skin = Skn {
+        style: original.style.clone(),
+        ..derived
+    };
+    let same_structure = original.vertices.len() == skin.vertices.len()
+        && original.uvs.len() == skin.uvs.len()
+        && original.bones == skin.bones
+        && original.bindings == skin.bindings
+        && original.blends == skin.blends;
+    if !same_structure {
+        return skin;
+    }
+    for (vertex, old) in skin.vertices.iter_mut().zip(&original.vertices) {
+        if near(&vertex.position, &old.position) {
+            vertex.position = old.position;
+        }
+        if near(&vertex.normal, &unit(old.normal)) {
+            vertex.normal = old.normal;
+        }
+    }
+    for (uv, old) in skin.uvs.iter_mut().zip(&original.uvs) {
+        if near(uv, old) {
+            *uv = *old;
+        }
+    }
+    skin
+}
+
+/// The character's skins kept from their carried originals (`<name>.skn`),
+/// and each carried character file that held more than a suit made again
+/// with the glTF's suits and skills of its own: those suits and skills
+/// are then written in it, not in files of their own (their keys still go
+/// in their `.cfp`).
+pub fn keep_originals(character: &mut SimsCharacter, originals: &[Original]) {
+    for skin in &mut character.skins {
+        let path = format!("{}.skn", skin.name.to_text());
+        let original = originals
+            .iter()
+            .find(|original| original.file_name().eq_ignore_ascii_case(&path))
+            .and_then(|original| Skn::from_text(&original.bytes).ok());
+        if let Some(original) = original {
+            *skin = kept_skin(&original, skin.clone());
+        }
+    }
+    for skill in &mut character.skills {
+        keep_stream(skill, originals);
+        keep_skill_file(skill, originals);
+    }
+    for original in originals {
+        let Some(stem) = original
+            .file_name()
+            .strip_suffix(".cmx")
+            .or_else(|| original.file_name().strip_suffix(".CMX"))
+        else {
+            continue;
+        };
+        let Ok(file) = Cmx::from_text(&original.bytes) else {
+            continue;
+        };
+        // A file of one kind comes back as it was already (a suit or a
+        // skill file), or is the skeleton the import is given; a
+        // prototype's (version 200) comes back as the released game's files.
+        let kinds = [
+            !file.skeletons.is_empty(),
+            !file.suits.is_empty(),
+            !file.skills.is_empty(),
+        ];
+        if kinds.iter().filter(|&&kind| kind).count() < 2 || file.version != RETAIL_VERSION {
+            continue;
+        }
+        combine(character, stem, file);
+    }
+}
+
+/// The skill's keys as its carried `.cfp` holds them (compressed or not,
+/// as it was), when the glTF's keys are within [`SAME`] of them.
+fn keep_stream(skill: &mut SkillFile, originals: &[Original]) {
+    let Some(record) = skill.cmx.as_ref().and_then(|cmx| cmx.skills.first()) else {
+        return;
+    };
+    let (name, bytes) = &skill.stream;
+    let Some(original) = originals
+        .iter()
+        .find(|original| original.file_name().eq_ignore_ascii_case(name))
+    else {
+        return;
+    };
+    let counts = StreamsContext {
+        position_count: ValueCount(record.position_count.unsigned_abs()),
+        rotation_count: ValueCount(record.rotation_count.unsigned_abs()),
+    };
+    let values = |bytes: &[u8]| Streams::split(bytes, &counts).and_then(|streams| streams.values());
+    let (Ok(old), Ok(new)) = (values(&original.bytes), values(bytes)) else {
+        return;
+    };
+    let same = old.translations.len() == new.translations.len()
+        && old.rotations.len() == new.rotations.len()
+        && old
+            .translations
+            .iter()
+            .zip(&new.translations)
+            .all(|(a, b)| near(a, b))
+        && old.rotations.iter().zip(&new.rotations).all(|(a, b)| {
+            // A rotation and its negation are one turn.
+            near(a, b) || near(a, &b.map(|x| -x))
+        });
+    if same {
+        skill.stream.1 = original.bytes.clone();
+    }
+}
+
+/// The skill's file as carried (its comment line, its way of writing
+/// numbers), when it holds just the skill's record as the glTF gives it.
+fn keep_skill_file(skill: &mut SkillFile, originals: &[Original]) {
+    let name = format!("{}.cmx", skill.stem);
+    let carried = originals
+        .iter()
+        .find(|original| original.file_name().eq_ignore_ascii_case(&name))
+        .and_then(|original| Cmx::from_text(&original.bytes).ok());
+    if let (Some(carried), Some(cmx)) = (carried, &mut skill.cmx) {
+        let same = carried.skeletons.is_empty()
+            && carried.suits.is_empty()
+            && carried.skills == cmx.skills;
+        if same {
+            *cmx = carried;
+        }
+    }
+}
+
+/// `file` (carried as `stem.cmx`) with the glTF's suits and skills that it
+/// held, in place of their own files.
+fn combine(character: &mut SimsCharacter, stem: &str, mut file: Cmx) {
+    if let Some(at) = character
+        .suits
+        .iter()
+        .position(|(suit_file, _)| suit_file.eq_ignore_ascii_case(stem))
+    {
+        let (_, suits) = character.suits.remove(at);
+        file.suits = suits.suits;
+    }
+    for skill in &mut file.skills {
+        let own = character.skills.iter_mut().find(|found| {
+            found
+                .cmx
+                .as_ref()
+                .and_then(|cmx| cmx.skills.first())
+                .is_some_and(|record| record.name == skill.name)
+        });
+        if let Some(SkillFile { cmx, .. }) = own {
+            if let Some(record) = cmx.take().and_then(|cmx| cmx.skills.into_iter().next()) {
+                *skill = record;
+            }
+        }
+    }
+    character.suits.push((stem.to_owned(), file));
+}
