@@ -156,11 +156,19 @@ fn without_its_extras_a_skin_is_derived_from_the_weights() {
         .for_each(|node| {
             node.as_object_mut().unwrap().remove("extras");
         });
+    json["scenes"][0].as_object_mut().unwrap().remove("extras");
     let bare = dir.path().join("bare.gltf");
     write_gltf(&bare, json, &buffer);
     let out = dir.path().join("out");
     let output = import(&bare, &out);
     assert_status(&output, 0);
+    // One warning says what was derived.
+    let warnings = stderr(&output);
+    assert_eq!(warnings.lines().count(), 1, "{warnings}");
+    assert!(
+        warnings.contains("carries none of the Sims' own data"),
+        "{warnings}"
+    );
     // The suit is named from the skin's name, `xskin-<suit>-<BONE>-<part>`.
     assert_eq!(
         files_below(&out),
@@ -691,53 +699,125 @@ fn blender_fixture(name: &str) -> PathBuf {
         .join(name)
 }
 
-/// The humanoid imported into Blender, one vertex moved 0.5 along Blender's
-/// x (glTF's x, the Sims' -x), exported by Blender with its custom
-/// properties: the skin comes back with its structure and exactly that edit.
+/// Where each vertex of `skin` shows with the humanoid at rest, as the
+/// game poses it (ossuary's posing, in the Sims' axes).
+fn shown_at_rest(skin: &Skn) -> Vec<[f32; 3]> {
+    use formats::rig::Rig;
+    let cmx = formats::sims::cmx::Cmx::from_text(&fixture_bytes("humanoid.cmx")).unwrap();
+    let rig_skeleton = cmx
+        .skeleton(
+            &formats::files::Files::nowhere(),
+            formats::rig::RigOptions::default(),
+        )
+        .unwrap()
+        .unwrap();
+    let skeleton = skinning::Skeleton::new(&rig_skeleton).unwrap();
+    let rest = skinning::Pose::rest(&skeleton)
+        .model_matrices_by(&skeleton, skinning::Composition::Hierarchy)
+        .unwrap();
+    skinning::BoundSkin::bind(&skin.skin().unwrap(), &skeleton)
+        .unwrap()
+        .deform(&rest, skinning::BlendRule::Game)
+        .unwrap()
+        .positions
+        .iter()
+        .map(|position| position.to_array())
+        .collect()
+}
+
+/// The humanoid imported into Blender and edited there
+/// (`export/tests/blender/make_fixtures.py`): vertex 0 moved 0.5 along
+/// Blender's x (glTF's x, the Sims' -x), a quarter of vertex 1 painted onto
+/// L_HAND, a new action "shrug" keyed; exported by Blender with its custom
+/// properties. The skin shows every vertex where it was but vertex 0,
+/// moved by exactly that; vertex 1 blends L_ARM and L_HAND by 3/4 and 1/4;
+/// the shrug is a new skill whose every frame poses the joints where
+/// Blender showed them.
 #[test]
-fn a_character_edited_in_blender_comes_back_with_its_edit() {
+fn a_character_edited_in_blender_comes_back_with_its_edits() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("out");
     let output = import(&blender_fixture("humanoid-edited-in-blender.glb"), &out);
     assert_status(&output, 0);
+    // The painted weight changes the skin's structure: said once.
+    assert!(
+        stderr(&output).contains("no longer fits its vertices and weights"),
+        "{}",
+        stderr(&output)
+    );
+    assert_status(&ossuary(&["check", &text(&out)]), 0);
     let original = Skn::from_text(&fixture_bytes(&format!("{SKIN}.skn"))).unwrap();
     let back = skn(&out.join(format!("{SKIN}.skn")));
     assert_eq!(
-        (
-            &back.bones,
-            &back.faces,
-            &back.bindings,
-            &back.blends,
-            &back.uvs
-        ),
-        (
-            &original.bones,
-            &original.faces,
-            &original.bindings,
-            &original.blends,
-            &original.uvs
-        )
+        (&back.bones, &back.faces, &back.uvs),
+        (&original.bones, &original.faces, &original.uvs)
     );
-    let moved: Vec<usize> = back
-        .vertices
+    let (shown, was) = (shown_at_rest(&back), shown_at_rest(&original));
+    assert_eq!(shown.len(), was.len());
+    for (vertex, (shown, was)) in shown.iter().zip(&was).enumerate() {
+        let [x, y, z] = *was;
+        let expected = if vertex == 0 { [x - 0.5, y, z] } else { *was };
+        assert_near(*shown, expected, &format!("vertex {vertex}"));
+    }
+    // Vertex 1 is carried by L_ARM and pulled by a blend vertex of L_HAND
+    // by a quarter (8192 / 32768).
+    let l_hand = back
+        .bones
         .iter()
-        .zip(&original.vertices)
-        .enumerate()
-        .filter(|(_, (back, original))| {
-            back.position
-                .iter()
-                .zip(&original.position)
-                .any(|(a, b)| (a - b).abs() > 1e-5)
-        })
-        .map(|(index, _)| index)
+        .position(|bone| bone.to_text() == "L_HAND")
+        .unwrap() as i32;
+    let pulls: Vec<(i32, i32)> = back
+        .blends
+        .iter()
+        .map(|blend| (blend.vertex, blend.raw_weight))
         .collect();
-    assert_eq!(moved, [0]);
-    let [x, y, z] = original.vertices[0].position;
-    assert_near(
-        back.vertices[0].position,
-        [x - 0.5, y, z],
-        "the moved vertex",
-    );
+    assert!(pulls.contains(&(1, 8192)), "{pulls:?}");
+    let binding = back.bindings.iter().find(|b| b.bone == l_hand).unwrap();
+    let blend = pulls.iter().position(|pull| *pull == (1, 8192)).unwrap() as i32;
+    assert!((binding.first_blend..binding.first_blend + binding.blend_count).contains(&blend));
+    // The new action: a skill of its own, under a released name.
+    let shrug =
+        formats::sims::cmx::Cmx::from_text(&std::fs::read(out.join("adult-shrug.cmx")).unwrap())
+            .unwrap();
+    assert_eq!(shrug.skills[0].name.to_text(), "a2o-shrug");
+    assert_eq!(shrug.skills[0].frame_count(), 25);
+    assert!(out.join("xskill-A2O-shrug.cfp").is_file());
+    let poses: serde_json::Value = serde_json::from_slice(
+        &std::fs::read(blender_fixture("humanoid-edited-in-blender.glb.poses.json")).unwrap(),
+    )
+    .unwrap();
+    let frames = poses["frames"].as_object().unwrap();
+    assert!(frames.len() >= 5);
+    for (frame, blender) in frames {
+        let output = ossuary(&[
+            "joints",
+            &fixture("humanoid.cmx"),
+            "--anim",
+            &text(&out.join("adult-shrug.cmx")),
+            "--frame",
+            frame,
+        ]);
+        assert_status(&output, 0);
+        let joints: Vec<serde_json::Value> = serde_json::from_slice(&output.stdout).unwrap();
+        assert_eq!(joints.len(), blender.as_object().unwrap().len());
+        for joint in &joints {
+            let name = joint["name"].as_str().unwrap();
+            let place = |value: &serde_json::Value| -> [f32; 3] {
+                let numbers: Vec<f32> = value
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|n| n.as_f64().unwrap() as f32)
+                    .collect();
+                [numbers[0], numbers[1], numbers[2]]
+            };
+            assert_near(
+                place(&joint["position"]),
+                place(&blender[name]),
+                &format!("{name} at frame {frame}"),
+            );
+        }
+    }
     // Blender keeps no animation extras: the wave comes back under a
     // released name, sampled as Blender baked it (24 frames a second).
     let wave = formats::sims::cmx::Cmx::from_text(
@@ -745,8 +825,6 @@ fn a_character_edited_in_blender_comes_back_with_its_edit() {
     )
     .unwrap();
     assert_eq!(wave.skills[0].name.to_text(), "a2o-humanoid-wave");
-    assert_eq!(wave.skills[0].frame_count(), 25);
-    assert_status(&ossuary(&["check", &text(&out)]), 0);
 }
 
 /// A character made in Blender alone: its skeleton written with
