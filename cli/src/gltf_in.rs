@@ -171,6 +171,8 @@ pub fn run_swg(context: &mut Context, request: &Request) -> Result<bool, CliErro
     } else {
         None
     };
+    // Said once the character is read: an error would be the one sentence.
+    let mut skeleton_warning = None;
     let skeletons = match (named, carried_skeletons) {
         (Some(skeletons), _) => skeletons,
         (None, Some(Ok(carried))) => carried
@@ -181,12 +183,17 @@ pub fn run_swg(context: &mut Context, request: &Request) -> Result<bool, CliErro
             })
             .collect(),
         (None, changed) => {
+            // The glTF's own skeleton, read first: a joint it cannot hold
+            // is the one error said.
+            let skt = swg::skeleton_of(&asset).map_err(fail)?;
             match changed {
-                Some(Err(why)) => context.warn(&format!(
+                Some(Err(why)) => {
+                    skeleton_warning = Some(format!(
                     "{}: the skeleton it was exported with cannot come back ({why}); the glTF's \
                      own is written as {stem}.skt, each joint's rest rotation in BPRO",
                     path.display()
-                )),
+                ))
+                }
                 _ if !request.write_skeleton => {
                     return Err(CliError::Usage(format!(
                         "{}: name the skeleton its meshes are for with --skeleton FILE.skt (or an \
@@ -196,7 +203,6 @@ pub fn run_swg(context: &mut Context, request: &Request) -> Result<bool, CliErro
                 }
                 _ => {}
             }
-            let skt = swg::skeleton_of(&asset).map_err(fail)?;
             let file = format!("{stem}.skt");
             let joints = skeleton_names(path, &skt)?;
             files.push((file.clone(), encoded(path, skt.to_bytes(), "swg-skt")?));
@@ -207,6 +213,9 @@ pub fn run_swg(context: &mut Context, request: &Request) -> Result<bool, CliErro
         }
     };
     let character = swg::import(&asset, &skeletons, &originals).map_err(fail)?;
+    if let Some(warning) = skeleton_warning {
+        context.warn(&warning);
+    }
     for warning in &character.warnings {
         context.warn(&format!("{}: {warning}", path.display()));
     }

@@ -558,3 +558,125 @@ fn without_its_carried_files_an_swg_mesh_is_derived_with_one_warning() {
         assert!(back.zones.is_none() && back.lighting_vectors.is_none());
     }
 }
+
+/// Runs the SWG import of `input` (the skeleton carried in it) and asserts
+/// one sentence, status 1, and no folder left.
+fn refused(input: &Path, expected: &str) {
+    let out = input.with_extension("out");
+    let output = ossuary(&[
+        "convert",
+        &text(input),
+        "--to",
+        "swg-sat",
+        "-o",
+        &text(&out),
+    ]);
+    assert_status(&output, 1);
+    let message = stderr(&output);
+    assert!(message.contains(expected), "{message}");
+    assert_eq!(message.lines().count(), 1, "{message}");
+    assert!(!out.exists(), "{} was left behind", out.display());
+}
+
+#[test]
+fn an_swg_gltf_the_game_cannot_hold_is_refused_in_one_sentence_with_no_folder_left() {
+    let dir = tempfile::tempdir().unwrap();
+    let gltf = dir.path().join("humanoid.gltf");
+    assert_status(
+        &ossuary(&["convert", &fixture("humanoid.sat"), "-o", &text(&gltf)]),
+        0,
+    );
+    let (json, buffer) = gltf_parts(&gltf);
+    let edited = |name: &str, change: &dyn Fn(&mut serde_json::Value)| {
+        let mut json = json.clone();
+        change(&mut json);
+        let path = dir.path().join(name);
+        write_gltf(&path, json, &buffer);
+        path
+    };
+    let mesh_node = json["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .position(|node| node.get("mesh").is_some())
+        .unwrap();
+    let unskinned = edited("unskinned.gltf", &|json| {
+        json["nodes"][mesh_node]
+            .as_object_mut()
+            .unwrap()
+            .remove("skin");
+    });
+    refused(&unskinned, "has no skin");
+    let broken = edited("broken.gltf", &|json| {
+        let accessor = json["meshes"][0]["primitives"][0]["attributes"]["POSITION"]
+            .as_u64()
+            .unwrap() as usize;
+        json["accessors"][accessor]["count"] = 1_000_000_000u64.into();
+    });
+    refused(&broken, "elements do not fit");
+    let twice = edited("twice.gltf", &|json| {
+        json["nodes"][1]["name"] = json["nodes"][0]["name"].clone();
+    });
+    refused(&twice, "twice");
+    let lines = edited("lines.gltf", &|json| {
+        json["meshes"][0]["primitives"][0]["mode"] = 1.into();
+    });
+    refused(&lines, "not triangles");
+    let glb = dir.path().join("humanoid.glb");
+    assert_status(
+        &ossuary(&["convert", &fixture("humanoid.sat"), "-o", &text(&glb)]),
+        0,
+    );
+    let bytes = std::fs::read(&glb).unwrap();
+    let truncated = dir.path().join("truncated.glb");
+    std::fs::write(&truncated, &bytes[..bytes.len() / 2]).unwrap();
+    refused(&truncated, "not a glTF asset that can be read");
+}
+
+/// Carried files that are not what they claim (a mesh's bytes replaced by
+/// the appearance's, or not base64 at all) are not used: the mesh is
+/// derived from the glTF, as without them.
+#[test]
+fn damaged_carried_files_are_not_used() {
+    let dir = tempfile::tempdir().unwrap();
+    let gltf = dir.path().join("humanoid.gltf");
+    assert_status(
+        &ossuary(&["convert", &fixture("humanoid.sat"), "-o", &text(&gltf)]),
+        0,
+    );
+    let (mut json, buffer) = gltf_parts(&gltf);
+    let files = json["scenes"][0]["extras"]["ossuary_files"]
+        .as_array_mut()
+        .unwrap();
+    let sat = files
+        .iter()
+        .find(|file| file["path"] == "humanoid.sat")
+        .unwrap()["bytes"]
+        .clone();
+    for file in files.iter_mut() {
+        if file["path"].as_str().unwrap().ends_with(".mgn") {
+            file["bytes"] = sat.clone();
+        }
+        if file["path"].as_str().unwrap().ends_with(".lmg") {
+            file["bytes"] = "not base64!".into();
+        }
+    }
+    std::fs::create_dir(dir.path().join("damaged")).unwrap();
+    let damaged = dir.path().join("damaged/humanoid.gltf");
+    write_gltf(&damaged, json, &buffer);
+    let out = dir.path().join("out");
+    assert_status(
+        &ossuary(&[
+            "convert",
+            &text(&damaged),
+            "--to",
+            "swg-sat",
+            "-o",
+            &text(&out),
+        ]),
+        0,
+    );
+    assert_status(&ossuary(&["check", &text(&out)]), 0);
+    let original = body(Path::new(&fixture("humanoid.mgn")));
+    assert_same_geometry(&body(&out.join("humanoid.mgn")), &original, "humanoid.mgn");
+}
