@@ -8,7 +8,7 @@
 //! normal a little off unit length shows as its direction): an unchanged
 //! skin comes back byte for byte, an edited one with its edits; a skill's
 //! keys come back as their `.cfp` was (compressed or not) when within
-//! [`SAME`]. A released character file holding more than one kind of
+//! [`SAME`] (a stored rotation, like a normal, by its direction). A released character file holding more than one kind of
 //! record (a skeleton, suits, skills) comes back as that one file,
 //! holding the suits and skills the glTF gives.
 
@@ -26,12 +26,13 @@ fn near(a: &[f32], b: &[f32]) -> bool {
     a.len() == b.len() && a.iter().zip(b).all(|(x, y)| (x - y).abs() <= SAME)
 }
 
-fn unit(normal: [f32; 3]) -> [f32; 3] {
-    let length = normal.iter().map(|x| x * x).sum::<f32>().sqrt();
+/// `vector` scaled to unit length (as it is when it has none).
+fn unit<const N: usize>(vector: [f32; N]) -> [f32; N] {
+    let length = vector.iter().map(|x| x * x).sum::<f32>().sqrt();
     if length > 0.0 {
-        normal.map(|x| x / length)
+        vector.map(|x| x / length)
     } else {
-        normal
+        vector
     }
 }
 
@@ -142,8 +143,11 @@ fn keep_stream(skill: &mut SkillFile, originals: &[Original]) {
             .zip(&new.translations)
             .all(|(a, b)| near(a, b))
         && old.rotations.iter().zip(&new.rotations).all(|(a, b)| {
-            // A rotation and its negation are one turn.
-            near(a, b) || near(a, &b.map(|x| -x))
+            // glTF holds unit rotations: a stored one a little off unit
+            // length (the compressed keys') shows as its direction; a
+            // rotation and its negation are one turn.
+            let a = unit(*a);
+            near(&a, b) || near(&a, &b.map(|x| -x))
         });
     if same {
         skill.stream.1 = original.bytes.clone();
