@@ -14,7 +14,7 @@ use formats::schema::BinarySchema;
 use formats::swg::mgn::{Mesh, MeshBody};
 use support::{
     add_to, assert_status, attribute_offset, files_below, fixture, gltf_parts, ossuary, stderr,
-    text, write_gltf,
+    text, truncated_glb, unholdable_variants, write_gltf,
 };
 
 fn body(path: &Path) -> MeshBody {
@@ -586,51 +586,18 @@ fn an_swg_gltf_the_game_cannot_hold_is_refused_in_one_sentence_with_no_folder_le
         &ossuary(&["convert", &fixture("humanoid.sat"), "-o", &text(&gltf)]),
         0,
     );
-    let (json, buffer) = gltf_parts(&gltf);
-    let edited = |name: &str, change: &dyn Fn(&mut serde_json::Value)| {
-        let mut json = json.clone();
-        change(&mut json);
-        let path = dir.path().join(name);
-        write_gltf(&path, json, &buffer);
-        path
-    };
-    let mesh_node = json["nodes"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .position(|node| node.get("mesh").is_some())
-        .unwrap();
-    let unskinned = edited("unskinned.gltf", &|json| {
-        json["nodes"][mesh_node]
-            .as_object_mut()
-            .unwrap()
-            .remove("skin");
-    });
-    refused(&unskinned, "has no skin");
-    let broken = edited("broken.gltf", &|json| {
-        let accessor = json["meshes"][0]["primitives"][0]["attributes"]["POSITION"]
-            .as_u64()
-            .unwrap() as usize;
-        json["accessors"][accessor]["count"] = 1_000_000_000u64.into();
-    });
-    refused(&broken, "elements do not fit");
-    let twice = edited("twice.gltf", &|json| {
-        json["nodes"][1]["name"] = json["nodes"][0]["name"].clone();
-    });
-    refused(&twice, "twice");
-    let lines = edited("lines.gltf", &|json| {
-        json["meshes"][0]["primitives"][0]["mode"] = 1.into();
-    });
-    refused(&lines, "not triangles");
+    for (variant, says) in unholdable_variants(dir.path(), &gltf) {
+        refused(&variant, says);
+    }
     let glb = dir.path().join("humanoid.glb");
     assert_status(
         &ossuary(&["convert", &fixture("humanoid.sat"), "-o", &text(&glb)]),
         0,
     );
-    let bytes = std::fs::read(&glb).unwrap();
-    let truncated = dir.path().join("truncated.glb");
-    std::fs::write(&truncated, &bytes[..bytes.len() / 2]).unwrap();
-    refused(&truncated, "not a glTF asset that can be read");
+    refused(
+        &truncated_glb(dir.path(), &glb),
+        "not a glTF asset that can be read",
+    );
 }
 
 /// Carried files that are not what they claim (a mesh's bytes replaced by

@@ -185,3 +185,73 @@ pub fn add_to(buffer: &mut [u8], at: usize, delta: f32) {
     let x = f32::from_le_bytes(buffer[at..at + 4].try_into().unwrap()) + delta;
     buffer[at..at + 4].copy_from_slice(&x.to_le_bytes());
 }
+
+/// Writes at `path` a `.gltf` of `json` changed by `change`, with `buffer`.
+pub fn edited_gltf(
+    path: &Path,
+    json: &serde_json::Value,
+    buffer: &[u8],
+    change: &dyn Fn(&mut serde_json::Value),
+) -> PathBuf {
+    let mut json = json.clone();
+    change(&mut json);
+    write_gltf(path, json, buffer);
+    path.to_path_buf()
+}
+
+/// Variants of the `.gltf` at `gltf` that no game file can hold, written
+/// into `dir`, each with what its refusal says: a mesh without a skin,
+/// primitives that are lines, an accessor whose elements do not fit its
+/// buffer, a joint named twice (the joints are the first nodes).
+pub fn unholdable_variants(dir: &Path, gltf: &Path) -> Vec<(PathBuf, &'static str)> {
+    let (json, buffer) = gltf_parts(gltf);
+    let edited = |name: &str, change: &dyn Fn(&mut serde_json::Value)| {
+        edited_gltf(&dir.join(name), &json, &buffer, change)
+    };
+    let mesh_node = json["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .position(|node| node.get("mesh").is_some())
+        .unwrap();
+    vec![
+        (
+            edited("unskinned.gltf", &|json| {
+                json["nodes"][mesh_node]
+                    .as_object_mut()
+                    .unwrap()
+                    .remove("skin");
+            }),
+            "has no skin",
+        ),
+        (
+            edited("lines.gltf", &|json| {
+                json["meshes"][0]["primitives"][0]["mode"] = 1.into();
+            }),
+            "not triangles",
+        ),
+        (
+            edited("broken.gltf", &|json| {
+                let accessor = json["meshes"][0]["primitives"][0]["attributes"]["POSITION"]
+                    .as_u64()
+                    .unwrap() as usize;
+                json["accessors"][accessor]["count"] = 1_000_000_000u64.into();
+            }),
+            "elements do not fit",
+        ),
+        (
+            edited("twice.gltf", &|json| {
+                json["nodes"][1]["name"] = json["nodes"][0]["name"].clone();
+            }),
+            "twice",
+        ),
+    ]
+}
+
+/// The `.glb` at `glb` cut in half, written into `dir`.
+pub fn truncated_glb(dir: &Path, glb: &Path) -> PathBuf {
+    let bytes = std::fs::read(glb).unwrap();
+    let truncated = dir.join("truncated.glb");
+    std::fs::write(&truncated, &bytes[..bytes.len() / 2]).unwrap();
+    truncated
+}

@@ -151,21 +151,6 @@ fn set_weights(body: &mut MeshBody, lists: Vec<Vec<Weight>>) {
     body.weights = lists.into_iter().flatten().collect();
 }
 
-/// A group's triangles, corner by corner, whatever lists hold them.
-fn corners(lists: &[TriangleList]) -> Vec<[i32; 3]> {
-    lists
-        .iter()
-        .flat_map(|list| match list {
-            TriangleList::Indexed(list) => list.triangles.clone(),
-            TriangleList::Occluded(list) => list
-                .triangles
-                .iter()
-                .map(|triangle| triangle.corners)
-                .collect(),
-        })
-        .collect()
-}
-
 /// A blend target's position moves by entry, without zero moves.
 fn moves(offsets: Option<&Vec<Offset>>) -> BTreeMap<i32, [f32; 3]> {
     offsets
@@ -261,7 +246,7 @@ fn edited(mut kept: MeshBody, derived: &MeshBody) -> MeshBody {
                 }
             }
         }
-        if corners(&group.primitives.lists) != corners(&new.primitives.lists) {
+        if !group.triangles().eq(new.triangles()) {
             group.primitives = new.primitives.clone();
         }
     }
