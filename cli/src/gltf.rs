@@ -65,11 +65,7 @@ fn suit_places(input: &Input) -> Vec<(String, SuitPlace)> {
     let Some(cmx) = input.document.as_any().downcast_ref::<Cmx>() else {
         return Vec::new();
     };
-    let file = input
-        .path
-        .file_stem()
-        .map(|stem| stem.to_string_lossy().into_owned())
-        .unwrap_or_default();
+    let file = input.stem();
     cmx.suits
         .iter()
         .flat_map(|suit| {
@@ -185,11 +181,7 @@ fn prototype_originals(input: &Input, cmx: &Cmx) -> Vec<Original> {
     let Ok(converted) = retail::to_retail(cmx, &input.files) else {
         return Vec::new();
     };
-    let stem = input
-        .path
-        .file_stem()
-        .map(|stem| stem.to_string_lossy().into_owned())
-        .unwrap_or_default();
+    let stem = input.stem();
     let text = |path: String, bytes: Result<Vec<u8>, formats::schema::Error>| {
         bytes.ok().map(|bytes| Original { path, bytes })
     };

@@ -215,11 +215,7 @@ fn without_its_extras_a_skin_is_derived_from_the_weights() {
 fn refused(input: &Path, expected: &str) {
     let out = input.with_extension("out");
     let output = import(input, &out);
-    assert_status(&output, 1);
-    let message = stderr(&output);
-    assert!(message.contains(expected), "{message}");
-    assert_eq!(message.lines().count(), 1, "{message}");
-    assert!(!out.exists(), "{} was left behind", out.display());
+    support::assert_refused(&output, &out, expected);
 }
 
 #[test]

@@ -571,11 +571,7 @@ fn refused(input: &Path, expected: &str) {
         "-o",
         &text(&out),
     ]);
-    assert_status(&output, 1);
-    let message = stderr(&output);
-    assert!(message.contains(expected), "{message}");
-    assert_eq!(message.lines().count(), 1, "{message}");
-    assert!(!out.exists(), "{} was left behind", out.display());
+    support::assert_refused(&output, &out, expected);
 }
 
 #[test]

@@ -255,3 +255,13 @@ pub fn truncated_glb(dir: &Path, glb: &Path) -> PathBuf {
     std::fs::write(&truncated, &bytes[..bytes.len() / 2]).unwrap();
     truncated
 }
+
+/// Asserts a refusal as the import gives one: status 1, one sentence
+/// holding `expected`, and no folder `out` left behind.
+pub fn assert_refused(output: &Output, out: &Path, expected: &str) {
+    assert_status(output, 1);
+    let message = stderr(output);
+    assert!(message.contains(expected), "{message}");
+    assert_eq!(message.lines().count(), 1, "{message}");
+    assert!(!out.exists(), "{} was left behind", out.display());
+}
