@@ -97,3 +97,24 @@ pub fn find<'a>(originals: &'a [Original], path: &str) -> Option<&'a Original> {
         .iter()
         .find(|original| original.path.eq_ignore_ascii_case(path))
 }
+
+/// Values this close are one value: a change below it is no edit (export
+/// poses vertices at rest, scales weights to sum to 1 and keeps unit
+/// normals and rotations, which moves numbers by far less).
+pub const SAME: f32 = 1e-5;
+
+/// Whether two lists of numbers are one within [`SAME`].
+pub fn near(a: &[f32], b: &[f32]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| (x - y).abs() <= SAME)
+}
+
+/// `vector` scaled to unit length (as it is when it has none): what glTF
+/// holds of a stored normal or rotation.
+pub fn unit<const N: usize>(vector: [f32; N]) -> [f32; N] {
+    let length = vector.iter().map(|x| x * x).sum::<f32>().sqrt();
+    if length > 0.0 {
+        vector.map(|x| x / length)
+    } else {
+        vector
+    }
+}

@@ -7,9 +7,9 @@ pub mod carried;
 mod document;
 mod mesh;
 pub mod sims;
-mod sims_original;
+pub mod sims_original;
 pub mod swg;
-mod swg_original;
+pub mod swg_original;
 
 pub use document::Asset;
 

@@ -3,12 +3,12 @@
 //! now.
 //!
 //! A skin keeps its original's numbers where the glTF's are within
-//! [`SAME`] of them (export poses vertices from their bones' space and
+//! [`SAME`](super::carried::SAME) of them (export poses vertices from their bones' space and
 //! keeps directions only, as glTF's unit normals require, so a stored
 //! normal a little off unit length shows as its direction): an unchanged
 //! skin comes back byte for byte, an edited one with its edits; a skill's
 //! keys come back as their `.cfp` was (compressed or not) when within
-//! [`SAME`] (a stored rotation, like a normal, by its direction). A released character file holding more than one kind of
+//! [`SAME`](super::carried::SAME) (a stored rotation, like a normal, by its direction). A released character file holding more than one kind of
 //! record (a skeleton, suits, skills) comes back as that one file,
 //! holding the suits and skills the glTF gives.
 
@@ -16,25 +16,8 @@ use formats::sims::cfp::{Streams, StreamsContext, ValueCount};
 use formats::sims::cmx::{Cmx, RETAIL_VERSION};
 use formats::sims::skn::Skn;
 
-use super::carried::Original;
+use super::carried::{near, unit, Original};
 use super::sims::{SimsCharacter, SkillFile};
-
-/// Values this close are one value: a change below it is no edit.
-const SAME: f32 = 1e-5;
-
-fn near(a: &[f32], b: &[f32]) -> bool {
-    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| (x - y).abs() <= SAME)
-}
-
-/// `vector` scaled to unit length (as it is when it has none).
-fn unit<const N: usize>(vector: [f32; N]) -> [f32; N] {
-    let length = vector.iter().map(|x| x * x).sum::<f32>().sqrt();
-    if length > 0.0 {
-        vector.map(|x| x / length)
-    } else {
-        vector
-    }
-}
 
 /// `derived` (the skin read from the glTF) with its original's numbers
 /// where unchanged, and its original's way of writing them. A skin whose
@@ -115,7 +98,7 @@ pub fn keep_originals(character: &mut SimsCharacter, originals: &[Original]) {
 }
 
 /// The skill's keys as its carried `.cfp` holds them (compressed or not,
-/// as it was), when the glTF's keys are within [`SAME`] of them.
+/// as it was), when the glTF's keys are within [`SAME`](super::carried::SAME) of them.
 fn keep_stream(skill: &mut SkillFile, originals: &[Original]) {
     let Some(record) = skill.cmx.as_ref().and_then(|cmx| cmx.skills.first()) else {
         return;

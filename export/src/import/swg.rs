@@ -708,10 +708,7 @@ fn same_rest(rest: &rig::Transform, joint: &super::sims::RestJoint) -> bool {
     let [qx, qy, qz, qw] = joint.rotation;
     let mirrored = [qx, -qy, -qz, qw];
     let dot: f32 = rotation.iter().zip(&mirrored).map(|(a, b)| a * b).sum();
-    let close = |a: &[f32; 3], b: &[f32; 3]| {
-        a.iter()
-            .zip(b)
-            .all(|(p, q)| (p - q).abs() <= swg_original::SAME)
-    };
-    close(translation, &[-x, y, z]) && (dot.abs() - 1.0).abs() <= swg_original::SAME
+    let close =
+        |a: &[f32; 3], b: &[f32; 3]| a.iter().zip(b).all(|(p, q)| (p - q).abs() <= carried::SAME);
+    close(translation, &[-x, y, z]) && (dot.abs() - 1.0).abs() <= carried::SAME
 }

@@ -22,12 +22,7 @@ use std::collections::BTreeMap;
 use formats::schema::RawString;
 use formats::swg::mgn::{Mesh, MeshBody, MeshVersion, Offset, TriangleList, Weight};
 
-/// Values this close are one value: a change below it is no edit.
-pub const SAME: f32 = 1e-5;
-
-fn near(a: &[f32], b: &[f32]) -> bool {
-    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| (x - y).abs() <= SAME)
-}
+use super::carried::{near, unit, SAME};
 
 /// The mesh of `original`'s version holding `body`.
 fn versioned(original: &Mesh, body: MeshBody) -> Mesh {
@@ -216,9 +211,7 @@ fn edited(mut kept: MeshBody, derived: &MeshBody) -> MeshBody {
                 };
                 // glTF holds unit normals: an unchanged one is the
                 // original's direction.
-                let length = normal.iter().map(|x| x * x).sum::<f32>().sqrt();
-                let unit = normal.map(|x| if length > 0.0 { x / length } else { x });
-                if !near(&unit, new) {
+                if !near(&unit(*normal), new) {
                     *normal = *new;
                 }
             }
