@@ -224,14 +224,16 @@ pub fn run_swg(context: &mut Context, request: &Request) -> Result<bool, CliErro
             mesh.file.clone(),
             encoded(path, mesh.mesh.to_bytes(), "swg-mgn")?,
         ));
-        if !files
-            .iter()
-            .any(|(name, _)| name.eq_ignore_ascii_case(&mesh.list_file))
-        {
-            files.push((
-                mesh.list_file.clone(),
-                encoded(path, mesh.levels.to_bytes(), "swg-lmg")?,
-            ));
+        if let Some((list_file, levels)) = &mesh.list {
+            if !files
+                .iter()
+                .any(|(name, _)| name.eq_ignore_ascii_case(list_file))
+            {
+                files.push((
+                    list_file.clone(),
+                    encoded(path, levels.to_bytes(), "swg-lmg")?,
+                ));
+            }
         }
     }
     for original in character.unchanged {

@@ -643,3 +643,40 @@ fn damaged_carried_files_are_not_used() {
     let original = body(Path::new(&fixture("humanoid.mgn")));
     assert_same_geometry(&body(&out.join("humanoid.mgn")), &original, "humanoid.mgn");
 }
+
+/// An appearance naming its `.mgn` itself (no mesh list) comes back so:
+/// its `.sat`, `.mgn` and `.skt` byte for byte, and no `.lmg`.
+#[test]
+fn an_appearance_naming_its_mesh_itself_comes_back_byte_for_byte() {
+    let dir = tempfile::tempdir().unwrap();
+    let character = dir.path().join("in");
+    std::fs::create_dir(&character).unwrap();
+    for name in ["humanoid.mgn", "humanoid.skt"] {
+        std::fs::copy(fixture(name), character.join(name)).unwrap();
+    }
+    let dumped = ossuary(&["dump", &fixture("humanoid.sat")]);
+    assert_status(&dumped, 0);
+    let json = String::from_utf8(dumped.stdout).unwrap().replace(
+        "appearance/mesh/humanoid.lmg",
+        "appearance/mesh/humanoid.mgn",
+    );
+    let json_path = support::write(dir.path(), "direct.json", json.as_bytes());
+    let sat = character.join("direct.sat");
+    assert_status(
+        &ossuary(&[
+            "encode",
+            "--format",
+            "swg-sat",
+            "--output",
+            &text(&sat),
+            &json_path,
+        ]),
+        0,
+    );
+    let originals = [
+        sat.clone(),
+        character.join("humanoid.mgn"),
+        character.join("humanoid.skt"),
+    ];
+    assert_comes_back_byte_for_byte(&sat, &originals, dir.path());
+}

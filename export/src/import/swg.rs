@@ -95,13 +95,13 @@ pub struct SwgCharacter {
     pub warnings: Vec<String>,
 }
 
-/// One `.mgn` and the mesh list (`.lmg`) naming it, with their file names.
+/// One `.mgn` and the mesh list (`.lmg`) naming it, with their file names;
+/// no list when the carried appearance names the `.mgn` itself.
 #[derive(Debug)]
 pub struct SwgMesh {
     pub file: String,
     pub mesh: Mesh,
-    pub list_file: String,
-    pub levels: MeshLevels,
+    pub list: Option<(String, MeshLevels)>,
 }
 
 /// Where the game looks up a character's files, relative to the folder
@@ -310,12 +310,13 @@ pub fn import(
             }
             None => derived,
         };
-        let (list_file, levels) = match carried_list(originals, &path) {
+        let list = match carried_list(originals, &path) {
             Some((list, levels, others)) => {
                 unchanged.extend(others);
-                (list, levels)
+                Some((list, levels))
             }
-            None => (
+            None if named_by_appearance(originals, &path) => None,
+            None => Some((
                 format!("{stem}.lmg"),
                 MeshLevels {
                     version: MeshLevelsVersion::V0(MeshLevelsV0 {
@@ -325,18 +326,21 @@ pub fn import(
                         }],
                     }),
                 },
-            ),
+            )),
         };
         built.push(SwgMesh {
             file: format!("{stem}.mgn"),
             mesh,
-            list_file,
-            levels,
+            list,
         });
     }
+    // What the appearance names: each mesh's list, or the mesh itself.
     let lists: Vec<String> = built
         .iter()
-        .map(|mesh| format!("{MESH_FOLDER}/{}", mesh.list_file))
+        .map(|mesh| {
+            let file = mesh.list.as_ref().map_or(&mesh.file, |(file, _)| file);
+            format!("{MESH_FOLDER}/{file}")
+        })
         .collect();
     let attachments: Vec<SkeletonAttachment> = skeletons
         .iter()
@@ -388,6 +392,21 @@ fn carried_list(originals: &[Original], path: &str) -> Option<(String, MeshLevel
             .map(|level| carried::find(originals, level).cloned())
             .collect::<Option<Vec<Original>>>()?;
         Some((original.file_name().to_owned(), levels, others))
+    })
+}
+
+/// Whether a carried appearance names the `.mgn` at `path` itself (by file
+/// name), not through a mesh list.
+fn named_by_appearance(originals: &[Original], path: &str) -> bool {
+    let name = carried::file_name(path);
+    originals.iter().any(|original| {
+        Appearance::from_bytes(&original.bytes).is_ok_and(|appearance| {
+            let AppearanceVersion::V3(contents) = &appearance.version;
+            contents
+                .meshes
+                .iter()
+                .any(|mesh| carried::file_name(&mesh.to_text()).eq_ignore_ascii_case(name))
+        })
     })
 }
 
