@@ -30,7 +30,10 @@
 //!   default weight [`Character::blend_weights`]' (0 unless given);
 //! - a material for each mesh: the texture it names, PNG-encoded, when an
 //!   image of that name was found ([`find_texture`]; meshes naming one
-//!   image share it), else one plain material.
+//!   image share it), else one plain material;
+//! - in the scene's `extras`, the game files the character was read from
+//!   ([`Character::originals`]), whole, so that the import
+//!   ([`import::carried`]) gives back what glTF has no place for.
 //!
 //! Axes: glTF is right-handed and y up. Left-handed files (the Sims, The
 //! Sims Online, Star Wars Galaxies) are mirrored in x with their triangle
