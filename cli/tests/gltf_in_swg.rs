@@ -680,3 +680,72 @@ fn an_appearance_naming_its_mesh_itself_comes_back_byte_for_byte() {
     ];
     assert_comes_back_byte_for_byte(&sat, &originals, dir.path());
 }
+
+/// A character made in Blender alone (`made-in-blender.glb`: two bones and
+/// a box bound to both) becomes a Star Wars Galaxies body with its own
+/// skeleton: a `.mgn` whose one shader group is named by its material, a
+/// `.lmg`, a `.sat` and a `.skt` of its two joints; one warning says what
+/// a glTF made elsewhere cannot give; ossuary poses it.
+#[test]
+fn a_character_made_in_blender_becomes_an_swg_body() {
+    let dir = tempfile::tempdir().unwrap();
+    let glb = tests::workspace_root().join("export/tests/fixtures/made-in-blender.glb");
+    let out = dir.path().join("out");
+    let output = ossuary(&[
+        "convert",
+        &text(&glb),
+        "--to",
+        "swg-sat",
+        "--write-skeleton",
+        "-o",
+        &text(&out),
+    ]);
+    assert_status(&output, 0);
+    assert_eq!(stderr(&output).lines().count(), 1, "{}", stderr(&output));
+    assert_eq!(
+        files_below(&out),
+        [
+            "Cube.lmg",
+            "Cube.mgn",
+            "made-in-blender.sat",
+            "made-in-blender.skt"
+        ]
+        .map(PathBuf::from)
+    );
+    assert_status(&ossuary(&["check", &text(&out)]), 0);
+    let mesh = body(&out.join("Cube.mgn"));
+    assert_eq!(mesh.shader_groups.len(), 1);
+    assert_eq!(mesh.shader_groups[0].shader.to_text(), "shader/box.sht");
+    // Blender splits the box's 8 corners by face: 24 vertices, 12 triangles.
+    assert_eq!(mesh.positions.len(), 24);
+    assert_eq!(mesh.shader_groups[0].triangles().count(), 12);
+    let mut followed: Vec<String> = mesh.joints.iter().map(|joint| joint.to_text()).collect();
+    followed.sort();
+    assert_eq!(followed, ["ROOT", "SPINE"]);
+    let skeleton = joints(&out.join("made-in-blender.skt"));
+    assert_eq!(
+        skeleton
+            .iter()
+            .map(|joint| joint.0.as_str())
+            .collect::<Vec<_>>(),
+        ["ROOT", "SPINE"]
+    );
+    // The game looks the skeleton up under appearance/skeleton/.
+    let skt_dir = out.join("appearance/skeleton");
+    std::fs::create_dir_all(&skt_dir).unwrap();
+    std::fs::copy(
+        out.join("made-in-blender.skt"),
+        skt_dir.join("made-in-blender.skt"),
+    )
+    .unwrap();
+    let render = dir.path().join("box.png");
+    assert_status(
+        &ossuary(&[
+            "render",
+            &text(&out.join("made-in-blender.sat")),
+            "-o",
+            &text(&render),
+        ]),
+        0,
+    );
+}

@@ -8,7 +8,8 @@
 //! is taken to be the glTF's bind pose). Each vertex keeps every joint it
 //! follows, by its weight. A shader group is named by its glTF mesh's name
 //! when that names a shader (`shader/....sht`, as ossuary names the groups
-//! it exports), else by its material's name. Morph targets become blend
+//! it exports), else by its material's name when that does, else
+//! `shader/<material>.sht` (`shader/<mesh>.sht` without a material). Morph targets become blend
 //! targets by their names (`extras.targetNames`), offsets of the positions
 //! they move.
 //!
@@ -241,10 +242,18 @@ pub fn import(
             .primitives()
             .next()
             .and_then(|primitive| primitive.material().name().map(str::to_owned));
-        let shader = if mesh_name.to_ascii_lowercase().ends_with(".sht") {
+        // A shader path as the game looks it up: the mesh's name or the
+        // material's when it is one, else made of the material's name (or
+        // the mesh's, without a named material).
+        let is_shader = |name: &String| name.to_ascii_lowercase().ends_with(".sht");
+        let shader = if is_shader(&mesh_name) {
             mesh_name.clone()
         } else {
-            material.unwrap_or_else(|| format!("shader/{mesh_name}.sht"))
+            match material {
+                Some(material) if is_shader(&material) => material,
+                Some(material) => format!("shader/{material}.sht"),
+                None => format!("shader/{mesh_name}.sht"),
+            }
         };
         let stem = match &place {
             Some(place) => file_stem(&place.mesh),
