@@ -1,9 +1,12 @@
-//! `ossuary convert IN.glb|IN.gltf --to sims-cmx|sims-bcf -o DIR`: a glTF character
-//! back into The Sims' own files (`export::import::sims` says how): a
-//! `.skn` per skinned mesh, a suit `.cmx` per suit, a skill `.cmx` and its
-//! `.cfp` per animation, its textures as 8-bit BMPs, and with
-//! `--write-skeleton` the glTF's skeleton as a skeleton `.cmx` (with
-//! `sims-bcf`, `.bmf` and `.bcf` for `.skn` and `.cmx`). Every file goes into DIR, all of them or none.
+//! `ossuary convert IN.glb|IN.gltf --to sims-cmx|sims-bcf|swg-sat -o DIR`:
+//! a glTF character back into The Sims' own files (`export::import::sims`
+//! says how): a `.skn` per skinned mesh, a suit `.cmx` per suit, a skill
+//! `.cmx` and its `.cfp` per animation, its textures as 8-bit BMPs, and
+//! with `--write-skeleton` the glTF's skeleton as a skeleton `.cmx` (with
+//! `sims-bcf`, `.bmf` and `.bcf` for `.skn` and `.cmx`); or into Star Wars
+//! Galaxies' (`export::import::swg`). The files a glTF carries
+//! (`export::import::carried`) come back as they were where the glTF did
+//! not change them. Every file goes into DIR, all of them or none.
 
 use std::path::{Path, PathBuf};
 
@@ -111,7 +114,7 @@ pub fn run_sims(context: &mut Context, request: &Request) -> Result<bool, CliErr
         files.push(character_file(path, "adult-skeleton", &file, binary)?);
         skeleton
     } else {
-        game_skeleton(context, path, request.skeleton)?
+        game_skeleton(context, path, request.skeleton, &carried::originals(&asset))?
     };
     let character = sims::import(&asset, &skeleton, &external).map_err(fail)?;
     for warning in &character.warnings {
@@ -138,8 +141,10 @@ pub fn run_sims(context: &mut Context, request: &Request) -> Result<bool, CliErr
 /// a `.mgn` and a `.lmg` per mesh, and a `.sat` named as the glTF, for the
 /// skeleton `--skeleton` names (SWG has no one skeleton file every
 /// character shares): a `.skt`, or an appearance (`.sat`) whose skeletons
-/// the new one takes as it names them; or, with `--write-skeleton`, the
-/// glTF's own skeleton written as `<name>.skt`.
+/// the new one takes as it names them; without it, the skeletons the glTF
+/// carries (written back as they were) while its joints are theirs; or,
+/// with `--write-skeleton` (or when its joints moved), the glTF's own
+/// skeleton written as `<name>.skt`.
 pub fn run_swg(context: &mut Context, request: &Request) -> Result<bool, CliError> {
     let path = request.input;
     let fail = |error: ImportError| CliError::input(path, Problem::Import(error));
@@ -321,11 +326,13 @@ fn skeleton_files(input: &input::Input, path: &Path) -> Result<Vec<swg::Skeleton
 }
 
 /// The skeleton the suits are meant for: `--skeleton`'s, else the game's
-/// skeleton file found beside the glTF.
+/// skeleton file found beside the glTF, else the first skeleton of a
+/// character file the glTF carries (ossuary's own export of it).
 fn game_skeleton(
     context: &mut Context,
     path: &Path,
     named: Option<&Path>,
+    originals: &[carried::Original],
 ) -> Result<rig::Skeleton, CliError> {
     let catalogue = context.catalogue;
     let found;
@@ -333,22 +340,40 @@ fn game_skeleton(
         Some(named) => named,
         None => {
             let beside = path.parent().unwrap_or(Path::new(""));
-            found = GAME_SKELETONS
+            let on_disk = GAME_SKELETONS
                 .iter()
                 .map(|name| beside.join(name))
-                .find(|candidate| candidate.is_file())
-                .ok_or_else(|| {
-                    CliError::Usage(format!(
-                        "{}: no skeleton for its suits: name one with --skeleton FILE, put the \
+                .find(|candidate| candidate.is_file());
+            if on_disk.is_none() {
+                if let Some(skeleton) = carried_skeleton(path, originals)? {
+                    return Ok(skeleton);
+                }
+            }
+            found = on_disk.ok_or_else(|| {
+                CliError::Usage(format!(
+                    "{}: no skeleton for its suits: name one with --skeleton FILE, put the \
                          game's adult-skeleton.cmx (or child-skeleton.cmx) beside it, or write \
                          the glTF's own with --write-skeleton",
-                        path.display()
-                    ))
-                })?;
+                    path.display()
+                ))
+            })?;
             found.as_path()
         }
     };
     input::load(&catalogue, skeleton_path, None)?.required_skeleton(RigOptions::default())
+}
+
+/// The first skeleton of a carried character file, as rig data.
+fn carried_skeleton(
+    path: &Path,
+    originals: &[carried::Original],
+) -> Result<Option<rig::Skeleton>, CliError> {
+    let file = originals.iter().find_map(|original| {
+        Cmx::from_text(&original.bytes)
+            .ok()
+            .filter(|cmx| !cmx.skeletons.is_empty())
+    });
+    file.map(|file| rig_skeleton(path, &file)).transpose()
 }
 
 /// A skeleton file written here, as rig data.

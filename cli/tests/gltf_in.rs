@@ -875,23 +875,37 @@ fn a_character_made_in_blender_becomes_a_sims_suit_with_an_animation() {
     );
 }
 
-/// Without `--skeleton`, the game's `adult-skeleton.cmx` beside the glTF is
-/// the skeleton; with none there, the command says what to do.
+/// Without `--skeleton`, the skeleton of a character file the glTF
+/// carries, else the game's `adult-skeleton.cmx` beside the glTF, is the
+/// skeleton; with neither, the command says what to do.
 #[test]
-fn the_game_s_skeleton_beside_the_gltf_is_taken() {
+fn the_carried_or_the_game_s_skeleton_beside_the_gltf_is_taken() {
     let dir = tempfile::tempdir().unwrap();
-    let glb = exported(dir.path(), "h.glb");
+    let carrying = exported(dir.path(), "carrying.gltf");
     let out = dir.path().join("out");
-    let convert = || {
+    let convert = |gltf: &Path| {
         ossuary(&[
             "convert",
-            &text(&glb),
+            &text(gltf),
             "--to",
             "sims-cmx",
             "-o",
             &text(&out),
         ])
     };
+    // The humanoid file the glTF carries holds the skeleton.
+    assert_status(&convert(&carrying), 0);
+    assert_eq!(
+        std::fs::read(out.join(format!("{SKIN}.skn"))).unwrap(),
+        fixture_bytes(&format!("{SKIN}.skn"))
+    );
+    std::fs::remove_dir_all(&out).unwrap();
+    // A glTF that carries none needs one named, or beside it.
+    let (mut json, buffer) = gltf_parts(&carrying);
+    json["scenes"][0].as_object_mut().unwrap().remove("extras");
+    let glb = dir.path().join("bare.gltf");
+    write_gltf(&glb, json, &buffer);
+    let convert = || convert(&glb);
     let output = convert();
     assert_status(&output, 2);
     assert!(
