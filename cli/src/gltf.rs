@@ -14,7 +14,9 @@ use formats::sims::cmx::{Cmx, Skill, RETAIL_VERSION};
 use formats::sims::retail;
 use formats::sims::skn::Skn;
 use formats::swg::lmg::MeshLevels;
+use formats::swg::mgn::Mesh as SwgMesh;
 use formats::swg::sat::{Appearance, AppearanceVersion};
+use formats::swg::skt::Skeleton as Skt;
 use skinning::Composition;
 
 use crate::error::{CliError, Problem};
@@ -86,23 +88,55 @@ fn suit_places(input: &Input) -> Vec<(String, SuitPlace)> {
         .collect()
 }
 
-/// The Star Wars Galaxies files an appearance input is made of, for the
-/// asset to carry (so that the import gives them back): the `.sat`
+/// The skins of a `.mgn` given alone, their shared position list named by
+/// the file's name (as an appearance's meshes are by their paths), so that
+/// the import writes them back as that file.
+fn own_list_named(input: &Input, mut skins: Vec<rig::Skin>) -> Vec<rig::Skin> {
+    if input.document.as_any().is::<SwgMesh>() {
+        let name = input
+            .path
+            .file_name()
+            .map(|name| name.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        for shared in skins
+            .iter_mut()
+            .filter_map(|skin| skin.shared_positions.as_mut())
+        {
+            shared.list = name.clone();
+        }
+    }
+    skins
+}
+
+/// The Star Wars Galaxies files an input is made of, for the asset to
+/// carry (so that the import gives them back): an appearance's `.sat`
 /// itself, each mesh list (`.lmg`) it names with every level's `.mgn`, or
 /// each `.mgn` it names directly, and its skeletons (`.skt`), each by the
-/// path the files refer to it by. A file that cannot be found is not
+/// path the files refer to it by; a `.mgn` or `.skt` given alone by its
+/// file name. A file that cannot be found is not
 /// carried (the import derives what it would have given).
 fn swg_originals(input: &Input) -> Result<Vec<Original>, CliError> {
-    let Some(appearance) = input.document.as_any().downcast_ref::<Appearance>() else {
+    let file_name = || {
+        input
+            .path
+            .file_name()
+            .map(|name| name.to_string_lossy().into_owned())
+            .unwrap_or_default()
+    };
+    let any = input.document.as_any();
+    if any.is::<SwgMesh>() || any.is::<Skt>() {
+        // A mesh or skeleton given alone, by its file name.
+        return Ok(vec![Original {
+            path: file_name(),
+            bytes: input::read(&input.path)?,
+        }]);
+    }
+    let Some(appearance) = any.downcast_ref::<Appearance>() else {
         return Ok(Vec::new());
     };
     let AppearanceVersion::V3(contents) = &appearance.version;
     let mut originals = vec![Original {
-        path: input
-            .path
-            .file_name()
-            .map(|name| name.to_string_lossy().into_owned())
-            .unwrap_or_default(),
+        path: file_name(),
         bytes: input::read(&input.path)?,
     }];
     let mut carry = |files: &formats::files::Files, path: String| {
@@ -336,6 +370,7 @@ pub fn assemble(context: &mut Context, request: &Request) -> Result<Vec<u8>, Cli
         if found.is_empty() && !has_skeleton {
             return Err(input.wrong_kind(Need::Meshes));
         }
+        let found = own_list_named(input, found);
         assembly
             .add_skins(&input.path, &input.files, found, &suit_places(input))
             .map_err(assembly_error)?;

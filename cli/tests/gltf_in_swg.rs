@@ -749,3 +749,46 @@ fn a_character_made_in_blender_becomes_an_swg_body() {
         0,
     );
 }
+
+/// A `.mgn` given alone with its skeleton (`convert SKELETON.skt MESH.mgn`)
+/// comes back with no option: the mesh and the skeleton byte for byte,
+/// with a new `.lmg` and `.sat` putting them together.
+fn assert_loose_mesh_comes_back(skeleton: &Path, mesh: &Path) {
+    let dir = tempfile::tempdir().unwrap();
+    let glb = dir.path().join("loose.glb");
+    assert_status(
+        &ossuary(&["convert", &text(skeleton), &text(mesh), "-o", &text(&glb)]),
+        0,
+    );
+    let out = dir.path().join("out");
+    let output = ossuary(&["convert", &text(&glb), "--to", "swg-sat", "-o", &text(&out)]);
+    assert_status(&output, 0);
+    assert_eq!(stderr(&output), "");
+    for original in [skeleton, mesh] {
+        let name = original.file_name().unwrap();
+        assert!(
+            std::fs::read(out.join(name)).unwrap() == std::fs::read(original).unwrap(),
+            "{}",
+            name.to_string_lossy()
+        );
+    }
+    assert_eq!(files_below(&out).len(), 4);
+    assert_status(&ossuary(&["check", &text(&out)]), 0);
+}
+
+#[test]
+fn a_mesh_given_alone_comes_back_byte_for_byte() {
+    assert_loose_mesh_comes_back(
+        Path::new(&fixture("humanoid.skt")),
+        Path::new(&fixture("humanoid.mgn")),
+    );
+    let Some(corpus) = tests::corpus_dir() else {
+        return;
+    };
+    // The Twi'lek's hair piece, which no appearance names.
+    let appearance = corpus.join("swg/appearance");
+    assert_loose_mesh_comes_back(
+        &appearance.join("skeleton/all_b.skt"),
+        &appearance.join("mesh/twk_f_hair_s01_l0.mgn"),
+    );
+}

@@ -647,22 +647,43 @@ fn mgn(groups: &[Group], skeletons: &[RawString]) -> Result<Mesh, String> {
     })
 }
 
-/// The skeleton files the carried appearance attaches, each with its
-/// joints' names and its carried file, when the glTF's joints are still
-/// theirs (so the stored `RPRE`, `BPRO` and `RPST` come back as they
-/// were): `None` when the glTF carries no appearance with its skeletons,
-/// else the files or why the glTF's joints are not theirs.
+/// The skeleton files the carried appearance attaches (without one, each
+/// carried `.skt` at the root), each with its joints' names and its
+/// carried file, when the glTF's joints are still theirs (so the stored
+/// `RPRE`, `BPRO` and `RPST` come back as they were): `None` when the glTF
+/// carries no skeleton, else the files or why the glTF's joints are not
+/// theirs.
 pub fn carried_skeletons(
     asset: &Asset,
     originals: &[Original],
 ) -> Option<Result<Vec<(SkeletonFile, Original)>, String>> {
     let appearance = originals
         .iter()
-        .find_map(|original| Appearance::from_bytes(&original.bytes).ok())?;
-    let AppearanceVersion::V3(contents) = &appearance.version;
+        .find_map(|original| Appearance::from_bytes(&original.bytes).ok());
+    // Without an appearance, each skeleton file carried, at the root.
+    let attached: Vec<(SkeletonAttachment, &Original)> = match &appearance {
+        Some(appearance) => {
+            let AppearanceVersion::V3(contents) = &appearance.version;
+            contents
+                .skeletons
+                .iter()
+                .map(|attachment| {
+                    let original = carried::find(originals, &attachment.skeleton.to_text())?;
+                    Some((attachment.clone(), original))
+                })
+                .collect::<Option<_>>()?
+        }
+        None => originals
+            .iter()
+            .filter(|original| Skt::from_bytes(&original.bytes).is_ok())
+            .map(|original| (skeleton_at_root(original.file_name()), original))
+            .collect(),
+    };
+    if attached.is_empty() {
+        return None;
+    }
     let mut files = Vec::new();
-    for attachment in &contents.skeletons {
-        let original = carried::find(originals, &attachment.skeleton.to_text())?;
+    for (attachment, original) in attached {
         let skeleton = Skt::from_bytes(&original.bytes)
             .ok()?
             .levels()
@@ -670,7 +691,7 @@ pub fn carried_skeletons(
             .next()?
             .skeleton()
             .ok()?;
-        files.push((attachment.clone(), skeleton, original.clone()));
+        files.push((attachment, skeleton, original.clone()));
     }
     let rest = match super::sims::rest_joints(asset) {
         Ok(rest) => rest,
