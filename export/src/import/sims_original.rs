@@ -182,3 +182,70 @@ fn combine(character: &mut SimsCharacter, stem: &str, mut file: Cmx) {
     }
     character.suits.push((stem.to_owned(), file));
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::import::carried::SAME;
+
+    fn humanoid_skin() -> Skn {
+        let path = ::tests::workspace_root().join("tests/fixtures/xskin-humanoid-L_ARM-ARM.skn");
+        Skn::from_text(&std::fs::read(path).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn a_skin_keeps_its_stored_numbers_where_the_gltf_s_are_within_same() {
+        let original = humanoid_skin();
+        // What glTF gives back: unit normals, positions a little off, and
+        // one vertex moved.
+        let mut derived = original.clone();
+        for vertex in &mut derived.vertices {
+            vertex.normal = unit(vertex.normal);
+            vertex.position[1] += SAME / 4.0;
+        }
+        derived.vertices[0].position[0] += 0.5;
+        let back = kept_skin(&original, derived.clone());
+        assert_eq!(back.vertices[0].position, derived.vertices[0].position);
+        assert_eq!(back.vertices[1..], original.vertices[1..]);
+        assert_eq!(back.vertices[0].normal, original.vertices[0].normal);
+        // Another structure: the glTF's skin, written as the original was.
+        let mut other = derived;
+        other.blends.clear();
+        let back = kept_skin(&original, other.clone());
+        assert_eq!(back.vertices, other.vertices);
+        assert_eq!(back.style, original.style);
+    }
+
+    #[test]
+    fn a_file_of_a_skeleton_suits_and_skills_comes_back_as_one_file() {
+        let file = formats::sims::cmx::humanoid();
+        let suit = Cmx {
+            skeletons: Vec::new(),
+            skills: Vec::new(),
+            ..file.clone()
+        };
+        let skill = Cmx {
+            skeletons: Vec::new(),
+            suits: Vec::new(),
+            ..file.clone()
+        };
+        let mut character = SimsCharacter {
+            suits: vec![("humanoid".to_owned(), suit)],
+            skills: vec![SkillFile {
+                stem: "humanoid-wave".to_owned(),
+                cmx: Some(skill),
+                stream: ("xskill-humanoid-wave.cfp".to_owned(), Vec::new()),
+            }],
+            ..SimsCharacter::default()
+        };
+        let originals = [Original {
+            path: "humanoid.cmx".to_owned(),
+            bytes: file.to_text().unwrap(),
+        }];
+        keep_originals(&mut character, &originals);
+        assert_eq!(character.suits, [("humanoid".to_owned(), file)]);
+        // The skill is written in it; its keys still go in their .cfp.
+        assert!(character.skills[0].cmx.is_none());
+        assert_eq!(character.skills[0].stream.0, "xskill-humanoid-wave.cfp");
+    }
+}
