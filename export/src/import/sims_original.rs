@@ -20,22 +20,32 @@ use super::carried::{near, unit, Original};
 use super::sims::{SimsCharacter, SkillFile};
 
 /// `derived` (the skin read from the glTF) with its original's numbers
-/// where unchanged, and its original's way of writing them. A skin whose
-/// structure changed (vertices, bones, bindings or blends) is `derived`.
+/// where unchanged, and its original's way of writing them. Where the
+/// structure changed (a weight painted), a real vertex still carried by
+/// the same bone keeps its stored numbers (they are in that bone's space);
+/// blend vertices keep theirs only in the same structure.
 pub fn kept_skin(original: &Skn, derived: Skn) -> Skn {
     let mut skin = Skn {
         style: original.style.clone(),
         ..derived
     };
+    if original.uvs.len() != skin.uvs.len() {
+        return skin;
+    }
     let same_structure = original.vertices.len() == skin.vertices.len()
-        && original.uvs.len() == skin.uvs.len()
         && original.bones == skin.bones
         && original.bindings == skin.bindings
         && original.blends == skin.blends;
-    if !same_structure {
-        return skin;
-    }
-    for (vertex, old) in skin.vertices.iter_mut().zip(&original.vertices) {
+    let (old_carriers, new_carriers) = (carriers(original), carriers(&skin));
+    for (index, (vertex, old)) in skin.vertices.iter_mut().zip(&original.vertices).enumerate() {
+        let real = index < original.uvs.len();
+        let same_bone = real
+            && old_carriers
+                .get(index)
+                .is_some_and(|old| new_carriers.get(index).is_some_and(|new| old == new));
+        if !(same_structure || same_bone) {
+            continue;
+        }
         if near(&vertex.position, &old.position) {
             vertex.position = old.position;
         }
@@ -49,6 +59,24 @@ pub fn kept_skin(original: &Skn, derived: Skn) -> Skn {
         }
     }
     skin
+}
+
+/// Per real vertex, the name of the bone whose binding carries it (the
+/// last binding holding it, as the game reads them).
+fn carriers(skin: &Skn) -> Vec<Option<String>> {
+    let mut carriers = vec![None; skin.uvs.len()];
+    for binding in &skin.bindings {
+        let bone = usize::try_from(binding.bone)
+            .ok()
+            .and_then(|bone| skin.bones.get(bone))
+            .map(|bone| bone.to_text());
+        let first = usize::try_from(binding.first_vertex).unwrap_or(usize::MAX);
+        let count = usize::try_from(binding.vertex_count).unwrap_or(0);
+        for carrier in carriers.iter_mut().skip(first).take(count) {
+            carrier.clone_from(&bone);
+        }
+    }
+    carriers
 }
 
 /// The character's skins kept from their carried originals (`<name>.skn`),
@@ -208,11 +236,19 @@ mod tests {
         assert_eq!(back.vertices[0].position, derived.vertices[0].position);
         assert_eq!(back.vertices[1..], original.vertices[1..]);
         assert_eq!(back.vertices[0].normal, original.vertices[0].normal);
-        // Another structure: the glTF's skin, written as the original was.
+        // Another structure (vertices 1 to 3 carried by L_HAND, a weight
+        // painted): a real vertex still carried by its bone keeps its
+        // stored numbers, the others and the blend vertices are the glTF's.
         let mut other = derived;
-        other.blends.clear();
+        other.bindings[0].vertex_count = 1;
+        other.bindings[1].first_vertex = 1;
+        other.bindings[1].vertex_count = 7;
         let back = kept_skin(&original, other.clone());
-        assert_eq!(back.vertices, other.vertices);
+        assert_eq!(back.vertices[0].position, other.vertices[0].position);
+        assert_eq!(back.vertices[0].normal, original.vertices[0].normal);
+        assert_eq!(back.vertices[1..4], other.vertices[1..4]);
+        assert_eq!(back.vertices[4..8], original.vertices[4..8]);
+        assert_eq!(back.vertices[8..], other.vertices[8..]);
         assert_eq!(back.style, original.style);
     }
 
