@@ -260,6 +260,8 @@ pub struct Assembly {
     /// The skeleton and the file it came from.
     pub skeleton: Option<(PathBuf, rig::Skeleton)>,
     pub meshes: Vec<Dressed>,
+    /// The files the character was read from, for the asset to carry.
+    pub originals: Vec<crate::import::carried::Original>,
     /// Said once each, in the order met.
     pub warnings: Vec<String>,
     /// Textures already warned about: a texture several meshes name
@@ -428,6 +430,7 @@ impl Assembly {
             sims_skills,
             blend_weights,
             composition,
+            originals: &self.originals,
         };
         Some(crate::export(&character, container).map_err(|source| {
             // Name the file the failing part came from.

@@ -30,7 +30,10 @@
 //!   default weight [`Character::blend_weights`]' (0 unless given);
 //! - a material for each mesh: the texture it names, PNG-encoded, when an
 //!   image of that name was found ([`find_texture`]; meshes naming one
-//!   image share it), else one plain material.
+//!   image share it), else one plain material;
+//! - in the scene's `extras`, the game files the character was read from
+//!   ([`Character::originals`]), whole, so that the import
+//!   ([`import::carried`]) gives back what glTF has no place for.
 //!
 //! Axes: glTF is right-handed and y up. Left-handed files (the Sims, The
 //! Sims Online, Star Wars Galaxies) are mirrored in x with their triangle
@@ -108,6 +111,9 @@ pub struct Character<'a> {
     /// pivots) is written as the hierarchy's locals that give the same model
     /// matrices, at rest and at every key (then every joint is keyed).
     pub composition: Composition,
+    /// The files the character was read from, carried in the scene's
+    /// extras for what glTF has no place for (see [`import::carried`]).
+    pub originals: &'a [import::carried::Original],
 }
 
 /// The locals that, composed as glTF composes nodes (`parent * local`),
@@ -370,9 +376,16 @@ pub fn export(character: &Character, container: Container) -> Result<Vec<u8>, Ex
             }));
     }
     if !scene_nodes.is_empty() {
+        // Plain JSON always serializes: `ok` drops nothing.
+        let extras = (!character.originals.is_empty())
+            .then(|| {
+                serde_json::value::to_raw_value(&import::carried::files_extras(character.originals))
+                    .ok()
+            })
+            .flatten();
         let scene = asset.root.push(json::Scene {
             extensions: None,
-            extras: Default::default(),
+            extras,
             name: None,
             nodes: scene_nodes,
         });

@@ -85,6 +85,7 @@ fn export(source: &Source, container: Container) -> Vec<u8> {
         sims_skills: &[],
         blend_weights: &[],
         composition: Composition::Hierarchy,
+        originals: &[],
     };
     let bytes =
         export::export(&character, container).unwrap_or_else(|e| panic!("{}: {e}", source.name));
@@ -835,6 +836,7 @@ fn an_unreadable_texture_is_an_error_naming_the_image() {
         sims_skills: &[],
         blend_weights: &[],
         composition: Composition::Hierarchy,
+        originals: &[],
     };
     let message = export::export(&character, Container::Glb)
         .unwrap_err()
@@ -857,6 +859,7 @@ fn animations_gltf_cannot_take_are_errors_naming_them() {
             sims_skills: &[],
             blend_weights: &[],
             composition: Composition::Hierarchy,
+            originals: &[],
         };
         export::export(&character, Container::Gltf)
             .unwrap_err()
@@ -1057,6 +1060,7 @@ fn blend_shapes_are_named_morph_targets_at_the_given_weights() {
         sims_skills: &[],
         blend_weights: &blend_weights,
         composition: Composition::Hierarchy,
+        originals: &[],
     };
     let bytes = export::export(&character, Container::Gltf).unwrap();
     let json: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
@@ -1136,6 +1140,7 @@ fn the_literal_outcast_order_exports_as_the_locals_that_give_its_poses() {
         sims_skills: &[],
         blend_weights: &[],
         composition: Composition::LiteralPivots,
+        originals: &[],
     };
     let back = read_back(&export::export(&character, Container::Glb).unwrap());
     let skeleton = Skeleton::new(&source.skeleton).unwrap();
