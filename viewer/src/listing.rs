@@ -385,11 +385,16 @@ fn read_at_most(path: &Path, limit: u64) -> Result<Vec<u8>, String> {
     Ok(bytes)
 }
 
+/// The files found, by folder.
+type Folders<'a> = HashMap<&'a Path, Vec<&'a Found>>;
+
 /// Characters, their meshes and animations, and what is left; files only
-/// ever go together within one folder.
+/// ever go together within one folder, but for The Sims Online's, which
+/// FreeSO keeps in a folder for each kind (`Skeletons`, `Animations`,
+/// `Appearances`, ...) side by side.
 fn group(roots: &Roots, found: &[Found], listing: &mut Listing) {
     let mut folders: Vec<&Path> = Vec::new();
-    let mut in_folder: HashMap<&Path, Vec<&Found>> = HashMap::new();
+    let mut in_folder: Folders = HashMap::new();
     for file in found {
         let files = in_folder.entry(&file.dir).or_default();
         if files.is_empty() {
@@ -399,12 +404,27 @@ fn group(roots: &Roots, found: &[Found], listing: &mut Listing) {
     }
     for folder in folders {
         if let Some(files) = in_folder.get(folder) {
-            group_folder(roots, files, listing);
+            group_folder(roots, files, &in_folder, listing);
         }
     }
 }
 
-fn group_folder(roots: &Roots, found: &[&Found], listing: &mut Listing) {
+/// The files found in the folder named `name` (without regard to ASCII
+/// case) beside `dir`.
+fn sibling<'a>(in_folder: &'a Folders<'a>, dir: &Path, name: &str) -> &'a [&'a Found] {
+    in_folder
+        .iter()
+        .find(|(folder, _)| {
+            folder.parent() == dir.parent()
+                && **folder != dir
+                && folder
+                    .file_name()
+                    .is_some_and(|folder| folder.eq_ignore_ascii_case(name))
+        })
+        .map_or(&[], |(_, files)| files.as_slice())
+}
+
+fn group_folder(roots: &Roots, found: &[&Found], in_folder: &Folders, listing: &mut Listing) {
     let mut taken = vec![false; found.len()];
     for (index, file) in found.iter().enumerate() {
         if !file.is_character() {
@@ -441,14 +461,25 @@ fn group_folder(roots: &Roots, found: &[&Found], listing: &mut Listing) {
         let dressed = dressed(&wardrobe);
         // A file holding skills as well as a character offers them first.
         let own = file.holds.animations.then(|| file.rel.clone());
+        let is_tso = file.format.is(&formats::sims::skel::FORMAT);
+        let tso_animations = if is_tso {
+            sibling(in_folder, &file.dir, "Animations")
+        } else {
+            &[]
+        };
+        // A The Sims Online animation moving a bone the skeleton lacks
+        // cannot be shown on it.
+        let skeleton_bones = is_tso.then(|| tso_bones(&file.path)).flatten();
         let beside = found
             .iter()
+            .chain(tso_animations)
             .filter(|other| {
                 other.holds.animations
                     && !other.holds.meshes
                     && other.family() == file.family()
                     && other.rel != file.rel
                     && fits(Age::of_file(file_name(&other.rel)), age)
+                    && (!is_tso || moves_only(&other.path, skeleton_bones.as_deref()))
             })
             .map(|other| other.rel.clone());
         listing.characters.push(Character {
@@ -486,7 +517,14 @@ fn group_folder(roots: &Roots, found: &[&Found], listing: &mut Listing) {
                         .find(|other| other.is_character())
                 })
                 .map(|other| other.rel.clone());
-            match beside.map_or_else(|| named_skeleton(roots, file), Ok) {
+            let elsewhere = || {
+                if file.family() == "tso" {
+                    tso_skeleton(in_folder, file)
+                } else {
+                    named_skeleton(roots, file)
+                }
+            };
+            match beside.map_or_else(elsewhere, Ok) {
                 Ok(skeleton) => listing.meshes.push(LooseMesh {
                     file: file.rel.clone(),
                     format: file.format.name,
@@ -503,6 +541,57 @@ fn group_folder(roots: &Roots, found: &[&Found], listing: &mut Listing) {
 
 /// Why a mesh is not offered: nothing to pose it.
 const NO_SKELETON: &str = "a mesh with no skeleton of its family beside it to pose it on";
+
+/// Why a The Sims Online mesh is not offered.
+const NO_TSO_SKELETON: &str =
+    "a mesh of The Sims Online with no skeleton (.skel) beside it or in a Skeletons folder beside its folder to pose it on";
+
+/// The skeleton a The Sims Online mesh, binding or appearance is posed on
+/// where there is none beside it: the first in a `Skeletons` folder beside
+/// its folder, as the command line finds it.
+fn tso_skeleton(in_folder: &Folders, mesh: &Found) -> Result<String, String> {
+    sibling(in_folder, &mesh.dir, "Skeletons")
+        .iter()
+        .find(|other| other.family() == "tso" && other.bare_skeleton())
+        .map(|skeleton| skeleton.rel.clone())
+        .ok_or_else(|| NO_TSO_SKELETON.to_owned())
+}
+
+/// The bones of the The Sims Online skeleton at `path`; `None` when it
+/// cannot be read.
+fn tso_bones(path: &Path) -> Option<Vec<String>> {
+    use formats::schema::BinarySchema as _;
+    let bytes = read_at_most(path, DECODE_LIMIT).ok()?;
+    let skeleton = formats::sims::skel::Skeleton::from_bytes(&bytes).ok()?;
+    Some(
+        skeleton
+            .bones
+            .iter()
+            .map(|bone| bone.name.to_string())
+            .collect(),
+    )
+}
+
+/// Whether the The Sims Online animation at `path` moves only bones in
+/// `bones` (any, when the skeleton could not be read); one too large to
+/// decode while listing is taken to.
+fn moves_only(path: &Path, bones: Option<&[String]>) -> bool {
+    use formats::schema::BinarySchema as _;
+    let Some(bones) = bones else {
+        return true;
+    };
+    if fs::metadata(path).is_ok_and(|metadata| metadata.len() > DECODE_LIMIT) {
+        return true;
+    }
+    let Ok(bytes) = read_at_most(path, DECODE_LIMIT) else {
+        return false;
+    };
+    formats::sims::anim::Anim::from_bytes(&bytes).is_ok_and(|anim| {
+        anim.motions
+            .iter()
+            .all(|motion| bones.iter().any(|bone| *bone == motion.bone.to_string()))
+    })
+}
 
 /// Whether an animation of `animation`'s age fits a skeleton of
 /// `skeleton`'s (either unknown fits).
@@ -766,7 +855,9 @@ mod tests {
         ];
         let roots = Roots::new(std::slice::from_ref(&dir)).unwrap();
         let mut listing = Listing::default();
-        group_folder(&roots, &files.iter().collect::<Vec<_>>(), &mut listing);
+        let files: Vec<&Found> = files.iter().collect();
+        let in_folder: Folders = HashMap::from([(dir.as_path(), files.clone())]);
+        group_folder(&roots, &files, &in_folder, &mut listing);
         let adult = &listing.characters[0];
         assert_eq!(adult.open, "adult-skeleton.cmx");
         // Animations of its age only; the prop suit stays a plain mesh.
@@ -831,6 +922,115 @@ mod tests {
         assert!(child.wardrobe[1].images.is_empty());
         assert_eq!(child.wardrobe[0].images[0].file, "C002FClgt_Lisa01.bmp");
         assert!(listing.meshes.is_empty() && listing.problems.is_empty());
+    }
+
+    /// The Sims Online's files in FreeSO's folders, from the fixtures.
+    fn tso_folders(dir: &Path, with_skeletons: bool) {
+        let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures");
+        for (folder, name) in [
+            ("Appearances", "humanoid-arm.000010020000000c.apr"),
+            ("Bindings", "humanoid-arm.000010010000000b.bnd"),
+            ("Meshes", "humanoid-arm.0000100000000009.mesh"),
+            ("Animations", "a2o-humanoid-wave.anim"),
+        ] {
+            std::fs::create_dir_all(dir.join(folder)).unwrap();
+            std::fs::copy(fixtures.join(name), dir.join(folder).join(name)).unwrap();
+        }
+        if !with_skeletons {
+            return;
+        }
+        std::fs::create_dir_all(dir.join("Skeletons")).unwrap();
+        let humanoid = std::fs::read(fixtures.join("humanoid.skel")).unwrap();
+        std::fs::write(dir.join("Skeletons/humanoid.skel"), &humanoid).unwrap();
+        // A skeleton without the arm the wave moves.
+        use formats::schema::BinarySchema as _;
+        let mut armless = formats::sims::skel::Skeleton::from_bytes(&humanoid).unwrap();
+        armless
+            .bones
+            .retain(|bone| bone.name.to_string() != "L_ARM");
+        std::fs::write(
+            dir.join("Skeletons/z-armless.skel"),
+            armless.to_bytes().unwrap(),
+        )
+        .unwrap();
+    }
+
+    #[test]
+    fn the_sims_online_s_files_are_offered_on_the_skeletons_in_freeso_s_folders() {
+        let dir = tempfile::tempdir().unwrap();
+        tso_folders(dir.path(), true);
+        let roots = Roots::new(&[dir.path().to_path_buf()]).unwrap();
+        let listing = list(&roots, &Catalogue::default(), &never);
+        let characters: Vec<(&str, Vec<&str>)> = listing
+            .characters
+            .iter()
+            .map(|character| {
+                let animations = character.animations.iter().map(String::as_str);
+                (character.open.as_str(), animations.collect())
+            })
+            .collect();
+        // The wave moves the arm: it is not offered to the armless.
+        assert_eq!(
+            characters,
+            [
+                (
+                    "Skeletons/humanoid.skel",
+                    vec!["Animations/a2o-humanoid-wave.anim"]
+                ),
+                ("Skeletons/z-armless.skel", vec![]),
+            ]
+        );
+        let meshes: Vec<(&str, &str)> = listing
+            .meshes
+            .iter()
+            .map(|mesh| (mesh.file.as_str(), mesh.skeleton.as_str()))
+            .collect();
+        assert_eq!(
+            meshes,
+            [
+                (
+                    "Appearances/humanoid-arm.000010020000000c.apr",
+                    "Skeletons/humanoid.skel"
+                ),
+                (
+                    "Bindings/humanoid-arm.000010010000000b.bnd",
+                    "Skeletons/humanoid.skel"
+                ),
+                (
+                    "Meshes/humanoid-arm.0000100000000009.mesh",
+                    "Skeletons/humanoid.skel"
+                ),
+            ]
+        );
+        assert!(listing.problems.is_empty(), "{:?}", listing.problems);
+    }
+
+    #[test]
+    fn the_sims_online_s_meshes_without_a_skeleton_are_listed_with_the_reason() {
+        let dir = tempfile::tempdir().unwrap();
+        tso_folders(dir.path(), false);
+        let roots = Roots::new(&[dir.path().to_path_buf()]).unwrap();
+        let listing = list(&roots, &Catalogue::default(), &never);
+        assert!(listing.characters.is_empty() && listing.meshes.is_empty());
+        let problems: Vec<(&str, &str)> = listing
+            .problems
+            .iter()
+            .map(|problem| (problem.file.as_str(), problem.message.as_str()))
+            .collect();
+        assert_eq!(
+            problems,
+            [
+                (
+                    "Appearances/humanoid-arm.000010020000000c.apr",
+                    NO_TSO_SKELETON
+                ),
+                (
+                    "Bindings/humanoid-arm.000010010000000b.bnd",
+                    NO_TSO_SKELETON
+                ),
+                ("Meshes/humanoid-arm.0000100000000009.mesh", NO_TSO_SKELETON),
+            ]
+        );
     }
 
     #[test]
