@@ -58,7 +58,9 @@ fn identify(path: &Path, hasher: &mut impl std::hash::Hasher) {
                 .and_then(|time| time.duration_since(SystemTime::UNIX_EPOCH).ok())
                 .hash(hasher);
             // A link's identity is its own: where it leads counts too.
-            fs::read_link(path).ok().hash(hasher);
+            if metadata.file_type().is_symlink() {
+                fs::read_link(path).ok().hash(hasher);
+            }
         }
         Err(_) => 0u8.hash(hasher),
     }
