@@ -268,6 +268,14 @@ function missingPartFolder() {
   return folder;
 }
 
+/** A bone's step from its parent in the made-up TSO skeleton: legs down,
+ * arms out to their side, the rest up. */
+function step(name) {
+  const side = name.startsWith("L_") ? 1 : name.startsWith("R_") ? -1 : 0;
+  if (/_(LEG|FOOT|TOE)/.test(name)) return [0.1 * side, -0.4, 0];
+  return [0.15 * side, 0.3, 0];
+}
+
 /** The Sims Online's real files in FreeSO's folders, with a skeleton of
  * the adult's bones in `Skeletons` (the game's own is not public): each
  * bone a small step from its parent, the animations' keys replacing the
@@ -301,7 +309,7 @@ function tsoFolder(corpus) {
       name,
       parent,
       has_properties: 0,
-      translation: [0, 0.5, 0],
+      translation: step(name),
       rotation: [0, 0, 0, 1],
       can_translate: 1,
       can_rotate: 1,
@@ -445,7 +453,7 @@ try {
       console.log(`The Sims Online: animations offered on ${adult.open}: ${adult.animations.join(", ")}`);
       if (adult.animations.length !== 3) throw new Error("the real animations are not all offered on the adult skeleton");
       const anim = adult.animations.find((file) => file.includes("kart-ride"));
-      await mustDraw(page, tsoBase, new URLSearchParams({ open: cape.skeleton, mesh: cape.file, anim, frame: "1" }).toString(), "tso-cape-animated");
+      await mustDraw(page, tsoBase, new URLSearchParams({ open: cape.skeleton, mesh: cape.file, anim, frame: "0" }).toString(), "tso-cape-animated");
     } finally {
       tsoServer.server.kill("SIGINT");
       rmSync(tso, { recursive: true, force: true });
