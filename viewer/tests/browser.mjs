@@ -141,23 +141,45 @@ async function capture(page, base, query, name) {
   return { drawn, empty, box: figure.split(",").map(Number) };
 }
 
-/** Everything the list at `base` offers draws: characters, each with
- * each of its animations, and loose meshes as a click on them opens them. */
+/** Everything the list at `base` offers draws: each character as it
+ * opens and in each garment of its wardrobe, each loose mesh as a click on
+ * it opens it, and each of these with every skill of every animation
+ * offered with it (those whose data is there). */
 async function everythingOfferedDraws(page, base, label) {
   const listing = await (await fetch(`${base}api/list`)).json();
-  const offered = [];
+  const views = [];
+  const counts = { characters: 0, garments: 0, meshes: 0, skills: 0 };
+  const withSkills = async (view, animations) => {
+    views.push(view);
+    for (const anim of animations) {
+      const info = await (await fetch(`${base}api/info?${new URLSearchParams({ open: view.open, anim })}`)).json();
+      for (const skill of info.skills.filter((one) => !one.problem)) {
+        views.push({ ...view, anim, skill: skill.name });
+        counts.skills++;
+      }
+    }
+  };
   for (const character of listing.characters) {
-    offered.push([`open=${encodeURIComponent(character.open)}`, character.open]);
-    for (const anim of character.animations) {
-      offered.push([`${new URLSearchParams({ open: character.open, anim })}`, `${character.open} + ${anim}`]);
+    await withSkills({ open: character.open, mesh: [] }, character.animations);
+    counts.characters++;
+    for (const garment of character.wardrobe) {
+      views.push({ open: character.open, mesh: garment.files });
+      counts.garments++;
     }
   }
   for (const mesh of listing.meshes) {
-    offered.push([`${new URLSearchParams({ open: mesh.skeleton, mesh: mesh.file })}`, mesh.file]);
+    const skeleton = listing.characters.find((character) => character.open === mesh.skeleton);
+    await withSkills({ open: mesh.skeleton, mesh: [mesh.file] }, skeleton?.animations ?? []);
+    counts.meshes++;
   }
-  for (const [query, name] of offered) await mustDraw(page, base, query, null, 10);
-  const counts = `${listing.characters.length} characters, ${listing.meshes.length} loose meshes, ${offered.length} views in all`;
-  console.log(`${label}: ${counts} offered by the list, each ready and drawn; ${listing.problems.length} files listed as not shown`);
+  for (const view of views) {
+    const query = new URLSearchParams(Object.entries(view).filter(([key]) => key !== "mesh"));
+    for (const mesh of view.mesh) query.append("mesh", mesh);
+    await mustDraw(page, base, query.toString(), null, 10);
+  }
+  const offered = Object.entries(counts).map(([what, count]) => `${count} ${what}`).join(", ");
+  console.log(`${label}: ${offered} (${views.length} views) offered by the list, each ready and drawn; ${listing.problems.length} files listed as not shown`);
+  return views.length;
 }
 
 /** Waits until the page says it is ready (or failed); its state, message and figure box. */
