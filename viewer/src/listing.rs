@@ -605,17 +605,40 @@ fn file_name(rel: &str) -> &str {
 }
 
 /// The skeleton a mesh names (a Star Wars Galaxies `.mgn` names its
-/// skeletons, `appearance/skeleton/all_b.skt`), when it is under the roots;
-/// else why the mesh cannot be shown.
+/// skeletons, `appearance/skeleton/all_b.skt`, and a mesh list `.lmg` its
+/// meshes), when it is under the roots; else why the mesh cannot be shown.
 fn named_skeleton(roots: &Roots, mesh: &Found) -> Result<String, String> {
+    use formats::swg::{lmg, mgn};
     let no_skeleton = || NO_SKELETON.to_owned();
-    // Only a Star Wars Galaxies mesh names its skeleton.
-    if !mesh.format.is(&formats::swg::mgn::FORMAT) {
+    // Only a Star Wars Galaxies mesh or mesh list names its skeleton.
+    if !mesh.format.is(&mgn::FORMAT) && !mesh.format.is(&lmg::FORMAT) {
         return Err(no_skeleton());
     }
+    let folders: Vec<PathBuf> = roots.iter().map(|root| root.path.clone()).collect();
+    let files = Files::beside(&mesh.path)
+        .within(folders.into())
+        .with_limit(DECODE_LIMIT);
     let bytes = read_at_most(&mesh.path, DECODE_LIMIT)?;
     let document = (mesh.format.decode)(&bytes).map_err(|error| error.to_string())?;
-    let Some(swg) = document.as_any().downcast_ref::<formats::swg::mgn::Mesh>() else {
+    // A mesh list's levels are meshes of the same skeletons: its most
+    // detailed one says which.
+    let level;
+    let document = match document.as_any().downcast_ref::<lmg::MeshLevels>() {
+        Some(levels) => {
+            let Some(first) = levels.levels().into_iter().next() else {
+                return Err(no_skeleton());
+            };
+            let found = files
+                .find("its most detailed level", std::slice::from_ref(&first))
+                .map_err(|error| error.to_string())?;
+            level = (mgn::FORMAT.decode)(&found.bytes).map_err(|error| {
+                format!("its most detailed level, {}: {error}", found.path.display())
+            })?;
+            &level
+        }
+        None => &document,
+    };
+    let Some(swg) = document.as_any().downcast_ref::<mgn::Mesh>() else {
         return Err(no_skeleton());
     };
     let names: Vec<String> = swg
@@ -636,8 +659,6 @@ fn named_skeleton(roots: &Roots, mesh: &Found) -> Result<String, String> {
             ))
         }
     };
-    let folders: Vec<PathBuf> = roots.iter().map(|root| root.path.clone()).collect();
-    let files = Files::beside(&mesh.path).within(folders.into());
     match files.find("the skeleton", std::slice::from_ref(&name)) {
         Ok(found) => roots.relative(&found.path).ok_or_else(no_skeleton),
         Err(_) => Err(format!(
@@ -1030,6 +1051,47 @@ mod tests {
                 ),
                 ("Meshes/humanoid-arm.0000100000000009.mesh", NO_TSO_SKELETON),
             ]
+        );
+    }
+
+    #[test]
+    fn a_mesh_list_is_offered_on_the_skeleton_its_most_detailed_level_names() {
+        let dir = tempfile::tempdir().unwrap();
+        let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures");
+        for (folder, name) in [
+            ("appearance/mesh", "humanoid.lmg"),
+            ("appearance/mesh", "humanoid.mgn"),
+            ("appearance/skeleton", "humanoid.skt"),
+        ] {
+            std::fs::create_dir_all(dir.path().join(folder)).unwrap();
+            std::fs::copy(fixtures.join(name), dir.path().join(folder).join(name)).unwrap();
+        }
+        let roots = Roots::new(&[dir.path().to_path_buf()]).unwrap();
+        let listing = list(&roots, &Catalogue::default(), &never);
+        let meshes: Vec<(&str, &str)> = listing
+            .meshes
+            .iter()
+            .map(|mesh| (mesh.file.as_str(), mesh.skeleton.as_str()))
+            .collect();
+        let skeleton = "appearance/skeleton/humanoid.skt";
+        assert_eq!(
+            meshes,
+            [
+                ("appearance/mesh/humanoid.lmg", skeleton),
+                ("appearance/mesh/humanoid.mgn", skeleton)
+            ]
+        );
+        // Without its level, the list cannot be shown, and says why.
+        std::fs::remove_file(dir.path().join("appearance/mesh/humanoid.mgn")).unwrap();
+        let listing = list(&roots, &Catalogue::default(), &never);
+        assert!(listing.meshes.is_empty());
+        assert_eq!(listing.problems.len(), 1, "{:?}", listing.problems);
+        assert!(
+            listing.problems[0]
+                .message
+                .starts_with("cannot find its most detailed level"),
+            "{:?}",
+            listing.problems
         );
     }
 

@@ -172,10 +172,13 @@ impl Server {
             .into_owned()
             .collect();
         match path {
-            "/api/list" => json(
-                200,
-                &listing::list(&self.viewer.roots, &self.viewer.catalogue, gone),
-            ),
+            "/api/list" => {
+                let mut listing = listing::list(&self.viewer.roots, &self.viewer.catalogue, gone);
+                for problem in &mut listing.problems {
+                    problem.message = self.shown(&problem.message);
+                }
+                json(200, &listing)
+            }
             "/api/info" => self.info(&query),
             "/api/gltf" => self.gltf(&query, gone),
             _ => match web::file(path) {
