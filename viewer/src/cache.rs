@@ -18,9 +18,9 @@ use std::time::SystemTime;
 
 use crate::roots::Roots;
 
-/// How many bytes of answers are kept at most, unless told otherwise: a
-/// few dozen of the largest characters.
-pub const DEFAULT_CAPACITY: usize = 256 << 20;
+/// How many bytes of answers the server keeps at most: the views of a
+/// session (a character is 0.1 to 1 MB without textures, a few MB with).
+pub const DEFAULT_CAPACITY: usize = 128 << 20;
 
 /// Bytes counted for an answer beyond its own: the entry's bookkeeping.
 const ENTRY_OVERHEAD: usize = 256;

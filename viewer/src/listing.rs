@@ -23,6 +23,7 @@ use formats::capabilities::Capabilities;
 use formats::catalogue::Catalogue;
 use formats::files::Files;
 use formats::format::Format;
+use formats::rig::{Binding, RigOptions};
 use serde::Serialize;
 
 use crate::roots::Roots;
@@ -517,14 +518,12 @@ fn group_folder(roots: &Roots, found: &[&Found], in_folder: &Folders, listing: &
                         .find(|other| other.is_character())
                 })
                 .map(|other| other.rel.clone());
-            let elsewhere = || {
-                if file.family() == "tso" {
-                    tso_skeleton(in_folder, file)
-                } else {
-                    named_skeleton(roots, file)
-                }
+            let skeleton = if file.family() == "tso" {
+                tso_skeleton(roots, found, in_folder, file)
+            } else {
+                beside.map_or_else(|| named_skeleton(roots, file), Ok)
             };
-            match beside.map_or_else(elsewhere, Ok) {
+            match skeleton {
                 Ok(skeleton) => listing.meshes.push(LooseMesh {
                     file: file.rel.clone(),
                     format: file.format.name,
@@ -546,15 +545,67 @@ const NO_SKELETON: &str = "a mesh with no skeleton of its family beside it to po
 const NO_TSO_SKELETON: &str =
     "a mesh of The Sims Online with no skeleton (.skel) beside it or in a Skeletons folder beside its folder to pose it on";
 
-/// The skeleton a The Sims Online mesh, binding or appearance is posed on
-/// where there is none beside it: the first in a `Skeletons` folder beside
-/// its folder, as the command line finds it.
-fn tso_skeleton(in_folder: &Folders, mesh: &Found) -> Result<String, String> {
-    sibling(in_folder, &mesh.dir, "Skeletons")
+/// The skeleton a The Sims Online mesh, binding or appearance is posed
+/// on: the first beside it, else in a `Skeletons` folder beside its folder
+/// (as FreeSO keeps them: `adult.skel`, `child.skel`, `dog.skel`...), that
+/// has every bone it binds; else why there is none.
+fn tso_skeleton(
+    roots: &Roots,
+    found: &[&Found],
+    in_folder: &Folders,
+    mesh: &Found,
+) -> Result<String, String> {
+    let skeletons: Vec<&Found> = found
         .iter()
-        .find(|other| other.family() == "tso" && other.bare_skeleton())
-        .map(|skeleton| skeleton.rel.clone())
-        .ok_or_else(|| NO_TSO_SKELETON.to_owned())
+        .chain(sibling(in_folder, &mesh.dir, "Skeletons"))
+        .filter(|other| other.family() == "tso" && other.bare_skeleton())
+        .copied()
+        .collect();
+    let Some(first) = skeletons.first() else {
+        return Err(NO_TSO_SKELETON.to_owned());
+    };
+    let bound = tso_bound(roots, mesh)?;
+    let lacks = |skeleton: &Found| {
+        // A skeleton that cannot be read says so when it is shown.
+        let bones = tso_bones(&skeleton.path)?;
+        bound.iter().find(|bone| !bones.contains(bone))
+    };
+    match skeletons.iter().find(|skeleton| lacks(skeleton).is_none()) {
+        Some(skeleton) => Ok(skeleton.rel.clone()),
+        None => Err(format!(
+            "binds the bone {}, which the skeleton {} does not have",
+            lacks(first).map_or("", String::as_str),
+            first.rel
+        )),
+    }
+}
+
+/// The bones a The Sims Online mesh, binding or appearance binds, once the
+/// files it names are found; else why they cannot be had.
+fn tso_bound(roots: &Roots, mesh: &Found) -> Result<Vec<String>, String> {
+    let bytes = read_at_most(&mesh.path, DECODE_LIMIT)?;
+    let document = (mesh.format.decode)(&bytes).map_err(|error| error.to_string())?;
+    let folders: Vec<PathBuf> = roots.iter().map(|root| root.path.clone()).collect();
+    let files = Files::beside(&mesh.path)
+        .within(folders.into())
+        .with_limit(DECODE_LIMIT);
+    let skins = match document.rig().skins(&files, RigOptions::default()) {
+        None => return Ok(Vec::new()),
+        Some(skins) => skins.map_err(|error| error.to_string())?,
+    };
+    let mut bound: Vec<String> = Vec::new();
+    for skin in &skins {
+        let bones = match &skin.binding {
+            Binding::BoneSpace(binding) => &binding.bones,
+            Binding::Weighted(weights) => &weights.joints,
+        };
+        for bone in bones {
+            if !bound.contains(bone) {
+                bound.push(bone.clone());
+            }
+        }
+    }
+    Ok(bound)
 }
 
 /// The bones of the The Sims Online skeleton at `path`; `None` when it
@@ -970,7 +1021,7 @@ mod tests {
             .bones
             .retain(|bone| bone.name.to_string() != "L_ARM");
         std::fs::write(
-            dir.join("Skeletons/z-armless.skel"),
+            dir.join("Skeletons/a-armless.skel"),
             armless.to_bytes().unwrap(),
         )
         .unwrap();
@@ -994,13 +1045,14 @@ mod tests {
         assert_eq!(
             characters,
             [
+                ("Skeletons/a-armless.skel", vec![]),
                 (
                     "Skeletons/humanoid.skel",
                     vec!["Animations/a2o-humanoid-wave.anim"]
                 ),
-                ("Skeletons/z-armless.skel", vec![]),
             ]
         );
+        // The arm goes on the first skeleton that has the bone it binds.
         let meshes: Vec<(&str, &str)> = listing
             .meshes
             .iter()
@@ -1024,6 +1076,52 @@ mod tests {
             ]
         );
         assert!(listing.problems.is_empty(), "{:?}", listing.problems);
+    }
+
+    #[test]
+    fn the_sims_online_s_meshes_binding_bones_the_skeleton_lacks_are_listed_with_the_reason() {
+        let dir = tempfile::tempdir().unwrap();
+        tso_folders(dir.path(), true);
+        std::fs::remove_file(dir.path().join("Skeletons/humanoid.skel")).unwrap();
+        // And a binding whose mesh is not there.
+        use formats::schema::BinarySchema as _;
+        let bindings = dir.path().join("Bindings");
+        let bytes = std::fs::read(bindings.join("humanoid-arm.000010010000000b.bnd")).unwrap();
+        let mut binding = formats::sims::bnd::Bnd::from_bytes(&bytes).unwrap();
+        if let Some(mesh) = &mut binding.mesh {
+            mesh.id.file = 0x1005;
+        }
+        let other = bindings.join("other-arm.000010040000000b.bnd");
+        std::fs::write(other, binding.to_bytes().unwrap()).unwrap();
+        let roots = Roots::new(&[dir.path().to_path_buf()]).unwrap();
+        let listing = list(&roots, &Catalogue::default(), &never);
+        assert!(listing.meshes.is_empty(), "{:?}", listing.meshes);
+        let problems: Vec<(&str, &str)> = listing
+            .problems
+            .iter()
+            .map(|problem| (problem.file.as_str(), problem.message.as_str()))
+            .collect();
+        let lacks =
+            "binds the bone L_ARM, which the skeleton Skeletons/a-armless.skel does not have";
+        assert_eq!(problems.len(), 4, "{problems:?}");
+        assert_eq!(
+            problems[..2],
+            [
+                ("Appearances/humanoid-arm.000010020000000c.apr", lacks),
+                ("Bindings/humanoid-arm.000010010000000b.bnd", lacks),
+            ]
+        );
+        assert_eq!(problems[2].0, "Bindings/other-arm.000010040000000b.bnd");
+        assert!(
+            problems[2]
+                .1
+                .starts_with("cannot find the mesh 0000100500000009"),
+            "{problems:?}"
+        );
+        assert_eq!(
+            problems[3],
+            ("Meshes/humanoid-arm.0000100000000009.mesh", lacks)
+        );
     }
 
     #[test]
