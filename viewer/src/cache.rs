@@ -31,57 +31,60 @@ pub struct Inputs(u64);
 
 impl Inputs {
     /// The files and folders under `roots` as they are now: each one's
-    /// path, length and modification time, in name order. Links are not
-    /// followed: making an answer reads nothing outside the roots, and a
-    /// link's target inside them is walked on its own.
+    /// path, length and modification time. Links are not followed: making
+    /// an answer reads nothing outside the roots, and a link's target
+    /// inside them is looked at on its own.
     pub fn of(roots: &Roots) -> Inputs {
-        let mut hasher = std::collections::hash_map::DefaultHasher::new();
+        // Each entry's identity is hashed alone and the hashes summed, so
+        // that the folders need not be sorted; the walk keeps its own
+        // stack, however deep the folders go.
+        let mut sum = 0u64;
+        let mut folders = Vec::new();
         for root in roots.iter() {
-            identify(&root.path, &mut hasher);
+            if let Ok(metadata) = fs::symlink_metadata(&root.path) {
+                sum = sum.wrapping_add(identity(&root.path, &metadata));
+            }
             if root.is_dir {
-                walk(&root.path, &mut hasher);
+                folders.push(root.path.clone());
             }
         }
-        Inputs(hasher.finish())
+        while let Some(folder) = folders.pop() {
+            let Ok(entries) = fs::read_dir(&folder) else {
+                continue;
+            };
+            for entry in entries.flatten() {
+                // Looked at through the folder, not by the whole path again.
+                let Ok(metadata) = entry.metadata() else {
+                    continue;
+                };
+                let path = entry.path();
+                sum = sum.wrapping_add(identity(&path, &metadata));
+                if metadata.is_dir() {
+                    folders.push(path);
+                }
+            }
+        }
+        Inputs(sum)
     }
 }
 
-/// The identity of `path` (itself, not a link's target), into `hasher`.
-fn identify(path: &Path, hasher: &mut impl std::hash::Hasher) {
-    path.hash(hasher);
-    match fs::symlink_metadata(path) {
-        Ok(metadata) => {
-            metadata.len().hash(hasher);
-            metadata
-                .modified()
-                .ok()
-                .and_then(|time| time.duration_since(SystemTime::UNIX_EPOCH).ok())
-                .hash(hasher);
-            // A link's identity is its own: where it leads counts too.
-            if metadata.file_type().is_symlink() {
-                fs::read_link(path).ok().hash(hasher);
-            }
-        }
-        Err(_) => 0u8.hash(hasher),
+/// A hash of the identity of the entry at `path`, itself and not a link's
+/// target: its path, kind, length and modification time, and where a link
+/// leads.
+fn identity(path: &Path, metadata: &fs::Metadata) -> u64 {
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    path.hash(&mut hasher);
+    metadata.is_dir().hash(&mut hasher);
+    metadata.len().hash(&mut hasher);
+    metadata
+        .modified()
+        .ok()
+        .and_then(|time| time.duration_since(SystemTime::UNIX_EPOCH).ok())
+        .hash(&mut hasher);
+    if metadata.file_type().is_symlink() {
+        fs::read_link(path).ok().hash(&mut hasher);
     }
-}
-
-/// Every entry under `dir`, in name order, each identified.
-fn walk(dir: &Path, hasher: &mut impl std::hash::Hasher) {
-    let Ok(entries) = fs::read_dir(dir) else {
-        return;
-    };
-    let mut entries: Vec<(std::path::PathBuf, fs::FileType)> = entries
-        .flatten()
-        .filter_map(|entry| Some((entry.path(), entry.file_type().ok()?)))
-        .collect();
-    entries.sort_by(|(one, _), (other, _)| one.cmp(other));
-    for (path, kind) in entries {
-        identify(&path, hasher);
-        if kind.is_dir() {
-            walk(&path, hasher);
-        }
-    }
+    hasher.finish()
 }
 
 /// An answer kept: the asset and the warnings made with it.
