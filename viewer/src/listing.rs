@@ -585,10 +585,7 @@ fn tso_skeleton(
 fn tso_bound(roots: &Roots, mesh: &Found) -> Result<Vec<String>, String> {
     let bytes = read_at_most(&mesh.path, DECODE_LIMIT)?;
     let document = (mesh.format.decode)(&bytes).map_err(|error| error.to_string())?;
-    let folders: Vec<PathBuf> = roots.iter().map(|root| root.path.clone()).collect();
-    let files = Files::beside(&mesh.path)
-        .within(folders.into())
-        .with_limit(DECODE_LIMIT);
+    let files = files_beside(roots, &mesh.path);
     let skins = match document.rig().skins(&files, RigOptions::default()) {
         None => return Ok(Vec::new()),
         Some(skins) => skins.map_err(|error| error.to_string())?,
@@ -606,6 +603,15 @@ fn tso_bound(roots: &Roots, mesh: &Found) -> Result<Vec<String>, String> {
         }
     }
     Ok(bound)
+}
+
+/// Where the files a file at `path` names are found while listing: under
+/// the roots only, none larger than the listing decodes.
+fn files_beside(roots: &Roots, path: &Path) -> Files {
+    let folders: Vec<PathBuf> = roots.iter().map(|root| root.path.clone()).collect();
+    Files::beside(path)
+        .within(folders.into())
+        .with_limit(DECODE_LIMIT)
 }
 
 /// The bones of the The Sims Online skeleton at `path`; `None` when it
@@ -665,10 +671,7 @@ fn named_skeleton(roots: &Roots, mesh: &Found) -> Result<String, String> {
     if !mesh.format.is(&mgn::FORMAT) && !mesh.format.is(&lmg::FORMAT) {
         return Err(no_skeleton());
     }
-    let folders: Vec<PathBuf> = roots.iter().map(|root| root.path.clone()).collect();
-    let files = Files::beside(&mesh.path)
-        .within(folders.into())
-        .with_limit(DECODE_LIMIT);
+    let files = files_beside(roots, &mesh.path);
     let bytes = read_at_most(&mesh.path, DECODE_LIMIT)?;
     let document = (mesh.format.decode)(&bytes).map_err(|error| error.to_string())?;
     // A mesh list's levels are meshes of the same skeletons: its most
