@@ -232,12 +232,12 @@ impl Server {
         let request = serde_json::to_string(query).unwrap_or_default();
         // Taken before making, so that a file changed while the asset is
         // made gives a new one next time.
-        let inputs = Inputs::of(&self.viewer.roots);
-        if let Some(kept) = self.answers.get(&request, inputs) {
+        let inputs = Inputs::of(&self.viewer.roots, cache::MAX_ENTRIES);
+        if let Some(kept) = inputs.and_then(|inputs| self.answers.get(&request, inputs)) {
             return gltf_answer(&kept);
         }
         let answer = self.make_gltf(query, gone);
-        if answer.status == 200 {
+        if let (200, Some(inputs)) = (answer.status, inputs) {
             let warnings = answer
                 .headers
                 .iter()
