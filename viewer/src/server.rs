@@ -17,7 +17,7 @@ use export::assembly::{Dressing, Tone};
 use formats::catalogue::Catalogue;
 use serde::Serialize;
 
-use crate::cache::{self, Cache, Inputs, Kept};
+use crate::cache::{self, Cache, Kept};
 use crate::http::{self, Answer, Listening};
 use crate::listing;
 use crate::roots::Roots;
@@ -72,7 +72,7 @@ pub fn start(viewer: Viewer, port: u16) -> Result<Running, ServeError> {
     let server = Arc::new(Server {
         viewer,
         gltf_turns: Turns::new(GLTF_BUILDS),
-        answers: Cache::new(cache::DEFAULT_CAPACITY),
+        answers: Cache::new(cache::DEFAULT_CAPACITY, cache::MAX_ENTRIES),
     });
     let listening = http::serve(listener, move |request, client| {
         server.route(&request.target, &|| client.gone())
@@ -232,7 +232,7 @@ impl Server {
         let request = serde_json::to_string(query).unwrap_or_default();
         // Taken before making, so that a file changed while the asset is
         // made gives a new one next time.
-        let inputs = Inputs::of(&self.viewer.roots, cache::MAX_ENTRIES);
+        let inputs = self.answers.inputs(&self.viewer.roots);
         if let Some(kept) = inputs.and_then(|inputs| self.answers.get(&request, inputs)) {
             return gltf_answer(&kept);
         }
@@ -466,7 +466,7 @@ mod tests {
                 assets: Box::new(assets),
             },
             gltf_turns: Turns::new(GLTF_BUILDS),
-            answers: Cache::new(cache::DEFAULT_CAPACITY),
+            answers: Cache::new(cache::DEFAULT_CAPACITY, cache::MAX_ENTRIES),
         }
     }
 
@@ -541,7 +541,7 @@ mod tests {
                 assets: Box::new(Arc::clone(&assets)),
             },
             gltf_turns: Turns::new(GLTF_BUILDS),
-            answers: Cache::new(cache::DEFAULT_CAPACITY),
+            answers: Cache::new(cache::DEFAULT_CAPACITY, cache::MAX_ENTRIES),
         };
         let ask = |url: &str| {
             let answer = server.route(url, &|| false);
