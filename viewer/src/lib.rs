@@ -9,6 +9,7 @@
 //! shows what the command line would. The page itself ([`web`]) is plain
 //! ES modules and three.js, embedded in the binary.
 
+pub mod cache;
 pub mod http;
 pub mod listing;
 pub mod roots;

@@ -5,7 +5,8 @@
 //! glTF assets are made one at a time: making one can hold a decoded
 //! texture of hundreds of megabytes, and the cap on connections answered
 //! at once bounds threads, not memory. Other requests for assets wait
-//! their turn, up to [`GLTF_WAIT`].
+//! their turn, up to [`GLTF_WAIT`]. Made assets are kept ([`crate::cache`])
+//! and given again while the files under the paths are unchanged.
 
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
@@ -16,6 +17,7 @@ use export::assembly::{Dressing, Tone};
 use formats::catalogue::Catalogue;
 use serde::Serialize;
 
+use crate::cache::{self, Cache, Kept};
 use crate::http::{self, Answer, Listening};
 use crate::listing;
 use crate::roots::Roots;
@@ -70,6 +72,7 @@ pub fn start(viewer: Viewer, port: u16) -> Result<Running, ServeError> {
     let server = Arc::new(Server {
         viewer,
         gltf_turns: Turns::new(GLTF_BUILDS),
+        answers: Cache::new(cache::DEFAULT_CAPACITY, cache::MAX_ENTRIES),
     });
     let listening = http::serve(listener, move |request, client| {
         server.route(&request.target, &|| client.gone())
@@ -156,6 +159,8 @@ impl Drop for Turn<'_> {
 struct Server {
     viewer: Viewer,
     gltf_turns: Turns,
+    /// glTF answers made, by request.
+    answers: Cache,
 }
 
 impl Server {
@@ -167,10 +172,13 @@ impl Server {
             .into_owned()
             .collect();
         match path {
-            "/api/list" => json(
-                200,
-                &listing::list(&self.viewer.roots, &self.viewer.catalogue, gone),
-            ),
+            "/api/list" => {
+                let mut listing = listing::list(&self.viewer.roots, &self.viewer.catalogue, gone);
+                for problem in &mut listing.problems {
+                    problem.message = self.shown(&problem.message);
+                }
+                json(200, &listing)
+            }
             "/api/info" => self.info(&query),
             "/api/gltf" => self.gltf(&query, gone),
             _ => match web::file(path) {
@@ -218,7 +226,36 @@ impl Server {
         }
     }
 
+    /// The glTF answer to `query`: the one kept for it while the files
+    /// it may have been made from are unchanged, else one made now.
     fn gltf(&self, query: &[(String, String)], gone: &dyn Fn() -> bool) -> Answer {
+        let request = serde_json::to_string(query).unwrap_or_default();
+        // Taken before making, so that a file changed while the asset is
+        // made gives a new one next time.
+        let inputs = self.answers.inputs(&self.viewer.roots);
+        if let Some(kept) = inputs.and_then(|inputs| self.answers.get(&request, inputs)) {
+            return gltf_answer(&kept);
+        }
+        let answer = self.make_gltf(query, gone);
+        if let (200, Some(inputs)) = (answer.status, inputs) {
+            let warnings = answer
+                .headers
+                .iter()
+                .find(|(name, _)| *name == WARNINGS)
+                .map(|(_, warnings)| warnings.clone())
+                .unwrap_or_default();
+            let kept = Kept {
+                glb: answer.body,
+                warnings,
+            };
+            let kept = Arc::new(kept);
+            self.answers.put(request, inputs, Arc::clone(&kept));
+            return gltf_answer(&kept);
+        }
+        answer
+    }
+
+    fn make_gltf(&self, query: &[(String, String)], gone: &dyn Fn() -> bool) -> Answer {
         let Some(open) = self.file(query, "open") else {
             return not_found();
         };
@@ -309,10 +346,10 @@ impl Server {
                     .collect();
                 Answer {
                     status: 200,
-                    media_type: "model/gltf-binary",
+                    media_type: GLTF_BINARY,
                     body: made.glb,
                     headers: vec![(
-                        "X-Ossuary-Warnings",
+                        WARNINGS,
                         serde_json::to_string(&warnings).unwrap_or_default(),
                     )],
                 }
@@ -362,6 +399,19 @@ impl Server {
                 };
                 message.replace(&prefix, &replacement)
             })
+    }
+}
+
+/// The header giving the warnings made with an asset, as a JSON list.
+const WARNINGS: &str = "X-Ossuary-Warnings";
+const GLTF_BINARY: &str = "model/gltf-binary";
+
+fn gltf_answer(kept: &Kept) -> Answer {
+    Answer {
+        status: 200,
+        media_type: GLTF_BINARY,
+        body: kept.glb.clone(),
+        headers: vec![(WARNINGS, kept.warnings.clone())],
     }
 }
 
@@ -416,6 +466,7 @@ mod tests {
                 assets: Box::new(assets),
             },
             gltf_turns: Turns::new(GLTF_BUILDS),
+            answers: Cache::new(cache::DEFAULT_CAPACITY, cache::MAX_ENTRIES),
         }
     }
 
@@ -455,6 +506,66 @@ mod tests {
             }
         });
         assert_eq!(assets.most.load(Ordering::SeqCst), GLTF_BUILDS);
+    }
+
+    /// Makes an asset of the bytes of the file opened, counting how many
+    /// it makes.
+    #[derive(Default)]
+    struct Copying {
+        made: AtomicUsize,
+    }
+
+    impl Assets for Arc<Copying> {
+        fn gltf(&self, request: &GltfRequest) -> Result<Made, Refused> {
+            self.made.fetch_add(1, Ordering::SeqCst);
+            Ok(Made {
+                glb: std::fs::read(&request.open).unwrap(),
+                warnings: vec![format!("{} meshes", request.meshes.len())],
+            })
+        }
+
+        fn info(&self, _: &Path, _: Option<&Path>, _: usize) -> Result<Info, Refused> {
+            Ok(Info::default())
+        }
+    }
+
+    #[test]
+    fn an_asset_is_made_again_only_when_a_file_has_changed() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("a.skel"), "one").unwrap();
+        let assets = Arc::new(Copying::default());
+        let server = Server {
+            viewer: Viewer {
+                roots: Roots::new(&[dir.path().to_path_buf()]).unwrap(),
+                catalogue: Catalogue::default(),
+                assets: Box::new(Arc::clone(&assets)),
+            },
+            gltf_turns: Turns::new(GLTF_BUILDS),
+            answers: Cache::new(cache::DEFAULT_CAPACITY, cache::MAX_ENTRIES),
+        };
+        let ask = |url: &str| {
+            let answer = server.route(url, &|| false);
+            assert_eq!(answer.status, 200);
+            (answer.body, answer.headers)
+        };
+        let first = ask("/api/gltf?open=a.skel&mesh=");
+        assert_eq!(first.0, b"one");
+        assert_eq!(first.1, [(WARNINGS, r#"["0 meshes"]"#.to_owned())]);
+        assert_eq!(ask("/api/gltf?open=a.skel&mesh="), first);
+        assert_eq!(assets.made.load(Ordering::SeqCst), 1);
+        // Another request is another asset.
+        ask("/api/gltf?open=a.skel&mesh=&lod=0");
+        assert_eq!(assets.made.load(Ordering::SeqCst), 2);
+        // An edited file gives a new asset.
+        std::fs::write(dir.path().join("a.skel"), "three").unwrap();
+        assert_eq!(ask("/api/gltf?open=a.skel&mesh=").0, b"three");
+        assert_eq!(assets.made.load(Ordering::SeqCst), 3);
+        // So does a file that was not there, which the asset may use.
+        std::fs::write(dir.path().join("b.cmx"), "").unwrap();
+        assert_eq!(ask("/api/gltf?open=a.skel&mesh=").0, b"three");
+        assert_eq!(assets.made.load(Ordering::SeqCst), 4);
+        assert_eq!(ask("/api/gltf?open=a.skel&mesh=").0, b"three");
+        assert_eq!(assets.made.load(Ordering::SeqCst), 4);
     }
 
     #[test]
