@@ -251,8 +251,11 @@ pub fn import(
             },
             _ => skn,
         };
-        if let (Some(image), false) = (read.image, skn.texture.as_bytes() == b"x") {
-            let file = format!("{}.bmp", skn.texture.to_text());
+        let image_file = read.image.as_ref().and_then(|image| match fitting {
+            Some(_) => image_file_name(image.name(), &skn.texture.to_text()),
+            None => Some(format!("{}.bmp", skn.texture.to_text())),
+        });
+        if let (Some(image), Some(file)) = (read.image, image_file) {
             let known = character
                 .textures
                 .iter()
@@ -410,6 +413,36 @@ fn bone_of_skin_name(name: &str) -> Option<String> {
         .split('-')
         .nth(1)
         .map(str::to_owned)
+}
+
+/// The file the image of a skin that keeps its own texture field is
+/// written as: under the image's own name
+/// (ossuary's export names each image as the game's file it came from,
+/// `C001MAmed_Ross.bmp`), as an 8-bit `.bmp`, so that a skin whose texture
+/// field is `x` (the game chooses its image by suit and skin tone), or
+/// names another outfit's image, finds it without its field changing; an
+/// image without a name is written under the skin's texture field, and
+/// not at all when that is `x`. (A new skin's field is named for its
+/// image, and the image is written under it.)
+fn image_file_name(image_name: Option<&str>, texture_field: &str) -> Option<String> {
+    let named = image_name
+        .map(|name| {
+            let lower = name.to_ascii_lowercase();
+            [".bmp", ".png", ".tga", ".jpg", ".jpeg"]
+                .iter()
+                .find_map(|extension| {
+                    lower
+                        .ends_with(extension)
+                        .then(|| &name[..name.len() - extension.len()])
+                })
+                .unwrap_or(name)
+        })
+        .filter(|stem| !stem.is_empty());
+    match named {
+        Some(stem) => Some(format!("{stem}.bmp")),
+        None if texture_field == "x" => None,
+        None => Some(format!("{texture_field}.bmp")),
+    }
 }
 
 /// The texture name of a new image for a skin, as the game and
@@ -1515,6 +1548,36 @@ mod tests {
         let (tiny, _) = two_heaviest(vec![(0, 1.0), (1, 1e-6)]).unwrap();
         assert_eq!(tiny.blend, None);
         assert!(two_heaviest(Vec::new()).is_none());
+    }
+
+    #[test]
+    fn images_are_written_under_their_own_names_apart_from_the_texture_field() {
+        // A retail head whose field is x: the image the export chose to show it.
+        assert_eq!(
+            image_file_name(Some("C001MAmed_Ross.bmp"), "x").as_deref(),
+            Some("C001MAmed_Ross.bmp")
+        );
+        // A body whose field names another outfit's image keeps its field;
+        // the image shown is written under its own name beside it.
+        assert_eq!(
+            image_file_name(Some("B001MAFitmed_relax.bmp"), "extrememlgt_01").as_deref(),
+            Some("B001MAFitmed_relax.bmp")
+        );
+        // An image from elsewhere (Blender names it without an extension, or .png).
+        assert_eq!(
+            image_file_name(Some("cape.png"), "x").as_deref(),
+            Some("cape.bmp")
+        );
+        assert_eq!(
+            image_file_name(Some("CAPE.PNG"), "x").as_deref(),
+            Some("CAPE.bmp")
+        );
+        // Without a name: the texture field's, and none for x.
+        assert_eq!(
+            image_file_name(None, "capelgt").as_deref(),
+            Some("capelgt.bmp")
+        );
+        assert_eq!(image_file_name(Some(""), "x"), None);
     }
 
     #[test]
