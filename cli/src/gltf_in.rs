@@ -133,7 +133,7 @@ pub fn run_sims(context: &mut Context, request: &Request) -> Result<bool, CliErr
         files.push(skill.stream);
     }
     files.extend(character.textures);
-    write_group(path, request.folder, &files)?;
+    write_group(path, request.folder, &files, sims_place)?;
     Ok(true)
 }
 
@@ -254,7 +254,7 @@ pub fn run_swg(context: &mut Context, request: &Request) -> Result<bool, CliErro
         format!("{stem}.sat"),
         encoded(path, character.appearance.to_bytes(), "swg-sat")?,
     ));
-    write_group(path, request.folder, &files)?;
+    write_group(path, request.folder, &files, swg_place)?;
     Ok(true)
 }
 
@@ -385,9 +385,36 @@ fn rig_skeleton(path: &Path, file: &Cmx) -> Result<rig::Skeleton, CliError> {
         .ok_or_else(|| CliError::input(path, Problem::Import(ImportError::NoSkin)))
 }
 
-/// Writes every file into `folder`, all of them or none; the folder is
-/// made only when every name is fit to write.
-fn write_group(path: &Path, folder: &Path, files: &[(String, Vec<u8>)]) -> Result<(), CliError> {
+/// Where Star Wars Galaxies looks a file up under the folder holding
+/// `appearance/`, by its kind: the appearance in `appearance/`, mesh lists
+/// and meshes in `appearance/mesh/`, skeletons in `appearance/skeleton/`,
+/// as the `.sat` and `.lmg` written name them. `-o` is then the game's data
+/// folder (or a copy of its tree) the character drops into.
+fn swg_place(name: &str) -> &'static str {
+    let lower = name.to_ascii_lowercase();
+    if lower.ends_with(".skt") {
+        "appearance/skeleton"
+    } else if lower.ends_with(".lmg") || lower.ends_with(".mgn") {
+        "appearance/mesh"
+    } else {
+        "appearance"
+    }
+}
+
+/// The Sims find a character's files beside each other: all in `-o`.
+fn sims_place(_name: &str) -> &'static str {
+    ""
+}
+
+/// Writes every file into its place under `folder` (`place` names it from
+/// the file's name), all of them or none; the folders are made only when
+/// every name is fit to write.
+fn write_group(
+    path: &Path,
+    folder: &Path,
+    files: &[(String, Vec<u8>)],
+    place: fn(&str) -> &'static str,
+) -> Result<(), CliError> {
     if folder.is_file() || folder.as_os_str() == "-" {
         return Err(CliError::Usage(format!(
             "{}: -o names the folder the game's files are written into, created if missing",
@@ -409,21 +436,42 @@ fn write_group(path: &Path, folder: &Path, files: &[(String, Vec<u8>)]) -> Resul
         }
         names.push(lower);
     }
-    let made = !folder.exists();
-    std::fs::create_dir_all(folder).map_err(|source| CliError::Output {
-        path: folder.to_path_buf(),
-        source,
-    })?;
-    let paths: Vec<PathBuf> = files.iter().map(|(name, _)| folder.join(name)).collect();
+    let paths: Vec<PathBuf> = files
+        .iter()
+        .map(|(name, _)| folder.join(place(name)).join(name))
+        .collect();
+    // The folders this call makes, outermost first, so that a failed group
+    // takes them away again.
+    let mut made: Vec<PathBuf> = Vec::new();
+    for path in &paths {
+        for ancestor in path
+            .ancestors()
+            .skip(1)
+            .collect::<Vec<_>>()
+            .into_iter()
+            .rev()
+        {
+            if !ancestor.as_os_str().is_empty() && !ancestor.exists() {
+                std::fs::create_dir(ancestor).map_err(|source| CliError::Output {
+                    path: ancestor.to_path_buf(),
+                    source,
+                })?;
+                made.push(ancestor.to_path_buf());
+            }
+        }
+    }
     let group: Vec<(&Path, &[u8])> = paths
         .iter()
         .zip(files)
         .map(|(path, (_, bytes))| (path.as_path(), bytes.as_slice()))
         .collect();
     let written = output::write_files(&group);
-    if written.is_err() && made {
-        // Best effort: the group left nothing in it, so the folder goes too.
-        let _ = std::fs::remove_dir(folder);
+    if written.is_err() {
+        // Best effort: the group left nothing in them, so the folders it
+        // made go too, innermost first.
+        for made in made.iter().rev() {
+            let _ = std::fs::remove_dir(made);
+        }
     }
     written
 }

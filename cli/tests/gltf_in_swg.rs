@@ -151,27 +151,31 @@ fn the_swg_humanoid_comes_back_from_its_own_gltf() {
     assert_status(&output, 0);
     assert_eq!(
         files_below(&out),
-        ["humanoid.lmg", "humanoid.mgn", "humanoid.sat"].map(PathBuf::from)
+        placed_all(&["humanoid.lmg", "humanoid.mgn", "humanoid.sat"])
     );
     assert_status(&ossuary(&["check", &text(&out)]), 0);
     let original = body(Path::new(&fixture("humanoid.mgn")));
-    assert_same_geometry(&body(&out.join("humanoid.mgn")), &original, "humanoid.mgn");
+    assert_same_geometry(
+        &body(&placed(&out, "humanoid.mgn")),
+        &original,
+        "humanoid.mgn",
+    );
     // The appearance names the list, the list the mesh, as the game finds
     // them; ossuary poses the new character on the skeleton.
-    let joints = ossuary(&["joints", &text(&out.join("humanoid.sat"))]);
+    let joints = ossuary(&["joints", &text(&placed(&out, "humanoid.sat"))]);
     assert!(
         stderr(&joints).contains("humanoid.skt"),
         "{}",
         stderr(&joints)
     );
     let render = dir.path().join("back.png");
-    let skt_dir = out.join("appearance/skeleton");
-    std::fs::create_dir_all(&skt_dir).unwrap();
-    std::fs::copy(fixture("humanoid.skt"), skt_dir.join("humanoid.skt")).unwrap();
+    // The skeleton named with --skeleton is the game's: put where it looks.
+    std::fs::create_dir_all(placed(&out, "humanoid.skt").parent().unwrap()).unwrap();
+    std::fs::copy(fixture("humanoid.skt"), placed(&out, "humanoid.skt")).unwrap();
     assert_status(
         &ossuary(&[
             "render",
-            &text(&out.join("humanoid.sat")),
+            &text(&placed(&out, "humanoid.sat")),
             "-o",
             &text(&render),
         ]),
@@ -222,7 +226,7 @@ fn the_real_twilek_comes_back() {
     assert_status(&ossuary(&["check", &text(&out)]), 0);
     for mesh in ["twk_f_body_l0", "twk_f_head_l0"] {
         let original = body(&appearance.join(format!("mesh/{mesh}.mgn")));
-        assert_same_geometry(&body(&out.join(format!("{mesh}.mgn"))), &original, mesh);
+        assert_same_geometry(&body(&placed(&out, format!("{mesh}.mgn"))), &original, mesh);
     }
 }
 
@@ -243,7 +247,7 @@ fn an_swg_character_edited_in_blender_comes_back_with_its_edit() {
     assert_eq!(stderr(&output), "");
     assert_status(&ossuary(&["check", &text(&out)]), 0);
     let mut expected = body(Path::new(&fixture("humanoid.mgn")));
-    let back = body(&out.join("humanoid.mgn"));
+    let back = body(&placed(&out, "humanoid.mgn"));
     // Position 0 is where the body group's first vertex stands.
     assert_eq!(expected.shader_groups[0].position_indices[0], 0);
     assert!((back.positions[0][0] - (expected.positions[0][0] - 0.5)).abs() <= 1e-5);
@@ -251,7 +255,7 @@ fn an_swg_character_edited_in_blender_comes_back_with_its_edit() {
     assert_eq!(back, expected);
     for name in ["humanoid.lmg", "humanoid.skt"] {
         assert_eq!(
-            std::fs::read(out.join(name)).unwrap(),
+            std::fs::read(placed(&out, name)).unwrap(),
             std::fs::read(fixture(name)).unwrap(),
             "{name}"
         );
@@ -326,22 +330,28 @@ fn with_write_skeleton_the_gltf_s_own_skeleton_is_a_new_skt() {
     assert_status(&output, 0);
     assert_eq!(
         files_below(&out),
-        [
+        placed_all(&[
             "humanoid.lmg",
             "humanoid.mgn",
             "humanoid.sat",
             "humanoid.skt"
-        ]
-        .map(PathBuf::from)
+        ])
     );
     assert_status(&ossuary(&["check", &text(&out)]), 0);
     assert_same_joints(
-        &out.join("humanoid.skt"),
+        &placed(&out, "humanoid.skt"),
         Path::new(&fixture("humanoid.skt")),
     );
-    let skt =
-        formats::swg::skt::Skeleton::from_bytes(&std::fs::read(out.join("humanoid.skt")).unwrap())
-            .unwrap();
+    let skt = formats::swg::skt::Skeleton::from_bytes(
+        &std::fs::read(placed(&out, "humanoid.skt")).unwrap(),
+    )
+    .unwrap();
+    // One level in a FORM SLOD, as all_b.skt: io_scene_swg_msh reads no other.
+    assert!(matches!(
+        skt,
+        formats::swg::skt::Skeleton::LevelsOfDetail(_)
+    ));
+    assert_eq!(skt.levels().len(), 1);
     let level = &skt.levels()[0];
     let formats::swg::skt::SkeletonVersion::V2(columns) = &level.version;
     let identity = |q: &formats::swg::skt::Quaternion| (q.w, q.x, q.y, q.z) == (1.0, 0.0, 0.0, 0.0);
@@ -349,7 +359,7 @@ fn with_write_skeleton_the_gltf_s_own_skeleton_is_a_new_skt() {
     assert!(columns.post_rotations.iter().all(identity));
     // The mesh names the new skeleton.
     assert_eq!(
-        body(&out.join("humanoid.mgn")).skeletons[0].to_text(),
+        body(&placed(&out, "humanoid.mgn")).skeletons[0].to_text(),
         "appearance/skeleton/humanoid.skt"
     );
 }
@@ -381,7 +391,7 @@ fn the_real_twilek_s_skeleton_comes_back_as_one_skt() {
         ]),
         0,
     );
-    assert_same_joints(&out.join("twk_f.skt"), &appearance);
+    assert_same_joints(&placed(&out, "twk_f.skt"), &appearance);
 }
 
 /// Exports the appearance `sat` to `glb` and brings it back with no
@@ -396,12 +406,12 @@ fn assert_comes_back_byte_for_byte(sat: &Path, originals: &[PathBuf], dir: &Path
     assert_eq!(stderr(&output), "");
     let mut names: Vec<PathBuf> = originals
         .iter()
-        .map(|path| PathBuf::from(path.file_name().unwrap()))
+        .map(|path| placed(Path::new(""), path.file_name().unwrap()))
         .collect();
     names.sort();
     assert_eq!(files_below(&out), names);
     for original in originals {
-        let back = out.join(original.file_name().unwrap());
+        let back = placed(&out, original.file_name().unwrap());
         assert!(
             std::fs::read(&back).unwrap() == std::fs::read(original).unwrap(),
             "{} differs from {}",
@@ -481,7 +491,7 @@ fn an_edit_to_a_carried_swg_mesh_changes_exactly_the_values_edited() {
     ]);
     assert_status(&output, 0);
     assert_eq!(stderr(&output), "");
-    let back = body(&out.join("humanoid.mgn"));
+    let back = body(&placed(&out, "humanoid.mgn"));
     let mut expected = body(Path::new(&fixture("humanoid.mgn")));
     // glTF's x is SWG's -x.
     let entry = expected.shader_groups[0].position_indices[0] as usize;
@@ -495,7 +505,7 @@ fn an_edit_to_a_carried_swg_mesh_changes_exactly_the_values_edited() {
     assert_eq!(back, expected);
     for name in ["humanoid.sat", "humanoid.lmg", "humanoid.skt"] {
         assert_eq!(
-            std::fs::read(out.join(name)).unwrap(),
+            std::fs::read(placed(&out, name)).unwrap(),
             std::fs::read(fixture(name)).unwrap(),
             "{name}"
         );
@@ -553,7 +563,7 @@ fn without_its_carried_files_an_swg_mesh_is_derived_with_one_warning() {
     assert_status(&ossuary(&["check", &text(&out)]), 0);
     for mesh in ["twk_f_body_l0", "twk_f_head_l0"] {
         let original = body(&appearance.join(format!("mesh/{mesh}.mgn")));
-        let back = body(&out.join(format!("{mesh}.mgn")));
+        let back = body(&placed(&out, format!("{mesh}.mgn")));
         assert_same_geometry(&back, &original, mesh);
         assert!(back.zones.is_none() && back.lighting_vectors.is_none());
     }
@@ -641,7 +651,11 @@ fn damaged_carried_files_are_not_used() {
     );
     assert_status(&ossuary(&["check", &text(&out)]), 0);
     let original = body(Path::new(&fixture("humanoid.mgn")));
-    assert_same_geometry(&body(&out.join("humanoid.mgn")), &original, "humanoid.mgn");
+    assert_same_geometry(
+        &body(&placed(&out, "humanoid.mgn")),
+        &original,
+        "humanoid.mgn",
+    );
 }
 
 /// An appearance naming its `.mgn` itself (no mesh list) comes back so:
@@ -704,16 +718,15 @@ fn a_character_made_in_blender_becomes_an_swg_body() {
     assert_eq!(stderr(&output).lines().count(), 1, "{}", stderr(&output));
     assert_eq!(
         files_below(&out),
-        [
+        placed_all(&[
             "Cube.lmg",
             "Cube.mgn",
             "made-in-blender.sat",
             "made-in-blender.skt"
-        ]
-        .map(PathBuf::from)
+        ])
     );
     assert_status(&ossuary(&["check", &text(&out)]), 0);
-    let mesh = body(&out.join("Cube.mgn"));
+    let mesh = body(&placed(&out, "Cube.mgn"));
     assert_eq!(mesh.shader_groups.len(), 1);
     assert_eq!(mesh.shader_groups[0].shader.to_text(), "shader/box.sht");
     // Blender splits the box's 8 corners by face: 24 vertices, 12 triangles.
@@ -722,7 +735,7 @@ fn a_character_made_in_blender_becomes_an_swg_body() {
     let mut followed: Vec<String> = mesh.joints.iter().map(|joint| joint.to_text()).collect();
     followed.sort();
     assert_eq!(followed, ["ROOT", "SPINE"]);
-    let skeleton = joints(&out.join("made-in-blender.skt"));
+    let skeleton = joints(&placed(&out, "made-in-blender.skt"));
     assert_eq!(
         skeleton
             .iter()
@@ -730,19 +743,15 @@ fn a_character_made_in_blender_becomes_an_swg_body() {
             .collect::<Vec<_>>(),
         ["ROOT", "SPINE"]
     );
-    // The game looks the skeleton up under appearance/skeleton/.
-    let skt_dir = out.join("appearance/skeleton");
-    std::fs::create_dir_all(&skt_dir).unwrap();
-    std::fs::copy(
-        out.join("made-in-blender.skt"),
-        skt_dir.join("made-in-blender.skt"),
-    )
-    .unwrap();
+    // Written where the game looks it up, under appearance/skeleton/.
+    assert!(out
+        .join("appearance/skeleton/made-in-blender.skt")
+        .is_file());
     let render = dir.path().join("box.png");
     assert_status(
         &ossuary(&[
             "render",
-            &text(&out.join("made-in-blender.sat")),
+            &text(&placed(&out, "made-in-blender.sat")),
             "-o",
             &text(&render),
         ]),
@@ -767,7 +776,7 @@ fn assert_loose_mesh_comes_back(skeleton: &Path, mesh: &Path) {
     for original in [skeleton, mesh] {
         let name = original.file_name().unwrap();
         assert!(
-            std::fs::read(out.join(name)).unwrap() == std::fs::read(original).unwrap(),
+            std::fs::read(placed(&out, name)).unwrap() == std::fs::read(original).unwrap(),
             "{}",
             name.to_string_lossy()
         );
@@ -791,4 +800,26 @@ fn a_mesh_given_alone_comes_back_byte_for_byte() {
         &appearance.join("skeleton/all_b.skt"),
         &appearance.join("mesh/twk_f_hair_s01_l0.mgn"),
     );
+}
+
+/// Where `convert --to swg-sat` writes a file under `out`: as the game
+/// looks it up under the folder holding `appearance/`.
+fn placed(out: &Path, name: impl AsRef<Path>) -> PathBuf {
+    let name = name.as_ref();
+    let folder = match name.extension().and_then(|e| e.to_str()) {
+        Some("skt") => "appearance/skeleton",
+        Some("lmg" | "mgn") => "appearance/mesh",
+        _ => "appearance",
+    };
+    out.join(folder).join(name)
+}
+
+/// `placed` for each name, relative, in `files_below`'s order.
+fn placed_all(names: &[&str]) -> Vec<PathBuf> {
+    let mut paths: Vec<PathBuf> = names
+        .iter()
+        .map(|name| placed(Path::new(""), name))
+        .collect();
+    paths.sort();
+    paths
 }

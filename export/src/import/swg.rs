@@ -39,7 +39,10 @@ use formats::swg::mgn::{
     ShaderGroup, TriangleList, Weight,
 };
 use formats::swg::sat::{Appearance, AppearanceV3, AppearanceVersion, SkeletonAttachment};
-use formats::swg::skt::{Quaternion, Skeleton as Skt, SkeletonForm, SkeletonV2, SkeletonVersion};
+use formats::swg::skt::{
+    LodForm, LodListV0, LodVersion, Quaternion, Skeleton as Skt, SkeletonForm, SkeletonV2,
+    SkeletonVersion,
+};
 use glam::Vec3;
 use serde::{Deserialize, Serialize};
 
@@ -124,7 +127,8 @@ pub fn skeleton_at_root(file: &str) -> SkeletonAttachment {
 /// w)` to `(x, -y, -z, w)`), stored whole as its bind rotation (`BPRO`),
 /// its pre- and post-rotations (`RPRE`, `RPST`) the identity, since the
 /// three export composed cannot be split again; its translation mirrored
-/// back (`BPTR`); rotation order 0.
+/// back (`BPTR`); rotation order 0. Written as one level of detail in a
+/// `FORM SLOD`.
 pub fn skeleton_of(asset: &Asset) -> Result<Skt, ImportError> {
     let joints = super::sims::rest_joints(asset)?;
     let identity = Quaternion {
@@ -134,7 +138,7 @@ pub fn skeleton_of(asset: &Asset) -> Result<Skt, ImportError> {
         z: 0.0,
     };
     let count = |what: &str| ImportError::Gltf(format!("too many joints for {what}"));
-    Ok(Skt::Single(SkeletonForm {
+    let skeleton = SkeletonForm {
         version: SkeletonVersion::V2(SkeletonV2 {
             joint_count: Count::new(),
             names: joints
@@ -165,6 +169,14 @@ pub fn skeleton_of(asset: &Asset) -> Result<Skt, ImportError> {
                 })
                 .collect(),
             rotation_orders: vec![0; joints.len()],
+        }),
+    };
+    // In a level-of-detail wrapper of one level, as `all_b.skt` is: the game
+    // reads either kind, and io_scene_swg_msh's importer only this one.
+    Ok(Skt::LevelsOfDetail(LodForm {
+        version: LodVersion::V0(LodListV0 {
+            level_count: Count::new(),
+            levels: vec![skeleton],
         }),
     }))
 }
@@ -326,7 +338,7 @@ pub fn import(
             }
             None if named_by_appearance(originals, &path) => None,
             None => Some((
-                format!("{stem}.lmg"),
+                format!("{}.lmg", list_stem(&stem)),
                 MeshLevels {
                     version: MeshLevelsVersion::V0(MeshLevelsV0 {
                         level_count: Count::new(),
@@ -452,6 +464,22 @@ struct Group<'a> {
     target_names: Vec<String>,
     place: Option<GroupExtras>,
     read: super::mesh::MeshData<'a>,
+}
+
+/// The name of a new mesh list for the mesh `stem`: the game names a
+/// level `<list>_l<N>` (`twk_f_body_l0.mgn` in `twk_f_body.lmg`), so a
+/// level's suffix is left off.
+fn list_stem(stem: &str) -> &str {
+    match stem.rsplit_once("_l") {
+        Some((list, level))
+            if !list.is_empty()
+                && !level.is_empty()
+                && level.bytes().all(|b| b.is_ascii_digit()) =>
+        {
+            list
+        }
+        _ => stem,
+    }
 }
 
 /// `appearance/mesh/twk_f_body_l0.mgn` as `twk_f_body_l0`.
@@ -760,4 +788,19 @@ fn same_rest(rest: &rig::Transform, joint: &super::sims::RestJoint) -> bool {
     let close =
         |a: &[f32; 3], b: &[f32; 3]| a.iter().zip(b).all(|(p, q)| (p - q).abs() <= carried::SAME);
     close(translation, &[-x, y, z]) && (dot.abs() - 1.0).abs() <= carried::SAME
+}
+
+#[cfg(test)]
+mod tests {
+    use super::list_stem;
+
+    #[test]
+    fn a_new_mesh_list_is_named_as_the_game_names_its_levels() {
+        assert_eq!(list_stem("twk_f_body_l0"), "twk_f_body");
+        assert_eq!(list_stem("hum_m_hair_l12"), "hum_m_hair");
+        assert_eq!(list_stem("Cube"), "Cube");
+        assert_eq!(list_stem("wall_lamp"), "wall_lamp");
+        assert_eq!(list_stem("_l0"), "_l0");
+        assert_eq!(list_stem("body_l"), "body_l");
+    }
 }
