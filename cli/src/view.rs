@@ -8,9 +8,12 @@ use std::sync::mpsc;
 use export::Container;
 use formats::catalogue::Catalogue;
 use formats::rig::{self, RigOptions};
+use formats::schema::{BinarySchema as _, RawString};
+use formats::swg::pal::Palette;
+use formats::swg::sht::{Choice, Shader, Tinted};
 use viewer::roots::Roots;
 use viewer::server::{self, Viewer};
-use viewer::{Assets, GltfRequest, Info, Made, Refused, Skill};
+use viewer::{Assets, Chooses, GltfRequest, Info, Made, Refused, Skill, Variable};
 
 use crate::error::{shown, CliError};
 use crate::input::{self, Input};
@@ -122,6 +125,7 @@ impl Assets for CommandLine {
         let animations: Vec<PathBuf> = request.anim.iter().cloned().collect();
         let skills: Vec<String> = request.skill.iter().cloned().collect();
         let (glb, warnings) = self.run(|context| {
+            hand_over_customization(context, &request.customization);
             let convert = gltf::Request {
                 inputs: &inputs,
                 animations: &animations,
@@ -143,7 +147,13 @@ impl Assets for CommandLine {
         })
     }
 
-    fn info(&self, open: &Path, anim: Option<&Path>, lod: usize) -> Result<Info, Refused> {
+    fn info(
+        &self,
+        open: &Path,
+        meshes: &[PathBuf],
+        anim: Option<&Path>,
+        lod: usize,
+    ) -> Result<Info, Refused> {
         let (info, warnings) = self.run(|context| {
             let catalogue = context.catalogue;
             let input = input::load(&catalogue, open, None)?;
@@ -151,10 +161,173 @@ impl Assets for CommandLine {
                 Some(anim) => Some(input::load(&catalogue, anim, None)?),
                 None => None,
             };
-            facts(&input, animated.as_ref().unwrap_or(&input), lod)
+            let info = facts(&input, animated.as_ref().unwrap_or(&input), lod)?;
+            let worn = load_all(&catalogue, meshes)?;
+            let variables = variables_of(std::iter::once(&input).chain(&worn), lod);
+            Ok(Info { variables, ..info })
         });
         Ok(Info { warnings, ..info? })
     }
+
+    fn variables(
+        &self,
+        open: &Path,
+        meshes: &[PathBuf],
+        lod: usize,
+    ) -> Result<Vec<Variable>, Refused> {
+        let (variables, _) = self.run(|context| {
+            let input = input::load(&context.catalogue, open, None)?;
+            let worn = load_all(&context.catalogue, meshes)?;
+            Ok(variables_of(std::iter::once(&input).chain(&worn), lod))
+        });
+        variables
+    }
+}
+
+fn load_all(catalogue: &Catalogue, paths: &[PathBuf]) -> Result<Vec<Input>, CliError> {
+    paths
+        .iter()
+        .map(|path| input::load(catalogue, path, None))
+        .collect()
+}
+
+/// HAND-OVER to export's materials: the chosen customization goes to the
+/// conversion here. Until `gltf::Request` takes the values (export tints
+/// the materials when it makes the glTF; the viewer applies nothing
+/// itself), the asset is made without them and says so.
+fn hand_over_customization(context: &mut Context, customization: &[(String, u32)]) {
+    if customization.is_empty() {
+        return;
+    }
+    let chosen: Vec<String> = customization
+        .iter()
+        .map(|(name, value)| format!("{name}={value}"))
+        .collect();
+    context.warn(&format!(
+        "the customization chosen ({}) is not applied: this build's glTF export does not colour Star Wars Galaxies materials",
+        chosen.join(", ")
+    ));
+}
+
+/// The customization variables of the shaders the meshes of `inputs` name
+/// at level `lod`, each name once (the first shader naming it says what it
+/// chooses), as export applies them: palette entries tinting a texture
+/// factor, and texture switches. A shader or palette that cannot be had
+/// gives no variables: making the asset says why.
+fn variables_of<'a>(inputs: impl Iterator<Item = &'a Input>, lod: usize) -> Vec<Variable> {
+    let mut variables: Vec<Variable> = Vec::new();
+    let mut shaders_read: Vec<String> = Vec::new();
+    for input in inputs {
+        let Ok(skins) = input.skins(RigOptions { lod }) else {
+            continue;
+        };
+        for name in skins.iter().filter_map(|skin| skin.texture.as_deref()) {
+            if !names_shader(name) || shaders_read.iter().any(|read| read == name) {
+                continue;
+            }
+            shaders_read.push(name.to_owned());
+            let Ok(found) = Shader::find_file(&input.files, &RawString::from(name)) else {
+                continue;
+            };
+            let Ok(shader) = Shader::from_bytes(&found.bytes) else {
+                continue;
+            };
+            for variable in shader.variables() {
+                let name = variable.name.to_text();
+                if variables
+                    .iter()
+                    .any(|known| known.name.eq_ignore_ascii_case(&name))
+                {
+                    continue;
+                }
+                if let Some(variable) = shown_variable(&shader, &input.files, name, variable.choice)
+                {
+                    variables.push(variable);
+                }
+            }
+        }
+    }
+    variables
+}
+
+/// A variable named `name` choosing `choice`, as the page shows it; `None`
+/// when it changes nothing export draws (a material's colour) or has no
+/// choices to offer.
+fn shown_variable(
+    shader: &Shader,
+    files: &formats::files::Files,
+    name: String,
+    choice: Choice<'_>,
+) -> Option<Variable> {
+    let (choices, default, chooses) = match choice {
+        Choice::Palette {
+            palette,
+            tinted: Tinted::TextureFactor(_),
+            ..
+        } => {
+            let found = Shader::find_file(files, palette).ok()?;
+            let colours: Vec<String> = Palette::from_bytes(&found.bytes)
+                .ok()?
+                .entries
+                .iter()
+                .map(|entry| format!("#{:02x}{:02x}{:02x}", entry.red, entry.green, entry.blue))
+                .collect();
+            let chooses = Chooses::Palette {
+                palette: palette.to_text(),
+                colours,
+            };
+            // Export tints with entry 0 unless told.
+            (chooses_count(&chooses), 0, chooses)
+        }
+        // Material colours tint lighting, which export does not take from
+        // a palette.
+        Choice::Palette { .. } => return None,
+        Choice::Texture { tag, textures, .. } => {
+            // Unless told, export shows the texture the shader itself names.
+            let own = shader.texture(tag).and_then(|texture| texture.name);
+            let default = own
+                .and_then(|own| textures.iter().position(|one| same_path(one, own)))
+                .unwrap_or(0);
+            let chooses = Chooses::Texture {
+                tag: tag.to_string(),
+                textures: textures.iter().map(RawString::to_text).collect(),
+            };
+            (
+                chooses_count(&chooses),
+                u32::try_from(default).ok()?,
+                chooses,
+            )
+        }
+    };
+    (choices > 0).then_some(Variable {
+        name,
+        choices,
+        default,
+        chooses,
+    })
+}
+
+/// How many values a variable choosing `chooses` takes.
+fn chooses_count(chooses: &Chooses) -> u32 {
+    let count = match chooses {
+        Chooses::Palette { colours, .. } => colours.len(),
+        Chooses::Texture { textures, .. } => textures.len(),
+    };
+    u32::try_from(count).unwrap_or(u32::MAX)
+}
+
+/// Whether a mesh's texture names a shader (`shader/twk_f_skull.sht`).
+fn names_shader(texture: &str) -> bool {
+    texture
+        .rsplit_once('.')
+        .is_some_and(|(_, extension)| extension.eq_ignore_ascii_case("sht"))
+}
+
+/// Whether two paths a shader gives name the same file, as the game finds
+/// files: without regard to case or slash direction.
+fn same_path(one: &RawString, other: &RawString) -> bool {
+    let normal = |path: &RawString| path.to_text().replace('\\', "/").to_ascii_lowercase();
+    normal(one) == normal(other)
 }
 
 /// What `info` says of `input`, its levels and the blend targets of its
@@ -228,5 +401,6 @@ fn facts(input: &Input, animated: &Input, lod: usize) -> Result<Info, CliError> 
         skills,
         warnings: Vec::new(),
         axes: axes.to_owned(),
+        variables: Vec::new(),
     })
 }

@@ -197,6 +197,14 @@ impl Server {
         let Some(open) = self.file(query, "open") else {
             return not_found();
         };
+        // Only the meshes named: their customization variables are told.
+        let mut meshes = Vec::new();
+        for rel in all(query, "mesh").filter(|rel| !rel.is_empty()) {
+            match self.viewer.roots.resolve(rel) {
+                Some(path) => meshes.push(path),
+                None => return not_found(),
+            }
+        }
         let anim = match first(query, "anim") {
             Some(rel) => match self.viewer.roots.resolve(rel) {
                 Some(path) => Some(path),
@@ -209,7 +217,11 @@ impl Server {
             Some(Ok(lod)) => lod,
             Some(Err(_)) => return self.bad_request("lod is a whole number"),
         };
-        match self.viewer.assets.info(&open, anim.as_deref(), lod) {
+        match self
+            .viewer
+            .assets
+            .info(&open, &meshes, anim.as_deref(), lod)
+        {
             Ok(mut info) => {
                 info.facts = info.facts.iter().map(|fact| self.shown(fact)).collect();
                 info.warnings = info
@@ -316,6 +328,14 @@ impl Server {
                 None => return not_found(),
             }
         }
+        // `custom=NAME:INDEX`: a customization variable's value.
+        let mut customization = Vec::new();
+        for custom in all(query, "custom") {
+            match crate::custom_value(custom) {
+                Ok(custom) => customization.push(custom),
+                Err(error) => return self.bad_request(&error.to_string()),
+            }
+        }
         let request = GltfRequest {
             open: open.clone(),
             meshes,
@@ -324,6 +344,7 @@ impl Server {
             lod,
             blends,
             dressing: Dressing { tone, images },
+            customization,
         };
         let Some(_turn) = self.gltf_turns.take(Instant::now() + GLTF_WAIT, gone) else {
             return json(
@@ -337,6 +358,18 @@ impl Server {
                 },
             );
         };
+        // The variables are read only when a value is chosen: an asset
+        // with none needs no look at the shaders.
+        if !request.customization.is_empty() {
+            let variables =
+                match (self.viewer.assets).variables(&request.open, &request.meshes, request.lod) {
+                    Ok(variables) => variables,
+                    Err(refused) => return self.refused(&open, &refused),
+                };
+            if let Err(error) = crate::check_customization(&request.customization, &variables) {
+                return self.bad_request(&error.to_string());
+            }
+        }
         match self.viewer.assets.gltf(&request) {
             Ok(made) => {
                 let warnings: Vec<String> = made
@@ -431,7 +464,24 @@ mod tests {
     use std::sync::atomic::{AtomicUsize, Ordering};
 
     use super::*;
-    use crate::{Info, Made};
+    use crate::{Chooses, Info, Made, Variable};
+
+    /// A palette variable of three colours.
+    fn skin_colour() -> Variable {
+        Variable {
+            name: "index_color_skin".to_owned(),
+            choices: 3,
+            default: 0,
+            chooses: Chooses::Palette {
+                palette: "palette/pc_skin_twk.pal".to_owned(),
+                colours: vec![
+                    "#ff0000".to_owned(),
+                    "#00ff00".to_owned(),
+                    "#0000ff".to_owned(),
+                ],
+            },
+        }
+    }
 
     /// Makes assets slowly, counting how many it makes at once.
     #[derive(Default)]
@@ -452,8 +502,18 @@ mod tests {
             })
         }
 
-        fn info(&self, _: &Path, _: Option<&Path>, _: usize) -> Result<Info, Refused> {
+        fn info(
+            &self,
+            _: &Path,
+            _: &[PathBuf],
+            _: Option<&Path>,
+            _: usize,
+        ) -> Result<Info, Refused> {
             Ok(Info::default())
+        }
+
+        fn variables(&self, _: &Path, _: &[PathBuf], _: usize) -> Result<Vec<Variable>, Refused> {
+            Ok(Vec::new())
         }
     }
 
@@ -518,14 +578,32 @@ mod tests {
     impl Assets for Arc<Copying> {
         fn gltf(&self, request: &GltfRequest) -> Result<Made, Refused> {
             self.made.fetch_add(1, Ordering::SeqCst);
+            let custom = request
+                .customization
+                .iter()
+                .map(|(name, value)| format!(" {name}={value}"));
             Ok(Made {
                 glb: std::fs::read(&request.open).unwrap(),
-                warnings: vec![format!("{} meshes", request.meshes.len())],
+                warnings: vec![format!(
+                    "{} meshes{}",
+                    request.meshes.len(),
+                    custom.collect::<String>()
+                )],
             })
         }
 
-        fn info(&self, _: &Path, _: Option<&Path>, _: usize) -> Result<Info, Refused> {
+        fn info(
+            &self,
+            _: &Path,
+            _: &[PathBuf],
+            _: Option<&Path>,
+            _: usize,
+        ) -> Result<Info, Refused> {
             Ok(Info::default())
+        }
+
+        fn variables(&self, _: &Path, _: &[PathBuf], _: usize) -> Result<Vec<Variable>, Refused> {
+            Ok(vec![skin_colour()])
         }
     }
 
@@ -566,6 +644,111 @@ mod tests {
         assert_eq!(assets.made.load(Ordering::SeqCst), 4);
         assert_eq!(ask("/api/gltf?open=a.skel&mesh=").0, b"three");
         assert_eq!(assets.made.load(Ordering::SeqCst), 4);
+    }
+
+    fn copying_server(dir: &Path, assets: &Arc<Copying>) -> Server {
+        std::fs::write(dir.join("a.skel"), "one").unwrap();
+        Server {
+            viewer: Viewer {
+                roots: Roots::new(&[dir.to_path_buf()]).unwrap(),
+                catalogue: Catalogue::default(),
+                assets: Box::new(Arc::clone(assets)),
+            },
+            gltf_turns: Turns::new(GLTF_BUILDS),
+            answers: Cache::new(cache::DEFAULT_CAPACITY, cache::MAX_ENTRIES),
+        }
+    }
+
+    #[test]
+    fn customizations_are_read_checked_against_the_variables_and_passed_on() {
+        let dir = tempfile::tempdir().unwrap();
+        let assets = Arc::new(Copying::default());
+        let server = copying_server(dir.path(), &assets);
+        let message = |custom: &str| {
+            let answer = server.route(&format!("/api/gltf?open=a.skel&mesh=&{custom}"), &|| false);
+            let body: serde_json::Value = serde_json::from_slice(&answer.body).unwrap();
+            (
+                answer.status,
+                body["message"].as_str().unwrap_or("").to_owned(),
+            )
+        };
+        let syntax = |value: &str| {
+            (
+                400,
+                format!("`{value}` is not NAME:INDEX (a variable's name and a whole number)"),
+            )
+        };
+        assert_eq!(
+            message("custom=index_color_skin"),
+            syntax("index_color_skin")
+        );
+        assert_eq!(
+            message("custom=index_color_skin:"),
+            syntax("index_color_skin:")
+        );
+        assert_eq!(message("custom=:2"), syntax(":2"));
+        assert_eq!(
+            message("custom=index_color_skin:-1"),
+            syntax("index_color_skin:-1")
+        );
+        assert_eq!(
+            message("custom=index_color_skin:4294967296"),
+            syntax("index_color_skin:4294967296")
+        );
+        assert_eq!(
+            message("custom=index_age:1"),
+            (
+                400,
+                "the character has no customization variable `index_age` (it has index_color_skin)"
+                    .to_owned()
+            )
+        );
+        assert_eq!(
+            message("custom=index_color_skin:3"),
+            (
+                400,
+                "`index_color_skin` takes a value from 0 to 2, not 3".to_owned()
+            )
+        );
+        assert_eq!(
+            message("custom=index_color_skin:1&custom=index_color_skin:2"),
+            (400, "`index_color_skin` is chosen twice".to_owned())
+        );
+        assert_eq!(assets.made.load(Ordering::SeqCst), 0);
+        let answer = server.route(
+            "/api/gltf?open=a.skel&mesh=&custom=index_color_skin:2",
+            &|| false,
+        );
+        assert_eq!(answer.status, 200);
+        assert_eq!(
+            answer.headers,
+            [(WARNINGS, r#"["0 meshes index_color_skin=2"]"#.to_owned())]
+        );
+    }
+
+    #[test]
+    fn each_customization_is_an_asset_of_its_own() {
+        let dir = tempfile::tempdir().unwrap();
+        let assets = Arc::new(Copying::default());
+        let server = copying_server(dir.path(), &assets);
+        let warnings = |url: &str| {
+            let answer = server.route(url, &|| false);
+            assert_eq!(answer.status, 200);
+            answer.headers
+        };
+        let plain = warnings("/api/gltf?open=a.skel&mesh=");
+        let red = warnings("/api/gltf?open=a.skel&mesh=&custom=index_color_skin:0");
+        let blue = warnings("/api/gltf?open=a.skel&mesh=&custom=index_color_skin:2");
+        assert_eq!(assets.made.load(Ordering::SeqCst), 3);
+        assert_ne!(red, blue);
+        assert_ne!(plain, red);
+        // Asked again, each is the one kept.
+        assert_eq!(
+            warnings("/api/gltf?open=a.skel&mesh=&custom=index_color_skin:2"),
+            blue
+        );
+        assert_eq!(warnings("/api/gltf?open=a.skel&mesh="), plain);
+        assert_eq!(assets.made.load(Ordering::SeqCst), 3);
     }
 
     #[test]
