@@ -11,6 +11,7 @@ use formats::rig::{self, RigOptions};
 use formats::schema::{BinarySchema as _, RawString};
 use formats::swg::pal::Palette;
 use formats::swg::sht::{Choice, Shader, Tinted};
+use viewer::listing::family_of;
 use viewer::roots::Roots;
 use viewer::server::{self, Viewer};
 use viewer::{Assets, Chooses, GltfRequest, Info, Made, Refused, Skill, Variable};
@@ -217,7 +218,9 @@ fn hand_over_customization(context: &mut Context, customization: &[(String, u32)
 fn variables_of<'a>(inputs: impl Iterator<Item = &'a Input>, lod: usize) -> Vec<Variable> {
     let mut variables: Vec<Variable> = Vec::new();
     let mut shaders_read: Vec<String> = Vec::new();
-    for input in inputs {
+    // Only Star Wars Galaxies meshes name shaders: no other file's skins
+    // are made for this.
+    for input in inputs.filter(|input| family_of(input.format) == "swg") {
         let Ok(skins) = input.skins(RigOptions { lod }) else {
             continue;
         };

@@ -55,8 +55,10 @@ pub struct Character {
     /// The game family: `sims`, `tso`, `swg`, `bonespro`, `outcast`.
     pub family: String,
     pub format: &'static str,
-    /// Meshes beside it that dress it (Sims suits); empty when the file
-    /// brings its own.
+    /// Meshes beside it that dress it (Sims suits; for The Sims Online's
+    /// skeleton, its wardrobe: the appearances, `.apr`, in its folder or an
+    /// `Appearances` folder beside it, whose bones it has); empty when the
+    /// file brings its own.
     pub meshes: Vec<String>,
     /// Animation files of its family in its folder (itself first, when it
     /// holds animations too) that fit its age (`adult-*`, `child-*`).
@@ -403,12 +405,29 @@ fn group(roots: &Roots, found: &[Found], listing: &mut Listing) {
         }
         files.push(file);
     }
+    // Each The Sims Online appearance's skeleton, found once: that
+    // skeleton offers it in its wardrobe.
+    let appearances: Appearances = found
+        .iter()
+        .filter(|file| file.format.is(&formats::sims::apr::FORMAT))
+        .map(|file| {
+            let beside = in_folder
+                .get(file.dir.as_path())
+                .map_or(&[][..], Vec::as_slice);
+            let skeleton = tso_skeleton(roots, beside, &in_folder, file);
+            (file.rel.as_str(), skeleton)
+        })
+        .collect();
     for folder in folders {
         if let Some(files) = in_folder.get(folder) {
-            group_folder(roots, files, &in_folder, listing);
+            group_folder(roots, files, &in_folder, &appearances, listing);
         }
     }
 }
+
+/// The Sims Online's appearances (`.apr`) and the skeleton each is worn
+/// on, or why none fits.
+type Appearances<'a> = Vec<(&'a str, Result<String, String>)>;
 
 /// The files found in the folder named `name` (without regard to ASCII
 /// case) beside `dir`.
@@ -425,7 +444,13 @@ fn sibling<'a>(in_folder: &'a Folders<'a>, dir: &Path, name: &str) -> &'a [&'a F
         .map_or(&[], |(_, files)| files.as_slice())
 }
 
-fn group_folder(roots: &Roots, found: &[&Found], in_folder: &Folders, listing: &mut Listing) {
+fn group_folder(
+    roots: &Roots,
+    found: &[&Found],
+    in_folder: &Folders,
+    appearances: &Appearances,
+    listing: &mut Listing,
+) {
     let mut taken = vec![false; found.len()];
     for (index, file) in found.iter().enumerate() {
         if !file.is_character() {
@@ -457,6 +482,15 @@ fn group_folder(roots: &Roots, found: &[&Found], in_folder: &Folders, listing: &
                     taken[other_index] = true;
                 }
             }
+        }
+        // A The Sims Online skeleton's wardrobe: the appearances that fit
+        // it, worn together as the page ticks them.
+        if file.bare_skeleton() && file.family() == "tso" {
+            let fitting = appearances
+                .iter()
+                .filter(|(_, skeleton)| skeleton.as_ref() == Ok(&file.rel))
+                .map(|(appearance, _)| (*appearance).to_owned());
+            meshes.extend(fitting);
         }
         let wardrobe = wardrobe(file, &suits, age);
         let dressed = dressed(&wardrobe);
@@ -518,7 +552,16 @@ fn group_folder(roots: &Roots, found: &[&Found], in_folder: &Folders, listing: &
                         .find(|other| other.is_character())
                 })
                 .map(|other| other.rel.clone());
-            let skeleton = if file.family() == "tso" {
+            let appearance = appearances
+                .iter()
+                .find(|(appearance, _)| *appearance == file.rel);
+            let skeleton = if let Some((_, skeleton)) = appearance {
+                match skeleton {
+                    // Offered in the wardrobe of the skeleton it fits.
+                    Ok(_) => continue,
+                    Err(message) => Err(message.clone()),
+                }
+            } else if file.family() == "tso" {
                 tso_skeleton(roots, found, in_folder, file)
             } else {
                 beside.map_or_else(|| named_skeleton(roots, file), Ok)
@@ -932,7 +975,7 @@ mod tests {
         let mut listing = Listing::default();
         let files: Vec<&Found> = files.iter().collect();
         let in_folder: Folders = HashMap::from([(dir.as_path(), files.clone())]);
-        group_folder(&roots, &files, &in_folder, &mut listing);
+        group_folder(&roots, &files, &in_folder, &Vec::new(), &mut listing);
         let adult = &listing.characters[0];
         assert_eq!(adult.open, "adult-skeleton.cmx");
         // Animations of its age only; the prop suit stays a plain mesh.
@@ -1055,7 +1098,24 @@ mod tests {
                 ),
             ]
         );
-        // The arm goes on the first skeleton that has the bone it binds.
+        // The arm's appearance is in the wardrobe of the first skeleton
+        // that has the bone it binds, and only there.
+        let wardrobes: Vec<(&str, &[String])> = listing
+            .characters
+            .iter()
+            .map(|character| (character.open.as_str(), character.meshes.as_slice()))
+            .collect();
+        assert_eq!(
+            wardrobes,
+            [
+                ("Skeletons/a-armless.skel", &[][..]),
+                (
+                    "Skeletons/humanoid.skel",
+                    &["Appearances/humanoid-arm.000010020000000c.apr".to_owned()][..]
+                ),
+            ]
+        );
+        // Its binding and mesh stay loose, on that skeleton.
         let meshes: Vec<(&str, &str)> = listing
             .meshes
             .iter()
@@ -1064,10 +1124,6 @@ mod tests {
         assert_eq!(
             meshes,
             [
-                (
-                    "Appearances/humanoid-arm.000010020000000c.apr",
-                    "Skeletons/humanoid.skel"
-                ),
                 (
                     "Bindings/humanoid-arm.000010010000000b.bnd",
                     "Skeletons/humanoid.skel"

@@ -14,8 +14,11 @@
 // - a loose `.mgn` clicked alone draws;
 // - with OSSUARY_CORPUS set, everything offered for each corpus folder
 //   draws, a retail Sim opens dressed in its textures' colours, a real SWG
-//   `.mgn` draws on the skeleton it names, and The Sims Online's cape,
-//   given a skeleton in FreeSO's `Skeletons` folder, draws animated.
+//   `.mgn` draws on the skeleton it names, the Twi'lek shows a control per
+//   customization variable and a skin colour chosen goes into the address
+//   and the asset's request, and The Sims Online's cape, given a skeleton
+//   in FreeSO's `Skeletons` folder, is in that skeleton's wardrobe (with a
+//   second appearance, to wear two at once) and draws animated.
 //
 // usage: node viewer/tests/browser.mjs PLAYWRIGHT_DIR OSSUARY_BINARY
 // (PLAYWRIGHT_DIR holds node_modules/playwright-core; .ci/run installs it.)
@@ -290,6 +293,10 @@ function missingPartFolder() {
   return folder;
 }
 
+/** The real cape's appearance, and a copy of it under another id. */
+const CAPE = "FSO-Accessory-CapeBlack.97d3e3ee0000000c.apr";
+const SECOND_APPEARANCE = "FSO-Accessory-CapeCopy.97d3e3ef0000000c.apr";
+
 /** A bone's step from its parent in the made-up TSO skeleton: legs down,
  * arms out to their side, the rest up. */
 function step(name) {
@@ -340,6 +347,10 @@ function tsoFolder(corpus) {
       wiggle_power: 0,
     })),
   };
+  // A second appearance, to wear two at once: the cape's bindings under
+  // another file id.
+  const appearances = join(folder, "Appearances");
+  copyFileSync(join(appearances, CAPE), join(appearances, SECOND_APPEARANCE));
   mkdirSync(join(folder, "Skeletons"));
   writeFileSync(join(folder, "adult.json"), JSON.stringify(skeleton));
   execFileSync(binary, ["encode", join(folder, "adult.json"), "--format", "tso-skel", "-o", join(folder, "Skeletons", "adult.skel")]);
@@ -359,6 +370,96 @@ function colourful(image, box) {
     }
   }
   return count;
+}
+
+/** The query of the next glTF asset the page asks for while `act` runs,
+ * once the page has drawn it. */
+async function assetAsked(page, act) {
+  const asked = page.waitForRequest((request) => request.url().includes("/api/gltf?"), { timeout: 60_000 });
+  await act();
+  const query = new URL((await asked).url()).searchParams;
+  const view = await settle(page);
+  if (view.state !== "ready") throw new Error(`the page says ${view.state}: ${view.message}`);
+  return { query, view };
+}
+
+/** The Twi'lek shows one control per customization variable of its
+ * shaders; a skin colour or head-tail pattern chosen goes into the
+ * address and into the asset's request, and stays there on reload. */
+async function twilekCustomization(page, base) {
+  const open = "swg/appearance/twk_f.sat";
+  const first = await mustDraw(page, base, `open=${open}`, "swg-twilek");
+  const controls = await page.evaluate(() =>
+    [...document.querySelectorAll("#customization fieldset")].map((control) => ({
+      name: control.dataset.variable,
+      kind: control.dataset.kind,
+      choices: control.querySelectorAll("button, option").length,
+    })));
+  console.log(`the Twi'lek's customization: ${controls.map((one) => `${one.name} (${one.kind}, ${one.choices})`).join(", ")}`);
+  const control = (name) => controls.find((one) => one.name === name);
+  if (control("index_color_skin")?.kind !== "palette" || control("index_color_skin").choices !== 256) {
+    throw new Error("the Twi'lek has no swatch per entry of its skin palette");
+  }
+  if (control("index_texture_1")?.kind !== "texture" || control("index_texture_1").choices !== 21) {
+    throw new Error("the Twi'lek has no choice among its 21 head-tail patterns");
+  }
+  if (control("index_age")?.choices !== 4) throw new Error("the Twi'lek has no choice among its 4 wrinkle maps");
+  const skin = await assetAsked(page, () =>
+    page.locator('#customization fieldset[data-variable="index_color_skin"] button[data-index="5"]').click());
+  if (!skin.query.getAll("custom").includes("index_color_skin:5")) {
+    throw new Error(`choosing skin colour 5 asks for ${skin.query}`);
+  }
+  const address = new URL(page.url()).searchParams.getAll("custom");
+  if (!address.includes("index_color_skin:5")) throw new Error(`the address keeps ${address}, not skin colour 5`);
+  const pattern = await assetAsked(page, () =>
+    page.locator('#customization fieldset[data-variable="index_texture_1"] select').selectOption("3"));
+  const both = pattern.query.getAll("custom");
+  console.log(`the Twi'lek customized: the asset asked with custom=${both.join(", custom=")}`);
+  if (!both.includes("index_color_skin:5") || !both.includes("index_texture_1:3")) {
+    throw new Error(`choosing head-tail pattern 3 after skin colour 5 asks for ${pattern.query}`);
+  }
+  // The address alone gives the same view: the choices are kept in it.
+  await page.goto(page.url(), { timeout: 60_000 });
+  await settle(page);
+  const chosen = await page.evaluate(() => [
+    document.querySelector('#customization fieldset[data-variable="index_color_skin"] button[aria-checked="true"]')?.dataset.index,
+    document.querySelector('#customization fieldset[data-variable="index_texture_1"] select').value,
+  ]);
+  if (chosen.join(",") !== "5,3") throw new Error(`the address reloaded shows skin ${chosen[0]} and pattern ${chosen[1]}`);
+  // Once export tints the materials, the colour changes too.
+  const unapplied = pattern.view.problems.some((problem) => problem.includes("is not applied"));
+  const { drawn } = await figurePixels(page, pattern.view.box, "swg-twilek-customized");
+  const changed = differing(first.drawn, drawn, pattern.view.box);
+  console.log(`the Twi'lek customized: ${changed} pixels changed${unapplied ? " (this build's export does not tint yet)" : ""}`);
+  if (!unapplied && changed < 100) throw new Error("the Twi'lek looks the same in another skin colour and pattern");
+}
+
+/** The Sims Online skeleton's wardrobe: a tick box per appearance, every
+ * one worn when the view names none; taking one off and putting another
+ * on changes the address and the asset asked for. */
+async function tsoWardrobe(page, base, skeleton, wardrobe) {
+  await mustDraw(page, base, new URLSearchParams({ open: skeleton }).toString(), "tso-wardrobe");
+  const boxes = () => page.evaluate(() => {
+    const container = document.getElementById("meshes");
+    return {
+      shown: !container.hidden && container.dataset.kind === "wardrobe",
+      ticked: [...container.querySelectorAll("input[type=checkbox]")].filter((box) => box.checked).map((box) => box.value),
+    };
+  });
+  const opened = await boxes();
+  if (!opened.shown || JSON.stringify(opened.ticked) !== JSON.stringify(wardrobe)) {
+    throw new Error(`the wardrobe opens with ${JSON.stringify(opened)}, not every appearance worn`);
+  }
+  const off = await assetAsked(page, () => page.locator(`#meshes input[value="${wardrobe[0]}"]`).uncheck());
+  if (JSON.stringify(off.query.getAll("mesh")) !== JSON.stringify([wardrobe[1]])) {
+    throw new Error(`taking ${wardrobe[0]} off asks for ${off.query}`);
+  }
+  const on = await assetAsked(page, () => page.locator(`#meshes input[value="${wardrobe[0]}"]`).check());
+  const worn = new URL(page.url()).searchParams.getAll("mesh");
+  console.log(`The Sims Online wardrobe: wearing ${worn.join(" and ")}`);
+  if (JSON.stringify(on.query.getAll("mesh")) !== JSON.stringify(wardrobe) || JSON.stringify(worn) !== JSON.stringify(wardrobe)) {
+    throw new Error(`putting ${wardrobe[0]} back on asks for ${on.query}, the address ${worn}`);
+  }
 }
 
 const { server, url } = startServer();
@@ -400,9 +501,10 @@ try {
 
   await everythingOfferedDraws(page, base, "tests/fixtures");
 
-  // A skeleton-only file shows its skeleton, on by default.
+  // A skeleton-only file shows its skeleton, on by default (the TSO
+  // skeleton's wardrobe, the arm, taken off: `mesh=` names none).
   for (const file of ["humanoid.skel", "biped.osk", "humanoid.skt"]) {
-    await mustDraw(page, base, `open=${file}`, `skeleton-only-${file}`);
+    await mustDraw(page, base, `open=${file}&mesh=`, `skeleton-only-${file}`);
     const on = await page.evaluate(() => document.getElementById("skeleton").checked);
     if (!on) throw new Error(`${file}: the skeleton is not on with nothing else to draw`);
   }
@@ -474,11 +576,16 @@ try {
       const tsoBase = await tsoServer.url;
       await everythingOfferedDraws(page, tsoBase, "tso with a skeleton in Skeletons");
       const listing = await (await fetch(`${tsoBase}api/list`)).json();
-      const cape = listing.meshes.find((mesh) => mesh.file.endsWith(".apr"));
-      if (!cape || cape.skeleton !== "Skeletons/adult.skel") throw new Error(`the cape is not offered on the skeleton: ${JSON.stringify(listing)}`);
-      const adult = listing.characters.find((character) => character.open === cape.skeleton);
+      const adult = listing.characters.find((character) => character.open === "Skeletons/adult.skel");
+      const wardrobe = [`Appearances/${CAPE}`, `Appearances/${SECOND_APPEARANCE}`];
+      if (JSON.stringify(adult?.meshes) !== JSON.stringify(wardrobe)) {
+        throw new Error(`the appearances are not the adult skeleton's wardrobe: ${JSON.stringify(listing)}`);
+      }
+      if (listing.meshes.some((mesh) => mesh.file.endsWith(".apr"))) throw new Error("an appearance in a wardrobe is also loose");
       console.log(`The Sims Online: animations offered on ${adult.open}: ${adult.animations.join(", ")}`);
       if (adult.animations.length !== 3) throw new Error("the real animations are not all offered on the adult skeleton");
+      await tsoWardrobe(page, tsoBase, adult.open, wardrobe);
+      const cape = { file: wardrobe[0], skeleton: adult.open };
       const anim = adult.animations.find((file) => file.includes("kart-ride"));
       const capeView = await mustDraw(page, tsoBase, new URLSearchParams({ open: cape.skeleton, mesh: cape.file, anim, frame: "0" }).toString(), "tso-cape-animated");
       // Its binding, mesh and texture are found by their ids.
@@ -500,10 +607,13 @@ try {
         [...document.querySelectorAll("#wardrobe select")].map((select) => `${select.dataset.slot}=${select.value}`));
       console.log(`wearing ${wearing.join(", ")}`);
       if (wearing.slice(0, 3).some((worn) => worn.endsWith("="))) throw new Error("a retail Sim opens undressed");
+      const noControls = await page.evaluate(() => document.getElementById("customization").hidden);
+      if (!noControls) throw new Error("a retail Sim, which has no customization variables, shows their controls");
       await mustDraw(page, realBase, new URLSearchParams({
         open: "swg/appearance/skeleton/all_b.skt",
         mesh: "swg/appearance/mesh/twk_f_body_l0.mgn",
       }).toString(), "swg-real-mgn");
+      await twilekCustomization(page, realBase);
     } finally {
       real.server.kill("SIGINT");
     }
