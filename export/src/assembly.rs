@@ -17,14 +17,17 @@
 //! Where several outfits fit, the first by name is taken. The skin's own
 //! texture field is never changed: the image is the view's choice.
 
+use std::collections::HashMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
+use std::sync::Arc;
 
 use formats::files::{read_file, Files, FindError, FoundFile};
 use formats::rig::{self, RigError};
 
 use crate::import::sims::SuitPlace;
+use crate::shader::{self, ShaderMaterial};
 use crate::texture::find_texture;
 use crate::{Character, Container, ExportError, Mesh};
 
@@ -248,6 +251,9 @@ pub struct Dressed {
     /// The file that gave the mesh.
     pub path: PathBuf,
     pub texture: Option<FoundFile>,
+    /// The material of the Star Wars Galaxies shader the skin names, if
+    /// it could be had (then `texture` is `None`).
+    pub shader: Option<Arc<ShaderMaterial>>,
     /// The Sims suit that wears it, if known.
     pub suit: Option<SuitPlace>,
 }
@@ -262,8 +268,15 @@ pub struct Assembly {
     pub meshes: Vec<Dressed>,
     /// The files the character was read from, for the asset to carry.
     pub originals: Vec<crate::import::carried::Original>,
+    /// The values of Star Wars Galaxies customization variables
+    /// (`index_color_skin`, 12), by name; a variable not given takes
+    /// palette entry 0, or the texture its shader names.
+    pub customization: Vec<(String, i32)>,
     /// Said once each, in the order met.
     pub warnings: Vec<String>,
+    /// Shader materials made so far, by shader name (`None`: the shader
+    /// could not be had), so that meshes sharing a shader share it.
+    shaders: HashMap<String, Option<Arc<ShaderMaterial>>>,
     /// Textures already warned about: a texture several meshes name
     /// without an image is said once.
     missing_textures: Vec<String>,
@@ -311,7 +324,13 @@ impl Assembly {
         suits: &[(String, SuitPlace)],
     ) -> Result<(), AssemblyError> {
         for skin in skins {
-            let texture = self.image(path, files, &skin)?;
+            let shader = self.shader(files, &skin);
+            let names_shader = skin.texture.as_deref().is_some_and(shader::names_shader);
+            let texture = if names_shader {
+                None
+            } else {
+                self.image(path, files, &skin)?
+            };
             let suit = suits
                 .iter()
                 .find(|(name, _)| name.eq_ignore_ascii_case(&skin.name))
@@ -320,10 +339,35 @@ impl Assembly {
                 skin,
                 path: path.to_path_buf(),
                 texture,
+                shader,
                 suit,
             });
         }
         Ok(())
+    }
+
+    /// The material of the Star Wars Galaxies shader `skin` names (its
+    /// files found through `files`, customized by
+    /// [`Assembly::customization`]), made once per shader; `None` when the
+    /// skin names no shader or the shader cannot be had (a warning).
+    pub fn shader(&mut self, files: &Files, skin: &rig::Skin) -> Option<Arc<ShaderMaterial>> {
+        let name = skin
+            .texture
+            .as_deref()
+            .filter(|name| shader::names_shader(name))?;
+        if let Some(made) = self.shaders.get(name) {
+            return made.clone();
+        }
+        let mut warnings = Vec::new();
+        let made = shader::material(name, files, &self.customization, &mut |warning| {
+            warnings.push(warning)
+        })
+        .map(Arc::new);
+        for warning in warnings {
+            self.warn(warning);
+        }
+        self.shaders.insert(name.to_owned(), made.clone());
+        made
     }
 
     /// The image `skin` (from the file at `path`, its references found
@@ -423,6 +467,7 @@ impl Assembly {
                 .map(|dressed| Mesh {
                     skin: &dressed.skin,
                     texture: dressed.texture.clone(),
+                    shader: dressed.shader.as_deref(),
                     suit: dressed.suit.clone(),
                 })
                 .collect(),

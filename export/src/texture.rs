@@ -12,6 +12,7 @@ use image::ImageFormat;
 use json::validation::Checked;
 
 use crate::buffer::Asset;
+use crate::shader::{Pixels, ShaderMaterial};
 use crate::{Mesh, MeshProblem, TextureError};
 
 /// The image files looked for under a texture's name, as the image crate
@@ -70,6 +71,8 @@ pub fn find_texture(skin: &rig::Skin, files: &Files) -> Result<Option<FoundFile>
 #[derive(Default)]
 pub struct Materials {
     by_image: HashMap<PathBuf, json::Index<json::Material>>,
+    /// Star Wars Galaxies materials, by shader name.
+    by_shader: HashMap<String, json::Index<json::Material>>,
     plain: Option<json::Index<json::Material>>,
 }
 
@@ -80,6 +83,9 @@ impl Materials {
         asset: &mut Asset,
         mesh: &Mesh,
     ) -> Result<json::Index<json::Material>, MeshProblem> {
+        if let Some(shader) = mesh.shader {
+            return self.shader_material(asset, shader);
+        }
         let Some(found) = &mesh.texture else {
             return Ok(*self
                 .plain
@@ -96,26 +102,95 @@ impl Materials {
             .path
             .file_name()
             .map(|name| name.to_string_lossy().into_owned());
-        let view = asset.view(&png, None);
-        let image = asset.root.push(json::Image {
-            buffer_view: Some(view),
-            mime_type: Some(json::image::MimeType("image/png".to_owned())),
-            name: name.clone(),
-            uri: None,
-            extensions: None,
-            extras: Default::default(),
-        });
-        let texture = asset.root.push(json::Texture {
-            name: name.clone(),
-            sampler: None,
-            source: image,
-            extensions: None,
-            extras: Default::default(),
-        });
+        let texture = png_texture(asset, png, name.clone());
         let material = asset.root.push(material(name, Some(texture)));
         self.by_image.insert(found.path.clone(), material);
         Ok(material)
     }
+
+    /// The material of a Star Wars Galaxies shader, named by the shader's
+    /// path: its base colour and normal map as PNG textures, blended where
+    /// the effect draws the alpha as transparency.
+    fn shader_material(
+        &mut self,
+        asset: &mut Asset,
+        shader: &ShaderMaterial,
+    ) -> Result<json::Index<json::Material>, MeshProblem> {
+        if let Some(&material) = self.by_shader.get(&shader.name) {
+            return Ok(material);
+        }
+        let texture = |asset: &mut Asset, pixels: &Pixels, what: &str| {
+            let png = pixels_png(pixels).map_err(|source| MeshProblem::Texture {
+                path: PathBuf::from(&shader.name),
+                source,
+            })?;
+            Ok::<_, MeshProblem>(png_texture(
+                asset,
+                png,
+                Some(format!("{} {what}", shader.name)),
+            ))
+        };
+        let base_colour = match &shader.base_colour {
+            Some(pixels) => Some(texture(asset, pixels, "base colour")?),
+            None => None,
+        };
+        let normal = match &shader.normal {
+            Some(pixels) => Some(texture(asset, pixels, "normal")?),
+            None => None,
+        };
+        let mut made = material(Some(shader.name.clone()), base_colour);
+        made.normal_texture = normal.map(|index| json::material::NormalTexture {
+            index,
+            scale: 1.0,
+            tex_coord: 0,
+            extensions: None,
+            extras: Default::default(),
+        });
+        if shader.blend {
+            made.alpha_mode = Checked::Valid(json::material::AlphaMode::Blend);
+        }
+        let material = asset.root.push(made);
+        self.by_shader.insert(shader.name.clone(), material);
+        Ok(material)
+    }
+}
+
+/// A PNG image in the asset's buffer and the texture that shows it.
+fn png_texture(
+    asset: &mut Asset,
+    png: Vec<u8>,
+    name: Option<String>,
+) -> json::Index<json::Texture> {
+    let view = asset.view(&png, None);
+    let image = asset.root.push(json::Image {
+        buffer_view: Some(view),
+        mime_type: Some(json::image::MimeType("image/png".to_owned())),
+        name: name.clone(),
+        uri: None,
+        extensions: None,
+        extras: Default::default(),
+    });
+    asset.root.push(json::Texture {
+        name,
+        sampler: None,
+        source: image,
+        extensions: None,
+        extras: Default::default(),
+    })
+}
+
+/// Decoded pixels as PNG.
+fn pixels_png(pixels: &Pixels) -> Result<Vec<u8>, TextureError> {
+    let mut png = Vec::new();
+    image::write_buffer_with_format(
+        &mut Cursor::new(&mut png),
+        &pixels.rgba,
+        pixels.width,
+        pixels.height,
+        image::ExtendedColorType::Rgba8,
+        ImageFormat::Png,
+    )?;
+    Ok(png)
 }
 
 /// A matte, non-metallic material (the games had no other kind), coloured
@@ -180,6 +255,9 @@ pub(crate) fn decode(
     bytes: &[u8],
     format: ImageFormat,
 ) -> Result<image::DynamicImage, TextureError> {
+    if format == ImageFormat::Dds {
+        return Ok(image::DynamicImage::ImageRgba8(decode_dds(bytes)?));
+    }
     let reader = || image::ImageReader::with_format(Cursor::new(bytes), format);
     let (width, height) = reader().into_dimensions()?;
     if width > MAX_SIDE || height > MAX_SIDE {
@@ -192,6 +270,33 @@ pub(crate) fn decode(
     let mut decoder = reader();
     decoder.limits(limits);
     Ok(decoder.decode()?)
+}
+
+/// A DDS file's first image (its largest mipmap; of a cube map or an
+/// array, the first face or layer) as 8-bit RGBA, by image_dds, which reads
+/// every kind the games ship (DXT1, DXT3, DXT5, uncompressed 32-bit), where
+/// the image crate reads the block-compressed kinds only. The size is read
+/// from the header and checked before anything is decoded; the container
+/// holds no more pixel data than the file's bytes.
+fn decode_dds(bytes: &[u8]) -> Result<image::RgbaImage, TextureError> {
+    let dds = image_dds::ddsfile::Dds::read(bytes)
+        .map_err(|error| TextureError::Dds(error.to_string()))?;
+    let (width, height) = (dds.get_width(), dds.get_height());
+    if width > MAX_SIDE || height > MAX_SIDE {
+        return Err(TextureError::TooLarge { width, height });
+    }
+    // A volume texture decodes every slice: one is all a mesh shows.
+    if dds.get_depth() > 1 {
+        return Err(TextureError::Dds(format!(
+            "a volume texture of {} slices; ossuary reads flat textures",
+            dds.get_depth()
+        )));
+    }
+    let surface = image_dds::Surface::from_dds(&dds)
+        .and_then(|surface| surface.decode_layers_mipmaps_rgba8(0..1, 0..1))
+        .map_err(|error| TextureError::Dds(error.to_string()))?;
+    image::RgbaImage::from_raw(width, height, surface.data)
+        .ok_or_else(|| TextureError::Dds(format!("the decoder gave no {width} x {height} image")))
 }
 
 #[cfg(test)]

@@ -1,0 +1,423 @@
+//! Star Wars Galaxies materials: what a mesh's shader (`shader/*.sht`)
+//! describes, made into pixels glTF and the renderer can show.
+//!
+//! A shader names its textures by tag and the effect (`effect\*.eft`) that
+//! combines them; a customizable shader adds variables that choose palette
+//! entries (texture factors) and textures. The game's effects are pixel
+//! programs that are not public, so the combination is taken from what the
+//! client's sources show of them (SWG-Source/client-tools:
+//! `Direct3d9_StaticShaderData` hands an effect pass two texture factors,
+//! `textureFactor` and `textureFactor2`, each the ARGB a shader's `TFAC`
+//! gives its tag, which `CustomizableShader` replaces by the palette entry
+//! a variable chooses) and from the real textures, and applied here, in
+//! [`base_colour`]:
+//!
+//! - a "color2" effect (`h_color2_specmap_cbmp`, `h_alpha_color2_...`)
+//!   blends the two factors, `MAIN`'s and `HUEB`'s, by a mask: the alpha
+//!   of the `HUEB` texture where the shader has one (the eyes: the iris
+//!   takes the eye colour), else the alpha of the `MAIN` texture (a
+//!   Twi'lek's head-tail pattern: the plain pattern 00 is opaque, all
+//!   skin); the main texture's colour is multiplied by the blend;
+//! - any other effect multiplies the main texture's colour by `MAIN`'s
+//!   factor (white where the shader has none);
+//! - an "alpha" effect keeps the main texture's alpha as transparency (the
+//!   eyelashes); the others are opaque (their main alpha is a mask).
+//!
+//! The environment map (`ENVM`, which the game supplies: `env_theed.dds`
+//! is not public) only adds reflections, and the specular map (`SPEC`)
+//! only highlights: both are left out, so eyes and teeth show their main
+//! texture. The compressed normal map (`CNRM`, DXT5 with x in alpha and y
+//! in green, Direct3D's y down) becomes glTF's normal texture (x, y up, z).
+
+use formats::files::{Files, FindError, FoundFile};
+use formats::schema::{BinarySchema, RawString};
+use formats::swg::pal::Palette;
+use formats::swg::sht::{tags, Choice, Shader, Tag, Tinted};
+
+use crate::texture;
+
+/// Decoded pixels: 8-bit RGBA, rows from the top.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Pixels {
+    pub width: u32,
+    pub height: u32,
+    pub rgba: Vec<u8>,
+}
+
+impl Pixels {
+    /// The pixel at `(x, y)` of an image `width` x `height` scaled onto
+    /// this one (nearest), so that a mask of another size lines up.
+    fn scaled_alpha(&self, x: u32, y: u32, width: u32, height: u32) -> u8 {
+        let sx = (u64::from(x) * u64::from(self.width) / u64::from(width.max(1))) as usize;
+        let sy = (u64::from(y) * u64::from(self.height) / u64::from(height.max(1))) as usize;
+        let at = (sy * self.width as usize + sx) * 4 + 3;
+        self.rgba.get(at).copied().unwrap_or(255)
+    }
+}
+
+/// A shader's material, as [`material`] makes it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ShaderMaterial {
+    /// The shader's path as the mesh names it (`shader/twk_f_skull.sht`).
+    pub name: String,
+    /// The main texture with the palette colours applied as the effect
+    /// applies them; `None` when the main texture is missing.
+    pub base_colour: Option<Pixels>,
+    /// The normal map as glTF wants it (x, y up, z); `None` when there is
+    /// none.
+    pub normal: Option<Pixels>,
+    /// Whether the base colour's alpha is transparency.
+    pub blend: bool,
+}
+
+/// Customization variables' values by name (`index_color_skin`, 12), as
+/// `--custom NAME=INDEX` gives them; the last given for a name counts.
+pub type Customization = [(String, i32)];
+
+/// A customization as people give it, `NAME=INDEX` (the command line's
+/// `--custom`): the index a whole number.
+pub fn custom_value(text: &str) -> Result<(String, i32), String> {
+    let (name, value) = text
+        .rsplit_once('=')
+        .filter(|(name, _)| !name.is_empty())
+        .ok_or_else(|| {
+            format!(
+                "`{}` is not NAME=INDEX, e.g. index_color_skin=12",
+                crate::quoted(text)
+            )
+        })?;
+    let value = value.trim().parse().map_err(|_| {
+        format!(
+            "`{}` in `{}` is not a whole number",
+            crate::quoted(value),
+            crate::quoted(text)
+        )
+    })?;
+    Ok((name.to_owned(), value))
+}
+
+/// Whether a mesh's texture names a Star Wars Galaxies shader (`.sht`).
+pub fn names_shader(texture: &str) -> bool {
+    texture
+        .rsplit_once('.')
+        .is_some_and(|(_, extension)| extension.eq_ignore_ascii_case("sht"))
+}
+
+/// The material of the shader `name` (a mesh's texture), its files found
+/// through `files` (under the folder holding `appearance/`, or the root,
+/// without regard to case or slash direction), customized by `custom`
+/// (a variable not given: palette entry 0 and the texture the shader
+/// names). Each problem is one warning, given to `warn`, naming the shader
+/// and the file; what can be had is still made. `None` when the shader
+/// itself cannot be had.
+pub fn material(
+    name: &str,
+    files: &Files,
+    custom: &Customization,
+    warn: &mut dyn FnMut(String),
+) -> Option<ShaderMaterial> {
+    let shader_path = RawString::from(name);
+    let shader = match Shader::find_file(files, &shader_path) {
+        Ok(found) => match Shader::from_bytes(&found.bytes) {
+            Ok(shader) => shader,
+            Err(error) => {
+                warn(format!(
+                    "{}: cannot read the shader: {error}; its meshes get a plain material",
+                    found.path.display()
+                ));
+                return None;
+            }
+        },
+        Err(error) => {
+            warn(format!(
+                "the shader {name}: {}; its meshes get a plain material",
+                missing(&error)
+            ));
+            return None;
+        }
+    };
+    let mut problem = |file: &str, what: String| warn(format!("shader {name}: {file}: {what}"));
+    let chosen = Chosen::new(&shader, custom, &mut problem);
+    let main = chosen.texture(&shader, files, tags::MAIN, &mut problem);
+    let hue_mask = chosen.texture(&shader, files, tags::HUEB, &mut problem);
+    let normal = chosen.texture(&shader, files, tags::CNRM, &mut problem);
+    let factor = |tag: Tag, problem: &mut dyn FnMut(&str, String)| {
+        chosen
+            .factor(&shader, files, tag, problem)
+            .unwrap_or([255; 3])
+    };
+    let main_factor = factor(tags::MAIN, &mut problem);
+    let hue_factor = factor(tags::HUEB, &mut problem);
+    let effect = Effect::of(&shader.base().effect().to_text());
+    let base_colour =
+        main.map(|main| base_colour(&main, hue_mask.as_ref(), effect, [main_factor, hue_factor]));
+    Some(ShaderMaterial {
+        name: name.to_owned(),
+        base_colour,
+        normal: normal.map(|normal| gltf_normal(&normal)),
+        blend: effect.alpha,
+    })
+}
+
+/// What an effect's name says of how it combines textures.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Effect {
+    /// Two texture factors blended by a mask (`color2`).
+    pub two_colours: bool,
+    /// The main texture's alpha is transparency (`alpha`).
+    pub alpha: bool,
+}
+
+impl Effect {
+    /// The effect of the path a shader names (`effect\h_color2_specmap_cbmp.eft`).
+    pub fn of(path: &str) -> Effect {
+        let stem = path
+            .rsplit(['/', '\\'])
+            .next()
+            .unwrap_or(path)
+            .to_ascii_lowercase();
+        Effect {
+            two_colours: stem.contains("color2"),
+            alpha: stem.contains("alpha"),
+        }
+    }
+}
+
+/// The main texture coloured as `effect` colours it: each pixel's colour
+/// times `factors[0]` (`MAIN`'s), or, for a two-colour effect, times the
+/// blend from `factors[0]` to `factors[1]` (`HUEB`'s) by the mask (the
+/// alpha of `hue_mask`, else of the main texture); the alpha kept for an
+/// alpha effect, else opaque. Rounded to the nearest.
+pub fn base_colour(
+    main: &Pixels,
+    hue_mask: Option<&Pixels>,
+    effect: Effect,
+    factors: [[u8; 3]; 2],
+) -> Pixels {
+    let [first, second] = factors.map(|factor| factor.map(f32::from));
+    let mut rgba = main.rgba.clone();
+    let width = main.width.max(1);
+    for (index, pixel) in rgba.chunks_exact_mut(4).enumerate() {
+        let (x, y) = (index as u32 % width, index as u32 / width);
+        let main_alpha = pixel.get(3).copied().unwrap_or(255);
+        let factor: [f32; 3] = if effect.two_colours {
+            let mask = match hue_mask {
+                Some(mask) => mask.scaled_alpha(x, y, main.width, main.height),
+                None => main_alpha,
+            };
+            let mask = f32::from(mask) / 255.0;
+            std::array::from_fn(|channel| {
+                first[channel] + (second[channel] - first[channel]) * mask
+            })
+        } else {
+            first
+        };
+        for (value, factor) in pixel.iter_mut().zip(factor) {
+            *value = (f32::from(*value) * factor / 255.0).round() as u8;
+        }
+        if let Some(alpha) = pixel.get_mut(3) {
+            *alpha = if effect.alpha { main_alpha } else { 255 };
+        }
+    }
+    Pixels {
+        width: main.width,
+        height: main.height,
+        rgba,
+    }
+}
+
+/// A compressed normal map (x in alpha, y in green, Direct3D's y down) as
+/// glTF's normal texture: x, y up and the z that makes the normal whole.
+fn gltf_normal(compressed: &Pixels) -> Pixels {
+    let rgba = compressed
+        .rgba
+        .chunks_exact(4)
+        .flat_map(|pixel| {
+            let unit = |value: u8| f32::from(value) / 127.5 - 1.0;
+            let (x, y) = (unit(pixel[3]), -unit(pixel[1]));
+            let z = (1.0 - x * x - y * y).max(0.0).sqrt();
+            let byte = |value: f32| ((value + 1.0) * 127.5).round().clamp(0.0, 255.0) as u8;
+            [byte(x), byte(y), byte(z), 255]
+        })
+        .collect();
+    Pixels {
+        width: compressed.width,
+        height: compressed.height,
+        rgba,
+    }
+}
+
+/// A file that cannot be had, briefly: the paths looked at.
+fn missing(error: &FindError) -> String {
+    match error {
+        FindError::Missing { tried, .. } => format!(
+            "not found (looked for {})",
+            tried
+                .iter()
+                .map(|path| path.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        FindError::Unreadable { path, source } => format!("{}: {source}", path.display()),
+    }
+}
+
+/// The customization as it applies to one shader: per tag, the texture a
+/// switch chooses and the palette entry that tints its factor.
+struct Chosen {
+    /// (tag, texture path) chosen by a texture switch.
+    textures: Vec<(Tag, RawString)>,
+    /// (tag, palette path, entry) for a texture factor tinted by a palette.
+    factors: Vec<(Tag, RawString, usize)>,
+}
+
+impl Chosen {
+    fn new(
+        shader: &Shader,
+        custom: &Customization,
+        problem: &mut dyn FnMut(&str, String),
+    ) -> Chosen {
+        let mut chosen = Chosen {
+            textures: Vec::new(),
+            factors: Vec::new(),
+        };
+        for variable in shader.variables() {
+            let name = variable.name.to_text();
+            let value = custom
+                .iter()
+                .rev()
+                .find(|(given, _)| given.eq_ignore_ascii_case(&name))
+                .map(|&(_, value)| value);
+            match variable.choice {
+                Choice::Palette {
+                    palette,
+                    tinted: Tinted::TextureFactor(tag),
+                    ..
+                } => {
+                    let entry = match value.map(usize::try_from) {
+                        None => 0,
+                        Some(Ok(entry)) => entry,
+                        Some(Err(_)) => {
+                            problem(
+                                &name,
+                                format!(
+                                    "{} is not a palette entry; entry 0 is used",
+                                    value.unwrap_or_default()
+                                ),
+                            );
+                            0
+                        }
+                    };
+                    chosen.factors.push((tag, palette.clone(), entry));
+                }
+                // Material colours tint lighting, which glTF's material does not take from a palette.
+                Choice::Palette { .. } => {}
+                Choice::Texture { tag, textures, .. } => {
+                    let Some(value) = value else { continue };
+                    match usize::try_from(value).ok().and_then(|index| textures.get(index)) {
+                        Some(texture) => chosen.textures.push((tag, texture.clone())),
+                        None => problem(
+                            &name,
+                            format!(
+                                "{value} chooses none of its {} textures; the shader's own {tag} texture is used",
+                                textures.len()
+                            ),
+                        ),
+                    }
+                }
+            }
+        }
+        chosen
+    }
+
+    /// The texture of `tag`, decoded: the one a switch chose, else the one
+    /// the shader names; `None` (with a warning when it is missing or
+    /// unreadable) when there is none to show.
+    fn texture(
+        &self,
+        shader: &Shader,
+        files: &Files,
+        tag: Tag,
+        problem: &mut dyn FnMut(&str, String),
+    ) -> Option<Pixels> {
+        let path = match self
+            .textures
+            .iter()
+            .rev()
+            .find(|(chosen, _)| *chosen == tag)
+        {
+            Some((_, path)) => path.clone(),
+            None => {
+                let texture = shader.texture(tag).filter(|texture| !texture.placeholder)?;
+                texture.name?.clone()
+            }
+        };
+        let found = find(files, &path, problem)?;
+        match texture::rgba(&found) {
+            Ok((width, height, rgba)) => Some(Pixels {
+                width,
+                height,
+                rgba,
+            }),
+            Err(error) => {
+                problem(&found.path.display().to_string(), error.to_string());
+                None
+            }
+        }
+    }
+
+    /// The texture factor of `tag` (red, green, blue): the palette entry a
+    /// variable chooses, else the shader's own `TFAC`; `None` when neither
+    /// gives one.
+    fn factor(
+        &self,
+        shader: &Shader,
+        files: &Files,
+        tag: Tag,
+        problem: &mut dyn FnMut(&str, String),
+    ) -> Option<[u8; 3]> {
+        let Some((_, palette, entry)) = self
+            .factors
+            .iter()
+            .rev()
+            .find(|(chosen, ..)| *chosen == tag)
+        else {
+            let argb = shader.base().texture_factor(tag)?;
+            return Some([(argb >> 16) as u8, (argb >> 8) as u8, argb as u8]);
+        };
+        let found = find(files, palette, problem)?;
+        let path = found.path.display().to_string();
+        let palette = match Palette::from_bytes(&found.bytes) {
+            Ok(palette) => palette,
+            Err(error) => {
+                problem(&path, format!("cannot read the palette: {error}"));
+                return None;
+            }
+        };
+        palette.color(*entry).or_else(|| {
+            problem(
+                &path,
+                format!(
+                    "entry {entry} is past its {} entries; entry 0 is used",
+                    palette.entries.len()
+                ),
+            );
+            palette.color(0)
+        })
+    }
+}
+
+/// Reads a file a shader names; a warning when it cannot be had.
+fn find(
+    files: &Files,
+    path: &RawString,
+    problem: &mut dyn FnMut(&str, String),
+) -> Option<FoundFile> {
+    match Shader::find_file(files, path) {
+        Ok(found) => Some(found),
+        Err(error) => {
+            problem(&path.to_text(), missing(&error));
+            None
+        }
+    }
+}
