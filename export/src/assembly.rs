@@ -277,8 +277,8 @@ pub struct Assembly {
     /// Shader materials made so far, by shader name (`None`: the shader
     /// could not be had), so that meshes sharing a shader share it.
     shaders: HashMap<String, Option<Arc<ShaderMaterial>>>,
-    /// Textures already warned about: a texture several meshes name
-    /// without an image is said once.
+    /// Textures (and a shader's files) already warned about: a texture
+    /// several meshes name without an image is said once.
     missing_textures: Vec<String>,
 }
 
@@ -359,12 +359,16 @@ impl Assembly {
             return made.clone();
         }
         let mut warnings = Vec::new();
-        let made = shader::material(name, files, &self.customization, &mut |warning| {
-            warnings.push(warning)
+        let made = shader::material(name, files, &self.customization, &mut |file, warning| {
+            warnings.push((file.to_owned(), warning))
         })
         .map(Arc::new);
-        for warning in warnings {
-            self.warn(warning);
+        // A file several shaders name (a palette) is said missing once.
+        for (file, warning) in warnings {
+            if !self.missing_textures.contains(&file) {
+                self.missing_textures.push(file);
+                self.warn(warning);
+            }
         }
         self.shaders.insert(name.to_owned(), made.clone());
         made

@@ -107,36 +107,43 @@ pub fn names_shader(texture: &str) -> bool {
 /// through `files` (under the folder holding `appearance/`, or the root,
 /// without regard to case or slash direction), customized by `custom`
 /// (a variable not given: palette entry 0 and the texture the shader
-/// names). Each problem is one warning, given to `warn`, naming the shader
-/// and the file; what can be had is still made. `None` when the shader
-/// itself cannot be had.
+/// names). Each problem is a warning given to `warn` with the file (or
+/// variable) it is about, so that a caller can say each once: it names the
+/// shader and the file looked for; what can be had is still made. `None`
+/// when the shader itself cannot be had.
 pub fn material(
     name: &str,
     files: &Files,
     custom: &Customization,
-    warn: &mut dyn FnMut(String),
+    warn: &mut dyn FnMut(&str, String),
 ) -> Option<ShaderMaterial> {
     let shader_path = RawString::from(name);
     let shader = match Shader::find_file(files, &shader_path) {
         Ok(found) => match Shader::from_bytes(&found.bytes) {
             Ok(shader) => shader,
             Err(error) => {
-                warn(format!(
-                    "{}: cannot read the shader: {error}; its meshes get a plain material",
-                    found.path.display()
-                ));
+                warn(
+                    name,
+                    format!(
+                        "{}: cannot read the shader: {error}; its meshes get a plain material",
+                        found.path.display()
+                    ),
+                );
                 return None;
             }
         },
         Err(error) => {
-            warn(format!(
-                "the shader {name}: {}; its meshes get a plain material",
-                missing(&error)
-            ));
+            warn(
+                name,
+                format!(
+                    "the shader {name}: {}; its meshes get a plain material",
+                    missing(&error)
+                ),
+            );
             return None;
         }
     };
-    let mut problem = |file: &str, what: String| warn(format!("shader {name}: {file}: {what}"));
+    let mut problem = |file: &str, what: String| warn(file, format!("{name}: {file}: {what}"));
     let chosen = Chosen::new(&shader, custom, &mut problem);
     let main = chosen.texture(&shader, files, tags::MAIN, &mut problem);
     let hue_mask = chosen.texture(&shader, files, tags::HUEB, &mut problem);
@@ -419,5 +426,79 @@ fn find(
             problem(&path.to_text(), missing(&error));
             None
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pixels(width: u32, rgba: &[[u8; 4]]) -> Pixels {
+        Pixels {
+            width,
+            height: rgba.len() as u32 / width,
+            rgba: rgba.concat(),
+        }
+    }
+
+    #[test]
+    fn one_colour_effects_multiply_the_main_texture_by_mains_factor() {
+        let main = pixels(2, &[[200, 100, 50, 30], [255, 255, 255, 255]]);
+        let effect = Effect::of("effect\\h_specmap_cbmp.eft");
+        assert_eq!(
+            effect,
+            Effect {
+                two_colours: false,
+                alpha: false
+            }
+        );
+        let coloured = base_colour(&main, None, effect, [[128, 64, 255], [0, 0, 0]]);
+        // 200 * 128 / 255 = 100.4, 100 * 64 / 255 = 25.1, 50 * 255 / 255;
+        // the main alpha is a mask, not transparency.
+        assert_eq!(coloured.rgba, [100, 25, 50, 255, 128, 64, 255, 255]);
+    }
+
+    #[test]
+    fn two_colour_effects_blend_the_factors_by_the_hue_mask_or_else_the_main_alpha() {
+        let main = pixels(2, &[[255, 255, 255, 0], [255, 255, 255, 255]]);
+        let effect = Effect::of("effect/h_color2_specmap_cbmp.eft");
+        assert!(effect.two_colours && !effect.alpha);
+        let factors = [[200, 0, 100], [0, 200, 50]];
+        // By the main alpha: 0 gives the first factor, 255 the second.
+        let coloured = base_colour(&main, None, effect, factors);
+        assert_eq!(coloured.rgba, [200, 0, 100, 255, 0, 200, 50, 255]);
+        // By a hue mask of half the size, stretched: alpha 51 is a fifth.
+        let mask = pixels(1, &[[0, 0, 0, 51]]);
+        let alpha = Effect::of("effect\\h_alpha_color2_envmask_specmap.eft");
+        assert!(alpha.two_colours && alpha.alpha);
+        let coloured = base_colour(&main, Some(&mask), alpha, factors);
+        assert_eq!(coloured.rgba, [160, 40, 90, 0, 160, 40, 90, 255]);
+    }
+
+    #[test]
+    fn compressed_normals_become_gltfs_with_y_up() {
+        // x in alpha, y in green (down); flat is (0, 0, 1).
+        let compressed = pixels(2, &[[0, 128, 0, 128], [0, 255, 0, 128]]);
+        let normal = gltf_normal(&compressed);
+        assert_eq!(&normal.rgba[..4], [128, 127, 255, 255]);
+        // Green full is y down: glTF's y is then -1.
+        assert_eq!(&normal.rgba[4..], [128, 0, 128, 255]);
+    }
+
+    #[test]
+    fn customizations_are_name_equals_whole_number() {
+        assert_eq!(
+            custom_value("index_color_skin=12"),
+            Ok(("index_color_skin".to_owned(), 12))
+        );
+        assert_eq!(custom_value("a=b=-1"), Ok(("a=b".to_owned(), -1)));
+        assert!(custom_value("=1").is_err());
+        assert!(custom_value("index_color_skin").is_err());
+        assert_eq!(
+            custom_value("index_age=old"),
+            Err("`old` in `index_age=old` is not a whole number".to_owned())
+        );
+        assert!(names_shader("shader/twk_f_body.SHT"));
+        assert!(!names_shader("twk_f_body.dds"));
     }
 }

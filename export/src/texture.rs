@@ -325,4 +325,157 @@ mod tests {
         assert_eq!(found("mfemhand"), Some(b"beside".to_vec()));
         assert_eq!(found("mfemfoot"), None);
     }
+
+    /// A DDS file: the header for `width` x `height` with the pixel format
+    /// `format` (32 bytes: size, flags, FourCC, bit count, four masks),
+    /// then `data`.
+    fn dds(width: u32, height: u32, format: [u32; 8], data: &[u8]) -> Vec<u8> {
+        let mut header = vec![124, 0x1007, height, width, 0, 0, 0];
+        header.extend([0; 11]);
+        header.extend(format);
+        header.extend([0x1000, 0, 0, 0, 0]);
+        let mut bytes = b"DDS ".to_vec();
+        bytes.extend(header.iter().flat_map(|word| word.to_le_bytes()));
+        bytes.extend(data);
+        bytes
+    }
+
+    /// Bytes that look like nothing in particular, the same every run.
+    fn noise(count: usize, seed: u32) -> Vec<u8> {
+        let mut state = seed;
+        (0..count)
+            .map(|_| {
+                state = state.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+                (state >> 24) as u8
+            })
+            .collect()
+    }
+
+    const BLOCK_FORMATS: [(&[u8; 4], usize); 3] = [(b"DXT1", 8), (b"DXT3", 16), (b"DXT5", 16)];
+
+    /// DDS's uncompressed 32-bit A8R8G8B8: RGB and alpha flags, 32 bits,
+    /// the masks of red, green, blue and alpha.
+    const A8R8G8B8: [u32; 8] = [
+        32,
+        0x41,
+        0,
+        32,
+        0x00ff_0000,
+        0x0000_ff00,
+        0x0000_00ff,
+        0xff00_0000,
+    ];
+
+    /// Pixels by a reader independent of image_dds: image-rs's own DDS
+    /// decoder for the block-compressed kinds; for uncompressed 32-bit,
+    /// each pixel's little-endian word split by the header's masks.
+    fn independent(bytes: &[u8]) -> Vec<u8> {
+        let word = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap());
+        let (format_flags, fourcc) = (word(80), &bytes[84..88]);
+        if format_flags & 0x4 != 0 {
+            assert!(BLOCK_FORMATS.iter().any(|(known, _)| *known == fourcc));
+            return image::load_from_memory_with_format(bytes, ImageFormat::Dds)
+                .unwrap()
+                .into_rgba8()
+                .into_raw();
+        }
+        let (width, height) = (word(16) as usize, word(12) as usize);
+        let masks = [word(92), word(96), word(100), word(104)];
+        (0..width * height)
+            .flat_map(|pixel| {
+                let value = word(128 + pixel * 4);
+                masks.map(|mask| ((value & mask) >> mask.trailing_zeros()) as u8)
+            })
+            .collect()
+    }
+
+    /// The largest difference between two images' bytes.
+    fn largest_difference(a: &[u8], b: &[u8]) -> u8 {
+        assert_eq!(a.len(), b.len());
+        a.iter()
+            .zip(b)
+            .map(|(a, b)| a.abs_diff(*b))
+            .max()
+            .unwrap_or(0)
+    }
+
+    #[test]
+    fn dds_pixels_equal_an_independent_decoders_within_dxt_rounding() {
+        for (seed, (fourcc, block_bytes)) in BLOCK_FORMATS.into_iter().enumerate() {
+            let fourcc = u32::from_le_bytes(*fourcc);
+            let bytes = dds(
+                8,
+                8,
+                [32, 0x4, fourcc, 0, 0, 0, 0, 0],
+                &noise(4 * block_bytes, seed as u32),
+            );
+            let decoded = decode(&bytes, ImageFormat::Dds).unwrap().into_rgba8();
+            assert_eq!(decoded.dimensions(), (8, 8));
+            let (mut ours, mut theirs) = (decoded.into_raw(), independent(&bytes));
+            if seed == 0 {
+                // DXT1's fourth colour in three-colour blocks is transparent
+                // black, which image-rs reads as opaque black (it gives DXT1
+                // no alpha): compare the colours, and the alpha as 0 exactly
+                // where the colour is black.
+                for pixel in ours.chunks_exact(4) {
+                    assert!(pixel[3] == 255 || pixel == [0, 0, 0, 0], "{pixel:?}");
+                }
+                for pixel in ours.chunks_exact_mut(4).chain(theirs.chunks_exact_mut(4)) {
+                    pixel[3] = 255;
+                }
+            }
+            let difference = largest_difference(&ours, &theirs);
+            assert!(difference <= 1, "{fourcc:#x}: {difference}");
+        }
+        let bytes = dds(4, 2, A8R8G8B8, &noise(4 * 4 * 2, 7));
+        let decoded = decode(&bytes, ImageFormat::Dds).unwrap().into_rgba8();
+        assert_eq!(decoded.as_raw(), &independent(&bytes));
+    }
+
+    #[test]
+    fn the_real_dds_textures_decode_as_an_independent_decoder_reads_them() {
+        let Some(corpus) = ::tests::corpus_dir() else {
+            return;
+        };
+        let folder = corpus.join("swg/texture");
+        let (mut compressed, mut uncompressed) = (0, 0);
+        for entry in std::fs::read_dir(&folder).unwrap() {
+            let path = entry.unwrap().path();
+            let bytes = std::fs::read(&path).unwrap();
+            let decoded = decode(&bytes, ImageFormat::Dds)
+                .unwrap_or_else(|error| panic!("{}: {error}", path.display()))
+                .into_rgba8();
+            let difference = largest_difference(decoded.as_raw(), &independent(&bytes));
+            assert!(difference <= 1, "{}: {difference}", path.display());
+            if bytes[80] & 0x4 != 0 {
+                compressed += 1;
+            } else {
+                uncompressed += 1;
+            }
+        }
+        assert_eq!((compressed, uncompressed), (35, 3));
+    }
+
+    #[test]
+    fn a_dds_claiming_a_huge_image_or_cut_short_is_refused_without_decoding() {
+        let huge = dds(5000, 5000, A8R8G8B8, &[0; 64]);
+        assert!(matches!(
+            decode(&huge, ImageFormat::Dds),
+            Err(TextureError::TooLarge {
+                width: 5000,
+                height: 5000
+            })
+        ));
+        let short = dds(64, 64, A8R8G8B8, &[0; 64]);
+        assert!(matches!(
+            decode(&short, ImageFormat::Dds),
+            Err(TextureError::Dds(_))
+        ));
+        for length in [0, 4, 100, 127] {
+            assert!(
+                decode(&huge[..length], ImageFormat::Dds).is_err(),
+                "{length}"
+            );
+        }
+    }
 }
