@@ -16,6 +16,11 @@
 //! an adult's hands (`xskin-hmlo-L_HAND-HANDML`) wear `HUAO<tone>.bmp`.
 //! Where several outfits fit, the first by name is taken. The skin's own
 //! texture field is never changed: the image is the view's choice.
+//!
+//! A Star Wars Galaxies mesh names a shader (`shader/twk_f_skull.sht`)
+//! rather than an image: it is dressed in the material the shader
+//! describes ([`crate::shader`]), customized by
+//! [`Assembly::customization`].
 
 use std::collections::HashMap;
 use std::fmt;

@@ -8,8 +8,9 @@
 //! client's sources show of them (SWG-Source/client-tools:
 //! `Direct3d9_StaticShaderData` hands an effect pass two texture factors,
 //! `textureFactor` and `textureFactor2`, each the ARGB a shader's `TFAC`
-//! gives its tag, which `CustomizableShader` replaces by the palette entry
-//! a variable chooses) and from the real textures, and applied here, in
+//! gives its tag, which `CustomizableShaderTemplate`'s
+//! `TextureFactorIntOperation` sets to the palette entry a variable
+//! chooses) and from the real textures, and applied here, in
 //! [`base_colour`]:
 //!
 //! - a "color2" effect (`h_color2_specmap_cbmp`, `h_alpha_color2_...`)
@@ -164,6 +165,73 @@ pub fn material(
         normal: normal.map(|normal| gltf_normal(&normal)),
         blend: effect.alpha,
     })
+}
+
+/// A customization variable of a character's shaders, for a control that
+/// sets it (the viewer's): its values are `0..count`.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Variable {
+    /// The name `--custom` takes (`index_color_skin`).
+    pub name: String,
+    /// `palette` (an entry of `file`) or `texture` (one of a run of
+    /// textures, the first `file`).
+    pub kind: &'static str,
+    pub file: String,
+    /// How many values it has: the palette's entries or the run's
+    /// textures; 0 when the palette cannot be had.
+    pub count: usize,
+    /// Whether the game keeps it to one object (else the character shares
+    /// it, as a skin colour).
+    pub private: bool,
+}
+
+/// The customization variables of the shaders `names` (meshes' textures;
+/// names of other files are passed over), each name once (as the first
+/// shader declaring it has it), in the order met. A shader or palette that
+/// cannot be had is passed over silently: the export says so.
+pub fn variables<'a>(names: impl IntoIterator<Item = &'a str>, files: &Files) -> Vec<Variable> {
+    let mut variables: Vec<Variable> = Vec::new();
+    let mut shaders: Vec<&str> = Vec::new();
+    for name in names.into_iter().filter(|name| names_shader(name)) {
+        if shaders.contains(&name) {
+            continue;
+        }
+        shaders.push(name);
+        let Some(shader) = Shader::find_file(files, &RawString::from(name))
+            .ok()
+            .and_then(|found| Shader::from_bytes(&found.bytes).ok())
+        else {
+            continue;
+        };
+        for variable in shader.variables() {
+            let name = variable.name.to_text();
+            if variables.iter().any(|known| known.name == name) {
+                continue;
+            }
+            let (kind, file, count) = match variable.choice {
+                Choice::Palette { palette, .. } => {
+                    let count = Shader::find_file(files, palette)
+                        .ok()
+                        .and_then(|found| Palette::from_bytes(&found.bytes).ok())
+                        .map_or(0, |palette| palette.entries.len());
+                    ("palette", palette.to_text(), count)
+                }
+                Choice::Texture { textures, .. } => (
+                    "texture",
+                    textures.first().map(RawString::to_text).unwrap_or_default(),
+                    textures.len(),
+                ),
+            };
+            variables.push(Variable {
+                name,
+                kind,
+                file,
+                count,
+                private: variable.private,
+            });
+        }
+    }
+    variables
 }
 
 /// What an effect's name says of how it combines textures.
@@ -483,6 +551,34 @@ mod tests {
         assert_eq!(&normal.rgba[..4], [128, 127, 255, 255]);
         // Green full is y down: glTF's y is then -1.
         assert_eq!(&normal.rgba[4..], [128, 0, 128, 255]);
+    }
+
+    #[test]
+    fn the_twileks_variables_have_their_palettes_and_runs_ranges() {
+        let Some(corpus) = ::tests::corpus_dir() else {
+            return;
+        };
+        let files = Files::beside(&corpus.join("swg/appearance/twk_f.sat"));
+        let shaders = [
+            "shader/twk_f_body.sht",
+            "shader/twk_f_leccu.sht",
+            "shader/twk_f_face.sht",
+            "shader/twk_f_body.sht",
+            "texture/twk_f_head.dds",
+        ];
+        let found: Vec<(String, &str, usize)> = variables(shaders, &files)
+            .into_iter()
+            .map(|variable| (variable.name, variable.kind, variable.count))
+            .collect();
+        assert_eq!(
+            found,
+            [
+                ("index_color_skin".to_owned(), "palette", 256),
+                ("index_color_pattern".to_owned(), "palette", 256),
+                ("index_texture_1".to_owned(), "texture", 21),
+                ("index_age".to_owned(), "texture", 4),
+            ]
+        );
     }
 
     #[test]
