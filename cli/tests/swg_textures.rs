@@ -300,3 +300,37 @@ fn a_missing_texture_or_palette_is_one_warning_and_the_rest_is_drawn() {
     assert_status(&output, 0);
     assert_eq!(stderr(&output).lines().count(), 2, "{}", stderr(&output));
 }
+
+/// OBJ has no place for palette colours: `skin`'s MTL names each shader's
+/// main texture, as the customization chooses it.
+#[test]
+fn skin_names_each_shaders_main_texture_in_the_mtl() {
+    let Some(swg) = swg() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("head.obj");
+    let output = ossuary(&[
+        "skin",
+        &text(&swg.join("appearance/mesh/twk_f_head_l0.mgn")),
+        "--skeleton",
+        &text(&swg.join("all_b.skt")),
+        "--skeleton",
+        &text(&swg.join("hum_f_face.skt")),
+        "--custom",
+        "index_texture_1=7",
+        "-o",
+        &text(&out),
+    ]);
+    assert_status(&output, 0);
+    assert_eq!(stderr(&output), "");
+    let mtl = std::fs::read_to_string(dir.path().join("head.mtl")).unwrap();
+    let texture = |name: &str| format!("map_Kd {}", text(&swg.join("texture").join(name)));
+    for expected in [
+        "newmtl shader/twk_f_skull.sht".to_owned(),
+        texture("twk_f_head.dds"),
+        texture("twk_f_leccu_pattern07.dds"),
+    ] {
+        assert!(mtl.contains(&expected), "{expected:?} not in:\n{mtl}");
+    }
+}

@@ -30,6 +30,8 @@
 //! texture. The compressed normal map (`CNRM`, DXT5 with x in alpha and y
 //! in green, Direct3D's y down) becomes glTF's normal texture (x, y up, z).
 
+use std::path::PathBuf;
+
 use formats::files::{Files, FindError, FoundFile};
 use formats::schema::{BinarySchema, RawString};
 use formats::swg::pal::Palette;
@@ -61,6 +63,8 @@ impl Pixels {
 pub struct ShaderMaterial {
     /// The shader's path as the mesh names it (`shader/twk_f_skull.sht`).
     pub name: String,
+    /// Where the main texture (as the customization chose it) was found.
+    pub main_texture: Option<PathBuf>,
     /// The main texture with the palette colours applied as the effect
     /// applies them; `None` when the main texture is missing.
     pub base_colour: Option<Pixels>,
@@ -157,12 +161,24 @@ pub fn material(
     let main_factor = factor(tags::MAIN, &mut problem);
     let hue_factor = factor(tags::HUEB, &mut problem);
     let effect = Effect::of(&shader.base().effect().to_text());
-    let base_colour =
-        main.map(|main| base_colour(&main, hue_mask.as_ref(), effect, [main_factor, hue_factor]));
+    let hue_mask = hue_mask.map(|(_, pixels)| pixels);
+    let (main_texture, base_colour) = match main {
+        Some((path, main)) => (
+            Some(path),
+            Some(base_colour(
+                &main,
+                hue_mask.as_ref(),
+                effect,
+                [main_factor, hue_factor],
+            )),
+        ),
+        None => (None, None),
+    };
     Some(ShaderMaterial {
         name: name.to_owned(),
+        main_texture,
         base_colour,
-        normal: normal.map(|normal| gltf_normal(&normal)),
+        normal: normal.map(|(_, normal)| gltf_normal(&normal)),
         blend: effect.alpha,
     })
 }
@@ -405,8 +421,8 @@ impl Chosen {
         chosen
     }
 
-    /// The texture of `tag`, decoded: the one a switch chose, else the one
-    /// the shader names; `None` (with a warning when it is missing or
+    /// The texture of `tag`, where it was found and decoded: the one a
+    /// switch chose, else the one the shader names; `None` (with a warning when it is missing or
     /// unreadable) when there is none to show.
     fn texture(
         &self,
@@ -414,7 +430,7 @@ impl Chosen {
         files: &Files,
         tag: Tag,
         problem: &mut dyn FnMut(&str, String),
-    ) -> Option<Pixels> {
+    ) -> Option<(PathBuf, Pixels)> {
         let path = match self
             .textures
             .iter()
@@ -429,11 +445,14 @@ impl Chosen {
         };
         let found = find(files, &path, problem)?;
         match texture::rgba(&found) {
-            Ok((width, height, rgba)) => Some(Pixels {
-                width,
-                height,
-                rgba,
-            }),
+            Ok((width, height, rgba)) => Some((
+                found.path,
+                Pixels {
+                    width,
+                    height,
+                    rgba,
+                },
+            )),
             Err(error) => {
                 problem(&found.path.display().to_string(), error.to_string());
                 None
