@@ -405,6 +405,7 @@ pub fn assemble(context: &mut Context, request: &Request) -> Result<Vec<u8>, Cli
             }
         }
     }
+    assembly.warn_unknown_customization();
     for warning in &assembly.warnings {
         context.warn(warning);
     }

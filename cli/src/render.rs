@@ -230,6 +230,7 @@ fn pose_figure(
             });
         }
     }
+    assembly.warn_unknown_customization();
     for warning in &assembly.warnings {
         context.warn(warning);
     }

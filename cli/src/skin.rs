@@ -113,6 +113,7 @@ pub fn run(context: &mut Context, args: &Args) -> Result<bool, CliError> {
                 let image = image.map(|path| std::path::absolute(&path).unwrap_or(path));
                 textured.push((skin, image));
             }
+            assembly.warn_unknown_customization();
             for warning in &assembly.warnings {
                 context.warn(warning);
             }

@@ -233,6 +233,23 @@ fn render_draws_the_twilek_in_its_chosen_skin_colour() {
     };
     let default = picture("default.png", &[]);
     let custom = picture("custom.png", &["--custom", "index_color_skin=12"]);
+    // A name no shader declares is said, and changes nothing.
+    let out = text(&dir.path().join("mistyped.png"));
+    let output = ossuary(&[
+        "render",
+        &appearance,
+        "--no-bones",
+        "--custom",
+        "index_colour_skin=12",
+        "-o",
+        &out,
+    ]);
+    assert_status(&output, 0);
+    assert_eq!(
+        stderr(&output),
+        "ossuary: warning: no shader of the character has the customization variable \"index_colour_skin\"\n"
+    );
+    assert_eq!(image::open(&out).unwrap().into_rgb8(), default);
     assert_eq!(teal(&default), 0);
     assert!(teal(&custom) > 10_000, "{}", teal(&custom));
 }

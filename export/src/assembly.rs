@@ -379,6 +379,30 @@ impl Assembly {
         made
     }
 
+    /// Warns of each customization variable given that no shader made so
+    /// far declares (a name mistyped), once: call it when every mesh is in.
+    pub fn warn_unknown_customization(&mut self) {
+        let unknown: Vec<String> = self
+            .customization
+            .iter()
+            .map(|(name, _)| name)
+            .filter(|name| {
+                !self.shaders.values().flatten().any(|material| {
+                    material
+                        .variables
+                        .iter()
+                        .any(|known| known.eq_ignore_ascii_case(name))
+                })
+            })
+            .map(|name| {
+                format!("no shader of the character has the customization variable {name:?}")
+            })
+            .collect();
+        for warning in unknown {
+            self.warn(warning);
+        }
+    }
+
     /// The image `skin` (from the file at `path`, its references found
     /// through `files`) is dressed with, as the module's documentation
     /// says; a warning when it names a texture and none is found.

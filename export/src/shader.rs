@@ -73,6 +73,8 @@ pub struct ShaderMaterial {
     pub normal: Option<Pixels>,
     /// Whether the base colour's alpha is transparency.
     pub blend: bool,
+    /// The names of the shader's customization variables.
+    pub variables: Vec<String>,
 }
 
 /// Customization variables' values by name (`index_color_skin`, 12), as
@@ -180,6 +182,11 @@ pub fn material(
         base_colour,
         normal: normal.map(|(_, normal)| gltf_normal(&normal)),
         blend: effect.alpha,
+        variables: shader
+            .variables()
+            .iter()
+            .map(|variable| variable.name.to_text())
+            .collect(),
     })
 }
 
