@@ -113,6 +113,7 @@ pub fn run(context: &mut Context, args: &Args) -> Result<bool, CliError> {
             format: from,
             container,
             dressing: args.dressing.dressing(),
+            customization: &args.dressing.custom,
             leave_out_missing: false,
         };
         return gltf::run(context, &request, &args.output);

@@ -56,6 +56,9 @@ pub struct Request<'a> {
     pub container: Container,
     /// The skin tone and images the meshes are dressed with.
     pub dressing: Dressing,
+    /// Star Wars Galaxies customization variables' values, by name
+    /// (`--custom`).
+    pub customization: &'a [(String, i32)],
     /// Whether an input whose meshes need a missing file is left out
     /// (with a warning) rather than failing the asset.
     pub leave_out_missing: bool,
@@ -348,6 +351,7 @@ pub fn assemble(context: &mut Context, request: &Request) -> Result<Vec<u8>, Cli
         .map(|path| input::load(&catalogue, path, request.format))
         .collect::<Result<Vec<Input>, CliError>>()?;
     let mut assembly = Assembly::new(request.dressing.clone());
+    assembly.customization = request.customization.to_vec();
     for (index, input) in inputs.iter().enumerate() {
         let has_skeleton = match input.skeleton(request.options)? {
             Some(found) => assembly.offer_skeleton(&input.path, found),
@@ -401,6 +405,7 @@ pub fn assemble(context: &mut Context, request: &Request) -> Result<Vec<u8>, Cli
             }
         }
     }
+    assembly.warn_unknown_customization();
     for warning in &assembly.warnings {
         context.warn(warning);
     }
