@@ -136,6 +136,7 @@ impl Assets for CommandLine {
                 customization: &[],
                 // A part that is missing is left out; the rest is shown.
                 leave_out_missing: true,
+                carry_files: false,
             };
             gltf::assemble(context, &convert)
         });
