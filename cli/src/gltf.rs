@@ -56,9 +56,16 @@ pub struct Request<'a> {
     pub container: Container,
     /// The skin tone and images the meshes are dressed with.
     pub dressing: Dressing,
+    /// Star Wars Galaxies customization variables' values, by name
+    /// (`--custom`).
+    pub customization: &'a [(String, i32)],
     /// Whether an input whose meshes need a missing file is left out
     /// (with a warning) rather than failing the asset.
     pub leave_out_missing: bool,
+    /// Whether the asset carries the game files it was made of (scene
+    /// `extras`), so that `convert` back gives them again: an asset made
+    /// to be shown (the viewer's) leaves them out, a fraction of the size.
+    pub carry_files: bool,
 }
 
 /// Where the suits of a Sims character file wear each skin, by skin name,
@@ -348,6 +355,7 @@ pub fn assemble(context: &mut Context, request: &Request) -> Result<Vec<u8>, Cli
         .map(|path| input::load(&catalogue, path, request.format))
         .collect::<Result<Vec<Input>, CliError>>()?;
     let mut assembly = Assembly::new(request.dressing.clone());
+    assembly.customization = request.customization.to_vec();
     for (index, input) in inputs.iter().enumerate() {
         let has_skeleton = match input.skeleton(request.options)? {
             Some(found) => assembly.offer_skeleton(&input.path, found),
@@ -374,8 +382,10 @@ pub fn assemble(context: &mut Context, request: &Request) -> Result<Vec<u8>, Cli
         assembly
             .add_skins(&input.path, &input.files, found, &suit_places(input))
             .map_err(assembly_error)?;
-        assembly.originals.extend(swg_originals(input)?);
-        assembly.originals.extend(sims_originals(input)?);
+        if request.carry_files {
+            assembly.originals.extend(swg_originals(input)?);
+            assembly.originals.extend(sims_originals(input)?);
+        }
     }
     if assembly.skeleton.is_none() {
         let first = inputs
@@ -393,7 +403,7 @@ pub fn assemble(context: &mut Context, request: &Request) -> Result<Vec<u8>, Cli
         .collect();
     let skills = sims_skills(context, request, &clips)?;
     // The character files the skills come from are carried too, once each.
-    for path in request.animations {
+    for path in request.animations.iter().filter(|_| request.carry_files) {
         let input = input::load(&context.catalogue, path, None)?;
         for original in sims_originals(&input)? {
             if !assembly.originals.contains(&original) {
@@ -401,6 +411,7 @@ pub fn assemble(context: &mut Context, request: &Request) -> Result<Vec<u8>, Cli
             }
         }
     }
+    assembly.warn_unknown_customization();
     for warning in &assembly.warnings {
         context.warn(warning);
     }

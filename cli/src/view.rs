@@ -137,8 +137,11 @@ impl Assets for CommandLine {
                 format: None,
                 container: Container::Glb,
                 dressing: request.dressing.clone(),
+                // The viewer sets no customization yet: every variable at 0.
+                customization: &[],
                 // A part that is missing is left out; the rest is shown.
                 leave_out_missing: true,
+                carry_files: false,
             };
             gltf::assemble(context, &convert)
         });

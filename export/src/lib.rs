@@ -30,7 +30,11 @@
 //!   default weight [`Character::blend_weights`]' (0 unless given);
 //! - a material for each mesh: the texture it names, PNG-encoded, when an
 //!   image of that name was found ([`find_texture`]; meshes naming one
-//!   image share it), else one plain material;
+//!   image share it), else one plain material; for a Star Wars Galaxies
+//!   mesh, the material its shader describes ([`shader`]), named by the
+//!   shader's path: the main texture coloured as the effect colours it as
+//!   base colour, the normal map as normal texture (the specular and
+//!   environment maps are left out);
 //! - in the scene's `extras`, the game files the character was read from
 //!   ([`Character::originals`]), whole, so that the import
 //!   ([`import::carried`]) gives back what glTF has no place for.
@@ -59,6 +63,7 @@ pub mod assembly;
 mod axes;
 mod buffer;
 mod mesh;
+pub mod shader;
 mod texture;
 
 pub mod import;
@@ -139,10 +144,14 @@ fn hierarchy_locals(
         .collect())
 }
 
-/// A skin and the image its texture names, when one was found.
+/// A skin and the image its texture names, when one was found, or the
+/// material its Star Wars Galaxies shader describes.
 pub struct Mesh<'a> {
     pub skin: &'a rig::Skin,
     pub texture: Option<FoundFile>,
+    /// The material of the shader the skin names; it takes the place of
+    /// `texture`.
+    pub shader: Option<&'a shader::ShaderMaterial>,
     /// The Sims suit that wears the skin, carried in the mesh node's extras
     /// so that the import groups the skins into the same suits.
     pub suit: Option<import::sims::SuitPlace>,
@@ -220,6 +229,9 @@ pub enum MeshProblem {
 pub enum TextureError {
     #[error(transparent)]
     Decode(#[from] image::ImageError),
+    /// A DDS file that image_dds cannot read.
+    #[error("cannot read the DDS image: {0}")]
+    Dds(String),
     /// Checked before anything is decoded: a small file can claim a huge
     /// image (a PNG of 510 KB holding 535 MB of pixels).
     #[error(

@@ -79,6 +79,7 @@ fn export(source: &Source, container: Container) -> Vec<u8> {
                 skin,
                 texture: texture.clone(),
                 suit: None,
+                shader: None,
             })
             .collect(),
         animations: &source.animations,
@@ -831,6 +832,7 @@ fn an_unreadable_texture_is_an_error_naming_the_image() {
             skin: &skin,
             texture,
             suit: None,
+            shader: None,
         }],
         animations: &[],
         sims_skills: &[],
@@ -1055,6 +1057,7 @@ fn blend_shapes_are_named_morph_targets_at_the_given_weights() {
             skin,
             texture: None,
             suit: None,
+            shader: None,
         }],
         animations: &[],
         sims_skills: &[],
