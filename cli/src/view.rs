@@ -125,8 +125,8 @@ impl Assets for CommandLine {
             .collect();
         let animations: Vec<PathBuf> = request.anim.iter().cloned().collect();
         let skills: Vec<String> = request.skill.iter().cloned().collect();
+        let customization = customization_for_export(&request.customization);
         let (glb, warnings) = self.run(|context| {
-            hand_over_customization(context, &request.customization);
             let convert = gltf::Request {
                 inputs: &inputs,
                 animations: &animations,
@@ -137,8 +137,9 @@ impl Assets for CommandLine {
                 format: None,
                 container: Container::Glb,
                 dressing: request.dressing.clone(),
-                // The viewer sets no customization yet: every variable at 0.
-                customization: &[],
+                // Export tints the materials; the viewer applies nothing
+                // itself.
+                customization: &customization,
                 // A part that is missing is left out; the rest is shown.
                 leave_out_missing: true,
                 carry_files: false,
@@ -195,22 +196,14 @@ fn load_all(catalogue: &Catalogue, paths: &[PathBuf]) -> Result<Vec<Input>, CliE
         .collect()
 }
 
-/// HAND-OVER to export's materials: the chosen customization goes to the
-/// conversion here. Until `gltf::Request` takes the values (export tints
-/// the materials when it makes the glTF; the viewer applies nothing
-/// itself), the asset is made without them and says so.
-fn hand_over_customization(context: &mut Context, customization: &[(String, u32)]) {
-    if customization.is_empty() {
-        return;
-    }
-    let chosen: Vec<String> = customization
+/// The chosen customization as export takes it (`--custom`'s values).
+/// The server has checked each value against its variable's choices (a
+/// palette's entries, a run of textures), all well within an `i32`.
+fn customization_for_export(chosen: &[(String, u32)]) -> Vec<(String, i32)> {
+    chosen
         .iter()
-        .map(|(name, value)| format!("{name}={value}"))
-        .collect();
-    context.warn(&format!(
-        "the customization chosen ({}) is not applied: this build's glTF export does not colour Star Wars Galaxies materials",
-        chosen.join(", ")
-    ));
+        .map(|(name, value)| (name.clone(), i32::try_from(*value).unwrap_or(i32::MAX)))
+        .collect()
 }
 
 /// The customization variables of the shaders the meshes of `inputs` name
@@ -228,7 +221,7 @@ fn variables_of<'a>(inputs: impl Iterator<Item = &'a Input>, lod: usize) -> Vec<
             continue;
         };
         for name in skins.iter().filter_map(|skin| skin.texture.as_deref()) {
-            if !names_shader(name) || shaders_read.iter().any(|read| read == name) {
+            if !export::shader::names_shader(name) || shaders_read.iter().any(|read| read == name) {
                 continue;
             }
             shaders_read.push(name.to_owned());
@@ -320,13 +313,6 @@ fn chooses_count(chooses: &Chooses) -> u32 {
         Chooses::Texture { textures, .. } => textures.len(),
     };
     u32::try_from(count).unwrap_or(u32::MAX)
-}
-
-/// Whether a mesh's texture names a shader (`shader/twk_f_skull.sht`).
-fn names_shader(texture: &str) -> bool {
-    texture
-        .rsplit_once('.')
-        .is_some_and(|(_, extension)| extension.eq_ignore_ascii_case("sht"))
 }
 
 /// Whether two paths a shader gives name the same file, as the game finds

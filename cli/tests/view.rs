@@ -696,7 +696,16 @@ fn the_twilek_s_customization_variables_are_in_its_facts_and_chosen_on_its_asset
         "{asset}&custom=index_color_skin:5&custom=index_texture_1:3"
     ));
     assert_eq!(status, 200);
-    assert_eq!(&glb[..4], b"glTF");
+    // Export tints the materials as chosen: the images embedded differ
+    // from the uncustomized asset's, whose values are the defaults given.
+    let (_, plain) = served.get(asset);
+    let (_, defaults) = served.get(&format!(
+        "{asset}&custom=index_color_skin:0&custom=index_color_2:0&custom=index_age:3&custom=index_texture_1:20"
+    ));
+    assert_eq!(defaults, plain);
+    assert_ne!(glb, plain);
+    let images = |glb: &[u8]| glb_json(glb)["images"].as_array().map_or(0, Vec::len);
+    assert!(images(&glb) > 0 && images(&glb) == images(&plain));
     let (status, error) = served.json(&format!("{asset}&custom=index_color_hair:1"));
     assert_eq!(status, 400);
     assert!(
