@@ -592,18 +592,27 @@ mod tests {
             })
         }
 
+        /// The meshes' variables: the skin colour when a mesh is named.
         fn info(
             &self,
-            _: &Path,
-            _: &[PathBuf],
+            open: &Path,
+            meshes: &[PathBuf],
             _: Option<&Path>,
-            _: usize,
+            lod: usize,
         ) -> Result<Info, Refused> {
-            Ok(Info::default())
+            Ok(Info {
+                variables: self.variables(open, meshes, lod)?,
+                ..Info::default()
+            })
         }
 
-        fn variables(&self, _: &Path, _: &[PathBuf], _: usize) -> Result<Vec<Variable>, Refused> {
-            Ok(vec![skin_colour()])
+        fn variables(
+            &self,
+            _: &Path,
+            meshes: &[PathBuf],
+            _: usize,
+        ) -> Result<Vec<Variable>, Refused> {
+            Ok(meshes.iter().map(|_| skin_colour()).take(1).collect())
         }
     }
 
@@ -665,7 +674,10 @@ mod tests {
         let assets = Arc::new(Copying::default());
         let server = copying_server(dir.path(), &assets);
         let message = |custom: &str| {
-            let answer = server.route(&format!("/api/gltf?open=a.skel&mesh=&{custom}"), &|| false);
+            let answer = server.route(
+                &format!("/api/gltf?open=a.skel&mesh=a.skel&{custom}"),
+                &|| false,
+            );
             let body: serde_json::Value = serde_json::from_slice(&answer.body).unwrap();
             (
                 answer.status,
@@ -716,14 +728,45 @@ mod tests {
         );
         assert_eq!(assets.made.load(Ordering::SeqCst), 0);
         let answer = server.route(
-            "/api/gltf?open=a.skel&mesh=&custom=index_color_skin:2",
+            "/api/gltf?open=a.skel&mesh=a.skel&custom=index_color_skin:2",
             &|| false,
         );
         assert_eq!(answer.status, 200);
         assert_eq!(
             answer.headers,
-            [(WARNINGS, r#"["0 meshes index_color_skin=2"]"#.to_owned())]
+            [(WARNINGS, r#"["1 meshes index_color_skin=2"]"#.to_owned())]
         );
+    }
+
+    #[test]
+    fn the_facts_tell_the_variables_of_the_meshes_named() {
+        let dir = tempfile::tempdir().unwrap();
+        let server = copying_server(dir.path(), &Arc::default());
+        let variables = |url: &str| {
+            let answer = server.route(url, &|| false);
+            let body: serde_json::Value = serde_json::from_slice(&answer.body).unwrap();
+            (answer.status, body["variables"].clone())
+        };
+        assert_eq!(
+            variables("/api/info?open=a.skel"),
+            (200, serde_json::json!([]))
+        );
+        let (status, named) = variables("/api/info?open=a.skel&mesh=a.skel");
+        assert_eq!(status, 200);
+        assert_eq!(
+            named,
+            serde_json::json!([{
+                "name": "index_color_skin",
+                "choices": 3,
+                "default": 0,
+                "chooses": {
+                    "kind": "palette",
+                    "palette": "palette/pc_skin_twk.pal",
+                    "colours": ["#ff0000", "#00ff00", "#0000ff"],
+                },
+            }])
+        );
+        assert_eq!(variables("/api/info?open=a.skel&mesh=b.mgn").0, 404);
     }
 
     #[test]
@@ -736,18 +779,18 @@ mod tests {
             assert_eq!(answer.status, 200);
             answer.headers
         };
-        let plain = warnings("/api/gltf?open=a.skel&mesh=");
-        let red = warnings("/api/gltf?open=a.skel&mesh=&custom=index_color_skin:0");
-        let blue = warnings("/api/gltf?open=a.skel&mesh=&custom=index_color_skin:2");
+        let plain = warnings("/api/gltf?open=a.skel&mesh=a.skel");
+        let red = warnings("/api/gltf?open=a.skel&mesh=a.skel&custom=index_color_skin:0");
+        let blue = warnings("/api/gltf?open=a.skel&mesh=a.skel&custom=index_color_skin:2");
         assert_eq!(assets.made.load(Ordering::SeqCst), 3);
         assert_ne!(red, blue);
         assert_ne!(plain, red);
         // Asked again, each is the one kept.
         assert_eq!(
-            warnings("/api/gltf?open=a.skel&mesh=&custom=index_color_skin:2"),
+            warnings("/api/gltf?open=a.skel&mesh=a.skel&custom=index_color_skin:2"),
             blue
         );
-        assert_eq!(warnings("/api/gltf?open=a.skel&mesh="), plain);
+        assert_eq!(warnings("/api/gltf?open=a.skel&mesh=a.skel"), plain);
         assert_eq!(assets.made.load(Ordering::SeqCst), 3);
     }
 
