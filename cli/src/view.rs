@@ -8,13 +8,10 @@ use std::sync::mpsc;
 use export::Container;
 use formats::catalogue::Catalogue;
 use formats::rig::{self, RigOptions};
-use formats::schema::{BinarySchema as _, RawString};
-use formats::swg::pal::Palette;
-use formats::swg::sht::{Choice, Shader, Tinted};
 use viewer::listing::family_of;
 use viewer::roots::Roots;
 use viewer::server::{self, Viewer};
-use viewer::{Assets, Chooses, GltfRequest, Info, Made, Refused, Skill, Variable};
+use viewer::{Assets, GltfRequest, Info, Made, Refused, Skill, Variable};
 
 use crate::error::{shown, CliError};
 use crate::input::{self, Input};
@@ -213,113 +210,23 @@ fn customization_for_export(chosen: &[(String, u32)]) -> Vec<(String, i32)> {
 /// gives no variables: making the asset says why.
 fn variables_of<'a>(inputs: impl Iterator<Item = &'a Input>, lod: usize) -> Vec<Variable> {
     let mut variables: Vec<Variable> = Vec::new();
-    let mut shaders_read: Vec<String> = Vec::new();
     // Only Star Wars Galaxies meshes name shaders: no other file's skins
     // are made for this.
     for input in inputs.filter(|input| family_of(input.format) == "swg") {
         let Ok(skins) = input.skins(RigOptions { lod }) else {
             continue;
         };
-        for name in skins.iter().filter_map(|skin| skin.texture.as_deref()) {
-            if !export::shader::names_shader(name) || shaders_read.iter().any(|read| read == name) {
-                continue;
-            }
-            shaders_read.push(name.to_owned());
-            let Ok(found) = Shader::find_file(&input.files, &RawString::from(name)) else {
-                continue;
-            };
-            let Ok(shader) = Shader::from_bytes(&found.bytes) else {
-                continue;
-            };
-            for variable in shader.variables() {
-                let name = variable.name.to_text();
-                if variables
-                    .iter()
-                    .any(|known| known.name.eq_ignore_ascii_case(&name))
-                {
-                    continue;
-                }
-                if let Some(variable) = shown_variable(&shader, &input.files, name, variable.choice)
-                {
-                    variables.push(variable);
-                }
+        let names = skins.iter().filter_map(|skin| skin.texture.as_deref());
+        for variable in export::shader::variables(names, &input.files) {
+            if !variables
+                .iter()
+                .any(|known| known.name.eq_ignore_ascii_case(&variable.name))
+            {
+                variables.push(variable);
             }
         }
     }
     variables
-}
-
-/// A variable named `name` choosing `choice`, as the page shows it; `None`
-/// when it changes nothing export draws (a material's colour) or has no
-/// choices to offer.
-fn shown_variable(
-    shader: &Shader,
-    files: &formats::files::Files,
-    name: String,
-    choice: Choice<'_>,
-) -> Option<Variable> {
-    let (choices, default, chooses) = match choice {
-        Choice::Palette {
-            palette,
-            tinted: Tinted::TextureFactor(_),
-            ..
-        } => {
-            let found = Shader::find_file(files, palette).ok()?;
-            let colours: Vec<String> = Palette::from_bytes(&found.bytes)
-                .ok()?
-                .entries
-                .iter()
-                .map(|entry| format!("#{:02x}{:02x}{:02x}", entry.red, entry.green, entry.blue))
-                .collect();
-            let chooses = Chooses::Palette {
-                palette: palette.to_text(),
-                colours,
-            };
-            // Export tints with entry 0 unless told.
-            (chooses_count(&chooses), 0, chooses)
-        }
-        // Material colours tint lighting, which export does not take from
-        // a palette.
-        Choice::Palette { .. } => return None,
-        Choice::Texture { tag, textures, .. } => {
-            // Unless told, export shows the texture the shader itself names.
-            let own = shader.texture(tag).and_then(|texture| texture.name);
-            let default = own
-                .and_then(|own| textures.iter().position(|one| same_path(one, own)))
-                .unwrap_or(0);
-            let chooses = Chooses::Texture {
-                tag: tag.to_string(),
-                textures: textures.iter().map(RawString::to_text).collect(),
-            };
-            (
-                chooses_count(&chooses),
-                u32::try_from(default).ok()?,
-                chooses,
-            )
-        }
-    };
-    (choices > 0).then_some(Variable {
-        name,
-        choices,
-        default,
-        chooses,
-    })
-}
-
-/// How many values a variable choosing `chooses` takes.
-fn chooses_count(chooses: &Chooses) -> u32 {
-    let count = match chooses {
-        Chooses::Palette { colours, .. } => colours.len(),
-        Chooses::Texture { textures, .. } => textures.len(),
-    };
-    u32::try_from(count).unwrap_or(u32::MAX)
-}
-
-/// Whether two paths a shader gives name the same file, as the game finds
-/// files: without regard to case or slash direction.
-fn same_path(one: &RawString, other: &RawString) -> bool {
-    let normal = |path: &RawString| path.to_text().replace('\\', "/").to_ascii_lowercase();
-    normal(one) == normal(other)
 }
 
 /// What `info` says of `input`, its levels and the blend targets of its

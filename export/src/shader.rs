@@ -190,28 +190,41 @@ pub fn material(
     })
 }
 
-/// A customization variable of a character's shaders, for a control that
-/// sets it (the viewer's): its values are `0..count`.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+/// A customization variable of a character's shaders, as a control that
+/// sets it shows it (the viewer's): a name whose value, `0..choices`,
+/// chooses a palette entry or a texture.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct Variable {
-    /// The name `--custom` takes (`index_color_skin`).
+    /// As the shaders name it, and `--custom` takes it (`index_color_skin`).
     pub name: String,
-    /// `palette` (an entry of `file`) or `texture` (one of a run of
-    /// textures, the first `file`).
-    pub kind: &'static str,
-    pub file: String,
-    /// How many values it has: the palette's entries or the run's
-    /// textures; 0 when the palette cannot be had.
-    pub count: usize,
-    /// Whether the game keeps it to one object (else the character shares
-    /// it, as a skin colour).
-    pub private: bool,
+    /// How many values it takes.
+    pub choices: u32,
+    /// The value drawn when none is chosen: palette entry 0, or the
+    /// texture the shader itself names.
+    pub default: u32,
+    pub chooses: Chooses,
+}
+
+/// What a variable's value chooses.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+pub enum Chooses {
+    /// An entry of `palette`, whose colours are `#rrggbb` in entry order.
+    Palette {
+        palette: String,
+        colours: Vec<String>,
+    },
+    /// One of `textures`, for the shaders' texture of `tag` (`MAIN`).
+    Texture { tag: String, textures: Vec<String> },
 }
 
 /// The customization variables of the shaders `names` (meshes' textures;
-/// names of other files are passed over), each name once (as the first
-/// shader declaring it has it), in the order met. A shader or palette that
-/// cannot be had is passed over silently: the export says so.
+/// names of other files are passed over), each name once (the first shader
+/// declaring it says what it chooses), in the order met, as the materials
+/// apply them: palette entries tinting a texture factor, and texture
+/// switches. A variable that changes nothing drawn (a material's lighting
+/// colour) or has no choices is left out; a shader or palette that cannot
+/// be had gives none, silently: the export says so.
 pub fn variables<'a>(names: impl IntoIterator<Item = &'a str>, files: &Files) -> Vec<Variable> {
     let mut variables: Vec<Variable> = Vec::new();
     let mut shaders: Vec<&str> = Vec::new();
@@ -228,33 +241,82 @@ pub fn variables<'a>(names: impl IntoIterator<Item = &'a str>, files: &Files) ->
         };
         for variable in shader.variables() {
             let name = variable.name.to_text();
-            if variables.iter().any(|known| known.name == name) {
+            if variables
+                .iter()
+                .any(|known| known.name.eq_ignore_ascii_case(&name))
+            {
                 continue;
             }
-            let (kind, file, count) = match variable.choice {
-                Choice::Palette { palette, .. } => {
-                    let count = Shader::find_file(files, palette)
-                        .ok()
-                        .and_then(|found| Palette::from_bytes(&found.bytes).ok())
-                        .map_or(0, |palette| palette.entries.len());
-                    ("palette", palette.to_text(), count)
-                }
-                Choice::Texture { textures, .. } => (
-                    "texture",
-                    textures.first().map(RawString::to_text).unwrap_or_default(),
-                    textures.len(),
-                ),
-            };
-            variables.push(Variable {
-                name,
-                kind,
-                file,
-                count,
-                private: variable.private,
-            });
+            if let Some(variable) = shown_variable(&shader, files, name, variable.choice) {
+                variables.push(variable);
+            }
         }
     }
     variables
+}
+
+/// A variable named `name` choosing `choice`, as the materials apply it;
+/// `None` when it changes nothing drawn or has no choices.
+fn shown_variable(
+    shader: &Shader,
+    files: &Files,
+    name: String,
+    choice: Choice<'_>,
+) -> Option<Variable> {
+    let (default, chooses) = match choice {
+        Choice::Palette {
+            palette,
+            tinted: Tinted::TextureFactor(_),
+            ..
+        } => {
+            let found = Shader::find_file(files, palette).ok()?;
+            let colours: Vec<String> = Palette::from_bytes(&found.bytes)
+                .ok()?
+                .entries
+                .iter()
+                .map(|entry| format!("#{:02x}{:02x}{:02x}", entry.red, entry.green, entry.blue))
+                .collect();
+            // Tinted with entry 0 unless told.
+            let chooses = Chooses::Palette {
+                palette: palette.to_text(),
+                colours,
+            };
+            (0, chooses)
+        }
+        // Material colours tint lighting, which the materials do not take
+        // from a palette.
+        Choice::Palette { .. } => return None,
+        Choice::Texture { tag, textures, .. } => {
+            // Unless told, the texture the shader itself names.
+            let own = shader.texture(tag).and_then(|texture| texture.name);
+            let default = own
+                .and_then(|own| textures.iter().position(|one| same_path(one, own)))
+                .unwrap_or(0);
+            let chooses = Chooses::Texture {
+                tag: tag.to_string(),
+                textures: textures.iter().map(RawString::to_text).collect(),
+            };
+            (u32::try_from(default).ok()?, chooses)
+        }
+    };
+    let count = match &chooses {
+        Chooses::Palette { colours, .. } => colours.len(),
+        Chooses::Texture { textures, .. } => textures.len(),
+    };
+    let choices = u32::try_from(count).unwrap_or(u32::MAX);
+    (choices > 0).then_some(Variable {
+        name,
+        choices,
+        default,
+        chooses,
+    })
+}
+
+/// Whether two paths a shader gives name the same file, as the game finds
+/// files: without regard to case or slash direction.
+fn same_path(one: &RawString, other: &RawString) -> bool {
+    let normal = |path: &RawString| path.to_text().replace('\\', "/").to_ascii_lowercase();
+    normal(one) == normal(other)
 }
 
 /// What an effect's name says of how it combines textures.
@@ -592,17 +654,25 @@ mod tests {
             "shader/twk_f_body.sht",
             "texture/twk_f_head.dds",
         ];
-        let found: Vec<(String, &str, usize)> = variables(shaders, &files)
+        let found: Vec<(String, &str, u32, u32)> = variables(shaders, &files)
             .into_iter()
-            .map(|variable| (variable.name, variable.kind, variable.count))
+            .map(|variable| {
+                let kind = match variable.chooses {
+                    Chooses::Palette { .. } => "palette",
+                    Chooses::Texture { .. } => "texture",
+                };
+                (variable.name, kind, variable.choices, variable.default)
+            })
             .collect();
+        // Defaults as drawn: palette entry 0, the head-tail pattern and
+        // wrinkle map the shaders themselves name (20, s04).
         assert_eq!(
             found,
             [
-                ("index_color_skin".to_owned(), "palette", 256),
-                ("index_color_pattern".to_owned(), "palette", 256),
-                ("index_texture_1".to_owned(), "texture", 21),
-                ("index_age".to_owned(), "texture", 4),
+                ("index_color_skin".to_owned(), "palette", 256, 0),
+                ("index_color_pattern".to_owned(), "palette", 256, 0),
+                ("index_texture_1".to_owned(), "texture", 21, 20),
+                ("index_age".to_owned(), "texture", 4, 3),
             ]
         );
     }

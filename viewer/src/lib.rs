@@ -19,6 +19,7 @@ pub mod web;
 use std::path::{Path, PathBuf};
 
 use export::assembly::Dressing;
+pub use export::shader::{Chooses, Variable};
 use serde::Serialize;
 
 /// What the server asks of the command line.
@@ -96,33 +97,6 @@ pub struct Info {
     /// The customization variables of the meshes (a Star Wars Galaxies
     /// character's skin colour, markings, head-tail pattern), each once.
     pub variables: Vec<Variable>,
-}
-
-/// A customization variable: a name whose value, `0..choices`, chooses
-/// a palette entry or a texture.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Variable {
-    /// As the shaders name it (`index_color_skin`).
-    pub name: String,
-    /// How many values it takes.
-    pub choices: u32,
-    /// The value shown when none is chosen: palette entry 0, or the
-    /// texture the shader itself names.
-    pub default: u32,
-    pub chooses: Chooses,
-}
-
-/// What a variable's value chooses.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(tag = "kind", rename_all = "lowercase")]
-pub enum Chooses {
-    /// An entry of `palette`, whose colours are `#rrggbb` in entry order.
-    Palette {
-        palette: String,
-        colours: Vec<String>,
-    },
-    /// One of `textures`, for the shaders' texture of `tag` (`MAIN`).
-    Texture { tag: String, textures: Vec<String> },
 }
 
 /// Why a customization asked for cannot be made.
