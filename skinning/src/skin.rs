@@ -86,6 +86,8 @@ pub enum SkinError {
         joint: u32,
         count: usize,
     },
+    #[error("the weights name joint {joint} of the skeleton, but a weighted mesh reaches only its first 65536 joints")]
+    JointPastTheWeightedLimit { joint: usize },
     #[error("morph target {target:?} moves the {what} of vertex {vertex}, but the mesh has only {count} {what}s")]
     MorphOutOfRange {
         target: String,
@@ -169,8 +171,9 @@ struct Influences {
     /// Runs of blocks with the same number of slots, covering every block
     /// once, in order.
     runs: Vec<SlotRun>,
-    /// Per slot, the four vertices' joints.
-    joints: Vec<[u32; 4]>,
+    /// Per slot, the four vertices' joints: 16 bits each, as ozz-animation
+    /// keeps them (2 bytes a vertex and slot less to read than 32 bits).
+    joints: Vec<[u16; 4]>,
     /// Per slot, the four vertices' weights.
     weights: Vec<Vec4>,
     /// Per block, a bit per lane whose vertex has no influence at all and
@@ -1138,9 +1141,9 @@ impl Weighted<'_> {
     /// in slot order, then turned from one matrix a vertex into one
     /// register a matrix entry.
     #[inline(always)]
-    fn blend(&self, joints: &[[u32; 4]], weights: &[Vec4]) -> BoneX4 {
+    fn blend(&self, joints: &[[u16; 4]], weights: &[Vec4]) -> BoneX4 {
         let lane = |lane: usize| {
-            let term = |joint: &[u32; 4], weights: &Vec4| {
+            let term = |joint: &[u16; 4], weights: &Vec4| {
                 let matrix = &self.skinning[joint[lane] as usize];
                 let weight = Vec3A::splat(weights[lane]);
                 [
@@ -1210,7 +1213,12 @@ fn bind_weights(
     count: usize,
     skeleton: &Skeleton,
 ) -> Result<Kind, SkinError> {
-    let joints = find_joints(&weights.joints, skeleton)?;
+    let joints: Vec<u16> = find_joints(&weights.joints, skeleton)?
+        .into_iter()
+        .map(|joint| {
+            u16::try_from(joint).map_err(|_| SkinError::JointPastTheWeightedLimit { joint })
+        })
+        .collect::<Result<_, _>>()?;
     if weights.counts.len() != count {
         return Err(SkinError::WeightCount {
             covered: weights.counts.len(),
@@ -1241,8 +1249,7 @@ fn bind_weights(
         }
         per_vertex.push(own);
     }
-    // `Skeleton::new` made sure every joint index fits in a u32.
-    let joint_of = |influence: &rig::Influence| joints[influence.joint as usize] as u32;
+    let joint_of = |influence: &rig::Influence| joints[influence.joint as usize];
     let mut runs: Vec<SlotRun> = Vec::new();
     let mut slot_joints = Vec::new();
     let mut slot_weights = Vec::new();
@@ -1283,7 +1290,7 @@ fn bind_weights(
                     (None, None) => (any_joint, 0.0),
                 }
             };
-            let lanes: [(u32, f32); 4] = std::array::from_fn(lane);
+            let lanes: [(u16, f32); 4] = std::array::from_fn(lane);
             slot_joints.push(lanes.map(|(joint, _)| joint));
             slot_weights.push(Vec4::from_array(lanes.map(|(_, weight)| weight)));
         }
@@ -2232,6 +2239,46 @@ mod tests {
             // near 1.
             assert!(largest < 4e-6, "{normals:?}: largest difference {largest}");
         }
+    }
+
+    #[test]
+    fn weighted_meshes_reach_the_first_65536_joints() {
+        // Joints kept in 16 bits: a skeleton of 65,537 roots, a vertex on
+        // the last joint 16 bits hold and one on the joint past it.
+        let joints: Vec<Joint> = (0..=65_536)
+            .map(|index| Joint {
+                name: format!("J{index}"),
+                parent: None,
+                rest: Transform::IDENTITY,
+            })
+            .collect();
+        let skeleton = Skeleton::new(&rig::Skeleton {
+            joints,
+            axes: Axes::RightHandedYUp,
+        })
+        .unwrap();
+        let skin_on = |joint: &str| Skin {
+            binding: Binding::Weighted(Weights {
+                joints: vec![joint.to_owned()],
+                counts: vec![1, 1],
+                influences: vec![
+                    Influence {
+                        joint: 0,
+                        weight: 1.0
+                    };
+                    2
+                ],
+            }),
+            ..bone_space_skin(0.0)
+        };
+        assert!(BoundSkin::bind(&skin_on("J65535"), &skeleton).is_ok());
+        assert_eq!(
+            BoundSkin::bind(&skin_on("J65536"), &skeleton)
+                .unwrap_err()
+                .to_string(),
+            "the weights name joint 65536 of the skeleton, but a weighted mesh reaches only \
+             its first 65536 joints"
+        );
     }
 
     #[test]

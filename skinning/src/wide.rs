@@ -260,7 +260,7 @@ mod avx_weighted {
     #[target_feature(enable = "avx,fma")]
     unsafe fn sum<const UNIT: bool>(
         skinning: &[Affine3A],
-        joints: &[[u32; 4]],
+        joints: &[[u16; 4]],
         weights: &[Vec4],
         lane: usize,
     ) -> [__m128; 4] {
@@ -426,7 +426,7 @@ pub(crate) struct WeightedBlocks<'a> {
     pub(crate) unit_weights: bool,
     /// Normals made unit length, or left as the blend makes them.
     pub(crate) unit_normals: bool,
-    pub(crate) joints: &'a [[u32; 4]],
+    pub(crate) joints: &'a [[u16; 4]],
     pub(crate) weights: &'a [glam::Vec4],
     pub(crate) unmoved: &'a [u8],
     pub(crate) positions: &'a [Vec3x4],
