@@ -20,7 +20,7 @@ use image::codecs::png::{CompressionType, FilterType, PngEncoder};
 use viewer::listing;
 use viewer::roots::Roots;
 use viewer::server::{self, Viewer};
-use viewer::{Assets, GltfRequest, Info, Made, Refused};
+use viewer::{Assets, GltfRequest, Info, Made, Refused, Variable};
 
 /// The shared corpus: `OSSUARY_CORPUS`, or `../shared/corpus` beside the
 /// repository.
@@ -239,11 +239,19 @@ impl Assets for ConvertAssets {
         })
     }
 
-    fn info(&self, _: &Path, _: Option<&Path>, _: usize) -> Result<Info, Refused> {
-        Err(Refused {
-            message: "not asked for by the benchmarks".to_owned(),
-            usage: true,
-        })
+    fn info(&self, _: &Path, _: &[PathBuf], _: Option<&Path>, _: usize) -> Result<Info, Refused> {
+        Err(not_asked())
+    }
+
+    fn variables(&self, _: &Path, _: &[PathBuf], _: usize) -> Result<Vec<Variable>, Refused> {
+        Err(not_asked())
+    }
+}
+
+fn not_asked() -> Refused {
+    Refused {
+        message: "not asked for by the benchmarks".to_owned(),
+        usage: true,
     }
 }
 
