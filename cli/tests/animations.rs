@@ -78,6 +78,7 @@ impl Rig for RigFile {
                 name: format!("anim{index}"),
                 times: (0..frames).map(|frame| frame as f32 / 30.0).collect(),
                 end: None,
+                events: Vec::new(),
                 motion: Motion::Joints(JointMotion {
                     tracks: vec![Track {
                         joint: TrackTarget::Name("ROOT".to_owned()),

@@ -597,6 +597,29 @@ fn the_real_cape_on_an_adult_skeleton_ridden_by_a_real_animation_matches_the_ind
     let json: serde_json::Value = serde_json::from_slice(&bytes[20..20 + length]).unwrap();
     assert_eq!(json["images"].as_array().map(Vec::len), Some(1), "{json}");
     assert_eq!(json["animations"].as_array().map(Vec::len), Some(3));
+    // The broom flight's events travel in its animation's extras, each
+    // with its bone, its time as stored and its pairs; the others have none.
+    let events: Vec<usize> = json["animations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|animation| {
+            animation["extras"]["ossuary_events"]
+                .as_array()
+                .map_or(0, Vec::len)
+        })
+        .collect();
+    assert_eq!(events.iter().sum::<usize>(), 108, "{events:?}");
+    let broom = json["animations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|animation| animation["name"] == "a2o-broom-fly-leftside")
+        .unwrap();
+    let first = &broom["extras"]["ossuary_events"][0];
+    assert_eq!(first["time"], 1, "{first}");
+    assert!(first["joint"].is_string(), "{first}");
+    assert_eq!(first["properties"][0][0], "dress", "{first}");
     if let Some(folder) = std::env::var_os("OSSUARY_GLTF_OUT") {
         std::fs::create_dir_all(&folder).unwrap();
         std::fs::copy(&glb, Path::new(&folder).join("tso-cape-animated.glb")).unwrap();

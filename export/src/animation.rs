@@ -82,8 +82,31 @@ pub fn animation(
         channels: channels.channels,
         samplers: channels.samplers,
         extensions: None,
-        extras: Default::default(),
+        extras: events_extras(&animation.events),
     }))
+}
+
+/// The key of an animation's `extras` holding its events.
+pub const EVENTS_EXTRAS: &str = "ossuary_events";
+
+/// An animation's events (glTF has no place for them) in its `extras`:
+/// `{"ossuary_events": [{"joint", "time", "properties": [[key, value]...]}]}`,
+/// the time as the file stores it; none without events.
+fn events_extras(events: &[rig::Event]) -> Option<Box<serde_json::value::RawValue>> {
+    if events.is_empty() {
+        return None;
+    }
+    let events: Vec<serde_json::Value> = events
+        .iter()
+        .map(|event| {
+            serde_json::json!({
+                "joint": event.joint,
+                "time": event.time,
+                "properties": event.properties,
+            })
+        })
+        .collect();
+    serde_json::value::to_raw_value(&serde_json::json!({ EVENTS_EXTRAS: events })).ok()
 }
 
 /// Channels and the samplers they read, as they are added.

@@ -379,13 +379,14 @@ pub fn export(character: &Character, container: Container) -> Result<Vec<u8>, Ex
         )
         .map_err(|problem| animation_error(index, problem))?;
         let skill = character.sims_skills.get(index).and_then(Option::as_ref);
-        asset
-            .root
-            .animations
-            .extend(exported.map(|exported| json::Animation {
-                extras: skill.and_then(import::sims::skill_extras),
+        asset.root.animations.extend(exported.map(|exported| {
+            json::Animation {
+                extras: skill
+                    .and_then(import::sims::skill_extras)
+                    .or(exported.extras),
                 ..exported
-            }));
+            }
+        }));
     }
     if !scene_nodes.is_empty() {
         // Plain JSON always serializes: `ok` drops nothing.

@@ -162,6 +162,7 @@ fn wave(skeleton: &rig::Skeleton, frames: usize, scaled: Option<usize>) -> rig::
     rig::Animation {
         name: "wave".to_owned(),
         end: None,
+        events: Vec::new(),
         times: (0..frames).map(|frame| frame as f32 / 30.0).collect(),
         motion: Motion::Joints(rig::JointMotion {
             tracks,
@@ -884,6 +885,7 @@ fn animations_gltf_cannot_take_are_errors_naming_them() {
     let vertices = |frames: Vec<Vec<[f32; 3]>>| rig::Animation {
         name: "melt".to_owned(),
         end: None,
+        events: Vec::new(),
         times: (0..frames.len()).map(|frame| frame as f32).collect(),
         motion: Motion::Vertices(frames),
     };
@@ -930,6 +932,7 @@ fn a_vertex_animation_morphs_the_meshes_with_as_many_vertices() {
         name: "melt".to_owned(),
         times: wave.times.clone(),
         end: None,
+        events: Vec::new(),
         motion: Motion::Vertices(
             frames
                 .iter()

@@ -227,6 +227,24 @@ pub struct Animation {
     /// time after the last frame's (a Sims skill of 18 frames over 600 ms
     /// has its last frame at 567 ms).
     pub end: Option<End>,
+    /// What the animation makes happen besides moving joints (The Sims
+    /// Online's `dress`, `undress`, sounds, footsteps), in file order.
+    pub events: Vec<Event>,
+}
+
+/// Something an animation makes happen at a time: key/value pairs, as
+/// the file gives them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Event {
+    /// The joint whose motion holds it.
+    pub joint: String,
+    /// When, as the file stores it: its unit is the format's (The Sims
+    /// Online's are not known; FreeSO's broom flight of 7.6 s dresses the
+    /// broom at 1 and undresses it at 8756), so it is passed on, not turned
+    /// into seconds.
+    pub time: u32,
+    /// The pairs, in file order (`dress` = `fso-broom-handr`).
+    pub properties: Vec<(String, String)>,
 }
 
 /// What happens from an animation's last frame to its stated end.

@@ -290,6 +290,7 @@ impl Rig for Animation {
         Some(motion.map(|motion| {
             vec![rig::Animation {
                 end: None,
+                events: Vec::new(),
                 name: "animation".to_owned(),
                 times: (0..self.frames.len())
                     .map(|frame| frame as f32 * self.step as f32 / FRAME_RATE)

@@ -133,6 +133,7 @@ impl Rig for Animation {
             .collect();
         Some(Ok(vec![rig::Animation {
             end: None,
+            events: Vec::new(),
             name: "animation".to_owned(),
             times: (0..self.frames.len())
                 .map(|frame| frame as f32 / FRAME_RATE)

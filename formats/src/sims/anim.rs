@@ -280,7 +280,33 @@ impl Anim {
             end: Some(rig::End::Holds {
                 seconds: frames as f32 * step,
             }),
+            events: self.rig_events(),
         })
+    }
+
+    /// Every motion's events as rig data, each property list's pairs
+    /// together.
+    fn rig_events(&self) -> Vec<rig::Event> {
+        self.motions
+            .iter()
+            .flat_map(|motion| {
+                let events = motion
+                    .event_lists
+                    .iter()
+                    .flatten()
+                    .flat_map(|list| &list.events);
+                events.map(|event| rig::Event {
+                    joint: motion.bone.to_text(),
+                    time: event.time,
+                    properties: event
+                        .property_lists
+                        .iter()
+                        .flat_map(|list| &list.properties)
+                        .map(|property| (property.key.to_text(), property.value.to_text()))
+                        .collect(),
+                })
+            })
+            .collect()
     }
 
     /// One motion's keys for `frames` frames, bound to its bone by name.

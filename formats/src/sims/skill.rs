@@ -127,6 +127,7 @@ fn keyed(skill: &Skill, values: &Values) -> Result<rig::Animation, RigError> {
             depth_pattern: None,
         }),
         end: Some(end),
+        events: Vec::new(),
     })
 }
 
