@@ -385,6 +385,19 @@ pub trait Rig {
         None
     }
 
+    /// The same meshes part by part, each file the document names read on
+    /// its own (an appearance's mesh lists, a TSO appearance's bindings), so
+    /// that a part whose file is missing leaves the others to be drawn. By
+    /// default the meshes come as one part, under an empty name.
+    fn skin_parts(&self, files: &Files, options: RigOptions) -> Option<Vec<SkinPart>> {
+        self.skins(files, options).map(|skins| {
+            vec![SkinPart {
+                name: String::new(),
+                skins,
+            }]
+        })
+    }
+
     /// The animations the file describes or names.
     fn animations(&self, _files: &Files) -> Option<Result<Vec<Animation>, RigError>> {
         None
@@ -409,6 +422,14 @@ pub trait Rig {
             }],
         })
     }
+}
+
+/// One part of a file's meshes (a file it names), as it could be read.
+#[derive(Debug)]
+pub struct SkinPart {
+    /// The reference as the document gives it (`appearance/mesh/x.lmg`).
+    pub name: String,
+    pub skins: Result<Vec<Skin>, RigError>,
 }
 
 /// One of a file's animations, by name, as it could be read.

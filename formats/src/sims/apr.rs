@@ -7,7 +7,7 @@ use super::bnd::Bnd;
 use super::file_id::{self, FileId};
 use crate::files::Files;
 use crate::format::{self, Describe, Description, Encoding, Format, Sample};
-use crate::rig::{self, Rig, RigError, RigOptions};
+use crate::rig::{self, Rig, RigError, RigOptions, SkinPart};
 use crate::schema::{BinarySchema, Layout};
 use crate::Schema;
 
@@ -34,16 +34,32 @@ impl Apr {
     /// it and where it was looked for.
     pub fn skins(&self, files: &Files) -> Result<Vec<rig::Skin>, RigError> {
         let mut skins = Vec::new();
-        for id in &self.bindings {
-            let found = file_id::find(files, "binding", *id, "bnd")?;
-            let binding = Bnd::from_bytes(&found.bytes).map_err(|source| RigError::Referenced {
-                path: found.path.clone(),
-                source: Box::new(source),
-            })?;
-            skins.extend(binding.skins(&files.beside_found(&found))?);
+        for part in self.skin_parts(files) {
+            skins.extend(part.skins?);
         }
         Ok(skins)
     }
+
+    /// Each binding's skins, read one by one, named by the binding's id.
+    pub fn skin_parts(&self, files: &Files) -> Vec<SkinPart> {
+        self.bindings
+            .iter()
+            .map(|id| SkinPart {
+                name: id.to_string(),
+                skins: binding_skins(files, *id),
+            })
+            .collect()
+    }
+}
+
+/// The skins of the binding `id`, found by its id and read beside itself.
+fn binding_skins(files: &Files, id: FileId) -> Result<Vec<rig::Skin>, RigError> {
+    let found = file_id::find(files, "binding", id, "bnd")?;
+    let binding = Bnd::from_bytes(&found.bytes).map_err(|source| RigError::Referenced {
+        path: found.path.clone(),
+        source: Box::new(source),
+    })?;
+    binding.skins(&files.beside_found(&found))
 }
 
 impl Describe for Apr {
@@ -71,6 +87,17 @@ impl Rig for Apr {
                 .single_level()
                 .and_then(|()| Apr::skins(self, files)),
         )
+    }
+
+    /// Each binding's skins, one by one.
+    fn skin_parts(&self, files: &Files, options: RigOptions) -> Option<Vec<SkinPart>> {
+        Some(match options.single_level() {
+            Ok(()) => Apr::skin_parts(self, files),
+            Err(error) => vec![SkinPart {
+                name: String::new(),
+                skins: Err(error),
+            }],
+        })
     }
 
     /// The first `.skel` beside the file or in a `Skeletons` folder beside

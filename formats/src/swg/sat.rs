@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::files::{Files, FoundFile};
 use crate::format::{self, Describe, Description, Encoding, Format, Sample};
-use crate::rig::{self, Rig, RigError, RigOptions};
+use crate::rig::{self, Rig, RigError, RigOptions, SkinPart};
 use crate::schema::{BinarySchema, Count, Layout, RawChunk, RawString};
 use crate::swg::lmg::MeshLevels;
 use crate::swg::mgn::Mesh;
@@ -185,29 +185,47 @@ impl Appearance {
     /// list, or a mesh itself (which has one level).
     pub fn skins(&self, files: &Files, options: RigOptions) -> Result<Vec<rig::Skin>, RigError> {
         let mut skins = Vec::new();
-        for path in &self.contents().meshes {
-            let path = path.to_text();
-            let found = files.find(&format!("the mesh {path}"), std::slice::from_ref(&path))?;
-            match found.bytes.get(8..12) {
-                Some(b"MLOD") => {
-                    let levels = MeshLevels::from_bytes(&found.bytes)
-                        .map_err(|source| referenced(&found, source))?;
-                    let level = levels
-                        .level_skins(&files.beside_found(&found), options)
-                        .map_err(|error| naming(&found, error))?;
-                    skins.extend(level);
-                }
-                _ => {
-                    let mesh = Mesh::from_bytes(&found.bytes)
-                        .map_err(|source| referenced(&found, source))?;
-                    options
-                        .single_level()
-                        .map_err(|error| naming(&found, error))?;
-                    skins.extend(mesh.skins(&path)?);
-                }
-            }
+        for part in self.skin_parts(files, options) {
+            skins.extend(part.skins?);
         }
         Ok(skins)
+    }
+
+    /// The skins of each mesh `MSGN` names, read one by one.
+    pub fn skin_parts(&self, files: &Files, options: RigOptions) -> Vec<SkinPart> {
+        self.contents()
+            .meshes
+            .iter()
+            .map(|path| {
+                let path = path.to_text();
+                SkinPart {
+                    skins: named_skins(files, &path, options),
+                    name: path,
+                }
+            })
+            .collect()
+    }
+}
+
+/// The skins of the mesh or mesh list at `path`, at level `options.lod`.
+fn named_skins(files: &Files, path: &str, options: RigOptions) -> Result<Vec<rig::Skin>, RigError> {
+    let found = files.find(&format!("the mesh {path}"), &[path.to_owned()])?;
+    match found.bytes.get(8..12) {
+        Some(b"MLOD") => {
+            let levels = MeshLevels::from_bytes(&found.bytes)
+                .map_err(|source| referenced(&found, source))?;
+            levels
+                .level_skins(&files.beside_found(&found), options)
+                .map_err(|error| naming(&found, error))
+        }
+        _ => {
+            let mesh =
+                Mesh::from_bytes(&found.bytes).map_err(|source| referenced(&found, source))?;
+            options
+                .single_level()
+                .map_err(|error| naming(&found, error))?;
+            mesh.skins(path)
+        }
     }
 }
 
@@ -284,6 +302,11 @@ impl Rig for Appearance {
         options: RigOptions,
     ) -> Option<Result<Vec<rig::Skin>, RigError>> {
         Some(self.skins(files, options))
+    }
+
+    /// Level `options.lod` of each mesh, one by one.
+    fn skin_parts(&self, files: &Files, options: RigOptions) -> Option<Vec<SkinPart>> {
+        Some(self.skin_parts(files, options))
     }
 }
 
