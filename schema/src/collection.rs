@@ -238,6 +238,35 @@ pub fn count_as<T: TryFrom<usize>>(name: &'static str, count: usize) -> Result<T
     })
 }
 
+/// A list whose length a type passes as context
+/// (`context(vertices = len(positions))`): an absent one has none.
+pub trait ListLen {
+    fn list_len(&self) -> usize;
+}
+
+impl<T> ListLen for Vec<T> {
+    fn list_len(&self) -> usize {
+        self.len()
+    }
+}
+
+impl<T, const N: usize> ListLen for [T; N] {
+    fn list_len(&self) -> usize {
+        N
+    }
+}
+
+impl<L: ListLen> ListLen for Option<L> {
+    fn list_len(&self) -> usize {
+        self.as_ref().map_or(0, ListLen::list_len)
+    }
+}
+
+/// The length `len(list)` passes as context.
+pub fn list_len<L: ListLen>(list: &L) -> usize {
+    list.list_len()
+}
+
 /// A collection counted by a value it does not store (the context's) must
 /// hold exactly that many entries.
 pub fn check_len(len: usize, count_name: &'static str, count: usize) -> Result<(), Error> {

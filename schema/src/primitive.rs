@@ -114,6 +114,7 @@ impl<T: Decode, const N: usize> Decode for [T; N] {
         None => None,
     };
     const NESTED_LAYOUT: Option<fn() -> TypeLayout> = T::NESTED_LAYOUT;
+    const ELEMENT_SIZE: Option<u64> = T::FIXED_SIZE;
     const PLAIN_SIZE: Option<usize> = match T::PLAIN_SIZE {
         Some(size) => size.checked_mul(N),
         None => None,

@@ -116,7 +116,6 @@ fn bindings_name_bones(bindings: &[Binding], bones: &[RawString]) -> Result<(), 
         usize::try_from(binding.bone).map_or(true, |bone| bone >= bones.len())
     });
     match outside {
-        // After the list's u32 count, 20 bytes a binding, the bone first.
         Some((index, binding)) => Err(Refusal::at_element(
             index,
             format!(
@@ -125,8 +124,7 @@ fn bindings_name_bones(bindings: &[Binding], bones: &[RawString]) -> Result<(), 
                 bones.len()
             ),
         )
-        .inside([Segment::Field("bone")])
-        .bytes_in(4 + 20 * index as u64)),
+        .inside([Segment::Field("bone")])),
         None => Ok(()),
     }
 }
@@ -138,8 +136,6 @@ fn blends_pull_real_vertices(blends: &[Blend], real: &usize) -> Result<(), Refus
         .enumerate()
         .find(|(_, blend)| usize::try_from(blend.vertex).map_or(true, |vertex| vertex >= *real));
     match outside {
-        // 8 bytes a blend (the list has no count of its own), the vertex
-        // after the weight.
         Some((index, blend)) => Err(Refusal::at_element(
             index,
             format!(
@@ -147,8 +143,7 @@ fn blends_pull_real_vertices(blends: &[Blend], real: &usize) -> Result<(), Refus
                 blend.vertex
             ),
         )
-        .inside([Segment::Field("vertex")])
-        .bytes_in(8 * index as u64 + 4)),
+        .inside([Segment::Field("vertex")])),
         None => Ok(()),
     }
 }

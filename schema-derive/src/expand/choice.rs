@@ -75,6 +75,7 @@ fn payload_context(rt: &Runtime, variant: &ChoiceVariant, payload: &Type) -> Tok
         payload,
         pass,
         |name| quote!(::core::clone::Clone::clone(&__context.#name)),
+        |name| quote!(__context.#name),
     )
 }
 
@@ -479,6 +480,9 @@ fn layout_impl(
                 count: ::core::option::Option::None,
                 chunk: ::core::option::Option::None,
                 offset: ::core::option::Option::None,
+                element_size: ::core::option::Option::None,
+                elements_offset: ::core::option::Option::None,
+                inner_element_size: ::core::option::Option::None,
                 doc: #doc,
                 nested: #nested,
             }

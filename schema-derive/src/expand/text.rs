@@ -126,10 +126,11 @@ fn record_impls(rt: &Runtime, container: &Container, plans: &[TextPlan]) -> Toke
         Codec::Count(users) => Some(shared_count(rt, plan, users)),
         _ => None,
     });
-    let writes = plans
-        .iter()
-        .enumerate()
-        .map(|(index, plan)| write_field(rt, container, plan, Line::of(plans, index)));
+    let writes = plans.iter().enumerate().map(|(index, plan)| {
+        let write = write_field(rt, container, plan, Line::of(plans, index));
+        checked_write(rt, container, plan, write)
+    });
+    let (write_start, write_finish) = written_value_check(rt, container);
     let (allow_reader_comments, allow_writer_comments) = match container.attrs.comments {
         Some(_) => (
             quote!(__reader.allow_comments();),
@@ -163,7 +164,9 @@ fn record_impls(rt: &Runtime, container: &Container, plans: &[TextPlan]) -> Toke
             ) -> ::core::result::Result<(), #rt::Error> {
                 #allow_writer_comments
                 #(#counts)*
+                #write_start
                 #(#writes)*
+                #write_finish
                 ::core::result::Result::Ok(())
             }
         }
@@ -193,7 +196,11 @@ fn one_line_impls(rt: &Runtime, container: &Container, plans: &[TextPlan]) -> To
         .iter()
         .map(|plan| read_one_line_field(rt, container, plan));
     let (start, finish) = built_value(rt, container, plans);
-    let writes = plans.iter().map(|plan| write_one_line_field(rt, plan));
+    let writes = plans.iter().map(|plan| {
+        let write = write_one_line_field(rt, plan);
+        checked_write(rt, container, plan, write)
+    });
+    let (write_start, write_finish) = written_value_check(rt, container);
     let line_impls = one_line_text_impls(
         rt,
         ident,
@@ -218,7 +225,9 @@ fn one_line_impls(rt: &Runtime, container: &Container, plans: &[TextPlan]) -> To
                 &self,
                 __writer: &mut #rt::TextWriter,
             ) -> ::core::result::Result<(), #rt::Error> {
+                #write_start
                 #(#writes)*
+                #write_finish
                 ::core::result::Result::Ok(())
             }
         }
@@ -420,9 +429,13 @@ fn read_field(rt: &Runtime, container: &Container, plan: &TextPlan, line: Line) 
             }
         }
         Codec::Value(value) if !value.is_tokens() || (line.own() && is_nested(value)) => {
-            let nested = nested_context(rt, value.element_ty, &value.pass, |name| {
-                value_of(name, is_param(container, name), Side::Read)
-            });
+            let nested = nested_context(
+                rt,
+                value.element_ty,
+                &value.pass,
+                |name| value_of(name, is_param(container, name), Side::Read),
+                places(container, Side::Read),
+            );
             let read = read_value(rt, container, plan, value);
             quote! {
                 let #local: #ty = {
@@ -479,6 +492,61 @@ fn has_elements(plan: &TextPlan) -> bool {
             flow: false,
             ..
         })
+    )
+}
+
+/// A field's write statements, then, when it has a `check`, the check the
+/// reader runs, on the value written: the writer refuses what the reader
+/// would, at the same line and column (the text written is dropped with
+/// the error).
+fn checked_write(
+    rt: &Runtime,
+    container: &Container,
+    plan: &TextPlan,
+    write: TokenStream,
+) -> TokenStream {
+    let Some(check) = &plan.check else {
+        return write;
+    };
+    let name = plan.field.ident;
+    let label = str_lit(&name.to_string());
+    let mark = mark_local(name);
+    let (marks_init, marks) = if has_elements(plan) {
+        let marks = marks_local(name);
+        (
+            quote!(let mut #marks: ::std::vec::Vec<usize> = ::std::vec::Vec::new();),
+            quote!(&#marks),
+        )
+    } else {
+        (TokenStream::new(), quote!(&[]))
+    };
+    let call = context::check_call_with(container, check, &quote!(self.#name), Side::Write);
+    quote! {
+        let #mark = __writer.mark();
+        #marks_init
+        #write
+        if #rt::checking() {
+            #rt::checked_written(__writer, #mark, #marks, #call)
+                .map_err(|e| e.in_field(#label))?;
+        }
+    }
+}
+
+/// The type's own check on write: where the record starts, and the check
+/// once it is written.
+fn written_value_check(rt: &Runtime, container: &Container) -> (TokenStream, TokenStream) {
+    let Some(check) = &container.attrs.check else {
+        return (TokenStream::new(), TokenStream::new());
+    };
+    let path = &check.value.path;
+    let call = quote_spanned!(path.span()=> #path(self));
+    (
+        quote!(let __start_mark = __writer.mark();),
+        quote! {
+            if #rt::checking() {
+                #rt::checked_written(__writer, __start_mark, &[], #call)?;
+            }
+        },
     )
 }
 
@@ -683,10 +751,15 @@ fn write_field(rt: &Runtime, container: &Container, plan: &TextPlan, line: Line)
             }
         }
         Codec::Value(value) if !value.is_tokens() || (line.own() && is_nested(value)) => {
-            let nested = nested_context(rt, value.element_ty, &value.pass, |name| {
-                value_of(name, is_param(container, name), Side::Write)
-            });
-            let write = write_value(rt, container, value, &quote!(&self.#name));
+            let nested = nested_context(
+                rt,
+                value.element_ty,
+                &value.pass,
+                |name| value_of(name, is_param(container, name), Side::Write),
+                places(container, Side::Write),
+            );
+            let marks = (plan.check.is_some() && has_elements(plan)).then(|| marks_local(name));
+            let write = write_value(rt, container, value, &quote!(&self.#name), marks.as_ref());
             quote! {
                 {
                     let __element_context = #nested;
@@ -706,9 +779,17 @@ fn write_value(
     container: &Container,
     value: &Value,
     value_ref: &TokenStream,
+    marks: Option<&syn::Ident>,
 ) -> TokenStream {
     let write = |value_ref: &TokenStream| {
         let element = write_element(rt, value, &quote!(__w), &quote!(__e));
+        let element = match marks {
+            Some(marks) => quote!({
+                #marks.push(__w.mark());
+                #element
+            }),
+            None => element,
+        };
         match &value.repeat {
             None => write_element(rt, value, &quote!(__writer), value_ref),
             Some(Repeat::CountLine | Repeat::Prefix(_)) if value.flow => quote! {
@@ -848,6 +929,9 @@ fn layout_impl(
                 count: #count,
                 chunk: ::core::option::Option::None,
                 offset: ::core::option::Option::None,
+                element_size: ::core::option::Option::None,
+                elements_offset: ::core::option::Option::None,
+                inner_element_size: ::core::option::Option::None,
                 doc: #doc,
                 nested: #nested,
             }
