@@ -114,7 +114,10 @@ where
     check_count(input, count, min_size)?;
     let mut elements = Vec::with_capacity(count);
     for index in 0..count {
-        match read_one(input) {
+        let entered = crate::map::enter(Segment::Index(index));
+        let read = read_one(input);
+        drop(entered);
+        match read {
             Ok(element) => push_within_capacity(&mut elements, element)?,
             Err(error) => return Err(error.within(Segment::Index(index))),
         }
@@ -184,7 +187,10 @@ pub fn read_elements<T: Decode, I: Input>(
     }
     let mut elements = Vec::with_capacity(count);
     for index in 0..count {
-        match T::decode_input(input, endian, context) {
+        let entered = crate::map::enter(Segment::Index(index));
+        let read = T::decode_input(input, endian, context);
+        drop(entered);
+        match read {
             Ok(element) => push_within_capacity(&mut elements, element)?,
             Err(error) => return Err(error.within(Segment::Index(index))),
         }
@@ -291,7 +297,9 @@ where
     while input.remaining()? > 0 {
         let start = input.position()?;
         let index = elements.len();
+        let entered = crate::map::enter(Segment::Index(index));
         let element = read_one(input).map_err(|e| e.within(Segment::Index(index)))?;
+        drop(entered);
         if input.position()? == start {
             return Err(
                 Error::at_byte(start, ErrorKind::EmptyElement).within(Segment::Index(index))

@@ -92,6 +92,7 @@ pub(crate) mod input;
 pub mod io;
 pub mod json;
 mod layout;
+pub mod map;
 pub(crate) mod markers;
 pub(crate) mod output;
 mod pages;
@@ -347,6 +348,7 @@ pub mod __private {
         IffStart, Start, CHUNK_HEADER_SIZE, FORM_HEADER_SIZE,
     };
     pub use crate::input::{decode_plain_next, read_plain_run};
+    pub use crate::map::{enter as map_enter, read_custom};
     pub use crate::markers::{read_magic, write_magic, ByteOrderParam, CountField, NoContext};
     pub use crate::output::{encode_plain_next, write_plain_run};
     pub use crate::size::{add_fixed, add_min, add_plain, lesser_min};

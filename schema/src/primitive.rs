@@ -5,6 +5,8 @@ use std::io::{Read, Seek, Write};
 
 use arrayvec::ArrayVec;
 
+use crate::map::SpanKind;
+
 use super::{
     Decode, Encode, Endian, Error, ErrorKind, HasContext, Input, Output, Segment, TypeLayout,
 };
@@ -48,6 +50,14 @@ macro_rules! number {
 
             #[inline]
             fn decode_input<I: Input>(input: &mut I, endian: Endian, _: &()) -> Result<Self, Error> {
+                if crate::map::recording() {
+                    let start = input.position()?;
+                    let value: Self = from_bytes(input.read_array()?, endian);
+                    crate::map::note(start, start + Self::MIN_SIZE, stringify!($ty), SpanKind::Field, || {
+                        format!("{value:?}")
+                    });
+                    return Ok(value);
+                }
                 Ok(from_bytes(input.read_array()?, endian))
             }
 
@@ -141,6 +151,7 @@ impl<T: Decode, const N: usize> Decode for [T; N] {
         }
         let mut elements = ArrayVec::<T, N>::new();
         for index in 0..N {
+            let _entered = crate::map::enter(Segment::Index(index));
             let element = T::decode_input(input, endian, context)
                 .map_err(|e| e.within(Segment::Index(index)))?;
             elements.try_push(element).map_err(|_| array_overflow())?;

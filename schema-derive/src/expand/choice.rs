@@ -118,9 +118,12 @@ fn read_payload(rt: &Runtime, endian: &TokenStream, variant: &ChoiceVariant) -> 
         Some(payload) => {
             let context = payload_context(rt, variant, payload);
             quote! {
-                <#payload as #rt::Decode>::decode_input(__reader, #endian, &#context)
-                    .map(Self::#name)
-                    .map_err(|e| e.in_field(#label))
+                {
+                    let __entered = #rt::map_enter(#rt::Segment::Field(#label));
+                    <#payload as #rt::Decode>::decode_input(__reader, #endian, &#context)
+                        .map(Self::#name)
+                        .map_err(|e| e.in_field(#label))
+                }
             }
         }
         None => quote!(::core::result::Result::Ok(Self::#name)),

@@ -268,7 +268,20 @@ fn absent_count_checks(rt: &Runtime, plans: &[BinaryPlan]) -> Vec<TokenStream> {
         .collect()
 }
 
+/// The statements reading one field, inside its segment of the byte map's
+/// path (every field is named there, in IFF layouts too).
 fn read_field_value(rt: &Runtime, container: &Container, plan: &BinaryPlan) -> TokenStream {
+    let label = str_lit(&plan.field.ident.to_string());
+    let entered = format_ident!("__entered_{}", plan.field.ident);
+    let statements = read_field_statements(rt, container, plan);
+    quote! {
+        let #entered = #rt::map_enter(#rt::Segment::Field(#label));
+        #statements
+        ::core::mem::drop(#entered);
+    }
+}
+
+fn read_field_statements(rt: &Runtime, container: &Container, plan: &BinaryPlan) -> TokenStream {
     let name = plan.field.ident;
     let label = str_lit(&name.to_string());
     let local = field_local(name);
@@ -314,9 +327,12 @@ fn read_field_value(rt: &Runtime, container: &Container, plan: &BinaryPlan) -> T
             let values = pass
                 .iter()
                 .map(|arg| arg_value(rt, container, &arg.value, Side::Read));
+            let type_name = str_lit(&format!("{} (custom codec)", super::layout::type_text(ty)));
             quote! {
-                let #local: #ty = #rt::Input::as_stream(__reader, |__reader| {
-                    #path::read(__reader, #endian #(, #values)*)
+                let #local: #ty = #rt::read_custom(__reader, #type_name, |__reader| {
+                    #rt::Input::as_stream(__reader, |__reader| {
+                        #path::read(__reader, #endian #(, #values)*)
+                    })
                 }) #in_field;
             }
         }

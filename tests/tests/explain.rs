@@ -1,0 +1,70 @@
+//! The byte map (`formats::explain`) on the sample files and, with
+//! `OSSUARY_CORPUS`, on every real file: in a binary file every byte
+//! belongs to exactly one span, IFF headers included.
+
+use std::path::{Path, PathBuf};
+
+use formats::catalogue::Catalogue;
+use formats::explain::{explain, CoverageReport};
+use formats::format::Encoding;
+
+/// Every file below `dir`, sorted.
+fn files_below(dir: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    let mut folders = vec![dir.to_path_buf()];
+    while let Some(folder) = folders.pop() {
+        for entry in std::fs::read_dir(&folder).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                folders.push(path);
+            } else {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
+/// Explains every file of a known format below `dir`: each binary one's
+/// bytes each in exactly one span. Returns the coverage report and how
+/// many files were explained.
+fn explain_all(dir: &Path) -> (CoverageReport, usize) {
+    let catalogue = Catalogue::default();
+    let mut report = CoverageReport::default();
+    let mut explained = 0;
+    for path in files_below(dir) {
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        let bytes = std::fs::read(&path).unwrap();
+        let Some(format) = catalogue.detect(&name, &bytes) else {
+            continue;
+        };
+        let explanation =
+            explain(format, &bytes).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        if format.encoding == Encoding::Binary {
+            let misses = explanation.misses();
+            assert!(misses.is_empty(), "{}: {misses:?}", path.display());
+        }
+        report.add_file(&name, format, &bytes);
+        explained += 1;
+    }
+    assert!(report.failed.is_empty(), "{:?}", report.failed);
+    (report, explained)
+}
+
+#[test]
+fn every_byte_of_every_sample_file_is_in_exactly_one_span() {
+    let (report, explained) = explain_all(&tests::fixtures_dir());
+    assert!(explained > 30, "{explained} files");
+    assert!(report.formats.len() > 20, "{:?}", report.formats.keys());
+}
+
+#[test]
+fn every_byte_of_every_real_file_is_in_exactly_one_span() {
+    let Some(corpus) = tests::corpus_dir() else {
+        return;
+    };
+    let (report, explained) = explain_all(&corpus);
+    assert!(explained > 70, "{explained} files");
+    eprintln!("{}", report.render());
+}
