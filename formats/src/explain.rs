@@ -128,7 +128,12 @@ impl Explanation {
     /// lines) no span holds and those two or more hold, as ranges.
     pub fn misses(&self) -> Misses {
         let mut misses = Misses::default();
-        let mut covered_to = 0;
+        // Bytes count from 0, lines from 1.
+        let (first, end) = match self.encoding {
+            Encoding::Binary => (0, self.len),
+            Encoding::Text => (1, self.len + 1),
+        };
+        let mut covered_to = first;
         for span in &self.spans {
             if span.start > covered_to {
                 misses.uncovered.push((covered_to, span.start));
@@ -140,8 +145,8 @@ impl Explanation {
             }
             covered_to = covered_to.max(span.end);
         }
-        if covered_to < self.len {
-            misses.uncovered.push((covered_to, self.len));
+        if covered_to < end {
+            misses.uncovered.push((covered_to, end));
         }
         misses
     }
@@ -215,13 +220,7 @@ impl Explanation {
                     0 | 1 => String::new(),
                     more => format!(" (lines {} to {})", span.start, span.start + more - 1),
                 };
-                let _ = writeln!(
-                    out,
-                    "        ^ {}  {}  {}{lines}",
-                    span.path,
-                    span.type_name,
-                    shortened(&span.value)
-                );
+                let _ = writeln!(out, "        ^ {}  {}{lines}", span.path, span.type_name);
             }
         }
         out

@@ -1,6 +1,7 @@
 //! The byte map (`formats::explain`) on the sample files and, with
 //! `OSSUARY_CORPUS`, on every real file: in a binary file every byte
-//! belongs to exactly one span, IFF headers included.
+//! belongs to exactly one span, IFF headers included; in a text file every
+//! line.
 
 use std::path::{Path, PathBuf};
 
@@ -26,8 +27,8 @@ fn files_below(dir: &Path) -> Vec<PathBuf> {
     files
 }
 
-/// Explains every file of a known format below `dir`: each binary one's
-/// bytes each in exactly one span. Returns the coverage report and how
+/// Explains every file of a known format below `dir`: each byte (text:
+/// each line) in exactly one span. Returns the coverage report and how
 /// many files were explained.
 fn explain_all(dir: &Path) -> (CoverageReport, usize) {
     let catalogue = Catalogue::default();
@@ -41,10 +42,8 @@ fn explain_all(dir: &Path) -> (CoverageReport, usize) {
         };
         let explanation =
             explain(format, &bytes).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-        if format.encoding == Encoding::Binary {
-            let misses = explanation.misses();
-            assert!(misses.is_empty(), "{}: {misses:?}", path.display());
-        }
+        let misses = explanation.misses();
+        assert!(misses.is_empty(), "{}: {misses:?}", path.display());
         report.add_file(&name, format, &bytes);
         explained += 1;
     }
@@ -67,4 +66,27 @@ fn every_byte_of_every_real_file_is_in_exactly_one_span() {
     let (report, explained) = explain_all(&corpus);
     assert!(explained > 70, "{explained} files");
     eprintln!("{}", report.render());
+}
+
+/// In a text file, each line is read once: every line is in exactly one
+/// span (comment lines kept as found included).
+#[test]
+fn every_line_of_every_text_sample_is_in_exactly_one_span() {
+    let catalogue = Catalogue::default();
+    let mut explained = 0;
+    for path in files_below(&tests::fixtures_dir()) {
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        let bytes = std::fs::read(&path).unwrap();
+        let Some(format) = catalogue.detect(&name, &bytes) else {
+            continue;
+        };
+        if format.encoding != Encoding::Text {
+            continue;
+        }
+        let explanation = explain(format, &bytes).unwrap();
+        let misses = explanation.misses();
+        assert!(misses.is_empty(), "{name}: {misses:?}");
+        explained += 1;
+    }
+    assert!(explained > 10, "{explained} text files");
 }

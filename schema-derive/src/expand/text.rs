@@ -411,7 +411,25 @@ fn read_token_field(rt: &Runtime, plan: &TextPlan, line: Line) -> TokenStream {
     }
 }
 
+/// The statements reading one field, inside its segment of the byte
+/// map's path.
 fn read_field(rt: &Runtime, container: &Container, plan: &TextPlan, line: Line) -> TokenStream {
+    let label = str_lit(&plan.field.ident.to_string());
+    let entered = format_ident!("__entered_{}", plan.field.ident);
+    let statements = read_field_statements(rt, container, plan, line);
+    quote! {
+        let #entered = #rt::map_enter(#rt::Segment::Field(#label));
+        #statements
+        ::core::mem::drop(#entered);
+    }
+}
+
+fn read_field_statements(
+    rt: &Runtime,
+    container: &Container,
+    plan: &TextPlan,
+    line: Line,
+) -> TokenStream {
     let name = plan.field.ident;
     let label = str_lit(&name.to_string());
     let local = field_local(name);
