@@ -8,9 +8,11 @@
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
+use crate::catalogue::Catalogue;
 use crate::format::{Encoding, Format};
 use crate::schema::map::{self, Span};
 use crate::schema::{Error, Position};
@@ -302,6 +304,20 @@ pub struct CoverageReport {
 }
 
 impl CoverageReport {
+    /// The coverage of every file below `dir` (in subfolders too) whose
+    /// format `catalogue` recognizes, named by their paths below `dir`.
+    pub fn of_dir(dir: &Path, catalogue: &Catalogue) -> std::io::Result<CoverageReport> {
+        let mut report = CoverageReport::default();
+        for path in files_below(dir)? {
+            let name = path.strip_prefix(dir).unwrap_or(&path).to_string_lossy();
+            let bytes = std::fs::read(&path)?;
+            if let Some(format) = catalogue.detect(&name, &bytes) {
+                report.add_file(&name, format, &bytes);
+            }
+        }
+        Ok(report)
+    }
+
     /// Adds a file, named `name`, of `format`.
     pub fn add_file(&mut self, name: &str, format: &'static Format, bytes: &[u8]) {
         match explain(format, bytes) {
@@ -339,6 +355,24 @@ impl CoverageReport {
         }
         out
     }
+}
+
+/// Every file below `dir`, in subfolders too, sorted.
+pub fn files_below(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
+    let mut files = Vec::new();
+    let mut folders = vec![dir.to_path_buf()];
+    while let Some(folder) = folders.pop() {
+        for entry in std::fs::read_dir(&folder)? {
+            let path = entry?.path();
+            if path.is_dir() {
+                folders.push(path);
+            } else {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    Ok(files)
 }
 
 fn percent(part: u64, total: u64) -> String {

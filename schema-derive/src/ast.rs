@@ -175,6 +175,22 @@ impl<'a> FormEnum<'a> {
                 ));
             }
         }
+        for param in &params {
+            let passed = variants
+                .iter()
+                .flat_map(|variant| &variant.pass)
+                .any(|arg| arg.value.name() == Some(&param.ident));
+            if !passed {
+                errors.push(syn::Error::new(
+                    param.ident.span(),
+                    format!(
+                        "context parameter `{}` is never used: an enum of IFF elements passes its \
+                         parameters to its variants' values (`context({})` on a variant)",
+                        param.ident, param.ident
+                    ),
+                ));
+            }
+        }
         errors.finish()?;
         Ok(FormEnum {
             ident: &input.ident,

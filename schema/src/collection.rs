@@ -113,8 +113,9 @@ where
 {
     check_count(input, count, min_size)?;
     let mut elements = Vec::with_capacity(count);
+    let recording = crate::map::recording();
     for index in 0..count {
-        let entered = crate::map::enter(Segment::Index(index));
+        let entered = crate::map::enter_if(recording, Segment::Index(index));
         let read = read_one(input);
         drop(entered);
         match read {
@@ -186,8 +187,9 @@ pub fn read_elements<T: Decode, I: Input>(
         }
     }
     let mut elements = Vec::with_capacity(count);
+    let recording = crate::map::recording();
     for index in 0..count {
-        let entered = crate::map::enter(Segment::Index(index));
+        let entered = crate::map::enter_if(recording, Segment::Index(index));
         let read = T::decode_input(input, endian, context);
         drop(entered);
         match read {
@@ -286,6 +288,24 @@ pub fn check_len(len: usize, count_name: &'static str, count: usize) -> Result<(
     }))
 }
 
+/// [`read_to_end`] for elements of a schema type: plain ones (numbers,
+/// vertices) in one run after one bounds check when the bytes left are a
+/// whole number of them, as [`read_elements`] reads a counted list.
+pub fn read_elements_to_end<T: Decode, I: Input>(
+    input: &mut I,
+    endian: Endian,
+    context: &T::Context,
+) -> Result<Vec<T>, Error> {
+    if let Some(size) = T::PLAIN_SIZE.and_then(|size| u64::try_from(size).ok()) {
+        let left = input.remaining()?;
+        let whole = size > 0 && left % size == 0;
+        if let (true, Ok(count)) = (whole, usize::try_from(left / size.max(1))) {
+            return read_elements(input, count, endian, context);
+        }
+    }
+    read_to_end(input, |input| T::decode_input(input, endian, context))
+}
+
 /// Reads elements until the input ends: the file's end, or the enclosing
 /// chunk's. Each element must take at least one byte, so the list ends.
 pub fn read_to_end<T, I, F>(input: &mut I, mut read_one: F) -> Result<Vec<T>, Error>
@@ -294,10 +314,11 @@ where
     F: FnMut(&mut I) -> Result<T, Error>,
 {
     let mut elements = Vec::new();
+    let recording = crate::map::recording();
     while input.remaining()? > 0 {
         let start = input.position()?;
         let index = elements.len();
-        let entered = crate::map::enter(Segment::Index(index));
+        let entered = crate::map::enter_if(recording, Segment::Index(index));
         let element = read_one(input).map_err(|e| e.within(Segment::Index(index)))?;
         drop(entered);
         if input.position()? == start {

@@ -177,22 +177,22 @@ where
     let size = read_size(input).map_err(|e| e.within(Segment::Chunk(tag)))?;
     drop(muted);
     let _entered = map::enter(Segment::Chunk(tag));
-    note_header(
-        start,
-        &[
-            ("chunk tag", 4, tag_text(tag)),
-            ("chunk size", 4, size.to_string()),
-        ],
-    );
+    if map::recording() {
+        note_header(
+            start,
+            &[
+                ("chunk tag", 4, tag_text(tag)),
+                ("chunk size", 4, size.to_string()),
+            ],
+        );
+    }
     read_bounded(input, size, read_payload).map_err(|e| e.within(Segment::Chunk(tag)))
 }
 
 /// Notes a header's parts in the byte map, one after another from `start`:
-/// what each is, its length and its value.
+/// what each is, its length and its value (asked for only when recording).
+#[cold]
 fn note_header(start: u64, parts: &[(&'static str, u64, String)]) {
-    if !map::recording() {
-        return;
-    }
     let mut at = start;
     for (what, len, value) in parts {
         map::note(at, at + len, what, map::SpanKind::Header, || value.clone());
@@ -225,14 +225,16 @@ where
         ));
     }
     let _entered = map::enter(Segment::Chunk(form_type));
-    note_header(
-        start,
-        &[
-            ("FORM tag", 4, tag_text(FORM)),
-            ("FORM size", 4, size.to_string()),
-            ("form type", 4, tag_text(form_type)),
-        ],
-    );
+    if map::recording() {
+        note_header(
+            start,
+            &[
+                ("FORM tag", 4, tag_text(FORM)),
+                ("FORM size", 4, size.to_string()),
+                ("form type", 4, tag_text(form_type)),
+            ],
+        );
+    }
     read_bounded(input, size - 4, read_children).map_err(|e| e.within(Segment::Chunk(form_type)))
 }
 

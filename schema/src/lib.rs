@@ -7,7 +7,8 @@
 //! [`BinarySchema`] (`from_bytes`, `to_bytes`, `read_from`, `write_to`).
 //! Text layouts have their counterparts in [`text`]. Reading and writing,
 //! binary and text, fail with one [`Error`]; [`json`] moves values to and
-//! from JSON with every float kept bit for bit.
+//! from JSON with every float kept bit for bit; [`map`] records, when
+//! asked, where every value a reader read came from (the byte map).
 //!
 //! The helpers the expansions call are not part of this API: they are
 //! reached through the crate's hidden `__private` module.
@@ -339,8 +340,8 @@ pub mod __private {
     };
     pub use crate::collection::{
         check_condition, check_len, check_presence, context_len, count_as, encode_each, list_len,
-        read_count, read_elements, read_flagged, read_to_end, read_vec, shared_len, write_count,
-        write_each, write_flagged, FlagInt,
+        read_count, read_elements, read_elements_to_end, read_flagged, read_to_end, read_vec,
+        shared_len, write_count, write_each, write_flagged, FlagInt,
     };
     pub use crate::iff::{
         check_absent_count, next_is, next_is_element, peek_form_type, peek_start, read_chunk,

@@ -55,15 +55,22 @@ thread_local! {
     static RECORDER: RefCell<Option<Recorder>> = const { RefCell::new(None) };
 }
 
-/// Whether this thread records spans (cheap when no thread does).
+/// Whether this thread records spans (one relaxed load when no thread
+/// does).
 #[inline]
 pub fn recording() -> bool {
-    RECORDING.load(Ordering::Relaxed) != 0
-        && RECORDER.with(|recorder| {
-            recorder
-                .try_borrow()
-                .is_ok_and(|recorder| recorder.is_some())
-        })
+    RECORDING.load(Ordering::Relaxed) != 0 && recording_here()
+}
+
+/// Whether this thread is the one recording (another one may be).
+#[cold]
+#[inline(never)]
+fn recording_here() -> bool {
+    RECORDER.with(|recorder| {
+        recorder
+            .try_borrow()
+            .is_ok_and(|recorder| recorder.is_some())
+    })
 }
 
 /// Runs `read` recording the spans of what it reads, in the order read.
@@ -116,13 +123,20 @@ fn with_recorder(act: impl FnOnce(&mut Recorder)) {
 pub struct Entered(bool);
 
 impl Drop for Entered {
+    #[inline]
     fn drop(&mut self) {
         if self.0 {
-            with_recorder(|recorder| {
-                recorder.path.pop();
-            });
+            leave();
         }
     }
+}
+
+#[cold]
+#[inline(never)]
+fn leave() {
+    with_recorder(|recorder| {
+        recorder.path.pop();
+    });
 }
 
 /// Enters `segment` when recording; a no-op guard otherwise.
@@ -131,6 +145,21 @@ pub fn enter(segment: Segment) -> Entered {
     if !recording() {
         return Entered(false);
     }
+    enter_recording(segment)
+}
+
+/// [`enter`] for a loop that asked [`recording`] once, before it.
+#[inline]
+pub fn enter_if(recording: bool, segment: Segment) -> Entered {
+    if !recording {
+        return Entered(false);
+    }
+    enter_recording(segment)
+}
+
+#[cold]
+#[inline(never)]
+fn enter_recording(segment: Segment) -> Entered {
     let mut entered = false;
     with_recorder(|recorder| {
         recorder.path.push(segment);
@@ -144,11 +173,18 @@ pub fn enter(segment: Segment) -> Entered {
 pub struct Muted(bool);
 
 impl Drop for Muted {
+    #[inline]
     fn drop(&mut self) {
         if self.0 {
-            with_recorder(|recorder| recorder.muted -= 1);
+            unmute();
         }
     }
+}
+
+#[cold]
+#[inline(never)]
+fn unmute() {
+    with_recorder(|recorder| recorder.muted -= 1);
 }
 
 /// Mutes recording when recording; a no-op guard otherwise.
@@ -157,6 +193,12 @@ pub fn mute() -> Muted {
     if !recording() {
         return Muted(false);
     }
+    mute_recording()
+}
+
+#[cold]
+#[inline(never)]
+fn mute_recording() -> Muted {
     let mut muted = false;
     with_recorder(|recorder| {
         recorder.muted += 1;
@@ -165,9 +207,8 @@ pub fn mute() -> Muted {
     Muted(muted)
 }
 
-/// Notes a value read from `start` to `end` at the current path (and
-/// `segment` inside it, if given). `value` is formatted only when
-/// recording.
+/// Notes a value read from `start` to `end` at the current path. `value`
+/// is formatted only when recording.
 #[inline]
 pub fn note(
     start: u64,
@@ -176,9 +217,14 @@ pub fn note(
     kind: SpanKind,
     value: impl FnOnce() -> String,
 ) {
-    if !recording() {
-        return;
+    if recording() {
+        note_recording(start, end, type_name, kind, value());
     }
+}
+
+#[cold]
+#[inline(never)]
+fn note_recording(start: u64, end: u64, type_name: &'static str, kind: SpanKind, value: String) {
     with_recorder(|recorder| {
         if recorder.muted > 0 {
             return;
@@ -192,7 +238,7 @@ pub fn note(
             type_name,
             start,
             end,
-            value: value(),
+            value,
             kind,
         });
     });

@@ -22,6 +22,26 @@ fn from_bytes<T: FromEndianBytes>(bytes: T::Bytes, endian: Endian) -> T {
     T::from_endian_bytes(bytes, endian)
 }
 
+/// A number read while the byte map records: noted as a span.
+#[cold]
+#[inline(never)]
+fn decode_noted<T, I, const N: usize>(
+    input: &mut I,
+    endian: Endian,
+    type_name: &'static str,
+) -> Result<T, Error>
+where
+    T: FromEndianBytes<Bytes = [u8; N]> + std::fmt::Debug,
+    I: Input,
+{
+    let start = input.position()?;
+    let value: T = from_bytes(input.read_array()?, endian);
+    crate::map::note(start, start + N as u64, type_name, SpanKind::Field, || {
+        format!("{value:?}")
+    });
+    Ok(value)
+}
+
 macro_rules! number {
     ($($ty:ty),*) => {$(
         impl FromEndianBytes for $ty {
@@ -51,12 +71,7 @@ macro_rules! number {
             #[inline]
             fn decode_input<I: Input>(input: &mut I, endian: Endian, _: &()) -> Result<Self, Error> {
                 if crate::map::recording() {
-                    let start = input.position()?;
-                    let value: Self = from_bytes(input.read_array()?, endian);
-                    crate::map::note(start, start + Self::MIN_SIZE, stringify!($ty), SpanKind::Field, || {
-                        format!("{value:?}")
-                    });
-                    return Ok(value);
+                    return decode_noted(input, endian, stringify!($ty));
                 }
                 Ok(from_bytes(input.read_array()?, endian))
             }
@@ -150,8 +165,9 @@ impl<T: Decode, const N: usize> Decode for [T; N] {
             }
         }
         let mut elements = ArrayVec::<T, N>::new();
+        let recording = crate::map::recording();
         for index in 0..N {
-            let _entered = crate::map::enter(Segment::Index(index));
+            let _entered = crate::map::enter_if(recording, Segment::Index(index));
             let element = T::decode_input(input, endian, context)
                 .map_err(|e| e.within(Segment::Index(index)))?;
             elements.try_push(element).map_err(|_| array_overflow())?;

@@ -944,6 +944,50 @@
 //! assert_eq!(Version::V1(body).to_bytes().unwrap_err().to_string(), refused);
 //! ```
 //!
+//! # The byte map
+//!
+//! [`map::record_spans`](crate::map::record_spans) runs a read recording
+//! where every value came from: its field path, its type, its bytes (in
+//! text, its lines) and its value. Every byte of a binary file lands in
+//! exactly one span: numbers, strings, constants and counts are values,
+//! IFF tags, sizes and form types are headers, a chunk kept as found is
+//! one opaque span. Outside `record_spans` the readers skip the map at
+//! the cost of one atomic load per value.
+//!
+//! ```
+//! # use schema::{BinarySchema, RawString};
+//! # use schema::Schema;
+//! use schema::map::{record_spans, SpanKind};
+//!
+//! #[derive(Debug, PartialEq, Schema)]
+//! #[schema(little, form = "BONE")]
+//! struct Bone {
+//!     #[schema(chunk = "NAME", null_terminated)]
+//!     name: RawString,
+//!     #[schema(chunk = "INFO")]
+//!     parent: i16,
+//! }
+//!
+//! let bytes = b"FORM\0\0\0\x1aBONENAME\0\0\0\x04hip\0INFO\0\0\0\x02\xff\xff";
+//! let (bone, spans) = record_spans(|| Bone::from_bytes(bytes));
+//! assert_eq!(bone.unwrap().parent, -1);
+//! let described: Vec<(String, &str, u64, u64)> = spans
+//!     .iter()
+//!     .filter(|span| span.kind == SpanKind::Field)
+//!     .map(|span| (span.path.to_string(), span.type_name, span.start, span.end))
+//!     .collect();
+//! assert_eq!(
+//!     described,
+//!     [
+//!         ("BONE/NAME/name".to_owned(), "RawString (null-terminated)", 20, 24),
+//!         ("BONE/INFO/parent".to_owned(), "i16", 32, 34),
+//!     ]
+//! );
+//! // The headers hold the rest: every byte is in one span.
+//! let held: u64 = spans.iter().map(|span| span.end - span.start).sum();
+//! assert_eq!(held, bytes.len() as u64);
+//! ```
+//!
 //! # Text
 //!
 //! ## `text`, `style`

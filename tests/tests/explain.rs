@@ -3,29 +3,11 @@
 //! belongs to exactly one span, IFF headers included; in a text file every
 //! line.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use formats::catalogue::Catalogue;
-use formats::explain::{explain, CoverageReport};
+use formats::explain::{explain, files_below, CoverageReport};
 use formats::format::Encoding;
-
-/// Every file below `dir`, sorted.
-fn files_below(dir: &Path) -> Vec<PathBuf> {
-    let mut files = Vec::new();
-    let mut folders = vec![dir.to_path_buf()];
-    while let Some(folder) = folders.pop() {
-        for entry in std::fs::read_dir(&folder).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                folders.push(path);
-            } else {
-                files.push(path);
-            }
-        }
-    }
-    files.sort();
-    files
-}
 
 /// Explains every file of a known format below `dir`: each byte (text:
 /// each line) in exactly one span. Returns the coverage report and how
@@ -34,7 +16,7 @@ fn explain_all(dir: &Path) -> (CoverageReport, usize) {
     let catalogue = Catalogue::default();
     let mut report = CoverageReport::default();
     let mut explained = 0;
-    for path in files_below(dir) {
+    for path in files_below(dir).unwrap() {
         let name = path.file_name().unwrap().to_string_lossy().into_owned();
         let bytes = std::fs::read(&path).unwrap();
         let Some(format) = catalogue.detect(&name, &bytes) else {
@@ -74,7 +56,7 @@ fn every_byte_of_every_real_file_is_in_exactly_one_span() {
 fn every_line_of_every_text_sample_is_in_exactly_one_span() {
     let catalogue = Catalogue::default();
     let mut explained = 0;
-    for path in files_below(&tests::fixtures_dir()) {
+    for path in files_below(&tests::fixtures_dir()).unwrap() {
         let name = path.file_name().unwrap().to_string_lossy().into_owned();
         let bytes = std::fs::read(&path).unwrap();
         let Some(format) = catalogue.detect(&name, &bytes) else {

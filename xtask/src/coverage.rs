@@ -21,44 +21,10 @@ pub fn corpus_dir(root: &Path) -> PathBuf {
     }
 }
 
-/// Every file below `dir`, sorted.
-fn files_below(dir: &Path) -> Result<Vec<PathBuf>, String> {
-    let mut files = Vec::new();
-    let mut folders = vec![dir.to_path_buf()];
-    while let Some(folder) = folders.pop() {
-        let entries =
-            std::fs::read_dir(&folder).map_err(|e| format!("{}: {e}", folder.display()))?;
-        for entry in entries {
-            let path = entry
-                .map_err(|e| format!("{}: {e}", folder.display()))?
-                .path();
-            if path.is_dir() {
-                folders.push(path);
-            } else {
-                files.push(path);
-            }
-        }
-    }
-    files.sort();
-    Ok(files)
-}
-
 /// The coverage of every file of a known format below `dir`.
-pub fn report(dir: &Path) -> Result<CoverageReport, String> {
-    let catalogue = Catalogue::default();
-    let mut report = CoverageReport::default();
-    for path in files_below(dir)? {
-        let name = path
-            .strip_prefix(dir)
-            .unwrap_or(&path)
-            .to_string_lossy()
-            .into_owned();
-        let bytes = std::fs::read(&path).map_err(|e| format!("{name}: {e}"))?;
-        if let Some(format) = catalogue.detect(&name, &bytes) {
-            report.add_file(&name, format, &bytes);
-        }
-    }
-    Ok(report)
+fn report(dir: &Path) -> Result<CoverageReport, String> {
+    CoverageReport::of_dir(dir, &Catalogue::default())
+        .map_err(|e| format!("{}: {e}", dir.display()))
 }
 
 /// The page: the real files' table, then the samples'.

@@ -22,24 +22,13 @@ use crate::plan::{shared_chunk, BinaryPlan, Codec, Element, Value};
 pub fn decode_impl(rt: &Runtime, container: &Container, plans: &[BinaryPlan]) -> TokenStream {
     let ident = container.ident;
     let (mut min_size, mut fixed_size) = type_sizes(rt, plans);
-    // A type's own check places a refusal by where each field began.
-    let type_checked = container.attrs.check.is_some();
-    let reads: Vec<TokenStream> = field_groups(plans)
-        .map(|group| match (type_checked, shared_chunk(group)) {
-            (true, None) => group
-                .iter()
-                .map(|plan| {
-                    let at = field_start(plan.field.ident);
-                    let read = read_field_value(rt, container, plan);
-                    quote! {
-                        let #at = #rt::Input::position(__reader)?;
-                        #read
-                    }
-                })
-                .collect(),
-            _ => read_group(rt, container, group),
-        })
-        .collect();
+    let reads = field_statements(
+        container,
+        plans,
+        &quote!(#rt::Input::position(__reader)?),
+        |plan| read_field_value(rt, container, plan),
+        |group| read_group(rt, container, group),
+    );
     let absent_counts = absent_count_checks(rt, plans);
     let inits = plans.iter().map(|plan| {
         let name = plan.field.ident;
@@ -109,6 +98,36 @@ pub fn decode_impl(rt: &Runtime, container: &Container, plans: &[BinaryPlan]) ->
             #decode
         }
     }
+}
+
+/// The statements of every group of fields: `group`'s for each, or, for a
+/// type with a check of its own, each field's (`one`) after noting where it
+/// begins (`position`), which places the check's refusals (a shared chunk
+/// stays one group).
+pub fn field_statements(
+    container: &Container,
+    plans: &[BinaryPlan],
+    position: &TokenStream,
+    one: impl Fn(&BinaryPlan) -> TokenStream,
+    group: impl Fn(&[BinaryPlan]) -> TokenStream,
+) -> Vec<TokenStream> {
+    let type_checked = container.attrs.check.is_some();
+    field_groups(plans)
+        .map(|fields| match (type_checked, shared_chunk(fields)) {
+            (true, None) => fields
+                .iter()
+                .map(|plan| {
+                    let at = field_start(plan.field.ident);
+                    let statements = one(plan);
+                    quote! {
+                        let #at = #position;
+                        #statements
+                    }
+                })
+                .collect(),
+            _ => group(fields),
+        })
+        .collect()
 }
 
 /// The local holding where a field began, for the type's own check.
@@ -474,6 +493,11 @@ fn read_repeated(
         }
         Some(Repeat::Count(count)) => read_list(count_local(count).into_token_stream()),
         Some(Repeat::CountLine) => unreachable!("`plan::binary` refuses a count line"),
+        Some(Repeat::ToEnd) if matches!(data.element, Element::Plain | Element::Text(_)) => {
+            quote! {
+                #rt::read_elements_to_end::<#ty, _>(#reader, #endian, &__element_context)
+            }
+        }
         Some(Repeat::ToEnd) => quote! {
             #rt::read_to_end(#reader, |__r| #element)
         },

@@ -16,8 +16,8 @@ use crate::attr::{Presence, Repeat, StringKind};
 use crate::check_context::is_param;
 use crate::plan::{shared_chunk, BinaryPlan, Codec, CountUser, Element, Value};
 
-use super::plain::{field_groups, is_plain, is_plain_run, plain_size};
-use super::read::{field_start, field_starts};
+use super::plain::{is_plain, is_plain_run, plain_size};
+use super::read::{field_starts, field_statements};
 
 pub fn encode_impl(rt: &Runtime, container: &Container, plans: &[BinaryPlan]) -> TokenStream {
     let ident = container.ident;
@@ -36,23 +36,13 @@ pub fn encode_impl(rt: &Runtime, container: &Container, plans: &[BinaryPlan]) ->
         Codec::Count(users) => Some(shared_count(rt, plan, users, in_frame.as_ref())),
         _ => None,
     });
-    let type_checked = container.attrs.check.is_some();
-    let writes: Vec<TokenStream> = field_groups(plans)
-        .map(|group| match (type_checked, shared_chunk(group)) {
-            (true, None) => group
-                .iter()
-                .map(|plan| {
-                    let at = field_start(plan.field.ident);
-                    let write = write_field_value(rt, container, plan);
-                    quote! {
-                        let #at = #rt::Output::position(__writer)?;
-                        #write
-                    }
-                })
-                .collect(),
-            _ => write_group(rt, container, group),
-        })
-        .collect();
+    let writes = field_statements(
+        container,
+        plans,
+        &quote!(#rt::Output::position(__writer)?),
+        |plan| write_field_value(rt, container, plan),
+        |group| write_group(rt, container, group),
+    );
     // The type's own check, as the reader runs it once every field is
     // read: here once every field is written (what is written is dropped
     // with the error), so a refusal names the byte the reader would.

@@ -731,6 +731,7 @@ pub fn read_lines_to_end<'a, T>(
     mut read_one: impl FnMut(&mut TextReader<'a>) -> Result<T, Error>,
 ) -> Result<Vec<T>, Error> {
     let mut elements = Vec::new();
+    let recording = crate::map::recording();
     loop {
         reader.skip_comment_lines()?;
         if reader.at_end() {
@@ -738,7 +739,7 @@ pub fn read_lines_to_end<'a, T>(
         }
         let before = reader.next_line;
         let index = elements.len();
-        let entered = crate::map::enter(Segment::Index(index));
+        let entered = crate::map::enter_if(recording, Segment::Index(index));
         let element = read_one(reader).map_err(|e| e.within(Segment::Index(index)))?;
         drop(entered);
         if reader.next_line == before {
@@ -776,11 +777,12 @@ pub fn read_flowing_list<'a, T>(
     reader.flow = Some(Flow::default());
     let elements = (|| {
         let mut elements = Vec::with_capacity(count);
+        let recording = crate::map::recording();
         for index in 0..count {
             if let Some(flow) = &mut reader.flow {
                 flow.element_tokens = 0;
             }
-            let _entered = crate::map::enter(Segment::Index(index));
+            let _entered = crate::map::enter_if(recording, Segment::Index(index));
             elements.push(read_tokens(reader).map_err(|e| e.within(Segment::Index(index)))?);
         }
         if let Some(flow) = &mut reader.flow {
@@ -799,9 +801,10 @@ fn read_elements<'a, T>(
     mut read_one: impl FnMut(&mut TextReader<'a>) -> Result<T, Error>,
 ) -> Result<Vec<T>, Error> {
     let mut elements = Vec::with_capacity(count);
+    let recording = crate::map::recording();
     for index in 0..count {
         // As the binary lists (`push_within_capacity`): one move, no growth.
-        let entered = crate::map::enter(Segment::Index(index));
+        let entered = crate::map::enter_if(recording, Segment::Index(index));
         let read = read_one(reader);
         drop(entered);
         match read {
