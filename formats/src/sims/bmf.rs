@@ -4,10 +4,10 @@ use serde::{Deserialize, Serialize};
 
 use super::skn::{self, Skn};
 use crate::files::Files;
-use crate::format::{self, Conversion, Describe, Description, Encoding, Format, Sample};
+use crate::format::{self, Conversion, Describe, Description, Format, Sample};
 use crate::rig::{self, Rig, RigError, RigOptions};
 use crate::schema::text::TextStyle;
-use crate::schema::{Count, Endian, Layout, RawString, Refusal, Segment};
+use crate::schema::{Count, Endian, RawString, Refusal, Segment};
 use crate::Schema;
 
 /// The Sims 1 binary skin (`.bmf`): the fields of a `.skn` in the same
@@ -272,14 +272,6 @@ impl Rig for Bmf {
 
 /// The `.bmf` registration. Binary with no signature: found by extension only.
 pub static FORMAT: Format = Format {
-    name: "sims-bmf",
-    title: "The Sims binary skin",
-    extensions: &["bmf"],
-    encoding: Encoding::Binary,
-    sniff: |_| false,
-    decode: format::decode_binary::<Bmf>,
-    from_json: format::binary_from_json::<Bmf>,
-    layout: Bmf::LAYOUT,
     samples: || {
         vec![Sample {
             file_name: "xskin-humanoid-L_ARM-ARM.bmf",
@@ -298,6 +290,7 @@ pub static FORMAT: Format = Format {
             convert: format::convert_to_text::<Bmf, Skn>,
         },
     ],
+    ..Format::binary::<Bmf>("sims-bmf", "The Sims binary skin", &["bmf"], |_| false)
 };
 
 #[cfg(test)]

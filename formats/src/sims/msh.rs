@@ -4,11 +4,10 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::format::{self, Describe, Description, Encoding, Format, Sample};
+use crate::format::{self, Describe, Description, Format, Sample};
 use crate::rig::{self, BoneRange, BoneSpace, Rig};
 use crate::schema::{
-    BinarySchema, Count, Encode, Endian, Error, ErrorKind, Layout, Magic, RawString, Refusal,
-    Segment, SizeOutput,
+    Count, Encode, Endian, Error, ErrorKind, Magic, RawString, Refusal, Segment, SizeOutput,
 };
 use crate::Schema;
 
@@ -240,21 +239,18 @@ impl Rig for Msh {}
 
 /// The `.msh` registration.
 pub static FORMAT: Format = Format {
-    name: "sims-msh",
-    title: "The Sims 1998 prototype mesh",
-    extensions: &["msh"],
-    encoding: Encoding::Binary,
-    sniff: |bytes| bytes.starts_with(&0xB0B0_B0B2u32.to_le_bytes()),
-    decode: |bytes| Ok(format::binary_document(Msh::from_bytes(bytes)?)),
-    from_json: format::binary_from_json::<Msh>,
-    layout: Msh::LAYOUT,
     samples: || {
         vec![Sample {
             file_name: "xskin-humanoid_proto-L_ARM-ARM.msh",
             document: format::binary_document(arm_block()),
         }]
     },
-    conversions: &[],
+    ..Format::binary::<Msh>(
+        "sims-msh",
+        "The Sims 1998 prototype mesh",
+        &["msh"],
+        |bytes| bytes.starts_with(&0xB0B0_B0B2u32.to_le_bytes()),
+    )
 };
 
 /// A box along the humanoid's left arm, 0.2 across and 0.3 long, in the
@@ -327,7 +323,7 @@ fn normalized([x, y, z]: [f32; 3]) -> [f32; 3] {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::schema::Position;
+    use crate::schema::{BinarySchema, Position};
 
     /// A mesh of one triangle, written by hand from the layout: three
     /// positions, two texture coordinates, three vertex records.

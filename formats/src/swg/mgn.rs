@@ -23,9 +23,9 @@ use std::collections::HashMap;
 use serde::{Deserialize, Serialize};
 
 use crate::files::Files;
-use crate::format::{self, Describe, Description, Encoding, Format, Sample};
+use crate::format::{self, Describe, Description, Format, Sample};
 use crate::rig::{self, Rig, RigError, RigOptions};
-use crate::schema::{BinarySchema, Count, Layout, ListLen, RawChunk, RawString, Refusal};
+use crate::schema::{Count, ListLen, RawChunk, RawString, Refusal};
 use crate::swg::skt::{self, Quaternion};
 use crate::Schema;
 
@@ -1049,22 +1049,19 @@ impl Rig for Mesh {
 
 /// The `.mgn` registration.
 pub static FORMAT: Format = Format {
-    name: "swg-mgn",
-    title: "Star Wars Galaxies skinned mesh",
-    extensions: &["mgn"],
-    encoding: Encoding::Binary,
-    // `FORM`, a size, then `SKMG`.
-    sniff: |bytes| bytes.starts_with(b"FORM") && bytes.get(8..12) == Some(b"SKMG"),
-    decode: |bytes| Ok(format::binary_document(Mesh::from_bytes(bytes)?)),
-    from_json: format::binary_from_json::<Mesh>,
-    layout: Mesh::LAYOUT,
-    conversions: &[],
     samples: || {
         vec![Sample {
             file_name: "humanoid.mgn",
             document: format::binary_document(humanoid()),
         }]
     },
+    ..Format::binary::<Mesh>(
+        "swg-mgn",
+        "Star Wars Galaxies skinned mesh",
+        &["mgn"],
+        // `FORM`, a size, then `SKMG`.
+        |bytes| bytes.starts_with(b"FORM") && bytes.get(8..12) == Some(b"SKMG"),
+    )
 };
 
 /// Where the `.skt` sample humanoid's bind pose puts each joint (model space).
