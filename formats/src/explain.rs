@@ -3,8 +3,9 @@
 //! ([`crate::schema::map`]). [`explain`] decodes a file recording its
 //! spans; an [`Explanation`] renders them as annotated hex, finds the field
 //! holding a byte, and measures how much of the file the layout describes
-//! (its [`Coverage`]). [`bytes_around`] shows the bytes around a decode
-//! error's offset.
+//! (its [`Coverage`]). For a file that does not decode,
+//! [`explain_until_error`] keeps the values read before the error, and
+//! [`bytes_around`] shows the bytes around the error's offset.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -95,20 +96,29 @@ fn encoding_name<S: serde::Serializer>(
 /// Decodes `bytes` as `format`, recording where each value came from.
 /// Fails as decoding does.
 pub fn explain(format: &'static Format, bytes: &[u8]) -> Result<Explanation, Error> {
+    match explain_until_error(format, bytes) {
+        (explanation, None) => Ok(explanation),
+        (_, Some(error)) => Err(error),
+    }
+}
+
+/// [`explain`] of a file that may not decode: the values read before the
+/// error (what a message can show beside the failing byte), and the error.
+pub fn explain_until_error(format: &'static Format, bytes: &[u8]) -> (Explanation, Option<Error>) {
     let (decoded, spans) = map::record_spans(|| (format.decode)(bytes));
-    decoded?;
     let mut spans: Vec<FieldSpan> = spans.into_iter().map(FieldSpan::from).collect();
     spans.sort_by_key(|span| (span.start, span.end));
     let len = match format.encoding {
         Encoding::Binary => bytes.len() as u64,
         Encoding::Text => line_count(bytes),
     };
-    Ok(Explanation {
+    let explanation = Explanation {
         format: format.name,
         encoding: format.encoding,
         len,
         spans,
-    })
+    };
+    (explanation, decoded.err())
 }
 
 /// How many lines a text has, a last one without an ending included.

@@ -152,3 +152,20 @@ fn the_bytes_around_an_error_mark_its_byte() {
     )
     .is_none());
 }
+
+#[test]
+fn a_file_that_does_not_decode_keeps_the_values_read_before_the_error() {
+    let mut bytes = fixture("humanoid.skt");
+    bytes[0x24] = b'X';
+    let (explanation, error) = explain_until_error(&crate::swg::skt::FORMAT, &bytes);
+    assert_eq!(
+        error.unwrap().position,
+        Some(crate::schema::Position::Byte(0x24))
+    );
+    let last = explanation.spans.last().unwrap();
+    assert_eq!(
+        (last.path.as_str(), last.end),
+        ("SKTM/version/0002/INFO/joint_count", 0x24)
+    );
+    assert!(explain(&crate::swg::skt::FORMAT, &bytes).is_err());
+}
