@@ -78,18 +78,13 @@ impl Format {
             + Rig
             + 'static,
     {
-        Format {
-            name,
-            title,
-            extensions,
+        let codec = Codec {
             encoding: Encoding::Binary,
-            sniff,
             decode: decode_binary::<T>,
             from_json: binary_from_json::<T>,
             layout: T::LAYOUT,
-            samples: no_samples,
-            conversions: &[],
-        }
+        };
+        codec.registered(name, title, extensions, sniff)
     }
 
     /// [`Format::binary`] for a text format whose file is one `T`.
@@ -109,15 +104,42 @@ impl Format {
             + Rig
             + 'static,
     {
+        let codec = Codec {
+            encoding: Encoding::Text,
+            decode: decode_text::<T>,
+            from_json: text_from_json::<T>,
+            layout: T::LAYOUT,
+        };
+        codec.registered(name, title, extensions, sniff)
+    }
+}
+
+/// What a registration takes from its type.
+struct Codec {
+    encoding: Encoding,
+    decode: fn(&[u8]) -> Decoded,
+    from_json: fn(&str) -> Result<Box<dyn Document>, JsonError>,
+    layout: TypeLayout,
+}
+
+impl Codec {
+    /// The registration, without samples or conversions.
+    const fn registered(
+        self,
+        name: &'static str,
+        title: &'static str,
+        extensions: &'static [&'static str],
+        sniff: fn(&[u8]) -> bool,
+    ) -> Format {
         Format {
             name,
             title,
             extensions,
-            encoding: Encoding::Text,
+            encoding: self.encoding,
             sniff,
-            decode: decode_text::<T>,
-            from_json: text_from_json::<T>,
-            layout: T::LAYOUT,
+            decode: self.decode,
+            from_json: self.from_json,
+            layout: self.layout,
             samples: no_samples,
             conversions: &[],
         }
