@@ -24,6 +24,27 @@ mod ozz {
         manifest.join("../../shared/third_party/ozz-animation-0.16.0")
     }
 
+    /// Fails the build with the way to get CMake where it cannot be run
+    /// (the `cmake` crate's own failure only asks whether it is
+    /// installed). The crate runs `CMAKE`, else `cmake` on the path.
+    fn check_cmake() {
+        println!("cargo::rerun-if-env-changed=CMAKE");
+        let cmake = std::env::var_os("CMAKE").unwrap_or_else(|| "cmake".into());
+        let runs = std::process::Command::new(&cmake)
+            .arg("--version")
+            .output()
+            .is_ok_and(|output| output.status.success());
+        assert!(
+            runs,
+            "the `ozz` feature builds ozz-animation with CMake, and `{}` does not run. \
+             Install CMake 3.24 or later, which ozz asks for (`pip install cmake`, or \
+             Debian's `apt-get install cmake`), or set CMAKE to its path; a C++17 compiler is \
+             needed too (Debian's `g++`). Without the feature the benchmarks run \
+             ossuary's rows alone.",
+            cmake.to_string_lossy()
+        );
+    }
+
     pub fn build() {
         let source = source();
         assert!(
@@ -31,6 +52,7 @@ mod ozz {
             "ozz-animation's source is not at {} (set OZZ_SOURCE_DIR)",
             source.display()
         );
+        check_cmake();
         // Only the libraries: no tools, samples, how-tos or tests, and
         // library names without a per-configuration suffix. Release, with
         // ozz's own compiler settings (SSE2, as the Rust side's baseline

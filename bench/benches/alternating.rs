@@ -386,10 +386,31 @@ fn animation(filter: &str) {
             // A lock, not a cell: the pool's worker runs the call.
             let skin = std::sync::Mutex::new(Weighted::new(1_000_000, influences, normals));
             let skin = || skin.lock().expect("no call panicked");
-            deform(case, &|pool| pool.install(|| skin().ossuary()), &|| {
-                #[cfg(feature = "ozz")]
-                skin().ozz();
-            });
+            // Like with like: with normals, ossuary's unit normals against
+            // ozz followed by a normalization pass, then ossuary's normals
+            // as blended against ozz alone.
+            deform(
+                case.clone(),
+                &|pool| pool.install(|| skin().ossuary()),
+                &|| {
+                    #[cfg(feature = "ozz")]
+                    if normals {
+                        skin().ozz_unit();
+                    } else {
+                        skin().ozz();
+                    }
+                },
+            );
+            if normals {
+                race(
+                    &format!("{case} as blended, 1 thread"),
+                    vec![
+                        #[cfg(feature = "ozz")]
+                        contender("ozz", || skin().ozz()),
+                        contender("ossuary", || one.install(|| skin().ossuary_as_blended())),
+                    ],
+                );
+            }
         }
     }
     let case = "sims deform 1M vertices against ozz 1 influence".to_owned();

@@ -2,7 +2,9 @@
 //! sampling a clip (the real adult Sims skeleton walking, and a
 //! 1,000-joint synthetic one), local-to-model posing of the same two
 //! skeletons, weighted skinning of a million vertices with 1, 2 and 4
-//! influences, positions alone and with normals, and the Sims deformation
+//! influences, positions alone and with normals (unit normals against ozz
+//! followed by a normalization pass, and normals left as blended against
+//! ozz alone), and the Sims deformation
 //! against ozz's one-influence job on the same million vertices. Every
 //! case checks that both agree before it is timed (`bench/src/contest.rs`).
 //! On 1 thread (a pinned pool), as ozz's jobs run; the deformations also
@@ -65,10 +67,22 @@ fn weighted(c: &mut Criterion) {
             group.sample_size(30);
             #[cfg(feature = "ozz")]
             group.bench_function("ozz", |b| b.iter(|| case.ozz()));
+            // Like with like: ozz's normals made unit length as ossuary's
+            // are, and ossuary's left as blended as ozz's are.
+            #[cfg(feature = "ozz")]
+            if normals {
+                group.bench_function("ozz then unit normals", |b| b.iter(|| case.ozz_unit()));
+            }
             for threads in [1, 2] {
                 let pool = threads::pinned_pool(threads);
                 group.bench_function(format!("ossuary {threads} thread(s)"), |b| {
                     pool.install(|| b.iter(|| case.ossuary()))
+                });
+            }
+            if normals {
+                let pool = threads::pinned_pool(1);
+                group.bench_function("ossuary normals as blended 1 thread(s)", |b| {
+                    pool.install(|| b.iter(|| case.ossuary_as_blended()))
                 });
             }
             group.finish();

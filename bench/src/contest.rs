@@ -11,7 +11,7 @@ use formats::catalogue::Catalogue;
 use formats::files::Files;
 use formats::rig::{self, Keys, Motion, RigOptions, Track, TrackTarget};
 use glam::{Affine3A, Quat, Vec3};
-use skinning::{local_to_model, Clip, Deformer, PosedSkin, Skeleton};
+use skinning::{local_to_model, Clip, Deformer, PosedSkin, Skeleton, WeightedNormals};
 
 use crate::synthetic::{self, Sequence};
 use crate::weighted;
@@ -261,11 +261,17 @@ impl LocalToModel {
 
 /// Weighted skinning of a million vertices: ossuary's [`Deformer`] against
 /// ozz's `SkinningJob` on the same vertices, influences and skinning
-/// matrices.
+/// matrices. ozz leaves a blended normal's length as the blend makes it;
+/// ossuary makes it unit length unless asked not to
+/// ([`WeightedNormals::AsBlended`]), so each is compared with its like:
+/// ossuary's unit normals with ozz's job followed by the normalization its
+/// caller would have to add, ossuary's blended normals with ozz's job alone.
 pub struct Weighted {
     case: weighted::Case,
     deformer: Deformer,
     posed: PosedSkin,
+    /// Normals as blended.
+    blended: (Deformer, PosedSkin),
     #[cfg(feature = "ozz")]
     ozz: (crate::ozz::Skin, Vec<glam::Mat4>, Vec<Vec3>, Vec<Vec3>),
 }
@@ -276,7 +282,13 @@ impl Weighted {
         let mut deformer = Deformer::default();
         let mut posed = PosedSkin::default();
         case.deform(&mut deformer, &mut posed);
+        let mut blended = (
+            Deformer::with_weighted_normals(WeightedNormals::AsBlended),
+            PosedSkin::default(),
+        );
+        case.deform(&mut blended.0, &mut blended.1);
         let contest = Weighted {
+            blended,
             #[cfg(feature = "ozz")]
             ozz: {
                 let (indices, weights) = case.ozz_layout();
@@ -302,28 +314,50 @@ impl Weighted {
         contest
     }
 
+    /// Ossuary's deformation, normals of unit length.
     pub fn ossuary(&mut self) {
         self.case.deform(&mut self.deformer, &mut self.posed);
     }
 
+    /// Ossuary's deformation, normals as blended.
+    pub fn ossuary_as_blended(&mut self) {
+        let (deformer, posed) = &mut self.blended;
+        self.case.deform(deformer, posed);
+    }
+
+    /// ozz's `SkinningJob`, normals as blended.
     #[cfg(feature = "ozz")]
     pub fn ozz(&mut self) {
         let (skin, matrices, positions, normals) = &mut self.ozz;
         skin.skin(matrices, positions, normals);
     }
 
-    /// Positions within float rounding of each other; normals too once
-    /// ozz's are normalized (ozz leaves a blended normal's length as the
-    /// blend makes it, ossuary makes it a unit vector).
+    /// ozz's `SkinningJob`, then its normals made unit length as ossuary's
+    /// are (`normalize_or_zero`, one pass over them, in kept buffers).
+    #[cfg(feature = "ozz")]
+    pub fn ozz_unit(&mut self) {
+        self.ozz();
+        for normal in &mut self.ozz.3 {
+            *normal = normal.normalize_or_zero();
+        }
+    }
+
+    /// Positions within float rounding of each other; normals too, as
+    /// blended and of unit length.
     #[cfg(feature = "ozz")]
     fn checked(mut self) -> Weighted {
         self.ozz();
         let (_, _, positions, normals) = &self.ozz;
-        let off = weighted::largest_difference(&self.posed.positions, positions);
-        assert!(off < 1e-5, "positions differ from ozz's by {off}");
-        let normalized: Vec<Vec3> = normals.iter().map(|n| n.normalize_or_zero()).collect();
-        let off = weighted::largest_difference(&self.posed.normals, &normalized);
-        assert!(off < 1e-5, "normals differ from ozz's by {off}");
+        let (_, blended) = &self.blended;
+        for ours in [&self.posed.positions, &blended.positions] {
+            let off = weighted::largest_difference(ours, positions);
+            assert!(off < 1e-5, "positions differ from ozz's by {off}");
+        }
+        let off = weighted::largest_difference(&blended.normals, normals);
+        assert!(off < 1e-5, "blended normals differ from ozz's by {off}");
+        self.ozz_unit();
+        let off = weighted::largest_difference(&self.posed.normals, &self.ozz.3);
+        assert!(off < 1e-5, "unit normals differ from ozz's by {off}");
         self
     }
 }

@@ -113,7 +113,9 @@ pub fn run(context: &mut Context, args: &Args) -> Result<bool, CliError> {
             format: from,
             container,
             dressing: args.dressing.dressing(),
+            customization: &args.dressing.custom,
             leave_out_missing: false,
+            carry_files: true,
         };
         return gltf::run(context, &request, &args.output);
     }

@@ -4,11 +4,19 @@
 use std::path::{Path, PathBuf};
 
 use export::assembly::{Assembly, AssemblyError, Dressing};
+use export::import::carried::Original;
 use export::import::sims::SuitPlace;
 use export::Container;
 use formats::files::FindError;
 use formats::rig::{self, RigError, RigOptions};
-use formats::sims::cmx::{Cmx, Skill};
+use formats::schema::BinarySchema;
+use formats::sims::cmx::{Cmx, Skill, RETAIL_VERSION};
+use formats::sims::retail;
+use formats::sims::skn::Skn;
+use formats::swg::lmg::MeshLevels;
+use formats::swg::mgn::Mesh as SwgMesh;
+use formats::swg::sat::{Appearance, AppearanceVersion};
+use formats::swg::skt::Skeleton as Skt;
 use skinning::Composition;
 
 use crate::error::{CliError, Problem};
@@ -48,9 +56,16 @@ pub struct Request<'a> {
     pub container: Container,
     /// The skin tone and images the meshes are dressed with.
     pub dressing: Dressing,
+    /// Star Wars Galaxies customization variables' values, by name
+    /// (`--custom`).
+    pub customization: &'a [(String, i32)],
     /// Whether an input whose meshes need a missing file is left out
     /// (with a warning) rather than failing the asset.
     pub leave_out_missing: bool,
+    /// Whether the asset carries the game files it was made of (scene
+    /// `extras`), so that `convert` back gives them again: an asset made
+    /// to be shown (the viewer's) leaves them out, a fraction of the size.
+    pub carry_files: bool,
 }
 
 /// Where the suits of a Sims character file wear each skin, by skin name,
@@ -59,11 +74,7 @@ fn suit_places(input: &Input) -> Vec<(String, SuitPlace)> {
     let Some(cmx) = input.document.as_any().downcast_ref::<Cmx>() else {
         return Vec::new();
     };
-    let file = input
-        .path
-        .file_stem()
-        .map(|stem| stem.to_string_lossy().into_owned())
-        .unwrap_or_default();
+    let file = input.stem();
     cmx.suits
         .iter()
         .flat_map(|suit| {
@@ -81,6 +92,155 @@ fn suit_places(input: &Input) -> Vec<(String, SuitPlace)> {
                 (skin.name.to_text(), place)
             })
         })
+        .collect()
+}
+
+/// The skins of a `.mgn` given alone, their shared position list named by
+/// the file's name (as an appearance's meshes are by their paths), so that
+/// the import writes them back as that file.
+fn own_list_named(input: &Input, mut skins: Vec<rig::Skin>) -> Vec<rig::Skin> {
+    if input.document.as_any().is::<SwgMesh>() {
+        let name = input
+            .path
+            .file_name()
+            .map(|name| name.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        for shared in skins
+            .iter_mut()
+            .filter_map(|skin| skin.shared_positions.as_mut())
+        {
+            shared.list = name.clone();
+        }
+    }
+    skins
+}
+
+/// The Star Wars Galaxies files an input is made of, for the asset to
+/// carry (so that the import gives them back): an appearance's `.sat`
+/// itself, each mesh list (`.lmg`) it names with every level's `.mgn`, or
+/// each `.mgn` it names directly, and its skeletons (`.skt`), each by the
+/// path the files refer to it by; a `.mgn` or `.skt` given alone by its
+/// file name. A file that cannot be found is not
+/// carried (the import derives what it would have given).
+fn swg_originals(input: &Input) -> Result<Vec<Original>, CliError> {
+    let file_name = || {
+        input
+            .path
+            .file_name()
+            .map(|name| name.to_string_lossy().into_owned())
+            .unwrap_or_default()
+    };
+    let any = input.document.as_any();
+    if any.is::<SwgMesh>() || any.is::<Skt>() {
+        // A mesh or skeleton given alone, by its file name.
+        return Ok(vec![Original {
+            path: file_name(),
+            bytes: input::read(&input.path)?,
+        }]);
+    }
+    let Some(appearance) = any.downcast_ref::<Appearance>() else {
+        return Ok(Vec::new());
+    };
+    let AppearanceVersion::V3(contents) = &appearance.version;
+    let mut originals = vec![Original {
+        path: file_name(),
+        bytes: input::read(&input.path)?,
+    }];
+    let mut carry = |files: &formats::files::Files, path: String| {
+        let found = files.find(&path, std::slice::from_ref(&path)).ok()?;
+        originals.push(Original {
+            path,
+            bytes: found.bytes.clone(),
+        });
+        Some(found)
+    };
+    for attachment in &contents.skeletons {
+        carry(&input.files, attachment.skeleton.to_text());
+    }
+    for mesh in &contents.meshes {
+        let Some(found) = carry(&input.files, mesh.to_text()) else {
+            continue;
+        };
+        let Ok(levels) = MeshLevels::from_bytes(&found.bytes) else {
+            continue;
+        };
+        let beside = input.files.beside_found(&found);
+        for level in levels.levels() {
+            carry(&beside, level);
+        }
+    }
+    Ok(originals)
+}
+
+/// The Sims files a character file or skin input is made of, for the
+/// asset to carry (so that the import gives them back as they were): the
+/// input itself (`.cmx` or `.skn`), each `.skn` a `.cmx`'s suits name and
+/// each `.cfp` holding its skills' keys, found beside it.
+fn sims_originals(input: &Input) -> Result<Vec<Original>, CliError> {
+    let named = |path: &Path| -> Result<Original, CliError> {
+        Ok(Original {
+            path: path
+                .file_name()
+                .map(|name| name.to_string_lossy().into_owned())
+                .unwrap_or_default(),
+            bytes: input::read(path)?,
+        })
+    };
+    if input.document.as_any().is::<Skn>() {
+        return Ok(vec![named(&input.path)?]);
+    }
+    let Some(cmx) = input.document.as_any().downcast_ref::<Cmx>() else {
+        return Ok(Vec::new());
+    };
+    if cmx.version != RETAIL_VERSION {
+        return Ok(prototype_originals(input, cmx));
+    }
+    let mut originals = vec![named(&input.path)?];
+    let skins = cmx.suits.iter().flat_map(|suit| &suit.skins);
+    let files = skins
+        .map(|skin| format!("{}.skn", skin.name.to_text()))
+        .chain(
+            cmx.skills
+                .iter()
+                .map(|skill| format!("{}.cfp", skill.animation.to_text())),
+        );
+    for file in files {
+        if let Ok(found) = input.files.find(&file, std::slice::from_ref(&file)) {
+            originals.push(Original {
+                path: file,
+                bytes: found.bytes,
+            });
+        }
+    }
+    Ok(originals)
+}
+
+/// A prototype character file's conversion into the released game's files
+/// (what `convert --to sims-cmx` writes of it), for the asset to carry: the
+/// import gives back those; none when it cannot be converted.
+fn prototype_originals(input: &Input, cmx: &Cmx) -> Vec<Original> {
+    let Ok(converted) = retail::to_retail(cmx, &input.files) else {
+        return Vec::new();
+    };
+    let stem = input.stem();
+    let text = |path: String, bytes: Result<Vec<u8>, formats::schema::Error>| {
+        bytes.ok().map(|bytes| Original { path, bytes })
+    };
+    let cmx = text(format!("{stem}.cmx"), converted.cmx.to_text());
+    let skins = converted
+        .skins
+        .iter()
+        .map(|(mesh, skn)| text(format!("{mesh}.skn"), skn.to_text()));
+    let streams = converted.streams.into_iter().map(|(animation, bytes)| {
+        Some(Original {
+            path: format!("{animation}.cfp"),
+            bytes,
+        })
+    });
+    std::iter::once(cmx)
+        .chain(skins)
+        .chain(streams)
+        .flatten()
         .collect()
 }
 
@@ -142,11 +302,22 @@ fn sims_skills(
     animations: &[rig::Animation],
 ) -> Result<Vec<Option<Skill>>, CliError> {
     let catalogue = context.catalogue;
-    let mut records: Vec<Skill> = Vec::new();
+    // Per skill as the file names it, the record carried: a prototype's
+    // as the released game's files name it (so that the import gives back
+    // what `convert --to sims-cmx` writes).
+    let mut records: Vec<(String, Skill)> = Vec::new();
     for path in request.animations {
         let input = input::load(&catalogue, path, None)?;
         if let Some(cmx) = input.document.as_any().downcast_ref::<Cmx>() {
-            records.extend(cmx.skills.iter().cloned());
+            let released = retail::to_retail(cmx, &input.files)
+                .map(|converted| converted.cmx.skills)
+                .unwrap_or_else(|_| cmx.skills.clone());
+            records.extend(
+                cmx.skills
+                    .iter()
+                    .map(|skill| skill.name.to_text())
+                    .zip(released),
+            );
         }
     }
     Ok(animations
@@ -154,8 +325,8 @@ fn sims_skills(
         .map(|animation| {
             records
                 .iter()
-                .find(|skill| skill.name.to_text() == animation.name)
-                .cloned()
+                .find(|(name, _)| *name == animation.name)
+                .map(|(_, skill)| skill.clone())
         })
         .collect())
 }
@@ -184,6 +355,7 @@ pub fn assemble(context: &mut Context, request: &Request) -> Result<Vec<u8>, Cli
         .map(|path| input::load(&catalogue, path, request.format))
         .collect::<Result<Vec<Input>, CliError>>()?;
     let mut assembly = Assembly::new(request.dressing.clone());
+    assembly.customization = request.customization.to_vec();
     for (index, input) in inputs.iter().enumerate() {
         let has_skeleton = match input.skeleton(request.options)? {
             Some(found) => assembly.offer_skeleton(&input.path, found),
@@ -206,9 +378,14 @@ pub fn assemble(context: &mut Context, request: &Request) -> Result<Vec<u8>, Cli
         if found.is_empty() && !has_skeleton {
             return Err(input.wrong_kind(Need::Meshes));
         }
+        let found = own_list_named(input, found);
         assembly
             .add_skins(&input.path, &input.files, found, &suit_places(input))
             .map_err(assembly_error)?;
+        if request.carry_files {
+            assembly.originals.extend(swg_originals(input)?);
+            assembly.originals.extend(sims_originals(input)?);
+        }
     }
     if assembly.skeleton.is_none() {
         let first = inputs
@@ -225,6 +402,16 @@ pub fn assemble(context: &mut Context, request: &Request) -> Result<Vec<u8>, Cli
         .map(|(_, animation)| animation.clone())
         .collect();
     let skills = sims_skills(context, request, &clips)?;
+    // The character files the skills come from are carried too, once each.
+    for path in request.animations.iter().filter(|_| request.carry_files) {
+        let input = input::load(&context.catalogue, path, None)?;
+        for original in sims_originals(&input)? {
+            if !assembly.originals.contains(&original) {
+                assembly.originals.push(original);
+            }
+        }
+    }
+    assembly.warn_unknown_customization();
     for warning in &assembly.warnings {
         context.warn(warning);
     }

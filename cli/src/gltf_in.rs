@@ -1,13 +1,16 @@
-//! `ossuary convert IN.glb|IN.gltf --to sims-cmx|sims-bcf -o DIR`: a glTF character
-//! back into The Sims' own files (`export::import::sims` says how): a
-//! `.skn` per skinned mesh, a suit `.cmx` per suit, a skill `.cmx` and its
-//! `.cfp` per animation, its textures as 8-bit BMPs, and with
-//! `--write-skeleton` the glTF's skeleton as a skeleton `.cmx` (with
-//! `sims-bcf`, `.bmf` and `.bcf` for `.skn` and `.cmx`). Every file goes into DIR, all of them or none.
+//! `ossuary convert IN.glb|IN.gltf --to sims-cmx|sims-bcf|swg-sat -o DIR`:
+//! a glTF character back into The Sims' own files (`export::import::sims`
+//! says how): a `.skn` per skinned mesh, a suit `.cmx` per suit, a skill
+//! `.cmx` and its `.cfp` per animation, its textures as 8-bit BMPs, and
+//! with `--write-skeleton` the glTF's skeleton as a skeleton `.cmx` (with
+//! `sims-bcf`, `.bmf` and `.bcf` for `.skn` and `.cmx`); or into Star Wars
+//! Galaxies' (`export::import::swg`). The files a glTF carries
+//! (`export::import::carried`) come back as they were where the glTF did
+//! not change them. Every file goes into DIR, all of them or none.
 
 use std::path::{Path, PathBuf};
 
-use export::import::{sims, swg, Asset, ImportError};
+use export::import::{carried, sims, swg, Asset, ImportError};
 use formats::rig::{self, RigError, RigOptions};
 use formats::schema::BinarySchema;
 use formats::sims::bcf::Bcf;
@@ -111,7 +114,7 @@ pub fn run_sims(context: &mut Context, request: &Request) -> Result<bool, CliErr
         files.push(character_file(path, "adult-skeleton", &file, binary)?);
         skeleton
     } else {
-        game_skeleton(context, path, request.skeleton)?
+        game_skeleton(context, path, request.skeleton, &carried::originals(&asset))?
     };
     let character = sims::import(&asset, &skeleton, &external).map_err(fail)?;
     for warning in &character.warnings {
@@ -124,11 +127,13 @@ pub fn run_sims(context: &mut Context, request: &Request) -> Result<bool, CliErr
         files.push(character_file(path, stem, cmx, binary)?);
     }
     for skill in character.skills {
-        files.push(character_file(path, &skill.stem, &skill.cmx, binary)?);
+        if let Some(cmx) = &skill.cmx {
+            files.push(character_file(path, &skill.stem, cmx, binary)?);
+        }
         files.push(skill.stream);
     }
     files.extend(character.textures);
-    write_group(path, request.folder, &files)?;
+    write_group(path, request.folder, &files, sims_place)?;
     Ok(true)
 }
 
@@ -136,8 +141,10 @@ pub fn run_sims(context: &mut Context, request: &Request) -> Result<bool, CliErr
 /// a `.mgn` and a `.lmg` per mesh, and a `.sat` named as the glTF, for the
 /// skeleton `--skeleton` names (SWG has no one skeleton file every
 /// character shares): a `.skt`, or an appearance (`.sat`) whose skeletons
-/// the new one takes as it names them; or, with `--write-skeleton`, the
-/// glTF's own skeleton written as `<name>.skt`.
+/// the new one takes as it names them; without it, the skeletons the glTF
+/// carries (written back as they were) while its joints are theirs; or,
+/// with `--write-skeleton` (or when its joints moved), the glTF's own
+/// skeleton written as `<name>.skt`.
 pub fn run_swg(context: &mut Context, request: &Request) -> Result<bool, CliError> {
     let path = request.input;
     let fail = |error: ImportError| CliError::input(path, Problem::Import(error));
@@ -146,19 +153,12 @@ pub fn run_swg(context: &mut Context, request: &Request) -> Result<bool, CliErro
         || "character".into(),
         |stem| stem.to_string_lossy().into_owned(),
     );
-    let named = match (request.skeleton, request.write_skeleton) {
-        (Some(skeleton_path), _) => {
+    let named = match request.skeleton {
+        Some(skeleton_path) => {
             let skeleton_input = input::load(&catalogue, skeleton_path, None)?;
             Some(skeleton_files(&skeleton_input, skeleton_path)?)
         }
-        (None, true) => None,
-        (None, false) => {
-            return Err(CliError::Usage(format!(
-                "{}: name the skeleton its meshes are for with --skeleton FILE.skt (or an \
-                 appearance), or write the glTF's own with --write-skeleton",
-                path.display()
-            )))
-        }
+        None => None,
     };
     let bytes = input::read(path)?;
     let beside = path.parent().map(Path::to_path_buf).unwrap_or_default();
@@ -167,11 +167,47 @@ pub fn run_swg(context: &mut Context, request: &Request) -> Result<bool, CliErro
         input::read(&beside.join(uri)).ok()
     };
     let asset = Asset::read(&bytes, &external).map_err(fail)?;
+    let originals = carried::originals(&asset);
     let mut files: Vec<(String, Vec<u8>)> = Vec::new();
-    let skeletons = match named {
-        Some(skeletons) => skeletons,
-        None => {
+    // The skeleton: --skeleton's; else, unless --write-skeleton asks for
+    // the glTF's own, the carried one while the glTF's joints are its.
+    let carried_skeletons = if named.is_none() && !request.write_skeleton {
+        swg::carried_skeletons(&asset, &originals)
+    } else {
+        None
+    };
+    // Said once the character is read: an error would be the one sentence.
+    let mut skeleton_warning = None;
+    let skeletons = match (named, carried_skeletons) {
+        (Some(skeletons), _) => skeletons,
+        (None, Some(Ok(carried))) => carried
+            .into_iter()
+            .map(|(file, original)| {
+                files.push((original.file_name().to_owned(), original.bytes));
+                file
+            })
+            .collect(),
+        (None, changed) => {
+            // The glTF's own skeleton, read first: a joint it cannot hold
+            // is the one error said.
             let skt = swg::skeleton_of(&asset).map_err(fail)?;
+            match changed {
+                Some(Err(why)) => {
+                    skeleton_warning = Some(format!(
+                    "{}: the skeleton it was exported with cannot come back ({why}); the glTF's \
+                     own is written as {stem}.skt, each joint's rest rotation in BPRO",
+                    path.display()
+                ))
+                }
+                _ if !request.write_skeleton => {
+                    return Err(CliError::Usage(format!(
+                        "{}: name the skeleton its meshes are for with --skeleton FILE.skt (or an \
+                         appearance), or write the glTF's own with --write-skeleton",
+                        path.display()
+                    )))
+                }
+                _ => {}
+            }
             let file = format!("{stem}.skt");
             let joints = skeleton_names(path, &skt)?;
             files.push((file.clone(), encoded(path, skt.to_bytes(), "swg-skt")?));
@@ -181,22 +217,44 @@ pub fn run_swg(context: &mut Context, request: &Request) -> Result<bool, CliErro
             }]
         }
     };
-    let character = swg::import(&asset, &skeletons).map_err(fail)?;
-    for (stem, mesh, levels) in &character.meshes {
+    let character = swg::import(&asset, &skeletons, &originals).map_err(fail)?;
+    if let Some(warning) = skeleton_warning {
+        context.warn(&warning);
+    }
+    for warning in &character.warnings {
+        context.warn(&format!("{}: {warning}", path.display()));
+    }
+    for mesh in &character.meshes {
         files.push((
-            format!("{stem}.mgn"),
-            encoded(path, mesh.to_bytes(), "swg-mgn")?,
+            mesh.file.clone(),
+            encoded(path, mesh.mesh.to_bytes(), "swg-mgn")?,
         ));
-        files.push((
-            format!("{stem}.lmg"),
-            encoded(path, levels.to_bytes(), "swg-lmg")?,
-        ));
+        if let Some((list_file, levels)) = &mesh.list {
+            if !files
+                .iter()
+                .any(|(name, _)| name.eq_ignore_ascii_case(list_file))
+            {
+                files.push((
+                    list_file.clone(),
+                    encoded(path, levels.to_bytes(), "swg-lmg")?,
+                ));
+            }
+        }
+    }
+    for original in character.unchanged {
+        let name = original.file_name().to_owned();
+        if !files
+            .iter()
+            .any(|(known, _)| known.eq_ignore_ascii_case(&name))
+        {
+            files.push((name, original.bytes));
+        }
     }
     files.push((
         format!("{stem}.sat"),
         encoded(path, character.appearance.to_bytes(), "swg-sat")?,
     ));
-    write_group(path, request.folder, &files)?;
+    write_group(path, request.folder, &files, swg_place)?;
     Ok(true)
 }
 
@@ -268,11 +326,13 @@ fn skeleton_files(input: &input::Input, path: &Path) -> Result<Vec<swg::Skeleton
 }
 
 /// The skeleton the suits are meant for: `--skeleton`'s, else the game's
-/// skeleton file found beside the glTF.
+/// skeleton file found beside the glTF, else the first skeleton of a
+/// character file the glTF carries (ossuary's own export of it).
 fn game_skeleton(
     context: &mut Context,
     path: &Path,
     named: Option<&Path>,
+    originals: &[carried::Original],
 ) -> Result<rig::Skeleton, CliError> {
     let catalogue = context.catalogue;
     let found;
@@ -280,22 +340,40 @@ fn game_skeleton(
         Some(named) => named,
         None => {
             let beside = path.parent().unwrap_or(Path::new(""));
-            found = GAME_SKELETONS
+            let on_disk = GAME_SKELETONS
                 .iter()
                 .map(|name| beside.join(name))
-                .find(|candidate| candidate.is_file())
-                .ok_or_else(|| {
-                    CliError::Usage(format!(
-                        "{}: no skeleton for its suits: name one with --skeleton FILE, put the \
+                .find(|candidate| candidate.is_file());
+            if on_disk.is_none() {
+                if let Some(skeleton) = carried_skeleton(path, originals)? {
+                    return Ok(skeleton);
+                }
+            }
+            found = on_disk.ok_or_else(|| {
+                CliError::Usage(format!(
+                    "{}: no skeleton for its suits: name one with --skeleton FILE, put the \
                          game's adult-skeleton.cmx (or child-skeleton.cmx) beside it, or write \
                          the glTF's own with --write-skeleton",
-                        path.display()
-                    ))
-                })?;
+                    path.display()
+                ))
+            })?;
             found.as_path()
         }
     };
     input::load(&catalogue, skeleton_path, None)?.required_skeleton(RigOptions::default())
+}
+
+/// The first skeleton of a carried character file, as rig data.
+fn carried_skeleton(
+    path: &Path,
+    originals: &[carried::Original],
+) -> Result<Option<rig::Skeleton>, CliError> {
+    let file = originals.iter().find_map(|original| {
+        Cmx::from_text(&original.bytes)
+            .ok()
+            .filter(|cmx| !cmx.skeletons.is_empty())
+    });
+    file.map(|file| rig_skeleton(path, &file)).transpose()
 }
 
 /// A skeleton file written here, as rig data.
@@ -307,9 +385,36 @@ fn rig_skeleton(path: &Path, file: &Cmx) -> Result<rig::Skeleton, CliError> {
         .ok_or_else(|| CliError::input(path, Problem::Import(ImportError::NoSkin)))
 }
 
-/// Writes every file into `folder`, all of them or none; the folder is
-/// made only when every name is fit to write.
-fn write_group(path: &Path, folder: &Path, files: &[(String, Vec<u8>)]) -> Result<(), CliError> {
+/// Where Star Wars Galaxies looks a file up under the folder holding
+/// `appearance/`, by its kind: the appearance in `appearance/`, mesh lists
+/// and meshes in `appearance/mesh/`, skeletons in `appearance/skeleton/`,
+/// as the `.sat` and `.lmg` written name them. `-o` is then the game's data
+/// folder (or a copy of its tree) the character drops into.
+fn swg_place(name: &str) -> &'static str {
+    let lower = name.to_ascii_lowercase();
+    if lower.ends_with(".skt") {
+        "appearance/skeleton"
+    } else if lower.ends_with(".lmg") || lower.ends_with(".mgn") {
+        "appearance/mesh"
+    } else {
+        "appearance"
+    }
+}
+
+/// The Sims find a character's files beside each other: all in `-o`.
+fn sims_place(_name: &str) -> &'static str {
+    ""
+}
+
+/// Writes every file into its place under `folder` (`place` names it from
+/// the file's name), all of them or none; the folders are made only when
+/// every name is fit to write.
+fn write_group(
+    path: &Path,
+    folder: &Path,
+    files: &[(String, Vec<u8>)],
+    place: fn(&str) -> &'static str,
+) -> Result<(), CliError> {
     if folder.is_file() || folder.as_os_str() == "-" {
         return Err(CliError::Usage(format!(
             "{}: -o names the folder the game's files are written into, created if missing",
@@ -331,21 +436,42 @@ fn write_group(path: &Path, folder: &Path, files: &[(String, Vec<u8>)]) -> Resul
         }
         names.push(lower);
     }
-    let made = !folder.exists();
-    std::fs::create_dir_all(folder).map_err(|source| CliError::Output {
-        path: folder.to_path_buf(),
-        source,
-    })?;
-    let paths: Vec<PathBuf> = files.iter().map(|(name, _)| folder.join(name)).collect();
+    let paths: Vec<PathBuf> = files
+        .iter()
+        .map(|(name, _)| folder.join(place(name)).join(name))
+        .collect();
+    // The folders this call makes, outermost first, so that a failed group
+    // takes them away again.
+    let mut made: Vec<PathBuf> = Vec::new();
+    for path in &paths {
+        for ancestor in path
+            .ancestors()
+            .skip(1)
+            .collect::<Vec<_>>()
+            .into_iter()
+            .rev()
+        {
+            if !ancestor.as_os_str().is_empty() && !ancestor.exists() {
+                std::fs::create_dir(ancestor).map_err(|source| CliError::Output {
+                    path: ancestor.to_path_buf(),
+                    source,
+                })?;
+                made.push(ancestor.to_path_buf());
+            }
+        }
+    }
     let group: Vec<(&Path, &[u8])> = paths
         .iter()
         .zip(files)
         .map(|(path, (_, bytes))| (path.as_path(), bytes.as_slice()))
         .collect();
     let written = output::write_files(&group);
-    if written.is_err() && made {
-        // Best effort: the group left nothing in it, so the folder goes too.
-        let _ = std::fs::remove_dir(folder);
+    if written.is_err() {
+        // Best effort: the group left nothing in them, so the folders it
+        // made go too, innermost first.
+        for made in made.iter().rev() {
+            let _ = std::fs::remove_dir(made);
+        }
     }
     written
 }

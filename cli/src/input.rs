@@ -169,6 +169,14 @@ pub fn load(catalogue: &Catalogue, path: &Path, forced: Option<&str>) -> Result<
 }
 
 impl Input {
+    /// The input's file name without its extension (empty for none).
+    pub fn stem(&self) -> String {
+        self.path
+            .file_stem()
+            .map(|stem| stem.to_string_lossy().into_owned())
+            .unwrap_or_default()
+    }
+
     /// The same input, its references with folders looked up under `root` first.
     pub fn with_root(self, root: Option<&Path>) -> Input {
         Input {

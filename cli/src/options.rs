@@ -1,6 +1,6 @@
 //! Options several commands share: posing (`--anim`, `--frame`, `--skill`,
 //! `--lod`, `--root`, `--outcast-order`), morphing (`--blend`) and dressing
-//! (`--texture`, `--tone`).
+//! (`--texture`, `--tone`, `--custom`).
 
 use std::path::{Path, PathBuf};
 
@@ -65,6 +65,12 @@ pub struct Dressing {
     /// (`B001MAFit<tone>_*.bmp`, `HUAO<tone>.bmp` for adult hands).
     #[arg(long, value_name = "TONE", default_value = "lgt", value_parser = parse_tone)]
     pub tone: Tone,
+    /// Set a Star Wars Galaxies customization variable, as `info` lists a shader's:
+    /// a palette entry (`index_color_skin=12`) or one of a run of textures
+    /// (`index_texture_1=3`, the Twi'lek head-tail pattern); variables not given take
+    /// palette entry 0 and the texture the shader names (repeatable).
+    #[arg(long = "custom", value_name = "NAME=INDEX", value_parser = export::shader::custom_value)]
+    pub custom: Vec<(String, i32)>,
 }
 
 impl Dressing {
@@ -77,7 +83,7 @@ impl Dressing {
 
     /// Whether an option other than the defaults is given.
     pub fn given(&self) -> bool {
-        !self.images.is_empty() || self.tone != Tone::default()
+        !self.images.is_empty() || self.tone != Tone::default() || !self.custom.is_empty()
     }
 }
 

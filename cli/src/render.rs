@@ -2,12 +2,14 @@
 //! file given. Each file with a skeleton stands as a figure of its own; a
 //! file with meshes only is posed by the figure before it (or, before any,
 //! by the first). Meshes wear their images, chosen as `convert` chooses
-//! them (`--texture`, `--tone`).
+//! them (`--texture`, `--tone`); Star Wars Galaxies meshes the base colour
+//! their shaders make (`--custom`).
 
 use std::path::{Path, PathBuf};
 
 use ::render::{render_png, Figure, ImageSize, RenderJoint, RenderMesh, Scene, Texture};
 use export::assembly::Assembly;
+use export::shader;
 use export::{ExportError, MeshProblem};
 use formats::rig;
 use skinning::{joint_states, PosedSkin};
@@ -184,11 +186,24 @@ fn pose_figure(
     // Dressed as `convert` dresses them; the skeleton's file tells a
     // retail Sim's age.
     let mut assembly = Assembly::new(dressing.dressing());
+    assembly.customization = dressing.custom.clone();
     assembly.offer_skeleton(&group.skeleton_input.path, group.skeleton.clone());
     let mut meshes = Vec::new();
     for input in &group.members {
         for skin in input.skins(posing.options())? {
             let deformed = input::deform(&input.path, &skin, &posed, blends)?;
+            if skin.texture.as_deref().is_some_and(shader::names_shader) {
+                let image = assembly.shader(&input.files, &skin).and_then(|material| {
+                    let pixels = material.base_colour.clone()?;
+                    Some((pixels.width, pixels.height, pixels.rgba))
+                });
+                meshes.push(PosedMesh {
+                    skin,
+                    posed: deformed,
+                    image,
+                });
+                continue;
+            }
             let image = match assembly
                 .image(&input.path, &input.files, &skin)
                 .map_err(gltf::assembly_error)?
@@ -215,6 +230,7 @@ fn pose_figure(
             });
         }
     }
+    assembly.warn_unknown_customization();
     for warning in &assembly.warnings {
         context.warn(warning);
     }

@@ -3,10 +3,14 @@
 //! written into DIR in the released game's formats (`formats::sims::retail`
 //! says how): the character file as version 300, each `.msh` mesh as a
 //! `.skn`, each `.bin` of keys as a `.cfp`, each texture its meshes name as
-//! an 8-bit BMP beside them.
+//! an 8-bit BMP beside them. `--to sims-bcf` writes the binary twins
+//! instead: the character as a `.bcf`, each mesh as a `.bmf`.
 
 use std::path::{Path, PathBuf};
 
+use formats::schema::BinarySchema;
+use formats::sims::bcf::Bcf;
+use formats::sims::bmf::Bmf;
 use formats::sims::cmx::{Cmx, PROTOTYPE_VERSION};
 use formats::sims::retail;
 
@@ -14,7 +18,7 @@ use crate::error::{CliError, Problem};
 use crate::{input, names, output, Context};
 
 /// Converts when the one input is a version 200 `.cmx` and `--to` is
-/// `sims-cmx`; `None` (nothing done) otherwise.
+/// `sims-cmx` or `sims-bcf`; `None` (nothing done) otherwise.
 pub fn run(
     context: &mut Context,
     inputs: &[PathBuf],
@@ -22,9 +26,10 @@ pub fn run(
     from: Option<&str>,
     to: Option<&str>,
 ) -> Result<Option<bool>, CliError> {
-    let ([input_path], Some("sims-cmx")) = (inputs, to) else {
+    let ([input_path], Some(family @ ("sims-cmx" | "sims-bcf"))) = (inputs, to) else {
         return Ok(None);
     };
+    let binary = family == "sims-bcf";
     if input_path.is_dir() {
         return Ok(None);
     }
@@ -64,15 +69,30 @@ pub fn run(
             .map(|name| folder.join(format!("{name}.{extension}")))
             .map_err(|unsafe_name| CliError::input(input_path, unsafe_name))
     };
-    let mut files: Vec<(PathBuf, Vec<u8>)> = vec![(
-        folder.join(format!("{name}.cmx")),
-        encode(converted.cmx.to_text(), "sims-cmx")?,
-    )];
+    let character = if binary {
+        (
+            folder.join(format!("{name}.bcf")),
+            encode(Bcf::from(&converted.cmx).to_bytes(), "sims-bcf")?,
+        )
+    } else {
+        (
+            folder.join(format!("{name}.cmx")),
+            encode(converted.cmx.to_text(), "sims-cmx")?,
+        )
+    };
+    let mut files: Vec<(PathBuf, Vec<u8>)> = vec![character];
     for (mesh, skn) in &converted.skins {
-        files.push((
-            inside("the skin", mesh, "skn")?,
-            encode(skn.to_text(), "sims-skn")?,
-        ));
+        files.push(if binary {
+            (
+                inside("the skin", mesh, "bmf")?,
+                encode(Bmf::from(skn).to_bytes(), "sims-bmf")?,
+            )
+        } else {
+            (
+                inside("the skin", mesh, "skn")?,
+                encode(skn.to_text(), "sims-skn")?,
+            )
+        });
     }
     for (animation, bytes) in converted.streams {
         files.push((inside("the animation", &animation, "cfp")?, bytes));

@@ -12,6 +12,7 @@ use crate::input::{self, Input, Need};
 use crate::options::{Dressing, Morphing, Posing};
 use crate::{gltf, output, Context};
 use export::assembly::Assembly;
+use export::shader;
 
 /// `ossuary skin`'s arguments.
 #[derive(clap::Args)]
@@ -95,13 +96,24 @@ pub fn run(context: &mut Context, args: &Args) -> Result<bool, CliError> {
             // a retail Sim's age.
             let mut assembly = Assembly::new(args.dressing.dressing());
             assembly.offer_skeleton(&skeleton_input.path, skeleton.clone());
+            assembly.customization = args.dressing.custom.clone();
             for (skin, _) in &deformed {
-                let image = assembly
-                    .image(mesh_path, &mesh_files, skin)
-                    .map_err(gltf::assembly_error)?
-                    .map(|found| std::path::absolute(&found.path).unwrap_or(found.path));
+                // A Star Wars Galaxies mesh names a shader: its main texture
+                // (untinted: OBJ has no place for the palette colours).
+                let image = if skin.texture.as_deref().is_some_and(shader::names_shader) {
+                    assembly
+                        .shader(&mesh_files, skin)
+                        .and_then(|material| material.main_texture.clone())
+                } else {
+                    assembly
+                        .image(mesh_path, &mesh_files, skin)
+                        .map_err(gltf::assembly_error)?
+                        .map(|found| found.path)
+                };
+                let image = image.map(|path| std::path::absolute(&path).unwrap_or(path));
                 textured.push((skin, image));
             }
+            assembly.warn_unknown_customization();
             for warning in &assembly.warnings {
                 context.warn(warning);
             }
@@ -145,8 +157,9 @@ fn material_name(skin: &rig::Skin) -> String {
 
 /// Wavefront MTL: one white material per skin, with its texture: the
 /// image found for it (as glTF export finds it: beside the mesh's file or
-/// in a `Textures` folder there, any case), by its full path, else the
-/// name the skin gives.
+/// in a `Textures` folder there, any case; for a Star Wars Galaxies
+/// shader, its main texture), by its full path, else the name the skin
+/// gives.
 fn materials(skins: &[(&rig::Skin, Option<PathBuf>)]) -> String {
     let mut text = String::new();
     for (skin, image) in skins {

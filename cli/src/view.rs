@@ -8,9 +8,10 @@ use std::sync::mpsc;
 use export::Container;
 use formats::catalogue::Catalogue;
 use formats::rig::{self, RigOptions};
+use viewer::listing::family_of;
 use viewer::roots::Roots;
 use viewer::server::{self, Viewer};
-use viewer::{Assets, GltfRequest, Info, Made, Refused, Skill};
+use viewer::{Assets, GltfRequest, Info, Made, Refused, Skill, Variable};
 
 use crate::error::{shown, CliError};
 use crate::input::{self, Input};
@@ -121,6 +122,7 @@ impl Assets for CommandLine {
             .collect();
         let animations: Vec<PathBuf> = request.anim.iter().cloned().collect();
         let skills: Vec<String> = request.skill.iter().cloned().collect();
+        let customization = customization_for_export(&request.customization);
         let (glb, warnings) = self.run(|context| {
             let convert = gltf::Request {
                 inputs: &inputs,
@@ -132,8 +134,12 @@ impl Assets for CommandLine {
                 format: None,
                 container: Container::Glb,
                 dressing: request.dressing.clone(),
+                // Export tints the materials; the viewer applies nothing
+                // itself.
+                customization: &customization,
                 // A part that is missing is left out; the rest is shown.
                 leave_out_missing: true,
+                carry_files: false,
             };
             gltf::assemble(context, &convert)
         });
@@ -143,7 +149,13 @@ impl Assets for CommandLine {
         })
     }
 
-    fn info(&self, open: &Path, anim: Option<&Path>, lod: usize) -> Result<Info, Refused> {
+    fn info(
+        &self,
+        open: &Path,
+        meshes: &[PathBuf],
+        anim: Option<&Path>,
+        lod: usize,
+    ) -> Result<Info, Refused> {
         let (info, warnings) = self.run(|context| {
             let catalogue = context.catalogue;
             let input = input::load(&catalogue, open, None)?;
@@ -151,10 +163,70 @@ impl Assets for CommandLine {
                 Some(anim) => Some(input::load(&catalogue, anim, None)?),
                 None => None,
             };
-            facts(&input, animated.as_ref().unwrap_or(&input), lod)
+            let info = facts(&input, animated.as_ref().unwrap_or(&input), lod)?;
+            let worn = load_all(&catalogue, meshes)?;
+            let variables = variables_of(std::iter::once(&input).chain(&worn), lod);
+            Ok(Info { variables, ..info })
         });
         Ok(Info { warnings, ..info? })
     }
+
+    fn variables(
+        &self,
+        open: &Path,
+        meshes: &[PathBuf],
+        lod: usize,
+    ) -> Result<Vec<Variable>, Refused> {
+        let (variables, _) = self.run(|context| {
+            let input = input::load(&context.catalogue, open, None)?;
+            let worn = load_all(&context.catalogue, meshes)?;
+            Ok(variables_of(std::iter::once(&input).chain(&worn), lod))
+        });
+        variables
+    }
+}
+
+fn load_all(catalogue: &Catalogue, paths: &[PathBuf]) -> Result<Vec<Input>, CliError> {
+    paths
+        .iter()
+        .map(|path| input::load(catalogue, path, None))
+        .collect()
+}
+
+/// The chosen customization as export takes it (`--custom`'s values).
+/// The server has checked each value against its variable's choices (a
+/// palette's entries, a run of textures), all well within an `i32`.
+fn customization_for_export(chosen: &[(String, u32)]) -> Vec<(String, i32)> {
+    chosen
+        .iter()
+        .map(|(name, value)| (name.clone(), i32::try_from(*value).unwrap_or(i32::MAX)))
+        .collect()
+}
+
+/// The customization variables of the shaders the meshes of `inputs` name
+/// at level `lod`, each name once (the first shader naming it says what it
+/// chooses), as export applies them: palette entries tinting a texture
+/// factor, and texture switches. A shader or palette that cannot be had
+/// gives no variables: making the asset says why.
+fn variables_of<'a>(inputs: impl Iterator<Item = &'a Input>, lod: usize) -> Vec<Variable> {
+    let mut variables: Vec<Variable> = Vec::new();
+    // Only Star Wars Galaxies meshes name shaders: no other file's skins
+    // are made for this.
+    for input in inputs.filter(|input| family_of(input.format) == "swg") {
+        let Ok(skins) = input.skins(RigOptions { lod }) else {
+            continue;
+        };
+        let names = skins.iter().filter_map(|skin| skin.texture.as_deref());
+        for variable in export::shader::variables(names, &input.files) {
+            if !variables
+                .iter()
+                .any(|known| known.name.eq_ignore_ascii_case(&variable.name))
+            {
+                variables.push(variable);
+            }
+        }
+    }
+    variables
 }
 
 /// What `info` says of `input`, its levels and the blend targets of its
@@ -228,5 +300,6 @@ fn facts(input: &Input, animated: &Input, lod: usize) -> Result<Info, CliError> 
         skills,
         warnings: Vec::new(),
         axes: axes.to_owned(),
+        variables: Vec::new(),
     })
 }

@@ -1,9 +1,10 @@
-//! `convert IN.glb --to swg-sat --skeleton FILE -o DIR`: glTF back into
+//! `convert IN.glb --to swg-sat [--skeleton FILE] -o DIR`: glTF back into
 //! Star Wars Galaxies' files. The SWG humanoid sample and (with
-//! OSSUARY_CORPUS) the real Twi'lek, exported and brought back: the same
-//! position lists, weights, shader groups, triangles, texture coordinates
-//! and blend targets; occlusion zones, lighting vectors, hardpoints and
-//! texture renderers are not carried yet.
+//! OSSUARY_CORPUS) the real Twi'lek, exported and brought back unchanged:
+//! every file byte for byte (the glTF carries the files it was made of);
+//! edited: exactly the edit; without the carried files: the same position
+//! lists, weights, shader groups, triangles, texture coordinates and
+//! blend targets, and one warning saying what could not come back.
 
 mod support;
 
@@ -11,7 +12,10 @@ use std::path::{Path, PathBuf};
 
 use formats::schema::BinarySchema;
 use formats::swg::mgn::{Mesh, MeshBody};
-use support::{assert_status, files_below, fixture, ossuary, stderr, text};
+use support::{
+    add_to, assert_status, attribute_offset, files_below, fixture, gltf_parts, ossuary, stderr,
+    text, truncated_glb, unholdable_variants, write_gltf,
+};
 
 fn body(path: &Path) -> MeshBody {
     Mesh::from_bytes(&std::fs::read(path).unwrap())
@@ -147,27 +151,31 @@ fn the_swg_humanoid_comes_back_from_its_own_gltf() {
     assert_status(&output, 0);
     assert_eq!(
         files_below(&out),
-        ["humanoid.lmg", "humanoid.mgn", "humanoid.sat"].map(PathBuf::from)
+        placed_all(&["humanoid.lmg", "humanoid.mgn", "humanoid.sat"])
     );
     assert_status(&ossuary(&["check", &text(&out)]), 0);
     let original = body(Path::new(&fixture("humanoid.mgn")));
-    assert_same_geometry(&body(&out.join("humanoid.mgn")), &original, "humanoid.mgn");
+    assert_same_geometry(
+        &body(&placed(&out, "humanoid.mgn")),
+        &original,
+        "humanoid.mgn",
+    );
     // The appearance names the list, the list the mesh, as the game finds
     // them; ossuary poses the new character on the skeleton.
-    let joints = ossuary(&["joints", &text(&out.join("humanoid.sat"))]);
+    let joints = ossuary(&["joints", &text(&placed(&out, "humanoid.sat"))]);
     assert!(
         stderr(&joints).contains("humanoid.skt"),
         "{}",
         stderr(&joints)
     );
     let render = dir.path().join("back.png");
-    let skt_dir = out.join("appearance/skeleton");
-    std::fs::create_dir_all(&skt_dir).unwrap();
-    std::fs::copy(fixture("humanoid.skt"), skt_dir.join("humanoid.skt")).unwrap();
+    // The skeleton named with --skeleton is the game's: put where it looks.
+    std::fs::create_dir_all(placed(&out, "humanoid.skt").parent().unwrap()).unwrap();
+    std::fs::copy(fixture("humanoid.skt"), placed(&out, "humanoid.skt")).unwrap();
     assert_status(
         &ossuary(&[
             "render",
-            &text(&out.join("humanoid.sat")),
+            &text(&placed(&out, "humanoid.sat")),
             "-o",
             &text(&render),
         ]),
@@ -175,8 +183,9 @@ fn the_swg_humanoid_comes_back_from_its_own_gltf() {
     );
 }
 
+/// A skeleton named without the mesh's joints is refused, leaving no folder.
 #[test]
-fn swg_needs_the_skeleton_named() {
+fn a_skeleton_without_the_mesh_s_joints_is_refused() {
     let dir = tempfile::tempdir().unwrap();
     let glb = dir.path().join("humanoid.glb");
     assert_status(
@@ -184,15 +193,6 @@ fn swg_needs_the_skeleton_named() {
         0,
     );
     let out = dir.path().join("out");
-    let output = ossuary(&["convert", &text(&glb), "--to", "swg-sat", "-o", &text(&out)]);
-    assert_status(&output, 2);
-    assert!(
-        stderr(&output).contains("--skeleton FILE.skt"),
-        "{}",
-        stderr(&output)
-    );
-    assert!(!out.exists());
-    // A skeleton without the mesh's joints.
     let output = import(&glb, &fixture("humanoid.cmx"), &out);
     assert_status(&output, 1);
     assert!(
@@ -226,27 +226,40 @@ fn the_real_twilek_comes_back() {
     assert_status(&ossuary(&["check", &text(&out)]), 0);
     for mesh in ["twk_f_body_l0", "twk_f_head_l0"] {
         let original = body(&appearance.join(format!("mesh/{mesh}.mgn")));
-        assert_same_geometry(&body(&out.join(format!("{mesh}.mgn"))), &original, mesh);
+        assert_same_geometry(&body(&placed(&out, format!("{mesh}.mgn"))), &original, mesh);
     }
 }
 
 /// The SWG humanoid imported into Blender, the first vertex of its body
 /// group moved 0.5 along Blender's x (glTF's x, SWG's -x) in every shape
-/// key, exported by Blender (its blend targets as sparse accessors): the
-/// mesh comes back with exactly that edit.
+/// key, exported by Blender with its custom properties (its blend targets
+/// as sparse accessors): the mesh comes back as it was but for exactly
+/// that edit, and its other files byte for byte.
 #[test]
 fn an_swg_character_edited_in_blender_comes_back_with_its_edit() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("out");
     let glb =
         tests::workspace_root().join("export/tests/fixtures/swg-humanoid-edited-in-blender.glb");
-    assert_status(&import(&glb, &fixture("humanoid.skt"), &out), 0);
+    // The skeleton travels in the glTF: none need be named.
+    let output = ossuary(&["convert", &text(&glb), "--to", "swg-sat", "-o", &text(&out)]);
+    assert_status(&output, 0);
+    assert_eq!(stderr(&output), "");
     assert_status(&ossuary(&["check", &text(&out)]), 0);
-    let mut original = body(Path::new(&fixture("humanoid.mgn")));
+    let mut expected = body(Path::new(&fixture("humanoid.mgn")));
+    let back = body(&placed(&out, "humanoid.mgn"));
     // Position 0 is where the body group's first vertex stands.
-    assert_eq!(original.shader_groups[0].position_indices[0], 0);
-    original.positions[0][0] -= 0.5;
-    assert_same_geometry(&body(&out.join("humanoid.mgn")), &original, "humanoid.mgn");
+    assert_eq!(expected.shader_groups[0].position_indices[0], 0);
+    assert!((back.positions[0][0] - (expected.positions[0][0] - 0.5)).abs() <= 1e-5);
+    expected.positions[0][0] = back.positions[0][0];
+    assert_eq!(back, expected);
+    for name in ["humanoid.lmg", "humanoid.skt"] {
+        assert_eq!(
+            std::fs::read(placed(&out, name)).unwrap(),
+            std::fs::read(fixture(name)).unwrap(),
+            "{name}"
+        );
+    }
 }
 
 /// The `joints` of a file: (name, position, rotation).
@@ -317,22 +330,28 @@ fn with_write_skeleton_the_gltf_s_own_skeleton_is_a_new_skt() {
     assert_status(&output, 0);
     assert_eq!(
         files_below(&out),
-        [
+        placed_all(&[
             "humanoid.lmg",
             "humanoid.mgn",
             "humanoid.sat",
             "humanoid.skt"
-        ]
-        .map(PathBuf::from)
+        ])
     );
     assert_status(&ossuary(&["check", &text(&out)]), 0);
     assert_same_joints(
-        &out.join("humanoid.skt"),
+        &placed(&out, "humanoid.skt"),
         Path::new(&fixture("humanoid.skt")),
     );
-    let skt =
-        formats::swg::skt::Skeleton::from_bytes(&std::fs::read(out.join("humanoid.skt")).unwrap())
-            .unwrap();
+    let skt = formats::swg::skt::Skeleton::from_bytes(
+        &std::fs::read(placed(&out, "humanoid.skt")).unwrap(),
+    )
+    .unwrap();
+    // One level in a FORM SLOD, as all_b.skt: io_scene_swg_msh reads no other.
+    assert!(matches!(
+        skt,
+        formats::swg::skt::Skeleton::LevelsOfDetail(_)
+    ));
+    assert_eq!(skt.levels().len(), 1);
     let level = &skt.levels()[0];
     let formats::swg::skt::SkeletonVersion::V2(columns) = &level.version;
     let identity = |q: &formats::swg::skt::Quaternion| (q.w, q.x, q.y, q.z) == (1.0, 0.0, 0.0, 0.0);
@@ -340,7 +359,7 @@ fn with_write_skeleton_the_gltf_s_own_skeleton_is_a_new_skt() {
     assert!(columns.post_rotations.iter().all(identity));
     // The mesh names the new skeleton.
     assert_eq!(
-        body(&out.join("humanoid.mgn")).skeletons[0].to_text(),
+        body(&placed(&out, "humanoid.mgn")).skeletons[0].to_text(),
         "appearance/skeleton/humanoid.skt"
     );
 }
@@ -372,5 +391,435 @@ fn the_real_twilek_s_skeleton_comes_back_as_one_skt() {
         ]),
         0,
     );
-    assert_same_joints(&out.join("twk_f.skt"), &appearance);
+    assert_same_joints(&placed(&out, "twk_f.skt"), &appearance);
+}
+
+/// Exports the appearance `sat` to `glb` and brings it back with no
+/// option into `out`: every file it was made of (`originals`, by name)
+/// comes back byte for byte, and nothing else.
+fn assert_comes_back_byte_for_byte(sat: &Path, originals: &[PathBuf], dir: &Path) {
+    let glb = dir.join(sat.with_extension("glb").file_name().unwrap());
+    assert_status(&ossuary(&["convert", &text(sat), "-o", &text(&glb)]), 0);
+    let out = dir.join("out");
+    let output = ossuary(&["convert", &text(&glb), "--to", "swg-sat", "-o", &text(&out)]);
+    assert_status(&output, 0);
+    assert_eq!(stderr(&output), "");
+    let mut names: Vec<PathBuf> = originals
+        .iter()
+        .map(|path| placed(Path::new(""), path.file_name().unwrap()))
+        .collect();
+    names.sort();
+    assert_eq!(files_below(&out), names);
+    for original in originals {
+        let back = placed(&out, original.file_name().unwrap());
+        assert!(
+            std::fs::read(&back).unwrap() == std::fs::read(original).unwrap(),
+            "{} differs from {}",
+            back.display(),
+            original.display()
+        );
+    }
+    assert_status(&ossuary(&["check", &text(&out)]), 0);
+}
+
+#[test]
+fn the_swg_humanoid_comes_back_byte_for_byte() {
+    let dir = tempfile::tempdir().unwrap();
+    let originals = [
+        "humanoid.sat",
+        "humanoid.lmg",
+        "humanoid.mgn",
+        "humanoid.skt",
+    ]
+    .map(|name| PathBuf::from(fixture(name)));
+    assert_comes_back_byte_for_byte(Path::new(&fixture("humanoid.sat")), &originals, dir.path());
+}
+
+/// The real Twi'lek: her appearance, both mesh lists with their four
+/// levels each (occlusion zones, lighting vectors, texture renderers,
+/// blend targets), and both skeletons (their stored RPRE, BPRO and RPST).
+#[test]
+fn the_real_twilek_comes_back_byte_for_byte() {
+    let Some(corpus) = tests::corpus_dir() else {
+        return;
+    };
+    let appearance = corpus.join("swg/appearance");
+    let mut originals = vec![
+        appearance.join("twk_f.sat"),
+        appearance.join("skeleton/all_b.skt"),
+        appearance.join("skeleton/hum_f_face.skt"),
+    ];
+    for list in ["twk_f_body", "twk_f_head"] {
+        originals.push(appearance.join(format!("mesh/{list}.lmg")));
+        for level in 0..4 {
+            originals.push(appearance.join(format!("mesh/{list}_l{level}.mgn")));
+        }
+    }
+    let dir = tempfile::tempdir().unwrap();
+    assert_comes_back_byte_for_byte(&appearance.join("twk_f.sat"), &originals, dir.path());
+}
+
+/// The humanoid's glTF with its first vertex moved and its second
+/// vertex's texture coordinates changed: the mesh comes back as it was but
+/// for exactly those two values.
+#[test]
+fn an_edit_to_a_carried_swg_mesh_changes_exactly_the_values_edited() {
+    let dir = tempfile::tempdir().unwrap();
+    let gltf = dir.path().join("humanoid.gltf");
+    assert_status(
+        &ossuary(&["convert", &fixture("humanoid.sat"), "-o", &text(&gltf)]),
+        0,
+    );
+    let (json, mut buffer) = gltf_parts(&gltf);
+    add_to(&mut buffer, attribute_offset(&json, 0, "POSITION", 0), 0.25);
+    add_to(
+        &mut buffer,
+        attribute_offset(&json, 0, "TEXCOORD_0", 1),
+        0.125,
+    );
+    std::fs::create_dir(dir.path().join("edited")).unwrap();
+    let edited = dir.path().join("edited/humanoid.gltf");
+    write_gltf(&edited, json, &buffer);
+    let out = dir.path().join("out");
+    let output = ossuary(&[
+        "convert",
+        &text(&edited),
+        "--to",
+        "swg-sat",
+        "-o",
+        &text(&out),
+    ]);
+    assert_status(&output, 0);
+    assert_eq!(stderr(&output), "");
+    let back = body(&placed(&out, "humanoid.mgn"));
+    let mut expected = body(Path::new(&fixture("humanoid.mgn")));
+    // glTF's x is SWG's -x.
+    let entry = expected.shader_groups[0].position_indices[0] as usize;
+    let moved = back.positions[entry][0];
+    assert!((moved - (expected.positions[entry][0] - 0.25)).abs() <= 1e-5);
+    expected.positions[entry][0] = moved;
+    let uvs = &mut expected.shader_groups[0].coordinate_sets.as_mut().unwrap()[0].values;
+    let u = back.shader_groups[0].uvs()[1][0];
+    assert!((u - (uvs[2] + 0.125)).abs() <= 1e-6);
+    uvs[2] = u;
+    assert_eq!(back, expected);
+    for name in ["humanoid.sat", "humanoid.lmg", "humanoid.skt"] {
+        assert_eq!(
+            std::fs::read(placed(&out, name)).unwrap(),
+            std::fs::read(fixture(name)).unwrap(),
+            "{name}"
+        );
+    }
+}
+
+/// The real Twi'lek's glTF without the files it carries (as a glTF made
+/// elsewhere): the geometry glTF holds comes back, one warning says what
+/// could not.
+#[test]
+fn without_its_carried_files_an_swg_mesh_is_derived_with_one_warning() {
+    let Some(corpus) = tests::corpus_dir() else {
+        return;
+    };
+    let appearance = corpus.join("swg/appearance");
+    let dir = tempfile::tempdir().unwrap();
+    let gltf = dir.path().join("twk_f.gltf");
+    assert_status(
+        &ossuary(&[
+            "convert",
+            &text(&appearance.join("twk_f.sat")),
+            "-o",
+            &text(&gltf),
+        ]),
+        0,
+    );
+    let (mut json, buffer) = gltf_parts(&gltf);
+    json["scenes"][0]
+        .as_object_mut()
+        .unwrap()
+        .remove("extras")
+        .unwrap();
+    let bare = dir.path().join("bare.gltf");
+    write_gltf(&bare, json, &buffer);
+    let out = dir.path().join("out");
+    // Nothing carried: the skeleton must be named.
+    let output = ossuary(&[
+        "convert",
+        &text(&bare),
+        "--to",
+        "swg-sat",
+        "-o",
+        &text(&out),
+    ]);
+    assert_status(&output, 2);
+    assert!(!out.exists());
+    let output = import(&bare, &text(&appearance.join("twk_f.sat")), &out);
+    assert_status(&output, 0);
+    let warnings = stderr(&output);
+    assert_eq!(warnings.lines().count(), 1, "{warnings}");
+    assert!(
+        warnings.contains("carries no files of the game"),
+        "{warnings}"
+    );
+    assert_status(&ossuary(&["check", &text(&out)]), 0);
+    for mesh in ["twk_f_body_l0", "twk_f_head_l0"] {
+        let original = body(&appearance.join(format!("mesh/{mesh}.mgn")));
+        let back = body(&placed(&out, format!("{mesh}.mgn")));
+        assert_same_geometry(&back, &original, mesh);
+        assert!(back.zones.is_none() && back.lighting_vectors.is_none());
+    }
+}
+
+/// Runs the SWG import of `input` (the skeleton carried in it) and asserts
+/// one sentence, status 1, and no folder left.
+fn refused(input: &Path, expected: &str) {
+    let out = input.with_extension("out");
+    let output = ossuary(&[
+        "convert",
+        &text(input),
+        "--to",
+        "swg-sat",
+        "-o",
+        &text(&out),
+    ]);
+    support::assert_refused(&output, &out, expected);
+}
+
+#[test]
+fn an_swg_gltf_the_game_cannot_hold_is_refused_in_one_sentence_with_no_folder_left() {
+    let dir = tempfile::tempdir().unwrap();
+    let gltf = dir.path().join("humanoid.gltf");
+    assert_status(
+        &ossuary(&["convert", &fixture("humanoid.sat"), "-o", &text(&gltf)]),
+        0,
+    );
+    for (variant, says) in unholdable_variants(dir.path(), &gltf) {
+        refused(&variant, says);
+    }
+    let glb = dir.path().join("humanoid.glb");
+    assert_status(
+        &ossuary(&["convert", &fixture("humanoid.sat"), "-o", &text(&glb)]),
+        0,
+    );
+    refused(
+        &truncated_glb(dir.path(), &glb),
+        "not a glTF asset that can be read",
+    );
+}
+
+/// Carried files that are not what they claim (a mesh's bytes replaced by
+/// the appearance's, or not base64 at all) are not used: the mesh is
+/// derived from the glTF, as without them.
+#[test]
+fn damaged_carried_files_are_not_used() {
+    let dir = tempfile::tempdir().unwrap();
+    let gltf = dir.path().join("humanoid.gltf");
+    assert_status(
+        &ossuary(&["convert", &fixture("humanoid.sat"), "-o", &text(&gltf)]),
+        0,
+    );
+    let (mut json, buffer) = gltf_parts(&gltf);
+    let files = json["scenes"][0]["extras"]["ossuary_files"]
+        .as_array_mut()
+        .unwrap();
+    let sat = files
+        .iter()
+        .find(|file| file["path"] == "humanoid.sat")
+        .unwrap()["bytes"]
+        .clone();
+    for file in files.iter_mut() {
+        if file["path"].as_str().unwrap().ends_with(".mgn") {
+            file["bytes"] = sat.clone();
+        }
+        if file["path"].as_str().unwrap().ends_with(".lmg") {
+            file["bytes"] = "not base64!".into();
+        }
+    }
+    std::fs::create_dir(dir.path().join("damaged")).unwrap();
+    let damaged = dir.path().join("damaged/humanoid.gltf");
+    write_gltf(&damaged, json, &buffer);
+    let out = dir.path().join("out");
+    assert_status(
+        &ossuary(&[
+            "convert",
+            &text(&damaged),
+            "--to",
+            "swg-sat",
+            "-o",
+            &text(&out),
+        ]),
+        0,
+    );
+    assert_status(&ossuary(&["check", &text(&out)]), 0);
+    let original = body(Path::new(&fixture("humanoid.mgn")));
+    assert_same_geometry(
+        &body(&placed(&out, "humanoid.mgn")),
+        &original,
+        "humanoid.mgn",
+    );
+}
+
+/// An appearance naming its `.mgn` itself (no mesh list) comes back so:
+/// its `.sat`, `.mgn` and `.skt` byte for byte, and no `.lmg`.
+#[test]
+fn an_appearance_naming_its_mesh_itself_comes_back_byte_for_byte() {
+    let dir = tempfile::tempdir().unwrap();
+    let character = dir.path().join("in");
+    std::fs::create_dir(&character).unwrap();
+    for name in ["humanoid.mgn", "humanoid.skt"] {
+        std::fs::copy(fixture(name), character.join(name)).unwrap();
+    }
+    let dumped = ossuary(&["dump", &fixture("humanoid.sat")]);
+    assert_status(&dumped, 0);
+    let json = String::from_utf8(dumped.stdout).unwrap().replace(
+        "appearance/mesh/humanoid.lmg",
+        "appearance/mesh/humanoid.mgn",
+    );
+    let json_path = support::write(dir.path(), "direct.json", json.as_bytes());
+    let sat = character.join("direct.sat");
+    assert_status(
+        &ossuary(&[
+            "encode",
+            "--format",
+            "swg-sat",
+            "--output",
+            &text(&sat),
+            &json_path,
+        ]),
+        0,
+    );
+    let originals = [
+        sat.clone(),
+        character.join("humanoid.mgn"),
+        character.join("humanoid.skt"),
+    ];
+    assert_comes_back_byte_for_byte(&sat, &originals, dir.path());
+}
+
+/// A character made in Blender alone (`made-in-blender.glb`: two bones and
+/// a box bound to both) becomes a Star Wars Galaxies body with its own
+/// skeleton: a `.mgn` whose one shader group is named by its material, a
+/// `.lmg`, a `.sat` and a `.skt` of its two joints; one warning says what
+/// a glTF made elsewhere cannot give; ossuary poses it.
+#[test]
+fn a_character_made_in_blender_becomes_an_swg_body() {
+    let dir = tempfile::tempdir().unwrap();
+    let glb = tests::workspace_root().join("export/tests/fixtures/made-in-blender.glb");
+    let out = dir.path().join("out");
+    let output = ossuary(&[
+        "convert",
+        &text(&glb),
+        "--to",
+        "swg-sat",
+        "--write-skeleton",
+        "-o",
+        &text(&out),
+    ]);
+    assert_status(&output, 0);
+    assert_eq!(stderr(&output).lines().count(), 1, "{}", stderr(&output));
+    assert_eq!(
+        files_below(&out),
+        placed_all(&[
+            "Cube.lmg",
+            "Cube.mgn",
+            "made-in-blender.sat",
+            "made-in-blender.skt"
+        ])
+    );
+    assert_status(&ossuary(&["check", &text(&out)]), 0);
+    let mesh = body(&placed(&out, "Cube.mgn"));
+    assert_eq!(mesh.shader_groups.len(), 1);
+    assert_eq!(mesh.shader_groups[0].shader.to_text(), "shader/box.sht");
+    // Blender splits the box's 8 corners by face: 24 vertices, 12 triangles.
+    assert_eq!(mesh.positions.len(), 24);
+    assert_eq!(mesh.shader_groups[0].triangles().count(), 12);
+    let mut followed: Vec<String> = mesh.joints.iter().map(|joint| joint.to_text()).collect();
+    followed.sort();
+    assert_eq!(followed, ["ROOT", "SPINE"]);
+    let skeleton = joints(&placed(&out, "made-in-blender.skt"));
+    assert_eq!(
+        skeleton
+            .iter()
+            .map(|joint| joint.0.as_str())
+            .collect::<Vec<_>>(),
+        ["ROOT", "SPINE"]
+    );
+    // Written where the game looks it up, under appearance/skeleton/.
+    assert!(out
+        .join("appearance/skeleton/made-in-blender.skt")
+        .is_file());
+    let render = dir.path().join("box.png");
+    assert_status(
+        &ossuary(&[
+            "render",
+            &text(&placed(&out, "made-in-blender.sat")),
+            "-o",
+            &text(&render),
+        ]),
+        0,
+    );
+}
+
+/// A `.mgn` given alone with its skeleton (`convert SKELETON.skt MESH.mgn`)
+/// comes back with no option: the mesh and the skeleton byte for byte,
+/// with a new `.lmg` and `.sat` putting them together.
+fn assert_loose_mesh_comes_back(skeleton: &Path, mesh: &Path) {
+    let dir = tempfile::tempdir().unwrap();
+    let glb = dir.path().join("loose.glb");
+    assert_status(
+        &ossuary(&["convert", &text(skeleton), &text(mesh), "-o", &text(&glb)]),
+        0,
+    );
+    let out = dir.path().join("out");
+    let output = ossuary(&["convert", &text(&glb), "--to", "swg-sat", "-o", &text(&out)]);
+    assert_status(&output, 0);
+    assert_eq!(stderr(&output), "");
+    for original in [skeleton, mesh] {
+        let name = original.file_name().unwrap();
+        assert!(
+            std::fs::read(placed(&out, name)).unwrap() == std::fs::read(original).unwrap(),
+            "{}",
+            name.to_string_lossy()
+        );
+    }
+    assert_eq!(files_below(&out).len(), 4);
+    assert_status(&ossuary(&["check", &text(&out)]), 0);
+}
+
+#[test]
+fn a_mesh_given_alone_comes_back_byte_for_byte() {
+    assert_loose_mesh_comes_back(
+        Path::new(&fixture("humanoid.skt")),
+        Path::new(&fixture("humanoid.mgn")),
+    );
+    let Some(corpus) = tests::corpus_dir() else {
+        return;
+    };
+    // The Twi'lek's hair piece, which no appearance names.
+    let appearance = corpus.join("swg/appearance");
+    assert_loose_mesh_comes_back(
+        &appearance.join("skeleton/all_b.skt"),
+        &appearance.join("mesh/twk_f_hair_s01_l0.mgn"),
+    );
+}
+
+/// Where `convert --to swg-sat` writes a file under `out`: as the game
+/// looks it up under the folder holding `appearance/`.
+fn placed(out: &Path, name: impl AsRef<Path>) -> PathBuf {
+    let name = name.as_ref();
+    let folder = match name.extension().and_then(|e| e.to_str()) {
+        Some("skt") => "appearance/skeleton",
+        Some("lmg" | "mgn") => "appearance/mesh",
+        _ => "appearance",
+    };
+    out.join(folder).join(name)
+}
+
+/// `placed` for each name, relative, in `files_below`'s order.
+fn placed_all(names: &[&str]) -> Vec<PathBuf> {
+    let mut paths: Vec<PathBuf> = names
+        .iter()
+        .map(|name| placed(Path::new(""), name))
+        .collect();
+    paths.sort();
+    paths
 }

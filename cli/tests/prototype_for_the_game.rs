@@ -12,6 +12,7 @@ mod support;
 
 use std::path::Path;
 
+use formats::schema::BinarySchema;
 use formats::sims::cmx::Cmx;
 use formats::sims::skn::Skn;
 use support::{assert_status, ossuary, stderr, text};
@@ -114,4 +115,74 @@ fn every_prototype_file_converts_to_files_the_game_s_tools_take() {
         }
     }
     assert_eq!(converted, 4);
+}
+
+/// `--to sims-bcf` writes the same character as `--to sims-cmx`, in the
+/// binary twins: each `.cmx` a `.bcf` and each `.skn` a `.bmf` holding the
+/// same values, the keys (`.cfp`) and textures (`.bmp`) the same bytes.
+#[test]
+fn the_prototype_in_the_binary_twins_is_the_same_character() {
+    let Some(corpus) = tests::corpus_dir() else {
+        return;
+    };
+    let character = corpus.join("sims1-prototype/samnud.cmx");
+    let dir = tempfile::tempdir().unwrap();
+    let (texts, binaries) = (dir.path().join("text"), dir.path().join("binary"));
+    for (family, out) in [("sims-cmx", &texts), ("sims-bcf", &binaries)] {
+        let output = ossuary(&[
+            "convert",
+            &text(&character),
+            "--to",
+            family,
+            "-o",
+            &text(out),
+        ]);
+        assert_status(&output, 0);
+    }
+    assert_status(&ossuary(&["check", &text(&binaries)]), 0);
+    let mut compared = 0;
+    for entry in std::fs::read_dir(&texts).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        let bytes = std::fs::read(&path).unwrap();
+        let twin = |extension: &str| {
+            std::fs::read(binaries.join(path.with_extension(extension).file_name().unwrap()))
+                .unwrap()
+        };
+        match path.extension().unwrap().to_str().unwrap() {
+            "cmx" => {
+                let bcf = formats::sims::bcf::Bcf::from_bytes(&twin("bcf")).unwrap();
+                let cmx = Cmx::from_text(&bytes).unwrap();
+                let from_binary = Cmx {
+                    style: cmx.style.clone(),
+                    ..Cmx::from(&bcf)
+                };
+                assert_eq!(from_binary, cmx, "{name}");
+                assert!(
+                    bcf.skeletons
+                        .iter()
+                        .all(|skeleton| skeleton.name.to_text() == "adult"),
+                    "{name}"
+                );
+            }
+            "skn" => {
+                let bmf = formats::sims::bmf::Bmf::from_bytes(&twin("bmf")).unwrap();
+                let skn = Skn::from_text(&bytes).unwrap();
+                // The same values; how the text writes its numbers is the text's own.
+                let from_binary = Skn {
+                    style: skn.style.clone(),
+                    ..Skn::from(&bmf)
+                };
+                assert_eq!(from_binary, skn, "{name}");
+            }
+            _ => assert_eq!(
+                std::fs::read(binaries.join(&name)).unwrap(),
+                bytes,
+                "{name}"
+            ),
+        }
+        compared += 1;
+    }
+    assert_eq!(compared, std::fs::read_dir(&binaries).unwrap().count());
+    assert!(compared > 20, "{compared}");
 }

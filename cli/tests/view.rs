@@ -275,7 +275,27 @@ fn a_gltf_asset_is_what_convert_makes() {
         &converted_name,
     ]);
     assert_status(&output, 0);
-    assert_eq!(glb, std::fs::read(&converted).unwrap());
+    // The same asset, less the game files convert's carries for the way
+    // back (scene extras), which a view has no use for.
+    let converted = std::fs::read(&converted).unwrap();
+    let mut converted_json = glb_json(&converted);
+    let carried = converted_json["scenes"][0]["extras"]
+        .as_object_mut()
+        .unwrap()
+        .remove("ossuary_files");
+    assert!(carried.is_some());
+    if converted_json["scenes"][0]["extras"]
+        .as_object()
+        .is_some_and(serde_json::Map::is_empty)
+    {
+        converted_json["scenes"][0]
+            .as_object_mut()
+            .unwrap()
+            .remove("extras");
+    }
+    assert_eq!(glb_json(&glb), converted_json);
+    assert_eq!(glb_bin(&glb), glb_bin(&converted));
+    assert!(glb.len() < converted.len());
 }
 
 #[test]
@@ -540,6 +560,14 @@ fn glb_json(bytes: &[u8]) -> serde_json::Value {
     serde_json::from_slice(&bytes[20..20 + length]).unwrap()
 }
 
+/// The binary chunk of a `.glb` (after the JSON chunk).
+fn glb_bin(bytes: &[u8]) -> &[u8] {
+    let length = u32::from_le_bytes(bytes[12..16].try_into().unwrap()) as usize;
+    let bin = &bytes[20 + length..];
+    let bin_length = u32::from_le_bytes(bin[..4].try_into().unwrap()) as usize;
+    &bin[8..8 + bin_length]
+}
+
 #[test]
 fn every_listed_mesh_has_a_skeleton_and_problems_name_files_as_the_page_does() {
     let Some(corpus) = tests::corpus_dir() else {
@@ -594,4 +622,119 @@ fn every_listed_mesh_has_a_skeleton_and_problems_name_files_as_the_page_does() {
         least < most,
         "{least} blend targets at level 3, {most} at level 0"
     );
+}
+
+#[test]
+fn the_twilek_s_customization_variables_are_in_its_facts_and_chosen_on_its_asset() {
+    let Some(corpus) = tests::corpus_dir() else {
+        return;
+    };
+    let served = Served::start(&[&corpus]);
+    let (status, info) = served.json("/api/info?open=swg/appearance/twk_f.sat");
+    assert_eq!(status, 200, "{info}");
+    let variables = info["variables"].as_array().unwrap();
+    let summary: Vec<(&str, &str, u64, u64)> = variables
+        .iter()
+        .map(|variable| {
+            (
+                variable["name"].as_str().unwrap(),
+                variable["chooses"]["kind"].as_str().unwrap(),
+                variable["choices"].as_u64().unwrap(),
+                variable["default"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    // Each variable once, however many shaders declare it; a texture
+    // switch's default is the texture the shader itself names (the
+    // head-tail pattern 20, the wrinkle map s04).
+    assert_eq!(
+        summary,
+        [
+            ("index_color_skin", "palette", 256, 0),
+            ("index_color_pattern", "palette", 256, 0),
+            ("index_color_2", "palette", 256, 0),
+            ("index_color_0", "palette", 2, 0),
+            ("index_age", "texture", 4, 3),
+            ("index_texture_1", "texture", 21, 20),
+        ]
+    );
+    // The swatches are the palette's entries, read here from its bytes:
+    // a RIFF header of 24 bytes, then red, green, blue and flags.
+    let skin = &variables[0]["chooses"];
+    assert_eq!(skin["palette"], "palette/pc_skin_twk.pal");
+    let palette = std::fs::read(corpus.join("swg/palette/pc_skin_twk.pal")).unwrap();
+    let colours = skin["colours"].as_array().unwrap();
+    assert_eq!(colours.len(), (palette.len() - 24) / 4);
+    for (index, colour) in colours.iter().enumerate() {
+        let entry = &palette[24 + 4 * index..24 + 4 * index + 3];
+        let expected = format!("#{:02x}{:02x}{:02x}", entry[0], entry[1], entry[2]);
+        assert_eq!(colour.as_str().unwrap(), expected, "entry {index}");
+    }
+    let pattern = &variables[5]["chooses"];
+    assert_eq!(pattern["tag"], "MAIN");
+    assert_eq!(pattern["textures"][20], "texture/twk_f_leccu_pattern20.dds");
+
+    // A loose mesh's variables come with it when the view names it.
+    let (_, loose) = served.json(
+        "/api/info?open=swg/appearance/skeleton/all_b.skt&mesh=swg/appearance/mesh/twk_f_body_l0.mgn",
+    );
+    let names: Vec<&str> = loose["variables"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|variable| variable["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["index_color_skin", "index_color_pattern"]);
+    let (_, bare) = served.json("/api/info?open=swg/appearance/skeleton/all_b.skt");
+    assert_eq!(bare["variables"], serde_json::json!([]));
+
+    // A value chosen within its choices makes an asset; a name the
+    // character lacks, or a value past its choices, is refused in one
+    // sentence.
+    let asset = "/api/gltf?open=swg/appearance/twk_f.sat";
+    let (status, glb) = served.get(&format!(
+        "{asset}&custom=index_color_skin:5&custom=index_texture_1:3"
+    ));
+    assert_eq!(status, 200);
+    // Export tints the materials as chosen: the images embedded differ
+    // from the uncustomized asset's, whose values are the defaults given.
+    let (_, plain) = served.get(asset);
+    let (_, defaults) = served.get(&format!(
+        "{asset}&custom=index_color_skin:0&custom=index_color_2:0&custom=index_age:3&custom=index_texture_1:20"
+    ));
+    assert_eq!(defaults, plain);
+    assert_ne!(glb, plain);
+    let images = |glb: &[u8]| glb_json(glb)["images"].as_array().map_or(0, Vec::len);
+    assert!(images(&glb) > 0 && images(&glb) == images(&plain));
+    let (status, error) = served.json(&format!("{asset}&custom=index_color_hair:1"));
+    assert_eq!(status, 400);
+    assert!(
+        error["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("the character has no customization variable `index_color_hair` (it has index_color_skin, "),
+        "{error}"
+    );
+    let (status, error) = served.json(&format!("{asset}&custom=index_texture_1:21"));
+    assert_eq!(
+        (status, error["message"].as_str().unwrap()),
+        (400, "`index_texture_1` takes a value from 0 to 20, not 21")
+    );
+}
+
+#[test]
+fn a_character_without_customization_variables_refuses_a_customization() {
+    let served = fixtures();
+    let (status, info) = served.json("/api/info?open=humanoid.cmx");
+    assert_eq!((status, &info["variables"]), (200, &serde_json::json!([])));
+    let (status, error) = served.json("/api/gltf?open=humanoid.sat&custom=index_color_skin:1");
+    assert_eq!(
+        (status, error["message"].as_str().unwrap()),
+        (
+            400,
+            "the character has no customization variable `index_color_skin`"
+        )
+    );
+    let (status, error) = served.json("/api/gltf?open=humanoid.sat&custom=index_color_skin");
+    assert_eq!(status, 400, "{error}");
 }

@@ -16,15 +16,23 @@
 //! an adult's hands (`xskin-hmlo-L_HAND-HANDML`) wear `HUAO<tone>.bmp`.
 //! Where several outfits fit, the first by name is taken. The skin's own
 //! texture field is never changed: the image is the view's choice.
+//!
+//! A Star Wars Galaxies mesh names a shader (`shader/twk_f_skull.sht`)
+//! rather than an image: it is dressed in the material the shader
+//! describes ([`crate::shader`]), customized by
+//! [`Assembly::customization`].
 
+use std::collections::HashMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
+use std::sync::Arc;
 
 use formats::files::{read_file, Files, FindError, FoundFile};
 use formats::rig::{self, RigError};
 
 use crate::import::sims::SuitPlace;
+use crate::shader::{self, ShaderMaterial};
 use crate::texture::find_texture;
 use crate::{Character, Container, ExportError, Mesh};
 
@@ -248,6 +256,9 @@ pub struct Dressed {
     /// The file that gave the mesh.
     pub path: PathBuf,
     pub texture: Option<FoundFile>,
+    /// The material of the Star Wars Galaxies shader the skin names, if
+    /// it could be had (then `texture` is `None`).
+    pub shader: Option<Arc<ShaderMaterial>>,
     /// The Sims suit that wears it, if known.
     pub suit: Option<SuitPlace>,
 }
@@ -260,10 +271,19 @@ pub struct Assembly {
     /// The skeleton and the file it came from.
     pub skeleton: Option<(PathBuf, rig::Skeleton)>,
     pub meshes: Vec<Dressed>,
+    /// The files the character was read from, for the asset to carry.
+    pub originals: Vec<crate::import::carried::Original>,
+    /// The values of Star Wars Galaxies customization variables
+    /// (`index_color_skin`, 12), by name; a variable not given takes
+    /// palette entry 0, or the texture its shader names.
+    pub customization: Vec<(String, i32)>,
     /// Said once each, in the order met.
     pub warnings: Vec<String>,
-    /// Textures already warned about: a texture several meshes name
-    /// without an image is said once.
+    /// Shader materials made so far, by shader name (`None`: the shader
+    /// could not be had), so that meshes sharing a shader share it.
+    shaders: HashMap<String, Option<Arc<ShaderMaterial>>>,
+    /// Textures (and a shader's files) already warned about: a texture
+    /// several meshes name without an image is said once.
     missing_textures: Vec<String>,
 }
 
@@ -309,7 +329,13 @@ impl Assembly {
         suits: &[(String, SuitPlace)],
     ) -> Result<(), AssemblyError> {
         for skin in skins {
-            let texture = self.image(path, files, &skin)?;
+            let shader = self.shader(files, &skin);
+            let names_shader = skin.texture.as_deref().is_some_and(shader::names_shader);
+            let texture = if names_shader {
+                None
+            } else {
+                self.image(path, files, &skin)?
+            };
             let suit = suits
                 .iter()
                 .find(|(name, _)| name.eq_ignore_ascii_case(&skin.name))
@@ -318,10 +344,63 @@ impl Assembly {
                 skin,
                 path: path.to_path_buf(),
                 texture,
+                shader,
                 suit,
             });
         }
         Ok(())
+    }
+
+    /// The material of the Star Wars Galaxies shader `skin` names (its
+    /// files found through `files`, customized by
+    /// [`Assembly::customization`]), made once per shader; `None` when the
+    /// skin names no shader or the shader cannot be had (a warning).
+    pub fn shader(&mut self, files: &Files, skin: &rig::Skin) -> Option<Arc<ShaderMaterial>> {
+        let name = skin
+            .texture
+            .as_deref()
+            .filter(|name| shader::names_shader(name))?;
+        if let Some(made) = self.shaders.get(name) {
+            return made.clone();
+        }
+        let mut warnings = Vec::new();
+        let made = shader::material(name, files, &self.customization, &mut |file, warning| {
+            warnings.push((file.to_owned(), warning))
+        })
+        .map(Arc::new);
+        // A file several shaders name (a palette) is said missing once.
+        for (file, warning) in warnings {
+            if !self.missing_textures.contains(&file) {
+                self.missing_textures.push(file);
+                self.warn(warning);
+            }
+        }
+        self.shaders.insert(name.to_owned(), made.clone());
+        made
+    }
+
+    /// Warns of each customization variable given that no shader made so
+    /// far declares (a name mistyped), once: call it when every mesh is in.
+    pub fn warn_unknown_customization(&mut self) {
+        let unknown: Vec<String> = self
+            .customization
+            .iter()
+            .map(|(name, _)| name)
+            .filter(|name| {
+                !self.shaders.values().flatten().any(|material| {
+                    material
+                        .variables
+                        .iter()
+                        .any(|known| known.eq_ignore_ascii_case(name))
+                })
+            })
+            .map(|name| {
+                format!("no shader of the character has the customization variable {name:?}")
+            })
+            .collect();
+        for warning in unknown {
+            self.warn(warning);
+        }
     }
 
     /// The image `skin` (from the file at `path`, its references found
@@ -421,6 +500,7 @@ impl Assembly {
                 .map(|dressed| Mesh {
                     skin: &dressed.skin,
                     texture: dressed.texture.clone(),
+                    shader: dressed.shader.as_deref(),
                     suit: dressed.suit.clone(),
                 })
                 .collect(),
@@ -428,6 +508,7 @@ impl Assembly {
             sims_skills,
             blend_weights,
             composition,
+            originals: &self.originals,
         };
         Some(crate::export(&character, container).map_err(|source| {
             // Name the file the failing part came from.

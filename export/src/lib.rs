@@ -30,7 +30,14 @@
 //!   default weight [`Character::blend_weights`]' (0 unless given);
 //! - a material for each mesh: the texture it names, PNG-encoded, when an
 //!   image of that name was found ([`find_texture`]; meshes naming one
-//!   image share it), else one plain material.
+//!   image share it), else one plain material; for a Star Wars Galaxies
+//!   mesh, the material its shader describes ([`shader`]), named by the
+//!   shader's path: the main texture coloured as the effect colours it as
+//!   base colour, the normal map as normal texture (the specular and
+//!   environment maps are left out);
+//! - in the scene's `extras`, the game files the character was read from
+//!   ([`Character::originals`]), whole, so that the import
+//!   ([`import::carried`]) gives back what glTF has no place for.
 //!
 //! Axes: glTF is right-handed and y up. Left-handed files (the Sims, The
 //! Sims Online, Star Wars Galaxies) are mirrored in x with their triangle
@@ -56,6 +63,7 @@ pub mod assembly;
 mod axes;
 mod buffer;
 mod mesh;
+pub mod shader;
 mod texture;
 
 pub mod import;
@@ -108,6 +116,9 @@ pub struct Character<'a> {
     /// pivots) is written as the hierarchy's locals that give the same model
     /// matrices, at rest and at every key (then every joint is keyed).
     pub composition: Composition,
+    /// The files the character was read from, carried in the scene's
+    /// extras for what glTF has no place for (see [`import::carried`]).
+    pub originals: &'a [import::carried::Original],
 }
 
 /// The locals that, composed as glTF composes nodes (`parent * local`),
@@ -133,10 +144,14 @@ fn hierarchy_locals(
         .collect())
 }
 
-/// A skin and the image its texture names, when one was found.
+/// A skin and the image its texture names, when one was found, or the
+/// material its Star Wars Galaxies shader describes.
 pub struct Mesh<'a> {
     pub skin: &'a rig::Skin,
     pub texture: Option<FoundFile>,
+    /// The material of the shader the skin names; it takes the place of
+    /// `texture`.
+    pub shader: Option<&'a shader::ShaderMaterial>,
     /// The Sims suit that wears the skin, carried in the mesh node's extras
     /// so that the import groups the skins into the same suits.
     pub suit: Option<import::sims::SuitPlace>,
@@ -214,6 +229,9 @@ pub enum MeshProblem {
 pub enum TextureError {
     #[error(transparent)]
     Decode(#[from] image::ImageError),
+    /// A DDS file that image_dds cannot read.
+    #[error("cannot read the DDS image: {0}")]
+    Dds(String),
     /// Checked before anything is decoded: a small file can claim a huge
     /// image (a PNG of 510 KB holding 535 MB of pixels).
     #[error(
@@ -370,9 +388,16 @@ pub fn export(character: &Character, container: Container) -> Result<Vec<u8>, Ex
             }));
     }
     if !scene_nodes.is_empty() {
+        // Plain JSON always serializes: `ok` drops nothing.
+        let extras = (!character.originals.is_empty())
+            .then(|| {
+                serde_json::value::to_raw_value(&import::carried::files_extras(character.originals))
+                    .ok()
+            })
+            .flatten();
         let scene = asset.root.push(json::Scene {
             extensions: None,
-            extras: Default::default(),
+            extras,
             name: None,
             nodes: scene_nodes,
         });

@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use export::import::{sims, swg, Asset};
+use export::import::{carried, sims, swg, Asset};
 use formats::rig;
 
 fn fixture(name: &str) -> Vec<u8> {
@@ -63,7 +63,9 @@ fn import(bytes: &[u8]) -> Result<[bool; 2], export::import::ImportError> {
         attachment: swg::skeleton_at_root("humanoid.skt"),
         joints: SWG_JOINTS.map(str::to_owned).to_vec(),
     }];
-    let swg = swg::import(&asset, &files).is_ok();
+    let originals = carried::originals(&asset);
+    let _ = swg::carried_skeletons(&asset, &originals);
+    let swg = swg::import(&asset, &files, &originals).is_ok();
     Ok([sims && own, swg])
 }
 

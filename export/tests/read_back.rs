@@ -79,12 +79,14 @@ fn export(source: &Source, container: Container) -> Vec<u8> {
                 skin,
                 texture: texture.clone(),
                 suit: None,
+                shader: None,
             })
             .collect(),
         animations: &source.animations,
         sims_skills: &[],
         blend_weights: &[],
         composition: Composition::Hierarchy,
+        originals: &[],
     };
     let bytes =
         export::export(&character, container).unwrap_or_else(|e| panic!("{}: {e}", source.name));
@@ -830,11 +832,13 @@ fn an_unreadable_texture_is_an_error_naming_the_image() {
             skin: &skin,
             texture,
             suit: None,
+            shader: None,
         }],
         animations: &[],
         sims_skills: &[],
         blend_weights: &[],
         composition: Composition::Hierarchy,
+        originals: &[],
     };
     let message = export::export(&character, Container::Glb)
         .unwrap_err()
@@ -857,6 +861,7 @@ fn animations_gltf_cannot_take_are_errors_naming_them() {
             sims_skills: &[],
             blend_weights: &[],
             composition: Composition::Hierarchy,
+            originals: &[],
         };
         export::export(&character, Container::Gltf)
             .unwrap_err()
@@ -1052,11 +1057,13 @@ fn blend_shapes_are_named_morph_targets_at_the_given_weights() {
             skin,
             texture: None,
             suit: None,
+            shader: None,
         }],
         animations: &[],
         sims_skills: &[],
         blend_weights: &blend_weights,
         composition: Composition::Hierarchy,
+        originals: &[],
     };
     let bytes = export::export(&character, Container::Gltf).unwrap();
     let json: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
@@ -1136,6 +1143,7 @@ fn the_literal_outcast_order_exports_as_the_locals_that_give_its_poses() {
         sims_skills: &[],
         blend_weights: &[],
         composition: Composition::LiteralPivots,
+        originals: &[],
     };
     let back = read_back(&export::export(&character, Container::Glb).unwrap());
     let skeleton = Skeleton::new(&source.skeleton).unwrap();

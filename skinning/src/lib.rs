@@ -17,4 +17,4 @@ pub use pose::{
     JointState, Pose,
 };
 pub use skeleton::{Skeleton, SkeletonError};
-pub use skin::{BlendRule, BoundSkin, Deformer, PosedSkin, SkinError};
+pub use skin::{BlendRule, BoundSkin, Deformer, PosedSkin, SkinError, WeightedNormals};

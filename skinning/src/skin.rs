@@ -86,6 +86,8 @@ pub enum SkinError {
         joint: u32,
         count: usize,
     },
+    #[error("the weights name joint {joint} of the skeleton, but a weighted mesh reaches only its first 65536 joints")]
+    JointPastTheWeightedLimit { joint: usize },
     #[error("morph target {target:?} moves the {what} of vertex {vertex}, but the mesh has only {count} {what}s")]
     MorphOutOfRange {
         target: String,
@@ -169,8 +171,9 @@ struct Influences {
     /// Runs of blocks with the same number of slots, covering every block
     /// once, in order.
     runs: Vec<SlotRun>,
-    /// Per slot, the four vertices' joints.
-    joints: Vec<[u32; 4]>,
+    /// Per slot, the four vertices' joints: 16 bits each, as ozz-animation
+    /// keeps them (2 bytes a vertex and slot less to read than 32 bits).
+    joints: Vec<[u16; 4]>,
     /// Per slot, the four vertices' weights.
     weights: Vec<Vec4>,
     /// Per block, a bit per lane whose vertex has no influence at all and
@@ -185,6 +188,10 @@ struct Influences {
 #[derive(Clone, Debug, PartialEq)]
 struct SlotRun {
     slots: usize,
+    /// One slot, whose weight is exactly 1 for every vertex moved (the
+    /// rigid vertices most skins are made of): the matrix is the joint's
+    /// own, with no multiplication (which would give the same bits).
+    unit_weights: bool,
     blocks: Range<usize>,
     first: usize,
 }
@@ -538,11 +545,35 @@ const GROUP: usize = 1 << 16;
 /// the current rayon pool.
 #[derive(Clone, Debug, Default)]
 pub struct Deformer {
-    /// Per skeleton joint, `model * inverse(rest model)` (weighted skins).
+    /// Per skeleton joint, `model * inverse(rest model)` (weighted skins),
+    /// the fourth lane of each column zero.
     skinning: Vec<Affine3A>,
+    normals: WeightedNormals,
+}
+
+/// What a weighted skin's deformed normals are.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum WeightedNormals {
+    /// Unit length (zero where the blend leaves none): what glTF and
+    /// lighting need.
+    #[default]
+    Unit,
+    /// As the weighted sum of matrices makes them, their length as the
+    /// blend leaves it (as ozz-animation's `SkinningJob` and a vertex
+    /// shader give them), for a caller that normalizes where it uses them.
+    AsBlended,
 }
 
 impl Deformer {
+    /// A deformer giving weighted skins' normals as `normals` says; bone-
+    /// space skins' normals are unit length either way.
+    pub fn with_weighted_normals(normals: WeightedNormals) -> Deformer {
+        Deformer {
+            normals,
+            ..Deformer::default()
+        }
+    }
+
     /// Deforms `skin` by the joints' model matrices (one per skeleton joint)
     /// into `posed`, whose buffers are resized to the skin's and reused.
     pub fn deform(
@@ -576,11 +607,12 @@ impl Deformer {
                     model
                         .iter()
                         .zip(&influences.inverse_rest)
-                        .map(|(model, inverse_rest)| *model * *inverse_rest),
+                        .map(|(model, inverse_rest)| without_fourth_lanes(*model * *inverse_rest)),
                 );
                 let weighted = Weighted {
                     influences,
                     skinning: &self.skinning,
+                    unit_normals: self.normals == WeightedNormals::Unit,
                     positions: &skin.positions,
                     normals: &skin.normals,
                 };
@@ -954,10 +986,25 @@ fn combine(rule: BlendRule, weights: Vec4, vertices: Vec3x4, blends: Vec3x4) -> 
     }
 }
 
+/// `matrix` with the unused fourth lane of each column zero, so that sums
+/// and products of its columns have zero there too.
+fn without_fourth_lanes(matrix: Affine3A) -> Affine3A {
+    let zeroed = |column: Vec3A| Vec3A::from_vec4(column.extend(0.0));
+    Affine3A {
+        matrix3: glam::Mat3A::from_cols(
+            zeroed(matrix.matrix3.x_axis),
+            zeroed(matrix.matrix3.y_axis),
+            zeroed(matrix.matrix3.z_axis),
+        ),
+        translation: zeroed(matrix.translation),
+    }
+}
+
 /// A weighted skin's influences with this pose's skinning matrices.
 struct Weighted<'a> {
     influences: &'a Influences,
     skinning: &'a [Affine3A],
+    unit_normals: bool,
     positions: &'a Vec3Blocks,
     normals: &'a Vec3Blocks,
 }
@@ -965,7 +1012,8 @@ struct Weighted<'a> {
 impl Weighted<'_> {
     /// Writes the vertices from `offset` (a multiple of 4) on: `positions`
     /// with the weighted sum of their joints' matrices applied, `normals`
-    /// (empty when the skin has none) with its 3x3 part, normalized.
+    /// (empty when the skin has none) with its 3x3 part, normalized where
+    /// `unit_normals` says.
     fn deform(&self, offset: usize, positions: &mut [Vec3], normals: &mut [Vec3]) {
         let first_block = offset / 4;
         let blocks = first_block..first_block + positions.len().div_ceil(4);
@@ -1012,7 +1060,10 @@ impl Weighted<'_> {
             let out_end = ((blocks.end - first_block) * 4).min(positions.len());
             let run_blocks = WeightedBlocks {
                 skinning: self.skinning,
+                joint_count: self.influences.inverse_rest.len(),
                 slots,
+                unit_weights: run.unit_weights,
+                unit_normals: self.unit_normals,
                 joints: &self.influences.joints[slot_start..slot_end],
                 weights: &self.influences.weights[slot_start..slot_end],
                 unmoved: &self.influences.unmoved[blocks.clone()],
@@ -1048,7 +1099,12 @@ impl Weighted<'_> {
                 moved_positions = bone.transform_points(stored_positions);
                 if with_normals {
                     let stored = &self.normals.blocks[block];
-                    moved_normals = Some(bone.transform_vectors(stored).normalize_or_zero());
+                    let moved = bone.transform_vectors(stored);
+                    moved_normals = Some(if self.unit_normals {
+                        moved.normalize_or_zero()
+                    } else {
+                        moved
+                    });
                 }
             }
             let unmoved = self.influences.unmoved[block];
@@ -1085,9 +1141,9 @@ impl Weighted<'_> {
     /// in slot order, then turned from one matrix a vertex into one
     /// register a matrix entry.
     #[inline(always)]
-    fn blend(&self, joints: &[[u32; 4]], weights: &[Vec4]) -> BoneX4 {
+    fn blend(&self, joints: &[[u16; 4]], weights: &[Vec4]) -> BoneX4 {
         let lane = |lane: usize| {
-            let term = |joint: &[u32; 4], weights: &Vec4| {
+            let term = |joint: &[u16; 4], weights: &Vec4| {
                 let matrix = &self.skinning[joint[lane] as usize];
                 let weight = Vec3A::splat(weights[lane]);
                 [
@@ -1157,7 +1213,12 @@ fn bind_weights(
     count: usize,
     skeleton: &Skeleton,
 ) -> Result<Kind, SkinError> {
-    let joints = find_joints(&weights.joints, skeleton)?;
+    let joints: Vec<u16> = find_joints(&weights.joints, skeleton)?
+        .into_iter()
+        .map(|joint| {
+            u16::try_from(joint).map_err(|_| SkinError::JointPastTheWeightedLimit { joint })
+        })
+        .collect::<Result<_, _>>()?;
     if weights.counts.len() != count {
         return Err(SkinError::WeightCount {
             covered: weights.counts.len(),
@@ -1188,18 +1249,24 @@ fn bind_weights(
         }
         per_vertex.push(own);
     }
-    // `Skeleton::new` made sure every joint index fits in a u32.
-    let joint_of = |influence: &rig::Influence| joints[influence.joint as usize] as u32;
+    let joint_of = |influence: &rig::Influence| joints[influence.joint as usize];
     let mut runs: Vec<SlotRun> = Vec::new();
     let mut slot_joints = Vec::new();
     let mut slot_weights = Vec::new();
     let mut unmoved = Vec::with_capacity(count.div_ceil(4));
     for (block, four) in per_vertex.chunks(4).enumerate() {
         let slots = four.iter().map(|own| own.len()).max().unwrap_or(0);
+        let unit_weights = slots == 1
+            && four
+                .iter()
+                .all(|own| own.first().is_none_or(|influence| influence.weight == 1.0));
         match runs.last_mut() {
-            Some(run) if run.slots == slots => run.blocks.end = block + 1,
+            Some(run) if run.slots == slots && run.unit_weights == unit_weights => {
+                run.blocks.end = block + 1
+            }
             _ => runs.push(SlotRun {
                 slots,
+                unit_weights,
                 blocks: block..block + 1,
                 first: slot_joints.len(),
             }),
@@ -1223,7 +1290,7 @@ fn bind_weights(
                     (None, None) => (any_joint, 0.0),
                 }
             };
-            let lanes: [(u32, f32); 4] = std::array::from_fn(lane);
+            let lanes: [(u16, f32); 4] = std::array::from_fn(lane);
             slot_joints.push(lanes.map(|(joint, _)| joint));
             slot_weights.push(Vec4::from_array(lanes.map(|(_, weight)| weight)));
         }
@@ -2061,25 +2128,18 @@ mod tests {
         .unwrap()
     }
 
-    #[test]
-    fn weighted_sums_of_matrices_give_the_sums_of_moved_vertices_within_rounding() {
-        // Vertices of 0 to 6 influences mixed within blocks of four, with
-        // weights that do not sum to 1, at a pose away from the rest.
+    /// The largest difference, relative to the magnitude where that is
+    /// above 1, between the deformation of a skin of `counts` influences a
+    /// vertex (`influences` in order) on [`turned_skeleton`] at a pose away
+    /// from the rest, with normals as `normals` says, and its definition,
+    /// a vertex and an influence at a time. Vertices with no influence must
+    /// keep their stored values exactly.
+    fn off_the_definition(
+        counts: &[u32],
+        influences: &[Influence],
+        normals: WeightedNormals,
+    ) -> f32 {
         let skeleton = turned_skeleton();
-        let count = 1003;
-        let counts: Vec<u32> = (0..count)
-            .map(|vertex| ((vertex * 7) % 11 % 7) as u32)
-            .collect();
-        let influences: Vec<Influence> = counts
-            .iter()
-            .enumerate()
-            .flat_map(|(vertex, &own)| {
-                (0..own as usize).map(move |slot| Influence {
-                    joint: ((vertex + 2 * slot) % 5) as u32,
-                    weight: 0.1 + ((vertex + slot) % 9) as f32 / 10.0,
-                })
-            })
-            .collect();
         let point = |index: usize| {
             [
                 (index % 13) as f32 - 6.0,
@@ -2087,11 +2147,12 @@ mod tests {
                 1.0 - (index % 5) as f32,
             ]
         };
+        let count = counts.len();
         let skin = Skin {
             binding: Binding::Weighted(Weights {
                 joints: (0..5).map(|index| format!("J{index}")).collect(),
-                counts: counts.clone(),
-                influences: influences.clone(),
+                counts: counts.to_vec(),
+                influences: influences.to_vec(),
             }),
             positions: (0..count).map(point).collect(),
             normals: (0..count)
@@ -2112,11 +2173,15 @@ mod tests {
             .zip(&rest)
             .map(|(m, r)| *m * r.inverse())
             .collect();
-        let posed = BoundSkin::bind(&skin, &skeleton)
-            .unwrap()
-            .deform(&model, BlendRule::Game)
+        let mut posed = PosedSkin::default();
+        Deformer::with_weighted_normals(normals)
+            .deform(
+                &BoundSkin::bind(&skin, &skeleton).unwrap(),
+                &model,
+                BlendRule::Game,
+                &mut posed,
+            )
             .unwrap();
-        // The definition, a vertex and an influence at a time.
         let mut first = 0;
         let mut largest: f32 = 0.0;
         for (vertex, &own) in counts.iter().enumerate() {
@@ -2135,7 +2200,10 @@ mod tests {
                 })
             };
             let position = sum(&|matrix| matrix.transform_point3(stored));
-            let normal = sum(&|matrix| matrix.transform_vector3(stored_normal)).normalize_or_zero();
+            let mut normal = sum(&|matrix| matrix.transform_vector3(stored_normal));
+            if normals == WeightedNormals::Unit {
+                normal = normal.normalize_or_zero();
+            }
             for (ours, expected) in [
                 (posed.positions[vertex], position),
                 (posed.normals[vertex], normal),
@@ -2144,8 +2212,100 @@ mod tests {
                 largest = largest.max(off);
             }
         }
-        // Summing the matrices first rounds differently from summing the
-        // moved vertices: a few units in the last place of values near 1.
-        assert!(largest < 4e-6, "largest difference {largest}");
+        largest
+    }
+
+    #[test]
+    fn weighted_sums_of_matrices_give_the_sums_of_moved_vertices_within_rounding() {
+        // Vertices of 0 to 6 influences mixed within blocks of four, with
+        // weights that do not sum to 1.
+        let counts: Vec<u32> = (0..1003)
+            .map(|vertex| ((vertex * 7) % 11 % 7) as u32)
+            .collect();
+        let influences: Vec<Influence> = counts
+            .iter()
+            .enumerate()
+            .flat_map(|(vertex, &own)| {
+                (0..own as usize).map(move |slot| Influence {
+                    joint: ((vertex + 2 * slot) % 5) as u32,
+                    weight: 0.1 + ((vertex + slot) % 9) as f32 / 10.0,
+                })
+            })
+            .collect();
+        for normals in [WeightedNormals::Unit, WeightedNormals::AsBlended] {
+            let largest = off_the_definition(&counts, &influences, normals);
+            // Summing the matrices first rounds differently from summing
+            // the moved vertices: a few units in the last place of values
+            // near 1.
+            assert!(largest < 4e-6, "{normals:?}: largest difference {largest}");
+        }
+    }
+
+    #[test]
+    fn weighted_meshes_reach_the_first_65536_joints() {
+        // Joints kept in 16 bits: a skeleton of 65,537 roots, a vertex on
+        // the last joint 16 bits hold and one on the joint past it.
+        let joints: Vec<Joint> = (0..=65_536)
+            .map(|index| Joint {
+                name: format!("J{index}"),
+                parent: None,
+                rest: Transform::IDENTITY,
+            })
+            .collect();
+        let skeleton = Skeleton::new(&rig::Skeleton {
+            joints,
+            axes: Axes::RightHandedYUp,
+        })
+        .unwrap();
+        let skin_on = |joint: &str| Skin {
+            binding: Binding::Weighted(Weights {
+                joints: vec![joint.to_owned()],
+                counts: vec![1, 1],
+                influences: vec![
+                    Influence {
+                        joint: 0,
+                        weight: 1.0
+                    };
+                    2
+                ],
+            }),
+            ..bone_space_skin(0.0)
+        };
+        assert!(BoundSkin::bind(&skin_on("J65535"), &skeleton).is_ok());
+        assert_eq!(
+            BoundSkin::bind(&skin_on("J65536"), &skeleton)
+                .unwrap_err()
+                .to_string(),
+            "the weights name joint 65536 of the skeleton, but a weighted mesh reaches only \
+             its first 65536 joints"
+        );
+    }
+
+    #[test]
+    fn rigid_vertices_follow_their_one_joint() {
+        // Runs of blocks whose vertices have one influence of weight 1
+        // (some vertices none), between blocks of one influence of other
+        // weights and of two influences, ending in a partial block.
+        let counts: Vec<u32> = (0..203)
+            .map(|vertex| match vertex / 8 % 3 {
+                0 | 1 => u32::from(vertex % 7 != 3),
+                _ => 2,
+            })
+            .collect();
+        let influences: Vec<Influence> = counts
+            .iter()
+            .enumerate()
+            .flat_map(|(vertex, &own)| {
+                let rigid = vertex / 8 % 3 == 0;
+                (0..own as usize).map(move |slot| Influence {
+                    joint: ((vertex / 5 + slot) % 5) as u32,
+                    weight: if rigid { 1.0 } else { 0.25 + slot as f32 / 2.0 },
+                })
+            })
+            .collect();
+        for normals in [WeightedNormals::Unit, WeightedNormals::AsBlended] {
+            let largest = off_the_definition(&counts, &influences, normals);
+            assert!(largest < 4e-6, "{normals:?}: largest difference {largest}");
+        }
     }
 }

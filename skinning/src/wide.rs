@@ -174,102 +174,241 @@ mod avx {
 #[cfg(target_arch = "x86_64")]
 mod avx_weighted {
     use std::arch::x86_64::{
-        __m128, _mm_cvtss_f32, _mm_div_ss, _mm_dp_ps, _mm_fmadd_ps, _mm_mul_ps, _mm_set1_ps,
-        _mm_setzero_ps, _mm_sqrt_ss,
+        __m128, _mm_and_ps, _mm_blend_ps, _mm_cmpgt_ps, _mm_cmplt_ps, _mm_div_ps, _mm_fmadd_ps,
+        _mm_hadd_ps, _mm_movemask_ps, _mm_mul_ps, _mm_permute_ps, _mm_set1_ps, _mm_setzero_ps,
+        _mm_shuffle_ps, _mm_sqrt_ps, _mm_storeu_ps,
     };
 
-    use glam::{Vec3, Vec3A};
+    use glam::{Affine3A, Vec4};
 
     use super::WeightedBlocks;
+    use crate::lanes::Vec3x4;
 
     /// [`super::skin_weighted`], compiled for AVX and FMA (the caller
     /// checks the processor has them), once per common slot count `SLOTS`,
-    /// whose loops are then unrolled, and once (`SLOTS` 0) for any count.
+    /// whose loops are then unrolled, and once (`SLOTS` 0) for any count;
+    /// with `UNIT` (one slot), every weight is 1 and is not read; with
+    /// `NORMALS`, the skin has normals (`normals` is not empty). A block's
+    /// four vertices are moved one at a time (each its own weighted sum of
+    /// matrices, one register a column), then packed four at a time into
+    /// the outputs' 12 floats, their normals made unit length four at a
+    /// time (one square root and one division for the four). `positions`
+    /// and `normals` hold the outputs' floats.
+    ///
+    /// # Safety
+    ///
+    /// Every joint of `blocks` is below the count of its skinning matrices.
     #[target_feature(enable = "avx,fma")]
-    pub(super) fn weighted<const SLOTS: usize>(
+    pub(super) unsafe fn weighted<const SLOTS: usize, const UNIT: bool, const NORMALS: bool>(
         blocks: &WeightedBlocks,
-        positions: &mut [Vec3],
-        normals: &mut [Vec3],
+        positions: &mut [f32],
+        normals: &mut [f32],
     ) {
         let slots = if SLOTS == 0 { blocks.slots } else { SLOTS };
-        let with_normals = !normals.is_empty();
-        // Indexing cannot fail: the caller made the slots `slots` a block
-        // for every block, one mask a block, and the outputs four a block
-        // (the last possibly fewer); every joint is below the skinning
-        // matrices' count.
-        for (block, stored) in blocks.positions.iter().enumerate() {
-            let joints = &blocks.joints[block * slots..(block + 1) * slots];
-            let weights = &blocks.weights[block * slots..(block + 1) * slots];
+        if slots == 0 {
+            return;
+        }
+        let influences = blocks
+            .joints
+            .chunks_exact(slots)
+            .zip(blocks.weights.chunks_exact(slots));
+        let position_outs = positions.chunks_mut(12);
+        for (block, ((joints, weights), position_out)) in influences.zip(position_outs).enumerate()
+        {
+            // Indexing cannot fail: the caller made one stored block and one
+            // mask a block, the normals' too where there are normals, and
+            // every joint is below the skinning matrices' count.
+            let stored = &blocks.positions[block];
+            let stored_normals = blocks.normals.get(block).unwrap_or(stored);
             let unmoved = blocks.unmoved[block];
+            let mut points = [_mm_setzero_ps(); 4];
+            let mut vectors = [_mm_setzero_ps(); 4];
             for lane in 0..4 {
-                let vertex = block * 4 + lane;
-                if vertex >= positions.len() {
-                    return;
+                // SAFETY: the caller vouches for every joint.
+                let sum = unsafe { sum::<UNIT>(blocks.skinning, joints, weights, lane) };
+                if NORMALS {
+                    vectors[lane] = vector(&sum, stored_normals, lane);
                 }
-                if unmoved & (1 << lane) != 0 {
-                    positions[vertex] = stored.lane(lane);
-                    if with_normals {
-                        normals[vertex] = blocks.normals[block].lane(lane);
-                    }
-                    continue;
-                }
-                // The weighted sum of the vertex's matrices, in slot order.
-                let mut columns = [_mm_setzero_ps(); 4];
-                for (slot, (joint, weight)) in joints.iter().zip(weights).enumerate() {
-                    let matrix = &blocks.skinning[joint[lane] as usize];
-                    // Through the array: `Vec4`'s own index is a match.
-                    let weight = _mm_set1_ps(weight.as_ref()[lane]);
-                    let terms = [
-                        matrix.matrix3.x_axis,
-                        matrix.matrix3.y_axis,
-                        matrix.matrix3.z_axis,
-                        matrix.translation,
-                    ];
-                    for (column, term) in columns.iter_mut().zip(terms) {
-                        let term = __m128::from(term);
-                        *column = if slot == 0 {
-                            _mm_mul_ps(term, weight)
-                        } else {
-                            _mm_fmadd_ps(term, weight, *column)
-                        };
-                    }
-                }
-                let [x_axis, y_axis, z_axis, translation] = columns;
-                let position = _mm_fmadd_ps(
-                    x_axis,
-                    _mm_set1_ps(stored.x.as_ref()[lane]),
-                    _mm_fmadd_ps(
-                        y_axis,
-                        _mm_set1_ps(stored.y.as_ref()[lane]),
-                        _mm_fmadd_ps(z_axis, _mm_set1_ps(stored.z.as_ref()[lane]), translation),
-                    ),
-                );
-                positions[vertex] = Vec3::from(Vec3A::from(position));
-                if with_normals {
-                    let stored = &blocks.normals[block];
-                    let normal = _mm_fmadd_ps(
-                        x_axis,
-                        _mm_set1_ps(stored.x.as_ref()[lane]),
-                        _mm_fmadd_ps(
-                            y_axis,
-                            _mm_set1_ps(stored.y.as_ref()[lane]),
-                            _mm_mul_ps(z_axis, _mm_set1_ps(stored.z.as_ref()[lane])),
-                        ),
-                    );
-                    // As `Vec3::normalize_or_zero`: times 1 / length where
-                    // that is finite and positive, else zero.
-                    let squared = _mm_dp_ps::<0b0111_0001>(normal, normal);
-                    let recip = _mm_div_ss(_mm_set1_ps(1.0), _mm_sqrt_ss(squared));
-                    let factor = _mm_cvtss_f32(recip);
-                    let unit = if factor.is_finite() && factor > 0.0 {
-                        _mm_mul_ps(normal, _mm_set1_ps(factor))
-                    } else {
-                        _mm_setzero_ps()
-                    };
-                    normals[vertex] = Vec3::from(Vec3A::from(unit));
-                }
+                points[lane] = point(&sum, stored, lane);
+            }
+            let moved_points = pack(points);
+            if !NORMALS {
+                write(moved_points, 0, position_out, unmoved, stored);
+                continue;
+            }
+            let (moved_vectors, zeroed) = if blocks.unit_normals {
+                unit(vectors)
+            } else {
+                (pack(vectors), 0)
+            };
+            // Both written once both are made: a store between them would
+            // let the compiler move the other's arithmetic past it and
+            // keep the block's matrices in memory until then.
+            let first = block * 12;
+            let normal_out = &mut normals[first..first + position_out.len()];
+            write(moved_points, 0, position_out, unmoved, stored);
+            write(moved_vectors, zeroed, normal_out, unmoved, stored_normals);
+        }
+    }
+
+    /// A vertex's weighted sum of its joints' matrices, in slot order: its
+    /// x, y and z axes and translation; with `UNIT`, its one joint's matrix.
+    ///
+    /// # Safety
+    ///
+    /// Every joint is below `skinning`'s length.
+    #[target_feature(enable = "avx,fma")]
+    unsafe fn sum<const UNIT: bool>(
+        skinning: &[Affine3A],
+        joints: &[[u16; 4]],
+        weights: &[Vec4],
+        lane: usize,
+    ) -> [__m128; 4] {
+        let mut columns = [_mm_setzero_ps(); 4];
+        for (slot, (joint, weight)) in joints.iter().zip(weights).enumerate() {
+            // SAFETY: the caller vouches for the joint; checking it here
+            // cost a tenth of the time of moving a vertex.
+            let matrix = unsafe { skinning.get_unchecked(joint[lane] as usize) };
+            if UNIT {
+                return [
+                    matrix.matrix3.x_axis.into(),
+                    matrix.matrix3.y_axis.into(),
+                    matrix.matrix3.z_axis.into(),
+                    matrix.translation.into(),
+                ];
+            }
+            // Through the array: `Vec4`'s own index is a match.
+            let weight = _mm_set1_ps(weight.as_ref()[lane]);
+            let terms = [
+                matrix.matrix3.x_axis,
+                matrix.matrix3.y_axis,
+                matrix.matrix3.z_axis,
+                matrix.translation,
+            ];
+            for (column, term) in columns.iter_mut().zip(terms) {
+                let term = __m128::from(term);
+                *column = if slot == 0 {
+                    _mm_mul_ps(term, weight)
+                } else {
+                    _mm_fmadd_ps(term, weight, *column)
+                };
             }
         }
+        columns
+    }
+
+    /// The stored point in `lane` moved by a vertex's summed matrix.
+    #[target_feature(enable = "avx,fma")]
+    fn point(
+        [x_axis, y_axis, z_axis, translation]: &[__m128; 4],
+        stored: &Vec3x4,
+        lane: usize,
+    ) -> __m128 {
+        _mm_fmadd_ps(
+            *x_axis,
+            _mm_set1_ps(stored.x.as_ref()[lane]),
+            _mm_fmadd_ps(
+                *y_axis,
+                _mm_set1_ps(stored.y.as_ref()[lane]),
+                _mm_fmadd_ps(*z_axis, _mm_set1_ps(stored.z.as_ref()[lane]), *translation),
+            ),
+        )
+    }
+
+    /// The stored vector in `lane` moved by a vertex's summed matrix's 3x3
+    /// part.
+    #[target_feature(enable = "avx,fma")]
+    fn vector([x_axis, y_axis, z_axis, _]: &[__m128; 4], stored: &Vec3x4, lane: usize) -> __m128 {
+        _mm_fmadd_ps(
+            *x_axis,
+            _mm_set1_ps(stored.x.as_ref()[lane]),
+            _mm_fmadd_ps(
+                *y_axis,
+                _mm_set1_ps(stored.y.as_ref()[lane]),
+                _mm_mul_ps(*z_axis, _mm_set1_ps(stored.z.as_ref()[lane])),
+            ),
+        )
+    }
+
+    /// Four vectors (x, y, z and anything in each register) as the 12
+    /// floats of four `Vec3`s: [x0 y0 z0 x1], [y1 z1 x2 y2], [z2 x3 y3 z3].
+    #[target_feature(enable = "avx,fma")]
+    fn pack([a, b, c, d]: [__m128; 4]) -> [__m128; 3] {
+        let first = _mm_blend_ps::<0b1000>(a, _mm_permute_ps::<0>(b));
+        let second = _mm_shuffle_ps::<0b01_00_10_01>(b, c);
+        let z2_x3 = _mm_shuffle_ps::<0b00_00_10_10>(c, d);
+        let third = _mm_shuffle_ps::<0b10_01_10_00>(z2_x3, d);
+        [first, second, third]
+    }
+
+    /// Four vectors made unit length as `Vec3::normalize_or_zero` makes
+    /// each (times `1 / sqrt((x * x + y * y) + z * z)`, or zero where that
+    /// factor is not finite and positive), packed as [`pack`] packs them;
+    /// and a bit per lane whose vector is zero instead.
+    #[target_feature(enable = "avx,fma")]
+    fn unit(vectors: [__m128; 4]) -> ([__m128; 3], u8) {
+        // The fourth lanes are zero (the skinning matrices' are), and add
+        // nothing to the squares' sums.
+        let mut squares = vectors;
+        for square in &mut squares {
+            *square = _mm_mul_ps(*square, *square);
+        }
+        let [a, b, c, d] = squares;
+        // [x0²+y0², z0², x1²+y1², z1²] and the same for the others, then
+        // each vector's (x² + y²) + z², one a lane.
+        let squared = _mm_hadd_ps(_mm_hadd_ps(a, b), _mm_hadd_ps(c, d));
+        let recip = _mm_div_ps(_mm_set1_ps(1.0), _mm_sqrt_ps(squared));
+        let usable = _mm_and_ps(
+            _mm_cmpgt_ps(recip, _mm_setzero_ps()),
+            _mm_cmplt_ps(recip, _mm_set1_ps(f32::INFINITY)),
+        );
+        let [first, second, third] = pack(vectors);
+        let floats = [
+            _mm_mul_ps(first, _mm_permute_ps::<0b01_00_00_00>(recip)),
+            _mm_mul_ps(second, _mm_permute_ps::<0b10_10_01_01>(recip)),
+            _mm_mul_ps(third, _mm_permute_ps::<0b11_11_11_10>(recip)),
+        ];
+        (floats, !_mm_movemask_ps(usable) as u8 & 0b1111)
+    }
+
+    /// Writes a block's outputs (`out`: its up to four vertices' 12 floats,
+    /// packed), the lanes in `unmoved` as `stored` and those in `zeroed`
+    /// zero.
+    #[target_feature(enable = "avx,fma")]
+    #[inline]
+    fn write(floats: [__m128; 3], zeroed: u8, out: &mut [f32], unmoved: u8, stored: &Vec3x4) {
+        if let (0, 0, Some(whole)) = (unmoved, zeroed, out.first_chunk_mut::<12>()) {
+            store(floats, whole);
+        } else {
+            patched(floats, zeroed, out, unmoved, stored);
+        }
+    }
+
+    #[target_feature(enable = "avx,fma")]
+    #[inline]
+    fn store(floats: [__m128; 3], out: &mut [f32; 12]) {
+        for (out, register) in out.chunks_exact_mut(4).zip(floats) {
+            // SAFETY: `out` holds four floats, the 16 bytes stored.
+            unsafe { _mm_storeu_ps(out.as_mut_ptr(), register) };
+        }
+    }
+
+    /// [`write`] for a block with kept or zero vectors, or the last of a
+    /// mesh whose count is no multiple of 4.
+    #[target_feature(enable = "avx,fma")]
+    #[cold]
+    fn patched(floats: [__m128; 3], zeroed: u8, out: &mut [f32], unmoved: u8, stored: &Vec3x4) {
+        let mut all = [0.0; 12];
+        store(floats, &mut all);
+        for (lane, vector) in all.chunks_exact_mut(3).enumerate() {
+            if unmoved & (1 << lane) != 0 {
+                vector.copy_from_slice(&stored.lane(lane).to_array());
+            } else if zeroed & (1 << lane) != 0 {
+                vector.fill(0.0);
+            }
+        }
+        let count = out.len();
+        out.copy_from_slice(&all[..count]);
     }
 }
 
@@ -278,9 +417,16 @@ mod avx_weighted {
 /// four vertices side by side, block after block), a mask a block of the
 /// lanes kept as stored, and the stored blocks.
 pub(crate) struct WeightedBlocks<'a> {
+    /// The fourth lane of every column zero.
     pub(crate) skinning: &'a [Affine3A],
+    /// Every joint below this.
+    pub(crate) joint_count: usize,
     pub(crate) slots: usize,
-    pub(crate) joints: &'a [[u32; 4]],
+    /// One slot, every weight 1: the weights are not read.
+    pub(crate) unit_weights: bool,
+    /// Normals made unit length, or left as the blend makes them.
+    pub(crate) unit_normals: bool,
+    pub(crate) joints: &'a [[u16; 4]],
     pub(crate) weights: &'a [glam::Vec4],
     pub(crate) unmoved: &'a [u8],
     pub(crate) positions: &'a [Vec3x4],
@@ -290,11 +436,11 @@ pub(crate) struct WeightedBlocks<'a> {
 
 /// Deforms the weighted blocks into the outputs (four vertices a block,
 /// the last block's outputs possibly fewer; `normals` empty when the skin
-/// has none) one vertex at a time with AVX and fused multiply-adds, where
-/// the processor has them: each vertex's stored coordinates are loaded
-/// straight into all lanes of a register, so nothing is transposed, and
-/// the weighted sum of matrices and the transforms take one instruction a
-/// term. Returns false, having written nothing, elsewhere.
+/// has none) with AVX and fused multiply-adds, where the processor has
+/// them: each vertex's stored coordinates are loaded straight into all
+/// lanes of a register, the weighted sum of matrices and the transforms
+/// take one instruction a term, and four vertices are packed into the
+/// outputs at a time. Returns false, having written nothing, elsewhere.
 pub(crate) fn skin_weighted(
     blocks: &WeightedBlocks,
     positions: &mut [Vec3],
@@ -302,17 +448,33 @@ pub(crate) fn skin_weighted(
 ) -> bool {
     #[cfg(target_arch = "x86_64")]
     if std::arch::is_x86_feature_detected!("avx") && std::arch::is_x86_feature_detected!("fma") {
+        // Checked once here for the whole run, not per vertex: every joint
+        // is below `joint_count` (`bind_weights` made them so).
+        if blocks.skinning.len() < blocks.joint_count {
+            return false;
+        }
+        let positions: &mut [f32] = bytemuck::cast_slice_mut(positions);
+        let normals: &mut [f32] = bytemuck::cast_slice_mut(normals);
         // The common counts get loops of their own, unrolled.
         // SAFETY: `weighted` needs AVX and FMA, which the processor was
-        // just found to have.
+        // just found to have, and every joint below the skinning matrices'
+        // count, just checked.
         unsafe {
-            match blocks.slots {
-                1 => avx_weighted::weighted::<1>(blocks, positions, normals),
-                2 => avx_weighted::weighted::<2>(blocks, positions, normals),
-                3 => avx_weighted::weighted::<3>(blocks, positions, normals),
-                4 => avx_weighted::weighted::<4>(blocks, positions, normals),
-                _ => avx_weighted::weighted::<0>(blocks, positions, normals),
-            }
+            let kernel = match (blocks.slots, blocks.unit_weights, normals.is_empty()) {
+                (1, true, true) => avx_weighted::weighted::<1, true, false>,
+                (1, true, false) => avx_weighted::weighted::<1, true, true>,
+                (1, false, true) => avx_weighted::weighted::<1, false, false>,
+                (1, false, false) => avx_weighted::weighted::<1, false, true>,
+                (2, _, true) => avx_weighted::weighted::<2, false, false>,
+                (2, _, false) => avx_weighted::weighted::<2, false, true>,
+                (3, _, true) => avx_weighted::weighted::<3, false, false>,
+                (3, _, false) => avx_weighted::weighted::<3, false, true>,
+                (4, _, true) => avx_weighted::weighted::<4, false, false>,
+                (4, _, false) => avx_weighted::weighted::<4, false, true>,
+                (_, _, true) => avx_weighted::weighted::<0, false, false>,
+                (_, _, false) => avx_weighted::weighted::<0, false, true>,
+            };
+            kernel(blocks, positions, normals);
         }
         return true;
     }

@@ -23,6 +23,7 @@ use formats::capabilities::Capabilities;
 use formats::catalogue::Catalogue;
 use formats::files::Files;
 use formats::format::Format;
+use formats::rig::{Binding, RigOptions};
 use serde::Serialize;
 
 use crate::roots::Roots;
@@ -54,8 +55,10 @@ pub struct Character {
     /// The game family: `sims`, `tso`, `swg`, `bonespro`, `outcast`.
     pub family: String,
     pub format: &'static str,
-    /// Meshes beside it that dress it (Sims suits); empty when the file
-    /// brings its own.
+    /// Meshes beside it that dress it (Sims suits; for The Sims Online's
+    /// skeleton, its wardrobe: the appearances, `.apr`, in its folder or an
+    /// `Appearances` folder beside it, whose bones it has); empty when the
+    /// file brings its own.
     pub meshes: Vec<String>,
     /// Animation files of its family in its folder (itself first, when it
     /// holds animations too) that fit its age (`adult-*`, `child-*`).
@@ -385,11 +388,16 @@ fn read_at_most(path: &Path, limit: u64) -> Result<Vec<u8>, String> {
     Ok(bytes)
 }
 
+/// The files found, by folder.
+type Folders<'a> = HashMap<&'a Path, Vec<&'a Found>>;
+
 /// Characters, their meshes and animations, and what is left; files only
-/// ever go together within one folder.
+/// ever go together within one folder, but for The Sims Online's, which
+/// FreeSO keeps in a folder for each kind (`Skeletons`, `Animations`,
+/// `Appearances`, ...) side by side.
 fn group(roots: &Roots, found: &[Found], listing: &mut Listing) {
     let mut folders: Vec<&Path> = Vec::new();
-    let mut in_folder: HashMap<&Path, Vec<&Found>> = HashMap::new();
+    let mut in_folder: Folders = HashMap::new();
     for file in found {
         let files = in_folder.entry(&file.dir).or_default();
         if files.is_empty() {
@@ -397,14 +405,52 @@ fn group(roots: &Roots, found: &[Found], listing: &mut Listing) {
         }
         files.push(file);
     }
+    // Each The Sims Online appearance's skeleton, found once: that
+    // skeleton offers it in its wardrobe.
+    let appearances: Appearances = found
+        .iter()
+        .filter(|file| file.format.is(&formats::sims::apr::FORMAT))
+        .map(|file| {
+            let beside = in_folder
+                .get(file.dir.as_path())
+                .map_or(&[][..], Vec::as_slice);
+            let skeleton = tso_skeleton(roots, beside, &in_folder, file);
+            (file.rel.as_str(), skeleton)
+        })
+        .collect();
     for folder in folders {
         if let Some(files) = in_folder.get(folder) {
-            group_folder(roots, files, listing);
+            group_folder(roots, files, &in_folder, &appearances, listing);
         }
     }
 }
 
-fn group_folder(roots: &Roots, found: &[&Found], listing: &mut Listing) {
+/// The Sims Online's appearances (`.apr`) and the skeleton each is worn
+/// on, or why none fits.
+type Appearances<'a> = Vec<(&'a str, Result<String, String>)>;
+
+/// The files found in the folder named `name` (without regard to ASCII
+/// case) beside `dir`.
+fn sibling<'a>(in_folder: &'a Folders<'a>, dir: &Path, name: &str) -> &'a [&'a Found] {
+    in_folder
+        .iter()
+        .find(|(folder, _)| {
+            folder.parent() == dir.parent()
+                && **folder != dir
+                && folder
+                    .file_name()
+                    .is_some_and(|folder| folder.eq_ignore_ascii_case(name))
+        })
+        .map_or(&[], |(_, files)| files.as_slice())
+}
+
+fn group_folder(
+    roots: &Roots,
+    found: &[&Found],
+    in_folder: &Folders,
+    appearances: &Appearances,
+    listing: &mut Listing,
+) {
     let mut taken = vec![false; found.len()];
     for (index, file) in found.iter().enumerate() {
         if !file.is_character() {
@@ -437,18 +483,38 @@ fn group_folder(roots: &Roots, found: &[&Found], listing: &mut Listing) {
                 }
             }
         }
+        // A The Sims Online skeleton's wardrobe: the appearances that fit
+        // it, worn together as the page ticks them.
+        if file.bare_skeleton() && file.family() == "tso" {
+            let fitting = appearances
+                .iter()
+                .filter(|(_, skeleton)| skeleton.as_ref() == Ok(&file.rel))
+                .map(|(appearance, _)| (*appearance).to_owned());
+            meshes.extend(fitting);
+        }
         let wardrobe = wardrobe(file, &suits, age);
         let dressed = dressed(&wardrobe);
         // A file holding skills as well as a character offers them first.
         let own = file.holds.animations.then(|| file.rel.clone());
+        let is_tso = file.format.is(&formats::sims::skel::FORMAT);
+        let tso_animations = if is_tso {
+            sibling(in_folder, &file.dir, "Animations")
+        } else {
+            &[]
+        };
+        // A The Sims Online animation moving a bone the skeleton lacks
+        // cannot be shown on it.
+        let skeleton_bones = is_tso.then(|| tso_bones(&file.path)).flatten();
         let beside = found
             .iter()
+            .chain(tso_animations)
             .filter(|other| {
                 other.holds.animations
                     && !other.holds.meshes
                     && other.family() == file.family()
                     && other.rel != file.rel
                     && fits(Age::of_file(file_name(&other.rel)), age)
+                    && (!is_tso || moves_only(&other.path, skeleton_bones.as_deref()))
             })
             .map(|other| other.rel.clone());
         listing.characters.push(Character {
@@ -486,7 +552,21 @@ fn group_folder(roots: &Roots, found: &[&Found], listing: &mut Listing) {
                         .find(|other| other.is_character())
                 })
                 .map(|other| other.rel.clone());
-            match beside.map_or_else(|| named_skeleton(roots, file), Ok) {
+            let appearance = appearances
+                .iter()
+                .find(|(appearance, _)| *appearance == file.rel);
+            let skeleton = if let Some((_, skeleton)) = appearance {
+                match skeleton {
+                    // Offered in the wardrobe of the skeleton it fits.
+                    Ok(_) => continue,
+                    Err(message) => Err(message.clone()),
+                }
+            } else if file.family() == "tso" {
+                tso_skeleton(roots, found, in_folder, file)
+            } else {
+                beside.map_or_else(|| named_skeleton(roots, file), Ok)
+            };
+            match skeleton {
                 Ok(skeleton) => listing.meshes.push(LooseMesh {
                     file: file.rel.clone(),
                     format: file.format.name,
@@ -504,6 +584,115 @@ fn group_folder(roots: &Roots, found: &[&Found], listing: &mut Listing) {
 /// Why a mesh is not offered: nothing to pose it.
 const NO_SKELETON: &str = "a mesh with no skeleton of its family beside it to pose it on";
 
+/// Why a The Sims Online mesh is not offered.
+const NO_TSO_SKELETON: &str =
+    "a mesh of The Sims Online with no skeleton (.skel) beside it or in a Skeletons folder beside its folder to pose it on";
+
+/// The skeleton a The Sims Online mesh, binding or appearance is posed
+/// on: the first beside it, else in a `Skeletons` folder beside its folder
+/// (as FreeSO keeps them: `adult.skel`, `child.skel`, `dog.skel`...), that
+/// has every bone it binds; else why there is none.
+fn tso_skeleton(
+    roots: &Roots,
+    found: &[&Found],
+    in_folder: &Folders,
+    mesh: &Found,
+) -> Result<String, String> {
+    let skeletons: Vec<&Found> = found
+        .iter()
+        .chain(sibling(in_folder, &mesh.dir, "Skeletons"))
+        .filter(|other| other.family() == "tso" && other.bare_skeleton())
+        .copied()
+        .collect();
+    let Some(first) = skeletons.first() else {
+        return Err(NO_TSO_SKELETON.to_owned());
+    };
+    let bound = tso_bound(roots, mesh)?;
+    let lacks = |skeleton: &Found| {
+        // A skeleton that cannot be read says so when it is shown.
+        let bones = tso_bones(&skeleton.path)?;
+        bound.iter().find(|bone| !bones.contains(bone))
+    };
+    match skeletons.iter().find(|skeleton| lacks(skeleton).is_none()) {
+        Some(skeleton) => Ok(skeleton.rel.clone()),
+        None => Err(format!(
+            "binds the bone {}, which the skeleton {} does not have",
+            lacks(first).map_or("", String::as_str),
+            first.rel
+        )),
+    }
+}
+
+/// The bones a The Sims Online mesh, binding or appearance binds, once the
+/// files it names are found; else why they cannot be had.
+fn tso_bound(roots: &Roots, mesh: &Found) -> Result<Vec<String>, String> {
+    let bytes = read_at_most(&mesh.path, DECODE_LIMIT)?;
+    let document = (mesh.format.decode)(&bytes).map_err(|error| error.to_string())?;
+    let files = files_beside(roots, &mesh.path);
+    let skins = match document.rig().skins(&files, RigOptions::default()) {
+        None => return Ok(Vec::new()),
+        Some(skins) => skins.map_err(|error| error.to_string())?,
+    };
+    let mut bound: Vec<String> = Vec::new();
+    for skin in &skins {
+        let bones = match &skin.binding {
+            Binding::BoneSpace(binding) => &binding.bones,
+            Binding::Weighted(weights) => &weights.joints,
+        };
+        for bone in bones {
+            if !bound.contains(bone) {
+                bound.push(bone.clone());
+            }
+        }
+    }
+    Ok(bound)
+}
+
+/// Where the files a file at `path` names are found while listing: under
+/// the roots only, none larger than the listing decodes.
+fn files_beside(roots: &Roots, path: &Path) -> Files {
+    let folders: Vec<PathBuf> = roots.iter().map(|root| root.path.clone()).collect();
+    Files::beside(path)
+        .within(folders.into())
+        .with_limit(DECODE_LIMIT)
+}
+
+/// The bones of the The Sims Online skeleton at `path`; `None` when it
+/// cannot be read.
+fn tso_bones(path: &Path) -> Option<Vec<String>> {
+    use formats::schema::BinarySchema as _;
+    let bytes = read_at_most(path, DECODE_LIMIT).ok()?;
+    let skeleton = formats::sims::skel::Skeleton::from_bytes(&bytes).ok()?;
+    Some(
+        skeleton
+            .bones
+            .iter()
+            .map(|bone| bone.name.to_string())
+            .collect(),
+    )
+}
+
+/// Whether the The Sims Online animation at `path` moves only bones in
+/// `bones` (any, when the skeleton could not be read); one too large to
+/// decode while listing is taken to.
+fn moves_only(path: &Path, bones: Option<&[String]>) -> bool {
+    use formats::schema::BinarySchema as _;
+    let Some(bones) = bones else {
+        return true;
+    };
+    if fs::metadata(path).is_ok_and(|metadata| metadata.len() > DECODE_LIMIT) {
+        return true;
+    }
+    let Ok(bytes) = read_at_most(path, DECODE_LIMIT) else {
+        return false;
+    };
+    formats::sims::anim::Anim::from_bytes(&bytes).is_ok_and(|anim| {
+        anim.motions
+            .iter()
+            .all(|motion| bones.iter().any(|bone| *bone == motion.bone.to_string()))
+    })
+}
+
 /// Whether an animation of `animation`'s age fits a skeleton of
 /// `skeleton`'s (either unknown fits).
 fn fits(animation: Option<Age>, skeleton: Option<Age>) -> bool {
@@ -516,17 +705,37 @@ fn file_name(rel: &str) -> &str {
 }
 
 /// The skeleton a mesh names (a Star Wars Galaxies `.mgn` names its
-/// skeletons, `appearance/skeleton/all_b.skt`), when it is under the roots;
-/// else why the mesh cannot be shown.
+/// skeletons, `appearance/skeleton/all_b.skt`, and a mesh list `.lmg` its
+/// meshes), when it is under the roots; else why the mesh cannot be shown.
 fn named_skeleton(roots: &Roots, mesh: &Found) -> Result<String, String> {
+    use formats::swg::{lmg, mgn};
     let no_skeleton = || NO_SKELETON.to_owned();
-    // Only a Star Wars Galaxies mesh names its skeleton.
-    if !mesh.format.is(&formats::swg::mgn::FORMAT) {
+    // Only a Star Wars Galaxies mesh or mesh list names its skeleton.
+    if !mesh.format.is(&mgn::FORMAT) && !mesh.format.is(&lmg::FORMAT) {
         return Err(no_skeleton());
     }
+    let files = files_beside(roots, &mesh.path);
     let bytes = read_at_most(&mesh.path, DECODE_LIMIT)?;
     let document = (mesh.format.decode)(&bytes).map_err(|error| error.to_string())?;
-    let Some(swg) = document.as_any().downcast_ref::<formats::swg::mgn::Mesh>() else {
+    // A mesh list's levels are meshes of the same skeletons: its most
+    // detailed one says which.
+    let level;
+    let document = match document.as_any().downcast_ref::<lmg::MeshLevels>() {
+        Some(levels) => {
+            let Some(first) = levels.levels().into_iter().next() else {
+                return Err(no_skeleton());
+            };
+            let found = files
+                .find("its most detailed level", std::slice::from_ref(&first))
+                .map_err(|error| error.to_string())?;
+            level = (mgn::FORMAT.decode)(&found.bytes).map_err(|error| {
+                format!("its most detailed level, {}: {error}", found.path.display())
+            })?;
+            &level
+        }
+        None => &document,
+    };
+    let Some(swg) = document.as_any().downcast_ref::<mgn::Mesh>() else {
         return Err(no_skeleton());
     };
     let names: Vec<String> = swg
@@ -547,8 +756,6 @@ fn named_skeleton(roots: &Roots, mesh: &Found) -> Result<String, String> {
             ))
         }
     };
-    let folders: Vec<PathBuf> = roots.iter().map(|root| root.path.clone()).collect();
-    let files = Files::beside(&mesh.path).within(folders.into());
     match files.find("the skeleton", std::slice::from_ref(&name)) {
         Ok(found) => roots.relative(&found.path).ok_or_else(no_skeleton),
         Err(_) => Err(format!(
@@ -766,7 +973,9 @@ mod tests {
         ];
         let roots = Roots::new(std::slice::from_ref(&dir)).unwrap();
         let mut listing = Listing::default();
-        group_folder(&roots, &files.iter().collect::<Vec<_>>(), &mut listing);
+        let files: Vec<&Found> = files.iter().collect();
+        let in_folder: Folders = HashMap::from([(dir.as_path(), files.clone())]);
+        group_folder(&roots, &files, &in_folder, &Vec::new(), &mut listing);
         let adult = &listing.characters[0];
         assert_eq!(adult.open, "adult-skeleton.cmx");
         // Animations of its age only; the prop suit stays a plain mesh.
@@ -831,6 +1040,216 @@ mod tests {
         assert!(child.wardrobe[1].images.is_empty());
         assert_eq!(child.wardrobe[0].images[0].file, "C002FClgt_Lisa01.bmp");
         assert!(listing.meshes.is_empty() && listing.problems.is_empty());
+    }
+
+    /// The Sims Online's files in FreeSO's folders, from the fixtures.
+    fn tso_folders(dir: &Path, with_skeletons: bool) {
+        let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures");
+        for (folder, name) in [
+            ("Appearances", "humanoid-arm.000010020000000c.apr"),
+            ("Bindings", "humanoid-arm.000010010000000b.bnd"),
+            ("Meshes", "humanoid-arm.0000100000000009.mesh"),
+            ("Animations", "a2o-humanoid-wave.anim"),
+        ] {
+            std::fs::create_dir_all(dir.join(folder)).unwrap();
+            std::fs::copy(fixtures.join(name), dir.join(folder).join(name)).unwrap();
+        }
+        if !with_skeletons {
+            return;
+        }
+        std::fs::create_dir_all(dir.join("Skeletons")).unwrap();
+        let humanoid = std::fs::read(fixtures.join("humanoid.skel")).unwrap();
+        std::fs::write(dir.join("Skeletons/humanoid.skel"), &humanoid).unwrap();
+        // A skeleton without the arm the wave moves.
+        use formats::schema::BinarySchema as _;
+        let mut armless = formats::sims::skel::Skeleton::from_bytes(&humanoid).unwrap();
+        armless
+            .bones
+            .retain(|bone| bone.name.to_string() != "L_ARM");
+        std::fs::write(
+            dir.join("Skeletons/a-armless.skel"),
+            armless.to_bytes().unwrap(),
+        )
+        .unwrap();
+    }
+
+    #[test]
+    fn the_sims_online_s_files_are_offered_on_the_skeletons_in_freeso_s_folders() {
+        let dir = tempfile::tempdir().unwrap();
+        tso_folders(dir.path(), true);
+        let roots = Roots::new(&[dir.path().to_path_buf()]).unwrap();
+        let listing = list(&roots, &Catalogue::default(), &never);
+        let characters: Vec<(&str, Vec<&str>)> = listing
+            .characters
+            .iter()
+            .map(|character| {
+                let animations = character.animations.iter().map(String::as_str);
+                (character.open.as_str(), animations.collect())
+            })
+            .collect();
+        // The wave moves the arm: it is not offered to the armless.
+        assert_eq!(
+            characters,
+            [
+                ("Skeletons/a-armless.skel", vec![]),
+                (
+                    "Skeletons/humanoid.skel",
+                    vec!["Animations/a2o-humanoid-wave.anim"]
+                ),
+            ]
+        );
+        // The arm's appearance is in the wardrobe of the first skeleton
+        // that has the bone it binds, and only there.
+        let wardrobes: Vec<(&str, &[String])> = listing
+            .characters
+            .iter()
+            .map(|character| (character.open.as_str(), character.meshes.as_slice()))
+            .collect();
+        assert_eq!(
+            wardrobes,
+            [
+                ("Skeletons/a-armless.skel", &[][..]),
+                (
+                    "Skeletons/humanoid.skel",
+                    &["Appearances/humanoid-arm.000010020000000c.apr".to_owned()][..]
+                ),
+            ]
+        );
+        // Its binding and mesh stay loose, on that skeleton.
+        let meshes: Vec<(&str, &str)> = listing
+            .meshes
+            .iter()
+            .map(|mesh| (mesh.file.as_str(), mesh.skeleton.as_str()))
+            .collect();
+        assert_eq!(
+            meshes,
+            [
+                (
+                    "Bindings/humanoid-arm.000010010000000b.bnd",
+                    "Skeletons/humanoid.skel"
+                ),
+                (
+                    "Meshes/humanoid-arm.0000100000000009.mesh",
+                    "Skeletons/humanoid.skel"
+                ),
+            ]
+        );
+        assert!(listing.problems.is_empty(), "{:?}", listing.problems);
+    }
+
+    #[test]
+    fn the_sims_online_s_meshes_binding_bones_the_skeleton_lacks_are_listed_with_the_reason() {
+        let dir = tempfile::tempdir().unwrap();
+        tso_folders(dir.path(), true);
+        std::fs::remove_file(dir.path().join("Skeletons/humanoid.skel")).unwrap();
+        // And a binding whose mesh is not there.
+        use formats::schema::BinarySchema as _;
+        let bindings = dir.path().join("Bindings");
+        let bytes = std::fs::read(bindings.join("humanoid-arm.000010010000000b.bnd")).unwrap();
+        let mut binding = formats::sims::bnd::Bnd::from_bytes(&bytes).unwrap();
+        if let Some(mesh) = &mut binding.mesh {
+            mesh.id.file = 0x1005;
+        }
+        let other = bindings.join("other-arm.000010040000000b.bnd");
+        std::fs::write(other, binding.to_bytes().unwrap()).unwrap();
+        let roots = Roots::new(&[dir.path().to_path_buf()]).unwrap();
+        let listing = list(&roots, &Catalogue::default(), &never);
+        assert!(listing.meshes.is_empty(), "{:?}", listing.meshes);
+        let problems: Vec<(&str, &str)> = listing
+            .problems
+            .iter()
+            .map(|problem| (problem.file.as_str(), problem.message.as_str()))
+            .collect();
+        let lacks =
+            "binds the bone L_ARM, which the skeleton Skeletons/a-armless.skel does not have";
+        assert_eq!(problems.len(), 4, "{problems:?}");
+        assert_eq!(
+            problems[..2],
+            [
+                ("Appearances/humanoid-arm.000010020000000c.apr", lacks),
+                ("Bindings/humanoid-arm.000010010000000b.bnd", lacks),
+            ]
+        );
+        assert_eq!(problems[2].0, "Bindings/other-arm.000010040000000b.bnd");
+        assert!(
+            problems[2]
+                .1
+                .starts_with("cannot find the mesh 0000100500000009"),
+            "{problems:?}"
+        );
+        assert_eq!(
+            problems[3],
+            ("Meshes/humanoid-arm.0000100000000009.mesh", lacks)
+        );
+    }
+
+    #[test]
+    fn the_sims_online_s_meshes_without_a_skeleton_are_listed_with_the_reason() {
+        let dir = tempfile::tempdir().unwrap();
+        tso_folders(dir.path(), false);
+        let roots = Roots::new(&[dir.path().to_path_buf()]).unwrap();
+        let listing = list(&roots, &Catalogue::default(), &never);
+        assert!(listing.characters.is_empty() && listing.meshes.is_empty());
+        let problems: Vec<(&str, &str)> = listing
+            .problems
+            .iter()
+            .map(|problem| (problem.file.as_str(), problem.message.as_str()))
+            .collect();
+        assert_eq!(
+            problems,
+            [
+                (
+                    "Appearances/humanoid-arm.000010020000000c.apr",
+                    NO_TSO_SKELETON
+                ),
+                (
+                    "Bindings/humanoid-arm.000010010000000b.bnd",
+                    NO_TSO_SKELETON
+                ),
+                ("Meshes/humanoid-arm.0000100000000009.mesh", NO_TSO_SKELETON),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_mesh_list_is_offered_on_the_skeleton_its_most_detailed_level_names() {
+        let dir = tempfile::tempdir().unwrap();
+        let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures");
+        for (folder, name) in [
+            ("appearance/mesh", "humanoid.lmg"),
+            ("appearance/mesh", "humanoid.mgn"),
+            ("appearance/skeleton", "humanoid.skt"),
+        ] {
+            std::fs::create_dir_all(dir.path().join(folder)).unwrap();
+            std::fs::copy(fixtures.join(name), dir.path().join(folder).join(name)).unwrap();
+        }
+        let roots = Roots::new(&[dir.path().to_path_buf()]).unwrap();
+        let listing = list(&roots, &Catalogue::default(), &never);
+        let meshes: Vec<(&str, &str)> = listing
+            .meshes
+            .iter()
+            .map(|mesh| (mesh.file.as_str(), mesh.skeleton.as_str()))
+            .collect();
+        let skeleton = "appearance/skeleton/humanoid.skt";
+        assert_eq!(
+            meshes,
+            [
+                ("appearance/mesh/humanoid.lmg", skeleton),
+                ("appearance/mesh/humanoid.mgn", skeleton)
+            ]
+        );
+        // Without its level, the list cannot be shown, and says why.
+        std::fs::remove_file(dir.path().join("appearance/mesh/humanoid.mgn")).unwrap();
+        let listing = list(&roots, &Catalogue::default(), &never);
+        assert!(listing.meshes.is_empty());
+        assert_eq!(listing.problems.len(), 1, "{:?}", listing.problems);
+        assert!(
+            listing.problems[0]
+                .message
+                .starts_with("cannot find its most detailed level"),
+            "{:?}",
+            listing.problems
+        );
     }
 
     #[test]

@@ -5,7 +5,8 @@
 //! glTF assets are made one at a time: making one can hold a decoded
 //! texture of hundreds of megabytes, and the cap on connections answered
 //! at once bounds threads, not memory. Other requests for assets wait
-//! their turn, up to [`GLTF_WAIT`].
+//! their turn, up to [`GLTF_WAIT`]. Made assets are kept ([`crate::cache`])
+//! and given again while the files under the paths are unchanged.
 
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
@@ -16,6 +17,7 @@ use export::assembly::{Dressing, Tone};
 use formats::catalogue::Catalogue;
 use serde::Serialize;
 
+use crate::cache::{self, Cache, Kept};
 use crate::http::{self, Answer, Listening};
 use crate::listing;
 use crate::roots::Roots;
@@ -70,6 +72,7 @@ pub fn start(viewer: Viewer, port: u16) -> Result<Running, ServeError> {
     let server = Arc::new(Server {
         viewer,
         gltf_turns: Turns::new(GLTF_BUILDS),
+        answers: Cache::new(cache::DEFAULT_CAPACITY, cache::MAX_ENTRIES),
     });
     let listening = http::serve(listener, move |request, client| {
         server.route(&request.target, &|| client.gone())
@@ -156,6 +159,8 @@ impl Drop for Turn<'_> {
 struct Server {
     viewer: Viewer,
     gltf_turns: Turns,
+    /// glTF answers made, by request.
+    answers: Cache,
 }
 
 impl Server {
@@ -167,10 +172,13 @@ impl Server {
             .into_owned()
             .collect();
         match path {
-            "/api/list" => json(
-                200,
-                &listing::list(&self.viewer.roots, &self.viewer.catalogue, gone),
-            ),
+            "/api/list" => {
+                let mut listing = listing::list(&self.viewer.roots, &self.viewer.catalogue, gone);
+                for problem in &mut listing.problems {
+                    problem.message = self.shown(&problem.message);
+                }
+                json(200, &listing)
+            }
             "/api/info" => self.info(&query),
             "/api/gltf" => self.gltf(&query, gone),
             _ => match web::file(path) {
@@ -189,6 +197,14 @@ impl Server {
         let Some(open) = self.file(query, "open") else {
             return not_found();
         };
+        // Only the meshes named: their customization variables are told.
+        let mut meshes = Vec::new();
+        for rel in all(query, "mesh").filter(|rel| !rel.is_empty()) {
+            match self.viewer.roots.resolve(rel) {
+                Some(path) => meshes.push(path),
+                None => return not_found(),
+            }
+        }
         let anim = match first(query, "anim") {
             Some(rel) => match self.viewer.roots.resolve(rel) {
                 Some(path) => Some(path),
@@ -201,7 +217,11 @@ impl Server {
             Some(Ok(lod)) => lod,
             Some(Err(_)) => return self.bad_request("lod is a whole number"),
         };
-        match self.viewer.assets.info(&open, anim.as_deref(), lod) {
+        match self
+            .viewer
+            .assets
+            .info(&open, &meshes, anim.as_deref(), lod)
+        {
             Ok(mut info) => {
                 info.facts = info.facts.iter().map(|fact| self.shown(fact)).collect();
                 info.warnings = info
@@ -218,7 +238,36 @@ impl Server {
         }
     }
 
+    /// The glTF answer to `query`: the one kept for it while the files
+    /// it may have been made from are unchanged, else one made now.
     fn gltf(&self, query: &[(String, String)], gone: &dyn Fn() -> bool) -> Answer {
+        let request = serde_json::to_string(query).unwrap_or_default();
+        // Taken before making, so that a file changed while the asset is
+        // made gives a new one next time.
+        let inputs = self.answers.inputs(&self.viewer.roots);
+        if let Some(kept) = inputs.and_then(|inputs| self.answers.get(&request, inputs)) {
+            return gltf_answer(&kept);
+        }
+        let answer = self.make_gltf(query, gone);
+        if let (200, Some(inputs)) = (answer.status, inputs) {
+            let warnings = answer
+                .headers
+                .iter()
+                .find(|(name, _)| *name == WARNINGS)
+                .map(|(_, warnings)| warnings.clone())
+                .unwrap_or_default();
+            let kept = Kept {
+                glb: answer.body,
+                warnings,
+            };
+            let kept = Arc::new(kept);
+            self.answers.put(request, inputs, Arc::clone(&kept));
+            return gltf_answer(&kept);
+        }
+        answer
+    }
+
+    fn make_gltf(&self, query: &[(String, String)], gone: &dyn Fn() -> bool) -> Answer {
         let Some(open) = self.file(query, "open") else {
             return not_found();
         };
@@ -279,6 +328,14 @@ impl Server {
                 None => return not_found(),
             }
         }
+        // `custom=NAME:INDEX`: a customization variable's value.
+        let mut customization = Vec::new();
+        for custom in all(query, "custom") {
+            match crate::custom_value(custom) {
+                Ok(custom) => customization.push(custom),
+                Err(error) => return self.bad_request(&error.to_string()),
+            }
+        }
         let request = GltfRequest {
             open: open.clone(),
             meshes,
@@ -287,6 +344,7 @@ impl Server {
             lod,
             blends,
             dressing: Dressing { tone, images },
+            customization,
         };
         let Some(_turn) = self.gltf_turns.take(Instant::now() + GLTF_WAIT, gone) else {
             return json(
@@ -300,6 +358,18 @@ impl Server {
                 },
             );
         };
+        // The variables are read only when a value is chosen: an asset
+        // with none needs no look at the shaders.
+        if !request.customization.is_empty() {
+            let variables =
+                match (self.viewer.assets).variables(&request.open, &request.meshes, request.lod) {
+                    Ok(variables) => variables,
+                    Err(refused) => return self.refused(&open, &refused),
+                };
+            if let Err(error) = crate::check_customization(&request.customization, &variables) {
+                return self.bad_request(&error.to_string());
+            }
+        }
         match self.viewer.assets.gltf(&request) {
             Ok(made) => {
                 let warnings: Vec<String> = made
@@ -309,10 +379,10 @@ impl Server {
                     .collect();
                 Answer {
                     status: 200,
-                    media_type: "model/gltf-binary",
+                    media_type: GLTF_BINARY,
                     body: made.glb,
                     headers: vec![(
-                        "X-Ossuary-Warnings",
+                        WARNINGS,
                         serde_json::to_string(&warnings).unwrap_or_default(),
                     )],
                 }
@@ -365,6 +435,19 @@ impl Server {
     }
 }
 
+/// The header giving the warnings made with an asset, as a JSON list.
+const WARNINGS: &str = "X-Ossuary-Warnings";
+const GLTF_BINARY: &str = "model/gltf-binary";
+
+fn gltf_answer(kept: &Kept) -> Answer {
+    Answer {
+        status: 200,
+        media_type: GLTF_BINARY,
+        body: kept.glb.clone(),
+        headers: vec![(WARNINGS, kept.warnings.clone())],
+    }
+}
+
 fn first<'q>(query: &'q [(String, String)], key: &'q str) -> Option<&'q str> {
     all(query, key).next()
 }
@@ -381,7 +464,24 @@ mod tests {
     use std::sync::atomic::{AtomicUsize, Ordering};
 
     use super::*;
-    use crate::{Info, Made};
+    use crate::{Chooses, Info, Made, Variable};
+
+    /// A palette variable of three colours.
+    fn skin_colour() -> Variable {
+        Variable {
+            name: "index_color_skin".to_owned(),
+            choices: 3,
+            default: 0,
+            chooses: Chooses::Palette {
+                palette: "palette/pc_skin_twk.pal".to_owned(),
+                colours: vec![
+                    "#ff0000".to_owned(),
+                    "#00ff00".to_owned(),
+                    "#0000ff".to_owned(),
+                ],
+            },
+        }
+    }
 
     /// Makes assets slowly, counting how many it makes at once.
     #[derive(Default)]
@@ -402,8 +502,18 @@ mod tests {
             })
         }
 
-        fn info(&self, _: &Path, _: Option<&Path>, _: usize) -> Result<Info, Refused> {
+        fn info(
+            &self,
+            _: &Path,
+            _: &[PathBuf],
+            _: Option<&Path>,
+            _: usize,
+        ) -> Result<Info, Refused> {
             Ok(Info::default())
+        }
+
+        fn variables(&self, _: &Path, _: &[PathBuf], _: usize) -> Result<Vec<Variable>, Refused> {
+            Ok(Vec::new())
         }
     }
 
@@ -416,6 +526,7 @@ mod tests {
                 assets: Box::new(assets),
             },
             gltf_turns: Turns::new(GLTF_BUILDS),
+            answers: Cache::new(cache::DEFAULT_CAPACITY, cache::MAX_ENTRIES),
         }
     }
 
@@ -455,6 +566,232 @@ mod tests {
             }
         });
         assert_eq!(assets.most.load(Ordering::SeqCst), GLTF_BUILDS);
+    }
+
+    /// Makes an asset of the bytes of the file opened, counting how many
+    /// it makes.
+    #[derive(Default)]
+    struct Copying {
+        made: AtomicUsize,
+    }
+
+    impl Assets for Arc<Copying> {
+        fn gltf(&self, request: &GltfRequest) -> Result<Made, Refused> {
+            self.made.fetch_add(1, Ordering::SeqCst);
+            let custom = request
+                .customization
+                .iter()
+                .map(|(name, value)| format!(" {name}={value}"));
+            Ok(Made {
+                glb: std::fs::read(&request.open).unwrap(),
+                warnings: vec![format!(
+                    "{} meshes{}",
+                    request.meshes.len(),
+                    custom.collect::<String>()
+                )],
+            })
+        }
+
+        /// The meshes' variables: the skin colour when a mesh is named.
+        fn info(
+            &self,
+            open: &Path,
+            meshes: &[PathBuf],
+            _: Option<&Path>,
+            lod: usize,
+        ) -> Result<Info, Refused> {
+            Ok(Info {
+                variables: self.variables(open, meshes, lod)?,
+                ..Info::default()
+            })
+        }
+
+        fn variables(
+            &self,
+            _: &Path,
+            meshes: &[PathBuf],
+            _: usize,
+        ) -> Result<Vec<Variable>, Refused> {
+            Ok(meshes.iter().map(|_| skin_colour()).take(1).collect())
+        }
+    }
+
+    #[test]
+    fn an_asset_is_made_again_only_when_a_file_has_changed() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("a.skel"), "one").unwrap();
+        let assets = Arc::new(Copying::default());
+        let server = Server {
+            viewer: Viewer {
+                roots: Roots::new(&[dir.path().to_path_buf()]).unwrap(),
+                catalogue: Catalogue::default(),
+                assets: Box::new(Arc::clone(&assets)),
+            },
+            gltf_turns: Turns::new(GLTF_BUILDS),
+            answers: Cache::new(cache::DEFAULT_CAPACITY, cache::MAX_ENTRIES),
+        };
+        let ask = |url: &str| {
+            let answer = server.route(url, &|| false);
+            assert_eq!(answer.status, 200);
+            (answer.body, answer.headers)
+        };
+        let first = ask("/api/gltf?open=a.skel&mesh=");
+        assert_eq!(first.0, b"one");
+        assert_eq!(first.1, [(WARNINGS, r#"["0 meshes"]"#.to_owned())]);
+        assert_eq!(ask("/api/gltf?open=a.skel&mesh="), first);
+        assert_eq!(assets.made.load(Ordering::SeqCst), 1);
+        // Another request is another asset.
+        ask("/api/gltf?open=a.skel&mesh=&lod=0");
+        assert_eq!(assets.made.load(Ordering::SeqCst), 2);
+        // An edited file gives a new asset.
+        std::fs::write(dir.path().join("a.skel"), "three").unwrap();
+        assert_eq!(ask("/api/gltf?open=a.skel&mesh=").0, b"three");
+        assert_eq!(assets.made.load(Ordering::SeqCst), 3);
+        // So does a file that was not there, which the asset may use.
+        std::fs::write(dir.path().join("b.cmx"), "").unwrap();
+        assert_eq!(ask("/api/gltf?open=a.skel&mesh=").0, b"three");
+        assert_eq!(assets.made.load(Ordering::SeqCst), 4);
+        assert_eq!(ask("/api/gltf?open=a.skel&mesh=").0, b"three");
+        assert_eq!(assets.made.load(Ordering::SeqCst), 4);
+    }
+
+    fn copying_server(dir: &Path, assets: &Arc<Copying>) -> Server {
+        std::fs::write(dir.join("a.skel"), "one").unwrap();
+        Server {
+            viewer: Viewer {
+                roots: Roots::new(&[dir.to_path_buf()]).unwrap(),
+                catalogue: Catalogue::default(),
+                assets: Box::new(Arc::clone(assets)),
+            },
+            gltf_turns: Turns::new(GLTF_BUILDS),
+            answers: Cache::new(cache::DEFAULT_CAPACITY, cache::MAX_ENTRIES),
+        }
+    }
+
+    #[test]
+    fn customizations_are_read_checked_against_the_variables_and_passed_on() {
+        let dir = tempfile::tempdir().unwrap();
+        let assets = Arc::new(Copying::default());
+        let server = copying_server(dir.path(), &assets);
+        let message = |custom: &str| {
+            let answer = server.route(
+                &format!("/api/gltf?open=a.skel&mesh=a.skel&{custom}"),
+                &|| false,
+            );
+            let body: serde_json::Value = serde_json::from_slice(&answer.body).unwrap();
+            (
+                answer.status,
+                body["message"].as_str().unwrap_or("").to_owned(),
+            )
+        };
+        let syntax = |value: &str| {
+            (
+                400,
+                format!("`{value}` is not NAME:INDEX (a variable's name and a whole number)"),
+            )
+        };
+        assert_eq!(
+            message("custom=index_color_skin"),
+            syntax("index_color_skin")
+        );
+        assert_eq!(
+            message("custom=index_color_skin:"),
+            syntax("index_color_skin:")
+        );
+        assert_eq!(message("custom=:2"), syntax(":2"));
+        assert_eq!(
+            message("custom=index_color_skin:-1"),
+            syntax("index_color_skin:-1")
+        );
+        assert_eq!(
+            message("custom=index_color_skin:4294967296"),
+            syntax("index_color_skin:4294967296")
+        );
+        assert_eq!(
+            message("custom=index_age:1"),
+            (
+                400,
+                "the character has no customization variable `index_age` (it has index_color_skin)"
+                    .to_owned()
+            )
+        );
+        assert_eq!(
+            message("custom=index_color_skin:3"),
+            (
+                400,
+                "`index_color_skin` takes a value from 0 to 2, not 3".to_owned()
+            )
+        );
+        assert_eq!(
+            message("custom=index_color_skin:1&custom=index_color_skin:2"),
+            (400, "`index_color_skin` is chosen twice".to_owned())
+        );
+        assert_eq!(assets.made.load(Ordering::SeqCst), 0);
+        let answer = server.route(
+            "/api/gltf?open=a.skel&mesh=a.skel&custom=index_color_skin:2",
+            &|| false,
+        );
+        assert_eq!(answer.status, 200);
+        assert_eq!(
+            answer.headers,
+            [(WARNINGS, r#"["1 meshes index_color_skin=2"]"#.to_owned())]
+        );
+    }
+
+    #[test]
+    fn the_facts_tell_the_variables_of_the_meshes_named() {
+        let dir = tempfile::tempdir().unwrap();
+        let server = copying_server(dir.path(), &Arc::default());
+        let variables = |url: &str| {
+            let answer = server.route(url, &|| false);
+            let body: serde_json::Value = serde_json::from_slice(&answer.body).unwrap();
+            (answer.status, body["variables"].clone())
+        };
+        assert_eq!(
+            variables("/api/info?open=a.skel"),
+            (200, serde_json::json!([]))
+        );
+        let (status, named) = variables("/api/info?open=a.skel&mesh=a.skel");
+        assert_eq!(status, 200);
+        assert_eq!(
+            named,
+            serde_json::json!([{
+                "name": "index_color_skin",
+                "choices": 3,
+                "default": 0,
+                "chooses": {
+                    "kind": "palette",
+                    "palette": "palette/pc_skin_twk.pal",
+                    "colours": ["#ff0000", "#00ff00", "#0000ff"],
+                },
+            }])
+        );
+        assert_eq!(variables("/api/info?open=a.skel&mesh=b.mgn").0, 404);
+    }
+
+    #[test]
+    fn each_customization_is_an_asset_of_its_own() {
+        let dir = tempfile::tempdir().unwrap();
+        let assets = Arc::new(Copying::default());
+        let server = copying_server(dir.path(), &assets);
+        let warnings = |url: &str| {
+            let answer = server.route(url, &|| false);
+            assert_eq!(answer.status, 200);
+            answer.headers
+        };
+        let plain = warnings("/api/gltf?open=a.skel&mesh=a.skel");
+        let red = warnings("/api/gltf?open=a.skel&mesh=a.skel&custom=index_color_skin:0");
+        let blue = warnings("/api/gltf?open=a.skel&mesh=a.skel&custom=index_color_skin:2");
+        assert_eq!(assets.made.load(Ordering::SeqCst), 3);
+        assert_ne!(red, blue);
+        assert_ne!(plain, red);
+        // Asked again, each is the one kept.
+        assert_eq!(
+            warnings("/api/gltf?open=a.skel&mesh=a.skel&custom=index_color_skin:2"),
+            blue
+        );
+        assert_eq!(warnings("/api/gltf?open=a.skel&mesh=a.skel"), plain);
+        assert_eq!(assets.made.load(Ordering::SeqCst), 3);
     }
 
     #[test]

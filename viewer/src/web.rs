@@ -33,6 +33,7 @@ pub static FILES: &[WebFile] = web_files![
     ("/app/controls.js", JS),
     ("/app/facts.js", JS),
     ("/app/wardrobe.js", JS),
+    ("/app/customization.js", JS),
     ("/app/joints.js", JS),
     ("/vendor/three/three.module.js", JS),
     ("/vendor/three/addons/loaders/GLTFLoader.js", JS),

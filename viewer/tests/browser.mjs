@@ -12,14 +12,19 @@
 // - the last frame's joints are `ossuary joints --frame N`'s (Outcast,
 //   BonesPro);
 // - a loose `.mgn` clicked alone draws;
-// - with OSSUARY_CORPUS set, a retail Sim opens dressed in its textures'
-//   colours, and a real SWG `.mgn` draws on the skeleton it names.
+// - with OSSUARY_CORPUS set, everything offered for each corpus folder
+//   draws, a retail Sim opens dressed in its textures' colours, a real SWG
+//   `.mgn` draws on the skeleton it names, the Twi'lek shows a control per
+//   customization variable and a skin colour chosen goes into the address
+//   and the asset's request and changes its colour, and The Sims Online's cape, given a skeleton
+//   in FreeSO's `Skeletons` folder, is in that skeleton's wardrobe (with a
+//   second appearance, to wear two at once) and draws animated.
 //
 // usage: node viewer/tests/browser.mjs PLAYWRIGHT_DIR OSSUARY_BINARY
 // (PLAYWRIGHT_DIR holds node_modules/playwright-core; .ci/run installs it.)
 
 import { execFileSync, spawn } from "node:child_process";
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { createRequire } from "node:module";
 import { join, resolve } from "node:path";
@@ -139,22 +144,45 @@ async function capture(page, base, query, name) {
   return { drawn, empty, box: figure.split(",").map(Number) };
 }
 
-/** Everything the list at `base` offers draws: characters, each with
- * each of its animations, and loose meshes as a click on them opens them. */
-async function everythingOfferedDraws(page, base) {
+/** Everything the list at `base` offers draws: each character as it
+ * opens and in each garment of its wardrobe, each loose mesh as a click on
+ * it opens it, and each of these with every skill of every animation
+ * offered with it (those whose data is there). */
+async function everythingOfferedDraws(page, base, label) {
   const listing = await (await fetch(`${base}api/list`)).json();
-  const offered = [];
+  const views = [];
+  const counts = { characters: 0, garments: 0, meshes: 0, skills: 0 };
+  const withSkills = async (view, animations) => {
+    views.push(view);
+    for (const anim of animations) {
+      const info = await (await fetch(`${base}api/info?${new URLSearchParams({ open: view.open, anim })}`)).json();
+      for (const skill of info.skills.filter((one) => !one.problem)) {
+        views.push({ ...view, anim, skill: skill.name });
+        counts.skills++;
+      }
+    }
+  };
   for (const character of listing.characters) {
-    offered.push([`open=${encodeURIComponent(character.open)}`, character.open]);
-    for (const anim of character.animations) {
-      offered.push([`${new URLSearchParams({ open: character.open, anim })}`, `${character.open} + ${anim}`]);
+    await withSkills({ open: character.open, mesh: [] }, character.animations);
+    counts.characters++;
+    for (const garment of character.wardrobe) {
+      views.push({ open: character.open, mesh: garment.files });
+      counts.garments++;
     }
   }
   for (const mesh of listing.meshes) {
-    offered.push([`${new URLSearchParams({ open: mesh.skeleton, mesh: mesh.file })}`, mesh.file]);
+    const skeleton = listing.characters.find((character) => character.open === mesh.skeleton);
+    await withSkills({ open: mesh.skeleton, mesh: [mesh.file] }, skeleton?.animations ?? []);
+    counts.meshes++;
   }
-  for (const [query, name] of offered) await mustDraw(page, base, query, null, 10);
-  console.log(`${base}: ${offered.length} views offered by the list, each ready and drawn`);
+  for (const view of views) {
+    const query = new URLSearchParams(Object.entries(view).filter(([key]) => key !== "mesh"));
+    for (const mesh of view.mesh) query.append("mesh", mesh);
+    await mustDraw(page, base, query.toString(), null, 10);
+  }
+  const offered = Object.entries(counts).map(([what, count]) => `${count} ${what}`).join(", ");
+  console.log(`${label}: ${offered} (${views.length} views) offered by the list, each ready and drawn; ${listing.problems.length} files listed as not shown`);
+  return listing;
 }
 
 /** Waits until the page says it is ready (or failed); its state, message and figure box. */
@@ -265,6 +293,71 @@ function missingPartFolder() {
   return folder;
 }
 
+/** The real cape's appearance, and a copy of it under another id. */
+const CAPE = "FSO-Accessory-CapeBlack.97d3e3ee0000000c.apr";
+const SECOND_APPEARANCE = "FSO-Accessory-CapeCopy.97d3e3ef0000000c.apr";
+
+/** A bone's step from its parent in the made-up TSO skeleton: legs down,
+ * arms out to their side, the rest up. */
+function step(name) {
+  const side = name.startsWith("L_") ? 1 : name.startsWith("R_") ? -1 : 0;
+  if (/_(LEG|FOOT|TOE)/.test(name)) return [0.1 * side, -0.4, 0];
+  return [0.15 * side, 0.3, 0];
+}
+
+/** The Sims Online's real files in FreeSO's folders, with a skeleton of
+ * the adult's bones in `Skeletons` (the game's own is not public): each
+ * bone a small step from its parent, the animations' keys replacing the
+ * steps, and the other bones the animations move hung from the root. */
+function tsoFolder(corpus) {
+  const folder = mkdtempSync(join(tmpdir(), "ossuary-tso-"));
+  cpSync(join(corpus, "tso"), folder, { recursive: true });
+  const chain = [
+    ["ROOT", "NULL"], ["PELVIS", "ROOT"], ["SPINE", "PELVIS"], ["SPINE1", "SPINE"], ["SPINE2", "SPINE1"],
+    ["NECK", "SPINE2"], ["HEAD", "NECK"], ["L_ARM", "SPINE2"], ["L_ARM1", "L_ARM"], ["L_ARM2", "L_ARM1"],
+    ["L_HAND", "L_ARM2"], ["L_FINGER0", "L_HAND"], ["R_ARM", "SPINE2"], ["R_ARM1", "R_ARM"], ["R_ARM2", "R_ARM1"],
+    ["R_HAND", "R_ARM2"], ["R_FINGER0", "R_HAND"], ["L_LEG", "PELVIS"], ["L_LEG1", "L_LEG"], ["L_FOOT", "L_LEG1"],
+    ["L_TOE0", "L_FOOT"], ["L_TOE01", "L_TOE0"], ["L_TOE02", "L_TOE01"], ["R_LEG", "PELVIS"], ["R_LEG1", "R_LEG"],
+    ["R_FOOT", "R_LEG1"], ["R_TOE0", "R_FOOT"], ["R_TOE01", "R_TOE0"], ["R_TOE02", "R_TOE01"],
+  ];
+  const names = new Set(chain.map(([name]) => name));
+  for (const anim of readdirSync(join(folder, "Animations"))) {
+    const dumped = JSON.parse(execFileSync(binary, ["dump", join(folder, "Animations", anim)], { encoding: "utf8", maxBuffer: 1 << 28 }));
+    for (const motion of dumped.motions) {
+      if (!names.has(motion.bone)) {
+        names.add(motion.bone);
+        chain.push([motion.bone, "ROOT"]);
+      }
+    }
+  }
+  const skeleton = {
+    version: 1,
+    name: "adult",
+    bones: chain.map(([name, parent]) => ({
+      unknown: 1,
+      name,
+      parent,
+      has_properties: 0,
+      translation: step(name),
+      rotation: [0, 0, 0, 1],
+      can_translate: 1,
+      can_rotate: 1,
+      can_blend: 1,
+      wiggle_value: 0,
+      wiggle_power: 0,
+    })),
+  };
+  // A second appearance, to wear two at once: the cape's bindings under
+  // another file id.
+  const appearances = join(folder, "Appearances");
+  copyFileSync(join(appearances, CAPE), join(appearances, SECOND_APPEARANCE));
+  mkdirSync(join(folder, "Skeletons"));
+  writeFileSync(join(folder, "adult.json"), JSON.stringify(skeleton));
+  execFileSync(binary, ["encode", join(folder, "adult.json"), "--format", "tso-skel", "-o", join(folder, "Skeletons", "adult.skel")]);
+  rmSync(join(folder, "adult.json"));
+  return folder;
+}
+
 /** Pixels of the canvas coloured (not grey, white or the background). */
 function colourful(image, box) {
   const [left, top, right, bottom] = box;
@@ -277,6 +370,95 @@ function colourful(image, box) {
     }
   }
   return count;
+}
+
+/** The query of the next glTF asset the page asks for while `act` runs,
+ * once the page has drawn it. */
+async function assetAsked(page, act) {
+  const asked = page.waitForRequest((request) => request.url().includes("/api/gltf?"), { timeout: 60_000 });
+  await act();
+  const query = new URL((await asked).url()).searchParams;
+  const view = await settle(page);
+  if (view.state !== "ready") throw new Error(`the page says ${view.state}: ${view.message}`);
+  return { query, view };
+}
+
+/** The Twi'lek shows one control per customization variable of its
+ * shaders; a skin colour or head-tail pattern chosen goes into the
+ * address and into the asset's request, and stays there on reload. */
+async function twilekCustomization(page, base) {
+  const open = "swg/appearance/twk_f.sat";
+  const first = await mustDraw(page, base, `open=${open}`, "swg-twilek");
+  const controls = await page.evaluate(() =>
+    [...document.querySelectorAll("#customization fieldset")].map((control) => ({
+      name: control.dataset.variable,
+      kind: control.dataset.kind,
+      choices: control.querySelectorAll("button, option").length,
+    })));
+  console.log(`the Twi'lek's customization: ${controls.map((one) => `${one.name} (${one.kind}, ${one.choices})`).join(", ")}`);
+  const control = (name) => controls.find((one) => one.name === name);
+  if (control("index_color_skin")?.kind !== "palette" || control("index_color_skin").choices !== 256) {
+    throw new Error("the Twi'lek has no swatch per entry of its skin palette");
+  }
+  if (control("index_texture_1")?.kind !== "texture" || control("index_texture_1").choices !== 21) {
+    throw new Error("the Twi'lek has no choice among its 21 head-tail patterns");
+  }
+  if (control("index_age")?.choices !== 4) throw new Error("the Twi'lek has no choice among its 4 wrinkle maps");
+  const skin = await assetAsked(page, () =>
+    page.locator('#customization fieldset[data-variable="index_color_skin"] button[data-index="5"]').click());
+  if (!skin.query.getAll("custom").includes("index_color_skin:5")) {
+    throw new Error(`choosing skin colour 5 asks for ${skin.query}`);
+  }
+  const address = new URL(page.url()).searchParams.getAll("custom");
+  if (!address.includes("index_color_skin:5")) throw new Error(`the address keeps ${address}, not skin colour 5`);
+  const pattern = await assetAsked(page, () =>
+    page.locator('#customization fieldset[data-variable="index_texture_1"] select').selectOption("3"));
+  const both = pattern.query.getAll("custom");
+  console.log(`the Twi'lek customized: the asset asked with custom=${both.join(", custom=")}`);
+  if (!both.includes("index_color_skin:5") || !both.includes("index_texture_1:3")) {
+    throw new Error(`choosing head-tail pattern 3 after skin colour 5 asks for ${pattern.query}`);
+  }
+  // The address alone gives the same view: the choices are kept in it.
+  await page.goto(page.url(), { timeout: 60_000 });
+  await settle(page);
+  const chosen = await page.evaluate(() => [
+    document.querySelector('#customization fieldset[data-variable="index_color_skin"] button[aria-checked="true"]')?.dataset.index,
+    document.querySelector('#customization fieldset[data-variable="index_texture_1"] select').value,
+  ]);
+  if (chosen.join(",") !== "5,3") throw new Error(`the address reloaded shows skin ${chosen[0]} and pattern ${chosen[1]}`);
+  // Export tints the materials: the figure changes colour.
+  const { drawn } = await figurePixels(page, pattern.view.box, "swg-twilek-customized");
+  const changed = differing(first.drawn, drawn, pattern.view.box);
+  console.log(`the Twi'lek customized: ${changed} pixels changed`);
+  if (changed < 100) throw new Error("the Twi'lek looks the same in another skin colour and pattern");
+}
+
+/** The Sims Online skeleton's wardrobe: a tick box per appearance, every
+ * one worn when the view names none; taking one off and putting another
+ * on changes the address and the asset asked for. */
+async function tsoWardrobe(page, base, skeleton, wardrobe) {
+  await mustDraw(page, base, new URLSearchParams({ open: skeleton }).toString(), "tso-wardrobe");
+  const boxes = () => page.evaluate(() => {
+    const container = document.getElementById("meshes");
+    return {
+      shown: !container.hidden && container.dataset.kind === "wardrobe",
+      ticked: [...container.querySelectorAll("input[type=checkbox]")].filter((box) => box.checked).map((box) => box.value),
+    };
+  });
+  const opened = await boxes();
+  if (!opened.shown || JSON.stringify(opened.ticked) !== JSON.stringify(wardrobe)) {
+    throw new Error(`the wardrobe opens with ${JSON.stringify(opened)}, not every appearance worn`);
+  }
+  const off = await assetAsked(page, () => page.locator(`#meshes input[value="${wardrobe[0]}"]`).uncheck());
+  if (JSON.stringify(off.query.getAll("mesh")) !== JSON.stringify([wardrobe[1]])) {
+    throw new Error(`taking ${wardrobe[0]} off asks for ${off.query}`);
+  }
+  const on = await assetAsked(page, () => page.locator(`#meshes input[value="${wardrobe[0]}"]`).check());
+  const worn = new URL(page.url()).searchParams.getAll("mesh");
+  console.log(`The Sims Online wardrobe: wearing ${worn.join(" and ")}`);
+  if (JSON.stringify(on.query.getAll("mesh")) !== JSON.stringify(wardrobe) || JSON.stringify(worn) !== JSON.stringify(wardrobe)) {
+    throw new Error(`putting ${wardrobe[0]} back on asks for ${on.query}, the address ${worn}`);
+  }
 }
 
 const { server, url } = startServer();
@@ -316,11 +498,12 @@ try {
   console.log(`frames 0 and 1 differ in ${moved} pixels`);
   if (moved < 50) throw new Error("frames 0 and 1 of the wave look the same");
 
-  await everythingOfferedDraws(page, base);
+  await everythingOfferedDraws(page, base, "tests/fixtures");
 
-  // A skeleton-only file shows its skeleton, on by default.
+  // A skeleton-only file shows its skeleton, on by default (the TSO
+  // skeleton's wardrobe, the arm, taken off: `mesh=` names none).
   for (const file of ["humanoid.skel", "biped.osk", "humanoid.skt"]) {
-    await mustDraw(page, base, `open=${file}`, `skeleton-only-${file}`);
+    await mustDraw(page, base, `open=${file}&mesh=`, `skeleton-only-${file}`);
     const on = await page.evaluate(() => document.getElementById("skeleton").checked);
     if (!on) throw new Error(`${file}: the skeleton is not on with nothing else to draw`);
   }
@@ -372,10 +555,49 @@ try {
   // Real files, when there are.
   const corpus = process.env.OSSUARY_CORPUS;
   if (corpus) {
+    // Each game's folder served alone, as a user serves one.
+    for (const game of ["sims1", "sims1-prototype", "swg", "tso"]) {
+      const alone = startServer(join(corpus, game));
+      try {
+        const listing = await everythingOfferedDraws(page, await alone.url, game);
+        // The Sims Online's files with no skeleton are listed with the reason, not offered.
+        const unposed = listing.problems.filter((problem) => problem.message.includes("no skeleton"));
+        if (game === "tso" && (listing.meshes.length > 0 || unposed.length !== 3)) {
+          throw new Error(`tso without a skeleton: ${JSON.stringify(listing)}`);
+        }
+      } finally {
+        alone.server.kill("SIGINT");
+      }
+    }
+    const tso = tsoFolder(corpus);
+    const tsoServer = startServer(tso);
+    try {
+      const tsoBase = await tsoServer.url;
+      await everythingOfferedDraws(page, tsoBase, "tso with a skeleton in Skeletons");
+      const listing = await (await fetch(`${tsoBase}api/list`)).json();
+      const adult = listing.characters.find((character) => character.open === "Skeletons/adult.skel");
+      const wardrobe = [`Appearances/${CAPE}`, `Appearances/${SECOND_APPEARANCE}`];
+      if (JSON.stringify(adult?.meshes) !== JSON.stringify(wardrobe)) {
+        throw new Error(`the appearances are not the adult skeleton's wardrobe: ${JSON.stringify(listing)}`);
+      }
+      if (listing.meshes.some((mesh) => mesh.file.endsWith(".apr"))) throw new Error("an appearance in a wardrobe is also loose");
+      console.log(`The Sims Online: animations offered on ${adult.open}: ${adult.animations.join(", ")}`);
+      if (adult.animations.length !== 3) throw new Error("the real animations are not all offered on the adult skeleton");
+      await tsoWardrobe(page, tsoBase, adult.open, wardrobe);
+      const cape = { file: wardrobe[0], skeleton: adult.open };
+      const anim = adult.animations.find((file) => file.includes("kart-ride"));
+      const capeView = await mustDraw(page, tsoBase, new URLSearchParams({ open: cape.skeleton, mesh: cape.file, anim, frame: "0" }).toString(), "tso-cape-animated");
+      // Its binding, mesh and texture are found by their ids.
+      if (capeView.problems.length > 0) throw new Error(`the cape has problems: ${JSON.stringify(capeView.problems)}`);
+      if (colourful(capeView.drawn, capeView.box) < 200) throw new Error("the cape is drawn without its texture's red");
+    } finally {
+      tsoServer.server.kill("SIGINT");
+      rmSync(tso, { recursive: true, force: true });
+    }
     const real = startServer(corpus);
     try {
       const realBase = await real.url;
-      await everythingOfferedDraws(page, realBase);
+      await everythingOfferedDraws(page, realBase, "the corpus");
       const sim = await mustDraw(page, realBase, "open=sims1/adult-skeleton.cmx", "retail-sim");
       const coloured = colourful(sim.drawn, sim.box);
       console.log(`a retail Sim: ${coloured} pixels in its textures' colours; problems ${JSON.stringify(sim.problems)}`);
@@ -384,10 +606,13 @@ try {
         [...document.querySelectorAll("#wardrobe select")].map((select) => `${select.dataset.slot}=${select.value}`));
       console.log(`wearing ${wearing.join(", ")}`);
       if (wearing.slice(0, 3).some((worn) => worn.endsWith("="))) throw new Error("a retail Sim opens undressed");
+      const noControls = await page.evaluate(() => document.getElementById("customization").hidden);
+      if (!noControls) throw new Error("a retail Sim, which has no customization variables, shows their controls");
       await mustDraw(page, realBase, new URLSearchParams({
         open: "swg/appearance/skeleton/all_b.skt",
         mesh: "swg/appearance/mesh/twk_f_body_l0.mgn",
       }).toString(), "swg-real-mgn");
+      await twilekCustomization(page, realBase);
     } finally {
       real.server.kill("SIGINT");
     }

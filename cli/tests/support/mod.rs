@@ -135,3 +135,133 @@ impl Numbers {
 pub fn text(path: &Path) -> String {
     path.to_string_lossy().into_owned()
 }
+
+/// A `.gltf` file's JSON, and its one buffer decoded.
+pub fn gltf_parts(path: &Path) -> (serde_json::Value, Vec<u8>) {
+    use base64::Engine as _;
+    let json: serde_json::Value = serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
+    let uri = json["buffers"][0]["uri"].as_str().unwrap();
+    let encoded = uri.split_once(";base64,").unwrap().1;
+    let buffer = base64::engine::general_purpose::STANDARD
+        .decode(encoded)
+        .unwrap();
+    (json, buffer)
+}
+
+/// Writes a `.gltf` file of `json` with `buffer` as its one buffer.
+pub fn write_gltf(path: &Path, mut json: serde_json::Value, buffer: &[u8]) {
+    use base64::Engine as _;
+    let encoded = base64::engine::general_purpose::STANDARD.encode(buffer);
+    json["buffers"][0]["uri"] = format!("data:application/octet-stream;base64,{encoded}").into();
+    std::fs::write(path, serde_json::to_vec(&json).unwrap()).unwrap();
+}
+
+/// Where vertex `vertex`'s `attribute` (`POSITION`, `TEXCOORD_0`...) of
+/// the first primitive of mesh `mesh` starts in the buffer.
+pub fn attribute_offset(
+    json: &serde_json::Value,
+    mesh: usize,
+    attribute: &str,
+    vertex: usize,
+) -> usize {
+    let accessor = json["meshes"][mesh]["primitives"][0]["attributes"][attribute]
+        .as_u64()
+        .unwrap() as usize;
+    let accessor = &json["accessors"][accessor];
+    let view = &json["bufferViews"][accessor["bufferView"].as_u64().unwrap() as usize];
+    let size = match accessor["type"].as_str().unwrap() {
+        "VEC2" => 8,
+        "VEC3" => 12,
+        _ => 16,
+    };
+    let stride = view["byteStride"].as_u64().unwrap_or(size) as usize;
+    view["byteOffset"].as_u64().unwrap_or(0) as usize
+        + accessor["byteOffset"].as_u64().unwrap_or(0) as usize
+        + vertex * stride
+}
+
+/// Adds `delta` to the float at byte `at` of `buffer`.
+pub fn add_to(buffer: &mut [u8], at: usize, delta: f32) {
+    let x = f32::from_le_bytes(buffer[at..at + 4].try_into().unwrap()) + delta;
+    buffer[at..at + 4].copy_from_slice(&x.to_le_bytes());
+}
+
+/// Writes at `path` a `.gltf` of `json` changed by `change`, with `buffer`.
+pub fn edited_gltf(
+    path: &Path,
+    json: &serde_json::Value,
+    buffer: &[u8],
+    change: &dyn Fn(&mut serde_json::Value),
+) -> PathBuf {
+    let mut json = json.clone();
+    change(&mut json);
+    write_gltf(path, json, buffer);
+    path.to_path_buf()
+}
+
+/// Variants of the `.gltf` at `gltf` that no game file can hold, written
+/// into `dir`, each with what its refusal says: a mesh without a skin,
+/// primitives that are lines, an accessor whose elements do not fit its
+/// buffer, a joint named twice (the joints are the first nodes).
+pub fn unholdable_variants(dir: &Path, gltf: &Path) -> Vec<(PathBuf, &'static str)> {
+    let (json, buffer) = gltf_parts(gltf);
+    let edited = |name: &str, change: &dyn Fn(&mut serde_json::Value)| {
+        edited_gltf(&dir.join(name), &json, &buffer, change)
+    };
+    let mesh_node = json["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .position(|node| node.get("mesh").is_some())
+        .unwrap();
+    vec![
+        (
+            edited("unskinned.gltf", &|json| {
+                json["nodes"][mesh_node]
+                    .as_object_mut()
+                    .unwrap()
+                    .remove("skin");
+            }),
+            "has no skin",
+        ),
+        (
+            edited("lines.gltf", &|json| {
+                json["meshes"][0]["primitives"][0]["mode"] = 1.into();
+            }),
+            "not triangles",
+        ),
+        (
+            edited("broken.gltf", &|json| {
+                let accessor = json["meshes"][0]["primitives"][0]["attributes"]["POSITION"]
+                    .as_u64()
+                    .unwrap() as usize;
+                json["accessors"][accessor]["count"] = 1_000_000_000u64.into();
+            }),
+            "elements do not fit",
+        ),
+        (
+            edited("twice.gltf", &|json| {
+                json["nodes"][1]["name"] = json["nodes"][0]["name"].clone();
+            }),
+            "twice",
+        ),
+    ]
+}
+
+/// The `.glb` at `glb` cut in half, written into `dir`.
+pub fn truncated_glb(dir: &Path, glb: &Path) -> PathBuf {
+    let bytes = std::fs::read(glb).unwrap();
+    let truncated = dir.join("truncated.glb");
+    std::fs::write(&truncated, &bytes[..bytes.len() / 2]).unwrap();
+    truncated
+}
+
+/// Asserts a refusal as the import gives one: status 1, one sentence
+/// holding `expected`, and no folder `out` left behind.
+pub fn assert_refused(output: &Output, out: &Path, expected: &str) {
+    assert_status(output, 1);
+    let message = stderr(output);
+    assert!(message.contains(expected), "{message}");
+    assert_eq!(message.lines().count(), 1, "{message}");
+    assert!(!out.exists(), "{} was left behind", out.display());
+}

@@ -3,10 +3,13 @@
 //! character files.
 
 pub mod bmp;
+pub mod carried;
 mod document;
 mod mesh;
 pub mod sims;
+pub mod sims_original;
 pub mod swg;
+pub mod swg_original;
 
 pub use document::Asset;
 

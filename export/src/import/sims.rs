@@ -157,6 +157,14 @@ pub fn skin_extras(skin: &rig::Skin, bone_space: &BoneSpace) -> serde_json::Valu
     serde_json::to_value(extras).unwrap_or_default()
 }
 
+/// What a glTF that carries none of the Sims' own data (made elsewhere, or
+/// exported without custom properties) cannot give back, derived instead.
+pub const WITHOUT_SIMS_DATA: &str = "it carries none of the Sims' own data (a glTF made \
+    elsewhere, or exported without custom properties), so that was derived: each vertex's \
+    bone and blend from its two heaviest weights, blend vertices where the vertex shows at \
+    rest, unit normals, suits from the nodes or the skins' names, texture names by skin \
+    tone, skills' released names (a2o-) and frames from their keys";
+
 /// A Sims character read from glTF.
 #[derive(Debug, Default)]
 pub struct SimsCharacter {
@@ -243,8 +251,11 @@ pub fn import(
             },
             _ => skn,
         };
-        if let (Some(image), false) = (read.image, skn.texture.as_bytes() == b"x") {
-            let file = format!("{}.bmp", skn.texture.to_text());
+        let image_file = read.image.as_ref().and_then(|image| match fitting {
+            Some(_) => image_file_name(image.name(), &skn.texture.to_text()),
+            None => Some(format!("{}.bmp", skn.texture.to_text())),
+        });
+        if let (Some(image), Some(file)) = (read.image, image_file) {
             let known = character
                 .textures
                 .iter()
@@ -325,6 +336,22 @@ pub fn import(
             (file, cmx)
         })
         .collect();
+    let originals = super::carried::originals(asset);
+    let skin_data = document.meshes().any(|mesh| {
+        mesh.extras()
+            .as_ref()
+            .is_some_and(|raw| raw.get().contains(SKIN_EXTRAS))
+    });
+    let skill_data = document.animations().any(|animation| {
+        animation
+            .extras()
+            .as_ref()
+            .is_some_and(|raw| raw.get().contains(SKILL_EXTRAS))
+    });
+    if originals.is_empty() && !skin_data && !skill_data {
+        character.warnings.push(WITHOUT_SIMS_DATA.to_owned());
+    }
+    super::sims_original::keep_originals(&mut character, &originals);
     Ok(character)
 }
 
@@ -386,6 +413,36 @@ fn bone_of_skin_name(name: &str) -> Option<String> {
         .split('-')
         .nth(1)
         .map(str::to_owned)
+}
+
+/// The file the image of a skin that keeps its own texture field is
+/// written as: under the image's own name
+/// (ossuary's export names each image as the game's file it came from,
+/// `C001MAmed_Ross.bmp`), as an 8-bit `.bmp`, so that a skin whose texture
+/// field is `x` (the game chooses its image by suit and skin tone), or
+/// names another outfit's image, finds it without its field changing; an
+/// image without a name is written under the skin's texture field, and
+/// not at all when that is `x`. (A new skin's field is named for its
+/// image, and the image is written under it.)
+fn image_file_name(image_name: Option<&str>, texture_field: &str) -> Option<String> {
+    let named = image_name
+        .map(|name| {
+            let lower = name.to_ascii_lowercase();
+            [".bmp", ".png", ".tga", ".jpg", ".jpeg"]
+                .iter()
+                .find_map(|extension| {
+                    lower
+                        .ends_with(extension)
+                        .then(|| &name[..name.len() - extension.len()])
+                })
+                .unwrap_or(name)
+        })
+        .filter(|stem| !stem.is_empty());
+    match named {
+        Some(stem) => Some(format!("{stem}.bmp")),
+        None if texture_field == "x" => None,
+        None => Some(format!("{texture_field}.bmp")),
+    }
 }
 
 /// The texture name of a new image for a skin, as the game and
@@ -1071,7 +1128,9 @@ pub struct SkillFile {
     /// The file name without extension: `adult-<name>` (`child-...`) for a
     /// skill `a2o-<name>`, as the released game names its animation files.
     pub stem: String,
-    pub cmx: Cmx,
+    /// `None` when the skill is written in a character file holding more
+    /// (see [`super::sims_original`]).
+    pub cmx: Option<Cmx>,
     /// The `.cfp` file name and bytes.
     pub stream: (String, Vec<u8>),
 }
@@ -1179,8 +1238,9 @@ fn import_skill(asset: &Asset, animation: &gltf::Animation) -> Result<SkillFile,
             )));
         }
     }
-    let (seconds, frames) = match &record {
+    let (start, seconds, frames) = match &record {
         Some(skill) => (
+            0.0,
             skill.duration / 1000.0,
             usize::try_from(skill.frame_count()).unwrap_or_default(),
         ),
@@ -1197,7 +1257,7 @@ fn import_skill(asset: &Asset, animation: &gltf::Animation) -> Result<SkillFile,
     // The same arithmetic as the export's, so that its keys are hit exactly.
     let seconds_per_frame = seconds / frames as f32;
     let times: Vec<f32> = (0..frames)
-        .map(|frame| frame as f32 * seconds_per_frame)
+        .map(|frame| start + frame as f32 * seconds_per_frame)
         .collect();
     let rest_translation = |node: usize| {
         asset
@@ -1357,7 +1417,7 @@ fn import_skill(asset: &Asset, animation: &gltf::Animation) -> Result<SkillFile,
     let stream_name = format!("{}.cfp", skill.animation.to_text());
     Ok(SkillFile {
         stem,
-        cmx: Cmx {
+        cmx: Some(Cmx {
             style: shortest(),
             comment: RawString::from(MAXIS_COMMENT),
             version_keyword: Magic,
@@ -1365,7 +1425,7 @@ fn import_skill(asset: &Asset, animation: &gltf::Animation) -> Result<SkillFile,
             skeletons: Vec::new(),
             suits: Vec::new(),
             skills: vec![skill],
-        },
+        }),
         stream: (stream_name, stream),
     })
 }
@@ -1387,10 +1447,10 @@ fn key_values<const N: usize>(output: Vec<[f32; N]>, cubic: bool) -> Vec<[f32; N
     }
 }
 
-/// The skill's duration and frames when no record gives them: the key
-/// times, when evenly spaced (the last frame lasting as long as the
-/// others); else 30 frames a second up to the last key.
-fn frames_of(channels: &BTreeMap<String, (usize, Channels)>) -> (f32, usize) {
+/// The skill's start, duration and frames when no record gives them: from
+/// the first key, the key times when evenly spaced (the last frame lasting
+/// as long as the others); else 30 frames a second up to the last key.
+fn frames_of(channels: &BTreeMap<String, (usize, Channels)>) -> (f32, f32, usize) {
     let mut times: Vec<f32> = channels
         .values()
         .flat_map(|(_, channels)| {
@@ -1408,23 +1468,25 @@ fn frames_of(channels: &BTreeMap<String, (usize, Channels)>) -> (f32, usize) {
         .collect();
     times.sort_by(f32::total_cmp);
     times.dedup_by(|a, b| (*a - *b).abs() <= EVEN);
-    let last = times.last().copied().unwrap_or_default().max(0.0);
+    // The skill starts at the first key (Blender's first frame is at 1/24
+    // of a second): before it, glTF holds the first key's pose anyway.
+    let first = times.first().copied().unwrap_or_default().max(0.0);
+    let last = times.last().copied().unwrap_or_default().max(first);
+    let span = last - first;
     let even = times.len() >= 2 && {
-        let step =
-            times.get(1).copied().unwrap_or_default() - times.first().copied().unwrap_or_default();
+        let step = times.get(1).copied().unwrap_or_default() - first;
         times
             .windows(2)
             .all(|pair| ((pair[1] - pair[0]) - step).abs() <= EVEN)
-            && times.first().is_some_and(|&first| first.abs() <= EVEN)
     };
     if even {
-        let step = last / (times.len() - 1) as f32;
-        (last + step, times.len())
+        let step = span / (times.len() - 1) as f32;
+        (first, span + step, times.len())
     } else {
         // A float cast saturates: a last key past every bound asks for more
         // than MAX_FRAMES, which the caller refuses.
-        let frames = ((last * FRAMES_PER_SECOND).round() as usize).saturating_add(1);
-        (frames as f32 / FRAMES_PER_SECOND, frames)
+        let frames = ((span * FRAMES_PER_SECOND).round() as usize).saturating_add(1);
+        (first, frames as f32 / FRAMES_PER_SECOND, frames)
     }
 }
 
@@ -1489,6 +1551,36 @@ mod tests {
     }
 
     #[test]
+    fn images_are_written_under_their_own_names_apart_from_the_texture_field() {
+        // A retail head whose field is x: the image the export chose to show it.
+        assert_eq!(
+            image_file_name(Some("C001MAmed_Ross.bmp"), "x").as_deref(),
+            Some("C001MAmed_Ross.bmp")
+        );
+        // A body whose field names another outfit's image keeps its field;
+        // the image shown is written under its own name beside it.
+        assert_eq!(
+            image_file_name(Some("B001MAFitmed_relax.bmp"), "extrememlgt_01").as_deref(),
+            Some("B001MAFitmed_relax.bmp")
+        );
+        // An image from elsewhere (Blender names it without an extension, or .png).
+        assert_eq!(
+            image_file_name(Some("cape.png"), "x").as_deref(),
+            Some("cape.bmp")
+        );
+        assert_eq!(
+            image_file_name(Some("CAPE.PNG"), "x").as_deref(),
+            Some("CAPE.bmp")
+        );
+        // Without a name: the texture field's, and none for x.
+        assert_eq!(
+            image_file_name(None, "capelgt").as_deref(),
+            Some("capelgt.bmp")
+        );
+        assert_eq!(image_file_name(Some(""), "x"), None);
+    }
+
+    #[test]
     fn new_textures_are_named_by_skin_tone_as_the_game_looks_for_them() {
         assert_eq!(
             texture_name("xskin-b001mafit_01-PELVIS-BODY"),
@@ -1524,12 +1616,18 @@ mod tests {
             map
         };
         // Three frames a tenth of a second apart: the last lasts a tenth too.
-        let (seconds, frames) = frames_of(&channels(vec![0.0, 0.1, 0.2]));
-        assert_eq!(frames, 3);
+        let (start, seconds, frames) = frames_of(&channels(vec![0.0, 0.1, 0.2]));
+        assert_eq!((start, frames), (0.0, 3));
         assert!((seconds - 0.3).abs() < 1e-6);
-        let (seconds, frames) = frames_of(&channels(vec![0.0, 0.1, 0.5]));
-        assert_eq!(frames, 16);
+        let (start, seconds, frames) = frames_of(&channels(vec![0.0, 0.1, 0.5]));
+        assert_eq!((start, frames), (0.0, 16));
         assert!((seconds - 16.0 / 30.0).abs() < 1e-6);
+        // Blender's keys start at its frame 1, a 24th of a second in: the
+        // skill starts there.
+        let blender: Vec<f32> = (1..=25).map(|frame| frame as f32 / 24.0).collect();
+        let (start, seconds, frames) = frames_of(&channels(blender));
+        assert_eq!((start, frames), (1.0 / 24.0, 25));
+        assert!((seconds - 25.0 / 24.0).abs() < 1e-6);
     }
 
     #[test]

@@ -8,35 +8,47 @@
 //! is taken to be the glTF's bind pose). Each vertex keeps every joint it
 //! follows, by its weight. A shader group is named by its glTF mesh's name
 //! when that names a shader (`shader/....sht`, as ossuary names the groups
-//! it exports), else by its material's name. Morph targets become blend
+//! it exports), else by its material's name when that does, else
+//! `shader/<material>.sht` (`shader/<mesh>.sht` without a material). Morph targets become blend
 //! targets by their names (`extras.targetNames`), offsets of the positions
 //! they move.
 //!
 //! Which glTF meshes are the groups of one `.mgn`, and at which entry of
 //! its position list each vertex stands, travels in the mesh `extras`
 //! ([`GROUP_EXTRAS`]); without it each glTF mesh is a `.mgn` of its own,
-//! with a position per vertex. Not carried yet (so a real mesh comes back
-//! without them): occlusion zones, `DOT3` lighting vectors, hardpoints,
-//! vertex colours, texture renderers, the `INFO` integers; a normal list
-//! is rebuilt (equal normals shared), and joints are listed in the order
-//! the vertices first name them.
+//! with a position per vertex.
+//!
+//! The files the character was exported from travel whole in the scene's
+//! extras ([`super::carried`]): each `.mgn` comes back as its original
+//! with the glTF's edits ([`super::swg_original`]), with its occlusion
+//! zones, lighting vectors, hardpoints, vertex colours, texture renderers
+//! and integers; its mesh list and other levels of detail, the appearance
+//! and the skeletons (their stored `RPRE`, `BPRO`, `RPST`) as they were.
+//! Without them (a glTF made elsewhere) the mesh is derived from the glTF
+//! alone and one warning says what could not come back: a normal list is
+//! rebuilt (equal normals shared), and joints are listed in the order the
+//! vertices first name them.
 
 use std::collections::{BTreeMap, HashMap};
 
 use formats::rig;
-use formats::schema::{Count, RawString};
+use formats::schema::{BinarySchema, Count, RawString};
 use formats::swg::lmg::{LevelName, MeshLevels, MeshLevelsV0, MeshLevelsVersion};
 use formats::swg::mgn::{
     BlendTarget, CoordinateSet, IndexedTriangles, Mesh, MeshBody, MeshVersion, Offset, Primitives,
     ShaderGroup, TriangleList, Weight,
 };
 use formats::swg::sat::{Appearance, AppearanceV3, AppearanceVersion, SkeletonAttachment};
-use formats::swg::skt::{Quaternion, Skeleton as Skt, SkeletonForm, SkeletonV2, SkeletonVersion};
+use formats::swg::skt::{
+    LodForm, LodListV0, LodVersion, Quaternion, Skeleton as Skt, SkeletonForm, SkeletonV2,
+    SkeletonVersion,
+};
 use glam::Vec3;
 use serde::{Deserialize, Serialize};
 
+use super::carried::{self, Original};
 use super::document::Asset;
-use super::ImportError;
+use super::{swg_original, ImportError};
 
 /// The mesh `extras` key of an SWG shader group's place in its `.mgn`.
 pub const GROUP_EXTRAS: &str = "ossuary_swg_group";
@@ -64,13 +76,36 @@ pub fn group_extras(shared: &rig::SharedPositions) -> serde_json::Value {
     .unwrap_or_default()
 }
 
+/// What a glTF that carries no files of the game (made elsewhere, or
+/// exported without custom properties) cannot give back.
+pub const WITHOUT_ORIGINALS: &str = "it carries no files of the game (a glTF made \
+    elsewhere, or exported without custom properties), so its meshes are derived from the \
+    glTF alone: a position list per glTF mesh unless its extras share one, the joints in \
+    the order the vertices name them, each normal stored once; no occlusion zones, lighting \
+    vectors (DOT3), hardpoints, vertex colours, texture renderers or other levels of detail, \
+    and INFO's integers 0";
+
 /// A Star Wars Galaxies character read from glTF.
 #[derive(Debug)]
 pub struct SwgCharacter {
-    /// Each `.mgn` by file name without extension, with the `.lmg` naming it.
-    pub meshes: Vec<(String, Mesh, MeshLevels)>,
+    /// Each `.mgn` with the `.lmg` naming it.
+    pub meshes: Vec<SwgMesh>,
     /// The appearance naming every `.lmg` and the skeleton.
     pub appearance: Appearance,
+    /// Files carried in the glTF that come back as they were: a mesh
+    /// list's other levels of detail (the glTF holds one).
+    pub unchanged: Vec<Original>,
+    /// What could not be kept, a sentence each.
+    pub warnings: Vec<String>,
+}
+
+/// One `.mgn` and the mesh list (`.lmg`) naming it, with their file names;
+/// no list when the carried appearance names the `.mgn` itself.
+#[derive(Debug)]
+pub struct SwgMesh {
+    pub file: String,
+    pub mesh: Mesh,
+    pub list: Option<(String, MeshLevels)>,
 }
 
 /// Where the game looks up a character's files, relative to the folder
@@ -92,7 +127,8 @@ pub fn skeleton_at_root(file: &str) -> SkeletonAttachment {
 /// w)` to `(x, -y, -z, w)`), stored whole as its bind rotation (`BPRO`),
 /// its pre- and post-rotations (`RPRE`, `RPST`) the identity, since the
 /// three export composed cannot be split again; its translation mirrored
-/// back (`BPTR`); rotation order 0.
+/// back (`BPTR`); rotation order 0. Written as one level of detail in a
+/// `FORM SLOD`.
 pub fn skeleton_of(asset: &Asset) -> Result<Skt, ImportError> {
     let joints = super::sims::rest_joints(asset)?;
     let identity = Quaternion {
@@ -102,7 +138,7 @@ pub fn skeleton_of(asset: &Asset) -> Result<Skt, ImportError> {
         z: 0.0,
     };
     let count = |what: &str| ImportError::Gltf(format!("too many joints for {what}"));
-    Ok(Skt::Single(SkeletonForm {
+    let skeleton = SkeletonForm {
         version: SkeletonVersion::V2(SkeletonV2 {
             joint_count: Count::new(),
             names: joints
@@ -134,6 +170,14 @@ pub fn skeleton_of(asset: &Asset) -> Result<Skt, ImportError> {
                 .collect(),
             rotation_orders: vec![0; joints.len()],
         }),
+    };
+    // In a level-of-detail wrapper of one level, as `all_b.skt` is: the game
+    // reads either kind, and io_scene_swg_msh's importer only this one.
+    Ok(Skt::LevelsOfDetail(LodForm {
+        version: LodVersion::V0(LodListV0 {
+            level_count: Count::new(),
+            levels: vec![skeleton],
+        }),
     }))
 }
 
@@ -146,7 +190,17 @@ pub struct SkeletonFile {
 /// The character `asset` holds, for the skeleton made of `skeletons` (the
 /// appearance's `SKTI`); each mesh names (`SKTM`) those whose joints it
 /// follows.
-pub fn import(asset: &Asset, skeletons: &[SkeletonFile]) -> Result<SwgCharacter, ImportError> {
+///
+/// Files carried in the glTF (`originals`, see [`super::carried`]) give
+/// back what glTF has no place for: each `.mgn` is its original with the
+/// glTF's edits ([`super::swg_original`]), its mesh list and the
+/// appearance come back as they were when they still name the meshes and
+/// skeletons written.
+pub fn import(
+    asset: &Asset,
+    skeletons: &[SkeletonFile],
+    originals: &[Original],
+) -> Result<SwgCharacter, ImportError> {
     // Per .mgn (by its file stem): its groups, in the asset's order.
     let mut meshes: BTreeMap<String, Vec<Group>> = BTreeMap::new();
     for node in asset.document.nodes() {
@@ -200,10 +254,18 @@ pub fn import(asset: &Asset, skeletons: &[SkeletonFile]) -> Result<SwgCharacter,
             .primitives()
             .next()
             .and_then(|primitive| primitive.material().name().map(str::to_owned));
-        let shader = if mesh_name.to_ascii_lowercase().ends_with(".sht") {
+        // A shader path as the game looks it up: the mesh's name or the
+        // material's when it is one, else made of the material's name (or
+        // the mesh's, without a named material).
+        let is_shader = |name: &String| name.to_ascii_lowercase().ends_with(".sht");
+        let shader = if is_shader(&mesh_name) {
             mesh_name.clone()
         } else {
-            material.unwrap_or_else(|| format!("shader/{mesh_name}.sht"))
+            match material {
+                Some(material) if is_shader(&material) => material,
+                Some(material) => format!("shader/{material}.sht"),
+                None => format!("shader/{mesh_name}.sht"),
+            }
         };
         let stem = match &place {
             Some(place) => file_stem(&place.mesh),
@@ -221,6 +283,11 @@ pub fn import(asset: &Asset, skeletons: &[SkeletonFile]) -> Result<SwgCharacter,
         return Err(ImportError::NoMeshes);
     }
     let mut built = Vec::new();
+    let mut unchanged = Vec::new();
+    let mut warnings = Vec::new();
+    if originals.is_empty() {
+        warnings.push(WITHOUT_ORIGINALS.to_owned());
+    }
     for (stem, groups) in meshes {
         // The skeleton files holding a joint the mesh's vertices follow.
         let followed: Vec<&String> = groups
@@ -243,43 +310,149 @@ pub fn import(asset: &Asset, skeletons: &[SkeletonFile]) -> Result<SwgCharacter,
             })
             .map(|file| file.attachment.skeleton.clone())
             .collect();
-        let mesh = mgn(&groups, &skeleton_paths).map_err(|problem| ImportError::Mesh {
+        let derived = mgn(&groups, &skeleton_paths).map_err(|problem| ImportError::Mesh {
             mesh: stem.clone(),
             problem,
         })?;
-        let levels = MeshLevels {
-            version: MeshLevelsVersion::V0(MeshLevelsV0 {
-                level_count: Count::new(),
-                levels: vec![LevelName {
-                    path: RawString::from(format!("{MESH_FOLDER}/{stem}.mgn").as_str()),
-                }],
-            }),
+        let path = groups
+            .iter()
+            .find_map(|group| group.place.as_ref())
+            .map_or_else(
+                || format!("{MESH_FOLDER}/{stem}.mgn"),
+                |place| place.mesh.clone(),
+            );
+        let original = carried::find(originals, &path)
+            .and_then(|original| Mesh::from_bytes(&original.bytes).ok());
+        let mesh = match original {
+            Some(original) => {
+                let (mesh, lost) = swg_original::merged(&original, derived.body().clone());
+                warnings.extend(lost.map(|lost| format!("{path}: {lost}")));
+                mesh
+            }
+            None => derived,
         };
-        built.push((stem, mesh, levels));
+        let list = match carried_list(originals, &path) {
+            Some((list, levels, others)) => {
+                unchanged.extend(others);
+                Some((list, levels))
+            }
+            None if named_by_appearance(originals, &path) => None,
+            None => Some((
+                format!("{}.lmg", list_stem(&stem)),
+                MeshLevels {
+                    version: MeshLevelsVersion::V0(MeshLevelsV0 {
+                        level_count: Count::new(),
+                        levels: vec![LevelName {
+                            path: RawString::from(format!("{MESH_FOLDER}/{stem}.mgn").as_str()),
+                        }],
+                    }),
+                },
+            )),
+        };
+        built.push(SwgMesh {
+            file: format!("{stem}.mgn"),
+            mesh,
+            list,
+        });
     }
-    let appearance = Appearance {
-        version: AppearanceVersion::V3(AppearanceV3 {
-            mesh_count: Count::new(),
-            skeleton_count: Count::new(),
-            animation_controller: 1,
-            meshes: built
-                .iter()
-                .map(|(stem, _, _)| RawString::from(format!("{MESH_FOLDER}/{stem}.lmg").as_str()))
-                .collect(),
-            skeletons: skeletons
-                .iter()
-                .map(|file| file.attachment.clone())
-                .collect(),
-            animation_tables: None,
-            lod_distances: None,
-            soft_skinning: None,
-            always_play_action_animations: None,
-            unknown: Vec::new(),
-        }),
-    };
+    // What the appearance names: each mesh's list, or the mesh itself.
+    let lists: Vec<String> = built
+        .iter()
+        .map(|mesh| {
+            let file = mesh.list.as_ref().map_or(&mesh.file, |(file, _)| file);
+            format!("{MESH_FOLDER}/{file}")
+        })
+        .collect();
+    let attachments: Vec<SkeletonAttachment> = skeletons
+        .iter()
+        .map(|file| file.attachment.clone())
+        .collect();
+    let appearance =
+        carried_appearance(originals, &lists, &attachments).unwrap_or_else(|| Appearance {
+            version: AppearanceVersion::V3(AppearanceV3 {
+                mesh_count: Count::new(),
+                skeleton_count: Count::new(),
+                animation_controller: 1,
+                meshes: lists
+                    .iter()
+                    .map(|list| RawString::from(list.as_str()))
+                    .collect(),
+                skeletons: attachments,
+                animation_tables: None,
+                lod_distances: None,
+                soft_skinning: None,
+                always_play_action_animations: None,
+                unknown: Vec::new(),
+            }),
+        });
     Ok(SwgCharacter {
         meshes: built,
         appearance,
+        unchanged,
+        warnings,
+    })
+}
+
+/// The carried mesh list naming the `.mgn` at `path` (its file name, its
+/// levels), with its other levels' carried files; `None` when there is
+/// none or a level is not carried.
+fn carried_list(originals: &[Original], path: &str) -> Option<(String, MeshLevels, Vec<Original>)> {
+    let name = carried::file_name(path);
+    originals.iter().find_map(|original| {
+        let levels = MeshLevels::from_bytes(&original.bytes).ok()?;
+        let paths = levels.levels();
+        let named = paths
+            .iter()
+            .any(|level| carried::file_name(level).eq_ignore_ascii_case(name));
+        if !named {
+            return None;
+        }
+        let others = paths
+            .iter()
+            .filter(|level| !carried::file_name(level).eq_ignore_ascii_case(name))
+            .map(|level| carried::find(originals, level).cloned())
+            .collect::<Option<Vec<Original>>>()?;
+        Some((original.file_name().to_owned(), levels, others))
+    })
+}
+
+/// Whether a carried appearance names the `.mgn` at `path` itself (by file
+/// name), not through a mesh list.
+fn named_by_appearance(originals: &[Original], path: &str) -> bool {
+    let name = carried::file_name(path);
+    originals.iter().any(|original| {
+        Appearance::from_bytes(&original.bytes).is_ok_and(|appearance| {
+            let AppearanceVersion::V3(contents) = &appearance.version;
+            contents
+                .meshes
+                .iter()
+                .any(|mesh| carried::file_name(&mesh.to_text()).eq_ignore_ascii_case(name))
+        })
+    })
+}
+
+/// The carried appearance, when it names exactly the mesh lists (by file
+/// name) and the skeletons the character is written with.
+fn carried_appearance(
+    originals: &[Original],
+    lists: &[String],
+    skeletons: &[SkeletonAttachment],
+) -> Option<Appearance> {
+    originals.iter().find_map(|original| {
+        let appearance = Appearance::from_bytes(&original.bytes).ok()?;
+        let AppearanceVersion::V3(contents) = &appearance.version;
+        let mut named: Vec<String> = contents
+            .meshes
+            .iter()
+            .map(|mesh| carried::file_name(&mesh.to_text()).to_lowercase())
+            .collect();
+        let mut written: Vec<String> = lists
+            .iter()
+            .map(|list| carried::file_name(list).to_lowercase())
+            .collect();
+        named.sort();
+        written.sort();
+        (named == written && contents.skeletons == skeletons).then_some(appearance)
     })
 }
 
@@ -291,6 +464,22 @@ struct Group<'a> {
     target_names: Vec<String>,
     place: Option<GroupExtras>,
     read: super::mesh::MeshData<'a>,
+}
+
+/// The name of a new mesh list for the mesh `stem`: the game names a
+/// level `<list>_l<N>` (`twk_f_body_l0.mgn` in `twk_f_body.lmg`), so a
+/// level's suffix is left off.
+fn list_stem(stem: &str) -> &str {
+    match stem.rsplit_once("_l") {
+        Some((list, level))
+            if !list.is_empty()
+                && !level.is_empty()
+                && level.bytes().all(|b| b.is_ascii_digit()) =>
+        {
+            list
+        }
+        _ => stem,
+    }
 }
 
 /// `appearance/mesh/twk_f_body_l0.mgn` as `twk_f_body_l0`.
@@ -484,4 +673,134 @@ fn mgn(groups: &[Group], skeletons: &[RawString]) -> Result<Mesh, String> {
     Ok(Mesh {
         version: MeshVersion::V4(body),
     })
+}
+
+/// The skeleton files the carried appearance attaches (without one, each
+/// carried `.skt` at the root), each with its joints' names and its
+/// carried file, when the glTF's joints are still theirs (so the stored
+/// `RPRE`, `BPRO` and `RPST` come back as they were): `None` when the glTF
+/// carries no skeleton, else the files or why the glTF's joints are not
+/// theirs.
+pub fn carried_skeletons(
+    asset: &Asset,
+    originals: &[Original],
+) -> Option<Result<Vec<(SkeletonFile, Original)>, String>> {
+    let appearance = originals
+        .iter()
+        .find_map(|original| Appearance::from_bytes(&original.bytes).ok());
+    // Without an appearance, each skeleton file carried, at the root.
+    let attached: Vec<(SkeletonAttachment, &Original)> = match &appearance {
+        Some(appearance) => {
+            let AppearanceVersion::V3(contents) = &appearance.version;
+            contents
+                .skeletons
+                .iter()
+                .map(|attachment| {
+                    let original = carried::find(originals, &attachment.skeleton.to_text())?;
+                    Some((attachment.clone(), original))
+                })
+                .collect::<Option<_>>()?
+        }
+        None => originals
+            .iter()
+            .filter(|original| Skt::from_bytes(&original.bytes).is_ok())
+            .map(|original| (skeleton_at_root(original.file_name()), original))
+            .collect(),
+    };
+    if attached.is_empty() {
+        return None;
+    }
+    let mut files = Vec::new();
+    for (attachment, original) in attached {
+        let skeleton = Skt::from_bytes(&original.bytes)
+            .ok()?
+            .levels()
+            .into_iter()
+            .next()?
+            .skeleton()
+            .ok()?;
+        files.push((attachment, skeleton, original.clone()));
+    }
+    let rest = match super::sims::rest_joints(asset) {
+        Ok(rest) => rest,
+        Err(error) => return Some(Err(error.to_string())),
+    };
+    let found = |name: &str| {
+        rest.iter()
+            .find(|joint| joint.name.eq_ignore_ascii_case(name))
+    };
+    let mut kept = Vec::with_capacity(files.len());
+    for (attachment, skeleton, original) in files {
+        for joint in &skeleton.joints {
+            let Some(glt) = found(&joint.name) else {
+                return Some(Err(format!("the glTF has no joint {:?}", joint.name)));
+            };
+            let parent = joint
+                .parent
+                .and_then(|parent| skeleton.joints.get(parent))
+                .map(|parent| parent.name.clone())
+                .or_else(|| Some(attachment.joint.to_text()).filter(|joint| !joint.is_empty()));
+            let glt_parent = glt
+                .parent
+                .and_then(|parent| rest.get(parent))
+                .map(|parent| parent.name.clone());
+            let same_parent = match (&parent, &glt_parent) {
+                (Some(a), Some(b)) => a.eq_ignore_ascii_case(b),
+                (None, None) => true,
+                _ => false,
+            };
+            if !same_parent || !same_rest(&joint.rest, glt) {
+                return Some(Err(format!(
+                    "its joint {:?} is not where the carried skeleton has it",
+                    joint.name
+                )));
+            }
+        }
+        kept.push((
+            SkeletonFile {
+                attachment,
+                joints: skeleton
+                    .joints
+                    .into_iter()
+                    .map(|joint| joint.name)
+                    .collect(),
+            },
+            original,
+        ));
+    }
+    Some(Ok(kept))
+}
+
+/// Whether a skeleton file's joint rests where the glTF's joint does (a
+/// rotation and its negation are one turn).
+fn same_rest(rest: &rig::Transform, joint: &super::sims::RestJoint) -> bool {
+    let rig::Transform::TranslationRotation {
+        translation,
+        rotation,
+    } = rest
+    else {
+        return false;
+    };
+    let [x, y, z] = joint.translation;
+    let [qx, qy, qz, qw] = joint.rotation;
+    let mirrored = [qx, -qy, -qz, qw];
+    let dot: f32 = rotation.iter().zip(&mirrored).map(|(a, b)| a * b).sum();
+    let close =
+        |a: &[f32; 3], b: &[f32; 3]| a.iter().zip(b).all(|(p, q)| (p - q).abs() <= carried::SAME);
+    close(translation, &[-x, y, z]) && (dot.abs() - 1.0).abs() <= carried::SAME
+}
+
+#[cfg(test)]
+mod tests {
+    use super::list_stem;
+
+    #[test]
+    fn a_new_mesh_list_is_named_as_the_game_names_its_levels() {
+        assert_eq!(list_stem("twk_f_body_l0"), "twk_f_body");
+        assert_eq!(list_stem("hum_m_hair_l12"), "hum_m_hair");
+        assert_eq!(list_stem("Cube"), "Cube");
+        assert_eq!(list_stem("wall_lamp"), "wall_lamp");
+        assert_eq!(list_stem("_l0"), "_l0");
+        assert_eq!(list_stem("body_l"), "body_l");
+    }
 }

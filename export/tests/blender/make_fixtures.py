@@ -15,8 +15,12 @@ It writes into export/tests/fixtures/:
 
 - humanoid-edited-in-blender.glb: ossuary's glTF of the humanoid (the
   project's synthetic sample), imported into Blender, one vertex of its arm
-  moved 0.5 along Blender's x, exported with "Include: Custom Properties"
-  (export_extras), as a modder would;
+  moved 0.5 along Blender's x, a quarter of vertex 1 painted onto L_HAND,
+  a new action "shrug" keyed (L_ARM turned about Blender's z and back),
+  exported with "Include: Custom Properties" (export_extras), as a modder
+  would; beside it humanoid-edited-in-blender.glb.poses.json, every
+  joint's place at frames of the shrug as Blender shows it, in the Sims'
+  axes;
 - swg-humanoid-edited-in-blender.glb: the same for the Star Wars
   Galaxies humanoid sample, the first vertex of its body group moved;
 - made-in-blender.glb: a character made in Blender alone: an armature of
@@ -24,6 +28,7 @@ It writes into export/tests/fixtures/:
   image texture, and an action turning SPINE.
 """
 
+import json
 import os
 import pathlib
 import sys
@@ -46,7 +51,7 @@ def export(name):
     )
 
 
-def edited(source, mesh, name):
+def imported(source):
     empty_scene()
     bpy.ops.import_scene.gltf(filepath=source)
     # The importer's bone display shape is a mesh of its own; a modder's
@@ -54,6 +59,9 @@ def edited(source, mesh, name):
     for obj in list(bpy.data.objects):
         if obj.type == "MESH" and obj.name.startswith("Icosphere"):
             bpy.data.objects.remove(obj)
+
+
+def move_first_vertex(mesh):
     data = bpy.data.objects[mesh].data
     data.vertices[0].co.x += 0.5
     # With shape keys (blend targets), the basis holds the positions the
@@ -61,7 +69,60 @@ def edited(source, mesh, name):
     if data.shape_keys:
         for block in data.shape_keys.key_blocks:
             block.data[0].co.x += 0.5
+
+
+def edited(source, mesh, name):
+    imported(source)
+    move_first_vertex(mesh)
     export(name)
+
+
+# The frames of the new action at which its poses are recorded (Blender
+# counts frames from 1; the skill from 0).
+SHRUG_FRAMES = [1, 7, 13, 19, 25]
+
+
+def edited_sims(source, mesh, name):
+    """The Sims humanoid: a vertex moved, a weight painted, a new action
+    keyed; the joints' places at some of the new action's frames, as
+    Blender shows them, written beside the fixture."""
+    imported(source)
+    move_first_vertex(mesh)
+    skin = bpy.data.objects[mesh]
+    # Vertex 1 follows L_ARM alone: paint a quarter of it onto L_HAND.
+    skin.vertex_groups["L_ARM"].add([1], 0.75, "REPLACE")
+    skin.vertex_groups["L_HAND"].add([1], 0.25, "REPLACE")
+    rig = next(obj for obj in bpy.data.objects if obj.type == "ARMATURE")
+    rig.animation_data_create()
+    action = bpy.data.actions.new("shrug")
+    rig.animation_data.action = action
+    bone = rig.pose.bones["L_ARM"]
+    bone.rotation_mode = "QUATERNION"
+    rest = bone.rotation_quaternion.copy()
+    for frame, angle in [(1, 0.0), (13, 0.6), (25, 0.0)]:
+        turned = rest.copy()
+        turned.rotate(mathutils.Euler((0, 0, angle)))
+        bone.rotation_quaternion = turned
+        bone.keyframe_insert("rotation_quaternion", frame=frame)
+    # Each action is one glTF animation: the wave stays, the shrug is new.
+    if not rig.animation_data.nla_tracks:
+        for other in bpy.data.actions:
+            if other != action:
+                track = rig.animation_data.nla_tracks.new()
+                track.strips.new(other.name, 1, other)
+    poses = {}
+    for frame in SHRUG_FRAMES:
+        bpy.context.scene.frame_set(frame)
+        joints = {}
+        for pose_bone in rig.pose.bones:
+            x, y, z = rig.matrix_world @ pose_bone.head
+            # Blender's z up is glTF's y; glTF's x is the Sims' -x.
+            joints[pose_bone.name] = [-x, z, -y]
+        poses[str(frame - 1)] = joints
+    bpy.context.scene.frame_set(1)
+    export(name)
+    with open(FIXTURES / (name + ".poses.json"), "w") as out:
+        json.dump({"action": "shrug", "frames": poses}, out, indent=1, sort_keys=True)
 
 
 def made():
@@ -122,7 +183,7 @@ def made():
 
 
 if __name__ == "__main__":
-    edited(sys.argv[1], "xskin-humanoid-L_ARM-ARM", "humanoid-edited-in-blender.glb")
+    edited_sims(sys.argv[1], "xskin-humanoid-L_ARM-ARM", "humanoid-edited-in-blender.glb")
     edited(sys.argv[2], "shader/humanoid_body.sht", "swg-humanoid-edited-in-blender.glb")
     made()
     # bpy 4.2 can crash tearing itself down after the files are written;

@@ -35,17 +35,18 @@ export async function list() {
   return response.json();
 }
 
-/** `{facts, lods, blends, skills, warnings, axes}` of `open` (its blend
- * targets at level `lod`; the skills of `anim`). */
-export async function info({ open, anim, lod }) {
-  const response = await fetch(`/api/info?${query({ open, anim, lod })}`);
+/** `{facts, lods, blends, skills, warnings, axes, variables}` of `open`
+ * (its blend targets at level `lod`; the skills of `anim`; the
+ * customization variables of its meshes and of `mesh`). */
+export async function info({ open, mesh, anim, lod }) {
+  const response = await fetch(`/api/info?${query({ open, mesh, anim, lod })}`);
   if (!response.ok) throw await failure(response);
   return response.json();
 }
 
 /** The `.glb` bytes and the warnings made with them. */
-export async function gltf({ open, mesh, anim, skill, lod, blend, tone, texture }) {
-  const response = await fetch(`/api/gltf?${query({ open, mesh, anim, skill, lod, blend, tone, texture })}`);
+export async function gltf({ open, mesh, anim, skill, lod, blend, tone, texture, custom }) {
+  const response = await fetch(`/api/gltf?${query({ open, mesh, anim, skill, lod, blend, tone, texture, custom })}`);
   if (!response.ok) throw await failure(response);
   const warnings = JSON.parse(response.headers.get("X-Ossuary-Warnings") || "[]");
   return { bytes: await response.arrayBuffer(), warnings };

@@ -12,10 +12,13 @@ export function defaultMeshes(meshes) {
 
 /**
  * One checkbox per mesh that can go on the character, `chosen` ticked;
- * `onChange(chosen)` gets the ticked ones in the list's order.
+ * `onChange(chosen)` gets the ticked ones in the list's order. As a
+ * `wardrobe` (The Sims Online's appearances, worn together) it is shown
+ * for one mesh too, which can be taken off.
  */
-export function showMeshes(container, meshes, chosen, onChange) {
-  container.hidden = meshes.length < 2;
+export function showMeshes(container, meshes, chosen, onChange, wardrobe = false) {
+  container.hidden = meshes.length < (wardrobe ? 1 : 2);
+  container.dataset.kind = wardrobe ? "wardrobe" : "meshes";
   const boxes = meshes.map((mesh) => {
     const box = document.createElement("input");
     box.type = "checkbox";
@@ -25,7 +28,7 @@ export function showMeshes(container, meshes, chosen, onChange) {
     return box;
   });
   const heading = document.createElement("span");
-  heading.textContent = "Meshes";
+  heading.textContent = wardrobe ? "Wardrobe" : "Meshes";
   container.replaceChildren(
     heading,
     ...boxes.map((box) => {

@@ -6,6 +6,7 @@ import { Playback } from "./animation.js";
 import { defaultMeshes, showBlends, showLevels, showMeshes } from "./controls.js";
 import { showFacts, showMessage, showProblems } from "./facts.js";
 import { jointsInFileAxes } from "./joints.js";
+import { chosenValues, customPairs, showCustomization } from "./customization.js";
 import { showList } from "./list.js";
 import { Scene } from "./scene.js";
 import * as state from "./state.js";
@@ -53,7 +54,7 @@ async function show() {
       playback?.pause();
       view = { ...view, mesh: wear([...chosen, ...wornFiles(wardrobe, worn)]) };
       show();
-    });
+    }, character?.family === "tso");
     const tone = view.tone ?? "lgt";
     showWardrobe($("wardrobe"), wardrobe, { worn, tone, images: chosenImages(view.texture) }, (choice) => {
       playback?.pause();
@@ -65,7 +66,15 @@ async function show() {
       };
       show();
     });
-    const info = await api.info({ open: view.open, anim: view.anim, lod: view.lod });
+    const info = await api.info({ open: view.open, mesh: meshes, anim: view.anim, lod: view.lod });
+    // Values for variables these meshes lack are dropped, not asked for.
+    view.custom = customPairs(info.variables, chosenValues(view.custom));
+    state.toUrl(view);
+    showCustomization($("customization"), info.variables, chosenValues(view.custom), (values) => {
+      playback?.pause();
+      view = { ...view, custom: customPairs(info.variables, values) };
+      show();
+    });
     showFacts($("facts"), info.facts);
     problems.push(...info.warnings);
     showLevels(levels, info.lods, view.lod);
@@ -85,6 +94,7 @@ async function show() {
       tone: view.tone,
       // Images chosen for the wardrobe's sets, by the set's name.
       texture: view.texture,
+      custom: view.custom,
     });
     problems.push(...made.warnings);
     const clips = await scene.load(made.bytes);
@@ -126,6 +136,7 @@ async function show() {
     scene.clear();
     playback.choose({ files: [], skills: [], clips: [] });
     $("blends").replaceChildren();
+    showCustomization($("customization"), [], {}, () => {});
     showMessage($("message"), error.message);
     problems.push(error.message);
     showProblems($("problems"), problems);
@@ -137,7 +148,7 @@ function choose(next) {
   playback?.pause();
   // Another character: its skeleton is drawn only if it has nothing else.
   $("skeleton").checked = false;
-  view = { ...next, frame: 0, lod: 0, blend: [], texture: [], tone: undefined };
+  view = { ...next, frame: 0, lod: 0, blend: [], texture: [], custom: [], tone: undefined };
   show();
 }
 

@@ -13,6 +13,7 @@ export function fromUrl() {
   state.mesh = params.getAll("mesh");
   state.blend = params.getAll("blend");
   state.texture = params.getAll("texture");
+  state.custom = params.getAll("custom");
   // A view without a frame plays its animation; one with a frame shows it.
   state.autoplay = !params.has("frame");
   state.frame = Number.parseInt(state.frame ?? "0", 10) || 0;
@@ -32,6 +33,7 @@ export function toUrl(state) {
   for (const mesh of state.mesh ?? []) params.append("mesh", mesh);
   for (const blend of state.blend ?? []) params.append("blend", blend);
   for (const texture of state.texture ?? []) params.append("texture", texture);
+  for (const custom of state.custom ?? []) params.append("custom", custom);
   history.replaceState(null, "", `?${params}`);
 }
 
