@@ -7,6 +7,7 @@ mod capabilities;
 mod check;
 mod convert;
 mod error;
+mod explain;
 mod gltf;
 mod gltf_in;
 mod info;
@@ -163,6 +164,20 @@ Examples:
   ossuary check humanoid.skel
   ossuary check ../shared/corpus --json | jq -c 'select(.result != \"ok\")'")]
     Check(batch::FilesArgs),
+    /// Show where every value of a file came from: its bytes as annotated
+    /// hex (for text, its lines) with each value's field path, type and
+    /// value; the value holding one byte; or how much of a folder's files
+    /// the layouts describe.
+    #[command(after_help = "\
+Every byte of a binary file (IFF tags, sizes and padding included) belongs to exactly one value;
+in a text file, every line. A file that does not decode gives its error and the bytes around it.
+
+Examples:
+  ossuary explain humanoid.skel
+  ossuary explain all_b.skt --at 0x84
+  ossuary explain body.skn --json > spans.json
+  ossuary explain --coverage ../shared/corpus")]
+    Explain(explain::Args),
     /// Show every character under the paths in a web page: posed, animated
     /// and textured, in 3D, served on 127.0.0.1 until Ctrl-C.
     #[command(after_help = "\
@@ -274,6 +289,7 @@ fn dispatch(context: &mut Context, command: Command) -> Result<bool, CliError> {
         Command::Skin(args) => skin::run(context, args),
         Command::Render(args) => render::run(context, args),
         Command::Check(args) => check::run(context, args),
+        Command::Explain(args) => explain::run(context, args),
         Command::View(args) => view::run(context, args),
         Command::Formats => list_formats::run(context),
     }

@@ -15,7 +15,7 @@ use crate::rig::Rig;
 pub use crate::schema::json::JsonError;
 use crate::schema::text::TextSchema;
 use crate::schema::{
-    json, BinarySchema, Endian, Error, ErrorKind, HasContext, SizeOutput, TypeLayout,
+    json, BinarySchema, Endian, Error, ErrorKind, HasContext, Layout, SizeOutput, TypeLayout,
 };
 
 /// Binary files compare by byte offset; text files by line.
@@ -56,6 +56,99 @@ impl Format {
     pub fn is(&self, other: &Format) -> bool {
         self.name == other.name
     }
+
+    /// A binary format whose file is one `T`: its encoding, decoder, JSON
+    /// reader and reference page all come from `T`, so a registration
+    /// cannot disagree with itself. It has no samples and no conversions;
+    /// set them with struct update syntax
+    /// (`Format { samples, ..Format::binary::<T>(...) }`).
+    pub const fn binary<T>(
+        name: &'static str,
+        title: &'static str,
+        extensions: &'static [&'static str],
+        sniff: fn(&[u8]) -> bool,
+    ) -> Format
+    where
+        T: BinarySchema
+            + HasContext<Context = ()>
+            + Layout
+            + Serialize
+            + DeserializeOwned
+            + Describe
+            + Rig
+            + 'static,
+    {
+        let codec = Codec {
+            encoding: Encoding::Binary,
+            decode: decode_binary::<T>,
+            from_json: binary_from_json::<T>,
+            layout: T::LAYOUT,
+        };
+        codec.registered(name, title, extensions, sniff)
+    }
+
+    /// [`Format::binary`] for a text format whose file is one `T`.
+    pub const fn text<T>(
+        name: &'static str,
+        title: &'static str,
+        extensions: &'static [&'static str],
+        sniff: fn(&[u8]) -> bool,
+    ) -> Format
+    where
+        T: TextSchema
+            + HasContext<Context = ()>
+            + Layout
+            + Serialize
+            + DeserializeOwned
+            + Describe
+            + Rig
+            + 'static,
+    {
+        let codec = Codec {
+            encoding: Encoding::Text,
+            decode: decode_text::<T>,
+            from_json: text_from_json::<T>,
+            layout: T::LAYOUT,
+        };
+        codec.registered(name, title, extensions, sniff)
+    }
+}
+
+/// What a registration takes from its type.
+struct Codec {
+    encoding: Encoding,
+    decode: fn(&[u8]) -> Decoded,
+    from_json: fn(&str) -> Result<Box<dyn Document>, JsonError>,
+    layout: TypeLayout,
+}
+
+impl Codec {
+    /// The registration, without samples or conversions.
+    const fn registered(
+        self,
+        name: &'static str,
+        title: &'static str,
+        extensions: &'static [&'static str],
+        sniff: fn(&[u8]) -> bool,
+    ) -> Format {
+        Format {
+            name,
+            title,
+            extensions,
+            encoding: self.encoding,
+            sniff,
+            decode: self.decode,
+            from_json: self.from_json,
+            layout: self.layout,
+            samples: no_samples,
+            conversions: &[],
+        }
+    }
+}
+
+/// The samples of a format that ships none.
+fn no_samples() -> Vec<Sample> {
+    Vec::new()
 }
 
 /// A lossless conversion from one registered format to another.
@@ -279,6 +372,14 @@ where
     Wrapped::<T, AsText>::boxed(value)
 }
 
+/// `Format::decode` for a text schema type.
+pub fn decode_text<T>(bytes: &[u8]) -> Decoded
+where
+    T: TextSchema + HasContext<Context = ()> + Serialize + Describe + Rig + 'static,
+{
+    Ok(Wrapped::<T, AsText>::boxed(T::from_text(bytes)?))
+}
+
 /// `Format::from_json` for a text schema type.
 pub fn text_from_json<T>(json: &str) -> Result<Box<dyn Document>, JsonError>
 where
@@ -360,6 +461,27 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_registration_by_type_takes_everything_from_the_type() {
+        let binary = Format::binary::<crate::swg::mgn::Mesh>("m", "M", &["m"], |_| false);
+        assert_eq!(binary.encoding, Encoding::Binary);
+        assert_eq!(binary.layout.name, "Mesh");
+        assert!((binary.samples)().is_empty() && binary.conversions.is_empty());
+        let sample = (crate::swg::mgn::FORMAT.samples)().remove(0);
+        let bytes = sample.document.encode().unwrap();
+        let decoded = (binary.decode)(&bytes).unwrap();
+        assert_eq!(decoded.encode().unwrap(), bytes);
+        let json = decoded.to_json().unwrap();
+        assert_eq!((binary.from_json)(&json).unwrap().encode().unwrap(), bytes);
+
+        let text = Format::text::<crate::sims::skn::Skn>("s", "S", &["s"], |_| false);
+        assert_eq!(text.encoding, Encoding::Text);
+        assert_eq!(text.layout.name, "Skn");
+        let sample = (crate::sims::skn::FORMAT.samples)().remove(0);
+        let bytes = sample.document.encode().unwrap();
+        assert_eq!((text.decode)(&bytes).unwrap().encode().unwrap(), bytes);
+    }
 
     #[test]
     fn parents_by_name_resolve_to_the_first_joint_of_that_name() {

@@ -29,6 +29,7 @@ extern crate self as formats;
 pub mod bonespro;
 pub mod capabilities;
 pub mod catalogue;
+pub mod explain;
 pub mod files;
 pub mod format;
 pub mod outcast;

@@ -21,6 +21,8 @@ pub struct FormEnum<'a> {
     /// `crate = "path"`: where the runtime is, when not at `::formats`.
     pub krate: Option<syn::Path>,
     pub doc: String,
+    /// `context(name: Type, ...)`: values the enum's variants pass on.
+    pub params: Vec<attr::ContextParam>,
     pub variants: Vec<Variant<'a>>,
 }
 
@@ -30,6 +32,10 @@ pub struct Variant<'a> {
     pub doc: String,
     /// The form or chunk the variant wraps its value in, if it names one.
     pub frame: Option<Frame>,
+    /// `context(...)`: what the variant passes to its value, constants
+    /// (`version = 2u16`, so a version gates what its form may hold) or
+    /// the enum's own parameters.
+    pub pass: Vec<attr::ContextArg>,
 }
 
 /// An IFF form of a type, or a chunk with a tag.
@@ -138,13 +144,6 @@ impl<'a> FormEnum<'a> {
                     "a type's `check` applies to structs: check the variants' values instead",
                 ));
             }
-            if let Some(context) = &attrs.context {
-                errors.push(syn::Error::new(
-                    context.span,
-                    "an enum of IFF elements takes no `context`; an enum chosen by a context \
-                     value names it with `select = param`",
-                ));
-            }
         }
         if data.variants.is_empty() {
             errors.push(syn::Error::new_spanned(
@@ -152,16 +151,52 @@ impl<'a> FormEnum<'a> {
                 "an enum of IFF elements needs at least one variant",
             ));
         }
-        let variants = data
+        let params: Vec<attr::ContextParam> = attrs
+            .as_ref()
+            .and_then(|attrs| attrs.context.as_ref())
+            .map_or_else(Vec::new, |context| context.value.clone());
+        let variants: Vec<Variant> = data
             .variants
             .iter()
             .filter_map(|variant| errors.take(Variant::from_variant(variant)))
             .collect();
+        for name in variants
+            .iter()
+            .flat_map(|variant| &variant.pass)
+            .filter_map(|arg| arg.value.name())
+        {
+            if !params.iter().any(|param| &param.ident == name) {
+                errors.push(syn::Error::new(
+                    name.span(),
+                    format!(
+                        "a variant of an enum of IFF elements passes constants or the enum's own \
+                         context parameters; `{name}` is none of its parameters"
+                    ),
+                ));
+            }
+        }
+        for param in &params {
+            let passed = variants
+                .iter()
+                .flat_map(|variant| &variant.pass)
+                .any(|arg| arg.value.name() == Some(&param.ident));
+            if !passed {
+                errors.push(syn::Error::new(
+                    param.ident.span(),
+                    format!(
+                        "context parameter `{}` is never used: an enum of IFF elements passes its \
+                         parameters to its variants' values (`context({})` on a variant)",
+                        param.ident, param.ident
+                    ),
+                ));
+            }
+        }
         errors.finish()?;
         Ok(FormEnum {
             ident: &input.ident,
             krate: attrs.and_then(|attrs| attrs.krate).map(|krate| krate.value),
             doc: doc_comment(&input.attrs),
+            params,
             variants,
         })
     }
@@ -249,13 +284,13 @@ impl<'a> Variant<'a> {
             attrs.when.as_ref().map(|when| when.span),
             attrs.other,
             attrs.keyword.as_ref().map(|keyword| keyword.span),
-            attrs.pass.as_ref().map(|pass| pass.span),
         ];
         if let Some(span) = stray.into_iter().flatten().next() {
             return Err(syn::Error::new(
                 span,
                 "a variant of an enum of IFF elements is chosen by the next tag: it takes only \
-                 `form = \"TYPE\"` or `chunk = \"TAG\"`, to wrap its value in one",
+                 `form = \"TYPE\"` or `chunk = \"TAG\"`, to wrap its value in one, and \
+                 `context(...)`, to pass its value constants",
             ));
         }
         let frame = match (&attrs.form, &attrs.chunk) {
@@ -273,6 +308,7 @@ impl<'a> Variant<'a> {
                 ty: &field.ty,
                 doc: doc_comment(&variant.attrs),
                 frame,
+                pass: attrs.pass.map_or_else(Vec::new, |pass| pass.value),
             }),
             _ => Err(syn::Error::new_spanned(
                 variant,

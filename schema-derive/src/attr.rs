@@ -85,6 +85,9 @@ pub struct ContextArg {
 pub enum ContextValue {
     /// An earlier field or one of the enclosing type's own parameters.
     Name(Ident),
+    /// `len(list)`: how many elements an earlier list field (or a
+    /// parameter) holds, as a `usize`; 0 for an absent `Option`.
+    Len(Ident),
     /// Any other expression (a path such as `Endian::Big`, a literal):
     /// the same value whatever the file holds.
     Constant(Box<Expr>),
@@ -94,6 +97,7 @@ impl std::fmt::Display for ContextValue {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             ContextValue::Name(name) => write!(f, "{name}"),
+            ContextValue::Len(list) => write!(f, "len({list})"),
             ContextValue::Constant(constant) => {
                 let text = quote::ToTokens::to_token_stream(constant).to_string();
                 f.write_str(&text.replace(" :: ", "::"))
@@ -106,7 +110,7 @@ impl ContextValue {
     /// The field or parameter passed, if a name is.
     pub fn name(&self) -> Option<&Ident> {
         match self {
-            ContextValue::Name(name) => Some(name),
+            ContextValue::Name(name) | ContextValue::Len(name) => Some(name),
             ContextValue::Constant(_) => None,
         }
     }
@@ -409,7 +413,21 @@ fn parse_params(meta: &ParseNestedMeta) -> syn::Result<Vec<ContextParam>> {
     Ok(params.into_iter().collect())
 }
 
-/// `context(records = count, mode)`.
+/// The list `len(list)` names, for a call of that form.
+fn len_of(call: &syn::ExprCall) -> Option<Ident> {
+    let Expr::Path(function) = call.func.as_ref() else {
+        return None;
+    };
+    if !function.path.is_ident("len") || call.args.len() != 1 {
+        return None;
+    }
+    match call.args.first() {
+        Some(Expr::Path(list)) if list.qself.is_none() => list.path.get_ident().cloned(),
+        _ => None,
+    }
+}
+
+/// `context(records = count, mode, vertices = len(positions))`.
 fn parse_args(meta: &ParseNestedMeta) -> syn::Result<Vec<ContextArg>> {
     let content;
     syn::parenthesized!(content in meta.input);
@@ -426,6 +444,10 @@ fn parse_args(meta: &ParseNestedMeta) -> syn::Result<Vec<ContextArg>> {
                             None => ContextValue::Constant(Box::new(Expr::Path(path))),
                         }
                     }
+                    Expr::Call(call) => match len_of(&call) {
+                        Some(list) => ContextValue::Len(list),
+                        None => ContextValue::Constant(Box::new(Expr::Call(call))),
+                    },
                     constant => ContextValue::Constant(Box::new(constant)),
                 }
             } else {

@@ -4,7 +4,7 @@
 use syn::Ident;
 
 use crate::ast::{is_named, Container, Errors, Field};
-use crate::attr::{ByteOrder, Check, ContextArg, ContextParam, Presence, Repeat};
+use crate::attr::{ByteOrder, Check, ContextArg, ContextParam, ContextValue, Presence, Repeat};
 
 /// Where a name used in an attribute (`count = n`, `present_if = f`,
 /// `context(p = v)`) finds its value.
@@ -158,8 +158,25 @@ pub fn checks_with(field: &Field, name: &Ident) -> bool {
         .is_some_and(|check| check.value.args.contains(name))
 }
 
+/// Whether every use of `name` by the fields is `len(name)`: the test then
+/// draws the list first, whatever its shape, by its own strategy.
+pub fn used_for_len_only(fields: &[Field], name: &Ident) -> bool {
+    fields.iter().all(|field| {
+        let attrs = &field.attrs;
+        let counted = matches!(&attrs.repeat, Some(repeat) if matches!(&repeat.value, Repeat::Count(count) if count == name));
+        let flagged = matches!(&attrs.presence, Some(presence) if matches!(&presence.value, Presence::If(condition) if condition.reads(name)));
+        let passed_whole = attrs.pass.as_ref().is_some_and(|pass| {
+            pass.value
+                .iter()
+                .any(|arg| matches!(&arg.value, ContextValue::Name(passed) if passed == name))
+        });
+        !(counted || flagged || passed_whole)
+    })
+}
+
 /// A field whose value later fields use (as a flag or a context value) is
-/// drawn first by the generated test, on its own: it must be a plain value.
+/// drawn first by the generated test, on its own: it must be a plain value
+/// (or a list only its length is taken of, `len(list)`).
 pub fn check_used_fields(container: &Container) -> syn::Result<()> {
     let mut errors = Errors::default();
     for (index, field) in container.fields.iter().enumerate() {
@@ -173,7 +190,9 @@ pub fn check_used_fields(container: &Container) -> syn::Result<()> {
             || attrs.presence.is_some()
             || attrs.with.is_some()
             || attrs.pass.is_some();
-        if used && shaped && !is_named(field.ty, "Count") {
+        let later = container.fields.get(index + 1..).unwrap_or_default();
+        if used && shaped && !is_named(field.ty, "Count") && !used_for_len_only(later, field.ident)
+        {
             errors.push(syn::Error::new(
                 field.ident.span(),
                 format!(

@@ -113,8 +113,12 @@ where
 {
     check_count(input, count, min_size)?;
     let mut elements = Vec::with_capacity(count);
+    let recording = crate::map::recording();
     for index in 0..count {
-        match read_one(input) {
+        let entered = crate::map::enter_if(recording, Segment::Index(index));
+        let read = read_one(input);
+        drop(entered);
+        match read {
             Ok(element) => push_within_capacity(&mut elements, element)?,
             Err(error) => return Err(error.within(Segment::Index(index))),
         }
@@ -183,8 +187,12 @@ pub fn read_elements<T: Decode, I: Input>(
         }
     }
     let mut elements = Vec::with_capacity(count);
+    let recording = crate::map::recording();
     for index in 0..count {
-        match T::decode_input(input, endian, context) {
+        let entered = crate::map::enter_if(recording, Segment::Index(index));
+        let read = T::decode_input(input, endian, context);
+        drop(entered);
+        match read {
             Ok(element) => push_within_capacity(&mut elements, element)?,
             Err(error) => return Err(error.within(Segment::Index(index))),
         }
@@ -238,6 +246,35 @@ pub fn count_as<T: TryFrom<usize>>(name: &'static str, count: usize) -> Result<T
     })
 }
 
+/// A list whose length a type passes as context
+/// (`context(vertices = len(positions))`): an absent one has none.
+pub trait ListLen {
+    fn list_len(&self) -> usize;
+}
+
+impl<T> ListLen for Vec<T> {
+    fn list_len(&self) -> usize {
+        self.len()
+    }
+}
+
+impl<T, const N: usize> ListLen for [T; N] {
+    fn list_len(&self) -> usize {
+        N
+    }
+}
+
+impl<L: ListLen> ListLen for Option<L> {
+    fn list_len(&self) -> usize {
+        self.as_ref().map_or(0, ListLen::list_len)
+    }
+}
+
+/// The length `len(list)` passes as context.
+pub fn list_len<L: ListLen>(list: &L) -> usize {
+    list.list_len()
+}
+
 /// A collection counted by a value it does not store (the context's) must
 /// hold exactly that many entries.
 pub fn check_len(len: usize, count_name: &'static str, count: usize) -> Result<(), Error> {
@@ -251,6 +288,24 @@ pub fn check_len(len: usize, count_name: &'static str, count: usize) -> Result<(
     }))
 }
 
+/// [`read_to_end`] for elements of a schema type: plain ones (numbers,
+/// vertices) in one run after one bounds check when the bytes left are a
+/// whole number of them, as [`read_elements`] reads a counted list.
+pub fn read_elements_to_end<T: Decode, I: Input>(
+    input: &mut I,
+    endian: Endian,
+    context: &T::Context,
+) -> Result<Vec<T>, Error> {
+    if let Some(size) = T::PLAIN_SIZE.and_then(|size| u64::try_from(size).ok()) {
+        let left = input.remaining()?;
+        let whole = size > 0 && left % size == 0;
+        if let (true, Ok(count)) = (whole, usize::try_from(left / size.max(1))) {
+            return read_elements(input, count, endian, context);
+        }
+    }
+    read_to_end(input, |input| T::decode_input(input, endian, context))
+}
+
 /// Reads elements until the input ends: the file's end, or the enclosing
 /// chunk's. Each element must take at least one byte, so the list ends.
 pub fn read_to_end<T, I, F>(input: &mut I, mut read_one: F) -> Result<Vec<T>, Error>
@@ -259,10 +314,13 @@ where
     F: FnMut(&mut I) -> Result<T, Error>,
 {
     let mut elements = Vec::new();
+    let recording = crate::map::recording();
     while input.remaining()? > 0 {
         let start = input.position()?;
         let index = elements.len();
+        let entered = crate::map::enter_if(recording, Segment::Index(index));
         let element = read_one(input).map_err(|e| e.within(Segment::Index(index)))?;
+        drop(entered);
         if input.position()? == start {
             return Err(
                 Error::at_byte(start, ErrorKind::EmptyElement).within(Segment::Index(index))

@@ -465,3 +465,67 @@ fn a_count_passes_its_value_as_context_both_ways() {
     written.corners[0].vertex = 2;
     assert_eq!(written.to_bytes().unwrap_err().to_string(), message);
 }
+
+/// A chunk of indices into a list the form holds elsewhere.
+#[derive(Debug, Clone, PartialEq, Schema)]
+#[schema(little, chunk = "IDX ", context(len: usize))]
+struct Indices {
+    #[schema(to_end, check = all_below(len))]
+    indices: Vec<u16>,
+}
+
+fn all_below(indices: &[u16], len: &usize) -> Result<(), crate::Refusal> {
+    match indices.iter().position(|&index| usize::from(index) >= *len) {
+        Some(at) => Err(crate::Refusal::at_element(
+            at,
+            format!("not one of the {len}"),
+        )),
+        None => Ok(()),
+    }
+}
+
+/// An enum of chunks passing its own parameter on to a variant.
+#[derive(Debug, Clone, PartialEq, Schema)]
+#[schema(context(len: usize))]
+enum Part {
+    #[schema(context(len))]
+    Indices(Indices),
+}
+
+/// A form whose optional list's length (none when absent) its parts check
+/// their indices against.
+#[derive(Debug, Clone, PartialEq, Schema)]
+#[schema(little, form = "LIST")]
+struct Listing {
+    #[schema(chunk = "ITEM", prefix = u8)]
+    items: Option<Vec<u8>>,
+    #[schema(to_end, context(len = len(items)))]
+    parts: Vec<Part>,
+}
+
+#[test]
+fn an_enum_of_chunks_passes_its_parameter_and_a_length_counts_an_absent_list_as_none() {
+    let bytes = b"FORM\0\0\0\x1bLISTITEM\0\0\0\x03\x02\x07\x08IDX \0\0\0\x04\x01\0\x02\0";
+    let error = Listing::from_bytes(bytes).unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "byte 33: LIST/IDX [0][1]: not one of the 2"
+    );
+    let mut fixed = bytes.to_vec();
+    fixed[33] = 0;
+    let listing = Listing::from_bytes(&fixed).unwrap();
+    assert_eq!(listing.to_bytes().unwrap(), fixed);
+    // Without the list, every index is out of range.
+    let empty = Listing {
+        items: None,
+        parts: listing.parts,
+    };
+    assert_eq!(
+        empty.to_bytes().unwrap_err().to_string(),
+        "byte 20: LIST/IDX [0][0]: not one of the 0"
+    );
+    assert_eq!(
+        Part::LAYOUT.context.first().map(|param| param.name),
+        Some("len")
+    );
+}

@@ -27,6 +27,7 @@ use super::io::read_array;
 use super::{
     Decode, Encode, Endian, Error, ErrorKind, HasContext, Input, Output, RawString, Segment,
 };
+use crate::map;
 
 /// The tag every form starts with.
 const FORM: [u8; 4] = *b"FORM";
@@ -172,8 +173,31 @@ where
             },
         ));
     }
+    let muted = map::mute();
     let size = read_size(input).map_err(|e| e.within(Segment::Chunk(tag)))?;
+    drop(muted);
+    let _entered = map::enter(Segment::Chunk(tag));
+    if map::recording() {
+        note_header(
+            start,
+            &[
+                ("chunk tag", 4, tag_text(tag)),
+                ("chunk size", 4, size.to_string()),
+            ],
+        );
+    }
     read_bounded(input, size, read_payload).map_err(|e| e.within(Segment::Chunk(tag)))
+}
+
+/// Notes a header's parts in the byte map, one after another from `start`:
+/// what each is, its length and its value (asked for only when recording).
+#[cold]
+fn note_header(start: u64, parts: &[(&'static str, u64, String)]) {
+    let mut at = start;
+    for (what, len, value) in parts {
+        map::note(at, at + len, what, map::SpanKind::Header, || value.clone());
+        at += len;
+    }
 }
 
 /// Reads a `FORM` of type `form_type`; `read_children` sees an input ending
@@ -188,7 +212,9 @@ where
     F: FnOnce(&mut I::Narrowed<'s>) -> Result<T, Error>,
 {
     let start = input.position()?;
+    let muted = map::mute();
     let (found, size) = read_form_header(input)?;
+    drop(muted);
     if found != form_type {
         return Err(Error::at_byte(
             start + CHUNK_HEADER_SIZE,
@@ -197,6 +223,17 @@ where
                 found: format!("FORM {}", tag_text(found)),
             },
         ));
+    }
+    let _entered = map::enter(Segment::Chunk(form_type));
+    if map::recording() {
+        note_header(
+            start,
+            &[
+                ("FORM tag", 4, tag_text(FORM)),
+                ("FORM size", 4, size.to_string()),
+                ("form type", 4, tag_text(form_type)),
+            ],
+        );
     }
     read_bounded(input, size - 4, read_children).map_err(|e| e.within(Segment::Chunk(form_type)))
 }
@@ -280,6 +317,7 @@ pub fn unknown_element<I: Input>(input: &mut I, found: Option<Start>, known: &[S
 /// The type of the `FORM` at the input's position, which is left unchanged:
 /// enums of forms choose their variant by it.
 pub fn peek_form_type<I: Input>(input: &mut I) -> Result<[u8; 4], Error> {
+    let _muted = map::mute();
     let start = input.position()?;
     let (form_type, _) = read_form_header(input)?;
     input.seek_to(start)?;
@@ -445,8 +483,10 @@ impl Decode for RawChunk {
 
     fn decode_input<I: Input>(input: &mut I, _: Endian, _: &()) -> Result<Self, Error> {
         let start = input.position()?;
+        let muted = map::mute();
         let tag = input.read_array::<4>()?;
         let size = read_size(input)?;
+        drop(muted);
         if tag == FORM && size < 4 {
             return Err(Error::at_byte(
                 start + 4,
@@ -454,6 +494,13 @@ impl Decode for RawChunk {
             ));
         }
         let data = input.read_bytes(size)?;
+        map::note(
+            start,
+            start + CHUNK_HEADER_SIZE + size,
+            "RawChunk",
+            map::SpanKind::Opaque,
+            || format!("{} ({size} bytes kept as found)", tag_text(tag)),
+        );
         Ok(RawChunk { tag, data })
     }
 }

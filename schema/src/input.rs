@@ -298,6 +298,10 @@ impl<'data> Input for SliceInput<'data> {
 
     #[inline]
     fn read_plain<T>(&mut self, size: usize, decode: impl FnOnce(&[u8]) -> Option<T>) -> Option<T> {
+        // The byte map sees values one by one.
+        if crate::map::recording() {
+            return None;
+        }
         let value = decode(self.rest().get(..size)?)?;
         self.position += size;
         Some(value)

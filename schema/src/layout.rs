@@ -58,6 +58,14 @@ pub struct FieldLayout {
     pub chunk: Option<&'static str>,
     /// Offset from the start of the type, when every earlier field has a fixed size.
     pub offset: Option<u64>,
+    /// For a list or an array: the size of each element, when every
+    /// element has the same.
+    pub element_size: Option<u64>,
+    /// For a list or an array: where its first element starts, from the
+    /// field's first byte (after a count stored before them), when fixed.
+    pub elements_offset: Option<u64>,
+    /// For a list of arrays: the size of each array's elements, when fixed.
+    pub inner_element_size: Option<u64>,
     pub doc: &'static str,
     /// The layout of the schema type the field holds (the element type of a
     /// collection, option or array included); none for numbers and strings.

@@ -7,7 +7,8 @@
 //! [`BinarySchema`] (`from_bytes`, `to_bytes`, `read_from`, `write_to`).
 //! Text layouts have their counterparts in [`text`]. Reading and writing,
 //! binary and text, fail with one [`Error`]; [`json`] moves values to and
-//! from JSON with every float kept bit for bit.
+//! from JSON with every float kept bit for bit; [`map`] records, when
+//! asked, where every value a reader read came from (the byte map).
 //!
 //! The helpers the expansions call are not part of this API: they are
 //! reached through the crate's hidden `__private` module.
@@ -33,7 +34,7 @@
 //! | `text`, `one_line` | a text layout (see [`text`]) |
 //! | `context(name: Type, ...)` | values the type needs from the type holding it; generates a `<Type>Context` struct with those public fields |
 //! | `crate = "path"` | where the runtime is, when not at `::schema` (for `schema::Schema`) or `::formats` (for `schema::Schema`) |
-//! | `check = path` | once every field is read, `path(&value)` must return `Ok`, else [`Refusal`] is an error at the value's first byte (or as many bytes on as it says) with the place it names: a rule across fields; the writer checks it too, before writing |
+//! | `check = path` | once every field is read, `path(&value)` must return `Ok`, else [`Refusal`] is an error at the place it names (a field, then indices and fields inside it: the runtime finds its byte from where the field began and the layout's fixed sizes), else at the value's first byte (or as many bytes on as it says): a rule across fields; the writer checks it too, once every field is written, with the same error |
 //!
 //! On a field:
 //!
@@ -47,14 +48,14 @@
 //! | `to_end` | `Vec<T>` | elements until the input ends: the file, or the enclosing chunk |
 //! | `flag = u8` | `Option<T>` | 0 or 1, then the value when 1 |
 //! | `present_if = EXPR` | `Option<T>` | the value when the condition holds: a boolean expression over earlier fields and context parameters (`version >= 300`, `flags & 4 != 0`, `mode == Mode::Bones`; a bare name: it is not 0); writing a value whose presence disagrees is an error naming the field |
-//! | `check = path(a, b)` | any value, or a binary `Count<_>` (given as a `usize`, checked before the elements it counts are read) | nothing more: once read, `path(&value, &a, &b)` must return `Ok`, else [`Refusal`] is an error at the value's first byte with its field path; the writer checks it too, before writing the value, and refuses with the same error |
+//! | `check = path(a, b)` | any value, or a binary `Count<_>` (given as a `usize`, checked before the elements it counts are read) | nothing more: once read, `path(&value, &a, &b)` must return `Ok`, else [`Refusal`] is an error at the value's first byte with its field path (a refused element of a list or array, and a field inside it, at its own byte when the elements have one size); the writer checks it too (binary: before writing the value; text: once written, at the same line and column), and refuses with the same error |
 //! | `magic = 1u32`, `magic = b"TAG"` | [`Magic`] | a constant |
 //! | `chunk = "TAG"` | any | an IFF chunk holding the field; fields in a row naming one tag share one chunk (`INFO` holding several counts) |
 //! | `form = "TYPE"` | any | an IFF `FORM` of this type whose children the field is (a list of forms or chunks) |
 //! | nothing | `Option<T>`, in IFF | the value when the next child begins as it does: the field's chunk or form, or `T` itself (a form, a chunk, an enum of them); nothing at the end of the enclosing form |
 //! | `to_end` | `Vec<`[`RawChunk`]`>` | every child left in the form, kept as it is, in order |
 //! | `with = path` | any | `path::read`/`write`/`strategy` do it; `context(...)` values are passed to them as extra arguments, in the order written |
-//! | `context(param = name, ...)` | a type with context | passes an earlier field's value or one of the type's own parameters (`context(param)` passes the value of the same name; a `Count<_>` field passes its count, as the parameter's integer type), or a constant (`context(order = Endian::Big)`: any expression but a bare name); a list passes the same context to every element |
+//! | `context(param = name, ...)` | a type with context | passes an earlier field's value or one of the type's own parameters (`context(param)` passes the value of the same name; a `Count<_>` field passes its count, as the parameter's integer type), a list's length (`len(list)`, a `usize`; 0 for an absent `Option`; see [`ListLen`]), or a constant (`context(order = Endian::Big)`: any expression but a bare name); a list passes the same context to every element |
 //!
 //! An enum is chosen by one of:
 //!
@@ -63,7 +64,7 @@
 //! | `little, tag = u8` | `when = 0xFF`, or `other` (holds the tag itself) | the tag, then the variant's value |
 //! | `little, context(mode: u8), select = mode` (or `text, ...`) | `when = 1` (any expression of the parameter's type) | the variant's value alone: the context chose it |
 //! | `text` | `keyword = "Mesh (absolute)"` (unit variants) | a line spelling the phrase, quoted or not |
-//! | nothing | nothing, each variant holding a `form` or `chunk` struct; or `form = "TYPE"` or `chunk = "TAG"`, wrapping a struct of fields (versions sharing one layout) | the `FORM` or chunk, chosen by its type or tag |
+//! | nothing (or `context(name: Type)`, values its variants pass on) | nothing, each variant holding a `form` or `chunk` struct; or `form = "TYPE"` or `chunk = "TAG"`, wrapping a struct of fields (versions sharing one layout); `context(version = 2u16)` passes the value constants or the enum's parameters (a version gates its chunks) | the `FORM` or chunk, chosen by its type or tag |
 //!
 //! A count whose collections are all absent options must be 0 (so that
 //! the file writes back the same).
@@ -92,6 +93,7 @@ pub(crate) mod input;
 pub mod io;
 pub mod json;
 mod layout;
+pub mod map;
 pub(crate) mod markers;
 pub(crate) mod output;
 mod pages;
@@ -112,6 +114,7 @@ use std::io::{Read, Seek, Write};
 
 pub use binrw::Endian;
 pub use check::{checked_at_byte, without_checks, Refusal};
+pub use collection::ListLen;
 pub use error::{printable, quoted, Error, ErrorKind, FieldPath, Position, Segment};
 pub use iff::RawChunk;
 pub use input::{Input, SliceInput};
@@ -158,6 +161,12 @@ pub trait Decode: HasContext + Sized {
     /// The layout a field holding this type refers to: the type's own when
     /// `#[derive(Schema)]` made it, none for numbers and strings.
     const NESTED_LAYOUT: Option<fn() -> TypeLayout> = None;
+    /// For an array: the size of each element, when fixed (a `check`'s
+    /// refusal of one element is placed by it).
+    const ELEMENT_SIZE: Option<u64> = None;
+    /// For a derived IFF form or chunk: its form type or chunk tag, which
+    /// names an element of a list of them in error paths.
+    const IFF_TAG: Option<[u8; 4]> = None;
 
     /// `Some(size)` when the type is plain: every encoding takes `size`
     /// bytes, needs no context, and every bit pattern is a value (numbers,
@@ -323,14 +332,16 @@ pub trait BinarySchema: Decode + Encode {
 pub mod __private {
     pub use binrw;
 
-    pub use crate::check::{checked_at_byte, checking};
+    pub use crate::check::{
+        checked_at_byte, checked_elements_at_byte, checked_fields_at_byte, checking, Elements,
+    };
     pub use crate::choice::{
         tag_taken, unknown_selector, unknown_tag, unknown_text_selector, variant_disagrees,
     };
     pub use crate::collection::{
-        check_condition, check_len, check_presence, context_len, count_as, encode_each, read_count,
-        read_elements, read_flagged, read_to_end, read_vec, shared_len, write_count, write_each,
-        write_flagged, FlagInt,
+        check_condition, check_len, check_presence, context_len, count_as, encode_each, list_len,
+        read_count, read_elements, read_elements_to_end, read_flagged, read_to_end, read_vec,
+        shared_len, write_count, write_each, write_flagged, FlagInt,
     };
     pub use crate::iff::{
         check_absent_count, next_is, next_is_element, peek_form_type, peek_start, read_chunk,
@@ -338,6 +349,7 @@ pub mod __private {
         IffStart, Start, CHUNK_HEADER_SIZE, FORM_HEADER_SIZE,
     };
     pub use crate::input::{decode_plain_next, read_plain_run};
+    pub use crate::map::{enter as map_enter, read_custom};
     pub use crate::markers::{read_magic, write_magic, ByteOrderParam, CountField, NoContext};
     pub use crate::output::{encode_plain_next, write_plain_run};
     pub use crate::size::{add_fixed, add_min, add_plain, lesser_min};
@@ -347,7 +359,7 @@ pub mod __private {
     };
     #[cfg(any(test, feature = "testing"))]
     pub use crate::testing::{self, proptest};
-    pub use crate::text::checks::checked;
+    pub use crate::text::checks::{checked, checked_written};
     pub use crate::text::forms::{
         read_angle_bracketed, read_comment, read_keywords, read_line_string, read_or_none,
         read_token_line, read_vector, write_angle_bracketed, write_comment, write_keywords,

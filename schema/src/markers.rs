@@ -76,7 +76,15 @@ where
     I: Input,
 {
     let at = input.position()?;
+    let muted = crate::map::mute();
     let found = T::decode_input(input, endian, &())?;
+    drop(muted);
+    if crate::map::recording() {
+        let end = input.position()?;
+        crate::map::note(at, end, "constant", crate::map::SpanKind::Field, || {
+            format!("{found:?}")
+        });
+    }
     if &found != expected {
         return Err(Error::at_byte(
             at,

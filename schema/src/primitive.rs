@@ -5,6 +5,8 @@ use std::io::{Read, Seek, Write};
 
 use arrayvec::ArrayVec;
 
+use crate::map::SpanKind;
+
 use super::{
     Decode, Encode, Endian, Error, ErrorKind, HasContext, Input, Output, Segment, TypeLayout,
 };
@@ -18,6 +20,26 @@ trait FromEndianBytes {
 #[inline]
 fn from_bytes<T: FromEndianBytes>(bytes: T::Bytes, endian: Endian) -> T {
     T::from_endian_bytes(bytes, endian)
+}
+
+/// A number read while the byte map records: noted as a span.
+#[cold]
+#[inline(never)]
+fn decode_noted<T, I, const N: usize>(
+    input: &mut I,
+    endian: Endian,
+    type_name: &'static str,
+) -> Result<T, Error>
+where
+    T: FromEndianBytes<Bytes = [u8; N]> + std::fmt::Debug,
+    I: Input,
+{
+    let start = input.position()?;
+    let value: T = from_bytes(input.read_array()?, endian);
+    crate::map::note(start, start + N as u64, type_name, SpanKind::Field, || {
+        format!("{value:?}")
+    });
+    Ok(value)
 }
 
 macro_rules! number {
@@ -48,6 +70,9 @@ macro_rules! number {
 
             #[inline]
             fn decode_input<I: Input>(input: &mut I, endian: Endian, _: &()) -> Result<Self, Error> {
+                if crate::map::recording() {
+                    return decode_noted(input, endian, stringify!($ty));
+                }
                 Ok(from_bytes(input.read_array()?, endian))
             }
 
@@ -114,6 +139,7 @@ impl<T: Decode, const N: usize> Decode for [T; N] {
         None => None,
     };
     const NESTED_LAYOUT: Option<fn() -> TypeLayout> = T::NESTED_LAYOUT;
+    const ELEMENT_SIZE: Option<u64> = T::FIXED_SIZE;
     const PLAIN_SIZE: Option<usize> = match T::PLAIN_SIZE {
         Some(size) => size.checked_mul(N),
         None => None,
@@ -139,7 +165,9 @@ impl<T: Decode, const N: usize> Decode for [T; N] {
             }
         }
         let mut elements = ArrayVec::<T, N>::new();
+        let recording = crate::map::recording();
         for index in 0..N {
+            let _entered = crate::map::enter_if(recording, Segment::Index(index));
             let element = T::decode_input(input, endian, context)
                 .map_err(|e| e.within(Segment::Index(index)))?;
             elements.try_push(element).map_err(|_| array_overflow())?;

@@ -485,7 +485,11 @@
 //!
 //! ## `check` on a list
 //!
-//! A refusal may name the element at fault.
+//! A refusal may name the element at fault
+//! ([`Refusal::at_element`](crate::Refusal::at_element)), and a field
+//! inside it ([`Refusal::inside`](crate::Refusal::inside)): the error is
+//! at that element's byte, or that field's, when the elements have one
+//! size; the runtime counts it from the layout.
 //!
 //! ```
 //! # use schema::{BinarySchema, Refusal};
@@ -505,17 +509,53 @@
 //! }
 //!
 //! let error = Keys::from_bytes(&[3, 1, 5, 4]).unwrap_err();
-//! assert_eq!(error.to_string(), "byte 0: times[2]: times must ascend");
+//! assert_eq!(error.to_string(), "byte 3: times[2]: times must ascend");
+//! ```
+//!
+//! ```
+//! # use schema::{BinarySchema, Refusal, Segment};
+//! # use schema::Schema;
+//! #[derive(Debug, PartialEq, Schema)]
+//! #[schema(little)]
+//! struct Binding {
+//!     weight: u16,
+//!     bone: u8,
+//! }
+//!
+//! #[derive(Debug, PartialEq, Schema)]
+//! #[schema(little)]
+//! struct Skin {
+//!     bone_count: u8,
+//!     #[schema(prefix = u8, check = name_bones(bone_count))]
+//!     bindings: Vec<Binding>,
+//! }
+//!
+//! fn name_bones(bindings: &[Binding], bones: &u8) -> Result<(), Refusal> {
+//!     match bindings.iter().position(|binding| binding.bone >= *bones) {
+//!         Some(at) => Err(Refusal::at_element(at, "no such bone").inside([Segment::Field("bone")])),
+//!         None => Ok(()),
+//!     }
+//! }
+//!
+//! // Two bones; the second binding's bone (at byte 2 + 3 + 2) is bone 4.
+//! let bytes = [2, 2, 0, 0, 1, 0, 0, 4];
+//! assert_eq!(
+//!     Skin::from_bytes(&bytes).unwrap_err().to_string(),
+//!     "byte 7: bindings[1].bone: no such bone"
+//! );
 //! ```
 //!
 //! ## `check = function` on a type
 //!
 //! A rule across fields, such as indices into a list that is read after
 //! them: on the struct, `check = path` runs `path(&value)` once every field
-//! is read. A refusal names the place inside the value with
-//! [`Refusal::inside`](crate::Refusal::inside) and points at its
-//! bytes with [`bytes_in`](crate::Refusal::bytes_in), counted from
-//! the value's first byte (in text, it is at the record's first token).
+//! is read (and the writer once every field is written). A refusal names
+//! the place inside the value with
+//! [`Refusal::inside`](crate::Refusal::inside), a field first: the
+//! error is at that place's bytes, which the runtime finds from where the
+//! field began and the fixed sizes within it (else at the value's first
+//! byte, or as many bytes on as [`bytes_in`](crate::Refusal::bytes_in)
+//! says; in text, at the record's first token).
 //!
 //! ```
 //! # use schema::{BinarySchema, Refusal, Segment};
@@ -534,10 +574,7 @@
 //!         for (end, &point) in ends.iter().enumerate() {
 //!             if usize::from(point) >= wire.points.len() {
 //!                 let place = [Segment::Field("edges"), Segment::Index(edge), Segment::Index(end)];
-//!                 let byte = 1 + 2 * edge as u64 + end as u64;
-//!                 return Err(Refusal::new(format!("point {point} is past the points"))
-//!                     .inside(place)
-//!                     .bytes_in(byte));
+//!                 return Err(Refusal::new(format!("point {point} is past the points")).inside(place));
 //!             }
 //!         }
 //!     }
@@ -548,6 +585,9 @@
 //! let error = Wire::from_bytes(&[1, 0, 2, 2, 7, 9]).unwrap_err();
 //! assert_eq!(error.to_string(), "byte 2: edges[0][1]: point 2 is past the points");
 //! assert!(Wire::from_bytes(&[1, 0, 1, 2, 7, 9]).is_ok());
+//! // The writer refuses it too, at the same byte.
+//! let wire = Wire { edges: vec![[0, 2]], points: vec![7, 9] };
+//! assert_eq!(wire.to_bytes().unwrap_err().to_string(), error.to_string());
 //! ```
 //!
 //! ## `with = module`
@@ -660,6 +700,46 @@
 //! assert_eq!(
 //!     Mesh::from_bytes(&bytes).unwrap_err().to_string(),
 //!     "byte 12: faces[0].corners[1]: not one of the 1 vertices"
+//! );
+//! ```
+//!
+//! ## `len(list)`: a list's length as context
+//!
+//! `context(param = len(list))` passes how many elements an earlier list
+//! holds (0 for an absent `Option`), as a `usize`: a nested type can check
+//! its indices into that list. A type of one's own can say what its length
+//! is by implementing [`ListLen`](crate::ListLen).
+//!
+//! ```
+//! # use schema::{BinarySchema, Refusal};
+//! # use schema::Schema;
+//! #[derive(Debug, PartialEq, Schema)]
+//! #[schema(little, context(points: usize))]
+//! struct Edge {
+//!     #[schema(check = among(points))]
+//!     ends: [u8; 2],
+//! }
+//!
+//! fn among(ends: &[u8; 2], points: &usize) -> Result<(), Refusal> {
+//!     match ends.iter().position(|&end| usize::from(end) >= *points) {
+//!         Some(at) => Err(Refusal::at_element(at, format!("not one of the {points} points"))),
+//!         None => Ok(()),
+//!     }
+//! }
+//!
+//! #[derive(Debug, PartialEq, Schema)]
+//! #[schema(little)]
+//! struct Wire {
+//!     #[schema(prefix = u8)]
+//!     points: Vec<i8>,
+//!     #[schema(prefix = u8, context(points = len(points)))]
+//!     edges: Vec<Edge>,
+//! }
+//!
+//! assert!(Wire::from_bytes(&[2, 7, 9, 1, 0, 1]).is_ok());
+//! assert_eq!(
+//!     Wire::from_bytes(&[2, 7, 9, 1, 0, 2]).unwrap_err().to_string(),
+//!     "byte 5: edges[0].ends[1]: not one of the 2 points"
 //! );
 //! ```
 //!
@@ -816,6 +896,96 @@
 //! let v2 = b"FORM\0\0\0\x0d0002INFO\0\0\0\x01\x05";
 //! assert_eq!(Version::from_bytes(v2).unwrap(), Version::V2(Body { size: 5 }));
 //! assert_eq!(Version::V2(Body { size: 5 }).to_bytes().unwrap(), v2);
+//! ```
+//!
+//! ## `context(...)` on a variant of forms: a version gates its chunks
+//!
+//! A variant passes its value constants (and the enum's own context
+//! parameters, declared with `context(name: Type)` on the enum): versions
+//! sharing one body tell it which they are, and a check refuses a part an
+//! older version cannot hold, reading and writing alike.
+//!
+//! ```
+//! # use schema::{BinarySchema, Refusal};
+//! # use schema::Schema;
+//! #[derive(Debug, PartialEq, Schema)]
+//! #[schema(little, context(version: u16))]
+//! struct Body {
+//!     #[schema(chunk = "INFO")]
+//!     size: u8,
+//!     /// `NOTE`, new in version 2.
+//!     #[schema(chunk = "NOTE", check = since_version_2(version))]
+//!     note: Option<u8>,
+//! }
+//!
+//! fn since_version_2(note: &Option<u8>, version: &u16) -> Result<(), Refusal> {
+//!     match note {
+//!         Some(_) if *version < 2 => Err(Refusal::new(format!("version {version} has no notes"))),
+//!         _ => Ok(()),
+//!     }
+//! }
+//!
+//! #[derive(Debug, PartialEq, Schema)]
+//! enum Version {
+//!     #[schema(form = "0001", context(version = 1u16))]
+//!     V1(Body),
+//!     #[schema(form = "0002", context(version = 2u16))]
+//!     V2(Body),
+//! }
+//!
+//! let v2 = b"FORM\0\0\0\x160002INFO\0\0\0\x01\x05NOTE\0\0\0\x01\x09";
+//! let body = Body { size: 5, note: Some(9) };
+//! assert_eq!(Version::from_bytes(v2).unwrap(), Version::V2(body));
+//! let mut v1 = v2.to_vec();
+//! v1[11] = b'1';
+//! let refused = "byte 21: 0001/NOTE: version 1 has no notes";
+//! assert_eq!(Version::from_bytes(&v1).unwrap_err().to_string(), refused);
+//! let body = Body { size: 5, note: Some(9) };
+//! assert_eq!(Version::V1(body).to_bytes().unwrap_err().to_string(), refused);
+//! ```
+//!
+//! # The byte map
+//!
+//! [`map::record_spans`](crate::map::record_spans) runs a read recording
+//! where every value came from: its field path, its type, its bytes (in
+//! text, its lines) and its value. Every byte of a binary file lands in
+//! exactly one span: numbers, strings, constants and counts are values,
+//! IFF tags, sizes and form types are headers, a chunk kept as found is
+//! one opaque span. Outside `record_spans` the readers skip the map at
+//! the cost of one atomic load per value.
+//!
+//! ```
+//! # use schema::{BinarySchema, RawString};
+//! # use schema::Schema;
+//! use schema::map::{record_spans, SpanKind};
+//!
+//! #[derive(Debug, PartialEq, Schema)]
+//! #[schema(little, form = "BONE")]
+//! struct Bone {
+//!     #[schema(chunk = "NAME", null_terminated)]
+//!     name: RawString,
+//!     #[schema(chunk = "INFO")]
+//!     parent: i16,
+//! }
+//!
+//! let bytes = b"FORM\0\0\0\x1aBONENAME\0\0\0\x04hip\0INFO\0\0\0\x02\xff\xff";
+//! let (bone, spans) = record_spans(|| Bone::from_bytes(bytes));
+//! assert_eq!(bone.unwrap().parent, -1);
+//! let described: Vec<(String, &str, u64, u64)> = spans
+//!     .iter()
+//!     .filter(|span| span.kind == SpanKind::Field)
+//!     .map(|span| (span.path.to_string(), span.type_name, span.start, span.end))
+//!     .collect();
+//! assert_eq!(
+//!     described,
+//!     [
+//!         ("BONE/NAME/name".to_owned(), "RawString (null-terminated)", 20, 24),
+//!         ("BONE/INFO/parent".to_owned(), "i16", 32, 34),
+//!     ]
+//! );
+//! // The headers hold the rest: every byte is in one span.
+//! let held: u64 = spans.iter().map(|span| span.end - span.start).sum();
+//! assert_eq!(held, bytes.len() as u64);
 //! ```
 //!
 //! # Text
@@ -1025,7 +1195,8 @@
 //!
 //! ## `check` in text
 //!
-//! A refusal is an error at the value's line and column.
+//! A refusal is an error at the value's line and column; the writer runs
+//! the same checks on what it writes.
 //!
 //! ```
 //! # use schema::text::{TextSchema, TextStyle};
@@ -1047,6 +1218,12 @@
 //! assert!(Weight::from_text(b"0.5\n").is_ok());
 //! assert_eq!(
 //!     Weight::from_text(b"1.#INF\n").unwrap_err().to_string(),
+//!     "line 1:1: value: not a finite number"
+//! );
+//! // The writer refuses what the reader would, at the same line and column.
+//! let weight = Weight { style: TextStyle::default(), value: f32::INFINITY };
+//! assert_eq!(
+//!     weight.to_text().unwrap_err().to_string(),
 //!     "line 1:1: value: not a finite number"
 //! );
 //! ```

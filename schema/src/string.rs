@@ -113,8 +113,30 @@ impl<'de> Deserialize<'de> for RawString {
 /// Pascal string: a u8 length, then that many bytes.
 #[inline]
 pub fn read_pascal<I: Input>(input: &mut I) -> Result<RawString, Error> {
-    let [len] = input.read_array::<1>()?;
-    input.read_bytes(u64::from(len)).map(RawString)
+    noted(input, "RawString (u8 length, then bytes)", |input| {
+        let [len] = input.read_array::<1>()?;
+        input.read_bytes(u64::from(len)).map(RawString)
+    })
+}
+
+/// A string read by `read`, noted in the byte map as one value.
+fn noted<I: Input>(
+    input: &mut I,
+    type_name: &'static str,
+    read: impl FnOnce(&mut I) -> Result<RawString, Error>,
+) -> Result<RawString, Error> {
+    if !crate::map::recording() {
+        return read(input);
+    }
+    let start = input.position()?;
+    let muted = crate::map::mute();
+    let value = read(input)?;
+    drop(muted);
+    let end = input.position()?;
+    crate::map::note(start, end, type_name, crate::map::SpanKind::Field, || {
+        format!("{value:?}")
+    });
+    Ok(value)
 }
 
 pub fn write_pascal<O: Output>(output: &mut O, value: &RawString) -> Result<(), Error> {
@@ -136,8 +158,10 @@ pub fn read_prefixed<C: CountInt, I: Input>(
     input: &mut I,
     endian: Endian,
 ) -> Result<RawString, Error> {
-    let len = read_count::<C, I>(input, endian)?;
-    input.read_bytes(len as u64).map(RawString)
+    noted(input, "RawString (length, then bytes)", |input| {
+        let len = read_count::<C, I>(input, endian)?;
+        input.read_bytes(len as u64).map(RawString)
+    })
 }
 
 pub fn write_prefixed<C: CountInt, O: Output>(
@@ -152,7 +176,9 @@ pub fn write_prefixed<C: CountInt, O: Output>(
 /// Null-terminated string: bytes up to a 0 byte, which is not kept.
 #[inline]
 pub fn read_null_terminated<I: Input>(input: &mut I) -> Result<RawString, Error> {
-    input.read_null_terminated().map(RawString)
+    noted(input, "RawString (null-terminated)", |input| {
+        input.read_null_terminated().map(RawString)
+    })
 }
 
 pub fn write_null_terminated<O: Output>(output: &mut O, value: &RawString) -> Result<(), Error> {
@@ -198,7 +224,9 @@ fn word_has_zero_byte(bytes: [u8; 8]) -> bool {
 /// Fixed-width string: exactly `width` bytes, all kept (padding included),
 /// so whatever followed the text in the original file comes back.
 pub fn read_fixed_width<I: Input>(input: &mut I, width: u64) -> Result<RawString, Error> {
-    input.read_bytes(width).map(RawString)
+    noted(input, "RawString (fixed width)", |input| {
+        input.read_bytes(width).map(RawString)
+    })
 }
 
 /// Writes the bytes and pads a shorter value with zeros.

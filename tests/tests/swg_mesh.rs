@@ -239,7 +239,8 @@ fn golden_mgn_skin() {
 fn indices_past_their_lists_are_errors_with_the_tag_path() {
     // Offsets into the golden bytes: TWDT's first joint, the blend
     // target's position index, the second PIDX entry, the triangle's
-    // last corner.
+    // last corner. Each is refused at its own entry's first byte (the
+    // triangle at the triangle's).
     let cases = [
         (
             tests::patched(small_mgn(), 179, i(2)),
@@ -247,15 +248,15 @@ fn indices_past_their_lists_are_errors_with_the_tag_path() {
         ),
         (
             tests::patched(small_mgn(), 289, i(3)),
-            "byte 231: SKMG/0004/BLTS/BLT [0]/POSN[0]: index 3 is outside the 3 positions of POSN",
+            "byte 289: SKMG/0004/BLTS/BLT [0]/POSN[0]: index 3 is outside the 3 positions of POSN",
         ),
         (
             tests::patched(small_mgn(), 354, i(-1)),
-            "byte 305: SKMG/0004/PSDT[0]/PIDX[1]: index -1 is outside the 3 positions of POSN",
+            "byte 354: SKMG/0004/PSDT[0]/PIDX[1]: index -1 is outside the 3 positions of POSN",
         ),
         (
             tests::patched(small_mgn(), 486, i(3)),
-            "byte 305: SKMG/0004/PSDT[0]/PRIM/ITL [0][0]: index 3 is outside the 3 vertices of the shader group",
+            "byte 478: SKMG/0004/PSDT[0]/PRIM/ITL [0][0]: index 3 is outside the 3 vertices of the shader group",
         ),
         (
             tests::patched(small_mgn(), 167, i(2)),
@@ -292,6 +293,67 @@ fn older_versions_keep_their_version() {
         assert_eq!(mesh.body(), small_mesh().body());
         assert_eq!(mesh.to_bytes().unwrap(), bytes);
     }
+}
+
+/// A version gates the parts later versions added: version 2 holds no
+/// lighting vectors (`DOT3`, version 4) and no hardpoints (`HPTS`,
+/// version 3), version 3 no lighting vectors; reading refuses them at the
+/// chunk, and writing refuses the same values.
+#[test]
+fn a_version_refuses_the_parts_later_versions_added() {
+    let with_dot3 = |version: &[u8; 4]| {
+        let mut mesh = small_mesh();
+        let mgn::MeshVersion::V4(body) = &mut mesh.version else {
+            unreachable!("the golden mesh is version 4");
+        };
+        body.lighting_vectors = Some(vec![mgn::LightingVector {
+            vector: [1.0, 0.0, 0.0],
+            flip: 1.0,
+        }]);
+        let mut bytes = mesh.to_bytes().unwrap();
+        bytes.splice(20..24, *version);
+        bytes
+    };
+    let dot3 = with_dot3(b"0004");
+    assert!(Mesh::from_bytes(&dot3).is_ok());
+    for version in [b"0002", b"0003"] {
+        let bytes = with_dot3(version);
+        let error = Mesh::from_bytes(&bytes).unwrap_err();
+        let number = char::from(version[3]);
+        assert_eq!(
+            error.to_string(),
+            format!(
+                "byte 231: SKMG/{}/DOT3: a version {number} mesh holds none: this part came \
+                 with version 4",
+                String::from_utf8_lossy(version)
+            )
+        );
+        let refused = formats::schema::without_checks(|| Mesh::from_bytes(&bytes)).unwrap();
+        assert_eq!(
+            refused.to_bytes().unwrap_err().to_string(),
+            error.to_string()
+        );
+    }
+    let with_hardpoints = |version: &[u8; 4]| {
+        let mut mesh = small_mesh();
+        let mgn::MeshVersion::V4(body) = &mut mesh.version else {
+            unreachable!("the golden mesh is version 4");
+        };
+        body.hardpoints = Some(mgn::Hardpoints {
+            fixed: None,
+            morphing: None,
+        });
+        let mut bytes = mesh.to_bytes().unwrap();
+        bytes.splice(20..24, *version);
+        bytes
+    };
+    assert!(Mesh::from_bytes(&with_hardpoints(b"0003")).is_ok());
+    assert_eq!(
+        Mesh::from_bytes(&with_hardpoints(b"0002"))
+            .unwrap_err()
+            .to_string(),
+        "byte 231: SKMG/0002/HPTS: a version 2 mesh holds none: this part came with version 3"
+    );
 }
 
 #[test]

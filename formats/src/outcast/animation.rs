@@ -4,9 +4,9 @@ use glam::Quat;
 use serde::{Deserialize, Serialize};
 
 use crate::files::Files;
-use crate::format::{self, Describe, Description, Encoding, Format, Sample};
+use crate::format::{self, Describe, Description, Format, Sample};
 use crate::rig::{self, JointMotion, Keys, Motion, Rig, RigError, Track, TrackTarget};
-use crate::schema::{Count, Layout};
+use crate::schema::Count;
 use crate::Schema;
 
 /// An Outcast animation, in ossuary's layout (its fields are known but not
@@ -148,38 +148,35 @@ impl Rig for Animation {
 
 /// The `.oan` registration.
 pub static FORMAT: Format = Format {
-    name: "outcast-animation",
-    title: "Outcast animation",
-    extensions: &["oan"],
-    encoding: Encoding::Binary,
-    // No magic: the counts must describe exactly the file's length.
-    sniff: |bytes| {
-        let word = |at: usize| {
-            bytes
-                .get(at..at + 4)
-                .and_then(|word| <[u8; 4]>::try_from(word).ok())
-                .map(|word| u64::from(u32::from_le_bytes(word)))
-        };
-        let length = match (word(0), word(4)) {
-            (Some(frames), Some(records)) => frames
-                .checked_mul(records)
-                .filter(|&count| count > 0)
-                .and_then(|count| count.checked_mul(10))
-                .and_then(|length| length.checked_add(8)),
-            _ => None,
-        };
-        length == Some(bytes.len() as u64)
-    },
-    decode: format::decode_binary::<Animation>,
-    from_json: format::binary_from_json::<Animation>,
-    layout: Animation::LAYOUT,
-    conversions: &[],
     samples: || {
         vec![Sample {
             file_name: "biped-wave.oan",
             document: format::binary_document(biped_wave()),
         }]
     },
+    ..Format::binary::<Animation>(
+        "outcast-animation",
+        "Outcast animation",
+        &["oan"],
+        // No magic: the counts must describe exactly the file's length.
+        |bytes| {
+            let word = |at: usize| {
+                bytes
+                    .get(at..at + 4)
+                    .and_then(|word| <[u8; 4]>::try_from(word).ok())
+                    .map(|word| u64::from(u32::from_le_bytes(word)))
+            };
+            let length = match (word(0), word(4)) {
+                (Some(frames), Some(records)) => frames
+                    .checked_mul(records)
+                    .filter(|&count| count > 0)
+                    .and_then(|count| count.checked_mul(10))
+                    .and_then(|length| length.checked_add(8)),
+                _ => None,
+            };
+            length == Some(bytes.len() as u64)
+        },
+    )
 };
 
 /// Four frames for the biped: the right arm lifts and waves, the left knee

@@ -4,9 +4,9 @@ use glam::{Mat3, Quat, Vec3};
 use serde::{Deserialize, Serialize};
 
 use crate::files::Files;
-use crate::format::{self, Describe, Description, Encoding, Format, Sample};
+use crate::format::{self, Describe, Description, Format, Sample};
 use crate::rig::{self, Axes, Rig, RigError, RigOptions, Transform};
-use crate::schema::{BinarySchema, Layout, RawString, Refusal};
+use crate::schema::{BinarySchema, RawString, Refusal};
 use crate::Schema;
 
 /// An Outcast skeleton, in ossuary's layout: its fields are known but not
@@ -192,23 +192,20 @@ impl Rig for Skeleton {
 
 /// The `.osk` registration.
 pub static FORMAT: Format = Format {
-    name: "outcast-skeleton",
-    title: "Outcast skeleton",
-    extensions: &["osk"],
-    encoding: Encoding::Binary,
-    // The format has no magic: the whole file must read as joints (whose
-    // depths the layout checks make a hierarchy).
-    sniff: |bytes| Skeleton::from_bytes(bytes).is_ok_and(|skeleton| !skeleton.joints.is_empty()),
-    decode: format::decode_binary::<Skeleton>,
-    from_json: format::binary_from_json::<Skeleton>,
-    layout: Skeleton::LAYOUT,
-    conversions: &[],
     samples: || {
         vec![Sample {
             file_name: "biped.osk",
             document: format::binary_document(biped()),
         }]
     },
+    ..Format::binary::<Skeleton>(
+        "outcast-skeleton",
+        "Outcast skeleton",
+        &["osk"],
+        // The format has no magic: the whole file must read as joints (whose
+        // depths the layout checks make a hierarchy).
+        |bytes| Skeleton::from_bytes(bytes).is_ok_and(|skeleton| !skeleton.joints.is_empty()),
+    )
 };
 
 /// The joint list Outcast uses for every human-like character,

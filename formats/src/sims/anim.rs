@@ -5,9 +5,9 @@ use serde::{Deserialize, Serialize};
 
 use super::skel::PropertyList;
 use crate::files::Files;
-use crate::format::{self, Describe, Description, Encoding, Format, Sample};
+use crate::format::{self, Describe, Description, Format, Sample};
 use crate::rig::{self, JointMotion, Keys, Rig, RigError, Track, TrackTarget};
-use crate::schema::{Count, Encode, Endian, Layout, RawString, Refusal, Segment, SizeOutput};
+use crate::schema::{Count, Encode, Endian, RawString, Refusal, Segment, SizeOutput};
 use crate::Schema;
 
 /// The Sims Online animation (`.anim`): integers big-endian and floats
@@ -419,21 +419,15 @@ impl Rig for Anim {
 /// The `.anim` registration. Its version (2) is the TSO `.mesh`'s too:
 /// found by extension only.
 pub static FORMAT: Format = Format {
-    name: "tso-anim",
-    title: "The Sims Online animation",
-    extensions: &["anim"],
-    encoding: Encoding::Binary,
-    sniff: |_| false,
-    decode: format::decode_binary::<Anim>,
-    from_json: format::binary_from_json::<Anim>,
-    layout: Anim::LAYOUT,
-    conversions: &[],
     samples: || {
         vec![Sample {
             file_name: "a2o-humanoid-wave.anim",
             document: format::binary_document(wave()),
         }]
     },
+    ..Format::binary::<Anim>("tso-anim", "The Sims Online animation", &["anim"], |_| {
+        false
+    })
 };
 
 /// The humanoid (`.skel`'s sample) raising its left arm over four frames,

@@ -6,9 +6,9 @@ use serde::{Deserialize, Serialize};
 use super::bnd::Bnd;
 use super::file_id::{self, FileId};
 use crate::files::Files;
-use crate::format::{self, Describe, Description, Encoding, Format, Sample};
+use crate::format::{self, Describe, Description, Format, Sample};
 use crate::rig::{self, Rig, RigError, RigOptions, SkinPart};
-use crate::schema::{BinarySchema, Layout};
+use crate::schema::BinarySchema;
 use crate::Schema;
 
 /// The Sims Online appearance (`.apr`), big-endian: a version, the
@@ -114,21 +114,13 @@ impl Rig for Apr {
 /// The `.apr` registration. Its version (1) is a `.skel`'s too: found by
 /// extension only.
 pub static FORMAT: Format = Format {
-    name: "tso-apr",
-    title: "The Sims Online appearance",
-    extensions: &["apr"],
-    encoding: Encoding::Binary,
-    sniff: |_| false,
-    decode: format::decode_binary::<Apr>,
-    from_json: format::binary_from_json::<Apr>,
-    layout: Apr::LAYOUT,
-    conversions: &[],
     samples: || {
         vec![Sample {
             file_name: "humanoid-arm.000010020000000c.apr",
             document: format::binary_document(arm()),
         }]
     },
+    ..Format::binary::<Apr>("tso-apr", "The Sims Online appearance", &["apr"], |_| false)
 };
 
 /// The synthetic sample: an appearance of one binding, `.bnd`'s sample.

@@ -4,10 +4,9 @@ use serde::{Deserialize, Serialize};
 
 use super::cmx::{self, Cmx, MAXIS_COMMENT};
 use crate::files::Files;
-use crate::format::{self, Conversion, Describe, Description, Encoding, Format, Sample};
+use crate::format::{self, Conversion, Describe, Description, Format, Sample};
 use crate::rig::{self, Rig, RigError, RigOptions};
 use crate::schema::text::TextStyle;
-use crate::schema::Layout;
 use crate::schema::{Magic, RawString};
 use crate::Schema;
 
@@ -339,14 +338,6 @@ impl Rig for Bcf {
 
 /// The `.bcf` registration. Binary with no signature: found by extension only.
 pub static FORMAT: Format = Format {
-    name: "sims-bcf",
-    title: "The Sims binary character file",
-    extensions: &["bcf"],
-    encoding: Encoding::Binary,
-    sniff: |_| false,
-    decode: format::decode_binary::<Bcf>,
-    from_json: format::binary_from_json::<Bcf>,
-    layout: Bcf::LAYOUT,
     samples: || {
         vec![Sample {
             file_name: "humanoid.bcf",
@@ -365,6 +356,12 @@ pub static FORMAT: Format = Format {
             convert: format::convert_to_text::<Bcf, Cmx>,
         },
     ],
+    ..Format::binary::<Bcf>(
+        "sims-bcf",
+        "The Sims binary character file",
+        &["bcf"],
+        |_| false,
+    )
 };
 
 #[cfg(test)]

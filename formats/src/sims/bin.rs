@@ -4,9 +4,9 @@
 use serde::{Deserialize, Serialize};
 
 use super::cfp::Values;
-use crate::format::{self, Describe, Description, Encoding, Format, Sample};
+use crate::format::{self, Describe, Description, Format, Sample};
 use crate::rig::Rig;
-use crate::schema::{BinarySchema, Error, ErrorKind, Layout};
+use crate::schema::{BinarySchema, Error, ErrorKind};
 use crate::Schema;
 
 /// The Sims 1998 prototype's skill stream (`.bin`): the keys of one skill,
@@ -109,21 +109,18 @@ impl Rig for Bin {}
 
 /// The `.bin` registration. No signature: found by extension only.
 pub static FORMAT: Format = Format {
-    name: "sims-bin",
-    title: "The Sims 1998 prototype skill stream",
-    extensions: &["bin"],
-    encoding: Encoding::Binary,
-    sniff: |_| false,
-    decode: format::decode_binary::<Bin>,
-    from_json: format::binary_from_json::<Bin>,
-    layout: Bin::LAYOUT,
     samples: || {
         vec![Sample {
             file_name: "xskill-humanoid-wave.bin",
             document: format::binary_document(humanoid_wave()),
         }]
     },
-    conversions: &[],
+    ..Format::binary::<Bin>(
+        "sims-bin",
+        "The Sims 1998 prototype skill stream",
+        &["bin"],
+        |_| false,
+    )
 };
 
 /// The humanoid's wave (the skill of [`super::cmx::humanoid`]) as the

@@ -4,10 +4,10 @@ use serde::{Deserialize, Serialize};
 
 use super::skn::{self, Skn};
 use crate::files::Files;
-use crate::format::{self, Conversion, Describe, Description, Encoding, Format, Sample};
+use crate::format::{self, Conversion, Describe, Description, Format, Sample};
 use crate::rig::{self, Rig, RigError, RigOptions};
 use crate::schema::text::TextStyle;
-use crate::schema::{Count, Endian, Layout, RawString, Refusal, Segment};
+use crate::schema::{Count, Endian, RawString, Refusal, Segment};
 use crate::Schema;
 
 /// The Sims 1 binary skin (`.bmf`): the fields of a `.skn` in the same
@@ -116,7 +116,6 @@ fn bindings_name_bones(bindings: &[Binding], bones: &[RawString]) -> Result<(), 
         usize::try_from(binding.bone).map_or(true, |bone| bone >= bones.len())
     });
     match outside {
-        // After the list's u32 count, 20 bytes a binding, the bone first.
         Some((index, binding)) => Err(Refusal::at_element(
             index,
             format!(
@@ -125,8 +124,7 @@ fn bindings_name_bones(bindings: &[Binding], bones: &[RawString]) -> Result<(), 
                 bones.len()
             ),
         )
-        .inside([Segment::Field("bone")])
-        .bytes_in(4 + 20 * index as u64)),
+        .inside([Segment::Field("bone")])),
         None => Ok(()),
     }
 }
@@ -138,8 +136,6 @@ fn blends_pull_real_vertices(blends: &[Blend], real: &usize) -> Result<(), Refus
         .enumerate()
         .find(|(_, blend)| usize::try_from(blend.vertex).map_or(true, |vertex| vertex >= *real));
     match outside {
-        // 8 bytes a blend (the list has no count of its own), the vertex
-        // after the weight.
         Some((index, blend)) => Err(Refusal::at_element(
             index,
             format!(
@@ -147,8 +143,7 @@ fn blends_pull_real_vertices(blends: &[Blend], real: &usize) -> Result<(), Refus
                 blend.vertex
             ),
         )
-        .inside([Segment::Field("vertex")])
-        .bytes_in(8 * index as u64 + 4)),
+        .inside([Segment::Field("vertex")])),
         None => Ok(()),
     }
 }
@@ -277,14 +272,6 @@ impl Rig for Bmf {
 
 /// The `.bmf` registration. Binary with no signature: found by extension only.
 pub static FORMAT: Format = Format {
-    name: "sims-bmf",
-    title: "The Sims binary skin",
-    extensions: &["bmf"],
-    encoding: Encoding::Binary,
-    sniff: |_| false,
-    decode: format::decode_binary::<Bmf>,
-    from_json: format::binary_from_json::<Bmf>,
-    layout: Bmf::LAYOUT,
     samples: || {
         vec![Sample {
             file_name: "xskin-humanoid-L_ARM-ARM.bmf",
@@ -303,6 +290,7 @@ pub static FORMAT: Format = Format {
             convert: format::convert_to_text::<Bmf, Skn>,
         },
     ],
+    ..Format::binary::<Bmf>("sims-bmf", "The Sims binary skin", &["bmf"], |_| false)
 };
 
 #[cfg(test)]

@@ -5,9 +5,9 @@ use serde::{Deserialize, Serialize};
 
 use super::file_id::{self, FileId};
 use crate::files::{Files, FindError};
-use crate::format::{self, Describe, Description, Encoding, Format, Sample};
+use crate::format::{self, Describe, Description, Format, Sample};
 use crate::rig::{self, Rig, RigError, RigOptions};
-use crate::schema::{Layout, RawString};
+use crate::schema::RawString;
 use crate::Schema;
 
 /// What a reference kind of 8 says: a group id, a file id and a type id
@@ -148,21 +148,13 @@ impl Rig for Bnd {
 /// The `.bnd` registration. Its version (1) is a `.skel`'s too: found by
 /// extension only.
 pub static FORMAT: Format = Format {
-    name: "tso-bnd",
-    title: "The Sims Online binding",
-    extensions: &["bnd"],
-    encoding: Encoding::Binary,
-    sniff: |_| false,
-    decode: format::decode_binary::<Bnd>,
-    from_json: format::binary_from_json::<Bnd>,
-    layout: Bnd::LAYOUT,
-    conversions: &[],
     samples: || {
         vec![Sample {
             file_name: "humanoid-arm.000010010000000b.bnd",
             document: format::binary_document(arm()),
         }]
     },
+    ..Format::binary::<Bnd>("tso-bnd", "The Sims Online binding", &["bnd"], |_| false)
 };
 
 /// The synthetic sample: the humanoid's left arm mesh (`.mesh`'s sample)

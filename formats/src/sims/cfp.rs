@@ -3,9 +3,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::format::{self, Describe, Description, Encoding, Format, Sample};
+use crate::format::{self, Describe, Description, Format, Sample};
 use crate::rig::Rig;
-use crate::schema::{BinarySchema, Error, ErrorKind, HasContext, Layout, Segment};
+use crate::schema::{BinarySchema, Error, ErrorKind, HasContext, Segment};
 use crate::Schema;
 
 /// The Sims 1 compressed float stream (`.cfp`): the translations and
@@ -468,21 +468,18 @@ impl Rig for Cfp {}
 
 /// The `.cfp` registration. No signature: found by extension only.
 pub static FORMAT: Format = Format {
-    name: "sims-cfp",
-    title: "The Sims compressed float stream",
-    extensions: &["cfp"],
-    encoding: Encoding::Binary,
-    sniff: |_| false,
-    decode: format::decode_binary::<Cfp>,
-    from_json: format::binary_from_json::<Cfp>,
-    layout: Cfp::LAYOUT,
     samples: || {
         vec![Sample {
             file_name: "xskill-humanoid-wave.cfp",
             document: format::binary_document(humanoid_wave()),
         }]
     },
-    conversions: &[],
+    ..Format::binary::<Cfp>(
+        "sims-cfp",
+        "The Sims compressed float stream",
+        &["cfp"],
+        |_| false,
+    )
 };
 
 /// The data of the humanoid's wave (the skill of [`super::cmx::humanoid`]),

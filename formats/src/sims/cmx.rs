@@ -3,9 +3,8 @@
 use serde::{Deserialize, Serialize};
 
 use super::skel;
-use crate::format::{self, Describe, Description, Encoding, Format, Joint, Sample};
+use crate::format::{self, Describe, Description, Format, Joint, Sample};
 use crate::schema::text::{TextSchema, TextStyle};
-use crate::schema::Layout;
 use crate::schema::{Error, Magic, RawString, Refusal};
 use crate::Schema;
 
@@ -337,21 +336,6 @@ impl Describe for Cmx {
 
 /// The `.cmx` registration.
 pub static FORMAT: Format = Format {
-    name: "sims-cmx",
-    title: "The Sims character file",
-    extensions: &["cmx"],
-    encoding: Encoding::Text,
-    // A `//` comment line, then `version 300` (or the prototype's `200`).
-    sniff: |bytes| {
-        let head = bytes.get(..200).unwrap_or(bytes);
-        head.starts_with(b"//")
-            && head
-                .windows(11)
-                .any(|window| window == b"version 300" || window == b"version 200")
-    },
-    decode: |bytes| Ok(format::text_document(Cmx::from_text(bytes)?)),
-    from_json: format::text_from_json::<Cmx>,
-    layout: Cmx::LAYOUT,
     samples: || {
         vec![
             Sample {
@@ -364,7 +348,19 @@ pub static FORMAT: Format = Format {
             },
         ]
     },
-    conversions: &[],
+    ..Format::text::<Cmx>(
+        "sims-cmx",
+        "The Sims character file",
+        &["cmx"],
+        // A `//` comment line, then `version 300` (or the prototype's `200`).
+        |bytes| {
+            let head = bytes.get(..200).unwrap_or(bytes);
+            head.starts_with(b"//")
+                && head
+                    .windows(11)
+                    .any(|window| window == b"version 300" || window == b"version 200")
+        },
+    )
 };
 
 /// The humanoid as the 1998 prototype wrote it: version 200, without the

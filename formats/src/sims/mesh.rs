@@ -7,9 +7,9 @@ use super::bmf::Body;
 use super::file_id::{self, FileId};
 use super::skn;
 use crate::files::{Files, FoundFile};
-use crate::format::{self, Describe, Description, Encoding, Format, Sample};
+use crate::format::{self, Describe, Description, Format, Sample};
 use crate::rig::{self, Rig, RigError, RigOptions};
-use crate::schema::{BinarySchema, Endian, Layout, RawString};
+use crate::schema::{BinarySchema, Endian, RawString};
 use crate::Schema;
 
 /// The Sims Online mesh (`.mesh`): a version (2), then the body of a
@@ -95,21 +95,13 @@ impl Rig for Mesh {
 /// The `.mesh` registration. Its version (2) is a TSO `.anim`'s too: found
 /// by extension only.
 pub static FORMAT: Format = Format {
-    name: "tso-mesh",
-    title: "The Sims Online mesh",
-    extensions: &["mesh"],
-    encoding: Encoding::Binary,
-    sniff: |_| false,
-    decode: format::decode_binary::<Mesh>,
-    from_json: format::binary_from_json::<Mesh>,
-    layout: Mesh::LAYOUT,
-    conversions: &[],
     samples: || {
         vec![Sample {
             file_name: "humanoid-arm.0000100000000009.mesh",
             document: format::binary_document(arm()),
         }]
     },
+    ..Format::binary::<Mesh>("tso-mesh", "The Sims Online mesh", &["mesh"], |_| false)
 };
 
 /// The ids of the sample mesh, as its file name and the sample binding

@@ -4,11 +4,10 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::format::{self, Describe, Description, Encoding, Format, Sample};
+use crate::format::{self, Describe, Description, Format, Sample};
 use crate::rig::{self, BoneRange, BoneSpace, Rig};
-use crate::schema::checked_at_byte;
 use crate::schema::{
-    BinarySchema, Count, Error, ErrorKind, Layout, Magic, RawString, Refusal, Segment,
+    Count, Encode, Endian, Error, ErrorKind, Magic, RawString, Refusal, Segment, SizeOutput,
 };
 use crate::Schema;
 
@@ -78,8 +77,8 @@ pub struct Msh {
     #[serde(skip)]
     pub texture_count: Magic,
     /// The texture's name without extension (e.g. `mfemhead`): the block's
-    /// stride is its length, and no 0 byte ends it.
-    #[schema(with = texture_name)]
+    /// stride, an i32, is its length, and no 0 byte ends it.
+    #[schema(prefix = i32)]
     pub texture: RawString,
 }
 
@@ -112,63 +111,14 @@ pub struct VertexRecord {
     pub unknown: u32,
 }
 
-/// The texture block's stride and bytes: an i32 length, then the name.
-mod texture_name {
-    use std::io::{Read, Seek, Write};
-
-    use crate::schema::io::{position, read_bytes};
-    use crate::schema::{Decode, Encode, Endian, Error, ErrorKind, RawString};
-
-    pub fn read<R: Read + Seek>(reader: &mut R, endian: Endian) -> Result<RawString, Error> {
-        let start = position(reader)?;
-        let length = i32::decode(reader, endian, &())?;
-        let length = u64::try_from(length).map_err(|_| {
-            Error::at_byte(
-                start,
-                ErrorKind::Invalid(format!("the name's length (the stride) is {length}")),
-            )
-        })?;
-        read_bytes(reader, length).map(RawString)
-    }
-
-    pub fn write<W: Write + Seek>(
-        name: &RawString,
-        writer: &mut W,
-        endian: Endian,
-    ) -> Result<(), Error> {
-        let length = i32::try_from(name.as_bytes().len()).map_err(|_| {
-            Error::new(ErrorKind::TooLong {
-                len: name.as_bytes().len(),
-                count_type: "i32",
-                max: i32::MAX as u64,
-            })
-        })?;
-        length.encode(writer, endian, &())?;
-        writer
-            .write_all(name.as_bytes())
-            .map_err(|error| Error::new(ErrorKind::Io(error)))
-    }
-
-    #[cfg(all(test, feature = "testing"))]
-    pub fn strategy() -> crate::schema::testing::proptest::strategy::BoxedStrategy<RawString> {
-        crate::schema::testing::pascal_string()
-    }
-}
-
-/// Bytes before the positions: the signature, the block's count and stride.
-const POSITIONS_START: u64 = 12;
-/// The count and stride that start each block.
-const BLOCK_HEADER: u64 = 8;
-
 /// Every index within its list, in file order: the faces' corners among
 /// the vertex records, each record's position and texture coordinate among
-/// theirs. A refusal names the index's field and points at its bytes.
+/// theirs. A refusal names the index's field; the runtime places it at
+/// that field's bytes.
 fn indices_within_their_lists(msh: &Msh) -> Result<(), Refusal> {
-    let (faces_start, vertices_start) = msh.offsets();
     let vertex_count = msh.vertices.len();
     for (index, face) in msh.faces.iter().enumerate() {
         for (corner, &vertex) in face.corners.iter().enumerate() {
-            let offset = faces_start + 16 * index as u64 + 4 * corner as u64;
             let place = [
                 Segment::Field("faces"),
                 Segment::Index(index),
@@ -176,48 +126,38 @@ fn indices_within_their_lists(msh: &Msh) -> Result<(), Refusal> {
                 Segment::Index(corner),
             ];
             in_range(vertex, vertex_count, "vertex records")
-                .map_err(|refusal| refusal.inside(place).bytes_in(offset))?;
+                .map_err(|refusal| refusal.inside(place))?;
         }
     }
     for (index, record) in msh.vertices.iter().enumerate() {
-        let offset = vertices_start + 24 * index as u64;
         let fields = [
             (
                 record.position,
                 msh.positions.len(),
                 "positions",
                 "position",
-                0,
             ),
-            (record.uv, msh.uvs.len(), "texture coordinates", "uv", 4),
+            (record.uv, msh.uvs.len(), "texture coordinates", "uv"),
         ];
-        for (value, len, list, field, field_offset) in fields {
+        for (value, len, list, field) in fields {
             let place = [
                 Segment::Field("vertices"),
                 Segment::Index(index),
                 Segment::Field(field),
             ];
-            in_range(value, len, list)
-                .map_err(|refusal| refusal.inside(place).bytes_in(offset + field_offset))?;
+            in_range(value, len, list).map_err(|refusal| refusal.inside(place))?;
         }
     }
     Ok(())
 }
 
 impl Msh {
-    /// Where the faces start, and where the vertex records start.
-    fn offsets(&self) -> (u64, u64) {
-        let uvs = POSITIONS_START + 12 * self.positions.len() as u64 + BLOCK_HEADER;
-        let faces = uvs + 8 * self.uvs.len() as u64 + BLOCK_HEADER;
-        let vertices = faces + 16 * self.faces.len() as u64 + BLOCK_HEADER;
-        (faces, vertices)
-    }
-
     /// The mesh as neutral rig data, every vertex in the space of `bone`
     /// (the one the suit names) and moving with it alone. Indices out of
-    /// range are errors, as when reading.
+    /// range are errors, as when reading (the writer's checks, counting
+    /// the bytes it would write, give the same error).
     pub fn skin(&self, name: &str, bone: &str) -> Result<rig::Skin, Error> {
-        checked_at_byte(0, indices_within_their_lists(self))?;
+        self.encode_output(&mut SizeOutput::default(), Endian::Little, &())?;
         let position = |record: &VertexRecord| {
             usize::try_from(record.position)
                 .ok()
@@ -299,21 +239,18 @@ impl Rig for Msh {}
 
 /// The `.msh` registration.
 pub static FORMAT: Format = Format {
-    name: "sims-msh",
-    title: "The Sims 1998 prototype mesh",
-    extensions: &["msh"],
-    encoding: Encoding::Binary,
-    sniff: |bytes| bytes.starts_with(&0xB0B0_B0B2u32.to_le_bytes()),
-    decode: |bytes| Ok(format::binary_document(Msh::from_bytes(bytes)?)),
-    from_json: format::binary_from_json::<Msh>,
-    layout: Msh::LAYOUT,
     samples: || {
         vec![Sample {
             file_name: "xskin-humanoid_proto-L_ARM-ARM.msh",
             document: format::binary_document(arm_block()),
         }]
     },
-    conversions: &[],
+    ..Format::binary::<Msh>(
+        "sims-msh",
+        "The Sims 1998 prototype mesh",
+        &["msh"],
+        |bytes| bytes.starts_with(&0xB0B0_B0B2u32.to_le_bytes()),
+    )
 };
 
 /// A box along the humanoid's left arm, 0.2 across and 0.3 long, in the
@@ -386,7 +323,7 @@ fn normalized([x, y, z]: [f32; 3]) -> [f32; 3] {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::schema::Position;
+    use crate::schema::{BinarySchema, Position};
 
     /// A mesh of one triangle, written by hand from the layout: three
     /// positions, two texture coordinates, three vertex records.
@@ -563,10 +500,7 @@ mod tests {
             "texture_count"
         );
         let negative = error_of(&with(180, [0xFF, 0xFF, 0xFF, 0xFF]));
-        assert_eq!(
-            negative,
-            "byte 180: texture: the name's length (the stride) is -1"
-        );
+        assert_eq!(negative, "byte 180: texture: the i32 count is negative");
     }
 
     #[test]

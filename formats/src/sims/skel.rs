@@ -4,9 +4,9 @@ use serde::{Deserialize, Serialize};
 
 use super::bones::{self, SimsBone};
 use crate::files::Files;
-use crate::format::{self, Describe, Description, Encoding, Format, Joint, Sample};
+use crate::format::{self, Describe, Description, Format, Joint, Sample};
 use crate::rig::{self, Rig, RigError, RigOptions};
-use crate::schema::{Layout, RawString};
+use crate::schema::RawString;
 use crate::Schema;
 
 /// The Sims Online skeleton (`.skel`): a named list of bones, parents before
@@ -124,22 +124,19 @@ impl Rig for Skeleton {
 
 /// The `.skel` registration.
 pub static FORMAT: Format = Format {
-    name: "tso-skel",
-    title: "The Sims Online skeleton",
-    extensions: &["skel"],
-    encoding: Encoding::Binary,
-    // Version 1 as a big-endian u32, then a Pascal-string name.
-    sniff: |bytes| bytes.starts_with(&[0, 0, 0, 1]),
-    decode: format::decode_binary::<Skeleton>,
-    from_json: format::binary_from_json::<Skeleton>,
-    layout: Skeleton::LAYOUT,
-    conversions: &[],
     samples: || {
         vec![Sample {
             file_name: "humanoid.skel",
             document: format::binary_document(humanoid()),
         }]
     },
+    ..Format::binary::<Skeleton>(
+        "tso-skel",
+        "The Sims Online skeleton",
+        &["skel"],
+        // Version 1 as a big-endian u32, then a Pascal-string name.
+        |bytes| bytes.starts_with(&[0, 0, 0, 1]),
+    )
 };
 
 /// A small standing humanoid (y up, units as the game's adult skeleton):

@@ -3,10 +3,9 @@
 use serde::{Deserialize, Serialize};
 
 use crate::files::Files;
-use crate::format::{self, Describe, Description, Encoding, Format, Sample};
+use crate::format::{self, Describe, Description, Format, Sample};
 use crate::rig::{self, BoneRange, BoneSpace, Rig, RigError, RigOptions};
 use crate::schema::text::{TextSchema, TextStyle};
-use crate::schema::Layout;
 use crate::schema::{Error, RawString, Refusal};
 use crate::Schema;
 
@@ -300,29 +299,26 @@ const NO_TEXTURE: &[u8] = b"x";
 
 /// The `.skn` registration.
 pub static FORMAT: Format = Format {
-    name: "sims-skn",
-    title: "The Sims skin",
-    extensions: &["skn"],
-    encoding: Encoding::Text,
-    // Text whose third line is the bone count.
-    sniff: |bytes| {
-        !bytes.contains(&0)
-            && bytes
-                .split(|&b| b == b'\n')
-                .nth(2)
-                .and_then(|line| std::str::from_utf8(line).ok())
-                .is_some_and(|line| line.trim().parse::<u32>().is_ok())
-    },
-    decode: |bytes| Ok(format::text_document(Skn::from_text(bytes)?)),
-    from_json: format::text_from_json::<Skn>,
-    layout: Skn::LAYOUT,
     samples: || {
         vec![Sample {
             file_name: "xskin-humanoid-L_ARM-ARM.skn",
             document: format::text_document(arm_skin()),
         }]
     },
-    conversions: &[],
+    ..Format::text::<Skn>(
+        "sims-skn",
+        "The Sims skin",
+        &["skn"],
+        // Text whose third line is the bone count.
+        |bytes| {
+            !bytes.contains(&0)
+                && bytes
+                    .split(|&b| b == b'\n')
+                    .nth(2)
+                    .and_then(|line| std::str::from_utf8(line).ok())
+                    .is_some_and(|line| line.trim().parse::<u32>().is_ok())
+        },
+    )
 };
 
 /// A square tube from the left shoulder to the hand: four vertices on the

@@ -10,9 +10,9 @@
 use serde::{Deserialize, Serialize};
 
 use crate::files::Files;
-use crate::format::{self, Describe, Description, Encoding, Format, Sample};
+use crate::format::{self, Describe, Description, Format, Sample};
 use crate::rig::{self, Rig, RigError, RigOptions};
-use crate::schema::{BinarySchema, Count, Layout, RawString};
+use crate::schema::{BinarySchema, Count, RawString};
 use crate::swg::mgn::Mesh;
 use crate::Schema;
 
@@ -110,22 +110,19 @@ impl Rig for MeshLevels {
 
 /// The `.lmg` registration.
 pub static FORMAT: Format = Format {
-    name: "swg-lmg",
-    title: "Star Wars Galaxies mesh level-of-detail list",
-    extensions: &["lmg"],
-    encoding: Encoding::Binary,
-    // `FORM`, a size, then `MLOD`.
-    sniff: |bytes| bytes.starts_with(b"FORM") && bytes.get(8..12) == Some(b"MLOD"),
-    decode: format::decode_binary::<MeshLevels>,
-    from_json: format::binary_from_json::<MeshLevels>,
-    layout: MeshLevels::LAYOUT,
-    conversions: &[],
     samples: || {
         vec![Sample {
             file_name: "humanoid.lmg",
             document: format::binary_document(humanoid()),
         }]
     },
+    ..Format::binary::<MeshLevels>(
+        "swg-lmg",
+        "Star Wars Galaxies mesh level-of-detail list",
+        &["lmg"],
+        // `FORM`, a size, then `MLOD`.
+        |bytes| bytes.starts_with(b"FORM") && bytes.get(8..12) == Some(b"MLOD"),
+    )
 };
 
 /// A list of one level: the `.mgn` sample, named as the game would name it.

@@ -23,9 +23,9 @@ use std::collections::HashMap;
 use serde::{Deserialize, Serialize};
 
 use crate::files::Files;
-use crate::format::{self, Describe, Description, Encoding, Format, Sample};
+use crate::format::{self, Describe, Description, Format, Sample};
 use crate::rig::{self, Rig, RigError, RigOptions};
-use crate::schema::{BinarySchema, Count, Layout, RawChunk, RawString, Refusal, Segment};
+use crate::schema::{Count, ListLen, RawChunk, RawString, Refusal};
 use crate::swg::skt::{self, Quaternion};
 use crate::Schema;
 
@@ -42,23 +42,26 @@ pub struct Mesh {
 #[derive(Debug, Clone, PartialEq, Schema, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum MeshVersion {
-    /// `FORM 0002`: no hardpoints, no per-pixel lighting vectors.
-    #[schema(form = "0002")]
+    /// `FORM 0002`: no hardpoints, no per-pixel lighting vectors (a
+    /// `FORM HPTS`, `HPTS` or `DOT3` in it is refused).
+    #[schema(form = "0002", context(version = 2u16))]
     V2(MeshBody),
-    /// `FORM 0003`: adds hardpoints (`FORM HPTS`, and `HPTS` in blend targets).
-    #[schema(form = "0003")]
+    /// `FORM 0003`: adds hardpoints (`FORM HPTS`, and `HPTS` in blend
+    /// targets); a `DOT3` in it is refused.
+    #[schema(form = "0003", context(version = 3u16))]
     V3(MeshBody),
     /// `FORM 0004`, the version of every known file: adds per-pixel
     /// lighting vectors (`DOT3` in the mesh, its blend targets and its
     /// shader groups).
-    #[schema(form = "0004")]
+    #[schema(form = "0004", context(version = 4u16))]
     V4(MeshBody),
 }
 
-/// The contents of the version form, in file order. The default is an
-/// empty mesh.
+/// The contents of the version form, in file order; `version` is the
+/// version form's (2 to 4), which gates the parts later versions added.
+/// The default is an empty mesh.
 #[derive(Debug, Clone, Default, PartialEq, Schema, Serialize, Deserialize)]
-#[schema(little)]
+#[schema(little, context(version: u16))]
 pub struct MeshBody {
     /// `INFO`, first value: the most joints any one position is weighted
     /// to (0 in the known files; the game reads and ignores it).
@@ -124,7 +127,11 @@ pub struct MeshBody {
     pub positions: Vec<[f32; 3]>,
     /// `TWHD`: for each position, how many weights of `TWDT` are its own
     /// (the positions' weights follow one another in `TWDT`).
-    #[schema(chunk = "TWHD", count = position_count, check = weight_counts_add_up(weight_count))]
+    #[schema(
+        chunk = "TWHD",
+        count = position_count,
+        check = weight_counts_add_up(weight_count)
+    )]
     pub weights_per_position: Vec<i32>,
     /// `TWDT`: every position's weights, one position after another.
     #[schema(chunk = "TWDT", count = weight_count, check = weights_name_joints(joint_count))]
@@ -134,21 +141,23 @@ pub struct MeshBody {
     pub normals: Option<Vec<[f32; 3]>>,
     /// `DOT3` (version 4): an i32 count, then per-pixel lighting vectors
     /// the shader groups pick by index.
-    #[schema(chunk = "DOT3", prefix = i32)]
+    #[schema(chunk = "DOT3", prefix = i32, check = from_version_4(version))]
     pub lighting_vectors: Option<Vec<LightingVector>>,
     /// `FORM HPTS` (version 3 on): hardpoints, places on the mesh other
     /// objects attach to.
+    #[schema(check = from_version_3(version))]
     pub hardpoints: Option<Hardpoints>,
     /// `FORM BLTS`: the blend targets (shapes the mesh morphs toward),
     /// one `FORM BLT ` each; absent when there are none.
     #[schema(
         form = "BLTS",
         count = blend_target_count,
-        check = targets_change_entries_of_the_mesh(
-            position_count,
-            normal_count,
-            lighting_vectors,
-            hardpoints
+        context(
+            version,
+            mesh_positions = position_count,
+            mesh_normals = normal_count,
+            mesh_vectors = len(lighting_vectors),
+            mesh_morphing = len(hardpoints)
         )
     )]
     pub blend_targets: Option<Vec<BlendTarget>>,
@@ -175,7 +184,13 @@ pub struct MeshBody {
     /// One `FORM PSDT` per shader group.
     #[schema(
         count = shader_count,
-        check = groups_index_the_mesh(position_count, normal_count, lighting_vectors, combinations)
+        context(
+            version,
+            mesh_positions = position_count,
+            mesh_normals = normal_count,
+            mesh_vectors = len(lighting_vectors),
+            mesh_combinations = combination_count
+        )
     )]
     pub shader_groups: Vec<ShaderGroup>,
     /// `FORM TRTS`: texture renderers, which draw customizable textures
@@ -207,7 +222,9 @@ pub struct LightingVector {
     pub flip: f32,
 }
 
-/// `FORM HPTS`: static and morphing hardpoints.
+/// `FORM HPTS`: static and morphing hardpoints. Passed as
+/// `len(hardpoints)`, it is the count of morphing hardpoints, which blend
+/// targets move by index.
 #[derive(Debug, Clone, PartialEq, Schema, Serialize, Deserialize)]
 #[schema(little, form = "HPTS")]
 pub struct Hardpoints {
@@ -237,9 +254,20 @@ pub struct Hardpoint {
 }
 
 /// `FORM BLT `: a blend target, offsets to add to some positions, normals
-/// and lighting vectors, scaled by the target's weight.
+/// and lighting vectors, scaled by the target's weight. Given the mesh's
+/// version and the lengths of the lists its offsets index.
 #[derive(Debug, Clone, PartialEq, Schema, Serialize, Deserialize)]
-#[schema(little, form = "BLT ")]
+#[schema(
+    little,
+    form = "BLT ",
+    context(
+        version: u16,
+        mesh_positions: usize,
+        mesh_normals: usize,
+        mesh_vectors: usize,
+        mesh_morphing: usize
+    )
+)]
 pub struct BlendTarget {
     /// `INFO`, first value: how many offsets `POSN` holds (i32).
     #[schema(chunk = "INFO")]
@@ -255,17 +283,17 @@ pub struct BlendTarget {
     #[schema(chunk = "INFO", null_terminated)]
     pub name: RawString,
     /// `POSN`: offsets to positions (`index` into the mesh's `POSN`).
-    #[schema(chunk = "POSN", count = position_count)]
+    #[schema(chunk = "POSN", count = position_count, check = offsets_of_positions(mesh_positions))]
     pub positions: Option<Vec<Offset>>,
     /// `NORM`: offsets to normals (`index` into the mesh's `NORM`).
-    #[schema(chunk = "NORM", count = normal_count)]
+    #[schema(chunk = "NORM", count = normal_count, check = offsets_of_normals(mesh_normals))]
     pub normals: Option<Vec<Offset>>,
     /// `DOT3` (version 4): an i32 count, then offsets to lighting vectors
     /// (`index` into the mesh's `DOT3`).
-    #[schema(chunk = "DOT3", prefix = i32)]
+    #[schema(chunk = "DOT3", prefix = i32, check = offsets_of_vectors(version, mesh_vectors))]
     pub lighting_vectors: Option<Vec<Offset>>,
     /// `HPTS` (version 3 on): an i16 count, then moves of morphing hardpoints.
-    #[schema(chunk = "HPTS", prefix = i16)]
+    #[schema(chunk = "HPTS", prefix = i16, check = moves_of_hardpoints(version, mesh_morphing))]
     pub hardpoints: Option<Vec<HardpointOffset>>,
 }
 
@@ -300,9 +328,20 @@ pub struct ZoneCombination {
     pub zones: Vec<i16>,
 }
 
-/// `FORM PSDT`: one shader group: its vertices and triangles.
+/// `FORM PSDT`: one shader group: its vertices and triangles. Given the
+/// mesh's version and the lengths of the lists its vertices index.
 #[derive(Debug, Clone, PartialEq, Schema, Serialize, Deserialize)]
-#[schema(little, form = "PSDT")]
+#[schema(
+    little,
+    form = "PSDT",
+    context(
+        version: u16,
+        mesh_positions: usize,
+        mesh_normals: usize,
+        mesh_vectors: usize,
+        mesh_combinations: usize
+    )
+)]
 pub struct ShaderGroup {
     /// `NAME`: the shader template, a null-terminated path such as
     /// `shader/twk_f_body.sht`.
@@ -314,14 +353,18 @@ pub struct ShaderGroup {
     #[serde(skip)]
     pub vertex_count: Count<i32>,
     /// `PIDX`: each vertex's position, by index into the mesh's `POSN`.
-    #[schema(chunk = "PIDX", count = vertex_count)]
+    #[schema(chunk = "PIDX", count = vertex_count, check = indices_of_positions(mesh_positions))]
     pub position_indices: Vec<i32>,
     /// `NIDX`: each vertex's normal, by index into the mesh's `NORM`.
-    #[schema(chunk = "NIDX", count = vertex_count)]
+    #[schema(chunk = "NIDX", count = vertex_count, check = indices_of_normals(mesh_normals))]
     pub normal_indices: Option<Vec<i32>>,
     /// `DOT3` (version 4): each vertex's lighting vector, by index into the
     /// mesh's `DOT3`.
-    #[schema(chunk = "DOT3", count = vertex_count)]
+    #[schema(
+        chunk = "DOT3",
+        count = vertex_count,
+        check = indices_of_vectors(version, mesh_vectors)
+    )]
     pub lighting_vector_indices: Option<Vec<i32>>,
     /// `VDCL`: each vertex's colour.
     #[schema(chunk = "VDCL", count = vertex_count)]
@@ -330,10 +373,17 @@ pub struct ShaderGroup {
     /// dimension (i32: 1 to 3 values per vertex).
     #[schema(chunk = "TXCI", prefix = i32)]
     pub coordinate_dimensions: Option<Vec<i32>>,
-    /// `FORM TCSF`: the texture coordinate sets, one `TCSD` each.
-    #[schema(form = "TCSF", to_end)]
+    /// `FORM TCSF`: the texture coordinate sets, one `TCSD` each, as
+    /// many as `TXCI` gives dimensions, each with that many values per
+    /// vertex.
+    #[schema(
+        form = "TCSF",
+        to_end,
+        check = sets_fit_the_vertices(coordinate_dimensions, vertex_count)
+    )]
     pub coordinate_sets: Option<Vec<CoordinateSet>>,
     /// `FORM PRIM`: the triangles.
+    #[schema(context(vertices = vertex_count, combinations = mesh_combinations))]
     pub primitives: Primitives,
 }
 
@@ -357,43 +407,47 @@ pub struct CoordinateSet {
     pub values: Vec<f32>,
 }
 
-/// `FORM PRIM`: the group's triangle lists.
+/// `FORM PRIM`: the group's triangle lists, given the group's vertex
+/// count and the mesh's zone combination count their indices fall within.
 #[derive(Debug, Clone, PartialEq, Schema, Serialize, Deserialize)]
-#[schema(little, form = "PRIM")]
+#[schema(little, form = "PRIM", context(vertices: usize, combinations: usize))]
 pub struct Primitives {
     /// `INFO`: how many lists follow (i32).
     #[schema(chunk = "INFO")]
     #[serde(skip)]
     pub list_count: Count<i32>,
     /// The lists, each an `ITL ` or `OITL` chunk.
-    #[schema(count = list_count)]
+    #[schema(count = list_count, context(vertices, combinations))]
     pub lists: Vec<TriangleList>,
 }
 
 /// A triangle list, chosen by its chunk's tag.
 #[derive(Debug, Clone, PartialEq, Schema, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[schema(context(vertices: usize, combinations: usize))]
 pub enum TriangleList {
     /// `ITL `: plain triangles.
+    #[schema(context(vertices))]
     Indexed(IndexedTriangles),
     /// `OITL`: triangles that clothing can hide.
+    #[schema(context(vertices, combinations))]
     Occluded(OccludedTriangles),
 }
 
 /// `ITL `: an i32 count, then triangles, each three vertex indices (i32)
 /// into the group's vertices.
 #[derive(Debug, Clone, PartialEq, Schema, Serialize, Deserialize)]
-#[schema(little, chunk = "ITL ")]
+#[schema(little, chunk = "ITL ", context(vertices: usize))]
 pub struct IndexedTriangles {
-    #[schema(prefix = i32)]
+    #[schema(prefix = i32, check = corners_among(vertices))]
     pub triangles: Vec<[i32; 3]>,
 }
 
 /// `OITL`: an i32 count, then triangles with their zone combinations.
 #[derive(Debug, Clone, PartialEq, Schema, Serialize, Deserialize)]
-#[schema(little, chunk = "OITL")]
+#[schema(little, chunk = "OITL", context(vertices: usize, combinations: usize))]
 pub struct OccludedTriangles {
-    #[schema(prefix = i32)]
+    #[schema(prefix = i32, check = occluded_corners_among(vertices, combinations))]
     pub triangles: Vec<OccludedTriangle>,
 }
 
@@ -472,39 +526,51 @@ impl Mesh {
     }
 }
 
-/// The first of `entries` (each an entry's indices) holding an index not
-/// below `len`, refused at `path` and the entry's position in its list.
-fn indices_below<I: IntoIterator<Item = i32>>(
-    path: &[Segment],
-    entries: impl IntoIterator<Item = I>,
+/// The first index not below `len`, refused as its list's element.
+fn indices_below(
+    indices: impl IntoIterator<Item = i32>,
     len: usize,
     what: &str,
 ) -> Result<(), Refusal> {
-    for (at, indices) in entries.into_iter().enumerate() {
-        for index in indices {
-            if usize::try_from(index).map_or(true, |index| index >= len) {
-                let place = path.iter().cloned().chain([Segment::Index(at)]);
-                return Err(
-                    Refusal::new(format!("index {index} is outside the {len} {what}"))
-                        .inside(place),
-                );
-            }
+    for (at, index) in indices.into_iter().enumerate() {
+        if usize::try_from(index).map_or(true, |index| index >= len) {
+            let message = format!("index {index} is outside the {len} {what}");
+            return Err(Refusal::at_element(at, message));
         }
     }
     Ok(())
 }
 
+/// A part the version form's type says the file cannot hold: `first` is
+/// the version that added it.
+fn added_in<T>(part: &Option<T>, version: u16, first: u16) -> Result<(), Refusal> {
+    if part.is_none() || version >= first {
+        return Ok(());
+    }
+    Err(Refusal::new(format!(
+        "a version {version} mesh holds none: this part came with version {first}"
+    )))
+}
+
+/// `DOT3` (lighting vectors) came with version 4.
+fn from_version_4<T>(part: &Option<T>, version: &u16) -> Result<(), Refusal> {
+    added_in(part, *version, 4)
+}
+
+/// `HPTS` (hardpoints) came with version 3.
+fn from_version_3<T>(part: &Option<T>, version: &u16) -> Result<(), Refusal> {
+    added_in(part, *version, 3)
+}
+
 /// `TWHD`: each count is a count, and together they count `TWDT`'s weights.
 fn weight_counts_add_up(counts: &[i32], weights: &usize) -> Result<(), Refusal> {
     let mut counted = 0usize;
-    for (position, &count) in (0u64..).zip(counts) {
+    for (position, &count) in counts.iter().enumerate() {
         counted = usize::try_from(count)
             .ok()
             .and_then(|count| counted.checked_add(count))
             .ok_or_else(|| {
-                let entry = usize::try_from(position).unwrap_or(usize::MAX);
-                Refusal::at_element(entry, format!("{count} is no count of weights"))
-                    .bytes_in(position.saturating_mul(4))
+                Refusal::at_element(position, format!("{count} is no count of weights"))
             })?;
     }
     if counted == *weights {
@@ -517,23 +583,14 @@ fn weight_counts_add_up(counts: &[i32], weights: &usize) -> Result<(), Refusal> 
 
 /// `TWDT`: each weight names a joint of `XFNM`.
 fn weights_name_joints(weights: &[Weight], joints: &usize) -> Result<(), Refusal> {
-    for (at, weight) in (0u64..).zip(weights) {
-        if usize::try_from(weight.joint).map_or(true, |joint| joint >= *joints) {
-            let entry = usize::try_from(at).unwrap_or(usize::MAX);
-            let message = format!(
-                "index {} is outside the {joints} joints of XFNM",
-                weight.joint
-            );
-            return Err(Refusal::at_element(entry, message).bytes_in(at.saturating_mul(8)));
-        }
-    }
-    Ok(())
+    let named = weights.iter().map(|weight| weight.joint);
+    indices_below(named, *joints, "joints of XFNM")
 }
 
 /// `FOZC` and `ZTO `: each index names a zone of `OZN `.
 fn zones_exist(zones: &Option<Vec<i16>>, zone_count: &usize) -> Result<(), Refusal> {
-    let indices = zones.iter().flatten().map(|&zone| [i32::from(zone)]);
-    indices_below(&[], indices, *zone_count, "zones of OZN")
+    let indices = zones.iter().flatten().map(|&zone| i32::from(zone));
+    indices_below(indices, *zone_count, "zones of OZN")
 }
 
 /// `OZC `: each combination's zones are zones of `OZN `.
@@ -541,198 +598,141 @@ fn combinations_name_zones(
     combinations: &Option<Vec<ZoneCombination>>,
     zone_count: &usize,
 ) -> Result<(), Refusal> {
-    let combinations = combinations
+    for (at, combination) in combinations.iter().flatten().enumerate() {
+        let zones = combination.zones.iter().map(|&zone| i32::from(zone));
+        indices_below(zones, *zone_count, "zones of OZN")
+            .map_err(|refusal| Refusal::at_element(at, refusal.message))?;
+    }
+    Ok(())
+}
+
+/// A blend target's `POSN` changes positions of the mesh's `POSN`.
+fn offsets_of_positions(offsets: &Option<Vec<Offset>>, positions: &usize) -> Result<(), Refusal> {
+    let indices = offsets.iter().flatten().map(|offset| offset.index);
+    indices_below(indices, *positions, "positions of POSN")
+}
+
+/// A blend target's `NORM` changes normals of the mesh's `NORM`.
+fn offsets_of_normals(offsets: &Option<Vec<Offset>>, normals: &usize) -> Result<(), Refusal> {
+    let indices = offsets.iter().flatten().map(|offset| offset.index);
+    indices_below(indices, *normals, "normals of NORM")
+}
+
+/// A blend target's `DOT3` (version 4) changes lighting vectors of the
+/// mesh's `DOT3`.
+fn offsets_of_vectors(
+    offsets: &Option<Vec<Offset>>,
+    version: &u16,
+    vectors: &usize,
+) -> Result<(), Refusal> {
+    from_version_4(offsets, version)?;
+    let indices = offsets.iter().flatten().map(|offset| offset.index);
+    indices_below(indices, *vectors, "lighting vectors of DOT3")
+}
+
+/// A blend target's `HPTS` (version 3 on) moves morphing hardpoints of
+/// the mesh's `DYN `.
+fn moves_of_hardpoints(
+    moves: &Option<Vec<HardpointOffset>>,
+    version: &u16,
+    morphing: &usize,
+) -> Result<(), Refusal> {
+    from_version_3(moves, version)?;
+    let indices = moves
         .iter()
         .flatten()
-        .map(|combination| combination.zones.iter().map(|&zone| i32::from(zone)));
-    indices_below(&[], combinations, *zone_count, "zones of OZN")
+        .map(|moved| i32::from(moved.hardpoint));
+    indices_below(indices, *morphing, "morphing hardpoints of DYN ")
 }
 
-/// `BLTS`: each target changes entries the mesh has: positions, normals,
-/// lighting vectors and morphing hardpoints.
-fn targets_change_entries_of_the_mesh(
-    targets: &Option<Vec<BlendTarget>>,
-    positions: &usize,
-    normals: &usize,
-    lighting_vectors: &Option<Vec<LightingVector>>,
-    hardpoints: &Option<Hardpoints>,
+/// `PIDX`: each vertex's position is one of the mesh's `POSN`.
+fn indices_of_positions(indices: &[i32], positions: &usize) -> Result<(), Refusal> {
+    indices_below(indices.iter().copied(), *positions, "positions of POSN")
+}
+
+/// `NIDX`: each vertex's normal is one of the mesh's `NORM`.
+fn indices_of_normals(indices: &Option<Vec<i32>>, normals: &usize) -> Result<(), Refusal> {
+    let indices = indices.iter().flatten().copied();
+    indices_below(indices, *normals, "normals of NORM")
+}
+
+/// A shader group's `DOT3` (version 4): each vertex's lighting vector is
+/// one of the mesh's `DOT3`.
+fn indices_of_vectors(
+    indices: &Option<Vec<i32>>,
+    version: &u16,
+    vectors: &usize,
 ) -> Result<(), Refusal> {
-    let vectors = lighting_vectors.as_ref().map_or(0, Vec::len);
-    let morphing = hardpoints
-        .as_ref()
-        .and_then(|hardpoints| hardpoints.morphing.as_ref())
-        .map_or(0, Vec::len);
-    for (at, target) in targets.iter().flatten().enumerate() {
-        let lists = [
-            (b"POSN", &target.positions, *positions, "positions of POSN"),
-            (b"NORM", &target.normals, *normals, "normals of NORM"),
-            (
-                b"DOT3",
-                &target.lighting_vectors,
-                vectors,
-                "lighting vectors of DOT3",
-            ),
-        ];
-        for (tag, offsets, len, what) in lists {
-            let path = [
-                Segment::Index(at),
-                Segment::Chunk(*b"BLT "),
-                Segment::Chunk(*tag),
-            ];
-            let indices = offsets.iter().flatten().map(|offset| [offset.index]);
-            indices_below(&path, indices, len, what)?;
-        }
-        let path = [
-            Segment::Index(at),
-            Segment::Chunk(*b"BLT "),
-            Segment::Chunk(*b"HPTS"),
-        ];
-        let moved = target
-            .hardpoints
-            .iter()
-            .flatten()
-            .map(|moved| [i32::from(moved.hardpoint)]);
-        indices_below(&path, moved, morphing, "morphing hardpoints of DYN ")?;
-    }
-    Ok(())
+    from_version_4(indices, version)?;
+    let indices = indices.iter().flatten().copied();
+    indices_below(indices, *vectors, "lighting vectors of DOT3")
 }
 
-/// `PSDT`: each shader group's vertices pick positions, normals and
-/// lighting vectors the mesh has, its triangles its own vertices and the
-/// mesh's zone combinations, and its texture coordinate sets fit its
-/// vertices.
-fn groups_index_the_mesh(
-    groups: &[ShaderGroup],
-    positions: &usize,
-    normals: &usize,
-    lighting_vectors: &Option<Vec<LightingVector>>,
-    combinations: &Option<Vec<ZoneCombination>>,
+/// `TCSF`: as many coordinate sets as `TXCI` gives dimensions, each with
+/// that many values per vertex.
+fn sets_fit_the_vertices(
+    sets: &Option<Vec<CoordinateSet>>,
+    dimensions: &Option<Vec<i32>>,
+    vertices: &usize,
 ) -> Result<(), Refusal> {
-    let mesh = MeshLengths {
-        positions: *positions,
-        normals: *normals,
-        vectors: lighting_vectors.as_ref().map_or(0, Vec::len),
-        combinations: combinations.as_ref().map_or(0, Vec::len),
-    };
-    for (at, group) in groups.iter().enumerate() {
-        // A list of forms names an element after its form's type.
-        group.check(&mesh).map_err(|refusal| {
-            let inner = std::iter::once(Segment::Chunk(*b"PSDT")).chain(refusal.inner);
-            Refusal {
-                element: Some(at),
-                inner: Vec::new(),
-                ..refusal
-            }
-            .inside(inner)
-        })?;
+    let dimensions = dimensions.as_deref().unwrap_or_default();
+    let sets = sets.as_deref().unwrap_or_default();
+    if dimensions.len() != sets.len() {
+        return Err(Refusal::new(format!(
+            "TXCI gives {} texture coordinate sets, but TCSF holds {}",
+            dimensions.len(),
+            sets.len()
+        )));
     }
-    Ok(())
-}
-
-/// The lengths of the mesh's lists a shader group refers to.
-struct MeshLengths {
-    positions: usize,
-    normals: usize,
-    vectors: usize,
-    combinations: usize,
-}
-
-impl ShaderGroup {
-    /// See [`groups_index_the_mesh`]; a refusal's place is inside the group.
-    fn check(&self, mesh: &MeshLengths) -> Result<(), Refusal> {
-        let vertices = self.position_indices.len();
-        let per_vertex = [
-            (
-                b"PIDX",
-                Some(&self.position_indices),
-                mesh.positions,
-                "positions of POSN",
-            ),
-            (
-                b"NIDX",
-                self.normal_indices.as_ref(),
-                mesh.normals,
-                "normals of NORM",
-            ),
-            (
-                b"DOT3",
-                self.lighting_vector_indices.as_ref(),
-                mesh.vectors,
-                "lighting vectors of DOT3",
-            ),
-        ];
-        for (tag, indices, len, what) in per_vertex {
-            let indices = indices.into_iter().flatten().map(|&index| [index]);
-            indices_below(&[Segment::Chunk(*tag)], indices, len, what)?;
-        }
-        self.check_coordinates(vertices)?;
-        for (at, list) in self.primitives.lists.iter().enumerate() {
-            let (tag, corners, combinations): (_, Vec<[i32; 3]>, Vec<i16>) = match list {
-                TriangleList::Indexed(list) => (*b"ITL ", list.triangles.clone(), Vec::new()),
-                TriangleList::Occluded(list) => (
-                    *b"OITL",
-                    list.triangles
-                        .iter()
-                        .map(|triangle| triangle.corners)
-                        .collect(),
-                    list.triangles
-                        .iter()
-                        .map(|triangle| triangle.combination)
-                        .collect(),
-                ),
-            };
-            let path = [
-                Segment::Chunk(*b"PRIM"),
-                Segment::Index(at),
-                Segment::Chunk(tag),
-            ];
-            indices_below(&path, corners, vertices, "vertices of the shader group")?;
-            // A negative index stands for none, as the game reads it.
-            let combinations = combinations
-                .iter()
-                .map(|&combination| (combination >= 0).then_some(i32::from(combination)));
-            indices_below(
-                &path,
-                combinations,
-                mesh.combinations,
-                "zone combinations of OZC",
-            )?;
-        }
-        Ok(())
-    }
-
-    /// As many coordinate sets as `TXCI` gives dimensions, each with that
-    /// many values per vertex.
-    fn check_coordinates(&self, vertices: usize) -> Result<(), Refusal> {
-        let dimensions = self.coordinate_dimensions.as_deref().unwrap_or_default();
-        let sets = self.coordinate_sets.as_deref().unwrap_or_default();
-        if dimensions.len() != sets.len() {
+    for (at, (&dimension, set)) in dimensions.iter().zip(sets).enumerate() {
+        let expected = usize::try_from(dimension)
+            .ok()
+            .filter(|dimension| (1..=3).contains(dimension))
+            .and_then(|dimension| dimension.checked_mul(*vertices));
+        if expected != Some(set.values.len()) {
             let message = format!(
-                "TXCI gives {} texture coordinate sets, but TCSF holds {}",
-                dimensions.len(),
-                sets.len()
+                "a set of dimension {dimension} for {vertices} vertices cannot hold {} values",
+                set.values.len()
             );
-            return Err(Refusal::new(message).inside([Segment::Chunk(*b"TCSF")]));
+            return Err(Refusal::at_element(at, message));
         }
-        for (at, (&dimension, set)) in dimensions.iter().zip(sets).enumerate() {
-            let expected = usize::try_from(dimension)
-                .ok()
-                .filter(|dimension| (1..=3).contains(dimension))
-                .and_then(|dimension| dimension.checked_mul(vertices));
-            if expected != Some(set.values.len()) {
-                let message = format!(
-                    "a set of dimension {dimension} for {vertices} vertices cannot hold {} values",
-                    set.values.len()
-                );
-                let place = [
-                    Segment::Chunk(*b"TCSF"),
-                    Segment::Index(at),
-                    Segment::Chunk(*b"TCSD"),
-                ];
-                return Err(Refusal::new(message).inside(place));
-            }
+    }
+    Ok(())
+}
+
+/// `ITL `: each corner is one of the shader group's vertices.
+fn corners_among(triangles: &[[i32; 3]], vertices: &usize) -> Result<(), Refusal> {
+    for (at, corners) in triangles.iter().enumerate() {
+        indices_below(*corners, *vertices, "vertices of the shader group")
+            .map_err(|refusal| Refusal::at_element(at, refusal.message))?;
+    }
+    Ok(())
+}
+
+/// `OITL`: each corner is one of the shader group's vertices, and each
+/// combination (negative: none, as the game reads it) one of the mesh's
+/// `OZC `.
+fn occluded_corners_among(
+    triangles: &[OccludedTriangle],
+    vertices: &usize,
+    combinations: &usize,
+) -> Result<(), Refusal> {
+    let corners: Vec<[i32; 3]> = triangles.iter().map(|triangle| triangle.corners).collect();
+    corners_among(&corners, vertices)?;
+    for (at, triangle) in triangles.iter().enumerate() {
+        if triangle.combination >= 0 {
+            let combination = [i32::from(triangle.combination)];
+            indices_below(combination, *combinations, "zone combinations of OZC")
+                .map_err(|refusal| Refusal::at_element(at, refusal.message))?;
         }
-        Ok(())
+    }
+    Ok(())
+}
+
+impl ListLen for Hardpoints {
+    /// The morphing hardpoints (`DYN `), which blend targets move by index.
+    fn list_len(&self) -> usize {
+        self.morphing.as_ref().map_or(0, Vec::len)
     }
 }
 
@@ -1049,22 +1049,19 @@ impl Rig for Mesh {
 
 /// The `.mgn` registration.
 pub static FORMAT: Format = Format {
-    name: "swg-mgn",
-    title: "Star Wars Galaxies skinned mesh",
-    extensions: &["mgn"],
-    encoding: Encoding::Binary,
-    // `FORM`, a size, then `SKMG`.
-    sniff: |bytes| bytes.starts_with(b"FORM") && bytes.get(8..12) == Some(b"SKMG"),
-    decode: |bytes| Ok(format::binary_document(Mesh::from_bytes(bytes)?)),
-    from_json: format::binary_from_json::<Mesh>,
-    layout: Mesh::LAYOUT,
-    conversions: &[],
     samples: || {
         vec![Sample {
             file_name: "humanoid.mgn",
             document: format::binary_document(humanoid()),
         }]
     },
+    ..Format::binary::<Mesh>(
+        "swg-mgn",
+        "Star Wars Galaxies skinned mesh",
+        &["mgn"],
+        // `FORM`, a size, then `SKMG`.
+        |bytes| bytes.starts_with(b"FORM") && bytes.get(8..12) == Some(b"SKMG"),
+    )
 };
 
 /// Where the `.skt` sample humanoid's bind pose puts each joint (model space).

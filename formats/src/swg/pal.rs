@@ -15,9 +15,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::format::{self, Describe, Description, Encoding, Format, Sample};
+use crate::format::{self, Describe, Description, Format, Sample};
 use crate::rig::Rig;
-use crate::schema::{Layout, Magic, Refusal, Segment};
+use crate::schema::{Magic, Refusal, Segment};
 use crate::Schema;
 
 /// A `.pal` file: a Microsoft RIFF palette, little-endian throughout
@@ -163,22 +163,19 @@ impl Rig for Palette {}
 
 /// The `.pal` registration.
 pub static FORMAT: Format = Format {
-    name: "swg-pal",
-    title: "Star Wars Galaxies palette",
-    extensions: &["pal"],
-    encoding: Encoding::Binary,
-    // `RIFF`, a size, then `PAL `.
-    sniff: |bytes| bytes.starts_with(b"RIFF") && bytes.get(8..12) == Some(b"PAL "),
-    decode: format::decode_binary::<Palette>,
-    from_json: format::binary_from_json::<Palette>,
-    layout: Palette::LAYOUT,
-    conversions: &[],
     samples: || {
         vec![Sample {
             file_name: "humanoid.pal",
             document: format::binary_document(humanoid()),
         }]
     },
+    ..Format::binary::<Palette>(
+        "swg-pal",
+        "Star Wars Galaxies palette",
+        &["pal"],
+        // `RIFF`, a size, then `PAL `.
+        |bytes| bytes.starts_with(b"RIFF") && bytes.get(8..12) == Some(b"PAL "),
+    )
 };
 
 /// A small skin palette: three tones, flags as the game's skin palettes

@@ -13,9 +13,9 @@
 use serde::{Deserialize, Serialize};
 
 use crate::files::{Files, FoundFile};
-use crate::format::{self, Describe, Description, Encoding, Format, Sample};
+use crate::format::{self, Describe, Description, Format, Sample};
 use crate::rig::{self, Rig, RigError, RigOptions, SkinPart};
-use crate::schema::{BinarySchema, Count, Layout, RawChunk, RawString};
+use crate::schema::{BinarySchema, Count, RawChunk, RawString};
 use crate::swg::lmg::MeshLevels;
 use crate::swg::mgn::Mesh;
 use crate::swg::skt;
@@ -312,22 +312,19 @@ impl Rig for Appearance {
 
 /// The `.sat` registration.
 pub static FORMAT: Format = Format {
-    name: "swg-sat",
-    title: "Star Wars Galaxies appearance",
-    extensions: &["sat"],
-    encoding: Encoding::Binary,
-    // `FORM`, a size, then `SMAT`.
-    sniff: |bytes| bytes.starts_with(b"FORM") && bytes.get(8..12) == Some(b"SMAT"),
-    decode: format::decode_binary::<Appearance>,
-    from_json: format::binary_from_json::<Appearance>,
-    layout: Appearance::LAYOUT,
-    conversions: &[],
     samples: || {
         vec![Sample {
             file_name: "humanoid.sat",
             document: format::binary_document(humanoid()),
         }]
     },
+    ..Format::binary::<Appearance>(
+        "swg-sat",
+        "Star Wars Galaxies appearance",
+        &["sat"],
+        // `FORM`, a size, then `SMAT`.
+        |bytes| bytes.starts_with(b"FORM") && bytes.get(8..12) == Some(b"SMAT"),
+    )
 };
 
 /// The sample humanoid as an appearance: the `.lmg` sample on the `.skt`

@@ -20,9 +20,9 @@ use std::fmt;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::files::{Files, FindError, FoundFile};
-use crate::format::{self, Describe, Description, Encoding, Format, Sample};
+use crate::format::{self, Describe, Description, Format, Sample};
 use crate::rig::Rig;
-use crate::schema::{Layout, RawChunk, RawString};
+use crate::schema::{RawChunk, RawString};
 use crate::Schema;
 
 /// A tag naming a texture, material or value slot, stored as a
@@ -1047,18 +1047,6 @@ impl Rig for Shader {}
 
 /// The `.sht` registration.
 pub static FORMAT: Format = Format {
-    name: "swg-sht",
-    title: "Star Wars Galaxies shader",
-    extensions: &["sht"],
-    encoding: Encoding::Binary,
-    // `FORM`, a size, then `SSHT` or `CSHD`.
-    sniff: |bytes| {
-        bytes.starts_with(b"FORM") && matches!(bytes.get(8..12), Some(b"SSHT" | b"CSHD"))
-    },
-    decode: format::decode_binary::<Shader>,
-    from_json: format::binary_from_json::<Shader>,
-    layout: Shader::LAYOUT,
-    conversions: &[],
     samples: || {
         vec![
             Sample {
@@ -1071,6 +1059,13 @@ pub static FORMAT: Format = Format {
             },
         ]
     },
+    ..Format::binary::<Shader>(
+        "swg-sht",
+        "Star Wars Galaxies shader",
+        &["sht"],
+        // `FORM`, a size, then `SSHT` or `CSHD`.
+        |bytes| bytes.starts_with(b"FORM") && matches!(bytes.get(8..12), Some(b"SSHT" | b"CSHD")),
+    )
 };
 
 /// Sampling as the real character shaders have it.

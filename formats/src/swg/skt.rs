@@ -16,9 +16,9 @@ use serde::{Deserialize, Serialize};
 use glam::Quat;
 
 use crate::files::Files;
-use crate::format::{self, Describe, Description, Encoding, Format, Sample};
+use crate::format::{self, Describe, Description, Format, Sample};
 use crate::rig::{self, Axes, Rig, RigError, RigOptions, Transform};
-use crate::schema::{Count, Layout, RawString};
+use crate::schema::{Count, RawString};
 use crate::Schema;
 
 /// A `.skt` file: one skeleton, or several levels of detail. Remembers which,
@@ -358,18 +358,6 @@ fn quat(stored: Quaternion) -> Quat {
 
 /// The `.skt` registration.
 pub static FORMAT: Format = Format {
-    name: "swg-skt",
-    title: "Star Wars Galaxies skeleton",
-    extensions: &["skt"],
-    encoding: Encoding::Binary,
-    // `FORM`, a size, then `SKTM` (one skeleton) or `SLOD` (levels of detail).
-    sniff: |bytes| {
-        bytes.starts_with(b"FORM") && matches!(bytes.get(8..12), Some(b"SKTM") | Some(b"SLOD"))
-    },
-    decode: format::decode_binary::<Skeleton>,
-    from_json: format::binary_from_json::<Skeleton>,
-    layout: Skeleton::LAYOUT,
-    conversions: &[],
     samples: || {
         let detailed = SkeletonForm::from_joints(&humanoid_joints());
         let coarse = SkeletonForm::from_joints(humanoid_joints().get(..4).unwrap_or_default());
@@ -389,6 +377,15 @@ pub static FORMAT: Format = Format {
             },
         ]
     },
+    ..Format::binary::<Skeleton>(
+        "swg-skt",
+        "Star Wars Galaxies skeleton",
+        &["skt"],
+        // `FORM`, a size, then `SKTM` (one skeleton) or `SLOD` (levels of detail).
+        |bytes| {
+            bytes.starts_with(b"FORM") && matches!(bytes.get(8..12), Some(b"SKTM") | Some(b"SLOD"))
+        },
+    )
 };
 
 /// A small standing humanoid (y up), with non-trivial pre- and

@@ -75,6 +75,7 @@ fn payload_context(rt: &Runtime, variant: &ChoiceVariant, payload: &Type) -> Tok
         payload,
         pass,
         |name| quote!(::core::clone::Clone::clone(&__context.#name)),
+        |name| quote!(__context.#name),
     )
 }
 
@@ -117,9 +118,12 @@ fn read_payload(rt: &Runtime, endian: &TokenStream, variant: &ChoiceVariant) -> 
         Some(payload) => {
             let context = payload_context(rt, variant, payload);
             quote! {
-                <#payload as #rt::Decode>::decode_input(__reader, #endian, &#context)
-                    .map(Self::#name)
-                    .map_err(|e| e.in_field(#label))
+                {
+                    let __entered = #rt::map_enter(#rt::Segment::Field(#label));
+                    <#payload as #rt::Decode>::decode_input(__reader, #endian, &#context)
+                        .map(Self::#name)
+                        .map_err(|e| e.in_field(#label))
+                }
             }
         }
         None => quote!(::core::result::Result::Ok(Self::#name)),
@@ -479,6 +483,9 @@ fn layout_impl(
                 count: ::core::option::Option::None,
                 chunk: ::core::option::Option::None,
                 offset: ::core::option::Option::None,
+                element_size: ::core::option::Option::None,
+                elements_offset: ::core::option::Option::None,
+                inner_element_size: ::core::option::Option::None,
                 doc: #doc,
                 nested: #nested,
             }

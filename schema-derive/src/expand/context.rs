@@ -10,7 +10,9 @@ use super::paths::Runtime;
 use super::{count_local, field_local};
 use crate::ast::{is_named, Container};
 use crate::attr::{Check, ContextArg, ContextParam, ContextValue};
+use crate::attr::{Presence, Repeat, StringKind};
 use crate::check_context::is_param;
+use crate::plan::{BinaryPlan, Codec, Element};
 
 /// Where generated code runs, which decides how a name reads: a field is a
 /// local while reading (and while drawing test values), `self.field` while
@@ -63,11 +65,22 @@ pub fn context_items(
 /// field, a context parameter, or a `Count<_>` field as the `usize` count
 /// it holds.
 pub fn check_call(container: &Container, check: &Check, local: &Ident) -> TokenStream {
+    check_call_with(container, check, &quote!(#local), Side::Read)
+}
+
+/// A field's `check` called on `value` (a place) on `side`, and the values
+/// it names, each by reference.
+pub fn check_call_with(
+    container: &Container,
+    check: &Check,
+    value: &TokenStream,
+    side: Side,
+) -> TokenStream {
     let path = &check.path;
-    let args = check_args(container, check, Side::Read);
+    let args = check_args(container, check, side);
     // Spanned at the function, so a signature that does not fit is an
     // error there.
-    quote_spanned!(path.span()=> #path(&#local #(, #args)*))
+    quote_spanned!(path.span()=> #path(&#value #(, #args)*))
 }
 
 /// A binary field's check, called through the type's one function for it
@@ -84,6 +97,121 @@ pub fn check_call_on(
     let function = check_fn_ident(field);
     let args = check_args(container, check, side);
     quote!(Self::#function(&#value #(, #args)*))
+}
+
+/// A binary field's check verdict `call` as an error where the reader
+/// (or the writer, before writing it) met the value from byte `start`:
+/// a refusal of a list's element at that element's first byte when the
+/// elements have one size, and inside the field's form or chunk, as
+/// errors while reading it are.
+pub fn placed_check(
+    rt: &Runtime,
+    plan: &BinaryPlan,
+    start: &Ident,
+    call: TokenStream,
+) -> TokenStream {
+    let list = match &plan.codec {
+        Codec::Value(value)
+            if value.repeat.is_some() && !matches!(value.presence, Some(Presence::Flag(_))) =>
+        {
+            Some(value)
+        }
+        _ => None,
+    };
+    // A fixed array's elements lie one after another from its start.
+    let array = match &plan.codec {
+        Codec::Value(value)
+            if list.is_none()
+                && value.presence.is_none()
+                && matches!(value.element, Element::Plain) =>
+        {
+            Some(value.element_ty)
+        }
+        _ => None,
+    };
+    let checked = match (list, array) {
+        (None, Some(ty)) => quote! {
+            #rt::checked_elements_at_byte(
+                #start,
+                #rt::Elements {
+                    start: #start,
+                    size: <#ty as #rt::Decode>::ELEMENT_SIZE,
+                    layout: <#ty as #rt::Decode>::NESTED_LAYOUT,
+                    tag: ::core::option::Option::None,
+                },
+                #call,
+            )
+        },
+        (Some(value), _) => {
+            let ty = value.element_ty;
+            let none = quote!(::core::option::Option::None);
+            let (size, layout, tag) = match &value.element {
+                Element::Plain => (
+                    quote!(<#ty as #rt::Decode>::FIXED_SIZE),
+                    quote!(<#ty as #rt::Decode>::NESTED_LAYOUT),
+                    quote!(<#ty as #rt::Decode>::IFF_TAG),
+                ),
+                Element::String(StringKind::FixedWidth(width)) => {
+                    let width = super::width_of(width);
+                    (
+                        quote!(::core::option::Option::Some(#width)),
+                        none.clone(),
+                        none,
+                    )
+                }
+                Element::String(_) | Element::Text(_) => (none.clone(), none.clone(), none),
+            };
+            let mut before = Vec::new();
+            if plan.place.form.is_some() {
+                before.push(quote!(#rt::FORM_HEADER_SIZE));
+            }
+            if plan.by_next_tag() && plan.place.chunk.is_some() {
+                before.push(quote!(#rt::CHUNK_HEADER_SIZE));
+            }
+            if let Some(Repeat::Prefix(prefix)) = &value.repeat {
+                before.push(quote!(<#prefix as #rt::Decode>::MIN_SIZE));
+            }
+            quote! {
+                #rt::checked_elements_at_byte(
+                    #start,
+                    #rt::Elements {
+                        start: #start #(+ #before)*,
+                        size: #size,
+                        layout: #layout,
+                        tag: #tag,
+                    },
+                    #call,
+                )
+            }
+        }
+        (None, None) => quote!(#rt::checked_at_byte(#start, #call)),
+    };
+    let chunk = plan.place.chunk.filter(|_| plan.by_next_tag()).map(|tag| {
+        let tag = super::tag_tokens(tag);
+        quote!(.map_err(|e| e.within(#rt::Segment::Chunk(#tag))))
+    });
+    // A whole form or chunk refused is named by its type or tag, as an
+    // error while reading it would be.
+    let own_tag = match &plan.codec {
+        Codec::Value(value)
+            if list.is_none()
+                && matches!(value.element, Element::Plain)
+                && plan.place.chunk.is_none()
+                && plan.place.form.is_none() =>
+        {
+            let ty = value.element_ty;
+            Some(quote!(.map_err(|e| match <#ty as #rt::Decode>::IFF_TAG {
+                ::core::option::Option::Some(__tag) => e.within(#rt::Segment::Chunk(__tag)),
+                ::core::option::Option::None => e,
+            })))
+        }
+        _ => None,
+    };
+    let form = plan.place.form.map(|form_type| {
+        let form_type = super::tag_tokens(form_type);
+        quote!(.map_err(|e| e.within(#rt::Segment::Chunk(#form_type))))
+    });
+    quote!(#checked #own_tag #chunk #form)
 }
 
 /// The function through which a binary type's reader and writer both call
@@ -192,6 +320,10 @@ pub fn arg_value(
 ) -> TokenStream {
     match value {
         ContextValue::Name(name) => passed_value(rt, container, name, side),
+        ContextValue::Len(list) => {
+            let place = place_of(list, is_param(container, list), side);
+            quote!(#rt::list_len(&#place))
+        }
         ContextValue::Constant(constant) => quote!(#constant),
     }
 }
@@ -234,14 +366,16 @@ pub fn place_of(name: &Ident, is_param: bool, side: Side) -> TokenStream {
     }
 }
 
-/// The context an element of type `ty` gets: the passed values, or `()`
-/// when none are passed (a type that needs context then fails to compile,
-/// with the message of `NoContext`, at the field's type).
+/// The context an element of type `ty` gets: the passed values (a name's
+/// by `value`, a list's length from its place by `place`), or `()` when
+/// none are passed (a type that needs context then fails to compile, with
+/// the message of `NoContext`, at the field's type).
 pub fn nested_context(
     rt: &Runtime,
     ty: &Type,
     pass: &[ContextArg],
     value: impl Fn(&Ident) -> TokenStream,
+    place: impl Fn(&Ident) -> TokenStream,
 ) -> TokenStream {
     if pass.is_empty() {
         return quote_spanned! {ty.span()=>
@@ -251,6 +385,10 @@ pub fn nested_context(
     let params = pass.iter().map(|arg| &arg.param);
     let values = pass.iter().map(|arg| match &arg.value {
         ContextValue::Name(name) => value(name),
+        ContextValue::Len(list) => {
+            let place = place(list);
+            quote!(#rt::list_len(&#place))
+        }
         ContextValue::Constant(constant) => quote!(#constant),
     });
     quote! {

@@ -9,7 +9,8 @@ use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 use syn::spanned::Spanned as _;
 
-use super::layout::{type_layout_impl, TypeLayout};
+use super::context::nested_context;
+use super::layout::{context_layout, type_layout_impl, TypeLayout};
 use super::paths::Runtime;
 use super::{decode_fns, encode_fns, str_lit, tag_str, tag_tokens};
 use crate::ast::{FormEnum, Frame, Variant};
@@ -30,6 +31,18 @@ fn start(rt: &Runtime, variant: &Variant) -> TokenStream {
     }
 }
 
+/// The context a variant gives its value: the constants and parameters it
+/// passes, or `()` (a value needing context then fails to compile there).
+pub fn variant_context(rt: &Runtime, variant: &Variant) -> TokenStream {
+    nested_context(
+        rt,
+        variant.ty,
+        &variant.pass,
+        |name| quote!(::core::clone::Clone::clone(&__context.#name)),
+        |name| quote!(__context.#name),
+    )
+}
+
 pub fn form_enum_impls(rt: &Runtime, form_enum: &FormEnum) -> TokenStream {
     let ident = form_enum.ident;
     let starts: Vec<TokenStream> = form_enum
@@ -39,7 +52,8 @@ pub fn form_enum_impls(rt: &Runtime, form_enum: &FormEnum) -> TokenStream {
         .collect();
     let reads = form_enum.variants.iter().map(|variant| {
         let (ty, name) = (variant.ty, variant.ident);
-        let value = quote!(<#ty as #rt::Decode>::decode_input(__reader, __endian, &()));
+        let context = variant_context(rt, variant);
+        let value = quote!(<#ty as #rt::Decode>::decode_input(__reader, __endian, &#context));
         let read = match variant.frame {
             None => value,
             Some(Frame::Form(form_type)) => {
@@ -55,7 +69,8 @@ pub fn form_enum_impls(rt: &Runtime, form_enum: &FormEnum) -> TokenStream {
     });
     let writes = form_enum.variants.iter().map(|variant| {
         let name = variant.ident;
-        let value = quote!(#rt::Encode::encode_output(__value, __writer, __endian, &()));
+        let context = variant_context(rt, variant);
+        let value = quote!(#rt::Encode::encode_output(__value, __writer, __endian, &#context));
         let write = match variant.frame {
             None => value,
             Some(Frame::Form(form_type)) => {
@@ -145,7 +160,16 @@ fn layout_impl(rt: &Runtime, form_enum: &FormEnum) -> TokenStream {
         let name = str_lit(&variant.ident.to_string());
         let rust_type = str_lit(&quote!(#ty).to_string().replace(' ', ""));
         let doc = str_lit(&variant.doc);
-        let encoding = str_lit(&match variant.frame {
+        let passed = variant
+            .pass
+            .iter()
+            .map(|arg| format!("`{}` = `{}`", arg.param, arg.value))
+            .collect::<Vec<_>>();
+        let passed = match passed.as_slice() {
+            [] => String::new(),
+            passed => format!(", given {}", passed.join(", ")),
+        };
+        let framed = match variant.frame {
             None => "FORM or chunk chosen by its type or tag".to_owned(),
             Some(Frame::Form(form_type)) => format!(
                 "FORM `{}` holding {}",
@@ -157,7 +181,8 @@ fn layout_impl(rt: &Runtime, form_enum: &FormEnum) -> TokenStream {
                 tag_str(tag),
                 quote!(#ty).to_string().replace(' ', "")
             ),
-        });
+        };
+        let encoding = str_lit(&(framed + &passed));
         quote! {
             #rt::FieldLayout {
                 name: #name,
@@ -167,6 +192,9 @@ fn layout_impl(rt: &Runtime, form_enum: &FormEnum) -> TokenStream {
                 count: ::core::option::Option::None,
                 chunk: ::core::option::Option::None,
                 offset: ::core::option::Option::Some(0u64),
+                element_size: ::core::option::Option::None,
+                elements_offset: ::core::option::Option::None,
+                inner_element_size: ::core::option::Option::None,
                 doc: #doc,
                 nested: <#ty as #rt::Decode>::NESTED_LAYOUT,
             }
@@ -176,7 +204,7 @@ fn layout_impl(rt: &Runtime, form_enum: &FormEnum) -> TokenStream {
         byte_order: quote!(#rt::ByteOrder::PerForm),
         form: None,
         chunk: None,
-        context: quote!(&[]),
+        context: context_layout(rt, &form_enum.params),
         chosen_by: None,
         fields: rows.collect(),
         text: false,

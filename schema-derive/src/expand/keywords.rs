@@ -54,6 +54,9 @@ pub fn derive(rt: &Runtime, choice: &ChoiceEnum, picks: &[Pick]) -> TokenStream 
                     count: ::core::option::Option::None,
                     chunk: ::core::option::Option::None,
                     offset: ::core::option::Option::None,
+                    element_size: ::core::option::Option::None,
+                    elements_offset: ::core::option::Option::None,
+                    inner_element_size: ::core::option::Option::None,
                     doc: #doc,
                     nested: ::core::option::Option::None,
                 }

@@ -125,6 +125,7 @@ fn field_layout(
     };
     let chunk = optional_str(plan.place.chunk.map(tag_str));
     let doc = str_lit(&field.doc);
+    let (element_size, elements_offset, inner_element_size) = elements(rt, &plan.codec);
     quote! {
         #rt::FieldLayout {
             name: #name,
@@ -134,9 +135,52 @@ fn field_layout(
             count: #count,
             chunk: #chunk,
             offset: #offset,
+            element_size: #element_size,
+            elements_offset: #elements_offset,
+            inner_element_size: #inner_element_size,
             doc: #doc,
             nested: #nested,
         }
+    }
+}
+
+/// A list's or an array's element size, where its first element starts in
+/// the field's bytes (after a count stored before them) and, for a list of
+/// arrays, the arrays' element size, as `Option<u64>` expressions; `None`
+/// for other fields, and where the field begins with a flag.
+fn elements(rt: &Runtime, codec: &Codec) -> (TokenStream, TokenStream, TokenStream) {
+    let none = quote!(::core::option::Option::None);
+    let Codec::Value(value) = codec else {
+        return (none.clone(), none.clone(), none);
+    };
+    if matches!(value.presence, Some(Presence::Flag(_))) {
+        return (none.clone(), none.clone(), none);
+    }
+    let ty = value.element_ty;
+    let (element_size, inner_size) = match &value.element {
+        Element::Plain => (
+            quote!(<#ty as #rt::Decode>::FIXED_SIZE),
+            quote!(<#ty as #rt::Decode>::ELEMENT_SIZE),
+        ),
+        Element::String(StringKind::FixedWidth(width)) => {
+            let width = width_of(width);
+            (quote!(::core::option::Option::Some(#width)), none.clone())
+        }
+        Element::String(_) | Element::Text(_) => (none.clone(), none.clone()),
+    };
+    let zero = quote!(::core::option::Option::Some(0u64));
+    match &value.repeat {
+        None if matches!(value.element, Element::Plain) => {
+            (quote!(<#ty as #rt::Decode>::ELEMENT_SIZE), zero, none)
+        }
+        None => (none.clone(), none.clone(), none),
+        Some(Repeat::Prefix(prefix)) => (
+            element_size,
+            quote!(<#prefix as #rt::Decode>::FIXED_SIZE),
+            inner_size,
+        ),
+        Some(Repeat::Count(_) | Repeat::ToEnd) => (element_size, zero, inner_size),
+        Some(Repeat::CountLine) => (none.clone(), none.clone(), none),
     }
 }
 

@@ -35,7 +35,7 @@ pub fn derive(input: &DeriveInput, root: Root) -> syn::Result<TokenStream> {
         let form_enum = FormEnum::from_input(input)?;
         let rt = Runtime::new(form_enum.krate.as_ref(), root);
         let impls = forms::form_enum_impls(&rt, &form_enum);
-        let context = context::context_items(&rt, form_enum.ident, &input.vis, &[]);
+        let context = context::context_items(&rt, form_enum.ident, &input.vis, &form_enum.params);
         let binary = binary_schema_impls(&rt, form_enum.ident);
         let tests = tests::form_enum_round_trip_module(&rt, &form_enum);
         return Ok(quote! {

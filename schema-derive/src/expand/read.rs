@@ -4,7 +4,9 @@ use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote, quote_spanned, ToTokens as _};
 use syn::spanned::Spanned as _;
 
-use super::context::{arg_value, check_call_on, nested_context, passed_value, places, Side};
+use super::context::{
+    arg_value, check_call_on, nested_context, passed_value, placed_check, places, Side,
+};
 use super::paths::Runtime;
 use super::plain::{field_groups, is_plain, is_plain_run, plain_size};
 use super::{
@@ -20,7 +22,13 @@ use crate::plan::{shared_chunk, BinaryPlan, Codec, Element, Value};
 pub fn decode_impl(rt: &Runtime, container: &Container, plans: &[BinaryPlan]) -> TokenStream {
     let ident = container.ident;
     let (mut min_size, mut fixed_size) = type_sizes(rt, plans);
-    let reads = field_groups(plans).map(|group| read_group(rt, container, group));
+    let reads = field_statements(
+        container,
+        plans,
+        &quote!(#rt::Input::position(__reader)?),
+        |plan| read_field_value(rt, container, plan),
+        |group| read_group(rt, container, group),
+    );
     let absent_counts = absent_count_checks(rt, plans);
     let inits = plans.iter().map(|plan| {
         let name = plan.field.ident;
@@ -35,13 +43,19 @@ pub fn decode_impl(rt: &Runtime, container: &Container, plans: &[BinaryPlan]) ->
             // Spanned at the function, so a signature that does not fit is
             // an error there.
             let call = quote_spanned!(path.span()=> #path(&__value));
+            let starts = field_starts(plans);
             quote! {
                 let __start = #rt::Input::position(__reader)?;
                 #(#reads)*
                 #(#absent_counts)*
                 let __value = #value;
                 if #rt::checking() {
-                    #rt::checked_at_byte(__start, #call)?;
+                    #rt::checked_fields_at_byte(
+                        __start,
+                        &[#starts],
+                        &<Self as #rt::Layout>::LAYOUT,
+                        #call,
+                    )?;
                 }
                 ::core::result::Result::Ok(__value)
             }
@@ -57,7 +71,8 @@ pub fn decode_impl(rt: &Runtime, container: &Container, plans: &[BinaryPlan]) ->
         (None, Some(chunk)) => Some((quote!(read_chunk), chunk.value, quote!(CHUNK_HEADER_SIZE))),
         (None, None) => None,
     };
-    if let Some((read, tag, header)) = frame {
+    if let Some((read, tag, header)) = &frame {
+        let (tag, header) = (*tag, header.clone());
         let tag = tag_tokens(tag);
         body = quote! {
             #rt::#read(__reader, #tag, |__reader| { #body })
@@ -68,16 +83,70 @@ pub fn decode_impl(rt: &Runtime, container: &Container, plans: &[BinaryPlan]) ->
     }
     let plain = plain_impl(rt, container, plans);
     let decode = decode_fns(rt, quote!(_), body);
+    let iff_tag = frame.map(|(_, tag, _)| {
+        let tag = tag_tokens(tag);
+        quote!(const IFF_TAG: ::core::option::Option<[u8; 4]> = ::core::option::Option::Some(#tag);)
+    });
     quote! {
         impl #rt::Decode for #ident {
             const MIN_SIZE: u64 = #min_size;
             const FIXED_SIZE: ::core::option::Option<u64> = #fixed_size;
+            #iff_tag
             const NESTED_LAYOUT: ::core::option::Option<fn() -> #rt::TypeLayout> =
                 ::core::option::Option::Some(|| <Self as #rt::Layout>::LAYOUT);
             #plain
             #decode
         }
     }
+}
+
+/// The statements of every group of fields: `group`'s for each, or, for a
+/// type with a check of its own, each field's (`one`) after noting where it
+/// begins (`position`), which places the check's refusals (a shared chunk
+/// stays one group).
+pub fn field_statements(
+    container: &Container,
+    plans: &[BinaryPlan],
+    position: &TokenStream,
+    one: impl Fn(&BinaryPlan) -> TokenStream,
+    group: impl Fn(&[BinaryPlan]) -> TokenStream,
+) -> Vec<TokenStream> {
+    let type_checked = container.attrs.check.is_some();
+    field_groups(plans)
+        .map(|fields| match (type_checked, shared_chunk(fields)) {
+            (true, None) => fields
+                .iter()
+                .map(|plan| {
+                    let at = field_start(plan.field.ident);
+                    let statements = one(plan);
+                    quote! {
+                        let #at = #position;
+                        #statements
+                    }
+                })
+                .collect(),
+            _ => group(fields),
+        })
+        .collect()
+}
+
+/// The local holding where a field began, for the type's own check.
+pub fn field_start(name: &Ident) -> Ident {
+    format_ident!("__at_{}", name)
+}
+
+/// `("name", __at_name), ...` for the fields whose start is known: those
+/// not in a chunk (a shared chunk is read around all its fields).
+pub fn field_starts(plans: &[BinaryPlan]) -> TokenStream {
+    let starts = field_groups(plans)
+        .filter(|group| shared_chunk(group).is_none())
+        .flatten()
+        .map(|plan| {
+            let name = str_lit(&plan.field.ident.to_string());
+            let at = field_start(plan.field.ident);
+            quote!((#name, #at))
+        });
+    quote!(#(#starts),*)
 }
 
 /// The plain size of a run of fields, and a closure decoding them as a
@@ -218,7 +287,20 @@ fn absent_count_checks(rt: &Runtime, plans: &[BinaryPlan]) -> Vec<TokenStream> {
         .collect()
 }
 
+/// The statements reading one field, inside its segment of the byte map's
+/// path (every field is named there, in IFF layouts too).
 fn read_field_value(rt: &Runtime, container: &Container, plan: &BinaryPlan) -> TokenStream {
+    let label = str_lit(&plan.field.ident.to_string());
+    let entered = format_ident!("__entered_{}", plan.field.ident);
+    let statements = read_field_statements(rt, container, plan);
+    quote! {
+        let #entered = #rt::map_enter(#rt::Segment::Field(#label));
+        #statements
+        ::core::mem::drop(#entered);
+    }
+}
+
+fn read_field_statements(rt: &Runtime, container: &Container, plan: &BinaryPlan) -> TokenStream {
     let name = plan.field.ident;
     let label = str_lit(&name.to_string());
     let local = field_local(name);
@@ -264,16 +346,23 @@ fn read_field_value(rt: &Runtime, container: &Container, plan: &BinaryPlan) -> T
             let values = pass
                 .iter()
                 .map(|arg| arg_value(rt, container, &arg.value, Side::Read));
+            let type_name = str_lit(&format!("{} (custom codec)", super::layout::type_text(ty)));
             quote! {
-                let #local: #ty = #rt::Input::as_stream(__reader, |__reader| {
-                    #path::read(__reader, #endian #(, #values)*)
+                let #local: #ty = #rt::read_custom(__reader, #type_name, |__reader| {
+                    #rt::Input::as_stream(__reader, |__reader| {
+                        #path::read(__reader, #endian #(, #values)*)
+                    })
                 }) #in_field;
             }
         }
         Codec::Value(data) => {
-            let context = nested_context(rt, data.element_ty, &data.pass, |name| {
-                passed_value(rt, container, name, Side::Read)
-            });
+            let context = nested_context(
+                rt,
+                data.element_ty,
+                &data.pass,
+                |name| passed_value(rt, container, name, Side::Read),
+                places(container, Side::Read),
+            );
             let value = read_data(rt, container, data, &endian);
             let value = framed_read(rt, plan, data, value);
             let read = quote! {
@@ -289,14 +378,7 @@ fn read_field_value(rt: &Runtime, container: &Container, plan: &BinaryPlan) -> T
             // field's form as errors while reading it are.
             let start = format_ident!("__start_{}", name);
             let call = check_call_on(container, name, check, &quote!(#local), Side::Read);
-            let checked = quote!(#rt::checked_at_byte(#start, #call));
-            let checked = match plan.place.form {
-                Some(form_type) => {
-                    let form_type = tag_tokens(form_type);
-                    quote!(#checked.map_err(|e| e.within(#rt::Segment::Chunk(#form_type))))
-                }
-                None => checked,
-            };
+            let checked = placed_check(rt, plan, &start, call);
             quote! {
                 let #start = #rt::Input::position(__reader) #in_field;
                 #read
@@ -411,6 +493,11 @@ fn read_repeated(
         }
         Some(Repeat::Count(count)) => read_list(count_local(count).into_token_stream()),
         Some(Repeat::CountLine) => unreachable!("`plan::binary` refuses a count line"),
+        Some(Repeat::ToEnd) if matches!(data.element, Element::Plain | Element::Text(_)) => {
+            quote! {
+                #rt::read_elements_to_end::<#ty, _>(#reader, #endian, &__element_context)
+            }
+        }
         Some(Repeat::ToEnd) => quote! {
             #rt::read_to_end(#reader, |__r| #element)
         },

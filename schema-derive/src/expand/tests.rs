@@ -109,6 +109,16 @@ fn struct_strategy(
         first_locals.push(quote!(#local));
     }
     for source in &sources {
+        let own = fields
+            .iter()
+            .find(|field| field.ident == *source)
+            .filter(|_| check_context::used_for_len_only(&container.fields, source));
+        if let Some(own) = own {
+            first.push(own.strategy.clone());
+            let local = field_local(source);
+            first_locals.push(quote!(#local));
+            continue;
+        }
         let ty = container
             .fields
             .iter()
@@ -267,10 +277,8 @@ fn first_use_strategy(
 
 /// The type of one element of a field: without its `Option` and `Vec`.
 fn element_type<'a>(field: &'a crate::ast::Field) -> &'a Type {
-    let mut ty = field.ty;
-    if field.attrs.presence.is_some() {
-        ty = unwrap_generic(ty, "Option").unwrap_or(ty);
-    }
+    // An `Option` is present by a flag, a condition or (in IFF) the next tag.
+    let mut ty = unwrap_generic(field.ty, "Option").unwrap_or(field.ty);
     if field.attrs.repeat.is_some() {
         ty = unwrap_generic(ty, "Vec").unwrap_or(ty);
     }
@@ -300,10 +308,46 @@ pub fn form_enum_round_trip_module(rt: &Runtime, form_enum: &FormEnum) -> TokenS
     let arms = form_enum.variants.iter().map(|variant| {
         let ty = variant.ty;
         let name = variant.ident;
-        quote!(#rt::testing::strategy::<#ty>().prop_map(#ident::#name).boxed())
+        let context = super::forms::variant_context(rt, variant);
+        quote! {
+            <#ty as #rt::testing::Sample>::strategy_with(&#context)
+                .prop_map(#ident::#name)
+                .boxed()
+        }
     });
-    let strategy = quote!(#rt::proptest::strategy::Union::new([#(#arms),*]).boxed());
-    let context_strategy = quote!(#rt::proptest::strategy::Just(()).boxed());
+    let strategy = quote! {
+        let __context = context;
+        #rt::proptest::strategy::Union::new([#(#arms),*]).boxed()
+    };
+    if form_enum.params.is_empty() {
+        let context_strategy = quote!(#rt::proptest::strategy::Just(()).boxed());
+        return test_module(rt, ident, context_strategy, strategy, Check::Binary);
+    }
+    // Each parameter drawn as the first value it is passed to draws it.
+    let strategies: Vec<TokenStream> = form_enum
+        .params
+        .iter()
+        .map(|param| {
+            let passed_to = form_enum.variants.iter().find_map(|variant| {
+                let arg = variant
+                    .pass
+                    .iter()
+                    .find(|arg| arg.value.name() == Some(&param.ident))?;
+                Some((variant.ty, &arg.param))
+            });
+            match passed_to {
+                Some((ty, nested)) => quote! {
+                    <#ty as #rt::testing::Sample>::context_strategy()
+                        .prop_map(|__nested| __nested.#nested)
+                },
+                None => {
+                    let ty = &param.ty;
+                    quote!(#rt::testing::strategy::<#ty>())
+                }
+            }
+        })
+        .collect();
+    let context_strategy = context_of_strategies(rt, ident, &form_enum.params, &strategies);
     test_module(rt, ident, context_strategy, strategy, Check::Binary)
 }
 
@@ -338,6 +382,10 @@ fn field_strategy(rt: &Runtime, container: &Container, ty: &Type, codec: &Codec)
         Codec::With(path, pass) => {
             let values = pass.iter().map(|arg| match &arg.value {
                 ContextValue::Name(name) => test_value(rt, container, name),
+                ContextValue::Len(list) => {
+                    let place = context::places(container, Side::Read)(list);
+                    quote!(#rt::list_len(&#place))
+                }
                 ContextValue::Constant(constant) => quote!(#constant),
             });
             quote!(#path::strategy(#(#values),*))
@@ -394,9 +442,13 @@ fn value_strategy(rt: &Runtime, container: &Container, value: &Value) -> TokenSt
         }
         Element::Plain if is_named(ty, "RawString") => quote!(#rt::testing::token_string()),
         Element::Plain | Element::Text(TextForm::Vector) => {
-            let nested = context::nested_context(rt, ty, &value.pass, |name| {
-                test_value(rt, container, name)
-            });
+            let nested = context::nested_context(
+                rt,
+                ty,
+                &value.pass,
+                |name| test_value(rt, container, name),
+                context::places(container, Side::Read),
+            );
             quote!(<#ty as #rt::testing::Sample>::strategy_with(&#nested))
         }
     };

@@ -4,7 +4,9 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned as _;
 
-use super::context::{arg_value, check_call_on, nested_context, passed_value, places, Side};
+use super::context::{
+    arg_value, check_call_on, nested_context, passed_value, placed_check, places, Side,
+};
 use super::paths::Runtime;
 use super::{
     constant_tokens, count_local, encode_fns, endian, str_lit, tag_str, tag_tokens, width_of,
@@ -14,7 +16,8 @@ use crate::attr::{Presence, Repeat, StringKind};
 use crate::check_context::is_param;
 use crate::plan::{shared_chunk, BinaryPlan, Codec, CountUser, Element, Value};
 
-use super::plain::{field_groups, is_plain, is_plain_run, plain_size};
+use super::plain::{is_plain, is_plain_run, plain_size};
+use super::read::{field_starts, field_statements};
 
 pub fn encode_impl(rt: &Runtime, container: &Container, plans: &[BinaryPlan]) -> TokenStream {
     let ident = container.ident;
@@ -33,23 +36,39 @@ pub fn encode_impl(rt: &Runtime, container: &Container, plans: &[BinaryPlan]) ->
         Codec::Count(users) => Some(shared_count(rt, plan, users, in_frame.as_ref())),
         _ => None,
     });
-    let writes = field_groups(plans).map(|group| write_group(rt, container, group));
+    let writes = field_statements(
+        container,
+        plans,
+        &quote!(#rt::Output::position(__writer)?),
+        |plan| write_field_value(rt, container, plan),
+        |group| write_group(rt, container, group),
+    );
     // The type's own check, as the reader runs it once every field is
-    // read: here before any is written, at the value's first byte.
-    let type_check = container.attrs.check.as_ref().map(|check| {
-        let path = &check.value.path;
-        let call = quote_spanned!(path.span()=> #path(self));
-        quote! {
-            if #rt::checking() {
+    // read: here once every field is written (what is written is dropped
+    // with the error), so a refusal names the byte the reader would.
+    let mut body = match &container.attrs.check {
+        Some(check) => {
+            let path = &check.value.path;
+            let call = quote_spanned!(path.span()=> #path(self));
+            let starts = field_starts(plans);
+            quote! {
                 let __start = #rt::Output::position(__writer)?;
-                #rt::checked_at_byte(__start, #call)?;
+                #(#writes)*
+                if #rt::checking() {
+                    #rt::checked_fields_at_byte(
+                        __start,
+                        &[#starts],
+                        &<Self as #rt::Layout>::LAYOUT,
+                        #call,
+                    )?;
+                }
+                ::core::result::Result::Ok(())
             }
         }
-    });
-    let mut body = quote! {
-        #type_check
-        #(#writes)*
-        ::core::result::Result::Ok(())
+        None => quote! {
+            #(#writes)*
+            ::core::result::Result::Ok(())
+        },
     };
     if let Some((write, tag)) = frame {
         let tag = tag_tokens(tag);
@@ -225,9 +244,13 @@ fn write_field_value(rt: &Runtime, container: &Container, plan: &BinaryPlan) -> 
             }
         }
         Codec::Value(data) => {
-            let context = nested_context(rt, data.element_ty, &data.pass, |name| {
-                passed_value(rt, container, name, Side::Write)
-            });
+            let context = nested_context(
+                rt,
+                data.element_ty,
+                &data.pass,
+                |name| passed_value(rt, container, name, Side::Write),
+                places(container, Side::Write),
+            );
             let write = if plan.by_next_tag() {
                 let present = write_repeated(
                     rt,
@@ -262,14 +285,7 @@ fn write_field_value(rt: &Runtime, container: &Container, plan: &BinaryPlan) -> 
             // at and with the same path.
             let start = format_ident!("__start_{}", name);
             let call = check_call_on(container, name, check, &quote!(self.#name), Side::Write);
-            let checked = quote!(#rt::checked_at_byte(#start, #call));
-            let checked = match plan.place.form {
-                Some(form_type) => {
-                    let form_type = tag_tokens(form_type);
-                    quote!(#checked.map_err(|e| e.within(#rt::Segment::Chunk(#form_type))))
-                }
-                None => checked,
-            };
+            let checked = placed_check(rt, plan, &start, call);
             quote! {
                 if #rt::checking() {
                     let #start = #rt::Output::position(__writer) #in_field

@@ -4,6 +4,7 @@ use super::comments::{comment_start, is_comment_line, is_space};
 use super::number::{PrintedBy, TextNumber};
 use super::style::{FloatStyle, LineEnding, RawLine, RawNumber, TextStyle};
 use crate::collection::{input_needed, push_within_capacity, CountInt};
+use crate::map::SpanKind;
 use crate::{Error, ErrorKind};
 use crate::{RawString, Segment};
 
@@ -218,6 +219,15 @@ impl<'a> TextReader<'a> {
         Ok(line)
     }
 
+    /// Notes the line taken last in the byte map, as what the reader
+    /// expected there.
+    fn note_line(&self, expected: &'static str, line: &[u8], kind: SpanKind) {
+        let number = self.lines_taken as u64;
+        crate::map::note(number, number + 1, expected, kind, || {
+            String::from_utf8_lossy(line).into_owned()
+        });
+    }
+
     /// The index (from 0) of the line taken last.
     fn line_index(&self) -> usize {
         self.lines_taken.saturating_sub(1)
@@ -234,6 +244,7 @@ impl<'a> TextReader<'a> {
             start = self.next_line;
             line = self.take_line(expected)?;
         }
+        self.note_line(expected, line, SpanKind::Field);
         if let Some(start) = self.comments.then(|| comment_start(line)).flatten() {
             self.trailing_comments.push(RawLine {
                 index: self.line_index(),
@@ -249,6 +260,7 @@ impl<'a> TextReader<'a> {
     }
 
     fn keep_comment_line(&mut self, line: &[u8]) {
+        self.note_line("comment line (kept as found)", line, SpanKind::Opaque);
         self.comment_lines.push(RawLine {
             index: self.line_index(),
             text: RawString(line.to_vec()),
@@ -272,6 +284,7 @@ impl<'a> TextReader<'a> {
     pub fn raw_line(&mut self, expected: &'static str) -> Result<&'a [u8], Error> {
         let start = self.next_line;
         self.line = self.take_line(expected)?;
+        self.note_line(expected, self.line, SpanKind::Field);
         self.line_start = start;
         self.cursor = self.line.len();
         Ok(self.line)
@@ -718,6 +731,7 @@ pub fn read_lines_to_end<'a, T>(
     mut read_one: impl FnMut(&mut TextReader<'a>) -> Result<T, Error>,
 ) -> Result<Vec<T>, Error> {
     let mut elements = Vec::new();
+    let recording = crate::map::recording();
     loop {
         reader.skip_comment_lines()?;
         if reader.at_end() {
@@ -725,7 +739,9 @@ pub fn read_lines_to_end<'a, T>(
         }
         let before = reader.next_line;
         let index = elements.len();
+        let entered = crate::map::enter_if(recording, Segment::Index(index));
         let element = read_one(reader).map_err(|e| e.within(Segment::Index(index)))?;
+        drop(entered);
         if reader.next_line == before {
             return Err(reader
                 .error_here(ErrorKind::EmptyElement)
@@ -761,10 +777,12 @@ pub fn read_flowing_list<'a, T>(
     reader.flow = Some(Flow::default());
     let elements = (|| {
         let mut elements = Vec::with_capacity(count);
+        let recording = crate::map::recording();
         for index in 0..count {
             if let Some(flow) = &mut reader.flow {
                 flow.element_tokens = 0;
             }
+            let _entered = crate::map::enter_if(recording, Segment::Index(index));
             elements.push(read_tokens(reader).map_err(|e| e.within(Segment::Index(index)))?);
         }
         if let Some(flow) = &mut reader.flow {
@@ -783,9 +801,13 @@ fn read_elements<'a, T>(
     mut read_one: impl FnMut(&mut TextReader<'a>) -> Result<T, Error>,
 ) -> Result<Vec<T>, Error> {
     let mut elements = Vec::with_capacity(count);
+    let recording = crate::map::recording();
     for index in 0..count {
         // As the binary lists (`push_within_capacity`): one move, no growth.
-        match read_one(reader) {
+        let entered = crate::map::enter_if(recording, Segment::Index(index));
+        let read = read_one(reader);
+        drop(entered);
+        match read {
             Ok(element) => push_within_capacity(&mut elements, element)?,
             Err(error) => return Err(error.within(Segment::Index(index))),
         }

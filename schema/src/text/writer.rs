@@ -189,6 +189,41 @@ impl TextWriter {
         Ok(())
     }
 
+    /// Where the next value will be written, for a `check` that may refuse
+    /// it once written (see [`Self::position_of`]).
+    pub fn mark(&self) -> usize {
+        self.out.len()
+    }
+
+    /// The line and column (from 1) of the first value written from `mark`
+    /// on, as the reader finds them from its own mark there: on the line
+    /// then open, or on the first line after it that is not a comment.
+    pub fn position_of(&self, mark: usize) -> (usize, usize) {
+        let written = self.out.get(..mark).unwrap_or_default();
+        let mut number = 1 + memchr::memchr_iter(b'\n', written).count();
+        let line_start = memchr::memrchr(b'\n', written).map_or(0, |at| at + 1);
+        let mut rest = self.out.get(mark..).unwrap_or_default();
+        let mut column = mark - line_start;
+        loop {
+            let end = memchr::memchr(b'\n', rest).unwrap_or(rest.len());
+            let line = rest.get(..end).unwrap_or_default();
+            let line = line.strip_suffix(b"\r").unwrap_or(line);
+            let first = line.iter().position(|&b| !is_space(b));
+            let skipped = column == 0 && self.comments && is_comment_line(line);
+            match first {
+                Some(offset) if !skipped => return (number, column + offset + 1),
+                None if column == 0 && !skipped => return (number, 1),
+                _ => {}
+            }
+            if end >= rest.len() {
+                return (number, column + 1);
+            }
+            rest = rest.get(end + 1..).unwrap_or_default();
+            number += 1;
+            column = 0;
+        }
+    }
+
     /// Opens a line of tokens.
     pub fn begin_line(&mut self) -> Result<(), Error> {
         self.start_line()?;
@@ -479,4 +514,30 @@ pub fn write_list<T>(
 ) -> Result<(), Error> {
     writer.count(elements.len())?;
     write_elements(writer, elements, write_one)
+}
+
+#[cfg(test)]
+mod position_tests {
+    use super::*;
+
+    #[test]
+    fn a_mark_finds_the_value_written_after_it_as_the_reader_would() {
+        let mut style = TextStyle::default();
+        style.line_ending = super::super::style::LineEnding::Crlf;
+        let mut writer = TextWriter::new(style);
+        writer.allow_comments();
+        writer.begin_line().unwrap();
+        writer.token(b"first").unwrap();
+        let on_the_line = writer.mark();
+        writer.token(b"second").unwrap();
+        writer.end_line().unwrap();
+        let before_the_next_line = writer.mark();
+        writer.write_comment_line(b"// a comment").unwrap();
+        writer.begin_line().unwrap();
+        writer.token(b"third").unwrap();
+        writer.end_line().unwrap();
+        assert_eq!(writer.position_of(0), (1, 1));
+        assert_eq!(writer.position_of(on_the_line), (1, 7));
+        assert_eq!(writer.position_of(before_the_next_line), (3, 1));
+    }
 }

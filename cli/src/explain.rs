@@ -1,0 +1,154 @@
+//! `ossuary explain`: where every value of a file came from (its byte map,
+//! as the generated readers report it), the field holding one byte, or how
+//! much of the files under a folder the layouts describe.
+
+use std::path::{Path, PathBuf};
+
+use formats::explain::{self, CoverageReport, Explanation};
+use formats::format::Encoding;
+
+use crate::error::{shown, CliError, Problem};
+use crate::{batch, input, Context};
+
+/// `ossuary explain`'s arguments.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The file to explain (`-` for standard input), or with `--coverage`
+    /// the folder whose files are measured.
+    pub path: PathBuf,
+    /// Read the file as this format instead of guessing it.
+    #[arg(long, value_name = "NAME")]
+    pub format: Option<String>,
+    /// Only the value holding this byte (for a text file: this line, from
+    /// 1). Decimal, or hexadecimal after `0x`.
+    #[arg(long, value_name = "OFFSET", value_parser = parse_offset, conflicts_with = "coverage")]
+    pub at: Option<u64>,
+    /// Per format, the share of the files' bytes (lines for text) the
+    /// layouts describe: typed fields and IFF headers, against blocks kept
+    /// as found.
+    #[arg(long)]
+    pub coverage: bool,
+    /// The spans (or the coverage) as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// An offset in decimal or `0x` hexadecimal.
+fn parse_offset(text: &str) -> Result<u64, String> {
+    let parsed = match text.strip_prefix("0x").or_else(|| text.strip_prefix("0X")) {
+        Some(hex) => u64::from_str_radix(hex, 16),
+        None => text.parse(),
+    };
+    parsed.map_err(|_| format!("`{text}` is not an offset, e.g. 132 or 0x84"))
+}
+
+pub fn run(context: &mut Context, args: &Args) -> Result<bool, CliError> {
+    if args.coverage {
+        return coverage(context, &args.path, args.json);
+    }
+    let bytes = input::read(&args.path)?;
+    let format = input::format_of(
+        &context.catalogue,
+        &args.path,
+        &bytes,
+        args.format.as_deref(),
+    )?;
+    let explained = explain::explain(format, &bytes).map_err(|error| {
+        // The bytes around the failing value say more than its offset alone.
+        if let Some(around) = explain::bytes_around(&bytes, &error) {
+            context.warn(&format!(
+                "{} does not decode; the bytes around its error:\n{}",
+                shown(&args.path),
+                around.trim_end()
+            ));
+        }
+        CliError::input(&args.path, Problem::Decode(error))
+    })?;
+    match args.at {
+        Some(at) => explain_at(context, &args.path, &explained, at, args.json),
+        None if args.json => {
+            let json = serde_json::to_string_pretty(&explained)
+                .map_err(|error| CliError::input(&args.path, Problem::ToJson(error)))?;
+            context.print(&format!("{json}\n"))?;
+            Ok(true)
+        }
+        None => {
+            context.print(&explained.render(&bytes))?;
+            Ok(true)
+        }
+    }
+}
+
+/// The value holding byte (or line) `at`.
+fn explain_at(
+    context: &mut Context,
+    path: &Path,
+    explained: &Explanation,
+    at: u64,
+    json: bool,
+) -> Result<bool, CliError> {
+    let unit = match explained.encoding {
+        Encoding::Binary => "byte",
+        Encoding::Text => "line",
+    };
+    let Some(span) = explained.at(at) else {
+        return Err(CliError::Usage(format!(
+            "{}: no value holds {unit} {at}: the file has {} {unit}s",
+            shown(path),
+            explained.len
+        )));
+    };
+    let text = if json {
+        serde_json::to_string_pretty(span)
+            .map_err(|error| CliError::input(path, Problem::ToJson(error)))?
+    } else {
+        let held = match span.end.saturating_sub(span.start) {
+            0 | 1 => format!("{unit} {}", span.start),
+            _ => format!("{unit}s {} to {}", span.start, span.end - 1),
+        };
+        format!(
+            "{unit} {at} is in {} ({}, {held}): {}",
+            span.path, span.type_name, span.value
+        )
+    };
+    context.print(&format!("{text}\n"))?;
+    Ok(true)
+}
+
+/// The coverage of every file below `dir` whose format ossuary knows,
+/// read as the other folder commands read them (regular files only, each
+/// within `--max-input`).
+fn coverage(context: &mut Context, dir: &Path, json: bool) -> Result<bool, CliError> {
+    let folder = batch::FilesArgs {
+        paths: vec![dir.to_path_buf()],
+        format: None,
+        json,
+    };
+    let (_, entries) = folder.resolve(&context.catalogue)?;
+    let mut report = CoverageReport::default();
+    for entry in entries {
+        if let Some(error) = &entry.listing_error {
+            return Err(CliError::Usage(format!(
+                "{}: cannot list the folder: {error}",
+                shown(&entry.path)
+            )));
+        }
+        if entry.special.is_some() {
+            continue;
+        }
+        let bytes = input::read(&entry.path)?;
+        let name = entry.path.strip_prefix(dir).unwrap_or(&entry.path);
+        let name = name.to_string_lossy();
+        if let Some(format) = context.catalogue.detect(&name, &bytes) {
+            report.add_file(&name, format, &bytes);
+        }
+    }
+    let text = if json {
+        serde_json::to_string_pretty(&report)
+            .map_err(|error| CliError::input(dir, Problem::ToJson(error)))?
+    } else {
+        report.render()
+    };
+    context.print(&format!("{}\n", text.trim_end()))?;
+    Ok(report.failed.is_empty())
+}

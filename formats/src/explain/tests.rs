@@ -1,0 +1,171 @@
+use super::*;
+use crate::catalogue::FORMATS;
+
+/// Every registered binary format's samples, written out.
+fn binary_samples() -> Vec<(&'static Format, &'static str, Vec<u8>)> {
+    FORMATS
+        .iter()
+        .filter(|format| format.encoding == Encoding::Binary)
+        .flat_map(|format| {
+            (format.samples)().into_iter().map(move |sample| {
+                let bytes = sample.document.encode().unwrap();
+                (*format, sample.file_name, bytes)
+            })
+        })
+        .collect()
+}
+
+#[test]
+fn every_byte_of_every_binary_sample_is_in_exactly_one_span() {
+    let samples = binary_samples();
+    assert!(samples.len() > 10);
+    for (format, name, bytes) in samples {
+        let explanation = explain(format, &bytes).unwrap();
+        let misses = explanation.misses();
+        assert!(
+            misses.is_empty(),
+            "{name}: {misses:?}\n{}",
+            explanation
+                .render(&bytes)
+                .lines()
+                .take(12)
+                .collect::<Vec<_>>()
+                .join("\n")
+        );
+        assert_eq!(explanation.len, bytes.len() as u64);
+    }
+}
+
+fn fixture(name: &str) -> Vec<u8> {
+    let path = format!("{}/../tests/fixtures/{name}", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read(path).unwrap()
+}
+
+#[test]
+fn annotated_hex_names_each_value_with_its_bytes() {
+    let bytes = fixture("humanoid.skt");
+    let explanation = explain(&crate::swg::skt::FORMAT, &bytes).unwrap();
+    let rendered = explanation.render(&bytes);
+    let lines: Vec<&str> = rendered.lines().collect();
+    assert_eq!(
+        lines
+            .first()
+            .map(|line| line.split_whitespace().collect::<Vec<_>>()),
+        Some(vec![
+            "00000000", "46", "4f", "52", "4d", "SKTM", "FORM", "tag", "FORM"
+        ])
+    );
+    assert!(
+        rendered.contains(
+            "00000020  0c 00 00 00                                       \
+             SKTM/version/0002/INFO/joint_count  u32  12"
+        ),
+        "{rendered}"
+    );
+    let holding = explanation.at(0x2e).unwrap();
+    assert_eq!(
+        (holding.path.as_str(), holding.start, holding.end),
+        ("SKTM/version/0002/NAME/names[0]", 0x2c, 0x31)
+    );
+    assert_eq!(holding.value, "\"root\"");
+    assert!(explanation.at(bytes.len() as u64).is_none());
+    let coverage = explanation.coverage();
+    assert_eq!(coverage.typed + coverage.headers, bytes.len() as u64);
+    assert_eq!(coverage.opaque, 0);
+}
+
+#[test]
+fn text_files_are_explained_line_by_line() {
+    let bytes = fixture("humanoid.cmx");
+    let explanation = explain(&crate::sims::cmx::FORMAT, &bytes).unwrap();
+    assert_eq!(explanation.encoding, Encoding::Text);
+    let rendered = explanation.render(&bytes);
+    assert!(
+        rendered.contains("     4  humanoid\n        ^ skeletons[0].name  a line\n"),
+        "{rendered}"
+    );
+    assert_eq!(
+        explanation.at(5).map(|span| span.path.as_str()),
+        Some("skeletons[0].bones")
+    );
+}
+
+#[test]
+fn spans_serialize_with_their_kind() {
+    let bytes = fixture("humanoid.skt");
+    let explanation = explain(&crate::swg::skt::FORMAT, &bytes).unwrap();
+    let json = serde_json::to_value(&explanation).unwrap();
+    assert_eq!(json["encoding"], "binary");
+    assert_eq!(json["spans"][0]["kind"], "header");
+    assert_eq!(json["spans"][0]["type"], "FORM tag");
+    assert_eq!(
+        json["spans"][8]["path"],
+        "SKTM/version/0002/INFO/joint_count"
+    );
+    assert_eq!(json["spans"][8]["kind"], "field");
+}
+
+#[test]
+fn kept_chunks_count_as_opaque() {
+    // The sample mesh with a chunk its layout does not name, kept as
+    // found at the version form's end.
+    let mut bytes = fixture("humanoid.mgn");
+    let extra = b"XTRA\0\0\0\x02hi";
+    bytes.extend_from_slice(extra);
+    let inner = u32::from_be_bytes(bytes[16..20].try_into().unwrap()) + extra.len() as u32;
+    let outer = u32::from_be_bytes(bytes[4..8].try_into().unwrap()) + extra.len() as u32;
+    bytes[16..20].copy_from_slice(&inner.to_be_bytes());
+    bytes[4..8].copy_from_slice(&outer.to_be_bytes());
+    let explanation = explain(&crate::swg::mgn::FORMAT, &bytes).unwrap();
+    assert!(explanation.misses().is_empty());
+    assert_eq!(explanation.coverage().opaque, extra.len() as u64);
+    let mut report = CoverageReport::default();
+    report.add_file("a.mgn", &crate::swg::mgn::FORMAT, &bytes);
+    report.add_file("b.mgn", &crate::swg::mgn::FORMAT, b"FORM");
+    assert_eq!(report.formats["swg-mgn"].files, 1);
+    assert_eq!(report.failed.len(), 1);
+    assert!(report.render().contains("| swg-mgn | 1 |"));
+}
+
+#[test]
+fn the_bytes_around_an_error_mark_its_byte() {
+    let mut bytes = fixture("humanoid.skt");
+    bytes[0x24] = b'X';
+    let error = match (crate::swg::skt::FORMAT.decode)(&bytes) {
+        Err(error) => error,
+        Ok(_) => panic!("a wrong tag decoded"),
+    };
+    let shown = bytes_around(&bytes, &error).unwrap();
+    let lines: Vec<&str> = shown.lines().collect();
+    assert_eq!(lines.len(), 6, "{shown}");
+    assert!(
+        lines[2].starts_with("00000020  0c 00 00 00 58 41 4d 45"),
+        "{shown}"
+    );
+    assert_eq!(lines[3].trim_start(), "^^ byte 36");
+    assert_eq!(lines[3].find("^^"), Some(10 + 3 * 4));
+    let past = Error::at_byte(4, crate::schema::ErrorKind::Invalid("x".to_owned()));
+    assert!(bytes_around(b"ab", &past).unwrap().contains("past the end"));
+    assert!(bytes_around(
+        &bytes,
+        &Error::new(crate::schema::ErrorKind::Invalid("x".to_owned()))
+    )
+    .is_none());
+}
+
+#[test]
+fn a_file_that_does_not_decode_keeps_the_values_read_before_the_error() {
+    let mut bytes = fixture("humanoid.skt");
+    bytes[0x24] = b'X';
+    let (explanation, error) = explain_until_error(&crate::swg::skt::FORMAT, &bytes);
+    assert_eq!(
+        error.unwrap().position,
+        Some(crate::schema::Position::Byte(0x24))
+    );
+    let last = explanation.spans.last().unwrap();
+    assert_eq!(
+        (last.path.as_str(), last.end),
+        ("SKTM/version/0002/INFO/joint_count", 0x24)
+    );
+    assert!(explain(&crate::swg::skt::FORMAT, &bytes).is_err());
+}

@@ -1,0 +1,118 @@
+//! Where a text record's fields stand: the lines they take and share,
+//! what a reader expects there, and the marks a `check` points at.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote, quote_spanned};
+use syn::spanned::Spanned as _;
+
+use crate::attr::{Presence, Repeat, TextForm};
+use crate::expand::paths::Runtime;
+use crate::expand::str_lit;
+use crate::plan::{Codec, Element, TextPlan, Value};
+
+/// Where a record field of tokens stands: on a line of its own, or on a
+/// line it shares with the fields around it (`same_line`).
+#[derive(Clone, Copy)]
+pub(super) struct Line {
+    /// The field starts the line (it does not continue the previous one's).
+    pub(super) opens: bool,
+    /// The field ends the line (the next field does not continue it).
+    pub(super) closes: bool,
+}
+
+impl Line {
+    pub(super) fn of(plans: &[TextPlan], index: usize) -> Line {
+        let continues = |index: usize| plans.get(index).is_some_and(|plan| plan.place.same_line);
+        Line {
+            opens: !continues(index),
+            closes: !continues(index + 1),
+        }
+    }
+
+    pub(super) fn own(self) -> bool {
+        self.opens && self.closes
+    }
+}
+
+/// Fewest lines a field takes.
+pub(super) fn min_lines(rt: &Runtime, plan: &TextPlan) -> TokenStream {
+    if plan.place.same_line {
+        return quote!(0u64);
+    }
+    match &plan.codec {
+        Codec::Style | Codec::With(..) => quote!(0u64),
+        Codec::Value(Value {
+            presence: Some(Presence::If(_)),
+            ..
+        })
+        | Codec::Value(Value {
+            repeat: Some(Repeat::Count(_) | Repeat::ToEnd),
+            ..
+        }) => quote!(0u64),
+        Codec::Value(Value {
+            repeat: None,
+            presence: None,
+            element: Element::Plain,
+            element_ty,
+            ..
+        }) => quote!(<#element_ty as #rt::TextRead>::MIN_LINES),
+        Codec::Magic(_) | Codec::Count(_) | Codec::Value(_) => quote!(1u64),
+    }
+}
+
+/// Fewest lines one element of a list takes.
+pub(super) fn element_min_lines(rt: &Runtime, value: &Value) -> TokenStream {
+    let ty = value.element_ty;
+    match value.element {
+        Element::Plain | Element::String(_) => quote!(<#ty as #rt::TextRead>::MIN_LINES),
+        Element::Text(_) => quote!(1u64),
+    }
+}
+
+/// What a reader expects of a line of the field's tokens, for errors.
+pub(super) fn expected_line(rt: &Runtime, plan: &TextPlan) -> TokenStream {
+    match &plan.codec {
+        Codec::Magic(constant) => {
+            let expected = str_lit(&format!("`{}`", constant.shown()));
+            quote!(#expected)
+        }
+        Codec::Count(_) => quote!("a count"),
+        Codec::Value(value) => match value.element {
+            Element::Text(TextForm::Vector) => quote!("a `| ... |` line"),
+            Element::Text(TextForm::AngleBrackets) => quote!("a `<name>` line"),
+            Element::Plain
+            | Element::String(_)
+            | Element::Text(TextForm::Line | TextForm::Comment) => {
+                let ty = value.element_ty;
+                quote_spanned!(ty.span()=> <#ty as #rt::TextTokens>::EXPECTED)
+            }
+        },
+        Codec::Style | Codec::With(..) => quote!("nothing"),
+    }
+}
+
+/// A value read by its type's own `TextRead`, which may be a record of
+/// several lines.
+pub(super) fn is_nested(value: &Value) -> bool {
+    matches!(value.element, Element::Plain) && value.presence.is_none()
+}
+
+pub(super) fn mark_local(name: &syn::Ident) -> syn::Ident {
+    format_ident!("__mark_{}", name)
+}
+
+pub(super) fn marks_local(name: &syn::Ident) -> syn::Ident {
+    format_ident!("__marks_{}", name)
+}
+
+/// Whether the field is a list whose elements a check may point at.
+pub(super) fn has_elements(plan: &TextPlan) -> bool {
+    matches!(
+        &plan.codec,
+        Codec::Value(Value {
+            repeat: Some(_),
+            flow: false,
+            ..
+        })
+    )
+}

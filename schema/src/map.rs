@@ -1,0 +1,288 @@
+//! The byte map: where each value a reader read came from. Off unless
+//! asked for ([`record_spans`]): a reader then notes, for every number,
+//! string, constant and IFF header it reads, its field path, its type and
+//! its bytes (a text reader: its lines), so that every byte of a binary
+//! file belongs to exactly one span. Outside [`record_spans`] the readers
+//! pay one relaxed atomic load per value.
+
+use std::cell::RefCell;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use crate::{Error, FieldPath, Input, Segment};
+
+/// One value as the reader met it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Span {
+    /// Where the value is, as error paths name places (with every field
+    /// named, in IFF layouts too).
+    pub path: FieldPath,
+    /// The value's type (`u32`, `RawString`, `chunk tag`, ...).
+    pub type_name: &'static str,
+    /// Binary: the first byte and the byte after the last. Text: the first
+    /// line and the line after the last, counted from 1.
+    pub start: u64,
+    pub end: u64,
+    /// The value as Rust's `Debug` prints it.
+    pub value: String,
+    pub kind: SpanKind,
+}
+
+/// What a span holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SpanKind {
+    /// A value the layout names, unknown ones kept as data included.
+    Field,
+    /// A container's framing: an IFF tag, size or form type.
+    Header,
+    /// Bytes kept as found because the layout does not describe them
+    /// (`RawChunk`).
+    Opaque,
+}
+
+/// How many threads are recording: 0 lets every reader skip the map with
+/// one load.
+static RECORDING: AtomicUsize = AtomicUsize::new(0);
+
+struct Recorder {
+    path: Vec<Segment>,
+    spans: Vec<Span>,
+    /// Inside a value recorded as one span (a string, a kept chunk), the
+    /// values it reads are not spans of their own.
+    muted: usize,
+}
+
+thread_local! {
+    static RECORDER: RefCell<Option<Recorder>> = const { RefCell::new(None) };
+}
+
+/// Whether this thread records spans (one relaxed load when no thread
+/// does).
+#[inline]
+pub fn recording() -> bool {
+    RECORDING.load(Ordering::Relaxed) != 0 && recording_here()
+}
+
+/// Whether this thread is the one recording (another one may be).
+#[cold]
+#[inline(never)]
+fn recording_here() -> bool {
+    RECORDER.with(|recorder| {
+        recorder
+            .try_borrow()
+            .is_ok_and(|recorder| recorder.is_some())
+    })
+}
+
+/// Runs `read` recording the spans of what it reads, in the order read.
+/// Fast paths that decode runs of values at once are off meanwhile, so
+/// every value is seen.
+pub fn record_spans<T>(read: impl FnOnce() -> T) -> (T, Vec<Span>) {
+    /// Ends the recording however `read` ends, a panic included.
+    struct Stop(Option<Recorder>);
+    impl Drop for Stop {
+        fn drop(&mut self) {
+            let previous = self.0.take();
+            RECORDER.with(|recorder| *recorder.borrow_mut() = previous);
+            RECORDING.fetch_sub(1, Ordering::Relaxed);
+        }
+    }
+    let fresh = Recorder {
+        path: Vec::new(),
+        spans: Vec::new(),
+        muted: 0,
+    };
+    let previous = RECORDER.with(|recorder| recorder.borrow_mut().replace(fresh));
+    RECORDING.fetch_add(1, Ordering::Relaxed);
+    let stop = Stop(previous);
+    let value = read();
+    let spans = RECORDER
+        .with(|recorder| {
+            recorder
+                .borrow_mut()
+                .as_mut()
+                .map(|r| std::mem::take(&mut r.spans))
+        })
+        .unwrap_or_default();
+    drop(stop);
+    (value, spans)
+}
+
+fn with_recorder(act: impl FnOnce(&mut Recorder)) {
+    RECORDER.with(|recorder| {
+        if let Ok(mut recorder) = recorder.try_borrow_mut() {
+            if let Some(recorder) = recorder.as_mut() {
+                act(recorder);
+            }
+        }
+    });
+}
+
+/// While it lives, what is read lies inside `segment` (a field, an
+/// element, a chunk). Dropping it leaves the segment.
+#[must_use = "the segment is left when the guard is dropped"]
+pub struct Entered(bool);
+
+impl Drop for Entered {
+    #[inline]
+    fn drop(&mut self) {
+        if self.0 {
+            leave();
+        }
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn leave() {
+    with_recorder(|recorder| {
+        recorder.path.pop();
+    });
+}
+
+/// Enters `segment` when recording; a no-op guard otherwise.
+#[inline]
+pub fn enter(segment: Segment) -> Entered {
+    if !recording() {
+        return Entered(false);
+    }
+    enter_recording(segment)
+}
+
+/// [`enter`] for a loop that asked [`recording`] once, before it.
+#[inline]
+pub fn enter_if(recording: bool, segment: Segment) -> Entered {
+    if !recording {
+        return Entered(false);
+    }
+    enter_recording(segment)
+}
+
+#[cold]
+#[inline(never)]
+fn enter_recording(segment: Segment) -> Entered {
+    let mut entered = false;
+    with_recorder(|recorder| {
+        recorder.path.push(segment);
+        entered = true;
+    });
+    Entered(entered)
+}
+
+/// While it lives, values read are parts of one span, not spans.
+#[must_use = "recording resumes when the guard is dropped"]
+pub struct Muted(bool);
+
+impl Drop for Muted {
+    #[inline]
+    fn drop(&mut self) {
+        if self.0 {
+            unmute();
+        }
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn unmute() {
+    with_recorder(|recorder| recorder.muted -= 1);
+}
+
+/// Mutes recording when recording; a no-op guard otherwise.
+#[inline]
+pub fn mute() -> Muted {
+    if !recording() {
+        return Muted(false);
+    }
+    mute_recording()
+}
+
+#[cold]
+#[inline(never)]
+fn mute_recording() -> Muted {
+    let mut muted = false;
+    with_recorder(|recorder| {
+        recorder.muted += 1;
+        muted = true;
+    });
+    Muted(muted)
+}
+
+/// Notes a value read from `start` to `end` at the current path. `value`
+/// is formatted only when recording.
+#[inline]
+pub fn note(
+    start: u64,
+    end: u64,
+    type_name: &'static str,
+    kind: SpanKind,
+    value: impl FnOnce() -> String,
+) {
+    if recording() {
+        note_recording(start, end, type_name, kind, value());
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn note_recording(start: u64, end: u64, type_name: &'static str, kind: SpanKind, value: String) {
+    with_recorder(|recorder| {
+        if recorder.muted > 0 {
+            return;
+        }
+        let mut path = FieldPath::default();
+        for segment in recorder.path.iter().rev() {
+            path.push_outer(segment.clone());
+        }
+        recorder.spans.push(Span {
+            path,
+            type_name,
+            start,
+            end,
+            value,
+            kind,
+        });
+    });
+}
+
+/// A value a hand-written codec reads (`with = module`), noted in the byte
+/// map as one span of `type_name`, whatever it reads inside.
+pub fn read_custom<I: Input, T>(
+    input: &mut I,
+    type_name: &'static str,
+    read: impl FnOnce(&mut I) -> Result<T, Error>,
+) -> Result<T, Error> {
+    if !recording() {
+        return read(input);
+    }
+    let start = input.position()?;
+    let muted = mute();
+    let value = read(input)?;
+    drop(muted);
+    let end = input.position()?;
+    note(start, end, type_name, SpanKind::Field, || {
+        format!("({} bytes read by a custom codec)", end - start)
+    });
+    Ok(value)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn spans_are_noted_only_while_recording_with_the_path_entered() {
+        note(0, 1, "u8", SpanKind::Field, || "1".to_owned());
+        let ((), spans) = record_spans(|| {
+            let _field = enter(Segment::Field("bones"));
+            let _element = enter(Segment::Index(2));
+            note(4, 6, "u16", SpanKind::Field, || "7".to_owned());
+            let _muted = mute();
+            note(6, 8, "u16", SpanKind::Field, || "8".to_owned());
+        });
+        assert_eq!(spans.len(), 1);
+        assert_eq!(spans[0].path.to_string(), "bones[2]");
+        assert_eq!((spans[0].start, spans[0].end), (4, 6));
+        assert!(!recording());
+        assert!(!enter(Segment::Field("x")).0);
+    }
+}
