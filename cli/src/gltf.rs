@@ -361,19 +361,27 @@ pub fn assemble(context: &mut Context, request: &Request) -> Result<Vec<u8>, Cli
             Some(found) => assembly.offer_skeleton(&input.path, found),
             None => false,
         };
-        let found = match input.skins(request.options) {
-            Err(CliError::Input { problem, .. })
-                if request.leave_out_missing
-                    && (index > 0 || has_skeleton)
-                    && matches!(
-                        *problem,
-                        Problem::Rig(RigError::File(FindError::Missing { .. }))
-                    ) =>
-            {
-                assembly.warn(format!("{}: left out: {problem}", input.path.display()));
+        let found = if request.leave_out_missing && (index > 0 || has_skeleton) {
+            // Part by part: a part whose file is missing is left out, and
+            // the others drawn.
+            let (mut kept, mut left_out) = (Vec::new(), false);
+            for part in input.skin_parts(request.options) {
+                match part.skins {
+                    Ok(skins) => kept.extend(skins),
+                    Err(missing @ RigError::File(FindError::Missing { .. })) => {
+                        let problem = Problem::Rig(missing);
+                        assembly.warn(format!("{}: left out: {problem}", input.path.display()));
+                        left_out = true;
+                    }
+                    Err(other) => return Err(CliError::input(&input.path, Problem::Rig(other))),
+                }
+            }
+            if kept.is_empty() && left_out {
                 continue;
             }
-            other => other?,
+            kept
+        } else {
+            input.skins(request.options)?
         };
         if found.is_empty() && !has_skeleton {
             return Err(input.wrong_kind(Need::Meshes));

@@ -230,6 +230,15 @@ impl Input {
             .map_err(|error| self.fail(error))
     }
 
+    /// The file's meshes part by part (each file it names read on its own),
+    /// each as it could be read.
+    pub fn skin_parts(&self, options: RigOptions) -> Vec<rig::SkinPart> {
+        self.document
+            .rig()
+            .skin_parts(&self.files, options)
+            .unwrap_or_default()
+    }
+
     /// The file's animations one by one, each as it could be read; a file
     /// without any is the wrong kind of input.
     pub fn named_animations(&self) -> Result<Vec<rig::NamedAnimation>, CliError> {

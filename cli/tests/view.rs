@@ -738,3 +738,31 @@ fn a_character_without_customization_variables_refuses_a_customization() {
     let (status, error) = served.json("/api/gltf?open=humanoid.sat&custom=index_color_skin");
     assert_eq!(status, 400, "{error}");
 }
+
+/// An appearance with one of its mesh lists missing draws the others (the
+/// real `zab_f.sat` names a list the public data lacks).
+#[test]
+fn an_appearance_missing_one_mesh_list_draws_the_rest() {
+    let Some(corpus) = tests::corpus_dir() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let swg = dir.path().join("swg");
+    for file in support::files_below(&corpus.join("swg")) {
+        let to = swg.join(&file);
+        std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+        std::fs::copy(corpus.join("swg").join(&file), &to).unwrap();
+    }
+    let meshes = |served: &Served| {
+        let (status, glb) = served.get("/api/gltf?open=appearance/twk_f.sat");
+        assert_eq!(status, 200);
+        glb_json(&glb)["meshes"].as_array().map_or(0, Vec::len)
+    };
+    let whole = meshes(&Served::start(&[&swg]));
+    std::fs::remove_file(swg.join("appearance/mesh/twk_f_head.lmg")).unwrap();
+    let without_head = meshes(&Served::start(&[&swg]));
+    assert!(
+        without_head > 0 && without_head < whole,
+        "{without_head} of {whole}"
+    );
+}
