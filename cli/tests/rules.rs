@@ -46,8 +46,8 @@ fn help_describes_every_option_and_shows_examples() {
     assert_eq!(
         commands,
         [
-            "info", "dump", "encode", "convert", "joints", "skin", "render", "check", "view",
-            "formats"
+            "info", "dump", "encode", "convert", "joints", "skin", "render", "check", "explain",
+            "view", "formats"
         ]
     );
     for command in commands {
