@@ -18,7 +18,7 @@ peers=$(realpath "$(dirname "$0")")
 python=${PYTHON:-python3.11}
 
 rm -rf "$out"
-mkdir -p "$out/retail" "$out/swg" "$out/prototype-bcf"
+mkdir -p "$out/retail" "$out/swg"
 echo "ossuary: $("$ossuary" --version)"
 
 echo "== 3a. ts1-blender-io's importer on converted Sims characters"
@@ -38,7 +38,7 @@ for character in male female; do
     "$ossuary" convert "$out/retail/$character.glb" --to sims-cmx --skeleton "$retail/adult-skeleton.cmx" \
         -o "$out/retail/$character"
 done
-# The binary formats (.bcf, .bmf) too: the prototype's `--to sims-bcf` into an existing folder.
+# The binary formats (.bcf, .bmf) too.
 "$ossuary" convert "$prototype/samnud.cmx" --to sims-bcf -o "$out/prototype-bcf"
 "$ossuary" convert "$out/retail/male.glb" --to sims-bcf --skeleton "$retail/adult-skeleton.cmx" -o "$out/retail/male-bcf"
 p=$out/prototype
@@ -67,13 +67,13 @@ swg=$corpus/swg/appearance
 b=$out/swg
 blender -b --factory-startup --python "$peers/swg_import.py" -- "$swg_addon" \
     original-mgn="$swg/mesh/twk_f_body_l0.mgn,$swg/mesh/twk_f_head_l0.mgn" \
-    ossuary-mgn="$b/back/twk_f_body_l0.mgn,$b/back/twk_f_head_l0.mgn" \
-    ossuary-lmg-sat="$b/back/twk_f_body_l0.lmg,$b/back/twk_f.sat" \
+    ossuary-mgn="$b/back/appearance/mesh/twk_f_body_l0.mgn,$b/back/appearance/mesh/twk_f_head_l0.mgn" \
+    ossuary-lmg-sat="$b/back/appearance/mesh/twk_f_body.lmg,$b/back/appearance/twk_f.sat" \
     >"$out/swg_mgn.log" 2>&1
 grep '^PEER_RESULT ' "$out/swg_mgn.log" | sed 's/^PEER_RESULT //'
 "$python" "$peers/swg_import.py" "$swg_addon" \
     original-skt="$swg/skeleton/all_b.skt,$swg/skeleton/hum_f_face.skt" \
-    ossuary-skt="$b/back-skt/twk_f.skt" \
+    ossuary-skt="$b/back-skt/appearance/skeleton/twk_f.skt" \
     >"$out/swg_skt.log" 2>&1
 grep -E '^(PEER_RESULT |ERROR)' "$out/swg_skt.log" | sed 's/^PEER_RESULT //'
 echo "== outputs and logs in $out"
