@@ -62,6 +62,7 @@ mod animation;
 pub mod assembly;
 mod axes;
 mod buffer;
+pub mod encoded;
 mod mesh;
 pub mod shader;
 mod texture;

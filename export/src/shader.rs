@@ -37,6 +37,7 @@ use formats::schema::{BinarySchema, RawString};
 use formats::swg::pal::Palette;
 use formats::swg::sht::{tags, Choice, Shader, Tag, Tinted};
 
+use crate::encoded::ContentKey;
 use crate::texture;
 
 /// Decoded pixels: 8-bit RGBA, rows from the top.
@@ -45,6 +46,9 @@ pub struct Pixels {
     pub width: u32,
     pub height: u32,
     pub rgba: Vec<u8>,
+    /// A digest of what the pixels were made from (the source file's
+    /// bytes, and what changed them), by which their encoding is kept.
+    pub content: ContentKey,
 }
 
 impl Pixels {
@@ -379,10 +383,20 @@ pub fn base_colour(
             *alpha = if effect.alpha { main_alpha } else { 255 };
         }
     }
+    let flags = [u8::from(effect.two_colours), u8::from(effect.alpha)];
+    let mask_content = hue_mask.map(|mask| mask.content.bytes());
+    let content = ContentKey::of(&[
+        b"base colour",
+        &main.content.bytes(),
+        mask_content.as_ref().map_or(&[][..], |bytes| &bytes[..]),
+        &flags,
+        &factors.concat(),
+    ]);
     Pixels {
         width: main.width,
         height: main.height,
         rgba,
+        content,
     }
 }
 
@@ -404,6 +418,7 @@ fn gltf_normal(compressed: &Pixels) -> Pixels {
         width: compressed.width,
         height: compressed.height,
         rgba,
+        content: ContentKey::of(&[b"glTF normal", &compressed.content.bytes()]),
     }
 }
 
@@ -513,13 +528,16 @@ impl Chosen {
             }
         };
         let found = find(files, &path, problem)?;
-        match texture::rgba(&found) {
-            Ok((width, height, rgba)) => Some((
+        let decoded =
+            texture::file_key(&found).and_then(|content| Ok((content, texture::rgba(&found)?)));
+        match decoded {
+            Ok((content, (width, height, rgba))) => Some((
                 found.path,
                 Pixels {
                     width,
                     height,
                     rgba,
+                    content,
                 },
             )),
             Err(error) => {
@@ -594,6 +612,7 @@ mod tests {
             width,
             height: rgba.len() as u32 / width,
             rgba: rgba.concat(),
+            content: ContentKey::of(&[&rgba.concat()]),
         }
     }
 
