@@ -20,7 +20,7 @@ use image::codecs::png::{CompressionType, FilterType, PngEncoder};
 use viewer::listing;
 use viewer::roots::Roots;
 use viewer::server::{self, Viewer};
-use viewer::{Assets, GltfRequest, Info, Made, Refused};
+use viewer::{Assets, GltfRequest, Info, Made, Refused, Variable};
 
 /// The shared corpus: `OSSUARY_CORPUS`, or `../shared/corpus` beside the
 /// repository.
@@ -121,18 +121,53 @@ fn characters() -> Option<Vec<Character>> {
         Character {
             name: "swg twk_f",
             args: vec![os(swg.join("twk_f.sat"))],
-            reads: in_folder(
-                &swg,
-                &[
-                    "twk_f.sat",
-                    "mesh/twk_f_body.lmg",
-                    "mesh/twk_f_body_l0.mgn",
-                    "mesh/twk_f_head.lmg",
-                    "mesh/twk_f_head_l0.mgn",
-                    "skeleton/all_b.skt",
-                    "skeleton/hum_f_face.skt",
-                ],
-            ),
+            reads: [
+                in_folder(
+                    &swg,
+                    &[
+                        "twk_f.sat",
+                        "mesh/twk_f_body.lmg",
+                        "mesh/twk_f_body_l0.mgn",
+                        "mesh/twk_f_body_l1.mgn",
+                        "mesh/twk_f_body_l2.mgn",
+                        "mesh/twk_f_body_l3.mgn",
+                        "mesh/twk_f_head.lmg",
+                        "mesh/twk_f_head_l0.mgn",
+                        "mesh/twk_f_head_l1.mgn",
+                        "mesh/twk_f_head_l2.mgn",
+                        "mesh/twk_f_head_l3.mgn",
+                        "skeleton/all_b.skt",
+                        "skeleton/hum_f_face.skt",
+                    ],
+                ),
+                // Its materials: shaders, the textures and palettes they name.
+                in_folder(
+                    &corpus.join("swg"),
+                    &[
+                        "palette/pc_eye_twk.pal",
+                        "palette/pc_skin_twk.pal",
+                        "palette/pc_skin_twk_leccu.pal",
+                        "palette/white.pal",
+                        "shader/hum_f_teeth.sht",
+                        "shader/twk_f_body.sht",
+                        "shader/twk_f_face.sht",
+                        "shader/twk_f_leccu.sht",
+                        "shader/twk_f_mouth.sht",
+                        "shader/twk_f_skull.sht",
+                        "texture/hum_f_body.dds",
+                        "texture/hum_f_body_cn.dds",
+                        "texture/hum_f_mouth.dds",
+                        "texture/hum_f_mouth_hue.dds",
+                        "texture/twk_f_face.dds",
+                        "texture/twk_f_head.dds",
+                        "texture/twk_f_head_cn.dds",
+                        "texture/twk_f_leccu_cn.dds",
+                        "texture/twk_f_leccu_pattern20.dds",
+                        "texture/twk_wrinkles_f_s04_cn.dds",
+                    ],
+                ),
+            ]
+            .concat(),
             back: Some(("swg-sat", swg.join("twk_f.sat"))),
             open: "swg/appearance/twk_f.sat",
         },
@@ -239,11 +274,20 @@ impl Assets for ConvertAssets {
         })
     }
 
-    fn info(&self, _: &Path, _: Option<&Path>, _: usize) -> Result<Info, Refused> {
-        Err(Refused {
-            message: "not asked for by the benchmarks".to_owned(),
-            usage: true,
-        })
+    fn info(&self, _: &Path, _: &[PathBuf], _: Option<&Path>, _: usize) -> Result<Info, Refused> {
+        Err(not_asked())
+    }
+
+    fn variables(&self, _: &Path, _: &[PathBuf], _: usize) -> Result<Vec<Variable>, Refused> {
+        Err(not_asked())
+    }
+}
+
+/// What the benchmarks' assets answer to what they are never asked.
+fn not_asked() -> Refused {
+    Refused {
+        message: "not asked for by the benchmarks".to_owned(),
+        usage: true,
     }
 }
 
