@@ -121,18 +121,53 @@ fn characters() -> Option<Vec<Character>> {
         Character {
             name: "swg twk_f",
             args: vec![os(swg.join("twk_f.sat"))],
-            reads: in_folder(
-                &swg,
-                &[
-                    "twk_f.sat",
-                    "mesh/twk_f_body.lmg",
-                    "mesh/twk_f_body_l0.mgn",
-                    "mesh/twk_f_head.lmg",
-                    "mesh/twk_f_head_l0.mgn",
-                    "skeleton/all_b.skt",
-                    "skeleton/hum_f_face.skt",
-                ],
-            ),
+            reads: [
+                in_folder(
+                    &swg,
+                    &[
+                        "twk_f.sat",
+                        "mesh/twk_f_body.lmg",
+                        "mesh/twk_f_body_l0.mgn",
+                        "mesh/twk_f_body_l1.mgn",
+                        "mesh/twk_f_body_l2.mgn",
+                        "mesh/twk_f_body_l3.mgn",
+                        "mesh/twk_f_head.lmg",
+                        "mesh/twk_f_head_l0.mgn",
+                        "mesh/twk_f_head_l1.mgn",
+                        "mesh/twk_f_head_l2.mgn",
+                        "mesh/twk_f_head_l3.mgn",
+                        "skeleton/all_b.skt",
+                        "skeleton/hum_f_face.skt",
+                    ],
+                ),
+                // Its materials: shaders, the textures and palettes they name.
+                in_folder(
+                    &corpus.join("swg"),
+                    &[
+                        "palette/pc_eye_twk.pal",
+                        "palette/pc_skin_twk.pal",
+                        "palette/pc_skin_twk_leccu.pal",
+                        "palette/white.pal",
+                        "shader/hum_f_teeth.sht",
+                        "shader/twk_f_body.sht",
+                        "shader/twk_f_face.sht",
+                        "shader/twk_f_leccu.sht",
+                        "shader/twk_f_mouth.sht",
+                        "shader/twk_f_skull.sht",
+                        "texture/hum_f_body.dds",
+                        "texture/hum_f_body_cn.dds",
+                        "texture/hum_f_mouth.dds",
+                        "texture/hum_f_mouth_hue.dds",
+                        "texture/twk_f_face.dds",
+                        "texture/twk_f_head.dds",
+                        "texture/twk_f_head_cn.dds",
+                        "texture/twk_f_leccu_cn.dds",
+                        "texture/twk_f_leccu_pattern20.dds",
+                        "texture/twk_wrinkles_f_s04_cn.dds",
+                    ],
+                ),
+            ]
+            .concat(),
             back: Some(("swg-sat", swg.join("twk_f.sat"))),
             open: "swg/appearance/twk_f.sat",
         },
@@ -248,6 +283,7 @@ impl Assets for ConvertAssets {
     }
 }
 
+/// What the benchmarks' assets answer to what they are never asked.
 fn not_asked() -> Refused {
     Refused {
         message: "not asked for by the benchmarks".to_owned(),

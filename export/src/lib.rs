@@ -34,10 +34,25 @@
 //!   mesh, the material its shader describes ([`shader`]), named by the
 //!   shader's path: the main texture coloured as the effect colours it as
 //!   base colour, the normal map as normal texture (the specular and
-//!   environment maps are left out);
+//!   environment maps are left out); each image encoded once per process
+//!   ([`encoded`]), a PNG file the validator takes as it is embedded as its
+//!   own bytes;
 //! - in the scene's `extras`, the game files the character was read from
 //!   ([`Character::originals`]), whole, so that the import
 //!   ([`import::carried`]) gives back what glTF has no place for.
+//!
+//! Tangents are not written: a mesh with a normal map leaves them to the
+//! viewer, as glTF allows (the Khronos validator's warning
+//! `MESH_PRIMITIVE_GENERATED_TANGENT_SPACE`). MikkTSpace, which glTF names
+//! for them, gives a tangent per triangle corner, and where the corners of
+//! one vertex differ (where texture coordinates are mirrored, the tangents'
+//! handedness flips) glTF needs the vertex split in two. The asset keeps one
+//! glTF vertex per vertex of the game's file, which the import back into
+//! the game's files, the blend shapes and a Star Wars Galaxies mesh's shared
+//! positions all count on; the Twi'lek's meshes with normal maps have 99 of
+//! their 1,959 vertices where triangles of both texture orientations meet.
+//! Tangents without the split would differ from MikkTSpace's there, which is
+//! what the warning is about.
 //!
 //! Axes: glTF is right-handed and y up. Left-handed files (the Sims, The
 //! Sims Online, Star Wars Galaxies) are mirrored in x with their triangle
@@ -62,6 +77,7 @@ mod animation;
 pub mod assembly;
 mod axes;
 mod buffer;
+pub mod encoded;
 mod mesh;
 pub mod shader;
 mod texture;

@@ -37,6 +37,7 @@ use formats::schema::{BinarySchema, RawString};
 use formats::swg::pal::Palette;
 use formats::swg::sht::{tags, Choice, Shader, Tag, Tinted};
 
+use crate::encoded::ContentKey;
 use crate::texture;
 
 /// Decoded pixels: 8-bit RGBA, rows from the top.
@@ -45,6 +46,9 @@ pub struct Pixels {
     pub width: u32,
     pub height: u32,
     pub rgba: Vec<u8>,
+    /// A digest of what the pixels were made from (the source file's
+    /// bytes, and what changed them), by which their encoding is kept.
+    pub content: ContentKey,
 }
 
 impl Pixels {
@@ -355,55 +359,92 @@ pub fn base_colour(
     factors: [[u8; 3]; 2],
 ) -> Pixels {
     let [first, second] = factors.map(|factor| factor.map(f32::from));
+    // Each channel's every value as the effect colours it, under each mask
+    // (one for a one-colour effect): worked out once, not per pixel.
+    let masks = if effect.two_colours { 256 } else { 1 };
+    let coloured: Vec<[[u8; 256]; 3]> = (0..masks)
+        .map(|mask| {
+            let mask = mask as f32 / 255.0;
+            let factor: [f32; 3] = if effect.two_colours {
+                std::array::from_fn(|channel| {
+                    first[channel] + (second[channel] - first[channel]) * mask
+                })
+            } else {
+                first
+            };
+            factor.map(|factor| {
+                std::array::from_fn(|value| (value as f32 * factor / 255.0).round() as u8)
+            })
+        })
+        .collect();
     let mut rgba = main.rgba.clone();
     let width = main.width.max(1);
     for (index, pixel) in rgba.chunks_exact_mut(4).enumerate() {
-        let (x, y) = (index as u32 % width, index as u32 / width);
         let main_alpha = pixel.get(3).copied().unwrap_or(255);
-        let factor: [f32; 3] = if effect.two_colours {
-            let mask = match hue_mask {
-                Some(mask) => mask.scaled_alpha(x, y, main.width, main.height),
-                None => main_alpha,
-            };
-            let mask = f32::from(mask) / 255.0;
-            std::array::from_fn(|channel| {
-                first[channel] + (second[channel] - first[channel]) * mask
-            })
-        } else {
-            first
+        let mask = match (effect.two_colours, hue_mask) {
+            (false, _) => 0,
+            (true, Some(mask)) => {
+                let (x, y) = (index as u32 % width, index as u32 / width);
+                mask.scaled_alpha(x, y, main.width, main.height)
+            }
+            (true, None) => main_alpha,
         };
-        for (value, factor) in pixel.iter_mut().zip(factor) {
-            *value = (f32::from(*value) * factor / 255.0).round() as u8;
+        if let Some(table) = coloured.get(usize::from(mask)) {
+            for (value, channel) in pixel.iter_mut().zip(table) {
+                *value = channel[usize::from(*value)];
+            }
         }
         if let Some(alpha) = pixel.get_mut(3) {
             *alpha = if effect.alpha { main_alpha } else { 255 };
         }
     }
+    let flags = [u8::from(effect.two_colours), u8::from(effect.alpha)];
+    let mask_content = hue_mask.map(|mask| mask.content.bytes());
+    let content = ContentKey::of(&[
+        b"base colour",
+        &main.content.bytes(),
+        mask_content.as_ref().map_or(&[][..], |bytes| &bytes[..]),
+        &flags,
+        &factors.concat(),
+    ]);
     Pixels {
         width: main.width,
         height: main.height,
         rgba,
+        content,
     }
 }
 
 /// A compressed normal map (x in alpha, y in green, Direct3D's y down) as
 /// glTF's normal texture: x, y up and the z that makes the normal whole.
 fn gltf_normal(compressed: &Pixels) -> Pixels {
-    let rgba = compressed
-        .rgba
-        .chunks_exact(4)
-        .flat_map(|pixel| {
-            let unit = |value: u8| f32::from(value) / 127.5 - 1.0;
-            let (x, y) = (unit(pixel[3]), -unit(pixel[1]));
-            let z = (1.0 - x * x - y * y).max(0.0).sqrt();
-            let byte = |value: f32| ((value + 1.0) * 127.5).round().clamp(0.0, 255.0) as u8;
-            [byte(x), byte(y), byte(z), 255]
+    let unit = |value: u8| f32::from(value) / 127.5 - 1.0;
+    let byte = |value: f32| ((value + 1.0) * 127.5).round().clamp(0.0, 255.0) as u8;
+    // x's byte for each alpha, y's for each green, z's for each pair:
+    // worked out once, not per pixel.
+    let x_bytes: [u8; 256] = std::array::from_fn(|alpha| byte(unit(alpha as u8)));
+    let y_bytes: [u8; 256] = std::array::from_fn(|green| byte(-unit(green as u8)));
+    let z_bytes: Vec<[u8; 256]> = (0..=u8::MAX)
+        .map(|alpha| {
+            std::array::from_fn(|green| {
+                let (x, y) = (unit(alpha), -unit(green as u8));
+                byte((1.0 - x * x - y * y).max(0.0).sqrt())
+            })
         })
         .collect();
+    let mut rgba = Vec::with_capacity(compressed.rgba.len());
+    for pixel in compressed.rgba.chunks_exact(4) {
+        if let [_, green, _, alpha] = *pixel {
+            let (x, y) = (usize::from(alpha), usize::from(green));
+            let z = z_bytes.get(x).map_or(0, |row| row[y]);
+            rgba.extend_from_slice(&[x_bytes[x], y_bytes[y], z, 255]);
+        }
+    }
     Pixels {
         width: compressed.width,
         height: compressed.height,
         rgba,
+        content: ContentKey::of(&[b"glTF normal", &compressed.content.bytes()]),
     }
 }
 
@@ -513,13 +554,16 @@ impl Chosen {
             }
         };
         let found = find(files, &path, problem)?;
-        match texture::rgba(&found) {
-            Ok((width, height, rgba)) => Some((
+        let decoded =
+            texture::file_key(&found).and_then(|content| Ok((content, texture::rgba(&found)?)));
+        match decoded {
+            Ok((content, (width, height, rgba))) => Some((
                 found.path,
                 Pixels {
                     width,
                     height,
                     rgba,
+                    content,
                 },
             )),
             Err(error) => {
@@ -594,6 +638,7 @@ mod tests {
             width,
             height: rgba.len() as u32 / width,
             rgba: rgba.concat(),
+            content: ContentKey::of(&[&rgba.concat()]),
         }
     }
 
@@ -629,6 +674,37 @@ mod tests {
         assert!(alpha.two_colours && alpha.alpha);
         let coloured = base_colour(&main, Some(&mask), alpha, factors);
         assert_eq!(coloured.rgba, [160, 40, 90, 0, 160, 40, 90, 255]);
+    }
+
+    #[test]
+    fn the_worked_out_tables_give_what_each_pixels_own_arithmetic_gives() {
+        // Every (green, alpha) pair, and every value under every mask.
+        let all: Vec<[u8; 4]> = (0..=255u8)
+            .flat_map(|first| (0..=255u8).map(move |second| [second, first, second, first]))
+            .collect();
+        let image = pixels(256, &all);
+        let unit = |value: u8| f32::from(value) / 127.5 - 1.0;
+        let byte = |value: f32| ((value + 1.0) * 127.5).round().clamp(0.0, 255.0) as u8;
+        for (pixel, normal) in all.iter().zip(gltf_normal(&image).rgba.chunks_exact(4)) {
+            let (x, y) = (unit(pixel[3]), -unit(pixel[1]));
+            let z = (1.0 - x * x - y * y).max(0.0).sqrt();
+            assert_eq!(normal, [byte(x), byte(y), byte(z), 255], "{pixel:?}");
+        }
+        let factors = [[201, 13, 255], [7, 180, 99]];
+        let effect = Effect::of("effect/h_color2_specmap_cbmp.eft");
+        let coloured = base_colour(&image, None, effect, factors);
+        for (pixel, colour) in all.iter().zip(coloured.rgba.chunks_exact(4)) {
+            let mask = f32::from(pixel[3]) / 255.0;
+            let expected: Vec<u8> = (0..3)
+                .map(|channel| {
+                    let [first, second] = factors.map(|factor| f32::from(factor[channel]));
+                    let factor = first + (second - first) * mask;
+                    (f32::from(pixel[channel]) * factor / 255.0).round() as u8
+                })
+                .chain([255])
+                .collect();
+            assert_eq!(colour, expected, "{pixel:?}");
+        }
     }
 
     #[test]

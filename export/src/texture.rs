@@ -4,6 +4,7 @@
 use std::collections::HashMap;
 use std::io::Cursor;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use formats::files::{Files, FindError, FoundFile};
 use formats::rig::{self, RigError};
@@ -12,6 +13,7 @@ use image::ImageFormat;
 use json::validation::Checked;
 
 use crate::buffer::Asset;
+use crate::encoded::{kept_or_made, ContentKey};
 use crate::shader::{Pixels, ShaderMaterial};
 use crate::{Mesh, MeshProblem, TextureError};
 
@@ -102,7 +104,7 @@ impl Materials {
             .path
             .file_name()
             .map(|name| name.to_string_lossy().into_owned());
-        let texture = png_texture(asset, png, name.clone());
+        let texture = png_texture(asset, &png, name.clone());
         let material = asset.root.push(material(name, Some(texture)));
         self.by_image.insert(found.path.clone(), material);
         Ok(material)
@@ -126,7 +128,7 @@ impl Materials {
             })?;
             Ok::<_, MeshProblem>(png_texture(
                 asset,
-                png,
+                &png,
                 Some(format!("{} {what}", shader.name)),
             ))
         };
@@ -156,12 +158,8 @@ impl Materials {
 }
 
 /// A PNG image in the asset's buffer and the texture that shows it.
-fn png_texture(
-    asset: &mut Asset,
-    png: Vec<u8>,
-    name: Option<String>,
-) -> json::Index<json::Texture> {
-    let view = asset.view(&png, None);
+fn png_texture(asset: &mut Asset, png: &[u8], name: Option<String>) -> json::Index<json::Texture> {
+    let view = asset.view(png, None);
     let image = asset.root.push(json::Image {
         buffer_view: Some(view),
         mime_type: Some(json::image::MimeType("image/png".to_owned())),
@@ -179,18 +177,20 @@ fn png_texture(
     })
 }
 
-/// Decoded pixels as PNG.
-fn pixels_png(pixels: &Pixels) -> Result<Vec<u8>, TextureError> {
-    let mut png = Vec::new();
-    image::write_buffer_with_format(
-        &mut Cursor::new(&mut png),
-        &pixels.rgba,
-        pixels.width,
-        pixels.height,
-        image::ExtendedColorType::Rgba8,
-        ImageFormat::Png,
-    )?;
-    Ok(png)
+/// Decoded pixels as PNG, encoded once per content (see [`crate::encoded`]).
+fn pixels_png(pixels: &Pixels) -> Result<Arc<[u8]>, TextureError> {
+    kept_or_made(pixels.content, || {
+        let mut png = Vec::new();
+        image::write_buffer_with_format(
+            &mut Cursor::new(&mut png),
+            &pixels.rgba,
+            pixels.width,
+            pixels.height,
+            image::ExtendedColorType::Rgba8,
+            ImageFormat::Png,
+        )?;
+        Ok(png)
+    })
 }
 
 /// A matte, non-metallic material (the games had no other kind), coloured
@@ -239,12 +239,105 @@ pub fn rgba(found: &FoundFile) -> Result<(u32, u32, Vec<u8>), TextureError> {
     Ok((decoded.width(), decoded.height(), decoded.into_raw()))
 }
 
-/// The image as PNG (see [`decode`]).
-fn png(found: &FoundFile) -> Result<Vec<u8>, TextureError> {
-    let decoded = decode(&found.bytes, format_of(found)?)?;
-    let mut png = Vec::new();
-    decoded.write_to(&mut Cursor::new(&mut png), ImageFormat::Png)?;
-    Ok(png)
+/// The digest of an image file's content as it is decoded: its format
+/// and its bytes.
+pub(crate) fn file_key(found: &FoundFile) -> Result<ContentKey, TextureError> {
+    let format = format!("{:?}", format_of(found)?);
+    Ok(ContentKey::of(&[
+        b"image file",
+        format.as_bytes(),
+        &found.bytes,
+    ]))
+}
+
+/// The image as PNG, made once per content (see [`crate::encoded`]): a
+/// PNG file as it is when glTF takes it as it is ([`plain_png`]), else its
+/// pixels encoded again. Either way it is decoded first (see [`decode`]),
+/// so that what goes into the asset is an image that decodes whole.
+fn png(found: &FoundFile) -> Result<Arc<[u8]>, TextureError> {
+    let format = format_of(found)?;
+    kept_or_made(file_key(found)?, || {
+        let decoded = decode(&found.bytes, format)?;
+        if format == ImageFormat::Png && plain_png(&found.bytes) {
+            return Ok(found.bytes.clone());
+        }
+        let mut png = Vec::new();
+        decoded.write_to(&mut Cursor::new(&mut png), ImageFormat::Png)?;
+        Ok(png)
+    })
+}
+
+/// The chunks a PNG may have before its pixel data for glTF to take it as
+/// it is: what the Khronos validator reads without a word, and nothing that
+/// says how to show the colours (an ICC profile, gamma or primaries other
+/// than sRGB's, which glTF ignores and the validator warns of), an
+/// animation (`acTL`) or non-square pixels. Every other chunk before the
+/// pixels has the image encoded again, which leaves them out.
+const PLAIN_CHUNKS: [&[u8; 4]; 15] = [
+    b"IHDR", b"PLTE", b"tRNS", b"sRGB", b"gAMA", b"cHRM", b"pHYs", b"bKGD", b"sBIT", b"hIST",
+    b"sPLT", b"tEXt", b"zTXt", b"iTXt", b"tIME",
+];
+
+/// sRGB's gamma in a `gAMA` chunk (1 / 2.2, times 100,000).
+const SRGB_GAMMA: [u8; 4] = 45_455u32.to_be_bytes();
+
+/// sRGB's white point and primaries in a `cHRM` chunk (x, y of white, red,
+/// green, blue, times 100,000).
+const SRGB_PRIMARIES: [u32; 8] = [
+    31_270, 32_900, 64_000, 33_000, 30_000, 60_000, 15_000, 6_000,
+];
+
+/// Whether a PNG file goes into glTF as it is: its signature, then a
+/// 13-byte `IHDR` first, then only [`PLAIN_CHUNKS`] up to the first `IDAT`,
+/// each whole and of the length the PNG specification gives it, `gAMA` and
+/// `cHRM` giving sRGB's values, `pHYs` square pixels.
+fn plain_png(bytes: &[u8]) -> bool {
+    const SIGNATURE: [u8; 8] = [0x89, b'P', b'N', b'G', b'\r', b'\n', 0x1a, b'\n'];
+    let Some(mut rest) = bytes.strip_prefix(&SIGNATURE) else {
+        return false;
+    };
+    let mut first = true;
+    loop {
+        let Some((kind, data, after)) = png_chunk(rest) else {
+            return false;
+        };
+        if first && kind != b"IHDR" {
+            return false;
+        }
+        first = false;
+        if kind == b"IDAT" {
+            return true;
+        }
+        let fits = match kind {
+            b"IHDR" => data.len() == 13,
+            b"sRGB" => data.len() == 1,
+            b"gAMA" => data == SRGB_GAMMA,
+            b"cHRM" => {
+                data.len() == 32
+                    && data
+                        .chunks_exact(4)
+                        .zip(SRGB_PRIMARIES)
+                        .all(|(value, srgb)| value == srgb.to_be_bytes())
+            }
+            b"pHYs" => data.len() == 9 && data.get(..4) == data.get(4..8),
+            other => PLAIN_CHUNKS.contains(&other),
+        };
+        if !fits {
+            return false;
+        }
+        rest = after;
+    }
+}
+
+/// A PNG chunk at the start of `bytes`: its kind, data, and the bytes
+/// after its checksum; `None` when it is cut short.
+fn png_chunk(bytes: &[u8]) -> Option<(&[u8; 4], &[u8], &[u8])> {
+    let (length, rest) = bytes.split_first_chunk::<4>()?;
+    let length = usize::try_from(u32::from_be_bytes(*length)).ok()?;
+    let (kind, rest) = rest.split_first_chunk::<4>()?;
+    let data = rest.get(..length)?;
+    let after = rest.get(length.checked_add(4)?..)?;
+    Some((kind, data, after))
 }
 
 /// An image file's pixels. The format comes from the file's extension (TGA
@@ -302,6 +395,131 @@ fn decode_dds(bytes: &[u8]) -> Result<image::RgbaImage, TextureError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A PNG of `pixels` (RGB, `width` wide) with `chunk` (kind, data)
+    /// put before its pixel data, checksums and all.
+    fn png_with_chunk(width: u32, pixels: &[u8], chunk: Option<(&[u8; 4], &[u8])>) -> Vec<u8> {
+        let mut plain = Vec::new();
+        image::write_buffer_with_format(
+            &mut Cursor::new(&mut plain),
+            pixels,
+            width,
+            pixels.len() as u32 / 3 / width,
+            image::ExtendedColorType::Rgb8,
+            ImageFormat::Png,
+        )
+        .unwrap();
+        let Some((kind, data)) = chunk else {
+            return plain;
+        };
+        // After the signature and IHDR (8 + 25 bytes).
+        let (head, tail) = plain.split_at(33);
+        let mut checked = kind.to_vec();
+        checked.extend(data);
+        let mut bytes = head.to_vec();
+        bytes.extend((data.len() as u32).to_be_bytes());
+        bytes.extend(&checked);
+        bytes.extend(crc32(&checked).to_be_bytes());
+        bytes.extend(tail);
+        bytes
+    }
+
+    /// PNG's CRC-32 (ISO 3309), bit by bit.
+    fn crc32(bytes: &[u8]) -> u32 {
+        let mut crc = !0u32;
+        for byte in bytes {
+            crc ^= u32::from(*byte);
+            for _ in 0..8 {
+                crc = if crc & 1 == 1 {
+                    (crc >> 1) ^ 0xedb8_8320
+                } else {
+                    crc >> 1
+                };
+            }
+        }
+        !crc
+    }
+
+    #[test]
+    fn a_plain_png_goes_as_it_is_and_one_gltf_would_warn_of_is_encoded_again() {
+        let pixels: Vec<u8> = noise(3 * 4 * 3, 11);
+        let found = |bytes: Vec<u8>| FoundFile {
+            path: PathBuf::from("skin.png"),
+            bytes,
+        };
+        let srgb_gamma = 45_455u32.to_be_bytes();
+        let square = [0, 0, 11, 19, 0, 0, 11, 19, 1];
+        for chunk in [
+            None,
+            Some((b"gAMA", &srgb_gamma[..])),
+            Some((b"pHYs", &square[..])),
+            Some((b"tEXt", &b"Comment\0hi"[..])),
+        ] {
+            let bytes = png_with_chunk(4, &pixels, chunk);
+            assert!(plain_png(&bytes), "{chunk:?}");
+            assert_eq!(
+                &*png(&found(bytes.clone())).unwrap(),
+                &bytes[..],
+                "{chunk:?}"
+            );
+        }
+        let linear = 100_000u32.to_be_bytes();
+        let oblong = [0, 0, 11, 19, 0, 0, 22, 38, 1];
+        for chunk in [
+            (b"gAMA", &linear[..]),
+            (b"pHYs", &oblong[..]),
+            (b"iCCP", &b"profile\0\0x"[..]),
+            (b"acTL", &[0, 0, 0, 1, 0, 0, 0, 0][..]),
+        ] {
+            let bytes = png_with_chunk(4, &pixels, Some(chunk));
+            assert!(!plain_png(&bytes), "{chunk:?}");
+            let encoded = png(&found(bytes.clone())).unwrap();
+            assert_ne!(&*encoded, &bytes[..]);
+            let decoded = image::load_from_memory(&encoded).unwrap().into_rgb8();
+            assert_eq!(decoded.into_raw(), pixels, "{chunk:?}");
+        }
+        // Cut short anywhere before the pixels, or not a PNG: never as it is.
+        let bytes = png_with_chunk(4, &pixels, None);
+        for length in [0, 8, 20, 33, 40] {
+            assert!(!plain_png(&bytes[..length]), "{length}");
+        }
+        // A PNG of a size past the limit is refused from its header.
+        let mut huge = bytes.clone();
+        huge[16..20].copy_from_slice(&5000u32.to_be_bytes());
+        let checksum = crc32(&huge[12..29]);
+        huge[29..33].copy_from_slice(&checksum.to_be_bytes());
+        assert!(matches!(
+            png(&found(huge)),
+            Err(TextureError::TooLarge { width: 5000, .. })
+        ));
+    }
+
+    #[test]
+    fn the_prototypes_png_textures_go_into_gltf_as_they_are() {
+        let Some(corpus) = ::tests::corpus_dir() else {
+            return;
+        };
+        let folder = corpus.join("sims1-prototype/Textures");
+        let mut passed = 0;
+        for entry in std::fs::read_dir(&folder).unwrap() {
+            let path = entry.unwrap().path();
+            if !path
+                .extension()
+                .is_some_and(|extension| extension.eq_ignore_ascii_case("png"))
+            {
+                continue;
+            }
+            let bytes = std::fs::read(&path).unwrap();
+            let made = png(&FoundFile {
+                path: path.clone(),
+                bytes: bytes.clone(),
+            })
+            .unwrap();
+            assert_eq!(&*made, &bytes[..], "{}", path.display());
+            passed += 1;
+        }
+        assert!(passed >= 13, "{passed}");
+    }
 
     #[test]
     fn textures_are_found_beside_the_file_then_in_its_textures_folder_any_case() {

@@ -808,6 +808,47 @@ fn a_texture_found_beside_the_mesh_is_embedded_as_png() {
     assert_eq!(materials, vec![Some(0), None]);
 }
 
+/// The bytes of the asset's images, in order, from a `.glb`'s buffer.
+fn embedded_images(glb: &[u8]) -> Vec<Vec<u8>> {
+    let gltf = gltf::Gltf::from_slice(glb).unwrap();
+    let blob = gltf.blob.as_deref().unwrap();
+    gltf.images()
+        .map(|image| match image.source() {
+            gltf::image::Source::View { view, mime_type } => {
+                assert_eq!(mime_type, "image/png");
+                blob[view.offset()..view.offset() + view.length()].to_vec()
+            }
+            gltf::image::Source::Uri { .. } => panic!("an image outside the asset"),
+        })
+        .collect()
+}
+
+#[test]
+fn a_png_texture_is_embedded_as_its_own_bytes() {
+    let Some(corpus) = tests::corpus_dir() else {
+        return;
+    };
+    let shipped = std::fs::read(corpus.join("sims1-prototype/Textures/mfemtorso.png")).unwrap();
+    let temporary = tempfile::tempdir().unwrap();
+    let dir = temporary.path();
+    std::fs::write(dir.join("armtex.png"), &shipped).unwrap();
+    let mut source = source(
+        "humanoid-cmx-png",
+        &fixture("humanoid.cmx"),
+        &[fixture("xskin-humanoid-L_ARM-ARM.skn")],
+        0,
+    );
+    let (arm, _) = source.meshes.remove(0);
+    let skin = rig::Skin {
+        texture: Some("armtex".to_owned()),
+        ..arm
+    };
+    let found = export::find_texture(&skin, &Files::beside(&dir.join("arm.skn"))).unwrap();
+    assert!(found.is_some());
+    source.meshes.push((skin, found));
+    assert_eq!(embedded_images(&export(&source, Container::Glb)), [shipped]);
+}
+
 #[test]
 fn an_unreadable_texture_is_an_error_naming_the_image() {
     let temporary = tempfile::tempdir().unwrap();
