@@ -113,7 +113,8 @@ To glTF, the first input with a skeleton poses the meshes of every input (a suit
 skins it names), with every animation of each --anim file (or those --skill names).
 A 1998 prototype character (`version 200`) with --to sims-cmx is written into the folder -o
 names in the released game's formats: the .cmx as version 300, each .msh as a .skn, each .bin
-of keys as a .cfp.
+of keys as a .cfp (with --to sims-bcf: a .bcf and .bmf files). A glTF asset with --to sims-cmx,
+sims-bcf or swg-sat goes back into the game's files, in the folder -o names.
 
 Examples:
   ossuary convert adult-skeleton.cmx -o adult-skeleton.bcf
