@@ -32,8 +32,9 @@ use formats::files::{read_file, Files, FindError, FoundFile};
 use formats::rig::{self, RigError};
 
 use crate::import::sims::SuitPlace;
-use crate::shader::{self, ShaderMaterial};
+use crate::shader;
 use crate::texture::find_texture;
+use crate::texture::ShaderMaterial;
 use crate::{Character, Container, ExportError, Mesh};
 
 /// A Sim's skin tone, as the game names it in its texture files.

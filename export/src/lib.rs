@@ -167,7 +167,7 @@ pub struct Mesh<'a> {
     pub texture: Option<FoundFile>,
     /// The material of the shader the skin names; it takes the place of
     /// `texture`.
-    pub shader: Option<&'a shader::ShaderMaterial>,
+    pub shader: Option<&'a texture::ShaderMaterial>,
     /// The Sims suit that wears the skin, carried in the mesh node's extras
     /// so that the import groups the skins into the same suits.
     pub suit: Option<import::sims::SuitPlace>,

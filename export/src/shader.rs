@@ -39,47 +39,7 @@ use formats::swg::sht::{tags, Choice, Shader, Tag, Tinted};
 
 use crate::encoded::ContentKey;
 use crate::texture;
-
-/// Decoded pixels: 8-bit RGBA, rows from the top.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Pixels {
-    pub width: u32,
-    pub height: u32,
-    pub rgba: Vec<u8>,
-    /// A digest of what the pixels were made from (the source file's
-    /// bytes, and what changed them), by which their encoding is kept.
-    pub content: ContentKey,
-}
-
-impl Pixels {
-    /// The pixel at `(x, y)` of an image `width` x `height` scaled onto
-    /// this one (nearest), so that a mask of another size lines up.
-    fn scaled_alpha(&self, x: u32, y: u32, width: u32, height: u32) -> u8 {
-        let sx = (u64::from(x) * u64::from(self.width) / u64::from(width.max(1))) as usize;
-        let sy = (u64::from(y) * u64::from(self.height) / u64::from(height.max(1))) as usize;
-        let at = (sy * self.width as usize + sx) * 4 + 3;
-        self.rgba.get(at).copied().unwrap_or(255)
-    }
-}
-
-/// A shader's material, as [`material`] makes it.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ShaderMaterial {
-    /// The shader's path as the mesh names it (`shader/twk_f_skull.sht`).
-    pub name: String,
-    /// Where the main texture (as the customization chose it) was found.
-    pub main_texture: Option<PathBuf>,
-    /// The main texture with the palette colours applied as the effect
-    /// applies them; `None` when the main texture is missing.
-    pub base_colour: Option<Pixels>,
-    /// The normal map as glTF wants it (x, y up, z); `None` when there is
-    /// none.
-    pub normal: Option<Pixels>,
-    /// Whether the base colour's alpha is transparency.
-    pub blend: bool,
-    /// The names of the shader's customization variables.
-    pub variables: Vec<String>,
-}
+use crate::texture::{Pixels, ShaderMaterial};
 
 /// Customization variables' values by name (`index_color_skin`, 12), as
 /// `--custom NAME=INDEX` gives them; the last given for a name counts.

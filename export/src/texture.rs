@@ -14,7 +14,6 @@ use json::validation::Checked;
 
 use crate::buffer::Asset;
 use crate::encoded::{kept_or_made, ContentKey};
-use crate::shader::{Pixels, ShaderMaterial};
 use crate::{Mesh, MeshProblem, TextureError};
 
 /// The image files looked for under a texture's name, as the image crate
@@ -66,6 +65,48 @@ pub fn find_texture(skin: &rig::Skin, files: &Files) -> Result<Option<FoundFile>
         Err(FindError::Missing { .. }) => Ok(None),
         Err(other) => Err(other.into()),
     }
+}
+
+/// Decoded pixels: 8-bit RGBA, rows from the top.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Pixels {
+    pub width: u32,
+    pub height: u32,
+    pub rgba: Vec<u8>,
+    /// A digest of what the pixels were made from (the source file's
+    /// bytes, and what changed them), by which their encoding is kept.
+    pub content: ContentKey,
+}
+
+impl Pixels {
+    /// The pixel at `(x, y)` of an image `width` x `height` scaled onto
+    /// this one (nearest), so that a mask of another size lines up.
+    pub(crate) fn scaled_alpha(&self, x: u32, y: u32, width: u32, height: u32) -> u8 {
+        let sx = (u64::from(x) * u64::from(self.width) / u64::from(width.max(1))) as usize;
+        let sy = (u64::from(y) * u64::from(self.height) / u64::from(height.max(1))) as usize;
+        let at = (sy * self.width as usize + sx) * 4 + 3;
+        self.rgba.get(at).copied().unwrap_or(255)
+    }
+}
+
+/// A Star Wars Galaxies shader's material, as [`crate::shader::material`]
+/// makes it and [`Materials`] puts it in the asset.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ShaderMaterial {
+    /// The shader's path as the mesh names it (`shader/twk_f_skull.sht`).
+    pub name: String,
+    /// Where the main texture (as the customization chose it) was found.
+    pub main_texture: Option<PathBuf>,
+    /// The main texture with the palette colours applied as the effect
+    /// applies them; `None` when the main texture is missing.
+    pub base_colour: Option<Pixels>,
+    /// The normal map as glTF wants it (x, y up, z); `None` when there is
+    /// none.
+    pub normal: Option<Pixels>,
+    /// Whether the base colour's alpha is transparency.
+    pub blend: bool,
+    /// The names of the shader's customization variables.
+    pub variables: Vec<String>,
 }
 
 /// The materials made so far: one per image (meshes sharing a texture

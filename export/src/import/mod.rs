@@ -7,6 +7,7 @@ pub mod carried;
 mod document;
 mod mesh;
 pub mod sims;
+pub mod sims_files;
 pub mod sims_original;
 pub mod swg;
 pub mod swg_original;

@@ -34,6 +34,7 @@ use glam::{Affine3A, Mat4, Vec3};
 use serde::{Deserialize, Serialize};
 
 use super::document::Asset;
+use super::sims_files::{SimsCharacter, SkillFile};
 use super::{bmp, ImportError};
 
 /// The mesh `extras` key of a Sims skin's own data (a Blender custom
@@ -164,22 +165,6 @@ pub const WITHOUT_SIMS_DATA: &str = "it carries none of the Sims' own data (a gl
     bone and blend from its two heaviest weights, blend vertices where the vertex shows at \
     rest, unit normals, suits from the nodes or the skins' names, texture names by skin \
     tone, skills' released names (a2o-) and frames from their keys";
-
-/// A Sims character read from glTF.
-#[derive(Debug, Default)]
-pub struct SimsCharacter {
-    /// One per skinned mesh, in the asset's mesh node order.
-    pub skins: Vec<Skn>,
-    /// Suit files by file name without extension (`<suit>`), each holding
-    /// one suit.
-    pub suits: Vec<(String, Cmx)>,
-    /// One animation file per glTF animation, with its keys.
-    pub skills: Vec<SkillFile>,
-    /// 8-bit BMPs by file name (`<texture>.bmp`).
-    pub textures: Vec<(String, Vec<u8>)>,
-    /// What was changed to fit the game, one sentence each.
-    pub warnings: Vec<String>,
-}
 
 /// The character `asset` holds, for `skeleton` (in the file's axes: the
 /// Sims'). `external` reads a file a `.gltf` names beside itself.
@@ -1121,19 +1106,6 @@ const MAX_FRAMES: usize = 65_536;
 
 /// Key times this close are one frame apart evenly.
 const EVEN: f32 = 1e-4;
-
-/// A skill read from a glTF animation, with its keys as a `.cfp`.
-#[derive(Debug)]
-pub struct SkillFile {
-    /// The file name without extension: `adult-<name>` (`child-...`) for a
-    /// skill `a2o-<name>`, as the released game names its animation files.
-    pub stem: String,
-    /// `None` when the skill is written in a character file holding more
-    /// (see [`super::sims_original`]).
-    pub cmx: Option<Cmx>,
-    /// The `.cfp` file name and bytes.
-    pub stream: (String, Vec<u8>),
-}
 
 /// One joint's channels: key times and values, as glTF gives them.
 #[derive(Default)]

@@ -17,7 +17,7 @@ use formats::sims::cmx::{Cmx, RETAIL_VERSION};
 use formats::sims::skn::Skn;
 
 use super::carried::{near, unit, Original};
-use super::sims::{SimsCharacter, SkillFile};
+use super::sims_files::{SimsCharacter, SkillFile};
 
 /// `derived` (the skin read from the glTF) with its original's numbers
 /// where unchanged, and its original's way of writing them. Where the
