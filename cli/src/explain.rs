@@ -108,7 +108,9 @@ fn explain_at(
         };
         format!(
             "{unit} {at} is in {} ({}, {held}): {}",
-            span.path, span.type_name, span.value
+            span.path,
+            span.type_name,
+            span.short_value()
         )
     };
     context.print(&format!("{text}\n"))?;

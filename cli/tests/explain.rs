@@ -81,6 +81,21 @@ fn a_text_file_reads_as_annotated_lines() {
         .starts_with("     1  // Character File. Copyright 1997, Maxis Inc.\n        ^ comment"));
 }
 
+/// A value is shown at most about a line long, however long the file's.
+#[test]
+fn a_long_value_is_cut_short() {
+    let dir = tempfile::tempdir().unwrap();
+    let cmx = String::from_utf8(fixture_bytes("humanoid.cmx")).unwrap();
+    let (_, rest) = cmx.split_once('\n').unwrap();
+    let long = format!("// {}\r\n{rest}", "x".repeat(10_000));
+    let path = write(dir.path(), "long.cmx", long.as_bytes());
+    let output = ossuary(&["explain", &path, "--at", "1"]);
+    assert_status(&output, 0);
+    let said = stdout(&output);
+    assert!(said.starts_with("line 1 is in comment"), "{said}");
+    assert!(said.len() < 200 && said.ends_with("...\n"), "{said}");
+}
+
 /// A file that does not decode: its error, at its byte, and the bytes
 /// around it.
 #[test]

@@ -56,6 +56,13 @@ pub struct FieldSpan {
     pub kind: SpanKind,
 }
 
+impl FieldSpan {
+    /// The value as a line shows it: at most about a line's worth.
+    pub fn short_value(&self) -> String {
+        shortened(&self.value)
+    }
+}
+
 impl From<Span> for FieldSpan {
     fn from(span: Span) -> Self {
         FieldSpan {
