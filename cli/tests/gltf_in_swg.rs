@@ -125,6 +125,17 @@ fn assert_same_geometry(back: &MeshBody, original: &MeshBody, name: &str) {
 /// A blend target's offsets: (position index, offset), by index.
 type Offsets = Vec<(i32, [f32; 3])>;
 
+/// `convert INPUTS... -o DIR/NAME`, which must succeed: the glTF to bring back.
+fn exported(dir: &Path, name: &str, inputs: &[&str]) -> PathBuf {
+    let glb = dir.join(name);
+    let mut args = vec!["convert"];
+    args.extend_from_slice(inputs);
+    let out = text(&glb);
+    args.extend(["-o", &out]);
+    assert_status(&ossuary(&args), 0);
+    glb
+}
+
 fn import(glb: &Path, skeleton: &str, out: &Path) -> std::process::Output {
     ossuary(&[
         "convert",
@@ -141,11 +152,7 @@ fn import(glb: &Path, skeleton: &str, out: &Path) -> std::process::Output {
 #[test]
 fn the_swg_humanoid_comes_back_from_its_own_gltf() {
     let dir = tempfile::tempdir().unwrap();
-    let glb = dir.path().join("humanoid.glb");
-    assert_status(
-        &ossuary(&["convert", &fixture("humanoid.sat"), "-o", &text(&glb)]),
-        0,
-    );
+    let glb = exported(dir.path(), "humanoid.glb", &[&fixture("humanoid.sat")]);
     let out = dir.path().join("out");
     let output = import(&glb, &fixture("humanoid.skt"), &out);
     assert_status(&output, 0);
@@ -187,11 +194,7 @@ fn the_swg_humanoid_comes_back_from_its_own_gltf() {
 #[test]
 fn a_skeleton_without_the_mesh_s_joints_is_refused() {
     let dir = tempfile::tempdir().unwrap();
-    let glb = dir.path().join("humanoid.glb");
-    assert_status(
-        &ossuary(&["convert", &fixture("humanoid.sat"), "-o", &text(&glb)]),
-        0,
-    );
+    let glb = exported(dir.path(), "humanoid.glb", &[&fixture("humanoid.sat")]);
     let out = dir.path().join("out");
     let output = import(&glb, &fixture("humanoid.cmx"), &out);
     assert_status(&output, 1);
@@ -210,15 +213,10 @@ fn the_real_twilek_comes_back() {
     };
     let appearance = corpus.join("swg/appearance");
     let dir = tempfile::tempdir().unwrap();
-    let glb = dir.path().join("twk_f.glb");
-    assert_status(
-        &ossuary(&[
-            "convert",
-            &text(&appearance.join("twk_f.sat")),
-            "-o",
-            &text(&glb),
-        ]),
-        0,
+    let glb = exported(
+        dir.path(),
+        "twk_f.glb",
+        &[&text(&appearance.join("twk_f.sat"))],
     );
     let out = dir.path().join("out");
     // The appearance gives the skeletons: the face's under the body's head.
@@ -312,11 +310,7 @@ fn assert_same_joints(back: &Path, original: &Path) {
 #[test]
 fn with_write_skeleton_the_gltf_s_own_skeleton_is_a_new_skt() {
     let dir = tempfile::tempdir().unwrap();
-    let glb = dir.path().join("humanoid.glb");
-    assert_status(
-        &ossuary(&["convert", &fixture("humanoid.sat"), "-o", &text(&glb)]),
-        0,
-    );
+    let glb = exported(dir.path(), "humanoid.glb", &[&fixture("humanoid.sat")]);
     let out = dir.path().join("out");
     let output = ossuary(&[
         "convert",
@@ -373,11 +367,7 @@ fn the_real_twilek_s_skeleton_comes_back_as_one_skt() {
     };
     let appearance = corpus.join("swg/appearance/twk_f.sat");
     let dir = tempfile::tempdir().unwrap();
-    let glb = dir.path().join("twk_f.glb");
-    assert_status(
-        &ossuary(&["convert", &text(&appearance), "-o", &text(&glb)]),
-        0,
-    );
+    let glb = exported(dir.path(), "twk_f.glb", &[&text(&appearance)]);
     let out = dir.path().join("out");
     assert_status(
         &ossuary(&[
@@ -595,11 +585,7 @@ fn an_swg_gltf_the_game_cannot_hold_is_refused_in_one_sentence_with_no_folder_le
     for (variant, says) in unholdable_variants(dir.path(), &gltf) {
         refused(&variant, says);
     }
-    let glb = dir.path().join("humanoid.glb");
-    assert_status(
-        &ossuary(&["convert", &fixture("humanoid.sat"), "-o", &text(&glb)]),
-        0,
-    );
+    let glb = exported(dir.path(), "humanoid.glb", &[&fixture("humanoid.sat")]);
     refused(
         &truncated_glb(dir.path(), &glb),
         "not a glTF asset that can be read",
@@ -764,11 +750,7 @@ fn a_character_made_in_blender_becomes_an_swg_body() {
 /// with a new `.lmg` and `.sat` putting them together.
 fn assert_loose_mesh_comes_back(skeleton: &Path, mesh: &Path) {
     let dir = tempfile::tempdir().unwrap();
-    let glb = dir.path().join("loose.glb");
-    assert_status(
-        &ossuary(&["convert", &text(skeleton), &text(mesh), "-o", &text(&glb)]),
-        0,
-    );
+    let glb = exported(dir.path(), "loose.glb", &[&text(skeleton), &text(mesh)]);
     let out = dir.path().join("out");
     let output = ossuary(&["convert", &text(&glb), "--to", "swg-sat", "-o", &text(&out)]);
     assert_status(&output, 0);
