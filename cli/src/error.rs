@@ -5,6 +5,8 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use export::assembly::AssemblyError;
+use export::input::{unidentified, wrong_kind, CharacterError};
 use formats::files::ReadError;
 use formats::format::JsonError;
 use formats::rig::RigError;
@@ -25,7 +27,7 @@ pub enum CliError {
     },
     /// A file is fine, but not what the command needs (exit 1), e.g.
     /// "x.skn is a Sims skin, which has no skeleton to pose".
-    #[error("{}", wrong_kind(.path, .kind, .lacks, *.format_never_has))]
+    #[error("{}", wrong_kind(&shown(.path), .kind, .lacks, *.format_never_has))]
     WrongKind {
         path: PathBuf,
         /// The format's title with an article: "a Sims skin".
@@ -99,24 +101,48 @@ pub enum Problem {
     Export(#[from] Box<export::ExportError>),
 }
 
-fn wrong_kind(path: &Path, kind: &str, lacks: &str, format_never_has: bool) -> String {
-    let path = shown(path);
-    if format_never_has {
-        format!("{path} is {kind}, which has no {lacks}")
-    } else {
-        format!("{path} is {kind} with no {lacks}")
+impl From<CharacterError> for CliError {
+    /// A character's failure as the command line reports it: the file,
+    /// then what is wrong; a name that does not exist is a bad usage.
+    fn from(error: CharacterError) -> CliError {
+        if error.is_usage() {
+            return CliError::Usage(error.to_string());
+        }
+        match error {
+            CharacterError::Read { path, source } => CliError::input(path, Problem::Read(source)),
+            CharacterError::Unidentified { path, readable_as } => {
+                CliError::input(path, Problem::Unidentified { readable_as })
+            }
+            CharacterError::Decode { path, source } => CliError::input(path, *source),
+            CharacterError::Rig { path, source } => CliError::input(path, source),
+            CharacterError::WrongKind {
+                path,
+                kind,
+                lacks,
+                format_never_has,
+            } => CliError::WrongKind {
+                path,
+                kind,
+                lacks,
+                format_never_has,
+            },
+            CharacterError::Assembly(error) => error.into(),
+            usage => CliError::Usage(usage.to_string()),
+        }
     }
 }
 
-fn unidentified(readable_as: &[&str]) -> String {
-    let plain = "cannot tell the format from the name or the content";
-    match readable_as {
-        [] => format!("{plain}; `ossuary formats` lists the formats ossuary reads"),
-        names => format!(
-            "{plain}, but it reads as {}: pass --format {}",
-            names.join(", "),
-            names.first().copied().unwrap_or_default()
-        ),
+impl From<AssemblyError> for CliError {
+    /// An assembly's failure as the command line reports it: the file,
+    /// then what is wrong.
+    fn from(error: AssemblyError) -> CliError {
+        match error {
+            AssemblyError::File { path, source } => CliError::input(path, source),
+            AssemblyError::Image { path, source, .. } => {
+                CliError::input(path, Problem::Read(source))
+            }
+            AssemblyError::Export { path, source } => CliError::input(path, source),
+        }
     }
 }
 
