@@ -37,6 +37,14 @@ pub enum CliError {
         /// Whether no file of the format has one (else just this file).
         format_never_has: bool,
     },
+    /// An input that does not decode (exit 1), the bytes around its error
+    /// shown below its sentence.
+    #[error("{error}\n{}", bytes_shown(.around))]
+    Undecoded {
+        error: Box<CliError>,
+        /// [`formats::explain::bytes_around`]'s lines.
+        around: String,
+    },
     /// An output cannot be written (exit 1).
     #[error("{}: cannot write: {source}", .path.display())]
     Output {
@@ -99,6 +107,25 @@ pub enum Problem {
     /// Boxed: export errors are large and rare.
     #[error(transparent)]
     Export(#[from] Box<export::ExportError>),
+}
+
+/// The bytes around a decoding error, as shown below its sentence.
+pub fn bytes_shown(around: &str) -> String {
+    format!("the bytes around its error:\n{}", around.trim_end())
+}
+
+/// `path`'s decoding `error`, with the bytes around it where it has a byte
+/// offset: a modder sees the field's bytes without a hex editor.
+pub fn decode_error(path: &Path, bytes: &[u8], error: schema::Error) -> CliError {
+    let around = formats::explain::bytes_around(bytes, &error);
+    let error = CliError::input(path, Problem::Decode(error));
+    match around {
+        Some(around) => CliError::Undecoded {
+            error: Box::new(error),
+            around,
+        },
+        None => error,
+    }
 }
 
 impl From<CharacterError> for CliError {
@@ -166,6 +193,7 @@ impl CliError {
     pub fn exit_code(&self) -> ExitCode {
         match self {
             CliError::Usage(_) => ExitCode::from(2),
+            CliError::Undecoded { error, .. } => error.exit_code(),
             CliError::Input { .. } | CliError::WrongKind { .. } | CliError::Output { .. } => {
                 ExitCode::from(1)
             }
