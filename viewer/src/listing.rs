@@ -497,8 +497,13 @@ fn group_folder(
         // A file holding skills as well as a character offers them first.
         let own = file.holds.animations.then(|| file.rel.clone());
         let is_tso = file.format.is(&formats::sims::skel::FORMAT);
-        let tso_animations = if is_tso {
+        // Animations kept in a folder of their own beside the skeleton's:
+        // FreeSO's `Animations` for The Sims Online, a retail game's
+        // `Skills` beside its `Skins`.
+        let animations_beside = if is_tso {
             sibling(in_folder, &file.dir, "Animations")
+        } else if file.family() == "sims" && file.bare_skeleton() {
+            sibling(in_folder, &file.dir, "Skills")
         } else {
             &[]
         };
@@ -507,7 +512,7 @@ fn group_folder(
         let skeleton_bones = is_tso.then(|| tso_bones(&file.path)).flatten();
         let beside = found
             .iter()
-            .chain(tso_animations)
+            .chain(animations_beside)
             .filter(|other| {
                 other.holds.animations
                     && !other.holds.meshes
