@@ -183,11 +183,9 @@ fn pose_figure(
         &posing.animation(),
         posing.composition(),
     )?;
-    // Dressed as `convert` dresses them; the skeleton's file tells a
-    // retail Sim's age.
+    // Dressed as `convert` dresses them.
     let mut assembly = Assembly::new(dressing.dressing());
     assembly.customization = dressing.custom.clone();
-    assembly.offer_skeleton(&group.skeleton_input.path, group.skeleton.clone());
     let mut meshes = Vec::new();
     for input in &group.members {
         for skin in input.skins(posing.options())? {

@@ -92,10 +92,8 @@ pub fn run(context: &mut Context, args: &Args) -> Result<bool, CliError> {
     match materials_path {
         Some(materials_path) => {
             let mut textured = Vec::with_capacity(deformed.len());
-            // Dressed as `convert` dresses them; the skeleton's file tells
-            // a retail Sim's age.
+            // Dressed as `convert` dresses them.
             let mut assembly = Assembly::new(args.dressing.dressing());
-            assembly.offer_skeleton(&skeleton_input.path, skeleton.clone());
             assembly.customization = args.dressing.custom.clone();
             for (skin, _) in &deformed {
                 // A Star Wars Galaxies mesh names a shader: its main texture
