@@ -22,7 +22,7 @@ use serde_json::{json, Map, Value};
 
 use formats::schema::Position;
 
-use crate::error::{shown, CliError, Located};
+use crate::error::{bytes_shown, shown, CliError, Located};
 use crate::input;
 use crate::Context;
 
@@ -227,6 +227,13 @@ impl Detail {
                 sentence: problem.to_string(),
                 located: problem.located(),
             },
+            CliError::Undecoded { error, around } => {
+                let detail = Detail::of(path, error);
+                Detail {
+                    sentence: format!("{}\n{}", detail.sentence, bytes_shown(around)),
+                    ..detail
+                }
+            }
             other => Detail::plain(other.to_string()),
         }
     }

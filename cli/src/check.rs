@@ -8,20 +8,23 @@ use serde_json::Map;
 use crate::batch::{self, Detail, Entry, FilesArgs, Outcome, Report, Style};
 use formats::schema::Position;
 
-use crate::error::{shown, CliError, Located, Problem};
+use crate::error::{decode_error, shown, CliError, Located, Problem};
 use crate::Context;
 
 pub fn run(context: &mut Context, args: &FilesArgs) -> Result<bool, CliError> {
     let catalogue = context.catalogue;
     let json = args.json;
     let (forced, entries) = args.resolve(&catalogue)?;
+    let single = batch::single_file(&entries).is_some();
     let style = Style {
         json,
         compares: true,
-        summary: batch::single_file(&entries).is_none(),
+        summary: !single,
     };
+    // One file's failure shows the bytes around its error; a folder's
+    // report keeps to a line a file.
     let counts = batch::run(context, &entries, style, |entry| {
-        check_file(&catalogue, entry, forced)
+        check_file(&catalogue, entry, forced, single)
     })?;
     Ok(counts.all_good())
 }
@@ -30,13 +33,24 @@ fn check_file(
     catalogue: &Catalogue,
     entry: &Entry,
     forced: Option<&'static Format>,
+    with_bytes: bool,
 ) -> Result<Report, Report> {
     let (format, bytes) = batch::open(catalogue, entry, forced)?;
     let fail = |problem: Problem| {
         let error = CliError::input(&entry.path, problem);
         Report::failed(Some(format), &entry.path, &error)
     };
-    let document = (format.decode)(&bytes).map_err(|error| fail(error.into()))?;
+    let document = (format.decode)(&bytes).map_err(|error| {
+        if with_bytes {
+            Report::failed(
+                Some(format),
+                &entry.path,
+                &decode_error(&entry.path, &bytes, error),
+            )
+        } else {
+            fail(error.into())
+        }
+    })?;
     let encoded = document.encode().map_err(|source| {
         fail(Problem::Encode {
             format: format.name,

@@ -5,6 +5,8 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use export::assembly::AssemblyError;
+use export::input::{unidentified, wrong_kind, CharacterError};
 use formats::files::ReadError;
 use formats::format::JsonError;
 use formats::rig::RigError;
@@ -25,7 +27,7 @@ pub enum CliError {
     },
     /// A file is fine, but not what the command needs (exit 1), e.g.
     /// "x.skn is a Sims skin, which has no skeleton to pose".
-    #[error("{}", wrong_kind(.path, .kind, .lacks, *.format_never_has))]
+    #[error("{}", wrong_kind(&shown(.path), .kind, .lacks, *.format_never_has))]
     WrongKind {
         path: PathBuf,
         /// The format's title with an article: "a Sims skin".
@@ -34,6 +36,14 @@ pub enum CliError {
         lacks: &'static str,
         /// Whether no file of the format has one (else just this file).
         format_never_has: bool,
+    },
+    /// An input that does not decode (exit 1), the bytes around its error
+    /// shown below its sentence.
+    #[error("{error}\n{}", bytes_shown(.around))]
+    Undecoded {
+        error: Box<CliError>,
+        /// [`formats::explain::bytes_around`]'s lines.
+        around: String,
     },
     /// An output cannot be written (exit 1).
     #[error("{}: cannot write: {source}", .path.display())]
@@ -99,24 +109,67 @@ pub enum Problem {
     Export(#[from] Box<export::ExportError>),
 }
 
-fn wrong_kind(path: &Path, kind: &str, lacks: &str, format_never_has: bool) -> String {
-    let path = shown(path);
-    if format_never_has {
-        format!("{path} is {kind}, which has no {lacks}")
-    } else {
-        format!("{path} is {kind} with no {lacks}")
+/// The bytes around a decoding error, as shown below its sentence.
+pub fn bytes_shown(around: &str) -> String {
+    format!("the bytes around its error:\n{}", around.trim_end())
+}
+
+/// `path`'s decoding `error`, with the bytes around it where it has a byte
+/// offset: a modder sees the field's bytes without a hex editor.
+pub fn decode_error(path: &Path, bytes: &[u8], error: schema::Error) -> CliError {
+    let around = formats::explain::bytes_around(bytes, &error);
+    let error = CliError::input(path, Problem::Decode(error));
+    match around {
+        Some(around) => CliError::Undecoded {
+            error: Box::new(error),
+            around,
+        },
+        None => error,
     }
 }
 
-fn unidentified(readable_as: &[&str]) -> String {
-    let plain = "cannot tell the format from the name or the content";
-    match readable_as {
-        [] => format!("{plain}; `ossuary formats` lists the formats ossuary reads"),
-        names => format!(
-            "{plain}, but it reads as {}: pass --format {}",
-            names.join(", "),
-            names.first().copied().unwrap_or_default()
-        ),
+impl From<CharacterError> for CliError {
+    /// A character's failure as the command line reports it: the file,
+    /// then what is wrong; a name that does not exist is a bad usage.
+    fn from(error: CharacterError) -> CliError {
+        if error.is_usage() {
+            return CliError::Usage(error.to_string());
+        }
+        match error {
+            CharacterError::Read { path, source } => CliError::input(path, Problem::Read(source)),
+            CharacterError::Unidentified { path, readable_as } => {
+                CliError::input(path, Problem::Unidentified { readable_as })
+            }
+            CharacterError::Decode { path, source } => CliError::input(path, *source),
+            CharacterError::Rig { path, source } => CliError::input(path, source),
+            CharacterError::WrongKind {
+                path,
+                kind,
+                lacks,
+                format_never_has,
+            } => CliError::WrongKind {
+                path,
+                kind,
+                lacks,
+                format_never_has,
+            },
+            CharacterError::Assembly(error) => error.into(),
+            usage => CliError::Usage(usage.to_string()),
+        }
+    }
+}
+
+impl From<AssemblyError> for CliError {
+    /// An assembly's failure as the command line reports it: the file,
+    /// then what is wrong.
+    fn from(error: AssemblyError) -> CliError {
+        match error {
+            AssemblyError::File { path, source } => CliError::input(path, source),
+            AssemblyError::Image { path, source, .. } => {
+                CliError::input(path, Problem::Read(source))
+            }
+            AssemblyError::Export { path, source } => CliError::input(path, source),
+        }
     }
 }
 
@@ -140,6 +193,7 @@ impl CliError {
     pub fn exit_code(&self) -> ExitCode {
         match self {
             CliError::Usage(_) => ExitCode::from(2),
+            CliError::Undecoded { error, .. } => error.exit_code(),
             CliError::Input { .. } | CliError::WrongKind { .. } | CliError::Output { .. } => {
                 ExitCode::from(1)
             }

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use formats::explain::{self, CoverageReport, Explanation};
 use formats::format::Encoding;
 
-use crate::error::{shown, CliError, Problem};
+use crate::error::{bytes_shown, shown, CliError, Problem};
 use crate::{batch, input, Context};
 
 /// `ossuary explain`'s arguments.
@@ -57,9 +57,9 @@ pub fn run(context: &mut Context, args: &Args) -> Result<bool, CliError> {
         // The bytes around the failing value say more than its offset alone.
         if let Some(around) = explain::bytes_around(&bytes, &error) {
             context.warn(&format!(
-                "{} does not decode; the bytes around its error:\n{}",
+                "{} does not decode; {}",
                 shown(&args.path),
-                around.trim_end()
+                bytes_shown(&around)
             ));
         }
         CliError::input(&args.path, Problem::Decode(error))

@@ -360,7 +360,7 @@ fn game_skeleton(
             found.as_path()
         }
     };
-    input::load(&catalogue, skeleton_path, None)?.required_skeleton(RigOptions::default())
+    Ok(input::load(&catalogue, skeleton_path, None)?.required_skeleton(RigOptions::default())?)
 }
 
 /// The first skeleton of a carried character file, as rig data.

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use formats::files::ReadError;
 
-use crate::error::{CliError, Problem};
+use crate::error::{decode_error, CliError, Problem};
 use crate::{input, output, Context};
 
 /// `ossuary dump`'s arguments.
@@ -33,9 +33,10 @@ pub struct EncodeArgs {
 
 pub fn dump(context: &mut Context, args: &DumpArgs) -> Result<bool, CliError> {
     let file = &args.file;
-    let input = input::load(&context.catalogue, file, args.format.as_deref())?;
-    let json = input
-        .document
+    let bytes = input::read(file)?;
+    let format = input::format_of(&context.catalogue, file, &bytes, args.format.as_deref())?;
+    let document = (format.decode)(&bytes).map_err(|error| decode_error(file, &bytes, error))?;
+    let json = document
         .to_json()
         .map_err(|error| CliError::input(file, Problem::ToJson(error)))?;
     context.print(&format!("{json}\n"))?;

@@ -3,7 +3,6 @@
 //! program (or a test) with formats of its own runs it with its own.
 
 mod batch;
-mod capabilities;
 mod check;
 mod convert;
 mod error;

@@ -17,7 +17,7 @@ use skinning::{joint_states, PosedSkin};
 use crate::error::CliError;
 use crate::input::{self, Input, Need, Posed};
 use crate::options::{Dressing, Morphing, Posing};
-use crate::{gltf, output, Context};
+use crate::{output, Context};
 
 /// One figure: the file with the skeleton, and every file it poses.
 struct Group<'a> {
@@ -88,7 +88,7 @@ pub fn run(context: &mut Context, args: &Args) -> Result<bool, CliError> {
     input::check_blends(blends, &skins)?;
     if !bones && figures.iter().all(|figure| figure.meshes.is_empty()) {
         if let Some(first) = inputs.first() {
-            return Err(first.wrong_kind(Need::Meshes));
+            return Err(first.wrong_kind(Need::Meshes).into());
         }
     }
     let render_meshes: Vec<Vec<RenderMesh>> = figures
@@ -164,7 +164,7 @@ fn group<'a>(inputs: &'a [Input], posing: &Posing) -> Result<Vec<Group<'a>>, Cli
             Ok(groups)
         }
         None => Err(match inputs.first() {
-            Some(first) => first.wrong_kind(Need::Skeleton),
+            Some(first) => first.wrong_kind(Need::Skeleton).into(),
             None => CliError::Usage("no file to render".to_owned()),
         }),
     }
@@ -183,11 +183,9 @@ fn pose_figure(
         &posing.animation(),
         posing.composition(),
     )?;
-    // Dressed as `convert` dresses them; the skeleton's file tells a
-    // retail Sim's age.
+    // Dressed as `convert` dresses them.
     let mut assembly = Assembly::new(dressing.dressing());
     assembly.customization = dressing.custom.clone();
-    assembly.offer_skeleton(&group.skeleton_input.path, group.skeleton.clone());
     let mut meshes = Vec::new();
     for input in &group.members {
         for skin in input.skins(posing.options())? {
@@ -206,7 +204,7 @@ fn pose_figure(
             }
             let image = match assembly
                 .image(&input.path, &input.files, &skin)
-                .map_err(gltf::assembly_error)?
+                .map_err(CliError::from)?
             {
                 Some(found) => Some(export::rgba(&found).map_err(|source| {
                     CliError::input(

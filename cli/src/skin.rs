@@ -10,7 +10,7 @@ use skinning::PosedSkin;
 use crate::error::CliError;
 use crate::input::{self, Input, Need};
 use crate::options::{Dressing, Morphing, Posing};
-use crate::{gltf, output, Context};
+use crate::{output, Context};
 use export::assembly::Assembly;
 use export::shader;
 
@@ -54,7 +54,7 @@ pub fn run(context: &mut Context, args: &Args) -> Result<bool, CliError> {
     let mesh = posing.load(&catalogue, mesh_path, format)?;
     let skins = mesh.skins(posing.options())?;
     if skins.is_empty() {
-        return Err(mesh.wrong_kind(Need::Meshes));
+        return Err(mesh.wrong_kind(Need::Meshes).into());
     }
     input::check_blends(blends, &skins.iter().collect::<Vec<_>>())?;
     // Where the skins' texture images are looked up.
@@ -92,10 +92,8 @@ pub fn run(context: &mut Context, args: &Args) -> Result<bool, CliError> {
     match materials_path {
         Some(materials_path) => {
             let mut textured = Vec::with_capacity(deformed.len());
-            // Dressed as `convert` dresses them; the skeleton's file tells
-            // a retail Sim's age.
+            // Dressed as `convert` dresses them.
             let mut assembly = Assembly::new(args.dressing.dressing());
-            assembly.offer_skeleton(&skeleton_input.path, skeleton.clone());
             assembly.customization = args.dressing.custom.clone();
             for (skin, _) in &deformed {
                 // A Star Wars Galaxies mesh names a shader: its main texture
@@ -107,7 +105,7 @@ pub fn run(context: &mut Context, args: &Args) -> Result<bool, CliError> {
                 } else {
                     assembly
                         .image(mesh_path, &mesh_files, skin)
-                        .map_err(gltf::assembly_error)?
+                        .map_err(CliError::from)?
                         .map(|found| found.path)
                 };
                 let image = image.map(|path| std::path::absolute(&path).unwrap_or(path));

@@ -766,3 +766,289 @@ fn an_appearance_missing_one_mesh_list_draws_the_rest() {
         "{without_head} of {whole}"
     );
 }
+
+/// A skin of the corpus under another name: the name on its first line is
+/// the skin's own, which the images it is dressed with follow.
+fn renamed_skin(from: &Path, skins: &Path, name: &str) {
+    let bytes = std::fs::read(from).unwrap();
+    let first_line = bytes.windows(2).position(|pair| pair == b"\r\n").unwrap();
+    let mut renamed = name.as_bytes().to_vec();
+    renamed.extend_from_slice(&bytes[first_line..]);
+    std::fs::write(skins.join(format!("{name}.skn")), renamed).unwrap();
+}
+
+/// A whole retail game's folders as the game lays them out, made in
+/// `root` from the corpus's files: `GameData/Skins` with both skeletons,
+/// several bodies of each type (fit, fat, skinny) and sex for adults and
+/// children, heads, every hand shape, and for each an image in every skin
+/// tone with an outfit name; `GameData/Skills` with the animations of
+/// each age and their keys. The bodies, heads and hands the corpus lacks
+/// are its own under the game's names (a skin's shape does not matter to
+/// how it is offered and dressed); the child's skeleton is the adult's
+/// under the child's name. Returns `GameData`.
+fn retail_game(corpus: &Path, root: &Path) -> std::path::PathBuf {
+    let sims = corpus.join("sims1");
+    let game = root.join("GameData");
+    let (skins, skills) = (game.join("Skins"), game.join("Skills"));
+    std::fs::create_dir_all(&skins).unwrap();
+    std::fs::create_dir_all(&skills).unwrap();
+    let copy = |name: &str, to: &Path, as_name: &str| {
+        std::fs::copy(sims.join(name), to.join(as_name)).unwrap();
+    };
+    copy("adult-skeleton.cmx", &skins, "adult-skeleton.cmx");
+    copy("adult-skeleton.cmx", &skins, "child-skeleton.cmx");
+    for name in [
+        "B001FAFat_01.cmx",
+        "xskin-b001fafat_01-PELVIS-BODY.skn",
+        "xskin-b001mafit_01-PELVIS-BODY.skn",
+        "xskin-C001MA_Ross-HEAD-HEADB.skn",
+        "C002FC_Lisa.cmx",
+        "xskin-c002fc_lisa-HEAD-HEAD.skn",
+        "xskin-hmlo-L_HAND-HANDML.skn",
+        "xskin-hmro-R_HAND-HANDMR.skn",
+        "xskin-hflo-L_HAND-HANDFL.skn",
+        "xskin-hfro-R_HAND-HANDFR.skn",
+        "xskin-hulp-L_HAND-POINTCL.skn",
+    ] {
+        copy(name, &skins, name);
+    }
+    let body = sims.join("xskin-b001mafit_01-PELVIS-BODY.skn");
+    let head = sims.join("xskin-C001MA_Ross-HEAD-HEADB.skn");
+    let child_head = sims.join("xskin-c002fc_lisa-HEAD-HEAD.skn");
+    let fist = sims.join("xskin-hulp-L_HAND-POINTCL.skn");
+    for (from, name) in [
+        (&body, "xskin-b002mafit_01-PELVIS-BODY"),
+        (&body, "xskin-b001mafat_01-PELVIS-BODY"),
+        (&body, "xskin-b003maskn_01-PELVIS-BODY"),
+        (&body, "xskin-b002fafit_01-PELVIS-BODY"),
+        (&body, "xskin-b001mcchd_01-PELVIS-BODYCHD"),
+        (&body, "xskin-b001fcchd_01-PELVIS-BODYCHD"),
+        (&head, "xskin-c003ma_dad-HEAD-HEAD"),
+        (&head, "xskin-c001fa_sharon-HEAD-HEAD"),
+        (&child_head, "xskin-c001mc_ave-HEAD-HEAD"),
+        (&fist, "xskin-hulc-L_HAND-FISTCL"),
+        (&fist, "xskin-hurc-R_HAND-FISTCR"),
+    ] {
+        renamed_skin(from, &skins, name);
+    }
+    // An image in every tone for each, the game's own where the corpus
+    // has them, else another of the corpus's under the game's name.
+    let image = sims.join("B001MAFitlgt_relax.bmp");
+    for (start, outfit) in [
+        ("B001MAFit", "_relax"),
+        ("B002MAFit", "_casual"),
+        ("B001MAFat", "_slob"),
+        ("B003MASkn", "_nerd"),
+        ("B001FAFat", "_summer01"),
+        ("B002FAFit", "_mom01"),
+        ("B001MCChd", "_boy01"),
+        ("B001FCChd", "_girl01"),
+        ("C001MA", "_Ross"),
+        ("C003MA", "_Dad01"),
+        ("C001FA", "_Sharon"),
+        ("C002FC", "_Lisa"),
+        ("C001MC", "_ave"),
+        ("HUAO", ""),
+        ("HUAC", ""),
+        ("HUAP", ""),
+    ] {
+        for tone in ["lgt", "med", "drk"] {
+            let name = format!("{start}{tone}{outfit}.bmp");
+            let own = sims.join(&name);
+            std::fs::copy(if own.exists() { &own } else { &image }, skins.join(name)).unwrap();
+        }
+    }
+    for name in [
+        "adult-idle1.cmx",
+        "xskill-A2O-idle1.cfp",
+        "adult-walking-frantic-loop.cmx",
+        "xskill-A2O-walking-frantic-loop.cfp",
+    ] {
+        copy(name, &skills, name);
+    }
+    copy("adult-idle1.cmx", &skills, "child-idle1.cmx");
+    game
+}
+
+/// The garments of a listed character's wardrobe: slot and set.
+fn garments(character: &serde_json::Value) -> Vec<(String, String)> {
+    character["wardrobe"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|garment| {
+            let text = |key: &str| garment[key].as_str().unwrap().to_owned();
+            (text("slot"), text("set"))
+        })
+        .collect()
+}
+
+/// A whole retail game, as the issue asks it be offered and dressed: a
+/// character per skeleton; each wardrobe grouped into bodies, heads and
+/// hands, of the skeleton's age only; one of each worn by default; the
+/// animations of its age from the `Skills` folder beside; and every body
+/// worn in every tone, with a head and the hands, textured with the images
+/// of its code and tone.
+#[test]
+fn a_whole_retail_game_is_offered_and_dressed_as_the_game_dresses_it() {
+    let Some(corpus) = tests::corpus_dir() else {
+        return;
+    };
+    let root = tempfile::tempdir().unwrap();
+    let game = retail_game(&corpus, root.path());
+    let served = Served::start(&[&game]);
+    let (status, listing) = served.json("/api/list");
+    assert_eq!(status, 200);
+    let characters = listing["characters"].as_array().unwrap();
+    let opened: Vec<&str> = characters
+        .iter()
+        .map(|character| character["open"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        opened,
+        ["Skins/adult-skeleton.cmx", "Skins/child-skeleton.cmx"]
+    );
+    let hands = [
+        ("hands", "hfo"),
+        ("hands", "hmo"),
+        ("hands", "huc"),
+        ("hands", "hup"),
+    ];
+    let expected = |bodies: &[&str], heads: &[&str]| -> Vec<(String, String)> {
+        let mut all: Vec<(String, String)> = bodies
+            .iter()
+            .map(|set| ("body", *set))
+            .chain(heads.iter().map(|set| ("head", *set)))
+            .chain(hands)
+            .map(|(slot, set)| (slot.to_owned(), set.to_owned()))
+            .collect();
+        all.sort();
+        all
+    };
+    let sorted = |mut garments: Vec<(String, String)>| {
+        garments.sort();
+        garments
+    };
+    let (adult, child) = (&characters[0], &characters[1]);
+    assert_eq!(
+        sorted(garments(adult)),
+        expected(
+            &[
+                "b001fafat",
+                "b001mafat",
+                "b001mafit",
+                "b002fafit",
+                "b002mafit",
+                "b003maskn"
+            ],
+            &["c001fa", "c001ma", "c003ma"]
+        )
+    );
+    assert_eq!(
+        sorted(garments(child)),
+        expected(&["b001fcchd", "b001mcchd"], &["c001mc", "c002fc"])
+    );
+    assert_eq!(
+        adult["animations"],
+        serde_json::json!([
+            "Skills/adult-idle1.cmx",
+            "Skills/adult-walking-frantic-loop.cmx"
+        ])
+    );
+    assert_eq!(
+        child["animations"],
+        serde_json::json!(["Skills/child-idle1.cmx"])
+    );
+    // Nothing of the game's is left over: every file is a character's or
+    // an animation, and none is a problem.
+    assert_eq!(listing["meshes"], serde_json::json!([]));
+    assert_eq!(listing["problems"], serde_json::json!([]));
+
+    for (character, animation) in [
+        (adult, "Skills/adult-walking-frantic-loop.cmx"),
+        (child, "Skills/child-idle1.cmx"),
+    ] {
+        let open = character["open"].as_str().unwrap();
+        let wardrobe = character["wardrobe"].as_array().unwrap();
+        // One body, one head, one pair of hands by default.
+        let dressed: Vec<&str> = character["dressed"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|set| set.as_str().unwrap())
+            .collect();
+        let slot_of = |set: &str| {
+            wardrobe
+                .iter()
+                .find(|garment| garment["set"] == set)
+                .map(|garment| garment["slot"].as_str().unwrap())
+                .unwrap()
+        };
+        let slots: Vec<&str> = dressed.iter().map(|set| slot_of(set)).collect();
+        assert_eq!(slots, ["body", "head", "hands"], "{open}");
+        let files_of = |set: &str| -> Vec<String> {
+            let garment = wardrobe
+                .iter()
+                .find(|garment| garment["set"] == set)
+                .unwrap();
+            garment["files"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|file| format!("mesh={}", file.as_str().unwrap().replace('/', "%2F")))
+                .collect()
+        };
+        let (head, hands) = (dressed[1], dressed[2]);
+        for garment in wardrobe.iter().filter(|garment| garment["slot"] == "body") {
+            let body = garment["set"].as_str().unwrap();
+            for tone in ["lgt", "med", "drk"] {
+                let meshes = [files_of(body), files_of(head), files_of(hands)].concat();
+                let target = format!(
+                    "/api/gltf?open={}&anim={}&tone={tone}&{}",
+                    open.replace('/', "%2F"),
+                    animation.replace('/', "%2F"),
+                    meshes.join("&")
+                );
+                let (status, glb) = served.get(&target);
+                assert_eq!(status, 200, "{target}");
+                let json = glb_json(&glb);
+                let images: Vec<String> = image_names(&json)
+                    .iter()
+                    .map(|name| name.to_ascii_lowercase())
+                    .collect();
+                for start in [body, head, "huao"] {
+                    let start = format!("{start}{tone}");
+                    assert!(
+                        images.iter().any(|image| image.starts_with(&start)),
+                        "{target}: no image {start}* in {images:?}"
+                    );
+                }
+                assert_eq!(json["meshes"].as_array().unwrap().len(), 4, "{target}");
+                assert_eq!(json["animations"].as_array().unwrap().len(), 1, "{target}");
+            }
+        }
+    }
+    // The child's fists and pointing hands wear the adult's images of
+    // their shape.
+    for (set, image) in [("huc", "HUACmed.bmp"), ("hup", "HUAPmed.bmp")] {
+        let garment = child["wardrobe"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|garment| garment["set"] == set)
+            .unwrap();
+        let meshes: Vec<String> = garment["files"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|file| format!("mesh={}", file.as_str().unwrap().replace('/', "%2F")))
+            .collect();
+        let target = format!(
+            "/api/gltf?open=Skins%2Fchild-skeleton.cmx&tone=med&{}",
+            meshes.join("&")
+        );
+        let (status, glb) = served.get(&target);
+        assert_eq!(status, 200, "{target}");
+        assert_eq!(image_names(&glb_json(&glb)), [image], "{target}");
+    }
+}

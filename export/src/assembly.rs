@@ -13,7 +13,14 @@
 //! outfit): `B001MAFitlgt_relax.bmp` for the body
 //! `xskin-b001mafit_01-PELVIS-BODY`, `C001MAmed_Ross.bmp` for the head
 //! `xskin-c001ma_ross-HEAD-HEADB`. Hands carry no suit code of their own:
-//! an adult's hands (`xskin-hmlo-L_HAND-HANDML`) wear `HUAO<tone>.bmp`.
+//! they wear the game's hand images of their shape, for either sex and
+//! both sides, `HUA` then `O` (open), `C` (closed) or `P` (pointing):
+//! `HUAO<tone>.bmp` for the open hands `xskin-hmlo-L_HAND-HANDML` and
+//! `xskin-hulo-L_HAND-HANDCL`, `HUAC<tone>.bmp` for the fist
+//! `xskin-hurc-R_HAND-FISTCR`. A child wears the same hands and images as
+//! an adult: the game's hand meshes and images name no age (its images are
+//! `H`, the sex `M`, `F` or `U`, the side `L`, `R` or `A` for both, the
+//! shape, the tone; the released game ships no child's own).
 //! Where several outfits fit, the first by name is taken. The skin's own
 //! texture field is never changed: the image is the view's choice.
 //!
@@ -196,13 +203,14 @@ impl Suit {
         self.age.is_none() || age.is_none() || self.age == age
     }
 
-    /// What the names of this suit's textures start with, for a Sim of
-    /// `age`: the suit's code, or for hands, which have none, the hands
-    /// textures of adults (`huao`; those of children are not known).
-    pub fn texture_prefix(&self, age: Option<Age>) -> Option<String> {
+    /// What the names of this suit's textures start with, in lower case:
+    /// the suit's code, or for hands, which have none, the hand images of
+    /// their shape (`hua` and the code's last letter: `huao` for `hmlo`),
+    /// the same for adults and children (see the module's documentation).
+    pub fn texture_prefix(&self) -> String {
         match self.slot {
-            Slot::Hands => (age != Some(Age::Child)).then(|| "huao".to_owned()),
-            Slot::Body | Slot::Head => Some(self.code.clone()),
+            Slot::Hands => format!("hua{}", self.code.get(3..).unwrap_or_default()),
+            Slot::Body | Slot::Head => self.code.clone(),
         }
     }
 }
@@ -210,11 +218,8 @@ impl Suit {
 /// The images in `folder` that dress `suit` in `tone`: BMPs whose names
 /// start with its texture prefix and the tone's code, by name. Names only;
 /// they are read through [`Files`], which keeps to the folders allowed.
-pub fn suit_images(folder: &Path, suit: &Suit, age: Option<Age>, tone: Tone) -> Vec<String> {
-    let Some(prefix) = suit.texture_prefix(age) else {
-        return Vec::new();
-    };
-    let start = format!("{prefix}{tone}");
+pub fn suit_images(folder: &Path, suit: &Suit, tone: Tone) -> Vec<String> {
+    let start = format!("{}{tone}", suit.texture_prefix());
     let mut names: Vec<String> = std::fs::read_dir(folder)
         .into_iter()
         .flatten()
@@ -301,12 +306,6 @@ impl Assembly {
         if !self.warnings.contains(&warning) {
             self.warnings.push(warning);
         }
-    }
-
-    /// The age of the Sim being assembled, from the skeleton's file name.
-    pub fn age(&self) -> Option<Age> {
-        let (path, _) = self.skeleton.as_ref()?;
-        Age::of_file(&path.file_name()?.to_string_lossy())
     }
 
     /// Takes `skeleton` (from `path`) as the character's, unless it has one.
@@ -440,13 +439,12 @@ impl Assembly {
         }
         if let Some(suit) = suit {
             let folder = path.parent().unwrap_or(Path::new(""));
-            let age = self.age().or(suit.age);
-            let names = suit_images(folder, &suit, age, self.dressing.tone);
+            let names = suit_images(folder, &suit, self.dressing.tone);
             let what = format!("the {} texture of {}", self.dressing.tone, skin.name);
             match files.find_beside(&what, &names) {
                 Ok(found) => return Ok(Some(found)),
                 Err(FindError::Missing { .. }) => {
-                    let prefix = suit.texture_prefix(age).unwrap_or_default();
+                    let prefix = suit.texture_prefix();
                     self.warn(format!(
                         "{}: no image {}{}*.bmp beside it for {} in skin tone {}; its meshes \
                          get a plain material",
@@ -603,20 +601,56 @@ mod tests {
             "b001mafitlgt_beach.bmp",
             "B001MAFatlgt_relax.bmp",
             "HUAOlgt.bmp",
+            "HUACdrk.bmp",
         ] {
             std::fs::write(dir.path().join(name), b"BM").unwrap();
         }
         let body = Suit::of_name("xskin-b001mafit_01-PELVIS-BODY").unwrap();
         assert_eq!(
-            suit_images(dir.path(), &body, Some(Age::Adult), Tone::Light),
+            suit_images(dir.path(), &body, Tone::Light),
             ["b001mafitlgt_beach.bmp", "B001MAFitlgt_relax.bmp"]
         );
+        assert!(suit_images(dir.path(), &body, Tone::Dark).is_empty());
         let hands = Suit::of_name("xskin-hmlo-L_HAND-HANDML").unwrap();
         assert_eq!(
-            suit_images(dir.path(), &hands, Some(Age::Adult), Tone::Light),
+            suit_images(dir.path(), &hands, Tone::Light),
             ["HUAOlgt.bmp"]
         );
-        assert!(suit_images(dir.path(), &hands, Some(Age::Child), Tone::Light).is_empty());
-        assert!(suit_images(dir.path(), &body, Some(Age::Adult), Tone::Dark).is_empty());
+        let fist = Suit::of_name("xskin-hurc-R_HAND-FISTCR").unwrap();
+        assert_eq!(suit_images(dir.path(), &fist, Tone::Dark), ["HUACdrk.bmp"]);
+        assert!(suit_images(dir.path(), &fist, Tone::Light).is_empty());
+    }
+
+    #[test]
+    fn a_child_wears_the_hand_images_an_adult_does() {
+        let dir = tempfile::tempdir().unwrap();
+        for name in ["HUAOmed.bmp", "HUAPmed.bmp", "B001UCChdmed_01.bmp"] {
+            std::fs::write(dir.path().join(name), b"BM").unwrap();
+        }
+        let mut child = Assembly::new(Dressing {
+            tone: Tone::Medium,
+            images: Vec::new(),
+        });
+        let skeleton = dir.path().join("child-skeleton.cmx");
+        let bones = rig::Skeleton {
+            joints: Vec::new(),
+            axes: rig::Axes::LeftHandedYUp,
+        };
+        child.offer_skeleton(&skeleton, bones);
+        let suit = dir.path().join("HULP.cmx");
+        let files = Files::beside(&suit);
+        for (skin, image) in [
+            ("xskin-hulp-L_HAND-POINTCL", "HUAPmed.bmp"),
+            ("xskin-hmlo-L_HAND-HANDML", "HUAOmed.bmp"),
+            (
+                "xskin-b001ucchd_01-PELVIS-KBODYNAKED",
+                "B001UCChdmed_01.bmp",
+            ),
+        ] {
+            let skin = crate::tests::skin_without_vertices(skin, "x");
+            let found = child.image(&suit, &files, &skin).unwrap().unwrap();
+            assert!(found.path.ends_with(image), "{:?}", found.path);
+        }
+        assert!(child.warnings.is_empty(), "{:?}", child.warnings);
     }
 }

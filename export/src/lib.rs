@@ -77,9 +77,12 @@ mod animation;
 pub mod assembly;
 mod axes;
 mod buffer;
+pub mod character;
 pub mod encoded;
+pub mod input;
 mod mesh;
 pub mod shader;
+pub mod summary;
 mod texture;
 
 pub mod import;

@@ -3,15 +3,16 @@
 //! chosen one in 3D.
 //!
 //! The server ([`server`]) reads only files under the paths given
-//! ([`roots`]), lists them lazily ([`listing`]) and asks its [`Assets`]
-//! for the rest: the command line makes the glTF asset with the same code
-//! as `convert`, and the facts with the same code as `info`, so the page
-//! shows what the command line would. The page itself ([`web`]) is plain
+//! ([`roots`]) and lists them lazily ([`listing`]); it makes the glTF
+//! asset with the same code as `convert` ([`export::character`]), and the
+//! facts with the same code as `info`, so the page shows what the command
+//! line would. The page itself ([`web`]) is plain
 //! ES modules and three.js, embedded in the binary.
 
 pub mod cache;
 pub mod http;
 pub mod listing;
+mod made;
 pub mod roots;
 pub mod server;
 pub mod web;
@@ -22,8 +23,9 @@ use export::assembly::Dressing;
 pub use export::shader::{Chooses, Variable};
 use serde::Serialize;
 
-/// What the server asks of the command line.
-pub trait Assets: Send + Sync {
+/// What the server asks of the files: [`made::Exported`], or a stand-in
+/// in the server's tests.
+pub(crate) trait Assets: Send + Sync {
     /// The `.glb` of a character, as `convert` makes it.
     fn gltf(&self, request: &GltfRequest) -> Result<Made, Refused>;
     /// What `info` says of `open`, its levels of detail and the blend

@@ -492,13 +492,18 @@ fn group_folder(
                 .map(|(appearance, _)| (*appearance).to_owned());
             meshes.extend(fitting);
         }
-        let wardrobe = wardrobe(file, &suits, age);
+        let wardrobe = wardrobe(file, &suits);
         let dressed = dressed(&wardrobe);
         // A file holding skills as well as a character offers them first.
         let own = file.holds.animations.then(|| file.rel.clone());
         let is_tso = file.format.is(&formats::sims::skel::FORMAT);
-        let tso_animations = if is_tso {
+        // Animations kept in a folder of their own beside the skeleton's:
+        // FreeSO's `Animations` for The Sims Online, a retail game's
+        // `Skills` beside its `Skins`.
+        let animations_beside = if is_tso {
             sibling(in_folder, &file.dir, "Animations")
+        } else if file.family() == "sims" && file.bare_skeleton() {
+            sibling(in_folder, &file.dir, "Skills")
         } else {
             &[]
         };
@@ -507,7 +512,7 @@ fn group_folder(
         let skeleton_bones = is_tso.then(|| tso_bones(&file.path)).flatten();
         let beside = found
             .iter()
-            .chain(tso_animations)
+            .chain(animations_beside)
             .filter(|other| {
                 other.holds.animations
                     && !other.holds.meshes
@@ -764,11 +769,11 @@ fn named_skeleton(roots: &Roots, mesh: &Found) -> Result<String, String> {
     }
 }
 
-/// The garments of a retail skeleton (`skeleton`, of `age`): `suits`
+/// The garments of a retail skeleton (`skeleton`): `suits`
 /// grouped by set, each with the images beside it. Where a set has a suit
 /// file (`.cmx`, `.bcf`), the suit wears its skins and they are not listed
 /// again.
-fn wardrobe(skeleton: &Found, suits: &[(&Found, Suit)], age: Option<Age>) -> Vec<Garment> {
+fn wardrobe(skeleton: &Found, suits: &[(&Found, Suit)]) -> Vec<Garment> {
     let mut sets: Vec<(&Suit, Vec<&Found>)> = Vec::new();
     for (file, suit) in suits {
         match sets.iter_mut().find(|(other, _)| other.set == suit.set) {
@@ -792,7 +797,7 @@ fn wardrobe(skeleton: &Found, suits: &[(&Found, Suit)], age: Option<Age>) -> Vec
             let images = Tone::ALL
                 .into_iter()
                 .flat_map(|tone| {
-                    suit_images(&skeleton.dir, suit, age, tone)
+                    suit_images(&skeleton.dir, suit, tone)
                         .into_iter()
                         .map(move |name| (tone, name))
                 })
@@ -1027,8 +1032,8 @@ mod tests {
             ]
         );
         assert_eq!(adult.wardrobe[4].images[0].file, "HUAOmed.bmp");
-        // The child is offered the child's head only, and no hands
-        // textures (those of children are not known).
+        // The child is offered the child's head only, and the hands an
+        // adult wears, in the same images.
         let child = &listing.characters[1];
         assert_eq!(child.animations, ["child-idle1.cmx"]);
         let sets: Vec<&str> = child
@@ -1037,7 +1042,15 @@ mod tests {
             .map(|garment| garment.set.as_str())
             .collect();
         assert_eq!(sets, ["c002fc", "hfo", "hmo"]);
-        assert!(child.wardrobe[1].images.is_empty());
+        let files = |garment: &Garment| -> Vec<String> {
+            garment
+                .images
+                .iter()
+                .map(|image| image.file.clone())
+                .collect()
+        };
+        assert_eq!(files(&child.wardrobe[2]), files(&adult.wardrobe[4]));
+        assert!(!files(&child.wardrobe[2]).is_empty());
         assert_eq!(child.wardrobe[0].images[0].file, "C002FClgt_Lisa01.bmp");
         assert!(listing.meshes.is_empty() && listing.problems.is_empty());
     }

@@ -14,12 +14,14 @@ use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use export::assembly::{Dressing, Tone};
+use export::input::Reading;
 use formats::catalogue::Catalogue;
 use serde::Serialize;
 
 use crate::cache::{self, Cache, Kept};
 use crate::http::{self, Answer, Listening};
 use crate::listing;
+use crate::made::Exported;
 use crate::roots::Roots;
 use crate::{web, Assets, GltfRequest, Refused};
 
@@ -34,7 +36,25 @@ pub struct ServeError {
 pub struct Viewer {
     pub roots: Roots,
     pub catalogue: Catalogue,
-    pub assets: Box<dyn Assets>,
+    assets: Box<dyn Assets>,
+}
+
+impl Viewer {
+    /// The viewer of the files under `roots`: no file is read outside
+    /// them (the files shown, nor the files they refer to), nor one of more
+    /// than `limit` bytes.
+    pub fn new(roots: Roots, catalogue: Catalogue, limit: u64) -> Viewer {
+        let folders: Vec<PathBuf> = roots.iter().map(|root| root.path.clone()).collect();
+        let reading = Reading {
+            limit,
+            within: Some(folders.into()),
+        };
+        Viewer {
+            roots,
+            catalogue,
+            assets: Box::new(Exported { catalogue, reading }),
+        }
+    }
 }
 
 /// glTF assets made at once.

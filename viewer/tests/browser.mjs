@@ -13,7 +13,8 @@
 //   BonesPro);
 // - a loose `.mgn` clicked alone draws;
 // - with OSSUARY_CORPUS set, everything offered for each corpus folder
-//   draws, a retail Sim opens dressed in its textures' colours, a real SWG
+//   draws, and for the retail files laid out in a game's `Skins` and
+//   `Skills` folders (the child offered only what fits it), a retail Sim opens dressed in its textures' colours, a real SWG
 //   `.mgn` draws on the skeleton it names, the Twi'lek shows a control per
 //   customization variable and a skin colour chosen goes into the address
 //   and the asset's request and changes its colour, and The Sims Online's cape, given a skeleton
@@ -296,6 +297,25 @@ function missingPartFolder() {
 /** The real cape's appearance, and a copy of it under another id. */
 const CAPE = "FSO-Accessory-CapeBlack.97d3e3ee0000000c.apr";
 const SECOND_APPEARANCE = "FSO-Accessory-CapeCopy.97d3e3ef0000000c.apr";
+
+/** The retail Sims files laid out as the game lays them out: the skins,
+ * suits, images and both skeletons (the child's is the adult's under the
+ * child's name) in `GameData/Skins`, the animations with their keys in
+ * `GameData/Skills` beside it, a child's animation among them. */
+function retailGameFolder(corpus) {
+  const folder = mkdtempSync(join(tmpdir(), "ossuary-retail-"));
+  const [skins, skills] = [join(folder, "GameData", "Skins"), join(folder, "GameData", "Skills")];
+  mkdirSync(skins, { recursive: true });
+  mkdirSync(skills, { recursive: true });
+  const sims = join(corpus, "sims1");
+  for (const name of readdirSync(sims)) {
+    const animation = /^(adult-(?!skeleton)|xskill-)/.test(name);
+    copyFileSync(join(sims, name), join(animation ? skills : skins, name));
+  }
+  copyFileSync(join(sims, "adult-skeleton.cmx"), join(skins, "child-skeleton.cmx"));
+  copyFileSync(join(sims, "adult-idle1.cmx"), join(skills, "child-idle1.cmx"));
+  return folder;
+}
 
 /** A bone's step from its parent in the made-up TSO skeleton: legs down,
  * arms out to their side, the rest up. */
@@ -593,6 +613,19 @@ try {
     } finally {
       tsoServer.server.kill("SIGINT");
       rmSync(tso, { recursive: true, force: true });
+    }
+    const retail = retailGameFolder(corpus);
+    const retailServer = startServer(join(retail, "GameData"));
+    try {
+      const listing = await everythingOfferedDraws(page, await retailServer.url, "a retail game's Skins and Skills");
+      const child = listing.characters.find((character) => character.open === "Skins/child-skeleton.cmx");
+      const sets = child?.wardrobe.map((garment) => garment.set) ?? [];
+      if (JSON.stringify(child?.animations) !== JSON.stringify(["Skills/child-idle1.cmx"]) || sets.some((set) => /^[bc]\d{3}.a/.test(set))) {
+        throw new Error(`the child is offered what does not fit it: ${JSON.stringify(child)}`);
+      }
+    } finally {
+      retailServer.server.kill("SIGINT");
+      rmSync(retail, { recursive: true, force: true });
     }
     const real = startServer(corpus);
     try {
