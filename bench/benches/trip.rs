@@ -20,7 +20,6 @@ use image::codecs::png::{CompressionType, FilterType, PngEncoder};
 use viewer::listing;
 use viewer::roots::Roots;
 use viewer::server::{self, Viewer};
-use viewer::{Assets, GltfRequest, Info, Made, Refused, Variable};
 
 /// The shared corpus: `OSSUARY_CORPUS`, or `../shared/corpus` beside the
 /// repository.
@@ -248,49 +247,6 @@ fn files_under(folder: &Path) -> (Vec<PathBuf>, usize) {
     (files, size)
 }
 
-/// The viewer's assets made by `convert`'s command line in this process:
-/// what `ossuary view` gives its server, through the command line's
-/// parser (the command line's own `Assets` is private to it).
-struct ConvertAssets;
-
-impl Assets for ConvertAssets {
-    fn gltf(&self, request: &GltfRequest) -> Result<Made, Refused> {
-        let mut args: Vec<OsString> = vec!["convert".into(), request.open.clone().into()];
-        args.extend(request.meshes.iter().map(|mesh| mesh.clone().into()));
-        if let Some(anim) = &request.anim {
-            args.extend(["--anim".into(), anim.clone().into()]);
-        }
-        args.extend([
-            "--lod".into(),
-            request.lod.to_string().into(),
-            "--to".into(),
-            "glb".into(),
-            "-o".into(),
-            "-".into(),
-        ]);
-        Ok(Made {
-            glb: ossuary(&args),
-            warnings: Vec::new(),
-        })
-    }
-
-    fn info(&self, _: &Path, _: &[PathBuf], _: Option<&Path>, _: usize) -> Result<Info, Refused> {
-        Err(not_asked())
-    }
-
-    fn variables(&self, _: &Path, _: &[PathBuf], _: usize) -> Result<Vec<Variable>, Refused> {
-        Err(not_asked())
-    }
-}
-
-/// What the benchmarks' assets answer to what they are never asked.
-fn not_asked() -> Refused {
-    Refused {
-        message: "not asked for by the benchmarks".to_owned(),
-        usage: true,
-    }
-}
-
 /// One `GET` of `target` from the server at `address` (HTTP/1.1, the
 /// connection closed after); returns the status and the body's length.
 fn get(address: &str, target: &str) -> (u16, usize) {
@@ -373,11 +329,11 @@ fn viewer_gltf(c: &mut Criterion) {
     let roots = Roots::new(&[corpus()]).expect("the corpus is a folder");
     let catalogue = Catalogue::default();
     let running = server::start(
-        Viewer {
-            roots: roots.clone(),
+        Viewer::new(
+            roots.clone(),
             catalogue,
-            assets: Box::new(ConvertAssets),
-        },
+            formats::files::DEFAULT_INPUT_LIMIT,
+        ),
         0,
     )
     .expect("the viewer listens on 127.0.0.1");
