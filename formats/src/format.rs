@@ -15,7 +15,8 @@ use crate::rig::Rig;
 pub use crate::schema::json::JsonError;
 use crate::schema::text::TextSchema;
 use crate::schema::{
-    json, BinarySchema, Endian, Error, ErrorKind, HasContext, Layout, SizeOutput, TypeLayout,
+    json, BinarySchema, Endian, Error, ErrorKind, HasContext, Layout, SizeOutput, TextLayout,
+    TypeLayout,
 };
 
 /// Binary files compare by byte offset; text files by line.
@@ -97,7 +98,7 @@ impl Format {
     where
         T: TextSchema
             + HasContext<Context = ()>
-            + Layout
+            + TextLayout
             + Serialize
             + DeserializeOwned
             + Describe
@@ -108,7 +109,7 @@ impl Format {
             encoding: Encoding::Text,
             decode: decode_text::<T>,
             from_json: text_from_json::<T>,
-            layout: T::LAYOUT,
+            layout: T::TEXT_LAYOUT,
         };
         codec.registered(name, title, extensions, sniff)
     }

@@ -70,8 +70,20 @@ pub struct Field<'a> {
     pub doc: String,
 }
 
+/// A struct as each of its encodings sees it.
+pub enum Views<'a> {
+    Binary(Container<'a>),
+    Text(Container<'a>),
+    /// A type with both encodings (`#[schema(binary(little), text)]`).
+    Both {
+        binary: Box<Container<'a>>,
+        text: Box<Container<'a>>,
+    },
+}
+
 impl<'a> Container<'a> {
-    pub fn from_input(input: &'a DeriveInput) -> syn::Result<Self> {
+    /// The struct's views, its attributes parsed once.
+    pub fn views(input: &'a DeriveInput) -> syn::Result<Views<'a>> {
         let Data::Struct(data) = &input.data else {
             return Err(syn::Error::new_spanned(
                 &input.ident,
@@ -94,27 +106,52 @@ impl<'a> Container<'a> {
         let attrs = errors
             .take(attr::Container::parse(&input.attrs))
             .unwrap_or_default();
-        let fields = named
+        let encodings = attrs.encodings();
+        let fields: Vec<_> = named
             .named
             .iter()
             .filter_map(|field| {
                 let ident = field.ident.as_ref()?;
-                let attrs = errors.take(attr::Field::parse(&field.attrs))?;
-                Some(Field {
-                    ident,
-                    ty: &field.ty,
-                    attrs,
-                    doc: doc_comment(&field.attrs),
-                })
+                let views = errors.take(attr::Field::parse(&field.attrs, encodings))?;
+                Some((ident, field, views))
             })
             .collect();
         errors.finish()?;
-        Ok(Container {
+        let mut binary_fields = Vec::new();
+        let mut text_fields = Vec::new();
+        for (ident, field, views) in fields {
+            let doc = doc_comment(&field.attrs);
+            binary_fields.push(Field {
+                ident,
+                ty: &field.ty,
+                attrs: views.binary,
+                doc: doc.clone(),
+            });
+            text_fields.push(Field {
+                ident,
+                ty: &field.ty,
+                attrs: views.text,
+                doc,
+            });
+        }
+        let view = |kind: attr::Kind, fields: Vec<Field<'a>>| Container {
             ident: &input.ident,
             vis: &input.vis,
-            attrs,
+            attrs: attrs.view(kind),
             doc: doc_comment(&input.attrs),
             fields,
+        };
+        Ok(match encodings {
+            attr::Encodings::One(attr::Kind::Binary) => {
+                Views::Binary(view(attr::Kind::Binary, binary_fields))
+            }
+            attr::Encodings::One(attr::Kind::Text) => {
+                Views::Text(view(attr::Kind::Text, text_fields))
+            }
+            attr::Encodings::Both => Views::Both {
+                binary: Box::new(view(attr::Kind::Binary, binary_fields)),
+                text: Box::new(view(attr::Kind::Text, text_fields)),
+            },
         })
     }
 }
@@ -217,6 +254,12 @@ impl<'a> ChoiceEnum<'a> {
         let attrs = errors
             .take(attr::Container::parse(&input.attrs))
             .unwrap_or_default();
+        if let (true, Some(binary)) = (attrs.is_twin(), attrs.binary) {
+            errors.push(syn::Error::new(
+                binary,
+                "an enum has one encoding: one type with both applies to structs",
+            ));
+        }
         if data.variants.is_empty() {
             errors.push(syn::Error::new_spanned(
                 &input.ident,

@@ -80,9 +80,9 @@ fn every_cmx_comes_back_byte_for_byte() {
     };
     for path in files {
         let (original, cmx) = cmx_back_alone_and_through_json(&path);
-        let bcf_bytes = Bcf::from(&cmx).to_bytes().unwrap();
+        let bcf_bytes = Bcf::from_cmx(&cmx).to_bytes().unwrap();
         let bcf = Bcf::from_bytes(&bcf_bytes).unwrap();
-        let back = Cmx::from(&bcf).to_text().unwrap();
+        let back = bcf.to_cmx().to_text().unwrap();
         assert_same(&path, "cmx -> bcf -> cmx", &original, &back);
     }
 }

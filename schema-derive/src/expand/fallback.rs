@@ -108,6 +108,10 @@ pub fn fallback(input: &DeriveInput, error: syn::Error, root: Root) -> TokenStre
                 fixed_size: ::core::option::Option::None,
             };
         }
+        // What a text format registration reads (`T::TEXT_LAYOUT`).
+        impl #rt::TextLayout for #ident {
+            const TEXT_LAYOUT: #rt::TypeLayout = <Self as #rt::Layout>::LAYOUT;
+        }
         #binary
 
         impl #rt::TextRead for #ident {

@@ -56,8 +56,47 @@ pub(super) struct TypeLayout {
     pub text: bool,
 }
 
-/// `impl Layout for ident`.
+/// `impl Layout for ident`; a text type's `TextLayout` is the same.
 pub(super) fn type_layout_impl(
+    rt: &Runtime,
+    ident: &syn::Ident,
+    doc: &str,
+    layout: TypeLayout,
+) -> TokenStream {
+    let text_layout = layout.text.then(|| {
+        quote! {
+            impl #rt::TextLayout for #ident {
+                const TEXT_LAYOUT: #rt::TypeLayout = <Self as #rt::Layout>::LAYOUT;
+            }
+        }
+    });
+    let value = type_layout_value(rt, ident, doc, layout);
+    quote! {
+        impl #rt::Layout for #ident {
+            const LAYOUT: #rt::TypeLayout = #value;
+        }
+        #text_layout
+    }
+}
+
+/// `impl TextLayout for ident` alone: the text layout of a type with both
+/// encodings, whose `Layout` is the binary one.
+pub(super) fn text_layout_beside_binary_impl(
+    rt: &Runtime,
+    ident: &syn::Ident,
+    doc: &str,
+    layout: TypeLayout,
+) -> TokenStream {
+    let value = type_layout_value(rt, ident, doc, layout);
+    quote! {
+        impl #rt::TextLayout for #ident {
+            const TEXT_LAYOUT: #rt::TypeLayout = #value;
+        }
+    }
+}
+
+/// The `TypeLayout` value itself.
+fn type_layout_value(
     rt: &Runtime,
     ident: &syn::Ident,
     doc: &str,
@@ -86,19 +125,17 @@ pub(super) fn type_layout_impl(
         )
     };
     quote! {
-        impl #rt::Layout for #ident {
-            const LAYOUT: #rt::TypeLayout = #rt::TypeLayout {
-                name: #name,
-                doc: #doc,
-                byte_order: #byte_order,
-                form: #form,
-                chunk: #chunk,
-                context: #context,
-                chosen_by: #chosen_by,
-                fields: &[#(#fields),*],
-                min_size: #min_size,
-                fixed_size: #fixed_size,
-            };
+        #rt::TypeLayout {
+            name: #name,
+            doc: #doc,
+            byte_order: #byte_order,
+            form: #form,
+            chunk: #chunk,
+            context: #context,
+            chosen_by: #chosen_by,
+            fields: &[#(#fields),*],
+            min_size: #min_size,
+            fixed_size: #fixed_size,
         }
     }
 }

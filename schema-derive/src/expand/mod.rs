@@ -13,6 +13,7 @@ mod read;
 mod snapshots_test;
 mod tests;
 mod text;
+mod twin;
 mod write;
 
 use proc_macro2::{Span, TokenStream};
@@ -20,7 +21,7 @@ use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned as _;
 use syn::{Data, DeriveInput, Ident, LitInt};
 
-use crate::ast::{ChoiceEnum, Container, FormEnum};
+use crate::ast::{ChoiceEnum, Container, FormEnum, Views};
 use crate::attr::{ByteOrder, Constant, StringKind};
 use crate::plan::{self, BinaryPlan, Codec, Element};
 pub use fallback::fallback;
@@ -45,25 +46,43 @@ pub fn derive(input: &DeriveInput, root: Root) -> syn::Result<TokenStream> {
             #tests
         });
     }
-    let container = Container::from_input(input)?;
-    let rt = Runtime::new(
-        container.attrs.krate.as_ref().map(|krate| &krate.value),
-        root,
-    );
-    if container.attrs.text.is_some() {
-        return text::derive(&rt, &container);
+    let views = Container::views(input)?;
+    // `crate = "path"` is said of the type, so either view has it.
+    let first: &Container = match &views {
+        Views::Binary(container) | Views::Text(container) => container,
+        Views::Both { binary, .. } => binary,
+    };
+    let rt = Runtime::new(first.attrs.krate.as_ref().map(|krate| &krate.value), root);
+    match &views {
+        Views::Binary(container) => {
+            let plans = plan::binary(container)?;
+            let context = context::context_items(
+                &rt,
+                container.ident,
+                container.vis,
+                crate::check_context::params(container),
+            );
+            let binary = binary_items(&rt, container, &plans);
+            let tests = tests::round_trip_module(&rt, container, &plans, tests::Check::Binary);
+            Ok(quote! {
+                #context
+                #binary
+                #tests
+            })
+        }
+        Views::Text(container) => text::derive(&rt, container),
+        Views::Both { binary, text } => twin::derive(&rt, binary, text),
     }
-    let plans = plan::binary(&container)?;
+}
+
+/// Everything a binary layout implements but its context and its test:
+/// `Decode`, `Encode`, `Layout`, the IFF traits, `BinarySchema` and its
+/// checks' functions.
+fn binary_items(rt: &Runtime, container: &Container, plans: &[BinaryPlan]) -> TokenStream {
     let ident = container.ident;
-    let context = context::context_items(
-        &rt,
-        ident,
-        container.vis,
-        crate::check_context::params(&container),
-    );
-    let read = read::decode_impl(&rt, &container, &plans);
-    let write = write::encode_impl(&rt, &container, &plans);
-    let layout = layout::layout_impl(&rt, &container, &plans);
+    let read = read::decode_impl(rt, container, plans);
+    let write = write::encode_impl(rt, container, plans);
+    let layout = layout::layout_impl(rt, container, plans);
     let start = match (&container.attrs.form, &container.attrs.chunk) {
         (Some(form), _) => {
             let tag = tag_tokens(form.value);
@@ -81,7 +100,7 @@ pub fn derive(input: &DeriveInput, root: Root) -> syn::Result<TokenStream> {
                 .attrs
                 .form
                 .is_some()
-                .then(|| nested_form_checks(&rt, &plans));
+                .then(|| nested_form_checks(rt, plans));
             quote! {
                 impl #rt::IffStart for #ident {
                     const START: #rt::Start = #start;
@@ -94,8 +113,7 @@ pub fn derive(input: &DeriveInput, root: Root) -> syn::Result<TokenStream> {
         }
         None => quote!(impl #rt::IffBody for #ident {}),
     };
-    let binary = binary_schema_impls(&rt, ident);
-    let tests = tests::round_trip_module(&rt, &container, &plans, tests::Check::Binary);
+    let binary = binary_schema_impls(rt, ident);
     // A count's check is given the count, as a `usize`.
     let checked: Vec<_> = plans
         .iter()
@@ -109,17 +127,15 @@ pub fn derive(input: &DeriveInput, root: Root) -> syn::Result<TokenStream> {
             Some((plan.field.ident, ty, check))
         })
         .collect();
-    let checks = context::check_fns(&rt, &container, &checked);
-    Ok(quote! {
-        #context
+    let checks = context::check_fns(rt, container, &checked);
+    quote! {
         #checks
         #read
         #write
         #layout
         #element
         #binary
-        #tests
-    })
+    }
 }
 
 /// A form's fields that are not in chunks or forms of their own must be

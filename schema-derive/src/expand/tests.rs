@@ -15,13 +15,15 @@ use crate::ast::{is_named, unwrap_generic, Container, FormEnum};
 use crate::attr::{ContextValue, Presence, Repeat, Spanned, StringKind, TextForm};
 use crate::check_context;
 use crate::condition::Condition;
-use crate::plan::{Codec, Element, Plan, Value};
+use crate::plan::{BinaryPlan, Codec, Element, Plan, TextPlan, Value};
 
-/// Which layout a test runs through: binary bytes or text.
+/// Which layout a test runs through: binary bytes, text, or both (a type
+/// with both encodings).
 #[derive(Clone, Copy)]
 pub enum Check {
     Binary,
     Text,
+    Both,
 }
 
 /// The test module of `ident`: its `Sample` impl (the bodies of
@@ -34,9 +36,10 @@ pub(super) fn test_module(
     check: Check,
 ) -> TokenStream {
     let module = format_ident!("round_trip_{}", snake_case(&ident.to_string()));
-    let check = match check {
-        Check::Binary => quote!(check_round_trip),
-        Check::Text => quote!(check_text_round_trip),
+    let checks = match check {
+        Check::Binary => vec![quote!(check_round_trip)],
+        Check::Text => vec![quote!(check_text_round_trip)],
+        Check::Both => vec![quote!(check_round_trip), quote!(check_text_round_trip)],
     };
     quote! {
         #rt::testing_only! {
@@ -61,8 +64,10 @@ pub(super) fn test_module(
 
                 #[test]
                 fn write_read_write() {
-                    let json = (&#rt::testing::JsonProbe::<#ident>::NEW).json();
-                    #rt::testing::#check::<#ident>(json);
+                    #(
+                        let json = (&#rt::testing::JsonProbe::<#ident>::NEW).json();
+                        #rt::testing::#checks::<#ident>(json);
+                    )*
                 }
             }
         }
@@ -296,10 +301,41 @@ pub fn round_trip_module<P>(
         .iter()
         .map(|plan| TestField {
             ident: plan.field.ident,
-            strategy: field_strategy(rt, container, plan.field.ty, &plan.codec),
+            strategy: field_strategy(rt, container, plan.field.ty, &plan.codec, None),
         })
         .collect();
     struct_test_module(rt, container, &fields, check)
+}
+
+/// The round-trip test of a type with both encodings: values its text
+/// layout draws, each string one its binary encoding holds too, through
+/// both.
+pub fn twin_round_trip_module(
+    rt: &Runtime,
+    text: &Container,
+    text_plans: &[TextPlan],
+    binary_plans: &[BinaryPlan],
+) -> TokenStream {
+    let fields: Vec<TestField> = text_plans
+        .iter()
+        .map(|plan| {
+            let binary_string = binary_plans
+                .iter()
+                .find(|binary| binary.field.ident == plan.field.ident)
+                .and_then(|binary| match &binary.codec {
+                    Codec::Value(Value {
+                        element: Element::String(kind),
+                        ..
+                    }) => Some(kind),
+                    _ => None,
+                });
+            TestField {
+                ident: plan.field.ident,
+                strategy: field_strategy(rt, text, plan.field.ty, &plan.codec, binary_string),
+            }
+        })
+        .collect();
+    struct_test_module(rt, text, &fields, Check::Both)
 }
 
 /// An enum of forms draws each variant alike.
@@ -370,7 +406,15 @@ fn nest(items: &[TokenStream], last: TokenStream) -> TokenStream {
 
 /// Values of a field, the same for binary and text layouts but for what
 /// only one of them has (a style, a `with` module, a text word).
-fn field_strategy(rt: &Runtime, container: &Container, ty: &Type, codec: &Codec) -> TokenStream {
+/// `binary_string`: for a type with both encodings, the binary encoding
+/// of the field's strings, which the values drawn must fit too.
+fn field_strategy(
+    rt: &Runtime,
+    container: &Container,
+    ty: &Type,
+    codec: &Codec,
+    binary_string: Option<&StringKind>,
+) -> TokenStream {
     match codec {
         Codec::Style if container.attrs.comments.is_some() => {
             quote!(#rt::testing::text_style_with_comments())
@@ -390,7 +434,7 @@ fn field_strategy(rt: &Runtime, container: &Container, ty: &Type, codec: &Codec)
             });
             quote!(#path::strategy(#(#values),*))
         }
-        Codec::Value(value) => value_strategy(rt, container, value),
+        Codec::Value(value) => value_strategy(rt, container, value, binary_string),
     }
 }
 
@@ -414,7 +458,12 @@ pub(super) fn counted_len(rt: &Runtime, container: &Container, count: &Ident) ->
     }
 }
 
-fn value_strategy(rt: &Runtime, container: &Container, value: &Value) -> TokenStream {
+fn value_strategy(
+    rt: &Runtime,
+    container: &Container,
+    value: &Value,
+    binary_string: Option<&StringKind>,
+) -> TokenStream {
     let ty = value.element_ty;
     let among_comments = container.attrs.comments.is_some();
     let element = match &value.element {
@@ -451,6 +500,23 @@ fn value_strategy(rt: &Runtime, container: &Container, value: &Value) -> TokenSt
             );
             quote!(<#ty as #rt::testing::Sample>::strategy_with(&#nested))
         }
+    };
+    let element = match binary_string {
+        Some(kind) => {
+            let (longest, nul) = match kind {
+                StringKind::Pascal => (quote!(255usize), true),
+                StringKind::NullTerminated => (quote!(usize::MAX), false),
+                StringKind::FixedWidth(width) => {
+                    let width = width_of(width) as usize;
+                    (quote!(#width), true)
+                }
+                StringKind::Prefixed(count_ty) => {
+                    (quote!(#rt::testing::longest_prefixed::<#count_ty>()), true)
+                }
+            };
+            quote!(#rt::testing::fitting(#element, #longest, #nul))
+        }
+        None => element,
     };
     let repeated = match &value.repeat {
         None => element,

@@ -23,30 +23,48 @@ use read::{built_value, read_field, read_one_line_field};
 use table::layout_impl;
 use write::{checked_write, shared_count, write_field, write_one_line_field, written_value_check};
 
+/// Whether a text layout is its type's only encoding, or one of two.
+#[derive(Clone, Copy)]
+pub enum Role {
+    /// Its layout is the type's `Layout` (and `TextLayout`).
+    Only,
+    /// Beside a binary layout, which is the type's `Layout`: the text one
+    /// is its `TextLayout` alone.
+    BesideBinary,
+}
+
 pub fn derive(rt: &Runtime, container: &Container) -> syn::Result<TokenStream> {
     let plans = plan::text(container)?;
-    let one_line = container.attrs.one_line.is_some();
-    let codec = if one_line {
-        one_line_impls(rt, container, &plans)
-    } else {
-        record_impls(rt, container, &plans)
-    };
     let context = context::context_items(
         rt,
         container.ident,
         container.vis,
         check_context::params(container),
     );
-    let schema = schema_impl(rt, container, &plans);
-    let layout = layout_impl(rt, container, &plans, one_line);
+    let items = items(rt, container, &plans, Role::Only);
     let tests = tests::round_trip_module(rt, container, &plans, Check::Text);
     Ok(quote! {
         #context
+        #items
+        #tests
+    })
+}
+
+/// Everything a text layout implements but its context and its test.
+pub fn items(rt: &Runtime, container: &Container, plans: &[TextPlan], role: Role) -> TokenStream {
+    let one_line = container.attrs.one_line.is_some();
+    let codec = if one_line {
+        one_line_impls(rt, container, plans)
+    } else {
+        record_impls(rt, container, plans)
+    };
+    let schema = schema_impl(rt, container, plans);
+    let layout = layout_impl(rt, container, plans, one_line, role);
+    quote! {
         #codec
         #schema
         #layout
-        #tests
-    })
+    }
 }
 
 /// A record whose fields take their own lines.
@@ -91,7 +109,7 @@ fn record_impls(rt: &Runtime, container: &Container, plans: &[TextPlan]) -> Toke
         impl #rt::TextRead for #ident {
             const MIN_LINES: u64 = 0u64 #(+ #min_lines)*;
             const NESTED_LAYOUT: ::core::option::Option<fn() -> #rt::TypeLayout> =
-                ::core::option::Option::Some(|| <Self as #rt::Layout>::LAYOUT);
+                ::core::option::Option::Some(|| <Self as #rt::TextLayout>::TEXT_LAYOUT);
 
             fn read_text(
                 __reader: &mut #rt::TextReader<'_>,
@@ -145,7 +163,7 @@ fn one_line_impls(rt: &Runtime, container: &Container, plans: &[TextPlan]) -> To
         impl #rt::TextTokens for #ident {
             const EXPECTED: &'static str = #expected;
             const NESTED_LAYOUT: ::core::option::Option<fn() -> #rt::TypeLayout> =
-                ::core::option::Option::Some(|| <Self as #rt::Layout>::LAYOUT);
+                ::core::option::Option::Some(|| <Self as #rt::TextLayout>::TEXT_LAYOUT);
 
             fn read_tokens(
                 __reader: &mut #rt::TextReader<'_>,
@@ -183,7 +201,7 @@ pub(super) fn one_line_text_impls(
         impl #rt::TextRead for #ident {
             const MIN_LINES: u64 = 1;
             const NESTED_LAYOUT: ::core::option::Option<fn() -> #rt::TypeLayout> =
-                ::core::option::Option::Some(|| <Self as #rt::Layout>::LAYOUT);
+                ::core::option::Option::Some(|| <Self as #rt::TextLayout>::TEXT_LAYOUT);
 
             fn read_text(
                 __reader: &mut #rt::TextReader<'_>,

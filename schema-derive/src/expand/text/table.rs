@@ -5,10 +5,13 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::lines::{is_nested, Line};
+use super::Role;
 use crate::ast::{is_named, Container};
 use crate::attr::{Presence, Repeat, TextForm};
 use crate::check_context::{self, is_param};
-use crate::expand::layout::{context_layout, passed, type_layout_impl, type_text, TypeLayout};
+use crate::expand::layout::{
+    context_layout, passed, text_layout_beside_binary_impl, type_layout_impl, type_text, TypeLayout,
+};
 use crate::expand::paths::Runtime;
 use crate::expand::str_lit;
 use crate::plan::{Codec, Element, TextPlan, Value};
@@ -18,6 +21,7 @@ pub(super) fn layout_impl(
     container: &Container,
     plans: &[TextPlan],
     one_line: bool,
+    role: Role,
 ) -> TokenStream {
     let fields = plans.iter().enumerate().map(|(index, plan)| {
         let field = plan.field;
@@ -71,7 +75,12 @@ pub(super) fn layout_impl(
         fields: fields.collect(),
         text: true,
     };
-    type_layout_impl(rt, container.ident, &container.doc, layout)
+    match role {
+        Role::Only => type_layout_impl(rt, container.ident, &container.doc, layout),
+        Role::BesideBinary => {
+            text_layout_beside_binary_impl(rt, container.ident, &container.doc, layout)
+        }
+    }
 }
 
 /// The layout of the record a field holds, through the trait that reads it.
