@@ -395,40 +395,6 @@ where
     Ok(Wrapped::<T, AsText>::boxed(json::from_str::<T>(json)?))
 }
 
-/// `Conversion::convert` from `S` to a binary `T`.
-pub fn convert_to_binary<S, T>(source: &dyn Any) -> Option<Box<dyn Document>>
-where
-    S: 'static,
-    T: for<'a> From<&'a S>
-        + BinarySchema
-        + HasContext<Context = ()>
-        + Serialize
-        + Describe
-        + Rig
-        + 'static,
-{
-    source
-        .downcast_ref::<S>()
-        .map(|source| binary_document(T::from(source)))
-}
-
-/// `Conversion::convert` from `S` to a text `T`.
-pub fn convert_to_text<S, T>(source: &dyn Any) -> Option<Box<dyn Document>>
-where
-    S: 'static,
-    T: for<'a> From<&'a S>
-        + TextSchema
-        + HasContext<Context = ()>
-        + Serialize
-        + Describe
-        + Rig
-        + 'static,
-{
-    source
-        .downcast_ref::<S>()
-        .map(|source| text_document(T::from(source)))
-}
-
 /// `Format::decode` for a binary schema type.
 pub fn decode_binary<T>(bytes: &[u8]) -> Decoded
 where
