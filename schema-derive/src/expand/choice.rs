@@ -5,11 +5,12 @@ use proc_macro2::TokenStream;
 use quote::quote;
 use syn::{Ident, Type};
 
+use super::codec::{binary_schema_impls, decode_fns, encode_fns, endian, enum_codec_impls};
 use super::context::{context_items, nested_context};
 use super::layout::{byte_order, context_layout, passed, type_layout_impl, type_text, TypeLayout};
 use super::paths::{Root, Runtime};
 use super::tests::{context_of_strategies, test_module, Check};
-use super::{binary_schema_impls, decode_fns, encode_fns, endian, str_lit};
+use super::tokens::str_lit;
 use crate::ast::{ChoiceEnum, ChoiceVariant};
 use crate::attr::{ByteOrder, ContextParam};
 use crate::check_enum::{self, Choice, Chooser, Pick};
@@ -215,7 +216,7 @@ fn binary_impls(
     let ident = choice.ident;
     let decode = decode_fns(rt, quote!(_), decode_body);
     let encode = encode_fns(rt, quote!(_), encode_body);
-    let codec = super::enum_codec_impls(rt, ident, min_size, decode, encode);
+    let codec = enum_codec_impls(rt, ident, min_size, decode, encode);
     quote! {
         #codec
     }

@@ -6,8 +6,9 @@ use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned as _;
 use syn::{Ident, Type, Visibility};
 
+use super::names::{count_local, field_local};
 use super::paths::Runtime;
-use super::{count_local, field_local};
+use super::tokens::{tag_tokens, width_of};
 use crate::ast::{is_named, Container};
 use crate::attr::{Check, ContextArg, ContextParam, ContextValue};
 use crate::attr::{Presence, Repeat, StringKind};
@@ -152,7 +153,7 @@ pub fn placed_check(
                     quote!(<#ty as #rt::Decode>::IFF_TAG),
                 ),
                 Element::String(StringKind::FixedWidth(width)) => {
-                    let width = super::width_of(width);
+                    let width = width_of(width);
                     (
                         quote!(::core::option::Option::Some(#width)),
                         none.clone(),
@@ -187,7 +188,7 @@ pub fn placed_check(
         (None, None) => quote!(#rt::checked_at_byte(#start, #call)),
     };
     let chunk = plan.place.chunk.filter(|_| plan.by_next_tag()).map(|tag| {
-        let tag = super::tag_tokens(tag);
+        let tag = tag_tokens(tag);
         quote!(.map_err(|e| e.within(#rt::Segment::Chunk(#tag))))
     });
     // A whole form or chunk refused is named by its type or tag, as an
@@ -208,7 +209,7 @@ pub fn placed_check(
         _ => None,
     };
     let form = plan.place.form.map(|form_type| {
-        let form_type = super::tag_tokens(form_type);
+        let form_type = tag_tokens(form_type);
         quote!(.map_err(|e| e.within(#rt::Segment::Chunk(#form_type))))
     });
     quote!(#checked #own_tag #chunk #form)

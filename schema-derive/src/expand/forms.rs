@@ -9,10 +9,11 @@ use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 use syn::spanned::Spanned as _;
 
+use super::codec::{decode_fns, encode_fns, enum_codec_impls};
 use super::context::nested_context;
 use super::layout::{context_layout, type_layout_impl, TypeLayout};
 use super::paths::Runtime;
-use super::{decode_fns, encode_fns, str_lit, tag_str, tag_tokens};
+use super::tokens::{str_lit, tag_str, tag_tokens};
 use crate::ast::{FormEnum, Frame, Variant};
 
 /// How the variant begins, as a constant expression.
@@ -139,7 +140,7 @@ pub fn form_enum_impls(rt: &Runtime, form_enum: &FormEnum) -> TokenStream {
             ))
         },
     );
-    let codec = super::enum_codec_impls(rt, ident, min_size, decode, encode);
+    let codec = enum_codec_impls(rt, ident, min_size, decode, encode);
     quote! {
         #codec
 

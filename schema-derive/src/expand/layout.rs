@@ -4,7 +4,8 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::paths::Runtime;
-use super::{field_sizes, optional_str, str_lit, tag_str, width_of};
+use super::sizes::field_sizes;
+use super::tokens::{optional_str, str_lit, tag_str, width_of};
 use crate::ast::Container;
 use crate::attr::ByteOrder;
 use crate::attr::{Constant, Presence, Repeat, StringKind};

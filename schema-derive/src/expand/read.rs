@@ -4,15 +4,15 @@ use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote, quote_spanned, ToTokens as _};
 use syn::spanned::Spanned as _;
 
+use super::codec::{decode_fns, endian};
 use super::context::{
     arg_value, check_call_on, nested_context, passed_value, placed_check, places, Side,
 };
+use super::names::{count_local, field_local};
 use super::paths::Runtime;
 use super::plain::{field_groups, is_plain, is_plain_run, plain_size};
-use super::{
-    constant_tokens, count_local, decode_fns, element_min_size, endian, field_local, field_sizes,
-    str_lit, tag_str, tag_tokens, width_of,
-};
+use super::sizes::{element_min_size, field_sizes};
+use super::tokens::{constant_tokens, str_lit, tag_str, tag_tokens, width_of};
 use crate::ast::Container;
 use crate::attr::{Presence, Repeat, StringKind};
 use crate::check_context::is_param;

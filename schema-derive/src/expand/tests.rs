@@ -9,8 +9,9 @@ use quote::{format_ident, quote};
 use syn::Type;
 
 use super::context::{self, Side};
+use super::names::{count_local, field_local};
 use super::paths::Runtime;
-use super::{count_local, field_local, width_of};
+use super::tokens::width_of;
 use crate::ast::{is_named, unwrap_generic, Container, FormEnum};
 use crate::attr::{ContextValue, Presence, Repeat, Spanned, StringKind, TextForm};
 use crate::check_context;

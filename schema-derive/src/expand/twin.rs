@@ -5,9 +5,10 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
+use super::binary::binary_items;
 use super::paths::Runtime;
 use super::text::Role;
-use super::{binary_items, context, tests, text};
+use super::{context, tests, text};
 use crate::ast::Container;
 use crate::check_context;
 use crate::plan;

@@ -4,20 +4,19 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned as _;
 
+use super::codec::{encode_fns, endian};
 use super::context::{
     arg_value, check_call_on, nested_context, passed_value, placed_check, places, Side,
 };
+use super::names::count_local;
 use super::paths::Runtime;
-use super::{
-    constant_tokens, count_local, encode_fns, endian, str_lit, tag_str, tag_tokens, width_of,
-};
+use super::plain::{is_plain, is_plain_run, plain_size};
+use super::read::{field_starts, field_statements};
+use super::tokens::{constant_tokens, str_lit, tag_str, tag_tokens, width_of};
 use crate::ast::Container;
 use crate::attr::{Presence, Repeat, StringKind};
 use crate::check_context::is_param;
 use crate::plan::{shared_chunk, BinaryPlan, Codec, CountUser, Element, Value};
-
-use super::plain::{is_plain, is_plain_run, plain_size};
-use super::read::{field_starts, field_statements};
 
 pub fn encode_impl(rt: &Runtime, container: &Container, plans: &[BinaryPlan]) -> TokenStream {
     let ident = container.ident;

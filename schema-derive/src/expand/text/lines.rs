@@ -7,7 +7,7 @@ use syn::spanned::Spanned as _;
 
 use crate::attr::{Presence, Repeat, TextForm};
 use crate::expand::paths::Runtime;
-use crate::expand::str_lit;
+use crate::expand::tokens::str_lit;
 use crate::plan::{Codec, Element, TextPlan, Value};
 
 /// Where a record field of tokens stands: on a line of its own, or on a

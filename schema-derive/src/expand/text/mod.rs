@@ -1,5 +1,5 @@
 //! Text layouts: `TextRead`/`TextWrite` (and `TextTokens` for `one_line`
-//! records), `TextSchema`, `Layout` and the round-trip test; reading and
+//! records), `TextSchema`, `Layout`/`TextLayout` and the round-trip test; reading and
 //! writing each in a module of its own, as binary layouts are.
 
 mod lines;
@@ -11,27 +11,19 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use crate::ast::Container;
-use crate::check_context::{self};
-use crate::expand::context::{self};
+use crate::check_context;
+use crate::expand::context;
+use crate::expand::names::field_local;
 use crate::expand::paths::Runtime;
 use crate::expand::tests::{self, Check};
-use crate::expand::{field_local, str_lit};
+use crate::expand::tokens::str_lit;
 use crate::plan::{self, Codec, TextPlan};
 
 use lines::{min_lines, Line};
 use read::{built_value, read_field, read_one_line_field};
 use table::layout_impl;
+pub use table::Role;
 use write::{checked_write, shared_count, write_field, write_one_line_field, written_value_check};
-
-/// Whether a text layout is its type's only encoding, or one of two.
-#[derive(Clone, Copy)]
-pub enum Role {
-    /// Its layout is the type's `Layout` (and `TextLayout`).
-    Only,
-    /// Beside a binary layout, which is the type's `Layout`: the text one
-    /// is its `TextLayout` alone.
-    BesideBinary,
-}
 
 pub fn derive(rt: &Runtime, container: &Container) -> syn::Result<TokenStream> {
     let plans = plan::text(container)?;

@@ -12,8 +12,9 @@ use crate::ast::Container;
 use crate::attr::{Presence, Repeat, TextForm};
 use crate::check_context::is_param;
 use crate::expand::context::{self, nested_context, places, value_of, Side};
+use crate::expand::names::{count_local, field_local};
 use crate::expand::paths::Runtime;
-use crate::expand::{count_local, field_local, str_lit};
+use crate::expand::tokens::str_lit;
 use crate::plan::{Codec, Element, TextPlan, Value};
 
 /// A record's first statement and its last ones: the value of its fields,

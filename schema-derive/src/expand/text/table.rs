@@ -5,7 +5,6 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::lines::{is_nested, Line};
-use super::Role;
 use crate::ast::{is_named, Container};
 use crate::attr::{Presence, Repeat, TextForm};
 use crate::check_context::{self, is_param};
@@ -13,8 +12,18 @@ use crate::expand::layout::{
     context_layout, passed, text_layout_beside_binary_impl, type_layout_impl, type_text, TypeLayout,
 };
 use crate::expand::paths::Runtime;
-use crate::expand::str_lit;
+use crate::expand::tokens::str_lit;
 use crate::plan::{Codec, Element, TextPlan, Value};
+
+/// Whether a text layout is its type's only encoding, or one of two.
+#[derive(Clone, Copy)]
+pub enum Role {
+    /// Its layout is the type's `Layout` (and `TextLayout`).
+    Only,
+    /// Beside a binary layout, which is the type's `Layout`: the text one
+    /// is its `TextLayout` alone.
+    BesideBinary,
+}
 
 pub(super) fn layout_impl(
     rt: &Runtime,

@@ -10,8 +10,9 @@ use crate::ast::Container;
 use crate::attr::{Presence, Repeat, TextForm};
 use crate::check_context::is_param;
 use crate::expand::context::{self, nested_context, place_of, places, value_of, Side};
+use crate::expand::names::count_local;
 use crate::expand::paths::Runtime;
-use crate::expand::{count_local, str_lit};
+use crate::expand::tokens::str_lit;
 use crate::plan::{Codec, CountUser, Element, TextPlan, Value};
 
 /// `let __count_n = shared_len("n", &[("a", Some(self.a.len())), ...])?;`

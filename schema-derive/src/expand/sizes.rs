@@ -1,0 +1,91 @@
+//! Sizes in bytes: the fewest a field or element can take, and the size
+//! of one that never varies.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use super::paths::Runtime;
+use super::tokens::width_of;
+use crate::attr::{Presence, Repeat, StringKind};
+use crate::plan::{BinaryPlan, Codec, Element};
+
+/// Fewest bytes an element can take.
+pub fn element_min_size(rt: &Runtime, element: &Element, ty: &syn::Type) -> TokenStream {
+    match element {
+        Element::Plain | Element::Text(_) => quote!(<#ty as #rt::Decode>::MIN_SIZE),
+        Element::String(StringKind::Pascal | StringKind::NullTerminated) => quote!(1u64),
+        Element::String(StringKind::FixedWidth(width)) => {
+            let width = width_of(width);
+            quote!(#width)
+        }
+        Element::String(StringKind::Prefixed(count_ty)) => {
+            quote!(<#count_ty as #rt::Decode>::MIN_SIZE)
+        }
+    }
+}
+
+/// Fewest bytes a field can take, and its size when it never varies; the
+/// chunk it opens or the form it is in adds its header, and an `Option`
+/// present by the next tag may take none.
+pub fn field_sizes(rt: &Runtime, plan: &BinaryPlan) -> (TokenStream, TokenStream) {
+    if plan.by_next_tag() {
+        return (quote!(0u64), quote!(::core::option::Option::None));
+    }
+    let (min, fixed) = encoding_sizes(rt, plan);
+    let header = match (plan.place.chunk, plan.place.form) {
+        (Some(_), _) if !plan.place.joins_chunk => quote!(#rt::CHUNK_HEADER_SIZE),
+        (None, Some(_)) => quote!(#rt::FORM_HEADER_SIZE),
+        _ => return (min, fixed),
+    };
+    (
+        quote!(#rt::add_min(#header, #min)),
+        quote!(#rt::add_fixed(::core::option::Option::Some(#header), #fixed)),
+    )
+}
+
+/// The sizes of a field's own encoding, without any chunk header.
+pub fn encoding_sizes(rt: &Runtime, plan: &BinaryPlan) -> (TokenStream, TokenStream) {
+    let ty = plan.field.ty;
+    match &plan.codec {
+        Codec::Magic(constant) => {
+            let size = constant.size();
+            (quote!(#size), quote!(::core::option::Option::Some(#size)))
+        }
+        Codec::Count(_) => {
+            let int = quote!(<<#ty as #rt::CountField>::Int as #rt::Decode>);
+            (quote!(#int::MIN_SIZE), quote!(#int::FIXED_SIZE))
+        }
+        Codec::Style => (quote!(0u64), quote!(::core::option::Option::Some(0u64))),
+        Codec::With(..) => (quote!(0u64), quote!(::core::option::Option::None)),
+        Codec::Value(data) => {
+            let none = quote!(::core::option::Option::None);
+            match (&data.presence, &data.repeat) {
+                (Some(Presence::Flag(flag)), _) => (quote!(<#flag as #rt::Decode>::MIN_SIZE), none),
+                (Some(Presence::If(_) | Presence::NextTag | Presence::NoneWord(_)), _) => {
+                    (quote!(0u64), none)
+                }
+                (None, Some(Repeat::Prefix(prefix))) => {
+                    (quote!(<#prefix as #rt::Decode>::MIN_SIZE), none)
+                }
+                (None, Some(Repeat::Count(_) | Repeat::ToEnd | Repeat::CountLine)) => {
+                    (quote!(0u64), none)
+                }
+                (None, None) => {
+                    let min = element_min_size(rt, &data.element, data.element_ty);
+                    let fixed = match &data.element {
+                        Element::Plain | Element::Text(_) => {
+                            let ty = data.element_ty;
+                            quote!(<#ty as #rt::Decode>::FIXED_SIZE)
+                        }
+                        Element::String(StringKind::FixedWidth(width)) => {
+                            let width = width_of(width);
+                            quote!(::core::option::Option::Some(#width))
+                        }
+                        Element::String(_) => none,
+                    };
+                    (min, fixed)
+                }
+            }
+        }
+    }
+}
