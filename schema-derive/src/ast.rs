@@ -3,6 +3,7 @@
 use syn::{Data, DeriveInput, Fields, GenericArgument, Ident, PathArguments, Type, Visibility};
 
 use crate::attr;
+use crate::messages;
 
 pub struct Container<'a> {
     pub ident: &'a Ident,
@@ -176,10 +177,7 @@ impl<'a> FormEnum<'a> {
                 ));
             }
             if let Some(check) = &attrs.check {
-                errors.push(syn::Error::new(
-                    check.span,
-                    "a type's `check` applies to structs: check the variants' values instead",
-                ));
+                errors.push(syn::Error::new(check.span, messages::TYPE_CHECK_ON_AN_ENUM));
             }
         }
         if data.variants.is_empty() {
@@ -220,10 +218,13 @@ impl<'a> FormEnum<'a> {
             if !passed {
                 errors.push(syn::Error::new(
                     param.ident.span(),
-                    format!(
-                        "context parameter `{}` is never used: an enum of IFF elements passes its \
-                         parameters to its variants' values (`context({})` on a variant)",
-                        param.ident, param.ident
+                    messages::unused_param(
+                        &param.ident,
+                        &format!(
+                            "an enum of IFF elements passes its parameters to its variants' \
+                             values (`context({})` on a variant)",
+                            param.ident
+                        ),
                     ),
                 ));
             }

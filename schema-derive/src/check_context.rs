@@ -5,6 +5,7 @@ use syn::Ident;
 
 use crate::ast::{is_named, Container, Errors, Field};
 use crate::attr::{ByteOrder, Check, ContextArg, ContextParam, ContextValue, Presence, Repeat};
+use crate::messages;
 
 /// Where a name used in an attribute (`count = n`, `present_if = f`,
 /// `context(p = v)`) finds its value.
@@ -125,10 +126,10 @@ pub fn check_params(container: &Container) -> syn::Result<()> {
         {
             errors.push(syn::Error::new(
                 param.ident.span(),
-                format!(
-                    "context parameter `{}` is never used: name it in `count`, `present_if`, \
-                     a `check`, `endian` or a field's `context(...)`",
-                    param.ident
+                messages::unused_param(
+                    &param.ident,
+                    "name it in `count`, `present_if`, a `check`, `endian` or a field's \
+                     `context(...)`",
                 ),
             ));
         }

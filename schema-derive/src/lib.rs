@@ -14,6 +14,7 @@ mod check_context;
 mod check_enum;
 mod condition;
 mod expand;
+mod messages;
 mod plan;
 
 use proc_macro::TokenStream;

@@ -14,6 +14,7 @@ use crate::attr::{
     ByteOrder, Check, Constant, ContextArg, Encoding, Presence, Repeat, StringKind, TextForm,
 };
 use crate::check_context;
+use crate::messages;
 
 /// A field as a back end sees it; `P` is where it sits in its encoding.
 pub struct Plan<'a, P> {
@@ -161,13 +162,8 @@ pub fn binary<'a>(container: &'a Container<'a>) -> syn::Result<Vec<Plan<'a, Bina
         }
     }
     let Some(container_order) = container.attrs.byte_order.as_ref() else {
-        let mut error = syn::Error::new_spanned(
-            container.ident,
-            format!(
-                "binary schema `{}` states no byte order: add #[schema(big)] or #[schema(little)]",
-                container.ident
-            ),
-        );
+        let mut error =
+            syn::Error::new_spanned(container.ident, messages::no_byte_order(container.ident));
         if let Err(text_keys) = errors.finish() {
             error.combine(text_keys);
         }
@@ -277,7 +273,7 @@ pub fn text<'a>(container: &'a Container<'a>) -> syn::Result<Vec<Plan<'a, Text>>
     if let Some(order) = &container.attrs.byte_order {
         errors.push(syn::Error::new(
             order.span,
-            "a text layout has no byte order: remove `big`/`little`",
+            messages::TEXT_HAS_NO_BYTE_ORDER,
         ));
     }
     if let Some(frame) = container
