@@ -395,6 +395,15 @@ where
     Ok(Wrapped::<T, AsText>::boxed(json::from_str::<T>(json)?))
 }
 
+/// `Conversion::convert` for a conversion from `S`: `convert`'s document,
+/// or `None` when the source is not an `S`.
+pub fn converted<S: 'static>(
+    source: &dyn Any,
+    convert: impl FnOnce(&S) -> Box<dyn Document>,
+) -> Option<Box<dyn Document>> {
+    source.downcast_ref::<S>().map(convert)
+}
+
 /// `Format::decode` for a binary schema type.
 pub fn decode_binary<T>(bytes: &[u8]) -> Decoded
 where

@@ -39,24 +39,7 @@ impl Bcf {
             suits: cmx.suits.clone(),
             skills: cmx.skills.clone(),
         };
-        for bone in bcf
-            .skeletons
-            .iter_mut()
-            .flat_map(|skeleton| &mut skeleton.bones)
-        {
-            bone.property_lists.get_or_insert_with(Vec::new);
-            bone.can_blend.get_or_insert(0);
-            bone.wiggle_value.get_or_insert(0.0);
-            bone.wiggle_power.get_or_insert(0.0);
-        }
-        for suit in &mut bcf.suits {
-            suit.suit_type.get_or_insert(0);
-            suit.unknown.get_or_insert(0);
-            for skin in &mut suit.skins {
-                skin.censor_flags.get_or_insert(0);
-                skin.unknown.get_or_insert(0);
-            }
-        }
+        cmx::fill_retail_fields(&mut bcf.skeletons, &mut bcf.suits, |_| 0);
         bcf
     }
 
@@ -140,16 +123,14 @@ pub static FORMAT: Format = Format {
 
 /// [`Bcf::from_cmx`], as a conversion between registered formats.
 fn cmx_to_bcf(source: &dyn Any) -> Option<Box<dyn Document>> {
-    source
-        .downcast_ref::<Cmx>()
-        .map(|cmx| format::binary_document(Bcf::from_cmx(cmx)))
+    format::converted(source, |cmx: &Cmx| {
+        format::binary_document(Bcf::from_cmx(cmx))
+    })
 }
 
 /// [`Bcf::to_cmx`], as a conversion between registered formats.
 fn bcf_to_cmx(source: &dyn Any) -> Option<Box<dyn Document>> {
-    source
-        .downcast_ref::<Bcf>()
-        .map(|bcf| format::text_document(bcf.to_cmx()))
+    format::converted(source, |bcf: &Bcf| format::text_document(bcf.to_cmx()))
 }
 
 #[cfg(test)]

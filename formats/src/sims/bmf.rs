@@ -281,16 +281,14 @@ pub static FORMAT: Format = Format {
 
 /// [`Bmf::from_skn`], as a conversion between registered formats.
 fn skn_to_bmf(source: &dyn Any) -> Option<Box<dyn Document>> {
-    source
-        .downcast_ref::<Skn>()
-        .map(|skn| format::binary_document(Bmf::from_skn(skn)))
+    format::converted(source, |skn: &Skn| {
+        format::binary_document(Bmf::from_skn(skn))
+    })
 }
 
 /// [`Bmf::to_skn`], as a conversion between registered formats.
 fn bmf_to_skn(source: &dyn Any) -> Option<Box<dyn Document>> {
-    source
-        .downcast_ref::<Bmf>()
-        .map(|bmf| format::text_document(bmf.to_skn()))
+    format::converted(source, |bmf: &Bmf| format::text_document(bmf.to_skn()))
 }
 
 #[cfg(test)]

@@ -220,6 +220,35 @@ pub struct TimeProperty {
     pub properties: Vec<Property>,
 }
 
+/// Fills in the fields version 200 lacks, as version 300 holds them: no
+/// property lists, `can_blend(bone)` for a bone's can-blend, 0 for every
+/// other value. Fields already there are kept.
+pub fn fill_retail_fields(
+    skeletons: &mut [Skeleton],
+    suits: &mut [Suit],
+    can_blend: impl Fn(&Bone) -> i32,
+) {
+    for bone in skeletons
+        .iter_mut()
+        .flat_map(|skeleton| &mut skeleton.bones)
+    {
+        bone.property_lists.get_or_insert_with(Vec::new);
+        if bone.can_blend.is_none() {
+            bone.can_blend = Some(can_blend(bone));
+        }
+        bone.wiggle_value.get_or_insert(0.0);
+        bone.wiggle_power.get_or_insert(0.0);
+    }
+    for suit in suits {
+        suit.suit_type.get_or_insert(0);
+        suit.unknown.get_or_insert(0);
+        for skin in &mut suit.skins {
+            skin.censor_flags.get_or_insert(0);
+            skin.unknown.get_or_insert(0);
+        }
+    }
+}
+
 impl Cmx {
     /// Reads a `.cmx`.
     pub fn from_text(text: &[u8]) -> Result<Self, Error> {
