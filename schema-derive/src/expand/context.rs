@@ -10,10 +10,10 @@ use super::names::{count_local, field_local};
 use super::paths::Runtime;
 use super::tokens::{tag_tokens, width_of};
 use crate::ast::{is_named, Container};
+use crate::attr::StringKind;
 use crate::attr::{Check, ContextArg, ContextParam, ContextValue};
-use crate::attr::{Presence, Repeat, StringKind};
 use crate::check_context::is_param;
-use crate::plan::{BinaryPlan, Codec, Element};
+use crate::plan::{BinaryPlan, Codec, Element, Presence, Repeat};
 
 /// Where generated code runs, which decides how a name reads: a field is a
 /// local while reading (and while drawing test values), `self.field` while
@@ -113,7 +113,7 @@ pub fn placed_check(
 ) -> TokenStream {
     let list = match &plan.codec {
         Codec::Value(value)
-            if value.repeat.is_some() && !matches!(value.presence, Some(Presence::Flag(_))) =>
+            if value.repeat.is_some() && !matches!(value.presence, Some(Presence::Flag(_, _))) =>
         {
             Some(value)
         }
@@ -152,7 +152,7 @@ pub fn placed_check(
                     quote!(<#ty as #rt::Decode>::NESTED_LAYOUT),
                     quote!(<#ty as #rt::Decode>::IFF_TAG),
                 ),
-                Element::String(StringKind::FixedWidth(width)) => {
+                Element::String(_, StringKind::FixedWidth(width)) => {
                     let width = width_of(width);
                     (
                         quote!(::core::option::Option::Some(#width)),
@@ -160,7 +160,8 @@ pub fn placed_check(
                         none,
                     )
                 }
-                Element::String(_) | Element::Text(_) => (none.clone(), none.clone(), none),
+                Element::Text(never, _) => match *never {},
+                Element::String(..) => (none.clone(), none.clone(), none),
             };
             let mut before = Vec::new();
             if plan.place.form.is_some() {
@@ -169,7 +170,7 @@ pub fn placed_check(
             if plan.by_next_tag() && plan.place.chunk.is_some() {
                 before.push(quote!(#rt::CHUNK_HEADER_SIZE));
             }
-            if let Some(Repeat::Prefix(prefix)) = &value.repeat {
+            if let Some(Repeat::Prefix(_, prefix)) = &value.repeat {
                 before.push(quote!(<#prefix as #rt::Decode>::MIN_SIZE));
             }
             quote! {

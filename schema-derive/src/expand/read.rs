@@ -14,10 +14,10 @@ use super::plain::{field_groups, is_plain, is_plain_run, plain_size};
 use super::sizes::{element_min_size, field_sizes};
 use super::tokens::{constant_tokens, str_lit, tag_str, tag_tokens, width_of};
 use crate::ast::Container;
-use crate::attr::{Presence, Repeat, StringKind};
+use crate::attr::StringKind;
 use crate::check_context::is_param;
 use crate::condition::read_when;
-use crate::plan::{shared_chunk, BinaryPlan, Codec, Element, Value};
+use crate::plan::{shared_chunk, Binary, BinaryPlan, Codec, Element, Presence, Repeat, Value};
 
 pub fn decode_impl(rt: &Runtime, container: &Container, plans: &[BinaryPlan]) -> TokenStream {
     let ident = container.ident;
@@ -313,7 +313,7 @@ fn read_field_statements(rt: &Runtime, container: &Container, plan: &BinaryPlan)
     };
     match &plan.codec {
         // Only text layouts have a style; it is not stored.
-        Codec::Style => quote!(let #local: #ty = ::core::default::Default::default();),
+        Codec::Style(never) => match *never {},
         Codec::Magic(constant) => {
             let constant = constant_tokens(constant);
             quote! {
@@ -342,7 +342,7 @@ fn read_field_statements(rt: &Runtime, container: &Container, plan: &BinaryPlan)
                 }
             }
         }
-        Codec::With(path, pass) => {
+        Codec::With(_, path, pass) => {
             let values = pass
                 .iter()
                 .map(|arg| arg_value(rt, container, &arg.value, Side::Read));
@@ -393,7 +393,12 @@ fn read_field_statements(rt: &Runtime, container: &Container, plan: &BinaryPlan)
 /// The value read inside the field's form (a chunk shared by several
 /// fields is read around them all), and, for an `Option` present by the
 /// next tag, inside its chunk too, when the next child begins as it does.
-fn framed_read(rt: &Runtime, plan: &BinaryPlan, data: &Value, value: TokenStream) -> TokenStream {
+fn framed_read(
+    rt: &Runtime,
+    plan: &BinaryPlan,
+    data: &Value<Binary>,
+    value: TokenStream,
+) -> TokenStream {
     let value = match plan.place.form {
         Some(form_type) => {
             let form_type = tag_tokens(form_type);
@@ -440,16 +445,15 @@ fn framed_read(rt: &Runtime, plan: &BinaryPlan, data: &Value, value: TokenStream
 fn read_data(
     rt: &Runtime,
     container: &Container,
-    data: &Value,
+    data: &Value<Binary>,
     endian: &TokenStream,
 ) -> TokenStream {
     let reader = &quote!(__reader);
     let repeated = read_repeated(rt, container, data, endian, &quote!(__r));
     match &data.presence {
-        None | Some(Presence::NextTag | Presence::NoneWord(_)) => {
-            read_repeated(rt, container, data, endian, reader)
-        }
-        Some(Presence::Flag(flag)) => quote! {
+        Some(Presence::NoneWord(never, _)) => match *never {},
+        None | Some(Presence::NextTag(())) => read_repeated(rt, container, data, endian, reader),
+        Some(Presence::Flag(_, flag)) => quote! {
             #rt::read_flagged::<#flag, _, _>(#reader, #endian, |__r| #repeated)
         },
         Some(Presence::If(condition)) => {
@@ -462,7 +466,7 @@ fn read_data(
 fn read_repeated(
     rt: &Runtime,
     container: &Container,
-    data: &Value,
+    data: &Value<Binary>,
     endian: &TokenStream,
     reader: &TokenStream,
 ) -> TokenStream {
@@ -470,14 +474,15 @@ fn read_repeated(
     let min_size = element_min_size(rt, &data.element, data.element_ty);
     let ty = data.element_ty;
     let read_list = |len: TokenStream| match &data.element {
-        Element::Plain | Element::Text(_) => quote! {
+        Element::Text(never, _) => match *never {},
+        Element::Plain => quote! {
             #rt::read_elements::<#ty, _>(#reader, #len, #endian, &__element_context)
         },
-        Element::String(_) => quote!(#rt::read_vec(#reader, #len, #min_size, |__r| #element)),
+        Element::String(_, _) => quote!(#rt::read_vec(#reader, #len, #min_size, |__r| #element)),
     };
     match &data.repeat {
         None => read_element(rt, &data.element, data.element_ty, endian, reader),
-        Some(Repeat::Prefix(prefix)) => {
+        Some(Repeat::Prefix(_, prefix)) => {
             let list = read_list(quote!(__len));
             quote! {
                 #rt::read_count::<#prefix, _>(#reader, #endian).and_then(|__len| #list)
@@ -492,8 +497,8 @@ fn read_repeated(
             }
         }
         Some(Repeat::Count(count)) => read_list(count_local(count).into_token_stream()),
-        Some(Repeat::CountLine) => unreachable!("`plan::binary` refuses a count line"),
-        Some(Repeat::ToEnd) if matches!(data.element, Element::Plain | Element::Text(_)) => {
+        Some(Repeat::CountLine(never)) => match *never {},
+        Some(Repeat::ToEnd) if matches!(data.element, Element::Plain) => {
             quote! {
                 #rt::read_elements_to_end::<#ty, _>(#reader, #endian, &__element_context)
             }
@@ -506,24 +511,25 @@ fn read_repeated(
 
 fn read_element(
     rt: &Runtime,
-    element: &Element,
+    element: &Element<Binary>,
     ty: &syn::Type,
     endian: &TokenStream,
     reader: &TokenStream,
 ) -> TokenStream {
     match element {
-        Element::Plain | Element::Text(_) => {
+        Element::Text(never, _) => match *never {},
+        Element::Plain => {
             quote!(<#ty as #rt::Decode>::decode_input(#reader, #endian, &__element_context))
         }
-        Element::String(StringKind::Pascal) => quote!(#rt::read_pascal(#reader)),
-        Element::String(StringKind::NullTerminated) => {
+        Element::String(_, StringKind::Pascal) => quote!(#rt::read_pascal(#reader)),
+        Element::String(_, StringKind::NullTerminated) => {
             quote!(#rt::read_null_terminated(#reader))
         }
-        Element::String(StringKind::FixedWidth(width)) => {
+        Element::String(_, StringKind::FixedWidth(width)) => {
             let width = width_of(width);
             quote!(#rt::read_fixed_width(#reader, #width))
         }
-        Element::String(StringKind::Prefixed(count_ty)) => {
+        Element::String(_, StringKind::Prefixed(count_ty)) => {
             quote!(#rt::read_prefixed::<#count_ty, _>(#reader, #endian))
         }
     }

@@ -6,19 +6,20 @@ use quote::quote;
 
 use super::paths::Runtime;
 use super::tokens::width_of;
-use crate::attr::{Presence, Repeat, StringKind};
-use crate::plan::{BinaryPlan, Codec, Element};
+use crate::attr::StringKind;
+use crate::plan::{Binary, BinaryPlan, Codec, Element, Presence, Repeat};
 
 /// Fewest bytes an element can take.
-pub fn element_min_size(rt: &Runtime, element: &Element, ty: &syn::Type) -> TokenStream {
+pub fn element_min_size(rt: &Runtime, element: &Element<Binary>, ty: &syn::Type) -> TokenStream {
     match element {
-        Element::Plain | Element::Text(_) => quote!(<#ty as #rt::Decode>::MIN_SIZE),
-        Element::String(StringKind::Pascal | StringKind::NullTerminated) => quote!(1u64),
-        Element::String(StringKind::FixedWidth(width)) => {
+        Element::Text(never, _) => match *never {},
+        Element::Plain => quote!(<#ty as #rt::Decode>::MIN_SIZE),
+        Element::String(_, StringKind::Pascal | StringKind::NullTerminated) => quote!(1u64),
+        Element::String(_, StringKind::FixedWidth(width)) => {
             let width = width_of(width);
             quote!(#width)
         }
-        Element::String(StringKind::Prefixed(count_ty)) => {
+        Element::String(_, StringKind::Prefixed(count_ty)) => {
             quote!(<#count_ty as #rt::Decode>::MIN_SIZE)
         }
     }
@@ -55,33 +56,34 @@ pub fn encoding_sizes(rt: &Runtime, plan: &BinaryPlan) -> (TokenStream, TokenStr
             let int = quote!(<<#ty as #rt::CountField>::Int as #rt::Decode>);
             (quote!(#int::MIN_SIZE), quote!(#int::FIXED_SIZE))
         }
-        Codec::Style => (quote!(0u64), quote!(::core::option::Option::Some(0u64))),
+        Codec::Style(never) => match *never {},
         Codec::With(..) => (quote!(0u64), quote!(::core::option::Option::None)),
         Codec::Value(data) => {
             let none = quote!(::core::option::Option::None);
             match (&data.presence, &data.repeat) {
-                (Some(Presence::Flag(flag)), _) => (quote!(<#flag as #rt::Decode>::MIN_SIZE), none),
-                (Some(Presence::If(_) | Presence::NextTag | Presence::NoneWord(_)), _) => {
-                    (quote!(0u64), none)
+                (Some(Presence::Flag(_, flag)), _) => {
+                    (quote!(<#flag as #rt::Decode>::MIN_SIZE), none)
                 }
-                (None, Some(Repeat::Prefix(prefix))) => {
+                (Some(Presence::NoneWord(never, _)), _) => match *never {},
+                (Some(Presence::If(_) | Presence::NextTag(())), _) => (quote!(0u64), none),
+                (None, Some(Repeat::Prefix(_, prefix))) => {
                     (quote!(<#prefix as #rt::Decode>::MIN_SIZE), none)
                 }
-                (None, Some(Repeat::Count(_) | Repeat::ToEnd | Repeat::CountLine)) => {
-                    (quote!(0u64), none)
-                }
+                (None, Some(Repeat::CountLine(never))) => match *never {},
+                (None, Some(Repeat::Count(_) | Repeat::ToEnd)) => (quote!(0u64), none),
                 (None, None) => {
                     let min = element_min_size(rt, &data.element, data.element_ty);
                     let fixed = match &data.element {
-                        Element::Plain | Element::Text(_) => {
+                        Element::Text(never, _) => match *never {},
+                        Element::Plain => {
                             let ty = data.element_ty;
                             quote!(<#ty as #rt::Decode>::FIXED_SIZE)
                         }
-                        Element::String(StringKind::FixedWidth(width)) => {
+                        Element::String(_, StringKind::FixedWidth(width)) => {
                             let width = width_of(width);
                             quote!(::core::option::Option::Some(#width))
                         }
-                        Element::String(_) => none,
+                        Element::String(_, _) => none,
                     };
                     (min, fixed)
                 }

@@ -13,10 +13,10 @@ use super::names::{count_local, field_local};
 use super::paths::Runtime;
 use super::tokens::width_of;
 use crate::ast::{is_named, unwrap_generic, Container, FormEnum};
-use crate::attr::{ContextValue, Presence, Repeat, Spanned, StringKind, TextForm};
+use crate::attr::{self, ContextValue, Spanned, StringKind, TextForm};
 use crate::check_context;
 use crate::condition::Condition;
-use crate::plan::{BinaryPlan, Codec, Element, Plan, TextPlan, Value};
+use crate::plan::{BinaryPlan, Codec, Element, Medium, Plan, Presence, Repeat, TextPlan, Value};
 
 /// Which layout a test runs through: binary bytes, text, or both (a type
 /// with both encodings).
@@ -242,13 +242,13 @@ fn first_use_strategy(
 ) -> TokenStream {
     for field in &container.fields {
         let attrs = &field.attrs;
-        if matches!(&attrs.repeat, Some(repeat) if matches!(&repeat.value, Repeat::Count(count) if count == name))
+        if matches!(&attrs.repeat, Some(repeat) if matches!(&repeat.value, attr::Repeat::Count(count) if count == name))
         {
             return quote!(#rt::testing::context_count::<#ty>());
         }
         let condition = match &attrs.presence {
             Some(Spanned {
-                value: Presence::If(condition),
+                value: attr::Presence::If(condition),
                 ..
             }) if condition.reads(name) => Some(condition),
             _ => None,
@@ -292,7 +292,7 @@ fn element_type<'a>(field: &'a crate::ast::Field) -> &'a Type {
 }
 
 /// The round-trip test of a struct, binary or text (`check` says which).
-pub fn round_trip_module<P>(
+pub fn round_trip_module<P: Medium>(
     rt: &Runtime,
     container: &Container,
     plans: &[Plan<P>],
@@ -325,7 +325,7 @@ pub fn twin_round_trip_module(
                 .find(|binary| binary.field.ident == plan.field.ident)
                 .and_then(|binary| match &binary.codec {
                     Codec::Value(Value {
-                        element: Element::String(kind),
+                        element: Element::String(_, kind),
                         ..
                     }) => Some(kind),
                     _ => None,
@@ -409,22 +409,22 @@ fn nest(items: &[TokenStream], last: TokenStream) -> TokenStream {
 /// only one of them has (a style, a `with` module, a text word).
 /// `binary_string`: for a type with both encodings, the binary encoding
 /// of the field's strings, which the values drawn must fit too.
-fn field_strategy(
+fn field_strategy<M: Medium>(
     rt: &Runtime,
     container: &Container,
     ty: &Type,
-    codec: &Codec,
+    codec: &Codec<M>,
     binary_string: Option<&StringKind>,
 ) -> TokenStream {
     match codec {
-        Codec::Style if container.attrs.comments.is_some() => {
+        Codec::Style(_) if container.attrs.comments.is_some() => {
             quote!(#rt::testing::text_style_with_comments())
         }
-        Codec::Style => quote!(#rt::testing::text_style()),
+        Codec::Style(_) => quote!(#rt::testing::text_style()),
         Codec::Magic(_) | Codec::Count(_) => {
             quote!(#rt::proptest::strategy::Just(<#ty as ::core::default::Default>::default()))
         }
-        Codec::With(path, pass) => {
+        Codec::With(_, path, pass) => {
             let values = pass.iter().map(|arg| match &arg.value {
                 ContextValue::Name(name) => test_value(rt, container, name),
                 ContextValue::Len(list) => {
@@ -459,31 +459,31 @@ pub(super) fn counted_len(rt: &Runtime, container: &Container, count: &Ident) ->
     }
 }
 
-fn value_strategy(
+fn value_strategy<M: Medium>(
     rt: &Runtime,
     container: &Container,
-    value: &Value,
+    value: &Value<M>,
     binary_string: Option<&StringKind>,
 ) -> TokenStream {
     let ty = value.element_ty;
     let among_comments = container.attrs.comments.is_some();
     let element = match &value.element {
-        Element::String(StringKind::Pascal) => quote!(#rt::testing::pascal_string()),
-        Element::String(StringKind::NullTerminated) => {
+        Element::String(_, StringKind::Pascal) => quote!(#rt::testing::pascal_string()),
+        Element::String(_, StringKind::NullTerminated) => {
             quote!(#rt::testing::null_terminated_string())
         }
-        Element::String(StringKind::FixedWidth(width)) => {
+        Element::String(_, StringKind::FixedWidth(width)) => {
             let width = width_of(width) as usize;
             quote!(#rt::testing::fixed_width_string(#width))
         }
-        Element::String(StringKind::Prefixed(count_ty)) => {
+        Element::String(_, StringKind::Prefixed(count_ty)) => {
             quote!(#rt::testing::prefixed_string::<#count_ty>())
         }
-        Element::Text(TextForm::Line) if among_comments => {
+        Element::Text(_, TextForm::Line) if among_comments => {
             quote!(#rt::testing::line_among_comments())
         }
-        Element::Text(TextForm::Line | TextForm::Comment) => quote!(#rt::testing::line_string()),
-        Element::Text(TextForm::AngleBrackets) => {
+        Element::Text(_, TextForm::Line | TextForm::Comment) => quote!(#rt::testing::line_string()),
+        Element::Text(_, TextForm::AngleBrackets) => {
             quote!(#rt::testing::angle_bracketed_string(#among_comments))
         }
         // A plain `RawString` is a text word: a binary one always has an encoding.
@@ -491,7 +491,7 @@ fn value_strategy(
             quote!(#rt::testing::word_among_comments())
         }
         Element::Plain if is_named(ty, "RawString") => quote!(#rt::testing::token_string()),
-        Element::Plain | Element::Text(TextForm::Vector) => {
+        Element::Plain | Element::Text(_, TextForm::Vector) => {
             let nested = context::nested_context(
                 rt,
                 ty,
@@ -521,7 +521,7 @@ fn value_strategy(
     };
     let repeated = match &value.repeat {
         None => element,
-        Some(Repeat::Prefix(_) | Repeat::CountLine | Repeat::ToEnd) => {
+        Some(Repeat::Prefix(_, _) | Repeat::CountLine(_) | Repeat::ToEnd) => {
             quote!(#rt::testing::list(#element))
         }
         Some(Repeat::Count(count)) => {
@@ -530,7 +530,7 @@ fn value_strategy(
         }
     };
     match &value.presence {
-        Some(Presence::Flag(_) | Presence::NextTag | Presence::NoneWord(_)) => {
+        Some(Presence::Flag(_, _) | Presence::NextTag(_) | Presence::NoneWord(_, _)) => {
             quote!(#rt::proptest::option::of(#repeated).boxed())
         }
         Some(Presence::If(condition)) => conditional_strategy(rt, container, condition, repeated),

@@ -4,7 +4,7 @@ use proc_macro2::{Span, TokenStream};
 use quote::quote;
 use syn::LitInt;
 
-use crate::attr::Constant;
+use crate::plan::{Binary, Magic};
 
 /// An IFF tag as a `[u8; 4]` expression.
 pub fn tag_tokens(tag: [u8; 4]) -> TokenStream {
@@ -17,11 +17,12 @@ pub fn tag_str(tag: [u8; 4]) -> String {
     String::from_utf8_lossy(&tag).into_owned()
 }
 
-pub fn constant_tokens(constant: &Constant) -> TokenStream {
+/// A binary constant as an expression.
+pub fn constant_tokens(constant: &Magic<Binary>) -> TokenStream {
     match constant {
-        Constant::Int(int) => quote!(#int),
-        Constant::Bytes(bytes) => quote!(*#bytes),
-        Constant::Text(_) => unreachable!("`plan::binary` refuses a text constant"),
+        Magic::Int((), int) => quote!(#int),
+        Magic::Bytes((), bytes) => quote!(*#bytes),
+        Magic::Words(never, _) => match *never {},
     }
 }
 

@@ -14,9 +14,11 @@ use super::plain::{is_plain, is_plain_run, plain_size};
 use super::read::{field_starts, field_statements};
 use super::tokens::{constant_tokens, str_lit, tag_str, tag_tokens, width_of};
 use crate::ast::Container;
-use crate::attr::{Presence, Repeat, StringKind};
+use crate::attr::StringKind;
 use crate::check_context::is_param;
-use crate::plan::{shared_chunk, BinaryPlan, Codec, CountUser, Element, Value};
+use crate::plan::{
+    shared_chunk, Binary, BinaryPlan, Codec, CountUser, Element, Presence, Repeat, Value,
+};
 
 pub fn encode_impl(rt: &Runtime, container: &Container, plans: &[BinaryPlan]) -> TokenStream {
     let ident = container.ident;
@@ -206,7 +208,7 @@ fn write_field_value(rt: &Runtime, container: &Container, plan: &BinaryPlan) -> 
     };
     match &plan.codec {
         // Only text layouts have a style; it is not stored.
-        Codec::Style => TokenStream::new(),
+        Codec::Style(never) => match *never {},
         Codec::Magic(constant) => {
             let constant = constant_tokens(constant);
             quote!(#rt::write_magic(__writer, #endian, &#constant) #in_field)
@@ -232,7 +234,7 @@ fn write_field_value(rt: &Runtime, container: &Container, plan: &BinaryPlan) -> 
                 #write
             }
         }
-        Codec::With(path, pass) => {
+        Codec::With(_, path, pass) => {
             let values = pass
                 .iter()
                 .map(|arg| arg_value(rt, container, &arg.value, Side::Write));
@@ -301,15 +303,16 @@ fn write_field_value(rt: &Runtime, container: &Container, plan: &BinaryPlan) -> 
 fn write_data(
     rt: &Runtime,
     container: &Container,
-    data: &Value,
+    data: &Value<Binary>,
     endian: &TokenStream,
     value: &TokenStream,
 ) -> TokenStream {
     match &data.presence {
-        None | Some(Presence::NextTag | Presence::NoneWord(_)) => {
+        Some(Presence::NoneWord(never, _)) => match *never {},
+        None | Some(Presence::NextTag(())) => {
             write_repeated(rt, container, data, endian, &quote!(__writer), value)
         }
-        Some(Presence::Flag(flag)) => {
+        Some(Presence::Flag(_, flag)) => {
             let present = write_repeated(rt, container, data, endian, &quote!(__w), &quote!(__v));
             quote! {
                 #rt::write_flagged::<#flag, __W, _>(
@@ -339,21 +342,22 @@ fn write_data(
 fn write_repeated(
     rt: &Runtime,
     container: &Container,
-    data: &Value,
+    data: &Value<Binary>,
     endian: &TokenStream,
     writer: &TokenStream,
     value: &TokenStream,
 ) -> TokenStream {
     let element = write_element(rt, &data.element, endian, &quote!(__w), &quote!(__e));
     let list = match &data.element {
-        Element::Plain | Element::Text(_) => {
+        Element::Text(never, _) => match *never {},
+        Element::Plain => {
             quote!(#rt::encode_each(#writer, #value, #endian, &__element_context))
         }
-        Element::String(_) => quote!(#rt::write_each(#writer, #value, |__w, __e| #element)),
+        Element::String(_, _) => quote!(#rt::write_each(#writer, #value, |__w, __e| #element)),
     };
     match &data.repeat {
         None => write_element(rt, &data.element, endian, writer, value),
-        Some(Repeat::Prefix(prefix)) => quote! {
+        Some(Repeat::Prefix(_, prefix)) => quote! {
             #rt::write_count::<#prefix, __W>(#writer, #endian, (#value).len())
                 .and_then(|()| #list)
         },
@@ -366,32 +370,33 @@ fn write_repeated(
             }
         }
         Some(Repeat::Count(_) | Repeat::ToEnd) => list,
-        Some(Repeat::CountLine) => unreachable!("`plan::binary` refuses a count line"),
+        Some(Repeat::CountLine(never)) => match *never {},
     }
 }
 
 fn write_element(
     rt: &Runtime,
-    element: &Element,
+    element: &Element<Binary>,
     endian: &TokenStream,
     writer: &TokenStream,
     value: &TokenStream,
 ) -> TokenStream {
     match element {
-        Element::Plain | Element::Text(_) => {
+        Element::Text(never, _) => match *never {},
+        Element::Plain => {
             quote!(#rt::Encode::encode_output(#value, #writer, #endian, &__element_context))
         }
-        Element::String(StringKind::Pascal) => {
+        Element::String(_, StringKind::Pascal) => {
             quote!(#rt::write_pascal(#writer, #value))
         }
-        Element::String(StringKind::NullTerminated) => {
+        Element::String(_, StringKind::NullTerminated) => {
             quote!(#rt::write_null_terminated(#writer, #value))
         }
-        Element::String(StringKind::FixedWidth(width)) => {
+        Element::String(_, StringKind::FixedWidth(width)) => {
             let width = width_of(width);
             quote!(#rt::write_fixed_width(#writer, #value, #width))
         }
-        Element::String(StringKind::Prefixed(count_ty)) => {
+        Element::String(_, StringKind::Prefixed(count_ty)) => {
             quote!(#rt::write_prefixed::<#count_ty, _>(#writer, #endian, #value))
         }
     }

@@ -67,11 +67,11 @@ fn record_impls(rt: &Runtime, container: &Container, plans: &[TextPlan]) -> Toke
     let reads = plans
         .iter()
         .enumerate()
-        .filter(|(_, plan)| !matches!(plan.codec, Codec::Style))
+        .filter(|(_, plan)| !matches!(plan.codec, Codec::Style(_)))
         .map(|(index, plan)| read_field(rt, container, plan, Line::of(plans, index)));
     let styles = plans
         .iter()
-        .filter(|plan| matches!(plan.codec, Codec::Style))
+        .filter(|plan| matches!(plan.codec, Codec::Style(_)))
         .map(|plan| {
             let local = field_local(plan.field.ident);
             // Comment lines after the last value belong to the style too.
@@ -219,7 +219,7 @@ fn schema_impl(rt: &Runtime, container: &Container, plans: &[TextPlan]) -> Token
     let ident = container.ident;
     let style = plans
         .iter()
-        .find(|plan| matches!(plan.codec, Codec::Style))
+        .find(|plan| matches!(plan.codec, Codec::Style(_)))
         .map(|plan| {
             let name = plan.field.ident;
             quote! {

@@ -7,13 +7,13 @@ use syn::spanned::Spanned as _;
 
 use super::lines::{has_elements, is_nested, mark_local, marks_local, Line};
 use crate::ast::Container;
-use crate::attr::{Presence, Repeat, TextForm};
+use crate::attr::TextForm;
 use crate::check_context::is_param;
 use crate::expand::context::{self, nested_context, place_of, places, value_of, Side};
 use crate::expand::names::count_local;
 use crate::expand::paths::Runtime;
 use crate::expand::tokens::str_lit;
-use crate::plan::{Codec, CountUser, Element, TextPlan, Value};
+use crate::plan::{Codec, CountUser, Element, Presence, Repeat, Text, TextPlan, Value};
 
 /// `let __count_n = shared_len("n", &[("a", Some(self.a.len())), ...])?;`
 pub(super) fn shared_count(rt: &Runtime, plan: &TextPlan, users: &[CountUser]) -> TokenStream {
@@ -92,20 +92,21 @@ pub(super) fn written_value_check(
 /// (a line already open); `element` is a reference to it.
 pub(super) fn write_value_tokens(
     rt: &Runtime,
-    value: &Value,
+    value: &Value<Text>,
     writer: &TokenStream,
     element: &TokenStream,
 ) -> TokenStream {
     match value.element {
-        Element::Text(TextForm::Vector) => quote! {
+        Element::Text(_, TextForm::Vector) => quote! {
             #rt::write_vector(#writer, |__t| #rt::TextTokens::write_tokens(#element, __t))
         },
-        Element::Text(TextForm::AngleBrackets) => {
+        Element::Text(_, TextForm::AngleBrackets) => {
             quote!(#rt::write_angle_bracketed(#writer, #element))
         }
-        Element::Plain | Element::String(_) | Element::Text(TextForm::Line | TextForm::Comment) => {
+        Element::String(never, _) => match never {},
+        Element::Plain | Element::Text((), TextForm::Line | TextForm::Comment) => {
             match &value.presence {
-                Some(Presence::NoneWord(word)) => quote! {
+                Some(Presence::NoneWord(_, word)) => quote! {
                     #rt::write_or_none(#writer, #word, (#element).as_ref(), |__t, __v| {
                         #rt::TextTokens::write_tokens(__v, __t)
                     })
@@ -126,13 +127,17 @@ pub(super) fn write_token_field(rt: &Runtime, plan: &TextPlan, line: Line) -> To
     let label = str_lit(&name.to_string());
     let ty = plan.field.ty;
     let tokens = |writer: &TokenStream| match &plan.codec {
-        Codec::Magic(constant) => quote!(#rt::write_keywords(#writer, #constant)),
+        Codec::Magic(constant) => {
+            let words = constant.words();
+            quote!(#rt::write_keywords(#writer, #words))
+        }
         Codec::Count(_) => {
             let count = count_local(name);
             quote!(#writer.count_token::<<#ty as #rt::CountField>::Int>(#count))
         }
         Codec::Value(value) => write_value_tokens(rt, value, writer, &quote!(&self.#name)),
-        Codec::Style | Codec::With(..) => TokenStream::new(),
+        Codec::With(never, ..) => match *never {},
+        Codec::Style(()) => TokenStream::new(),
     };
     if line.own() {
         let tokens = tokens(&quote!(__w));
@@ -165,7 +170,8 @@ pub(super) fn write_field(
     let ty = plan.field.ty;
     match &plan.codec {
         // Used by `TextSchema::to_text` before anything is written.
-        Codec::Style | Codec::With(..) => TokenStream::new(),
+        Codec::With(never, ..) => match *never {},
+        Codec::Style(()) => TokenStream::new(),
         Codec::Count(_) if line.own() => {
             let count = count_local(name);
             quote! {
@@ -201,7 +207,7 @@ pub(super) fn write_field(
 pub(super) fn write_value(
     rt: &Runtime,
     container: &Container,
-    value: &Value,
+    value: &Value<Text>,
     value_ref: &TokenStream,
     marks: Option<&syn::Ident>,
 ) -> TokenStream {
@@ -216,12 +222,13 @@ pub(super) fn write_value(
         };
         match &value.repeat {
             None => write_element(rt, value, &quote!(__writer), value_ref),
-            Some(Repeat::CountLine | Repeat::Prefix(_)) if value.flow => quote! {
+            Some(Repeat::Prefix(never, _)) => match *never {},
+            Some(Repeat::CountLine(())) if value.flow => quote! {
                 #rt::write_flowing_list(__writer, #value_ref, |__w, __e| {
                     #rt::TextTokens::write_tokens(__e, __w)
                 })
             },
-            Some(Repeat::CountLine | Repeat::Prefix(_)) => {
+            Some(Repeat::CountLine(())) => {
                 quote!(#rt::write_list(__writer, #value_ref, |__w, __e| #element))
             }
             Some(Repeat::Count(count)) if is_param(container, count) => {
@@ -253,29 +260,29 @@ pub(super) fn write_value(
                 })
             }
         }
-        Some(Presence::NoneWord(_) | Presence::Flag(_) | Presence::NextTag) | None => {
-            write(value_ref)
-        }
+        Some(Presence::Flag(never, _) | Presence::NextTag(never)) => match *never {},
+        Some(Presence::NoneWord(..)) | None => write(value_ref),
     }
 }
 
 /// One element of a value in a record, on lines of its own.
 pub(super) fn write_element(
     rt: &Runtime,
-    value: &Value,
+    value: &Value<Text>,
     writer: &TokenStream,
     element: &TokenStream,
 ) -> TokenStream {
     match value.element {
-        Element::Plain | Element::String(_) => {
+        Element::String(never, _) => match never {},
+        Element::Plain => {
             quote!(#rt::TextWrite::write_text(#element, #writer, &__element_context))
         }
-        Element::Text(TextForm::Vector | TextForm::AngleBrackets) => {
+        Element::Text(_, TextForm::Vector | TextForm::AngleBrackets) => {
             let tokens = write_value_tokens(rt, value, &quote!(__v), element);
             quote!(#rt::write_token_line(#writer, |__v| #tokens))
         }
-        Element::Text(TextForm::Line) => quote!(#rt::write_line_string(#writer, #element)),
-        Element::Text(TextForm::Comment) => quote!(#rt::write_comment(#writer, #element)),
+        Element::Text(_, TextForm::Line) => quote!(#rt::write_line_string(#writer, #element)),
+        Element::Text(_, TextForm::Comment) => quote!(#rt::write_comment(#writer, #element)),
     }
 }
 
@@ -284,7 +291,10 @@ pub(super) fn write_one_line_field(rt: &Runtime, plan: &TextPlan) -> TokenStream
     let name = plan.field.ident;
     let label = str_lit(&name.to_string());
     let write = match &plan.codec {
-        Codec::Magic(constant) => quote!(#rt::write_keywords(__writer, #constant)),
+        Codec::Magic(constant) => {
+            let words = constant.words();
+            quote!(#rt::write_keywords(__writer, #words))
+        }
         Codec::Value(value) => match &value.presence {
             Some(Presence::If(condition)) => {
                 let check = condition.check_tokens(
@@ -301,11 +311,13 @@ pub(super) fn write_one_line_field(rt: &Runtime, plan: &TextPlan) -> TokenStream
                     })
                 }
             }
-            Some(Presence::NoneWord(_) | Presence::Flag(_) | Presence::NextTag) | None => {
+            Some(Presence::Flag(never, _) | Presence::NextTag(never)) => match *never {},
+            Some(Presence::NoneWord(..)) | None => {
                 write_value_tokens(rt, value, &quote!(__writer), &quote!(&self.#name))
             }
         },
-        Codec::Style | Codec::Count(_) | Codec::With(..) => return TokenStream::new(),
+        Codec::With(never, ..) => match *never {},
+        Codec::Style(()) | Codec::Count(_) => return TokenStream::new(),
     };
     quote! {
         #write.map_err(|e| e.in_field(#label))?;
