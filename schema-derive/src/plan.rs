@@ -195,8 +195,10 @@ pub enum Repeat<M: Medium> {
     Prefix(M::BinaryOnly, Box<Type>),
     /// A decimal count line (or token) right before the elements.
     CountLine(M::TextOnly),
-    /// The count an earlier `Count<_>` field stores, or a context parameter.
-    Count(Ident),
+    /// The count an earlier `Count<_>` field of the type stores.
+    CountField(Ident),
+    /// The count a context parameter of the type holds.
+    CountParam(Ident),
     /// Elements until the input (file, enclosing chunk, text) ends.
     ToEnd,
 }
@@ -659,7 +661,7 @@ fn codec_of<'a, M: Medium>(
     };
     let repeat = match repeat {
         None => None,
-        Some(repeat) => Some(typed_repeat::<M>(repeat, span_of(repeat_span))?),
+        Some(repeat) => Some(typed_repeat::<M>(container, repeat, span_of(repeat_span))?),
     };
     let element = match element {
         None => Element::Plain,
@@ -692,11 +694,20 @@ fn typed_presence<M: Medium>(presence: attr::Presence, span: Span) -> syn::Resul
     })
 }
 
-fn typed_repeat<M: Medium>(repeat: attr::Repeat, span: Span) -> syn::Result<Repeat<M>> {
+/// The plan's repeat; a count's name is resolved here, once, to a field
+/// or a parameter (`repeat_of` has checked it is one of them).
+fn typed_repeat<M: Medium>(
+    container: &Container,
+    repeat: attr::Repeat,
+    span: Span,
+) -> syn::Result<Repeat<M>> {
     Ok(match repeat {
         attr::Repeat::Prefix(ty) => Repeat::Prefix(M::binary_only(span, "prefix = T")?, ty),
         attr::Repeat::CountLine => Repeat::CountLine(M::text_only(span, "prefix")?),
-        attr::Repeat::Count(count) => Repeat::Count(count),
+        attr::Repeat::Count(count) if check_context::is_param(container, &count) => {
+            Repeat::CountParam(count)
+        }
+        attr::Repeat::Count(count) => Repeat::CountField(count),
         attr::Repeat::ToEnd => Repeat::ToEnd,
     })
 }
@@ -1027,7 +1038,7 @@ fn check_form_child(field: &Field, codec: &Codec<Binary>) -> syn::Result<()> {
         codec,
         Codec::Value(Value {
             element: Element::Plain,
-            repeat: None | Some(Repeat::Count(_) | Repeat::ToEnd),
+            repeat: None | Some(Repeat::CountField(_) | Repeat::CountParam(_) | Repeat::ToEnd),
             presence: None | Some(Presence::If(_) | Presence::NextTag(())),
             ..
         })

@@ -26,7 +26,7 @@ pub fn layout_impl(rt: &Runtime, container: &Container, plans: &[BinaryPlan]) ->
         (None, None) => quote!(::core::option::Option::Some(0u64)),
     };
     let fields = plans.iter().map(|plan| {
-        let field = field_layout(rt, container, plan, &offset);
+        let field = field_layout(rt, plan, &offset);
         let (_, fixed) = field_sizes(rt, plan);
         offset = quote!(#rt::add_fixed(#offset, #fixed));
         field
@@ -140,18 +140,13 @@ fn type_layout_value(
     }
 }
 
-fn field_layout(
-    rt: &Runtime,
-    container: &Container,
-    plan: &BinaryPlan,
-    offset: &TokenStream,
-) -> TokenStream {
+fn field_layout(rt: &Runtime, plan: &BinaryPlan, offset: &TokenStream) -> TokenStream {
     let field = plan.field;
     let name = str_lit(&field.ident.to_string());
     let rust_type = str_lit(&type_text(field.ty));
     let encoding = str_lit(&framed_encoding(plan));
     let byte_order = byte_order(rt, &plan.place.byte_order);
-    let count = optional_str(count_source(container, &plan.codec));
+    let count = optional_str(count_source(&plan.codec));
     let nested = match &plan.codec {
         Codec::Value(Value {
             element: Element::Plain,
@@ -217,7 +212,9 @@ fn elements(rt: &Runtime, codec: &Codec<Binary>) -> (TokenStream, TokenStream, T
             quote!(<#prefix as #rt::Decode>::FIXED_SIZE),
             inner_size,
         ),
-        Some(Repeat::Count(_) | Repeat::ToEnd) => (element_size, zero, inner_size),
+        Some(Repeat::CountField(_) | Repeat::CountParam(_) | Repeat::ToEnd) => {
+            (element_size, zero, inner_size)
+        }
         Some(Repeat::CountLine(never)) => match *never {},
     }
 }
@@ -331,7 +328,9 @@ fn data_encoding(data: &Value<Binary>) -> String {
             format!("{} count, then that many × {element}", type_text(prefix))
         }
         Some(Repeat::CountLine(never)) => match *never {},
-        Some(Repeat::Count(count)) => format!("`{count}` × {element}"),
+        Some(Repeat::CountField(count) | Repeat::CountParam(count)) => {
+            format!("`{count}` × {element}")
+        }
         Some(Repeat::ToEnd) => format!("{element}, repeated to the end of the input"),
     };
     let repeated = match passed(&data.pass) {
@@ -362,20 +361,18 @@ pub(super) fn passed(pass: &[crate::attr::ContextArg]) -> Option<String> {
     Some(values.join(", "))
 }
 
-fn count_source(container: &Container, codec: &Codec<Binary>) -> Option<String> {
+fn count_source(codec: &Codec<Binary>) -> Option<String> {
     match codec {
         Codec::Value(Value {
             repeat: Some(Repeat::Prefix(_, prefix)),
             ..
         }) => Some(format!("{} prefix", type_text(prefix))),
         Codec::Value(Value {
-            repeat: Some(Repeat::Count(count)),
+            repeat: Some(Repeat::CountParam(count)),
             ..
-        }) if crate::check_context::is_param(container, count) => {
-            Some(format!("context `{count}`"))
-        }
+        }) => Some(format!("context `{count}`")),
         Codec::Value(Value {
-            repeat: Some(Repeat::Count(count)),
+            repeat: Some(Repeat::CountField(count)),
             ..
         }) => Some(format!("field `{count}`")),
         Codec::Value(Value {

@@ -15,7 +15,6 @@ use super::sizes::{element_min_size, field_sizes};
 use super::tokens::{constant_tokens, str_lit, tag_str, tag_tokens, width_of};
 use crate::ast::Container;
 use crate::attr::StringKind;
-use crate::check_context::is_param;
 use crate::condition::read_when;
 use crate::plan::{shared_chunk, Binary, BinaryPlan, Codec, Element, Presence, Repeat, Value};
 
@@ -449,15 +448,15 @@ fn read_data(
     endian: &TokenStream,
 ) -> TokenStream {
     let reader = &quote!(__reader);
-    let repeated = read_repeated(rt, container, data, endian, &quote!(__r));
+    let repeated = read_repeated(rt, data, endian, &quote!(__r));
     match &data.presence {
         Some(Presence::NoneWord(never, _)) => match *never {},
-        None | Some(Presence::NextTag(())) => read_repeated(rt, container, data, endian, reader),
+        None | Some(Presence::NextTag(())) => read_repeated(rt, data, endian, reader),
         Some(Presence::Flag(_, flag)) => quote! {
             #rt::read_flagged::<#flag, _, _>(#reader, #endian, |__r| #repeated)
         },
         Some(Presence::If(condition)) => {
-            let present = read_repeated(rt, container, data, endian, reader);
+            let present = read_repeated(rt, data, endian, reader);
             condition.read(rt, places(container, Side::Read), present)
         }
     }
@@ -465,7 +464,6 @@ fn read_data(
 
 fn read_repeated(
     rt: &Runtime,
-    container: &Container,
     data: &Value<Binary>,
     endian: &TokenStream,
     reader: &TokenStream,
@@ -488,7 +486,7 @@ fn read_repeated(
                 #rt::read_count::<#prefix, _>(#reader, #endian).and_then(|__len| #list)
             }
         }
-        Some(Repeat::Count(count)) if is_param(container, count) => {
+        Some(Repeat::CountParam(count)) => {
             let label = str_lit(&count.to_string());
             let list = read_list(quote!(__len));
             quote! {
@@ -496,7 +494,7 @@ fn read_repeated(
                     .and_then(|__len| #list)
             }
         }
-        Some(Repeat::Count(count)) => read_list(count_local(count).into_token_stream()),
+        Some(Repeat::CountField(count)) => read_list(count_local(count).into_token_stream()),
         Some(Repeat::CountLine(never)) => match *never {},
         Some(Repeat::ToEnd) if matches!(data.element, Element::Plain) => {
             quote! {

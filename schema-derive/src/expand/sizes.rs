@@ -70,7 +70,9 @@ pub fn encoding_sizes(rt: &Runtime, plan: &BinaryPlan) -> (TokenStream, TokenStr
                     (quote!(<#prefix as #rt::Decode>::MIN_SIZE), none)
                 }
                 (None, Some(Repeat::CountLine(never))) => match *never {},
-                (None, Some(Repeat::Count(_) | Repeat::ToEnd)) => (quote!(0u64), none),
+                (None, Some(Repeat::CountField(_) | Repeat::CountParam(_) | Repeat::ToEnd)) => {
+                    (quote!(0u64), none)
+                }
                 (None, None) => {
                     let min = element_min_size(rt, &data.element, data.element_ty);
                     let fixed = match &data.element {

@@ -449,16 +449,6 @@ pub(super) fn test_value(rt: &Runtime, container: &Container, name: &Ident) -> T
     context::value_of(name, check_context::is_param(container, name), Side::Read)
 }
 
-/// The length of a list counted by `count`: a drawn length, or the context's.
-pub(super) fn counted_len(rt: &Runtime, container: &Container, count: &Ident) -> TokenStream {
-    if check_context::is_param(container, count) {
-        quote!(#rt::testing::len_of(&__context.#count))
-    } else {
-        let local = count_local(count);
-        quote!(#local)
-    }
-}
-
 fn value_strategy<M: Medium>(
     rt: &Runtime,
     container: &Container,
@@ -524,9 +514,12 @@ fn value_strategy<M: Medium>(
         Some(Repeat::Prefix(_, _) | Repeat::CountLine(_) | Repeat::ToEnd) => {
             quote!(#rt::testing::list(#element))
         }
-        Some(Repeat::Count(count)) => {
-            let len = counted_len(rt, container, count);
+        Some(Repeat::CountField(count)) => {
+            let len = count_local(count);
             quote!(#rt::testing::list_of_len(#element, #len))
+        }
+        Some(Repeat::CountParam(count)) => {
+            quote!(#rt::testing::list_of_len(#element, #rt::testing::len_of(&__context.#count)))
         }
     };
     match &value.presence {

@@ -15,7 +15,6 @@ use super::read::{field_starts, field_statements};
 use super::tokens::{constant_tokens, str_lit, tag_str, tag_tokens, width_of};
 use crate::ast::Container;
 use crate::attr::StringKind;
-use crate::check_context::is_param;
 use crate::plan::{
     shared_chunk, Binary, BinaryPlan, Codec, CountUser, Element, Presence, Repeat, Value,
 };
@@ -253,14 +252,7 @@ fn write_field_value(rt: &Runtime, container: &Container, plan: &BinaryPlan) -> 
                 places(container, Side::Write),
             );
             let write = if plan.by_next_tag() {
-                let present = write_repeated(
-                    rt,
-                    container,
-                    data,
-                    &endian,
-                    &quote!(__writer),
-                    &quote!(__v),
-                );
+                let present = write_repeated(rt, data, &endian, &quote!(__writer), &quote!(__v));
                 let present = framed_write(rt, plan, present);
                 quote! {
                     match (&self.#name).as_ref() {
@@ -310,10 +302,10 @@ fn write_data(
     match &data.presence {
         Some(Presence::NoneWord(never, _)) => match *never {},
         None | Some(Presence::NextTag(())) => {
-            write_repeated(rt, container, data, endian, &quote!(__writer), value)
+            write_repeated(rt, data, endian, &quote!(__writer), value)
         }
         Some(Presence::Flag(_, flag)) => {
-            let present = write_repeated(rt, container, data, endian, &quote!(__w), &quote!(__v));
+            let present = write_repeated(rt, data, endian, &quote!(__w), &quote!(__v));
             quote! {
                 #rt::write_flagged::<#flag, __W, _>(
                     __writer, #endian, (#value).as_ref(), |__w, __v| #present,
@@ -321,8 +313,7 @@ fn write_data(
             }
         }
         Some(Presence::If(condition)) => {
-            let present =
-                write_repeated(rt, container, data, endian, &quote!(__writer), &quote!(__v));
+            let present = write_repeated(rt, data, endian, &quote!(__writer), &quote!(__v));
             let check = condition.check_tokens(
                 rt,
                 places(container, Side::Write),
@@ -341,7 +332,6 @@ fn write_data(
 
 fn write_repeated(
     rt: &Runtime,
-    container: &Container,
     data: &Value<Binary>,
     endian: &TokenStream,
     writer: &TokenStream,
@@ -361,7 +351,7 @@ fn write_repeated(
             #rt::write_count::<#prefix, __W>(#writer, #endian, (#value).len())
                 .and_then(|()| #list)
         },
-        Some(Repeat::Count(count)) if is_param(container, count) => {
+        Some(Repeat::CountParam(count)) => {
             let label = str_lit(&count.to_string());
             quote! {
                 #rt::context_len(#label, ::core::clone::Clone::clone(&__context.#count))
@@ -369,7 +359,7 @@ fn write_repeated(
                     .and_then(|()| #list)
             }
         }
-        Some(Repeat::Count(_) | Repeat::ToEnd) => list,
+        Some(Repeat::CountField(_) | Repeat::ToEnd) => list,
         Some(Repeat::CountLine(never)) => match *never {},
     }
 }

@@ -47,7 +47,7 @@ pub(super) fn min_lines(rt: &Runtime, plan: &TextPlan) -> TokenStream {
             ..
         })
         | Codec::Value(Value {
-            repeat: Some(Repeat::Count(_) | Repeat::ToEnd),
+            repeat: Some(Repeat::CountField(_) | Repeat::CountParam(_) | Repeat::ToEnd),
             ..
         }) => quote!(0u64),
         Codec::Value(Value {

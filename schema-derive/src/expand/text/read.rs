@@ -261,14 +261,14 @@ pub(super) fn read_value(
         Some(Repeat::CountLine(())) => {
             quote!(#rt::read_list(__reader, #min_lines, |__r| #element))
         }
-        Some(Repeat::Count(count)) if is_param(container, count) => {
+        Some(Repeat::CountParam(count)) => {
             let count_label = str_lit(&count.to_string());
             quote! {
                 #rt::context_len(#count_label, ::core::clone::Clone::clone(&__context.#count))
                     .and_then(|__len| #rt::read_counted(__reader, __len, #min_lines, |__r| #element))
             }
         }
-        Some(Repeat::Count(count)) => {
+        Some(Repeat::CountField(count)) => {
             let count = count_local(count);
             quote!(#rt::read_counted(__reader, #count, #min_lines, |__r| #element))
         }

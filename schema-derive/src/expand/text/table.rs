@@ -7,7 +7,7 @@ use quote::quote;
 use super::lines::{is_nested, Line};
 use crate::ast::{is_named, Container};
 use crate::attr::TextForm;
-use crate::check_context::{self, is_param};
+use crate::check_context;
 use crate::expand::layout::{
     context_layout, passed, text_layout_beside_binary_impl, type_layout_impl, type_text, TypeLayout,
 };
@@ -46,10 +46,8 @@ pub(super) fn layout_impl(
                 let source = match repeat {
                     Repeat::Prefix(never, _) => match *never {},
                     Repeat::CountLine(()) => "count line".to_owned(),
-                    Repeat::Count(count) if is_param(container, count) => {
-                        format!("context `{count}`")
-                    }
-                    Repeat::Count(count) => format!("field `{count}`"),
+                    Repeat::CountParam(count) => format!("context `{count}`"),
+                    Repeat::CountField(count) => format!("field `{count}`"),
                     Repeat::ToEnd => "the end of the text".to_owned(),
                 };
                 let source = str_lit(&source);
@@ -234,7 +232,9 @@ pub(super) fn value_encoding(value: &Value<Text>, line: Line, one_line: bool) ->
         Some(Repeat::CountLine(())) => {
             format!("count line, then that many × {element}")
         }
-        Some(Repeat::Count(count)) => format!("`{count}` × {element}"),
+        Some(Repeat::CountField(count) | Repeat::CountParam(count)) => {
+            format!("`{count}` × {element}")
+        }
         Some(Repeat::ToEnd) => format!("{element}, repeated to the end of the text"),
     };
     let present = match &value.presence {

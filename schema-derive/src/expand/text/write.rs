@@ -231,7 +231,7 @@ pub(super) fn write_value(
             Some(Repeat::CountLine(())) => {
                 quote!(#rt::write_list(__writer, #value_ref, |__w, __e| #element))
             }
-            Some(Repeat::Count(count)) if is_param(container, count) => {
+            Some(Repeat::CountParam(count)) => {
                 let count_label = str_lit(&count.to_string());
                 quote! {
                     #rt::context_len(#count_label, ::core::clone::Clone::clone(&__context.#count))
@@ -239,7 +239,7 @@ pub(super) fn write_value(
                         .and_then(|()| #rt::write_elements(__writer, #value_ref, |__w, __e| #element))
                 }
             }
-            Some(Repeat::Count(_) | Repeat::ToEnd) => {
+            Some(Repeat::CountField(_) | Repeat::ToEnd) => {
                 quote!(#rt::write_elements(__writer, #value_ref, |__w, __e| #element))
             }
         }
