@@ -624,7 +624,8 @@ fn codec_of<'a, M: Medium>(
         ),
         None => {
             let (repeat, ty) = repeat_of(container, index, field, ty, layout)?;
-            let element = element_of(field, ty, &presence, &repeat, layout)?;
+            let grouped = container.attrs.binary.is_some();
+            let element = element_of(field, ty, &presence, &repeat, layout, grouped)?;
             (repeat, ty, element)
         }
     };
@@ -858,12 +859,14 @@ fn repeat_of<'a>(
 }
 
 /// How one element is written, checked against the element's type.
+/// `grouped`: the type gives its binary attributes in `binary(...)`.
 fn element_of(
     field: &Field,
     ty: &Type,
     presence: &Option<attr::Presence>,
     repeat: &Option<attr::Repeat>,
     layout: Layout,
+    grouped: bool,
 ) -> syn::Result<Option<Encoding>> {
     if let Some(attr::Presence::NoneWord(_)) = presence {
         if repeat.is_some() || field.attrs.encoding.is_some() {
@@ -882,10 +885,14 @@ fn element_of(
     let raw_string = is_named(ty, "RawString");
     let Some(encoding) = &field.attrs.encoding else {
         if let (Layout::Binary, true) = (layout, raw_string) {
-            return Err(syn::Error::new_spanned(
-                field.ty,
-                "a `RawString` needs an encoding: `pascal`, `null_terminated` or `fixed_width = N`",
-            ));
+            // A type written with `binary(...)` places its string encodings there.
+            let message = if grouped {
+                "a `RawString` needs a binary encoding: `binary(pascal)`, \
+                 `binary(null_terminated)` or `binary(fixed_width = N)`"
+            } else {
+                "a `RawString` needs an encoding: `pascal`, `null_terminated` or `fixed_width = N`"
+            };
+            return Err(syn::Error::new_spanned(field.ty, message));
         }
         return Ok(None);
     };
