@@ -1,7 +1,7 @@
 //! Context: the parameters a type declares, the names its attributes use
 //! (an earlier field or a parameter), and the values it passes on.
 
-use syn::Ident;
+use syn::{Ident, Type};
 
 use crate::ast::{is_named, Container, Errors, Field};
 use crate::attr::{ByteOrder, Check, ContextArg, ContextParam, ContextValue, Presence, Repeat};
@@ -56,13 +56,67 @@ pub fn resolve(container: &Container, index: usize, name: &Ident) -> syn::Result
     }
 }
 
-/// The values a `check` on field `index` is given, each resolved.
-pub fn resolve_check(container: &Container, index: usize, check: &Check) -> syn::Result<()> {
-    let mut errors = Errors::default();
-    for arg in &check.args {
-        errors.take(resolve(container, index, arg));
+/// A field's `check = path(args)`, its arguments resolved once.
+#[derive(Clone)]
+pub struct FieldCheck {
+    pub path: syn::Path,
+    pub args: Vec<CheckArg>,
+}
+
+/// A value a check is given, resolved: where it is, and its type.
+#[derive(Clone)]
+pub enum CheckArg {
+    /// An earlier field, of this type.
+    Field(Ident, Type),
+    /// An earlier `Count<_>` field: the count it holds, as a `usize`.
+    Count(Ident),
+    /// One of the type's context parameters, of this type.
+    Param(Ident, Type),
+}
+
+impl CheckArg {
+    pub fn ident(&self) -> &Ident {
+        match self {
+            CheckArg::Field(ident, _) | CheckArg::Count(ident) | CheckArg::Param(ident, _) => ident,
+        }
     }
-    errors.finish()
+}
+
+/// The `check` on field `index`, each value it is given resolved.
+pub fn resolve_check(
+    container: &Container,
+    index: usize,
+    check: &Check,
+) -> syn::Result<FieldCheck> {
+    let mut errors = Errors::default();
+    let mut args = Vec::new();
+    for arg in &check.args {
+        let Some(source) = errors.take(resolve(container, index, arg)) else {
+            continue;
+        };
+        let param = params(container).iter().find(|param| &param.ident == arg);
+        let field = container.fields.iter().find(|field| field.ident == arg);
+        match (source, param, field) {
+            (Source::Context, Some(param), _) => {
+                args.push(CheckArg::Param(arg.clone(), param.ty.clone()));
+            }
+            (Source::Field, _, Some(field)) if is_named(field.ty, "Count") => {
+                args.push(CheckArg::Count(arg.clone()));
+            }
+            (Source::Field, _, Some(field)) => {
+                args.push(CheckArg::Field(arg.clone(), field.ty.clone()));
+            }
+            _ => errors.push(syn::Error::new(
+                arg.span(),
+                format!("no field or context parameter named `{arg}` in this struct"),
+            )),
+        }
+    }
+    errors.finish()?;
+    Ok(FieldCheck {
+        path: check.path.clone(),
+        args,
+    })
 }
 
 /// The values field `index` passes to its type's context, each resolved.

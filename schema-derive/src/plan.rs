@@ -12,8 +12,8 @@ use proc_macro2::Span;
 use syn::{Ident, LitByteStr, LitInt, LitStr, Path, Type};
 
 use crate::ast::{is_named, unwrap_generic, Container, Errors, Field};
-use crate::attr::{self, ByteOrder, Check, Constant, ContextArg, Encoding, StringKind, TextForm};
-use crate::check_context;
+use crate::attr::{self, ByteOrder, Constant, ContextArg, Encoding, StringKind, TextForm};
+use crate::check_context::{self, FieldCheck};
 use crate::condition::Condition;
 use crate::messages;
 
@@ -69,7 +69,7 @@ pub struct Plan<'a, P: Medium> {
     pub field: &'a Field<'a>,
     pub codec: Codec<'a, P>,
     /// `check = path(args)`: run on the value once it is read.
-    pub check: Option<Check>,
+    pub check: Option<FieldCheck>,
     pub place: P,
 }
 
@@ -473,7 +473,7 @@ fn lower<'a, M: Medium>(
     container: &'a Container<'a>,
     layout: Layout,
     errors: &mut Errors,
-) -> Vec<(&'a Field<'a>, Codec<'a, M>, Option<Check>)> {
+) -> Vec<(&'a Field<'a>, Codec<'a, M>, Option<FieldCheck>)> {
     errors.take(check_context::check_params(container));
     errors.take(check_context::check_used_fields(container));
     if let Some(check) = &container.attrs.check {
@@ -498,8 +498,7 @@ fn lower<'a, M: Medium>(
             );
             let check = match &field.attrs.check {
                 Some(check) if checkable => {
-                    errors.take(check_context::resolve_check(container, index, &check.value));
-                    Some(check.value.clone())
+                    errors.take(check_context::resolve_check(container, index, &check.value))
                 }
                 Some(check) if matches!(layout, Layout::Binary) => {
                     errors.push(syn::Error::new(

@@ -11,8 +11,8 @@ use super::paths::Runtime;
 use super::tokens::{tag_tokens, width_of};
 use crate::ast::{is_named, Container};
 use crate::attr::StringKind;
-use crate::attr::{Check, ContextArg, ContextParam, ContextValue};
-use crate::check_context::is_param;
+use crate::attr::{ContextArg, ContextParam, ContextValue};
+use crate::check_context::{is_param, CheckArg, FieldCheck};
 use crate::plan::{BinaryPlan, Codec, Element, Presence, Repeat};
 
 /// Where generated code runs, which decides how a name reads: a field is a
@@ -65,20 +65,15 @@ pub fn context_items(
 /// (its local) and the values it names, each by reference: an earlier
 /// field, a context parameter, or a `Count<_>` field as the `usize` count
 /// it holds.
-pub fn check_call(container: &Container, check: &Check, local: &Ident) -> TokenStream {
-    check_call_with(container, check, &quote!(#local), Side::Read)
+pub fn check_call(check: &FieldCheck, local: &Ident) -> TokenStream {
+    check_call_with(check, &quote!(#local), Side::Read)
 }
 
 /// A field's `check` called on `value` (a place) on `side`, and the values
 /// it names, each by reference.
-pub fn check_call_with(
-    container: &Container,
-    check: &Check,
-    value: &TokenStream,
-    side: Side,
-) -> TokenStream {
+pub fn check_call_with(check: &FieldCheck, value: &TokenStream, side: Side) -> TokenStream {
     let path = &check.path;
-    let args = check_args(container, check, side);
+    let args = check_args(check, side);
     // Spanned at the function, so a signature that does not fit is an
     // error there.
     quote_spanned!(path.span()=> #path(&#value #(, #args)*))
@@ -89,14 +84,13 @@ pub fn check_call_with(
 /// while writing on `self.field`; a count is the `usize` either direction
 /// holds in its local.
 pub fn check_call_on(
-    container: &Container,
     field: &Ident,
-    check: &Check,
+    check: &FieldCheck,
     value: &TokenStream,
     side: Side,
 ) -> TokenStream {
     let function = check_fn_ident(field);
-    let args = check_args(container, check, side);
+    let args = check_args(check, side);
     quote!(Self::#function(&#value #(, #args)*))
 }
 
@@ -229,7 +223,7 @@ fn check_fn_ident(field: &Ident) -> Ident {
 pub fn check_fns(
     rt: &Runtime,
     container: &Container,
-    checks: &[(&Ident, TokenStream, &Check)],
+    checks: &[(&Ident, TokenStream, &FieldCheck)],
 ) -> TokenStream {
     if checks.is_empty() {
         return TokenStream::new();
@@ -241,9 +235,9 @@ pub fn check_fns(
         let names: Vec<Ident> = check
             .args
             .iter()
-            .map(|arg| format_ident!("__arg_{}", arg))
+            .map(|arg| format_ident!("__arg_{}", arg.ident()))
             .collect();
-        let types = check.args.iter().map(|arg| arg_type(container, arg));
+        let types = check.args.iter().map(arg_type);
         // Spanned at the function, so a signature that does not fit is an
         // error there.
         let call = quote_spanned!(path.span()=> #path(__value #(, #names)*));
@@ -266,41 +260,26 @@ pub fn check_fns(
 
 /// The type of a value a check is given: a count's `usize`, a
 /// parameter's or a field's declared type.
-fn arg_type(container: &Container, name: &Ident) -> TokenStream {
-    if let Some(param) = crate::check_context::params(container)
-        .iter()
-        .find(|param| &param.ident == name)
-    {
-        let ty = &param.ty;
-        return quote!(#ty);
-    }
-    match container.fields.iter().find(|field| field.ident == name) {
-        Some(field) if is_named(field.ty, "Count") => quote!(usize),
-        Some(field) => {
-            let ty = field.ty;
-            quote!(#ty)
-        }
-        // Refused when the plan resolves the name.
-        None => quote!(()),
+fn arg_type(arg: &CheckArg) -> TokenStream {
+    match arg {
+        CheckArg::Count(_) => quote!(usize),
+        CheckArg::Field(_, ty) | CheckArg::Param(_, ty) => quote!(#ty),
     }
 }
 
 /// The values a check names, each by reference, on `side`.
-fn check_args<'a>(
-    container: &'a Container,
-    check: &'a Check,
-    side: Side,
-) -> impl Iterator<Item = TokenStream> + 'a {
-    check.args.iter().map(move |arg| {
-        let counted = container
-            .fields
-            .iter()
-            .any(|field| field.ident == arg && is_named(field.ty, "Count"));
-        if counted {
-            let count = count_local(arg);
+fn check_args(check: &FieldCheck, side: Side) -> impl Iterator<Item = TokenStream> + '_ {
+    check.args.iter().map(move |arg| match arg {
+        CheckArg::Count(count) => {
+            let count = count_local(count);
             quote!(&#count)
-        } else {
-            let place = place_of(arg, is_param(container, arg), side);
+        }
+        CheckArg::Field(name, _) => {
+            let place = place_of(name, false, side);
+            quote!(&#place)
+        }
+        CheckArg::Param(name, _) => {
+            let place = place_of(name, true, side);
             quote!(&#place)
         }
     })

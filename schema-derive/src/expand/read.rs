@@ -332,7 +332,7 @@ fn read_field_statements(rt: &Runtime, container: &Container, plan: &BinaryPlan)
             };
             // Refused at the count's own byte, before any element is read.
             let start = format_ident!("__start_{}", name);
-            let call = check_call_on(container, name, check, &quote!(#count), Side::Read);
+            let call = check_call_on(name, check, &quote!(#count), Side::Read);
             quote! {
                 let #start = #rt::Input::position(__reader) #in_field;
                 #read
@@ -376,7 +376,7 @@ fn read_field_statements(rt: &Runtime, container: &Container, plan: &BinaryPlan)
             // A refusal points at the byte the value starts at, inside the
             // field's form as errors while reading it are.
             let start = format_ident!("__start_{}", name);
-            let call = check_call_on(container, name, check, &quote!(#local), Side::Read);
+            let call = check_call_on(name, check, &quote!(#local), Side::Read);
             let checked = placed_check(rt, plan, &start, call);
             quote! {
                 let #start = #rt::Input::position(__reader) #in_field;

@@ -224,7 +224,7 @@ fn write_field_value(rt: &Runtime, container: &Container, plan: &BinaryPlan) -> 
             };
             // As the reader refuses it: at the count's own byte.
             let start = format_ident!("__start_{}", name);
-            let call = check_call_on(container, name, check, &quote!(#count), Side::Write);
+            let call = check_call_on(name, check, &quote!(#count), Side::Write);
             quote! {
                 if #rt::checking() {
                     let #start = #rt::Output::position(__writer) #in_field
@@ -277,7 +277,7 @@ fn write_field_value(rt: &Runtime, container: &Container, plan: &BinaryPlan) -> 
             // refuses what the reader would, at the byte the value starts
             // at and with the same path.
             let start = format_ident!("__start_{}", name);
-            let call = check_call_on(container, name, check, &quote!(self.#name), Side::Write);
+            let call = check_call_on(name, check, &quote!(self.#name), Side::Write);
             let checked = placed_check(rt, plan, &start, call);
             quote! {
                 if #rt::checking() {

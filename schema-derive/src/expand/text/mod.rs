@@ -87,7 +87,7 @@ fn record_impls(rt: &Runtime, container: &Container, plans: &[TextPlan]) -> Toke
     });
     let writes = plans.iter().enumerate().map(|(index, plan)| {
         let write = write_field(rt, container, plan, Line::of(plans, index));
-        checked_write(rt, container, plan, write)
+        checked_write(rt, plan, write)
     });
     let (write_start, write_finish) = written_value_check(rt, container);
     let (allow_reader_comments, allow_writer_comments) = match container.attrs.comments {
@@ -142,7 +142,7 @@ fn one_line_impls(rt: &Runtime, container: &Container, plans: &[TextPlan]) -> To
     let (start, finish) = built_value(rt, container, plans);
     let writes = plans.iter().map(|plan| {
         let write = write_one_line_field(rt, plan);
-        checked_write(rt, container, plan, write)
+        checked_write(rt, plan, write)
     });
     let (write_start, write_finish) = written_value_check(rt, container);
     let line_impls = one_line_text_impls(

@@ -185,7 +185,7 @@ pub(super) fn read_field_statements(
         Codec::Magic(_) | Codec::Count(_) | Codec::Value(_) => read_token_field(rt, plan, line),
     };
     let (mark, marks) = check_marks(plan);
-    let check = check_call(rt, container, plan);
+    let check = check_call(rt, plan);
     quote! {
         #mark
         #marks
@@ -208,7 +208,7 @@ pub(super) fn check_marks(plan: &TextPlan) -> (TokenStream, TokenStream) {
 
 /// `if checking { checked(..., path(&value, &args...)) }`: a checked
 /// field's value, once read, must satisfy its function.
-pub(super) fn check_call(rt: &Runtime, container: &Container, plan: &TextPlan) -> TokenStream {
+pub(super) fn check_call(rt: &Runtime, plan: &TextPlan) -> TokenStream {
     let Some(check) = &plan.check else {
         return TokenStream::new();
     };
@@ -222,7 +222,7 @@ pub(super) fn check_call(rt: &Runtime, container: &Container, plan: &TextPlan) -
     } else {
         quote!(&[])
     };
-    let call = context::check_call(container, check, &local);
+    let call = context::check_call(check, &local);
     quote! {
         if #rt::checking() {
             #rt::checked(__reader, #mark, #marks, #call)
@@ -332,7 +332,7 @@ pub(super) fn read_one_line_field(
         Codec::Style(()) | Codec::Count(_) => return TokenStream::new(),
     };
     let (mark, _) = check_marks(plan);
-    let check = check_call(rt, container, plan);
+    let check = check_call(rt, plan);
     quote! {
         #mark
         let #local: #ty = #read.map_err(|e| e.in_field(#label))?;

@@ -34,12 +34,7 @@ pub(super) fn shared_count(rt: &Runtime, plan: &TextPlan, users: &[CountUser]) -
 /// reader runs, on the value written: the writer refuses what the reader
 /// would, at the same line and column (the text written is dropped with
 /// the error).
-pub(super) fn checked_write(
-    rt: &Runtime,
-    container: &Container,
-    plan: &TextPlan,
-    write: TokenStream,
-) -> TokenStream {
+pub(super) fn checked_write(rt: &Runtime, plan: &TextPlan, write: TokenStream) -> TokenStream {
     let Some(check) = &plan.check else {
         return write;
     };
@@ -55,7 +50,7 @@ pub(super) fn checked_write(
     } else {
         (TokenStream::new(), quote!(&[]))
     };
-    let call = context::check_call_with(container, check, &quote!(self.#name), Side::Write);
+    let call = context::check_call_with(check, &quote!(self.#name), Side::Write);
     quote! {
         let #mark = __writer.mark();
         #marks_init
