@@ -120,8 +120,13 @@ pub fn resolve_check(
 }
 
 /// The values field `index` passes to its type's context, each resolved.
-pub fn check_args(container: &Container, index: usize, args: &[ContextArg]) -> syn::Result<()> {
+pub fn check_args(
+    container: &Container,
+    index: usize,
+    args: &[ContextArg],
+) -> syn::Result<Vec<Pass>> {
     let mut errors = Errors::default();
+    let mut passes = Vec::new();
     for (position, arg) in args.iter().enumerate() {
         if args[..position]
             .iter()
@@ -135,11 +140,112 @@ pub fn check_args(container: &Container, index: usize, args: &[ContextArg]) -> s
         // A constant is checked by the compiler, against the parameter's
         // type; a `Count<_>` field passes the count it reads (or the writer
         // derives), as the parameter's integer type.
-        if let Some(value) = arg.value.name() {
-            errors.take(resolve(container, index, value));
+        let value = match &arg.value {
+            ContextValue::Name(name) => errors
+                .take(resolved(container, index, name))
+                .map(PassValue::Name),
+            ContextValue::Len(list) => errors
+                .take(resolved(container, index, list))
+                .map(PassValue::Len),
+            ContextValue::Constant(constant) => Some(PassValue::Constant(constant.clone())),
+        };
+        if let Some(value) = value {
+            passes.push(Pass {
+                param: arg.param.clone(),
+                value,
+            });
         }
     }
-    errors.finish()
+    errors.finish()?;
+    return Ok(passes);
+
+    /// A passed name, resolved.
+    fn resolved(container: &Container, index: usize, name: &Ident) -> syn::Result<Resolved> {
+        let held = match resolve(container, index, name)? {
+            Source::Context => Held::Param,
+            Source::Field if is_count_field(container, name) => Held::Count,
+            Source::Field => Held::Field,
+        };
+        Ok(Resolved {
+            ident: name.clone(),
+            held,
+        })
+    }
+}
+
+/// Whether `name` is one of the type's `Count<_>` fields.
+fn is_count_field(container: &Container, name: &Ident) -> bool {
+    container
+        .fields
+        .iter()
+        .any(|field| field.ident == name && is_named(field.ty, "Count"))
+}
+
+/// Where a name's value is held, resolved once.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Held {
+    /// An earlier field.
+    Field,
+    /// An earlier `Count<_>` field: the count it reads or the writer derives.
+    Count,
+    /// One of the type's context parameters.
+    Param,
+}
+
+/// A name an attribute uses, resolved.
+#[derive(Clone)]
+pub struct Resolved {
+    pub ident: Ident,
+    pub held: Held,
+}
+
+/// A value passed to a nested type's context parameter `param`.
+#[derive(Clone)]
+pub struct Pass {
+    pub param: Ident,
+    pub value: PassValue,
+}
+
+/// What a [`Pass`] passes: a name's value, a list's length, or a constant.
+#[derive(Clone)]
+pub enum PassValue {
+    Name(Resolved),
+    Len(Resolved),
+    Constant(Box<syn::Expr>),
+}
+
+impl Pass {
+    /// An enum variant's passes: each name is one of the enum's own
+    /// parameters (the enum's validation sees to it).
+    pub fn of_enum(args: &[ContextArg]) -> Vec<Pass> {
+        let param = |name: &Ident| Resolved {
+            ident: name.clone(),
+            held: Held::Param,
+        };
+        args.iter()
+            .map(|arg| Pass {
+                param: arg.param.clone(),
+                value: match &arg.value {
+                    ContextValue::Name(name) => PassValue::Name(param(name)),
+                    ContextValue::Len(list) => PassValue::Len(param(list)),
+                    ContextValue::Constant(constant) => PassValue::Constant(constant.clone()),
+                },
+            })
+            .collect()
+    }
+}
+
+impl std::fmt::Display for PassValue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PassValue::Name(name) => write!(f, "{}", name.ident),
+            PassValue::Len(list) => write!(f, "len({})", list.ident),
+            PassValue::Constant(constant) => {
+                let text = quote::ToTokens::to_token_stream(constant).to_string();
+                f.write_str(&text.replace(" :: ", "::"))
+            }
+        }
+    }
 }
 
 /// Parameters must not share a name with a field, and each must be used.

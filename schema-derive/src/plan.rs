@@ -12,8 +12,8 @@ use proc_macro2::Span;
 use syn::{Ident, LitByteStr, LitInt, LitStr, Path, Type};
 
 use crate::ast::{is_named, unwrap_generic, Container, Errors, Field};
-use crate::attr::{self, ByteOrder, Constant, ContextArg, Encoding, StringKind, TextForm};
-use crate::check_context::{self, FieldCheck};
+use crate::attr::{self, ByteOrder, Constant, Encoding, StringKind, TextForm};
+use crate::check_context::{self, FieldCheck, Pass};
 use crate::condition::Condition;
 use crate::messages;
 
@@ -105,7 +105,7 @@ pub enum Codec<'a, M: Medium> {
     /// A `Count<_>` field: stores the shared length of these collections.
     Count(Vec<CountUser>),
     /// Binary: the field's own `with` module reads and writes it, given these values.
-    With(M::BinaryOnly, Path, Vec<ContextArg>),
+    With(M::BinaryOnly, Path, Vec<Pass>),
     Value(Value<'a, M>),
 }
 
@@ -173,7 +173,7 @@ pub struct Value<'a, M: Medium> {
     pub element: Element<M>,
     pub element_ty: &'a Type,
     /// Values passed to the element type's context.
-    pub pass: Vec<ContextArg>,
+    pub pass: Vec<Pass>,
 }
 
 /// When an `Option` is present.
@@ -532,10 +532,7 @@ fn codec_of<'a, M: Medium>(
     let attrs = &field.attrs;
     reject_foreign_keys(field, layout)?;
     let pass = match &attrs.pass {
-        Some(pass) => {
-            check_context::check_args(container, index, &pass.value)?;
-            pass.value.clone()
-        }
+        Some(pass) => check_context::check_args(container, index, &pass.value)?,
         None => Vec::new(),
     };
     let encoding_span = attrs.encoding.as_ref().map(|a| a.span);

@@ -13,6 +13,7 @@ use super::tests::{context_of_strategies, test_module, Check};
 use super::tokens::str_lit;
 use crate::ast::{ChoiceEnum, ChoiceVariant};
 use crate::attr::{ByteOrder, ContextParam};
+use crate::check_context::Pass;
 use crate::check_enum::{self, Choice, Chooser, Pick};
 
 pub fn derive(choice: &ChoiceEnum, root: Root) -> syn::Result<TokenStream> {
@@ -74,9 +75,15 @@ fn payload_context(rt: &Runtime, variant: &ChoiceVariant, payload: &Type) -> Tok
     nested_context(
         rt,
         payload,
-        pass,
-        |name| quote!(::core::clone::Clone::clone(&__context.#name)),
-        |name| quote!(__context.#name),
+        &Pass::of_enum(pass),
+        |name| {
+            let name = &name.ident;
+            quote!(::core::clone::Clone::clone(&__context.#name))
+        },
+        |name| {
+            let name = &name.ident;
+            quote!(__context.#name)
+        },
     )
 }
 
@@ -445,13 +452,13 @@ fn layout_impl(
             Some(payload) => type_text(payload),
             None => "nothing".to_owned(),
         };
-        let held = match passed(
+        let held = match passed(&Pass::of_enum(
             variant
                 .attrs
                 .pass
                 .as_ref()
                 .map_or(&[][..], |pass| pass.value.as_slice()),
-        ) {
+        )) {
             Some(passed) => format!("{held}, given {passed}"),
             None => held,
         };

@@ -9,10 +9,10 @@ use syn::{Ident, Type, Visibility};
 use super::names::{count_local, field_local};
 use super::paths::Runtime;
 use super::tokens::{tag_tokens, width_of};
-use crate::ast::{is_named, Container};
+use crate::ast::Container;
+use crate::attr::ContextParam;
 use crate::attr::StringKind;
-use crate::attr::{ContextArg, ContextParam, ContextValue};
-use crate::check_context::{is_param, CheckArg, FieldCheck};
+use crate::check_context::{is_param, CheckArg, FieldCheck, Held, Pass, PassValue, Resolved};
 use crate::plan::{BinaryPlan, Codec, Element, Presence, Repeat};
 
 /// Where generated code runs, which decides how a name reads: a field is a
@@ -293,19 +293,14 @@ pub fn value_of(name: &Ident, is_param: bool, side: Side) -> TokenStream {
 
 /// The value a `with` field or nested type is passed, on `side`: a name's
 /// value cloned, or the constant itself.
-pub fn arg_value(
-    rt: &Runtime,
-    container: &Container,
-    value: &ContextValue,
-    side: Side,
-) -> TokenStream {
+pub fn arg_value(rt: &Runtime, value: &PassValue, side: Side) -> TokenStream {
     match value {
-        ContextValue::Name(name) => passed_value(rt, container, name, side),
-        ContextValue::Len(list) => {
-            let place = place_of(list, is_param(container, list), side);
+        PassValue::Name(name) => passed_value(rt, name, side),
+        PassValue::Len(list) => {
+            let place = resolved_place(list, side);
             quote!(#rt::list_len(&#place))
         }
-        ContextValue::Constant(constant) => quote!(#constant),
+        PassValue::Constant(constant) => quote!(#constant),
     }
 }
 
@@ -313,21 +308,25 @@ pub fn arg_value(
 /// cloned, or for a `Count<_>` field the count either direction holds
 /// (read, or derived from the lists it counts), as the receiving
 /// parameter's integer type.
-pub fn passed_value(rt: &Runtime, container: &Container, name: &Ident, side: Side) -> TokenStream {
-    if is_count(container, name) {
-        let count = count_local(name);
-        let label = name.to_string();
-        return quote!(#rt::count_as(#label, #count)?);
+pub fn passed_value(rt: &Runtime, name: &Resolved, side: Side) -> TokenStream {
+    match name.held {
+        Held::Count => {
+            let count = count_local(&name.ident);
+            let label = name.ident.to_string();
+            quote!(#rt::count_as(#label, #count)?)
+        }
+        Held::Field | Held::Param => resolved_value(name, side),
     }
-    value_of(name, is_param(container, name), side)
 }
 
-/// Whether `name` is one of the type's `Count<_>` fields.
-pub fn is_count(container: &Container, name: &Ident) -> bool {
-    container
-        .fields
-        .iter()
-        .any(|field| field.ident == name && is_named(field.ty, "Count"))
+/// A resolved name's value, cloned.
+pub fn resolved_value(name: &Resolved, side: Side) -> TokenStream {
+    value_of(&name.ident, name.held == Held::Param, side)
+}
+
+/// Where a resolved name's value is.
+pub fn resolved_place(name: &Resolved, side: Side) -> TokenStream {
+    place_of(&name.ident, name.held == Held::Param, side)
 }
 
 /// [`place_of`] for any name of `container`'s, on `side`.
@@ -354,9 +353,9 @@ pub fn place_of(name: &Ident, is_param: bool, side: Side) -> TokenStream {
 pub fn nested_context(
     rt: &Runtime,
     ty: &Type,
-    pass: &[ContextArg],
-    value: impl Fn(&Ident) -> TokenStream,
-    place: impl Fn(&Ident) -> TokenStream,
+    pass: &[Pass],
+    value: impl Fn(&Resolved) -> TokenStream,
+    place: impl Fn(&Resolved) -> TokenStream,
 ) -> TokenStream {
     if pass.is_empty() {
         return quote_spanned! {ty.span()=>
@@ -365,12 +364,12 @@ pub fn nested_context(
     }
     let params = pass.iter().map(|arg| &arg.param);
     let values = pass.iter().map(|arg| match &arg.value {
-        ContextValue::Name(name) => value(name),
-        ContextValue::Len(list) => {
+        PassValue::Name(name) => value(name),
+        PassValue::Len(list) => {
             let place = place(list);
             quote!(#rt::list_len(&#place))
         }
-        ContextValue::Constant(constant) => quote!(#constant),
+        PassValue::Constant(constant) => quote!(#constant),
     });
     quote! {
         {

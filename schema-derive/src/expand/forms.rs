@@ -15,6 +15,7 @@ use super::layout::{context_layout, type_layout_impl, TypeLayout};
 use super::paths::Runtime;
 use super::tokens::{str_lit, tag_str, tag_tokens};
 use crate::ast::{FormEnum, Frame, Variant};
+use crate::check_context::Pass;
 
 /// How the variant begins, as a constant expression.
 fn start(rt: &Runtime, variant: &Variant) -> TokenStream {
@@ -38,9 +39,15 @@ pub fn variant_context(rt: &Runtime, variant: &Variant) -> TokenStream {
     nested_context(
         rt,
         variant.ty,
-        &variant.pass,
-        |name| quote!(::core::clone::Clone::clone(&__context.#name)),
-        |name| quote!(__context.#name),
+        &Pass::of_enum(&variant.pass),
+        |name| {
+            let name = &name.ident;
+            quote!(::core::clone::Clone::clone(&__context.#name))
+        },
+        |name| {
+            let name = &name.ident;
+            quote!(__context.#name)
+        },
     )
 }
 

@@ -350,7 +350,7 @@ fn data_encoding(data: &Value<Binary>) -> String {
 }
 
 /// `` `records` = `records_per_frame` ``: the context values a field passes.
-pub(super) fn passed(pass: &[crate::attr::ContextArg]) -> Option<String> {
+pub(super) fn passed(pass: &[crate::check_context::Pass]) -> Option<String> {
     if pass.is_empty() {
         return None;
     }

@@ -6,7 +6,8 @@ use syn::spanned::Spanned as _;
 
 use super::codec::{decode_fns, endian};
 use super::context::{
-    arg_value, check_call_on, nested_context, passed_value, placed_check, places, Side,
+    arg_value, check_call_on, nested_context, passed_value, placed_check, places, resolved_place,
+    Side,
 };
 use super::names::{count_local, field_local};
 use super::paths::Runtime;
@@ -342,9 +343,7 @@ fn read_field_statements(rt: &Runtime, container: &Container, plan: &BinaryPlan)
             }
         }
         Codec::With(_, path, pass) => {
-            let values = pass
-                .iter()
-                .map(|arg| arg_value(rt, container, &arg.value, Side::Read));
+            let values = pass.iter().map(|arg| arg_value(rt, &arg.value, Side::Read));
             let type_name = str_lit(&format!("{} (custom codec)", super::layout::type_text(ty)));
             quote! {
                 let #local: #ty = #rt::read_custom(__reader, #type_name, |__reader| {
@@ -359,8 +358,8 @@ fn read_field_statements(rt: &Runtime, container: &Container, plan: &BinaryPlan)
                 rt,
                 data.element_ty,
                 &data.pass,
-                |name| passed_value(rt, container, name, Side::Read),
-                places(container, Side::Read),
+                |name| passed_value(rt, name, Side::Read),
+                |name| resolved_place(name, Side::Read),
             );
             let value = read_data(rt, container, data, &endian);
             let value = framed_read(rt, plan, data, value);

@@ -13,8 +13,8 @@ use super::names::{count_local, field_local};
 use super::paths::Runtime;
 use super::tokens::width_of;
 use crate::ast::{is_named, unwrap_generic, Container, FormEnum};
-use crate::attr::{self, ContextValue, Spanned, StringKind, TextForm};
-use crate::check_context;
+use crate::attr::{self, Spanned, StringKind, TextForm};
+use crate::check_context::{self, Held, PassValue, Resolved};
 use crate::condition::Condition;
 use crate::plan::{BinaryPlan, Codec, Element, Medium, Plan, Presence, Repeat, TextPlan, Value};
 
@@ -426,12 +426,12 @@ fn field_strategy<M: Medium>(
         }
         Codec::With(_, path, pass) => {
             let values = pass.iter().map(|arg| match &arg.value {
-                ContextValue::Name(name) => test_value(rt, container, name),
-                ContextValue::Len(list) => {
-                    let place = context::places(container, Side::Read)(list);
+                PassValue::Name(name) => test_value(rt, name),
+                PassValue::Len(list) => {
+                    let place = context::resolved_place(list, Side::Read);
                     quote!(#rt::list_len(&#place))
                 }
-                ContextValue::Constant(constant) => quote!(#constant),
+                PassValue::Constant(constant) => quote!(#constant),
             });
             quote!(#path::strategy(#(#values),*))
         }
@@ -441,12 +441,14 @@ fn field_strategy<M: Medium>(
 
 /// A name's value inside the generated test: a local drawn earlier, or the
 /// context's.
-pub(super) fn test_value(rt: &Runtime, container: &Container, name: &Ident) -> TokenStream {
-    if context::is_count(container, name) {
-        let count = count_local(name);
-        return quote!(#rt::testing::count_as(#count));
+pub(super) fn test_value(rt: &Runtime, name: &Resolved) -> TokenStream {
+    match name.held {
+        Held::Count => {
+            let count = count_local(&name.ident);
+            quote!(#rt::testing::count_as(#count))
+        }
+        Held::Field | Held::Param => context::resolved_value(name, Side::Read),
     }
-    context::value_of(name, check_context::is_param(container, name), Side::Read)
 }
 
 fn value_strategy<M: Medium>(
@@ -486,8 +488,8 @@ fn value_strategy<M: Medium>(
                 rt,
                 ty,
                 &value.pass,
-                |name| test_value(rt, container, name),
-                context::places(container, Side::Read),
+                |name| test_value(rt, name),
+                |name| context::resolved_place(name, Side::Read),
             );
             quote!(<#ty as #rt::testing::Sample>::strategy_with(&#nested))
         }

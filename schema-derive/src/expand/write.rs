@@ -6,7 +6,8 @@ use syn::spanned::Spanned as _;
 
 use super::codec::{encode_fns, endian};
 use super::context::{
-    arg_value, check_call_on, nested_context, passed_value, placed_check, places, Side,
+    arg_value, check_call_on, nested_context, passed_value, placed_check, places, resolved_place,
+    Side,
 };
 use super::names::count_local;
 use super::paths::Runtime;
@@ -236,7 +237,7 @@ fn write_field_value(rt: &Runtime, container: &Container, plan: &BinaryPlan) -> 
         Codec::With(_, path, pass) => {
             let values = pass
                 .iter()
-                .map(|arg| arg_value(rt, container, &arg.value, Side::Write));
+                .map(|arg| arg_value(rt, &arg.value, Side::Write));
             quote! {
                 #rt::Output::as_stream(__writer, |__writer| {
                     #path::write(&self.#name, __writer, #endian #(, #values)*)
@@ -248,8 +249,8 @@ fn write_field_value(rt: &Runtime, container: &Container, plan: &BinaryPlan) -> 
                 rt,
                 data.element_ty,
                 &data.pass,
-                |name| passed_value(rt, container, name, Side::Write),
-                places(container, Side::Write),
+                |name| passed_value(rt, name, Side::Write),
+                |name| resolved_place(name, Side::Write),
             );
             let write = if plan.by_next_tag() {
                 let present = write_repeated(rt, data, &endian, &quote!(__writer), &quote!(__v));

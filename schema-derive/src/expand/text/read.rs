@@ -10,8 +10,7 @@ use super::lines::{
 };
 use crate::ast::Container;
 use crate::attr::TextForm;
-use crate::check_context::is_param;
-use crate::expand::context::{self, nested_context, places, value_of, Side};
+use crate::expand::context::{self, nested_context, places, resolved_place, resolved_value, Side};
 use crate::expand::names::{count_local, field_local};
 use crate::expand::paths::Runtime;
 use crate::expand::tokens::str_lit;
@@ -170,8 +169,8 @@ pub(super) fn read_field_statements(
                 rt,
                 value.element_ty,
                 &value.pass,
-                |name| value_of(name, is_param(container, name), Side::Read),
-                places(container, Side::Read),
+                |name| resolved_value(name, Side::Read),
+                |name| resolved_place(name, Side::Read),
             );
             let read = read_value(rt, container, plan, value);
             quote! {

@@ -8,8 +8,9 @@ use syn::spanned::Spanned as _;
 use super::lines::{has_elements, is_nested, mark_local, marks_local, Line};
 use crate::ast::Container;
 use crate::attr::TextForm;
-use crate::check_context::is_param;
-use crate::expand::context::{self, nested_context, place_of, places, value_of, Side};
+use crate::expand::context::{
+    self, nested_context, place_of, places, resolved_place, resolved_value, Side,
+};
 use crate::expand::names::count_local;
 use crate::expand::paths::Runtime;
 use crate::expand::tokens::str_lit;
@@ -180,8 +181,8 @@ pub(super) fn write_field(
                 rt,
                 value.element_ty,
                 &value.pass,
-                |name| value_of(name, is_param(container, name), Side::Write),
-                places(container, Side::Write),
+                |name| resolved_value(name, Side::Write),
+                |name| resolved_place(name, Side::Write),
             );
             let marks = (plan.check.is_some() && has_elements(plan)).then(|| marks_local(name));
             let write = write_value(rt, container, value, &quote!(&self.#name), marks.as_ref());
