@@ -157,20 +157,21 @@ pub fn check_args(
         }
     }
     errors.finish()?;
-    return Ok(passes);
+    Ok(passes)
+}
 
-    /// A passed name, resolved.
-    fn resolved(container: &Container, index: usize, name: &Ident) -> syn::Result<Resolved> {
-        let held = match resolve(container, index, name)? {
-            Source::Context => Held::Param,
-            Source::Field if is_count_field(container, name) => Held::Count,
-            Source::Field => Held::Field,
-        };
-        Ok(Resolved {
-            ident: name.clone(),
-            held,
-        })
-    }
+/// A name field `index` uses, resolved: an earlier field (maybe a
+/// `Count<_>`) or a context parameter.
+pub fn resolved(container: &Container, index: usize, name: &Ident) -> syn::Result<Resolved> {
+    let held = match resolve(container, index, name)? {
+        Source::Context => Held::Param,
+        Source::Field if is_count_field(container, name) => Held::Count,
+        Source::Field => Held::Field,
+    };
+    Ok(Resolved {
+        ident: name.clone(),
+        held,
+    })
 }
 
 /// Whether `name` is one of the type's `Count<_>` fields.

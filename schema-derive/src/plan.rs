@@ -13,7 +13,7 @@ use syn::{Ident, LitByteStr, LitInt, LitStr, Path, Type};
 
 use crate::ast::{is_named, unwrap_generic, Container, Errors, Field};
 use crate::attr::{self, ByteOrder, Constant, Encoding, StringKind, TextForm};
-use crate::check_context::{self, FieldCheck, Pass};
+use crate::check_context::{self, FieldCheck, Pass, Resolved};
 use crate::condition::Condition;
 use crate::messages;
 
@@ -180,8 +180,9 @@ pub struct Value<'a, M: Medium> {
 pub enum Presence<M: Medium> {
     /// A flag of this integer type right before the value: 0 absent, 1 present.
     Flag(M::BinaryOnly, Box<Type>),
-    /// When a condition over earlier fields and context parameters holds.
-    If(Condition),
+    /// When a condition over earlier fields and context parameters holds;
+    /// its names resolved, in the condition's order.
+    If(Condition, Vec<Resolved>),
     /// In IFF, when the next child begins as the value does (an `Option`
     /// without a presence attribute).
     NextTag(M::BinaryOnly),
@@ -654,7 +655,12 @@ fn codec_of<'a, M: Medium>(
     let span_of = |span: Option<Span>| span.unwrap_or_else(|| field.ident.span());
     let presence = match presence {
         None => None,
-        Some(presence) => Some(typed_presence::<M>(presence, span_of(presence_span))?),
+        Some(presence) => Some(typed_presence::<M>(
+            container,
+            index,
+            presence,
+            span_of(presence_span),
+        )?),
     };
     let repeat = match repeat {
         None => None,
@@ -680,10 +686,24 @@ fn codec_of<'a, M: Medium>(
     }))
 }
 
-fn typed_presence<M: Medium>(presence: attr::Presence, span: Span) -> syn::Result<Presence<M>> {
+/// The plan's presence; a condition's names are resolved here, once
+/// (`presence_of` has checked each is an earlier field or a parameter).
+fn typed_presence<M: Medium>(
+    container: &Container,
+    index: usize,
+    presence: attr::Presence,
+    span: Span,
+) -> syn::Result<Presence<M>> {
     Ok(match presence {
         attr::Presence::Flag(ty) => Presence::Flag(M::binary_only(span, "flag")?, ty),
-        attr::Presence::If(condition) => Presence::If(condition),
+        attr::Presence::If(condition) => {
+            let names = condition
+                .names
+                .iter()
+                .map(|name| check_context::resolved(container, index, name))
+                .collect::<syn::Result<_>>()?;
+            Presence::If(condition, names)
+        }
         attr::Presence::NextTag => {
             Presence::NextTag(M::binary_only(span, "an `Option` by the next tag")?)
         }
@@ -1042,7 +1062,7 @@ fn check_form_child(field: &Field, codec: &Codec<Binary>) -> syn::Result<()> {
         Codec::Value(Value {
             element: Element::Plain,
             repeat: None | Some(Repeat::CountField(_) | Repeat::CountParam(_) | Repeat::ToEnd),
-            presence: None | Some(Presence::If(_) | Presence::NextTag(())),
+            presence: None | Some(Presence::If(..) | Presence::NextTag(())),
             ..
         })
     );

@@ -12,7 +12,7 @@ use super::tokens::{tag_tokens, width_of};
 use crate::ast::Container;
 use crate::attr::ContextParam;
 use crate::attr::StringKind;
-use crate::check_context::{is_param, CheckArg, FieldCheck, Held, Pass, PassValue, Resolved};
+use crate::check_context::{CheckArg, FieldCheck, Held, Pass, PassValue, Resolved};
 use crate::plan::{BinaryPlan, Codec, Element, Presence, Repeat};
 
 /// Where generated code runs, which decides how a name reads: a field is a
@@ -329,9 +329,13 @@ pub fn resolved_place(name: &Resolved, side: Side) -> TokenStream {
     place_of(&name.ident, name.held == Held::Param, side)
 }
 
-/// [`place_of`] for any name of `container`'s, on `side`.
-pub fn places<'a>(container: &'a Container, side: Side) -> impl Fn(&Ident) -> TokenStream + 'a {
-    move |name| place_of(name, is_param(container, name), side)
+/// Where the value of each name a condition reads is, on `side`, in the
+/// condition's order.
+pub fn condition_places(names: &[Resolved], side: Side) -> Vec<TokenStream> {
+    names
+        .iter()
+        .map(|name| resolved_place(name, side))
+        .collect()
 }
 
 /// Where a name's value is, by reference-free place expression.

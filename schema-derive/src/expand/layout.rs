@@ -343,7 +343,9 @@ fn data_encoding(data: &Value<Binary>) -> String {
             "{} flag (0 absent, 1 present), then {repeated}",
             type_text(flag)
         ),
-        Some(Presence::If(condition)) => format!("{repeated}, present when {}", condition.doc()),
+        Some(Presence::If(condition, _)) => {
+            format!("{repeated}, present when {}", condition.doc())
+        }
         Some(Presence::NoneWord(never, _)) => match *never {},
         Some(Presence::NextTag(())) => repeated,
     }

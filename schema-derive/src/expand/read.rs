@@ -6,8 +6,8 @@ use syn::spanned::Spanned as _;
 
 use super::codec::{decode_fns, endian};
 use super::context::{
-    arg_value, check_call_on, nested_context, passed_value, placed_check, places, resolved_place,
-    Side,
+    arg_value, check_call_on, condition_places, nested_context, passed_value, placed_check,
+    resolved_place, Side,
 };
 use super::names::{count_local, field_local};
 use super::paths::Runtime;
@@ -26,8 +26,8 @@ pub fn decode_impl(rt: &Runtime, container: &Container, plans: &[BinaryPlan]) ->
         container,
         plans,
         &quote!(#rt::Input::position(__reader)?),
-        |plan| read_field_value(rt, container, plan),
-        |group| read_group(rt, container, group),
+        |plan| read_field_value(rt, plan),
+        |group| read_group(rt, group),
     );
     let absent_counts = absent_count_checks(rt, plans);
     let inits = plans.iter().map(|plan| {
@@ -211,13 +211,11 @@ pub fn type_sizes(rt: &Runtime, plans: &[BinaryPlan]) -> (TokenStream, TokenStre
 /// (they run inside the chunk and hand their locals out), of a run of
 /// plain fields, or of one field. A field present by the next tag looks
 /// for its chunk itself.
-fn read_group(rt: &Runtime, container: &Container, group: &[BinaryPlan]) -> TokenStream {
+fn read_group(rt: &Runtime, group: &[BinaryPlan]) -> TokenStream {
     let Some(tag) = shared_chunk(group) else {
-        return read_run(rt, container, group);
+        return read_run(rt, group);
     };
-    let statements = group
-        .iter()
-        .map(|plan| read_field_value(rt, container, plan));
+    let statements = group.iter().map(|plan| read_field_value(rt, plan));
     let tag = tag_tokens(tag);
     let locals: Vec<Ident> = group
         .iter()
@@ -238,8 +236,8 @@ fn read_group(rt: &Runtime, container: &Container, group: &[BinaryPlan]) -> Toke
 /// Statements binding the locals of a run of fields: when the run holds
 /// two or more plain values, decoded at once from bytes in hand where the
 /// input allows, else (or where it does not) one by one.
-fn read_run(rt: &Runtime, container: &Container, run: &[BinaryPlan]) -> TokenStream {
-    let one_by_one = run.iter().map(|plan| read_field_value(rt, container, plan));
+fn read_run(rt: &Runtime, run: &[BinaryPlan]) -> TokenStream {
+    let one_by_one = run.iter().map(|plan| read_field_value(rt, plan));
     if !is_plain_run(run) {
         return quote!(#(#one_by_one)*);
     }
@@ -289,10 +287,10 @@ fn absent_count_checks(rt: &Runtime, plans: &[BinaryPlan]) -> Vec<TokenStream> {
 
 /// The statements reading one field, inside its segment of the byte map's
 /// path (every field is named there, in IFF layouts too).
-fn read_field_value(rt: &Runtime, container: &Container, plan: &BinaryPlan) -> TokenStream {
+fn read_field_value(rt: &Runtime, plan: &BinaryPlan) -> TokenStream {
     let label = str_lit(&plan.field.ident.to_string());
     let entered = format_ident!("__entered_{}", plan.field.ident);
-    let statements = read_field_statements(rt, container, plan);
+    let statements = read_field_statements(rt, plan);
     quote! {
         let #entered = #rt::map_enter(#rt::Segment::Field(#label));
         #statements
@@ -300,7 +298,7 @@ fn read_field_value(rt: &Runtime, container: &Container, plan: &BinaryPlan) -> T
     }
 }
 
-fn read_field_statements(rt: &Runtime, container: &Container, plan: &BinaryPlan) -> TokenStream {
+fn read_field_statements(rt: &Runtime, plan: &BinaryPlan) -> TokenStream {
     let name = plan.field.ident;
     let label = str_lit(&name.to_string());
     let local = field_local(name);
@@ -361,7 +359,7 @@ fn read_field_statements(rt: &Runtime, container: &Container, plan: &BinaryPlan)
                 |name| passed_value(rt, name, Side::Read),
                 |name| resolved_place(name, Side::Read),
             );
-            let value = read_data(rt, container, data, &endian);
+            let value = read_data(rt, data, &endian);
             let value = framed_read(rt, plan, data, value);
             let read = quote! {
                 let #local: #ty = {
@@ -440,12 +438,7 @@ fn framed_read(
 /// An expression reading a value of the data's shape from `__reader`; its
 /// elements get `__element_context`. (An `Option` present by the next tag
 /// reads its value alone here.)
-fn read_data(
-    rt: &Runtime,
-    container: &Container,
-    data: &Value<Binary>,
-    endian: &TokenStream,
-) -> TokenStream {
+fn read_data(rt: &Runtime, data: &Value<Binary>, endian: &TokenStream) -> TokenStream {
     let reader = &quote!(__reader);
     let repeated = read_repeated(rt, data, endian, &quote!(__r));
     match &data.presence {
@@ -454,9 +447,9 @@ fn read_data(
         Some(Presence::Flag(_, flag)) => quote! {
             #rt::read_flagged::<#flag, _, _>(#reader, #endian, |__r| #repeated)
         },
-        Some(Presence::If(condition)) => {
+        Some(Presence::If(condition, names)) => {
             let present = read_repeated(rt, data, endian, reader);
-            condition.read(rt, places(container, Side::Read), present)
+            condition.read(rt, &condition_places(names, Side::Read), present)
         }
     }
 }

@@ -65,7 +65,7 @@ pub fn encoding_sizes(rt: &Runtime, plan: &BinaryPlan) -> (TokenStream, TokenStr
                     (quote!(<#flag as #rt::Decode>::MIN_SIZE), none)
                 }
                 (Some(Presence::NoneWord(never, _)), _) => match *never {},
-                (Some(Presence::If(_) | Presence::NextTag(())), _) => (quote!(0u64), none),
+                (Some(Presence::If(..) | Presence::NextTag(())), _) => (quote!(0u64), none),
                 (None, Some(Repeat::Prefix(_, prefix))) => {
                     (quote!(<#prefix as #rt::Decode>::MIN_SIZE), none)
                 }

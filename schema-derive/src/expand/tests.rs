@@ -528,7 +528,9 @@ fn value_strategy<M: Medium>(
         Some(Presence::Flag(_, _) | Presence::NextTag(_) | Presence::NoneWord(_, _)) => {
             quote!(#rt::proptest::option::of(#repeated).boxed())
         }
-        Some(Presence::If(condition)) => conditional_strategy(rt, container, condition, repeated),
+        Some(Presence::If(condition, names)) => {
+            conditional_strategy(rt, condition, names, repeated)
+        }
         None => repeated,
     }
 }
@@ -537,11 +539,11 @@ fn value_strategy<M: Medium>(
 /// the values drawn before it, else `None`.
 fn conditional_strategy(
     rt: &Runtime,
-    container: &Container,
     condition: &Condition,
+    names: &[Resolved],
     repeated: TokenStream,
 ) -> TokenStream {
-    let holds = condition.tokens(rt, context::places(container, Side::Read));
+    let holds = condition.tokens(rt, &context::condition_places(names, Side::Read));
     quote! {
         if #holds {
             #repeated.prop_map(::core::option::Option::Some).boxed()

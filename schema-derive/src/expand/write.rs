@@ -6,8 +6,8 @@ use syn::spanned::Spanned as _;
 
 use super::codec::{encode_fns, endian};
 use super::context::{
-    arg_value, check_call_on, nested_context, passed_value, placed_check, places, resolved_place,
-    Side,
+    arg_value, check_call_on, condition_places, nested_context, passed_value, placed_check,
+    resolved_place, Side,
 };
 use super::names::count_local;
 use super::paths::Runtime;
@@ -41,8 +41,8 @@ pub fn encode_impl(rt: &Runtime, container: &Container, plans: &[BinaryPlan]) ->
         container,
         plans,
         &quote!(#rt::Output::position(__writer)?),
-        |plan| write_field_value(rt, container, plan),
-        |group| write_group(rt, container, group),
+        |plan| write_field_value(rt, plan),
+        |group| write_group(rt, group),
     );
     // The type's own check, as the reader runs it once every field is
     // read: here once every field is written (what is written is dropped
@@ -144,10 +144,10 @@ fn shared_count(
 /// The write statements of fields in a row that share a chunk (inside the
 /// chunk), of a run of plain fields, or of one field. A field present by
 /// the next tag writes its chunk itself, when it has a value.
-fn write_group(rt: &Runtime, container: &Container, group: &[BinaryPlan]) -> TokenStream {
+fn write_group(rt: &Runtime, group: &[BinaryPlan]) -> TokenStream {
     let statements: Vec<TokenStream> = group
         .iter()
-        .map(|plan| write_field_value(rt, container, plan))
+        .map(|plan| write_field_value(rt, plan))
         .collect();
     let Some(tag) = shared_chunk(group) else {
         return write_run(rt, group, &statements);
@@ -196,7 +196,7 @@ fn framed_write(rt: &Runtime, plan: &BinaryPlan, write: TokenStream) -> TokenStr
     }
 }
 
-fn write_field_value(rt: &Runtime, container: &Container, plan: &BinaryPlan) -> TokenStream {
+fn write_field_value(rt: &Runtime, plan: &BinaryPlan) -> TokenStream {
     let name = plan.field.ident;
     let label = str_lit(&name.to_string());
     let ty = plan.field.ty;
@@ -262,7 +262,7 @@ fn write_field_value(rt: &Runtime, container: &Container, plan: &BinaryPlan) -> 
                     }
                 }
             } else {
-                let write = write_data(rt, container, data, &endian, &quote!(&self.#name));
+                let write = write_data(rt, data, &endian, &quote!(&self.#name));
                 framed_write(rt, plan, write)
             };
             let write = quote! {
@@ -295,7 +295,6 @@ fn write_field_value(rt: &Runtime, container: &Container, plan: &BinaryPlan) -> 
 /// `__writer`; its elements get `__element_context`.
 fn write_data(
     rt: &Runtime,
-    container: &Container,
     data: &Value<Binary>,
     endian: &TokenStream,
     value: &TokenStream,
@@ -313,11 +312,11 @@ fn write_data(
                 )
             }
         }
-        Some(Presence::If(condition)) => {
+        Some(Presence::If(condition, names)) => {
             let present = write_repeated(rt, data, endian, &quote!(__writer), &quote!(__v));
             let check = condition.check_tokens(
                 rt,
-                places(container, Side::Write),
+                &condition_places(names, Side::Write),
                 quote!((#value).is_some()),
             );
             quote! {

@@ -43,7 +43,7 @@ pub(super) fn min_lines(rt: &Runtime, plan: &TextPlan) -> TokenStream {
         Codec::With(never, ..) => match *never {},
         Codec::Style(()) => quote!(0u64),
         Codec::Value(Value {
-            presence: Some(Presence::If(_)),
+            presence: Some(Presence::If(..)),
             ..
         })
         | Codec::Value(Value {

@@ -68,7 +68,7 @@ fn record_impls(rt: &Runtime, container: &Container, plans: &[TextPlan]) -> Toke
         .iter()
         .enumerate()
         .filter(|(_, plan)| !matches!(plan.codec, Codec::Style(_)))
-        .map(|(index, plan)| read_field(rt, container, plan, Line::of(plans, index)));
+        .map(|(index, plan)| read_field(rt, plan, Line::of(plans, index)));
     let styles = plans
         .iter()
         .filter(|plan| matches!(plan.codec, Codec::Style(_)))
@@ -86,7 +86,7 @@ fn record_impls(rt: &Runtime, container: &Container, plans: &[TextPlan]) -> Toke
         _ => None,
     });
     let writes = plans.iter().enumerate().map(|(index, plan)| {
-        let write = write_field(rt, container, plan, Line::of(plans, index));
+        let write = write_field(rt, plan, Line::of(plans, index));
         checked_write(rt, plan, write)
     });
     let (write_start, write_finish) = written_value_check(rt, container);
@@ -136,9 +136,7 @@ fn record_impls(rt: &Runtime, container: &Container, plans: &[TextPlan]) -> Toke
 fn one_line_impls(rt: &Runtime, container: &Container, plans: &[TextPlan]) -> TokenStream {
     let ident = container.ident;
     let expected = str_lit(&format!("a `{ident}` line"));
-    let reads = plans
-        .iter()
-        .map(|plan| read_one_line_field(rt, container, plan));
+    let reads = plans.iter().map(|plan| read_one_line_field(rt, plan));
     let (start, finish) = built_value(rt, container, plans);
     let writes = plans.iter().map(|plan| {
         let write = write_one_line_field(rt, plan);

@@ -10,7 +10,9 @@ use super::lines::{
 };
 use crate::ast::Container;
 use crate::attr::TextForm;
-use crate::expand::context::{self, nested_context, places, resolved_place, resolved_value, Side};
+use crate::expand::context::{
+    self, condition_places, nested_context, resolved_place, resolved_value, Side,
+};
 use crate::expand::names::{count_local, field_local};
 use crate::expand::paths::Runtime;
 use crate::expand::tokens::str_lit;
@@ -125,15 +127,10 @@ pub(super) fn read_token_field(rt: &Runtime, plan: &TextPlan, line: Line) -> Tok
 
 /// The statements reading one field, inside its segment of the byte
 /// map's path.
-pub(super) fn read_field(
-    rt: &Runtime,
-    container: &Container,
-    plan: &TextPlan,
-    line: Line,
-) -> TokenStream {
+pub(super) fn read_field(rt: &Runtime, plan: &TextPlan, line: Line) -> TokenStream {
     let label = str_lit(&plan.field.ident.to_string());
     let entered = format_ident!("__entered_{}", plan.field.ident);
-    let statements = read_field_statements(rt, container, plan, line);
+    let statements = read_field_statements(rt, plan, line);
     quote! {
         let #entered = #rt::map_enter(#rt::Segment::Field(#label));
         #statements
@@ -141,12 +138,7 @@ pub(super) fn read_field(
     }
 }
 
-pub(super) fn read_field_statements(
-    rt: &Runtime,
-    container: &Container,
-    plan: &TextPlan,
-    line: Line,
-) -> TokenStream {
+pub(super) fn read_field_statements(rt: &Runtime, plan: &TextPlan, line: Line) -> TokenStream {
     let name = plan.field.ident;
     let label = str_lit(&name.to_string());
     let local = field_local(name);
@@ -172,7 +164,7 @@ pub(super) fn read_field_statements(
                 |name| resolved_value(name, Side::Read),
                 |name| resolved_place(name, Side::Read),
             );
-            let read = read_value(rt, container, plan, value);
+            let read = read_value(rt, plan, value);
             quote! {
                 let #local: #ty = {
                     let __element_context = #nested;
@@ -233,12 +225,7 @@ pub(super) fn check_call(rt: &Runtime, plan: &TextPlan) -> TokenStream {
 /// An expression reading a value that is not tokens within a line: a
 /// nested record, a whole line, a list, or a value present by a flag; its
 /// elements get `__element_context`.
-pub(super) fn read_value(
-    rt: &Runtime,
-    container: &Container,
-    plan: &TextPlan,
-    value: &Value<Text>,
-) -> TokenStream {
+pub(super) fn read_value(rt: &Runtime, plan: &TextPlan, value: &Value<Text>) -> TokenStream {
     let element = read_element(rt, value, &quote!(__r));
     let element = if plan.check.is_some() {
         let marks = marks_local(plan.field.ident);
@@ -274,7 +261,9 @@ pub(super) fn read_value(
         Some(Repeat::ToEnd) => quote!(#rt::read_lines_to_end(__reader, |__r| #element)),
     };
     match &value.presence {
-        Some(Presence::If(condition)) => condition.read(rt, places(container, Side::Read), read),
+        Some(Presence::If(condition, names)) => {
+            condition.read(rt, &condition_places(names, Side::Read), read)
+        }
         Some(Presence::Flag(never, _) | Presence::NextTag(never)) => match *never {},
         Some(Presence::NoneWord(..)) | None => read,
     }
@@ -302,11 +291,7 @@ pub(super) fn read_element(rt: &Runtime, value: &Value<Text>, reader: &TokenStre
 }
 
 /// A field of a `one_line` record: its tokens.
-pub(super) fn read_one_line_field(
-    rt: &Runtime,
-    container: &Container,
-    plan: &TextPlan,
-) -> TokenStream {
+pub(super) fn read_one_line_field(rt: &Runtime, plan: &TextPlan) -> TokenStream {
     let name = plan.field.ident;
     let label = str_lit(&name.to_string());
     let local = field_local(name);
@@ -319,8 +304,8 @@ pub(super) fn read_one_line_field(
         Codec::Value(value) => {
             let tokens = read_value_tokens(rt, value, &quote!(__reader));
             match &value.presence {
-                Some(Presence::If(condition)) => {
-                    condition.read(rt, places(container, Side::Read), tokens)
+                Some(Presence::If(condition, names)) => {
+                    condition.read(rt, &condition_places(names, Side::Read), tokens)
                 }
                 Some(Presence::Flag(never, _) | Presence::NextTag(never)) => match *never {},
                 Some(Presence::NoneWord(..)) | None => tokens,

@@ -212,7 +212,7 @@ pub(super) fn value_encoding(value: &Value<Text>, line: Line, one_line: bool) ->
     let element = match &value.presence {
         Some(Presence::NoneWord(_, word)) => format!("{element} or `{}` for none", word.value()),
         Some(Presence::Flag(never, _) | Presence::NextTag(never)) => match *never {},
-        Some(Presence::If(_)) | None => element,
+        Some(Presence::If(..)) | None => element,
     };
     let element = match (&value.element, one_line) {
         (Element::Plain | Element::Text(_, TextForm::Vector | TextForm::AngleBrackets), false)
@@ -238,7 +238,7 @@ pub(super) fn value_encoding(value: &Value<Text>, line: Line, one_line: bool) ->
         Some(Repeat::ToEnd) => format!("{element}, repeated to the end of the text"),
     };
     let present = match &value.presence {
-        Some(Presence::If(condition)) => {
+        Some(Presence::If(condition, _)) => {
             format!("{repeated}, present when {}", condition.doc())
         }
         Some(Presence::Flag(never, _) | Presence::NextTag(never)) => match *never {},

@@ -9,7 +9,7 @@ use super::lines::{has_elements, is_nested, mark_local, marks_local, Line};
 use crate::ast::Container;
 use crate::attr::TextForm;
 use crate::expand::context::{
-    self, nested_context, place_of, places, resolved_place, resolved_value, Side,
+    self, condition_places, nested_context, resolved_place, resolved_value, Side,
 };
 use crate::expand::names::count_local;
 use crate::expand::paths::Runtime;
@@ -155,12 +155,7 @@ pub(super) fn write_token_field(rt: &Runtime, plan: &TextPlan, line: Line) -> To
     }
 }
 
-pub(super) fn write_field(
-    rt: &Runtime,
-    container: &Container,
-    plan: &TextPlan,
-    line: Line,
-) -> TokenStream {
+pub(super) fn write_field(rt: &Runtime, plan: &TextPlan, line: Line) -> TokenStream {
     let name = plan.field.ident;
     let label = str_lit(&name.to_string());
     let ty = plan.field.ty;
@@ -185,7 +180,7 @@ pub(super) fn write_field(
                 |name| resolved_place(name, Side::Write),
             );
             let marks = (plan.check.is_some() && has_elements(plan)).then(|| marks_local(name));
-            let write = write_value(rt, container, value, &quote!(&self.#name), marks.as_ref());
+            let write = write_value(rt, value, &quote!(&self.#name), marks.as_ref());
             quote! {
                 {
                     let __element_context = #nested;
@@ -202,7 +197,6 @@ pub(super) fn write_field(
 /// field's value.
 pub(super) fn write_value(
     rt: &Runtime,
-    container: &Container,
     value: &Value<Text>,
     value_ref: &TokenStream,
     marks: Option<&syn::Ident>,
@@ -241,10 +235,10 @@ pub(super) fn write_value(
         }
     };
     match &value.presence {
-        Some(Presence::If(condition)) => {
+        Some(Presence::If(condition, names)) => {
             let check = condition.check_tokens(
                 rt,
-                places(container, Side::Write),
+                &condition_places(names, Side::Write),
                 quote!((#value_ref).is_some()),
             );
             let present = write(&quote!(__v));
@@ -292,10 +286,10 @@ pub(super) fn write_one_line_field(rt: &Runtime, plan: &TextPlan) -> TokenStream
             quote!(#rt::write_keywords(__writer, #words))
         }
         Codec::Value(value) => match &value.presence {
-            Some(Presence::If(condition)) => {
+            Some(Presence::If(condition, names)) => {
                 let check = condition.check_tokens(
                     rt,
-                    |name| place_of(name, false, Side::Write),
+                    &condition_places(names, Side::Write),
                     quote!(self.#name.is_some()),
                 );
                 let tokens = write_value_tokens(rt, value, &quote!(__writer), &quote!(__v));
