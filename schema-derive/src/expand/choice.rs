@@ -14,11 +14,11 @@ use super::tokens::str_lit;
 use crate::ast::{ChoiceEnum, ChoiceVariant};
 use crate::attr::{ByteOrder, ContextParam};
 use crate::check_context::Pass;
-use crate::check_enum::{self, Choice, Chooser, Pick};
+use crate::plan::choice::{self, Choice, Chooser, Pick};
 
 pub fn derive(choice: &ChoiceEnum, root: Root) -> syn::Result<TokenStream> {
     let rt = Runtime::new(choice.attrs.krate.as_ref().map(|krate| &krate.value), root);
-    let (kind, picks) = match check_enum::plan(choice)? {
+    let (kind, picks) = match choice::plan(choice)? {
         (Choice::Keywords, picks) => return Ok(super::keywords::derive(&rt, choice, &picks)),
         (Choice::By(chooser), picks) => (chooser, picks),
     };

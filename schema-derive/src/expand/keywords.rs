@@ -13,7 +13,7 @@ use super::tests::{test_module, Check};
 use super::text::one_line_text_impls;
 use super::tokens::str_lit;
 use crate::ast::ChoiceEnum;
-use crate::check_enum::Pick;
+use crate::plan::choice::Pick;
 
 pub fn derive(rt: &Runtime, choice: &ChoiceEnum, picks: &[Pick]) -> TokenStream {
     let ident = choice.ident;

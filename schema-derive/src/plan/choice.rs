@@ -1,4 +1,6 @@
-//! Validation of enums chosen by a tag, by a context value or by keywords.
+//! Validation and lowering of enums chosen by a tag, by a context value or
+//! by keywords, beside the structs' (their messages shared through
+//! `crate::messages`).
 
 use syn::{Expr, Ident, LitStr, Type};
 

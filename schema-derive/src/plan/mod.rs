@@ -8,6 +8,8 @@
 //! has holds [`Never`] there, so a back end has no arm for it. Every
 //! mistake is collected, spanned.
 
+pub mod choice;
+
 use proc_macro2::Span;
 use syn::{Ident, LitByteStr, LitInt, LitStr, Path, Type};
 
