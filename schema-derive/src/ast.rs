@@ -3,7 +3,6 @@
 use syn::{Data, DeriveInput, Fields, GenericArgument, Ident, PathArguments, Type, Visibility};
 
 use crate::attr;
-use crate::messages;
 
 pub struct Container<'a> {
     pub ident: &'a Ident,
@@ -19,6 +18,8 @@ pub struct Container<'a> {
 /// chooses the variant.
 pub struct FormEnum<'a> {
     pub ident: &'a Ident,
+    /// The enum's own attributes (`plan::forms` refuses those it takes not).
+    pub attrs: attr::Container,
     /// `crate = "path"`: where the runtime is, when not at `::formats`.
     pub krate: Option<syn::Path>,
     pub doc: String,
@@ -158,28 +159,13 @@ impl<'a> Container<'a> {
 }
 
 impl<'a> FormEnum<'a> {
+    /// The enum as written; `plan::forms::check` validates it.
     pub fn from_input(input: &'a DeriveInput) -> syn::Result<Self> {
         let data = enum_data(input)?;
         let mut errors = Errors::default();
-        let attrs = errors.take(attr::Container::parse(&input.attrs));
-        if let Some(attrs) = &attrs {
-            let stray = attrs
-                .form
-                .as_ref()
-                .or(attrs.chunk.as_ref())
-                .map(|frame| frame.span)
-                .or(attrs.byte_order.as_ref().map(|order| order.span));
-            if let Some(span) = stray {
-                errors.push(syn::Error::new(
-                    span,
-                    "an enum of IFF elements takes no `form`, `chunk` or byte order: each \
-                     variant is a form or chunk with its own",
-                ));
-            }
-            if let Some(check) = &attrs.check {
-                errors.push(syn::Error::new(check.span, messages::TYPE_CHECK_ON_AN_ENUM));
-            }
-        }
+        let attrs = errors
+            .take(attr::Container::parse(&input.attrs))
+            .unwrap_or_default();
         if data.variants.is_empty() {
             errors.push(syn::Error::new_spanned(
                 &input.ident,
@@ -187,52 +173,19 @@ impl<'a> FormEnum<'a> {
             ));
         }
         let params: Vec<attr::ContextParam> = attrs
+            .context
             .as_ref()
-            .and_then(|attrs| attrs.context.as_ref())
             .map_or_else(Vec::new, |context| context.value.clone());
         let variants: Vec<Variant> = data
             .variants
             .iter()
             .filter_map(|variant| errors.take(Variant::from_variant(variant)))
             .collect();
-        for name in variants
-            .iter()
-            .flat_map(|variant| &variant.pass)
-            .filter_map(|arg| arg.value.name())
-        {
-            if !params.iter().any(|param| &param.ident == name) {
-                errors.push(syn::Error::new(
-                    name.span(),
-                    format!(
-                        "a variant of an enum of IFF elements passes constants or the enum's own \
-                         context parameters; `{name}` is none of its parameters"
-                    ),
-                ));
-            }
-        }
-        for param in &params {
-            let passed = variants
-                .iter()
-                .flat_map(|variant| &variant.pass)
-                .any(|arg| arg.value.name() == Some(&param.ident));
-            if !passed {
-                errors.push(syn::Error::new(
-                    param.ident.span(),
-                    messages::unused_param(
-                        &param.ident,
-                        &format!(
-                            "an enum of IFF elements passes its parameters to its variants' \
-                             values (`context({})` on a variant)",
-                            param.ident
-                        ),
-                    ),
-                ));
-            }
-        }
         errors.finish()?;
         Ok(FormEnum {
             ident: &input.ident,
-            krate: attrs.and_then(|attrs| attrs.krate).map(|krate| krate.value),
+            krate: attrs.krate.as_ref().map(|krate| krate.value.clone()),
+            attrs,
             doc: doc_comment(&input.attrs),
             params,
             variants,

@@ -40,6 +40,7 @@ pub fn derive(input: &DeriveInput, root: Root) -> syn::Result<TokenStream> {
             return choice::derive(&ChoiceEnum::from_input(input)?, root);
         }
         let form_enum = FormEnum::from_input(input)?;
+        plan::forms::check(&form_enum)?;
         let rt = Runtime::new(form_enum.krate.as_ref(), root);
         let impls = forms::form_enum_impls(&rt, &form_enum);
         let context = context::context_items(&rt, form_enum.ident, &input.vis, &form_enum.params);

@@ -9,6 +9,7 @@
 //! mistake is collected, spanned.
 
 pub mod choice;
+pub mod forms;
 
 use proc_macro2::Span;
 use syn::{Ident, LitByteStr, LitInt, LitStr, Path, Type};
