@@ -15,7 +15,8 @@ use crate::rig::Rig;
 pub use crate::schema::json::JsonError;
 use crate::schema::text::TextSchema;
 use crate::schema::{
-    json, BinarySchema, Endian, Error, ErrorKind, HasContext, Layout, SizeOutput, TypeLayout,
+    json, BinarySchema, Endian, Error, ErrorKind, HasContext, Layout, SizeOutput, TextLayout,
+    TypeLayout,
 };
 
 /// Binary files compare by byte offset; text files by line.
@@ -97,7 +98,7 @@ impl Format {
     where
         T: TextSchema
             + HasContext<Context = ()>
-            + Layout
+            + TextLayout
             + Serialize
             + DeserializeOwned
             + Describe
@@ -108,7 +109,7 @@ impl Format {
             encoding: Encoding::Text,
             decode: decode_text::<T>,
             from_json: text_from_json::<T>,
-            layout: T::LAYOUT,
+            layout: T::TEXT_LAYOUT,
         };
         codec.registered(name, title, extensions, sniff)
     }
@@ -394,38 +395,13 @@ where
     Ok(Wrapped::<T, AsText>::boxed(json::from_str::<T>(json)?))
 }
 
-/// `Conversion::convert` from `S` to a binary `T`.
-pub fn convert_to_binary<S, T>(source: &dyn Any) -> Option<Box<dyn Document>>
-where
-    S: 'static,
-    T: for<'a> From<&'a S>
-        + BinarySchema
-        + HasContext<Context = ()>
-        + Serialize
-        + Describe
-        + Rig
-        + 'static,
-{
-    source
-        .downcast_ref::<S>()
-        .map(|source| binary_document(T::from(source)))
-}
-
-/// `Conversion::convert` from `S` to a text `T`.
-pub fn convert_to_text<S, T>(source: &dyn Any) -> Option<Box<dyn Document>>
-where
-    S: 'static,
-    T: for<'a> From<&'a S>
-        + TextSchema
-        + HasContext<Context = ()>
-        + Serialize
-        + Describe
-        + Rig
-        + 'static,
-{
-    source
-        .downcast_ref::<S>()
-        .map(|source| text_document(T::from(source)))
+/// `Conversion::convert` for a conversion from `S`: `convert`'s document,
+/// or `None` when the source is not an `S`.
+pub fn converted<S: 'static>(
+    source: &dyn Any,
+    convert: impl FnOnce(&S) -> Box<dyn Document>,
+) -> Option<Box<dyn Document>> {
+    source.downcast_ref::<S>().map(convert)
 }
 
 /// `Format::decode` for a binary schema type.

@@ -18,6 +18,8 @@ pub struct Container<'a> {
 /// chooses the variant.
 pub struct FormEnum<'a> {
     pub ident: &'a Ident,
+    /// The enum's own attributes (`plan::forms` refuses those it takes not).
+    pub attrs: attr::Container,
     /// `crate = "path"`: where the runtime is, when not at `::formats`.
     pub krate: Option<syn::Path>,
     pub doc: String,
@@ -70,8 +72,20 @@ pub struct Field<'a> {
     pub doc: String,
 }
 
+/// A struct as each of its encodings sees it.
+pub enum Views<'a> {
+    Binary(Container<'a>),
+    Text(Container<'a>),
+    /// A type with both encodings (`#[schema(binary(little), text)]`).
+    Both {
+        binary: Box<Container<'a>>,
+        text: Box<Container<'a>>,
+    },
+}
+
 impl<'a> Container<'a> {
-    pub fn from_input(input: &'a DeriveInput) -> syn::Result<Self> {
+    /// The struct's views, its attributes parsed once.
+    pub fn views(input: &'a DeriveInput) -> syn::Result<Views<'a>> {
         let Data::Struct(data) = &input.data else {
             return Err(syn::Error::new_spanned(
                 &input.ident,
@@ -94,57 +108,64 @@ impl<'a> Container<'a> {
         let attrs = errors
             .take(attr::Container::parse(&input.attrs))
             .unwrap_or_default();
-        let fields = named
+        let encodings = attrs.encodings();
+        let fields: Vec<_> = named
             .named
             .iter()
             .filter_map(|field| {
                 let ident = field.ident.as_ref()?;
-                let attrs = errors.take(attr::Field::parse(&field.attrs))?;
-                Some(Field {
-                    ident,
-                    ty: &field.ty,
-                    attrs,
-                    doc: doc_comment(&field.attrs),
-                })
+                let views = errors.take(attr::Field::parse(&field.attrs, encodings))?;
+                Some((ident, field, views))
             })
             .collect();
         errors.finish()?;
-        Ok(Container {
+        let mut binary_fields = Vec::new();
+        let mut text_fields = Vec::new();
+        for (ident, field, views) in fields {
+            let doc = doc_comment(&field.attrs);
+            binary_fields.push(Field {
+                ident,
+                ty: &field.ty,
+                attrs: views.binary,
+                doc: doc.clone(),
+            });
+            text_fields.push(Field {
+                ident,
+                ty: &field.ty,
+                attrs: views.text,
+                doc,
+            });
+        }
+        let view = |kind: attr::Kind, fields: Vec<Field<'a>>| Container {
             ident: &input.ident,
             vis: &input.vis,
-            attrs,
+            attrs: attrs.view(kind),
             doc: doc_comment(&input.attrs),
             fields,
+        };
+        Ok(match encodings {
+            attr::Encodings::One(attr::Kind::Binary) => {
+                Views::Binary(view(attr::Kind::Binary, binary_fields))
+            }
+            attr::Encodings::One(attr::Kind::Text) => {
+                Views::Text(view(attr::Kind::Text, text_fields))
+            }
+            attr::Encodings::Both => Views::Both {
+                binary: Box::new(view(attr::Kind::Binary, binary_fields)),
+                text: Box::new(view(attr::Kind::Text, text_fields)),
+            },
         })
     }
 }
 
 impl<'a> FormEnum<'a> {
+    /// The enum as written; `plan::forms::check` validates it.
     pub fn from_input(input: &'a DeriveInput) -> syn::Result<Self> {
         let data = enum_data(input)?;
         let mut errors = Errors::default();
-        let attrs = errors.take(attr::Container::parse(&input.attrs));
-        if let Some(attrs) = &attrs {
-            let stray = attrs
-                .form
-                .as_ref()
-                .or(attrs.chunk.as_ref())
-                .map(|frame| frame.span)
-                .or(attrs.byte_order.as_ref().map(|order| order.span));
-            if let Some(span) = stray {
-                errors.push(syn::Error::new(
-                    span,
-                    "an enum of IFF elements takes no `form`, `chunk` or byte order: each \
-                     variant is a form or chunk with its own",
-                ));
-            }
-            if let Some(check) = &attrs.check {
-                errors.push(syn::Error::new(
-                    check.span,
-                    "a type's `check` applies to structs: check the variants' values instead",
-                ));
-            }
-        }
+        let attrs = errors
+            .take(attr::Container::parse(&input.attrs))
+            .unwrap_or_default();
         if data.variants.is_empty() {
             errors.push(syn::Error::new_spanned(
                 &input.ident,
@@ -152,49 +173,19 @@ impl<'a> FormEnum<'a> {
             ));
         }
         let params: Vec<attr::ContextParam> = attrs
+            .context
             .as_ref()
-            .and_then(|attrs| attrs.context.as_ref())
             .map_or_else(Vec::new, |context| context.value.clone());
         let variants: Vec<Variant> = data
             .variants
             .iter()
             .filter_map(|variant| errors.take(Variant::from_variant(variant)))
             .collect();
-        for name in variants
-            .iter()
-            .flat_map(|variant| &variant.pass)
-            .filter_map(|arg| arg.value.name())
-        {
-            if !params.iter().any(|param| &param.ident == name) {
-                errors.push(syn::Error::new(
-                    name.span(),
-                    format!(
-                        "a variant of an enum of IFF elements passes constants or the enum's own \
-                         context parameters; `{name}` is none of its parameters"
-                    ),
-                ));
-            }
-        }
-        for param in &params {
-            let passed = variants
-                .iter()
-                .flat_map(|variant| &variant.pass)
-                .any(|arg| arg.value.name() == Some(&param.ident));
-            if !passed {
-                errors.push(syn::Error::new(
-                    param.ident.span(),
-                    format!(
-                        "context parameter `{}` is never used: an enum of IFF elements passes its \
-                         parameters to its variants' values (`context({})` on a variant)",
-                        param.ident, param.ident
-                    ),
-                ));
-            }
-        }
         errors.finish()?;
         Ok(FormEnum {
             ident: &input.ident,
-            krate: attrs.and_then(|attrs| attrs.krate).map(|krate| krate.value),
+            krate: attrs.krate.as_ref().map(|krate| krate.value.clone()),
+            attrs,
             doc: doc_comment(&input.attrs),
             params,
             variants,
@@ -217,6 +208,12 @@ impl<'a> ChoiceEnum<'a> {
         let attrs = errors
             .take(attr::Container::parse(&input.attrs))
             .unwrap_or_default();
+        if let (true, Some(binary)) = (attrs.is_twin(), attrs.binary) {
+            errors.push(syn::Error::new(
+                binary,
+                "an enum has one encoding: one type with both applies to structs",
+            ));
+        }
         if data.variants.is_empty() {
             errors.push(syn::Error::new_spanned(
                 &input.ident,

@@ -36,8 +36,11 @@ impl ByteOrder {
     }
 }
 
-#[derive(Default)]
+#[derive(Default, Clone)]
 pub struct Container {
+    /// `binary(...)`: the attributes only the binary encoding has, beside
+    /// `text`, on a type with both encodings.
+    pub binary: Option<Span>,
     pub byte_order: Option<Spanned<ByteOrder>>,
     /// The struct is an IFF `FORM` of this type.
     pub form: Option<Spanned<[u8; 4]>>,
@@ -253,99 +256,175 @@ pub struct Field {
 
 const CONTAINER_KEYS: &str =
     "`big`, `little`, `endian`, `form`, `chunk`, `text`, `one_line`, `comments`, \
-     `crate`, `context`, `tag`, `select`, `check`";
+     `crate`, `context`, `tag`, `select`, `check`, `binary(...)`, `text(...)`";
 const FIELD_KEYS: &str =
     "`big`, `little`, `endian`, `pascal`, `null_terminated`, `fixed_width`, `prefix`, `count`, `to_end`, \
      `flag`, `present_if`, `magic`, `with`, `chunk`, `form`, `line`, `comment`, `vector`, `style`, \
-     `angle_brackets`, `none`, `same_line`, `flow`, `check`, `context`";
+     `angle_brackets`, `none`, `same_line`, `flow`, `check`, `context`, `binary(...)`, `text(...)`";
 const VARIANT_KEYS: &str = "`when`, `other`, `keyword`, `context`, `form`, `chunk`";
 
 impl Container {
     pub fn parse(attrs: &[Attribute]) -> syn::Result<Self> {
         let mut container = Container::default();
+        let mut bare = Vec::new();
         for attr in schema_attrs(attrs) {
-            attr.parse_nested_meta(|meta| {
-                let key = key_of(&meta)?;
-                match key.as_str() {
-                    "big" | "little" | "endian" => {
-                        set_byte_order(&mut container.byte_order, &meta, &key)
-                    }
-                    "form" | "chunk" => {
-                        let tag = parse_tag(&meta)?;
-                        let span = meta.path.span();
-                        if container.form.is_some() || container.chunk.is_some() {
-                            return Err(syn::Error::new(
-                                span,
-                                "a type is one `form` or one `chunk`",
-                            ));
-                        }
-                        let slot = if key == "form" {
-                            &mut container.form
-                        } else {
-                            &mut container.chunk
-                        };
-                        *slot = Some(Spanned { value: tag, span });
-                        Ok(())
-                    }
-                    "text" => set_flag(&mut container.text, meta.path.span(), &key),
-                    "one_line" => set_flag(&mut container.one_line, meta.path.span(), &key),
-                    "comments" => set_flag(&mut container.comments, meta.path.span(), &key),
-                    "crate" => {
-                        let span = meta.path.span();
-                        if container.krate.is_some() {
-                            return Err(syn::Error::new(span, "`crate` is given twice"));
-                        }
-                        let path = parse_crate_path(&meta)?;
-                        container.krate = Some(Spanned { value: path, span });
-                        Ok(())
-                    }
-                    "context" => {
-                        let span = meta.path.span();
-                        if container.context.is_some() {
-                            return Err(syn::Error::new(span, "`context` is given twice"));
-                        }
-                        let params = parse_params(&meta)?;
-                        container.context = Some(Spanned {
-                            value: params,
-                            span,
-                        });
-                        Ok(())
-                    }
-                    "tag" => {
-                        let span = meta.path.span();
-                        if container.tag.is_some() {
-                            return Err(syn::Error::new(span, "`tag` is given twice"));
-                        }
-                        let ty: Type = meta.value()?.parse()?;
-                        container.tag = Some(Spanned {
-                            value: Box::new(ty),
-                            span,
-                        });
-                        Ok(())
-                    }
-                    "check" => {
-                        let span = meta.path.span();
-                        if container.check.is_some() {
-                            return Err(syn::Error::new(span, "`check` is given twice"));
-                        }
-                        let check = parse_check(&meta)?;
-                        container.check = Some(Spanned { value: check, span });
-                        Ok(())
-                    }
-                    "select" => {
-                        let span = meta.path.span();
-                        if container.select.is_some() {
-                            return Err(syn::Error::new(span, "`select` is given twice"));
-                        }
-                        let param: Ident = meta.value()?.parse()?;
-                        container.select = Some(Spanned { value: param, span });
-                        Ok(())
-                    }
-                    _ => Err(unknown_key(&meta, &key, CONTAINER_KEYS)),
+            attr.parse_nested_meta(|meta| container.parse_key(&meta, Place::Bare, &mut bare))?;
+        }
+        if container.is_twin() {
+            let mut errors: Option<syn::Error> = None;
+            for (span, key, kind) in bare {
+                let error = syn::Error::new(span, misplaced_on_twin(&key, kind));
+                match &mut errors {
+                    Some(first) => first.combine(error),
+                    None => errors = Some(error),
                 }
-            })?;
+            }
+            if let Some(errors) = errors {
+                return Err(errors);
+            }
         }
         Ok(container)
+    }
+
+    /// Whether the type has both encodings: `text` beside `binary(...)`.
+    pub fn is_twin(&self) -> bool {
+        self.binary.is_some() && self.text.is_some()
+    }
+
+    /// The encodings the type has.
+    pub fn encodings(&self) -> Encodings {
+        match (self.binary.is_some(), self.text.is_some()) {
+            (true, true) => Encodings::Both,
+            (_, true) => Encodings::One(Kind::Text),
+            _ => Encodings::One(Kind::Binary),
+        }
+    }
+
+    /// The attributes one encoding of a type with both sees: the shared
+    /// ones and its own. A type with one encoding keeps every attribute,
+    /// so that one belonging to the other encoding is refused there.
+    pub fn view(&self, kind: Kind) -> Container {
+        let mut view = self.clone();
+        if self.is_twin() {
+            match kind {
+                Kind::Binary => {
+                    view.text = None;
+                    view.one_line = None;
+                    view.comments = None;
+                }
+                Kind::Text => {
+                    view.byte_order = None;
+                    view.form = None;
+                    view.chunk = None;
+                }
+            }
+        }
+        view
+    }
+
+    /// One key, written bare or inside `binary(...)` / `text(...)`; `bare`
+    /// collects the keys of one encoding written bare, refused on a type
+    /// with both.
+    fn parse_key(
+        &mut self,
+        meta: &ParseNestedMeta,
+        place: Place,
+        bare: &mut Vec<(Span, String, Kind)>,
+    ) -> syn::Result<()> {
+        let key = key_of(meta)?;
+        let span = meta.path.span();
+        if let Some(kind) = group_kind(meta, &key, place)? {
+            let slot = match kind {
+                Kind::Binary => &mut self.binary,
+                Kind::Text => &mut self.text,
+            };
+            set_flag(slot, span, &key)?;
+            return meta.parse_nested_meta(|inner| self.parse_key(&inner, Place::In(kind), bare));
+        }
+        if let ("text", Place::In(group)) = (key.as_str(), place) {
+            return Err(syn::Error::new(
+                span,
+                format!(
+                    "`text` says the type has a text encoding: write it outside `{}(...)`",
+                    group.name()
+                ),
+            ));
+        }
+        let class = match key.as_str() {
+            "big" | "little" | "endian" | "form" | "chunk" => Class::Only(Kind::Binary),
+            "one_line" | "comments" => Class::Only(Kind::Text),
+            _ => Class::Shared,
+        };
+        check_placement(span, &key, class, place)?;
+        if let (Place::Bare, Class::Only(kind)) = (place, class) {
+            bare.push((span, key.clone(), kind));
+        }
+        match key.as_str() {
+            "big" | "little" | "endian" => set_byte_order(&mut self.byte_order, meta, &key),
+            "form" | "chunk" => {
+                let tag = parse_tag(meta)?;
+                if self.form.is_some() || self.chunk.is_some() {
+                    return Err(syn::Error::new(span, "a type is one `form` or one `chunk`"));
+                }
+                let slot = if key == "form" {
+                    &mut self.form
+                } else {
+                    &mut self.chunk
+                };
+                *slot = Some(Spanned { value: tag, span });
+                Ok(())
+            }
+            "text" => set_flag(&mut self.text, span, &key),
+            "one_line" => set_flag(&mut self.one_line, span, &key),
+            "comments" => set_flag(&mut self.comments, span, &key),
+            "crate" => {
+                if self.krate.is_some() {
+                    return Err(syn::Error::new(span, "`crate` is given twice"));
+                }
+                let path = parse_crate_path(meta)?;
+                self.krate = Some(Spanned { value: path, span });
+                Ok(())
+            }
+            "context" => {
+                if self.context.is_some() {
+                    return Err(syn::Error::new(span, "`context` is given twice"));
+                }
+                let params = parse_params(meta)?;
+                self.context = Some(Spanned {
+                    value: params,
+                    span,
+                });
+                Ok(())
+            }
+            "tag" => {
+                if self.tag.is_some() {
+                    return Err(syn::Error::new(span, "`tag` is given twice"));
+                }
+                let ty: Type = meta.value()?.parse()?;
+                self.tag = Some(Spanned {
+                    value: Box::new(ty),
+                    span,
+                });
+                Ok(())
+            }
+            "check" => {
+                if self.check.is_some() {
+                    return Err(syn::Error::new(span, "`check` is given twice"));
+                }
+                let check = parse_check(meta)?;
+                self.check = Some(Spanned { value: check, span });
+                Ok(())
+            }
+            "select" => {
+                if self.select.is_some() {
+                    return Err(syn::Error::new(span, "`select` is given twice"));
+                }
+                let param: Ident = meta.value()?.parse()?;
+                self.select = Some(Spanned { value: param, span });
+                Ok(())
+            }
+            _ => Err(unknown_key(meta, &key, CONTAINER_KEYS)),
+        }
     }
 }
 
@@ -463,135 +542,306 @@ fn parse_args(meta: &ParseNestedMeta) -> syn::Result<Vec<ContextArg>> {
 }
 
 impl Field {
-    pub fn parse(attrs: &[Attribute]) -> syn::Result<Self> {
-        let mut field = Field::default();
+    /// The field's attributes as each encoding of its type sees them: on a
+    /// type with both, the shared keys go to both and `binary(...)` /
+    /// `text(...)` to one; on a type with one, everything goes to it.
+    pub fn parse(attrs: &[Attribute], encodings: Encodings) -> syn::Result<FieldViews> {
+        let mut views = FieldViews::default();
         for attr in schema_attrs(attrs) {
-            attr.parse_nested_meta(|meta| {
-                let key = key_of(&meta)?;
-                let span = meta.path.span();
-                match key.as_str() {
-                    "big" | "little" | "endian" => {
-                        set_byte_order(&mut field.byte_order, &meta, &key)
-                    }
-                    "pascal" => set_encoding(
-                        &mut field.encoding,
-                        Encoding::String(StringKind::Pascal),
-                        span,
-                    ),
-                    "null_terminated" => set_encoding(
-                        &mut field.encoding,
-                        Encoding::String(StringKind::NullTerminated),
-                        span,
-                    ),
-                    "fixed_width" => {
-                        let width: LitInt = meta.value()?.parse()?;
-                        width.base10_parse::<u64>()?;
-                        set_encoding(
-                            &mut field.encoding,
-                            Encoding::String(StringKind::FixedWidth(width)),
-                            span,
-                        )
-                    }
-                    // A text count is a decimal number: `prefix` alone.
-                    "prefix" if !meta.input.peek(syn::Token![=]) => {
-                        set_once(&mut field.repeat, Repeat::CountLine, span, "count")
-                    }
-                    "prefix" => {
-                        let ty: Type = meta.value()?.parse()?;
-                        set_once(
-                            &mut field.repeat,
-                            Repeat::Prefix(Box::new(ty)),
-                            span,
-                            "count",
-                        )
-                    }
-                    "count" => {
-                        let ident: Ident = meta.value()?.parse()?;
-                        set_once(&mut field.repeat, Repeat::Count(ident), span, "count")
-                    }
-                    "to_end" => set_once(&mut field.repeat, Repeat::ToEnd, span, "count"),
-                    "context" => {
-                        let args = parse_args(&meta)?;
-                        set_once(&mut field.pass, args, span, "`context`")
-                    }
-                    "flag" => {
-                        let ty: Type = meta.value()?.parse()?;
-                        set_once(
-                            &mut field.presence,
-                            Presence::Flag(Box::new(ty)),
-                            span,
-                            "presence",
-                        )
-                    }
-                    "present_if" => {
-                        let condition: Condition = meta.value()?.parse()?;
-                        set_once(
-                            &mut field.presence,
-                            Presence::If(condition),
-                            span,
-                            "presence",
-                        )
-                    }
-                    "magic" => {
-                        let constant = parse_constant(&meta)?;
-                        set_once(&mut field.magic, constant, span, "magic")
-                    }
-                    "with" => {
-                        let path: Path = meta.value()?.parse()?;
-                        set_once(&mut field.with, path, span, "with")
-                    }
-                    "chunk" | "form" => {
-                        let tag = parse_tag(&meta)?;
-                        if field.chunk.is_some() || field.form.is_some() {
-                            return Err(syn::Error::new(
-                                span,
-                                "a field is in one `chunk` or one `form`",
-                            ));
-                        }
-                        let slot = if key == "chunk" {
-                            &mut field.chunk
-                        } else {
-                            &mut field.form
-                        };
-                        *slot = Some(Spanned { value: tag, span });
-                        Ok(())
-                    }
-                    "line" => {
-                        set_encoding(&mut field.encoding, Encoding::Text(TextForm::Line), span)
-                    }
-                    "comment" => {
-                        set_encoding(&mut field.encoding, Encoding::Text(TextForm::Comment), span)
-                    }
-                    "vector" => {
-                        set_encoding(&mut field.encoding, Encoding::Text(TextForm::Vector), span)
-                    }
-                    "angle_brackets" => set_encoding(
-                        &mut field.encoding,
-                        Encoding::Text(TextForm::AngleBrackets),
-                        span,
-                    ),
-                    "style" => set_flag(&mut field.style, span, &key),
-                    "same_line" => set_flag(&mut field.same_line, span, &key),
-                    "flow" => set_flag(&mut field.flow, span, &key),
-                    "none" => {
-                        let word: LitStr = meta.value()?.parse()?;
-                        set_once(
-                            &mut field.presence,
-                            Presence::NoneWord(word),
-                            span,
-                            "presence",
-                        )
-                    }
-                    "check" => {
-                        let check = parse_check(&meta)?;
-                        set_once(&mut field.check, check, span, "`check`")
-                    }
-                    _ => Err(unknown_key(&meta, &key, FIELD_KEYS)),
-                }
-            })?;
+            attr.parse_nested_meta(|meta| views.parse_key(&meta, Place::Bare, encodings))?;
         }
-        Ok(field)
+        Ok(views)
     }
+}
+
+/// A field's attributes, per encoding.
+#[derive(Default)]
+pub struct FieldViews {
+    pub binary: Field,
+    pub text: Field,
+}
+
+impl FieldViews {
+    fn parse_key(
+        &mut self,
+        meta: &ParseNestedMeta,
+        place: Place,
+        encodings: Encodings,
+    ) -> syn::Result<()> {
+        let key = key_of(meta)?;
+        let span = meta.path.span();
+        if let Some(kind) = group_kind(meta, &key, place)? {
+            if !encodings.has(kind) {
+                return Err(syn::Error::new(
+                    span,
+                    format!(
+                        "`{key}(...)` holds what only the {kind} encoding has, and the type has no \
+                         {kind} encoding",
+                        kind = kind.name()
+                    ),
+                ));
+            }
+            return meta
+                .parse_nested_meta(|inner| self.parse_key(&inner, Place::In(kind), encodings));
+        }
+        let item = FieldKey::parse(meta, &key)?;
+        let class = item.class();
+        check_placement(span, &key, class, place)?;
+        let own = match encodings {
+            Encodings::One(kind) => Some(kind),
+            Encodings::Both => None,
+        };
+        match (place, class, own) {
+            (Place::In(kind), _, _) | (Place::Bare, _, Some(kind)) => {
+                self.view(kind).apply(item, meta, &key)
+            }
+            (Place::Bare, Class::Shared, None) => {
+                self.binary.apply(item.clone(), meta, &key)?;
+                self.text.apply(item, meta, &key)
+            }
+            // On a type with both encodings, `prefix = T` counts the
+            // elements in both: a `T` in binary, a count line in text.
+            (Place::Bare, Class::Only(Kind::Binary), None)
+                if matches!(item, FieldKey::Repeat(Repeat::Prefix(_))) =>
+            {
+                self.binary.apply(item, meta, &key)?;
+                self.text
+                    .apply(FieldKey::Repeat(Repeat::CountLine), meta, &key)
+            }
+            (Place::Bare, Class::Only(Kind::Text), None)
+                if matches!(item, FieldKey::Repeat(Repeat::CountLine)) =>
+            {
+                Err(syn::Error::new(
+                    span,
+                    "on a type with both encodings a count before the elements gives its binary \
+                     integer type, `prefix = u32`; the text writes it as a number",
+                ))
+            }
+            (Place::Bare, Class::Only(kind), None) => {
+                Err(syn::Error::new(span, misplaced_on_twin(&key, kind)))
+            }
+        }
+    }
+
+    fn view(&mut self, kind: Kind) -> &mut Field {
+        match kind {
+            Kind::Binary => &mut self.binary,
+            Kind::Text => &mut self.text,
+        }
+    }
+}
+
+/// One field key, parsed once: a key both encodings share goes to both.
+#[derive(Clone)]
+enum FieldKey {
+    ByteOrder,
+    Encoding(Encoding),
+    Repeat(Repeat),
+    Pass(Vec<ContextArg>),
+    Presence(Presence),
+    Magic(Constant),
+    With(Path),
+    Frame([u8; 4]),
+    Style,
+    SameLine,
+    Flow,
+    Check(Check),
+}
+
+impl FieldKey {
+    fn parse(meta: &ParseNestedMeta, key: &str) -> syn::Result<Self> {
+        Ok(match key {
+            // Parsed where it is set, which names the conflicting order.
+            "big" | "little" | "endian" => FieldKey::ByteOrder,
+            "pascal" => FieldKey::Encoding(Encoding::String(StringKind::Pascal)),
+            "null_terminated" => FieldKey::Encoding(Encoding::String(StringKind::NullTerminated)),
+            "fixed_width" => {
+                let width: LitInt = meta.value()?.parse()?;
+                width.base10_parse::<u64>()?;
+                FieldKey::Encoding(Encoding::String(StringKind::FixedWidth(width)))
+            }
+            // A text count is a decimal number: `prefix` alone.
+            "prefix" if !meta.input.peek(syn::Token![=]) => FieldKey::Repeat(Repeat::CountLine),
+            "prefix" => FieldKey::Repeat(Repeat::Prefix(Box::new(meta.value()?.parse()?))),
+            "count" => FieldKey::Repeat(Repeat::Count(meta.value()?.parse()?)),
+            "to_end" => FieldKey::Repeat(Repeat::ToEnd),
+            "context" => FieldKey::Pass(parse_args(meta)?),
+            "flag" => FieldKey::Presence(Presence::Flag(Box::new(meta.value()?.parse()?))),
+            "present_if" => FieldKey::Presence(Presence::If(meta.value()?.parse()?)),
+            "none" => FieldKey::Presence(Presence::NoneWord(meta.value()?.parse()?)),
+            "magic" => FieldKey::Magic(parse_constant(meta)?),
+            "with" => FieldKey::With(meta.value()?.parse()?),
+            "chunk" | "form" => FieldKey::Frame(parse_tag(meta)?),
+            "line" => FieldKey::Encoding(Encoding::Text(TextForm::Line)),
+            "comment" => FieldKey::Encoding(Encoding::Text(TextForm::Comment)),
+            "vector" => FieldKey::Encoding(Encoding::Text(TextForm::Vector)),
+            "angle_brackets" => FieldKey::Encoding(Encoding::Text(TextForm::AngleBrackets)),
+            "style" => FieldKey::Style,
+            "same_line" => FieldKey::SameLine,
+            "flow" => FieldKey::Flow,
+            "check" => FieldKey::Check(parse_check(meta)?),
+            _ => return Err(unknown_key(meta, key, FIELD_KEYS)),
+        })
+    }
+
+    /// Which encodings the key means something in.
+    fn class(&self) -> Class {
+        match self {
+            FieldKey::ByteOrder
+            | FieldKey::Encoding(Encoding::String(_))
+            | FieldKey::Repeat(Repeat::Prefix(_))
+            | FieldKey::Presence(Presence::Flag(_))
+            | FieldKey::With(_)
+            | FieldKey::Frame(_) => Class::Only(Kind::Binary),
+            FieldKey::Magic(Constant::Text(_)) => Class::Only(Kind::Text),
+            FieldKey::Magic(_) => Class::Only(Kind::Binary),
+            FieldKey::Encoding(Encoding::Text(_))
+            | FieldKey::Repeat(Repeat::CountLine)
+            | FieldKey::Presence(Presence::NoneWord(_))
+            | FieldKey::Style
+            | FieldKey::SameLine
+            | FieldKey::Flow => Class::Only(Kind::Text),
+            FieldKey::Repeat(Repeat::Count(_) | Repeat::ToEnd)
+            | FieldKey::Presence(Presence::If(_) | Presence::NextTag)
+            | FieldKey::Pass(_)
+            | FieldKey::Check(_) => Class::Shared,
+        }
+    }
+}
+
+impl Field {
+    /// Sets what `item` (the key `key`, parsed from `meta`) says.
+    fn apply(&mut self, item: FieldKey, meta: &ParseNestedMeta, key: &str) -> syn::Result<()> {
+        let span = meta.path.span();
+        match item {
+            FieldKey::ByteOrder => set_byte_order(&mut self.byte_order, meta, key),
+            FieldKey::Encoding(encoding) => set_encoding(&mut self.encoding, encoding, span),
+            FieldKey::Repeat(repeat) => set_once(&mut self.repeat, repeat, span, "count"),
+            FieldKey::Pass(args) => set_once(&mut self.pass, args, span, "`context`"),
+            FieldKey::Presence(presence) => {
+                set_once(&mut self.presence, presence, span, "presence")
+            }
+            FieldKey::Magic(constant) => set_once(&mut self.magic, constant, span, "magic"),
+            FieldKey::With(path) => set_once(&mut self.with, path, span, "with"),
+            FieldKey::Frame(tag) => {
+                if self.chunk.is_some() || self.form.is_some() {
+                    return Err(syn::Error::new(
+                        span,
+                        "a field is in one `chunk` or one `form`",
+                    ));
+                }
+                let slot = if key == "chunk" {
+                    &mut self.chunk
+                } else {
+                    &mut self.form
+                };
+                *slot = Some(Spanned { value: tag, span });
+                Ok(())
+            }
+            FieldKey::Style => set_flag(&mut self.style, span, key),
+            FieldKey::SameLine => set_flag(&mut self.same_line, span, key),
+            FieldKey::Flow => set_flag(&mut self.flow, span, key),
+            FieldKey::Check(check) => set_once(&mut self.check, check, span, "`check`"),
+        }
+    }
+}
+
+/// One of a type's two encodings.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    Binary,
+    Text,
+}
+
+impl Kind {
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Binary => "binary",
+            Kind::Text => "text",
+        }
+    }
+}
+
+/// The encodings a type has.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Encodings {
+    One(Kind),
+    /// `text` beside `binary(...)`: one set of types, two encodings.
+    Both,
+}
+
+impl Encodings {
+    pub fn has(self, kind: Kind) -> bool {
+        match self {
+            Encodings::One(own) => own == kind,
+            Encodings::Both => true,
+        }
+    }
+}
+
+/// Where a key is written: bare, or inside `binary(...)` / `text(...)`.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Place {
+    Bare,
+    In(Kind),
+}
+
+/// Which encodings a key means something in.
+#[derive(Clone, Copy)]
+enum Class {
+    /// The same in both (`present_if`, `context`, `check`, counts).
+    Shared,
+    Only(Kind),
+}
+
+/// `binary(...)` or `text(...)` written bare opens a group of that
+/// encoding's keys; groups do not nest.
+fn group_kind(meta: &ParseNestedMeta, key: &str, place: Place) -> syn::Result<Option<Kind>> {
+    let kind = match key {
+        "binary" => Kind::Binary,
+        "text" if meta.input.peek(syn::token::Paren) => Kind::Text,
+        _ => return Ok(None),
+    };
+    match place {
+        Place::Bare if meta.input.peek(syn::token::Paren) => Ok(Some(kind)),
+        Place::Bare => Err(meta.error(
+            "`binary` holds what only the binary encoding has: `binary(little)`, \
+             `binary(pascal)`",
+        )),
+        Place::In(outer) => Err(meta.error(format!(
+            "`{key}(...)` inside `{}(...)`: write each encoding's group on its own",
+            outer.name()
+        ))),
+    }
+}
+
+/// A key of one encoding inside the other's group, or a shared key inside
+/// a group, is refused at the key.
+fn check_placement(span: Span, key: &str, class: Class, place: Place) -> syn::Result<()> {
+    let Place::In(group) = place else {
+        return Ok(());
+    };
+    let message = match class {
+        Class::Shared => format!(
+            "`{key}` means the same in both encodings: write it outside `{}(...)`",
+            group.name()
+        ),
+        Class::Only(kind) if kind != group => format!(
+            "`{key}` is a {kind} attribute: write it in `{kind}(...)`",
+            kind = kind.name()
+        ),
+        Class::Only(_) => return Ok(()),
+    };
+    Err(syn::Error::new(span, message))
+}
+
+/// The refusal of a key of one encoding written bare on a type with both.
+fn misplaced_on_twin(key: &str, kind: Kind) -> String {
+    format!(
+        "on a type with both encodings, `{key}` is said of the {kind} one alone: write it in \
+         `{kind}(...)`",
+        kind = kind.name()
+    )
 }
 
 fn schema_attrs(attrs: &[Attribute]) -> impl Iterator<Item = &Attribute> {
@@ -767,42 +1017,4 @@ fn parse_constant(meta: &ParseNestedMeta) -> syn::Result<Constant> {
         ));
     }
     Ok(Constant::Int(int))
-}
-
-impl quote::ToTokens for Constant {
-    fn to_tokens(&self, tokens: &mut proc_macro2::TokenStream) {
-        match self {
-            Constant::Int(int) => int.to_tokens(tokens),
-            Constant::Bytes(bytes) => bytes.to_tokens(tokens),
-            Constant::Text(text) => text.to_tokens(tokens),
-        }
-    }
-}
-
-impl Constant {
-    /// The constant as the layout docs show it: digits, or the bytes or
-    /// words it stands for.
-    pub fn shown(&self) -> String {
-        match self {
-            Constant::Int(int) => int.base10_digits().to_owned(),
-            Constant::Bytes(bytes) => String::from_utf8_lossy(&bytes.value())
-                .escape_default()
-                .to_string(),
-            Constant::Text(text) => text.value(),
-        }
-    }
-
-    /// The constant's width in bytes, in a binary layout.
-    pub fn size(&self) -> u64 {
-        match self {
-            Constant::Bytes(bytes) => bytes.value().len() as u64,
-            Constant::Text(text) => text.value().len() as u64,
-            Constant::Int(int) => match int.suffix() {
-                "u8" | "i8" => 1,
-                "u16" | "i16" => 2,
-                "u32" | "i32" => 4,
-                _ => 8,
-            },
-        }
-    }
 }

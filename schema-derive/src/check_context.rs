@@ -1,10 +1,11 @@
 //! Context: the parameters a type declares, the names its attributes use
 //! (an earlier field or a parameter), and the values it passes on.
 
-use syn::Ident;
+use syn::{Ident, Type};
 
 use crate::ast::{is_named, Container, Errors, Field};
 use crate::attr::{ByteOrder, Check, ContextArg, ContextParam, ContextValue, Presence, Repeat};
+use crate::messages;
 
 /// Where a name used in an attribute (`count = n`, `present_if = f`,
 /// `context(p = v)`) finds its value.
@@ -55,18 +56,77 @@ pub fn resolve(container: &Container, index: usize, name: &Ident) -> syn::Result
     }
 }
 
-/// The values a `check` on field `index` is given, each resolved.
-pub fn resolve_check(container: &Container, index: usize, check: &Check) -> syn::Result<()> {
-    let mut errors = Errors::default();
-    for arg in &check.args {
-        errors.take(resolve(container, index, arg));
+/// A field's `check = path(args)`, its arguments resolved once.
+#[derive(Clone)]
+pub struct FieldCheck {
+    pub path: syn::Path,
+    pub args: Vec<CheckArg>,
+}
+
+/// A value a check is given, resolved: where it is, and its type.
+#[derive(Clone)]
+pub enum CheckArg {
+    /// An earlier field, of this type.
+    Field(Ident, Type),
+    /// An earlier `Count<_>` field: the count it holds, as a `usize`.
+    Count(Ident),
+    /// One of the type's context parameters, of this type.
+    Param(Ident, Type),
+}
+
+impl CheckArg {
+    pub fn ident(&self) -> &Ident {
+        match self {
+            CheckArg::Field(ident, _) | CheckArg::Count(ident) | CheckArg::Param(ident, _) => ident,
+        }
     }
-    errors.finish()
+}
+
+/// The `check` on field `index`, each value it is given resolved.
+pub fn resolve_check(
+    container: &Container,
+    index: usize,
+    check: &Check,
+) -> syn::Result<FieldCheck> {
+    let mut errors = Errors::default();
+    let mut args = Vec::new();
+    for arg in &check.args {
+        let Some(source) = errors.take(resolve(container, index, arg)) else {
+            continue;
+        };
+        let param = params(container).iter().find(|param| &param.ident == arg);
+        let field = container.fields.iter().find(|field| field.ident == arg);
+        match (source, param, field) {
+            (Source::Context, Some(param), _) => {
+                args.push(CheckArg::Param(arg.clone(), param.ty.clone()));
+            }
+            (Source::Field, _, Some(field)) if is_named(field.ty, "Count") => {
+                args.push(CheckArg::Count(arg.clone()));
+            }
+            (Source::Field, _, Some(field)) => {
+                args.push(CheckArg::Field(arg.clone(), field.ty.clone()));
+            }
+            _ => errors.push(syn::Error::new(
+                arg.span(),
+                format!("no field or context parameter named `{arg}` in this struct"),
+            )),
+        }
+    }
+    errors.finish()?;
+    Ok(FieldCheck {
+        path: check.path.clone(),
+        args,
+    })
 }
 
 /// The values field `index` passes to its type's context, each resolved.
-pub fn check_args(container: &Container, index: usize, args: &[ContextArg]) -> syn::Result<()> {
+pub fn check_args(
+    container: &Container,
+    index: usize,
+    args: &[ContextArg],
+) -> syn::Result<Vec<Pass>> {
     let mut errors = Errors::default();
+    let mut passes = Vec::new();
     for (position, arg) in args.iter().enumerate() {
         if args[..position]
             .iter()
@@ -80,11 +140,113 @@ pub fn check_args(container: &Container, index: usize, args: &[ContextArg]) -> s
         // A constant is checked by the compiler, against the parameter's
         // type; a `Count<_>` field passes the count it reads (or the writer
         // derives), as the parameter's integer type.
-        if let Some(value) = arg.value.name() {
-            errors.take(resolve(container, index, value));
+        let value = match &arg.value {
+            ContextValue::Name(name) => errors
+                .take(resolved(container, index, name))
+                .map(PassValue::Name),
+            ContextValue::Len(list) => errors
+                .take(resolved(container, index, list))
+                .map(PassValue::Len),
+            ContextValue::Constant(constant) => Some(PassValue::Constant(constant.clone())),
+        };
+        if let Some(value) = value {
+            passes.push(Pass {
+                param: arg.param.clone(),
+                value,
+            });
         }
     }
-    errors.finish()
+    errors.finish()?;
+    Ok(passes)
+}
+
+/// A name field `index` uses, resolved: an earlier field (maybe a
+/// `Count<_>`) or a context parameter.
+pub fn resolved(container: &Container, index: usize, name: &Ident) -> syn::Result<Resolved> {
+    let held = match resolve(container, index, name)? {
+        Source::Context => Held::Param,
+        Source::Field if is_count_field(container, name) => Held::Count,
+        Source::Field => Held::Field,
+    };
+    Ok(Resolved {
+        ident: name.clone(),
+        held,
+    })
+}
+
+/// Whether `name` is one of the type's `Count<_>` fields.
+fn is_count_field(container: &Container, name: &Ident) -> bool {
+    container
+        .fields
+        .iter()
+        .any(|field| field.ident == name && is_named(field.ty, "Count"))
+}
+
+/// Where a name's value is held, resolved once.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Held {
+    /// An earlier field.
+    Field,
+    /// An earlier `Count<_>` field: the count it reads or the writer derives.
+    Count,
+    /// One of the type's context parameters.
+    Param,
+}
+
+/// A name an attribute uses, resolved.
+#[derive(Clone)]
+pub struct Resolved {
+    pub ident: Ident,
+    pub held: Held,
+}
+
+/// A value passed to a nested type's context parameter `param`.
+#[derive(Clone)]
+pub struct Pass {
+    pub param: Ident,
+    pub value: PassValue,
+}
+
+/// What a [`Pass`] passes: a name's value, a list's length, or a constant.
+#[derive(Clone)]
+pub enum PassValue {
+    Name(Resolved),
+    Len(Resolved),
+    Constant(Box<syn::Expr>),
+}
+
+impl Pass {
+    /// An enum variant's passes: each name is one of the enum's own
+    /// parameters (the enum's validation sees to it).
+    pub fn of_enum(args: &[ContextArg]) -> Vec<Pass> {
+        let param = |name: &Ident| Resolved {
+            ident: name.clone(),
+            held: Held::Param,
+        };
+        args.iter()
+            .map(|arg| Pass {
+                param: arg.param.clone(),
+                value: match &arg.value {
+                    ContextValue::Name(name) => PassValue::Name(param(name)),
+                    ContextValue::Len(list) => PassValue::Len(param(list)),
+                    ContextValue::Constant(constant) => PassValue::Constant(constant.clone()),
+                },
+            })
+            .collect()
+    }
+}
+
+impl std::fmt::Display for PassValue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PassValue::Name(name) => write!(f, "{}", name.ident),
+            PassValue::Len(list) => write!(f, "len({})", list.ident),
+            PassValue::Constant(constant) => {
+                let text = quote::ToTokens::to_token_stream(constant).to_string();
+                f.write_str(&text.replace(" :: ", "::"))
+            }
+        }
+    }
 }
 
 /// Parameters must not share a name with a field, and each must be used.
@@ -125,10 +287,10 @@ pub fn check_params(container: &Container) -> syn::Result<()> {
         {
             errors.push(syn::Error::new(
                 param.ident.span(),
-                format!(
-                    "context parameter `{}` is never used: name it in `count`, `present_if`, \
-                     a `check`, `endian` or a field's `context(...)`",
-                    param.ident
+                messages::unused_param(
+                    &param.ident,
+                    "name it in `count`, `present_if`, a `check`, `endian` or a field's \
+                     `context(...)`",
                 ),
             ));
         }

@@ -51,19 +51,20 @@ impl Condition {
         }
     }
 
-    /// A `bool` expression evaluating the condition, each name's value
-    /// found by `place` (a field's local, `self.name`, or the context's).
-    /// Values are cloned into locals of their names, so the expression
-    /// reads them as written (`version >= 300`, `mode == Mode::Bones`).
-    pub fn tokens(&self, rt: &impl ToTokens, place: impl Fn(&Ident) -> TokenStream) -> TokenStream {
-        if let Some(flag) = self.flag() {
-            let place = place(flag);
+    /// A `bool` expression evaluating the condition, given where the
+    /// value of each of its names is (`places`, in the order of `names`:
+    /// a field's local, `self.name`, or the context's). Values are cloned
+    /// into locals of their names, so the expression reads them as written
+    /// (`version >= 300`, `mode == Mode::Bones`).
+    pub fn tokens(&self, rt: &impl ToTokens, places: &[TokenStream]) -> TokenStream {
+        if let (Some(_), Some(place)) = (self.flag(), places.first()) {
             return quote!(#rt::FlagInt::is_set(#place));
         }
-        let bindings = self.names.iter().map(|name| {
-            let value = place(name);
-            quote!(let #name = ::core::clone::Clone::clone(&#value);)
-        });
+        let bindings = self
+            .names
+            .iter()
+            .zip(places)
+            .map(|(name, value)| quote!(let #name = ::core::clone::Clone::clone(&#value);));
         let expr = &self.expr;
         quote! {{
             #(#bindings)*
@@ -77,10 +78,10 @@ impl Condition {
     pub fn read(
         &self,
         rt: &impl ToTokens,
-        place: impl Fn(&Ident) -> TokenStream,
+        places: &[TokenStream],
         read: TokenStream,
     ) -> TokenStream {
-        read_when(self.tokens(rt, place), read)
+        read_when(self.tokens(rt, places), read)
     }
 
     /// A `Result<(), Error>` expression: the writer's refusal of a value
@@ -88,10 +89,10 @@ impl Condition {
     pub fn check_tokens(
         &self,
         rt: &impl ToTokens,
-        place: impl Fn(&Ident) -> TokenStream,
+        places: &[TokenStream],
         present: TokenStream,
     ) -> TokenStream {
-        let holds = self.tokens(rt, place);
+        let holds = self.tokens(rt, places);
         match self.flag() {
             Some(flag) => {
                 let label = LitStr::new(&flag.to_string(), flag.span());

@@ -2,18 +2,22 @@
 //! becomes a reader, a writer, layout metadata and round-trip tests.
 //!
 //! Shaped like serde_derive: `ast` and `attr` parse the input into a small
-//! model (`condition` holds a `present_if` expression), `plan` validates
-//! and lowers it once for binary and text layouts alike, with spanned
-//! errors, collecting every mistake, and `expand` emits code against the runtime's hidden module
-//! `::schema::__private` (or `::formats::__private`, through `formats`' re-export); on an error, `expand::fallback` emits the errors
+//! model (`condition` holds a `present_if` expression; a type with both
+//! encodings is two views of it, one per encoding), `plan` validates and
+//! lowers it once into a plan typed by its encoding, every name resolved
+//! (`plan::choice` does the same for enums chosen by a tag, a selector or
+//! keywords; `messages` holds what both say), with spanned errors,
+//! collecting every mistake, and `expand` emits code against the runtime's
+//! hidden module `::schema::__private` (or `::formats::__private`, through
+//! `formats`' re-export); on an error, `expand::fallback` emits the errors
 //! with stand-in impls, so users of the broken type see no more.
 
 mod ast;
 mod attr;
 mod check_context;
-mod check_enum;
 mod condition;
 mod expand;
+mod messages;
 mod plan;
 
 use proc_macro::TokenStream;

@@ -74,7 +74,16 @@ pub struct FieldLayout {
     pub nested: Option<fn() -> TypeLayout>,
 }
 
-/// Implemented by `#[derive(Schema)]`.
+/// Implemented by `#[derive(Schema)]`: the layout of the type's one
+/// encoding, or, for a type with both (`#[schema(binary(little), text)]`),
+/// its binary one.
 pub trait Layout {
     const LAYOUT: TypeLayout;
+}
+
+/// Implemented by `#[derive(Schema)]` for every type with a text encoding:
+/// its text layout. For a text type it is its [`Layout`]; for a type with
+/// both encodings, [`Layout`] is the binary one and this the text one.
+pub trait TextLayout {
+    const TEXT_LAYOUT: TypeLayout;
 }

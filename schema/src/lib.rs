@@ -32,6 +32,7 @@
 //! | `form = "TYPE"` | the struct is an IFF `FORM` of this type |
 //! | `chunk = "TAG"` | the struct is an IFF chunk with this tag, its fields the payload |
 //! | `text`, `one_line` | a text layout (see [`text`]) |
+//! | `binary(little)` beside `text` | both encodings on one type: a binary layout (its `big`/`little`/`endian`, `form`, `chunk` inside `binary(...)`) and a text one (`text(one_line)`, `text(comments)`); see [`reference`](mod@reference#both-encodings-on-one-type) |
 //! | `context(name: Type, ...)` | values the type needs from the type holding it; generates a `<Type>Context` struct with those public fields |
 //! | `crate = "path"` | where the runtime is, when not at `::schema` (for `schema::Schema`) or `::formats` (for `schema::Schema`) |
 //! | `check = path` | once every field is read, `path(&value)` must return `Ok`, else [`Refusal`] is an error at the place it names (a field, then indices and fields inside it: the runtime finds its byte from where the field began and the layout's fixed sizes), else at the value's first byte (or as many bytes on as it says): a rule across fields; the writer checks it too, once every field is written, with the same error |
@@ -55,6 +56,7 @@
 //! | nothing | `Option<T>`, in IFF | the value when the next child begins as it does: the field's chunk or form, or `T` itself (a form, a chunk, an enum of them); nothing at the end of the enclosing form |
 //! | `to_end` | `Vec<`[`RawChunk`]`>` | every child left in the form, kept as it is, in order |
 //! | `with = path` | any | `path::read`/`write`/`strategy` do it; `context(...)` values are passed to them as extra arguments, in the order written |
+//! | `binary(...)`, `text(...)` | any, on a type with both encodings | what only that encoding has (`binary(pascal)`, `text(line)`, `text(vector)`); what both share (`present_if`, `context`, `check`, `count`, `to_end`, and `prefix = u32`: a `u32` in binary, a count line in text) is written once, outside |
 //! | `context(param = name, ...)` | a type with context | passes an earlier field's value or one of the type's own parameters (`context(param)` passes the value of the same name; a `Count<_>` field passes its count, as the parameter's integer type), a list's length (`len(list)`, a `usize`; 0 for an absent `Option`; see [`ListLen`]), or a constant (`context(order = Endian::Big)`: any expression but a bare name); a list passes the same context to every element |
 //!
 //! An enum is chosen by one of:
@@ -104,6 +106,8 @@ pub(crate) mod string;
 #[cfg(any(test, feature = "testing"))]
 pub mod testing;
 pub mod text;
+#[cfg(test)]
+mod twin_tests;
 
 // Lets the derive's `::schema::__private` paths resolve inside this crate
 // too (its own tests and examples derive).
@@ -118,7 +122,7 @@ pub use collection::ListLen;
 pub use error::{printable, quoted, Error, ErrorKind, FieldPath, Position, Segment};
 pub use iff::RawChunk;
 pub use input::{Input, SliceInput};
-pub use layout::{ByteOrder, ContextLayout, FieldLayout, Layout, TypeLayout};
+pub use layout::{ByteOrder, ContextLayout, FieldLayout, Layout, TextLayout, TypeLayout};
 pub use markers::{Count, Magic, NoContext};
 pub use output::{EstimateOutput, Output, SizeOutput, VecOutput};
 pub use string::RawString;
@@ -372,7 +376,7 @@ pub mod __private {
     };
     pub use crate::{
         BinarySchema, ByteOrder, ContextLayout, Decode, Encode, Endian, Error, FieldLayout,
-        HasContext, Input, Layout, Output, Refusal, Segment, TypeLayout,
+        HasContext, Input, Layout, Output, Refusal, Segment, TextLayout, TypeLayout,
     };
 
     /// Expands to its input when the round-trip tests are built (the

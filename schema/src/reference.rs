@@ -1268,3 +1268,63 @@
 //! assert_eq!((turn.units, &turn.angle), (Units::Degrees, &Angle::Degrees(90)));
 //! assert_eq!(turn.to_text().unwrap(), b"\"Degrees\"\n90\n");
 //! ```
+//!
+//! # Both encodings on one type
+//!
+//! A file stored as text by one tool and as binary by another (The Sims'
+//! `.cmx` and `.bcf`) is one set of types with two encodings:
+//! `#[schema(binary(little), text)]`. What both encodings share is written
+//! once: `present_if`, `context`, `check`, `count`, `to_end`, and
+//! `prefix = u32` (a `u32` count in binary, a count line in text). What
+//! only one has goes in its group: `binary(pascal)`, `binary(big)` on a
+//! field; `text(line)`, `text(vector)`, `text(same_line)`; on the type,
+//! `binary(...)` holds the byte order (and `form`/`chunk`), `text(...)`
+//! holds `one_line` or `comments`. The type's [`Layout`](crate::Layout) is
+//! its binary layout, its [`TextLayout`](crate::TextLayout) the text one.
+//!
+//! ```
+//! use schema::text::TextSchema;
+//! use schema::{BinarySchema, RawString, Schema};
+//!
+//! #[derive(Debug, PartialEq, Schema)]
+//! #[schema(binary(little), text, context(version: u32))]
+//! struct Bone {
+//!     #[schema(text(line), binary(pascal))]
+//!     name: RawString,
+//!     #[schema(text(vector))]
+//!     translation: [f32; 3],
+//!     #[schema(prefix = u32)]
+//!     children: Vec<i32>,
+//!     #[schema(present_if = version >= 300)]
+//!     wiggle: Option<f32>,
+//! }
+//!
+//! let bone = Bone {
+//!     name: RawString::from("ROOT"),
+//!     translation: [0.0, 1.5, 0.0],
+//!     children: vec![1],
+//!     wiggle: Some(0.5),
+//! };
+//! let context = BoneContext { version: 300 };
+//! let text = b"ROOT\r\n| 0 1.5 0 |\r\n1\r\n1\r\n0.5\r\n";
+//! assert_eq!(bone.to_text_with(&context).unwrap(), text);
+//! assert_eq!(Bone::from_text_with(text, &context).unwrap(), bone);
+//! #[rustfmt::skip]
+//! let bytes = [
+//!     4, b'R', b'O', b'O', b'T',          // Pascal string
+//!     0, 0, 0, 0, 0, 0, 0xC0, 0x3F, 0, 0, 0, 0, // translation
+//!     1, 0, 0, 0, 1, 0, 0, 0,             // u32 count, then the child
+//!     0, 0, 0, 0x3F,                      // wiggle, from version 300
+//! ];
+//! assert_eq!(bone.to_bytes_with(&context).unwrap(), bytes);
+//! assert_eq!(Bone::from_bytes_with(&bytes, &context).unwrap(), bone);
+//! ```
+//!
+//! A top-level type of one encoding holds them: a binary file that always
+//! holds version 300's fields passes the version as a constant
+//! (`#[schema(prefix = u32, context(version = 300))]`), and the text one
+//! passes the version it reads.
+//!
+//! A key of one encoding written outside its group, inside the other's
+//! group, or a shared key inside a group, is a compile error at the key;
+//! a mistake in what both encodings share is reported once.

@@ -157,8 +157,30 @@ pub fn pascal_string() -> BoxedStrategy<RawString> {
 /// Strings as long as a length of type `C` can say, up to a Pascal
 /// string's 255 bytes.
 pub fn prefixed_string<C: CountInt>() -> BoxedStrategy<RawString> {
-    let longest = usize::try_from(C::MAX).map_or(255, |max| max.min(255));
-    vec(any::<u8>(), 0..=longest).prop_map(RawString).boxed()
+    vec(any::<u8>(), 0..=longest_prefixed::<C>())
+        .prop_map(RawString)
+        .boxed()
+}
+
+/// The longest string a length of type `C` prefixes in the generated
+/// tests: as long as `C` can say, up to a Pascal string's 255 bytes.
+pub fn longest_prefixed<C: CountInt>() -> usize {
+    usize::try_from(C::MAX).map_or(255, |max| max.min(255))
+}
+
+/// For a type with both encodings: the strings its text layout draws
+/// that its binary string encoding holds too (at most `longest` bytes,
+/// and no NUL byte unless `nul` allows it).
+pub fn fitting(
+    strings: BoxedStrategy<RawString>,
+    longest: usize,
+    nul: bool,
+) -> BoxedStrategy<RawString> {
+    strings
+        .prop_filter("a string the binary encoding holds too", move |string| {
+            string.as_bytes().len() <= longest && (nul || !string.as_bytes().contains(&0))
+        })
+        .boxed()
 }
 
 pub fn null_terminated_string() -> BoxedStrategy<RawString> {

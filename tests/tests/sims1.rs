@@ -40,9 +40,9 @@ fn every_skn_comes_back_byte_for_byte() {
         let skn = Skn::from_text(&original).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         assert_same(&path, "skn -> skn", &original, &skn.to_text().unwrap());
 
-        let bmf_bytes = Bmf::from(&skn).to_bytes().unwrap();
+        let bmf_bytes = Bmf::from_skn(&skn).to_bytes().unwrap();
         let bmf = Bmf::from_bytes(&bmf_bytes).unwrap();
-        let back = Skn::from(&bmf).to_text().unwrap();
+        let back = bmf.to_skn().to_text().unwrap();
         assert_same(&path, "skn -> bmf -> skn", &original, &back);
 
         let json = serde_json::to_string(&skn).unwrap();
@@ -80,9 +80,9 @@ fn every_cmx_comes_back_byte_for_byte() {
     };
     for path in files {
         let (original, cmx) = cmx_back_alone_and_through_json(&path);
-        let bcf_bytes = Bcf::from(&cmx).to_bytes().unwrap();
+        let bcf_bytes = Bcf::from_cmx(&cmx).to_bytes().unwrap();
         let bcf = Bcf::from_bytes(&bcf_bytes).unwrap();
-        let back = Cmx::from(&bcf).to_text().unwrap();
+        let back = bcf.to_cmx().to_text().unwrap();
         assert_same(&path, "cmx -> bcf -> cmx", &original, &back);
     }
 }

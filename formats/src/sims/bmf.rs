@@ -1,10 +1,14 @@
 //! The Sims 1 binary skin (`.bmf`): the `.skn` layout, little-endian.
 
+use std::any::Any;
+
 use serde::{Deserialize, Serialize};
 
+/// The vertex of both skins: one type, its binary encoding here.
+pub use super::skn::Vertex;
 use super::skn::{self, Skn};
 use crate::files::Files;
-use crate::format::{self, Conversion, Describe, Description, Format, Sample};
+use crate::format::{self, Conversion, Describe, Description, Document, Format, Sample};
 use crate::rig::{self, Rig, RigError, RigOptions};
 use crate::schema::text::TextStyle;
 use crate::schema::{Count, Endian, RawString, Refusal, Segment};
@@ -101,15 +105,6 @@ pub struct Blend {
     pub vertex: i32,
 }
 
-/// A position and a normal, in the space of the bone whose binding holds
-/// the vertex.
-#[derive(Debug, Clone, Copy, PartialEq, Schema, Serialize, Deserialize)]
-#[schema(little)]
-pub struct Vertex {
-    pub position: [f32; 3],
-    pub normal: [f32; 3],
-}
-
 /// Each binding's bone is one of the body's bones.
 fn bindings_name_bones(bindings: &[Binding], bones: &[RawString]) -> Result<(), Refusal> {
     let outside = bindings.iter().enumerate().find(|(_, binding)| {
@@ -148,15 +143,12 @@ fn blends_pull_real_vertices(blends: &[Blend], real: &usize) -> Result<(), Refus
     }
 }
 
-impl From<&Skn> for Body {
-    /// The `.skn`'s lists; its vertex list is split after the real
-    /// vertices (one per uv), and its length is the stored count.
-    fn from(skn: &Skn) -> Self {
+impl Body {
+    /// The body of a `.skn`'s lists: its vertex list is split after the
+    /// real vertices (one per uv), and its length is the stored vertex
+    /// count.
+    pub fn from_skn(skn: &Skn) -> Body {
         let real = skn.real_vertex_count();
-        let vertex = |v: &skn::Vertex| Vertex {
-            position: v.position,
-            normal: v.normal,
-        };
         Body {
             bones: skn.bones.clone(),
             faces: skn.faces.clone(),
@@ -183,13 +175,11 @@ impl From<&Skn> for Body {
                 })
                 .collect(),
             vertex_count: u32::try_from(skn.vertices.len()).unwrap_or(u32::MAX),
-            vertices: skn.vertices.iter().take(real).map(vertex).collect(),
-            blend_vertices: skn.vertices.iter().skip(real).map(vertex).collect(),
+            vertices: skn.vertices.iter().take(real).copied().collect(),
+            blend_vertices: skn.vertices.iter().skip(real).copied().collect(),
         }
     }
-}
 
-impl Body {
     /// The `.skn` holding this body under `name` and `texture`, written in
     /// the original tools' style (CRLF, MSVC `%g`), which is how every
     /// known `.skn` was written. Its vertex count is its vertices' total,
@@ -225,37 +215,33 @@ impl Body {
                 .vertices
                 .iter()
                 .chain(&self.blend_vertices)
-                .map(|v| skn::Vertex {
-                    position: v.position,
-                    normal: v.normal,
-                })
+                .copied()
                 .collect(),
         }
     }
 }
 
-impl From<&Skn> for Bmf {
-    /// The same data; the text style has no place in a `.bmf`.
-    fn from(skn: &Skn) -> Self {
+impl Bmf {
+    /// The `.bmf` of a `.skn`'s data: the text style has no place in it,
+    /// and its body is [`Body::from_skn`].
+    pub fn from_skn(skn: &Skn) -> Bmf {
         Bmf {
             name: skn.name.clone(),
             texture: skn.texture.clone(),
-            body: Body::from(skn),
+            body: Body::from_skn(skn),
         }
     }
-}
 
-impl From<&Bmf> for Skn {
-    /// The same data (see [`Body::to_skn`]).
-    fn from(bmf: &Bmf) -> Self {
-        bmf.body.to_skn(bmf.name.clone(), bmf.texture.clone())
+    /// The `.skn` of the same data (see [`Body::to_skn`]).
+    pub fn to_skn(&self) -> Skn {
+        self.body.to_skn(self.name.clone(), self.texture.clone())
     }
 }
 
 impl Describe for Bmf {
     /// Described as the `.skn` it converts to.
     fn describe(&self) -> Description {
-        Skn::from(self).describe()
+        self.to_skn().describe()
     }
 }
 
@@ -266,7 +252,7 @@ impl Rig for Bmf {
         files: &Files,
         options: RigOptions,
     ) -> Option<Result<Vec<rig::Skin>, RigError>> {
-        Skn::from(self).skins(files, options)
+        self.to_skn().skins(files, options)
     }
 }
 
@@ -275,23 +261,35 @@ pub static FORMAT: Format = Format {
     samples: || {
         vec![Sample {
             file_name: "xskin-humanoid-L_ARM-ARM.bmf",
-            document: format::binary_document(Bmf::from(&skn::arm_skin())),
+            document: format::binary_document(Bmf::from_skn(&skn::arm_skin())),
         }]
     },
     conversions: &[
         Conversion {
             from: &skn::FORMAT,
             to: &FORMAT,
-            convert: format::convert_to_binary::<Skn, Bmf>,
+            convert: skn_to_bmf,
         },
         Conversion {
             from: &FORMAT,
             to: &skn::FORMAT,
-            convert: format::convert_to_text::<Bmf, Skn>,
+            convert: bmf_to_skn,
         },
     ],
     ..Format::binary::<Bmf>("sims-bmf", "The Sims binary skin", &["bmf"], |_| false)
 };
+
+/// [`Bmf::from_skn`], as a conversion between registered formats.
+fn skn_to_bmf(source: &dyn Any) -> Option<Box<dyn Document>> {
+    format::converted(source, |skn: &Skn| {
+        format::binary_document(Bmf::from_skn(skn))
+    })
+}
+
+/// [`Bmf::to_skn`], as a conversion between registered formats.
+fn bmf_to_skn(source: &dyn Any) -> Option<Box<dyn Document>> {
+    format::converted(source, |bmf: &Bmf| format::text_document(bmf.to_skn()))
+}
 
 #[cfg(test)]
 mod tests {
@@ -334,7 +332,7 @@ mod tests {
     #[test]
     fn skn_text_becomes_golden_bmf_bytes() {
         let skn = Skn::from_text(SKN.as_bytes()).unwrap();
-        assert_eq!(Bmf::from(&skn).to_bytes().unwrap(), BMF);
+        assert_eq!(Bmf::from_skn(&skn).to_bytes().unwrap(), BMF);
     }
 
     #[test]
@@ -347,7 +345,7 @@ mod tests {
                 vertex: 1
             }]
         );
-        let text = Skn::from(&bmf).to_text().unwrap();
+        let text = bmf.to_skn().to_text().unwrap();
         assert_eq!(String::from_utf8(text).unwrap(), SKN);
     }
 

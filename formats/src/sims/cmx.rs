@@ -1,4 +1,9 @@
 //! The Sims 1 character file (`.cmx`, text): skeletons, suits and skills.
+//!
+//! The types below the top-level [`Cmx`] have two encodings: the `.cmx`
+//! text and the binary `.bcf` (see [`super::bcf`]), which stores the same
+//! fields in the same order, little-endian, with Pascal strings and u32
+//! counts.
 
 use serde::{Deserialize, Serialize};
 
@@ -19,7 +24,7 @@ use crate::Schema;
 /// lists, can-blend or wiggle values; a suit no type or unknown integer; a
 /// suit's skin no censor flags or unknown integer. Skills are alike in both.
 /// The fields version 200 lacks are `Option`s here, present exactly from
-/// version 300 on.
+/// version 300 on (a `.bcf` always holds them).
 #[derive(Debug, Clone, PartialEq, Schema, Serialize, Deserialize)]
 #[schema(text)]
 pub struct Cmx {
@@ -66,31 +71,33 @@ fn known_version(version: &u32) -> Result<(), Refusal> {
 
 /// A named list of bones, parents before children.
 #[derive(Debug, Clone, PartialEq, Schema, Serialize, Deserialize)]
-#[schema(text, context(version: u32))]
+#[schema(binary(little), text, context(version: u32))]
 pub struct Skeleton {
-    #[schema(line)]
+    #[schema(text(line), binary(pascal))]
     pub name: RawString,
-    #[schema(prefix, context(version))]
+    #[schema(prefix = u32, context(version))]
     pub bones: Vec<Bone>,
 }
 
+/// A bone. In a `.bcf`, unlike the TSO `.skel`, it has no has-properties
+/// byte and no leading u32.
 #[derive(Debug, Clone, PartialEq, Schema, Serialize, Deserialize)]
-#[schema(text, context(version: u32))]
+#[schema(binary(little), text, context(version: u32))]
 pub struct Bone {
-    #[schema(line)]
+    #[schema(text(line), binary(pascal))]
     pub name: RawString,
     /// The parent bone's name; `NULL` for the root.
-    #[schema(line)]
+    #[schema(text(line), binary(pascal))]
     pub parent: RawString,
     /// Version 300 on.
-    #[schema(prefix, present_if = version >= 300)]
+    #[schema(prefix = u32, present_if = version >= 300)]
     pub property_lists: Option<Vec<PropertyList>>,
     /// Rest translation relative to the parent (x, y, z).
-    #[schema(vector)]
+    #[schema(text(vector))]
     pub translation: [f32; 3],
     /// Rest rotation relative to the parent, quaternion (x, y, z, w),
     /// applied as its conjugate.
-    #[schema(vector)]
+    #[schema(text(vector))]
     pub rotation: [f32; 4],
     /// Kept as the integers stored (0 or 1 in known files).
     pub can_translate: i32,
@@ -106,27 +113,27 @@ pub struct Bone {
 
 /// A list of key/value pairs.
 #[derive(Debug, Clone, PartialEq, Schema, Serialize, Deserialize)]
-#[schema(text)]
+#[schema(binary(little), text)]
 pub struct PropertyList {
-    #[schema(prefix)]
+    #[schema(prefix = u32)]
     pub properties: Vec<Property>,
 }
 
 /// One key/value pair, e.g. `name` = `adult`: two whole lines.
 #[derive(Debug, Clone, PartialEq, Schema, Serialize, Deserialize)]
-#[schema(text)]
+#[schema(binary(little), text)]
 pub struct Property {
-    #[schema(line)]
+    #[schema(text(line), binary(pascal))]
     pub key: RawString,
-    #[schema(line)]
+    #[schema(text(line), binary(pascal))]
     pub value: RawString,
 }
 
 /// A suit: skins, each bound to a bone.
 #[derive(Debug, Clone, PartialEq, Schema, Serialize, Deserialize)]
-#[schema(text, context(version: u32))]
+#[schema(binary(little), text, context(version: u32))]
 pub struct Suit {
-    #[schema(line)]
+    #[schema(text(line), binary(pascal))]
     pub name: RawString,
     /// 0 in known files. Version 300 on, as is `unknown`.
     #[schema(present_if = version >= 300)]
@@ -134,19 +141,19 @@ pub struct Suit {
     /// Unknown; 0 in known files (FreeSO: `zero`). Kept as data.
     #[schema(present_if = version >= 300)]
     pub unknown: Option<i32>,
-    #[schema(prefix, context(version))]
+    #[schema(prefix = u32, context(version))]
     pub skins: Vec<Skin>,
 }
 
 #[derive(Debug, Clone, PartialEq, Schema, Serialize, Deserialize)]
-#[schema(text, context(version: u32))]
+#[schema(binary(little), text, context(version: u32))]
 pub struct Skin {
     /// The bone the skin is bound to, e.g. `PELVIS`.
-    #[schema(line)]
+    #[schema(text(line), binary(pascal))]
     pub bone: RawString,
     /// The mesh's name without extension (a `.skn`, `.bmf` or, in the
     /// prototype, `.msh`).
-    #[schema(line)]
+    #[schema(text(line), binary(pascal))]
     pub name: RawString,
     /// Version 300 on, as is `unknown`.
     #[schema(present_if = version >= 300)]
@@ -158,12 +165,12 @@ pub struct Skin {
 
 /// A skill: an animation's metadata; its keyframes are in a `.cfp` file.
 #[derive(Debug, Clone, PartialEq, Schema, Serialize, Deserialize)]
-#[schema(text)]
+#[schema(binary(little), text)]
 pub struct Skill {
-    #[schema(line)]
+    #[schema(text(line), binary(pascal))]
     pub name: RawString,
     /// The `.cfp` name without extension.
-    #[schema(line)]
+    #[schema(text(line), binary(pascal))]
     pub animation: RawString,
     /// Milliseconds.
     pub duration: f32,
@@ -173,15 +180,15 @@ pub struct Skill {
     pub position_count: i32,
     /// Rotations in the `.cfp`.
     pub rotation_count: i32,
-    #[schema(prefix)]
+    #[schema(prefix = u32)]
     pub motions: Vec<Motion>,
 }
 
 /// One bone's track within a skill.
 #[derive(Debug, Clone, PartialEq, Schema, Serialize, Deserialize)]
-#[schema(text)]
+#[schema(binary(little), text)]
 pub struct Motion {
-    #[schema(line)]
+    #[schema(text(line), binary(pascal))]
     pub bone: RawString,
     pub frame_count: i32,
     pub duration: f32,
@@ -190,27 +197,56 @@ pub struct Motion {
     /// Index of the first translation in the `.cfp`; -1 when unused.
     pub first_position: i32,
     pub first_rotation: i32,
-    #[schema(prefix)]
+    #[schema(prefix = u32)]
     pub property_lists: Vec<PropertyList>,
-    #[schema(prefix)]
+    #[schema(prefix = u32)]
     pub time_property_lists: Vec<TimePropertyList>,
 }
 
 #[derive(Debug, Clone, PartialEq, Schema, Serialize, Deserialize)]
-#[schema(text)]
+#[schema(binary(little), text)]
 pub struct TimePropertyList {
-    #[schema(prefix)]
+    #[schema(prefix = u32)]
     pub entries: Vec<TimeProperty>,
 }
 
 /// Properties that apply from a time in the animation on (e.g. footsteps).
 #[derive(Debug, Clone, PartialEq, Schema, Serialize, Deserialize)]
-#[schema(text)]
+#[schema(binary(little), text)]
 pub struct TimeProperty {
     /// Milliseconds.
     pub time: i32,
-    #[schema(prefix)]
+    #[schema(prefix = u32)]
     pub properties: Vec<Property>,
+}
+
+/// Fills in the fields version 200 lacks, as version 300 holds them: no
+/// property lists, `can_blend(bone)` for a bone's can-blend, 0 for every
+/// other value. Fields already there are kept.
+pub fn fill_retail_fields(
+    skeletons: &mut [Skeleton],
+    suits: &mut [Suit],
+    can_blend: impl Fn(&Bone) -> i32,
+) {
+    for bone in skeletons
+        .iter_mut()
+        .flat_map(|skeleton| &mut skeleton.bones)
+    {
+        bone.property_lists.get_or_insert_with(Vec::new);
+        if bone.can_blend.is_none() {
+            bone.can_blend = Some(can_blend(bone));
+        }
+        bone.wiggle_value.get_or_insert(0.0);
+        bone.wiggle_power.get_or_insert(0.0);
+    }
+    for suit in suits {
+        suit.suit_type.get_or_insert(0);
+        suit.unknown.get_or_insert(0);
+        for skin in &mut suit.skins {
+            skin.censor_flags.get_or_insert(0);
+            skin.unknown.get_or_insert(0);
+        }
+    }
 }
 
 impl Cmx {

@@ -116,6 +116,6 @@ pub const ARM_ID: FileId = FileId {
 pub fn arm() -> Mesh {
     Mesh {
         version: 2,
-        body: Body::from(&skn::arm_skin()),
+        body: Body::from_skn(&skn::arm_skin()),
     }
 }

@@ -23,7 +23,7 @@
 
 use super::bin::{Keys, KeysContext};
 use super::cfp::{Streams, StreamsContext, ValueCount};
-use super::cmx::{Cmx, Skill, Skin, Suit, RETAIL_VERSION};
+use super::cmx::{fill_retail_fields, Cmx, Skill, Skin, Suit, RETAIL_VERSION};
 use super::msh::Msh;
 use super::skn::{Binding, Skn, Vertex};
 use super::suit;
@@ -178,25 +178,9 @@ pub fn to_retail(cmx: &Cmx, files: &Files) -> Result<Retail, RigError> {
         );
         retail.comment.0.extend_from_slice(note.as_bytes());
     }
-    for bone in retail
-        .skeletons
-        .iter_mut()
-        .flat_map(|skeleton| &mut skeleton.bones)
-    {
-        bone.property_lists.get_or_insert_with(Vec::new);
-        bone.can_blend
-            .get_or_insert(i32::from(bone.can_translate == 0));
-        bone.wiggle_value.get_or_insert(0.0);
-        bone.wiggle_power.get_or_insert(0.0);
-    }
-    for suit in &mut retail.suits {
-        suit.suit_type.get_or_insert(0);
-        suit.unknown.get_or_insert(0);
-        for skin in &mut suit.skins {
-            skin.censor_flags.get_or_insert(0);
-            skin.unknown.get_or_insert(0);
-        }
-    }
+    fill_retail_fields(&mut retail.skeletons, &mut retail.suits, |bone| {
+        i32::from(bone.can_translate == 0)
+    });
     let mut missing = Vec::new();
     let mut skins = Vec::new();
     for suit in &cmx.suits {

@@ -129,9 +129,11 @@ impl Blend {
     }
 }
 
-/// One vertex line: position and normal, in the bone's space.
+/// A vertex: position and normal, in the space of the bone whose binding
+/// holds it. One line in a `.skn`; six little-endian floats in a `.bmf`
+/// (and in The Sims Online's `.mesh`).
 #[derive(Debug, Clone, Copy, PartialEq, Schema, Serialize, Deserialize)]
-#[schema(text, one_line)]
+#[schema(binary(little), text(one_line))]
 pub struct Vertex {
     pub position: [f32; 3],
     pub normal: [f32; 3],

@@ -54,7 +54,7 @@ fn find_skin(suit: &Suit, skin: &Skin, files: &Files) -> Result<rig::Skin, RigEr
             .map_err(referenced);
     }
     let decoded = if extension.is_some_and(|extension| extension == "bmf") {
-        Bmf::from_bytes(&found.bytes).map(|bmf| Skn::from(&bmf))
+        Bmf::from_bytes(&found.bytes).map(|bmf| bmf.to_skn())
     } else {
         Skn::from_text(&found.bytes)
     };

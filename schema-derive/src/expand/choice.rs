@@ -5,18 +5,20 @@ use proc_macro2::TokenStream;
 use quote::quote;
 use syn::{Ident, Type};
 
+use super::codec::{binary_schema_impls, decode_fns, encode_fns, endian, enum_codec_impls};
 use super::context::{context_items, nested_context};
 use super::layout::{byte_order, context_layout, passed, type_layout_impl, type_text, TypeLayout};
 use super::paths::{Root, Runtime};
 use super::tests::{context_of_strategies, test_module, Check};
-use super::{binary_schema_impls, decode_fns, encode_fns, endian, str_lit};
+use super::tokens::str_lit;
 use crate::ast::{ChoiceEnum, ChoiceVariant};
 use crate::attr::{ByteOrder, ContextParam};
-use crate::check_enum::{self, Choice, Chooser, Pick};
+use crate::check_context::Pass;
+use crate::plan::choice::{self, Choice, Chooser, Pick};
 
 pub fn derive(choice: &ChoiceEnum, root: Root) -> syn::Result<TokenStream> {
     let rt = Runtime::new(choice.attrs.krate.as_ref().map(|krate| &krate.value), root);
-    let (kind, picks) = match check_enum::plan(choice)? {
+    let (kind, picks) = match choice::plan(choice)? {
         (Choice::Keywords, picks) => return Ok(super::keywords::derive(&rt, choice, &picks)),
         (Choice::By(chooser), picks) => (chooser, picks),
     };
@@ -73,9 +75,15 @@ fn payload_context(rt: &Runtime, variant: &ChoiceVariant, payload: &Type) -> Tok
     nested_context(
         rt,
         payload,
-        pass,
-        |name| quote!(::core::clone::Clone::clone(&__context.#name)),
-        |name| quote!(__context.#name),
+        &Pass::of_enum(pass),
+        |name| {
+            let name = &name.ident;
+            quote!(::core::clone::Clone::clone(&__context.#name))
+        },
+        |name| {
+            let name = &name.ident;
+            quote!(__context.#name)
+        },
     )
 }
 
@@ -215,7 +223,7 @@ fn binary_impls(
     let ident = choice.ident;
     let decode = decode_fns(rt, quote!(_), decode_body);
     let encode = encode_fns(rt, quote!(_), encode_body);
-    let codec = super::enum_codec_impls(rt, ident, min_size, decode, encode);
+    let codec = enum_codec_impls(rt, ident, min_size, decode, encode);
     quote! {
         #codec
     }
@@ -444,13 +452,13 @@ fn layout_impl(
             Some(payload) => type_text(payload),
             None => "nothing".to_owned(),
         };
-        let held = match passed(
+        let held = match passed(&Pass::of_enum(
             variant
                 .attrs
                 .pass
                 .as_ref()
                 .map_or(&[][..], |pass| pass.value.as_slice()),
-        ) {
+        )) {
             Some(passed) => format!("{held}, given {passed}"),
             None => held,
         };

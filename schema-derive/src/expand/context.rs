@@ -6,13 +6,14 @@ use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned as _;
 use syn::{Ident, Type, Visibility};
 
+use super::names::{count_local, field_local};
 use super::paths::Runtime;
-use super::{count_local, field_local};
-use crate::ast::{is_named, Container};
-use crate::attr::{Check, ContextArg, ContextParam, ContextValue};
-use crate::attr::{Presence, Repeat, StringKind};
-use crate::check_context::is_param;
-use crate::plan::{BinaryPlan, Codec, Element};
+use super::tokens::{tag_tokens, width_of};
+use crate::ast::Container;
+use crate::attr::ContextParam;
+use crate::attr::StringKind;
+use crate::check_context::{CheckArg, FieldCheck, Held, Pass, PassValue, Resolved};
+use crate::plan::{BinaryPlan, Codec, Element, Presence, Repeat};
 
 /// Where generated code runs, which decides how a name reads: a field is a
 /// local while reading (and while drawing test values), `self.field` while
@@ -64,20 +65,15 @@ pub fn context_items(
 /// (its local) and the values it names, each by reference: an earlier
 /// field, a context parameter, or a `Count<_>` field as the `usize` count
 /// it holds.
-pub fn check_call(container: &Container, check: &Check, local: &Ident) -> TokenStream {
-    check_call_with(container, check, &quote!(#local), Side::Read)
+pub fn check_call(check: &FieldCheck, local: &Ident) -> TokenStream {
+    check_call_with(check, &quote!(#local), Side::Read)
 }
 
 /// A field's `check` called on `value` (a place) on `side`, and the values
 /// it names, each by reference.
-pub fn check_call_with(
-    container: &Container,
-    check: &Check,
-    value: &TokenStream,
-    side: Side,
-) -> TokenStream {
+pub fn check_call_with(check: &FieldCheck, value: &TokenStream, side: Side) -> TokenStream {
     let path = &check.path;
-    let args = check_args(container, check, side);
+    let args = check_args(check, side);
     // Spanned at the function, so a signature that does not fit is an
     // error there.
     quote_spanned!(path.span()=> #path(&#value #(, #args)*))
@@ -88,14 +84,13 @@ pub fn check_call_with(
 /// while writing on `self.field`; a count is the `usize` either direction
 /// holds in its local.
 pub fn check_call_on(
-    container: &Container,
     field: &Ident,
-    check: &Check,
+    check: &FieldCheck,
     value: &TokenStream,
     side: Side,
 ) -> TokenStream {
     let function = check_fn_ident(field);
-    let args = check_args(container, check, side);
+    let args = check_args(check, side);
     quote!(Self::#function(&#value #(, #args)*))
 }
 
@@ -112,7 +107,7 @@ pub fn placed_check(
 ) -> TokenStream {
     let list = match &plan.codec {
         Codec::Value(value)
-            if value.repeat.is_some() && !matches!(value.presence, Some(Presence::Flag(_))) =>
+            if value.repeat.is_some() && !matches!(value.presence, Some(Presence::Flag(_, _))) =>
         {
             Some(value)
         }
@@ -151,15 +146,16 @@ pub fn placed_check(
                     quote!(<#ty as #rt::Decode>::NESTED_LAYOUT),
                     quote!(<#ty as #rt::Decode>::IFF_TAG),
                 ),
-                Element::String(StringKind::FixedWidth(width)) => {
-                    let width = super::width_of(width);
+                Element::String(_, StringKind::FixedWidth(width)) => {
+                    let width = width_of(width);
                     (
                         quote!(::core::option::Option::Some(#width)),
                         none.clone(),
                         none,
                     )
                 }
-                Element::String(_) | Element::Text(_) => (none.clone(), none.clone(), none),
+                Element::Text(never, _) => match *never {},
+                Element::String(..) => (none.clone(), none.clone(), none),
             };
             let mut before = Vec::new();
             if plan.place.form.is_some() {
@@ -168,7 +164,7 @@ pub fn placed_check(
             if plan.by_next_tag() && plan.place.chunk.is_some() {
                 before.push(quote!(#rt::CHUNK_HEADER_SIZE));
             }
-            if let Some(Repeat::Prefix(prefix)) = &value.repeat {
+            if let Some(Repeat::Prefix(_, prefix)) = &value.repeat {
                 before.push(quote!(<#prefix as #rt::Decode>::MIN_SIZE));
             }
             quote! {
@@ -187,7 +183,7 @@ pub fn placed_check(
         (None, None) => quote!(#rt::checked_at_byte(#start, #call)),
     };
     let chunk = plan.place.chunk.filter(|_| plan.by_next_tag()).map(|tag| {
-        let tag = super::tag_tokens(tag);
+        let tag = tag_tokens(tag);
         quote!(.map_err(|e| e.within(#rt::Segment::Chunk(#tag))))
     });
     // A whole form or chunk refused is named by its type or tag, as an
@@ -208,7 +204,7 @@ pub fn placed_check(
         _ => None,
     };
     let form = plan.place.form.map(|form_type| {
-        let form_type = super::tag_tokens(form_type);
+        let form_type = tag_tokens(form_type);
         quote!(.map_err(|e| e.within(#rt::Segment::Chunk(#form_type))))
     });
     quote!(#checked #own_tag #chunk #form)
@@ -227,7 +223,7 @@ fn check_fn_ident(field: &Ident) -> Ident {
 pub fn check_fns(
     rt: &Runtime,
     container: &Container,
-    checks: &[(&Ident, TokenStream, &Check)],
+    checks: &[(&Ident, TokenStream, &FieldCheck)],
 ) -> TokenStream {
     if checks.is_empty() {
         return TokenStream::new();
@@ -239,9 +235,9 @@ pub fn check_fns(
         let names: Vec<Ident> = check
             .args
             .iter()
-            .map(|arg| format_ident!("__arg_{}", arg))
+            .map(|arg| format_ident!("__arg_{}", arg.ident()))
             .collect();
-        let types = check.args.iter().map(|arg| arg_type(container, arg));
+        let types = check.args.iter().map(arg_type);
         // Spanned at the function, so a signature that does not fit is an
         // error there.
         let call = quote_spanned!(path.span()=> #path(__value #(, #names)*));
@@ -264,41 +260,26 @@ pub fn check_fns(
 
 /// The type of a value a check is given: a count's `usize`, a
 /// parameter's or a field's declared type.
-fn arg_type(container: &Container, name: &Ident) -> TokenStream {
-    if let Some(param) = crate::check_context::params(container)
-        .iter()
-        .find(|param| &param.ident == name)
-    {
-        let ty = &param.ty;
-        return quote!(#ty);
-    }
-    match container.fields.iter().find(|field| field.ident == name) {
-        Some(field) if is_named(field.ty, "Count") => quote!(usize),
-        Some(field) => {
-            let ty = field.ty;
-            quote!(#ty)
-        }
-        // Refused when the plan resolves the name.
-        None => quote!(()),
+fn arg_type(arg: &CheckArg) -> TokenStream {
+    match arg {
+        CheckArg::Count(_) => quote!(usize),
+        CheckArg::Field(_, ty) | CheckArg::Param(_, ty) => quote!(#ty),
     }
 }
 
 /// The values a check names, each by reference, on `side`.
-fn check_args<'a>(
-    container: &'a Container,
-    check: &'a Check,
-    side: Side,
-) -> impl Iterator<Item = TokenStream> + 'a {
-    check.args.iter().map(move |arg| {
-        let counted = container
-            .fields
-            .iter()
-            .any(|field| field.ident == arg && is_named(field.ty, "Count"));
-        if counted {
-            let count = count_local(arg);
+fn check_args(check: &FieldCheck, side: Side) -> impl Iterator<Item = TokenStream> + '_ {
+    check.args.iter().map(move |arg| match arg {
+        CheckArg::Count(count) => {
+            let count = count_local(count);
             quote!(&#count)
-        } else {
-            let place = place_of(arg, is_param(container, arg), side);
+        }
+        CheckArg::Field(name, _) => {
+            let place = place_of(name, false, side);
+            quote!(&#place)
+        }
+        CheckArg::Param(name, _) => {
+            let place = place_of(name, true, side);
             quote!(&#place)
         }
     })
@@ -312,19 +293,14 @@ pub fn value_of(name: &Ident, is_param: bool, side: Side) -> TokenStream {
 
 /// The value a `with` field or nested type is passed, on `side`: a name's
 /// value cloned, or the constant itself.
-pub fn arg_value(
-    rt: &Runtime,
-    container: &Container,
-    value: &ContextValue,
-    side: Side,
-) -> TokenStream {
+pub fn arg_value(rt: &Runtime, value: &PassValue, side: Side) -> TokenStream {
     match value {
-        ContextValue::Name(name) => passed_value(rt, container, name, side),
-        ContextValue::Len(list) => {
-            let place = place_of(list, is_param(container, list), side);
+        PassValue::Name(name) => passed_value(rt, name, side),
+        PassValue::Len(list) => {
+            let place = resolved_place(list, side);
             quote!(#rt::list_len(&#place))
         }
-        ContextValue::Constant(constant) => quote!(#constant),
+        PassValue::Constant(constant) => quote!(#constant),
     }
 }
 
@@ -332,26 +308,34 @@ pub fn arg_value(
 /// cloned, or for a `Count<_>` field the count either direction holds
 /// (read, or derived from the lists it counts), as the receiving
 /// parameter's integer type.
-pub fn passed_value(rt: &Runtime, container: &Container, name: &Ident, side: Side) -> TokenStream {
-    if is_count(container, name) {
-        let count = count_local(name);
-        let label = name.to_string();
-        return quote!(#rt::count_as(#label, #count)?);
+pub fn passed_value(rt: &Runtime, name: &Resolved, side: Side) -> TokenStream {
+    match name.held {
+        Held::Count => {
+            let count = count_local(&name.ident);
+            let label = name.ident.to_string();
+            quote!(#rt::count_as(#label, #count)?)
+        }
+        Held::Field | Held::Param => resolved_value(name, side),
     }
-    value_of(name, is_param(container, name), side)
 }
 
-/// Whether `name` is one of the type's `Count<_>` fields.
-pub fn is_count(container: &Container, name: &Ident) -> bool {
-    container
-        .fields
+/// A resolved name's value, cloned.
+pub fn resolved_value(name: &Resolved, side: Side) -> TokenStream {
+    value_of(&name.ident, name.held == Held::Param, side)
+}
+
+/// Where a resolved name's value is.
+pub fn resolved_place(name: &Resolved, side: Side) -> TokenStream {
+    place_of(&name.ident, name.held == Held::Param, side)
+}
+
+/// Where the value of each name a condition reads is, on `side`, in the
+/// condition's order.
+pub fn condition_places(names: &[Resolved], side: Side) -> Vec<TokenStream> {
+    names
         .iter()
-        .any(|field| field.ident == name && is_named(field.ty, "Count"))
-}
-
-/// [`place_of`] for any name of `container`'s, on `side`.
-pub fn places<'a>(container: &'a Container, side: Side) -> impl Fn(&Ident) -> TokenStream + 'a {
-    move |name| place_of(name, is_param(container, name), side)
+        .map(|name| resolved_place(name, side))
+        .collect()
 }
 
 /// Where a name's value is, by reference-free place expression.
@@ -373,9 +357,9 @@ pub fn place_of(name: &Ident, is_param: bool, side: Side) -> TokenStream {
 pub fn nested_context(
     rt: &Runtime,
     ty: &Type,
-    pass: &[ContextArg],
-    value: impl Fn(&Ident) -> TokenStream,
-    place: impl Fn(&Ident) -> TokenStream,
+    pass: &[Pass],
+    value: impl Fn(&Resolved) -> TokenStream,
+    place: impl Fn(&Resolved) -> TokenStream,
 ) -> TokenStream {
     if pass.is_empty() {
         return quote_spanned! {ty.span()=>
@@ -384,12 +368,12 @@ pub fn nested_context(
     }
     let params = pass.iter().map(|arg| &arg.param);
     let values = pass.iter().map(|arg| match &arg.value {
-        ContextValue::Name(name) => value(name),
-        ContextValue::Len(list) => {
+        PassValue::Name(name) => value(name),
+        PassValue::Len(list) => {
             let place = place(list);
             quote!(#rt::list_len(&#place))
         }
-        ContextValue::Constant(constant) => quote!(#constant),
+        PassValue::Constant(constant) => quote!(#constant),
     });
     quote! {
         {

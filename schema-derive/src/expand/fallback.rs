@@ -8,9 +8,10 @@ use proc_macro2::TokenStream;
 use quote::quote;
 use syn::DeriveInput;
 
-use super::binary_schema_impls;
+use super::codec::binary_schema_impls;
 use super::context::context_items;
 use super::paths::{Root, Runtime};
+use super::tokens::tag_tokens;
 use crate::attr::{self, ContextParam};
 
 /// The errors, and every trait a derived type implements, binary and text
@@ -44,11 +45,11 @@ pub fn fallback(input: &DeriveInput, error: syn::Error, root: Root) -> TokenStre
     // start would do (the crate does not compile), this one reads true.
     let start = match attrs.as_ref().map(|attrs| (&attrs.form, &attrs.chunk)) {
         Some((Some(form), _)) => {
-            let tag = super::tag_tokens(form.value);
+            let tag = tag_tokens(form.value);
             quote!(#rt::Start::Form(#tag))
         }
         Some((None, Some(chunk))) => {
-            let tag = super::tag_tokens(chunk.value);
+            let tag = tag_tokens(chunk.value);
             quote!(#rt::Start::Chunk(#tag))
         }
         _ => quote!(#rt::Start::Chunk(*b"    ")),
@@ -107,6 +108,10 @@ pub fn fallback(input: &DeriveInput, error: syn::Error, root: Root) -> TokenStre
                 min_size: 0,
                 fixed_size: ::core::option::Option::None,
             };
+        }
+        // What a text format registration reads (`T::TEXT_LAYOUT`).
+        impl #rt::TextLayout for #ident {
+            const TEXT_LAYOUT: #rt::TypeLayout = <Self as #rt::Layout>::LAYOUT;
         }
         #binary
 

@@ -9,11 +9,13 @@ use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 use syn::spanned::Spanned as _;
 
+use super::codec::{decode_fns, encode_fns, enum_codec_impls};
 use super::context::nested_context;
 use super::layout::{context_layout, type_layout_impl, TypeLayout};
 use super::paths::Runtime;
-use super::{decode_fns, encode_fns, str_lit, tag_str, tag_tokens};
+use super::tokens::{str_lit, tag_str, tag_tokens};
 use crate::ast::{FormEnum, Frame, Variant};
+use crate::check_context::Pass;
 
 /// How the variant begins, as a constant expression.
 fn start(rt: &Runtime, variant: &Variant) -> TokenStream {
@@ -37,9 +39,15 @@ pub fn variant_context(rt: &Runtime, variant: &Variant) -> TokenStream {
     nested_context(
         rt,
         variant.ty,
-        &variant.pass,
-        |name| quote!(::core::clone::Clone::clone(&__context.#name)),
-        |name| quote!(__context.#name),
+        &Pass::of_enum(&variant.pass),
+        |name| {
+            let name = &name.ident;
+            quote!(::core::clone::Clone::clone(&__context.#name))
+        },
+        |name| {
+            let name = &name.ident;
+            quote!(__context.#name)
+        },
     )
 }
 
@@ -139,7 +147,7 @@ pub fn form_enum_impls(rt: &Runtime, form_enum: &FormEnum) -> TokenStream {
             ))
         },
     );
-    let codec = super::enum_codec_impls(rt, ident, min_size, decode, encode);
+    let codec = enum_codec_impls(rt, ident, min_size, decode, encode);
     quote! {
         #codec
 

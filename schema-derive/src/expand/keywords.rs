@@ -9,11 +9,11 @@ use quote::quote;
 use super::context::context_items;
 use super::layout::{type_layout_impl, TypeLayout};
 use super::paths::Runtime;
-use super::str_lit;
 use super::tests::{test_module, Check};
 use super::text::one_line_text_impls;
+use super::tokens::str_lit;
 use crate::ast::ChoiceEnum;
-use crate::check_enum::Pick;
+use crate::plan::choice::Pick;
 
 pub fn derive(rt: &Runtime, choice: &ChoiceEnum, picks: &[Pick]) -> TokenStream {
     let ident = choice.ident;

@@ -4,11 +4,11 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::paths::Runtime;
-use super::{field_sizes, optional_str, str_lit, tag_str, width_of};
+use super::sizes::field_sizes;
+use super::tokens::{optional_str, str_lit, tag_str, width_of};
 use crate::ast::Container;
-use crate::attr::ByteOrder;
-use crate::attr::{Constant, Presence, Repeat, StringKind};
-use crate::plan::{BinaryPlan, Codec, Element, Value};
+use crate::attr::{ByteOrder, StringKind};
+use crate::plan::{Binary, BinaryPlan, Codec, Element, Magic, Presence, Repeat, Value};
 
 pub fn layout_impl(rt: &Runtime, container: &Container, plans: &[BinaryPlan]) -> TokenStream {
     // `plan::binary` has made sure a binary layout states its byte order.
@@ -26,7 +26,7 @@ pub fn layout_impl(rt: &Runtime, container: &Container, plans: &[BinaryPlan]) ->
         (None, None) => quote!(::core::option::Option::Some(0u64)),
     };
     let fields = plans.iter().map(|plan| {
-        let field = field_layout(rt, container, plan, &offset);
+        let field = field_layout(rt, plan, &offset);
         let (_, fixed) = field_sizes(rt, plan);
         offset = quote!(#rt::add_fixed(#offset, #fixed));
         field
@@ -56,8 +56,47 @@ pub(super) struct TypeLayout {
     pub text: bool,
 }
 
-/// `impl Layout for ident`.
+/// `impl Layout for ident`; a text type's `TextLayout` is the same.
 pub(super) fn type_layout_impl(
+    rt: &Runtime,
+    ident: &syn::Ident,
+    doc: &str,
+    layout: TypeLayout,
+) -> TokenStream {
+    let text_layout = layout.text.then(|| {
+        quote! {
+            impl #rt::TextLayout for #ident {
+                const TEXT_LAYOUT: #rt::TypeLayout = <Self as #rt::Layout>::LAYOUT;
+            }
+        }
+    });
+    let value = type_layout_value(rt, ident, doc, layout);
+    quote! {
+        impl #rt::Layout for #ident {
+            const LAYOUT: #rt::TypeLayout = #value;
+        }
+        #text_layout
+    }
+}
+
+/// `impl TextLayout for ident` alone: the text layout of a type with both
+/// encodings, whose `Layout` is the binary one.
+pub(super) fn text_layout_beside_binary_impl(
+    rt: &Runtime,
+    ident: &syn::Ident,
+    doc: &str,
+    layout: TypeLayout,
+) -> TokenStream {
+    let value = type_layout_value(rt, ident, doc, layout);
+    quote! {
+        impl #rt::TextLayout for #ident {
+            const TEXT_LAYOUT: #rt::TypeLayout = #value;
+        }
+    }
+}
+
+/// The `TypeLayout` value itself.
+fn type_layout_value(
     rt: &Runtime,
     ident: &syn::Ident,
     doc: &str,
@@ -86,35 +125,28 @@ pub(super) fn type_layout_impl(
         )
     };
     quote! {
-        impl #rt::Layout for #ident {
-            const LAYOUT: #rt::TypeLayout = #rt::TypeLayout {
-                name: #name,
-                doc: #doc,
-                byte_order: #byte_order,
-                form: #form,
-                chunk: #chunk,
-                context: #context,
-                chosen_by: #chosen_by,
-                fields: &[#(#fields),*],
-                min_size: #min_size,
-                fixed_size: #fixed_size,
-            };
+        #rt::TypeLayout {
+            name: #name,
+            doc: #doc,
+            byte_order: #byte_order,
+            form: #form,
+            chunk: #chunk,
+            context: #context,
+            chosen_by: #chosen_by,
+            fields: &[#(#fields),*],
+            min_size: #min_size,
+            fixed_size: #fixed_size,
         }
     }
 }
 
-fn field_layout(
-    rt: &Runtime,
-    container: &Container,
-    plan: &BinaryPlan,
-    offset: &TokenStream,
-) -> TokenStream {
+fn field_layout(rt: &Runtime, plan: &BinaryPlan, offset: &TokenStream) -> TokenStream {
     let field = plan.field;
     let name = str_lit(&field.ident.to_string());
     let rust_type = str_lit(&type_text(field.ty));
     let encoding = str_lit(&framed_encoding(plan));
     let byte_order = byte_order(rt, &plan.place.byte_order);
-    let count = optional_str(count_source(container, &plan.codec));
+    let count = optional_str(count_source(&plan.codec));
     let nested = match &plan.codec {
         Codec::Value(Value {
             element: Element::Plain,
@@ -148,12 +180,12 @@ fn field_layout(
 /// the field's bytes (after a count stored before them) and, for a list of
 /// arrays, the arrays' element size, as `Option<u64>` expressions; `None`
 /// for other fields, and where the field begins with a flag.
-fn elements(rt: &Runtime, codec: &Codec) -> (TokenStream, TokenStream, TokenStream) {
+fn elements(rt: &Runtime, codec: &Codec<Binary>) -> (TokenStream, TokenStream, TokenStream) {
     let none = quote!(::core::option::Option::None);
     let Codec::Value(value) = codec else {
         return (none.clone(), none.clone(), none);
     };
-    if matches!(value.presence, Some(Presence::Flag(_))) {
+    if matches!(value.presence, Some(Presence::Flag(_, _))) {
         return (none.clone(), none.clone(), none);
     }
     let ty = value.element_ty;
@@ -162,11 +194,12 @@ fn elements(rt: &Runtime, codec: &Codec) -> (TokenStream, TokenStream, TokenStre
             quote!(<#ty as #rt::Decode>::FIXED_SIZE),
             quote!(<#ty as #rt::Decode>::ELEMENT_SIZE),
         ),
-        Element::String(StringKind::FixedWidth(width)) => {
+        Element::String(_, StringKind::FixedWidth(width)) => {
             let width = width_of(width);
             (quote!(::core::option::Option::Some(#width)), none.clone())
         }
-        Element::String(_) | Element::Text(_) => (none.clone(), none.clone()),
+        Element::Text(never, _) => match *never {},
+        Element::String(..) => (none.clone(), none.clone()),
     };
     let zero = quote!(::core::option::Option::Some(0u64));
     match &value.repeat {
@@ -174,13 +207,15 @@ fn elements(rt: &Runtime, codec: &Codec) -> (TokenStream, TokenStream, TokenStre
             (quote!(<#ty as #rt::Decode>::ELEMENT_SIZE), zero, none)
         }
         None => (none.clone(), none.clone(), none),
-        Some(Repeat::Prefix(prefix)) => (
+        Some(Repeat::Prefix(_, prefix)) => (
             element_size,
             quote!(<#prefix as #rt::Decode>::FIXED_SIZE),
             inner_size,
         ),
-        Some(Repeat::Count(_) | Repeat::ToEnd) => (element_size, zero, inner_size),
-        Some(Repeat::CountLine) => (none.clone(), none.clone(), none),
+        Some(Repeat::CountField(_) | Repeat::CountParam(_) | Repeat::ToEnd) => {
+            (element_size, zero, inner_size)
+        }
+        Some(Repeat::CountLine(never)) => match *never {},
     }
 }
 
@@ -243,10 +278,10 @@ fn framed_encoding(plan: &BinaryPlan) -> String {
     format!("{encoding}, present when the next child {looked_for}")
 }
 
-fn encoding(codec: &Codec) -> String {
+fn encoding(codec: &Codec<Binary>) -> String {
     match codec {
-        Codec::Style => "not stored: the file's text style".to_owned(),
-        Codec::Magic(constant @ Constant::Int(_)) => format!("constant {}", constant.shown()),
+        Codec::Style(never) => match *never {},
+        Codec::Magic(constant @ Magic::Int(..)) => format!("constant {}", constant.shown()),
         Codec::Magic(constant) => format!("constant \"{}\"", constant.shown()),
         Codec::Count(users) => {
             let names: Vec<String> = users
@@ -255,7 +290,7 @@ fn encoding(codec: &Codec) -> String {
                 .collect();
             format!("element count of {}", names.join(", "))
         }
-        Codec::With(path, pass) => {
+        Codec::With(_, path, pass) => {
             let codec = format!(
                 "custom codec `{}`",
                 quote!(#path).to_string().replace(' ', "")
@@ -269,28 +304,33 @@ fn encoding(codec: &Codec) -> String {
     }
 }
 
-fn data_encoding(data: &Value) -> String {
+fn data_encoding(data: &Value<Binary>) -> String {
     let element = match &data.element {
-        Element::Plain | Element::Text(_) => type_text(data.element_ty),
-        Element::String(StringKind::Pascal) => "Pascal string (u8 length, then bytes)".to_owned(),
-        Element::String(StringKind::NullTerminated) => "null-terminated string".to_owned(),
-        Element::String(StringKind::FixedWidth(width)) => {
+        Element::Text(never, _) => match *never {},
+        Element::Plain => type_text(data.element_ty),
+        Element::String(_, StringKind::Pascal) => {
+            "Pascal string (u8 length, then bytes)".to_owned()
+        }
+        Element::String(_, StringKind::NullTerminated) => "null-terminated string".to_owned(),
+        Element::String(_, StringKind::FixedWidth(width)) => {
             format!(
                 "fixed-width string of {} bytes, zero-padded",
                 width_of(width)
             )
         }
-        Element::String(StringKind::Prefixed(count_ty)) => {
+        Element::String(_, StringKind::Prefixed(count_ty)) => {
             format!("string ({} length, then bytes)", type_text(count_ty))
         }
     };
     let repeated = match &data.repeat {
         None => element,
-        Some(Repeat::Prefix(prefix)) => {
+        Some(Repeat::Prefix(_, prefix)) => {
             format!("{} count, then that many × {element}", type_text(prefix))
         }
-        Some(Repeat::CountLine) => format!("count line, then that many × {element}"),
-        Some(Repeat::Count(count)) => format!("`{count}` × {element}"),
+        Some(Repeat::CountLine(never)) => match *never {},
+        Some(Repeat::CountField(count) | Repeat::CountParam(count)) => {
+            format!("`{count}` × {element}")
+        }
         Some(Repeat::ToEnd) => format!("{element}, repeated to the end of the input"),
     };
     let repeated = match passed(&data.pass) {
@@ -299,17 +339,20 @@ fn data_encoding(data: &Value) -> String {
     };
     match &data.presence {
         None => repeated,
-        Some(Presence::Flag(flag)) => format!(
+        Some(Presence::Flag(_, flag)) => format!(
             "{} flag (0 absent, 1 present), then {repeated}",
             type_text(flag)
         ),
-        Some(Presence::If(condition)) => format!("{repeated}, present when {}", condition.doc()),
-        Some(Presence::NextTag | Presence::NoneWord(_)) => repeated,
+        Some(Presence::If(condition, _)) => {
+            format!("{repeated}, present when {}", condition.doc())
+        }
+        Some(Presence::NoneWord(never, _)) => match *never {},
+        Some(Presence::NextTag(())) => repeated,
     }
 }
 
 /// `` `records` = `records_per_frame` ``: the context values a field passes.
-pub(super) fn passed(pass: &[crate::attr::ContextArg]) -> Option<String> {
+pub(super) fn passed(pass: &[crate::check_context::Pass]) -> Option<String> {
     if pass.is_empty() {
         return None;
     }
@@ -320,20 +363,18 @@ pub(super) fn passed(pass: &[crate::attr::ContextArg]) -> Option<String> {
     Some(values.join(", "))
 }
 
-fn count_source(container: &Container, codec: &Codec) -> Option<String> {
+fn count_source(codec: &Codec<Binary>) -> Option<String> {
     match codec {
         Codec::Value(Value {
-            repeat: Some(Repeat::Prefix(prefix)),
+            repeat: Some(Repeat::Prefix(_, prefix)),
             ..
         }) => Some(format!("{} prefix", type_text(prefix))),
         Codec::Value(Value {
-            repeat: Some(Repeat::Count(count)),
+            repeat: Some(Repeat::CountParam(count)),
             ..
-        }) if crate::check_context::is_param(container, count) => {
-            Some(format!("context `{count}`"))
-        }
+        }) => Some(format!("context `{count}`")),
         Codec::Value(Value {
-            repeat: Some(Repeat::Count(count)),
+            repeat: Some(Repeat::CountField(count)),
             ..
         }) => Some(format!("field `{count}`")),
         Codec::Value(Value {

@@ -4,20 +4,20 @@ use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote, quote_spanned, ToTokens as _};
 use syn::spanned::Spanned as _;
 
+use super::codec::{decode_fns, endian};
 use super::context::{
-    arg_value, check_call_on, nested_context, passed_value, placed_check, places, Side,
+    arg_value, check_call_on, condition_places, nested_context, passed_value, placed_check,
+    resolved_place, Side,
 };
+use super::names::{count_local, field_local};
 use super::paths::Runtime;
 use super::plain::{field_groups, is_plain, is_plain_run, plain_size};
-use super::{
-    constant_tokens, count_local, decode_fns, element_min_size, endian, field_local, field_sizes,
-    str_lit, tag_str, tag_tokens, width_of,
-};
+use super::sizes::{element_min_size, field_sizes};
+use super::tokens::{constant_tokens, str_lit, tag_str, tag_tokens, width_of};
 use crate::ast::Container;
-use crate::attr::{Presence, Repeat, StringKind};
-use crate::check_context::is_param;
+use crate::attr::StringKind;
 use crate::condition::read_when;
-use crate::plan::{shared_chunk, BinaryPlan, Codec, Element, Value};
+use crate::plan::{shared_chunk, Binary, BinaryPlan, Codec, Element, Presence, Repeat, Value};
 
 pub fn decode_impl(rt: &Runtime, container: &Container, plans: &[BinaryPlan]) -> TokenStream {
     let ident = container.ident;
@@ -26,8 +26,8 @@ pub fn decode_impl(rt: &Runtime, container: &Container, plans: &[BinaryPlan]) ->
         container,
         plans,
         &quote!(#rt::Input::position(__reader)?),
-        |plan| read_field_value(rt, container, plan),
-        |group| read_group(rt, container, group),
+        |plan| read_field_value(rt, plan),
+        |group| read_group(rt, group),
     );
     let absent_counts = absent_count_checks(rt, plans);
     let inits = plans.iter().map(|plan| {
@@ -211,13 +211,11 @@ pub fn type_sizes(rt: &Runtime, plans: &[BinaryPlan]) -> (TokenStream, TokenStre
 /// (they run inside the chunk and hand their locals out), of a run of
 /// plain fields, or of one field. A field present by the next tag looks
 /// for its chunk itself.
-fn read_group(rt: &Runtime, container: &Container, group: &[BinaryPlan]) -> TokenStream {
+fn read_group(rt: &Runtime, group: &[BinaryPlan]) -> TokenStream {
     let Some(tag) = shared_chunk(group) else {
-        return read_run(rt, container, group);
+        return read_run(rt, group);
     };
-    let statements = group
-        .iter()
-        .map(|plan| read_field_value(rt, container, plan));
+    let statements = group.iter().map(|plan| read_field_value(rt, plan));
     let tag = tag_tokens(tag);
     let locals: Vec<Ident> = group
         .iter()
@@ -238,8 +236,8 @@ fn read_group(rt: &Runtime, container: &Container, group: &[BinaryPlan]) -> Toke
 /// Statements binding the locals of a run of fields: when the run holds
 /// two or more plain values, decoded at once from bytes in hand where the
 /// input allows, else (or where it does not) one by one.
-fn read_run(rt: &Runtime, container: &Container, run: &[BinaryPlan]) -> TokenStream {
-    let one_by_one = run.iter().map(|plan| read_field_value(rt, container, plan));
+fn read_run(rt: &Runtime, run: &[BinaryPlan]) -> TokenStream {
+    let one_by_one = run.iter().map(|plan| read_field_value(rt, plan));
     if !is_plain_run(run) {
         return quote!(#(#one_by_one)*);
     }
@@ -289,10 +287,10 @@ fn absent_count_checks(rt: &Runtime, plans: &[BinaryPlan]) -> Vec<TokenStream> {
 
 /// The statements reading one field, inside its segment of the byte map's
 /// path (every field is named there, in IFF layouts too).
-fn read_field_value(rt: &Runtime, container: &Container, plan: &BinaryPlan) -> TokenStream {
+fn read_field_value(rt: &Runtime, plan: &BinaryPlan) -> TokenStream {
     let label = str_lit(&plan.field.ident.to_string());
     let entered = format_ident!("__entered_{}", plan.field.ident);
-    let statements = read_field_statements(rt, container, plan);
+    let statements = read_field_statements(rt, plan);
     quote! {
         let #entered = #rt::map_enter(#rt::Segment::Field(#label));
         #statements
@@ -300,7 +298,7 @@ fn read_field_value(rt: &Runtime, container: &Container, plan: &BinaryPlan) -> T
     }
 }
 
-fn read_field_statements(rt: &Runtime, container: &Container, plan: &BinaryPlan) -> TokenStream {
+fn read_field_statements(rt: &Runtime, plan: &BinaryPlan) -> TokenStream {
     let name = plan.field.ident;
     let label = str_lit(&name.to_string());
     let local = field_local(name);
@@ -313,7 +311,7 @@ fn read_field_statements(rt: &Runtime, container: &Container, plan: &BinaryPlan)
     };
     match &plan.codec {
         // Only text layouts have a style; it is not stored.
-        Codec::Style => quote!(let #local: #ty = ::core::default::Default::default();),
+        Codec::Style(never) => match *never {},
         Codec::Magic(constant) => {
             let constant = constant_tokens(constant);
             quote! {
@@ -333,7 +331,7 @@ fn read_field_statements(rt: &Runtime, container: &Container, plan: &BinaryPlan)
             };
             // Refused at the count's own byte, before any element is read.
             let start = format_ident!("__start_{}", name);
-            let call = check_call_on(container, name, check, &quote!(#count), Side::Read);
+            let call = check_call_on(name, check, &quote!(#count), Side::Read);
             quote! {
                 let #start = #rt::Input::position(__reader) #in_field;
                 #read
@@ -342,10 +340,8 @@ fn read_field_statements(rt: &Runtime, container: &Container, plan: &BinaryPlan)
                 }
             }
         }
-        Codec::With(path, pass) => {
-            let values = pass
-                .iter()
-                .map(|arg| arg_value(rt, container, &arg.value, Side::Read));
+        Codec::With(_, path, pass) => {
+            let values = pass.iter().map(|arg| arg_value(rt, &arg.value, Side::Read));
             let type_name = str_lit(&format!("{} (custom codec)", super::layout::type_text(ty)));
             quote! {
                 let #local: #ty = #rt::read_custom(__reader, #type_name, |__reader| {
@@ -360,10 +356,10 @@ fn read_field_statements(rt: &Runtime, container: &Container, plan: &BinaryPlan)
                 rt,
                 data.element_ty,
                 &data.pass,
-                |name| passed_value(rt, container, name, Side::Read),
-                places(container, Side::Read),
+                |name| passed_value(rt, name, Side::Read),
+                |name| resolved_place(name, Side::Read),
             );
-            let value = read_data(rt, container, data, &endian);
+            let value = read_data(rt, data, &endian);
             let value = framed_read(rt, plan, data, value);
             let read = quote! {
                 let #local: #ty = {
@@ -377,7 +373,7 @@ fn read_field_statements(rt: &Runtime, container: &Container, plan: &BinaryPlan)
             // A refusal points at the byte the value starts at, inside the
             // field's form as errors while reading it are.
             let start = format_ident!("__start_{}", name);
-            let call = check_call_on(container, name, check, &quote!(#local), Side::Read);
+            let call = check_call_on(name, check, &quote!(#local), Side::Read);
             let checked = placed_check(rt, plan, &start, call);
             quote! {
                 let #start = #rt::Input::position(__reader) #in_field;
@@ -393,7 +389,12 @@ fn read_field_statements(rt: &Runtime, container: &Container, plan: &BinaryPlan)
 /// The value read inside the field's form (a chunk shared by several
 /// fields is read around them all), and, for an `Option` present by the
 /// next tag, inside its chunk too, when the next child begins as it does.
-fn framed_read(rt: &Runtime, plan: &BinaryPlan, data: &Value, value: TokenStream) -> TokenStream {
+fn framed_read(
+    rt: &Runtime,
+    plan: &BinaryPlan,
+    data: &Value<Binary>,
+    value: TokenStream,
+) -> TokenStream {
     let value = match plan.place.form {
         Some(form_type) => {
             let form_type = tag_tokens(form_type);
@@ -437,32 +438,25 @@ fn framed_read(rt: &Runtime, plan: &BinaryPlan, data: &Value, value: TokenStream
 /// An expression reading a value of the data's shape from `__reader`; its
 /// elements get `__element_context`. (An `Option` present by the next tag
 /// reads its value alone here.)
-fn read_data(
-    rt: &Runtime,
-    container: &Container,
-    data: &Value,
-    endian: &TokenStream,
-) -> TokenStream {
+fn read_data(rt: &Runtime, data: &Value<Binary>, endian: &TokenStream) -> TokenStream {
     let reader = &quote!(__reader);
-    let repeated = read_repeated(rt, container, data, endian, &quote!(__r));
+    let repeated = read_repeated(rt, data, endian, &quote!(__r));
     match &data.presence {
-        None | Some(Presence::NextTag | Presence::NoneWord(_)) => {
-            read_repeated(rt, container, data, endian, reader)
-        }
-        Some(Presence::Flag(flag)) => quote! {
+        Some(Presence::NoneWord(never, _)) => match *never {},
+        None | Some(Presence::NextTag(())) => read_repeated(rt, data, endian, reader),
+        Some(Presence::Flag(_, flag)) => quote! {
             #rt::read_flagged::<#flag, _, _>(#reader, #endian, |__r| #repeated)
         },
-        Some(Presence::If(condition)) => {
-            let present = read_repeated(rt, container, data, endian, reader);
-            condition.read(rt, places(container, Side::Read), present)
+        Some(Presence::If(condition, names)) => {
+            let present = read_repeated(rt, data, endian, reader);
+            condition.read(rt, &condition_places(names, Side::Read), present)
         }
     }
 }
 
 fn read_repeated(
     rt: &Runtime,
-    container: &Container,
-    data: &Value,
+    data: &Value<Binary>,
     endian: &TokenStream,
     reader: &TokenStream,
 ) -> TokenStream {
@@ -470,20 +464,21 @@ fn read_repeated(
     let min_size = element_min_size(rt, &data.element, data.element_ty);
     let ty = data.element_ty;
     let read_list = |len: TokenStream| match &data.element {
-        Element::Plain | Element::Text(_) => quote! {
+        Element::Text(never, _) => match *never {},
+        Element::Plain => quote! {
             #rt::read_elements::<#ty, _>(#reader, #len, #endian, &__element_context)
         },
-        Element::String(_) => quote!(#rt::read_vec(#reader, #len, #min_size, |__r| #element)),
+        Element::String(_, _) => quote!(#rt::read_vec(#reader, #len, #min_size, |__r| #element)),
     };
     match &data.repeat {
         None => read_element(rt, &data.element, data.element_ty, endian, reader),
-        Some(Repeat::Prefix(prefix)) => {
+        Some(Repeat::Prefix(_, prefix)) => {
             let list = read_list(quote!(__len));
             quote! {
                 #rt::read_count::<#prefix, _>(#reader, #endian).and_then(|__len| #list)
             }
         }
-        Some(Repeat::Count(count)) if is_param(container, count) => {
+        Some(Repeat::CountParam(count)) => {
             let label = str_lit(&count.to_string());
             let list = read_list(quote!(__len));
             quote! {
@@ -491,9 +486,9 @@ fn read_repeated(
                     .and_then(|__len| #list)
             }
         }
-        Some(Repeat::Count(count)) => read_list(count_local(count).into_token_stream()),
-        Some(Repeat::CountLine) => unreachable!("`plan::binary` refuses a count line"),
-        Some(Repeat::ToEnd) if matches!(data.element, Element::Plain | Element::Text(_)) => {
+        Some(Repeat::CountField(count)) => read_list(count_local(count).into_token_stream()),
+        Some(Repeat::CountLine(never)) => match *never {},
+        Some(Repeat::ToEnd) if matches!(data.element, Element::Plain) => {
             quote! {
                 #rt::read_elements_to_end::<#ty, _>(#reader, #endian, &__element_context)
             }
@@ -506,24 +501,25 @@ fn read_repeated(
 
 fn read_element(
     rt: &Runtime,
-    element: &Element,
+    element: &Element<Binary>,
     ty: &syn::Type,
     endian: &TokenStream,
     reader: &TokenStream,
 ) -> TokenStream {
     match element {
-        Element::Plain | Element::Text(_) => {
+        Element::Text(never, _) => match *never {},
+        Element::Plain => {
             quote!(<#ty as #rt::Decode>::decode_input(#reader, #endian, &__element_context))
         }
-        Element::String(StringKind::Pascal) => quote!(#rt::read_pascal(#reader)),
-        Element::String(StringKind::NullTerminated) => {
+        Element::String(_, StringKind::Pascal) => quote!(#rt::read_pascal(#reader)),
+        Element::String(_, StringKind::NullTerminated) => {
             quote!(#rt::read_null_terminated(#reader))
         }
-        Element::String(StringKind::FixedWidth(width)) => {
+        Element::String(_, StringKind::FixedWidth(width)) => {
             let width = width_of(width);
             quote!(#rt::read_fixed_width(#reader, #width))
         }
-        Element::String(StringKind::Prefixed(count_ty)) => {
+        Element::String(_, StringKind::Prefixed(count_ty)) => {
             quote!(#rt::read_prefixed::<#count_ty, _>(#reader, #endian))
         }
     }

@@ -299,3 +299,19 @@ fn a_plain_struct_and_a_run_of_plain_fields() {
         }
     }));
 }
+
+#[test]
+fn a_type_with_both_encodings() {
+    insta::assert_snapshot!(expand(quote! {
+        /// A bone, stored as text lines or as little-endian bytes.
+        #[schema(binary(little), text, context(version: u32))]
+        struct Bone {
+            #[schema(text(line), binary(pascal))]
+            name: RawString,
+            #[schema(text(vector))]
+            translation: [f32; 3],
+            #[schema(prefix = u32, present_if = version >= 300)]
+            properties: Option<Vec<Property>>,
+        }
+    }));
+}

@@ -9,19 +9,22 @@ use quote::{format_ident, quote};
 use syn::Type;
 
 use super::context::{self, Side};
+use super::names::{count_local, field_local};
 use super::paths::Runtime;
-use super::{count_local, field_local, width_of};
+use super::tokens::width_of;
 use crate::ast::{is_named, unwrap_generic, Container, FormEnum};
-use crate::attr::{ContextValue, Presence, Repeat, Spanned, StringKind, TextForm};
-use crate::check_context;
+use crate::attr::{self, Spanned, StringKind, TextForm};
+use crate::check_context::{self, Held, PassValue, Resolved};
 use crate::condition::Condition;
-use crate::plan::{Codec, Element, Plan, Value};
+use crate::plan::{BinaryPlan, Codec, Element, Medium, Plan, Presence, Repeat, TextPlan, Value};
 
-/// Which layout a test runs through: binary bytes or text.
+/// Which layout a test runs through: binary bytes, text, or both (a type
+/// with both encodings).
 #[derive(Clone, Copy)]
 pub enum Check {
     Binary,
     Text,
+    Both,
 }
 
 /// The test module of `ident`: its `Sample` impl (the bodies of
@@ -34,9 +37,10 @@ pub(super) fn test_module(
     check: Check,
 ) -> TokenStream {
     let module = format_ident!("round_trip_{}", snake_case(&ident.to_string()));
-    let check = match check {
-        Check::Binary => quote!(check_round_trip),
-        Check::Text => quote!(check_text_round_trip),
+    let checks = match check {
+        Check::Binary => vec![quote!(check_round_trip)],
+        Check::Text => vec![quote!(check_text_round_trip)],
+        Check::Both => vec![quote!(check_round_trip), quote!(check_text_round_trip)],
     };
     quote! {
         #rt::testing_only! {
@@ -61,8 +65,10 @@ pub(super) fn test_module(
 
                 #[test]
                 fn write_read_write() {
-                    let json = (&#rt::testing::JsonProbe::<#ident>::NEW).json();
-                    #rt::testing::#check::<#ident>(json);
+                    #(
+                        let json = (&#rt::testing::JsonProbe::<#ident>::NEW).json();
+                        #rt::testing::#checks::<#ident>(json);
+                    )*
                 }
             }
         }
@@ -236,13 +242,13 @@ fn first_use_strategy(
 ) -> TokenStream {
     for field in &container.fields {
         let attrs = &field.attrs;
-        if matches!(&attrs.repeat, Some(repeat) if matches!(&repeat.value, Repeat::Count(count) if count == name))
+        if matches!(&attrs.repeat, Some(repeat) if matches!(&repeat.value, attr::Repeat::Count(count) if count == name))
         {
             return quote!(#rt::testing::context_count::<#ty>());
         }
         let condition = match &attrs.presence {
             Some(Spanned {
-                value: Presence::If(condition),
+                value: attr::Presence::If(condition),
                 ..
             }) if condition.reads(name) => Some(condition),
             _ => None,
@@ -286,7 +292,7 @@ fn element_type<'a>(field: &'a crate::ast::Field) -> &'a Type {
 }
 
 /// The round-trip test of a struct, binary or text (`check` says which).
-pub fn round_trip_module<P>(
+pub fn round_trip_module<P: Medium>(
     rt: &Runtime,
     container: &Container,
     plans: &[Plan<P>],
@@ -296,10 +302,41 @@ pub fn round_trip_module<P>(
         .iter()
         .map(|plan| TestField {
             ident: plan.field.ident,
-            strategy: field_strategy(rt, container, plan.field.ty, &plan.codec),
+            strategy: field_strategy(rt, container, plan.field.ty, &plan.codec, None),
         })
         .collect();
     struct_test_module(rt, container, &fields, check)
+}
+
+/// The round-trip test of a type with both encodings: values its text
+/// layout draws, each string one its binary encoding holds too, through
+/// both.
+pub fn twin_round_trip_module(
+    rt: &Runtime,
+    text: &Container,
+    text_plans: &[TextPlan],
+    binary_plans: &[BinaryPlan],
+) -> TokenStream {
+    let fields: Vec<TestField> = text_plans
+        .iter()
+        .map(|plan| {
+            let binary_string = binary_plans
+                .iter()
+                .find(|binary| binary.field.ident == plan.field.ident)
+                .and_then(|binary| match &binary.codec {
+                    Codec::Value(Value {
+                        element: Element::String(_, kind),
+                        ..
+                    }) => Some(kind),
+                    _ => None,
+                });
+            TestField {
+                ident: plan.field.ident,
+                strategy: field_strategy(rt, text, plan.field.ty, &plan.codec, binary_string),
+            }
+        })
+        .collect();
+    struct_test_module(rt, text, &fields, Check::Both)
 }
 
 /// An enum of forms draws each variant alike.
@@ -370,70 +407,75 @@ fn nest(items: &[TokenStream], last: TokenStream) -> TokenStream {
 
 /// Values of a field, the same for binary and text layouts but for what
 /// only one of them has (a style, a `with` module, a text word).
-fn field_strategy(rt: &Runtime, container: &Container, ty: &Type, codec: &Codec) -> TokenStream {
+/// `binary_string`: for a type with both encodings, the binary encoding
+/// of the field's strings, which the values drawn must fit too.
+fn field_strategy<M: Medium>(
+    rt: &Runtime,
+    container: &Container,
+    ty: &Type,
+    codec: &Codec<M>,
+    binary_string: Option<&StringKind>,
+) -> TokenStream {
     match codec {
-        Codec::Style if container.attrs.comments.is_some() => {
+        Codec::Style(_) if container.attrs.comments.is_some() => {
             quote!(#rt::testing::text_style_with_comments())
         }
-        Codec::Style => quote!(#rt::testing::text_style()),
+        Codec::Style(_) => quote!(#rt::testing::text_style()),
         Codec::Magic(_) | Codec::Count(_) => {
             quote!(#rt::proptest::strategy::Just(<#ty as ::core::default::Default>::default()))
         }
-        Codec::With(path, pass) => {
+        Codec::With(_, path, pass) => {
             let values = pass.iter().map(|arg| match &arg.value {
-                ContextValue::Name(name) => test_value(rt, container, name),
-                ContextValue::Len(list) => {
-                    let place = context::places(container, Side::Read)(list);
+                PassValue::Name(name) => test_value(rt, name),
+                PassValue::Len(list) => {
+                    let place = context::resolved_place(list, Side::Read);
                     quote!(#rt::list_len(&#place))
                 }
-                ContextValue::Constant(constant) => quote!(#constant),
+                PassValue::Constant(constant) => quote!(#constant),
             });
             quote!(#path::strategy(#(#values),*))
         }
-        Codec::Value(value) => value_strategy(rt, container, value),
+        Codec::Value(value) => value_strategy(rt, container, value, binary_string),
     }
 }
 
 /// A name's value inside the generated test: a local drawn earlier, or the
 /// context's.
-pub(super) fn test_value(rt: &Runtime, container: &Container, name: &Ident) -> TokenStream {
-    if context::is_count(container, name) {
-        let count = count_local(name);
-        return quote!(#rt::testing::count_as(#count));
-    }
-    context::value_of(name, check_context::is_param(container, name), Side::Read)
-}
-
-/// The length of a list counted by `count`: a drawn length, or the context's.
-pub(super) fn counted_len(rt: &Runtime, container: &Container, count: &Ident) -> TokenStream {
-    if check_context::is_param(container, count) {
-        quote!(#rt::testing::len_of(&__context.#count))
-    } else {
-        let local = count_local(count);
-        quote!(#local)
+pub(super) fn test_value(rt: &Runtime, name: &Resolved) -> TokenStream {
+    match name.held {
+        Held::Count => {
+            let count = count_local(&name.ident);
+            quote!(#rt::testing::count_as(#count))
+        }
+        Held::Field | Held::Param => context::resolved_value(name, Side::Read),
     }
 }
 
-fn value_strategy(rt: &Runtime, container: &Container, value: &Value) -> TokenStream {
+fn value_strategy<M: Medium>(
+    rt: &Runtime,
+    container: &Container,
+    value: &Value<M>,
+    binary_string: Option<&StringKind>,
+) -> TokenStream {
     let ty = value.element_ty;
     let among_comments = container.attrs.comments.is_some();
     let element = match &value.element {
-        Element::String(StringKind::Pascal) => quote!(#rt::testing::pascal_string()),
-        Element::String(StringKind::NullTerminated) => {
+        Element::String(_, StringKind::Pascal) => quote!(#rt::testing::pascal_string()),
+        Element::String(_, StringKind::NullTerminated) => {
             quote!(#rt::testing::null_terminated_string())
         }
-        Element::String(StringKind::FixedWidth(width)) => {
+        Element::String(_, StringKind::FixedWidth(width)) => {
             let width = width_of(width) as usize;
             quote!(#rt::testing::fixed_width_string(#width))
         }
-        Element::String(StringKind::Prefixed(count_ty)) => {
+        Element::String(_, StringKind::Prefixed(count_ty)) => {
             quote!(#rt::testing::prefixed_string::<#count_ty>())
         }
-        Element::Text(TextForm::Line) if among_comments => {
+        Element::Text(_, TextForm::Line) if among_comments => {
             quote!(#rt::testing::line_among_comments())
         }
-        Element::Text(TextForm::Line | TextForm::Comment) => quote!(#rt::testing::line_string()),
-        Element::Text(TextForm::AngleBrackets) => {
+        Element::Text(_, TextForm::Line | TextForm::Comment) => quote!(#rt::testing::line_string()),
+        Element::Text(_, TextForm::AngleBrackets) => {
             quote!(#rt::testing::angle_bracketed_string(#among_comments))
         }
         // A plain `RawString` is a text word: a binary one always has an encoding.
@@ -441,32 +483,54 @@ fn value_strategy(rt: &Runtime, container: &Container, value: &Value) -> TokenSt
             quote!(#rt::testing::word_among_comments())
         }
         Element::Plain if is_named(ty, "RawString") => quote!(#rt::testing::token_string()),
-        Element::Plain | Element::Text(TextForm::Vector) => {
+        Element::Plain | Element::Text(_, TextForm::Vector) => {
             let nested = context::nested_context(
                 rt,
                 ty,
                 &value.pass,
-                |name| test_value(rt, container, name),
-                context::places(container, Side::Read),
+                |name| test_value(rt, name),
+                |name| context::resolved_place(name, Side::Read),
             );
             quote!(<#ty as #rt::testing::Sample>::strategy_with(&#nested))
         }
     };
+    let element = match binary_string {
+        Some(kind) => {
+            let (longest, nul) = match kind {
+                StringKind::Pascal => (quote!(255usize), true),
+                StringKind::NullTerminated => (quote!(usize::MAX), false),
+                StringKind::FixedWidth(width) => {
+                    let width = width_of(width) as usize;
+                    (quote!(#width), true)
+                }
+                StringKind::Prefixed(count_ty) => {
+                    (quote!(#rt::testing::longest_prefixed::<#count_ty>()), true)
+                }
+            };
+            quote!(#rt::testing::fitting(#element, #longest, #nul))
+        }
+        None => element,
+    };
     let repeated = match &value.repeat {
         None => element,
-        Some(Repeat::Prefix(_) | Repeat::CountLine | Repeat::ToEnd) => {
+        Some(Repeat::Prefix(_, _) | Repeat::CountLine(_) | Repeat::ToEnd) => {
             quote!(#rt::testing::list(#element))
         }
-        Some(Repeat::Count(count)) => {
-            let len = counted_len(rt, container, count);
+        Some(Repeat::CountField(count)) => {
+            let len = count_local(count);
             quote!(#rt::testing::list_of_len(#element, #len))
+        }
+        Some(Repeat::CountParam(count)) => {
+            quote!(#rt::testing::list_of_len(#element, #rt::testing::len_of(&__context.#count)))
         }
     };
     match &value.presence {
-        Some(Presence::Flag(_) | Presence::NextTag | Presence::NoneWord(_)) => {
+        Some(Presence::Flag(_, _) | Presence::NextTag(_) | Presence::NoneWord(_, _)) => {
             quote!(#rt::proptest::option::of(#repeated).boxed())
         }
-        Some(Presence::If(condition)) => conditional_strategy(rt, container, condition, repeated),
+        Some(Presence::If(condition, names)) => {
+            conditional_strategy(rt, condition, names, repeated)
+        }
         None => repeated,
     }
 }
@@ -475,11 +539,11 @@ fn value_strategy(rt: &Runtime, container: &Container, value: &Value) -> TokenSt
 /// the values drawn before it, else `None`.
 fn conditional_strategy(
     rt: &Runtime,
-    container: &Container,
     condition: &Condition,
+    names: &[Resolved],
     repeated: TokenStream,
 ) -> TokenStream {
-    let holds = condition.tokens(rt, context::places(container, Side::Read));
+    let holds = condition.tokens(rt, &context::condition_places(names, Side::Read));
     quote! {
         if #holds {
             #repeated.prop_map(::core::option::Option::Some).boxed()

@@ -4,20 +4,21 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned as _;
 
+use super::codec::{encode_fns, endian};
 use super::context::{
-    arg_value, check_call_on, nested_context, passed_value, placed_check, places, Side,
+    arg_value, check_call_on, condition_places, nested_context, passed_value, placed_check,
+    resolved_place, Side,
 };
+use super::names::count_local;
 use super::paths::Runtime;
-use super::{
-    constant_tokens, count_local, encode_fns, endian, str_lit, tag_str, tag_tokens, width_of,
-};
-use crate::ast::Container;
-use crate::attr::{Presence, Repeat, StringKind};
-use crate::check_context::is_param;
-use crate::plan::{shared_chunk, BinaryPlan, Codec, CountUser, Element, Value};
-
 use super::plain::{is_plain, is_plain_run, plain_size};
 use super::read::{field_starts, field_statements};
+use super::tokens::{constant_tokens, str_lit, tag_str, tag_tokens, width_of};
+use crate::ast::Container;
+use crate::attr::StringKind;
+use crate::plan::{
+    shared_chunk, Binary, BinaryPlan, Codec, CountUser, Element, Presence, Repeat, Value,
+};
 
 pub fn encode_impl(rt: &Runtime, container: &Container, plans: &[BinaryPlan]) -> TokenStream {
     let ident = container.ident;
@@ -40,8 +41,8 @@ pub fn encode_impl(rt: &Runtime, container: &Container, plans: &[BinaryPlan]) ->
         container,
         plans,
         &quote!(#rt::Output::position(__writer)?),
-        |plan| write_field_value(rt, container, plan),
-        |group| write_group(rt, container, group),
+        |plan| write_field_value(rt, plan),
+        |group| write_group(rt, group),
     );
     // The type's own check, as the reader runs it once every field is
     // read: here once every field is written (what is written is dropped
@@ -143,10 +144,10 @@ fn shared_count(
 /// The write statements of fields in a row that share a chunk (inside the
 /// chunk), of a run of plain fields, or of one field. A field present by
 /// the next tag writes its chunk itself, when it has a value.
-fn write_group(rt: &Runtime, container: &Container, group: &[BinaryPlan]) -> TokenStream {
+fn write_group(rt: &Runtime, group: &[BinaryPlan]) -> TokenStream {
     let statements: Vec<TokenStream> = group
         .iter()
-        .map(|plan| write_field_value(rt, container, plan))
+        .map(|plan| write_field_value(rt, plan))
         .collect();
     let Some(tag) = shared_chunk(group) else {
         return write_run(rt, group, &statements);
@@ -195,7 +196,7 @@ fn framed_write(rt: &Runtime, plan: &BinaryPlan, write: TokenStream) -> TokenStr
     }
 }
 
-fn write_field_value(rt: &Runtime, container: &Container, plan: &BinaryPlan) -> TokenStream {
+fn write_field_value(rt: &Runtime, plan: &BinaryPlan) -> TokenStream {
     let name = plan.field.ident;
     let label = str_lit(&name.to_string());
     let ty = plan.field.ty;
@@ -207,7 +208,7 @@ fn write_field_value(rt: &Runtime, container: &Container, plan: &BinaryPlan) -> 
     };
     match &plan.codec {
         // Only text layouts have a style; it is not stored.
-        Codec::Style => TokenStream::new(),
+        Codec::Style(never) => match *never {},
         Codec::Magic(constant) => {
             let constant = constant_tokens(constant);
             quote!(#rt::write_magic(__writer, #endian, &#constant) #in_field)
@@ -224,7 +225,7 @@ fn write_field_value(rt: &Runtime, container: &Container, plan: &BinaryPlan) -> 
             };
             // As the reader refuses it: at the count's own byte.
             let start = format_ident!("__start_{}", name);
-            let call = check_call_on(container, name, check, &quote!(#count), Side::Write);
+            let call = check_call_on(name, check, &quote!(#count), Side::Write);
             quote! {
                 if #rt::checking() {
                     let #start = #rt::Output::position(__writer) #in_field
@@ -233,10 +234,10 @@ fn write_field_value(rt: &Runtime, container: &Container, plan: &BinaryPlan) -> 
                 #write
             }
         }
-        Codec::With(path, pass) => {
+        Codec::With(_, path, pass) => {
             let values = pass
                 .iter()
-                .map(|arg| arg_value(rt, container, &arg.value, Side::Write));
+                .map(|arg| arg_value(rt, &arg.value, Side::Write));
             quote! {
                 #rt::Output::as_stream(__writer, |__writer| {
                     #path::write(&self.#name, __writer, #endian #(, #values)*)
@@ -248,18 +249,11 @@ fn write_field_value(rt: &Runtime, container: &Container, plan: &BinaryPlan) -> 
                 rt,
                 data.element_ty,
                 &data.pass,
-                |name| passed_value(rt, container, name, Side::Write),
-                places(container, Side::Write),
+                |name| passed_value(rt, name, Side::Write),
+                |name| resolved_place(name, Side::Write),
             );
             let write = if plan.by_next_tag() {
-                let present = write_repeated(
-                    rt,
-                    container,
-                    data,
-                    &endian,
-                    &quote!(__writer),
-                    &quote!(__v),
-                );
+                let present = write_repeated(rt, data, &endian, &quote!(__writer), &quote!(__v));
                 let present = framed_write(rt, plan, present);
                 quote! {
                     match (&self.#name).as_ref() {
@@ -268,7 +262,7 @@ fn write_field_value(rt: &Runtime, container: &Container, plan: &BinaryPlan) -> 
                     }
                 }
             } else {
-                let write = write_data(rt, container, data, &endian, &quote!(&self.#name));
+                let write = write_data(rt, data, &endian, &quote!(&self.#name));
                 framed_write(rt, plan, write)
             };
             let write = quote! {
@@ -284,7 +278,7 @@ fn write_field_value(rt: &Runtime, container: &Container, plan: &BinaryPlan) -> 
             // refuses what the reader would, at the byte the value starts
             // at and with the same path.
             let start = format_ident!("__start_{}", name);
-            let call = check_call_on(container, name, check, &quote!(self.#name), Side::Write);
+            let call = check_call_on(name, check, &quote!(self.#name), Side::Write);
             let checked = placed_check(rt, plan, &start, call);
             quote! {
                 if #rt::checking() {
@@ -301,29 +295,28 @@ fn write_field_value(rt: &Runtime, container: &Container, plan: &BinaryPlan) -> 
 /// `__writer`; its elements get `__element_context`.
 fn write_data(
     rt: &Runtime,
-    container: &Container,
-    data: &Value,
+    data: &Value<Binary>,
     endian: &TokenStream,
     value: &TokenStream,
 ) -> TokenStream {
     match &data.presence {
-        None | Some(Presence::NextTag | Presence::NoneWord(_)) => {
-            write_repeated(rt, container, data, endian, &quote!(__writer), value)
+        Some(Presence::NoneWord(never, _)) => match *never {},
+        None | Some(Presence::NextTag(())) => {
+            write_repeated(rt, data, endian, &quote!(__writer), value)
         }
-        Some(Presence::Flag(flag)) => {
-            let present = write_repeated(rt, container, data, endian, &quote!(__w), &quote!(__v));
+        Some(Presence::Flag(_, flag)) => {
+            let present = write_repeated(rt, data, endian, &quote!(__w), &quote!(__v));
             quote! {
                 #rt::write_flagged::<#flag, __W, _>(
                     __writer, #endian, (#value).as_ref(), |__w, __v| #present,
                 )
             }
         }
-        Some(Presence::If(condition)) => {
-            let present =
-                write_repeated(rt, container, data, endian, &quote!(__writer), &quote!(__v));
+        Some(Presence::If(condition, names)) => {
+            let present = write_repeated(rt, data, endian, &quote!(__writer), &quote!(__v));
             let check = condition.check_tokens(
                 rt,
-                places(container, Side::Write),
+                &condition_places(names, Side::Write),
                 quote!((#value).is_some()),
             );
             quote! {
@@ -339,26 +332,26 @@ fn write_data(
 
 fn write_repeated(
     rt: &Runtime,
-    container: &Container,
-    data: &Value,
+    data: &Value<Binary>,
     endian: &TokenStream,
     writer: &TokenStream,
     value: &TokenStream,
 ) -> TokenStream {
     let element = write_element(rt, &data.element, endian, &quote!(__w), &quote!(__e));
     let list = match &data.element {
-        Element::Plain | Element::Text(_) => {
+        Element::Text(never, _) => match *never {},
+        Element::Plain => {
             quote!(#rt::encode_each(#writer, #value, #endian, &__element_context))
         }
-        Element::String(_) => quote!(#rt::write_each(#writer, #value, |__w, __e| #element)),
+        Element::String(_, _) => quote!(#rt::write_each(#writer, #value, |__w, __e| #element)),
     };
     match &data.repeat {
         None => write_element(rt, &data.element, endian, writer, value),
-        Some(Repeat::Prefix(prefix)) => quote! {
+        Some(Repeat::Prefix(_, prefix)) => quote! {
             #rt::write_count::<#prefix, __W>(#writer, #endian, (#value).len())
                 .and_then(|()| #list)
         },
-        Some(Repeat::Count(count)) if is_param(container, count) => {
+        Some(Repeat::CountParam(count)) => {
             let label = str_lit(&count.to_string());
             quote! {
                 #rt::context_len(#label, ::core::clone::Clone::clone(&__context.#count))
@@ -366,33 +359,34 @@ fn write_repeated(
                     .and_then(|()| #list)
             }
         }
-        Some(Repeat::Count(_) | Repeat::ToEnd) => list,
-        Some(Repeat::CountLine) => unreachable!("`plan::binary` refuses a count line"),
+        Some(Repeat::CountField(_) | Repeat::ToEnd) => list,
+        Some(Repeat::CountLine(never)) => match *never {},
     }
 }
 
 fn write_element(
     rt: &Runtime,
-    element: &Element,
+    element: &Element<Binary>,
     endian: &TokenStream,
     writer: &TokenStream,
     value: &TokenStream,
 ) -> TokenStream {
     match element {
-        Element::Plain | Element::Text(_) => {
+        Element::Text(never, _) => match *never {},
+        Element::Plain => {
             quote!(#rt::Encode::encode_output(#value, #writer, #endian, &__element_context))
         }
-        Element::String(StringKind::Pascal) => {
+        Element::String(_, StringKind::Pascal) => {
             quote!(#rt::write_pascal(#writer, #value))
         }
-        Element::String(StringKind::NullTerminated) => {
+        Element::String(_, StringKind::NullTerminated) => {
             quote!(#rt::write_null_terminated(#writer, #value))
         }
-        Element::String(StringKind::FixedWidth(width)) => {
+        Element::String(_, StringKind::FixedWidth(width)) => {
             let width = width_of(width);
             quote!(#rt::write_fixed_width(#writer, #value, #width))
         }
-        Element::String(StringKind::Prefixed(count_ty)) => {
+        Element::String(_, StringKind::Prefixed(count_ty)) => {
             quote!(#rt::write_prefixed::<#count_ty, _>(#writer, #endian, #value))
         }
     }

@@ -5,10 +5,10 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned as _;
 
-use crate::attr::{Presence, Repeat, TextForm};
+use crate::attr::TextForm;
 use crate::expand::paths::Runtime;
-use crate::expand::str_lit;
-use crate::plan::{Codec, Element, TextPlan, Value};
+use crate::expand::tokens::str_lit;
+use crate::plan::{Codec, Element, Presence, Repeat, Text, TextPlan, Value};
 
 /// Where a record field of tokens stands: on a line of its own, or on a
 /// line it shares with the fields around it (`same_line`).
@@ -40,13 +40,14 @@ pub(super) fn min_lines(rt: &Runtime, plan: &TextPlan) -> TokenStream {
         return quote!(0u64);
     }
     match &plan.codec {
-        Codec::Style | Codec::With(..) => quote!(0u64),
+        Codec::With(never, ..) => match *never {},
+        Codec::Style(()) => quote!(0u64),
         Codec::Value(Value {
-            presence: Some(Presence::If(_)),
+            presence: Some(Presence::If(..)),
             ..
         })
         | Codec::Value(Value {
-            repeat: Some(Repeat::Count(_) | Repeat::ToEnd),
+            repeat: Some(Repeat::CountField(_) | Repeat::CountParam(_) | Repeat::ToEnd),
             ..
         }) => quote!(0u64),
         Codec::Value(Value {
@@ -61,11 +62,12 @@ pub(super) fn min_lines(rt: &Runtime, plan: &TextPlan) -> TokenStream {
 }
 
 /// Fewest lines one element of a list takes.
-pub(super) fn element_min_lines(rt: &Runtime, value: &Value) -> TokenStream {
+pub(super) fn element_min_lines(rt: &Runtime, value: &Value<Text>) -> TokenStream {
     let ty = value.element_ty;
     match value.element {
-        Element::Plain | Element::String(_) => quote!(<#ty as #rt::TextRead>::MIN_LINES),
-        Element::Text(_) => quote!(1u64),
+        Element::String(never, _) => match never {},
+        Element::Plain => quote!(<#ty as #rt::TextRead>::MIN_LINES),
+        Element::Text(_, _) => quote!(1u64),
     }
 }
 
@@ -78,22 +80,22 @@ pub(super) fn expected_line(rt: &Runtime, plan: &TextPlan) -> TokenStream {
         }
         Codec::Count(_) => quote!("a count"),
         Codec::Value(value) => match value.element {
-            Element::Text(TextForm::Vector) => quote!("a `| ... |` line"),
-            Element::Text(TextForm::AngleBrackets) => quote!("a `<name>` line"),
-            Element::Plain
-            | Element::String(_)
-            | Element::Text(TextForm::Line | TextForm::Comment) => {
+            Element::String(never, _) => match never {},
+            Element::Text((), TextForm::Vector) => quote!("a `| ... |` line"),
+            Element::Text((), TextForm::AngleBrackets) => quote!("a `<name>` line"),
+            Element::Plain | Element::Text((), TextForm::Line | TextForm::Comment) => {
                 let ty = value.element_ty;
                 quote_spanned!(ty.span()=> <#ty as #rt::TextTokens>::EXPECTED)
             }
         },
-        Codec::Style | Codec::With(..) => quote!("nothing"),
+        Codec::With(never, ..) => match *never {},
+        Codec::Style(()) => quote!("nothing"),
     }
 }
 
 /// A value read by its type's own `TextRead`, which may be a record of
 /// several lines.
-pub(super) fn is_nested(value: &Value) -> bool {
+pub(super) fn is_nested(value: &Value<Text>) -> bool {
     matches!(value.element, Element::Plain) && value.presence.is_none()
 }
 

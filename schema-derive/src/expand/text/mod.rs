@@ -1,5 +1,5 @@
 //! Text layouts: `TextRead`/`TextWrite` (and `TextTokens` for `one_line`
-//! records), `TextSchema`, `Layout` and the round-trip test; reading and
+//! records), `TextSchema`, `Layout`/`TextLayout` and the round-trip test; reading and
 //! writing each in a module of its own, as binary layouts are.
 
 mod lines;
@@ -11,42 +11,52 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use crate::ast::Container;
-use crate::check_context::{self};
-use crate::expand::context::{self};
+use crate::check_context;
+use crate::expand::context;
+use crate::expand::names::field_local;
 use crate::expand::paths::Runtime;
 use crate::expand::tests::{self, Check};
-use crate::expand::{field_local, str_lit};
+use crate::expand::tokens::str_lit;
 use crate::plan::{self, Codec, TextPlan};
 
 use lines::{min_lines, Line};
 use read::{built_value, read_field, read_one_line_field};
 use table::layout_impl;
+pub use table::Role;
 use write::{checked_write, shared_count, write_field, write_one_line_field, written_value_check};
 
 pub fn derive(rt: &Runtime, container: &Container) -> syn::Result<TokenStream> {
     let plans = plan::text(container)?;
-    let one_line = container.attrs.one_line.is_some();
-    let codec = if one_line {
-        one_line_impls(rt, container, &plans)
-    } else {
-        record_impls(rt, container, &plans)
-    };
     let context = context::context_items(
         rt,
         container.ident,
         container.vis,
         check_context::params(container),
     );
-    let schema = schema_impl(rt, container, &plans);
-    let layout = layout_impl(rt, container, &plans, one_line);
+    let items = items(rt, container, &plans, Role::Only);
     let tests = tests::round_trip_module(rt, container, &plans, Check::Text);
     Ok(quote! {
         #context
+        #items
+        #tests
+    })
+}
+
+/// Everything a text layout implements but its context and its test.
+pub fn items(rt: &Runtime, container: &Container, plans: &[TextPlan], role: Role) -> TokenStream {
+    let one_line = container.attrs.one_line.is_some();
+    let codec = if one_line {
+        one_line_impls(rt, container, plans)
+    } else {
+        record_impls(rt, container, plans)
+    };
+    let schema = schema_impl(rt, container, plans);
+    let layout = layout_impl(rt, container, plans, one_line, role);
+    quote! {
         #codec
         #schema
         #layout
-        #tests
-    })
+    }
 }
 
 /// A record whose fields take their own lines.
@@ -57,11 +67,11 @@ fn record_impls(rt: &Runtime, container: &Container, plans: &[TextPlan]) -> Toke
     let reads = plans
         .iter()
         .enumerate()
-        .filter(|(_, plan)| !matches!(plan.codec, Codec::Style))
-        .map(|(index, plan)| read_field(rt, container, plan, Line::of(plans, index)));
+        .filter(|(_, plan)| !matches!(plan.codec, Codec::Style(_)))
+        .map(|(index, plan)| read_field(rt, plan, Line::of(plans, index)));
     let styles = plans
         .iter()
-        .filter(|plan| matches!(plan.codec, Codec::Style))
+        .filter(|plan| matches!(plan.codec, Codec::Style(_)))
         .map(|plan| {
             let local = field_local(plan.field.ident);
             // Comment lines after the last value belong to the style too.
@@ -76,8 +86,8 @@ fn record_impls(rt: &Runtime, container: &Container, plans: &[TextPlan]) -> Toke
         _ => None,
     });
     let writes = plans.iter().enumerate().map(|(index, plan)| {
-        let write = write_field(rt, container, plan, Line::of(plans, index));
-        checked_write(rt, container, plan, write)
+        let write = write_field(rt, plan, Line::of(plans, index));
+        checked_write(rt, plan, write)
     });
     let (write_start, write_finish) = written_value_check(rt, container);
     let (allow_reader_comments, allow_writer_comments) = match container.attrs.comments {
@@ -91,7 +101,7 @@ fn record_impls(rt: &Runtime, container: &Container, plans: &[TextPlan]) -> Toke
         impl #rt::TextRead for #ident {
             const MIN_LINES: u64 = 0u64 #(+ #min_lines)*;
             const NESTED_LAYOUT: ::core::option::Option<fn() -> #rt::TypeLayout> =
-                ::core::option::Option::Some(|| <Self as #rt::Layout>::LAYOUT);
+                ::core::option::Option::Some(|| <Self as #rt::TextLayout>::TEXT_LAYOUT);
 
             fn read_text(
                 __reader: &mut #rt::TextReader<'_>,
@@ -126,13 +136,11 @@ fn record_impls(rt: &Runtime, container: &Container, plans: &[TextPlan]) -> Toke
 fn one_line_impls(rt: &Runtime, container: &Container, plans: &[TextPlan]) -> TokenStream {
     let ident = container.ident;
     let expected = str_lit(&format!("a `{ident}` line"));
-    let reads = plans
-        .iter()
-        .map(|plan| read_one_line_field(rt, container, plan));
+    let reads = plans.iter().map(|plan| read_one_line_field(rt, plan));
     let (start, finish) = built_value(rt, container, plans);
     let writes = plans.iter().map(|plan| {
         let write = write_one_line_field(rt, plan);
-        checked_write(rt, container, plan, write)
+        checked_write(rt, plan, write)
     });
     let (write_start, write_finish) = written_value_check(rt, container);
     let line_impls = one_line_text_impls(
@@ -145,7 +153,7 @@ fn one_line_impls(rt: &Runtime, container: &Container, plans: &[TextPlan]) -> To
         impl #rt::TextTokens for #ident {
             const EXPECTED: &'static str = #expected;
             const NESTED_LAYOUT: ::core::option::Option<fn() -> #rt::TypeLayout> =
-                ::core::option::Option::Some(|| <Self as #rt::Layout>::LAYOUT);
+                ::core::option::Option::Some(|| <Self as #rt::TextLayout>::TEXT_LAYOUT);
 
             fn read_tokens(
                 __reader: &mut #rt::TextReader<'_>,
@@ -183,7 +191,7 @@ pub(super) fn one_line_text_impls(
         impl #rt::TextRead for #ident {
             const MIN_LINES: u64 = 1;
             const NESTED_LAYOUT: ::core::option::Option<fn() -> #rt::TypeLayout> =
-                ::core::option::Option::Some(|| <Self as #rt::Layout>::LAYOUT);
+                ::core::option::Option::Some(|| <Self as #rt::TextLayout>::TEXT_LAYOUT);
 
             fn read_text(
                 __reader: &mut #rt::TextReader<'_>,
@@ -209,7 +217,7 @@ fn schema_impl(rt: &Runtime, container: &Container, plans: &[TextPlan]) -> Token
     let ident = container.ident;
     let style = plans
         .iter()
-        .find(|plan| matches!(plan.codec, Codec::Style))
+        .find(|plan| matches!(plan.codec, Codec::Style(_)))
         .map(|plan| {
             let name = plan.field.ident;
             quote! {

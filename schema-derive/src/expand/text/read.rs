@@ -9,12 +9,14 @@ use super::lines::{
     element_min_lines, expected_line, has_elements, is_nested, mark_local, marks_local, Line,
 };
 use crate::ast::Container;
-use crate::attr::{Presence, Repeat, TextForm};
-use crate::check_context::is_param;
-use crate::expand::context::{self, nested_context, places, value_of, Side};
+use crate::attr::TextForm;
+use crate::expand::context::{
+    self, condition_places, nested_context, resolved_place, resolved_value, Side,
+};
+use crate::expand::names::{count_local, field_local};
 use crate::expand::paths::Runtime;
-use crate::expand::{count_local, field_local, str_lit};
-use crate::plan::{Codec, Element, TextPlan, Value};
+use crate::expand::tokens::str_lit;
+use crate::plan::{Codec, Element, Presence, Repeat, Text, TextPlan, Value};
 
 /// A record's first statement and its last ones: the value of its fields,
 /// checked by the type's own `check` (at the record's first token) when it
@@ -52,15 +54,20 @@ pub(super) fn built_value(
 
 /// An expression reading one element of the value's tokens from `reader`
 /// (a line already open).
-pub(super) fn read_value_tokens(rt: &Runtime, value: &Value, reader: &TokenStream) -> TokenStream {
+pub(super) fn read_value_tokens(
+    rt: &Runtime,
+    value: &Value<Text>,
+    reader: &TokenStream,
+) -> TokenStream {
     let ty = value.element_ty;
     let tokens = quote_spanned!(ty.span()=> <#ty as #rt::TextTokens>::read_tokens);
     match value.element {
-        Element::Text(TextForm::Vector) => quote!(#rt::read_vector(#reader, #tokens)),
-        Element::Text(TextForm::AngleBrackets) => quote!(#rt::read_angle_bracketed(#reader)),
-        Element::Plain | Element::String(_) | Element::Text(TextForm::Line | TextForm::Comment) => {
+        Element::Text(_, TextForm::Vector) => quote!(#rt::read_vector(#reader, #tokens)),
+        Element::Text(_, TextForm::AngleBrackets) => quote!(#rt::read_angle_bracketed(#reader)),
+        Element::String(never, _) => match never {},
+        Element::Plain | Element::Text((), TextForm::Line | TextForm::Comment) => {
             match &value.presence {
-                Some(Presence::NoneWord(word)) => {
+                Some(Presence::NoneWord(_, word)) => {
                     quote!(#rt::read_or_none(#reader, #word, #tokens))
                 }
                 _ => quote!(#tokens(#reader)),
@@ -77,10 +84,14 @@ pub(super) fn read_token_field(rt: &Runtime, plan: &TextPlan, line: Line) -> Tok
     let local = field_local(name);
     let ty = plan.field.ty;
     let tokens = |reader: &TokenStream| match &plan.codec {
-        Codec::Magic(constant) => quote!(#rt::read_keywords(#reader, #constant)),
+        Codec::Magic(constant) => {
+            let words = constant.words();
+            quote!(#rt::read_keywords(#reader, #words))
+        }
         Codec::Count(_) => quote!(#reader.count_token::<<#ty as #rt::CountField>::Int>()),
         Codec::Value(value) => read_value_tokens(rt, value, reader),
-        Codec::Style | Codec::With(..) => TokenStream::new(),
+        Codec::With(never, ..) => match *never {},
+        Codec::Style(()) => TokenStream::new(),
     };
     let assign = match &plan.codec {
         Codec::Count(_) => {
@@ -116,15 +127,10 @@ pub(super) fn read_token_field(rt: &Runtime, plan: &TextPlan, line: Line) -> Tok
 
 /// The statements reading one field, inside its segment of the byte
 /// map's path.
-pub(super) fn read_field(
-    rt: &Runtime,
-    container: &Container,
-    plan: &TextPlan,
-    line: Line,
-) -> TokenStream {
+pub(super) fn read_field(rt: &Runtime, plan: &TextPlan, line: Line) -> TokenStream {
     let label = str_lit(&plan.field.ident.to_string());
     let entered = format_ident!("__entered_{}", plan.field.ident);
-    let statements = read_field_statements(rt, container, plan, line);
+    let statements = read_field_statements(rt, plan, line);
     quote! {
         let #entered = #rt::map_enter(#rt::Segment::Field(#label));
         #statements
@@ -132,19 +138,15 @@ pub(super) fn read_field(
     }
 }
 
-pub(super) fn read_field_statements(
-    rt: &Runtime,
-    container: &Container,
-    plan: &TextPlan,
-    line: Line,
-) -> TokenStream {
+pub(super) fn read_field_statements(rt: &Runtime, plan: &TextPlan, line: Line) -> TokenStream {
     let name = plan.field.ident;
     let label = str_lit(&name.to_string());
     let local = field_local(name);
     let ty = plan.field.ty;
     let read = match &plan.codec {
         // Filled in after the other fields (see `record_impls`).
-        Codec::Style | Codec::With(..) => return TokenStream::new(),
+        Codec::With(never, ..) => match *never {},
+        Codec::Style(()) => return TokenStream::new(),
         Codec::Count(_) if line.own() => {
             let count = count_local(name);
             quote! {
@@ -159,10 +161,10 @@ pub(super) fn read_field_statements(
                 rt,
                 value.element_ty,
                 &value.pass,
-                |name| value_of(name, is_param(container, name), Side::Read),
-                places(container, Side::Read),
+                |name| resolved_value(name, Side::Read),
+                |name| resolved_place(name, Side::Read),
             );
-            let read = read_value(rt, container, plan, value);
+            let read = read_value(rt, plan, value);
             quote! {
                 let #local: #ty = {
                     let __element_context = #nested;
@@ -174,7 +176,7 @@ pub(super) fn read_field_statements(
         Codec::Magic(_) | Codec::Count(_) | Codec::Value(_) => read_token_field(rt, plan, line),
     };
     let (mark, marks) = check_marks(plan);
-    let check = check_call(rt, container, plan);
+    let check = check_call(rt, plan);
     quote! {
         #mark
         #marks
@@ -197,7 +199,7 @@ pub(super) fn check_marks(plan: &TextPlan) -> (TokenStream, TokenStream) {
 
 /// `if checking { checked(..., path(&value, &args...)) }`: a checked
 /// field's value, once read, must satisfy its function.
-pub(super) fn check_call(rt: &Runtime, container: &Container, plan: &TextPlan) -> TokenStream {
+pub(super) fn check_call(rt: &Runtime, plan: &TextPlan) -> TokenStream {
     let Some(check) = &plan.check else {
         return TokenStream::new();
     };
@@ -211,7 +213,7 @@ pub(super) fn check_call(rt: &Runtime, container: &Container, plan: &TextPlan) -
     } else {
         quote!(&[])
     };
-    let call = context::check_call(container, check, &local);
+    let call = context::check_call(check, &local);
     quote! {
         if #rt::checking() {
             #rt::checked(__reader, #mark, #marks, #call)
@@ -223,12 +225,7 @@ pub(super) fn check_call(rt: &Runtime, container: &Container, plan: &TextPlan) -
 /// An expression reading a value that is not tokens within a line: a
 /// nested record, a whole line, a list, or a value present by a flag; its
 /// elements get `__element_context`.
-pub(super) fn read_value(
-    rt: &Runtime,
-    container: &Container,
-    plan: &TextPlan,
-    value: &Value,
-) -> TokenStream {
+pub(super) fn read_value(rt: &Runtime, plan: &TextPlan, value: &Value<Text>) -> TokenStream {
     let element = read_element(rt, value, &quote!(__r));
     let element = if plan.check.is_some() {
         let marks = marks_local(plan.field.ident);
@@ -243,79 +240,83 @@ pub(super) fn read_value(
     let ty = value.element_ty;
     let read = match &value.repeat {
         None => read_element(rt, value, &quote!(__reader)),
-        Some(Repeat::CountLine | Repeat::Prefix(_)) if value.flow => quote! {
+        Some(Repeat::Prefix(never, _)) => match *never {},
+        Some(Repeat::CountLine(())) if value.flow => quote! {
             #rt::read_flowing_list(__reader, <#ty as #rt::TextTokens>::read_tokens)
         },
-        Some(Repeat::CountLine | Repeat::Prefix(_)) => {
+        Some(Repeat::CountLine(())) => {
             quote!(#rt::read_list(__reader, #min_lines, |__r| #element))
         }
-        Some(Repeat::Count(count)) if is_param(container, count) => {
+        Some(Repeat::CountParam(count)) => {
             let count_label = str_lit(&count.to_string());
             quote! {
                 #rt::context_len(#count_label, ::core::clone::Clone::clone(&__context.#count))
                     .and_then(|__len| #rt::read_counted(__reader, __len, #min_lines, |__r| #element))
             }
         }
-        Some(Repeat::Count(count)) => {
+        Some(Repeat::CountField(count)) => {
             let count = count_local(count);
             quote!(#rt::read_counted(__reader, #count, #min_lines, |__r| #element))
         }
         Some(Repeat::ToEnd) => quote!(#rt::read_lines_to_end(__reader, |__r| #element)),
     };
     match &value.presence {
-        Some(Presence::If(condition)) => condition.read(rt, places(container, Side::Read), read),
-        Some(Presence::NoneWord(_) | Presence::Flag(_) | Presence::NextTag) | None => read,
+        Some(Presence::If(condition, names)) => {
+            condition.read(rt, &condition_places(names, Side::Read), read)
+        }
+        Some(Presence::Flag(never, _) | Presence::NextTag(never)) => match *never {},
+        Some(Presence::NoneWord(..)) | None => read,
     }
 }
 
 /// One element of a value in a record, on lines of its own.
-pub(super) fn read_element(rt: &Runtime, value: &Value, reader: &TokenStream) -> TokenStream {
+pub(super) fn read_element(rt: &Runtime, value: &Value<Text>, reader: &TokenStream) -> TokenStream {
     let ty = value.element_ty;
     match value.element {
-        Element::Plain | Element::String(_) => {
+        Element::String(never, _) => match never {},
+        Element::Plain => {
             quote!(<#ty as #rt::TextRead>::read_text(#reader, &__element_context))
         }
-        Element::Text(TextForm::Vector | TextForm::AngleBrackets) => {
+        Element::Text(_, TextForm::Vector | TextForm::AngleBrackets) => {
             let tokens = read_value_tokens(rt, value, &quote!(__v));
             let expected = match value.element {
-                Element::Text(TextForm::Vector) => quote!("a `| ... |` line"),
+                Element::Text(_, TextForm::Vector) => quote!("a `| ... |` line"),
                 _ => quote!("a `<name>` line"),
             };
             quote!(#rt::read_token_line(#reader, #expected, |__v| #tokens))
         }
-        Element::Text(TextForm::Line) => quote!(#rt::read_line_string(#reader)),
-        Element::Text(TextForm::Comment) => quote!(#rt::read_comment(#reader)),
+        Element::Text(_, TextForm::Line) => quote!(#rt::read_line_string(#reader)),
+        Element::Text(_, TextForm::Comment) => quote!(#rt::read_comment(#reader)),
     }
 }
 
 /// A field of a `one_line` record: its tokens.
-pub(super) fn read_one_line_field(
-    rt: &Runtime,
-    container: &Container,
-    plan: &TextPlan,
-) -> TokenStream {
+pub(super) fn read_one_line_field(rt: &Runtime, plan: &TextPlan) -> TokenStream {
     let name = plan.field.ident;
     let label = str_lit(&name.to_string());
     let local = field_local(name);
     let ty = plan.field.ty;
     let read = match &plan.codec {
-        Codec::Magic(constant) => quote!(#rt::read_keywords(__reader, #constant)),
+        Codec::Magic(constant) => {
+            let words = constant.words();
+            quote!(#rt::read_keywords(__reader, #words))
+        }
         Codec::Value(value) => {
             let tokens = read_value_tokens(rt, value, &quote!(__reader));
             match &value.presence {
-                Some(Presence::If(condition)) => {
-                    condition.read(rt, places(container, Side::Read), tokens)
+                Some(Presence::If(condition, names)) => {
+                    condition.read(rt, &condition_places(names, Side::Read), tokens)
                 }
-                Some(Presence::NoneWord(_) | Presence::Flag(_) | Presence::NextTag) | None => {
-                    tokens
-                }
+                Some(Presence::Flag(never, _) | Presence::NextTag(never)) => match *never {},
+                Some(Presence::NoneWord(..)) | None => tokens,
             }
         }
         // `plan::text` admits none of these in a `one_line` record.
-        Codec::Style | Codec::Count(_) | Codec::With(..) => return TokenStream::new(),
+        Codec::With(never, ..) => match *never {},
+        Codec::Style(()) | Codec::Count(_) => return TokenStream::new(),
     };
     let (mark, _) = check_marks(plan);
-    let check = check_call(rt, container, plan);
+    let check = check_call(rt, plan);
     quote! {
         #mark
         let #local: #ty = #read.map_err(|e| e.in_field(#label))?;

@@ -6,18 +6,31 @@ use quote::quote;
 
 use super::lines::{is_nested, Line};
 use crate::ast::{is_named, Container};
-use crate::attr::{Presence, Repeat, TextForm};
-use crate::check_context::{self, is_param};
-use crate::expand::layout::{context_layout, passed, type_layout_impl, type_text, TypeLayout};
+use crate::attr::TextForm;
+use crate::check_context;
+use crate::expand::layout::{
+    context_layout, passed, text_layout_beside_binary_impl, type_layout_impl, type_text, TypeLayout,
+};
 use crate::expand::paths::Runtime;
-use crate::expand::str_lit;
-use crate::plan::{Codec, Element, TextPlan, Value};
+use crate::expand::tokens::str_lit;
+use crate::plan::{Codec, Element, Presence, Repeat, Text, TextPlan, Value};
+
+/// Whether a text layout is its type's only encoding, or one of two.
+#[derive(Clone, Copy)]
+pub enum Role {
+    /// Its layout is the type's `Layout` (and `TextLayout`).
+    Only,
+    /// Beside a binary layout, which is the type's `Layout`: the text one
+    /// is its `TextLayout` alone.
+    BesideBinary,
+}
 
 pub(super) fn layout_impl(
     rt: &Runtime,
     container: &Container,
     plans: &[TextPlan],
     one_line: bool,
+    role: Role,
 ) -> TokenStream {
     let fields = plans.iter().enumerate().map(|(index, plan)| {
         let field = plan.field;
@@ -31,11 +44,10 @@ pub(super) fn layout_impl(
                 ..
             }) => {
                 let source = match repeat {
-                    Repeat::CountLine | Repeat::Prefix(_) => "count line".to_owned(),
-                    Repeat::Count(count) if is_param(container, count) => {
-                        format!("context `{count}`")
-                    }
-                    Repeat::Count(count) => format!("field `{count}`"),
+                    Repeat::Prefix(never, _) => match *never {},
+                    Repeat::CountLine(()) => "count line".to_owned(),
+                    Repeat::CountParam(count) => format!("context `{count}`"),
+                    Repeat::CountField(count) => format!("field `{count}`"),
                     Repeat::ToEnd => "the end of the text".to_owned(),
                 };
                 let source = str_lit(&source);
@@ -71,13 +83,18 @@ pub(super) fn layout_impl(
         fields: fields.collect(),
         text: true,
     };
-    type_layout_impl(rt, container.ident, &container.doc, layout)
+    match role {
+        Role::Only => type_layout_impl(rt, container.ident, &container.doc, layout),
+        Role::BesideBinary => {
+            text_layout_beside_binary_impl(rt, container.ident, &container.doc, layout)
+        }
+    }
 }
 
 /// The layout of the record a field holds, through the trait that reads it.
 pub(super) fn nested_layout(
     rt: &Runtime,
-    codec: &Codec,
+    codec: &Codec<Text>,
     line: Line,
     one_line: bool,
 ) -> TokenStream {
@@ -90,11 +107,12 @@ pub(super) fn nested_layout(
         Element::Plain if !in_line || !value.is_tokens() => {
             quote!(<#ty as #rt::TextRead>::NESTED_LAYOUT)
         }
-        Element::Plain | Element::String(_) | Element::Text(TextForm::Vector) => {
+        Element::String(never, _) => match never {},
+        Element::Plain | Element::Text((), TextForm::Vector) => {
             quote!(<#ty as #rt::TextTokens>::NESTED_LAYOUT)
         }
-        Element::Text(TextForm::Line | TextForm::Comment)
-        | Element::Text(TextForm::AngleBrackets) => quote!(::core::option::Option::None),
+        Element::Text(_, TextForm::Line | TextForm::Comment)
+        | Element::Text(_, TextForm::AngleBrackets) => quote!(::core::option::Option::None),
     }
 }
 
@@ -152,7 +170,8 @@ pub(super) fn is_number_or_word(ty: &syn::Type) -> bool {
 
 pub(super) fn encoding(plan: &TextPlan, line: Line, one_line: bool) -> String {
     let value = match &plan.codec {
-        Codec::Style | Codec::With(..) => {
+        Codec::With(never, ..) => match *never {},
+        Codec::Style(()) => {
             return "not stored: the file's line ending and number style".to_owned()
         }
         Codec::Magic(constant) if one_line || !line.own() => {
@@ -179,22 +198,24 @@ pub(super) fn encoding(plan: &TextPlan, line: Line, one_line: bool) -> String {
     }
 }
 
-pub(super) fn value_encoding(value: &Value, line: Line, one_line: bool) -> String {
+pub(super) fn value_encoding(value: &Value<Text>, line: Line, one_line: bool) -> String {
     let ty = value.element_ty;
     let element = match value.element {
         Element::Plain if is_named(ty, "RawString") => "one word".to_owned(),
-        Element::Plain | Element::String(_) => type_text(ty),
-        Element::Text(TextForm::Line) => "whole line".to_owned(),
-        Element::Text(TextForm::Comment) => "`//` comment line".to_owned(),
-        Element::Text(TextForm::Vector) => format!("`| … |` of {}", type_text(ty)),
-        Element::Text(TextForm::AngleBrackets) => "`<name>`, spaces allowed".to_owned(),
+        Element::String(never, _) => match never {},
+        Element::Plain => type_text(ty),
+        Element::Text(_, TextForm::Line) => "whole line".to_owned(),
+        Element::Text(_, TextForm::Comment) => "`//` comment line".to_owned(),
+        Element::Text(_, TextForm::Vector) => format!("`| … |` of {}", type_text(ty)),
+        Element::Text(_, TextForm::AngleBrackets) => "`<name>`, spaces allowed".to_owned(),
     };
     let element = match &value.presence {
-        Some(Presence::NoneWord(word)) => format!("{element} or `{}` for none", word.value()),
-        Some(Presence::If(_) | Presence::Flag(_) | Presence::NextTag) | None => element,
+        Some(Presence::NoneWord(_, word)) => format!("{element} or `{}` for none", word.value()),
+        Some(Presence::Flag(never, _) | Presence::NextTag(never)) => match *never {},
+        Some(Presence::If(..)) | None => element,
     };
     let element = match (&value.element, one_line) {
-        (Element::Plain | Element::Text(TextForm::Vector | TextForm::AngleBrackets), false)
+        (Element::Plain | Element::Text(_, TextForm::Vector | TextForm::AngleBrackets), false)
             if value.repeat.is_none() && line.own() =>
         {
             format!("line: {element}")
@@ -203,21 +224,25 @@ pub(super) fn value_encoding(value: &Value, line: Line, one_line: bool) -> Strin
     };
     let repeated = match &value.repeat {
         None => element,
-        Some(Repeat::CountLine | Repeat::Prefix(_)) if value.flow => format!(
+        Some(Repeat::Prefix(never, _)) => match *never {},
+        Some(Repeat::CountLine(())) if value.flow => format!(
             "count line, then that many × {element}, their tokens in any whitespace (line \
              breaks kept as read)"
         ),
-        Some(Repeat::CountLine | Repeat::Prefix(_)) => {
+        Some(Repeat::CountLine(())) => {
             format!("count line, then that many × {element}")
         }
-        Some(Repeat::Count(count)) => format!("`{count}` × {element}"),
+        Some(Repeat::CountField(count) | Repeat::CountParam(count)) => {
+            format!("`{count}` × {element}")
+        }
         Some(Repeat::ToEnd) => format!("{element}, repeated to the end of the text"),
     };
     let present = match &value.presence {
-        Some(Presence::If(condition)) => {
+        Some(Presence::If(condition, _)) => {
             format!("{repeated}, present when {}", condition.doc())
         }
-        Some(Presence::NoneWord(_) | Presence::Flag(_) | Presence::NextTag) | None => repeated,
+        Some(Presence::Flag(never, _) | Presence::NextTag(never)) => match *never {},
+        Some(Presence::NoneWord(..)) | None => repeated,
     };
     match passed(&value.pass) {
         Some(passed) => format!("{present}, given {passed}"),

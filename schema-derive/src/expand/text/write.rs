@@ -7,12 +7,14 @@ use syn::spanned::Spanned as _;
 
 use super::lines::{has_elements, is_nested, mark_local, marks_local, Line};
 use crate::ast::Container;
-use crate::attr::{Presence, Repeat, TextForm};
-use crate::check_context::is_param;
-use crate::expand::context::{self, nested_context, place_of, places, value_of, Side};
+use crate::attr::TextForm;
+use crate::expand::context::{
+    self, condition_places, nested_context, resolved_place, resolved_value, Side,
+};
+use crate::expand::names::count_local;
 use crate::expand::paths::Runtime;
-use crate::expand::{count_local, str_lit};
-use crate::plan::{Codec, CountUser, Element, TextPlan, Value};
+use crate::expand::tokens::str_lit;
+use crate::plan::{Codec, CountUser, Element, Presence, Repeat, Text, TextPlan, Value};
 
 /// `let __count_n = shared_len("n", &[("a", Some(self.a.len())), ...])?;`
 pub(super) fn shared_count(rt: &Runtime, plan: &TextPlan, users: &[CountUser]) -> TokenStream {
@@ -33,12 +35,7 @@ pub(super) fn shared_count(rt: &Runtime, plan: &TextPlan, users: &[CountUser]) -
 /// reader runs, on the value written: the writer refuses what the reader
 /// would, at the same line and column (the text written is dropped with
 /// the error).
-pub(super) fn checked_write(
-    rt: &Runtime,
-    container: &Container,
-    plan: &TextPlan,
-    write: TokenStream,
-) -> TokenStream {
+pub(super) fn checked_write(rt: &Runtime, plan: &TextPlan, write: TokenStream) -> TokenStream {
     let Some(check) = &plan.check else {
         return write;
     };
@@ -54,7 +51,7 @@ pub(super) fn checked_write(
     } else {
         (TokenStream::new(), quote!(&[]))
     };
-    let call = context::check_call_with(container, check, &quote!(self.#name), Side::Write);
+    let call = context::check_call_with(check, &quote!(self.#name), Side::Write);
     quote! {
         let #mark = __writer.mark();
         #marks_init
@@ -91,20 +88,21 @@ pub(super) fn written_value_check(
 /// (a line already open); `element` is a reference to it.
 pub(super) fn write_value_tokens(
     rt: &Runtime,
-    value: &Value,
+    value: &Value<Text>,
     writer: &TokenStream,
     element: &TokenStream,
 ) -> TokenStream {
     match value.element {
-        Element::Text(TextForm::Vector) => quote! {
+        Element::Text(_, TextForm::Vector) => quote! {
             #rt::write_vector(#writer, |__t| #rt::TextTokens::write_tokens(#element, __t))
         },
-        Element::Text(TextForm::AngleBrackets) => {
+        Element::Text(_, TextForm::AngleBrackets) => {
             quote!(#rt::write_angle_bracketed(#writer, #element))
         }
-        Element::Plain | Element::String(_) | Element::Text(TextForm::Line | TextForm::Comment) => {
+        Element::String(never, _) => match never {},
+        Element::Plain | Element::Text((), TextForm::Line | TextForm::Comment) => {
             match &value.presence {
-                Some(Presence::NoneWord(word)) => quote! {
+                Some(Presence::NoneWord(_, word)) => quote! {
                     #rt::write_or_none(#writer, #word, (#element).as_ref(), |__t, __v| {
                         #rt::TextTokens::write_tokens(__v, __t)
                     })
@@ -125,13 +123,17 @@ pub(super) fn write_token_field(rt: &Runtime, plan: &TextPlan, line: Line) -> To
     let label = str_lit(&name.to_string());
     let ty = plan.field.ty;
     let tokens = |writer: &TokenStream| match &plan.codec {
-        Codec::Magic(constant) => quote!(#rt::write_keywords(#writer, #constant)),
+        Codec::Magic(constant) => {
+            let words = constant.words();
+            quote!(#rt::write_keywords(#writer, #words))
+        }
         Codec::Count(_) => {
             let count = count_local(name);
             quote!(#writer.count_token::<<#ty as #rt::CountField>::Int>(#count))
         }
         Codec::Value(value) => write_value_tokens(rt, value, writer, &quote!(&self.#name)),
-        Codec::Style | Codec::With(..) => TokenStream::new(),
+        Codec::With(never, ..) => match *never {},
+        Codec::Style(()) => TokenStream::new(),
     };
     if line.own() {
         let tokens = tokens(&quote!(__w));
@@ -153,18 +155,14 @@ pub(super) fn write_token_field(rt: &Runtime, plan: &TextPlan, line: Line) -> To
     }
 }
 
-pub(super) fn write_field(
-    rt: &Runtime,
-    container: &Container,
-    plan: &TextPlan,
-    line: Line,
-) -> TokenStream {
+pub(super) fn write_field(rt: &Runtime, plan: &TextPlan, line: Line) -> TokenStream {
     let name = plan.field.ident;
     let label = str_lit(&name.to_string());
     let ty = plan.field.ty;
     match &plan.codec {
         // Used by `TextSchema::to_text` before anything is written.
-        Codec::Style | Codec::With(..) => TokenStream::new(),
+        Codec::With(never, ..) => match *never {},
+        Codec::Style(()) => TokenStream::new(),
         Codec::Count(_) if line.own() => {
             let count = count_local(name);
             quote! {
@@ -178,11 +176,11 @@ pub(super) fn write_field(
                 rt,
                 value.element_ty,
                 &value.pass,
-                |name| value_of(name, is_param(container, name), Side::Write),
-                places(container, Side::Write),
+                |name| resolved_value(name, Side::Write),
+                |name| resolved_place(name, Side::Write),
             );
             let marks = (plan.check.is_some() && has_elements(plan)).then(|| marks_local(name));
-            let write = write_value(rt, container, value, &quote!(&self.#name), marks.as_ref());
+            let write = write_value(rt, value, &quote!(&self.#name), marks.as_ref());
             quote! {
                 {
                     let __element_context = #nested;
@@ -199,8 +197,7 @@ pub(super) fn write_field(
 /// field's value.
 pub(super) fn write_value(
     rt: &Runtime,
-    container: &Container,
-    value: &Value,
+    value: &Value<Text>,
     value_ref: &TokenStream,
     marks: Option<&syn::Ident>,
 ) -> TokenStream {
@@ -215,15 +212,16 @@ pub(super) fn write_value(
         };
         match &value.repeat {
             None => write_element(rt, value, &quote!(__writer), value_ref),
-            Some(Repeat::CountLine | Repeat::Prefix(_)) if value.flow => quote! {
+            Some(Repeat::Prefix(never, _)) => match *never {},
+            Some(Repeat::CountLine(())) if value.flow => quote! {
                 #rt::write_flowing_list(__writer, #value_ref, |__w, __e| {
                     #rt::TextTokens::write_tokens(__e, __w)
                 })
             },
-            Some(Repeat::CountLine | Repeat::Prefix(_)) => {
+            Some(Repeat::CountLine(())) => {
                 quote!(#rt::write_list(__writer, #value_ref, |__w, __e| #element))
             }
-            Some(Repeat::Count(count)) if is_param(container, count) => {
+            Some(Repeat::CountParam(count)) => {
                 let count_label = str_lit(&count.to_string());
                 quote! {
                     #rt::context_len(#count_label, ::core::clone::Clone::clone(&__context.#count))
@@ -231,16 +229,16 @@ pub(super) fn write_value(
                         .and_then(|()| #rt::write_elements(__writer, #value_ref, |__w, __e| #element))
                 }
             }
-            Some(Repeat::Count(_) | Repeat::ToEnd) => {
+            Some(Repeat::CountField(_) | Repeat::ToEnd) => {
                 quote!(#rt::write_elements(__writer, #value_ref, |__w, __e| #element))
             }
         }
     };
     match &value.presence {
-        Some(Presence::If(condition)) => {
+        Some(Presence::If(condition, names)) => {
             let check = condition.check_tokens(
                 rt,
-                places(container, Side::Write),
+                &condition_places(names, Side::Write),
                 quote!((#value_ref).is_some()),
             );
             let present = write(&quote!(__v));
@@ -252,29 +250,29 @@ pub(super) fn write_value(
                 })
             }
         }
-        Some(Presence::NoneWord(_) | Presence::Flag(_) | Presence::NextTag) | None => {
-            write(value_ref)
-        }
+        Some(Presence::Flag(never, _) | Presence::NextTag(never)) => match *never {},
+        Some(Presence::NoneWord(..)) | None => write(value_ref),
     }
 }
 
 /// One element of a value in a record, on lines of its own.
 pub(super) fn write_element(
     rt: &Runtime,
-    value: &Value,
+    value: &Value<Text>,
     writer: &TokenStream,
     element: &TokenStream,
 ) -> TokenStream {
     match value.element {
-        Element::Plain | Element::String(_) => {
+        Element::String(never, _) => match never {},
+        Element::Plain => {
             quote!(#rt::TextWrite::write_text(#element, #writer, &__element_context))
         }
-        Element::Text(TextForm::Vector | TextForm::AngleBrackets) => {
+        Element::Text(_, TextForm::Vector | TextForm::AngleBrackets) => {
             let tokens = write_value_tokens(rt, value, &quote!(__v), element);
             quote!(#rt::write_token_line(#writer, |__v| #tokens))
         }
-        Element::Text(TextForm::Line) => quote!(#rt::write_line_string(#writer, #element)),
-        Element::Text(TextForm::Comment) => quote!(#rt::write_comment(#writer, #element)),
+        Element::Text(_, TextForm::Line) => quote!(#rt::write_line_string(#writer, #element)),
+        Element::Text(_, TextForm::Comment) => quote!(#rt::write_comment(#writer, #element)),
     }
 }
 
@@ -283,12 +281,15 @@ pub(super) fn write_one_line_field(rt: &Runtime, plan: &TextPlan) -> TokenStream
     let name = plan.field.ident;
     let label = str_lit(&name.to_string());
     let write = match &plan.codec {
-        Codec::Magic(constant) => quote!(#rt::write_keywords(__writer, #constant)),
+        Codec::Magic(constant) => {
+            let words = constant.words();
+            quote!(#rt::write_keywords(__writer, #words))
+        }
         Codec::Value(value) => match &value.presence {
-            Some(Presence::If(condition)) => {
+            Some(Presence::If(condition, names)) => {
                 let check = condition.check_tokens(
                     rt,
-                    |name| place_of(name, false, Side::Write),
+                    &condition_places(names, Side::Write),
                     quote!(self.#name.is_some()),
                 );
                 let tokens = write_value_tokens(rt, value, &quote!(__writer), &quote!(__v));
@@ -300,11 +301,13 @@ pub(super) fn write_one_line_field(rt: &Runtime, plan: &TextPlan) -> TokenStream
                     })
                 }
             }
-            Some(Presence::NoneWord(_) | Presence::Flag(_) | Presence::NextTag) | None => {
+            Some(Presence::Flag(never, _) | Presence::NextTag(never)) => match *never {},
+            Some(Presence::NoneWord(..)) | None => {
                 write_value_tokens(rt, value, &quote!(__writer), &quote!(&self.#name))
             }
         },
-        Codec::Style | Codec::Count(_) | Codec::With(..) => return TokenStream::new(),
+        Codec::With(never, ..) => match *never {},
+        Codec::Style(()) | Codec::Count(_) => return TokenStream::new(),
     };
     quote! {
         #write.map_err(|e| e.in_field(#label))?;

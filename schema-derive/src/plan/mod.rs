@@ -1,26 +1,78 @@
 //! Validation and lowering, once for binary and text: each field's
 //! attributes become one [`Codec`] (what the field is: a constant, a
-//! count, a value maybe optional and repeated...), the same for both
-//! encodings, plus where the field sits in its encoding ([`Binary`]: byte
-//! order and IFF framing; [`Text`]: its line). A rule about counts,
-//! presence, conditions, checks, context or strings is written here once;
-//! the back ends only read plans. Every mistake is collected, spanned.
+//! count, a value maybe optional and repeated...), plus where the field
+//! sits in its encoding ([`Binary`]: byte order and IFF framing; [`Text`]:
+//! its line). A rule about counts, presence, conditions, checks, context or
+//! strings is written here once; the back ends only read plans. A plan is
+//! typed by its encoding ([`Medium`]): a variant only the other encoding
+//! has holds [`Never`] there, so a back end has no arm for it. Every
+//! mistake is collected, spanned.
+
+pub mod choice;
+pub mod forms;
 
 use proc_macro2::Span;
-use syn::{Ident, Path, Type};
+use syn::{Ident, LitByteStr, LitInt, LitStr, Path, Type};
 
 use crate::ast::{is_named, unwrap_generic, Container, Errors, Field};
-use crate::attr::{
-    ByteOrder, Check, Constant, ContextArg, Encoding, Presence, Repeat, StringKind, TextForm,
-};
-use crate::check_context;
+use crate::attr::{self, ByteOrder, Constant, Encoding, StringKind, TextForm};
+use crate::check_context::{self, FieldCheck, Pass, Resolved};
+use crate::condition::Condition;
+use crate::messages;
+
+/// An encoding, as what its plans can hold: a variant only binary layouts
+/// have carries `BinaryOnly`, one only text layouts have `TextOnly`, and
+/// in the other encoding that type is [`Never`].
+pub trait Medium: Sized {
+    type BinaryOnly: Clone;
+    type TextOnly: Clone;
+    /// The proof that `key` (a binary attribute) is in this encoding, or
+    /// the error at `span` saying it is not.
+    fn binary_only(span: Span, key: &str) -> syn::Result<Self::BinaryOnly>;
+    /// The same for a text attribute.
+    fn text_only(span: Span, key: &str) -> syn::Result<Self::TextOnly>;
+}
+
+/// No value: the variants holding it cannot be built, and a `match` on
+/// one is empty.
+#[derive(Clone, Copy)]
+pub enum Never {}
+
+impl Medium for Binary {
+    type BinaryOnly = ();
+    type TextOnly = Never;
+
+    fn binary_only(_: Span, _: &str) -> syn::Result<()> {
+        Ok(())
+    }
+
+    fn text_only(span: Span, key: &str) -> syn::Result<Never> {
+        Err(syn::Error::new(
+            span,
+            format!("`{key}` applies to text layouts (#[schema(text)])"),
+        ))
+    }
+}
+
+impl Medium for Text {
+    type BinaryOnly = Never;
+    type TextOnly = ();
+
+    fn binary_only(span: Span, key: &str) -> syn::Result<Never> {
+        Err(syn::Error::new(span, format!("`{key}` is binary only")))
+    }
+
+    fn text_only(_: Span, _: &str) -> syn::Result<()> {
+        Ok(())
+    }
+}
 
 /// A field as a back end sees it; `P` is where it sits in its encoding.
-pub struct Plan<'a, P> {
+pub struct Plan<'a, P: Medium> {
     pub field: &'a Field<'a>,
-    pub codec: Codec<'a>,
+    pub codec: Codec<'a, P>,
     /// `check = path(args)`: run on the value once it is read.
-    pub check: Option<Check>,
+    pub check: Option<FieldCheck>,
     pub place: P,
 }
 
@@ -48,16 +100,63 @@ pub struct Text {
     pub same_line: bool,
 }
 
-pub enum Codec<'a> {
+pub enum Codec<'a, M: Medium> {
     /// Text: the file's `TextStyle`, filled in by the reader, used by the writer.
-    Style,
+    Style(M::TextOnly),
     /// A constant checked on read; the field's type is `Magic`.
-    Magic(Constant),
+    Magic(Magic<M>),
     /// A `Count<_>` field: stores the shared length of these collections.
     Count(Vec<CountUser>),
     /// Binary: the field's own `with` module reads and writes it, given these values.
-    With(Path, Vec<ContextArg>),
-    Value(Value<'a>),
+    With(M::BinaryOnly, Path, Vec<Pass>),
+    Value(Value<'a, M>),
+}
+
+/// A constant: a suffixed integer or a byte string (binary), or words (text).
+pub enum Magic<M: Medium> {
+    Int(M::BinaryOnly, LitInt),
+    Bytes(M::BinaryOnly, LitByteStr),
+    Words(M::TextOnly, LitStr),
+}
+
+impl<M: Medium> Magic<M> {
+    /// The constant as the layout docs show it: digits, or the bytes or
+    /// words it stands for.
+    pub fn shown(&self) -> String {
+        match self {
+            Magic::Int(_, int) => int.base10_digits().to_owned(),
+            Magic::Bytes(_, bytes) => String::from_utf8_lossy(&bytes.value())
+                .escape_default()
+                .to_string(),
+            Magic::Words(_, words) => words.value(),
+        }
+    }
+}
+
+impl Magic<Text> {
+    /// The words a text constant stands for.
+    pub fn words(&self) -> &LitStr {
+        match self {
+            Magic::Words((), words) => words,
+            Magic::Int(never, _) | Magic::Bytes(never, _) => match *never {},
+        }
+    }
+}
+
+impl Magic<Binary> {
+    /// The constant's width in bytes.
+    pub fn size(&self) -> u64 {
+        match self {
+            Magic::Bytes(_, bytes) => bytes.value().len() as u64,
+            Magic::Int(_, int) => match int.suffix() {
+                "u8" | "i8" => 1,
+                "u16" | "i16" => 2,
+                "u32" | "i32" => 4,
+                _ => 8,
+            },
+            Magic::Words(never, _) => match *never {},
+        }
+    }
 }
 
 /// A collection governed by a count field.
@@ -69,26 +168,52 @@ pub struct CountUser {
 }
 
 /// A value, maybe optional, maybe repeated, of an element type.
-pub struct Value<'a> {
-    pub presence: Option<Presence>,
-    pub repeat: Option<Repeat>,
+pub struct Value<'a, M: Medium> {
+    pub presence: Option<Presence<M>>,
+    pub repeat: Option<Repeat<M>>,
     /// Text `flow`: the list's elements are tokens in any whitespace.
     pub flow: bool,
-    pub element: Element,
+    pub element: Element<M>,
     pub element_ty: &'a Type,
     /// Values passed to the element type's context.
-    pub pass: Vec<ContextArg>,
+    pub pass: Vec<Pass>,
 }
 
-/// How one element is written. String encodings occur only in binary
-/// layouts and text forms only in text ones: validation sees to it.
-#[derive(Clone)]
-pub enum Element {
+/// When an `Option` is present.
+pub enum Presence<M: Medium> {
+    /// A flag of this integer type right before the value: 0 absent, 1 present.
+    Flag(M::BinaryOnly, Box<Type>),
+    /// When a condition over earlier fields and context parameters holds;
+    /// its names resolved, in the condition's order.
+    If(Condition, Vec<Resolved>),
+    /// In IFF, when the next child begins as the value does (an `Option`
+    /// without a presence attribute).
+    NextTag(M::BinaryOnly),
+    /// Unless the file holds this word instead (`none = "*"`).
+    NoneWord(M::TextOnly, LitStr),
+}
+
+/// How many elements a `Vec` holds.
+pub enum Repeat<M: Medium> {
+    /// A count of this integer type right before the elements.
+    Prefix(M::BinaryOnly, Box<Type>),
+    /// A decimal count line (or token) right before the elements.
+    CountLine(M::TextOnly),
+    /// The count an earlier `Count<_>` field of the type stores.
+    CountField(Ident),
+    /// The count a context parameter of the type holds.
+    CountParam(Ident),
+    /// Elements until the input (file, enclosing chunk, text) ends.
+    ToEnd,
+}
+
+/// How one element is written.
+pub enum Element<M: Medium> {
     /// By the type's own impls: `Decode`/`Encode`, or text tokens or a
     /// nested record's lines.
     Plain,
-    String(StringKind),
-    Text(TextForm),
+    String(M::BinaryOnly, StringKind),
+    Text(M::TextOnly, TextForm),
 }
 
 impl Plan<'_, Binary> {
@@ -97,7 +222,7 @@ impl Plan<'_, Binary> {
         matches!(
             self.codec,
             Codec::Value(Value {
-                presence: Some(Presence::NextTag),
+                presence: Some(Presence::NextTag(())),
                 ..
             })
         )
@@ -109,22 +234,23 @@ impl Plan<'_, Text> {
     /// may continue its line.
     pub fn is_tokens(&self) -> bool {
         match &self.codec {
-            Codec::Style | Codec::With(..) => false,
+            Codec::Style(()) => false,
+            Codec::With(never, ..) => match *never {},
             Codec::Magic(_) | Codec::Count(_) => true,
             Codec::Value(value) => value.is_tokens(),
         }
     }
 }
 
-impl Value<'_> {
-    /// Text: whether the value is written as tokens within a line (so it
-    /// may share one): one value, always present or standing for none.
+impl Value<'_, Text> {
+    /// Whether the value is written as tokens within a line (so it may
+    /// share one): one value, always present or standing for none.
     pub fn is_tokens(&self) -> bool {
         self.repeat.is_none()
-            && matches!(self.presence, None | Some(Presence::NoneWord(_)))
+            && matches!(self.presence, None | Some(Presence::NoneWord(..)))
             && matches!(
                 self.element,
-                Element::Plain | Element::Text(TextForm::Vector | TextForm::AngleBrackets)
+                Element::Plain | Element::Text((), TextForm::Vector | TextForm::AngleBrackets)
             )
     }
 }
@@ -161,13 +287,8 @@ pub fn binary<'a>(container: &'a Container<'a>) -> syn::Result<Vec<Plan<'a, Bina
         }
     }
     let Some(container_order) = container.attrs.byte_order.as_ref() else {
-        let mut error = syn::Error::new_spanned(
-            container.ident,
-            format!(
-                "binary schema `{}` states no byte order: add #[schema(big)] or #[schema(little)]",
-                container.ident
-            ),
-        );
+        let mut error =
+            syn::Error::new_spanned(container.ident, messages::no_byte_order(container.ident));
         if let Err(text_keys) = errors.finish() {
             error.combine(text_keys);
         }
@@ -277,7 +398,7 @@ pub fn text<'a>(container: &'a Container<'a>) -> syn::Result<Vec<Plan<'a, Text>>
     if let Some(order) = &container.attrs.byte_order {
         errors.push(syn::Error::new(
             order.span,
-            "a text layout has no byte order: remove `big`/`little`",
+            messages::TEXT_HAS_NO_BYTE_ORDER,
         ));
     }
     if let Some(frame) = container
@@ -352,11 +473,11 @@ pub fn text<'a>(container: &'a Container<'a>) -> syn::Result<Vec<Plan<'a, Text>>
 
 /// Each field's codec and check, for either encoding; fields with mistakes
 /// are left out, their errors collected.
-fn lower<'a>(
+fn lower<'a, M: Medium>(
     container: &'a Container<'a>,
     layout: Layout,
     errors: &mut Errors,
-) -> Vec<(&'a Field<'a>, Codec<'a>, Option<Check>)> {
+) -> Vec<(&'a Field<'a>, Codec<'a, M>, Option<FieldCheck>)> {
     errors.take(check_context::check_params(container));
     errors.take(check_context::check_used_fields(container));
     if let Some(check) = &container.attrs.check {
@@ -381,8 +502,7 @@ fn lower<'a>(
             );
             let check = match &field.attrs.check {
                 Some(check) if checkable => {
-                    errors.take(check_context::resolve_check(container, index, &check.value));
-                    Some(check.value.clone())
+                    errors.take(check_context::resolve_check(container, index, &check.value))
                 }
                 Some(check) if matches!(layout, Layout::Binary) => {
                     errors.push(syn::Error::new(
@@ -407,19 +527,16 @@ fn lower<'a>(
         .collect()
 }
 
-fn codec_of<'a>(
+fn codec_of<'a, M: Medium>(
     container: &'a Container<'a>,
     index: usize,
     field: &'a Field<'a>,
     layout: Layout,
-) -> syn::Result<Codec<'a>> {
+) -> syn::Result<Codec<'a, M>> {
     let attrs = &field.attrs;
     reject_foreign_keys(field, layout)?;
     let pass = match &attrs.pass {
-        Some(pass) => {
-            check_context::check_args(container, index, &pass.value)?;
-            pass.value.clone()
-        }
+        Some(pass) => check_context::check_args(container, index, &pass.value)?,
         None => Vec::new(),
     };
     let encoding_span = attrs.encoding.as_ref().map(|a| a.span);
@@ -448,7 +565,7 @@ fn codec_of<'a>(
                 "a `style` field has the type `TextStyle`",
             ));
         }
-        return Ok(Codec::Style);
+        return Ok(Codec::Style(M::text_only(style, "style")?));
     }
     if let Some(magic) = &attrs.magic {
         let others = [
@@ -467,14 +584,27 @@ fn codec_of<'a>(
                 ));
             }
         }
-        return Ok(Codec::Magic(magic.value.clone()));
+        let constant = match &magic.value {
+            Constant::Int(int) => Magic::Int(M::binary_only(magic.span, "magic")?, int.clone()),
+            Constant::Bytes(bytes) => {
+                Magic::Bytes(M::binary_only(magic.span, "magic")?, bytes.clone())
+            }
+            Constant::Text(words) => {
+                Magic::Words(M::text_only(magic.span, "magic")?, words.clone())
+            }
+        };
+        return Ok(Codec::Magic(constant));
     }
     if let Some(with) = &attrs.with {
         no_other_attribute(
             &[encoding_span, repeat_span, presence_span],
             "a `with` field is encoded by its module alone",
         )?;
-        return Ok(Codec::With(with.value.clone(), pass));
+        return Ok(Codec::With(
+            M::binary_only(with.span, "with")?,
+            with.value.clone(),
+            pass,
+        ));
     }
     let users = count_users(container, field.ident);
     if !users.is_empty() {
@@ -487,19 +617,24 @@ fn codec_of<'a>(
 
     let (presence, ty) = presence_of(container, index, field, layout)?;
     let (repeat, ty, element) = match string_prefix(field, ty, layout) {
-        Some(count_ty) => (None, ty, Element::String(StringKind::Prefixed(count_ty))),
+        Some(count_ty) => (
+            None,
+            ty,
+            Some(Encoding::String(StringKind::Prefixed(count_ty))),
+        ),
         None => {
             let (repeat, ty) = repeat_of(container, index, field, ty, layout)?;
-            let element = element_of(field, ty, &presence, &repeat, layout)?;
+            let grouped = container.attrs.binary.is_some();
+            let element = element_of(field, ty, &presence, &repeat, layout, grouped)?;
             (repeat, ty, element)
         }
     };
     if let Some(pass) = &attrs.pass {
         match (&element, layout) {
-            (Element::String(_), _) => {
+            (Some(Encoding::String(_)), _) => {
                 return Err(syn::Error::new(pass.span, "a string takes no context"));
             }
-            (Element::Text(_), _) | (_, Layout::Text { one_line: true }) => {
+            (Some(Encoding::Text(_)), _) | (_, Layout::Text { one_line: true }) => {
                 return Err(syn::Error::new(
                     pass.span,
                     "only a nested record takes context",
@@ -509,9 +644,7 @@ fn codec_of<'a>(
         }
     }
     if let Some(span) = attrs.flow {
-        if !matches!(repeat, Some(Repeat::CountLine))
-            || !matches!(element, Element::Plain)
-            || !pass.is_empty()
+        if !matches!(repeat, Some(attr::Repeat::CountLine)) || element.is_some() || !pass.is_empty()
         {
             return Err(syn::Error::new(
                 span,
@@ -520,6 +653,32 @@ fn codec_of<'a>(
             ));
         }
     }
+    // What the layout may hold is settled: the attributes become this
+    // encoding's plan.
+    let span_of = |span: Option<Span>| span.unwrap_or_else(|| field.ident.span());
+    let presence = match presence {
+        None => None,
+        Some(presence) => Some(typed_presence::<M>(
+            container,
+            index,
+            presence,
+            span_of(presence_span),
+        )?),
+    };
+    let repeat = match repeat {
+        None => None,
+        Some(repeat) => Some(typed_repeat::<M>(container, repeat, span_of(repeat_span))?),
+    };
+    let element = match element {
+        None => Element::Plain,
+        Some(Encoding::String(kind)) => Element::String(
+            M::binary_only(span_of(encoding_span.or(repeat_span)), "a string encoding")?,
+            kind,
+        ),
+        Some(Encoding::Text(form)) => {
+            Element::Text(M::text_only(span_of(encoding_span), form.key())?, form)
+        }
+    };
     Ok(Codec::Value(Value {
         presence,
         repeat,
@@ -530,13 +689,56 @@ fn codec_of<'a>(
     }))
 }
 
+/// The plan's presence; a condition's names are resolved here, once
+/// (`presence_of` has checked each is an earlier field or a parameter).
+fn typed_presence<M: Medium>(
+    container: &Container,
+    index: usize,
+    presence: attr::Presence,
+    span: Span,
+) -> syn::Result<Presence<M>> {
+    Ok(match presence {
+        attr::Presence::Flag(ty) => Presence::Flag(M::binary_only(span, "flag")?, ty),
+        attr::Presence::If(condition) => {
+            let names = condition
+                .names
+                .iter()
+                .map(|name| check_context::resolved(container, index, name))
+                .collect::<syn::Result<_>>()?;
+            Presence::If(condition, names)
+        }
+        attr::Presence::NextTag => {
+            Presence::NextTag(M::binary_only(span, "an `Option` by the next tag")?)
+        }
+        attr::Presence::NoneWord(word) => Presence::NoneWord(M::text_only(span, "none")?, word),
+    })
+}
+
+/// The plan's repeat; a count's name is resolved here, once, to a field
+/// or a parameter (`repeat_of` has checked it is one of them).
+fn typed_repeat<M: Medium>(
+    container: &Container,
+    repeat: attr::Repeat,
+    span: Span,
+) -> syn::Result<Repeat<M>> {
+    Ok(match repeat {
+        attr::Repeat::Prefix(ty) => Repeat::Prefix(M::binary_only(span, "prefix = T")?, ty),
+        attr::Repeat::CountLine => Repeat::CountLine(M::text_only(span, "prefix")?),
+        attr::Repeat::Count(count) if check_context::is_param(container, &count) => {
+            Repeat::CountParam(count)
+        }
+        attr::Repeat::Count(count) => Repeat::CountField(count),
+        attr::Repeat::ToEnd => Repeat::ToEnd,
+    })
+}
+
 /// `prefix = T` on a binary `RawString` with no other encoding: the
 /// string's own length prefix, of integer type `T` (on a `Vec` it counts
 /// the elements).
 fn string_prefix(field: &Field, ty: &Type, layout: Layout) -> Option<Box<Type>> {
     match (&field.attrs.repeat, &field.attrs.encoding, layout) {
         (Some(repeat), None, Layout::Binary) if is_named(ty, "RawString") => match &repeat.value {
-            Repeat::Prefix(count_ty) => Some(count_ty.clone()),
+            attr::Repeat::Prefix(count_ty) => Some(count_ty.clone()),
             _ => None,
         },
         _ => None,
@@ -549,7 +751,7 @@ fn presence_of<'a>(
     index: usize,
     field: &'a Field<'a>,
     layout: Layout,
-) -> syn::Result<(Option<Presence>, &'a Type)> {
+) -> syn::Result<(Option<attr::Presence>, &'a Type)> {
     let Some(presence) = &field.attrs.presence else {
         let option = unwrap_generic(field.ty, "Option");
         return match (layout, option) {
@@ -565,16 +767,16 @@ fn presence_of<'a>(
                     ),
                 ))
             }
-            (Layout::Binary, Some(inner)) => Ok((Some(Presence::NextTag), inner)),
+            (Layout::Binary, Some(inner)) => Ok((Some(attr::Presence::NextTag), inner)),
             _ => Ok((None, field.ty)),
         };
     };
     let key = match (&presence.value, layout) {
-        (Presence::Flag(_), Layout::Text { .. }) => {
+        (attr::Presence::Flag(_), Layout::Text { .. }) => {
             return Err(syn::Error::new(presence.span, "`flag` is binary only"));
         }
-        (Presence::Flag(_), Layout::Binary) => "flag",
-        (Presence::If(condition), _) => {
+        (attr::Presence::Flag(_), Layout::Binary) => "flag",
+        (attr::Presence::If(condition), _) => {
             // Every name must be an earlier field or a context parameter.
             let mut errors = Errors::default();
             for name in &condition.names {
@@ -583,7 +785,7 @@ fn presence_of<'a>(
             errors.finish()?;
             "present_if"
         }
-        (Presence::NoneWord(word), Layout::Text { .. }) => {
+        (attr::Presence::NoneWord(word), Layout::Text { .. }) => {
             let text = word.value();
             if text.is_empty() || text.contains(char::is_whitespace) || text.starts_with("//") {
                 return Err(syn::Error::new(
@@ -595,7 +797,7 @@ fn presence_of<'a>(
         }
         // Set by lowering only; `none` in a binary layout is refused with
         // the other text keys.
-        (Presence::NoneWord(_) | Presence::NextTag, _) => "none",
+        (attr::Presence::NoneWord(_) | attr::Presence::NextTag, _) => "none",
     };
     let ty = unwrap_generic(field.ty, "Option").ok_or_else(|| {
         syn::Error::new(presence.span, format!("`{key}` needs an `Option<_>` field"))
@@ -611,7 +813,7 @@ fn repeat_of<'a>(
     field: &Field,
     ty: &'a Type,
     layout: Layout,
-) -> syn::Result<(Option<Repeat>, &'a Type)> {
+) -> syn::Result<(Option<attr::Repeat>, &'a Type)> {
     let Some(repeat) = &field.attrs.repeat else {
         if let (Layout::Text { .. }, Some(_)) = (layout, unwrap_generic(ty, "Vec")) {
             return Err(syn::Error::new_spanned(
@@ -623,10 +825,10 @@ fn repeat_of<'a>(
         return Ok((None, ty));
     };
     match (&repeat.value, layout) {
-        (Repeat::Count(count), _) => {
+        (attr::Repeat::Count(count), _) => {
             check_context::resolve(container, index, count)?;
         }
-        (Repeat::ToEnd, _) if index + 1 < container.fields.len() => {
+        (attr::Repeat::ToEnd, _) if index + 1 < container.fields.len() => {
             let own_frame = field.attrs.chunk.is_some() || field.attrs.form.is_some();
             if !own_frame {
                 let input = match layout {
@@ -642,19 +844,19 @@ fn repeat_of<'a>(
                 ));
             }
         }
-        (Repeat::Prefix(_), Layout::Text { .. }) => {
+        (attr::Repeat::Prefix(_), Layout::Text { .. }) => {
             return Err(syn::Error::new(
                 repeat.span,
                 "a text count is a decimal number: write `prefix` without a type",
             ));
         }
-        (Repeat::CountLine, Layout::Binary) => {
+        (attr::Repeat::CountLine, Layout::Binary) => {
             return Err(syn::Error::new(
                 repeat.span,
                 "a binary count prefix needs its integer type: `prefix = u32`",
             ));
         }
-        (Repeat::ToEnd | Repeat::Prefix(_) | Repeat::CountLine, _) => {}
+        (attr::Repeat::ToEnd | attr::Repeat::Prefix(_) | attr::Repeat::CountLine, _) => {}
     }
     if let Layout::Text { one_line: true } = layout {
         return Err(syn::Error::new(
@@ -676,14 +878,16 @@ fn repeat_of<'a>(
 }
 
 /// How one element is written, checked against the element's type.
+/// `grouped`: the type gives its binary attributes in `binary(...)`.
 fn element_of(
     field: &Field,
     ty: &Type,
-    presence: &Option<Presence>,
-    repeat: &Option<Repeat>,
+    presence: &Option<attr::Presence>,
+    repeat: &Option<attr::Repeat>,
     layout: Layout,
-) -> syn::Result<Element> {
-    if let Some(Presence::NoneWord(_)) = presence {
+    grouped: bool,
+) -> syn::Result<Option<Encoding>> {
+    if let Some(attr::Presence::NoneWord(_)) = presence {
         if repeat.is_some() || field.attrs.encoding.is_some() {
             let span = field
                 .attrs
@@ -700,12 +904,16 @@ fn element_of(
     let raw_string = is_named(ty, "RawString");
     let Some(encoding) = &field.attrs.encoding else {
         if let (Layout::Binary, true) = (layout, raw_string) {
-            return Err(syn::Error::new_spanned(
-                field.ty,
-                "a `RawString` needs an encoding: `pascal`, `null_terminated` or `fixed_width = N`",
-            ));
+            // A type written with `binary(...)` places its string encodings there.
+            let message = if grouped {
+                "a `RawString` needs a binary encoding: `binary(pascal)`, \
+                 `binary(null_terminated)` or `binary(fixed_width = N)`"
+            } else {
+                "a `RawString` needs an encoding: `pascal`, `null_terminated` or `fixed_width = N`"
+            };
+            return Err(syn::Error::new_spanned(field.ty, message));
         }
-        return Ok(Element::Plain);
+        return Ok(None);
     };
     let one_line = matches!(layout, Layout::Text { one_line: true });
     match &encoding.value {
@@ -713,7 +921,7 @@ fn element_of(
             encoding.span,
             "string encodings apply to `RawString` values",
         )),
-        Encoding::String(kind) => Ok(Element::String(kind.clone())),
+        Encoding::String(kind) => Ok(Some(Encoding::String(kind.clone()))),
         Encoding::Text(TextForm::Line | TextForm::Comment) if one_line => Err(syn::Error::new(
             encoding.span,
             "a `one_line` record cannot hold a whole line: its fields are tokens",
@@ -726,7 +934,7 @@ fn element_of(
             encoding.span,
             "`angle_brackets` applies to `RawString` values",
         )),
-        Encoding::Text(form) => Ok(Element::Text(*form)),
+        Encoding::Text(form) => Ok(Some(Encoding::Text(*form))),
     }
 }
 
@@ -744,7 +952,7 @@ fn reject_foreign_keys(field: &Field, layout: Layout) -> syn::Result<()> {
                 None => None,
             };
             let none = match &attrs.presence {
-                Some(presence) if matches!(presence.value, Presence::NoneWord(_)) => {
+                Some(presence) if matches!(presence.value, attr::Presence::NoneWord(_)) => {
                     Some(presence.span)
                 }
                 _ => None,
@@ -851,13 +1059,13 @@ fn check_same_line(
 /// Everything inside a FORM is a chunk or a nested form: a field without
 /// `chunk` must be a form value (maybe a list of them, maybe absent), never
 /// bytes of its own between the chunks.
-fn check_form_child(field: &Field, codec: &Codec) -> syn::Result<()> {
+fn check_form_child(field: &Field, codec: &Codec<Binary>) -> syn::Result<()> {
     let nested_form = matches!(
         codec,
         Codec::Value(Value {
             element: Element::Plain,
-            repeat: None | Some(Repeat::Count(_) | Repeat::ToEnd),
-            presence: None | Some(Presence::If(_) | Presence::NextTag),
+            repeat: None | Some(Repeat::CountField(_) | Repeat::CountParam(_) | Repeat::ToEnd),
+            presence: None | Some(Presence::If(..) | Presence::NextTag(())),
             ..
         })
     );
@@ -880,7 +1088,7 @@ fn count_users(container: &Container, count: &Ident) -> Vec<CountUser> {
         .fields
         .iter()
         .filter(|field| {
-            matches!(&field.attrs.repeat, Some(repeat) if matches!(&repeat.value, Repeat::Count(name) if name == count))
+            matches!(&field.attrs.repeat, Some(repeat) if matches!(&repeat.value, attr::Repeat::Count(name) if name == count))
         })
         .map(|field| CountUser {
             field: field.ident.clone(),
@@ -896,11 +1104,11 @@ fn count_users(container: &Container, count: &Ident) -> Vec<CountUser> {
         .collect()
 }
 
-fn repeat_key(repeat: &Repeat) -> &'static str {
+fn repeat_key(repeat: &attr::Repeat) -> &'static str {
     match repeat {
-        Repeat::Prefix(_) | Repeat::CountLine => "prefix",
-        Repeat::Count(_) => "count",
-        Repeat::ToEnd => "to_end",
+        attr::Repeat::Prefix(_) | attr::Repeat::CountLine => "prefix",
+        attr::Repeat::Count(_) => "count",
+        attr::Repeat::ToEnd => "to_end",
     }
 }
 

@@ -1,9 +1,12 @@
-//! Validation of enums chosen by a tag, by a context value or by keywords.
+//! Validation and lowering of enums chosen by a tag, by a context value or
+//! by keywords, beside the structs' (their messages shared through
+//! `crate::messages`).
 
 use syn::{Expr, Ident, LitStr, Type};
 
 use crate::ast::{ChoiceEnum, ChoiceVariant, Errors};
 use crate::attr::ByteOrder;
+use crate::messages;
 
 /// How an enum's variant is chosen.
 pub enum Choice<'a> {
@@ -47,10 +50,7 @@ pub fn plan<'a>(choice: &'a ChoiceEnum<'a>) -> syn::Result<(Choice<'a>, Vec<Pick
         errors.push(syn::Error::new(span, "`one_line` applies to text records"));
     }
     if let Some(check) = &attrs.check {
-        errors.push(syn::Error::new(
-            check.span,
-            "a type's `check` applies to structs: check the variants' values instead",
-        ));
+        errors.push(syn::Error::new(check.span, messages::TYPE_CHECK_ON_AN_ENUM));
     }
     if let Some(span) = attrs.comments {
         errors.push(syn::Error::new(
@@ -63,7 +63,7 @@ pub fn plan<'a>(choice: &'a ChoiceEnum<'a>) -> syn::Result<(Choice<'a>, Vec<Pick
     if let (true, Some(order)) = (text, &attrs.byte_order) {
         errors.push(syn::Error::new(
             order.span,
-            "a text layout has no byte order: remove `big`/`little`",
+            messages::TEXT_HAS_NO_BYTE_ORDER,
         ));
     }
     let choice_kind = match (&attrs.tag, &attrs.select, text) {
@@ -157,13 +157,7 @@ pub fn plan<'a>(choice: &'a ChoiceEnum<'a>) -> syn::Result<(Choice<'a>, Vec<Pick
 }
 
 fn missing_order(choice: &ChoiceEnum) -> syn::Error {
-    syn::Error::new_spanned(
-        choice.ident,
-        format!(
-            "binary schema `{}` states no byte order: add #[schema(big)] or #[schema(little)]",
-            choice.ident
-        ),
-    )
+    syn::Error::new_spanned(choice.ident, messages::no_byte_order(choice.ident))
 }
 
 fn pick<'a>(
@@ -286,10 +280,9 @@ fn check_context_use(choice: &ChoiceEnum) -> syn::Result<()> {
         if !selects && !passed && !orders {
             errors.push(syn::Error::new(
                 param.ident.span(),
-                format!(
-                    "context parameter `{}` is never used: name it in `select`, `endian` or a \
-                     variant's `context(...)`",
-                    param.ident
+                messages::unused_param(
+                    &param.ident,
+                    "name it in `select`, `endian` or a variant's `context(...)`",
                 ),
             ));
         }

@@ -1,0 +1,101 @@
+//! A binary layout's items but its context and test: the codec, layout,
+//! IFF and binrw impls, and its checks' functions.
+
+use proc_macro2::TokenStream;
+use quote::{quote, quote_spanned};
+use syn::spanned::Spanned as _;
+
+use super::codec::binary_schema_impls;
+use super::paths::Runtime;
+use super::tokens::tag_tokens;
+use super::{context, layout, read, write};
+use crate::ast::Container;
+use crate::plan::{BinaryPlan, Codec};
+
+/// Everything a binary layout implements but its context and its test:
+/// `Decode`, `Encode`, `Layout`, the IFF traits, `BinarySchema` and its
+/// checks' functions.
+pub fn binary_items(rt: &Runtime, container: &Container, plans: &[BinaryPlan]) -> TokenStream {
+    let ident = container.ident;
+    let read = read::decode_impl(rt, container, plans);
+    let write = write::encode_impl(rt, container, plans);
+    let layout = layout::layout_impl(rt, container, plans);
+    let start = match (&container.attrs.form, &container.attrs.chunk) {
+        (Some(form), _) => {
+            let tag = tag_tokens(form.value);
+            Some(quote!(#rt::Start::Form(#tag)))
+        }
+        (None, Some(chunk)) => {
+            let tag = tag_tokens(chunk.value);
+            Some(quote!(#rt::Start::Chunk(#tag)))
+        }
+        (None, None) => None,
+    };
+    let element = match start {
+        Some(start) => {
+            let children = container
+                .attrs
+                .form
+                .is_some()
+                .then(|| nested_form_checks(rt, plans));
+            quote! {
+                impl #rt::IffStart for #ident {
+                    const START: #rt::Start = #start;
+                }
+                impl #rt::IffElement for #ident {
+                    const STARTS: &'static [#rt::Start] = &[#start];
+                }
+                #children
+            }
+        }
+        None => quote!(impl #rt::IffBody for #ident {}),
+    };
+    let binary = binary_schema_impls(rt, ident);
+    // A count's check is given the count, as a `usize`.
+    let checked: Vec<_> = plans
+        .iter()
+        .filter_map(|plan| {
+            let check = plan.check.as_ref()?;
+            let ty = plan.field.ty;
+            let ty = match plan.codec {
+                Codec::Count(_) => quote!(usize),
+                _ => quote!(#ty),
+            };
+            Some((plan.field.ident, ty, check))
+        })
+        .collect();
+    let checks = context::check_fns(rt, container, &checked);
+    quote! {
+        #checks
+        #read
+        #write
+        #layout
+        #element
+        #binary
+    }
+}
+
+/// A form's fields that are not in chunks or forms of their own must be
+/// IFF elements; the compiler checks it, with the error on the field's type.
+pub fn nested_form_checks(rt: &Runtime, plans: &[BinaryPlan]) -> TokenStream {
+    let checks = plans
+        .iter()
+        // An `Option` present by the next tag needs an element to look for
+        // already, where it is read.
+        .filter(|plan| {
+            plan.place.chunk.is_none() && plan.place.form.is_none() && !plan.by_next_tag()
+        })
+        .filter_map(|plan| match &plan.codec {
+            Codec::Value(data) => {
+                let ty = data.element_ty;
+                Some(quote_spanned! {ty.span()=>
+                    const _: fn() = {
+                        fn nested_element<T: #rt::IffElement>() {}
+                        nested_element::<#ty>
+                    };
+                })
+            }
+            _ => None,
+        });
+    quote!(#(#checks)*)
+}

@@ -1,0 +1,95 @@
+//! Sizes in bytes: the fewest a field or element can take, and the size
+//! of one that never varies.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use super::paths::Runtime;
+use super::tokens::width_of;
+use crate::attr::StringKind;
+use crate::plan::{Binary, BinaryPlan, Codec, Element, Presence, Repeat};
+
+/// Fewest bytes an element can take.
+pub fn element_min_size(rt: &Runtime, element: &Element<Binary>, ty: &syn::Type) -> TokenStream {
+    match element {
+        Element::Text(never, _) => match *never {},
+        Element::Plain => quote!(<#ty as #rt::Decode>::MIN_SIZE),
+        Element::String(_, StringKind::Pascal | StringKind::NullTerminated) => quote!(1u64),
+        Element::String(_, StringKind::FixedWidth(width)) => {
+            let width = width_of(width);
+            quote!(#width)
+        }
+        Element::String(_, StringKind::Prefixed(count_ty)) => {
+            quote!(<#count_ty as #rt::Decode>::MIN_SIZE)
+        }
+    }
+}
+
+/// Fewest bytes a field can take, and its size when it never varies; the
+/// chunk it opens or the form it is in adds its header, and an `Option`
+/// present by the next tag may take none.
+pub fn field_sizes(rt: &Runtime, plan: &BinaryPlan) -> (TokenStream, TokenStream) {
+    if plan.by_next_tag() {
+        return (quote!(0u64), quote!(::core::option::Option::None));
+    }
+    let (min, fixed) = encoding_sizes(rt, plan);
+    let header = match (plan.place.chunk, plan.place.form) {
+        (Some(_), _) if !plan.place.joins_chunk => quote!(#rt::CHUNK_HEADER_SIZE),
+        (None, Some(_)) => quote!(#rt::FORM_HEADER_SIZE),
+        _ => return (min, fixed),
+    };
+    (
+        quote!(#rt::add_min(#header, #min)),
+        quote!(#rt::add_fixed(::core::option::Option::Some(#header), #fixed)),
+    )
+}
+
+/// The sizes of a field's own encoding, without any chunk header.
+pub fn encoding_sizes(rt: &Runtime, plan: &BinaryPlan) -> (TokenStream, TokenStream) {
+    let ty = plan.field.ty;
+    match &plan.codec {
+        Codec::Magic(constant) => {
+            let size = constant.size();
+            (quote!(#size), quote!(::core::option::Option::Some(#size)))
+        }
+        Codec::Count(_) => {
+            let int = quote!(<<#ty as #rt::CountField>::Int as #rt::Decode>);
+            (quote!(#int::MIN_SIZE), quote!(#int::FIXED_SIZE))
+        }
+        Codec::Style(never) => match *never {},
+        Codec::With(..) => (quote!(0u64), quote!(::core::option::Option::None)),
+        Codec::Value(data) => {
+            let none = quote!(::core::option::Option::None);
+            match (&data.presence, &data.repeat) {
+                (Some(Presence::Flag(_, flag)), _) => {
+                    (quote!(<#flag as #rt::Decode>::MIN_SIZE), none)
+                }
+                (Some(Presence::NoneWord(never, _)), _) => match *never {},
+                (Some(Presence::If(..) | Presence::NextTag(())), _) => (quote!(0u64), none),
+                (None, Some(Repeat::Prefix(_, prefix))) => {
+                    (quote!(<#prefix as #rt::Decode>::MIN_SIZE), none)
+                }
+                (None, Some(Repeat::CountLine(never))) => match *never {},
+                (None, Some(Repeat::CountField(_) | Repeat::CountParam(_) | Repeat::ToEnd)) => {
+                    (quote!(0u64), none)
+                }
+                (None, None) => {
+                    let min = element_min_size(rt, &data.element, data.element_ty);
+                    let fixed = match &data.element {
+                        Element::Text(never, _) => match *never {},
+                        Element::Plain => {
+                            let ty = data.element_ty;
+                            quote!(<#ty as #rt::Decode>::FIXED_SIZE)
+                        }
+                        Element::String(_, StringKind::FixedWidth(width)) => {
+                            let width = width_of(width);
+                            quote!(::core::option::Option::Some(#width))
+                        }
+                        Element::String(_, _) => none,
+                    };
+                    (min, fixed)
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,48 @@
+//! A type with both encodings (`#[schema(binary(little), text)]`): one
+//! context, the binary layout's impls (its `Layout` the type's), the text
+//! layout's (its `TextLayout`), and one round-trip test through both.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use super::binary::binary_items;
+use super::paths::Runtime;
+use super::text::Role;
+use super::{context, tests, text};
+use crate::ast::Container;
+use crate::check_context;
+use crate::plan;
+
+pub fn derive(rt: &Runtime, binary: &Container, text: &Container) -> syn::Result<TokenStream> {
+    let (binary_plans, text_plans) = match (plan::binary(binary), plan::text(text)) {
+        (Ok(binary_plans), Ok(text_plans)) => (binary_plans, text_plans),
+        (Err(error), Ok(_)) | (Ok(_), Err(error)) => return Err(error),
+        (Err(binary_error), Err(text_error)) => return Err(distinct(binary_error, text_error)),
+    };
+    let context =
+        context::context_items(rt, binary.ident, binary.vis, check_context::params(binary));
+    let binary_items = binary_items(rt, binary, &binary_plans);
+    let text_items = text::items(rt, text, &text_plans, Role::BesideBinary);
+    let tests = tests::twin_round_trip_module(rt, text, &text_plans, &binary_plans);
+    Ok(quote! {
+        #context
+        #binary_items
+        #text_items
+        #tests
+    })
+}
+
+/// The errors of both lowerings, each once: a mistake in what both
+/// encodings share (a condition, a context value) is found by both.
+fn distinct(mut binary: syn::Error, text: syn::Error) -> syn::Error {
+    let key = |error: &syn::Error| (format!("{:?}", error.span()), error.to_string());
+    let mut seen: Vec<(String, String)> = binary.clone().into_iter().map(|e| key(&e)).collect();
+    for error in text {
+        let error_key = key(&error);
+        if !seen.contains(&error_key) {
+            seen.push(error_key);
+            binary.combine(error);
+        }
+    }
+    binary
+}

@@ -1,0 +1,11 @@
+use schema::Schema;
+
+// Both encodings count the list; the binary one needs the count's type.
+#[derive(Schema)]
+#[schema(binary(little), text)]
+struct Motion {
+    #[schema(prefix)]
+    frames: Vec<i32>,
+}
+
+fn main() {}
