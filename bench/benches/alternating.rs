@@ -467,7 +467,7 @@ fn main() {
         binary::<_, twins::Bmf>(
             &filter,
             &format!("bmf {vertices} vertices"),
-            || Bmf::from(&synthetic::skn(vertices)),
+            || Bmf::from_skn(&synthetic::skn(vertices)),
             hand::decode_bmf,
             hand::encode_bmf,
         );

@@ -216,7 +216,7 @@ fn bmf_1m_vertices(c: &mut Criterion) {
     compare::<Bmf, twins::Bmf>(
         c,
         "bmf 1M vertices",
-        Bmf::from(&synthetic::skn(1_000_000)),
+        Bmf::from_skn(&synthetic::skn(1_000_000)),
         Hand {
             decode: hand::decode_bmf,
             encode: hand::encode_bmf,

@@ -53,7 +53,7 @@ fn character_file(
     binary: bool,
 ) -> Result<(String, Vec<u8>), CliError> {
     if binary {
-        let bytes = Bcf::from(cmx).to_bytes();
+        let bytes = Bcf::from_cmx(cmx).to_bytes();
         Ok((format!("{stem}.bcf"), encoded(path, bytes, "sims-bcf")?))
     } else {
         Ok((
@@ -67,7 +67,7 @@ fn character_file(
 fn skin_file(path: &Path, skn: &Skn, binary: bool) -> Result<(String, Vec<u8>), CliError> {
     let stem = skn.name.to_text();
     if binary {
-        let bytes = Bmf::from(skn).to_bytes();
+        let bytes = Bmf::from_skn(skn).to_bytes();
         Ok((format!("{stem}.bmf"), encoded(path, bytes, "sims-bmf")?))
     } else {
         Ok((

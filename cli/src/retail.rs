@@ -72,7 +72,7 @@ pub fn run(
     let character = if binary {
         (
             folder.join(format!("{name}.bcf")),
-            encode(Bcf::from(&converted.cmx).to_bytes(), "sims-bcf")?,
+            encode(Bcf::from_cmx(&converted.cmx).to_bytes(), "sims-bcf")?,
         )
     } else {
         (
@@ -85,7 +85,7 @@ pub fn run(
         files.push(if binary {
             (
                 inside("the skin", mesh, "bmf")?,
-                encode(Bmf::from(skn).to_bytes(), "sims-bmf")?,
+                encode(Bmf::from_skn(skn).to_bytes(), "sims-bmf")?,
             )
         } else {
             (

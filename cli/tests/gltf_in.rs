@@ -640,7 +640,7 @@ fn sims_bcf_writes_the_binary_twins_of_the_same_files() {
         &std::fs::read(binary_out.join(format!("{SKIN}.bmf"))).unwrap(),
     )
     .unwrap();
-    let from_binary = Skn::from(&bmf);
+    let from_binary = bmf.to_skn();
     let from_text = skn(&text_out.join(format!("{SKIN}.skn")));
     assert_eq!(
         (
@@ -660,7 +660,7 @@ fn sims_bcf_writes_the_binary_twins_of_the_same_files() {
         &std::fs::read(binary_out.join("humanoid.bcf")).unwrap(),
     )
     .unwrap();
-    let suit = formats::sims::cmx::Cmx::from(&bcf);
+    let suit = bcf.to_cmx();
     let text_suit =
         formats::sims::cmx::Cmx::from_text(&std::fs::read(text_out.join("humanoid.cmx")).unwrap())
             .unwrap();

@@ -155,7 +155,7 @@ fn the_prototype_in_the_binary_twins_is_the_same_character() {
                 let cmx = Cmx::from_text(&bytes).unwrap();
                 let from_binary = Cmx {
                     style: cmx.style.clone(),
-                    ..Cmx::from(&bcf)
+                    ..bcf.to_cmx()
                 };
                 assert_eq!(from_binary, cmx, "{name}");
                 assert!(
@@ -171,7 +171,7 @@ fn the_prototype_in_the_binary_twins_is_the_same_character() {
                 // The same values; how the text writes its numbers is the text's own.
                 let from_binary = Skn {
                     style: skn.style.clone(),
-                    ..Skn::from(&bmf)
+                    ..bmf.to_skn()
                 };
                 assert_eq!(from_binary, skn, "{name}");
             }
