@@ -6,7 +6,7 @@ use quote::quote;
 use syn::{Ident, Type};
 
 use super::codec::{binary_schema_impls, decode_fns, encode_fns, endian, enum_codec_impls};
-use super::context::{context_items, nested_context};
+use super::context::{context_items, variant_context};
 use super::layout::{byte_order, context_layout, passed, type_layout_impl, type_text, TypeLayout};
 use super::paths::{Root, Runtime};
 use super::tests::{context_of_strategies, test_module, Check};
@@ -72,19 +72,7 @@ fn payload_context(rt: &Runtime, variant: &ChoiceVariant, payload: &Type) -> Tok
         .pass
         .as_ref()
         .map_or(&[][..], |pass| pass.value.as_slice());
-    nested_context(
-        rt,
-        payload,
-        &Pass::of_enum(pass),
-        |name| {
-            let name = &name.ident;
-            quote!(::core::clone::Clone::clone(&__context.#name))
-        },
-        |name| {
-            let name = &name.ident;
-            quote!(__context.#name)
-        },
-    )
+    variant_context(rt, payload, pass)
 }
 
 /// `0xFF (`Full`), 0xFE (`Repeat`)`: the values that choose, for errors.

@@ -10,8 +10,8 @@ use super::names::{count_local, field_local};
 use super::paths::Runtime;
 use super::tokens::{tag_tokens, width_of};
 use crate::ast::Container;
-use crate::attr::ContextParam;
 use crate::attr::StringKind;
+use crate::attr::{ContextArg, ContextParam};
 use crate::check_context::{CheckArg, FieldCheck, Held, Pass, PassValue, Resolved};
 use crate::plan::{BinaryPlan, Codec, Element, Presence, Repeat};
 
@@ -348,6 +348,24 @@ pub fn place_of(name: &Ident, is_param: bool, side: Side) -> TokenStream {
         }
         (false, Side::Write) => quote!(self.#name),
     }
+}
+
+/// The context an enum's variant gives its value of type `ty`: the
+/// constants and the enum's own parameters it passes (`args`).
+pub fn variant_context(rt: &Runtime, ty: &Type, args: &[ContextArg]) -> TokenStream {
+    nested_context(
+        rt,
+        ty,
+        &Pass::of_enum(args),
+        |name| {
+            let name = &name.ident;
+            quote!(::core::clone::Clone::clone(&__context.#name))
+        },
+        |name| {
+            let name = &name.ident;
+            quote!(__context.#name)
+        },
+    )
 }
 
 /// The context an element of type `ty` gets: the passed values (a name's

@@ -10,12 +10,11 @@ use quote::{quote, quote_spanned};
 use syn::spanned::Spanned as _;
 
 use super::codec::{decode_fns, encode_fns, enum_codec_impls};
-use super::context::nested_context;
+use super::context;
 use super::layout::{context_layout, type_layout_impl, TypeLayout};
 use super::paths::Runtime;
 use super::tokens::{str_lit, tag_str, tag_tokens};
 use crate::ast::{FormEnum, Frame, Variant};
-use crate::check_context::Pass;
 
 /// How the variant begins, as a constant expression.
 fn start(rt: &Runtime, variant: &Variant) -> TokenStream {
@@ -36,19 +35,7 @@ fn start(rt: &Runtime, variant: &Variant) -> TokenStream {
 /// The context a variant gives its value: the constants and parameters it
 /// passes, or `()` (a value needing context then fails to compile there).
 pub fn variant_context(rt: &Runtime, variant: &Variant) -> TokenStream {
-    nested_context(
-        rt,
-        variant.ty,
-        &Pass::of_enum(&variant.pass),
-        |name| {
-            let name = &name.ident;
-            quote!(::core::clone::Clone::clone(&__context.#name))
-        },
-        |name| {
-            let name = &name.ident;
-            quote!(__context.#name)
-        },
-    )
+    context::variant_context(rt, variant.ty, &variant.pass)
 }
 
 pub fn form_enum_impls(rt: &Runtime, form_enum: &FormEnum) -> TokenStream {
