@@ -211,7 +211,7 @@ pub fn skn(vertices: usize) -> Skn {
 
 /// A skeleton of `joints` joints in a binary tree, named as the synthetic
 /// files name them, with turned and shifted rest transforms: the skeleton
-/// [`skn`]'s skins bind to (joint `i` is bone `i`), and a large one to pose.
+/// [`skn()`]'s skins bind to (joint `i` is bone `i`), and a large one to pose.
 pub fn rig_skeleton(joints: usize) -> rig::Skeleton {
     let mut sequence = Sequence::new(0x51E);
     rig::Skeleton {

@@ -541,7 +541,7 @@ const GROUP: usize = 1 << 16;
 /// Deforms skins into caller-provided buffers (ozz-animation's job style):
 /// keeps its scratch from one call to the next, so posing a skin frame
 /// after frame allocates nothing once the buffers have grown. Meshes of
-/// [`PARALLEL_THRESHOLD`] vertices or more are split across the threads of
+/// `PARALLEL_THRESHOLD` vertices or more are split across the threads of
 /// the current rayon pool.
 #[derive(Clone, Debug, Default)]
 pub struct Deformer {

@@ -10,9 +10,9 @@
 //! Every client is 127.0.0.1, so clients cannot be told apart by address;
 //! instead, reading a request head and answering a request are counted
 //! apart. A connection is *waiting* until it has sent a whole head, which
-//! must come within [`HEAD_DEADLINE`] of its acceptance; when
-//! [`MAX_WAITING`] connections wait, the one waiting longest is dropped to
-//! make room. Only a whole request takes one of the [`MAX_ANSWERING`]
+//! must come within `HEAD_DEADLINE` of its acceptance; when
+//! `MAX_WAITING` connections wait, the one waiting longest is dropped to
+//! make room. Only a whole request takes one of the `MAX_ANSWERING`
 //! answering slots. So connections left idle, or trickling a byte now and
 //! then, cannot keep a whole request from being answered.
 //!

@@ -5,7 +5,7 @@
 //! glTF assets are made one at a time: making one can hold a decoded
 //! texture of hundreds of megabytes, and the cap on connections answered
 //! at once bounds threads, not memory. Other requests for assets wait
-//! their turn, up to [`GLTF_WAIT`]. Made assets are kept ([`crate::cache`])
+//! their turn, up to `GLTF_WAIT`. Made assets are kept ([`crate::cache`])
 //! and given again while the files under the paths are unchanged.
 
 use std::net::TcpListener;
