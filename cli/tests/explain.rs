@@ -116,6 +116,16 @@ fn a_broken_file_shows_the_bytes_around_its_error() {
     assert!(said.contains("00000010  00 00 01 04"), "{said}");
 }
 
+/// `said` is the one-sentence error starting `sentence_start`, then the
+/// bytes around byte 15 of the cut `humanoid.skel`, that byte marked.
+fn assert_bytes_of_cut_skel_shown(said: &str, sentence_start: &str) {
+    let mut lines = said.lines();
+    assert!(lines.next().unwrap().starts_with(sentence_start), "{said}");
+    assert_eq!(lines.next(), Some("the bytes around its error:"), "{said}");
+    assert!(said.contains("00000010  00 00 01 04"), "{said}");
+    assert!(said.contains("^^ byte 15"), "{said}");
+}
+
 /// `check` and `dump` show the same bytes below their one-sentence error:
 /// `check` on standard output after the file's line, `dump` on standard
 /// error after the error.
@@ -127,32 +137,10 @@ fn check_and_dump_show_the_bytes_around_a_broken_file_s_error() {
     let path = write(dir.path(), "cut.skel", &bytes);
     let check = ossuary(&["check", &path]);
     assert_status(&check, 1);
-    let said = stdout(&check);
-    let mut lines = said.lines();
-    assert!(
-        lines
-            .next()
-            .unwrap()
-            .starts_with(&format!("{path}: byte 15: ")),
-        "{said}"
-    );
-    assert_eq!(lines.next(), Some("the bytes around its error:"), "{said}");
-    assert!(said.contains("00000010  00 00 01 04"), "{said}");
-    assert!(said.contains("^^ byte 15"), "{said}");
+    assert_bytes_of_cut_skel_shown(&stdout(&check), &format!("{path}: byte 15: "));
     let dump = ossuary(&["dump", &path]);
     assert_status(&dump, 1);
-    let said = stderr(&dump);
-    let mut lines = said.lines();
-    assert!(
-        lines
-            .next()
-            .unwrap()
-            .starts_with(&format!("ossuary: {path}: byte 15: ")),
-        "{said}"
-    );
-    assert_eq!(lines.next(), Some("the bytes around its error:"), "{said}");
-    assert!(said.contains("00000010  00 00 01 04"), "{said}");
-    assert!(said.contains("^^ byte 15"), "{said}");
+    assert_bytes_of_cut_skel_shown(&stderr(&dump), &format!("ossuary: {path}: byte 15: "));
     // A text file's error has a line, not a byte: no bytes are shown.
     let text = write(dir.path(), "cut.cmx", b"version 300\r\nnot a number\r\n");
     let said = stderr(&ossuary(&["dump", &text]));
