@@ -139,6 +139,12 @@ pub use schema_derive::Schema;
 /// (`#[schema(context(records: u32))]`); binrw sees it as the type's `Args`.
 pub trait HasContext {
     type Context: Clone + Debug + 'static;
+    /// What the type needs to be read or written as text: its `Context`,
+    /// but for a type with both encodings whose binary encoding alone
+    /// takes some parameters (`binary(context(order: Endian))`), which its
+    /// text encoding is never given. `()` when none are left; otherwise
+    /// `#[derive(Schema)]` makes a struct `<Type>TextContext` of the rest.
+    type TextContext: Clone + Debug + 'static;
 }
 
 /// A byte order is a value a type can be given as context
@@ -146,12 +152,14 @@ pub trait HasContext {
 /// none.
 impl HasContext for Endian {
     type Context = ();
+    type TextContext = ();
 }
 
 /// A count passed as context is often a `usize` parameter (`context(count:
 /// usize)`), which needs none itself.
 impl HasContext for usize {
     type Context = ();
+    type TextContext = ();
 }
 
 /// A value with a binary encoding. `endian` is the byte order the enclosing

@@ -19,12 +19,12 @@ use crate::condition::Condition;
 use crate::plan::{BinaryPlan, Codec, Element, Medium, Plan, Presence, Repeat, TextPlan, Value};
 
 /// Which layout a test runs through: binary bytes, text, or both (a type
-/// with both encodings).
-#[derive(Clone, Copy)]
+/// with both encodings, with the body of its `text_context`, which sees
+/// `context`).
 pub enum Check {
     Binary,
     Text,
-    Both,
+    Both { text_context: TokenStream },
 }
 
 /// The test module of `ident`: its `Sample` impl (the bodies of
@@ -37,11 +37,28 @@ pub(super) fn test_module(
     check: Check,
 ) -> TokenStream {
     let module = format_ident!("round_trip_{}", snake_case(&ident.to_string()));
-    let checks = match check {
-        Check::Binary => vec![quote!(check_round_trip)],
-        Check::Text => vec![quote!(check_text_round_trip)],
-        Check::Both => vec![quote!(check_round_trip), quote!(check_text_round_trip)],
+    let (checks, text_context) = match check {
+        Check::Binary => (vec![quote!(check_round_trip)], None),
+        Check::Text => (
+            vec![quote!(check_text_round_trip)],
+            Some(quote!(::core::clone::Clone::clone(context))),
+        ),
+        Check::Both { text_context } => (
+            vec![quote!(check_round_trip), quote!(check_text_round_trip)],
+            Some(text_context),
+        ),
     };
+    let text_sample = text_context.map(|text_context| {
+        quote! {
+            impl #rt::testing::TextSample for #ident {
+                fn text_context(
+                    context: &<Self as #rt::HasContext>::Context,
+                ) -> <Self as #rt::HasContext>::TextContext {
+                    #text_context
+                }
+            }
+        }
+    });
     quote! {
         #rt::testing_only! {
             #[cfg(test)]
@@ -62,6 +79,8 @@ pub(super) fn test_module(
                         #strategy
                     }
                 }
+
+                #text_sample
 
                 #[test]
                 fn write_read_write() {
@@ -218,15 +237,20 @@ pub(super) fn struct_test_module(
     fields: &[TestField],
     check: Check,
 ) -> TokenStream {
-    let counts: Vec<&Ident> = container
+    let counts = count_fields(container);
+    let strategy = struct_strategy(rt, container, &counts, fields);
+    let context_strategy = struct_context_strategy(rt, container);
+    test_module(rt, container.ident, context_strategy, strategy, check)
+}
+
+/// The struct's `Count<_>` fields, which give the shared lengths.
+fn count_fields<'a>(container: &Container<'a>) -> Vec<&'a Ident> {
+    container
         .fields
         .iter()
         .filter(|field| is_named(field.ty, "Count"))
         .map(|field| field.ident)
-        .collect();
-    let strategy = struct_strategy(rt, container, &counts, fields);
-    let context_strategy = struct_context_strategy(rt, container);
-    test_module(rt, container.ident, context_strategy, strategy, check)
+        .collect()
 }
 
 /// How a value of type `ty` named `name` is drawn so that its first use
@@ -313,6 +337,7 @@ pub fn round_trip_module<P: Medium>(
 /// both.
 pub fn twin_round_trip_module(
     rt: &Runtime,
+    binary: &Container,
     text: &Container,
     text_plans: &[TextPlan],
     binary_plans: &[BinaryPlan],
@@ -336,7 +361,35 @@ pub fn twin_round_trip_module(
             }
         })
         .collect();
-    struct_test_module(rt, text, &fields, Check::Both)
+    let counts = count_fields(text);
+    let strategy = struct_strategy(rt, text, &counts, &fields);
+    // The context drawn is the binary one, which holds the text's too.
+    let context_strategy = struct_context_strategy(rt, binary);
+    let text_context = text_context_of(binary, text);
+    test_module(
+        rt,
+        text.ident,
+        context_strategy,
+        strategy,
+        Check::Both { text_context },
+    )
+}
+
+/// The body of a twin's `text_context`: the binary context itself when
+/// both encodings take the same parameters, else the text's taken from it.
+fn text_context_of(binary: &Container, text: &Container) -> TokenStream {
+    let text_params = check_context::params(text);
+    if text_params.len() == check_context::params(binary).len() {
+        return quote!(::core::clone::Clone::clone(context));
+    }
+    if text_params.is_empty() {
+        return quote!(());
+    }
+    let names: Vec<&Ident> = text_params.iter().map(|param| &param.ident).collect();
+    let text_context = context::text_struct_ident(text.ident);
+    quote! {
+        #text_context { #(#names: ::core::clone::Clone::clone(&context.#names)),* }
+    }
 }
 
 /// An enum of forms draws each variant alike.
@@ -483,9 +536,18 @@ fn value_strategy<M: Medium>(
             quote!(#rt::testing::word_among_comments())
         }
         Element::Plain if is_named(ty, "RawString") => quote!(#rt::testing::token_string()),
+        // A text field passing nothing draws its value with any context:
+        // a type whose binary encoding alone takes parameters (a byte
+        // order) is given none by text.
+        Element::Plain | Element::Text(_, TextForm::Vector)
+            if M::IS_TEXT && value.pass.is_empty() =>
+        {
+            quote!(#rt::testing::with_any_context::<#ty>())
+        }
         Element::Plain | Element::Text(_, TextForm::Vector) => {
             let nested = context::nested_context(
                 rt,
+                context::Encoding::Binary,
                 ty,
                 &value.pass,
                 |name| test_value(rt, name),
