@@ -26,8 +26,7 @@ pub fn unused_param(param: &Ident, uses: &str) -> String {
 /// encoding reads it.
 pub fn binary_only_param(param: &Ident) -> String {
     format!(
-        "`{param}` is a context parameter of the binary encoding alone (declared in \
-         `binary(context(...))`): the text encoding is never given it, so only `binary(...)` \
-         may use it"
+        "`{param}` is given to the binary encoding alone (declared in `binary(context(...))`), \
+         never to the text: name it only inside `binary(...)`"
     )
 }

@@ -73,9 +73,16 @@ pub fn twin_context_items(
         );
         params_struct(&text_struct_ident(ident), vis, text_params, &doc)
     };
+    // Text passes values only to a text context that takes them.
+    let takes_text_context = (!text_params.is_empty()).then(|| {
+        quote! {
+            impl #rt::TakesTextContext for #text_context {}
+        }
+    });
     quote! {
         #context_struct
         #text_struct
+        #takes_text_context
 
         impl #rt::HasContext for #ident {
             type Context = #context;
@@ -115,12 +122,14 @@ pub enum Encoding {
 }
 
 impl Encoding {
-    /// The associated type of `HasContext` holding that context.
-    fn context_type(self) -> Ident {
-        match self {
-            Encoding::Binary => format_ident!("Context"),
-            Encoding::Text => format_ident!("TextContext"),
-        }
+    /// The associated type of `HasContext` holding that context, at
+    /// `span` (where an error about it is shown).
+    fn context_type(self, span: proc_macro2::Span) -> Ident {
+        let name = match self {
+            Encoding::Binary => "Context",
+            Encoding::Text => "TextContext",
+        };
+        Ident::new(name, span)
     }
 }
 
@@ -449,7 +458,7 @@ pub fn nested_context(
     value: impl Fn(&Resolved) -> TokenStream,
     place: impl Fn(&Resolved) -> TokenStream,
 ) -> TokenStream {
-    let context_type = encoding.context_type();
+    let context_type = encoding.context_type(ty.span());
     if pass.is_empty() {
         return quote_spanned! {ty.span()=>
             <<#ty as #rt::HasContext>::#context_type as #rt::NoContext>::none()
@@ -464,9 +473,12 @@ pub fn nested_context(
         }
         PassValue::Constant(constant) => quote!(#constant),
     });
+    let takes = (encoding == Encoding::Text)
+        .then(|| quote_spanned!(ty.span()=> #rt::takes_text_context::<__Context>();));
     quote! {
         {
             type __Context = <#ty as #rt::HasContext>::#context_type;
+            #takes
             __Context { #(#params: #values),* }
         }
     }
