@@ -34,6 +34,7 @@
 //! | `text`, `one_line` | a text layout (see [`text`]) |
 //! | `binary(little)` beside `text` | both encodings on one type: a binary layout (its `big`/`little`/`endian`, `form`, `chunk` inside `binary(...)`) and a text one (`text(one_line)`, `text(comments)`); see [`reference`](mod@reference#both-encodings-on-one-type) |
 //! | `context(name: Type, ...)` | values the type needs from the type holding it; generates a `<Type>Context` struct with those public fields |
+//! | `binary(context(name: Type, ...))` beside `text` | values only the binary encoding takes (a byte order), never given to the text: the `<Type>Context` holds them, the text's context ([`HasContext::TextContext`]) leaves them out; see [`reference`](mod@reference#both-encodings-on-one-type) |
 //! | `crate = "path"` | where the runtime is, when not at `::schema` (for `schema::Schema`) or `::formats` (for `schema::Schema`) |
 //! | `check = path` | once every field is read, `path(&value)` must return `Ok`, else [`Refusal`] is an error at the place it names (a field, then indices and fields inside it: the runtime finds its byte from where the field began and the layout's fixed sizes), else at the value's first byte (or as many bytes on as it says): a rule across fields; the writer checks it too, once every field is written, with the same error |
 //!
