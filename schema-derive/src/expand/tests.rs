@@ -365,7 +365,7 @@ pub fn twin_round_trip_module(
     let strategy = struct_strategy(rt, text, &counts, &fields);
     // The context drawn is the binary one, which holds the text's too.
     let context_strategy = struct_context_strategy(rt, binary);
-    let text_context = text_context_of(binary, text);
+    let text_context = text_context_of(rt, binary, text);
     test_module(
         rt,
         text.ident,
@@ -377,13 +377,13 @@ pub fn twin_round_trip_module(
 
 /// The body of a twin's `text_context`: the binary context itself when
 /// both encodings take the same parameters, else the text's taken from it.
-fn text_context_of(binary: &Container, text: &Container) -> TokenStream {
+fn text_context_of(rt: &Runtime, binary: &Container, text: &Container) -> TokenStream {
     let text_params = check_context::params(text);
     if text_params.len() == check_context::params(binary).len() {
         return quote!(::core::clone::Clone::clone(context));
     }
     if text_params.is_empty() {
-        return quote!(());
+        return quote!(<<Self as #rt::HasContext>::TextContext as #rt::NoContext>::none());
     }
     let names: Vec<&Ident> = text_params.iter().map(|param| &param.ident).collect();
     let text_context = context::text_struct_ident(text.ident);
