@@ -656,6 +656,31 @@ impl FieldViews {
             Encodings::Both => None,
         };
         match (place, class, own) {
+            // On a type with both encodings, what `context(...)` passes in
+            // both and what `binary(context(...))` passes in one add up
+            // (a value passed twice is refused where the values resolve).
+            (_, _, None) if matches!(item, FieldKey::Pass(_)) => {
+                let FieldKey::Pass(args) = item else {
+                    return Ok(());
+                };
+                let kinds: &[Kind] = match place {
+                    Place::In(kind) => &[kind][..],
+                    Place::Bare => &[Kind::Binary, Kind::Text],
+                };
+                for &kind in kinds {
+                    let pass = &mut self.view(kind).pass;
+                    match pass {
+                        Some(pass) => pass.value.extend(args.iter().cloned()),
+                        None => {
+                            *pass = Some(Spanned {
+                                value: args.clone(),
+                                span,
+                            })
+                        }
+                    }
+                }
+                Ok(())
+            }
             (Place::In(kind), _, _) | (Place::Bare, _, Some(kind)) => {
                 self.view(kind).apply(item, meta, &key)
             }

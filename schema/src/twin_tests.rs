@@ -165,7 +165,8 @@ struct TextSpans {
 }
 
 /// A twin taking a count in both encodings and a byte order in its
-/// binary one alone, which it passes on to its span there.
+/// binary one alone, which it passes on to its span there, and both to a
+/// nested run.
 #[derive(Debug, Clone, PartialEq, Schema)]
 #[schema(binary(little, context(order: Endian)), text, context(len: u32))]
 struct Run {
@@ -173,6 +174,15 @@ struct Run {
     values: Vec<i16>,
     #[schema(binary(context(order)))]
     span: Span,
+}
+
+/// Passes a count in both encodings and a byte order in binary alone.
+#[derive(Debug, Clone, PartialEq, Schema)]
+#[schema(binary(little, context(order: Endian)), text)]
+struct Runs {
+    len: u32,
+    #[schema(context(len), binary(context(order)))]
+    run: Run,
 }
 
 fn spans() -> Vec<Span> {
@@ -231,4 +241,12 @@ fn a_binary_only_parameter_is_left_out_of_the_text_context() {
     let lines: &[u8] = b"3\r\n-4\r\n5 6\r\n";
     assert_eq!(run.to_text_with(&text).unwrap(), lines);
     assert_eq!(Run::from_text_with(lines, &text).unwrap(), run);
+    let runs = Runs { len: 2, run };
+    let order = RunsContext { order: Endian::Big };
+    let bytes_of_runs = [&[2, 0, 0, 0][..], bytes].concat();
+    assert_eq!(runs.to_bytes_with(&order).unwrap(), bytes_of_runs);
+    assert_eq!(Runs::from_bytes_with(&bytes_of_runs, &order).unwrap(), runs);
+    let text_of_runs = [&b"2\r\n"[..], lines].concat();
+    assert_eq!(runs.to_text().unwrap(), text_of_runs);
+    assert_eq!(Runs::from_text(&text_of_runs).unwrap(), runs);
 }

@@ -16,7 +16,9 @@ use crate::ast::{is_named, unwrap_generic, Container, FormEnum};
 use crate::attr::{self, Spanned, StringKind, TextForm};
 use crate::check_context::{self, Held, PassValue, Resolved};
 use crate::condition::Condition;
-use crate::plan::{BinaryPlan, Codec, Element, Medium, Plan, Presence, Repeat, TextPlan, Value};
+use crate::plan::{
+    Binary, BinaryPlan, Codec, Element, Medium, Plan, Presence, Repeat, TextPlan, Value,
+};
 
 /// Which layout a test runs through: binary bytes, text, or both (a type
 /// with both encodings, with the body of its `text_context`, which sees
@@ -345,19 +347,16 @@ pub fn twin_round_trip_module(
     let fields: Vec<TestField> = text_plans
         .iter()
         .map(|plan| {
-            let binary_string = binary_plans
+            let binary = binary_plans
                 .iter()
                 .find(|binary| binary.field.ident == plan.field.ident)
                 .and_then(|binary| match &binary.codec {
-                    Codec::Value(Value {
-                        element: Element::String(_, kind),
-                        ..
-                    }) => Some(kind),
+                    Codec::Value(value) => Some(value),
                     _ => None,
                 });
             TestField {
                 ident: plan.field.ident,
-                strategy: field_strategy(rt, text, plan.field.ty, &plan.codec, binary_string),
+                strategy: field_strategy(rt, text, plan.field.ty, &plan.codec, binary),
             }
         })
         .collect();
@@ -460,14 +459,15 @@ fn nest(items: &[TokenStream], last: TokenStream) -> TokenStream {
 
 /// Values of a field, the same for binary and text layouts but for what
 /// only one of them has (a style, a `with` module, a text word).
-/// `binary_string`: for a type with both encodings, the binary encoding
-/// of the field's strings, which the values drawn must fit too.
+/// `binary`: for a type with both encodings, the field's binary value:
+/// the encoding of its strings, which the values drawn must fit too, and
+/// what it passes to its type (the binary context drawn holds it all).
 fn field_strategy<M: Medium>(
     rt: &Runtime,
     container: &Container,
     ty: &Type,
     codec: &Codec<M>,
-    binary_string: Option<&StringKind>,
+    binary: Option<&Value<Binary>>,
 ) -> TokenStream {
     match codec {
         Codec::Style(_) if container.attrs.comments.is_some() => {
@@ -488,7 +488,7 @@ fn field_strategy<M: Medium>(
             });
             quote!(#path::strategy(#(#values),*))
         }
-        Codec::Value(value) => value_strategy(rt, container, value, binary_string),
+        Codec::Value(value) => value_strategy(rt, container, value, binary),
     }
 }
 
@@ -508,8 +508,15 @@ fn value_strategy<M: Medium>(
     rt: &Runtime,
     container: &Container,
     value: &Value<M>,
-    binary_string: Option<&StringKind>,
+    binary: Option<&Value<Binary>>,
 ) -> TokenStream {
+    let binary_string = binary.and_then(|binary| match &binary.element {
+        Element::String(_, kind) => Some(kind),
+        _ => None,
+    });
+    // A type with both encodings draws with the binary context, so what a
+    // field passes is what its binary encoding passes.
+    let pass = binary.map_or(&value.pass, |binary| &binary.pass);
     let ty = value.element_ty;
     let among_comments = container.attrs.comments.is_some();
     let element = match &value.element {
@@ -540,7 +547,7 @@ fn value_strategy<M: Medium>(
         // a type whose binary encoding alone takes parameters (a byte
         // order) is given none by text.
         Element::Plain | Element::Text(_, TextForm::Vector)
-            if M::IS_TEXT && value.pass.is_empty() =>
+            if M::IS_TEXT && binary.is_none() && pass.is_empty() =>
         {
             quote!(#rt::testing::with_any_context::<#ty>())
         }
@@ -549,7 +556,7 @@ fn value_strategy<M: Medium>(
                 rt,
                 context::Encoding::Binary,
                 ty,
-                &value.pass,
+                pass,
                 |name| test_value(rt, name),
                 |name| context::resolved_place(name, Side::Read),
             );
