@@ -651,36 +651,15 @@ impl FieldViews {
         if !matches!((&item, place), (FieldKey::Pass(_), Place::In(_))) {
             check_placement(span, &key, class, place)?;
         }
+        if let (FieldKey::Pass(args), Encodings::Both) = (&item, encodings) {
+            self.add_pass(args, place, span);
+            return Ok(());
+        }
         let own = match encodings {
             Encodings::One(kind) => Some(kind),
             Encodings::Both => None,
         };
         match (place, class, own) {
-            // On a type with both encodings, what `context(...)` passes in
-            // both and what `binary(context(...))` passes in one add up
-            // (a value passed twice is refused where the values resolve).
-            (_, _, None) if matches!(item, FieldKey::Pass(_)) => {
-                let FieldKey::Pass(args) = item else {
-                    return Ok(());
-                };
-                let kinds: &[Kind] = match place {
-                    Place::In(kind) => &[kind][..],
-                    Place::Bare => &[Kind::Binary, Kind::Text],
-                };
-                for &kind in kinds {
-                    let pass = &mut self.view(kind).pass;
-                    match pass {
-                        Some(pass) => pass.value.extend(args.iter().cloned()),
-                        None => {
-                            *pass = Some(Spanned {
-                                value: args.clone(),
-                                span,
-                            })
-                        }
-                    }
-                }
-                Ok(())
-            }
             (Place::In(kind), _, _) | (Place::Bare, _, Some(kind)) => {
                 self.view(kind).apply(item, meta, &key)
             }
@@ -708,6 +687,27 @@ impl FieldViews {
             }
             (Place::Bare, Class::Only(kind), None) => {
                 Err(syn::Error::new(span, misplaced_on_twin(&key, kind)))
+            }
+        }
+    }
+
+    /// On a type with both encodings, what `context(...)` passes in both
+    /// and what `binary(context(...))` passes in one add up (a value passed
+    /// twice is refused where the values resolve).
+    fn add_pass(&mut self, args: &[ContextArg], place: Place, span: Span) {
+        let kinds = match place {
+            Place::In(kind) => vec![kind],
+            Place::Bare => vec![Kind::Binary, Kind::Text],
+        };
+        for kind in kinds {
+            match &mut self.view(kind).pass {
+                Some(pass) => pass.value.extend(args.iter().cloned()),
+                slot @ None => {
+                    *slot = Some(Spanned {
+                        value: args.to_vec(),
+                        span,
+                    })
+                }
             }
         }
     }
