@@ -97,7 +97,7 @@ impl Format {
     ) -> Format
     where
         T: TextSchema
-            + HasContext<Context = ()>
+            + HasContext<TextContext = ()>
             + TextLayout
             + Serialize
             + DeserializeOwned
@@ -310,7 +310,7 @@ fn through_stream<T: BinarySchema + HasContext<Context = ()>>(
     Ok(written.into_inner())
 }
 
-impl<T: TextSchema + HasContext<Context = ()>> FileEncoding<T> for AsText {
+impl<T: TextSchema + HasContext<TextContext = ()>> FileEncoding<T> for AsText {
     fn encode(value: &T) -> Result<Vec<u8>, Error> {
         value.to_text()
     }
@@ -368,7 +368,7 @@ where
 /// Wraps a text schema value, e.g. for a format's samples.
 pub fn text_document<T>(value: T) -> Box<dyn Document>
 where
-    T: TextSchema + HasContext<Context = ()> + Serialize + Describe + Rig + 'static,
+    T: TextSchema + HasContext<TextContext = ()> + Serialize + Describe + Rig + 'static,
 {
     Wrapped::<T, AsText>::boxed(value)
 }
@@ -376,7 +376,7 @@ where
 /// `Format::decode` for a text schema type.
 pub fn decode_text<T>(bytes: &[u8]) -> Decoded
 where
-    T: TextSchema + HasContext<Context = ()> + Serialize + Describe + Rig + 'static,
+    T: TextSchema + HasContext<TextContext = ()> + Serialize + Describe + Rig + 'static,
 {
     Ok(Wrapped::<T, AsText>::boxed(T::from_text(bytes)?))
 }
@@ -385,7 +385,7 @@ where
 pub fn text_from_json<T>(json: &str) -> Result<Box<dyn Document>, JsonError>
 where
     T: TextSchema
-        + HasContext<Context = ()>
+        + HasContext<TextContext = ()>
         + Serialize
         + DeserializeOwned
         + Describe

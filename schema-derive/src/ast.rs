@@ -166,6 +166,9 @@ impl<'a> FormEnum<'a> {
         let attrs = errors
             .take(attr::Container::parse(&input.attrs))
             .unwrap_or_default();
+        if let Some(context) = &attrs.binary_context {
+            errors.push(binary_context_on_an_enum(context.span));
+        }
         if data.variants.is_empty() {
             errors.push(syn::Error::new_spanned(
                 &input.ident,
@@ -208,6 +211,9 @@ impl<'a> ChoiceEnum<'a> {
         let attrs = errors
             .take(attr::Container::parse(&input.attrs))
             .unwrap_or_default();
+        if let Some(context) = &attrs.binary_context {
+            errors.push(binary_context_on_an_enum(context.span));
+        }
         if let (true, Some(binary)) = (attrs.is_twin(), attrs.binary) {
             errors.push(syn::Error::new(
                 binary,
@@ -328,6 +334,15 @@ fn enum_data(input: &DeriveInput) -> syn::Result<&syn::DataEnum> {
         ));
     }
     Ok(data)
+}
+
+/// `binary(context(...))` on an enum, which has one encoding.
+fn binary_context_on_an_enum(span: proc_macro2::Span) -> syn::Error {
+    syn::Error::new(
+        span,
+        "an enum has one encoding: declare its parameters with `context(...)`, outside \
+         `binary(...)`",
+    )
 }
 
 /// Collects every error so one compile shows them all.

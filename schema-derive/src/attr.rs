@@ -56,6 +56,13 @@ pub struct Container {
     pub krate: Option<Spanned<Path>>,
     /// `context(name: Type, ...)`: values the type needs from its parent.
     pub context: Option<Spanned<Vec<ContextParam>>>,
+    /// `binary(context(name: Type, ...))`: values only the binary encoding
+    /// needs (a byte order); the binary view holds them in `context`.
+    pub binary_context: Option<Spanned<Vec<ContextParam>>>,
+    /// In the text view of a type with both encodings: the parameters only
+    /// the binary one takes, named so that a text use of one is refused as
+    /// such.
+    pub binary_only: Vec<Ident>,
     /// An enum: `tag = Type`, a leading value of this type chooses the variant.
     pub tag: Option<Spanned<Box<Type>>>,
     /// An enum: `select = param`, this context parameter chooses the variant.
@@ -305,6 +312,32 @@ impl Container {
     /// so that one belonging to the other encoding is refused there.
     pub fn view(&self, kind: Kind) -> Container {
         let mut view = self.clone();
+        view.binary_context = None;
+        if let Some(binary_context) = &self.binary_context {
+            match kind {
+                Kind::Binary => {
+                    let mut params = self
+                        .context
+                        .as_ref()
+                        .map_or_else(Vec::new, |shared| shared.value.clone());
+                    params.extend(binary_context.value.iter().cloned());
+                    view.context = Some(Spanned {
+                        value: params,
+                        span: self
+                            .context
+                            .as_ref()
+                            .map_or(binary_context.span, |shared| shared.span),
+                    });
+                }
+                Kind::Text => {
+                    view.binary_only = binary_context
+                        .value
+                        .iter()
+                        .map(|param| param.ident.clone())
+                        .collect();
+                }
+            }
+        }
         if self.is_twin() {
             match kind {
                 Kind::Binary => {
@@ -350,6 +383,9 @@ impl Container {
                 ),
             ));
         }
+        if key == "context" {
+            return self.parse_context(meta, place);
+        }
         let class = match key.as_str() {
             "big" | "little" | "endian" | "form" | "chunk" => Class::Only(Kind::Binary),
             "one_line" | "comments" => Class::Only(Kind::Text),
@@ -385,17 +421,6 @@ impl Container {
                 self.krate = Some(Spanned { value: path, span });
                 Ok(())
             }
-            "context" => {
-                if self.context.is_some() {
-                    return Err(syn::Error::new(span, "`context` is given twice"));
-                }
-                let params = parse_params(meta)?;
-                self.context = Some(Spanned {
-                    value: params,
-                    span,
-                });
-                Ok(())
-            }
             "tag" => {
                 if self.tag.is_some() {
                     return Err(syn::Error::new(span, "`tag` is given twice"));
@@ -425,6 +450,41 @@ impl Container {
             }
             _ => Err(unknown_key(meta, &key, CONTAINER_KEYS)),
         }
+    }
+}
+
+impl Container {
+    /// `context(...)` written bare declares parameters every encoding
+    /// takes; inside `binary(...)`, parameters only the binary encoding
+    /// takes (a byte order), which its text encoding is never given.
+    fn parse_context(&mut self, meta: &ParseNestedMeta, place: Place) -> syn::Result<()> {
+        let span = meta.path.span();
+        let slot =
+            match place {
+                Place::Bare => &mut self.context,
+                Place::In(Kind::Binary) => &mut self.binary_context,
+                Place::In(Kind::Text) => return Err(syn::Error::new(
+                    span,
+                    "a context parameter only the text encoding takes is not supported: declare \
+                     it outside `text(...)`, where both encodings take it",
+                )),
+            };
+        if slot.is_some() {
+            let place = match place {
+                Place::Bare => "",
+                Place::In(_) => " in `binary(...)`",
+            };
+            return Err(syn::Error::new(
+                span,
+                format!("`context` is given twice{place}"),
+            ));
+        }
+        let params = parse_params(meta)?;
+        *slot = Some(Spanned {
+            value: params,
+            span,
+        });
+        Ok(())
     }
 }
 
@@ -586,7 +646,15 @@ impl FieldViews {
         }
         let item = FieldKey::parse(meta, &key)?;
         let class = item.class();
-        check_placement(span, &key, class, place)?;
+        // What a field passes may differ per encoding: a parameter only the
+        // nested type's binary encoding takes is passed in `binary(...)`.
+        if !matches!((&item, place), (FieldKey::Pass(_), Place::In(_))) {
+            check_placement(span, &key, class, place)?;
+        }
+        if let (FieldKey::Pass(args), Encodings::Both) = (&item, encodings) {
+            self.add_pass(args, place, span);
+            return Ok(());
+        }
         let own = match encodings {
             Encodings::One(kind) => Some(kind),
             Encodings::Both => None,
@@ -619,6 +687,27 @@ impl FieldViews {
             }
             (Place::Bare, Class::Only(kind), None) => {
                 Err(syn::Error::new(span, misplaced_on_twin(&key, kind)))
+            }
+        }
+    }
+
+    /// On a type with both encodings, what `context(...)` passes in both
+    /// and what `binary(context(...))` passes in one add up (a value passed
+    /// twice is refused where the values resolve).
+    fn add_pass(&mut self, args: &[ContextArg], place: Place, span: Span) {
+        let kinds = match place {
+            Place::In(kind) => vec![kind],
+            Place::Bare => vec![Kind::Binary, Kind::Text],
+        };
+        for kind in kinds {
+            match &mut self.view(kind).pass {
+                Some(pass) => pass.value.extend(args.iter().cloned()),
+                slot @ None => {
+                    *slot = Some(Spanned {
+                        value: args.to_vec(),
+                        span,
+                    })
+                }
             }
         }
     }

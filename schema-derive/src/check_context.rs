@@ -45,6 +45,10 @@ pub fn resolve(container: &Container, index: usize, name: &Ident) -> syn::Result
             name.span(),
             format!("`{name}` must be an earlier field: it is read after this one"),
         )),
+        None if container.attrs.binary_only.contains(name) => Err(syn::Error::new(
+            name.span(),
+            messages::binary_only_param(name),
+        )),
         None if params(container).is_empty() => Err(syn::Error::new(
             name.span(),
             format!("no field named `{name}` in this struct"),

@@ -33,7 +33,10 @@ use syn::{parse_macro_input, DeriveInput};
 ///   the style), `crate = "path"`, `check = path` (a function the whole
 ///   value must satisfy once every field is read), and `context(name:
 ///   Type, ...)`: values the type needs from its parent, held in a
-///   generated `<Type>Context` struct;
+///   generated `<Type>Context` struct (on a type with both encodings,
+///   `binary(context(...))` declares those only its binary encoding takes,
+///   such as a byte order; its text context, `HasContext::TextContext`,
+///   leaves them out);
 /// - on a field: `big`/`little`/`endian = param`, string encodings (`pascal`, `null_terminated`,
 ///   `fixed_width = N`), counts (`prefix = u32`, text `prefix`,
 ///   `count = name` naming an earlier `Count<_>` field or a context

@@ -21,3 +21,12 @@ pub const TYPE_CHECK_ON_AN_ENUM: &str =
 pub fn unused_param(param: &Ident, uses: &str) -> String {
     format!("context parameter `{param}` is never used: {uses}")
 }
+
+/// A parameter declared in `binary(context(...))`, named where the text
+/// encoding reads it.
+pub fn binary_only_param(param: &Ident) -> String {
+    format!(
+        "`{param}` is given to the binary encoding alone (declared in `binary(context(...))`), \
+         never to the text: name it only inside `binary(...)`"
+    )
+}

@@ -471,6 +471,7 @@ fn tag_from_text<'de, D: Deserializer<'de>>(deserializer: D) -> Result<[u8; 4], 
 
 impl HasContext for RawChunk {
     type Context = ();
+    type TextContext = ();
 }
 
 impl Decode for RawChunk {

@@ -34,6 +34,7 @@
 //! | `text`, `one_line` | a text layout (see [`text`]) |
 //! | `binary(little)` beside `text` | both encodings on one type: a binary layout (its `big`/`little`/`endian`, `form`, `chunk` inside `binary(...)`) and a text one (`text(one_line)`, `text(comments)`); see [`reference`](mod@reference#both-encodings-on-one-type) |
 //! | `context(name: Type, ...)` | values the type needs from the type holding it; generates a `<Type>Context` struct with those public fields |
+//! | `binary(context(name: Type, ...))` beside `text` | values only the binary encoding takes (a byte order), never given to the text: the `<Type>Context` holds them, the text's context ([`HasContext::TextContext`]) leaves them out; see [`reference`](mod@reference#both-encodings-on-one-type) |
 //! | `crate = "path"` | where the runtime is, when not at `::schema` (for `schema::Schema`) or `::formats` (for `schema::Schema`) |
 //! | `check = path` | once every field is read, `path(&value)` must return `Ok`, else [`Refusal`] is an error at the place it names (a field, then indices and fields inside it: the runtime finds its byte from where the field began and the layout's fixed sizes), else at the value's first byte (or as many bytes on as it says): a rule across fields; the writer checks it too, once every field is written, with the same error |
 //!
@@ -139,6 +140,12 @@ pub use schema_derive::Schema;
 /// (`#[schema(context(records: u32))]`); binrw sees it as the type's `Args`.
 pub trait HasContext {
     type Context: Clone + Debug + 'static;
+    /// What the type needs to be read or written as text: its `Context`,
+    /// but for a type with both encodings whose binary encoding alone
+    /// takes some parameters (`binary(context(order: Endian))`), which its
+    /// text encoding is never given. `()` when none are left; otherwise
+    /// `#[derive(Schema)]` makes a struct `<Type>TextContext` of the rest.
+    type TextContext: Clone + Debug + 'static;
 }
 
 /// A byte order is a value a type can be given as context
@@ -146,12 +153,14 @@ pub trait HasContext {
 /// none.
 impl HasContext for Endian {
     type Context = ();
+    type TextContext = ();
 }
 
 /// A count passed as context is often a `usize` parameter (`context(count:
 /// usize)`), which needs none itself.
 impl HasContext for usize {
     type Context = ();
+    type TextContext = ();
 }
 
 /// A value with a binary encoding. `endian` is the byte order the enclosing
@@ -354,7 +363,10 @@ pub mod __private {
     };
     pub use crate::input::{decode_plain_next, read_plain_run};
     pub use crate::map::{enter as map_enter, read_custom};
-    pub use crate::markers::{read_magic, write_magic, ByteOrderParam, CountField, NoContext};
+    pub use crate::markers::{
+        read_magic, takes_text_context, write_magic, ByteOrderParam, CountField, NoContext,
+        TakesTextContext,
+    };
     pub use crate::output::{encode_plain_next, write_plain_run};
     pub use crate::size::{add_fixed, add_min, add_plain, lesser_min};
     pub use crate::string::{

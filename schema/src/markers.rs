@@ -38,6 +38,20 @@ impl NoContext for () {
     fn none() -> Self {}
 }
 
+/// The text context of a type that takes one: a struct `#[derive(Schema)]`
+/// makes. A text field passing values to a type whose text takes none (a
+/// type whose binary encoding alone takes parameters, such as a byte
+/// order) fails to compile with this trait's message.
+#[diagnostic::on_unimplemented(
+    message = "the field's type takes no context as text, but the field passes it values",
+    label = "pass nothing in text: a parameter only the type's binary encoding takes is passed \
+             in `binary(context(...))`"
+)]
+pub trait TakesTextContext {}
+
+/// Compiles only when `C` is a text context that takes values.
+pub fn takes_text_context<C: TakesTextContext>() {}
+
 /// The context parameter `endian = param` names: a byte order. A parameter
 /// of another type fails to compile with this trait's message.
 #[diagnostic::on_unimplemented(

@@ -56,6 +56,7 @@ macro_rules! number {
 
         impl HasContext for $ty {
             type Context = ();
+            type TextContext = ();
         }
 
         impl Decode for $ty {
@@ -130,6 +131,7 @@ number!(u8, u16, u32, u64, i8, i16, i32, i64, f32, f64);
 /// Every element gets the array's context.
 impl<T: HasContext, const N: usize> HasContext for [T; N] {
     type Context = T::Context;
+    type TextContext = T::TextContext;
 }
 
 impl<T: Decode, const N: usize> Decode for [T; N] {

@@ -1328,3 +1328,60 @@
 //! A key of one encoding written outside its group, inside the other's
 //! group, or a shared key inside a group, is a compile error at the key;
 //! a mistake in what both encodings share is reported once.
+//!
+//! A parameter only the binary encoding takes is declared in its group:
+//! `binary(context(order: Endian), endian = order)` is a type whose byte
+//! order its holder gives (little-endian in one file, big-endian in
+//! another), while its text, which has no byte order, is never given one.
+//! The type's [`HasContext::Context`](crate::HasContext::Context) holds
+//! every parameter, its [`HasContext::TextContext`](crate::HasContext::TextContext)
+//! those declared outside `binary(...)` (`()` when there are none, else a
+//! struct `<Type>TextContext`). A binary holder passes the order as any
+//! value (`context(order = Endian::Big)`); a text holder passes nothing; a
+//! type with both encodings passes it in `binary(context(order))`. Naming
+//! such a parameter where the text reads it (`count`, `present_if`, a
+//! `check`, a shared `context(...)`), or passing values from a text field
+//! to a type whose text takes none, is a compile error.
+//!
+//! ```
+//! use schema::text::TextSchema;
+//! use schema::{BinarySchema, Endian, Schema};
+//!
+//! #[derive(Debug, Clone, PartialEq, Schema)]
+//! #[schema(binary(context(order: Endian), endian = order), text(one_line))]
+//! struct Span {
+//!     first: i32,
+//!     count: u16,
+//! }
+//!
+//! #[derive(Debug, PartialEq, Schema)]
+//! #[schema(big)]
+//! struct BigSpans {
+//!     #[schema(prefix = u8, context(order = Endian::Big))]
+//!     spans: Vec<Span>,
+//! }
+//!
+//! #[derive(Debug, PartialEq, Schema)]
+//! #[schema(little)]
+//! struct LittleSpans {
+//!     #[schema(prefix = u8, context(order = Endian::Little))]
+//!     spans: Vec<Span>,
+//! }
+//!
+//! #[derive(Debug, PartialEq, Schema)]
+//! #[schema(text)]
+//! struct TextSpans {
+//!     #[schema(prefix)]
+//!     spans: Vec<Span>,
+//! }
+//!
+//! let spans = vec![Span { first: 1, count: 2 }];
+//! let big = [1, 0, 0, 0, 1, 0, 2];
+//! let little = [1, 1, 0, 0, 0, 2, 0];
+//! assert_eq!(BigSpans::from_bytes(&big).unwrap().spans, spans);
+//! assert_eq!(LittleSpans::from_bytes(&little).unwrap().spans, spans);
+//! assert_eq!(LittleSpans { spans: spans.clone() }.to_bytes().unwrap(), little);
+//! let text = TextSpans { spans };
+//! assert_eq!(text.to_text().unwrap(), b"1\r\n1 2\r\n");
+//! assert_eq!(TextSpans::from_text(b"1\r\n1 2\r\n").unwrap(), text);
+//! ```

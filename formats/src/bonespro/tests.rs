@@ -153,7 +153,7 @@ fn the_animation_example_reads_and_comes_back_byte_for_byte() {
 }
 
 /// The error reading `golden` with `from` replaced by `to` gives.
-fn error_of<T: TextSchema + HasContext<Context = ()> + std::fmt::Debug>(
+fn error_of<T: TextSchema + HasContext<TextContext = ()> + std::fmt::Debug>(
     golden: &str,
     from: &str,
     to: &str,

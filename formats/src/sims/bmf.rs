@@ -4,9 +4,10 @@ use std::any::Any;
 
 use serde::{Deserialize, Serialize};
 
-/// The vertex of both skins: one type, its binary encoding here.
-pub use super::skn::Vertex;
 use super::skn::{self, Skn};
+/// The vertex and binding of both skins: one type each, their binary
+/// encodings here.
+pub use super::skn::{Binding, Vertex};
 use crate::files::Files;
 use crate::format::{self, Conversion, Describe, Description, Document, Format, Sample};
 use crate::rig::{self, Rig, RigError, RigOptions};
@@ -84,19 +85,6 @@ pub struct Body {
     pub blend_vertices: Vec<Vertex>,
 }
 
-/// `bone, firstVert, vertCount, firstBlend (-1 = none), blendCount`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Schema, Serialize, Deserialize)]
-#[schema(context(order: Endian), endian = order)]
-pub struct Binding {
-    /// Index into the body's bones.
-    pub bone: i32,
-    pub first_vertex: i32,
-    pub vertex_count: i32,
-    /// Counted from the first blend vertex; -1 when `blend_count` is 0.
-    pub first_blend: i32,
-    pub blend_count: i32,
-}
-
 /// A blend record: weight first (1/32768ths), then the real vertex.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Schema, Serialize, Deserialize)]
 #[schema(context(order: Endian), endian = order)]
@@ -152,17 +140,7 @@ impl Body {
         Body {
             bones: skn.bones.clone(),
             faces: skn.faces.clone(),
-            bindings: skn
-                .bindings
-                .iter()
-                .map(|b| Binding {
-                    bone: b.bone,
-                    first_vertex: b.first_vertex,
-                    vertex_count: b.vertex_count,
-                    first_blend: b.first_blend,
-                    blend_count: b.blend_count,
-                })
-                .collect(),
+            bindings: skn.bindings.clone(),
             real_count: Count::new(),
             uvs: skn.uvs.clone(),
             blend_count: Count::new(),
@@ -191,17 +169,7 @@ impl Body {
             texture,
             bones: self.bones.clone(),
             faces: self.faces.clone(),
-            bindings: self
-                .bindings
-                .iter()
-                .map(|b| skn::Binding {
-                    bone: b.bone,
-                    first_vertex: b.first_vertex,
-                    vertex_count: b.vertex_count,
-                    first_blend: b.first_blend,
-                    blend_count: b.blend_count,
-                })
-                .collect(),
+            bindings: self.bindings.clone(),
             uvs: self.uvs.clone(),
             blends: self
                 .blends

@@ -102,6 +102,7 @@ pub struct ValueCount(pub u32);
 
 impl HasContext for ValueCount {
     type Context = ();
+    type TextContext = ();
 }
 
 /// Counts the generated round trips draw: small, since a component drawn

@@ -6,7 +6,7 @@ use crate::files::Files;
 use crate::format::{self, Describe, Description, Format, Sample};
 use crate::rig::{self, BoneRange, BoneSpace, Rig, RigError, RigOptions};
 use crate::schema::text::{TextSchema, TextStyle};
-use crate::schema::{Error, RawString, Refusal};
+use crate::schema::{Endian, Error, RawString, Refusal};
 use crate::Schema;
 
 /// The Sims 1 skin (`.skn`). One value or record per line, CRLF, numbers
@@ -98,11 +98,14 @@ fn one_vertex_per_uv_and_blend(
     )))
 }
 
-/// One binding line: `bone firstVert vertCount firstBlend blendCount`.
+/// Which bone carries which real and blend vertices: `bone firstVert
+/// vertCount firstBlend blendCount`, one line in a `.skn`; five `i32`s in a
+/// `.bmf` (and The Sims Online's `.mesh`), in the byte order of the body
+/// holding them, which the text is never given.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Schema, Serialize, Deserialize)]
-#[schema(text, one_line)]
+#[schema(binary(context(order: Endian), endian = order), text(one_line))]
 pub struct Binding {
-    /// Index into [`Skn::bones`].
+    /// Index into the skin's bones.
     pub bone: i32,
     pub first_vertex: i32,
     pub vertex_count: i32,

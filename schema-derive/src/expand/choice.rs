@@ -6,7 +6,7 @@ use quote::quote;
 use syn::{Ident, Type};
 
 use super::codec::{binary_schema_impls, decode_fns, encode_fns, endian, enum_codec_impls};
-use super::context::{context_items, variant_context};
+use super::context::{context_items, variant_context, Encoding};
 use super::layout::{byte_order, context_layout, passed, type_layout_impl, type_text, TypeLayout};
 use super::paths::{Root, Runtime};
 use super::tests::{context_of_strategies, test_module, Check};
@@ -66,13 +66,18 @@ pub fn derive(choice: &ChoiceEnum, root: Root) -> syn::Result<TokenStream> {
 }
 
 /// The context a variant's payload gets: the enum's own values it passes.
-fn payload_context(rt: &Runtime, variant: &ChoiceVariant, payload: &Type) -> TokenStream {
+fn payload_context(
+    rt: &Runtime,
+    encoding: Encoding,
+    variant: &ChoiceVariant,
+    payload: &Type,
+) -> TokenStream {
     let pass = variant
         .attrs
         .pass
         .as_ref()
         .map_or(&[][..], |pass| pass.value.as_slice());
-    variant_context(rt, payload, pass)
+    variant_context(rt, encoding, payload, pass)
 }
 
 /// `0xFF (`Full`), 0xFE (`Repeat`)`: the values that choose, for errors.
@@ -112,7 +117,7 @@ fn read_payload(rt: &Runtime, endian: &TokenStream, variant: &ChoiceVariant) -> 
     let label = variant_label(variant);
     match variant.payload {
         Some(payload) => {
-            let context = payload_context(rt, variant, payload);
+            let context = payload_context(rt, Encoding::Binary, variant, payload);
             quote! {
                 {
                     let __entered = #rt::map_enter(#rt::Segment::Field(#label));
@@ -195,7 +200,7 @@ fn select_codec(
         ::core::result::Result::Err(#rt::unknown_selector(__reader, #label, __selector, #known))
     };
     let encode = select_encode(rt, param, variants, |payload, variant| {
-        let context = payload_context(rt, variant, payload);
+        let context = payload_context(rt, Encoding::Binary, variant, payload);
         quote!(#rt::Encode::encode_output(__value, __writer, #endian, &#context))
     });
     (payload_min_size(rt, variants), decode, encode)
@@ -251,7 +256,7 @@ fn tag_encode(
                 }
             }
             (Pick::When(when), Some(payload)) => {
-                let context = payload_context(rt, variant, payload);
+                let context = payload_context(rt, Encoding::Binary, variant, payload);
                 quote! {
                     Self::#name(__value) => {
                         let __tag: #ty = #when;
@@ -360,7 +365,7 @@ fn text_impls(
         let variant_name = variant_label(variant);
         let value = match variant.payload {
             Some(payload) => {
-                let context = payload_context(rt, variant, payload);
+                let context = payload_context(rt, Encoding::Text, variant, payload);
                 quote! {
                     <#payload as #rt::TextRead>::read_text(__reader, &#context)
                         .map(Self::#name)
@@ -379,7 +384,7 @@ fn text_impls(
         }
     });
     let encode = select_encode(rt, param, variants, |payload, variant| {
-        let context = payload_context(rt, variant, payload);
+        let context = payload_context(rt, Encoding::Text, variant, payload);
         quote!(<#payload as #rt::TextWrite>::write_text(__value, __writer, &#context))
     });
     quote! {
@@ -390,7 +395,7 @@ fn text_impls(
 
             fn read_text(
                 __reader: &mut #rt::TextReader<'_>,
-                __context: &<Self as #rt::HasContext>::Context,
+                __context: &<Self as #rt::HasContext>::TextContext,
             ) -> ::core::result::Result<Self, #rt::Error> {
                 let __selector = &__context.#param;
                 #(#arms)*
@@ -402,7 +407,7 @@ fn text_impls(
             fn write_text(
                 &self,
                 __writer: &mut #rt::TextWriter,
-                __context: &<Self as #rt::HasContext>::Context,
+                __context: &<Self as #rt::HasContext>::TextContext,
             ) -> ::core::result::Result<(), #rt::Error> {
                 #encode
             }
@@ -569,7 +574,7 @@ fn strategy(
         let name = variant.ident;
         match variant.payload {
             Some(payload) => {
-                let context = payload_context(rt, variant, payload);
+                let context = payload_context(rt, Encoding::Binary, variant, payload);
                 quote! {
                     <#payload as #rt::testing::Sample>::strategy_with(&#context)
                         .prop_map(#ident::#name)

@@ -29,35 +29,107 @@ pub fn struct_ident(ident: &Ident) -> Ident {
     format_ident!("{}Context", ident)
 }
 
-/// `HasContext` for the type, and its context struct when it declares one.
+/// The name of the struct holding the parameters a type's text encoding
+/// takes, when its binary encoding alone takes others.
+pub fn text_struct_ident(ident: &Ident) -> Ident {
+    format_ident!("{}TextContext", ident)
+}
+
+/// `HasContext` for a type whose encodings take the same parameters, and
+/// its context struct when it declares any.
 pub fn context_items(
     rt: &Runtime,
     ident: &Ident,
     vis: &Visibility,
     params: &[ContextParam],
 ) -> TokenStream {
-    if params.is_empty() {
-        return quote! {
-            impl #rt::HasContext for #ident {
-                type Context = ();
-            }
-        };
-    }
-    let context = struct_ident(ident);
+    twin_context_items(rt, ident, vis, params, params)
+}
+
+/// `HasContext` for a type whose binary encoding takes `params` and whose
+/// text encoding takes `text_params` (the same, or fewer: those declared
+/// in `binary(context(...))` left out), and a struct for each that is not
+/// `()`.
+pub fn twin_context_items(
+    rt: &Runtime,
+    ident: &Ident,
+    vis: &Visibility,
+    params: &[ContextParam],
+    text_params: &[ContextParam],
+) -> TokenStream {
     let doc =
         format!(" What [`{ident}`] needs from the type that holds it, to be read or written.");
-    let names = params.iter().map(|param| &param.ident);
-    let types = params.iter().map(|param| &param.ty);
-    quote! {
-        #[doc = #doc]
-        #[derive(::core::fmt::Debug, ::core::clone::Clone, ::core::cmp::PartialEq)]
-        #vis struct #context {
-            #(pub #names: #types,)*
+    let (context, context_struct) = params_struct(&struct_ident(ident), vis, params, &doc);
+    let same = params.len() == text_params.len()
+        && params
+            .iter()
+            .zip(text_params)
+            .all(|(param, text)| param.ident == text.ident);
+    let (text_context, text_struct) = if same {
+        (context.clone(), TokenStream::new())
+    } else {
+        let doc = format!(
+            " What [`{ident}`] needs from the type that holds it, to be read or written as text."
+        );
+        params_struct(&text_struct_ident(ident), vis, text_params, &doc)
+    };
+    // Text passes values only to a text context that takes them.
+    let takes_text_context = (!text_params.is_empty()).then(|| {
+        quote! {
+            impl #rt::TakesTextContext for #text_context {}
         }
+    });
+    quote! {
+        #context_struct
+        #text_struct
+        #takes_text_context
 
         impl #rt::HasContext for #ident {
             type Context = #context;
+            type TextContext = #text_context;
         }
+    }
+}
+
+/// The type holding `params`: `()` when there are none, else a struct
+/// named `name` (returned second) with one public field per parameter.
+fn params_struct(
+    name: &Ident,
+    vis: &Visibility,
+    params: &[ContextParam],
+    doc: &str,
+) -> (TokenStream, TokenStream) {
+    if params.is_empty() {
+        return (quote!(()), TokenStream::new());
+    }
+    let names = params.iter().map(|param| &param.ident);
+    let types = params.iter().map(|param| &param.ty);
+    let item = quote! {
+        #[doc = #doc]
+        #[derive(::core::fmt::Debug, ::core::clone::Clone, ::core::cmp::PartialEq)]
+        #vis struct #name {
+            #(pub #names: #types,)*
+        }
+    };
+    (quote!(#name), item)
+}
+
+/// Which encoding's context a nested value is given.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Encoding {
+    Binary,
+    Text,
+}
+
+impl Encoding {
+    /// The associated type of `HasContext` holding that context, at
+    /// `span` (where an error about it is shown).
+    fn context_type(self, span: proc_macro2::Span) -> Ident {
+        let name = match self {
+            Encoding::Binary => "Context",
+            Encoding::Text => "TextContext",
+        };
+        Ident::new(name, span)
     }
 }
 
@@ -352,9 +424,15 @@ pub fn place_of(name: &Ident, is_param: bool, side: Side) -> TokenStream {
 
 /// The context an enum's variant gives its value of type `ty`: the
 /// constants and the enum's own parameters it passes (`args`).
-pub fn variant_context(rt: &Runtime, ty: &Type, args: &[ContextArg]) -> TokenStream {
+pub fn variant_context(
+    rt: &Runtime,
+    encoding: Encoding,
+    ty: &Type,
+    args: &[ContextArg],
+) -> TokenStream {
     nested_context(
         rt,
+        encoding,
         ty,
         &Pass::of_enum(args),
         |name| {
@@ -374,14 +452,16 @@ pub fn variant_context(rt: &Runtime, ty: &Type, args: &[ContextArg]) -> TokenStr
 /// the message of `NoContext`, at the field's type).
 pub fn nested_context(
     rt: &Runtime,
+    encoding: Encoding,
     ty: &Type,
     pass: &[Pass],
     value: impl Fn(&Resolved) -> TokenStream,
     place: impl Fn(&Resolved) -> TokenStream,
 ) -> TokenStream {
+    let context_type = encoding.context_type(ty.span());
     if pass.is_empty() {
         return quote_spanned! {ty.span()=>
-            <<#ty as #rt::HasContext>::Context as #rt::NoContext>::none()
+            <<#ty as #rt::HasContext>::#context_type as #rt::NoContext>::none()
         };
     }
     let params = pass.iter().map(|arg| &arg.param);
@@ -393,9 +473,12 @@ pub fn nested_context(
         }
         PassValue::Constant(constant) => quote!(#constant),
     });
+    let takes = (encoding == Encoding::Text)
+        .then(|| quote_spanned!(ty.span()=> #rt::takes_text_context::<__Context>();));
     quote! {
         {
-            type __Context = <#ty as #rt::HasContext>::Context;
+            type __Context = <#ty as #rt::HasContext>::#context_type;
+            #takes
             __Context { #(#params: #values),* }
         }
     }

@@ -9,7 +9,7 @@ use quote::quote;
 use syn::DeriveInput;
 
 use super::codec::binary_schema_impls;
-use super::context::context_items;
+use super::context::twin_context_items;
 use super::paths::{Root, Runtime};
 use super::tokens::tag_tokens;
 use crate::attr::{self, ContextParam};
@@ -25,18 +25,28 @@ pub fn fallback(input: &DeriveInput, error: syn::Error, root: Root) -> TokenStre
         .and_then(|attrs| attrs.krate.as_ref())
         .map(|krate| &krate.value);
     let rt = Runtime::new(krate, root);
-    let declared = attrs
-        .as_ref()
-        .and_then(|attrs| attrs.context.as_ref())
-        .map_or(&[][..], |context| context.value.as_slice());
-    // A parameter declared twice is the error itself: declare it once here.
-    let mut params: Vec<ContextParam> = Vec::new();
-    for param in declared {
-        if !params.iter().any(|earlier| earlier.ident == param.ident) {
-            params.push(param.clone());
+    // Each encoding's parameters, as its view declares them.
+    let declared = |kind: attr::Kind| {
+        let view = attrs.as_ref().map(|attrs| attrs.view(kind));
+        let declared = view
+            .and_then(|view| view.context)
+            .map_or_else(Vec::new, |context| context.value);
+        // A parameter declared twice is the error itself: declare it once here.
+        let mut params: Vec<ContextParam> = Vec::new();
+        for param in declared {
+            if !params.iter().any(|earlier| earlier.ident == param.ident) {
+                params.push(param);
+            }
         }
-    }
-    let context = context_items(&rt, ident, &input.vis, &params);
+        params
+    };
+    let context = twin_context_items(
+        &rt,
+        ident,
+        &input.vis,
+        &declared(attr::Kind::Binary),
+        &declared(attr::Kind::Text),
+    );
     let binary = binary_schema_impls(&rt, ident);
     let error = error.into_compile_error();
     let unreachable = quote!(::core::unreachable!("the derive failed to compile"));
@@ -120,7 +130,7 @@ pub fn fallback(input: &DeriveInput, error: syn::Error, root: Root) -> TokenStre
 
             fn read_text(
                 _: &mut #rt::TextReader<'_>,
-                _: &<Self as #rt::HasContext>::Context,
+                _: &<Self as #rt::HasContext>::TextContext,
             ) -> ::core::result::Result<Self, #rt::Error> {
                 #unreachable
             }
@@ -130,7 +140,7 @@ pub fn fallback(input: &DeriveInput, error: syn::Error, root: Root) -> TokenStre
             fn write_text(
                 &self,
                 _: &mut #rt::TextWriter,
-                _: &<Self as #rt::HasContext>::Context,
+                _: &<Self as #rt::HasContext>::TextContext,
             ) -> ::core::result::Result<(), #rt::Error> {
                 #unreachable
             }

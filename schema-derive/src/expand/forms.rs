@@ -35,7 +35,7 @@ fn start(rt: &Runtime, variant: &Variant) -> TokenStream {
 /// The context a variant gives its value: the constants and parameters it
 /// passes, or `()` (a value needing context then fails to compile there).
 pub fn variant_context(rt: &Runtime, variant: &Variant) -> TokenStream {
-    context::variant_context(rt, variant.ty, &variant.pass)
+    context::variant_context(rt, context::Encoding::Binary, variant.ty, &variant.pass)
 }
 
 pub fn form_enum_impls(rt: &Runtime, form_enum: &FormEnum) -> TokenStream {

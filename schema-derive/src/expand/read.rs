@@ -7,7 +7,7 @@ use syn::spanned::Spanned as _;
 use super::codec::{decode_fns, endian};
 use super::context::{
     arg_value, check_call_on, condition_places, nested_context, passed_value, placed_check,
-    resolved_place, Side,
+    resolved_place, Encoding, Side,
 };
 use super::names::{count_local, field_local};
 use super::paths::Runtime;
@@ -354,6 +354,7 @@ fn read_field_statements(rt: &Runtime, plan: &BinaryPlan) -> TokenStream {
         Codec::Value(data) => {
             let context = nested_context(
                 rt,
+                Encoding::Binary,
                 data.element_ty,
                 &data.pass,
                 |name| passed_value(rt, name, Side::Read),

@@ -315,3 +315,18 @@ fn a_type_with_both_encodings() {
         }
     }));
 }
+
+#[test]
+fn a_type_with_both_encodings_whose_binary_alone_takes_a_byte_order() {
+    insta::assert_snapshot!(expand(quote! {
+        /// A run of values counted by its holder, in the byte order its
+        /// holder gives the binary encoding alone.
+        #[schema(binary(context(order: Endian), endian = order), text, context(len: u32))]
+        struct Run {
+            #[schema(count = len)]
+            values: Vec<i16>,
+            #[schema(binary(context(order)))]
+            span: Span,
+        }
+    }));
+}

@@ -16,15 +16,17 @@ use crate::ast::{is_named, unwrap_generic, Container, FormEnum};
 use crate::attr::{self, Spanned, StringKind, TextForm};
 use crate::check_context::{self, Held, PassValue, Resolved};
 use crate::condition::Condition;
-use crate::plan::{BinaryPlan, Codec, Element, Medium, Plan, Presence, Repeat, TextPlan, Value};
+use crate::plan::{
+    Binary, BinaryPlan, Codec, Element, Medium, Plan, Presence, Repeat, TextPlan, Value,
+};
 
 /// Which layout a test runs through: binary bytes, text, or both (a type
-/// with both encodings).
-#[derive(Clone, Copy)]
+/// with both encodings, with the body of its `text_context`, which sees
+/// `context`).
 pub enum Check {
     Binary,
     Text,
-    Both,
+    Both { text_context: TokenStream },
 }
 
 /// The test module of `ident`: its `Sample` impl (the bodies of
@@ -37,11 +39,28 @@ pub(super) fn test_module(
     check: Check,
 ) -> TokenStream {
     let module = format_ident!("round_trip_{}", snake_case(&ident.to_string()));
-    let checks = match check {
-        Check::Binary => vec![quote!(check_round_trip)],
-        Check::Text => vec![quote!(check_text_round_trip)],
-        Check::Both => vec![quote!(check_round_trip), quote!(check_text_round_trip)],
+    let (checks, text_context) = match check {
+        Check::Binary => (vec![quote!(check_round_trip)], None),
+        Check::Text => (
+            vec![quote!(check_text_round_trip)],
+            Some(quote!(::core::clone::Clone::clone(context))),
+        ),
+        Check::Both { text_context } => (
+            vec![quote!(check_round_trip), quote!(check_text_round_trip)],
+            Some(text_context),
+        ),
     };
+    let text_sample = text_context.map(|text_context| {
+        quote! {
+            impl #rt::testing::TextSample for #ident {
+                fn text_context(
+                    context: &<Self as #rt::HasContext>::Context,
+                ) -> <Self as #rt::HasContext>::TextContext {
+                    #text_context
+                }
+            }
+        }
+    });
     quote! {
         #rt::testing_only! {
             #[cfg(test)]
@@ -62,6 +81,8 @@ pub(super) fn test_module(
                         #strategy
                     }
                 }
+
+                #text_sample
 
                 #[test]
                 fn write_read_write() {
@@ -218,15 +239,20 @@ pub(super) fn struct_test_module(
     fields: &[TestField],
     check: Check,
 ) -> TokenStream {
-    let counts: Vec<&Ident> = container
+    let counts = count_fields(container);
+    let strategy = struct_strategy(rt, container, &counts, fields);
+    let context_strategy = struct_context_strategy(rt, container);
+    test_module(rt, container.ident, context_strategy, strategy, check)
+}
+
+/// The struct's `Count<_>` fields, which give the shared lengths.
+fn count_fields<'a>(container: &Container<'a>) -> Vec<&'a Ident> {
+    container
         .fields
         .iter()
         .filter(|field| is_named(field.ty, "Count"))
         .map(|field| field.ident)
-        .collect();
-    let strategy = struct_strategy(rt, container, &counts, fields);
-    let context_strategy = struct_context_strategy(rt, container);
-    test_module(rt, container.ident, context_strategy, strategy, check)
+        .collect()
 }
 
 /// How a value of type `ty` named `name` is drawn so that its first use
@@ -313,6 +339,7 @@ pub fn round_trip_module<P: Medium>(
 /// both.
 pub fn twin_round_trip_module(
     rt: &Runtime,
+    binary: &Container,
     text: &Container,
     text_plans: &[TextPlan],
     binary_plans: &[BinaryPlan],
@@ -320,23 +347,48 @@ pub fn twin_round_trip_module(
     let fields: Vec<TestField> = text_plans
         .iter()
         .map(|plan| {
-            let binary_string = binary_plans
+            let binary = binary_plans
                 .iter()
                 .find(|binary| binary.field.ident == plan.field.ident)
                 .and_then(|binary| match &binary.codec {
-                    Codec::Value(Value {
-                        element: Element::String(_, kind),
-                        ..
-                    }) => Some(kind),
+                    Codec::Value(value) => Some(value),
                     _ => None,
                 });
             TestField {
                 ident: plan.field.ident,
-                strategy: field_strategy(rt, text, plan.field.ty, &plan.codec, binary_string),
+                strategy: field_strategy(rt, text, plan.field.ty, &plan.codec, binary),
             }
         })
         .collect();
-    struct_test_module(rt, text, &fields, Check::Both)
+    let counts = count_fields(text);
+    let strategy = struct_strategy(rt, text, &counts, &fields);
+    // The context drawn is the binary one, which holds the text's too.
+    let context_strategy = struct_context_strategy(rt, binary);
+    let text_context = text_context_of(rt, binary, text);
+    test_module(
+        rt,
+        text.ident,
+        context_strategy,
+        strategy,
+        Check::Both { text_context },
+    )
+}
+
+/// The body of a twin's `text_context`: the binary context itself when
+/// both encodings take the same parameters, else the text's taken from it.
+fn text_context_of(rt: &Runtime, binary: &Container, text: &Container) -> TokenStream {
+    let text_params = check_context::params(text);
+    if text_params.len() == check_context::params(binary).len() {
+        return quote!(::core::clone::Clone::clone(context));
+    }
+    if text_params.is_empty() {
+        return quote!(<<Self as #rt::HasContext>::TextContext as #rt::NoContext>::none());
+    }
+    let names: Vec<&Ident> = text_params.iter().map(|param| &param.ident).collect();
+    let text_context = context::text_struct_ident(text.ident);
+    quote! {
+        #text_context { #(#names: ::core::clone::Clone::clone(&context.#names)),* }
+    }
 }
 
 /// An enum of forms draws each variant alike.
@@ -407,14 +459,15 @@ fn nest(items: &[TokenStream], last: TokenStream) -> TokenStream {
 
 /// Values of a field, the same for binary and text layouts but for what
 /// only one of them has (a style, a `with` module, a text word).
-/// `binary_string`: for a type with both encodings, the binary encoding
-/// of the field's strings, which the values drawn must fit too.
+/// `binary`: for a type with both encodings, the field's binary value:
+/// the encoding of its strings, which the values drawn must fit too, and
+/// what it passes to its type (the binary context drawn holds it all).
 fn field_strategy<M: Medium>(
     rt: &Runtime,
     container: &Container,
     ty: &Type,
     codec: &Codec<M>,
-    binary_string: Option<&StringKind>,
+    binary: Option<&Value<Binary>>,
 ) -> TokenStream {
     match codec {
         Codec::Style(_) if container.attrs.comments.is_some() => {
@@ -435,7 +488,7 @@ fn field_strategy<M: Medium>(
             });
             quote!(#path::strategy(#(#values),*))
         }
-        Codec::Value(value) => value_strategy(rt, container, value, binary_string),
+        Codec::Value(value) => value_strategy(rt, container, value, binary),
     }
 }
 
@@ -455,8 +508,15 @@ fn value_strategy<M: Medium>(
     rt: &Runtime,
     container: &Container,
     value: &Value<M>,
-    binary_string: Option<&StringKind>,
+    binary: Option<&Value<Binary>>,
 ) -> TokenStream {
+    let binary_string = binary.and_then(|binary| match &binary.element {
+        Element::String(_, kind) => Some(kind),
+        _ => None,
+    });
+    // A type with both encodings draws with the binary context, so what a
+    // field passes is what its binary encoding passes.
+    let pass = binary.map_or(&value.pass, |binary| &binary.pass);
     let ty = value.element_ty;
     let among_comments = container.attrs.comments.is_some();
     let element = match &value.element {
@@ -483,11 +543,20 @@ fn value_strategy<M: Medium>(
             quote!(#rt::testing::word_among_comments())
         }
         Element::Plain if is_named(ty, "RawString") => quote!(#rt::testing::token_string()),
+        // A text field passing nothing draws its value with any context:
+        // a type whose binary encoding alone takes parameters (a byte
+        // order) is given none by text.
+        Element::Plain | Element::Text(_, TextForm::Vector)
+            if M::IS_TEXT && binary.is_none() && pass.is_empty() =>
+        {
+            quote!(#rt::testing::with_any_context::<#ty>())
+        }
         Element::Plain | Element::Text(_, TextForm::Vector) => {
             let nested = context::nested_context(
                 rt,
+                context::Encoding::Binary,
                 ty,
-                &value.pass,
+                pass,
                 |name| test_value(rt, name),
                 |name| context::resolved_place(name, Side::Read),
             );

@@ -19,11 +19,16 @@ pub fn derive(rt: &Runtime, binary: &Container, text: &Container) -> syn::Result
         (Err(error), Ok(_)) | (Ok(_), Err(error)) => return Err(error),
         (Err(binary_error), Err(text_error)) => return Err(distinct(binary_error, text_error)),
     };
-    let context =
-        context::context_items(rt, binary.ident, binary.vis, check_context::params(binary));
+    let context = context::twin_context_items(
+        rt,
+        binary.ident,
+        binary.vis,
+        check_context::params(binary),
+        check_context::params(text),
+    );
     let binary_items = binary_items(rt, binary, &binary_plans);
     let text_items = text::items(rt, text, &text_plans, Role::BesideBinary);
-    let tests = tests::twin_round_trip_module(rt, text, &text_plans, &binary_plans);
+    let tests = tests::twin_round_trip_module(rt, binary, text, &text_plans, &binary_plans);
     Ok(quote! {
         #context
         #binary_items

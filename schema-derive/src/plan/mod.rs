@@ -24,6 +24,8 @@ use crate::messages;
 /// have carries `BinaryOnly`, one only text layouts have `TextOnly`, and
 /// in the other encoding that type is [`Never`].
 pub trait Medium: Sized {
+    /// Whether this is the text encoding.
+    const IS_TEXT: bool;
     type BinaryOnly: Clone;
     type TextOnly: Clone;
     /// The proof that `key` (a binary attribute) is in this encoding, or
@@ -39,6 +41,7 @@ pub trait Medium: Sized {
 pub enum Never {}
 
 impl Medium for Binary {
+    const IS_TEXT: bool = false;
     type BinaryOnly = ();
     type TextOnly = Never;
 
@@ -55,6 +58,7 @@ impl Medium for Binary {
 }
 
 impl Medium for Text {
+    const IS_TEXT: bool = true;
     type BinaryOnly = Never;
     type TextOnly = ();
 

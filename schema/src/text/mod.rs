@@ -85,8 +85,9 @@ use arrayvec::ArrayVec;
 use super::{Error, ErrorKind, HasContext, RawString, Segment, TypeLayout};
 use forms::{read_token_line, write_token_line};
 
-/// A value that takes whole lines. Its context ([`HasContext`]) is what it
-/// needs from the enclosing record, as in binary layouts.
+/// A value that takes whole lines. Its text context
+/// ([`HasContext::TextContext`]) is what it needs from the enclosing
+/// record, as in binary layouts.
 pub trait TextRead: HasContext + Sized {
     /// Fewest lines any value takes: bounds what a count may allocate.
     const MIN_LINES: u64;
@@ -94,12 +95,13 @@ pub trait TextRead: HasContext + Sized {
     /// `#[derive(Schema)]` made it, none for numbers and strings.
     const NESTED_LAYOUT: Option<fn() -> TypeLayout> = None;
 
-    fn read_text(reader: &mut TextReader<'_>, context: &Self::Context) -> Result<Self, Error>;
+    fn read_text(reader: &mut TextReader<'_>, context: &Self::TextContext) -> Result<Self, Error>;
 }
 
 /// The writing half of [`TextRead`].
 pub trait TextWrite: HasContext {
-    fn write_text(&self, writer: &mut TextWriter, context: &Self::Context) -> Result<(), Error>;
+    fn write_text(&self, writer: &mut TextWriter, context: &Self::TextContext)
+        -> Result<(), Error>;
 }
 
 /// A value made of tokens within a line: numbers, words, arrays and
@@ -133,7 +135,7 @@ pub trait TextSchema: TextRead + TextWrite {
     }
 
     /// Reads a whole file; lines left over after the value are an error.
-    fn from_text_with(text: &[u8], context: &Self::Context) -> Result<Self, Error> {
+    fn from_text_with(text: &[u8], context: &Self::TextContext) -> Result<Self, Error> {
         let mut reader = TextReader::new(text);
         let value = Self::read_text(&mut reader, context)?;
         reader.finish()?;
@@ -142,7 +144,7 @@ pub trait TextSchema: TextRead + TextWrite {
 
     /// Writes a whole file in the value's style (the original tools' style,
     /// [`TextStyle::default`], when it has none).
-    fn to_text_with(&self, context: &Self::Context) -> Result<Vec<u8>, Error> {
+    fn to_text_with(&self, context: &Self::TextContext) -> Result<Vec<u8>, Error> {
         let mut writer = TextWriter::new(self.text_style().cloned().unwrap_or_default());
         self.write_text(&mut writer, context)?;
         writer.finish()
@@ -151,7 +153,7 @@ pub trait TextSchema: TextRead + TextWrite {
     /// [`Self::from_text_with`] for a type that needs no context.
     fn from_text(text: &[u8]) -> Result<Self, Error>
     where
-        Self: HasContext<Context = ()>,
+        Self: HasContext<TextContext = ()>,
     {
         Self::from_text_with(text, &())
     }
@@ -159,7 +161,7 @@ pub trait TextSchema: TextRead + TextWrite {
     /// [`Self::to_text_with`] for a type that needs no context.
     fn to_text(&self) -> Result<Vec<u8>, Error>
     where
-        Self: HasContext<Context = ()>,
+        Self: HasContext<TextContext = ()>,
     {
         self.to_text_with(&())
     }
@@ -186,6 +188,7 @@ text_number!(u8, u16, u32, u64, i8, i16, i32, i64, f32);
 
 impl HasContext for RawString {
     type Context = ();
+    type TextContext = ();
 }
 
 /// A `RawString` without `line` is one word (no spaces).
@@ -259,13 +262,13 @@ impl<T: TextTokens + HasContext, const N: usize> TextRead for [T; N] {
     const MIN_LINES: u64 = 1;
     const NESTED_LAYOUT: Option<fn() -> TypeLayout> = T::NESTED_LAYOUT;
 
-    fn read_text(reader: &mut TextReader<'_>, _: &T::Context) -> Result<Self, Error> {
+    fn read_text(reader: &mut TextReader<'_>, _: &T::TextContext) -> Result<Self, Error> {
         read_token_line(reader, Self::EXPECTED, Self::read_tokens)
     }
 }
 
 impl<T: TextTokens + HasContext, const N: usize> TextWrite for [T; N] {
-    fn write_text(&self, writer: &mut TextWriter, _: &T::Context) -> Result<(), Error> {
+    fn write_text(&self, writer: &mut TextWriter, _: &T::TextContext) -> Result<(), Error> {
         write_token_line(writer, |writer| self.write_tokens(writer))
     }
 }

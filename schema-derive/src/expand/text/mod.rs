@@ -105,7 +105,7 @@ fn record_impls(rt: &Runtime, container: &Container, plans: &[TextPlan]) -> Toke
 
             fn read_text(
                 __reader: &mut #rt::TextReader<'_>,
-                __context: &<Self as #rt::HasContext>::Context,
+                __context: &<Self as #rt::HasContext>::TextContext,
             ) -> ::core::result::Result<Self, #rt::Error> {
                 #allow_reader_comments
                 #start
@@ -119,7 +119,7 @@ fn record_impls(rt: &Runtime, container: &Container, plans: &[TextPlan]) -> Toke
             fn write_text(
                 &self,
                 __writer: &mut #rt::TextWriter,
-                __context: &<Self as #rt::HasContext>::Context,
+                __context: &<Self as #rt::HasContext>::TextContext,
             ) -> ::core::result::Result<(), #rt::Error> {
                 #allow_writer_comments
                 #(#counts)*

@@ -159,6 +159,7 @@ pub(super) fn read_field_statements(rt: &Runtime, plan: &TextPlan, line: Line) -
         Codec::Value(value) if !value.is_tokens() || (line.own() && is_nested(value)) => {
             let nested = nested_context(
                 rt,
+                context::Encoding::Text,
                 value.element_ty,
                 &value.pass,
                 |name| resolved_value(name, Side::Read),

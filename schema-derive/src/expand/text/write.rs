@@ -174,6 +174,7 @@ pub(super) fn write_field(rt: &Runtime, plan: &TextPlan, line: Line) -> TokenStr
         Codec::Value(value) if !value.is_tokens() || (line.own() && is_nested(value)) => {
             let nested = nested_context(
                 rt,
+                context::Encoding::Text,
                 value.element_ty,
                 &value.pass,
                 |name| resolved_value(name, Side::Write),
