@@ -364,8 +364,7 @@ pub mod __private {
     pub use crate::input::{decode_plain_next, read_plain_run};
     pub use crate::map::{enter as map_enter, read_custom};
     pub use crate::markers::{
-        read_magic, takes_text_context, write_magic, ByteOrderParam, CountField, NoContext,
-        TakesTextContext,
+        read_magic, write_magic, ByteOrderParam, CountField, NoContext, TakesTextContext,
     };
     pub use crate::output::{encode_plain_next, write_plain_run};
     pub use crate::size::{add_fixed, add_min, add_plain, lesser_min};

@@ -38,19 +38,33 @@ impl NoContext for () {
     fn none() -> Self {}
 }
 
-/// The text context of a type that takes one: a struct `#[derive(Schema)]`
-/// makes. A text field passing values to a type whose text takes none (a
-/// type whose binary encoding alone takes parameters, such as a byte
-/// order) fails to compile with this trait's message.
+/// A text context that a text field can pass values to: the struct
+/// `#[derive(Schema)]` makes for a type whose text takes parameters, and
+/// `()`, which takes none. Passing values to a type whose text takes none
+/// (a type whose binary encoding alone takes parameters, such as a byte
+/// order) is one error: `TheTypeTakesNoContextAsText` has no such field.
 #[diagnostic::on_unimplemented(
-    message = "the field's type takes no context as text, but the field passes it values",
-    label = "pass nothing in text: a parameter only the type's binary encoding takes is passed \
-             in `binary(context(...))`"
+    message = "the field's type has a text context `{Self}` the derive did not make",
+    label = "a text context a field passes values to is a struct `#[derive(Schema)]` makes"
 )]
-pub trait TakesTextContext {}
+pub trait TakesTextContext: From<Self::Values> {
+    /// What the values passed are gathered in: the context itself, or for
+    /// `()` a struct with no fields, so that passing values to a type whose
+    /// text takes none is one error that names it, at the value passed.
+    type Values;
+}
 
-/// Compiles only when `C` is a text context that takes values.
-pub fn takes_text_context<C: TakesTextContext>() {}
+/// What a text field's values are gathered in for a type whose text takes
+/// no context: it has no fields, so any value passed is refused.
+pub struct TheTypeTakesNoContextAsText {}
+
+impl TakesTextContext for () {
+    type Values = TheTypeTakesNoContextAsText;
+}
+
+impl From<TheTypeTakesNoContextAsText> for () {
+    fn from(_: TheTypeTakesNoContextAsText) {}
+}
 
 /// The context parameter `endian = param` names: a byte order. A parameter
 /// of another type fails to compile with this trait's message.

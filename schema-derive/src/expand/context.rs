@@ -76,7 +76,9 @@ pub fn twin_context_items(
     // Text passes values only to a text context that takes them.
     let takes_text_context = (!text_params.is_empty()).then(|| {
         quote! {
-            impl #rt::TakesTextContext for #text_context {}
+            impl #rt::TakesTextContext for #text_context {
+                type Values = Self;
+            }
         }
     });
     quote! {
@@ -473,13 +475,23 @@ pub fn nested_context(
         }
         PassValue::Constant(constant) => quote!(#constant),
     });
-    let takes = (encoding == Encoding::Text)
-        .then(|| quote_spanned!(ty.span()=> #rt::takes_text_context::<__Context>();));
-    quote! {
-        {
-            type __Context = <#ty as #rt::HasContext>::#context_type;
-            #takes
-            __Context { #(#params: #values),* }
-        }
+    let context = quote_spanned!(ty.span()=> <#ty as #rt::HasContext>::#context_type);
+    match encoding {
+        Encoding::Binary => quote! {
+            {
+                type __Context = #context;
+                __Context { #(#params: #values),* }
+            }
+        },
+        // Gathered through `TakesTextContext`, so that values passed to a
+        // type whose text takes none are refused once, by name.
+        Encoding::Text => quote! {
+            {
+                type __Values = <#context as #rt::TakesTextContext>::Values;
+                <#context as ::core::convert::From<__Values>>::from(
+                    __Values { #(#params: #values),* }
+                )
+            }
+        },
     }
 }
