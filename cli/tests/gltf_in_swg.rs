@@ -136,17 +136,14 @@ fn exported(dir: &Path, name: &str, inputs: &[&str]) -> PathBuf {
     glb
 }
 
-fn import(glb: &Path, skeleton: &str, out: &Path) -> std::process::Output {
-    ossuary(&[
-        "convert",
-        &text(glb),
-        "--to",
-        "swg-sat",
-        "--skeleton",
-        skeleton,
-        "-o",
-        &text(out),
-    ])
+/// `convert GLTF --to swg-sat OPTIONS -o OUT`: the glTF back into the game's files.
+fn import(gltf: &Path, options: &[&str], out: &Path) -> std::process::Output {
+    let gltf = text(gltf);
+    let out = text(out);
+    let mut args = vec!["convert", gltf.as_str(), "--to", "swg-sat"];
+    args.extend(options);
+    args.extend(["-o", out.as_str()]);
+    ossuary(&args)
 }
 
 #[test]
@@ -154,7 +151,7 @@ fn the_swg_humanoid_comes_back_from_its_own_gltf() {
     let dir = tempfile::tempdir().unwrap();
     let glb = exported(dir.path(), "humanoid.glb", &[&fixture("humanoid.sat")]);
     let out = dir.path().join("out");
-    let output = import(&glb, &fixture("humanoid.skt"), &out);
+    let output = import(&glb, &["--skeleton", &fixture("humanoid.skt")], &out);
     assert_status(&output, 0);
     assert_eq!(
         files_below(&out),
@@ -196,7 +193,7 @@ fn a_skeleton_without_the_mesh_s_joints_is_refused() {
     let dir = tempfile::tempdir().unwrap();
     let glb = exported(dir.path(), "humanoid.glb", &[&fixture("humanoid.sat")]);
     let out = dir.path().join("out");
-    let output = import(&glb, &fixture("humanoid.cmx"), &out);
+    let output = import(&glb, &["--skeleton", &fixture("humanoid.cmx")], &out);
     assert_status(&output, 1);
     assert!(
         stderr(&output).contains("the skeleton has no joint"),
@@ -220,7 +217,14 @@ fn the_real_twilek_comes_back() {
     );
     let out = dir.path().join("out");
     // The appearance gives the skeletons: the face's under the body's head.
-    assert_status(&import(&glb, &text(&appearance.join("twk_f.sat")), &out), 0);
+    assert_status(
+        &import(
+            &glb,
+            &["--skeleton", &text(&appearance.join("twk_f.sat"))],
+            &out,
+        ),
+        0,
+    );
     assert_status(&ossuary(&["check", &text(&out)]), 0);
     for mesh in ["twk_f_body_l0", "twk_f_head_l0"] {
         let original = body(&appearance.join(format!("mesh/{mesh}.mgn")));
@@ -240,7 +244,7 @@ fn an_swg_character_edited_in_blender_comes_back_with_its_edit() {
     let glb =
         tests::workspace_root().join("export/tests/fixtures/swg-humanoid-edited-in-blender.glb");
     // The skeleton travels in the glTF: none need be named.
-    let output = ossuary(&["convert", &text(&glb), "--to", "swg-sat", "-o", &text(&out)]);
+    let output = import(&glb, &[], &out);
     assert_status(&output, 0);
     assert_eq!(stderr(&output), "");
     assert_status(&ossuary(&["check", &text(&out)]), 0);
@@ -312,15 +316,7 @@ fn with_write_skeleton_the_gltf_s_own_skeleton_is_a_new_skt() {
     let dir = tempfile::tempdir().unwrap();
     let glb = exported(dir.path(), "humanoid.glb", &[&fixture("humanoid.sat")]);
     let out = dir.path().join("out");
-    let output = ossuary(&[
-        "convert",
-        &text(&glb),
-        "--to",
-        "swg-sat",
-        "--write-skeleton",
-        "-o",
-        &text(&out),
-    ]);
+    let output = import(&glb, &["--write-skeleton"], &out);
     assert_status(&output, 0);
     assert_eq!(
         files_below(&out),
@@ -369,18 +365,7 @@ fn the_real_twilek_s_skeleton_comes_back_as_one_skt() {
     let dir = tempfile::tempdir().unwrap();
     let glb = exported(dir.path(), "twk_f.glb", &[&text(&appearance)]);
     let out = dir.path().join("out");
-    assert_status(
-        &ossuary(&[
-            "convert",
-            &text(&glb),
-            "--to",
-            "swg-sat",
-            "--write-skeleton",
-            "-o",
-            &text(&out),
-        ]),
-        0,
-    );
+    assert_status(&import(&glb, &["--write-skeleton"], &out), 0);
     assert_same_joints(&placed(&out, "twk_f.skt"), &appearance);
 }
 
@@ -391,7 +376,7 @@ fn assert_comes_back_byte_for_byte(sat: &Path, originals: &[PathBuf], dir: &Path
     let glb = dir.join(sat.with_extension("glb").file_name().unwrap());
     assert_status(&ossuary(&["convert", &text(sat), "-o", &text(&glb)]), 0);
     let out = dir.join("out");
-    let output = ossuary(&["convert", &text(&glb), "--to", "swg-sat", "-o", &text(&out)]);
+    let output = import(&glb, &[], &out);
     assert_status(&output, 0);
     assert_eq!(stderr(&output), "");
     let mut names: Vec<PathBuf> = originals
@@ -471,14 +456,7 @@ fn an_edit_to_a_carried_swg_mesh_changes_exactly_the_values_edited() {
     let edited = dir.path().join("edited/humanoid.gltf");
     write_gltf(&edited, json, &buffer);
     let out = dir.path().join("out");
-    let output = ossuary(&[
-        "convert",
-        &text(&edited),
-        "--to",
-        "swg-sat",
-        "-o",
-        &text(&out),
-    ]);
+    let output = import(&edited, &[], &out);
     assert_status(&output, 0);
     assert_eq!(stderr(&output), "");
     let back = body(&placed(&out, "humanoid.mgn"));
@@ -532,17 +510,14 @@ fn without_its_carried_files_an_swg_mesh_is_derived_with_one_warning() {
     write_gltf(&bare, json, &buffer);
     let out = dir.path().join("out");
     // Nothing carried: the skeleton must be named.
-    let output = ossuary(&[
-        "convert",
-        &text(&bare),
-        "--to",
-        "swg-sat",
-        "-o",
-        &text(&out),
-    ]);
+    let output = import(&bare, &[], &out);
     assert_status(&output, 2);
     assert!(!out.exists());
-    let output = import(&bare, &text(&appearance.join("twk_f.sat")), &out);
+    let output = import(
+        &bare,
+        &["--skeleton", &text(&appearance.join("twk_f.sat"))],
+        &out,
+    );
     assert_status(&output, 0);
     let warnings = stderr(&output);
     assert_eq!(warnings.lines().count(), 1, "{warnings}");
@@ -563,14 +538,7 @@ fn without_its_carried_files_an_swg_mesh_is_derived_with_one_warning() {
 /// one sentence, status 1, and no folder left.
 fn refused(input: &Path, expected: &str) {
     let out = input.with_extension("out");
-    let output = ossuary(&[
-        "convert",
-        &text(input),
-        "--to",
-        "swg-sat",
-        "-o",
-        &text(&out),
-    ]);
+    let output = import(input, &[], &out);
     support::assert_refused(&output, &out, expected);
 }
 
@@ -624,17 +592,7 @@ fn damaged_carried_files_are_not_used() {
     let damaged = dir.path().join("damaged/humanoid.gltf");
     write_gltf(&damaged, json, &buffer);
     let out = dir.path().join("out");
-    assert_status(
-        &ossuary(&[
-            "convert",
-            &text(&damaged),
-            "--to",
-            "swg-sat",
-            "-o",
-            &text(&out),
-        ]),
-        0,
-    );
+    assert_status(&import(&damaged, &[], &out), 0);
     assert_status(&ossuary(&["check", &text(&out)]), 0);
     let original = body(Path::new(&fixture("humanoid.mgn")));
     assert_same_geometry(
@@ -691,15 +649,7 @@ fn a_character_made_in_blender_becomes_an_swg_body() {
     let dir = tempfile::tempdir().unwrap();
     let glb = tests::workspace_root().join("export/tests/fixtures/made-in-blender.glb");
     let out = dir.path().join("out");
-    let output = ossuary(&[
-        "convert",
-        &text(&glb),
-        "--to",
-        "swg-sat",
-        "--write-skeleton",
-        "-o",
-        &text(&out),
-    ]);
+    let output = import(&glb, &["--write-skeleton"], &out);
     assert_status(&output, 0);
     assert_eq!(stderr(&output).lines().count(), 1, "{}", stderr(&output));
     assert_eq!(
@@ -752,7 +702,7 @@ fn assert_loose_mesh_comes_back(skeleton: &Path, mesh: &Path) {
     let dir = tempfile::tempdir().unwrap();
     let glb = exported(dir.path(), "loose.glb", &[&text(skeleton), &text(mesh)]);
     let out = dir.path().join("out");
-    let output = ossuary(&["convert", &text(&glb), "--to", "swg-sat", "-o", &text(&out)]);
+    let output = import(&glb, &[], &out);
     assert_status(&output, 0);
     assert_eq!(stderr(&output), "");
     for original in [skeleton, mesh] {
