@@ -12,10 +12,11 @@ use super::context::{self, Side};
 use super::names::{count_local, field_local};
 use super::paths::Runtime;
 use super::tokens::width_of;
-use crate::ast::{is_named, unwrap_generic, Container, FormEnum};
-use crate::attr::{self, Spanned, StringKind, TextForm};
+use crate::ast::{is_named, Container, FormEnum};
+use crate::attr::{StringKind, TextForm};
 use crate::check_context::{self, Held, PassValue, Resolved};
 use crate::condition::Condition;
+use crate::plan::reads::{PassedTo, Read, ReadAs};
 use crate::plan::{
     Binary, BinaryPlan, Codec, Element, Medium, Plan, Presence, Repeat, TextPlan, Value,
 };
@@ -99,69 +100,56 @@ pub(super) fn test_module(
 /// One field as the generated test draws it.
 pub(super) struct TestField<'a> {
     pub ident: &'a Ident,
-    /// How it is drawn: after the counts and the fields later ones use,
+    pub ty: &'a Type,
+    /// A `Count<_>` field: a shared length, drawn before the lists.
+    pub is_count: bool,
+    /// How it is drawn: after the counts and the fields later ones read,
     /// which its strategy may refer to (as locals) with the context.
     pub strategy: TokenStream,
+    /// The names its layouts read (both layouts' for a type with two).
+    pub reads: Vec<Read<'a>>,
+}
+
+impl TestField<'_> {
+    fn reads(&self, name: &Ident) -> bool {
+        self.reads.iter().any(|read| read.name == name)
+    }
 }
 
 /// A struct's `strategy_with` body: shared lengths and the fields other
-/// fields use are drawn first, on their own; every other field then, from
+/// fields read are drawn first, on their own; every other field then, from
 /// those and the context.
-fn struct_strategy(
-    rt: &Runtime,
-    container: &Container,
-    counts: &[&Ident],
-    fields: &[TestField],
-) -> TokenStream {
-    let ident = container.ident;
-    let sources: Vec<&Ident> = container
-        .fields
+fn struct_strategy(rt: &Runtime, ident: &Ident, fields: &[TestField]) -> TokenStream {
+    let sources: Vec<&TestField> = fields
         .iter()
         .enumerate()
         .filter(|(index, field)| {
-            !is_named(field.ty, "Count")
-                && container
-                    .fields
+            !field.is_count
+                && fields
                     .iter()
                     .skip(index + 1)
-                    .any(|later| check_context::uses(later, field.ident))
+                    .any(|later| later.reads(field.ident))
         })
-        .map(|(_, field)| field.ident)
+        .map(|(_, field)| field)
         .collect();
     let mut first = Vec::new();
     let mut first_locals = Vec::new();
-    for count in counts {
+    for count in fields.iter().filter(|field| field.is_count) {
         first.push(quote!(0..=#rt::testing::MAX_LEN));
-        let local = count_local(count);
+        let local = count_local(count.ident);
         first_locals.push(quote!(#local));
     }
     for source in &sources {
-        let own = fields
-            .iter()
-            .find(|field| field.ident == *source)
-            .filter(|_| check_context::used_for_len_only(&container.fields, source));
-        if let Some(own) = own {
-            first.push(own.strategy.clone());
-            let local = field_local(source);
-            first_locals.push(quote!(#local));
-            continue;
-        }
-        let ty = container
-            .fields
-            .iter()
-            .find(|field| field.ident == *source)
-            .map(|field| field.ty);
-        first.push(match ty {
-            Some(ty) => first_use_strategy(rt, container, source, ty, false),
-            None => quote!(#rt::proptest::strategy::Just(())),
+        first.push(if read_for_len_only(fields, source.ident) {
+            source.strategy.clone()
+        } else {
+            first_use_strategy(rt, fields, source.ident, source.ty, false)
         });
-        let local = field_local(source);
+        let local = field_local(source.ident);
         first_locals.push(quote!(#local));
     }
-    let rest: Vec<&TestField> = fields
-        .iter()
-        .filter(|field| !sources.contains(&field.ident))
-        .collect();
+    let is_source = |field: &TestField| sources.iter().any(|source| source.ident == field.ident);
+    let rest: Vec<&TestField> = fields.iter().filter(|field| !is_source(field)).collect();
     let second: Vec<TokenStream> = rest.iter().map(|field| field.strategy.clone()).collect();
     let second_locals: Vec<TokenStream> = rest
         .iter()
@@ -170,10 +158,10 @@ fn struct_strategy(
             quote!(#local)
         })
         .collect();
-    let inits = container.fields.iter().map(|field| {
+    let inits = fields.iter().map(|field| {
         let name = field.ident;
         let local = field_local(name);
-        if sources.contains(&name) {
+        if is_source(field) {
             quote!(#name: ::core::clone::Clone::clone(&#local))
         } else {
             quote!(#name: #local)
@@ -194,16 +182,31 @@ fn struct_strategy(
     }
 }
 
+/// Whether every field reading `name` takes only its length (`len(name)`):
+/// the test then draws the list first, whatever its shape, by its own
+/// strategy.
+fn read_for_len_only(fields: &[TestField], name: &Ident) -> bool {
+    fields
+        .iter()
+        .flat_map(|field| &field.reads)
+        .filter(|read| read.name == name)
+        .all(|read| matches!(read.how, ReadAs::Passed { len: true, .. }))
+}
+
 /// A struct's `context_strategy` body: each parameter drawn as its first
-/// use needs it.
-fn struct_context_strategy(rt: &Runtime, container: &Container) -> TokenStream {
+/// reader needs it.
+fn struct_context_strategy(
+    rt: &Runtime,
+    container: &Container,
+    fields: &[TestField],
+) -> TokenStream {
     let params = check_context::params(container);
     if params.is_empty() {
         return quote!(#rt::proptest::strategy::Just(()).boxed());
     }
     let strategies: Vec<TokenStream> = params
         .iter()
-        .map(|param| first_use_strategy(rt, container, &param.ident, &param.ty, true))
+        .map(|param| first_use_strategy(rt, fields, &param.ident, &param.ty, true))
         .collect();
     context_of_strategies(rt, container.ident, params, &strategies)
 }
@@ -231,90 +234,40 @@ pub(super) fn context_of_strategies(
     }
 }
 
-/// The test module of a struct, binary or text, from its fields' strategies
-/// (its `Count<_>` fields give the shared lengths).
-pub(super) fn struct_test_module(
-    rt: &Runtime,
-    container: &Container,
-    fields: &[TestField],
-    check: Check,
-) -> TokenStream {
-    let counts = count_fields(container);
-    let strategy = struct_strategy(rt, container, &counts, fields);
-    let context_strategy = struct_context_strategy(rt, container);
-    test_module(rt, container.ident, context_strategy, strategy, check)
-}
-
-/// The struct's `Count<_>` fields, which give the shared lengths.
-fn count_fields<'a>(container: &Container<'a>) -> Vec<&'a Ident> {
-    container
-        .fields
-        .iter()
-        .filter(|field| is_named(field.ty, "Count"))
-        .map(|field| field.ident)
-        .collect()
-}
-
-/// How a value of type `ty` named `name` is drawn so that its first use
+/// How a value of type `ty` named `name` is drawn so that its first reader
 /// finds it sensible: a count is a short length, a flag 0 or 1 (a field
-/// used as a flag: any value), a value passed to a nested type whatever
+/// read as a flag: any value), a value passed to a nested type whatever
 /// that type draws for the parameter, anything else any value.
 fn first_use_strategy(
     rt: &Runtime,
-    container: &Container,
+    fields: &[TestField],
     name: &Ident,
     ty: &Type,
     is_param: bool,
 ) -> TokenStream {
-    for field in &container.fields {
-        let attrs = &field.attrs;
-        if matches!(&attrs.repeat, Some(repeat) if matches!(&repeat.value, attr::Repeat::Count(count) if count == name))
-        {
-            return quote!(#rt::testing::context_count::<#ty>());
+    let first = fields
+        .iter()
+        .flat_map(|field| &field.reads)
+        .find(|read| read.name == name);
+    match first.map(|read| read.how) {
+        Some(ReadAs::Count) => quote!(#rt::testing::context_count::<#ty>()),
+        // A parameter tested for non-zero is drawn 0 or 1, so both cases
+        // come up; one in an expression takes any value.
+        Some(ReadAs::Condition { flag: true }) if is_param => {
+            quote!(#rt::testing::context_flag::<#ty>())
         }
-        let condition = match &attrs.presence {
-            Some(Spanned {
-                value: attr::Presence::If(condition),
-                ..
-            }) if condition.reads(name) => Some(condition),
-            _ => None,
-        };
-        if let Some(condition) = condition {
-            // A parameter tested for non-zero is drawn 0 or 1, so both
-            // cases come up; one in an expression takes any value.
-            return if is_param && condition.flag().is_some() {
-                quote!(#rt::testing::context_flag::<#ty>())
-            } else {
-                quote!(#rt::testing::strategy::<#ty>())
-            };
-        }
-        let passed = attrs
-            .pass
-            .as_ref()
-            .and_then(|pass| pass.value.iter().find(|arg| arg.value.name() == Some(name)));
-        if let (Some(arg), None) = (passed, &attrs.with) {
-            let element = element_type(field);
-            let param = &arg.param;
-            return quote! {
-                <#element as #rt::testing::Sample>::context_strategy()
-                    .prop_map(|__nested| __nested.#param)
-            };
-        }
-        if passed.is_some() {
-            break;
+        Some(ReadAs::Passed {
+            param,
+            to: PassedTo::Element(element),
+            ..
+        }) => quote! {
+            <#element as #rt::testing::Sample>::context_strategy()
+                .prop_map(|__nested| __nested.#param)
+        },
+        Some(ReadAs::Condition { .. } | ReadAs::Passed { .. }) | None => {
+            quote!(#rt::testing::strategy::<#ty>())
         }
     }
-    quote!(#rt::testing::strategy::<#ty>())
-}
-
-/// The type of one element of a field: without its `Option` and `Vec`.
-fn element_type<'a>(field: &'a crate::ast::Field) -> &'a Type {
-    // An `Option` is present by a flag, a condition or (in IFF) the next tag.
-    let mut ty = unwrap_generic(field.ty, "Option").unwrap_or(field.ty);
-    if field.attrs.repeat.is_some() {
-        ty = unwrap_generic(ty, "Vec").unwrap_or(ty);
-    }
-    ty
 }
 
 /// The round-trip test of a struct, binary or text (`check` says which).
@@ -328,10 +281,15 @@ pub fn round_trip_module<P: Medium>(
         .iter()
         .map(|plan| TestField {
             ident: plan.field.ident,
+            ty: plan.field.ty,
+            is_count: matches!(plan.codec, Codec::Count(_)),
             strategy: field_strategy(rt, container, plan.field.ty, &plan.codec, None),
+            reads: plan.reads(),
         })
         .collect();
-    struct_test_module(rt, container, &fields, check)
+    let strategy = struct_strategy(rt, container.ident, &fields);
+    let context_strategy = struct_context_strategy(rt, container, &fields);
+    test_module(rt, container.ident, context_strategy, strategy, check)
 }
 
 /// The round-trip test of a type with both encodings: values its text
@@ -349,21 +307,25 @@ pub fn twin_round_trip_module(
         .map(|plan| {
             let binary = binary_plans
                 .iter()
-                .find(|binary| binary.field.ident == plan.field.ident)
-                .and_then(|binary| match &binary.codec {
-                    Codec::Value(value) => Some(value),
-                    _ => None,
-                });
+                .find(|binary| binary.field.ident == plan.field.ident);
+            let binary_value = binary.and_then(|binary| match &binary.codec {
+                Codec::Value(value) => Some(value),
+                _ => None,
+            });
+            let mut reads = plan.reads();
+            reads.extend(binary.map(|binary| binary.reads()).unwrap_or_default());
             TestField {
                 ident: plan.field.ident,
-                strategy: field_strategy(rt, text, plan.field.ty, &plan.codec, binary),
+                ty: plan.field.ty,
+                is_count: matches!(plan.codec, Codec::Count(_)),
+                strategy: field_strategy(rt, text, plan.field.ty, &plan.codec, binary_value),
+                reads,
             }
         })
         .collect();
-    let counts = count_fields(text);
-    let strategy = struct_strategy(rt, text, &counts, &fields);
+    let strategy = struct_strategy(rt, text.ident, &fields);
     // The context drawn is the binary one, which holds the text's too.
-    let context_strategy = struct_context_strategy(rt, binary);
+    let context_strategy = struct_context_strategy(rt, binary, &fields);
     let text_context = text_context_of(rt, binary, text);
     test_module(
         rt,

@@ -10,6 +10,7 @@
 
 pub mod choice;
 pub mod forms;
+pub mod reads;
 
 use proc_macro2::Span;
 use syn::{Ident, LitByteStr, LitInt, LitStr, Path, Type};
