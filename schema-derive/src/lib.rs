@@ -6,7 +6,8 @@
 //! encodings is two views of it, one per encoding), `plan` validates and
 //! lowers it once into a plan typed by its encoding, every name resolved
 //! (`plan::choice` does the same for enums chosen by a tag, a selector or
-//! keywords; `messages` holds what both say), with spanned errors,
+//! keywords; `plan::reads` lists the names each field reads, for the
+//! generated test; `messages` holds what both say), with spanned errors,
 //! collecting every mistake, and `expand` emits code against the runtime's
 //! hidden module `::schema::__private` (or `::formats::__private`, through
 //! `formats`' re-export); on an error, `expand::fallback` emits the errors
