@@ -16,7 +16,7 @@ use crate::ast::{is_named, Container, FormEnum};
 use crate::attr::{StringKind, TextForm};
 use crate::check_context::{self, Held, PassValue, Resolved};
 use crate::condition::Condition;
-use crate::plan::reads::{PassedTo, Read, ReadAs};
+use crate::plan::reads::{read_for_len_only, PassedTo, Read, ReadAs};
 use crate::plan::{
     Binary, BinaryPlan, Codec, Element, Medium, Plan, Presence, Repeat, TextPlan, Value,
 };
@@ -140,11 +140,13 @@ fn struct_strategy(rt: &Runtime, ident: &Ident, fields: &[TestField]) -> TokenSt
         first_locals.push(quote!(#local));
     }
     for source in &sources {
-        first.push(if read_for_len_only(fields, source.ident) {
-            source.strategy.clone()
-        } else {
-            first_use_strategy(rt, fields, source.ident, source.ty, false)
-        });
+        first.push(
+            if read_for_len_only(fields.iter().flat_map(|field| &field.reads), source.ident) {
+                source.strategy.clone()
+            } else {
+                first_use_strategy(rt, fields, source.ident, source.ty, false)
+            },
+        );
         let local = field_local(source.ident);
         first_locals.push(quote!(#local));
     }
@@ -180,17 +182,6 @@ fn struct_strategy(rt: &Runtime, ident: &Ident, fields: &[TestField]) -> TokenSt
             })
             .boxed()
     }
-}
-
-/// Whether every field reading `name` takes only its length (`len(name)`):
-/// the test then draws the list first, whatever its shape, by its own
-/// strategy.
-fn read_for_len_only(fields: &[TestField], name: &Ident) -> bool {
-    fields
-        .iter()
-        .flat_map(|field| &field.reads)
-        .filter(|read| read.name == name)
-        .all(|read| matches!(read.how, ReadAs::Passed { len: true, .. }))
 }
 
 /// A struct's `context_strategy` body: each parameter drawn as its first
@@ -284,7 +275,7 @@ pub fn round_trip_module<P: Medium>(
             ty: plan.field.ty,
             is_count: matches!(plan.codec, Codec::Count(_)),
             strategy: field_strategy(rt, container, plan.field.ty, &plan.codec, None),
-            reads: plan.reads(),
+            reads: plan.codec.reads(),
         })
         .collect();
     let strategy = struct_strategy(rt, container.ident, &fields);
@@ -312,8 +303,12 @@ pub fn twin_round_trip_module(
                 Codec::Value(value) => Some(value),
                 _ => None,
             });
-            let mut reads = plan.reads();
-            reads.extend(binary.map(|binary| binary.reads()).unwrap_or_default());
+            let mut reads = plan.codec.reads();
+            reads.extend(
+                binary
+                    .map(|binary| binary.codec.reads())
+                    .unwrap_or_default(),
+            );
             TestField {
                 ident: plan.field.ident,
                 ty: plan.field.ty,

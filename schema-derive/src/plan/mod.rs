@@ -484,7 +484,6 @@ fn lower<'a, M: Medium>(
     errors: &mut Errors,
 ) -> Vec<(&'a Field<'a>, Codec<'a, M>, Option<FieldCheck>)> {
     errors.take(check_context::check_params(container));
-    errors.take(check_context::check_used_fields(container));
     if let Some(check) = &container.attrs.check {
         if !check.value.args.is_empty() {
             errors.push(syn::Error::new(
@@ -493,7 +492,7 @@ fn lower<'a, M: Medium>(
             ));
         }
     }
-    container
+    let lowered: Vec<_> = container
         .fields
         .iter()
         .enumerate()
@@ -529,7 +528,13 @@ fn lower<'a, M: Medium>(
             };
             Some((field, codec, check))
         })
-        .collect()
+        .collect();
+    let codecs: Vec<_> = lowered
+        .iter()
+        .map(|(field, codec, _)| (*field, codec))
+        .collect();
+    errors.take(reads::check_read_fields(&codecs));
+    lowered
 }
 
 fn codec_of<'a, M: Medium>(

@@ -1,10 +1,12 @@
 //! The names a field's layout reads (earlier fields and context
 //! parameters, resolved in the plan), and what for: the generated test
-//! draws each before the fields reading it, as its first reader needs.
+//! draws each before the fields reading it, as its first reader needs, so
+//! a field later fields read must be one it can draw on its own.
 
 use syn::{Ident, Type};
 
-use super::{Codec, Medium, Plan, Presence, Repeat, Value};
+use super::{Codec, Medium, Presence, Repeat, Value};
+use crate::ast::{Errors, Field};
 use crate::check_context::{Pass, PassValue};
 
 /// One name a field's layout reads.
@@ -39,11 +41,11 @@ pub enum PassedTo<'p> {
     With,
 }
 
-impl<P: Medium> Plan<'_, P> {
+impl<M: Medium> Codec<'_, M> {
     /// Every name the field's layout reads: its count's, then its
     /// condition's, then those it passes on.
     pub fn reads(&self) -> Vec<Read<'_>> {
-        match &self.codec {
+        match self {
             Codec::Value(value) => value_reads(value),
             Codec::With(_, _, passes) => passes
                 .iter()
@@ -52,6 +54,46 @@ impl<P: Medium> Plan<'_, P> {
             Codec::Style(_) | Codec::Magic(_) | Codec::Count(_) => Vec::new(),
         }
     }
+}
+
+/// Whether every read of `name` takes only its length (`len(name)`): the
+/// generated test then draws the list by its own strategy, whatever its
+/// shape.
+pub fn read_for_len_only<'p>(reads: impl IntoIterator<Item = &'p Read<'p>>, name: &Ident) -> bool {
+    reads
+        .into_iter()
+        .filter(|read| read.name == name)
+        .all(|read| matches!(read.how, ReadAs::Passed { len: true, .. }))
+}
+
+/// A field later fields read (as a count, a flag or a value passed on) is
+/// drawn first by the generated test, on its own: it must be a plain value,
+/// or a list only its length is taken of (`len(list)`).
+pub fn check_read_fields<M: Medium>(fields: &[(&Field, &Codec<M>)]) -> syn::Result<()> {
+    let mut errors = Errors::default();
+    let reads: Vec<Vec<Read>> = fields.iter().map(|(_, codec)| codec.reads()).collect();
+    for (index, (field, codec)) in fields.iter().enumerate() {
+        let later = reads.get(index + 1..).unwrap_or_default();
+        let read = later.iter().flatten().any(|read| read.name == field.ident);
+        let shaped = match codec {
+            Codec::With(..) => true,
+            Codec::Value(value) => {
+                value.repeat.is_some() || value.presence.is_some() || !value.pass.is_empty()
+            }
+            Codec::Style(_) | Codec::Magic(_) | Codec::Count(_) => false,
+        };
+        if read && shaped && !read_for_len_only(later.iter().flatten(), field.ident) {
+            errors.push(syn::Error::new(
+                field.ident.span(),
+                format!(
+                    "`{}` is used by a later field, so it must be a plain value \
+                     (no list, option, `with` or context of its own)",
+                    field.ident
+                ),
+            ));
+        }
+    }
+    errors.finish()
 }
 
 fn value_reads<'p, M: Medium>(value: &'p Value<'_, M>) -> Vec<Read<'p>> {
