@@ -25,8 +25,7 @@ def main() -> None:
         sys.exit(__doc__)
     sys.path.insert(0, str(pathlib.Path(sys.argv[1]).resolve()))
     from tests import test_anim, test_mesh  # noqa: PLC0415 -- the peer's, found through ADDON_ROOT
-    from ts1_formats import anim, mesh  # noqa: PLC0415
-    from tso_formats import skel  # noqa: PLC0415
+    from ts1_formats import anim, mesh, skel  # noqa: PLC0415
 
     folder = pathlib.Path(sys.argv[2])
     checks = [
