@@ -501,12 +501,30 @@ fn an_animation_comes_back_as_its_skill_with_the_same_keys() {
             "{back:?} against {original:?}"
         );
     }
-    // Without the record, the animation gets a released name and file name.
+    // Without the record in the animation's extras (Blender keeps none),
+    // the carried character file's skill of its name is its record: the
+    // same files come back.
     let (mut json, buffer) = gltf_parts(&gltf);
     json["animations"][0]
         .as_object_mut()
         .unwrap()
         .remove("extras");
+    let unrecorded = dir.path().join("unrecorded.gltf");
+    write_gltf(&unrecorded, json.clone(), &buffer);
+    let out = dir.path().join("unrecorded-out");
+    assert_status(&import(&unrecorded, &out), 0);
+    assert!(!out.join("adult-humanoid-wave.cmx").exists());
+    assert_eq!(
+        std::fs::read(out.join("humanoid.cmx")).unwrap(),
+        fixture_bytes("humanoid.cmx")
+    );
+    assert_eq!(
+        std::fs::read(out.join("xskill-humanoid-wave.cfp")).unwrap(),
+        fixture_bytes("xskill-humanoid-wave.cfp")
+    );
+    // Without the carried files either, the animation gets a released name
+    // and file name.
+    json["scenes"][0].as_object_mut().unwrap().remove("extras");
     let bare = dir.path().join("bare.gltf");
     write_gltf(&bare, json, &buffer);
     let out = dir.path().join("bare-out");
@@ -798,13 +816,17 @@ fn a_character_edited_in_blender_comes_back_with_its_edits() {
             );
         }
     }
-    // Blender keeps no animation extras: the wave comes back under a
-    // released name, sampled as Blender baked it (24 frames a second).
-    let wave = formats::sims::cmx::Cmx::from_text(
-        &std::fs::read(out.join("adult-humanoid-wave.cmx")).unwrap(),
-    )
-    .unwrap();
-    assert_eq!(wave.skills[0].name.to_text(), "a2o-humanoid-wave");
+    // Blender keeps no animation extras, but the scene's carried files: the
+    // wave comes back as the character file's skill of its name, with its
+    // own name and frames (Blender sampled it at 24 a second), in that file.
+    assert!(!out.join("adult-humanoid-wave.cmx").exists());
+    let file =
+        formats::sims::cmx::Cmx::from_text(&std::fs::read(out.join("humanoid.cmx")).unwrap())
+            .unwrap();
+    let original = formats::sims::cmx::humanoid().skills.remove(0);
+    assert_eq!(file.skills[0].name, original.name);
+    assert_eq!(file.skills[0].animation, original.animation);
+    assert_eq!(file.skills[0].frame_count(), original.frame_count());
 }
 
 /// A character made in Blender alone: its skeleton written with

@@ -2,12 +2,14 @@
 //! left-handed axes (x mirrored back), triangles wound back, each vertex's
 //! joints and weights as glTF gives them.
 
-use glam::Vec3;
+use std::collections::HashSet;
+
+use glam::{Affine3A, Vec3};
 use gltf::mesh::Mode;
 use gltf::Semantic;
 
 use super::document::Asset;
-use super::ImportError;
+use super::{rest, ImportError};
 
 /// The mirror in x between the games' left-handed axes and glTF's.
 const MIRROR: Vec3 = Vec3::new(-1.0, 1.0, 1.0);
@@ -28,6 +30,63 @@ pub struct MeshData<'a> {
     pub morph_positions: Vec<Vec<Vec3>>,
     /// The first primitive's base colour image.
     pub image: Option<gltf::Image<'a>>,
+}
+
+impl MeshData<'_> {
+    /// Every vertex (and each morph target's move of it) carried from its
+    /// bind position to where it rests, by its joints' skinning matrices
+    /// ([`rest::skinning`]).
+    pub fn move_to_rest(&mut self, skinning: &[Affine3A]) {
+        if skinning.iter().all(|matrix| *matrix == Affine3A::IDENTITY) {
+            return;
+        }
+        for (vertex, influences) in self.influences.iter().enumerate() {
+            let (Some(position), Some(normal)) =
+                (self.positions.get(vertex), self.normals.get(vertex))
+            else {
+                continue;
+            };
+            let (position, normal, turn) = rest::at_rest(skinning, influences, *position, *normal);
+            if let Some(slot) = self.positions.get_mut(vertex) {
+                *slot = position;
+            }
+            if let Some(slot) = self.normals.get_mut(vertex) {
+                *slot = normal;
+            }
+            for moves in &mut self.morph_positions {
+                if let Some(slot) = moves.get_mut(vertex) {
+                    *slot = turn * *slot;
+                }
+            }
+        }
+    }
+}
+
+/// The nodes that place a mesh, in node order; a mesh placed by more than
+/// one node is refused: each becomes a file of its own in the game, and
+/// copies that share one mesh would multiply it (and the memory and time
+/// it takes) by the nodes, however small the asset.
+pub fn placed(document: &gltf::Document) -> Result<Vec<gltf::Node<'_>>, ImportError> {
+    let mut placed: HashSet<usize> = HashSet::new();
+    let mut nodes = Vec::new();
+    for node in document.nodes() {
+        let Some(mesh) = node.mesh() else {
+            continue;
+        };
+        if !placed.insert(mesh.index()) {
+            return Err(ImportError::Mesh {
+                mesh: mesh
+                    .name()
+                    .map_or_else(|| format!("mesh {}", mesh.index()), str::to_owned),
+                problem: "more than one node places it; each copy of a mesh is a file of its own \
+                          in the game: make each a mesh of its own (in Blender, Object > \
+                          Relations > Make Single User)"
+                    .to_owned(),
+            });
+        }
+        nodes.push(node);
+    }
+    Ok(nodes)
 }
 
 /// The mesh's triangles with positions, normals, texture coordinates

@@ -6,16 +6,18 @@ pub mod bmp;
 pub mod carried;
 mod document;
 mod mesh;
+pub mod rest;
 pub mod sims;
 pub mod sims_files;
 pub mod sims_original;
+mod sims_skill;
 pub mod swg;
 pub mod swg_original;
 
 pub use document::Asset;
 
 /// Why a glTF asset cannot become the game's files. Each names the part of
-/// the asset at fault.
+/// the asset at fault, quoting at most 60 characters of a name from it.
 #[derive(Debug, thiserror::Error)]
 pub enum ImportError {
     #[error("not a glTF asset that can be read: {0}")]
@@ -26,24 +28,37 @@ pub enum ImportError {
     Accessor { index: usize, problem: String },
     #[error("image {index}: {problem}")]
     Image { index: usize, problem: String },
-    #[error("mesh {mesh:?}: {problem}")]
+    #[error("mesh {}: {problem}", quoted(.mesh))]
     Mesh { mesh: String, problem: String },
-    #[error("the skeleton has no joint {0:?}, which the glTF's skin names")]
+    #[error("node {}: {problem}", quoted(.node))]
+    Node { node: String, problem: String },
+    #[error("the skeleton has no joint {}, which the glTF's skin names", quoted(.0))]
     UnknownJoint(String),
-    #[error("the glTF's skin names the joint {0:?} twice")]
+    #[error("the glTF's skin names the joint {} twice", quoted(.0))]
     JointTwice(String),
     #[error(
-        "the glTF's skin lists the joint {0:?} before its parent; a skeleton lists parents first"
+        "the glTF's skin lists the joint {} before its parent; a skeleton lists parents first",
+        quoted(.0)
     )]
     ParentAfter(String),
     #[error("the asset has neither a mesh nor an animation")]
     NoMeshes,
-    #[error("animation {animation:?}: {problem}")]
+    #[error("animation {}: {problem}", quoted(.animation))]
     Animation { animation: String, problem: String },
     #[error("{0}")]
     Name(String),
     #[error("the asset has no skin, so no skeleton")]
     NoSkin,
-    #[error("joint {joint:?} is scaled by {scale:?}; a Sims bone has no scale")]
-    Scaled { joint: String, scale: [f32; 3] },
+    #[error("joint {} is scaled by {scale:?}; {game}", quoted(.joint))]
+    Scaled {
+        joint: String,
+        scale: [f32; 3],
+        /// What the game's joints cannot hold: "a Sims bone has no scale".
+        game: &'static str,
+    },
+}
+
+/// A name from the asset as messages quote it.
+fn quoted(name: &str) -> String {
+    rest::quoted(name)
 }

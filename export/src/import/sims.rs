@@ -1,11 +1,20 @@
 //! glTF back into The Sims' own files: each skinned mesh a `.skn`, grouped
-//! into suits (`.cmx`), its texture an 8-bit BMP.
+//! into suits (`.cmx`), its texture an 8-bit BMP; each animation a skill
+//! ([`super::sims_skill`]).
 //!
 //! Export's conventions undone: glTF is right-handed, the Sims left-handed,
-//! so x is mirrored and triangles are wound back; a vertex is stored in the
-//! space of the bone that carries it, found by that joint's inverse bind
-//! matrix (so a glTF whose bind pose differs from the skeleton's rest keeps
-//! each vertex where it sits on its bone). The game's rules:
+//! so x is mirrored and triangles are wound back. The way back goes through
+//! model space ([`super::rest`]): a vertex is where the glTF's rest puts it
+//! (its joints' node transforms up to the scene's root, an armature
+//! object's included, and their inverse bind matrices), and is stored in
+//! the space of the bone that carries it as the game's skeleton rests
+//! (`inverse(bone's model rest) x vertex`), so it shows at the game's rest
+//! where it showed in the glTF, whichever way the glTF's joints were
+//! turned (Blender's bones point from head to child; the game's do not).
+//! Joints of the glTF resting elsewhere than the skeleton's (past
+//! [`rest::ELSEWHERE`] of the figure's height) are named in one warning:
+//! the meshes then turn about the skeleton's joints, not the glTF's. The
+//! game's rules:
 //! - a vertex follows one bone, or blends two: with more influences its two
 //!   largest are kept, renormalised (one warning counts such vertices);
 //!   the heavier carries the vertex, the lighter a blend vertex at the same
@@ -23,19 +32,22 @@
 //! much (both of its points). When they do not fit (the mesh was edited
 //! into other vertices), the structure is derived as above, with a warning.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use formats::rig::{self, BoneSpace};
 use formats::schema::text::{FloatStyle, TextStyle};
-use formats::schema::{BinarySchema, Magic, RawString};
+use formats::schema::{Magic, RawString};
 use formats::sims::cmx::{self, Cmx, MAXIS_COMMENT, RETAIL_VERSION};
 use formats::sims::skn::{self, Skn};
-use glam::{Affine3A, Mat4, Vec3};
+use glam::{Affine3A, Vec3};
 use serde::{Deserialize, Serialize};
 
 use super::document::Asset;
-use super::sims_files::{SimsCharacter, SkillFile};
+use super::rest::{self, Elsewhere, Game, GameRest, Scene};
+use super::sims_files::SimsCharacter;
 use super::{bmp, ImportError};
+
+pub use super::sims_skill::{skill_extras, SKILL_EXTRAS};
 
 /// The mesh `extras` key of a Sims skin's own data (a Blender custom
 /// property of the mesh of that name).
@@ -166,6 +178,11 @@ pub const WITHOUT_SIMS_DATA: &str = "it carries none of the Sims' own data (a gl
     rest, unit normals, suits from the nodes or the skins' names, texture names by skin \
     tone, skills' released names (a2o-) and frames from their keys";
 
+/// What the meshes do where the glTF's joints rest elsewhere than the
+/// skeleton's.
+const ELSEWHERE_MESHES: &str = "the meshes are written where the glTF shows them at rest, \
+    so they turn about the skeleton's joints, not the glTF's, when posed";
+
 /// The character `asset` holds, for `skeleton` (in the file's axes: the
 /// Sims'). `external` reads a file a `.gltf` names beside itself.
 pub fn import(
@@ -174,21 +191,21 @@ pub fn import(
     external: &dyn Fn(&str) -> Option<Vec<u8>>,
 ) -> Result<SimsCharacter, ImportError> {
     let document = &asset.document;
-    let parents = parents(document);
-    let joint_nodes: Vec<usize> = document
-        .skins()
-        .flat_map(|skin| skin.joints().map(|joint| joint.index()).collect::<Vec<_>>())
-        .collect();
+    let scene = Scene::of(asset)?;
+    let game = GameRest::of(skeleton)?;
+    let mut elsewhere = Elsewhere::default();
+    let holds_joints = holds_joints(document, &scene);
     let mut character = SimsCharacter::default();
     // By file name (without extension).
     let mut suits: BTreeMap<String, cmx::Suit> = BTreeMap::new();
+    // Per glTF image: the texture file it was written as.
+    let mut images: HashMap<usize, String> = HashMap::new();
     let mut more_than_two = 0;
-    let mut mesh_nodes = 0;
-    for node in document.nodes() {
+    let mesh_nodes = super::mesh::placed(document)?;
+    for node in &mesh_nodes {
         let Some(mesh) = node.mesh() else {
             continue;
         };
-        mesh_nodes += 1;
         let node_name = node.name().unwrap_or_default().to_owned();
         let mesh_name = mesh
             .name()
@@ -197,8 +214,8 @@ pub fn import(
             mesh: mesh_name.clone(),
             problem: "it has no skin: a Sims skin must follow the skeleton's bones".to_owned(),
         })?;
-        let joints = skin_joints(asset, &gltf_skin, skeleton)?;
-        let read = read_mesh(asset, &mesh, &mesh_name, joints.names.len())?;
+        let joints = skin_joints(asset, &gltf_skin, &game, &scene, &mut elsewhere)?;
+        let read = read_mesh(asset, &mesh, &mesh_name, &joints)?;
         more_than_two += read.more_than_two;
         let extras = mesh
             .extras()
@@ -216,8 +233,9 @@ pub fn import(
                     .is_some_and(|raw| raw.get().contains(SKIN_EXTRAS))
                 {
                     character.warnings.push(format!(
-                        "mesh {mesh_name:?}: its Sims skin data (extras) no longer fits its \
-                         vertices and weights; its bones, bindings and blends are derived"
+                        "mesh {}: its Sims skin data (extras) no longer fits its vertices and \
+                         weights; its bones, bindings and blends are derived",
+                        rest::quoted(&mesh_name)
                     ));
                 }
                 derived_skin(&mesh_name, &read, &joints, skeleton)
@@ -228,9 +246,19 @@ pub fn import(
             problem,
         })?;
         // The texture field the skin keeps (its own, from the extras), or
-        // for a new image a name by skin tone; the image as an 8-bit BMP.
-        let skn = match (&fitting, &read.image) {
-            (None, Some(_)) => Skn {
+        // for a new image a name by skin tone (the name its image already
+        // has, where another mesh shares it); the image as an 8-bit BMP,
+        // converted and written once however many meshes show it.
+        let shared = read
+            .image
+            .as_ref()
+            .and_then(|image| images.get(&image.index()));
+        let skn = match (&fitting, &read.image, shared) {
+            (None, Some(_), Some(file)) => Skn {
+                texture: RawString::from(file.strip_suffix(".bmp").unwrap_or(file)),
+                ..skn
+            },
+            (None, Some(_), None) => Skn {
                 texture: RawString::from(texture_name(&skn.name.to_text()).as_str()),
                 ..skn
             },
@@ -240,12 +268,12 @@ pub fn import(
             Some(_) => image_file_name(image.name(), &skn.texture.to_text()),
             None => Some(format!("{}.bmp", skn.texture.to_text())),
         });
-        if let (Some(image), Some(file)) = (read.image, image_file) {
+        if let (Some(image), Some(file), None) = (read.image, image_file, shared) {
+            // Meshes naming one texture share its image: written once.
             let known = character
                 .textures
                 .iter()
                 .any(|(name, _)| name.eq_ignore_ascii_case(&file));
-            // Meshes naming one texture share its image: written once.
             if !known {
                 let bytes = bmp::indexed_bmp(&asset.image_bytes(&image, external)?, None).map_err(
                     |error| ImportError::Image {
@@ -253,8 +281,9 @@ pub fn import(
                         problem: error.to_string(),
                     },
                 )?;
-                character.textures.push((file, bytes));
+                character.textures.push((file.clone(), bytes));
             }
+            images.insert(image.index(), file);
         }
         let place = node
             .extras()
@@ -264,7 +293,7 @@ pub fn import(
             .and_then(|value| serde_json::from_value::<SuitPlace>(value).ok())
             .unwrap_or_else(|| {
                 let skin_name = skn.name.to_text();
-                let suit = suit_of(document, &parents, &joint_nodes, node.index())
+                let suit = suit_of(&scene, &holds_joints, node.index())
                     .unwrap_or_else(|| suit_of_skin_name(&skin_name).unwrap_or(node_name.clone()));
                 let bone = bone_of_skin_name(&skin_name)
                     .filter(|bone| skn.bones.iter().any(|own| own.to_text() == *bone))
@@ -296,10 +325,14 @@ pub fn import(
         });
         character.skins.push(skn);
     }
-    character.skills = import_skills(asset)?;
-    if mesh_nodes == 0 && character.skills.is_empty() {
+    let originals = super::carried::originals(asset);
+    character.skills = super::sims_skill::import_skills(asset, &scene, &game, &originals)?;
+    if mesh_nodes.is_empty() && character.skills.is_empty() {
         return Err(ImportError::NoMeshes);
     }
+    character
+        .warnings
+        .extend(elsewhere.warning(ELSEWHERE_MESHES));
     if more_than_two > 0 {
         character.warnings.push(format!(
             "{more_than_two} vertices followed more than two joints: each keeps its two \
@@ -321,7 +354,6 @@ pub fn import(
             (file, cmx)
         })
         .collect();
-    let originals = super::carried::originals(asset);
     let skin_data = document.meshes().any(|mesh| {
         mesh.extras()
             .as_ref()
@@ -340,47 +372,38 @@ pub fn import(
     Ok(character)
 }
 
-/// Each node's parent, by node index.
-fn parents(document: &gltf::Document) -> Vec<Option<usize>> {
-    let mut parents = vec![None; document.nodes().len()];
-    for node in document.nodes() {
-        for child in node.children() {
-            if let Some(slot) = parents.get_mut(child.index()) {
-                *slot = Some(node.index());
+/// Per node, whether it is a joint or holds one (an armature, as Blender
+/// writes one, holds its meshes beside its bones: it is no suit).
+fn holds_joints(document: &gltf::Document, scene: &Scene) -> Vec<bool> {
+    let mut holds = vec![false; scene.parents.len()];
+    for skin in document.skins() {
+        for joint in skin.joints() {
+            let mut at = Some(joint.index());
+            // Up to the first node already marked: each node is marked once.
+            while let Some(node) = at {
+                match holds.get_mut(node) {
+                    Some(slot) if !*slot => *slot = true,
+                    _ => break,
+                }
+                at = scene.parent(node);
             }
         }
     }
-    parents
+    holds
 }
 
-/// The suit a mesh node is grouped into: the nearest ancestor that is not
-/// a joint nor holds joints (an armature, as Blender writes one, holds its
-/// meshes beside its bones: it is no suit), by its name.
-fn suit_of(
-    document: &gltf::Document,
-    parents: &[Option<usize>],
-    joints: &[usize],
-    node: usize,
-) -> Option<String> {
-    // Every ancestor of a joint, the joints included.
-    let mut holds_joints = vec![false; parents.len()];
-    for &joint in joints {
-        let mut at = Some(joint);
-        // Bounded by the node count: a cycle cannot hold a valid glTF.
-        for _ in 0..parents.len() {
-            let Some(node) = at else { break };
-            match holds_joints.get_mut(node) {
-                Some(slot) if !*slot => *slot = true,
-                _ => break,
-            }
-            at = parents.get(node).copied().flatten();
-        }
-    }
-    let parent = parents.get(node).copied().flatten()?;
+/// The suit a mesh node is grouped into: its parent, by its name, unless
+/// that is a joint or holds joints.
+fn suit_of(scene: &Scene, holds_joints: &[bool], node: usize) -> Option<String> {
+    let parent = scene.parent(node)?;
     if holds_joints.get(parent).copied().unwrap_or(true) {
         return None;
     }
-    document.nodes().nth(parent)?.name().map(str::to_owned)
+    scene
+        .names
+        .get(parent)
+        .filter(|name| !name.is_empty())
+        .cloned()
 }
 
 /// `b001mafit_01` of `xskin-b001mafit_01-PELVIS-BODY`.
@@ -443,78 +466,73 @@ fn texture_name(skin_name: &str) -> String {
     }
 }
 
-/// A skin's joints as indices of the skeleton, with their inverse bind
-/// matrices in the file's axes (`C^-1 * IBM * C`, C the mirror in x).
+/// A glTF skin's joints as the skeleton's, and what carries a vertex
+/// from the glTF's bind to the skeleton's bone spaces.
 struct Joints {
     names: Vec<String>,
     /// Per glTF skin joint: its skeleton index.
     skeleton: Vec<usize>,
-    /// Per glTF skin joint: from the model at bind to the joint's space,
-    /// in the file's axes.
-    inverse_binds: Vec<Affine3A>,
+    /// Per glTF skin joint: from the model to the space of the skeleton's
+    /// joint at rest (the inverse of its model rest).
+    to_bone: Vec<Affine3A>,
+    /// Per glTF skin joint: from a vertex's bind position to where it
+    /// rests ([`rest::skinning`]).
+    skinning: Vec<Affine3A>,
+    /// Per glTF skin joint, by name.
+    by_name: HashMap<String, usize>,
 }
 
-/// The mirror in x that turns the Sims' left-handed axes into glTF's.
-const MIRROR: Vec3 = Vec3::new(-1.0, 1.0, 1.0);
+impl Joints {
+    /// The glTF skin joint named `name`.
+    fn find(&self, name: &str) -> Option<usize> {
+        self.by_name.get(name).copied()
+    }
+}
 
 fn skin_joints(
     asset: &Asset,
     skin: &gltf::Skin,
-    skeleton: &rig::Skeleton,
+    game: &GameRest,
+    scene: &Scene,
+    elsewhere: &mut Elsewhere,
 ) -> Result<Joints, ImportError> {
-    let mut names = Vec::new();
-    let mut indices = Vec::new();
-    for joint in skin.joints() {
+    let count = skin.joints().len();
+    let inverse_binds = rest::inverse_binds(asset, skin, count)?;
+    let mut joints = Joints {
+        names: Vec::with_capacity(count),
+        skeleton: Vec::with_capacity(count),
+        to_bone: Vec::with_capacity(count),
+        skinning: Vec::with_capacity(count),
+        by_name: HashMap::with_capacity(count),
+    };
+    for (position, (joint, inverse_bind)) in skin.joints().zip(&inverse_binds).enumerate() {
         let name = joint.name().unwrap_or_default().to_owned();
-        if names.contains(&name) {
+        if joints.by_name.insert(name.clone(), position).is_some() {
             return Err(ImportError::JointTwice(name));
         }
-        let index = skeleton
-            .joints
-            .iter()
-            .position(|known| known.name == name)
+        let index = game
+            .find(&name)
             .ok_or_else(|| ImportError::UnknownJoint(name.clone()))?;
-        let (_, _, scale) = joint.transform().decomposed();
-        if scale.iter().any(|&axis| (axis - 1.0).abs() > SCALE_NOISE) {
-            return Err(ImportError::Scaled { joint: name, scale });
-        }
-        names.push(name);
-        indices.push(index);
+        let frame = scene.joint_frame(joint.index(), &name, Game::Sims)?;
+        let model = game.model(index);
+        elsewhere.note(
+            &name,
+            (frame.translation - model.translation).length(),
+            game.height,
+        );
+        joints
+            .skinning
+            .push(rest::skinning(&scene.world(joint.index()), inverse_bind));
+        joints.to_bone.push(model.inverse());
+        joints.names.push(name);
+        joints.skeleton.push(index);
     }
-    let mirror_matrix = Affine3A::from_scale(MIRROR);
-    let inverse_binds = match skin.inverse_bind_matrices() {
-        Some(accessor) => {
-            let matrices = asset.floats::<16>(&accessor)?;
-            if matrices.len() != names.len() {
-                return Err(ImportError::Accessor {
-                    index: accessor.index(),
-                    problem: format!(
-                        "{} inverse bind matrices for {} joints",
-                        matrices.len(),
-                        names.len()
-                    ),
-                });
-            }
-            matrices
-                .iter()
-                .map(|matrix| {
-                    let matrix = Affine3A::from_mat4(Mat4::from_cols_array(matrix));
-                    mirror_matrix * matrix * mirror_matrix
-                })
-                .collect()
-        }
-        None => vec![Affine3A::IDENTITY; names.len()],
-    };
-    Ok(Joints {
-        names,
-        skeleton: indices,
-        inverse_binds,
-    })
+    Ok(joints)
 }
 
-/// A mesh's vertices as glTF gives them, in the file's axes, its
-/// triangles wound as the file winds them, and each vertex's two heaviest
-/// joints (glTF skin joint indices) with weights summing to 1.
+/// A mesh's vertices where the glTF's rest puts them, in the file's axes,
+/// its triangles wound as the file winds them, and each vertex's two
+/// heaviest joints (glTF skin joint indices) with weights summing to 1.
 struct ReadMesh<'a> {
     positions: Vec<Vec3>,
     normals: Vec<Vec3>,
@@ -536,9 +554,10 @@ fn read_mesh<'a>(
     asset: &'a Asset,
     mesh: &gltf::Mesh<'a>,
     name: &str,
-    joint_count: usize,
+    joints: &Joints,
 ) -> Result<ReadMesh<'a>, ImportError> {
-    let read = super::mesh::read(asset, mesh, name, joint_count)?;
+    let mut read = super::mesh::read(asset, mesh, name, joints.names.len())?;
+    read.move_to_rest(&joints.skinning);
     let mut influences = Vec::with_capacity(read.influences.len());
     let mut more_than_two = 0;
     for (vertex, weighted) in read.influences.into_iter().enumerate() {
@@ -594,11 +613,10 @@ fn fits(extras: &SkinExtras, read: &ReadMesh, joints: &Joints) -> bool {
     let Some(structure) = Structure::of(extras, vertices) else {
         return false;
     };
-    // Each vertex's joints by name, as the extras have them.
-    let bone_joint = |bone: usize| {
-        let name = extras.bones.get(bone)?;
-        joints.names.iter().position(|joint| joint == name)
-    };
+    // Each bone of the extras as a glTF skin joint, found by name once.
+    let bone_joints: Vec<Option<usize>> =
+        extras.bones.iter().map(|name| joints.find(name)).collect();
+    let bone_joint = |bone: usize| bone_joints.get(bone).copied().flatten();
     read.influences
         .iter()
         .zip(&structure.carriers)
@@ -713,16 +731,11 @@ fn skin_from_extras(extras: &SkinExtras, read: &ReadMesh, joints: &Joints) -> Re
             .bones
             .get(bone)
             .ok_or_else(|| format!("bone {bone} is not in its list"))?;
-        let joint = joints
-            .names
-            .iter()
-            .position(|joint| joint == name)
-            .ok_or_else(|| format!("the skin's joints lack its bone {name:?}"))?;
         joints
-            .inverse_binds
-            .get(joint)
+            .find(name)
+            .and_then(|joint| joints.to_bone.get(joint))
             .copied()
-            .ok_or_else(|| format!("joint {name:?} has no inverse bind matrix"))
+            .ok_or_else(|| format!("the skin's joints lack its bone {}", rest::quoted(name)))
     };
     let stored = |list: &[f32], blend: usize| -> (Vec3, Vec3) {
         let at = |offset: usize| list.get(blend * 6 + offset).copied().unwrap_or_default();
@@ -823,7 +836,7 @@ fn skin_from_extras(extras: &SkinExtras, read: &ReadMesh, joints: &Joints) -> Re
 
 /// Floats written as the shortest decimals that read back to the same
 /// `f32`s, so a value that came through unchanged comes back bit for bit.
-fn shortest() -> TextStyle {
+pub(super) fn shortest() -> TextStyle {
     TextStyle {
         float_style: FloatStyle::Shortest,
         ..TextStyle::default()
@@ -865,11 +878,14 @@ fn derived_skin(
         .collect();
     used.sort_by_key(|&joint| skeleton_index(joint));
     used.dedup();
-    let bone_of_joint = |joint: usize| {
-        used.iter()
-            .position(|&used| used == joint)
-            .unwrap_or_default()
-    };
+    // Per glTF skin joint: its place among the bones used.
+    let mut bone_of = vec![0usize; joints.names.len()];
+    for (bone, &joint) in used.iter().enumerate() {
+        if let Some(slot) = bone_of.get_mut(joint) {
+            *slot = bone;
+        }
+    }
+    let bone_of_joint = |joint: usize| bone_of.get(joint).copied().unwrap_or_default();
     // Vertices grouped by the bone carrying them, in order within each.
     let mut order: Vec<usize> = (0..read.positions.len()).collect();
     order.sort_by_key(|&vertex| {
@@ -899,7 +915,7 @@ fn derived_skin(
             .ok_or("a vertex without weights")?;
         let position = read.positions.get(old).copied().unwrap_or_default();
         let normal = read.normals.get(old).copied().unwrap_or_default();
-        let bind = |joint: usize| joints.inverse_binds.get(joint).copied().unwrap_or_default();
+        let bind = |joint: usize| joints.to_bone.get(joint).copied().unwrap_or_default();
         vertices.push(in_bone(&bind(influences.carrier), position, normal));
         uvs.push(read.uvs.get(old).copied().unwrap_or_default());
         if let Some(count) = carried.get_mut(bone_of_joint(influences.carrier)) {
@@ -975,35 +991,67 @@ fn derived_skin(
     })
 }
 
-/// A scale this far from 1 on a joint is one the Sims' bones cannot hold.
-const SCALE_NOISE: f32 = 1e-5;
-
-/// The glTF's own skeleton (the joints of its first skin, each under its
-/// nearest ancestor that is a joint) as a Sims skeleton named `name`: each
-/// node's rest translation and rotation in the Sims' axes and its stored
-/// quaternion convention (both mirrored back in x: `(x, y, z)` to
-/// `(-x, y, z)`, a rotation `(x, y, z, w)` to the stored `(-x, y, z, w)`).
+/// The glTF's own skeleton (its first skin's joints, each under its
+/// nearest ancestor that is a joint) as a Sims skeleton named `name`, each
+/// joint where the glTF's rest puts it in model space (an armature
+/// object's transform applied: its scale in the joints' places), turned as
+/// the joint of that name in `turns` is turned at rest (in model space),
+/// else as the glTF turns it.
+///
+/// Why the turns come from the game's skeleton: a skin stores its vertices
+/// in its bones' own spaces and a skill turns bones from their rest, so the
+/// game's bodies and skills fit a skeleton whose bones are turned as the
+/// game's are. A rig built in Blender turns each bone to point from its
+/// head to its child (and ts1-blender-io's import of `adult-skeleton.cmx`
+/// turns them so too); written as they are, those turns would twist every
+/// body made for the game. The glTF's own meshes and animations come back
+/// right on either skeleton, since the way back goes through model space.
+///
 /// What glTF has no place for takes the released skeletons' values: no
 /// property lists, can-translate 1 on the root and 0 elsewhere, can-rotate
 /// 1, can-blend 1 where it cannot translate, wiggle 0.
-pub fn skeleton_of(asset: &Asset, name: &str) -> Result<cmx::Skeleton, ImportError> {
-    let joints = rest_joints(asset)?;
-    let bones = joints
+pub fn new_skeleton(
+    asset: &Asset,
+    name: &str,
+    turns: Option<&rig::Skeleton>,
+) -> Result<cmx::Skeleton, ImportError> {
+    let scene = Scene::of(asset)?;
+    let joints = rest::own_skeleton(asset, &scene, Game::Sims)?;
+    let game = turns.map(GameRest::of).transpose()?;
+    let models: Vec<Affine3A> = joints
         .iter()
         .map(|joint| {
-            let parent = joint
-                .parent
-                .and_then(|parent| joints.get(parent))
-                .map_or("NULL", |parent| parent.name.as_str());
-            let [x, y, z] = joint.translation;
-            let [qx, qy, qz, qw] = joint.rotation;
-            let can_translate = i32::from(joint.parent.is_none());
+            let turned = game
+                .as_ref()
+                .and_then(|game| game.find(&joint.name).map(|index| game.model(index)));
+            match turned {
+                Some(turned) => Affine3A {
+                    matrix3: turned.matrix3,
+                    translation: joint.model.translation,
+                },
+                None => joint.model,
+            }
+        })
+        .collect();
+    let bones = joints
+        .iter()
+        .zip(&models)
+        .map(|(joint, model)| {
+            let parent = joint.parent.and_then(|parent| joints.get(parent));
+            let local = match joint.parent.and_then(|parent| models.get(parent)) {
+                Some(parent_model) => parent_model.inverse() * *model,
+                None => *model,
+            };
+            let (_, rotation, translation) = local.to_scale_rotation_translation();
+            // The stored quaternion acts as its conjugate.
+            let [x, y, z, w] = rotation.normalize().to_array();
+            let can_translate = i32::from(parent.is_none());
             cmx::Bone {
                 name: RawString::from(joint.name.as_str()),
-                parent: RawString::from(parent),
+                parent: RawString::from(parent.map_or("NULL", |parent| parent.name.as_str())),
                 property_lists: Some(Vec::new()),
-                translation: [-x, y, z],
-                rotation: [-qx, qy, qz, qw],
+                translation: translation.to_array(),
+                rotation: [-x, -y, -z, w],
                 can_translate,
                 can_rotate: 1,
                 can_blend: Some(1 - can_translate),
@@ -1018,57 +1066,25 @@ pub fn skeleton_of(asset: &Asset, name: &str) -> Result<cmx::Skeleton, ImportErr
     })
 }
 
-/// A joint of the glTF's own skeleton at rest, in glTF's axes.
-pub(super) struct RestJoint {
-    pub name: String,
-    /// Index of the parent joint (before this one).
-    pub parent: Option<usize>,
-    pub translation: [f32; 3],
-    /// `[x, y, z, w]`, acting on column vectors.
-    pub rotation: [f32; 4],
+/// [`new_skeleton`], turned as the skeleton of a character file the glTF
+/// carries (ossuary's export of a Sims character carries its files), or as
+/// the glTF turns its joints where it carries none.
+pub fn skeleton_of(asset: &Asset, name: &str) -> Result<cmx::Skeleton, ImportError> {
+    let carried = super::carried::originals(asset)
+        .iter()
+        .find_map(|original| carried_skeleton(&original.bytes));
+    new_skeleton(asset, name, carried.as_ref())
 }
 
-/// The joints of the glTF's first skin, each under its nearest ancestor
-/// that is a joint, parents first; a joint named twice, scaled, or listed
-/// before its parent is an error naming it.
-pub(super) fn rest_joints(asset: &Asset) -> Result<Vec<RestJoint>, ImportError> {
-    let document = &asset.document;
-    let skin = document.skins().next().ok_or(ImportError::NoSkin)?;
-    let joints: Vec<gltf::Node> = skin.joints().collect();
-    let parents = parents(document);
-    let mut rest: Vec<RestJoint> = Vec::with_capacity(joints.len());
-    for (position, joint) in joints.iter().enumerate() {
-        let name = joint.name().unwrap_or_default().to_owned();
-        if rest.iter().any(|known| known.name == name) {
-            return Err(ImportError::JointTwice(name));
-        }
-        let mut ancestor = parents.get(joint.index()).copied().flatten();
-        // Bounded by the node count: a cycle cannot hold a valid glTF.
-        for _ in 0..parents.len() {
-            match ancestor {
-                Some(node) if joints.iter().all(|joint| joint.index() != node) => {
-                    ancestor = parents.get(node).copied().flatten();
-                }
-                _ => break,
-            }
-        }
-        let parent =
-            ancestor.and_then(|node| joints.iter().position(|joint| joint.index() == node));
-        if parent.is_some_and(|parent| parent >= position) {
-            return Err(ImportError::ParentAfter(name));
-        }
-        let (translation, rotation, scale) = joint.transform().decomposed();
-        if scale.iter().any(|&axis| (axis - 1.0).abs() > SCALE_NOISE) {
-            return Err(ImportError::Scaled { joint: name, scale });
-        }
-        rest.push(RestJoint {
-            name,
-            parent,
-            translation,
-            rotation,
-        });
-    }
-    Ok(rest)
+/// The first skeleton of a carried character file, as rig data.
+fn carried_skeleton(bytes: &[u8]) -> Option<rig::Skeleton> {
+    use formats::rig::Rig;
+    let file = Cmx::from_text(bytes).ok()?;
+    file.skeleton(
+        &formats::files::Files::nowhere(),
+        rig::RigOptions::default(),
+    )?
+    .ok()
 }
 
 /// A skeleton file holding `skeleton` alone, as the game's
@@ -1083,421 +1099,6 @@ pub fn skeleton_file(skeleton: cmx::Skeleton) -> Cmx {
         suits: Vec::new(),
         skills: Vec::new(),
     }
-}
-
-/// The glTF animation `extras` key of a Sims skill's own record (a Blender
-/// custom property of the action of that name).
-pub const SKILL_EXTRAS: &str = "ossuary_sims_skill";
-
-/// A glTF animation's extras holding the skill's record (its names,
-/// duration, distance, motions and their property lists: all but the keys).
-pub fn skill_extras(skill: &cmx::Skill) -> Option<Box<serde_json::value::RawValue>> {
-    serde_json::value::to_raw_value(&serde_json::json!({ SKILL_EXTRAS: skill })).ok()
-}
-
-/// Frames a second where an animation's keys are not evenly spaced and
-/// must be sampled: the released skills' rate.
-const FRAMES_PER_SECOND: f32 = 30.0;
-
-/// The most frames a skill is sampled at: over half an hour at 30 a second,
-/// where the real skills have at most a few hundred. Frames come from
-/// times, not from counts the input's size bounds, so they are bounded here.
-const MAX_FRAMES: usize = 65_536;
-
-/// Key times this close are one frame apart evenly.
-const EVEN: f32 = 1e-4;
-
-/// One joint's channels: key times and values, as glTF gives them.
-#[derive(Default)]
-struct Channels {
-    translation: Option<(Vec<f32>, Vec<[f32; 3]>, bool)>,
-    rotation: Option<(Vec<f32>, Vec<[f32; 4]>, bool)>,
-}
-
-/// Each glTF animation as a skill (see [`import_skills`]).
-pub fn import_skills(asset: &Asset) -> Result<Vec<SkillFile>, ImportError> {
-    asset
-        .document
-        .animations()
-        .map(|animation| import_skill(asset, &animation))
-        .collect()
-}
-
-/// A glTF animation as a Sims skill: every joint with a rotation channel
-/// gets a motion (with translations too where its translation channel
-/// moves it off its rest), sampled at the skill's frames. With the skill's
-/// record in the extras, its names, duration, frames, distance and
-/// property lists are kept; otherwise the name is made a released one
-/// (`a2o-...`, [`retail::released_skill_name`]), the frames are the keys'
-/// times when evenly spaced (else 30 a second), and distance, moving and
-/// property lists are 0 and none.
-fn import_skill(asset: &Asset, animation: &gltf::Animation) -> Result<SkillFile, ImportError> {
-    let gltf_name = animation
-        .name()
-        .map_or_else(|| format!("animation {}", animation.index()), str::to_owned);
-    let fail = |problem: String| ImportError::Animation {
-        animation: gltf_name.clone(),
-        problem,
-    };
-    let record = animation
-        .extras()
-        .as_ref()
-        .and_then(|raw| serde_json::from_str::<serde_json::Value>(raw.get()).ok())
-        .and_then(|value| value.get(SKILL_EXTRAS).cloned())
-        .and_then(|value| serde_json::from_value::<cmx::Skill>(value).ok());
-    // Per joint node, by the node's name.
-    let mut channels: BTreeMap<String, (usize, Channels)> = BTreeMap::new();
-    for channel in animation.channels() {
-        let node = channel.target().node();
-        let name = node.name().unwrap_or_default().to_owned();
-        let sampler = channel.sampler();
-        let cubic = sampler.interpolation() == gltf::animation::Interpolation::CubicSpline;
-        let step = sampler.interpolation() == gltf::animation::Interpolation::Step;
-        let times: Vec<f32> = asset
-            .floats::<1>(&sampler.input())?
-            .into_iter()
-            .map(|[time]| time)
-            .collect();
-        let entry = &mut channels
-            .entry(name)
-            .or_insert_with(|| (node.index(), Channels::default()))
-            .1;
-        match channel.target().property() {
-            gltf::animation::Property::Translation => {
-                let values = key_values(asset.floats::<3>(&sampler.output())?, cubic);
-                entry.translation = Some((times, values, step));
-            }
-            gltf::animation::Property::Rotation => {
-                let values = key_values(asset.floats::<4>(&sampler.output())?, cubic);
-                entry.rotation = Some((times, values, step));
-            }
-            // Blender keys every joint's scale, at 1: only a scale that is
-            // not 1 is one the game cannot play.
-            gltf::animation::Property::Scale => {
-                let scales = key_values(asset.floats::<3>(&sampler.output())?, cubic);
-                let scaled = scales
-                    .iter()
-                    .flatten()
-                    .any(|&axis| (axis - 1.0).abs() > SCALE_NOISE);
-                if scaled {
-                    return Err(fail(format!(
-                        "it scales the joint {:?}; a Sims bone has no scale",
-                        node.name().unwrap_or_default()
-                    )));
-                }
-            }
-            gltf::animation::Property::MorphTargetWeights => {}
-        }
-    }
-    for (name, (_, channels)) in &channels {
-        let lengths = [
-            channels
-                .translation
-                .as_ref()
-                .map(|(t, v, _)| (t.len(), v.len())),
-            channels
-                .rotation
-                .as_ref()
-                .map(|(t, v, _)| (t.len(), v.len())),
-        ];
-        if let Some((times, values)) = lengths
-            .into_iter()
-            .flatten()
-            .find(|(t, v)| t != v || *t == 0)
-        {
-            return Err(fail(format!(
-                "the joint {name:?} has {values} keys for {times} times"
-            )));
-        }
-    }
-    let (start, seconds, frames) = match &record {
-        Some(skill) => (
-            0.0,
-            skill.duration / 1000.0,
-            usize::try_from(skill.frame_count()).unwrap_or_default(),
-        ),
-        None => frames_of(&channels),
-    };
-    if frames == 0 {
-        return Err(fail("it has no frames".to_owned()));
-    }
-    if frames > MAX_FRAMES {
-        return Err(fail(format!(
-            "it needs {frames} frames; a skill here has at most {MAX_FRAMES}"
-        )));
-    }
-    // The same arithmetic as the export's, so that its keys are hit exactly.
-    let seconds_per_frame = seconds / frames as f32;
-    let times: Vec<f32> = (0..frames)
-        .map(|frame| start + frame as f32 * seconds_per_frame)
-        .collect();
-    let rest_translation = |node: usize| {
-        asset
-            .document
-            .nodes()
-            .nth(node)
-            .map(|node| node.transform().decomposed().0)
-            .unwrap_or_default()
-    };
-    let mut values = no_values();
-    let mut motions = Vec::new();
-    let record_motion = |bone: &str| {
-        record.as_ref().and_then(|skill| {
-            skill
-                .motions
-                .iter()
-                .find(|motion| motion.bone.to_text() == bone)
-        })
-    };
-    // Motions in the record's order, its keys laid out as it lays them;
-    // others in node order (the skeleton's, for ossuary's own assets).
-    let mut order: Vec<(&String, &(usize, Channels))> = channels.iter().collect();
-    order.sort_by_key(|(bone, (node, _))| {
-        let kept = record.as_ref().and_then(|skill| {
-            skill
-                .motions
-                .iter()
-                .position(|motion| motion.bone.to_text() == **bone)
-        });
-        (kept.unwrap_or(usize::MAX), *node)
-    });
-    for (bone, (node, channels)) in order {
-        let kept = record_motion(bone);
-        let rotations = match (kept, &channels.rotation) {
-            (Some(motion), _) if motion.rotations_used == 0 => None,
-            (_, rotation) => rotation.as_ref(),
-        };
-        let translations: Option<Vec<[f32; 3]>> =
-            channels
-                .translation
-                .as_ref()
-                .map(|(key_times, keys, step)| {
-                    times
-                        .iter()
-                        .map(|&t| sample3(key_times, keys, *step, t))
-                        .collect()
-                });
-        let moves = |translations: &Vec<[f32; 3]>| {
-            let rest = rest_translation(*node);
-            translations
-                .iter()
-                .any(|key| key.iter().zip(&rest).any(|(a, b)| (a - b).abs() > EVEN))
-        };
-        let translations = match kept {
-            Some(motion) => translations.filter(|_| motion.positions_used != 0),
-            None => translations.filter(moves),
-        };
-        if rotations.is_none() && translations.is_none() && kept.is_none() {
-            continue;
-        }
-        let too_many = || fail("too many keys for a skill".to_owned());
-        let first_position = match &translations {
-            Some(keys) => {
-                let first = values.translations.len();
-                values
-                    .translations
-                    .extend(keys.iter().map(|&[x, y, z]| [-x, y, z]));
-                i32::try_from(first).map_err(|_| too_many())?
-            }
-            None => -1,
-        };
-        let first_rotation = match rotations {
-            Some((key_times, rotations, step)) => {
-                let first = i32::try_from(values.rotations.len()).map_err(|_| too_many())?;
-                let mut previous: Option<[f32; 4]> = None;
-                for &time in &times {
-                    let [x, y, z, w] = sample4(key_times, rotations, *step, time);
-                    // glTF's turn as the Sims store it (mirrored back,
-                    // acting as its conjugate): (x, y, z, w) to (-x, y, z,
-                    // w); each key in the hemisphere of the one before, so
-                    // keys interpolate the short way.
-                    let mut stored = [-x, y, z, w];
-                    if let Some(previous) = previous {
-                        let dot: f32 = previous.iter().zip(&stored).map(|(a, b)| a * b).sum();
-                        if dot < 0.0 {
-                            stored = stored.map(|c| -c);
-                        }
-                    }
-                    previous = Some(stored);
-                    values.rotations.push(stored);
-                }
-                first
-            }
-            None => -1,
-        };
-        let frame_count = i32::try_from(frames).map_err(|_| fail("too many frames".to_owned()))?;
-        motions.push(cmx::Motion {
-            bone: RawString::from(bone.as_str()),
-            frame_count,
-            duration: kept.map_or(seconds * 1000.0, |motion| motion.duration),
-            positions_used: i32::from(translations.is_some()),
-            rotations_used: i32::from(rotations.is_some()),
-            first_position,
-            first_rotation,
-            property_lists: kept
-                .map(|motion| motion.property_lists.clone())
-                .unwrap_or_default(),
-            time_property_lists: kept
-                .map(|motion| motion.time_property_lists.clone())
-                .unwrap_or_default(),
-        });
-    }
-    let count =
-        |len: usize| i32::try_from(len).map_err(|_| fail("too many keys for a skill".to_owned()));
-    let skill = match &record {
-        Some(kept) => cmx::Skill {
-            position_count: count(values.translations.len())?,
-            rotation_count: count(values.rotations.len())?,
-            motions,
-            ..kept.clone()
-        },
-        None => {
-            let unnamed = cmx::Skill {
-                name: RawString::from(gltf_name.as_str()),
-                animation: RawString::from(format!("xskill-{gltf_name}").as_str()),
-                duration: seconds * 1000.0,
-                distance: 0.0,
-                moving: 0,
-                position_count: count(values.translations.len())?,
-                rotation_count: count(values.rotations.len())?,
-                motions,
-            };
-            let (name, keys) = formats::sims::retail::released_skill_name(
-                &unnamed,
-                formats::sims::retail::Figure::Adult,
-            );
-            cmx::Skill {
-                name,
-                animation: keys,
-                ..unnamed
-            }
-        }
-    };
-    let counts = formats::sims::cfp::StreamsContext {
-        position_count: formats::sims::cfp::ValueCount(skill.position_count.unsigned_abs()),
-        rotation_count: formats::sims::cfp::ValueCount(skill.rotation_count.unsigned_abs()),
-    };
-    let stream = formats::sims::cfp::Streams::plain(&values)
-        .to_bytes_with(&counts)
-        .map_err(|error| fail(error.to_string()))?;
-    let name = skill.name.to_text();
-    let stem = match name.get(..4).map(str::to_ascii_lowercase).as_deref() {
-        Some("a2o-") => format!("adult-{}", name.get(4..).unwrap_or_default()),
-        Some("c2o-") => format!("child-{}", name.get(4..).unwrap_or_default()),
-        _ => name,
-    };
-    let stream_name = format!("{}.cfp", skill.animation.to_text());
-    Ok(SkillFile {
-        stem,
-        cmx: Some(Cmx {
-            style: shortest(),
-            comment: RawString::from(MAXIS_COMMENT),
-            version_keyword: Magic,
-            version: RETAIL_VERSION,
-            skeletons: Vec::new(),
-            suits: Vec::new(),
-            skills: vec![skill],
-        }),
-        stream: (stream_name, stream),
-    })
-}
-
-fn no_values() -> formats::sims::cfp::Values {
-    formats::sims::cfp::Values {
-        translations: Vec::new(),
-        rotations: Vec::new(),
-    }
-}
-
-/// The values of a sampler's output; of a cubic spline's, each key's
-/// value (between its in- and out-tangents).
-fn key_values<const N: usize>(output: Vec<[f32; N]>, cubic: bool) -> Vec<[f32; N]> {
-    if cubic {
-        output.into_iter().skip(1).step_by(3).collect()
-    } else {
-        output
-    }
-}
-
-/// The skill's start, duration and frames when no record gives them: from
-/// the first key, the key times when evenly spaced (the last frame lasting
-/// as long as the others); else 30 frames a second up to the last key.
-fn frames_of(channels: &BTreeMap<String, (usize, Channels)>) -> (f32, f32, usize) {
-    let mut times: Vec<f32> = channels
-        .values()
-        .flat_map(|(_, channels)| {
-            let translation = channels
-                .translation
-                .iter()
-                .flat_map(|(times, _, _)| times.clone());
-            let rotation = channels
-                .rotation
-                .iter()
-                .flat_map(|(times, _, _)| times.clone());
-            translation.chain(rotation).collect::<Vec<_>>()
-        })
-        .filter(|time| time.is_finite())
-        .collect();
-    times.sort_by(f32::total_cmp);
-    times.dedup_by(|a, b| (*a - *b).abs() <= EVEN);
-    // The skill starts at the first key (Blender's first frame is at 1/24
-    // of a second): before it, glTF holds the first key's pose anyway.
-    let first = times.first().copied().unwrap_or_default().max(0.0);
-    let last = times.last().copied().unwrap_or_default().max(first);
-    let span = last - first;
-    let even = times.len() >= 2 && {
-        let step = times.get(1).copied().unwrap_or_default() - first;
-        times
-            .windows(2)
-            .all(|pair| ((pair[1] - pair[0]) - step).abs() <= EVEN)
-    };
-    if even {
-        let step = span / (times.len() - 1) as f32;
-        (first, span + step, times.len())
-    } else {
-        // A float cast saturates: a last key past every bound asks for more
-        // than MAX_FRAMES, which the caller refuses.
-        let frames = ((span * FRAMES_PER_SECOND).round() as usize).saturating_add(1);
-        (first, frames as f32 / FRAMES_PER_SECOND, frames)
-    }
-}
-
-/// Where `time` falls among `times`: the key before and the share of the
-/// way to the next.
-fn segment(times: &[f32], time: f32, step: bool) -> (usize, usize, f32) {
-    let after = times.partition_point(|&key| key <= time);
-    let before = after.saturating_sub(1);
-    let next = after.min(times.len().saturating_sub(1));
-    let (t0, t1) = (
-        times.get(before).copied().unwrap_or_default(),
-        times.get(next).copied().unwrap_or_default(),
-    );
-    let share = if step || next == before || t1 <= t0 {
-        0.0
-    } else {
-        ((time - t0) / (t1 - t0)).clamp(0.0, 1.0)
-    };
-    (before, next, share)
-}
-
-fn sample3(times: &[f32], keys: &[[f32; 3]], step: bool, time: f32) -> [f32; 3] {
-    let (before, next, share) = segment(times, time, step);
-    let a = Vec3::from_array(keys.get(before).copied().unwrap_or_default());
-    let b = Vec3::from_array(keys.get(next).copied().unwrap_or_default());
-    if share == 0.0 {
-        return a.to_array();
-    }
-    a.lerp(b, share).to_array()
-}
-
-fn sample4(times: &[f32], keys: &[[f32; 4]], step: bool, time: f32) -> [f32; 4] {
-    let (before, next, share) = segment(times, time, step);
-    let a = glam::Quat::from_array(keys.get(before).copied().unwrap_or([0.0, 0.0, 0.0, 1.0]));
-    let b = glam::Quat::from_array(keys.get(next).copied().unwrap_or([0.0, 0.0, 0.0, 1.0]));
-    if share == 0.0 {
-        return a.to_array();
-    }
-    a.slerp(b, share).to_array()
 }
 
 #[cfg(test)]
@@ -1568,48 +1169,5 @@ mod tests {
         assert_eq!(suit_of_skin_name(name).as_deref(), Some("b001mafit_01"));
         assert_eq!(bone_of_skin_name(name).as_deref(), Some("PELVIS"));
         assert_eq!(suit_of_skin_name("cape"), None);
-    }
-
-    #[test]
-    fn evenly_spaced_keys_are_the_frames_and_others_are_sampled_at_30_a_second() {
-        let channels = |times: Vec<f32>| {
-            let rotations = vec![[0.0, 0.0, 0.0, 1.0]; times.len()];
-            let mut map = BTreeMap::new();
-            map.insert(
-                "ROOT".to_owned(),
-                (
-                    0,
-                    Channels {
-                        translation: None,
-                        rotation: Some((times, rotations, false)),
-                    },
-                ),
-            );
-            map
-        };
-        // Three frames a tenth of a second apart: the last lasts a tenth too.
-        let (start, seconds, frames) = frames_of(&channels(vec![0.0, 0.1, 0.2]));
-        assert_eq!((start, frames), (0.0, 3));
-        assert!((seconds - 0.3).abs() < 1e-6);
-        let (start, seconds, frames) = frames_of(&channels(vec![0.0, 0.1, 0.5]));
-        assert_eq!((start, frames), (0.0, 16));
-        assert!((seconds - 16.0 / 30.0).abs() < 1e-6);
-        // Blender's keys start at its frame 1, a 24th of a second in: the
-        // skill starts there.
-        let blender: Vec<f32> = (1..=25).map(|frame| frame as f32 / 24.0).collect();
-        let (start, seconds, frames) = frames_of(&channels(blender));
-        assert_eq!((start, frames), (1.0 / 24.0, 25));
-        assert!((seconds - 25.0 / 24.0).abs() < 1e-6);
-    }
-
-    #[test]
-    fn keys_are_sampled_between_and_at_their_times() {
-        let times = [0.0, 1.0];
-        let keys = [[0.0, 0.0, 0.0], [2.0, 4.0, 6.0]];
-        assert_eq!(sample3(&times, &keys, false, 0.25), [0.5, 1.0, 1.5]);
-        assert_eq!(sample3(&times, &keys, true, 0.75), [0.0, 0.0, 0.0]);
-        assert_eq!(sample3(&times, &keys, false, 1.0), [2.0, 4.0, 6.0]);
-        // Past the last key, the last holds.
-        assert_eq!(sample3(&times, &keys, false, 3.0), [2.0, 4.0, 6.0]);
     }
 }

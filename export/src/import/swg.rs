@@ -29,7 +29,7 @@
 //! rebuilt (equal normals shared), and joints are listed in the order the
 //! vertices first name them.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use formats::rig;
 use formats::schema::{BinarySchema, Count, RawString};
@@ -43,11 +43,12 @@ use formats::swg::skt::{
     LodForm, LodListV0, LodVersion, Quaternion, Skeleton as Skt, SkeletonForm, SkeletonV2,
     SkeletonVersion,
 };
-use glam::Vec3;
+use glam::{Affine3A, Vec3};
 use serde::{Deserialize, Serialize};
 
 use super::carried::{self, Original};
 use super::document::Asset;
+use super::rest::{self, Game, Scene};
 use super::{swg_original, ImportError};
 
 /// The mesh `extras` key of an SWG shader group's place in its `.mgn`.
@@ -122,15 +123,20 @@ pub fn skeleton_at_root(file: &str) -> SkeletonAttachment {
     }
 }
 
-/// The glTF's own skeleton (see `sims::rest_joints`) as a new SWG skeleton:
-/// each joint's rest rotation, mirrored back into SWG's axes (`(x, y, z,
-/// w)` to `(x, -y, -z, w)`), stored whole as its bind rotation (`BPRO`),
-/// its pre- and post-rotations (`RPRE`, `RPST`) the identity, since the
-/// three export composed cannot be split again; its translation mirrored
-/// back (`BPTR`); rotation order 0. Written as one level of detail in a
+/// The glTF's own skeleton ([`rest::own_skeleton`]) as a new SWG skeleton:
+/// each joint's rest where the glTF's rest puts it in model space (an
+/// armature object's transform applied: its scale in the joints' places),
+/// relative to its parent: its turn stored whole as its bind rotation
+/// (`BPRO`), its pre- and post-rotations (`RPRE`, `RPST`) the identity,
+/// since the three export composed cannot be split again; its place as its
+/// bind translation (`BPTR`); rotation order 0. An SWG mesh stores its
+/// positions in model space, so the game's own meshes fit it whichever
+/// way its joints are turned. Written as one level of detail in a
 /// `FORM SLOD`.
 pub fn skeleton_of(asset: &Asset) -> Result<Skt, ImportError> {
-    let joints = super::sims::rest_joints(asset)?;
+    let scene = Scene::of(asset)?;
+    let joints = rest::own_skeleton(asset, &scene, Game::Swg)?;
+    let locals: Vec<Affine3A> = joints.iter().map(|joint| joint.local(&joints)).collect();
     let identity = Quaternion {
         w: 1.0,
         x: 0.0,
@@ -154,18 +160,16 @@ pub fn skeleton_of(asset: &Asset) -> Result<Skt, ImportError> {
                 .collect::<Result<_, _>>()?,
             pre_rotations: vec![identity; joints.len()],
             post_rotations: vec![identity; joints.len()],
-            bind_translations: joints
+            bind_translations: locals
                 .iter()
-                .map(|joint| {
-                    let [x, y, z] = joint.translation;
-                    [-x, y, z]
-                })
+                .map(|local| local.translation.to_array())
                 .collect(),
-            bind_rotations: joints
+            bind_rotations: locals
                 .iter()
-                .map(|joint| {
-                    let [x, y, z, w] = joint.rotation;
-                    Quaternion { w, x, y: -y, z: -z }
+                .map(|local| {
+                    let (_, turn, _) = local.to_scale_rotation_translation();
+                    let [x, y, z, w] = turn.normalize().to_array();
+                    Quaternion { w, x, y, z }
                 })
                 .collect(),
             rotation_orders: vec![0; joints.len()],
@@ -201,9 +205,16 @@ pub fn import(
     skeletons: &[SkeletonFile],
     originals: &[Original],
 ) -> Result<SwgCharacter, ImportError> {
+    let scene = Scene::of(asset)?;
+    // The skeleton's joints, as SWG compares them: without regard to case.
+    let known: HashSet<String> = skeletons
+        .iter()
+        .flat_map(|file| &file.joints)
+        .map(|joint| joint.to_ascii_lowercase())
+        .collect();
     // Per .mgn (by its file stem): its groups, in the asset's order.
     let mut meshes: BTreeMap<String, Vec<Group>> = BTreeMap::new();
-    for node in asset.document.nodes() {
+    for node in super::mesh::placed(&asset.document)? {
         let Some(mesh) = node.mesh() else {
             continue;
         };
@@ -215,21 +226,26 @@ pub fn import(
             problem: "it has no skin: an SWG mesh must follow the skeleton's joints".to_owned(),
         })?;
         let mut joints = Vec::new();
+        let mut named = HashSet::new();
         for joint in gltf_skin.joints() {
             let name = joint.name().unwrap_or_default().to_owned();
-            if joints.contains(&name) {
+            if !named.insert(name.clone()) {
                 return Err(ImportError::JointTwice(name));
             }
-            let known = skeletons
-                .iter()
-                .flat_map(|file| &file.joints)
-                .any(|known| known.eq_ignore_ascii_case(&name));
-            if !known {
+            if !known.contains(&name.to_ascii_lowercase()) {
                 return Err(ImportError::UnknownJoint(name));
             }
+            scene.joint_frame(joint.index(), &name, Game::Swg)?;
             joints.push(name);
         }
-        let read = super::mesh::read(asset, &mesh, &mesh_name, joints.len())?;
+        let inverse_binds = rest::inverse_binds(asset, &gltf_skin, joints.len())?;
+        let skinning: Vec<Affine3A> = gltf_skin
+            .joints()
+            .zip(&inverse_binds)
+            .map(|(joint, inverse_bind)| rest::skinning(&scene.world(joint.index()), inverse_bind))
+            .collect();
+        let mut read = super::mesh::read(asset, &mesh, &mesh_name, joints.len())?;
+        read.move_to_rest(&skinning);
         let place = mesh
             .extras()
             .as_ref()
@@ -290,23 +306,29 @@ pub fn import(
     }
     for (stem, groups) in meshes {
         // The skeleton files holding a joint the mesh's vertices follow.
-        let followed: Vec<&String> = groups
-            .iter()
-            .flat_map(|group| {
+        let mut followed: HashSet<String> = HashSet::new();
+        for group in &groups {
+            let mut used = vec![false; group.joints.len()];
+            for &(joint, _) in group.read.influences.iter().flatten() {
+                if let Some(slot) = used.get_mut(joint) {
+                    *slot = true;
+                }
+            }
+            followed.extend(
                 group
-                    .read
-                    .influences
+                    .joints
                     .iter()
-                    .flatten()
-                    .filter_map(|&(joint, _)| group.joints.get(joint))
-            })
-            .collect();
+                    .zip(used)
+                    .filter(|(_, used)| *used)
+                    .map(|(name, _)| name.to_ascii_lowercase()),
+            );
+        }
         let skeleton_paths: Vec<RawString> = skeletons
             .iter()
             .filter(|file| {
                 file.joints
                     .iter()
-                    .any(|joint| followed.iter().any(|name| name.eq_ignore_ascii_case(joint)))
+                    .any(|joint| followed.contains(&joint.to_ascii_lowercase()))
             })
             .map(|file| file.attachment.skeleton.clone())
             .collect();
@@ -532,8 +554,11 @@ fn mgn(groups: &[Group], skeletons: &[RawString]) -> Result<Mesh, String> {
     // Per blend target name, per position entry, its offset.
     let mut targets: BTreeMap<String, BTreeMap<usize, Vec3>> = BTreeMap::new();
     let mut target_order: Vec<String> = Vec::new();
+    let mut joint_index: HashMap<String, usize> = HashMap::new();
     for (group, entries) in groups.iter().zip(&entries) {
         let read = &group.read;
+        // Per glTF skin joint of the group: its index in the mesh's joints.
+        let mut group_joints: Vec<Option<usize>> = vec![None; group.joints.len()];
         let mut normal_indices = Vec::with_capacity(read.normals.len());
         for (vertex, &entry) in entries.iter().enumerate() {
             let slot = positions
@@ -541,15 +566,22 @@ fn mgn(groups: &[Group], skeletons: &[RawString]) -> Result<Mesh, String> {
                 .ok_or_else(|| format!("position entry {entry} is past {position_count}"))?;
             if slot.is_none() {
                 *slot = read.positions.get(vertex).copied();
-                let own = read.influences.get(vertex).cloned().unwrap_or_default();
+                let own = read.influences.get(vertex).map_or(&[][..], Vec::as_slice);
                 let mut named = Vec::with_capacity(own.len());
-                for (joint, weight) in own {
-                    let name = group.joints.get(joint).cloned().unwrap_or_default();
-                    let index = match joints.iter().position(|known| *known == name) {
+                for &(joint, weight) in own {
+                    // Each of the group's joints is looked up by name once.
+                    let index = match group_joints.get(joint).copied().flatten() {
                         Some(index) => index,
                         None => {
-                            joints.push(name);
-                            joints.len() - 1
+                            let name = group.joints.get(joint).cloned().unwrap_or_default();
+                            let index = *joint_index.entry(name.clone()).or_insert_with(|| {
+                                joints.push(name);
+                                joints.len() - 1
+                            });
+                            if let Some(slot) = group_joints.get_mut(joint) {
+                                *slot = Some(index);
+                            }
+                            index
                         }
                     };
                     named.push((index, weight));
@@ -721,19 +753,34 @@ pub fn carried_skeletons(
             .ok()?;
         files.push((attachment, skeleton, original.clone()));
     }
-    let rest = match super::sims::rest_joints(asset) {
+    let rest = match Scene::of(asset).and_then(|scene| rest::own_skeleton(asset, &scene, Game::Swg))
+    {
         Ok(rest) => rest,
         Err(error) => return Some(Err(error.to_string())),
     };
+    let by_name: HashMap<String, usize> = rest
+        .iter()
+        .enumerate()
+        .map(|(index, joint)| (joint.name.to_ascii_lowercase(), index))
+        .collect();
     let found = |name: &str| {
-        rest.iter()
-            .find(|joint| joint.name.eq_ignore_ascii_case(name))
+        by_name
+            .get(&name.to_ascii_lowercase())
+            .and_then(|&index| rest.get(index))
     };
+    // Within this of the carried joint's place is the carried place: an
+    // asset Blender imported and exported unchanged moves joints by float
+    // noise.
+    let near = rest::ELSEWHERE
+        * rest::height(rest.iter().map(|joint| Vec3::from(joint.model.translation)));
     let mut kept = Vec::with_capacity(files.len());
     for (attachment, skeleton, original) in files {
         for joint in &skeleton.joints {
             let Some(glt) = found(&joint.name) else {
-                return Some(Err(format!("the glTF has no joint {:?}", joint.name)));
+                return Some(Err(format!(
+                    "the glTF has no joint {}",
+                    rest::quoted(&joint.name)
+                )));
             };
             let parent = joint
                 .parent
@@ -749,10 +796,10 @@ pub fn carried_skeletons(
                 (None, None) => true,
                 _ => false,
             };
-            if !same_parent || !same_rest(&joint.rest, glt) {
+            if !same_parent || !same_rest(&joint.rest, &glt.local(&rest), near) {
                 return Some(Err(format!(
-                    "its joint {:?} is not where the carried skeleton has it",
-                    joint.name
+                    "its joint {} is not where the carried skeleton has it",
+                    rest::quoted(&joint.name)
                 )));
             }
         }
@@ -771,9 +818,10 @@ pub fn carried_skeletons(
     Some(Ok(kept))
 }
 
-/// Whether a skeleton file's joint rests where the glTF's joint does (a
-/// rotation and its negation are one turn).
-fn same_rest(rest: &rig::Transform, joint: &super::sims::RestJoint) -> bool {
+/// Whether a skeleton file's joint rests where the glTF's joint does:
+/// within `near` of its place, turned alike within float noise (a rotation
+/// and its negation are one turn).
+fn same_rest(rest: &rig::Transform, local: &Affine3A, near: f32) -> bool {
     let rig::Transform::TranslationRotation {
         translation,
         rotation,
@@ -781,14 +829,15 @@ fn same_rest(rest: &rig::Transform, joint: &super::sims::RestJoint) -> bool {
     else {
         return false;
     };
-    let [x, y, z] = joint.translation;
-    let [qx, qy, qz, qw] = joint.rotation;
-    let mirrored = [qx, -qy, -qz, qw];
-    let dot: f32 = rotation.iter().zip(&mirrored).map(|(a, b)| a * b).sum();
-    let close =
-        |a: &[f32; 3], b: &[f32; 3]| a.iter().zip(b).all(|(p, q)| (p - q).abs() <= carried::SAME);
-    close(translation, &[-x, y, z]) && (dot.abs() - 1.0).abs() <= carried::SAME
+    let (_, turn, place) = local.to_scale_rotation_translation();
+    let dot = glam::Quat::from_array(*rotation).dot(turn.normalize());
+    (place - Vec3::from_array(*translation)).length() <= near
+        && (dot.abs() - 1.0).abs() <= TURNED_ALIKE
 }
+
+/// Two unit rotations whose dot product is this close to 1 turn alike
+/// (within about a tenth of a degree).
+const TURNED_ALIKE: f32 = 1e-6;
 
 #[cfg(test)]
 mod tests {
