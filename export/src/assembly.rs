@@ -241,7 +241,11 @@ pub enum AssemblyError {
     #[error("{}: {source}", .path.display())]
     File { path: PathBuf, source: RigError },
     /// An image chosen for a skin cannot be read.
-    #[error("{}: cannot read the image chosen for {skin:?}: {source}", .path.display())]
+    #[error(
+        "{}: cannot read the image chosen for \"{}\": {source}",
+        .path.display(),
+        crate::quoted(.skin)
+    )]
     Image {
         path: PathBuf,
         skin: String,
@@ -395,7 +399,10 @@ impl Assembly {
                 })
             })
             .map(|name| {
-                format!("no shader of the character has the customization variable {name:?}")
+                format!(
+                    "no shader of the character has the customization variable \"{}\"",
+                    crate::quoted(name)
+                )
             })
             .collect();
         for warning in unknown {
@@ -440,7 +447,11 @@ impl Assembly {
         if let Some(suit) = suit {
             let folder = path.parent().unwrap_or(Path::new(""));
             let names = suit_images(folder, &suit, self.dressing.tone);
-            let what = format!("the {} texture of {}", self.dressing.tone, skin.name);
+            let what = format!(
+                "the {} texture of {}",
+                self.dressing.tone,
+                crate::quoted(&skin.name)
+            );
             match files.find_beside(&what, &names) {
                 Ok(found) => return Ok(Some(found)),
                 Err(FindError::Missing { .. }) => {
@@ -449,9 +460,9 @@ impl Assembly {
                         "{}: no image {}{}*.bmp beside it for {} in skin tone {}; its meshes \
                          get a plain material",
                         path.display(),
-                        prefix.to_ascii_uppercase(),
+                        crate::quoted(&prefix.to_ascii_uppercase()),
                         self.dressing.tone,
-                        skin.name,
+                        crate::quoted(&skin.name),
                         self.dressing.tone
                     ));
                     return Ok(None);
@@ -466,10 +477,11 @@ impl Assembly {
         {
             self.missing_textures.push(name.clone());
             self.warn(format!(
-                "{}: no image found for the texture {name:?} (of {}), beside the file \
+                "{}: no image found for the texture \"{}\" (of {}), beside the file \
                  or in a Textures folder beside it; its meshes get a plain material",
                 path.display(),
-                skin.name
+                crate::quoted(name),
+                crate::quoted(&skin.name)
             ));
         }
         Ok(None)

@@ -338,9 +338,9 @@ fn chosen_animations(
                 Ok(animation) => chosen.push((path.clone(), animation)),
                 Err(RigError::File(missing @ FindError::Missing { .. })) if skills.is_empty() => {
                     warn(format!(
-                        "{}: animation {:?} left out: {missing}",
+                        "{}: animation \"{}\" left out: {missing}",
                         path.display(),
-                        named.name
+                        crate::quoted(&named.name)
                     ));
                 }
                 Err(error) => return Err(input.rig_error(error)),

@@ -97,7 +97,11 @@ pub enum CharacterError {
         /// Whether no file of the format has one (else just this file).
         format_never_has: bool,
     },
-    #[error("{} has no animation named {name:?}; it has: {names}", .path.display())]
+    #[error(
+        "{} has no animation named \"{}\"; it has: {names}",
+        .path.display(),
+        crate::quoted(.name)
+    )]
     NoAnimationNamed {
         path: PathBuf,
         name: String,
@@ -105,7 +109,10 @@ pub enum CharacterError {
     },
     #[error("{} holds several animations; choose one with --skill NAME: {names}", .path.display())]
     SeveralAnimations { path: PathBuf, names: String },
-    #[error("no --anim file has an animation named {name:?}; they have: {names}")]
+    #[error(
+        "no --anim file has an animation named \"{}\"; they have: {names}",
+        crate::quoted(.name)
+    )]
     NoSkillNamed { name: String, names: String },
     #[error("no file to convert")]
     NoInput,
@@ -287,11 +294,18 @@ pub fn load(
 
 /// The names of `animations`, comma-separated.
 pub fn names(animations: &[rig::NamedAnimation]) -> String {
-    animations
+    // A message stays one line whatever the file holds: each name quoted,
+    // the first few listed.
+    const LISTED: usize = 20;
+    let mut names: Vec<String> = animations
         .iter()
-        .map(|animation| animation.name.as_str())
-        .collect::<Vec<_>>()
-        .join(", ")
+        .take(LISTED)
+        .map(|animation| crate::quoted(&animation.name))
+        .collect();
+    if animations.len() > LISTED {
+        names.push(format!("and {} more", animations.len() - LISTED));
+    }
+    names.join(", ")
 }
 
 impl Input {

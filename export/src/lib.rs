@@ -113,7 +113,8 @@ pub fn blend_weight(text: &str) -> Result<(String, f32), String> {
     Ok((name.to_owned(), weight))
 }
 
-/// Text a person gave, as a message quotes it: short, nothing raw.
+/// Text a person gave or a file holds, as a message quotes it: at most 60
+/// characters, nothing raw.
 fn quoted(text: &str) -> String {
     formats::schema::quoted(text.as_bytes())
 }
@@ -195,14 +196,14 @@ pub enum ExportError {
     #[error("the skeleton has {0} joints; glTF vertices address at most 65,536")]
     TooManyJoints(usize),
     /// `index` counts [`Character::meshes`].
-    #[error("mesh {name:?}: {problem}")]
+    #[error("mesh \"{}\": {problem}", quoted(.name))]
     Mesh {
         index: usize,
         name: String,
         problem: MeshProblem,
     },
     /// `index` counts [`Character::animations`].
-    #[error("animation {name:?}: {problem}")]
+    #[error("animation \"{}\": {problem}", quoted(.name))]
     Animation {
         index: usize,
         name: String,
@@ -224,7 +225,8 @@ pub enum MeshProblem {
     #[error("the skeleton has no joint to carry it")]
     NoJoints,
     #[error(
-        "vertex {vertex} would follow joint {joint:?} by {weight}; glTF weights cannot be negative or infinite"
+        "vertex {vertex} would follow joint \"{}\" by {weight}; glTF weights cannot be negative or infinite",
+        quoted(.joint)
     )]
     Weight {
         vertex: usize,

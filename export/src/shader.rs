@@ -97,7 +97,7 @@ pub fn material(
                     name,
                     format!(
                         "{}: cannot read the shader: {error}; its meshes get a plain material",
-                        found.path.display()
+                        shown_path(&found.path)
                     ),
                 );
                 return None;
@@ -107,14 +107,20 @@ pub fn material(
             warn(
                 name,
                 format!(
-                    "the shader {name}: {}; its meshes get a plain material",
+                    "the shader {}: {}; its meshes get a plain material",
+                    crate::quoted(name),
                     missing(&error)
                 ),
             );
             return None;
         }
     };
-    let mut problem = |file: &str, what: String| warn(file, format!("{name}: {file}: {what}"));
+    let mut problem = |file: &str, what: String| {
+        warn(
+            file,
+            format!("{}: {}: {what}", crate::quoted(name), crate::quoted(file)),
+        )
+    };
     let chosen = Chosen::new(&shader, custom, &mut problem);
     let main = chosen.texture(&shader, files, tags::MAIN, &mut problem);
     let hue_mask = chosen.texture(&shader, files, tags::HUEB, &mut problem);
@@ -408,19 +414,26 @@ fn gltf_normal(compressed: &Pixels) -> Pixels {
     }
 }
 
-/// A file that cannot be had, briefly: the paths looked at.
+/// A file that cannot be had, briefly: the paths looked at (each made of
+/// a name from a file, so quoted as a message quotes input).
 fn missing(error: &FindError) -> String {
     match error {
         FindError::Missing { tried, .. } => format!(
             "not found (looked for {})",
             tried
                 .iter()
-                .map(|path| path.display().to_string())
+                .map(|path| shown_path(path))
                 .collect::<Vec<_>>()
                 .join(", ")
         ),
-        FindError::Unreadable { path, source } => format!("{}: {source}", path.display()),
+        FindError::Unreadable { path, source } => format!("{}: {source}", shown_path(path)),
     }
+}
+
+/// A path made of a name from a file, as a message shows it: at most 60
+/// characters, nothing raw.
+fn shown_path(path: &std::path::Path) -> String {
+    crate::quoted(&path.display().to_string())
 }
 
 /// The customization as it applies to one shader: per tag, the texture a

@@ -3,6 +3,8 @@
 //! there are (so broken accessors are an error naming the accessor, never
 //! a panic or an allocation past the file's size).
 
+use std::path::Path;
+
 use base64::Engine;
 use gltf::accessor::{DataType, Dimensions};
 use gltf::Document;
@@ -21,6 +23,20 @@ const DATA_URI_BASE64: &str = ";base64,";
 pub struct Asset {
     pub document: Document,
     pub buffers: Vec<Vec<u8>>,
+    /// Values still to be read from accessors (see [`decoding_budget`]).
+    budget: std::cell::Cell<u64>,
+}
+
+/// The most values an import reads from an asset's accessors: four per
+/// byte of its buffers (a value takes at least one byte, and an accessor
+/// read again, as animations share their key times, takes more), and a
+/// few million for accessors that hold zeros. Accessors can share bytes,
+/// and meshes accessors: without a bound, a small asset whose thousands
+/// of meshes read one large accessor would take memory and time its size
+/// does not allow.
+fn decoding_budget(buffers: &[Vec<u8>]) -> u64 {
+    let bytes: u64 = buffers.iter().map(|buffer| buffer.len() as u64).sum();
+    bytes.saturating_mul(4).saturating_add(1 << 22)
 }
 
 impl Asset {
@@ -68,7 +84,12 @@ impl Asset {
             }
             buffers.push(data);
         }
-        Ok(Asset { document, buffers })
+        let budget = std::cell::Cell::new(decoding_budget(&buffers));
+        Ok(Asset {
+            document,
+            buffers,
+            budget,
+        })
     }
 
     /// The bytes of a buffer view.
@@ -119,6 +140,17 @@ impl Asset {
         let component_size = data_type.size();
         let element_size = component_size * components;
         let count = accessor.count();
+        let values = (count as u64).saturating_mul(components as u64);
+        let left = self.budget.get();
+        if values > left {
+            return Err(fail(format!(
+                "reading its {count} elements would take the values read from the asset's \
+                 accessors past {}, four for each byte of its buffers (meshes reading the same \
+                 data many times over?)",
+                decoding_budget(&self.buffers)
+            )));
+        }
+        self.budget.set(left - values);
         let Some(view) = accessor.view() else {
             // All zeros (glTF 2.0, 3.6.2.3); they take no bytes of the
             // input, so their count is bounded here.
@@ -429,6 +461,45 @@ fn component_as_integer(bytes: &[u8], data_type: DataType) -> Option<u32> {
     }
 }
 
+/// The bytes of the file a `.gltf` names by `uri` in `folder` (the one
+/// holding the asset), at most `limit`: `uri` must name a file right there
+/// (one plain name, no folder), and that file must be a regular file,
+/// which is checked before it is opened: opening a named pipe waits for a
+/// writer that never comes, and a device never ends.
+pub fn read_beside(folder: &Path, uri: &str, limit: u64) -> Result<Vec<u8>, String> {
+    let mut parts = Path::new(uri).components();
+    let plain = matches!(
+        (parts.next(), parts.next()),
+        (Some(std::path::Component::Normal(_)), None)
+    );
+    if !plain {
+        return Err(format!(
+            "the file {} it names is not one plain file name beside the asset",
+            super::rest::quoted(uri)
+        ));
+    }
+    let path = folder.join(uri);
+    let metadata = std::fs::metadata(&path).map_err(|error| {
+        format!(
+            "the file {} it names cannot be read beside the asset: {error}",
+            super::rest::quoted(uri)
+        )
+    })?;
+    if !metadata.is_file() {
+        return Err(format!(
+            "the file {} it names is not a regular file (a folder, a named pipe or a device), \
+             so it is not read",
+            super::rest::quoted(uri)
+        ));
+    }
+    formats::files::read_file(&path, limit).map_err(|error| {
+        format!(
+            "the file {} it names cannot be read beside the asset: {error}",
+            super::rest::quoted(uri)
+        )
+    })
+}
+
 /// The bytes a URI names: base64 data, or a file beside the asset.
 fn uri_bytes(uri: &str, external: &dyn Fn(&str) -> Option<Vec<u8>>) -> Result<Vec<u8>, String> {
     if let Some(rest) = uri.strip_prefix("data:") {
@@ -439,6 +510,10 @@ fn uri_bytes(uri: &str, external: &dyn Fn(&str) -> Option<Vec<u8>>) -> Result<Ve
             .decode(encoded)
             .map_err(|error| format!("its data URI does not decode: {error}"));
     }
-    external(uri)
-        .ok_or_else(|| format!("the file {uri:?} it names cannot be read beside the asset"))
+    external(uri).ok_or_else(|| {
+        format!(
+            "the file {} it names cannot be read beside the asset",
+            super::rest::quoted(uri)
+        )
+    })
 }

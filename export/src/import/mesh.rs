@@ -62,6 +62,22 @@ impl MeshData<'_> {
     }
 }
 
+/// Refuses the first of a primitive's values that is not a finite number
+/// (glTF allows none, and the game's files would carry it silently).
+fn finite<const N: usize>(values: &[[f32; N]], primitive: usize, what: &str) -> Result<(), String> {
+    match values
+        .iter()
+        .position(|value| !value.iter().all(|x| x.is_finite()))
+    {
+        Some(vertex) => Err(format!(
+            "vertex {vertex} of primitive {primitive} has a {what} that is not a finite number \
+             ({:?})",
+            values.get(vertex).copied().unwrap_or([0.0; N])
+        )),
+        None => Ok(()),
+    }
+}
+
 /// The nodes that place a mesh, in node order; a mesh placed by more than
 /// one node is refused: each becomes a file of its own in the game, and
 /// copies that share one mesh would multiply it (and the memory and time
@@ -128,6 +144,7 @@ pub fn read<'a>(
                 .ok_or_else(|| fail(format!("primitive {index} has no {what}")))
         };
         let positions = asset.floats::<3>(&attribute(Semantic::Positions, "positions")?)?;
+        finite(&positions, index, "position").map_err(fail)?;
         let count = positions.len();
         let same_count = |what: &str, len: usize| {
             if len == count {
@@ -140,11 +157,13 @@ pub fn read<'a>(
         };
         let normals = asset.floats::<3>(&attribute(Semantic::Normals, "normals")?)?;
         same_count("normals", normals.len())?;
+        finite(&normals, index, "normal").map_err(fail)?;
         let uvs = asset.floats::<2>(&attribute(
             Semantic::TexCoords(0),
             "texture coordinates (uvs)",
         )?)?;
         same_count("uvs", uvs.len())?;
+        finite(&uvs, index, "texture coordinate").map_err(fail)?;
         let mut weighted: Vec<Vec<(usize, f32)>> = vec![Vec::new(); count];
         let mut set = 0;
         while let (Some(joints), Some(weights)) = (
@@ -199,6 +218,7 @@ pub fn read<'a>(
                 Some(accessor) => {
                     let deltas = asset.floats::<3>(&accessor)?;
                     same_count("morph target positions", deltas.len())?;
+                    finite(&deltas, index, "morph target move").map_err(fail)?;
                     moves.extend(deltas.iter().map(|&d| mirror(Vec3::from_array(d))));
                 }
                 None => moves.extend(std::iter::repeat_n(Vec3::ZERO, count)),

@@ -14,7 +14,7 @@ mod sims_skill;
 pub mod swg;
 pub mod swg_original;
 
-pub use document::Asset;
+pub use document::{read_beside, Asset};
 
 /// Why a glTF asset cannot become the game's files. Each names the part of
 /// the asset at fault, quoting at most 60 characters of a name from it.

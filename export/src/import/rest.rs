@@ -404,6 +404,17 @@ pub fn inverse_binds(
         return Ok(vec![Affine3A::IDENTITY; joints]);
     };
     let matrices = asset.floats::<16>(&accessor)?;
+    if let Some(joint) = matrices
+        .iter()
+        .position(|matrix| !matrix.iter().all(|x| x.is_finite()))
+    {
+        return Err(ImportError::Accessor {
+            index: accessor.index(),
+            problem: format!(
+                "the inverse bind matrix of joint {joint} holds a number that is not finite"
+            ),
+        });
+    }
     if matrices.len() != joints {
         return Err(ImportError::Accessor {
             index: accessor.index(),
