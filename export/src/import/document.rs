@@ -140,17 +140,6 @@ impl Asset {
         let component_size = data_type.size();
         let element_size = component_size * components;
         let count = accessor.count();
-        let values = (count as u64).saturating_mul(components as u64);
-        let left = self.budget.get();
-        if values > left {
-            return Err(fail(format!(
-                "reading its {count} elements would take the values read from the asset's \
-                 accessors past {}, four for each byte of its buffers (meshes reading the same \
-                 data many times over?)",
-                decoding_budget(&self.buffers)
-            )));
-        }
-        self.budget.set(left - values);
         let Some(view) = accessor.view() else {
             // All zeros (glTF 2.0, 3.6.2.3); they take no bytes of the
             // input, so their count is bounded here.
@@ -160,6 +149,7 @@ impl Asset {
                      is read up to {MAX_ZEROS}"
                 )));
             }
+            self.spend(count, components).map_err(fail)?;
             let mut elements = vec![[T::default(); N]; count];
             self.sparse(accessor, &mut elements, &read)?;
             return Ok(elements);
@@ -188,6 +178,7 @@ impl Asset {
                 bytes.len()
             )));
         }
+        self.spend(count, components).map_err(fail)?;
         let mut elements = Vec::with_capacity(count);
         for element in 0..count {
             let start = accessor.offset() + element * stride;
@@ -207,6 +198,23 @@ impl Asset {
         }
         self.sparse(accessor, &mut elements, &read)?;
         Ok(elements)
+    }
+
+    /// Takes `count` elements of `components` values from what is left to
+    /// read (see [`decoding_budget`]), or says why not.
+    fn spend(&self, count: usize, components: usize) -> Result<(), String> {
+        let values = (count as u64).saturating_mul(components as u64);
+        let left = self.budget.get();
+        if values > left {
+            return Err(format!(
+                "reading its {count} elements would take the values read from the asset's \
+                 accessors past {}, four for each byte of its buffers (meshes reading the same \
+                 data many times over?)",
+                decoding_budget(&self.buffers)
+            ));
+        }
+        self.budget.set(left - values);
+        Ok(())
     }
 
     /// Applies a sparse accessor's substitutions (Blender writes shape keys

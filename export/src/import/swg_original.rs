@@ -17,7 +17,7 @@
 //! what does (lighting vectors, vertex colours, occluded triangle lists,
 //! blend targets' normal moves) is said to be lost.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use formats::schema::RawString;
 use formats::swg::mgn::{Mesh, MeshBody, MeshVersion, Offset, TriangleList, Weight};
@@ -54,9 +54,17 @@ pub fn merged(original: &Mesh, derived: MeshBody) -> (Mesh, Option<String>) {
     }
 }
 
-/// Each position's weights as (joint name in lower case, share of the
-/// position's total), without zero weights, sorted.
-fn shares(body: &MeshBody) -> Vec<Vec<(String, f32)>> {
+/// Each joint's name in lower case, as SWG compares them.
+fn lowered(body: &MeshBody) -> Vec<String> {
+    body.joints
+        .iter()
+        .map(|joint| joint.to_text().to_lowercase())
+        .collect()
+}
+
+/// Each position's weights as (joint name in lower case, from `names`,
+/// share of the position's total), without zero weights, sorted.
+fn shares<'a>(body: &MeshBody, names: &'a [String]) -> Vec<Vec<(&'a str, f32)>> {
     let mut weights = body.weights.iter();
     body.weights_per_position
         .iter()
@@ -66,15 +74,14 @@ fn shares(body: &MeshBody) -> Vec<Vec<(String, f32)>> {
                 .take(usize::try_from(count).unwrap_or(0))
                 .collect();
             let total: f32 = own.iter().map(|weight| weight.weight).sum();
-            let mut named: Vec<(String, f32)> = own
+            let mut named: Vec<(&str, f32)> = own
                 .iter()
                 .filter(|weight| weight.weight != 0.0)
                 .map(|weight| {
                     let joint = usize::try_from(weight.joint)
                         .ok()
-                        .and_then(|joint| body.joints.get(joint))
-                        .map(|joint| joint.to_text().to_lowercase())
-                        .unwrap_or_default();
+                        .and_then(|joint| names.get(joint))
+                        .map_or("", String::as_str);
                     let share = if total > 0.0 {
                         weight.weight / total
                     } else {
@@ -83,29 +90,49 @@ fn shares(body: &MeshBody) -> Vec<Vec<(String, f32)>> {
                     (joint, share)
                 })
                 .collect();
-            named.sort_by(|a, b| a.0.cmp(&b.0));
+            named.sort_by(|a, b| a.0.cmp(b.0));
             named
         })
         .collect()
 }
 
-fn same_shares(a: &[(String, f32)], b: &[(String, f32)]) -> bool {
+fn same_shares(a: &[(&str, f32)], b: &[(&str, f32)]) -> bool {
     a.len() == b.len()
         && a.iter()
             .zip(b)
             .all(|((p, x), (q, y))| p == q && (x - y).abs() <= SAME)
 }
 
-/// The index of joint `name` in `joints`, added when missing.
-fn joint_index(joints: &mut Vec<RawString>, name: &RawString) -> i32 {
-    let found = joints
-        .iter()
-        .position(|joint| joint.to_text().eq_ignore_ascii_case(&name.to_text()));
-    let index = found.unwrap_or_else(|| {
-        joints.push(name.clone());
-        joints.len() - 1
-    });
-    i32::try_from(index).unwrap_or(i32::MAX)
+/// A mesh's joints, to which more are added by name: each name found once.
+struct JointList {
+    joints: Vec<RawString>,
+    /// Each joint's index by its name in ASCII lower case (SWG finds
+    /// joints without regard to case).
+    by_name: HashMap<String, i32>,
+}
+
+impl JointList {
+    fn new(joints: Vec<RawString>) -> JointList {
+        let mut by_name = HashMap::with_capacity(joints.len());
+        for (index, joint) in joints.iter().enumerate() {
+            by_name
+                .entry(joint.to_text().to_ascii_lowercase())
+                .or_insert(i32::try_from(index).unwrap_or(i32::MAX));
+        }
+        JointList { joints, by_name }
+    }
+
+    /// The index of the joint named `name`, added when missing.
+    fn index(&mut self, name: &RawString) -> i32 {
+        let key = name.to_text().to_ascii_lowercase();
+        if let Some(&index) = self.by_name.get(&key) {
+            return index;
+        }
+        let index = i32::try_from(self.joints.len()).unwrap_or(i32::MAX);
+        self.joints.push(name.clone());
+        self.by_name.insert(key, index);
+        index
+    }
 }
 
 /// Each position's weights as stored.
@@ -125,12 +152,12 @@ fn weight_lists(body: &MeshBody) -> Vec<Vec<Weight>> {
 
 /// `derived`'s weights of one position, naming `joints` (joints it names
 /// that `joints` lacks are added).
-fn renamed(derived: &MeshBody, own: &[Weight], joints: &mut Vec<RawString>) -> Vec<Weight> {
+fn renamed(derived: &MeshBody, own: &[Weight], joints: &mut JointList) -> Vec<Weight> {
     own.iter()
         .filter_map(|weight| {
             let name = derived.joints.get(usize::try_from(weight.joint).ok()?)?;
             Some(Weight {
-                joint: joint_index(joints, name),
+                joint: joints.index(name),
                 weight: weight.weight,
             })
         })
@@ -172,10 +199,12 @@ fn edited(mut kept: MeshBody, derived: &MeshBody) -> MeshBody {
             *position = *new;
         }
     }
-    let (kept_shares, derived_shares) = (shares(&kept), shares(derived));
+    let (kept_names, derived_names) = (lowered(&kept), lowered(derived));
+    let (kept_shares, derived_shares) =
+        (shares(&kept, &kept_names), shares(derived, &derived_names));
     let mut lists = weight_lists(&kept);
     let derived_lists = weight_lists(derived);
-    let mut joints = kept.joints.clone();
+    let mut joints = JointList::new(kept.joints.clone());
     for (entry, list) in lists.iter_mut().enumerate() {
         let (Some(old), Some(new), Some(true)) = (
             kept_shares.get(entry),
@@ -189,7 +218,7 @@ fn edited(mut kept: MeshBody, derived: &MeshBody) -> MeshBody {
             *list = renamed(derived, own, &mut joints);
         }
     }
-    kept.joints = joints;
+    kept.joints = joints.joints;
     set_weights(&mut kept, lists);
     let derived_normal = |group: &formats::swg::mgn::ShaderGroup, vertex: usize| {
         let index = group.normal_indices.as_ref()?.get(vertex)?;
@@ -286,12 +315,12 @@ fn edited_targets(
 fn rebuilt(kept: &MeshBody, mut derived: MeshBody) -> (MeshBody, Option<String>) {
     // The original's joints first, in its order.
     let lists = weight_lists(&derived);
-    let mut joints = kept.joints.clone();
+    let mut joints = JointList::new(kept.joints.clone());
     let renamed_lists: Vec<Vec<Weight>> = lists
         .iter()
         .map(|own| renamed(&derived, own, &mut joints))
         .collect();
-    derived.joints = joints;
+    derived.joints = joints.joints;
     set_weights(&mut derived, renamed_lists);
     let mut lost = Vec::new();
     if kept.lighting_vectors.is_some() {
