@@ -105,7 +105,21 @@ pub const SAME: f32 = 1e-5;
 
 /// Whether two lists of numbers are one within [`SAME`].
 pub fn near(a: &[f32], b: &[f32]) -> bool {
-    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| (x - y).abs() <= SAME)
+    within(a, b, SAME)
+}
+
+/// Unit directions this close are one (a third of a degree): Blender keeps
+/// a mesh's custom normals in a packed form, and gives the Twi'lek's body's
+/// back moved by 5e-5 mostly and 2e-3 at most.
+pub const SAME_DIRECTION: f32 = 5e-3;
+
+/// Whether two unit directions are one within [`SAME_DIRECTION`].
+pub fn same_direction(a: &[f32; 3], b: &[f32; 3]) -> bool {
+    within(a, b, SAME_DIRECTION)
+}
+
+fn within(a: &[f32], b: &[f32], tolerance: f32) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| (x - y).abs() <= tolerance)
 }
 
 /// `vector` scaled to unit length (as it is when it has none): what glTF

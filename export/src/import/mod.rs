@@ -13,6 +13,7 @@ pub mod sims_original;
 mod sims_skill;
 pub mod swg;
 pub mod swg_original;
+mod swg_seams;
 
 pub use document::{read_beside, Asset};
 

@@ -16,7 +16,7 @@ use formats::sims::cfp::{Streams, StreamsContext, ValueCount};
 use formats::sims::cmx::{Cmx, RETAIL_VERSION};
 use formats::sims::skn::Skn;
 
-use super::carried::{near, unit, Original};
+use super::carried::{near, same_direction, unit, Original};
 use super::sims_files::{SimsCharacter, SkillFile};
 
 /// `derived` (the skin read from the glTF) with its original's numbers
@@ -49,7 +49,7 @@ pub fn kept_skin(original: &Skn, derived: Skn) -> Skn {
         if near(&vertex.position, &old.position) {
             vertex.position = old.position;
         }
-        if near(&vertex.normal, &unit(old.normal)) {
+        if same_direction(&vertex.normal, &unit(old.normal)) {
             vertex.normal = old.normal;
         }
     }

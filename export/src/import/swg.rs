@@ -93,6 +93,9 @@ pub struct SwgCharacter {
     pub meshes: Vec<SwgMesh>,
     /// The appearance naming every `.lmg` and the skeleton.
     pub appearance: Appearance,
+    /// The file name of the appearance the glTF carries (`twk_f.sat`), which
+    /// the character is written as; `None` when it carries none.
+    pub appearance_file: Option<String>,
     /// Files carried in the glTF that come back as they were: a mesh
     /// list's other levels of detail (the glTF holds one).
     pub unchanged: Vec<Original>,
@@ -246,19 +249,21 @@ pub fn import(
             .collect();
         let mut read = super::mesh::read(asset, &mesh, &mesh_name, joints.len())?;
         read.move_to_rest(&skinning);
-        let place = mesh
+        let extras = mesh
             .extras()
             .as_ref()
             .and_then(|raw| serde_json::from_str::<serde_json::Value>(raw.get()).ok())
             .and_then(|value| value.get(GROUP_EXTRAS).cloned())
             .and_then(|value| serde_json::from_value::<GroupExtras>(value).ok())
             .filter(|place| {
-                place.entries.len() == read.positions.len()
-                    && place
-                        .entries
-                        .iter()
-                        .all(|&entry| entry < place.position_count)
+                place
+                    .entries
+                    .iter()
+                    .all(|&entry| entry < place.position_count)
             });
+        let place = extras
+            .clone()
+            .filter(|place| place.entries.len() == read.positions.len());
         let target_names: Vec<String> = mesh
             .extras()
             .as_ref()
@@ -283,17 +288,22 @@ pub fn import(
                 None => format!("shader/{mesh_name}.sht"),
             }
         };
-        let stem = match &place {
-            Some(place) => file_stem(&place.mesh),
+        // The .mgn keeps its name when Blender changed its vertices' count.
+        let stem = match &extras {
+            Some(extras) => file_stem(&extras.mesh),
             None => file_stem(&mesh_name),
         };
         meshes.entry(stem).or_default().push(Group {
             shader,
             joints,
             target_names,
+            extras,
             place,
             read,
         });
+    }
+    for groups in meshes.values_mut() {
+        in_original_order(groups, originals);
     }
     if meshes.is_empty() {
         return Err(ImportError::NoMeshes);
@@ -338,10 +348,10 @@ pub fn import(
         })?;
         let path = groups
             .iter()
-            .find_map(|group| group.place.as_ref())
+            .find_map(|group| group.extras.as_ref())
             .map_or_else(
                 || format!("{MESH_FOLDER}/{stem}.mgn"),
-                |place| place.mesh.clone(),
+                |extras| extras.mesh.clone(),
             );
         let original = carried::find(originals, &path)
             .and_then(|original| Mesh::from_bytes(&original.bytes).ok());
@@ -407,9 +417,14 @@ pub fn import(
                 unknown: Vec::new(),
             }),
         });
+    let appearance_file = originals
+        .iter()
+        .find(|original| Appearance::from_bytes(&original.bytes).is_ok())
+        .map(|original| original.file_name().to_owned());
     Ok(SwgCharacter {
         meshes: built,
         appearance,
+        appearance_file,
         unchanged,
         warnings,
     })
@@ -484,8 +499,79 @@ struct Group<'a> {
     /// The glTF skin's joints, by name.
     joints: Vec<String>,
     target_names: Vec<String>,
+    /// Its place in its `.mgn` as its extras say.
+    extras: Option<GroupExtras>,
+    /// The same, when it fits the vertices read.
     place: Option<GroupExtras>,
     read: super::mesh::MeshData<'a>,
+}
+
+/// The groups of one `.mgn` in the order of the carried `.mgn`'s shader
+/// groups (Blender writes its objects sorted by name), each matched by its
+/// shader and its extras' position entries; and each whose extras no
+/// longer fit its vertices read back in the vertices of its shader group
+/// where Blender only split or merged them ([`super::swg_seams`]).
+fn in_original_order(groups: &mut Vec<Group>, originals: &[Original]) {
+    let Some(original) = groups
+        .iter()
+        .find_map(|group| group.extras.as_ref())
+        .and_then(|extras| carried::find(originals, &extras.mesh))
+        .and_then(|original| Mesh::from_bytes(&original.bytes).ok())
+    else {
+        return;
+    };
+    let stored = &original.body().shader_groups;
+    let mut taken = vec![false; stored.len()];
+    // Per group, the shader group it is: the same shader and entries first,
+    // then the same shader.
+    let mut matched: Vec<Option<usize>> = vec![None; groups.len()];
+    for same_entries in [true, false] {
+        for (group, slot) in groups.iter().zip(&mut matched) {
+            if slot.is_some() {
+                continue;
+            }
+            let found = stored.iter().enumerate().position(|(index, shader_group)| {
+                let entries = group.extras.as_ref().map(|extras| &extras.entries);
+                !taken.get(index).copied().unwrap_or(true)
+                    && shader_group.shader.to_text() == group.shader
+                    && (!same_entries
+                        || entries.is_some_and(|entries| {
+                            entries.len() == shader_group.position_indices.len()
+                                && entries
+                                    .iter()
+                                    .zip(&shader_group.position_indices)
+                                    .all(|(&a, &b)| i64::from(a) == i64::from(b))
+                        }))
+            });
+            if let Some(index) = found {
+                *slot = Some(index);
+                if let Some(taken) = taken.get_mut(index) {
+                    *taken = true;
+                }
+            }
+        }
+    }
+    for (group, index) in groups.iter_mut().zip(&matched) {
+        let (Some(index), Some(extras)) = (index, group.extras.as_ref()) else {
+            continue;
+        };
+        if group.place.is_some() {
+            continue;
+        }
+        let mapped = super::swg_seams::mapped_back(&group.read, original.body(), *index)
+            .filter(|mapped| mapped.positions.len() == extras.entries.len());
+        if let Some(mapped) = mapped {
+            group.read = mapped;
+            group.place = Some(extras.clone());
+        }
+    }
+    let mut order: Vec<(usize, Group)> = matched
+        .into_iter()
+        .map(|index| index.unwrap_or(usize::MAX))
+        .zip(groups.drain(..))
+        .collect();
+    order.sort_by_key(|(index, _)| *index);
+    groups.extend(order.into_iter().map(|(_, group)| group));
 }
 
 /// The name of a new mesh list for the mesh `stem`: the game names a

@@ -22,7 +22,7 @@ use std::collections::{BTreeMap, HashMap};
 use formats::schema::RawString;
 use formats::swg::mgn::{Mesh, MeshBody, MeshVersion, Offset, TriangleList, Weight};
 
-use super::carried::{near, unit, SAME};
+use super::carried::{near, same_direction, unit, SAME};
 
 /// The mesh of `original`'s version holding `body`.
 fn versioned(original: &Mesh, body: MeshBody) -> Mesh {
@@ -94,6 +94,26 @@ fn shares<'a>(body: &MeshBody, names: &'a [String]) -> Vec<Vec<(&'a str, f32)>> 
             named
         })
         .collect()
+}
+
+/// The influences an exporter keeps of a vertex by default: Blender's
+/// glTF exporter keeps each vertex's four heaviest joints, renormalised.
+const GLTF_INFLUENCES: usize = 4;
+
+/// `shares` cut to its `count` heaviest, renormalised, sorted by name: what
+/// an exporter that keeps `count` influences makes of them.
+fn heaviest<'a>(shares: &[(&'a str, f32)], count: usize) -> Vec<(&'a str, f32)> {
+    let mut kept = shares.to_vec();
+    kept.sort_by(|a, b| b.1.total_cmp(&a.1));
+    kept.truncate(count);
+    let total: f32 = kept.iter().map(|(_, share)| share).sum();
+    if total > 0.0 {
+        for (_, share) in &mut kept {
+            *share /= total;
+        }
+    }
+    kept.sort_by(|a, b| a.0.cmp(b.0));
+    kept
 }
 
 fn same_shares(a: &[(&str, f32)], b: &[(&str, f32)]) -> bool {
@@ -213,7 +233,7 @@ fn edited(mut kept: MeshBody, derived: &MeshBody) -> MeshBody {
         ) else {
             continue;
         };
-        if !same_shares(old, new) {
+        if !same_shares(old, new) && !same_shares(&heaviest(old, GLTF_INFLUENCES), new) {
             let own = derived_lists.get(entry).map_or(&[][..], Vec::as_slice);
             *list = renamed(derived, own, &mut joints);
         }
@@ -240,7 +260,7 @@ fn edited(mut kept: MeshBody, derived: &MeshBody) -> MeshBody {
                 };
                 // glTF holds unit normals: an unchanged one is the
                 // original's direction.
-                if !near(&unit(*normal), new) {
+                if !same_direction(&unit(*normal), new) {
                     *normal = *new;
                 }
             }
