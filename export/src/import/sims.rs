@@ -1043,7 +1043,8 @@ pub fn new_skeleton(
                 None => *model,
             };
             let (_, rotation, translation) = local.to_scale_rotation_translation();
-            // The stored quaternion acts as its conjugate.
+            // The stored quaternion acts as its conjugate (0 - x: a zero
+            // stays 0, not -0).
             let [x, y, z, w] = rotation.normalize().to_array();
             let can_translate = i32::from(parent.is_none());
             cmx::Bone {
@@ -1051,7 +1052,7 @@ pub fn new_skeleton(
                 parent: RawString::from(parent.map_or("NULL", |parent| parent.name.as_str())),
                 property_lists: Some(Vec::new()),
                 translation: translation.to_array(),
-                rotation: [-x, -y, -z, w],
+                rotation: [0.0 - x, 0.0 - y, 0.0 - z, w],
                 can_translate,
                 can_rotate: 1,
                 can_blend: Some(1 - can_translate),

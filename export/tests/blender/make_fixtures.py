@@ -8,8 +8,9 @@ Sims one with its wave, the Star Wars Galaxies one):
     cargo run -p ossuary -- convert tests/fixtures/humanoid.cmx \
         --anim tests/fixtures/humanoid.cmx -o /tmp/humanoid.glb
     cargo run -p ossuary -- convert tests/fixtures/humanoid.sat -o /tmp/swg-humanoid.glb
+    cargo run -p ossuary -- joints tests/fixtures/humanoid.cmx > /tmp/humanoid-joints.json
     /tmp/bpy/bin/python export/tests/blender/make_fixtures.py /tmp/humanoid.glb \
-        /tmp/swg-humanoid.glb
+        /tmp/swg-humanoid.glb /tmp/humanoid-joints.json
 
 It writes into export/tests/fixtures/:
 
@@ -25,7 +26,15 @@ It writes into export/tests/fixtures/:
   Galaxies humanoid sample, the first vertex of its body group moved;
 - made-in-blender.glb: a character made in Blender alone: an armature of
   two bones (ROOT, SPINE), a box bound to both by vertex groups, a small
-  image texture, and an action turning SPINE.
+  image texture, and an action turning SPINE;
+- humanoid-rig-made-in-blender.glb: an armature built in Blender with the
+  Sims humanoid's bone names and joint places, bones pointing from head to
+  child, a hat on HEAD and a sleeve blending L_ARM into L_HAND, an action
+  keyed at frames 1, 13, 25, exported with Blender's defaults; beside it
+  its .poses.json, every joint and vertex where Blender shows them at rest
+  and at each keyed frame (see rig_made_in_blender);
+- humanoid-rig-scaled-in-blender.glb: the same with the armature object
+  scaled by 1.2 and the hat's object moved, neither applied.
 """
 
 import json
@@ -182,10 +191,144 @@ def made():
     export("made-in-blender.glb")
 
 
+def sims_to_blender(point):
+    """A point of the Sims' axes (left-handed, y up) in Blender's, as
+    ossuary's glTF and Blender's importer put it: glTF's x is the Sims'
+    -x, Blender's z is glTF's y and its y glTF's -z."""
+    x, y, z = point
+    return mathutils.Vector((-x, -z, y))
+
+
+def blender_to_sims(point):
+    x, y, z = point
+    return [-x, z, -y]
+
+
+# The keyed frames of the rig's action (Blender counts from 1).
+RIG_FRAMES = [1, 13, 25]
+
+
+def rig_made_in_blender(joints_file, name, armature_scale=1.0, hat_offset=(0.0, 0.0, 0.0)):
+    """An armature built in Blender with the Sims humanoid's bone names and
+    joint places (`ossuary joints tests/fixtures/humanoid.cmx`), each bone
+    pointing from its head to its first child (as anyone builds one; the
+    game's bones are turned otherwise), a hat skinned to HEAD, a sleeve
+    blending L_ARM into L_HAND, and an action keyed at RIG_FRAMES turning
+    HEAD and L_ARM and moving PELVIS; exported with Blender's defaults.
+    The armature object may be scaled (the scale not applied) and the hat's
+    object moved (not applied). Beside it, NAME.poses.json: every joint and
+    vertex where Blender shows them, at rest and at each keyed frame, in
+    the Sims' axes."""
+    empty_scene()
+    with open(joints_file) as source:
+        joints = json.load(source)
+    armature = bpy.data.armatures.new("humanoid")
+    rig = bpy.data.objects.new("humanoid", armature)
+    bpy.context.scene.collection.objects.link(rig)
+    bpy.context.view_layer.objects.active = rig
+    bpy.ops.object.mode_set(mode="EDIT")
+    heads = {joint["name"]: sims_to_blender(joint["position"]) for joint in joints}
+    children = {}
+    for joint in joints:
+        children.setdefault(joint["parent"], []).append(joint["name"])
+    for joint in joints:
+        bone = armature.edit_bones.new(joint["name"])
+        head = heads[joint["name"]]
+        bone.head = head
+        ahead = [heads[child] for child in children.get(joint["name"], []) if (heads[child] - head).length > 1e-4]
+        if ahead:
+            bone.tail = ahead[0]
+        elif joint["parent"] is not None and (head - heads[joint["parent"]]).length > 1e-4:
+            bone.tail = head + (head - heads[joint["parent"]]).normalized() * 0.3
+        else:
+            bone.tail = head + mathutils.Vector((0.0, 0.0, 0.3))
+    for joint in joints:
+        if joint["parent"] is not None:
+            armature.edit_bones[joint["name"]].parent = armature.edit_bones[joint["parent"]]
+    bpy.ops.object.mode_set(mode="OBJECT")
+    rig.scale = (armature_scale,) * 3
+
+    def skinned(mesh_name, location, size, groups):
+        bpy.ops.mesh.primitive_cube_add(size=size, location=location)
+        obj = bpy.context.active_object
+        obj.name = mesh_name
+        obj.data.name = mesh_name
+        bpy.ops.object.transform_apply(location=True, rotation=True, scale=True)
+        for group_name, weight_of in groups:
+            group = obj.vertex_groups.new(name=group_name)
+            for vertex in obj.data.vertices:
+                weight = weight_of(vertex.co)
+                if weight > 0.0:
+                    group.add([vertex.index], weight, "REPLACE")
+        obj.parent = rig
+        obj.modifiers.new("Armature", "ARMATURE").object = rig
+        return obj
+
+    hat = skinned("hat", heads["HEAD"] + mathutils.Vector((0.0, 0.0, 0.4)), 0.5, [("HEAD", lambda co: 1.0)])
+    hat.location = hat_offset
+    arm, hand = heads["L_ARM"], heads["L_HAND"]
+
+    def along(co):
+        return max(0.0, min(1.0, (arm.z - co.z) / (arm.z - hand.z)))
+
+    sleeve = skinned("sleeve", (arm + hand) / 2, 0.3, [
+        ("L_ARM", lambda co: 1.0 - 0.5 * along(co)),
+        ("L_HAND", lambda co: 0.5 * along(co)),
+    ])
+    sleeve.scale = (1.0, 1.0, 4.0)
+    bpy.context.view_layer.objects.active = sleeve
+    bpy.ops.object.transform_apply(location=False, rotation=False, scale=True)
+
+    rig.animation_data_create()
+    rig.animation_data.action = bpy.data.actions.new("wave2")
+    for bone_name, axis, angle in [("HEAD", 2, 0.5), ("L_ARM", 1, 0.8)]:
+        bone = rig.pose.bones[bone_name]
+        bone.rotation_mode = "QUATERNION"
+        for frame, share in zip(RIG_FRAMES, [0.0, 1.0, 0.0]):
+            euler = [0.0, 0.0, 0.0]
+            euler[axis] = angle * share
+            bone.rotation_quaternion = mathutils.Euler(euler).to_quaternion()
+            bone.keyframe_insert("rotation_quaternion", frame=frame)
+    pelvis = rig.pose.bones["PELVIS"]
+    for frame, share in zip(RIG_FRAMES, [0.0, 1.0, 0.0]):
+        pelvis.location = (0.0, 0.3 * share, 0.0)
+        pelvis.keyframe_insert("location", frame=frame)
+
+    def shown():
+        depsgraph = bpy.context.evaluated_depsgraph_get()
+        vertices = {}
+        for obj in (hat, sleeve):
+            evaluated = obj.evaluated_get(depsgraph)
+            mesh = evaluated.to_mesh()
+            vertices[obj.name] = [blender_to_sims(evaluated.matrix_world @ v.co) for v in mesh.vertices]
+            evaluated.to_mesh_clear()
+        joints_shown = {
+            bone.name: blender_to_sims(rig.matrix_world @ bone.head) for bone in rig.pose.bones
+        }
+        return {"joints": joints_shown, "vertices": vertices}
+
+    poses = {"frames": {}}
+    rig.data.pose_position = "REST"
+    bpy.context.scene.frame_set(RIG_FRAMES[0])
+    poses["rest"] = shown()
+    rig.data.pose_position = "POSE"
+    for frame in RIG_FRAMES:
+        bpy.context.scene.frame_set(frame)
+        poses["frames"][str(frame - RIG_FRAMES[0])] = shown()
+    bpy.context.scene.frame_set(RIG_FRAMES[0])
+    bpy.ops.export_scene.gltf(filepath=str(FIXTURES / name), export_format="GLB")
+    with open(FIXTURES / (name + ".poses.json"), "w") as out:
+        json.dump(poses, out, indent=1, sort_keys=True)
+
+
 if __name__ == "__main__":
     edited_sims(sys.argv[1], "xskin-humanoid-L_ARM-ARM", "humanoid-edited-in-blender.glb")
     edited(sys.argv[2], "shader/humanoid_body.sht", "swg-humanoid-edited-in-blender.glb")
     made()
+    rig_made_in_blender(sys.argv[3], "humanoid-rig-made-in-blender.glb")
+    rig_made_in_blender(
+        sys.argv[3], "humanoid-rig-scaled-in-blender.glb", armature_scale=1.2, hat_offset=(0.0, 0.3, 0.0)
+    )
     # bpy 4.2 can crash tearing itself down after the files are written;
     # leave before it does.
     sys.stdout.flush()
