@@ -440,6 +440,19 @@ fn cfp_values(bytes: &[u8], skill: &formats::sims::cmx::Skill) -> formats::sims:
     Streams::split(bytes, &counts).unwrap().values().unwrap()
 }
 
+/// The humanoid's character file and its wave's keys in `out`, byte for
+/// byte.
+fn assert_the_humanoid_file_and_keys_come_back(out: &Path) {
+    assert_eq!(
+        std::fs::read(out.join("humanoid.cmx")).unwrap(),
+        fixture_bytes("humanoid.cmx")
+    );
+    assert_eq!(
+        std::fs::read(out.join("xskill-humanoid-wave.cfp")).unwrap(),
+        fixture_bytes("xskill-humanoid-wave.cfp")
+    );
+}
+
 #[test]
 fn an_animation_comes_back_as_its_skill_with_the_same_keys() {
     let dir = tempfile::tempdir().unwrap();
@@ -478,14 +491,7 @@ fn an_animation_comes_back_as_its_skill_with_the_same_keys() {
         formats::sims::cmx::Cmx::from_text(&std::fs::read(out.join("humanoid.cmx")).unwrap())
             .unwrap();
     assert_eq!(back.skills, std::slice::from_ref(&original));
-    assert_eq!(
-        std::fs::read(out.join("humanoid.cmx")).unwrap(),
-        fixture_bytes("humanoid.cmx")
-    );
-    assert_eq!(
-        std::fs::read(out.join("xskill-humanoid-wave.cfp")).unwrap(),
-        fixture_bytes("xskill-humanoid-wave.cfp")
-    );
+    assert_the_humanoid_file_and_keys_come_back(&out);
     let keys = |path: &Path| cfp_values(&std::fs::read(path).unwrap(), &original);
     let back_keys = keys(&out.join("xskill-humanoid-wave.cfp"));
     let original_keys = keys(&folder.join("xskill-humanoid-wave.cfp"));
@@ -514,14 +520,7 @@ fn an_animation_comes_back_as_its_skill_with_the_same_keys() {
     let out = dir.path().join("unrecorded-out");
     assert_status(&import(&unrecorded, &out), 0);
     assert!(!out.join("adult-humanoid-wave.cmx").exists());
-    assert_eq!(
-        std::fs::read(out.join("humanoid.cmx")).unwrap(),
-        fixture_bytes("humanoid.cmx")
-    );
-    assert_eq!(
-        std::fs::read(out.join("xskill-humanoid-wave.cfp")).unwrap(),
-        fixture_bytes("xskill-humanoid-wave.cfp")
-    );
+    assert_the_humanoid_file_and_keys_come_back(&out);
     // Without the carried files either, the animation gets a released name
     // and file name.
     json["scenes"][0].as_object_mut().unwrap().remove("extras");

@@ -416,15 +416,21 @@ fn work_grows_with_the_joints_as_they_do() {
     );
 }
 
-#[test]
-fn a_mesh_placed_by_several_nodes_is_refused_before_it_is_read() {
-    let (mut json, binary) = parts(&fixture("made-in-blender.glb"));
+/// The made-in-Blender figure's JSON and binary chunk, and its mesh node.
+fn figure_and_its_mesh_node() -> (Value, Vec<u8>, usize) {
+    let (json, binary) = parts(&fixture("made-in-blender.glb"));
     let mesh_node = json["nodes"]
         .as_array()
         .unwrap()
         .iter()
         .position(|node| node.get("mesh").is_some())
         .unwrap();
+    (json, binary, mesh_node)
+}
+
+#[test]
+fn a_mesh_placed_by_several_nodes_is_refused_before_it_is_read() {
+    let (mut json, binary, mesh_node) = figure_and_its_mesh_node();
     let copy = json["nodes"][mesh_node].clone();
     let nodes = json["nodes"].as_array_mut().unwrap();
     let copies: Vec<usize> = (0..4_000).map(|index| nodes.len() + index).collect();
@@ -440,13 +446,7 @@ fn a_mesh_placed_by_several_nodes_is_refused_before_it_is_read() {
 #[test]
 fn meshes_sharing_one_image_share_one_texture_file() {
     // Three meshes, each its own copy of the box, showing the one image.
-    let (mut json, binary) = parts(&fixture("made-in-blender.glb"));
-    let mesh_node = json["nodes"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .position(|node| node.get("mesh").is_some())
-        .unwrap();
+    let (mut json, binary, mesh_node) = figure_and_its_mesh_node();
     for copy in 1..3 {
         let mut mesh = json["meshes"][0].clone();
         mesh["name"] = json!(format!("box{copy}"));
@@ -480,13 +480,7 @@ fn meshes_sharing_one_image_share_one_texture_file() {
 fn accessors_read_past_the_buffers_size_are_refused() {
     // Thousands of meshes, each its own, all reading the box's accessors:
     // small JSON, every mesh read whole.
-    let (mut json, binary) = parts(&fixture("made-in-blender.glb"));
-    let mesh_node = json["nodes"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .position(|node| node.get("mesh").is_some())
-        .unwrap();
+    let (mut json, binary, mesh_node) = figure_and_its_mesh_node();
     let first = json["meshes"].as_array().unwrap().len();
     for copy in 0..20_000 {
         let mesh = json["meshes"][0].clone();
