@@ -358,3 +358,33 @@ fn a_joint_resting_elsewhere_is_named_once() {
     );
     assert!(warnings.contains("up to 0.25"), "{warnings}");
 }
+
+/// The same dress and action on the armature ts1-blender-io's importer
+/// makes of the humanoid's skeleton (a third of the game's size, its axes
+/// turned half a turn about the vertical from glTF's): its joints rest
+/// where the skeleton's do once scaled and turned, so the rig is brought
+/// onto the skeleton, one warning saying so, and lands where Blender had it.
+#[test]
+fn a_rig_of_ts1_blender_io_is_brought_onto_the_skeleton() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let glb = blender_fixture("humanoid-rig-of-ts1-blender-io.glb");
+    let skeleton = PathBuf::from(fixture("humanoid.cmx"));
+    let output = convert(&glb, &["--skeleton", &text(&skeleton)], &out);
+    assert_status(&output, 0);
+    let warnings = stderr(&output);
+    assert!(
+        warnings.contains(
+            "its joints rest where the skeleton's do once scaled by 3 and turned by 180 degrees"
+        ),
+        "{warnings}"
+    );
+    assert!(!warnings.contains("do not rest"), "{warnings}");
+    let poses = poses("humanoid-rig-of-ts1-blender-io.glb");
+    let (joint, vertex) = furthest(dir.path(), &out, &skeleton, &poses);
+    let within = 1e-3 * height(&poses);
+    assert!(
+        joint <= within && vertex <= within,
+        "joints {joint}, vertices {vertex}"
+    );
+}

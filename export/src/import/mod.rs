@@ -6,6 +6,7 @@ pub mod bmp;
 pub mod carried;
 mod document;
 mod mesh;
+mod registration;
 pub mod rest;
 pub mod sims;
 pub mod sims_files;

@@ -72,6 +72,10 @@ pub struct Scene {
     pub worlds: Vec<Affine3A>,
     /// Each node's name (empty without one).
     pub names: Vec<String>,
+    /// What the scene's root stands in: the identity, or the similarity
+    /// that brings a rig in another tool's units and axes onto the game's
+    /// skeleton (see [`Scene::bring`]).
+    pub root: Affine3A,
 }
 
 impl Scene {
@@ -140,7 +144,17 @@ impl Scene {
             locals,
             worlds: known.into_iter().map(Option::unwrap_or_default).collect(),
             names,
+            root: Affine3A::IDENTITY,
         })
+    }
+
+    /// Every node carried by `into` (the scene's root set in it): the
+    /// glTF's model space taken into another.
+    pub fn bring(&mut self, into: Affine3A) {
+        for world in &mut self.worlds {
+            *world = into * *world;
+        }
+        self.root = into * self.root;
     }
 
     pub fn world(&self, node: usize) -> Affine3A {

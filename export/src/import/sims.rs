@@ -191,11 +191,17 @@ pub fn import(
     external: &dyn Fn(&str) -> Option<Vec<u8>>,
 ) -> Result<SimsCharacter, ImportError> {
     let document = &asset.document;
-    let scene = Scene::of(asset)?;
+    let mut scene = Scene::of(asset)?;
     let game = GameRest::of(skeleton)?;
+    let mut character = SimsCharacter::default();
+    // A rig in another tool's units and axes (ts1-blender-io's) is brought
+    // onto the skeleton first.
+    if let Some((into, said)) = super::registration::fitted(asset, &scene, &game) {
+        scene.bring(into);
+        character.warnings.push(said);
+    }
     let mut elsewhere = Elsewhere::default();
     let holds_joints = holds_joints(document, &scene);
-    let mut character = SimsCharacter::default();
     // By file name (without extension).
     let mut suits: BTreeMap<String, cmx::Suit> = BTreeMap::new();
     // Per glTF image: the texture file it was written as.

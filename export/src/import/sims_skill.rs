@@ -768,7 +768,7 @@ impl<'a> Retarget<'a> {
                 let parent = scene
                     .parent(node)
                     .and_then(|parent| worlds.get(parent).copied())
-                    .unwrap_or(Affine3A::IDENTITY);
+                    .unwrap_or(scene.root);
                 if let Some(slot) = worlds.get_mut(node) {
                     *slot = parent * local;
                 }

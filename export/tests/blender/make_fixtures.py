@@ -10,7 +10,10 @@ Sims one with its wave, the Star Wars Galaxies one):
     cargo run -p ossuary -- convert tests/fixtures/humanoid.sat -o /tmp/swg-humanoid.glb
     cargo run -p ossuary -- joints tests/fixtures/humanoid.cmx > /tmp/humanoid-joints.json
     /tmp/bpy/bin/python export/tests/blender/make_fixtures.py /tmp/humanoid.glb \
-        /tmp/swg-humanoid.glb /tmp/humanoid-joints.json
+        /tmp/swg-humanoid.glb /tmp/humanoid-joints.json ~/.cache/ossuary-peers/ts1-blender-io
+
+(the last, ts1-blender-io's add-on as peers/README.md rebuilds it, only for
+the rig of ts1-blender-io).
 
 It writes into export/tests/fixtures/:
 
@@ -34,7 +37,10 @@ It writes into export/tests/fixtures/:
   its .poses.json, every joint and vertex where Blender shows them at rest
   and at each keyed frame (see rig_made_in_blender);
 - humanoid-rig-scaled-in-blender.glb: the same with the armature object
-  scaled by 1.2 and the hat's object moved, neither applied.
+  scaled by 1.2 and the hat's object moved, neither applied;
+- humanoid-rig-of-ts1-blender-io.glb: the same dress and action on the
+  armature ts1-blender-io's importer makes of tests/fixtures/humanoid.cmx
+  (a third of the game's size, its axes its own).
 """
 
 import json
@@ -212,13 +218,9 @@ def rig_made_in_blender(joints_file, name, armature_scale=1.0, hat_offset=(0.0, 
     """An armature built in Blender with the Sims humanoid's bone names and
     joint places (`ossuary joints tests/fixtures/humanoid.cmx`), each bone
     pointing from its head to its first child (as anyone builds one; the
-    game's bones are turned otherwise), a hat skinned to HEAD, a sleeve
-    blending L_ARM into L_HAND, and an action keyed at RIG_FRAMES turning
-    HEAD and L_ARM and moving PELVIS; exported with Blender's defaults.
-    The armature object may be scaled (the scale not applied) and the hat's
-    object moved (not applied). Beside it, NAME.poses.json: every joint and
-    vertex where Blender shows them, at rest and at each keyed frame, in
-    the Sims' axes."""
+    game's bones are turned otherwise), dressed and keyed (see
+    dress_key_and_export); the armature object may be scaled (the scale not
+    applied) and the hat's object moved (not applied)."""
     empty_scene()
     with open(joints_file) as source:
         joints = json.load(source)
@@ -247,9 +249,46 @@ def rig_made_in_blender(joints_file, name, armature_scale=1.0, hat_offset=(0.0, 
             armature.edit_bones[joint["name"]].parent = armature.edit_bones[joint["parent"]]
     bpy.ops.object.mode_set(mode="OBJECT")
     rig.scale = (armature_scale,) * 3
+    dress_key_and_export(rig, name, blender_to_sims, size=1.0, hat_offset=hat_offset)
 
-    def skinned(mesh_name, location, size, groups):
-        bpy.ops.mesh.primitive_cube_add(size=size, location=location)
+
+# ts1-blender-io puts the Sims' (x, y, z) at Blender's (x, z, y) / 3.
+TS1_BONE_SCALE = 3.0
+
+
+def ts1_to_sims(point):
+    x, y, z = point
+    return [x * TS1_BONE_SCALE, z * TS1_BONE_SCALE, y * TS1_BONE_SCALE]
+
+
+def rig_of_ts1_blender_io(addon_root, skeleton_file, name):
+    """The armature ts1-blender-io's importer makes of the humanoid's
+    skeleton (its bones a third of the game's size, its axes its own),
+    dressed and keyed as the rig built in Blender is."""
+    empty_scene()
+    sys.path.insert(0, addon_root)
+    import addon_utils  # noqa: PLC0415 -- Blender's own, on the path once bpy is imported
+
+    addon_utils.enable("io_scene_ts1", default_set=True, persistent=True)
+    folder, file_name = os.path.split(os.path.abspath(skeleton_file))
+    getattr(bpy.ops, "import").bcf(
+        directory=folder + "/", files=[{"name": file_name}], import_meshes=False, import_animations=False
+    )
+    rig = next(obj for obj in bpy.data.objects if obj.type == "ARMATURE")
+    dress_key_and_export(rig, name, ts1_to_sims, size=1.0 / TS1_BONE_SCALE)
+
+
+def dress_key_and_export(rig, name, to_sims, size, hat_offset=(0.0, 0.0, 0.0)):
+    """Puts a hat on HEAD and a sleeve blending L_ARM into L_HAND on `rig`
+    (`size` the rig's scale of the game's units), keys an action at
+    RIG_FRAMES turning HEAD and L_ARM and moving PELVIS, exports it with
+    Blender's defaults as NAME, and writes beside it NAME.poses.json: every
+    joint and vertex where Blender shows them, at rest and at each keyed
+    frame, in the Sims' axes (`to_sims`)."""
+    heads = {bone.name: rig.matrix_world @ bone.head_local for bone in rig.data.bones}
+
+    def skinned(mesh_name, location, cube, groups):
+        bpy.ops.mesh.primitive_cube_add(size=cube * size, location=location)
         obj = bpy.context.active_object
         obj.name = mesh_name
         obj.data.name = mesh_name
@@ -261,10 +300,11 @@ def rig_made_in_blender(joints_file, name, armature_scale=1.0, hat_offset=(0.0, 
                 if weight > 0.0:
                     group.add([vertex.index], weight, "REPLACE")
         obj.parent = rig
+        obj.matrix_parent_inverse = rig.matrix_world.inverted()
         obj.modifiers.new("Armature", "ARMATURE").object = rig
         return obj
 
-    hat = skinned("hat", heads["HEAD"] + mathutils.Vector((0.0, 0.0, 0.4)), 0.5, [("HEAD", lambda co: 1.0)])
+    hat = skinned("hat", heads["HEAD"] + mathutils.Vector((0.0, 0.0, 0.4 * size)), 0.5, [("HEAD", lambda co: 1.0)])
     hat.location = hat_offset
     arm, hand = heads["L_ARM"], heads["L_HAND"]
 
@@ -291,7 +331,7 @@ def rig_made_in_blender(joints_file, name, armature_scale=1.0, hat_offset=(0.0, 
             bone.keyframe_insert("rotation_quaternion", frame=frame)
     pelvis = rig.pose.bones["PELVIS"]
     for frame, share in zip(RIG_FRAMES, [0.0, 1.0, 0.0]):
-        pelvis.location = (0.0, 0.3 * share, 0.0)
+        pelvis.location = (0.0, 0.3 * size * share, 0.0)
         pelvis.keyframe_insert("location", frame=frame)
 
     def shown():
@@ -300,11 +340,9 @@ def rig_made_in_blender(joints_file, name, armature_scale=1.0, hat_offset=(0.0, 
         for obj in (hat, sleeve):
             evaluated = obj.evaluated_get(depsgraph)
             mesh = evaluated.to_mesh()
-            vertices[obj.name] = [blender_to_sims(evaluated.matrix_world @ v.co) for v in mesh.vertices]
+            vertices[obj.name] = [to_sims(evaluated.matrix_world @ v.co) for v in mesh.vertices]
             evaluated.to_mesh_clear()
-        joints_shown = {
-            bone.name: blender_to_sims(rig.matrix_world @ bone.head) for bone in rig.pose.bones
-        }
+        joints_shown = {bone.name: to_sims(rig.matrix_world @ bone.head) for bone in rig.pose.bones}
         return {"joints": joints_shown, "vertices": vertices}
 
     poses = {"frames": {}}
@@ -329,6 +367,8 @@ if __name__ == "__main__":
     rig_made_in_blender(
         sys.argv[3], "humanoid-rig-scaled-in-blender.glb", armature_scale=1.2, hat_offset=(0.0, 0.3, 0.0)
     )
+    if len(sys.argv) > 4:
+        rig_of_ts1_blender_io(sys.argv[4], "tests/fixtures/humanoid.cmx", "humanoid-rig-of-ts1-blender-io.glb")
     # bpy 4.2 can crash tearing itself down after the files are written;
     # leave before it does.
     sys.stdout.flush()
