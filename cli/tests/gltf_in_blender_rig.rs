@@ -185,9 +185,24 @@ fn assert_rig_lands_where_blender_had_it(dir: &Path, skeleton: &Path) {
         "{}",
         stderr(&output)
     );
-    let poses = poses("humanoid-rig-made-in-blender.glb");
-    let (joint, vertex) = furthest(dir, &out, skeleton, &poses);
-    let within = 1e-3 * height(&poses);
+    assert_lands_where_blender_had_it(
+        dir,
+        &out,
+        skeleton,
+        &poses("humanoid-rig-made-in-blender.glb"),
+    );
+}
+
+/// Every joint and vertex of the files in `out`, posed on `skeleton`,
+/// within 1e-3 of the figure's height of where Blender had them.
+fn assert_lands_where_blender_had_it(
+    dir: &Path,
+    out: &Path,
+    skeleton: &Path,
+    poses: &serde_json::Value,
+) {
+    let (joint, vertex) = furthest(dir, out, skeleton, poses);
+    let within = 1e-3 * height(poses);
     assert!(
         joint <= within && vertex <= within,
         "joints {joint}, vertices {vertex}"
@@ -296,11 +311,7 @@ fn an_unapplied_armature_scale_is_applied_never_dropped() {
     let out = dir.path().join("own");
     let output = convert(&glb, &["--write-skeleton"], &out);
     assert_status(&output, 0);
-    let (joint, vertex) = furthest(dir.path(), &out, &out.join("adult-skeleton.cmx"), &poses);
-    assert!(
-        joint <= within && vertex <= within,
-        "joints {joint}, vertices {vertex}"
-    );
+    assert_lands_where_blender_had_it(dir.path(), &out, &out.join("adult-skeleton.cmx"), &poses);
 }
 
 /// A rig whose one joint rests elsewhere than the skeleton's gets one
@@ -380,11 +391,10 @@ fn a_rig_of_ts1_blender_io_is_brought_onto_the_skeleton() {
         "{warnings}"
     );
     assert!(!warnings.contains("do not rest"), "{warnings}");
-    let poses = poses("humanoid-rig-of-ts1-blender-io.glb");
-    let (joint, vertex) = furthest(dir.path(), &out, &skeleton, &poses);
-    let within = 1e-3 * height(&poses);
-    assert!(
-        joint <= within && vertex <= within,
-        "joints {joint}, vertices {vertex}"
+    assert_lands_where_blender_had_it(
+        dir.path(),
+        &out,
+        &skeleton,
+        &poses("humanoid-rig-of-ts1-blender-io.glb"),
     );
 }
