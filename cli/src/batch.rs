@@ -393,7 +393,12 @@ pub fn run(
             while let Some((entry, report)) = waiting.remove(&next) {
                 counts.add(&report.outcome);
                 let text = show(entry, &report, style);
-                if let Err(error) = progress.suspend(|| context.print(&text)) {
+                let printed = if style.json {
+                    progress.suspend(|| context.print_json(&text))
+                } else {
+                    progress.suspend(|| context.print(&text))
+                };
+                if let Err(error) = printed {
                     cancelled.store(true, Ordering::Relaxed);
                     return Err(error);
                 }
@@ -405,7 +410,7 @@ pub fn run(
     progress.finish_and_clear();
     printed?;
     if style.json {
-        context.print(&format!("{}\n", summary_json(&counts)))?;
+        context.print_json(&format!("{}\n", summary_json(&counts)))?;
     } else if style.summary {
         context.print(&format!("{}\n", summary_text(&counts, style.compares)))?;
     }
