@@ -12,11 +12,16 @@ pub struct UnsafeName {
     pub reason: &'static str,
 }
 
+/// The characters besides `:` and the folder separators that Windows
+/// refuses in a file name.
+const WINDOWS_RESERVED: [char; 6] = ['?', '*', '<', '>', '|', '"'];
+
 /// `name`, a name taken from an input (a skin a suit names), if it is one
 /// plain file name that stays inside the folder it is joined to: no folder
-/// separators (`/` or `\`), no `..`, no drive or stream (`:`), no control
-/// bytes, not only dots, and not a name Windows keeps for a device (`CON`,
-/// `NUL`, `COM1`..., with any extension).
+/// separators (`/` or `\`), no `..`, no drive or stream (`:`), none of the
+/// other characters Windows refuses (`? * < > | "`), no control bytes, not
+/// only dots, and not a name Windows keeps for a device (`CON`, `NUL`,
+/// `COM1`..., with any extension).
 pub fn plain_file_name<'a>(what: &str, name: &'a str) -> Result<&'a str, UnsafeName> {
     let refuse = |reason| UnsafeName {
         what: what.to_owned(),
@@ -31,6 +36,11 @@ pub fn plain_file_name<'a>(what: &str, name: &'a str) -> Result<&'a str, UnsafeN
     }
     if name.contains(':') {
         return Err(refuse("it holds a colon"));
+    }
+    if name.contains(WINDOWS_RESERVED) {
+        return Err(refuse(
+            "it holds a character Windows refuses in file names: ? * < > | \"",
+        ));
     }
     if name.chars().any(char::is_control) {
         return Err(refuse("it holds a control character"));
@@ -86,6 +96,11 @@ mod tests {
             ("...", "only dots"),
             ("", "empty"),
             ("C:x", "colon"),
+            ("what?", "Windows refuses"),
+            ("a*b", "Windows refuses"),
+            ("<skin>", "Windows refuses"),
+            ("a|b", "Windows refuses"),
+            ("\"quoted\"", "Windows refuses"),
             ("x.", "ends with"),
             ("CON", "device"),
             ("nul.skn", "device"),

@@ -75,6 +75,12 @@ fn names_inside_a_character_never_lead_outside_the_output_folder() {
         ),
         ("a NUL", format!("{}\0", proto_skin()), skill(), keys()),
         ("only dots", "..".to_owned(), skill(), "...".to_owned()),
+        (
+            "a character Windows refuses",
+            format!("{}|x", proto_skin()),
+            skill(),
+            keys(),
+        ),
     ];
     for (route, skin, skill, animation) in routes {
         let dir = tempfile::tempdir().unwrap();
@@ -110,6 +116,59 @@ fn names_inside_a_character_never_lead_outside_the_output_folder() {
         }
         assert!(!said.contains('\0'), "{route}: {said:?}");
     }
+}
+
+#[cfg(unix)]
+#[test]
+fn a_link_inside_the_output_folder_is_not_followed_out_of_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let glb = text(&dir.path().join("humanoid.glb"));
+    assert_status(
+        &ossuary(&["convert", &fixture("humanoid.sat"), "-o", &glb]),
+        0,
+    );
+    let outside = dir.path().join("outside");
+    std::fs::create_dir(&outside).unwrap();
+    // A link in the place of a folder the files go into, at either depth.
+    for linked in ["appearance", "appearance/mesh"] {
+        let out = dir.path().join(format!("out-{}", linked.replace('/', "-")));
+        let link = out.join(linked);
+        std::fs::create_dir_all(link.parent().unwrap()).unwrap();
+        std::os::unix::fs::symlink(&outside, &link).unwrap();
+        let output = ossuary(&["convert", &glb, "--to", "swg-sat", "-o", &text(&out)]);
+        assert_status(&output, 1);
+        let said = stderr(&output);
+        assert!(said.contains(&text(&link)), "{said}");
+        assert!(
+            said.contains("links inside the output folder are not followed"),
+            "{said}"
+        );
+        assert!(files_below(&outside).is_empty(), "{linked}: {said}");
+    }
+    // Converting a folder into a folder: the mirrored tree's folders too.
+    let input = dir.path().join("in");
+    std::fs::create_dir_all(input.join("sub")).unwrap();
+    std::fs::copy(fixture("humanoid.cmx"), input.join("sub/humanoid.cmx")).unwrap();
+    let out = dir.path().join("mirrored");
+    std::fs::create_dir(&out).unwrap();
+    std::os::unix::fs::symlink(&outside, out.join("sub")).unwrap();
+    let output = ossuary(&[
+        "convert",
+        &text(&input),
+        "--to",
+        "sims-bcf",
+        "-o",
+        &text(&out),
+    ]);
+    assert_status(&output, 1);
+    assert!(stdout(&output).contains("links inside the output folder are not followed"));
+    assert!(files_below(&outside).is_empty());
+    // The folder -o names may itself be a link: it is the user's to name.
+    let named = dir.path().join("named");
+    std::os::unix::fs::symlink(&outside, &named).unwrap();
+    let output = ossuary(&["convert", &glb, "--to", "swg-sat", "-o", &text(&named)]);
+    assert_status(&output, 0);
+    assert!(!files_below(&outside).is_empty());
 }
 
 /// Runs `args` and waits at most `seconds`; a command that takes longer
