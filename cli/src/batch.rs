@@ -19,6 +19,7 @@ use rayon::iter::{
     IndexedParallelIterator as _, IntoParallelRefIterator as _, ParallelIterator as _,
 };
 use serde_json::{json, Map, Value};
+use viewer::messages::bounded;
 
 use formats::schema::Position;
 
@@ -489,9 +490,11 @@ fn show(entry: &Entry, report: &Report, style: Style) -> String {
     match &report.outcome {
         Outcome::Ok { text, .. } => text.clone(),
         Outcome::Differs(detail) | Outcome::Failed(detail) => {
-            format!("{path}: {}\n", detail.sentence)
+            format!("{path}: {}\n", bounded(&detail.sentence))
         }
-        Outcome::NotSupported(detail) => format!("{path}: not supported: {}\n", detail.sentence),
+        Outcome::NotSupported(detail) => {
+            format!("{path}: not supported: {}\n", bounded(&detail.sentence))
+        }
     }
 }
 
@@ -519,7 +522,7 @@ fn report_json(path: &Path, report: &Report) -> Value {
 
 fn error_json(located: &Located) -> Value {
     let mut error = Map::new();
-    error.insert("message".into(), json!(located.message));
+    error.insert("message".into(), json!(bounded(&located.message)));
     match located.position {
         Some(Position::Byte(offset)) => {
             error.insert("offset".into(), json!(offset));

@@ -430,7 +430,8 @@ fn write_group(
             return Err(CliError::input(
                 path,
                 Problem::Import(ImportError::Name(format!(
-                    "two files would be named {name:?} (the game finds files without regard to case)"
+                    "two files would be named \"{}\" (the game finds files without regard to case)",
+                    formats::schema::quoted(name.as_bytes())
                 ))),
             ));
         }

@@ -32,6 +32,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 use formats::catalogue::Catalogue;
 use formats::schema::printable;
+use viewer::messages::bounded;
 
 pub use error::CliError;
 
@@ -231,11 +232,19 @@ impl Context<'_> {
         self.write(json_for_terminals(json).as_bytes())
     }
 
-    /// One warning line. A warning that cannot be written is dropped: the
-    /// command's own output matters more.
+    /// One warning line, [`shown`]. A warning that cannot be written is
+    /// dropped: the command's own output matters more.
     fn warn(&mut self, message: &str) {
-        let _ = writeln!(self.stderr, "ossuary: warning: {}", printable(message));
+        let _ = writeln!(self.stderr, "ossuary: warning: {}", shown(message));
     }
+}
+
+/// A message as the terminal shows it: each name it quotes at most 60
+/// characters and the whole bounded ([`bounded`]), whatever the code that
+/// made it copied of an input, and nothing in it that a terminal would act
+/// on ([`printable`]).
+fn shown(message: &str) -> String {
+    printable(&bounded(message)).into_owned()
 }
 
 /// `json` with every character [`printable`] would escape written as a
@@ -302,7 +311,7 @@ pub fn run(
             ExitCode::from(141)
         }
         Err(error) => {
-            let _ = writeln!(stderr, "ossuary: {}", printable(&error.to_string()));
+            let _ = writeln!(stderr, "ossuary: {}", shown(&error.to_string()));
             error.exit_code()
         }
     }

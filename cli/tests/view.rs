@@ -44,6 +44,13 @@ impl Served {
 
     /// The status and body of `GET target`, `target` sent as written.
     fn get(&self, target: &str) -> (u16, Vec<u8>) {
+        let (head, body) = self.get_with_head(target);
+        let status = head.split(' ').nth(1).unwrap().parse().unwrap();
+        (status, body)
+    }
+
+    /// The head (status line and headers) and body of `GET target`.
+    fn get_with_head(&self, target: &str) -> (String, Vec<u8>) {
         let mut stream = TcpStream::connect(&self.address).unwrap();
         write!(
             stream,
@@ -58,12 +65,12 @@ impl Served {
             .position(|window| window == b"\r\n\r\n")
             .unwrap();
         let head = String::from_utf8_lossy(&response[..split]).into_owned();
-        let status = head.split(' ').nth(1).unwrap().parse().unwrap();
         let body = response[split + 4..].to_vec();
         let chunked = head
             .to_ascii_lowercase()
             .contains("transfer-encoding: chunked");
-        (status, if chunked { dechunk(&body) } else { body })
+        let body = if chunked { dechunk(&body) } else { body };
+        (head, body)
     }
 
     fn json(&self, target: &str) -> (u16, serde_json::Value) {
@@ -543,6 +550,60 @@ fn blend_weights_that_are_not_numbers_are_refused() {
         ));
         assert_eq!(status, 400, "{weight}: {error}");
     }
+}
+
+/// The longest run of `x` in `text`.
+fn longest_run_of_x(text: &str) -> usize {
+    text.split(|c| c != 'x').map(str::len).max().unwrap_or(0)
+}
+
+#[test]
+fn a_name_of_a_megabyte_reaches_the_page_in_sixty_characters() {
+    let dir = tempfile::tempdir().unwrap();
+    let skeleton = dir.path().join("appearance/skeleton/humanoid.skt");
+    std::fs::create_dir_all(skeleton.parent().unwrap()).unwrap();
+    std::fs::copy(fixture("humanoid.skt"), &skeleton).unwrap();
+    // The mesh's first shader named by a megabyte: each warning about it
+    // would carry the name several times.
+    let dumped = ossuary(&["dump", &fixture("humanoid.mgn")]);
+    let mut json: serde_json::Value = serde_json::from_slice(&dumped.stdout).unwrap();
+    json["version"]["v4"]["shader_groups"][0]["shader"] =
+        format!("shader/{}.sht", "x".repeat(1 << 20)).into();
+    let json_path = dir.path().join("long.json");
+    std::fs::write(&json_path, json.to_string()).unwrap();
+    let mesh = dir.path().join("appearance/mesh/long.mgn");
+    std::fs::create_dir_all(mesh.parent().unwrap()).unwrap();
+    assert_status(
+        &ossuary(&[
+            "encode",
+            &json_path.to_string_lossy(),
+            "--format",
+            "swg-mgn",
+            "-o",
+            &mesh.to_string_lossy(),
+        ]),
+        0,
+    );
+    let served = Served::start(&[&dir.path().join("appearance")]);
+    let (head, glb) =
+        served.get_with_head("/api/gltf?open=skeleton/humanoid.skt&mesh=mesh/long.mgn");
+    assert!(head.starts_with("HTTP/1.1 200"), "{head:.300}");
+    assert_eq!(&glb[..4], b"glTF");
+    let warnings = head
+        .lines()
+        .find_map(|line| line.strip_prefix("X-Ossuary-Warnings: "))
+        .unwrap();
+    let warnings: Vec<String> = serde_json::from_str(warnings).unwrap();
+    assert!(!warnings.is_empty());
+    assert!(head.len() < 10_000, "{} bytes of head", head.len());
+    assert!(longest_run_of_x(&head) <= 60, "{head:.300}");
+    let (status, info) = served.json("/api/info?open=mesh/long.mgn");
+    assert_eq!(status, 200);
+    let info = info.to_string();
+    assert!(
+        longest_run_of_x(&info) <= 60 && info.len() < 10_000,
+        "{info:.300}"
+    );
 }
 
 /// Keeps an asset for CI's glTF validator when `OSSUARY_GLTF_OUT` names a folder.

@@ -22,6 +22,7 @@ use crate::cache::{self, Cache, Kept};
 use crate::http::{self, Answer, Listening};
 use crate::listing;
 use crate::made::Exported;
+use crate::messages;
 use crate::roots::Roots;
 use crate::{web, Assets, GltfRequest, Refused};
 
@@ -401,10 +402,7 @@ impl Server {
                     status: 200,
                     media_type: GLTF_BINARY,
                     body: made.glb,
-                    headers: vec![(
-                        WARNINGS,
-                        serde_json::to_string(&warnings).unwrap_or_default(),
-                    )],
+                    headers: vec![(WARNINGS, warnings_header(&warnings))],
                 }
             }
             Err(refused) => self.refused(&open, &refused),
@@ -421,7 +419,7 @@ impl Server {
             400,
             &ErrorBody {
                 file: None,
-                message: message.to_owned(),
+                message: self.shown(message),
             },
         )
     }
@@ -438,9 +436,10 @@ impl Server {
     }
 
     /// A command-line message as the page shows it: files by the paths
-    /// the page uses.
+    /// the page uses, and no longer than [`messages::bounded`] allows.
     fn shown(&self, message: &str) -> String {
-        self.viewer
+        let relative = self
+            .viewer
             .roots
             .iter()
             .fold(message.to_owned(), |message, root| {
@@ -451,12 +450,39 @@ impl Server {
                     String::new()
                 };
                 message.replace(&prefix, &replacement)
-            })
+            });
+        messages::bounded(&relative).into_owned()
     }
 }
 
 /// The header giving the warnings made with an asset, as a JSON list.
 const WARNINGS: &str = "X-Ossuary-Warnings";
+/// The most bytes of warnings the header holds: browsers refuse a
+/// response whose headers pass a few hundred KiB, and a page shows a
+/// few warnings, not thousands.
+const WARNINGS_LIMIT: usize = 8 << 10;
+
+/// The warnings header's value: the warnings as a JSON list, as many as
+/// fit in [`WARNINGS_LIMIT`] bytes, then one saying how many were left
+/// out.
+fn warnings_header(warnings: &[String]) -> String {
+    let mut shown: Vec<&str> = Vec::new();
+    let mut bytes = 0;
+    for warning in warnings {
+        // As JSON writes it, and a comma.
+        bytes += serde_json::to_string(warning).map_or(0, |json| json.len()) + 1;
+        if bytes > WARNINGS_LIMIT {
+            break;
+        }
+        shown.push(warning);
+    }
+    let left_out = warnings.len() - shown.len();
+    let more = format!("and {left_out} more warning(s), left out");
+    if left_out > 0 {
+        shown.push(&more);
+    }
+    serde_json::to_string(&shown).unwrap_or_default()
+}
 const GLTF_BINARY: &str = "model/gltf-binary";
 
 fn gltf_answer(kept: &Kept) -> Answer {
@@ -570,6 +596,22 @@ mod tests {
         let answer = server.route("/api/gltf?open=a.skel&blend=blend_fat=NaN", &|| false);
         let body: serde_json::Value = serde_json::from_slice(&answer.body).unwrap();
         assert_eq!(body["message"], "`NaN` in `blend_fat=NaN` is not a number");
+    }
+
+    #[test]
+    fn the_warnings_header_holds_what_fits_and_counts_the_rest() {
+        let warnings: Vec<String> = (0..1000).map(|index| format!("warning {index}")).collect();
+        let header = warnings_header(&warnings);
+        assert!(header.len() <= WARNINGS_LIMIT + 100, "{}", header.len());
+        let shown: Vec<String> = serde_json::from_str(&header).unwrap();
+        let kept = shown.len() - 1;
+        assert_eq!(shown[..kept], warnings[..kept]);
+        assert_eq!(
+            shown[kept],
+            format!("and {} more warning(s), left out", 1000 - kept)
+        );
+        let few = &warnings[..3];
+        assert_eq!(warnings_header(few), serde_json::to_string(few).unwrap());
     }
 
     #[test]
