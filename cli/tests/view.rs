@@ -515,6 +515,70 @@ fn a_folder_1600_deep_is_listed_at_once() {
     eprintln!("listed in {took:?}");
 }
 
+/// A retail game's folder of thousands of suits, each with its images,
+/// and a folder of thousands of loose meshes naming their skeleton: each
+/// folder is listed once, not once for each suit or mesh (which took
+/// minutes), so the listing comes within a generous 20 s (it takes about
+/// 0.1 s).
+#[test]
+fn thousands_of_suits_and_meshes_are_listed_at_once() {
+    const SUITS: usize = 4_000;
+    let dir = tempfile::tempdir().unwrap();
+    let skins = dir.path().join("Skins");
+    std::fs::create_dir(&skins).unwrap();
+    let skeleton = formats::sims::cmx::Cmx {
+        suits: Vec::new(),
+        skills: Vec::new(),
+        ..formats::sims::cmx::humanoid()
+    };
+    std::fs::write(
+        skins.join("adult-skeleton.cmx"),
+        skeleton.to_text().unwrap(),
+    )
+    .unwrap();
+    let skin = tests::fixtures_dir().join("xskin-humanoid-L_ARM-ARM.skn");
+    let image = skins.join("image.bmp");
+    std::fs::write(&image, "").unwrap();
+    for index in 0..SUITS {
+        let (code, sex) = (index % 1000, ["m", "f"][index % 2]);
+        let body = format!("xskin-b{code:03}{sex}afit{index}_01-PELVIS-BODY.skn");
+        std::fs::hard_link(&skin, skins.join(body)).unwrap();
+        let texture = format!("B{code:03}{}AFit{index}lgt_x.bmp", sex.to_uppercase());
+        std::fs::hard_link(&image, skins.join(texture)).unwrap();
+    }
+    let meshes = dir.path().join("appearance/mesh");
+    std::fs::create_dir_all(&meshes).unwrap();
+    std::fs::create_dir_all(dir.path().join("appearance/skeleton")).unwrap();
+    std::fs::copy(
+        fixture("humanoid.skt"),
+        dir.path().join("appearance/skeleton/humanoid.skt"),
+    )
+    .unwrap();
+    for index in 0..SUITS {
+        std::fs::hard_link(
+            fixture("humanoid.mgn"),
+            meshes.join(format!("m{index}.mgn")),
+        )
+        .unwrap();
+    }
+    let served = Served::start(&[dir.path()]);
+    let reply = get_within(&served, "/api/list", Duration::from_secs(20));
+    let reply = reply.expect("no listing within 20 s");
+    let body = reply.split_once("\r\n\r\n").unwrap().1;
+    let listing: serde_json::Value = serde_json::from_str(body).unwrap();
+    let character = &listing["characters"][0];
+    assert_eq!(character["wardrobe"].as_array().unwrap().len(), SUITS);
+    assert_eq!(
+        character["wardrobe"][0]["images"].as_array().unwrap().len(),
+        1
+    );
+    let loose = listing["meshes"].as_array().unwrap();
+    assert_eq!(loose.len(), SUITS);
+    assert!(loose
+        .iter()
+        .all(|mesh| mesh["skeleton"] == "appearance/skeleton/humanoid.skt"));
+}
+
 #[cfg(unix)]
 #[test]
 fn a_named_pipe_does_not_hold_up_the_listing() {
