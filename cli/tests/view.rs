@@ -1014,6 +1014,111 @@ fn garments(character: &serde_json::Value) -> Vec<(String, String)> {
 /// animations of its age from the `Skills` folder beside; and every body
 /// worn in every tone, with a head and the hands, textured with the images
 /// of its code and tone.
+/// A suit file (`.cmx`, version 300) of one skin on `bone`.
+fn suit_file(name: &str, bone: &str, skin: &str) -> String {
+    format!(
+        "// Character File. Copyright 1997, Maxis Inc.\r\nversion 300\r\n0\r\n1\r\n{name}\r\n\
+         0\r\n0\r\n1\r\n{bone}\r\n{skin}\r\n0\r\n0\r\n0\r\n"
+    )
+}
+
+/// VitaMoo's folder as its women meet it: no hand suit of theirs
+/// (`HFLO.cmx`), but their hand skins, and unisex hand suits (`HULO.cmx`)
+/// whose skins are elsewhere; a child's suit beside the adult's skeleton.
+#[test]
+fn a_retail_woman_without_hand_suits_of_her_sex_wears_her_hand_skins() {
+    let Some(corpus) = tests::corpus_dir() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let sims = corpus.join("sims1");
+    for name in [
+        "adult-skeleton.cmx",
+        "B001FAFat_01.cmx",
+        "xskin-b001fafat_01-PELVIS-BODY.skn",
+        "B001FAFatlgt_summer01.bmp",
+        "xskin-hflo-L_HAND-HANDFL.skn",
+        "xskin-hfro-R_HAND-HANDFR.skn",
+        "xskin-hulp-L_HAND-POINTCL.skn",
+        "HUAOlgt.bmp",
+    ] {
+        std::fs::copy(sims.join(name), dir.path().join(name)).unwrap();
+    }
+    std::fs::copy(
+        sims.join("adult-skeleton.cmx"),
+        dir.path().join("child-skeleton.cmx"),
+    )
+    .unwrap();
+    // A woman's head: Ross's under a woman's name, and his image.
+    std::fs::copy(
+        sims.join("C001MAlgt_Ross.bmp"),
+        dir.path().join("C003FAlgt_longhair.bmp"),
+    )
+    .unwrap();
+    renamed_skin(
+        &sims.join("xskin-C001MA_Ross-HEAD-HEADB.skn"),
+        dir.path(),
+        "xskin-c003fa_longhair-HEAD-HEAD",
+    );
+    for (file, name, bone, skin) in [
+        ("HULO.cmx", "hulo", "L_HAND", "xskin-hulo-L_HAND-HANDCL"),
+        ("HURO.cmx", "huro", "R_HAND", "xskin-huro-R_HAND-HANDCR"),
+        (
+            "child-censor.cmx",
+            "child-censor",
+            "PELVIS",
+            "xskin-censor-PELVIS-CENSOR",
+        ),
+    ] {
+        std::fs::write(dir.path().join(file), suit_file(name, bone, skin)).unwrap();
+    }
+    let served = Served::start(&[dir.path()]);
+    let (status, listing) = served.json("/api/list");
+    assert_eq!(status, 200);
+    let character = |open: &str| {
+        listing["characters"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|character| character["open"] == open)
+            .unwrap()
+            .clone()
+    };
+    let (adult, child) = (
+        character("adult-skeleton.cmx"),
+        character("child-skeleton.cmx"),
+    );
+    assert_eq!(
+        adult["dressed"],
+        serde_json::json!(["b001fafat", "c003fa", "hfo"])
+    );
+    // A child's suit goes on the child's skeleton only.
+    assert_eq!(adult["meshes"], serde_json::json!([]));
+    assert_eq!(child["meshes"], serde_json::json!(["child-censor.cmx"]));
+    // The default view, as the page first asks for it.
+    let (head, glb) = served.get_with_head("/api/gltf?open=adult-skeleton.cmx");
+    assert!(head.starts_with("HTTP/1.1 200"), "{head}");
+    assert!(head.contains("X-Ossuary-Warnings: []"), "{head}");
+    let json = glb_json(&glb);
+    let mut meshes: Vec<&str> = json["meshes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|mesh| mesh["name"].as_str().unwrap())
+        .collect();
+    meshes.sort_unstable();
+    assert_eq!(
+        meshes,
+        [
+            "xskin-b001fafat_01-PELVIS-BODY",
+            "xskin-c003fa_longhair-HEAD-HEAD",
+            "xskin-hflo-L_HAND-HANDFL",
+            "xskin-hfro-R_HAND-HANDFR"
+        ]
+    );
+    assert!(image_names(&json).contains(&"HUAOlgt.bmp"), "{json}");
+}
+
 #[test]
 fn a_whole_retail_game_is_offered_and_dressed_as_the_game_dresses_it() {
     let Some(corpus) = tests::corpus_dir() else {

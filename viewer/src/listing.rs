@@ -506,10 +506,14 @@ fn group_folder(
                         suits.push((*other, suit));
                     }
                 } else if other.format.is(file.format) {
-                    // Sims suits dress the skeleton beside them; a mesh
-                    // file of its own (`.skn`, `.mgn`) stays loose.
-                    meshes.push(other.rel.clone());
+                    // Sims suits dress the skeleton beside them, those
+                    // named for an age (`child-censor.cmx`) only the
+                    // skeletons of that age; a mesh file of its own
+                    // (`.skn`, `.mgn`) stays loose.
                     taken[other_index] = true;
+                    if fits(Age::of_file(file_name(&other.rel)), age) {
+                        meshes.push(other.rel.clone());
+                    }
                 }
             }
         }
@@ -1013,7 +1017,10 @@ fn slot_order(slot: &str) -> usize {
 
 /// The sets worn by default, so that a skeleton opens as a whole Sim: the
 /// first body for which there is a head of its sex (else the first body),
-/// then the first head and hands of the body's sex (else the first).
+/// then the first head of the body's sex (else the first), and hands: of
+/// the body's sex where there are (suits, or the loose skins no suit
+/// holds, as VitaMoo dresses its women in `hflo` and `hfro`), else unisex
+/// ones (`HULO`, `HURO`), else any; open hands before other shapes.
 fn dressed(wardrobe: &[Garment]) -> Vec<String> {
     let sex = |garment: &Garment| {
         let file = garment.files.first()?;
@@ -1024,14 +1031,22 @@ fn dressed(wardrobe: &[Garment]) -> Vec<String> {
         .find(|body| of_slot("head").any(|head| sex(head) == sex(body)))
         .or_else(|| of_slot("body").next());
     let body_sex = body.and_then(sex);
-    let pick = |slot: &'static str| {
-        of_slot(slot)
-            .find(|garment| body_sex.is_some() && sex(garment) == body_sex)
-            .or_else(|| of_slot(slot).next())
-    };
+    let head = of_slot("head")
+        .find(|head| body_sex.is_some() && sex(head) == body_sex)
+        .or_else(|| of_slot("head").next());
+    // A pair's set is `h`, its sex and its shape (`hfo`: a woman's open
+    // hands).
+    let hands = of_slot("hands").min_by_key(|hands| {
+        let of_sex = match sex(hands) {
+            found if body_sex.is_some() && found == body_sex => 0,
+            Some('u') => 1,
+            _ => 2,
+        };
+        (of_sex, !hands.set.ends_with('o'))
+    });
     body.into_iter()
-        .chain(pick("head"))
-        .chain(pick("hands"))
+        .chain(head)
+        .chain(hands)
         .map(|garment| garment.set.clone())
         .collect()
 }
@@ -1118,6 +1133,43 @@ mod tests {
                 animations,
             },
         }
+    }
+
+    #[test]
+    fn hands_are_of_the_body_s_sex_else_unisex_open_before_other_shapes() {
+        let garment = |(slot, set, file): (&'static str, &str, &str)| Garment {
+            set: set.to_owned(),
+            slot,
+            files: vec![file.to_owned()],
+            images: Vec::new(),
+        };
+        let woman = [
+            ("body", "b001fafat", "B001FAFat_01.cmx"),
+            ("head", "c003fa", "C003FA_longhair.cmx"),
+        ];
+        let worn = |hands: &[&str]| {
+            let hands = hands.iter().map(|file| {
+                let suit = Suit::of_name(file).unwrap();
+                ("hands", suit.set, *file)
+            });
+            let wardrobe: Vec<Garment> = woman
+                .iter()
+                .map(|&(slot, set, file)| (slot, set.to_owned(), file))
+                .chain(hands)
+                .map(|(slot, set, file)| garment((slot, &set, file)))
+                .collect();
+            dressed(&wardrobe)[2].clone()
+        };
+        let (fist, open) = (
+            "xskin-hflc-L_HAND-FISTFL.skn",
+            "xskin-hflo-L_HAND-HANDFL.skn",
+        );
+        let (men, unisex, pointing) = ("xskin-hmlo-L_HAND-HANDML.skn", "HULO.cmx", "HULP.cmx");
+        assert_eq!(worn(&[fist, open, men, unisex]), "hfo");
+        assert_eq!(worn(&[fist, men, unisex]), "hfc");
+        assert_eq!(worn(&[men, pointing, unisex]), "huo");
+        assert_eq!(worn(&[men, pointing]), "hup");
+        assert_eq!(worn(&[men]), "hmo");
     }
 
     #[test]
