@@ -133,20 +133,23 @@ fn it_listens_on_the_loopback_address_and_stops_on_ctrl_c() {
     assert!(served.stop().success());
 }
 
+/// The character a listing offers for the file `open`.
+fn listed_character(listing: &serde_json::Value, open: &str) -> serde_json::Value {
+    listing["characters"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|character| character["open"] == open)
+        .unwrap_or_else(|| panic!("{open} is not listed as a character"))
+        .clone()
+}
+
 #[test]
 fn the_listing_groups_characters_animations_and_meshes() {
     let served = fixtures();
     let (status, listing) = served.json("/api/list");
     assert_eq!(status, 200);
-    let character = |open: &str| {
-        listing["characters"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|character| character["open"] == open)
-            .unwrap_or_else(|| panic!("{open} is not listed as a character"))
-            .clone()
-    };
+    let character = |open: &str| listed_character(&listing, open);
     // A file holding skills offers them first.
     assert_eq!(character("humanoid.cmx")["animations"][0], "humanoid.cmx");
     assert_eq!(
@@ -1114,15 +1117,7 @@ fn a_retail_woman_without_hand_suits_of_her_sex_wears_her_hand_skins() {
     let served = Served::start(&[dir.path()]);
     let (status, listing) = served.json("/api/list");
     assert_eq!(status, 200);
-    let character = |open: &str| {
-        listing["characters"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|character| character["open"] == open)
-            .unwrap()
-            .clone()
-    };
+    let character = |open: &str| listed_character(&listing, open);
     let (adult, child) = (
         character("adult-skeleton.cmx"),
         character("child-skeleton.cmx"),
