@@ -19,6 +19,7 @@ use rayon::iter::{
     IndexedParallelIterator as _, IntoParallelRefIterator as _, ParallelIterator as _,
 };
 use serde_json::{json, Map, Value};
+use viewer::messages::bounded;
 
 use formats::schema::Position;
 
@@ -90,18 +91,18 @@ pub fn collect(paths: &[PathBuf]) -> Result<Vec<Entry>, CliError> {
     input::at_most_one_stdin(paths)?;
     let mut entries = Vec::new();
     for path in paths {
-        if path.is_dir() {
-            let mut found = Vec::new();
-            walk(path, path, &mut HashSet::new(), &mut found);
-            found.sort_by(|first: &Entry, second: &Entry| first.path.cmp(&second.path));
-            entries.extend(found);
-        } else {
-            entries.push(Entry {
+        match std::fs::metadata(path) {
+            Ok(metadata) if metadata.is_dir() => {
+                let mut found = walk(path, &metadata);
+                found.sort_by(|first: &Entry, second: &Entry| first.path.cmp(&second.path));
+                entries.extend(found);
+            }
+            _ => entries.push(Entry {
                 path: path.clone(),
                 folder: None,
                 listing_error: None,
                 special: None,
-            });
+            }),
         }
     }
     Ok(entries)
@@ -116,47 +117,93 @@ pub fn single_file(entries: &[Entry]) -> Option<&Entry> {
     }
 }
 
-/// Adds the files below `folder`, found in the named folder `root`.
-fn walk(root: &Path, folder: &Path, visited: &mut HashSet<PathBuf>, found: &mut Vec<Entry>) {
-    let identity = folder
-        .canonicalize()
-        .unwrap_or_else(|_| folder.to_path_buf());
-    if !visited.insert(identity) {
-        return;
-    }
+/// The files below the named folder `root`, in no particular order.
+///
+/// Each folder is looked at once, by the path the walk built for it: its
+/// entries come with their kinds, and only a folder or a link is looked at
+/// again (for where it leads, and its identity). Resolving each folder's
+/// path to its canonical form instead (to know it again) costs a look at
+/// every part of it, each part resolved in turn: time cubic in the depth,
+/// 75 s for 1,600 folders deep.
+fn walk(root: &Path, metadata: &std::fs::Metadata) -> Vec<Entry> {
     let entry = |path: PathBuf, listing_error, special| Entry {
         path,
         folder: Some(root.to_path_buf()),
         listing_error,
         special,
     };
-    let listing = match std::fs::read_dir(folder) {
-        Ok(listing) => listing,
-        Err(error) => {
-            found.push(entry(folder.to_path_buf(), Some(error), None));
-            return;
-        }
-    };
-    for item in listing {
-        let item = match item {
-            Ok(item) => item,
+    let mut found = Vec::new();
+    let mut visited = HashSet::new();
+    visited.insert(FolderId::of(root, metadata));
+    let mut folders = vec![root.to_path_buf()];
+    while let Some(folder) = folders.pop() {
+        let listing = match std::fs::read_dir(&folder) {
+            Ok(listing) => listing,
             Err(error) => {
-                found.push(entry(folder.to_path_buf(), Some(error), None));
+                found.push(entry(folder, Some(error), None));
                 continue;
             }
         };
-        if item.file_name().to_string_lossy().starts_with('.') {
-            continue;
-        }
-        let path = item.path();
-        // `metadata` follows links and never opens the file.
-        match std::fs::metadata(&path) {
-            Ok(metadata) if metadata.is_dir() => walk(root, &path, visited, found),
-            Ok(metadata) if !metadata.is_file() => {
-                found.push(entry(path, None, Some(special_kind(&metadata))));
+        for item in listing {
+            let item = match item {
+                Ok(item) => item,
+                Err(error) => {
+                    found.push(entry(folder.clone(), Some(error), None));
+                    continue;
+                }
+            };
+            if item.file_name().to_string_lossy().starts_with('.') {
+                continue;
             }
-            // A file, or a link leading nowhere (its reading fails as usual).
-            _ => found.push(entry(path, None, None)),
+            let path = item.path();
+            if item.file_type().is_ok_and(|kind| kind.is_file()) {
+                found.push(entry(path, None, None));
+                continue;
+            }
+            // A folder, a link, or something else: `metadata` follows
+            // links and never opens the file.
+            match std::fs::metadata(&path) {
+                Ok(metadata) if metadata.is_dir() => {
+                    if visited.insert(FolderId::of(&path, &metadata)) {
+                        folders.push(path);
+                    }
+                }
+                Ok(metadata) if !metadata.is_file() => {
+                    found.push(entry(path, None, Some(special_kind(&metadata))));
+                }
+                // A file, or a link leading nowhere (its reading fails as usual).
+                _ => found.push(entry(path, None, None)),
+            }
+        }
+    }
+    found
+}
+
+/// What tells a folder apart from every other, however it is reached: its
+/// device and inode where there are such.
+#[derive(PartialEq, Eq, Hash)]
+enum FolderId {
+    #[cfg(unix)]
+    Inode { device: u64, inode: u64 },
+    #[cfg(not(unix))]
+    Path(PathBuf),
+}
+
+impl FolderId {
+    fn of(path: &Path, metadata: &std::fs::Metadata) -> FolderId {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::MetadataExt as _;
+            let _ = path;
+            FolderId::Inode {
+                device: metadata.dev(),
+                inode: metadata.ino(),
+            }
+        }
+        #[cfg(not(unix))]
+        {
+            let _ = metadata;
+            FolderId::Path(path.canonicalize().unwrap_or_else(|_| path.to_path_buf()))
         }
     }
 }
@@ -393,7 +440,12 @@ pub fn run(
             while let Some((entry, report)) = waiting.remove(&next) {
                 counts.add(&report.outcome);
                 let text = show(entry, &report, style);
-                if let Err(error) = progress.suspend(|| context.print(&text)) {
+                let printed = if style.json {
+                    progress.suspend(|| context.print_json(&text))
+                } else {
+                    progress.suspend(|| context.print(&text))
+                };
+                if let Err(error) = printed {
                     cancelled.store(true, Ordering::Relaxed);
                     return Err(error);
                 }
@@ -405,7 +457,7 @@ pub fn run(
     progress.finish_and_clear();
     printed?;
     if style.json {
-        context.print(&format!("{}\n", summary_json(&counts)))?;
+        context.print_json(&format!("{}\n", summary_json(&counts)))?;
     } else if style.summary {
         context.print(&format!("{}\n", summary_text(&counts, style.compares)))?;
     }
@@ -438,9 +490,11 @@ fn show(entry: &Entry, report: &Report, style: Style) -> String {
     match &report.outcome {
         Outcome::Ok { text, .. } => text.clone(),
         Outcome::Differs(detail) | Outcome::Failed(detail) => {
-            format!("{path}: {}\n", detail.sentence)
+            format!("{path}: {}\n", bounded(&detail.sentence))
         }
-        Outcome::NotSupported(detail) => format!("{path}: not supported: {}\n", detail.sentence),
+        Outcome::NotSupported(detail) => {
+            format!("{path}: not supported: {}\n", bounded(&detail.sentence))
+        }
     }
 }
 
@@ -468,7 +522,7 @@ fn report_json(path: &Path, report: &Report) -> Value {
 
 fn error_json(located: &Located) -> Value {
     let mut error = Map::new();
-    error.insert("message".into(), json!(located.message));
+    error.insert("message".into(), json!(bounded(&located.message)));
     match located.position {
         Some(Position::Byte(offset)) => {
             error.insert("offset".into(), json!(offset));
@@ -517,6 +571,62 @@ mod tests {
         assert!(shows_progress(PROGRESS_ABOVE + 1, true));
         assert!(!shows_progress(PROGRESS_ABOVE, true));
         assert!(!shows_progress(1000, false));
+    }
+
+    /// The CPU time the calling thread has used, in seconds: unlike the
+    /// wall clock, it does not grow while other work has the processor.
+    #[cfg(target_os = "linux")]
+    fn thread_cpu_seconds() -> f64 {
+        let mut time = libc::timespec {
+            tv_sec: 0,
+            tv_nsec: 0,
+        };
+        // SAFETY: clock_gettime writes the time it is given a place for.
+        assert_eq!(
+            unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut time) },
+            0
+        );
+        time.tv_sec as f64 + time.tv_nsec as f64 / 1e9
+    }
+
+    /// The least CPU time of five walks of a chain of `depth` folders,
+    /// a file in each.
+    #[cfg(target_os = "linux")]
+    fn walk_cpu_seconds(depth: usize) -> f64 {
+        let dir = tempfile::tempdir().unwrap();
+        let mut folder = dir.path().to_path_buf();
+        for _ in 0..depth {
+            folder.push("d");
+            std::fs::create_dir(&folder).unwrap();
+            std::fs::write(folder.join("f.skn"), "").unwrap();
+        }
+        let paths = [dir.path().to_path_buf()];
+        (0..5)
+            .map(|_| {
+                let start = thread_cpu_seconds();
+                let entries = collect(&paths).unwrap();
+                let spent = thread_cpu_seconds() - start;
+                assert_eq!(entries.len(), depth);
+                spent
+            })
+            .fold(f64::INFINITY, f64::min)
+    }
+
+    /// Eight times as deep costs at most 64 times as much: the kernel
+    /// resolves each path the walk gives it part by part, so looking at
+    /// each folder once by its path costs the square of the depth. The
+    /// old walk, canonicalizing each folder's path, cost its cube: 278
+    /// times as much (0.021 s at 100 deep, 5.8 s at 800; this walk 0.0014 s
+    /// and 0.048 s, 34 times). The bound is twice the square's growth.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn walking_deep_folders_costs_the_square_of_the_depth_not_its_cube() {
+        let shallow = walk_cpu_seconds(100);
+        let deep = walk_cpu_seconds(800);
+        assert!(
+            deep < 128.0 * shallow,
+            "100 folders deep: {shallow:.4} s; 800 deep: {deep:.4} s"
+        );
     }
 
     #[test]

@@ -69,7 +69,7 @@ pub fn run(context: &mut Context, args: &Args) -> Result<bool, CliError> {
         None if args.json => {
             let json = serde_json::to_string_pretty(&explained)
                 .map_err(|error| CliError::input(&args.path, Problem::ToJson(error)))?;
-            context.print(&format!("{json}\n"))?;
+            context.print_json(&format!("{json}\n"))?;
             Ok(true)
         }
         None => {
@@ -98,22 +98,22 @@ fn explain_at(
             explained.len
         )));
     };
-    let text = if json {
-        serde_json::to_string_pretty(span)
-            .map_err(|error| CliError::input(path, Problem::ToJson(error)))?
-    } else {
-        let held = match span.end.saturating_sub(span.start) {
-            0 | 1 => format!("{unit} {}", span.start),
-            _ => format!("{unit}s {} to {}", span.start, span.end - 1),
-        };
-        format!(
-            "{unit} {at} is in {} ({}, {held}): {}",
-            span.path,
-            span.type_name,
-            span.short_value()
-        )
+    if json {
+        let text = serde_json::to_string_pretty(span)
+            .map_err(|error| CliError::input(path, Problem::ToJson(error)))?;
+        context.print_json(&format!("{text}\n"))?;
+        return Ok(true);
+    }
+    let held = match span.end.saturating_sub(span.start) {
+        0 | 1 => format!("{unit} {}", span.start),
+        _ => format!("{unit}s {} to {}", span.start, span.end - 1),
     };
-    context.print(&format!("{text}\n"))?;
+    context.print(&format!(
+        "{unit} {at} is in {} ({}, {held}): {}\n",
+        span.path,
+        span.type_name,
+        span.short_value()
+    ))?;
     Ok(true)
 }
 
@@ -145,12 +145,12 @@ fn coverage(context: &mut Context, dir: &Path, json: bool) -> Result<bool, CliEr
             report.add_file(&name, format, &bytes);
         }
     }
-    let text = if json {
-        serde_json::to_string_pretty(&report)
-            .map_err(|error| CliError::input(dir, Problem::ToJson(error)))?
+    if json {
+        let text = serde_json::to_string_pretty(&report)
+            .map_err(|error| CliError::input(dir, Problem::ToJson(error)))?;
+        context.print_json(&format!("{text}\n"))?;
     } else {
-        report.render()
-    };
-    context.print(&format!("{}\n", text.trim_end()))?;
+        context.print(&format!("{}\n", report.render().trim_end()))?;
+    }
     Ok(report.failed.is_empty())
 }

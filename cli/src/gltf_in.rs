@@ -430,7 +430,8 @@ fn write_group(
             return Err(CliError::input(
                 path,
                 Problem::Import(ImportError::Name(format!(
-                    "two files would be named {name:?} (the game finds files without regard to case)"
+                    "two files would be named \"{}\" (the game finds files without regard to case)",
+                    formats::schema::quoted(name.as_bytes())
                 ))),
             ));
         }
@@ -443,20 +444,15 @@ fn write_group(
     // The folders this call makes, outermost first, so that a failed group
     // takes them away again.
     let mut made: Vec<PathBuf> = Vec::new();
-    for path in &paths {
-        for ancestor in path
-            .ancestors()
-            .skip(1)
-            .collect::<Vec<_>>()
-            .into_iter()
-            .rev()
-        {
-            if !ancestor.as_os_str().is_empty() && !ancestor.exists() {
-                std::fs::create_dir(ancestor).map_err(|source| CliError::Output {
-                    path: ancestor.to_path_buf(),
-                    source,
-                })?;
-                made.push(ancestor.to_path_buf());
+    let mut places: Vec<&str> = files.iter().map(|(name, _)| place(name)).collect();
+    places.sort_unstable();
+    places.dedup();
+    for place in places {
+        match output::folders_inside(folder, &folder.join(place)) {
+            Ok(more) => made.extend(more),
+            Err(error) => {
+                remove_folders(&made);
+                return Err(error);
             }
         }
     }
@@ -467,11 +463,15 @@ fn write_group(
         .collect();
     let written = output::write_files(&group);
     if written.is_err() {
-        // Best effort: the group left nothing in them, so the folders it
-        // made go too, innermost first.
-        for made in made.iter().rev() {
-            let _ = std::fs::remove_dir(made);
-        }
+        remove_folders(&made);
     }
     written
+}
+
+/// Best effort: a failed group left nothing in the folders it made, so
+/// they go too, innermost first.
+fn remove_folders(made: &[PathBuf]) {
+    for made in made.iter().rev() {
+        let _ = std::fs::remove_dir(made);
+    }
 }

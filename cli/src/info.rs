@@ -3,8 +3,9 @@
 
 use export::summary::summary;
 use formats::catalogue::Catalogue;
-use formats::format::{Description, Format};
+use formats::format::{Description, Format, Joint};
 use serde_json::{json, Map, Value};
+use viewer::messages::bounded;
 
 use crate::batch::{self, Entry, FilesArgs, Outcome, Report, Style};
 use crate::error::{shown, CliError};
@@ -22,7 +23,7 @@ pub fn run(context: &mut Context, args: &FilesArgs) -> Result<bool, CliError> {
             &shown(path),
             input.format.title,
             input.format.name,
-            &input.document.describe(),
+            &bounded_description(input.document.describe()),
         ))?;
         return Ok(true);
     }
@@ -45,7 +46,7 @@ fn describe_file(
     let (format, bytes) = batch::open(catalogue, entry, forced)?;
     let document = input::decode(&entry.path, format, &bytes)
         .map_err(|error| Report::failed(Some(format), &entry.path, &error))?;
-    let description = document.describe();
+    let description = bounded_description(document.describe());
     let text = summary(&shown(&entry.path), format.title, format.name, &description);
     Ok(Report {
         format: Some(format),
@@ -55,6 +56,27 @@ fn describe_file(
             fields: description_json(format, &description),
         },
     })
+}
+
+/// A file's description with each value and joint name as a message
+/// shows it ([`bounded`]): a summary is for people, and a name a file
+/// holds can be megabytes long.
+fn bounded_description(description: Description) -> Description {
+    Description {
+        facts: description
+            .facts
+            .into_iter()
+            .map(|(label, value)| (label, bounded(&value).into_owned()))
+            .collect(),
+        joints: description
+            .joints
+            .into_iter()
+            .map(|joint| Joint {
+                name: bounded(&joint.name).into_owned(),
+                ..joint
+            })
+            .collect(),
+    }
 }
 
 /// `--json`'s fields of a summary: the title, the facts in order and the

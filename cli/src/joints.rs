@@ -38,7 +38,7 @@ pub fn run(context: &mut Context, args: &Args) -> Result<bool, CliError> {
         return Err(CliError::input(animation, Problem::NoJointMotion));
     }
     let text = serde_json::to_string_pretty(&joints_json(&posed)).unwrap_or_default();
-    context.print(&format!("{text}\n"))?;
+    context.print_json(&format!("{text}\n"))?;
     Ok(true)
 }
 

@@ -39,7 +39,7 @@ pub fn dump(context: &mut Context, args: &DumpArgs) -> Result<bool, CliError> {
     let json = document
         .to_json()
         .map_err(|error| CliError::input(file, Problem::ToJson(error)))?;
-    context.print(&format!("{json}\n"))?;
+    context.print_json(&format!("{json}\n"))?;
     Ok(true)
 }
 

@@ -23,6 +23,7 @@ mod skin;
 mod twin;
 mod view;
 
+use std::borrow::Cow;
 use std::ffi::OsString;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -31,6 +32,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 use formats::catalogue::Catalogue;
 use formats::schema::printable;
+use viewer::messages::bounded;
 
 pub use error::CliError;
 
@@ -223,11 +225,47 @@ impl Context<'_> {
         self.write(printable(text).as_bytes())
     }
 
-    /// One warning line. A warning that cannot be written is dropped: the
-    /// command's own output matters more.
-    fn warn(&mut self, message: &str) {
-        let _ = writeln!(self.stderr, "ossuary: warning: {}", printable(message));
+    /// Writes JSON text (as serde_json writes it) to standard output, with
+    /// anything a terminal would act on escaped as JSON escapes it
+    /// (`\u007f`), so that it stays JSON every reader takes.
+    fn print_json(&mut self, json: &str) -> Result<(), CliError> {
+        self.write(json_for_terminals(json).as_bytes())
     }
+
+    /// One warning line, [`shown`]. A warning that cannot be written is
+    /// dropped: the command's own output matters more.
+    fn warn(&mut self, message: &str) {
+        let _ = writeln!(self.stderr, "ossuary: warning: {}", shown(message));
+    }
+}
+
+/// A message as the terminal shows it: each name it quotes at most 60
+/// characters and the whole bounded ([`bounded`]), whatever the code that
+/// made it copied of an input, and nothing in it that a terminal would act
+/// on ([`printable`]).
+fn shown(message: &str) -> String {
+    printable(&bounded(message)).into_owned()
+}
+
+/// `json` with every character [`printable`] would escape written as a
+/// JSON escape (`\u007f`, `\u202e`) instead. serde_json already escapes
+/// the C0 controls inside strings and writes line breaks only between
+/// values, so each such character stands inside a string, where the
+/// escape means the same character; every one is in the Basic
+/// Multilingual Plane, so four digits hold it.
+fn json_for_terminals(json: &str) -> Cow<'_, str> {
+    if matches!(printable(json), Cow::Borrowed(_)) {
+        return Cow::Borrowed(json);
+    }
+    let mut escaped = String::with_capacity(json.len() + 16);
+    for c in json.chars() {
+        let mut one = [0; 4];
+        match printable(c.encode_utf8(&mut one)) {
+            Cow::Borrowed(same) => escaped.push_str(same),
+            Cow::Owned(_) => escaped.push_str(&format!("\\u{:04x}", u32::from(c))),
+        }
+    }
+    Cow::Owned(escaped)
 }
 
 /// Runs one command line (`args` starts with the program name). Errors go
@@ -273,7 +311,7 @@ pub fn run(
             ExitCode::from(141)
         }
         Err(error) => {
-            let _ = writeln!(stderr, "ossuary: {}", printable(&error.to_string()));
+            let _ = writeln!(stderr, "ossuary: {}", shown(&error.to_string()));
             error.exit_code()
         }
     }

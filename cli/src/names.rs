@@ -4,7 +4,7 @@
 
 /// Why a name taken from an input cannot name an output file.
 #[derive(Debug, thiserror::Error)]
-#[error("{what} {} is not a plain file name ({reason}), so it could be written outside the output folder", formats::schema::quoted(.name.as_bytes()))]
+#[error("{what} {} is not a plain file name ({reason}); nothing is written", formats::schema::quoted(.name.as_bytes()))]
 pub struct UnsafeName {
     /// What the name names, e.g. "skin" or "the animation data of skill \"a2o-wave\"".
     pub what: String,
@@ -12,11 +12,20 @@ pub struct UnsafeName {
     pub reason: &'static str,
 }
 
+/// The longest file name common file systems take (ext4, NTFS, APFS: 255
+/// bytes or UTF-16 units).
+const MAX_NAME_BYTES: usize = 255;
+
+/// The characters besides `:` and the folder separators that Windows
+/// refuses in a file name.
+const WINDOWS_RESERVED: [char; 6] = ['?', '*', '<', '>', '|', '"'];
+
 /// `name`, a name taken from an input (a skin a suit names), if it is one
 /// plain file name that stays inside the folder it is joined to: no folder
-/// separators (`/` or `\`), no `..`, no drive or stream (`:`), no control
-/// bytes, not only dots, and not a name Windows keeps for a device (`CON`,
-/// `NUL`, `COM1`..., with any extension).
+/// separators (`/` or `\`), no `..`, no drive or stream (`:`), none of the
+/// other characters Windows refuses (`? * < > | "`), no control bytes, not
+/// only dots, and not a name Windows keeps for a device (`CON`, `NUL`,
+/// `COM1`..., with any extension), and at most 255 bytes.
 pub fn plain_file_name<'a>(what: &str, name: &'a str) -> Result<&'a str, UnsafeName> {
     let refuse = |reason| UnsafeName {
         what: what.to_owned(),
@@ -26,11 +35,21 @@ pub fn plain_file_name<'a>(what: &str, name: &'a str) -> Result<&'a str, UnsafeN
     if name.is_empty() {
         return Err(refuse("it is empty"));
     }
+    if name.len() > MAX_NAME_BYTES {
+        return Err(refuse(
+            "it is longer than the 255 bytes a file name may hold",
+        ));
+    }
     if name.contains(['/', '\\']) {
         return Err(refuse("it holds a folder separator"));
     }
     if name.contains(':') {
         return Err(refuse("it holds a colon"));
+    }
+    if name.contains(WINDOWS_RESERVED) {
+        return Err(refuse(
+            "it holds a character Windows refuses in file names: ? * < > | \"",
+        ));
     }
     if name.chars().any(char::is_control) {
         return Err(refuse("it holds a control character"));
@@ -85,7 +104,13 @@ mod tests {
             ("..", "only dots"),
             ("...", "only dots"),
             ("", "empty"),
+            (&"x".repeat(256), "longer than the 255 bytes"),
             ("C:x", "colon"),
+            ("what?", "Windows refuses"),
+            ("a*b", "Windows refuses"),
+            ("<skin>", "Windows refuses"),
+            ("a|b", "Windows refuses"),
+            ("\"quoted\"", "Windows refuses"),
             ("x.", "ends with"),
             ("CON", "device"),
             ("nul.skn", "device"),

@@ -80,6 +80,55 @@ pub fn write_files(files: &[(&Path, &[u8])]) -> Result<(), CliError> {
     result
 }
 
+/// Makes the folder `dir`, which lies in `root` (the folder `-o` names),
+/// with every folder missing on the way, and returns those made, outermost
+/// first (so that a failed write can take them away again). `root` and
+/// what holds it are followed as they are (the user named them), but a
+/// link already inside `root` on the way to `dir` is refused, naming it:
+/// following it (`OUT/appearance` linking to `../outside`) would write
+/// outside `-o`. (A link in a file's own place is no way out: a file is
+/// put in place by renaming, which replaces the link itself.)
+pub fn folders_inside(root: &Path, dir: &Path) -> Result<Vec<PathBuf>, CliError> {
+    let mut made = Vec::new();
+    let ancestors: Vec<&Path> = dir.ancestors().collect();
+    for folder in ancestors.into_iter().rev() {
+        if folder.as_os_str().is_empty() {
+            continue;
+        }
+        let inside = folder != root && folder.starts_with(root);
+        let there = if inside {
+            match std::fs::symlink_metadata(folder) {
+                Ok(metadata) if metadata.file_type().is_symlink() => {
+                    return Err(cannot_write(
+                        folder,
+                        std::io::Error::other(
+                            "a link is in the way, and links inside the output folder are not \
+                             followed: nothing is written outside it",
+                        ),
+                    ))
+                }
+                Ok(_) => true,
+                Err(error) if error.kind() == std::io::ErrorKind::NotFound => false,
+                Err(source) => return Err(cannot_write(folder, source)),
+            }
+        } else {
+            folder.exists()
+        };
+        if !there {
+            match std::fs::create_dir(folder) {
+                Ok(()) => made.push(folder.to_path_buf()),
+                // Made meanwhile by another file of a batch, written in
+                // parallel.
+                Err(error)
+                    if error.kind() == std::io::ErrorKind::AlreadyExists
+                        && std::fs::symlink_metadata(folder).is_ok_and(|found| found.is_dir()) => {}
+                Err(source) => return Err(cannot_write(folder, source)),
+            }
+        }
+    }
+    Ok(made)
+}
+
 /// Whether a file the group replaces is at `path`. A folder there is
 /// refused before any file of the group moves.
 fn is_there(path: &Path) -> Result<bool, CliError> {

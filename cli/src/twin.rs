@@ -150,7 +150,7 @@ fn convert_into_folder(
                     owner.display()
                 ))),
             }),
-            _ => convert_file(&catalogue, entry, forced, target, &output),
+            _ => convert_file(&catalogue, entry, forced, target, folder, &output),
         }
     })?;
     Ok(counts.all_good())
@@ -182,6 +182,7 @@ fn convert_file(
     entry: &Entry,
     forced: Option<&'static Format>,
     target: &'static Format,
+    folder: &Path,
     output_path: &Path,
 ) -> Result<Report, Report> {
     let (format, bytes) = batch::open(catalogue, entry, forced)?;
@@ -210,10 +211,7 @@ fn convert_file(
         .and_then(|document| convert(catalogue, &entry.path, format, document.as_ref(), target))
         .and_then(|converted| {
             let parent = output_path.parent().unwrap_or(Path::new("."));
-            std::fs::create_dir_all(parent).map_err(|source| CliError::Output {
-                path: parent.to_path_buf(),
-                source,
-            })?;
+            output::folders_inside(folder, parent)?;
             output::write_file(output_path, &converted)
         })
         .map_err(|error| Report::failed(Some(format), &entry.path, &error))?;

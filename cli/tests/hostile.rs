@@ -75,6 +75,12 @@ fn names_inside_a_character_never_lead_outside_the_output_folder() {
         ),
         ("a NUL", format!("{}\0", proto_skin()), skill(), keys()),
         ("only dots", "..".to_owned(), skill(), "...".to_owned()),
+        (
+            "a character Windows refuses",
+            format!("{}|x", proto_skin()),
+            skill(),
+            keys(),
+        ),
     ];
     for (route, skin, skill, animation) in routes {
         let dir = tempfile::tempdir().unwrap();
@@ -109,6 +115,149 @@ fn names_inside_a_character_never_lead_outside_the_output_folder() {
             other => panic!("{route}: exit {other:?}: {said}"),
         }
         assert!(!said.contains('\0'), "{route}: {said:?}");
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn a_link_inside_the_output_folder_is_not_followed_out_of_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let glb = text(&dir.path().join("humanoid.glb"));
+    assert_status(
+        &ossuary(&["convert", &fixture("humanoid.sat"), "-o", &glb]),
+        0,
+    );
+    let outside = dir.path().join("outside");
+    std::fs::create_dir(&outside).unwrap();
+    // A link in the place of a folder the files go into, at either depth.
+    for linked in ["appearance", "appearance/mesh"] {
+        let out = dir.path().join(format!("out-{}", linked.replace('/', "-")));
+        let link = out.join(linked);
+        std::fs::create_dir_all(link.parent().unwrap()).unwrap();
+        std::os::unix::fs::symlink(&outside, &link).unwrap();
+        let output = ossuary(&["convert", &glb, "--to", "swg-sat", "-o", &text(&out)]);
+        assert_status(&output, 1);
+        let said = stderr(&output);
+        assert!(said.contains(&text(&link)), "{said}");
+        assert!(
+            said.contains("links inside the output folder are not followed"),
+            "{said}"
+        );
+        assert!(files_below(&outside).is_empty(), "{linked}: {said}");
+    }
+    // Converting a folder into a folder: the mirrored tree's folders too.
+    let input = dir.path().join("in");
+    std::fs::create_dir_all(input.join("sub")).unwrap();
+    std::fs::copy(fixture("humanoid.cmx"), input.join("sub/humanoid.cmx")).unwrap();
+    let out = dir.path().join("mirrored");
+    std::fs::create_dir(&out).unwrap();
+    std::os::unix::fs::symlink(&outside, out.join("sub")).unwrap();
+    let output = ossuary(&[
+        "convert",
+        &text(&input),
+        "--to",
+        "sims-bcf",
+        "-o",
+        &text(&out),
+    ]);
+    assert_status(&output, 1);
+    assert!(stdout(&output).contains("links inside the output folder are not followed"));
+    assert!(files_below(&outside).is_empty());
+    // The folder -o names may itself be a link: it is the user's to name.
+    let named = dir.path().join("named");
+    std::os::unix::fs::symlink(&outside, &named).unwrap();
+    let output = ossuary(&["convert", &glb, "--to", "swg-sat", "-o", &text(&named)]);
+    assert_status(&output, 0);
+    assert!(!files_below(&outside).is_empty());
+}
+
+/// The longest run of `x` in `said`.
+fn longest_run_of_x(said: &str) -> usize {
+    said.split(|c| c != 'x').map(str::len).max().unwrap_or(0)
+}
+
+/// What a command said, on both outputs, checked to quote no run of more
+/// than 60 characters of the long name and to stay short.
+fn assert_quotes_briefly(output: &std::process::Output, what: &str) {
+    let said = format!("{}{}", stdout(output), stderr(output));
+    assert!(longest_run_of_x(&said) <= 60, "{what}: {}", said.len());
+    assert!(said.len() < 8_000, "{what}: {} bytes", said.len());
+}
+
+#[test]
+fn a_name_of_a_megabyte_is_quoted_in_sixty_characters_everywhere() {
+    let dir = tempfile::tempdir().unwrap();
+    let long = "x".repeat(1 << 20);
+    // A Star Wars Galaxies mesh whose first shader is named by a megabyte,
+    // beside the skeleton it names, as the game's tree has them.
+    let skeleton = dir.path().join("appearance/skeleton/humanoid.skt");
+    std::fs::create_dir_all(skeleton.parent().unwrap()).unwrap();
+    std::fs::copy(fixture("humanoid.skt"), &skeleton).unwrap();
+    let dumped = ossuary(&["dump", &fixture("humanoid.mgn")]);
+    let mut json: serde_json::Value = serde_json::from_slice(&dumped.stdout).unwrap();
+    json["version"]["v4"]["shader_groups"][0]["shader"] = format!("shader/{long}.sht").into();
+    let json_path = support::write(dir.path(), "long.json", json.to_string().as_bytes());
+    let mesh = text(&dir.path().join("appearance/mesh/long.mgn"));
+    std::fs::create_dir_all(dir.path().join("appearance/mesh")).unwrap();
+    assert_status(
+        &ossuary(&["encode", &json_path, "--format", "swg-mgn", "-o", &mesh]),
+        0,
+    );
+    let glb = text(&dir.path().join("long.glb"));
+    let png = text(&dir.path().join("long.png"));
+    let folder = text(&dir.path().join("appearance"));
+    for args in [
+        vec!["info", &mesh],
+        vec!["info", &mesh, "--json"],
+        vec!["check", &folder],
+        vec!["render", &mesh, "-o", &png],
+        vec!["convert", &mesh, "-o", &glb],
+    ] {
+        let output = ossuary(&args);
+        assert!(
+            output.status.code().is_some_and(|code| code <= 1),
+            "{args:?}"
+        );
+        assert_quotes_briefly(&output, &format!("{args:?}"));
+    }
+    // A glTF mesh named by a megabyte, which names the skin file written
+    // (too long a name for any file system), and a joint named so.
+    let gltf = dir.path().join("h.gltf");
+    assert_status(
+        &ossuary(&["convert", &fixture("humanoid.cmx"), "-o", &text(&gltf)]),
+        0,
+    );
+    let original: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&gltf).unwrap()).unwrap();
+    type Edit<'a> = &'a dyn Fn(&mut serde_json::Value);
+    let edits: [(&str, Edit); 2] = [
+        ("mesh", &|json| {
+            // Without the files and names carried: the name is the mesh's.
+            json["scenes"][0]["extras"] = serde_json::Value::Null;
+            json["meshes"][0]["extras"] = serde_json::Value::Null;
+            json["meshes"][0]["name"] = format!("m{long}").into();
+        }),
+        ("joint", &|json| {
+            json["nodes"][1]["name"] = long.clone().into()
+        }),
+    ];
+    for (what, edit) in edits {
+        let mut json = original.clone();
+        edit(&mut json);
+        let edited = support::write(dir.path(), "edited.gltf", json.to_string().as_bytes());
+        let out = text(&dir.path().join(format!("out-{what}")));
+        let output = ossuary(&[
+            "convert",
+            &edited,
+            "--to",
+            "sims-cmx",
+            "--skeleton",
+            &fixture("humanoid.cmx"),
+            "-o",
+            &out,
+        ]);
+        assert_status(&output, 1);
+        assert_quotes_briefly(&output, what);
     }
 }
 

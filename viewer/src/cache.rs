@@ -103,7 +103,8 @@ fn identity(path: &Path, metadata: &fs::Metadata) -> u64 {
 /// An answer kept: the asset and the warnings made with it.
 #[derive(Debug, PartialEq)]
 pub struct Kept {
-    pub glb: Vec<u8>,
+    /// Exactly as long as the asset, and shared with the answers sending it.
+    pub glb: Arc<[u8]>,
     pub warnings: String,
 }
 
@@ -254,7 +255,7 @@ mod tests {
 
     fn kept(bytes: usize) -> Arc<Kept> {
         Arc::new(Kept {
-            glb: vec![0; bytes],
+            glb: vec![0; bytes].into(),
             warnings: String::new(),
         })
     }

@@ -63,7 +63,9 @@ pub struct Request {
 pub struct Answer {
     pub status: u16,
     pub media_type: &'static str,
-    pub body: Vec<u8>,
+    /// Shared, so that an answer kept (a made asset) is sent without a
+    /// copy of its bytes for each connection.
+    pub body: Arc<[u8]>,
     pub headers: Vec<(&'static str, String)>,
 }
 
@@ -380,7 +382,7 @@ fn plain(status: u16, message: &str) -> Answer {
     Answer {
         status,
         media_type: "text/plain; charset=utf-8",
-        body: message.as_bytes().to_vec(),
+        body: message.as_bytes().into(),
         headers: Vec::new(),
     }
 }

@@ -13,6 +13,7 @@ pub mod cache;
 pub mod http;
 pub mod listing;
 mod made;
+pub mod messages;
 pub mod roots;
 pub mod server;
 pub mod web;

@@ -4,7 +4,14 @@
 //! Listing is lazy: a file's format comes from its extension (its first
 //! bytes where the extension is shared or missing), and what it holds from
 //! its format. Only a format whose files differ in kind (a Sims `.cmx` can
-//! be a skeleton, a suit, a skill or several) has its small files decoded.
+//! be a skeleton, a suit, a skill or several) has its small files decoded,
+//! and a loose mesh that names its skeleton (a Star Wars Galaxies `.mgn`)
+//! is read for that name; what such a file taught is kept by its identity
+//! (length, modification time) and read again only once it changed. Each
+//! folder is listed once per listing, however many files name files in it,
+//! and what poses a folder's loose meshes is found once for the folder:
+//! a folder of 10,000 loose skins or meshes lists in a fraction of a
+//! second.
 //!
 //! A listing is bounded however the folders are made: it walks each folder
 //! once, down to [`MAX_DEPTH`] folders below a path given; it stops at
@@ -12,16 +19,18 @@
 //! regular files (a named pipe would block the open until something wrote
 //! to it), listing anything else as a problem.
 
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::fs;
 use std::io::Read as _;
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::sync::{LazyLock, Mutex, PoisonError};
+use std::time::{Duration, Instant, SystemTime};
 
-use export::assembly::{suit_images, Age, Slot, Suit, Tone};
+use export::assembly::{Age, Slot, Suit, Tone};
 use formats::capabilities::Capabilities;
 use formats::catalogue::Catalogue;
-use formats::files::Files;
+use formats::files::{Files, FoundFile};
 use formats::format::Format;
 use formats::rig::{Binding, RigOptions};
 use serde::Serialize;
@@ -360,9 +369,12 @@ fn classify(
     if size > DECODE_LIMIT {
         return Ok(Some((format, of_format)));
     }
-    let bytes = read_at_most(path, DECODE_LIMIT)?;
-    let document = (format.decode)(&bytes).map_err(|error| error.to_string())?;
-    Ok(Some((format, Capabilities::of_document(document.as_ref()))))
+    let holds = LEARNED_HOLDINGS.of(path, format.name, || {
+        let bytes = read_at_most(path, DECODE_LIMIT)?;
+        let document = (format.decode)(&bytes).map_err(|error| error.to_string())?;
+        Ok(Capabilities::of_document(document.as_ref()))
+    })?;
+    Ok(Some((format, holds)))
 }
 
 /// The first `limit` bytes of a regular file.
@@ -396,6 +408,7 @@ type Folders<'a> = HashMap<&'a Path, Vec<&'a Found>>;
 /// FreeSO keeps in a folder for each kind (`Skeletons`, `Animations`,
 /// `Appearances`, ...) side by side.
 fn group(roots: &Roots, found: &[Found], listing: &mut Listing) {
+    let look = Lookups::new(roots);
     let mut folders: Vec<&Path> = Vec::new();
     let mut in_folder: Folders = HashMap::new();
     for file in found {
@@ -414,20 +427,20 @@ fn group(roots: &Roots, found: &[Found], listing: &mut Listing) {
             let beside = in_folder
                 .get(file.dir.as_path())
                 .map_or(&[][..], Vec::as_slice);
-            let skeleton = tso_skeleton(roots, beside, &in_folder, file);
+            let skeleton = tso_skeleton(&look, beside, &in_folder, file);
             (file.rel.as_str(), skeleton)
         })
         .collect();
     for folder in folders {
         if let Some(files) = in_folder.get(folder) {
-            group_folder(roots, files, &in_folder, &appearances, listing);
+            group_folder(&look, files, &in_folder, &appearances, listing);
         }
     }
 }
 
-/// The Sims Online's appearances (`.apr`) and the skeleton each is worn
-/// on, or why none fits.
-type Appearances<'a> = Vec<(&'a str, Result<String, String>)>;
+/// The Sims Online's appearances (`.apr`), by their relative paths, and
+/// the skeleton each is worn on, or why none fits.
+type Appearances<'a> = HashMap<&'a str, Result<String, String>>;
 
 /// The files found in the folder named `name` (without regard to ASCII
 /// case) beside `dir`.
@@ -445,13 +458,30 @@ fn sibling<'a>(in_folder: &'a Folders<'a>, dir: &Path, name: &str) -> &'a [&'a F
 }
 
 fn group_folder(
-    roots: &Roots,
+    look: &Lookups,
     found: &[&Found],
     in_folder: &Folders,
     appearances: &Appearances,
     listing: &mut Listing,
 ) {
     let mut taken = vec![false; found.len()];
+    // What poses a loose mesh, by family: the first bare skeleton of its
+    // family beside it, else the first character of its family beside it
+    // (the prototype's `samnud.cmx` for its props). Found once for the
+    // folder, not once for each mesh: a folder of thousands of skins.
+    let mut posers: HashMap<&str, &Found> = HashMap::new();
+    for file in found.iter().filter(|file| file.bare_skeleton()) {
+        posers.entry(file.family()).or_insert(file);
+    }
+    for file in found.iter().filter(|file| file.is_character()) {
+        posers.entry(file.family()).or_insert(file);
+    }
+    // The animations beside the characters, looked through for each.
+    let animations: Vec<&Found> = found
+        .iter()
+        .filter(|file| file.holds.animations && !file.holds.meshes)
+        .copied()
+        .collect();
     for (index, file) in found.iter().enumerate() {
         if !file.is_character() {
             continue;
@@ -476,20 +506,26 @@ fn group_folder(
                         suits.push((*other, suit));
                     }
                 } else if other.format.is(file.format) {
-                    // Sims suits dress the skeleton beside them; a mesh
-                    // file of its own (`.skn`, `.mgn`) stays loose.
-                    meshes.push(other.rel.clone());
+                    // Sims suits dress the skeleton beside them, those
+                    // named for an age (`child-censor.cmx`) only the
+                    // skeletons of that age; a mesh file of its own
+                    // (`.skn`, `.mgn`) stays loose.
                     taken[other_index] = true;
+                    if fits(Age::of_file(file_name(&other.rel)), age) {
+                        meshes.push(other.rel.clone());
+                    }
                 }
             }
         }
         // A The Sims Online skeleton's wardrobe: the appearances that fit
         // it, worn together as the page ticks them.
         if file.bare_skeleton() && file.family() == "tso" {
-            let fitting = appearances
+            let mut fitting: Vec<String> = appearances
                 .iter()
                 .filter(|(_, skeleton)| skeleton.as_ref() == Ok(&file.rel))
-                .map(|(appearance, _)| (*appearance).to_owned());
+                .map(|(appearance, _)| (*appearance).to_owned())
+                .collect();
+            fitting.sort();
             meshes.extend(fitting);
         }
         let wardrobe = wardrobe(file, &suits);
@@ -510,7 +546,7 @@ fn group_folder(
         // A The Sims Online animation moving a bone the skeleton lacks
         // cannot be shown on it.
         let skeleton_bones = is_tso.then(|| tso_bones(&file.path)).flatten();
-        let beside = found
+        let beside = animations
             .iter()
             .chain(animations_beside)
             .filter(|other| {
@@ -542,34 +578,17 @@ fn group_folder(
                 format: file.format.name,
             });
         } else if file.holds.meshes {
-            // A bare skeleton of its family beside it, else a character
-            // of its family beside it (the prototype's `samnud.cmx` for
-            // its props).
-            let of_family = |other: &&&Found| other.family() == file.family();
-            let beside = found
-                .iter()
-                .filter(of_family)
-                .find(|other| other.bare_skeleton())
-                .or_else(|| {
-                    found
-                        .iter()
-                        .filter(of_family)
-                        .find(|other| other.is_character())
-                })
-                .map(|other| other.rel.clone());
-            let appearance = appearances
-                .iter()
-                .find(|(appearance, _)| *appearance == file.rel);
-            let skeleton = if let Some((_, skeleton)) = appearance {
+            let beside = posers.get(file.family()).map(|poser| poser.rel.clone());
+            let skeleton = if let Some(skeleton) = appearances.get(file.rel.as_str()) {
                 match skeleton {
                     // Offered in the wardrobe of the skeleton it fits.
                     Ok(_) => continue,
                     Err(message) => Err(message.clone()),
                 }
             } else if file.family() == "tso" {
-                tso_skeleton(roots, found, in_folder, file)
+                tso_skeleton(look, found, in_folder, file)
             } else {
-                beside.map_or_else(|| named_skeleton(roots, file), Ok)
+                beside.map_or_else(|| named_skeleton(look, file), Ok)
             };
             match skeleton {
                 Ok(skeleton) => listing.meshes.push(LooseMesh {
@@ -598,7 +617,7 @@ const NO_TSO_SKELETON: &str =
 /// (as FreeSO keeps them: `adult.skel`, `child.skel`, `dog.skel`...), that
 /// has every bone it binds; else why there is none.
 fn tso_skeleton(
-    roots: &Roots,
+    look: &Lookups,
     found: &[&Found],
     in_folder: &Folders,
     mesh: &Found,
@@ -612,17 +631,17 @@ fn tso_skeleton(
     let Some(first) = skeletons.first() else {
         return Err(NO_TSO_SKELETON.to_owned());
     };
-    let bound = tso_bound(roots, mesh)?;
+    let bound = tso_bound(look, mesh)?;
     let lacks = |skeleton: &Found| {
         // A skeleton that cannot be read says so when it is shown.
-        let bones = tso_bones(&skeleton.path)?;
-        bound.iter().find(|bone| !bones.contains(bone))
+        let bones = look.tso_bones(&skeleton.path)?;
+        bound.iter().find(|bone| !bones.contains(bone)).cloned()
     };
     match skeletons.iter().find(|skeleton| lacks(skeleton).is_none()) {
         Some(skeleton) => Ok(skeleton.rel.clone()),
         None => Err(format!(
             "binds the bone {}, which the skeleton {} does not have",
-            lacks(first).map_or("", String::as_str),
+            lacks(first).unwrap_or_default(),
             first.rel
         )),
     }
@@ -630,10 +649,10 @@ fn tso_skeleton(
 
 /// The bones a The Sims Online mesh, binding or appearance binds, once the
 /// files it names are found; else why they cannot be had.
-fn tso_bound(roots: &Roots, mesh: &Found) -> Result<Vec<String>, String> {
+fn tso_bound(look: &Lookups, mesh: &Found) -> Result<Vec<String>, String> {
     let bytes = read_at_most(&mesh.path, DECODE_LIMIT)?;
     let document = (mesh.format.decode)(&bytes).map_err(|error| error.to_string())?;
-    let files = files_beside(roots, &mesh.path);
+    let files = look.files_beside(&mesh.path);
     let skins = match document.rig().skins(&files, RigOptions::default()) {
         None => return Ok(Vec::new()),
         Some(skins) => skins.map_err(|error| error.to_string())?,
@@ -653,13 +672,72 @@ fn tso_bound(roots: &Roots, mesh: &Found) -> Result<Vec<String>, String> {
     Ok(bound)
 }
 
-/// Where the files a file at `path` names are found while listing: under
-/// the roots only, none larger than the listing decodes.
-fn files_beside(roots: &Roots, path: &Path) -> Files {
-    let folders: Vec<PathBuf> = roots.iter().map(|root| root.path.clone()).collect();
-    Files::beside(path)
-        .within(folders.into())
-        .with_limit(DECODE_LIMIT)
+/// What one listing has looked up, kept for its other files: a folder's
+/// names (each folder is listed once, however many of its thousands of
+/// meshes name files in it), the skeletons meshes name, the bones of The
+/// Sims Online's skeletons.
+struct Lookups<'a> {
+    roots: &'a Roots,
+    /// Under the roots only, none larger than the listing decodes; the
+    /// folders' listings shared by every file's lookups.
+    files: Files,
+    /// The skeleton file a name given in a folder finds, by folder and
+    /// name.
+    skeletons: RefCell<HashMap<(PathBuf, String), Option<PathBuf>>>,
+    bones: RefCell<HashMap<PathBuf, Option<Vec<String>>>>,
+}
+
+impl<'a> Lookups<'a> {
+    fn new(roots: &'a Roots) -> Lookups<'a> {
+        let folders: Vec<PathBuf> = roots.iter().map(|root| root.path.clone()).collect();
+        Lookups {
+            roots,
+            files: Files::nowhere()
+                .within(folders.into())
+                .with_limit(DECODE_LIMIT),
+            skeletons: RefCell::default(),
+            bones: RefCell::default(),
+        }
+    }
+
+    /// Where the files the file at `path` names are found.
+    fn files_beside(&self, path: &Path) -> Files {
+        // Only the path of the file found counts: its folder is where
+        // the names it gives are looked up.
+        let file = FoundFile {
+            path: path.to_path_buf(),
+            bytes: Vec::new(),
+        };
+        self.files.beside_found(&file)
+    }
+
+    /// The skeleton file `name`, as a mesh in `folder` names it, when it is
+    /// under the roots.
+    fn skeleton_named(&self, files: &Files, folder: &Path, name: &str) -> Option<PathBuf> {
+        let key = (folder.to_path_buf(), name.to_owned());
+        if let Some(known) = self.skeletons.borrow().get(&key) {
+            return known.clone();
+        }
+        let found = files
+            .find("the skeleton", &[name.to_owned()])
+            .ok()
+            .map(|found| found.path);
+        self.skeletons.borrow_mut().insert(key, found.clone());
+        found
+    }
+
+    /// The bones of the The Sims Online skeleton at `path`; `None` when
+    /// it cannot be read.
+    fn tso_bones(&self, path: &Path) -> Option<Vec<String>> {
+        if let Some(known) = self.bones.borrow().get(path) {
+            return known.clone();
+        }
+        let bones = tso_bones(path);
+        self.bones
+            .borrow_mut()
+            .insert(path.to_path_buf(), bones.clone());
+        bones
+    }
 }
 
 /// The bones of the The Sims Online skeleton at `path`; `None` when it
@@ -712,43 +790,36 @@ fn file_name(rel: &str) -> &str {
 /// The skeleton a mesh names (a Star Wars Galaxies `.mgn` names its
 /// skeletons, `appearance/skeleton/all_b.skt`, and a mesh list `.lmg` its
 /// meshes), when it is under the roots; else why the mesh cannot be shown.
-fn named_skeleton(roots: &Roots, mesh: &Found) -> Result<String, String> {
+fn named_skeleton(look: &Lookups, mesh: &Found) -> Result<String, String> {
     use formats::swg::{lmg, mgn};
     let no_skeleton = || NO_SKELETON.to_owned();
-    // Only a Star Wars Galaxies mesh or mesh list names its skeleton.
-    if !mesh.format.is(&mgn::FORMAT) && !mesh.format.is(&lmg::FORMAT) {
+    let names = if mesh.format.is(&mgn::FORMAT) {
+        LEARNED_SKELETONS.of(&mesh.path, mgn::FORMAT.name, || {
+            mgn_skeletons(&read_at_most(&mesh.path, DECODE_LIMIT)?)
+        })?
+    } else if mesh.format.is(&lmg::FORMAT) {
+        // A mesh list's levels are meshes of the same skeletons: its most
+        // detailed one says which.
+        let bytes = read_at_most(&mesh.path, DECODE_LIMIT)?;
+        let document = (mesh.format.decode)(&bytes).map_err(|error| error.to_string())?;
+        let Some(first) = document
+            .as_any()
+            .downcast_ref::<lmg::MeshLevels>()
+            .and_then(|levels| levels.levels().into_iter().next())
+        else {
+            return Err(no_skeleton());
+        };
+        let found = look
+            .files_beside(&mesh.path)
+            .find("its most detailed level", std::slice::from_ref(&first))
+            .map_err(|error| error.to_string())?;
+        mgn_skeletons(&found.bytes).map_err(|error| {
+            format!("its most detailed level, {}: {error}", found.path.display())
+        })?
+    } else {
+        // Only a Star Wars Galaxies mesh or mesh list names its skeleton.
         return Err(no_skeleton());
-    }
-    let files = files_beside(roots, &mesh.path);
-    let bytes = read_at_most(&mesh.path, DECODE_LIMIT)?;
-    let document = (mesh.format.decode)(&bytes).map_err(|error| error.to_string())?;
-    // A mesh list's levels are meshes of the same skeletons: its most
-    // detailed one says which.
-    let level;
-    let document = match document.as_any().downcast_ref::<lmg::MeshLevels>() {
-        Some(levels) => {
-            let Some(first) = levels.levels().into_iter().next() else {
-                return Err(no_skeleton());
-            };
-            let found = files
-                .find("its most detailed level", std::slice::from_ref(&first))
-                .map_err(|error| error.to_string())?;
-            level = (mgn::FORMAT.decode)(&found.bytes).map_err(|error| {
-                format!("its most detailed level, {}: {error}", found.path.display())
-            })?;
-            &level
-        }
-        None => &document,
     };
-    let Some(swg) = document.as_any().downcast_ref::<mgn::Mesh>() else {
-        return Err(no_skeleton());
-    };
-    let names: Vec<String> = swg
-        .body()
-        .skeletons
-        .iter()
-        .map(|name| name.to_text())
-        .collect();
     let name = match names.as_slice() {
         [] => return Err(no_skeleton()),
         [one] => one.clone(),
@@ -761,11 +832,85 @@ fn named_skeleton(roots: &Roots, mesh: &Found) -> Result<String, String> {
             ))
         }
     };
-    match files.find("the skeleton", std::slice::from_ref(&name)) {
-        Ok(found) => roots.relative(&found.path).ok_or_else(no_skeleton),
-        Err(_) => Err(format!(
+    match look.skeleton_named(&look.files_beside(&mesh.path), &mesh.dir, &name) {
+        Some(found) => look.roots.relative(&found).ok_or_else(no_skeleton),
+        None => Err(format!(
             "names the skeleton {name}, which is not under the paths served"
         )),
+    }
+}
+
+/// The skeletons a Star Wars Galaxies mesh (`.mgn`) names.
+fn mgn_skeletons(bytes: &[u8]) -> Result<Vec<String>, String> {
+    use formats::swg::mgn;
+    let document = (mgn::FORMAT.decode)(bytes).map_err(|error| error.to_string())?;
+    let Some(mesh) = document.as_any().downcast_ref::<mgn::Mesh>() else {
+        return Err(NO_SKELETON.to_owned());
+    };
+    Ok(mesh
+        .body()
+        .skeletons
+        .iter()
+        .map(|name| name.to_text())
+        .collect())
+}
+
+/// What reading a file taught the listing, kept for the listings after
+/// it by the file's identity (path, length, modification time) and the
+/// format it was read as: the page lists the paths each time it loads,
+/// and a folder of thousands of meshes is read again only where a file
+/// changed.
+struct Learned<T> {
+    known: Mutex<HashMap<LearnedFrom, (FileIdentity, T)>>,
+}
+
+/// A file, and the format it was read as.
+type LearnedFrom = (PathBuf, &'static str);
+
+/// A file's length and modification time.
+type FileIdentity = (u64, Option<SystemTime>);
+
+/// The most files whose lessons are kept; past it, all are forgotten and
+/// learned again.
+const MOST_LEARNED: usize = 100_000;
+
+/// What each Sims character file (`.cmx`, `.bcf`) holds.
+static LEARNED_HOLDINGS: LazyLock<Learned<Result<Capabilities, String>>> =
+    LazyLock::new(Learned::default);
+/// The skeletons each Star Wars Galaxies mesh names.
+static LEARNED_SKELETONS: LazyLock<Learned<Result<Vec<String>, String>>> =
+    LazyLock::new(Learned::default);
+
+impl<T> Default for Learned<T> {
+    fn default() -> Self {
+        Learned {
+            known: Mutex::default(),
+        }
+    }
+}
+
+impl<T: Clone> Learned<T> {
+    /// What the file at `path`, read as `format`, teaches (`learn`), kept
+    /// while the file is unchanged.
+    fn of(&self, path: &Path, format: &'static str, learn: impl FnOnce() -> T) -> T {
+        let Ok(metadata) = fs::metadata(path) else {
+            return learn();
+        };
+        let identity = (metadata.len(), metadata.modified().ok());
+        let key = (path.to_path_buf(), format);
+        let lock = || self.known.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some((known, value)) = lock().get(&key) {
+            if *known == identity {
+                return value.clone();
+            }
+        }
+        let value = learn();
+        let mut known = lock();
+        if known.len() >= MOST_LEARNED {
+            known.clear();
+        }
+        known.insert(key, (identity, value.clone()));
+        value
     }
 }
 
@@ -775,12 +920,17 @@ fn named_skeleton(roots: &Roots, mesh: &Found) -> Result<String, String> {
 /// again.
 fn wardrobe(skeleton: &Found, suits: &[(&Found, Suit)]) -> Vec<Garment> {
     let mut sets: Vec<(&Suit, Vec<&Found>)> = Vec::new();
+    let mut set_at: HashMap<&str, usize> = HashMap::new();
     for (file, suit) in suits {
-        match sets.iter_mut().find(|(other, _)| other.set == suit.set) {
-            Some((_, files)) => files.push(file),
-            None => sets.push((suit, vec![file])),
+        match set_at.get(suit.set.as_str()) {
+            Some(&at) => sets[at].1.push(file),
+            None => {
+                set_at.insert(&suit.set, sets.len());
+                sets.push((suit, vec![file]));
+            }
         }
     }
+    let in_folder = Images::in_folder(&skeleton.dir);
     let folder = skeleton
         .rel
         .rsplit_once('/')
@@ -796,11 +946,7 @@ fn wardrobe(skeleton: &Found, suits: &[(&Found, Suit)]) -> Vec<Garment> {
                 .collect();
             let images = Tone::ALL
                 .into_iter()
-                .flat_map(|tone| {
-                    suit_images(&skeleton.dir, suit, tone)
-                        .into_iter()
-                        .map(move |name| (tone, name))
-                })
+                .flat_map(|tone| in_folder.of(suit, tone).map(move |name| (tone, name)))
                 .map(|(tone, name)| Image {
                     file: format!("{folder}{name}"),
                     tone: tone.code(),
@@ -820,6 +966,40 @@ fn wardrobe(skeleton: &Found, suits: &[(&Found, Suit)]) -> Vec<Garment> {
     garments
 }
 
+/// The BMP images of a folder, sorted by their names in lower case. A
+/// retail folder holds thousands of suits: each finds its images by a
+/// search here, where [`export::assembly::suit_images`] lists the folder
+/// again for each.
+struct Images(Vec<(String, String)>);
+
+impl Images {
+    fn in_folder(folder: &Path) -> Images {
+        let mut names: Vec<(String, String)> = fs::read_dir(folder)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .filter_map(|entry| entry.file_name().into_string().ok())
+            .map(|name| (name.to_ascii_lowercase(), name))
+            .filter(|(lower, _)| lower.ends_with(".bmp"))
+            .collect();
+        names.sort_by(|(one, _), (other, _)| one.cmp(other));
+        Images(names)
+    }
+
+    /// What [`export::assembly::suit_images`] gives: the images that dress
+    /// `suit` in `tone`.
+    fn of(&self, suit: &Suit, tone: Tone) -> impl Iterator<Item = &str> {
+        let start = format!("{}{tone}", suit.texture_prefix());
+        let first = self.0.partition_point(|(lower, _)| *lower < start);
+        self.0
+            .get(first..)
+            .unwrap_or_default()
+            .iter()
+            .take_while(move |(lower, _)| lower.starts_with(&start))
+            .map(|(_, name)| name.as_str())
+    }
+}
+
 fn slot_name(slot: Slot) -> &'static str {
     match slot {
         Slot::Body => "body",
@@ -837,7 +1017,10 @@ fn slot_order(slot: &str) -> usize {
 
 /// The sets worn by default, so that a skeleton opens as a whole Sim: the
 /// first body for which there is a head of its sex (else the first body),
-/// then the first head and hands of the body's sex (else the first).
+/// then the first head of the body's sex (else the first), and hands: of
+/// the body's sex where there are (suits, or the loose skins no suit
+/// holds, as VitaMoo dresses its women in `hflo` and `hfro`), else unisex
+/// ones (`HULO`, `HURO`), else any; open hands before other shapes.
 fn dressed(wardrobe: &[Garment]) -> Vec<String> {
     let sex = |garment: &Garment| {
         let file = garment.files.first()?;
@@ -848,14 +1031,22 @@ fn dressed(wardrobe: &[Garment]) -> Vec<String> {
         .find(|body| of_slot("head").any(|head| sex(head) == sex(body)))
         .or_else(|| of_slot("body").next());
     let body_sex = body.and_then(sex);
-    let pick = |slot: &'static str| {
-        of_slot(slot)
-            .find(|garment| body_sex.is_some() && sex(garment) == body_sex)
-            .or_else(|| of_slot(slot).next())
-    };
+    let head = of_slot("head")
+        .find(|head| body_sex.is_some() && sex(head) == body_sex)
+        .or_else(|| of_slot("head").next());
+    // A pair's set is `h`, its sex and its shape (`hfo`: a woman's open
+    // hands).
+    let hands = of_slot("hands").min_by_key(|hands| {
+        let of_sex = match sex(hands) {
+            found if body_sex.is_some() && found == body_sex => 0,
+            Some('u') => 1,
+            _ => 2,
+        };
+        (of_sex, !hands.set.ends_with('o'))
+    });
     body.into_iter()
-        .chain(pick("head"))
-        .chain(pick("hands"))
+        .chain(head)
+        .chain(hands)
         .map(|garment| garment.set.clone())
         .collect()
 }
@@ -945,6 +1136,43 @@ mod tests {
     }
 
     #[test]
+    fn hands_are_of_the_body_s_sex_else_unisex_open_before_other_shapes() {
+        let garment = |(slot, set, file): (&'static str, &str, &str)| Garment {
+            set: set.to_owned(),
+            slot,
+            files: vec![file.to_owned()],
+            images: Vec::new(),
+        };
+        let woman = [
+            ("body", "b001fafat", "B001FAFat_01.cmx"),
+            ("head", "c003fa", "C003FA_longhair.cmx"),
+        ];
+        let worn = |hands: &[&str]| {
+            let hands = hands.iter().map(|file| {
+                let suit = Suit::of_name(file).unwrap();
+                ("hands", suit.set, *file)
+            });
+            let wardrobe: Vec<Garment> = woman
+                .iter()
+                .map(|&(slot, set, file)| (slot, set.to_owned(), file))
+                .chain(hands)
+                .map(|(slot, set, file)| garment((slot, &set, file)))
+                .collect();
+            dressed(&wardrobe)[2].clone()
+        };
+        let (fist, open) = (
+            "xskin-hflc-L_HAND-FISTFL.skn",
+            "xskin-hflo-L_HAND-HANDFL.skn",
+        );
+        let (men, unisex, pointing) = ("xskin-hmlo-L_HAND-HANDML.skn", "HULO.cmx", "HULP.cmx");
+        assert_eq!(worn(&[fist, open, men, unisex]), "hfo");
+        assert_eq!(worn(&[fist, men, unisex]), "hfc");
+        assert_eq!(worn(&[men, pointing, unisex]), "huo");
+        assert_eq!(worn(&[men, pointing]), "hup");
+        assert_eq!(worn(&[men]), "hmo");
+    }
+
+    #[test]
     fn a_retail_skeleton_is_offered_its_wardrobe_grouped_and_dressed() {
         let dir = tempfile::tempdir().unwrap();
         let dir = dir.path().canonicalize().unwrap();
@@ -980,7 +1208,8 @@ mod tests {
         let mut listing = Listing::default();
         let files: Vec<&Found> = files.iter().collect();
         let in_folder: Folders = HashMap::from([(dir.as_path(), files.clone())]);
-        group_folder(&roots, &files, &in_folder, &Vec::new(), &mut listing);
+        let look = Lookups::new(&roots);
+        group_folder(&look, &files, &in_folder, &HashMap::new(), &mut listing);
         let adult = &listing.characters[0];
         assert_eq!(adult.open, "adult-skeleton.cmx");
         // Animations of its age only; the prop suit stays a plain mesh.
@@ -1263,6 +1492,65 @@ mod tests {
             "{:?}",
             listing.problems
         );
+    }
+
+    #[test]
+    fn what_a_file_taught_is_kept_while_it_is_unchanged() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("a.cmx");
+        std::fs::write(&file, "one").unwrap();
+        let learned: Learned<String> = Learned::default();
+        let read = || std::fs::read_to_string(&file).unwrap();
+        assert_eq!(learned.of(&file, "sims-cmx", read), "one");
+        // The same length and modification time: taken as the same file,
+        // not read again.
+        let time = std::fs::metadata(&file).unwrap().modified().unwrap();
+        std::fs::write(&file, "two").unwrap();
+        let handle = std::fs::File::options().write(true).open(&file).unwrap();
+        handle.set_modified(time).unwrap();
+        assert_eq!(learned.of(&file, "sims-cmx", read), "one");
+        // Read as another format, it is another lesson.
+        assert_eq!(learned.of(&file, "sims-bcf", read), "two");
+        // Changed: read again.
+        handle.set_modified(time + Duration::from_secs(5)).unwrap();
+        assert_eq!(learned.of(&file, "sims-cmx", read), "two");
+    }
+
+    #[test]
+    fn a_suit_s_images_are_those_export_dresses_it_with() {
+        let dir = tempfile::tempdir().unwrap();
+        for name in [
+            "B001MAFitlgt_relax.bmp",
+            "b001mafitLGT_beach.BMP",
+            "B001MAFitmed_relax.bmp",
+            "B001MAFitlgt_relax.png",
+            "B001MAFa",
+            "C001MAlgt_Ross.bmp",
+            "HUAOdrk.bmp",
+            "HUAOlgt.bmp",
+            "huaclgt.bmp",
+            "zzz.bmp",
+        ] {
+            std::fs::write(dir.path().join(name), "").unwrap();
+        }
+        let images = Images::in_folder(dir.path());
+        for name in [
+            "xskin-b001mafit_01-PELVIS-BODY.skn",
+            "xskin-C001MA_Ross-HEAD-HEADB.skn",
+            "xskin-hmlo-L_HAND-HANDML.skn",
+            "xskin-hurc-R_HAND-FISTCR.skn",
+            "xskin-b002fafat_01-PELVIS-BODY.skn",
+        ] {
+            let suit = Suit::of_name(name).unwrap();
+            for tone in Tone::ALL {
+                let expected = export::assembly::suit_images(dir.path(), &suit, tone);
+                assert_eq!(
+                    images.of(&suit, tone).collect::<Vec<_>>(),
+                    expected,
+                    "{name} {tone}"
+                );
+            }
+        }
     }
 
     #[test]

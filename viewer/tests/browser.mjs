@@ -14,7 +14,8 @@
 // - a loose `.mgn` clicked alone draws;
 // - with OSSUARY_CORPUS set, everything offered for each corpus folder
 //   draws, and for the retail files laid out in a game's `Skins` and
-//   `Skills` folders (the child offered only what fits it), a retail Sim opens dressed in its textures' colours, a real SWG
+//   `Skills` folders (the child offered only what fits it), a retail Sim opens dressed in its textures' colours,
+//   filling most of the view's height, a real SWG
 //   `.mgn` draws on the skeleton it names, the Twi'lek shows a control per
 //   customization variable and a skin colour chosen goes into the address
 //   and the asset's request and changes its colour, and The Sims Online's cape, given a skeleton
@@ -105,9 +106,15 @@ function decodePng(png) {
 
 /** How many pixels inside `box` ([left, top, right, bottom]) differ between two images. */
 function differing(first, second, box) {
+  return differingRows(first, second, box).reduce((sum, row) => sum + row, 0);
+}
+
+/** How many pixels differ in each row of `box`, from its top. */
+function differingRows(first, second, box) {
   const [left, top, right, bottom] = box;
-  let count = 0;
+  const rows = [];
   for (let y = top; y < Math.min(bottom, first.height); y++) {
+    let count = 0;
     for (let x = left; x < Math.min(right, first.width); x++) {
       const at = (y * first.width + x) * first.channels;
       for (let channel = 0; channel < 3; channel++) {
@@ -117,8 +124,18 @@ function differing(first, second, box) {
         }
       }
     }
+    rows.push(count);
   }
-  return count;
+  return rows;
+}
+
+/** The share of the canvas's height from the figure's highest pixel to its
+ * lowest (`drawn` against `empty`, the canvas without it). */
+function figureHeight(drawn, empty) {
+  const rows = differingRows(drawn, empty, [0, 0, drawn.width, drawn.height]);
+  const first = rows.findIndex((count) => count > 0);
+  const last = rows.findLastIndex((count) => count > 0);
+  return first < 0 ? 0 : (last - first + 1) / drawn.height;
 }
 
 /** The view at `query`, once ready: its canvas with and without the figure, and the figure's box. */
@@ -216,7 +233,7 @@ async function figurePixels(page, box, name) {
     if (scene.model) scene.model.visible = true;
     scene.showSkeleton(scene.skeletonVisible);
   });
-  return { count: differing(drawn, empty, box), drawn };
+  return { count: differing(drawn, empty, box), drawn, height: figureHeight(drawn, empty) };
 }
 
 /** Opens `query`, which must become ready and draw at least `least` figure pixels. */
@@ -224,10 +241,10 @@ async function mustDraw(page, base, query, name, least = 50) {
   await page.goto(`${base}?${query}`, { timeout: 60_000 });
   const view = await settle(page);
   if (view.state !== "ready") throw new Error(`${query}: the page says ${view.state}: ${view.message}`);
-  const { count, drawn } = await figurePixels(page, view.box, name);
-  if (name) console.log(`${name}: ${count} pixels of the figure`);
+  const { count, drawn, height } = await figurePixels(page, view.box, name);
+  if (name) console.log(`${name}: ${count} pixels of the figure, ${Math.round(height * 100)}% of the view's height`);
   if (count < least) throw new Error(`${name ?? query}: no figure drawn`);
-  return { ...view, drawn };
+  return { ...view, drawn, height };
 }
 
 /** The joints `ossuary joints` gives for a frame, from the fixtures folder. */
@@ -635,6 +652,8 @@ try {
       const coloured = colourful(sim.drawn, sim.box);
       console.log(`a retail Sim: ${coloured} pixels in its textures' colours; problems ${JSON.stringify(sim.problems)}`);
       if (coloured < 500) throw new Error("a retail Sim is drawn without its textures' colours");
+      // A standing figure is framed to fill most of the view's height.
+      if (sim.height < 0.8) throw new Error(`a retail Sim fills ${Math.round(sim.height * 100)}% of the view's height`);
       const wearing = await page.evaluate(() =>
         [...document.querySelectorAll("#wardrobe select")].map((select) => `${select.dataset.slot}=${select.value}`));
       console.log(`wearing ${wearing.join(", ")}`);

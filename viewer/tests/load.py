@@ -10,6 +10,11 @@ usage: python3 viewer/tests/load.py OSSUARY_BINARY MODE [ARG]
   host            /api/list with Host headers of other names
   bomb [TARGET]   one, then three concurrent /api/gltf of a character whose
                   texture is a 510 KB PNG of 512 MiB; the server's peak memory
+  cache CORPUS [COUNT]
+                  COUNT (2000) distinct /api/gltf of the corpus's characters
+                  (the Twi'lek by blend weight, the others by an unused
+                  parameter), four clients at once; the server's memory
+                  (resident and peak) every 250 answers
 """
 import os, socket, subprocess, sys, tempfile, threading, time, zlib, struct, shutil
 
@@ -148,3 +153,40 @@ elif mode == "bomb":
     for t in ts: t.join()
     print(f"three at once: {out}, peak {hwm()} MB")
     proc.terminate(); proc.wait(); subprocess.run(["rm", "-rf", d])
+
+elif mode == "cache":
+    corpus = sys.argv[3]
+    count = int(sys.argv[4]) if len(sys.argv) > 4 else 2000
+    proc, addr = start(corpus)
+    def memory():
+        fields = {}
+        for line in open(f"/proc/{proc.pid}/status"):
+            name, _, value = line.partition(":")
+            fields[name] = int(value.split()[0]) // 1024 if value.strip().endswith("kB") else 0
+        return fields["VmRSS"], fields["VmHWM"]
+    def target(index):
+        kind = index % 4
+        if kind == 0:
+            return f"/api/gltf?open=swg/appearance/twk_f.sat&blend=blend_fat={index / count:.6f}"
+        return ["", "/api/gltf?open=sims1/adult-skeleton.cmx&tone=med",
+                "/api/gltf?open=sims1-prototype/samnud.cmx",
+                "/api/gltf?open=swg/appearance/skeleton/all_b.skt&mesh=swg/appearance/mesh/twk_f_head_l0.mgn"][kind] + f"&n={index}"
+    sizes = []
+    lock = threading.Lock()
+    done = [0]
+    def client(start_at):
+        for index in range(start_at, count, 4):
+            status, _, data = get(addr, target(index))
+            with lock:
+                sizes.append(len(data))
+                done[0] += 1
+                if done[0] % 250 == 0:
+                    rss, peak = memory()
+                    print(f"{done[0]} answers ({sum(sizes) >> 20} MiB sent): resident {rss} MB, peak {peak} MB", flush=True)
+    ts = [threading.Thread(target=client, args=(k,)) for k in range(4)]
+    for t in ts: t.start()
+    for t in ts: t.join()
+    time.sleep(2)
+    rss, peak = memory()
+    print(f"idle after {count}: resident {rss} MB, peak {peak} MB")
+    proc.terminate(); proc.wait()

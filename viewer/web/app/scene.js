@@ -11,6 +11,8 @@ export const BACKGROUND = 0x3a3f45;
 
 /** The most frames of an animation measured to frame the camera. */
 const FRAMED_TIMES = 48;
+/** How much of the view's height (or width) the framed figure fills. */
+const FILL = 0.9;
 
 /** Frees what a model shown before holds on the graphics card: its
  * geometry, materials and textures (a page looking at many characters
@@ -166,12 +168,21 @@ export class Scene {
     this.scene.add(this.grid);
   }
 
-  /** Looks at the model from the front (+z) or the side (+x). */
+  /** Looks at the model from the front (+z) or the side (+x), from as
+   * near as lets the framed box fill FILL of the view's height or width,
+   * whichever it reaches first. */
   view(from) {
     const box = this.bounds();
     const center = box.getCenter(new THREE.Vector3());
     const size = box.getSize(new THREE.Vector3());
-    const distance = (Math.max(size.x, size.y, size.z) / 2 / Math.tan((this.camera.fov * Math.PI) / 360)) * 1.3;
+    // The box as the camera sees it: its height, how wide it stands
+    // across the view, and how deep it goes away from the camera.
+    const [across, deep] = from === "side" ? [size.z, size.x] : [size.x, size.z];
+    const tall = Math.tan((this.camera.fov * Math.PI) / 360);
+    const wide = tall * this.camera.aspect;
+    // The box's near face fills the view where it stands this far away.
+    const near = Math.max(size.y / 2 / tall, across / 2 / wide) / FILL;
+    const distance = near + deep / 2 || 1;
     const direction = from === "side" ? new THREE.Vector3(1, 0.15, 0) : new THREE.Vector3(0, 0.15, 1);
     this.camera.position.copy(center).addScaledVector(direction.normalize(), distance);
     this.camera.near = distance / 100;
