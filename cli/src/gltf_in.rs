@@ -97,18 +97,21 @@ pub fn run_sims(context: &mut Context, request: &Request) -> Result<bool, CliErr
     let path = request.input;
     let fail = |error: ImportError| CliError::input(path, Problem::Import(error));
     let bytes = input::read(path)?;
-    let beside = path.parent().map(Path::to_path_buf).unwrap_or_default();
-    // A buffer or image a .gltf names beside itself, by a plain file name
-    // only: nothing outside its folder is read.
-    let external = |uri: &str| -> Option<Vec<u8>> {
-        names::plain_file_name("the file", uri).ok()?;
-        input::read(&beside.join(uri)).ok()
-    };
+    let external = files_beside(path);
     let asset = Asset::read(&bytes, &external).map_err(fail)?;
     let binary = request.binary;
     let mut files: Vec<(String, Vec<u8>)> = Vec::new();
     let skeleton = if request.write_skeleton {
-        let written = sims::skeleton_of(&asset, "adult").map_err(fail)?;
+        let written = match game_skeleton_beside(path) {
+            // No carried skeleton to turn the joints as the game does: the
+            // game's own beside the glTF turns them, not the rig's bones.
+            Some(beside) if carried_skeleton(path, &carried::originals(&asset))?.is_none() => {
+                let turns = input::load(&context.catalogue, &beside, None)?
+                    .required_skeleton(RigOptions::default())?;
+                sims::new_skeleton(&asset, "adult", Some(&turns)).map_err(fail)?
+            }
+            _ => sims::skeleton_of(&asset, "adult").map_err(fail)?,
+        };
         let file = sims::skeleton_file(written);
         let skeleton = rig_skeleton(path, &file)?;
         files.push(character_file(path, "adult-skeleton", &file, binary)?);
@@ -161,11 +164,7 @@ pub fn run_swg(context: &mut Context, request: &Request) -> Result<bool, CliErro
         None => None,
     };
     let bytes = input::read(path)?;
-    let beside = path.parent().map(Path::to_path_buf).unwrap_or_default();
-    let external = |uri: &str| -> Option<Vec<u8>> {
-        names::plain_file_name("the file", uri).ok()?;
-        input::read(&beside.join(uri)).ok()
-    };
+    let external = files_beside(path);
     let asset = Asset::read(&bytes, &external).map_err(fail)?;
     let originals = carried::originals(&asset);
     let mut files: Vec<(String, Vec<u8>)> = Vec::new();
@@ -250,8 +249,14 @@ pub fn run_swg(context: &mut Context, request: &Request) -> Result<bool, CliErro
             files.push((name, original.bytes));
         }
     }
+    // The appearance keeps the name it was exported under, carried in the
+    // glTF; a character made elsewhere is named after the glTF.
+    let sat = character
+        .appearance_file
+        .clone()
+        .unwrap_or_else(|| format!("{stem}.sat"));
     files.push((
-        format!("{stem}.sat"),
+        sat,
         encoded(path, character.appearance.to_bytes(), "swg-sat")?,
     ));
     write_group(path, request.folder, &files, swg_place)?;
@@ -325,6 +330,24 @@ fn skeleton_files(input: &input::Input, path: &Path) -> Result<Vec<swg::Skeleton
     Ok(files)
 }
 
+/// What a `.gltf` at `path` reads of the buffers and images it names
+/// beside itself: a plain file name only, and a regular file only (never a
+/// named pipe or a device, which would never end), within the input limit.
+fn files_beside(path: &Path) -> impl Fn(&str) -> Option<Vec<u8>> {
+    let beside = path.parent().map(Path::to_path_buf).unwrap_or_default();
+    let limit = input::reading().limit;
+    move |uri: &str| export::import::read_beside(&beside, uri, limit).ok()
+}
+
+/// The game's skeleton file beside the glTF at `path`, if there is one.
+fn game_skeleton_beside(path: &Path) -> Option<PathBuf> {
+    let beside = path.parent().unwrap_or(Path::new(""));
+    GAME_SKELETONS
+        .iter()
+        .map(|name| beside.join(name))
+        .find(|candidate| candidate.is_file())
+}
+
 /// The skeleton the suits are meant for: `--skeleton`'s, else the game's
 /// skeleton file found beside the glTF, else the first skeleton of a
 /// character file the glTF carries (ossuary's own export of it).
@@ -339,11 +362,7 @@ fn game_skeleton(
     let skeleton_path = match named {
         Some(named) => named,
         None => {
-            let beside = path.parent().unwrap_or(Path::new(""));
-            let on_disk = GAME_SKELETONS
-                .iter()
-                .map(|name| beside.join(name))
-                .find(|candidate| candidate.is_file());
+            let on_disk = game_skeleton_beside(path);
             if on_disk.is_none() {
                 if let Some(skeleton) = carried_skeleton(path, originals)? {
                     return Ok(skeleton);

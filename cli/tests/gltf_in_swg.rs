@@ -915,3 +915,23 @@ fn a_vertex_split_at_a_seam_and_meshes_in_another_order_come_back_byte_for_byte(
         );
     }
 }
+
+/// The appearance comes back under the name it was exported with (the
+/// glTF carries it), not the name the glTF was given since.
+#[test]
+fn the_appearance_keeps_its_own_name_whatever_the_gltf_is_called() {
+    let dir = tempfile::tempdir().unwrap();
+    let glb = exported(dir.path(), "edited.glb", &[&fixture("humanoid.sat")]);
+    let out = dir.path().join("out");
+    let output = import(&glb, &[], &out);
+    assert_status(&output, 0);
+    let names = files_below(&out);
+    assert!(
+        names.contains(&placed(Path::new(""), "humanoid.sat")),
+        "{names:?}"
+    );
+    assert!(
+        !names.iter().any(|name| name.ends_with("edited.sat")),
+        "{names:?}"
+    );
+}

@@ -282,6 +282,45 @@ fn within(seconds: u64, dir: &Path, args: &[&str]) -> std::process::Output {
     child.wait_with_output().unwrap()
 }
 
+/// A `.gltf` whose buffer is a named pipe beside it: refused before it is
+/// opened (opening would wait for a writer that never comes).
+#[cfg(unix)]
+#[test]
+fn a_gltf_buffer_that_is_a_named_pipe_is_refused_not_waited_for() {
+    let dir = tempfile::tempdir().unwrap();
+    let exported = dir.path().join("h.gltf");
+    assert_status(
+        &ossuary(&["convert", &fixture("humanoid.cmx"), "-o", &text(&exported)]),
+        0,
+    );
+    let (mut json, _) = support::gltf_parts(&exported);
+    json["buffers"][0]["uri"] = "buffer.bin".into();
+    std::fs::write(dir.path().join("piped.gltf"), json.to_string()).unwrap();
+    let made = Command::new("mkfifo")
+        .arg(dir.path().join("buffer.bin"))
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let skeleton = fixture("humanoid.cmx");
+    let output = within(
+        30,
+        dir.path(),
+        &[
+            "convert",
+            "piped.gltf",
+            "--to",
+            "sims-cmx",
+            "--skeleton",
+            &skeleton,
+            "-o",
+            "out",
+        ],
+    );
+    assert_status(&output, 1);
+    assert!(stderr(&output).contains("buffer"), "{}", stderr(&output));
+    assert!(!dir.path().join("out").exists());
+}
+
 #[cfg(unix)]
 #[test]
 fn special_files_in_a_folder_are_not_supported_and_hold_nothing_up() {
