@@ -1,0 +1,93 @@
+//! The real object files: every chunk of every file in the corpus's
+//! `objects` folder reads as its type and writes back byte for byte.
+//! Runs when `OSSUARY_CORPUS` names the corpus folder.
+
+use formats::objects::behavior::{Constants, Routine};
+use formats::objects::definition::{EventHandlers, ObjectDefinition, ObjectDefinitionContext};
+use formats::objects::draw_group::DrawGroup;
+use formats::objects::image::Png;
+use formats::objects::mesh::Reconstruction;
+use formats::objects::names::SoundEvent;
+use formats::objects::palette::Palette;
+use formats::objects::slots::Slots;
+use formats::objects::Filler;
+use formats::schema::{BinarySchema, Error};
+
+/// One chunk of a corpus file: its type, id and payload.
+struct RawChunk {
+    file: String,
+    kind: [u8; 4],
+    id: u16,
+    payload: Vec<u8>,
+}
+
+/// Every chunk of every corpus object file, split by the chunk headers'
+/// sizes (76 bytes of header, big-endian size first after the type).
+fn corpus_chunks() -> Option<Vec<RawChunk>> {
+    let files = tests::corpus_files("objects", "iff")?;
+    let mut chunks = Vec::new();
+    for path in files {
+        let bytes = std::fs::read(&path).unwrap();
+        let mut at = 64;
+        while at < bytes.len() {
+            let kind: [u8; 4] = bytes[at..at + 4].try_into().unwrap();
+            let size = u32::from_be_bytes(bytes[at + 4..at + 8].try_into().unwrap()) as usize;
+            let id = u16::from_be_bytes(bytes[at + 8..at + 10].try_into().unwrap());
+            chunks.push(RawChunk {
+                file: path.file_name().unwrap().to_string_lossy().into_owned(),
+                kind,
+                id,
+                payload: bytes[at + 76..at + size].to_vec(),
+            });
+            at += size;
+        }
+    }
+    Some(chunks)
+}
+
+fn round_trip<T: BinarySchema + formats::schema::HasContext<Context = ()>>(
+    chunk: &RawChunk,
+) -> Result<Vec<u8>, Error> {
+    T::from_bytes(&chunk.payload)?.to_bytes()
+}
+
+#[test]
+fn every_chunk_comes_back_byte_for_byte() {
+    let Some(chunks) = corpus_chunks() else {
+        return;
+    };
+    let mut read = 0;
+    for chunk in &chunks {
+        let written = match &chunk.kind {
+            b"OBJD" => {
+                let context = ObjectDefinitionContext {
+                    len: chunk.payload.len() as u32,
+                };
+                ObjectDefinition::from_bytes_with(&chunk.payload, &context)
+                    .and_then(|value| value.to_bytes_with(&context))
+            }
+            b"OBJf" => round_trip::<EventHandlers>(chunk),
+            b"BHAV" => round_trip::<Routine>(chunk),
+            b"BCON" => round_trip::<Constants>(chunk),
+            b"DGRP" => round_trip::<DrawGroup>(chunk),
+            b"MTEX" => round_trip::<Png>(chunk),
+            b"FSOR" => round_trip::<Reconstruction>(chunk),
+            b"FWAV" => round_trip::<SoundEvent>(chunk),
+            b"PALT" => round_trip::<Palette>(chunk),
+            b"SLOT" => round_trip::<Slots>(chunk),
+            b"XXXX" => round_trip::<Filler>(chunk),
+            _ => continue,
+        };
+        let what = format!(
+            "{} {} {}",
+            chunk.file,
+            String::from_utf8_lossy(&chunk.kind),
+            chunk.id
+        );
+        let written = written.unwrap_or_else(|error| panic!("{what}: {error}"));
+        assert!(written == chunk.payload, "{what}: written differently");
+        read += 1;
+    }
+    assert!(read > 0);
+    eprintln!("{read} chunks of {} read", chunks.len());
+}
