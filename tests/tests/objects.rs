@@ -91,3 +91,35 @@ fn every_chunk_comes_back_byte_for_byte() {
     assert!(read > 0);
     eprintln!("{read} chunks of {} read", chunks.len());
 }
+
+#[test]
+fn the_reference_decoder_reads_every_sprite() {
+    let Some(chunks) = corpus_chunks() else {
+        return;
+    };
+    let mut frames = 0;
+    for chunk in &chunks {
+        let palettes: tests::freeso_sprites::Palettes = chunks
+            .iter()
+            .filter(|other| other.file == chunk.file && &other.kind == b"PALT")
+            .map(|palt| {
+                (
+                    palt.id,
+                    palt.payload[16..]
+                        .chunks(3)
+                        .map(|c| [c[0], c[1], c[2]])
+                        .collect(),
+                )
+            })
+            .collect();
+        let decoded = match &chunk.kind {
+            b"SPR2" => tests::freeso_sprites::spr2_frames(&chunk.payload, &palettes),
+            b"SPR#" => tests::freeso_sprites::spr_frames(&chunk.payload, &palettes),
+            _ => continue,
+        };
+        frames += decoded
+            .unwrap_or_else(|e| panic!("{} {}: {e}", chunk.file, chunk.id))
+            .len();
+    }
+    eprintln!("{frames} frames");
+}
