@@ -9,35 +9,32 @@ use super::codec::binary_schema_impls;
 use super::paths::Runtime;
 use super::tokens::tag_tokens;
 use super::{context, layout, read, write};
-use crate::ast::Container;
-use crate::plan::{BinaryPlan, Codec};
+use crate::plan::{BinaryPlan, BinaryType, Codec, Framing};
 
 /// Everything a binary layout implements but its context and its test:
 /// `Decode`, `Encode`, `Layout`, the IFF traits, `BinarySchema` and its
 /// checks' functions.
-pub fn binary_items(rt: &Runtime, container: &Container, plans: &[BinaryPlan]) -> TokenStream {
-    let ident = container.ident;
-    let read = read::decode_impl(rt, container, plans);
-    let write = write::encode_impl(rt, container, plans);
-    let layout = layout::layout_impl(rt, container, plans);
-    let start = match (&container.attrs.form, &container.attrs.chunk) {
-        (Some(form), _) => {
-            let tag = tag_tokens(form.value);
+pub fn binary_items(rt: &Runtime, ty: &BinaryType) -> TokenStream {
+    let ident = ty.ident;
+    let plans = &ty.fields;
+    let read = read::decode_impl(rt, ty);
+    let write = write::encode_impl(rt, ty);
+    let layout = layout::layout_impl(rt, ty);
+    let start = match ty.shape.framing {
+        Framing::Form(form) => {
+            let tag = tag_tokens(form);
             Some(quote!(#rt::Start::Form(#tag)))
         }
-        (None, Some(chunk)) => {
-            let tag = tag_tokens(chunk.value);
+        Framing::Chunk(chunk) => {
+            let tag = tag_tokens(chunk);
             Some(quote!(#rt::Start::Chunk(#tag)))
         }
-        (None, None) => None,
+        Framing::None => None,
     };
     let element = match start {
         Some(start) => {
-            let children = container
-                .attrs
-                .form
-                .is_some()
-                .then(|| nested_form_checks(rt, plans));
+            let children =
+                matches!(ty.shape.framing, Framing::Form(_)).then(|| nested_form_checks(rt, plans));
             quote! {
                 impl #rt::IffStart for #ident {
                     const START: #rt::Start = #start;
@@ -64,7 +61,7 @@ pub fn binary_items(rt: &Runtime, container: &Container, plans: &[BinaryPlan]) -
             Some((plan.field.ident, ty, check))
         })
         .collect();
-    let checks = context::check_fns(rt, container, &checked);
+    let checks = context::check_fns(rt, ident, &checked);
     quote! {
         #checks
         #read

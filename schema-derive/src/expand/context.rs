@@ -9,7 +9,6 @@ use syn::{Ident, Type, Visibility};
 use super::names::{count_local, field_local};
 use super::paths::Runtime;
 use super::tokens::{tag_tokens, width_of};
-use crate::ast::Container;
 use crate::attr::StringKind;
 use crate::attr::{ContextArg, ContextParam};
 use crate::check_context::{CheckArg, FieldCheck, Held, Pass, PassValue, Resolved};
@@ -296,13 +295,12 @@ fn check_fn_ident(field: &Ident) -> Ident {
 /// error, at the function.
 pub fn check_fns(
     rt: &Runtime,
-    container: &Container,
+    ident: &Ident,
     checks: &[(&Ident, TokenStream, &FieldCheck)],
 ) -> TokenStream {
     if checks.is_empty() {
         return TokenStream::new();
     }
-    let ident = container.ident;
     let fns = checks.iter().map(|(field, ty, check)| {
         let function = check_fn_ident(field);
         let path = &check.path;

@@ -6,41 +6,42 @@ use quote::quote;
 use super::paths::Runtime;
 use super::sizes::field_sizes;
 use super::tokens::{optional_str, str_lit, tag_str, width_of};
-use crate::ast::Container;
 use crate::attr::{ByteOrder, StringKind};
-use crate::plan::{Binary, BinaryPlan, Codec, Element, Magic, Presence, Repeat, Value};
+use crate::plan::{
+    Binary, BinaryPlan, BinaryType, Codec, Element, Framing, Magic, Presence, Repeat, Value,
+};
 
-pub fn layout_impl(rt: &Runtime, container: &Container, plans: &[BinaryPlan]) -> TokenStream {
-    // `plan::binary` has made sure a binary layout states its byte order.
-    let byte_order = container
-        .attrs
-        .byte_order
-        .as_ref()
-        .map(|order| byte_order(rt, &order.value));
+pub fn layout_impl(rt: &Runtime, ty: &BinaryType) -> TokenStream {
+    let byte_order = byte_order(rt, &ty.shape.byte_order);
     // Each field's offset is the previous offset plus the previous fixed
     // size, while all of them are fixed; a form's or chunk's fields follow
     // its header.
-    let mut offset = match (&container.attrs.form, &container.attrs.chunk) {
-        (Some(_), _) => quote!(::core::option::Option::Some(#rt::FORM_HEADER_SIZE)),
-        (None, Some(_)) => quote!(::core::option::Option::Some(#rt::CHUNK_HEADER_SIZE)),
-        (None, None) => quote!(::core::option::Option::Some(0u64)),
+    let mut offset = match ty.shape.framing {
+        Framing::Form(_) => quote!(::core::option::Option::Some(#rt::FORM_HEADER_SIZE)),
+        Framing::Chunk(_) => quote!(::core::option::Option::Some(#rt::CHUNK_HEADER_SIZE)),
+        Framing::None => quote!(::core::option::Option::Some(0u64)),
     };
-    let fields = plans.iter().map(|plan| {
+    let fields = ty.fields.iter().map(|plan| {
         let field = field_layout(rt, plan, &offset);
         let (_, fixed) = field_sizes(rt, plan);
         offset = quote!(#rt::add_fixed(#offset, #fixed));
         field
     });
+    let (form, chunk) = match ty.shape.framing {
+        Framing::Form(form) => (Some(form), None),
+        Framing::Chunk(chunk) => (None, Some(chunk)),
+        Framing::None => (None, None),
+    };
     let layout = TypeLayout {
-        byte_order: quote!(#byte_order),
-        form: container.attrs.form.as_ref().map(|form| form.value),
-        chunk: container.attrs.chunk.as_ref().map(|chunk| chunk.value),
-        context: context_layout(rt, crate::check_context::params(container)),
+        byte_order,
+        form,
+        chunk,
+        context: context_layout(rt, ty.params),
         chosen_by: None,
         fields: fields.collect(),
         text: false,
     };
-    type_layout_impl(rt, container.ident, &container.doc, layout)
+    type_layout_impl(rt, ty.ident, ty.doc, layout)
 }
 
 /// What a type's `Layout` says of it besides its name and doc.

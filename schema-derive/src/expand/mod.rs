@@ -62,15 +62,10 @@ pub fn derive(input: &DeriveInput, root: Root) -> syn::Result<TokenStream> {
     let rt = Runtime::new(first.attrs.krate.as_ref().map(|krate| &krate.value), root);
     match &views {
         Views::Binary(container) => {
-            let plans = plan::binary(container)?;
-            let context = context::context_items(
-                &rt,
-                container.ident,
-                container.vis,
-                crate::check_context::params(container),
-            );
-            let binary = binary::binary_items(&rt, container, &plans);
-            let tests = tests::round_trip_module(&rt, container, &plans, tests::Check::Binary);
+            let ty = plan::binary(container)?;
+            let context = context::context_items(&rt, ty.ident, ty.vis, ty.params);
+            let binary = binary::binary_items(&rt, &ty);
+            let tests = tests::round_trip_module(&rt, &ty, tests::Check::Binary);
             Ok(quote! {
                 #context
                 #binary

@@ -14,17 +14,18 @@ use super::paths::Runtime;
 use super::plain::{field_groups, is_plain, is_plain_run, plain_size};
 use super::sizes::{element_min_size, field_sizes};
 use super::tokens::{constant_tokens, str_lit, tag_str, tag_tokens, width_of};
-use crate::ast::Container;
 use crate::attr::StringKind;
 use crate::condition::read_when;
-use crate::plan::{shared_chunk, Binary, BinaryPlan, Codec, Element, Presence, Repeat, Value};
+use crate::plan::{
+    shared_chunk, Binary, BinaryPlan, BinaryType, Codec, Element, Framing, Presence, Repeat, Value,
+};
 
-pub fn decode_impl(rt: &Runtime, container: &Container, plans: &[BinaryPlan]) -> TokenStream {
-    let ident = container.ident;
+pub fn decode_impl(rt: &Runtime, ty: &BinaryType) -> TokenStream {
+    let ident = ty.ident;
+    let plans = &ty.fields;
     let (mut min_size, mut fixed_size) = type_sizes(rt, plans);
     let reads = field_statements(
-        container,
-        plans,
+        ty,
         &quote!(#rt::Input::position(__reader)?),
         |plan| read_field_value(rt, plan),
         |group| read_group(rt, group),
@@ -36,10 +37,9 @@ pub fn decode_impl(rt: &Runtime, container: &Container, plans: &[BinaryPlan]) ->
         quote!(#name: #local)
     });
     let value = quote!(Self { #(#inits),* });
-    let mut body = match &container.attrs.check {
+    let mut body = match ty.check {
         // A refusal points into the value from its first byte.
-        Some(check) => {
-            let path = &check.value.path;
+        Some(path) => {
             // Spanned at the function, so a signature that does not fit is
             // an error there.
             let call = quote_spanned!(path.span()=> #path(&__value));
@@ -66,10 +66,10 @@ pub fn decode_impl(rt: &Runtime, container: &Container, plans: &[BinaryPlan]) ->
             ::core::result::Result::Ok(#value)
         },
     };
-    let frame = match (&container.attrs.form, &container.attrs.chunk) {
-        (Some(form), _) => Some((quote!(read_form), form.value, quote!(FORM_HEADER_SIZE))),
-        (None, Some(chunk)) => Some((quote!(read_chunk), chunk.value, quote!(CHUNK_HEADER_SIZE))),
-        (None, None) => None,
+    let frame = match ty.shape.framing {
+        Framing::Form(form) => Some((quote!(read_form), form, quote!(FORM_HEADER_SIZE))),
+        Framing::Chunk(chunk) => Some((quote!(read_chunk), chunk, quote!(CHUNK_HEADER_SIZE))),
+        Framing::None => None,
     };
     if let Some((read, tag, header)) = &frame {
         let (tag, header) = (*tag, header.clone());
@@ -81,7 +81,7 @@ pub fn decode_impl(rt: &Runtime, container: &Container, plans: &[BinaryPlan]) ->
         fixed_size =
             quote!(#rt::add_fixed(::core::option::Option::Some(#rt::#header), #fixed_size));
     }
-    let plain = plain_impl(rt, container, plans);
+    let plain = plain_impl(rt, ty);
     let decode = decode_fns(rt, quote!(_), body);
     let iff_tag = frame.map(|(_, tag, _)| {
         let tag = tag_tokens(tag);
@@ -105,14 +105,13 @@ pub fn decode_impl(rt: &Runtime, container: &Container, plans: &[BinaryPlan]) ->
 /// begins (`position`), which places the check's refusals (a shared chunk
 /// stays one group).
 pub fn field_statements(
-    container: &Container,
-    plans: &[BinaryPlan],
+    ty: &BinaryType,
     position: &TokenStream,
     one: impl Fn(&BinaryPlan) -> TokenStream,
     group: impl Fn(&[BinaryPlan]) -> TokenStream,
 ) -> Vec<TokenStream> {
-    let type_checked = container.attrs.check.is_some();
-    field_groups(plans)
+    let type_checked = ty.check.is_some();
+    field_groups(&ty.fields)
         .map(|fields| match (type_checked, shared_chunk(fields)) {
             (true, None) => fields
                 .iter()
@@ -176,11 +175,11 @@ fn plain_run(
 }
 
 /// `PLAIN_SIZE` and `decode_plain` for a struct that can be plain.
-fn plain_impl(rt: &Runtime, container: &Container, plans: &[BinaryPlan]) -> Option<TokenStream> {
-    if !is_plain(container, plans) {
+fn plain_impl(rt: &Runtime, ty: &BinaryType) -> Option<TokenStream> {
+    if !is_plain(ty) {
         return None;
     }
-    let (size, decode) = plain_run(rt, plans, Some(&quote!(Self)));
+    let (size, decode) = plain_run(rt, &ty.fields, Some(&quote!(Self)));
     Some(quote! {
         const PLAIN_SIZE: ::core::option::Option<usize> = #size;
 

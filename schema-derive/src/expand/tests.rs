@@ -12,13 +12,13 @@ use super::context::{self, Side};
 use super::names::{count_local, field_local};
 use super::paths::Runtime;
 use super::tokens::width_of;
-use crate::ast::{is_named, Container, FormEnum};
-use crate::attr::{StringKind, TextForm};
-use crate::check_context::{self, Held, PassValue, Resolved};
+use crate::ast::{is_named, FormEnum};
+use crate::attr::{ContextParam, StringKind, TextForm};
+use crate::check_context::{Held, PassValue, Resolved};
 use crate::condition::Condition;
 use crate::plan::reads::{read_for_len_only, PassedTo, Read, ReadAs};
 use crate::plan::{
-    Binary, BinaryPlan, Codec, Element, Medium, Plan, Presence, Repeat, TextPlan, Value,
+    Binary, BinaryType, Codec, Element, Medium, Presence, Repeat, TextType, TypePlan, Value,
 };
 
 /// Which layout a test runs through: binary bytes, text, or both (a type
@@ -188,10 +188,10 @@ fn struct_strategy(rt: &Runtime, ident: &Ident, fields: &[TestField]) -> TokenSt
 /// reader needs it.
 fn struct_context_strategy(
     rt: &Runtime,
-    container: &Container,
+    ident: &Ident,
+    params: &[ContextParam],
     fields: &[TestField],
 ) -> TokenStream {
-    let params = check_context::params(container);
     if params.is_empty() {
         return quote!(#rt::proptest::strategy::Just(()).boxed());
     }
@@ -199,7 +199,7 @@ fn struct_context_strategy(
         .iter()
         .map(|param| first_use_strategy(rt, fields, &param.ident, &param.ty, true))
         .collect();
-    context_of_strategies(rt, container.ident, params, &strategies)
+    context_of_strategies(rt, ident, params, &strategies)
 }
 
 /// A `context_strategy` body: the context struct of `ident` built from one
@@ -207,7 +207,7 @@ fn struct_context_strategy(
 pub(super) fn context_of_strategies(
     rt: &Runtime,
     ident: &Ident,
-    params: &[crate::attr::ContextParam],
+    params: &[ContextParam],
     strategies: &[TokenStream],
 ) -> TokenStream {
     let names: Vec<TokenStream> = params
@@ -262,41 +262,35 @@ fn first_use_strategy(
 }
 
 /// The round-trip test of a struct, binary or text (`check` says which).
-pub fn round_trip_module<P: Medium>(
-    rt: &Runtime,
-    container: &Container,
-    plans: &[Plan<P>],
-    check: Check,
-) -> TokenStream {
-    let fields: Vec<TestField> = plans
+pub fn round_trip_module<P: Medium>(rt: &Runtime, ty: &TypePlan<P>, check: Check) -> TokenStream {
+    let among_comments = P::among_comments(&ty.shape);
+    let fields: Vec<TestField> = ty
+        .fields
         .iter()
         .map(|plan| TestField {
             ident: plan.field.ident,
             ty: plan.field.ty,
             is_count: matches!(plan.codec, Codec::Count(_)),
-            strategy: field_strategy(rt, container, plan.field.ty, &plan.codec, None),
+            strategy: field_strategy(rt, among_comments, plan.field.ty, &plan.codec, None),
             reads: plan.codec.reads(),
         })
         .collect();
-    let strategy = struct_strategy(rt, container.ident, &fields);
-    let context_strategy = struct_context_strategy(rt, container, &fields);
-    test_module(rt, container.ident, context_strategy, strategy, check)
+    let strategy = struct_strategy(rt, ty.ident, &fields);
+    let context_strategy = struct_context_strategy(rt, ty.ident, ty.params, &fields);
+    test_module(rt, ty.ident, context_strategy, strategy, check)
 }
 
 /// The round-trip test of a type with both encodings: values its text
 /// layout draws, each string one its binary encoding holds too, through
 /// both.
-pub fn twin_round_trip_module(
-    rt: &Runtime,
-    binary: &Container,
-    text: &Container,
-    text_plans: &[TextPlan],
-    binary_plans: &[BinaryPlan],
-) -> TokenStream {
-    let fields: Vec<TestField> = text_plans
+pub fn twin_round_trip_module(rt: &Runtime, binary: &BinaryType, text: &TextType) -> TokenStream {
+    let among_comments = text.shape.comments;
+    let fields: Vec<TestField> = text
+        .fields
         .iter()
         .map(|plan| {
-            let binary = binary_plans
+            let binary = binary
+                .fields
                 .iter()
                 .find(|binary| binary.field.ident == plan.field.ident);
             let binary_value = binary.and_then(|binary| match &binary.codec {
@@ -313,14 +307,20 @@ pub fn twin_round_trip_module(
                 ident: plan.field.ident,
                 ty: plan.field.ty,
                 is_count: matches!(plan.codec, Codec::Count(_)),
-                strategy: field_strategy(rt, text, plan.field.ty, &plan.codec, binary_value),
+                strategy: field_strategy(
+                    rt,
+                    among_comments,
+                    plan.field.ty,
+                    &plan.codec,
+                    binary_value,
+                ),
                 reads,
             }
         })
         .collect();
     let strategy = struct_strategy(rt, text.ident, &fields);
     // The context drawn is the binary one, which holds the text's too.
-    let context_strategy = struct_context_strategy(rt, binary, &fields);
+    let context_strategy = struct_context_strategy(rt, binary.ident, binary.params, &fields);
     let text_context = text_context_of(rt, binary, text);
     test_module(
         rt,
@@ -333,9 +333,9 @@ pub fn twin_round_trip_module(
 
 /// The body of a twin's `text_context`: the binary context itself when
 /// both encodings take the same parameters, else the text's taken from it.
-fn text_context_of(rt: &Runtime, binary: &Container, text: &Container) -> TokenStream {
-    let text_params = check_context::params(text);
-    if text_params.len() == check_context::params(binary).len() {
+fn text_context_of(rt: &Runtime, binary: &BinaryType, text: &TextType) -> TokenStream {
+    let text_params = text.params;
+    if text_params.len() == binary.params.len() {
         return quote!(::core::clone::Clone::clone(context));
     }
     if text_params.is_empty() {
@@ -421,13 +421,13 @@ fn nest(items: &[TokenStream], last: TokenStream) -> TokenStream {
 /// what it passes to its type (the binary context drawn holds it all).
 fn field_strategy<M: Medium>(
     rt: &Runtime,
-    container: &Container,
+    among_comments: bool,
     ty: &Type,
     codec: &Codec<M>,
     binary: Option<&Value<Binary>>,
 ) -> TokenStream {
     match codec {
-        Codec::Style(_) if container.attrs.comments.is_some() => {
+        Codec::Style(_) if among_comments => {
             quote!(#rt::testing::text_style_with_comments())
         }
         Codec::Style(_) => quote!(#rt::testing::text_style()),
@@ -445,7 +445,7 @@ fn field_strategy<M: Medium>(
             });
             quote!(#path::strategy(#(#values),*))
         }
-        Codec::Value(value) => value_strategy(rt, container, value, binary),
+        Codec::Value(value) => value_strategy(rt, among_comments, value, binary),
     }
 }
 
@@ -463,7 +463,7 @@ pub(super) fn test_value(rt: &Runtime, name: &Resolved) -> TokenStream {
 
 fn value_strategy<M: Medium>(
     rt: &Runtime,
-    container: &Container,
+    among_comments: bool,
     value: &Value<M>,
     binary: Option<&Value<Binary>>,
 ) -> TokenStream {
@@ -475,7 +475,6 @@ fn value_strategy<M: Medium>(
     // field passes is what its binary encoding passes.
     let pass = binary.map_or(&value.pass, |binary| &binary.pass);
     let ty = value.element_ty;
-    let among_comments = container.attrs.comments.is_some();
     let element = match &value.element {
         Element::String(_, StringKind::Pascal) => quote!(#rt::testing::pascal_string()),
         Element::String(_, StringKind::NullTerminated) => {

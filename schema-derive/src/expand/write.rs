@@ -14,18 +14,19 @@ use super::paths::Runtime;
 use super::plain::{is_plain, is_plain_run, plain_size};
 use super::read::{field_starts, field_statements};
 use super::tokens::{constant_tokens, str_lit, tag_str, tag_tokens, width_of};
-use crate::ast::Container;
 use crate::attr::StringKind;
 use crate::plan::{
-    shared_chunk, Binary, BinaryPlan, Codec, CountUser, Element, Presence, Repeat, Value,
+    shared_chunk, Binary, BinaryPlan, BinaryType, Codec, CountUser, Element, Framing, Presence,
+    Repeat, Value,
 };
 
-pub fn encode_impl(rt: &Runtime, container: &Container, plans: &[BinaryPlan]) -> TokenStream {
-    let ident = container.ident;
-    let frame = match (&container.attrs.form, &container.attrs.chunk) {
-        (Some(form), _) => Some((quote!(write_form), form.value)),
-        (None, Some(chunk)) => Some((quote!(write_chunk), chunk.value)),
-        (None, None) => None,
+pub fn encode_impl(rt: &Runtime, ty: &BinaryType) -> TokenStream {
+    let ident = ty.ident;
+    let plans = &ty.fields;
+    let frame = match ty.shape.framing {
+        Framing::Form(form) => Some((quote!(write_form), form)),
+        Framing::Chunk(chunk) => Some((quote!(write_chunk), chunk)),
+        Framing::None => None,
     };
     // Counts are checked before anything is written, so a count error is
     // placed inside the form (or chunk) by hand.
@@ -38,8 +39,7 @@ pub fn encode_impl(rt: &Runtime, container: &Container, plans: &[BinaryPlan]) ->
         _ => None,
     });
     let writes = field_statements(
-        container,
-        plans,
+        ty,
         &quote!(#rt::Output::position(__writer)?),
         |plan| write_field_value(rt, plan),
         |group| write_group(rt, group),
@@ -47,9 +47,8 @@ pub fn encode_impl(rt: &Runtime, container: &Container, plans: &[BinaryPlan]) ->
     // The type's own check, as the reader runs it once every field is
     // read: here once every field is written (what is written is dropped
     // with the error), so a refusal names the byte the reader would.
-    let mut body = match &container.attrs.check {
-        Some(check) => {
-            let path = &check.value.path;
+    let mut body = match ty.check {
+        Some(path) => {
             let call = quote_spanned!(path.span()=> #path(self));
             let starts = field_starts(plans);
             quote! {
@@ -85,7 +84,7 @@ pub fn encode_impl(rt: &Runtime, container: &Container, plans: &[BinaryPlan]) ->
             #body
         },
     );
-    let plain = is_plain(container, plans).then(|| {
+    let plain = is_plain(ty).then(|| {
         let encode = plain_run(rt, plans);
         quote! {
             #[inline]

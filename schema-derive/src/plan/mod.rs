@@ -13,10 +13,10 @@ pub mod forms;
 pub mod reads;
 
 use proc_macro2::Span;
-use syn::{Ident, LitByteStr, LitInt, LitStr, Path, Type};
+use syn::{Ident, LitByteStr, LitInt, LitStr, Path, Type, Visibility};
 
 use crate::ast::{is_named, unwrap_generic, Container, Errors, Field};
-use crate::attr::{self, ByteOrder, Constant, Encoding, StringKind, TextForm};
+use crate::attr::{self, ByteOrder, Constant, ContextParam, Encoding, StringKind, TextForm};
 use crate::check_context::{self, FieldCheck, Pass, Resolved};
 use crate::condition::Condition;
 use crate::messages;
@@ -29,11 +29,16 @@ pub trait Medium: Sized {
     const IS_TEXT: bool;
     type BinaryOnly: Clone;
     type TextOnly: Clone;
+    /// What the whole type is in this encoding: [`BinaryShape`] or
+    /// [`TextShape`].
+    type Shape;
     /// The proof that `key` (a binary attribute) is in this encoding, or
     /// the error at `span` saying it is not.
     fn binary_only(span: Span, key: &str) -> syn::Result<Self::BinaryOnly>;
     /// The same for a text attribute.
     fn text_only(span: Span, key: &str) -> syn::Result<Self::TextOnly>;
+    /// Whether `//` comments may stand among the type's values.
+    fn among_comments(shape: &Self::Shape) -> bool;
 }
 
 /// No value: the variants holding it cannot be built, and a `match` on
@@ -45,6 +50,7 @@ impl Medium for Binary {
     const IS_TEXT: bool = false;
     type BinaryOnly = ();
     type TextOnly = Never;
+    type Shape = BinaryShape;
 
     fn binary_only(_: Span, _: &str) -> syn::Result<()> {
         Ok(())
@@ -56,12 +62,17 @@ impl Medium for Binary {
             format!("`{key}` applies to text layouts (#[schema(text)])"),
         ))
     }
+
+    fn among_comments(_: &BinaryShape) -> bool {
+        false
+    }
 }
 
 impl Medium for Text {
     const IS_TEXT: bool = true;
     type BinaryOnly = Never;
     type TextOnly = ();
+    type Shape = TextShape;
 
     fn binary_only(span: Span, key: &str) -> syn::Result<Never> {
         Err(syn::Error::new(span, format!("`{key}` is binary only")))
@@ -70,6 +81,61 @@ impl Medium for Text {
     fn text_only(_: Span, _: &str) -> syn::Result<()> {
         Ok(())
     }
+
+    fn among_comments(shape: &TextShape) -> bool {
+        shape.comments
+    }
+}
+
+/// A struct as a back end sees it, in one encoding: the type's own rules
+/// and its fields' plans. The back ends read this, never the attributes.
+pub struct TypePlan<'a, M: Medium> {
+    pub ident: &'a Ident,
+    pub vis: &'a Visibility,
+    /// The type's doc comment.
+    pub doc: &'a str,
+    /// The context parameters this encoding of the type takes.
+    pub params: &'a [ContextParam],
+    pub fields: Vec<Plan<'a, M>>,
+    /// `check = path`: a function the whole value must satisfy.
+    pub check: Option<&'a Path>,
+    pub shape: M::Shape,
+}
+
+pub type BinaryType<'a> = TypePlan<'a, Binary>;
+pub type TextType<'a> = TypePlan<'a, Text>;
+
+/// What a binary type is as a whole.
+pub struct BinaryShape {
+    /// The order of every field that states none of its own.
+    pub byte_order: ByteOrder,
+    pub framing: Framing,
+}
+
+/// What frames a binary type's fields.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Framing {
+    /// Nothing: the fields one after another.
+    None,
+    /// An IFF chunk with this tag, the fields its payload.
+    Chunk([u8; 4]),
+    /// An IFF `FORM` of this type, the fields its children.
+    Form([u8; 4]),
+}
+
+impl Framing {
+    /// Whether the type is a chunk or a form.
+    pub fn is_framed(self) -> bool {
+        self != Framing::None
+    }
+}
+
+/// What a text type is as a whole.
+pub struct TextShape {
+    /// `one_line`: the fields are the tokens of one line.
+    pub one_line: bool,
+    /// `comments`: `//` comments may stand anywhere from the record on.
+    pub comments: bool,
 }
 
 /// A field as a back end sees it; `P` is where it sits in its encoding.
@@ -278,7 +344,7 @@ pub fn shared_chunk(group: &[Plan<Binary>]) -> Option<[u8; 4]> {
 }
 
 /// Lowers a binary layout.
-pub fn binary<'a>(container: &'a Container<'a>) -> syn::Result<Vec<Plan<'a, Binary>>> {
+pub fn binary<'a>(container: &'a Container<'a>) -> syn::Result<TypePlan<'a, Binary>> {
     let mut errors = Errors::default();
     for (span, key) in [
         (container.attrs.one_line, "one_line"),
@@ -374,7 +440,40 @@ pub fn binary<'a>(container: &'a Container<'a>) -> syn::Result<Vec<Plan<'a, Bina
         plan.place.joins_chunk = true;
     }
     errors.finish()?;
-    Ok(plans)
+    let framing = match (&container.attrs.form, &container.attrs.chunk) {
+        (Some(form), _) => Framing::Form(form.value),
+        (None, Some(chunk)) => Framing::Chunk(chunk.value),
+        (None, None) => Framing::None,
+    };
+    Ok(type_plan(
+        container,
+        plans,
+        BinaryShape {
+            byte_order: container_order.value.clone(),
+            framing,
+        },
+    ))
+}
+
+/// The type's plan, once its fields are lowered.
+fn type_plan<'a, M: Medium>(
+    container: &'a Container<'a>,
+    fields: Vec<Plan<'a, M>>,
+    shape: M::Shape,
+) -> TypePlan<'a, M> {
+    TypePlan {
+        ident: container.ident,
+        vis: container.vis,
+        doc: &container.doc,
+        params: check_context::params(container),
+        fields,
+        check: container
+            .attrs
+            .check
+            .as_ref()
+            .map(|check| &check.value.path),
+        shape,
+    }
 }
 
 /// `endian = param` names one of the type's context parameters (whose type,
@@ -398,7 +497,7 @@ fn check_byte_order_param(
 }
 
 /// Lowers a text layout (`#[schema(text)]`).
-pub fn text<'a>(container: &'a Container<'a>) -> syn::Result<Vec<Plan<'a, Text>>> {
+pub fn text<'a>(container: &'a Container<'a>) -> syn::Result<TypePlan<'a, Text>> {
     let mut errors = Errors::default();
     if let Some(order) = &container.attrs.byte_order {
         errors.push(syn::Error::new(
@@ -473,7 +572,11 @@ pub fn text<'a>(container: &'a Container<'a>) -> syn::Result<Vec<Plan<'a, Text>>
         ));
     }
     errors.finish()?;
-    Ok(plans)
+    let shape = TextShape {
+        one_line,
+        comments: container.attrs.comments.is_some(),
+    };
+    Ok(type_plan(container, plans, shape))
 }
 
 /// Each field's codec and check, for either encoding; fields with mistakes

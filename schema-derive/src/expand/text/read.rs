@@ -8,7 +8,6 @@ use syn::spanned::Spanned as _;
 use super::lines::{
     element_min_lines, expected_line, has_elements, is_nested, mark_local, marks_local, Line,
 };
-use crate::ast::Container;
 use crate::attr::TextForm;
 use crate::expand::context::{
     self, condition_places, nested_context, resolved_place, resolved_value, Side,
@@ -16,25 +15,20 @@ use crate::expand::context::{
 use crate::expand::names::{count_local, field_local};
 use crate::expand::paths::Runtime;
 use crate::expand::tokens::str_lit;
-use crate::plan::{Codec, Element, Presence, Repeat, Text, TextPlan, Value};
+use crate::plan::{Codec, Element, Presence, Repeat, Text, TextPlan, TextType, Value};
 
 /// A record's first statement and its last ones: the value of its fields,
 /// checked by the type's own `check` (at the record's first token) when it
 /// has one.
-pub(super) fn built_value(
-    rt: &Runtime,
-    container: &Container,
-    plans: &[TextPlan],
-) -> (TokenStream, TokenStream) {
-    let inits = plans.iter().map(|plan| {
+pub(super) fn built_value(rt: &Runtime, ty: &TextType) -> (TokenStream, TokenStream) {
+    let inits = ty.fields.iter().map(|plan| {
         let name = plan.field.ident;
         let local = field_local(name);
         quote!(#name: #local)
     });
     let value = quote!(Self { #(#inits),* });
-    match &container.attrs.check {
-        Some(check) => {
-            let path = &check.value.path;
+    match ty.check {
+        Some(path) => {
             let call = quote_spanned!(path.span()=> #path(&__value));
             let finish = quote! {
                 let __value = #value;

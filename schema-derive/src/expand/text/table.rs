@@ -5,15 +5,14 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::lines::{is_nested, Line};
-use crate::ast::{is_named, Container};
+use crate::ast::is_named;
 use crate::attr::TextForm;
-use crate::check_context;
 use crate::expand::layout::{
     context_layout, passed, text_layout_beside_binary_impl, type_layout_impl, type_text, TypeLayout,
 };
 use crate::expand::paths::Runtime;
 use crate::expand::tokens::str_lit;
-use crate::plan::{Codec, Element, Presence, Repeat, Text, TextPlan, Value};
+use crate::plan::{Codec, Element, Presence, Repeat, Text, TextPlan, TextType, Value};
 
 /// Whether a text layout is its type's only encoding, or one of two.
 #[derive(Clone, Copy)]
@@ -25,13 +24,9 @@ pub enum Role {
     BesideBinary,
 }
 
-pub(super) fn layout_impl(
-    rt: &Runtime,
-    container: &Container,
-    plans: &[TextPlan],
-    one_line: bool,
-    role: Role,
-) -> TokenStream {
+pub(super) fn layout_impl(rt: &Runtime, ty: &TextType, role: Role) -> TokenStream {
+    let plans = &ty.fields;
+    let one_line = ty.shape.one_line;
     let fields = plans.iter().enumerate().map(|(index, plan)| {
         let field = plan.field;
         let line = Line::of(plans, index);
@@ -78,16 +73,14 @@ pub(super) fn layout_impl(
         byte_order: quote!(#rt::ByteOrder::Text),
         form: None,
         chunk: None,
-        context: context_layout(rt, check_context::params(container)),
+        context: context_layout(rt, ty.params),
         chosen_by: None,
         fields: fields.collect(),
         text: true,
     };
     match role {
-        Role::Only => type_layout_impl(rt, container.ident, &container.doc, layout),
-        Role::BesideBinary => {
-            text_layout_beside_binary_impl(rt, container.ident, &container.doc, layout)
-        }
+        Role::Only => type_layout_impl(rt, ty.ident, ty.doc, layout),
+        Role::BesideBinary => text_layout_beside_binary_impl(rt, ty.ident, ty.doc, layout),
     }
 }
 

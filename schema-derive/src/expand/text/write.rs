@@ -6,7 +6,6 @@ use quote::{quote, quote_spanned};
 use syn::spanned::Spanned as _;
 
 use super::lines::{has_elements, is_nested, mark_local, marks_local, Line};
-use crate::ast::Container;
 use crate::attr::TextForm;
 use crate::expand::context::{
     self, condition_places, nested_context, resolved_place, resolved_value, Side,
@@ -14,7 +13,7 @@ use crate::expand::context::{
 use crate::expand::names::count_local;
 use crate::expand::paths::Runtime;
 use crate::expand::tokens::str_lit;
-use crate::plan::{Codec, CountUser, Element, Presence, Repeat, Text, TextPlan, Value};
+use crate::plan::{Codec, CountUser, Element, Presence, Repeat, Text, TextPlan, TextType, Value};
 
 /// `let __count_n = shared_len("n", &[("a", Some(self.a.len())), ...])?;`
 pub(super) fn shared_count(rt: &Runtime, plan: &TextPlan, users: &[CountUser]) -> TokenStream {
@@ -65,14 +64,10 @@ pub(super) fn checked_write(rt: &Runtime, plan: &TextPlan, write: TokenStream) -
 
 /// The type's own check on write: where the record starts, and the check
 /// once it is written.
-pub(super) fn written_value_check(
-    rt: &Runtime,
-    container: &Container,
-) -> (TokenStream, TokenStream) {
-    let Some(check) = &container.attrs.check else {
+pub(super) fn written_value_check(rt: &Runtime, ty: &TextType) -> (TokenStream, TokenStream) {
+    let Some(path) = ty.check else {
         return (TokenStream::new(), TokenStream::new());
     };
-    let path = &check.value.path;
     let call = quote_spanned!(path.span()=> #path(self));
     (
         quote!(let __start_mark = __writer.mark();),
