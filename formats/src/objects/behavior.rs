@@ -43,6 +43,7 @@ pub struct EarlyRoutine {
     /// Bytes after the instructions, which the game does not read (none
     /// in known files).
     #[schema(to_end)]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub trailing: Vec<u8>,
 }
 
@@ -69,6 +70,7 @@ pub struct RoutineV8002 {
     /// Bytes after the instructions, which the game does not read (none
     /// in known files).
     #[schema(to_end)]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub trailing: Vec<u8>,
 }
 
@@ -92,6 +94,7 @@ pub struct RoutineV8003 {
     /// Bytes after the instructions, which the game does not read (none
     /// in known files).
     #[schema(to_end)]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub trailing: Vec<u8>,
 }
 
@@ -131,5 +134,6 @@ pub struct Constants {
     /// Bytes after the constants, which the game does not read (none in
     /// known files).
     #[schema(to_end)]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub trailing: Vec<u8>,
 }

@@ -230,6 +230,7 @@ pub struct ObjectDefinition {
     /// Fields past the last one any reader names (a version 142
     /// definition's 104th to 106th), as found.
     #[schema(to_end)]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub later_fields: Vec<u8>,
 }
 

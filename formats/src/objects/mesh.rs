@@ -34,5 +34,6 @@ pub struct Reconstruction {
     /// Bytes after the parameters, which FreeSO does not read (none in
     /// known files).
     #[schema(to_end)]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub trailing: Vec<u8>,
 }

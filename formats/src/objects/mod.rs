@@ -12,6 +12,7 @@ pub mod image;
 pub mod mesh;
 pub mod names;
 pub mod palette;
+pub mod pixels;
 pub mod slots;
 
 use serde::{Deserialize, Serialize};

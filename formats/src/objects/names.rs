@@ -15,5 +15,6 @@ pub struct SoundEvent {
     /// Bytes after the name, which the game does not read (none in known
     /// files).
     #[schema(to_end)]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub trailing: Vec<u8>,
 }

@@ -25,5 +25,6 @@ pub struct Palette {
     /// Bytes after the colours, which the game does not read (none in
     /// known files).
     #[schema(to_end)]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub trailing: Vec<u8>,
 }

@@ -24,6 +24,7 @@ pub struct Slots {
     /// Bytes after the slots, which the game does not read (none in known
     /// files).
     #[schema(to_end)]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub trailing: Vec<u8>,
 }
 
