@@ -254,6 +254,16 @@ pub enum Check {
     Inline { expr: Box<Expr>, message: LitStr },
 }
 
+/// How long a `Padding` field is.
+#[derive(Clone, Copy)]
+pub enum PadLength {
+    /// `align = N`: to the next multiple of N from the start of the
+    /// enclosing block.
+    Align(u64),
+    /// `pad = N`: exactly N bytes.
+    Bytes(u64),
+}
+
 /// A stored value that the writer converts the field's value to, and the
 /// reader from (`map = S` by `From`, `try_map = S` by `TryFrom`).
 #[derive(Clone)]
@@ -304,6 +314,8 @@ pub struct Field {
     pub keep: Option<Span>,
     /// `map = S` or `try_map = S`.
     pub map: Option<Spanned<Map>>,
+    /// `align = N` or `pad = N`, on a `Padding` field.
+    pub padding: Option<Spanned<PadLength>>,
 }
 
 const CONTAINER_KEYS: &str =
@@ -312,7 +324,7 @@ const CONTAINER_KEYS: &str =
 const FIELD_KEYS: &str =
     "`big`, `little`, `endian`, `pascal`, `null_terminated`, `fixed_width`, `prefix`, `count`, `to_end`, \
      `until`, `flag`, `present_if`, `magic`, `with`, `chunk`, `form`, `size`, `calc`, `keep`, `map`, \
-     `try_map`, `line`, `comment`, `vector`, `style`, `angle_brackets`, `none`, `same_line`, `flow`, \
+     `try_map`, `align`, `pad`, `line`, `comment`, `vector`, `style`, `angle_brackets`, `none`, `same_line`, `flow`, \
      `check`, `context`, `binary(...)`, `text(...)`";
 const VARIANT_KEYS: &str = "`when`, `other`, `keyword`, `context`, `form`, `chunk`";
 
@@ -785,6 +797,7 @@ enum FieldKey {
     Calc(Box<Expr>),
     Keep,
     Map(Map),
+    Padding(PadLength),
 }
 
 impl FieldKey {
@@ -808,6 +821,21 @@ impl FieldKey {
             "size" => FieldKey::Size(meta.value()?.parse()?),
             "calc" => FieldKey::Calc(meta.value()?.parse()?),
             "keep" => FieldKey::Keep,
+            "align" | "pad" => {
+                let length: LitInt = meta.value()?.parse()?;
+                let bytes = length.base10_parse::<u64>()?;
+                if key == "align" && bytes == 0 {
+                    return Err(syn::Error::new(
+                        length.span(),
+                        "`align = N` aligns to multiples of N bytes: N is 1 or more",
+                    ));
+                }
+                FieldKey::Padding(if key == "align" {
+                    PadLength::Align(bytes)
+                } else {
+                    PadLength::Bytes(bytes)
+                })
+            }
             "map" | "try_map" => FieldKey::Map(Map {
                 stored: meta.value()?.parse()?,
                 fallible: key == "try_map",
@@ -844,7 +872,8 @@ impl FieldKey {
             | FieldKey::Size(_)
             | FieldKey::Calc(_)
             | FieldKey::Keep
-            | FieldKey::Map(_) => Class::Only(Kind::Binary),
+            | FieldKey::Map(_)
+            | FieldKey::Padding(_) => Class::Only(Kind::Binary),
             FieldKey::Magic(Constant::Text(_)) => Class::Only(Kind::Text),
             FieldKey::Magic(_) => Class::Only(Kind::Binary),
             FieldKey::Encoding(Encoding::Text(_))
@@ -898,6 +927,9 @@ impl Field {
             FieldKey::Calc(calc) => set_once(&mut self.calc, *calc, span, "`calc`"),
             FieldKey::Keep => set_flag(&mut self.keep, span, key),
             FieldKey::Map(map) => set_once(&mut self.map, map, span, "`map` or `try_map`"),
+            FieldKey::Padding(length) => {
+                set_once(&mut self.padding, length, span, "`align` or `pad`")
+            }
         }
     }
 }

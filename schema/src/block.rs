@@ -1,7 +1,9 @@
 //! Blocks of a given length (`#[schema(size = expr)]`): a value read from
 //! exactly that many bytes, and [`Block`], which keeps what its value
-//! leaves of them.
+//! leaves of them; and where the innermost block being read or written
+//! begins, which padding aligns to.
 
+use std::cell::Cell;
 use std::io::{Read, Seek, Write};
 
 use serde::{Deserialize, Serialize};
@@ -90,6 +92,33 @@ impl<T: Encode> Encode for Block<T> {
         self.value.encode_output(output, endian, context)?;
         output.write_bytes(&self.rest)
     }
+}
+
+thread_local! {
+    static BLOCK_START: Cell<u64> = const { Cell::new(0) };
+}
+
+/// Where the innermost block being read or written on this thread begins:
+/// an IFF chunk's payload, a form's children, a `size` block, or else the
+/// file (0).
+pub fn block_start() -> u64 {
+    BLOCK_START.with(Cell::get)
+}
+
+/// While it lives, a block begins at the position it was made with; then
+/// the enclosing one again.
+#[must_use = "the block ends when the guard is dropped"]
+pub struct InBlock(u64);
+
+impl Drop for InBlock {
+    fn drop(&mut self) {
+        BLOCK_START.with(|start| start.set(self.0));
+    }
+}
+
+/// Enters a block beginning at `start`.
+pub fn enter_block(start: u64) -> InBlock {
+    InBlock(BLOCK_START.with(|block| block.replace(start)))
 }
 
 /// Reads a value from the next `size` bytes alone (`read` sees an input

@@ -52,6 +52,7 @@
 //! | `until = expr` | `Vec<T>` | elements until one for which the function (`\|byte: &u8\| *byte == 0`) gives true, that one included |
 //! | `size = expr` | any; [`Block<T>`] to keep what the value leaves | the value, read from a block of that many bytes (see [`reference`](mod@reference)) |
 //! | `calc = expr`, `keep` | [`Calc<T>`] | a `T` the writer computes from the rest of the value, `size_of(field)` (a field's size in bytes) included; checked on reading, or, with `keep`, kept when it disagrees |
+//! | `align = N`, `pad = N` | [`Padding`] | zeros to the next multiple of N bytes from the start of the enclosing block (chunk, form, `size` block, file), or N of them; what a file holds that is not zero is kept |
 //! | `map = S`, `try_map = S` | any | the value (each element) stored as an `S`, converted with `From` (or `TryFrom`) both ways |
 //! | `flag = u8` | `Option<T>` | 0 or 1, then the value when 1 |
 //! | `present_if = EXPR` | `Option<T>` | the value when the condition holds: a boolean expression over earlier fields and context parameters (`version >= 300`, `flags & 4 != 0`, `mode == Mode::Bones`; a bare name: it is not 0); writing a value whose presence disagrees is an error naming the field |
@@ -108,6 +109,7 @@ mod layout;
 pub mod map;
 pub(crate) mod markers;
 pub(crate) mod output;
+mod padding;
 mod pages;
 mod primitive;
 pub mod reference;
@@ -137,6 +139,7 @@ pub use input::{Input, SliceInput};
 pub use layout::{ByteOrder, ContextLayout, FieldLayout, Layout, TextLayout, TypeLayout};
 pub use markers::{Count, Magic, NoContext};
 pub use output::{EstimateOutput, Output, SizeOutput, VecOutput};
+pub use padding::Padding;
 pub use string::RawString;
 
 /// `#[derive(Schema)]`, for a crate that depends on `schema` (the attribute
@@ -356,7 +359,7 @@ pub trait BinarySchema: Decode + Encode {
 pub mod __private {
     pub use binrw;
 
-    pub use crate::block::{check_block_size, read_sized};
+    pub use crate::block::{check_block_size, enter_block, read_sized};
     pub use crate::check::{
         checked_at_byte, checked_elements_at_byte, checked_fields_at_byte, checking, Elements,
     };
@@ -385,6 +388,7 @@ pub mod __private {
         read_magic, write_magic, ByteOrderParam, CountField, NoContext, TakesTextContext,
     };
     pub use crate::output::{encode_plain_next, write_plain_run};
+    pub use crate::padding::{read_padding, write_padding, PaddingLength};
     pub use crate::size::{add_fixed, add_min, add_plain, lesser_min};
     pub use crate::string::{
         read_fixed_width, read_null_terminated, read_pascal, read_prefixed, write_fixed_width,

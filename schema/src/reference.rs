@@ -593,6 +593,40 @@
 //! );
 //! ```
 //!
+//! # Padding
+//!
+//! ## `align = N`, `pad = N` on a [`Padding`](crate::Padding) field
+//!
+//! Padding is a field of its own, before or after the fields it pads: a
+//! `Padding`, with `align = N` (to the next multiple of N bytes, counted
+//! from the start of the enclosing block: an IFF chunk's payload, a
+//! form's children, a `size` block, else the file) or `pad = N` (exactly
+//! N bytes). A writer writes zeros; padding a file holds that is not
+//! zero is kept in the value and written back where it still fits.
+//!
+//! ```
+//! # use schema::{BinarySchema, Padding, RawString};
+//! # use schema::Schema;
+//! #[derive(Debug, PartialEq, Schema)]
+//! #[schema(little)]
+//! struct Name {
+//!     #[schema(pascal)]
+//!     text: RawString,
+//!     /// To an even length.
+//!     #[schema(align = 2)]
+//!     padding: Padding,
+//!     #[schema(pad = 2)]
+//!     reserved: Padding,
+//! }
+//!
+//! let name = Name::from_bytes(b"\x02hi\xEE\0\0").unwrap();
+//! assert_eq!(name.padding, Padding(vec![0xEE]));
+//! assert_eq!(name.reserved, Padding::default());
+//! assert_eq!(name.to_bytes().unwrap(), b"\x02hi\xEE\0\0");
+//! let built = Name { text: RawString::from("a"), padding: Padding::default(), reserved: Padding::default() };
+//! assert_eq!(built.to_bytes().unwrap(), b"\x01a\0\0");
+//! ```
+//!
 //! # Constants and checks
 //!
 //! ## `magic = ...`

@@ -217,7 +217,11 @@ pub fn functions_of<M: Medium>(rt: &Runtime, ty: &TypePlan<M>) -> Vec<(Ident, To
                     add(expression, leading, returns, body);
                 }
             }
-            Codec::Style(_) | Codec::Magic(_) | Codec::Count(_) | Codec::With(..) => {}
+            Codec::Style(_)
+            | Codec::Magic(_)
+            | Codec::Count(_)
+            | Codec::With(..)
+            | Codec::Padding(..) => {}
         }
     }
     functions

@@ -6,7 +6,7 @@ use quote::quote;
 use super::paths::Runtime;
 use super::sizes::field_sizes;
 use super::tokens::{optional_str, str_lit, tag_str, width_of};
-use crate::attr::{ByteOrder, StringKind};
+use crate::attr::{ByteOrder, PadLength, StringKind};
 use crate::plan::{
     Binary, BinaryPlan, BinaryType, Codec, Element, Framing, Magic, Presence, Repeat, Value,
 };
@@ -308,6 +308,13 @@ fn encoding(codec: &Codec<Binary>) -> String {
                 Some(passed) => format!("{codec}, given {passed}"),
                 None => codec,
             }
+        }
+        Codec::Padding((), PadLength::Align(multiple)) => format!(
+            "padding to a multiple of {multiple} bytes from the start of the enclosing block: \
+             zeros, kept as found otherwise"
+        ),
+        Codec::Padding((), PadLength::Bytes(bytes)) => {
+            format!("{bytes} bytes of padding: zeros, kept as found otherwise")
         }
         Codec::Calc((), computed) => {
             let kept = if computed.keep {

@@ -12,7 +12,7 @@ use super::paths::Runtime;
 use super::plain::{field_groups, is_plain, is_plain_run, plain_size};
 use super::sizes::{element_min_size, field_sizes};
 use super::tokens::{constant_tokens, str_lit, tag_str, tag_tokens, width_of};
-use crate::attr::StringKind;
+use crate::attr::{PadLength, StringKind};
 use crate::plan::{
     shared_chunk, Binary, BinaryPlan, BinaryType, Codec, Element, Framing, Presence, Repeat, Value,
 };
@@ -336,6 +336,14 @@ fn calc_found(rt: &Runtime, plan: &BinaryPlan) -> Option<TokenStream> {
     })
 }
 
+/// A padding field's length, for the runtime.
+pub fn padding_length(rt: &Runtime, length: PadLength) -> TokenStream {
+    match length {
+        PadLength::Align(multiple) => quote!(#rt::PaddingLength::Align(#multiple)),
+        PadLength::Bytes(bytes) => quote!(#rt::PaddingLength::Bytes(#bytes)),
+    }
+}
+
 /// How the errors of a field's reading and writing name it: by its name,
 /// unless its chunk or form does.
 pub fn in_field(plan: &BinaryPlan) -> TokenStream {
@@ -393,6 +401,12 @@ fn read_field_statements(rt: &Runtime, plan: &BinaryPlan) -> TokenStream {
                         #path::read(__reader, #endian #(, #values)*)
                     })
                 }) #in_field;
+            }
+        }
+        Codec::Padding(_, length) => {
+            let length = padding_length(rt, *length);
+            quote! {
+                let #local: #ty = #rt::read_padding(__reader, #length) #in_field;
             }
         }
         Codec::Calc(_, computed) => {

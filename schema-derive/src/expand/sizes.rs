@@ -6,7 +6,7 @@ use quote::quote;
 
 use super::paths::Runtime;
 use super::tokens::width_of;
-use crate::attr::StringKind;
+use crate::attr::{PadLength, StringKind};
 use crate::plan::{Binary, BinaryPlan, Codec, Element, Presence, Repeat};
 
 /// Fewest bytes an element can take.
@@ -58,6 +58,12 @@ pub fn encoding_sizes(rt: &Runtime, plan: &BinaryPlan) -> (TokenStream, TokenStr
         }
         Codec::Style(never) => match *never {},
         Codec::With(..) => (quote!(0u64), quote!(::core::option::Option::None)),
+        Codec::Padding(_, PadLength::Bytes(bytes)) => {
+            (quote!(#bytes), quote!(::core::option::Option::Some(#bytes)))
+        }
+        Codec::Padding(_, PadLength::Align(_)) => {
+            (quote!(0u64), quote!(::core::option::Option::None))
+        }
         Codec::Calc(_, computed) => {
             let stored = computed.stored;
             let stored = quote!(<#stored as #rt::Decode>);

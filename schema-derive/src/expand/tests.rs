@@ -459,7 +459,7 @@ fn field_strategy<M: Medium>(
         }
         Codec::Style(_) => quote!(#rt::testing::text_style()),
         // The writer computes what a `calc` field holds.
-        Codec::Magic(_) | Codec::Count(_) | Codec::Calc(..) => {
+        Codec::Magic(_) | Codec::Count(_) | Codec::Calc(..) | Codec::Padding(..) => {
             quote!(#rt::proptest::strategy::Just(<#ty as ::core::default::Default>::default()))
         }
         Codec::With(_, path, pass) => {

@@ -12,7 +12,9 @@ use super::expressions::{
 use super::names::count_local;
 use super::paths::Runtime;
 use super::plain::{is_plain, is_plain_run, plain_size};
-use super::read::{field_starts, field_statements, in_field, notes_end, notes_start};
+use super::read::{
+    field_starts, field_statements, in_field, notes_end, notes_start, padding_length,
+};
 use super::tokens::{constant_tokens, str_lit, tag_str, tag_tokens, width_of};
 use crate::attr::StringKind;
 use crate::plan::{
@@ -285,6 +287,16 @@ fn write_field_value(rt: &Runtime, plan: &BinaryPlan) -> TokenStream {
     let (at, end) = (start_local(name), end_local(name));
     let start = notes_start(plan).then(|| quote!(let #at = #position;));
     let end = notes_end(plan).then(|| quote!(let #end = #position;));
+    // A `size` block is a block of its own, which padding inside aligns to.
+    let block = matches!(&plan.codec, Codec::Value(value) if value.size.is_some());
+    let statements = match block {
+        true => quote! {
+            let __block = #rt::enter_block(#at);
+            #statements
+            ::core::mem::drop(__block);
+        },
+        false => statements,
+    };
     quote! {
         #start
         #statements
@@ -335,6 +347,10 @@ fn write_field_statements(rt: &Runtime, plan: &BinaryPlan) -> TokenStream {
                     #path::write(&self.#name, __writer, #endian #(, #values)*)
                 }) #in_field
             }
+        }
+        Codec::Padding(_, length) => {
+            let length = padding_length(rt, *length);
+            quote!(#rt::write_padding(__writer, #length, &self.#name) #in_field)
         }
         Codec::Calc(_, computed) if computed.deferred() => {
             let stored_ty = computed.stored;

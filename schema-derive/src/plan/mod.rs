@@ -200,6 +200,8 @@ pub enum Codec<'a, M: Medium> {
     /// Binary: a stored value the writer computes (`calc = expr`); the
     /// field is a `Calc<T>`.
     Calc(M::BinaryOnly, Computed<'a>),
+    /// Binary: padding (`align = N`, `pad = N`); the field is a `Padding`.
+    Padding(M::BinaryOnly, attr::PadLength),
     Value(Value<'a, M>),
 }
 
@@ -362,7 +364,9 @@ impl Plan<'_, Text> {
     pub fn is_tokens(&self) -> bool {
         match &self.codec {
             Codec::Style(()) => false,
-            Codec::With(never, ..) | Codec::Calc(never, _) => match *never {},
+            Codec::With(never, ..) | Codec::Calc(never, _) | Codec::Padding(never, _) => {
+                match *never {}
+            }
             Codec::Magic(_) | Codec::Count(_) => true,
             Codec::Value(value) => value.is_tokens(),
         }
@@ -834,6 +838,46 @@ fn codec_of<'a, M: Medium>(
     }
     let size_span = attrs.size.as_ref().map(|a| a.span);
     let map_span = attrs.map.as_ref().map(|a| a.span);
+    let padded = is_named(field.ty, "Padding");
+    match (&attrs.padding, padded) {
+        (Some(padding), true) => {
+            no_other_attribute(
+                &[
+                    encoding_span,
+                    repeat_span,
+                    presence_span,
+                    pass_span,
+                    size_span,
+                    map_span,
+                    attrs.with.as_ref().map(|a| a.span),
+                    attrs.calc.as_ref().map(|a| a.span),
+                ],
+                "a `Padding` field is its bytes alone",
+            )?;
+            return Ok(Codec::Padding(
+                M::binary_only(padding.span, "align")?,
+                padding.value,
+            ));
+        }
+        (Some(padding), false) => {
+            return Err(syn::Error::new(
+                padding.span,
+                "`align` and `pad` size a `Padding` field, which keeps a file's padding: put \
+                 one before or after the field to pad",
+            ));
+        }
+        (None, true) => {
+            return Err(syn::Error::new_spanned(
+                field.ident,
+                format!(
+                    "`{}` is a `Padding`: say how long with `align = N` (to a multiple of N \
+                     bytes) or `pad = N` (N bytes)",
+                    field.ident
+                ),
+            ));
+        }
+        (None, false) => {}
+    }
     if let Some(calc) = &attrs.calc {
         no_other_attribute(
             &[

@@ -60,7 +60,11 @@ impl<M: Medium> Codec<'_, M> {
                 .iter()
                 .filter_map(|pass| passed(pass, PassedTo::With))
                 .collect(),
-            Codec::Style(_) | Codec::Magic(_) | Codec::Count(_) | Codec::Calc(..) => Vec::new(),
+            Codec::Style(_)
+            | Codec::Magic(_)
+            | Codec::Count(_)
+            | Codec::Calc(..)
+            | Codec::Padding(..) => Vec::new(),
         }
     }
 }
@@ -89,7 +93,11 @@ pub fn check_read_fields<M: Medium>(fields: &[(&Field, &Codec<M>)]) -> syn::Resu
             Codec::Value(value) => {
                 value.repeat.is_some() || value.presence.is_some() || !value.pass.is_empty()
             }
-            Codec::Style(_) | Codec::Magic(_) | Codec::Count(_) | Codec::Calc(..) => false,
+            Codec::Style(_)
+            | Codec::Magic(_)
+            | Codec::Count(_)
+            | Codec::Calc(..)
+            | Codec::Padding(..) => false,
         };
         if read && shaped && !read_for_len_only(later.iter().flatten(), field.ident) {
             errors.push(syn::Error::new(

@@ -83,7 +83,9 @@ pub(super) fn read_token_field(rt: &Runtime, plan: &TextPlan, line: Line) -> Tok
         }
         Codec::Count(_) => quote!(#reader.count_token::<<#ty as #rt::CountField>::Int>()),
         Codec::Value(value) => read_value_tokens(rt, value, reader),
-        Codec::With(never, ..) | Codec::Calc(never, _) => match *never {},
+        Codec::With(never, ..) | Codec::Calc(never, _) | Codec::Padding(never, _) => {
+            match *never {}
+        }
         Codec::Style(()) => TokenStream::new(),
     };
     let assign = match &plan.codec {
@@ -138,7 +140,9 @@ pub(super) fn read_field_statements(rt: &Runtime, plan: &TextPlan, line: Line) -
     let ty = plan.field.ty;
     let read = match &plan.codec {
         // Filled in after the other fields (see `record_impls`).
-        Codec::With(never, ..) | Codec::Calc(never, _) => match *never {},
+        Codec::With(never, ..) | Codec::Calc(never, _) | Codec::Padding(never, _) => {
+            match *never {}
+        }
         Codec::Style(()) => return TokenStream::new(),
         Codec::Count(_) if line.own() => {
             let count = count_local(name);
@@ -304,7 +308,9 @@ pub(super) fn read_one_line_field(rt: &Runtime, plan: &TextPlan) -> TokenStream 
             }
         }
         // `plan::text` admits none of these in a `one_line` record.
-        Codec::With(never, ..) | Codec::Calc(never, _) => match *never {},
+        Codec::With(never, ..) | Codec::Calc(never, _) | Codec::Padding(never, _) => {
+            match *never {}
+        }
         Codec::Style(()) | Codec::Count(_) => return TokenStream::new(),
     };
     let (mark, _) = check_marks(plan);

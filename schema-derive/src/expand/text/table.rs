@@ -165,7 +165,9 @@ pub(super) fn is_number_or_word(ty: &syn::Type) -> bool {
 
 pub(super) fn encoding(plan: &TextPlan, line: Line, one_line: bool) -> String {
     let value = match &plan.codec {
-        Codec::With(never, ..) | Codec::Calc(never, _) => match *never {},
+        Codec::With(never, ..) | Codec::Calc(never, _) | Codec::Padding(never, _) => {
+            match *never {}
+        }
         Codec::Style(()) => {
             return "not stored: the file's line ending and number style".to_owned()
         }

@@ -126,7 +126,9 @@ pub(super) fn write_token_field(rt: &Runtime, plan: &TextPlan, line: Line) -> To
             quote!(#writer.count_token::<<#ty as #rt::CountField>::Int>(#count))
         }
         Codec::Value(value) => write_value_tokens(rt, value, writer, &quote!(&self.#name)),
-        Codec::With(never, ..) | Codec::Calc(never, _) => match *never {},
+        Codec::With(never, ..) | Codec::Calc(never, _) | Codec::Padding(never, _) => {
+            match *never {}
+        }
         Codec::Style(()) => TokenStream::new(),
     };
     if line.own() {
@@ -155,7 +157,9 @@ pub(super) fn write_field(rt: &Runtime, plan: &TextPlan, line: Line) -> TokenStr
     let ty = plan.field.ty;
     match &plan.codec {
         // Used by `TextSchema::to_text` before anything is written.
-        Codec::With(never, ..) | Codec::Calc(never, _) => match *never {},
+        Codec::With(never, ..) | Codec::Calc(never, _) | Codec::Padding(never, _) => {
+            match *never {}
+        }
         Codec::Style(()) => TokenStream::new(),
         Codec::Count(_) if line.own() => {
             let count = count_local(name);
@@ -296,7 +300,9 @@ pub(super) fn write_one_line_field(rt: &Runtime, plan: &TextPlan) -> TokenStream
                 write_value_tokens(rt, value, &quote!(__writer), &quote!(&self.#name))
             }
         },
-        Codec::With(never, ..) | Codec::Calc(never, _) => match *never {},
+        Codec::With(never, ..) | Codec::Calc(never, _) | Codec::Padding(never, _) => {
+            match *never {}
+        }
         Codec::Style(()) | Codec::Count(_) => return TokenStream::new(),
     };
     quote! {
