@@ -373,6 +373,260 @@
 //! assert_eq!(Frame::from_bytes(&[0, 0]).unwrap().vertices, None);
 //! ```
 //!
+//! # Expressions
+//!
+//! `present_if`, `count`, `size`, `calc`, `until`, an inline `check` and
+//! the values passed as context are Rust expressions. Each is compiled
+//! once, as a function of the values in its scope: the fields before the
+//! one it is written on (a `Count<_>` field as the `usize` count it holds,
+//! a `calc` field as the value it stores) and the type's context
+//! parameters, each by its name. The compiler resolves the names, so a
+//! misspelt one is one error, at the name, with the name it meant:
+//!
+//! ```compile_fail
+//! # use schema::Schema;
+//! #[derive(Schema)]
+//! #[schema(little)]
+//! struct Header {
+//!     version: u16,
+//!     // error[E0425]: cannot find value `verison` in this scope
+//!     //   help: a local variable with a similar name exists: `version`
+//!     #[schema(present_if = verison >= 2)]
+//!     flags: Option<u32>,
+//! }
+//! ```
+//!
+//! An expression over a file's values is plain Rust: widen a number before
+//! arithmetic its type cannot hold (`i64::from(size) - 8`,
+//! `usize::from(width) * usize::from(height)`), so that a file's odd value
+//! gives a number that is no count or size (an error where it is read),
+//! not an overflow.
+//!
+//! ## `count = expr`
+//!
+//! A list of as many elements as the expression gives. A bare name of a
+//! `Count<_>` field is that count (the writer fills it in); any other
+//! value is data, which the writer checks the list's length against.
+//!
+//! ```
+//! # use schema::BinarySchema;
+//! # use schema::Schema;
+//! #[derive(Debug, PartialEq, Schema)]
+//! #[schema(little)]
+//! struct Grid {
+//!     width: u8,
+//!     height: u8,
+//!     #[schema(count = usize::from(width) * usize::from(height))]
+//!     cells: Vec<u8>,
+//! }
+//!
+//! let grid = Grid::from_bytes(&[2, 2, 1, 2, 3, 4]).unwrap();
+//! assert_eq!(grid.cells, [1, 2, 3, 4]);
+//! assert_eq!(grid.to_bytes().unwrap(), [2, 2, 1, 2, 3, 4]);
+//! let short = Grid { cells: vec![1], ..grid };
+//! assert_eq!(
+//!     short.to_bytes().unwrap_err().to_string(),
+//!     "cells: 1 entries, but `usize::from(width) * usize::from(height)` gives 4"
+//! );
+//! ```
+//!
+//! ## `until = expr`
+//!
+//! A list of elements until one for which the function gives true, that
+//! one included (kept in the list, so that it is written back). An
+//! element that takes no bytes, or input that ends first, is an error;
+//! the writer refuses a list whose last element, and only that one, does
+//! not end it. (The generated test takes the element type's `Default` as
+//! the element ending the list when it does.)
+//!
+//! ```
+//! # use schema::BinarySchema;
+//! # use schema::Schema;
+//! #[derive(Debug, PartialEq, Schema)]
+//! #[schema(little)]
+//! struct Name {
+//!     #[schema(until = |byte: &u8| *byte == 0)]
+//!     bytes: Vec<u8>,
+//!     length: u16,
+//! }
+//!
+//! let name = Name::from_bytes(b"hip\0\x03\0").unwrap();
+//! assert_eq!(name.bytes, b"hip\0");
+//! assert_eq!(name.to_bytes().unwrap(), b"hip\0\x03\0");
+//! let unended = Name { bytes: b"hip".to_vec(), length: 3 };
+//! assert_eq!(
+//!     unended.to_bytes().unwrap_err().to_string(),
+//!     "bytes: the last element does not end the list"
+//! );
+//! ```
+//!
+//! ## `size = expr` and [`Block`](crate::Block)
+//!
+//! The field is read from a block of exactly that many bytes: its reader
+//! sees the input end where the block does (a `to_end` list fills it),
+//! and bytes it leaves are an error, unless the field is a `Block<T>`,
+//! which keeps them, and writes them back after its value. A block whose
+//! size another stored value gives is a `Block<T>` (a real file may hold
+//! more than the value); the writer refuses one whose bytes disagree with
+//! its size. A size past the end of the input, or an expression that
+//! gives no size, is an error at the block's first byte.
+//!
+//! ```
+//! # use schema::{BinarySchema, Block};
+//! # use schema::Schema;
+//! #[derive(Debug, PartialEq, Schema)]
+//! #[schema(little)]
+//! struct Body {
+//!     value: u16,
+//! }
+//!
+//! #[derive(Debug, PartialEq, Schema)]
+//! #[schema(little)]
+//! struct Record {
+//!     length: u8,
+//!     #[schema(size = length)]
+//!     body: Block<Body>,
+//! }
+//!
+//! // The body takes 4 bytes: its value, then 2 it leaves.
+//! let bytes = [4, 0x02, 0x01, 0xEE, 0xFF];
+//! let record = Record::from_bytes(&bytes).unwrap();
+//! assert_eq!(record.body.value, Body { value: 0x0102 });
+//! assert_eq!(record.body.rest, [0xEE, 0xFF]);
+//! assert_eq!(record.to_bytes().unwrap(), bytes);
+//! ```
+//!
+//! ## `calc = expr`: values the writer computes
+//!
+//! A stored value computed from the rest of the value: a size, a count,
+//! a checksum. The field is a [`Calc<T>`](crate::Calc), `T` the type
+//! stored, which holds nothing for the computed value: the writer
+//! computes it, so a value built by hand needs none. The expression sees
+//! every other field (the reader checks it once all are read), and
+//! `size_of(field)`, the number of bytes a field takes: the writer writes
+//! a placeholder, then, once the fields it measures are written, the
+//! value over it. Reading, a value that disagrees is an error at the
+//! field, naming both; with `keep` it is kept in the `Calc` and written
+//! back as found. A `count` may read a `calc` the writer knows before
+//! writing (one that measures no size), and a `size` any.
+//!
+//! ```
+//! # use schema::{BinarySchema, Calc};
+//! # use schema::Schema;
+//! /// A chunk: its kind, its size in bytes (its 8-byte header included),
+//! /// then its payload.
+//! #[derive(Debug, PartialEq, Schema)]
+//! #[schema(big)]
+//! struct Chunk {
+//!     kind: [u8; 4],
+//!     #[schema(calc = size_of(payload) + 8)]
+//!     size: Calc<u32>,
+//!     #[schema(size = i64::from(size) - 8, to_end)]
+//!     payload: Vec<u8>,
+//! }
+//!
+//! let bytes = b"NOTE\0\0\0\x0ahi";
+//! let chunk = Chunk::from_bytes(bytes).unwrap();
+//! assert_eq!(chunk.payload, b"hi");
+//! assert_eq!(chunk.to_bytes().unwrap(), bytes);
+//! let built = Chunk { kind: *b"NOTE", size: Calc::computed(), payload: b"hi".to_vec() };
+//! assert_eq!(built.to_bytes().unwrap(), bytes);
+//! ```
+//!
+//! ```
+//! # use schema::{BinarySchema, Calc};
+//! # use schema::Schema;
+//! #[derive(Debug, PartialEq, Schema)]
+//! #[schema(little)]
+//! struct Sum {
+//!     #[schema(prefix = u8)]
+//!     values: Vec<u8>,
+//!     /// The sum of the values, modulo 256; a file that disagrees is kept.
+//!     #[schema(calc = values.iter().fold(0u8, |sum, v| sum.wrapping_add(*v)), keep)]
+//!     sum: Calc<u8>,
+//! }
+//!
+//! assert_eq!(Sum::from_bytes(&[2, 3, 4, 7]).unwrap().sum, Calc::computed());
+//! let odd = Sum::from_bytes(&[2, 3, 4, 9]).unwrap();
+//! assert_eq!(odd.sum, Calc::found(9));
+//! assert_eq!(odd.to_bytes().unwrap(), [2, 3, 4, 9]);
+//! ```
+//!
+//! ## `map = S`, `try_map = S`
+//!
+//! The field's value (each element, for a list) is stored as an `S`,
+//! converted with `From` both ways, or with `TryFrom` both ways, a
+//! refusal being an error with the conversion's message.
+//!
+//! ```
+//! # use schema::BinarySchema;
+//! # use schema::Schema;
+//! #[derive(Debug, Clone, Copy, PartialEq)]
+//! struct Percent(u8);
+//!
+//! impl TryFrom<u8> for Percent {
+//!     type Error = String;
+//!     fn try_from(stored: u8) -> Result<Self, String> {
+//!         if stored <= 100 { Ok(Percent(stored)) } else { Err(format!("{stored} is over 100%")) }
+//!     }
+//! }
+//!
+//! impl From<Percent> for u8 {
+//!     fn from(percent: Percent) -> u8 {
+//!         percent.0
+//!     }
+//! }
+//!
+//! #[derive(Debug, PartialEq, Schema)]
+//! #[schema(little)]
+//! struct Levels {
+//!     #[schema(prefix = u8, try_map = u8)]
+//!     levels: Vec<Percent>,
+//! }
+//!
+//! let levels = Levels::from_bytes(&[2, 50, 100]).unwrap();
+//! assert_eq!(levels.levels, [Percent(50), Percent(100)]);
+//! assert_eq!(levels.to_bytes().unwrap(), [2, 50, 100]);
+//! assert_eq!(
+//!     Levels::from_bytes(&[1, 101]).unwrap_err().to_string(),
+//!     "levels[0]: 101 is over 100%"
+//! );
+//! ```
+//!
+//! # Padding
+//!
+//! ## `align = N`, `pad = N` on a [`Padding`](crate::Padding) field
+//!
+//! Padding is a field of its own, before or after the fields it pads: a
+//! `Padding`, with `align = N` (to the next multiple of N bytes, counted
+//! from the start of the enclosing block: an IFF chunk's payload, a
+//! form's children, a `size` block, else the file) or `pad = N` (exactly
+//! N bytes). A writer writes zeros; padding a file holds that is not
+//! zero is kept in the value and written back where it still fits.
+//!
+//! ```
+//! # use schema::{BinarySchema, Padding, RawString};
+//! # use schema::Schema;
+//! #[derive(Debug, PartialEq, Schema)]
+//! #[schema(little)]
+//! struct Name {
+//!     #[schema(pascal)]
+//!     text: RawString,
+//!     /// To an even length.
+//!     #[schema(align = 2)]
+//!     padding: Padding,
+//!     #[schema(pad = 2)]
+//!     reserved: Padding,
+//! }
+//!
+//! let name = Name::from_bytes(b"\x02hi\xEE\0\0").unwrap();
+//! assert_eq!(name.padding, Padding(vec![0xEE]));
+//! assert_eq!(name.reserved, Padding::default());
+//! assert_eq!(name.to_bytes().unwrap(), b"\x02hi\xEE\0\0");
+//! let built = Name { text: RawString::from("a"), padding: Padding::default(), reserved: Padding::default() };
+//! assert_eq!(built.to_bytes().unwrap(), b"\x01a\0\0");
+//! ```
+//!
 //! # Constants and checks
 //!
 //! ## `magic = ...`
@@ -440,6 +694,30 @@
 //!     "byte 1: bone: bone 5 is not one of the 3"
 //! );
 //! assert_eq!(schema::without_checks(|| bad.to_bytes()).unwrap(), [3, 5]);
+//! ```
+//!
+//! ## `check = expr, "message"`
+//!
+//! A condition over the value (by its field's name) and the values in
+//! scope, and what a refusal says: a rule that needs no function of its
+//! own. The reader and the writer refuse as they do for a function.
+//!
+//! ```
+//! # use schema::BinarySchema;
+//! # use schema::Schema;
+//! #[derive(Debug, PartialEq, Schema)]
+//! #[schema(little)]
+//! struct Header {
+//!     version: u8,
+//!     #[schema(check = count <= 10 * version, "more than ten per version")]
+//!     count: u8,
+//! }
+//!
+//! assert!(Header::from_bytes(&[2, 20]).is_ok());
+//! assert_eq!(
+//!     Header::from_bytes(&[2, 21]).unwrap_err().to_string(),
+//!     "byte 1: count: more than ten per version"
+//! );
 //! ```
 //!
 //! ## `check` on a count
@@ -741,6 +1019,34 @@
 //!     Wire::from_bytes(&[2, 7, 9, 1, 0, 2]).unwrap_err().to_string(),
 //!     "byte 5: edges[0].ends[1]: not one of the 2 points"
 //! );
+//! ```
+//!
+//! ## Context values as expressions
+//!
+//! What a field passes may be any expression over the values in its
+//! scope, computed where the field is read or written.
+//!
+//! ```
+//! # use schema::BinarySchema;
+//! # use schema::Schema;
+//! #[derive(Debug, PartialEq, Schema)]
+//! #[schema(little, context(cells: usize))]
+//! struct Row {
+//!     #[schema(count = cells)]
+//!     shades: Vec<u8>,
+//! }
+//!
+//! #[derive(Debug, PartialEq, Schema)]
+//! #[schema(little)]
+//! struct Image {
+//!     /// Pixels per row; a row stores two bytes per pixel.
+//!     width: u8,
+//!     #[schema(prefix = u8, context(cells = 2 * usize::from(width)))]
+//!     rows: Vec<Row>,
+//! }
+//!
+//! let image = Image::from_bytes(&[1, 2, 7, 8, 9, 10]).unwrap();
+//! assert_eq!(image.rows[1].shades, [9, 10]);
 //! ```
 //!
 //! ## `crate = "path"`

@@ -8,7 +8,7 @@ use syn::spanned::Spanned as _;
 use super::codec::binary_schema_impls;
 use super::paths::Runtime;
 use super::tokens::tag_tokens;
-use super::{context, layout, read, write};
+use super::{layout, read, write};
 use crate::plan::{BinaryPlan, BinaryType, Codec, Framing};
 
 /// Everything a binary layout implements but its context and its test:
@@ -48,22 +48,7 @@ pub fn binary_items(rt: &Runtime, ty: &BinaryType) -> TokenStream {
         None => quote!(impl #rt::IffBody for #ident {}),
     };
     let binary = binary_schema_impls(rt, ident);
-    // A count's check is given the count, as a `usize`.
-    let checked: Vec<_> = plans
-        .iter()
-        .filter_map(|plan| {
-            let check = plan.check.as_ref()?;
-            let ty = plan.field.ty;
-            let ty = match plan.codec {
-                Codec::Count(_) => quote!(usize),
-                _ => quote!(#ty),
-            };
-            Some((plan.field.ident, ty, check))
-        })
-        .collect();
-    let checks = context::check_fns(rt, ident, &checked);
     quote! {
-        #checks
         #read
         #write
         #layout

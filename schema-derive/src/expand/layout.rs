@@ -6,7 +6,7 @@ use quote::quote;
 use super::paths::Runtime;
 use super::sizes::field_sizes;
 use super::tokens::{optional_str, str_lit, tag_str, width_of};
-use crate::attr::{ByteOrder, StringKind};
+use crate::attr::{ByteOrder, PadLength, StringKind};
 use crate::plan::{
     Binary, BinaryPlan, BinaryType, Codec, Element, Framing, Magic, Presence, Repeat, Value,
 };
@@ -149,11 +149,15 @@ fn field_layout(rt: &Runtime, plan: &BinaryPlan, offset: &TokenStream) -> TokenS
     let byte_order = byte_order(rt, &plan.place.byte_order);
     let count = optional_str(count_source(&plan.codec));
     let nested = match &plan.codec {
-        Codec::Value(Value {
-            element: Element::Plain,
-            element_ty,
-            ..
-        }) => quote!(<#element_ty as #rt::Decode>::NESTED_LAYOUT),
+        Codec::Value(
+            value @ Value {
+                element: Element::Plain,
+                ..
+            },
+        ) => {
+            let ty = value.stored_ty();
+            quote!(<#ty as #rt::Decode>::NESTED_LAYOUT)
+        }
         _ => quote!(::core::option::Option::None),
     };
     let chunk = optional_str(plan.place.chunk.map(tag_str));
@@ -189,7 +193,7 @@ fn elements(rt: &Runtime, codec: &Codec<Binary>) -> (TokenStream, TokenStream, T
     if matches!(value.presence, Some(Presence::Flag(_, _))) {
         return (none.clone(), none.clone(), none);
     }
-    let ty = value.element_ty;
+    let ty = value.stored_ty();
     let (element_size, inner_size) = match &value.element {
         Element::Plain => (
             quote!(<#ty as #rt::Decode>::FIXED_SIZE),
@@ -213,9 +217,13 @@ fn elements(rt: &Runtime, codec: &Codec<Binary>) -> (TokenStream, TokenStream, T
             quote!(<#prefix as #rt::Decode>::FIXED_SIZE),
             inner_size,
         ),
-        Some(Repeat::CountField(_) | Repeat::CountParam(_) | Repeat::ToEnd) => {
-            (element_size, zero, inner_size)
-        }
+        Some(
+            Repeat::CountField(_)
+            | Repeat::CountParam(_)
+            | Repeat::CountExpr(_)
+            | Repeat::ToEnd
+            | Repeat::Until(..),
+        ) => (element_size, zero, inner_size),
         Some(Repeat::CountLine(never)) => match *never {},
     }
 }
@@ -301,25 +309,51 @@ fn encoding(codec: &Codec<Binary>) -> String {
                 None => codec,
             }
         }
+        Codec::Padding((), PadLength::Align(multiple)) => format!(
+            "padding to a multiple of {multiple} bytes from the start of the enclosing block: \
+             zeros, kept as found otherwise"
+        ),
+        Codec::Padding((), PadLength::Bytes(bytes)) => {
+            format!("{bytes} bytes of padding: zeros, kept as found otherwise")
+        }
+        Codec::Calc((), computed) => {
+            let kept = if computed.keep {
+                ", kept as found when a file holds another"
+            } else {
+                ""
+            };
+            format!(
+                "{}, computed by the writer: `{}`{kept}",
+                type_text(computed.stored),
+                computed.expression.text
+            )
+        }
         Codec::Value(data) => data_encoding(data),
     }
 }
 
 fn data_encoding(data: &Value<Binary>) -> String {
-    let element = match &data.element {
-        Element::Text(never, _) => match *never {},
-        Element::Plain => type_text(data.element_ty),
-        Element::String(_, StringKind::Pascal) => {
+    let element = match (&data.element, &data.map) {
+        (Element::Text(never, _), _) => match *never {},
+        (Element::Plain, None) => type_text(data.element_ty),
+        (Element::Plain, Some(map)) => {
+            format!(
+                "{} as `{}`",
+                type_text(&map.stored),
+                type_text(data.element_ty)
+            )
+        }
+        (Element::String(_, StringKind::Pascal), _) => {
             "Pascal string (u8 length, then bytes)".to_owned()
         }
-        Element::String(_, StringKind::NullTerminated) => "null-terminated string".to_owned(),
-        Element::String(_, StringKind::FixedWidth(width)) => {
+        (Element::String(_, StringKind::NullTerminated), _) => "null-terminated string".to_owned(),
+        (Element::String(_, StringKind::FixedWidth(width)), _) => {
             format!(
                 "fixed-width string of {} bytes, zero-padded",
                 width_of(width)
             )
         }
-        Element::String(_, StringKind::Prefixed(count_ty)) => {
+        (Element::String(_, StringKind::Prefixed(count_ty)), _) => {
             format!("string ({} length, then bytes)", type_text(count_ty))
         }
     };
@@ -332,7 +366,16 @@ fn data_encoding(data: &Value<Binary>) -> String {
         Some(Repeat::CountField(count) | Repeat::CountParam(count)) => {
             format!("`{count}` × {element}")
         }
+        Some(Repeat::CountExpr(count)) => format!("`{}` × {element}", count.text),
         Some(Repeat::ToEnd) => format!("{element}, repeated to the end of the input"),
+        Some(Repeat::Until(_, ends)) => format!(
+            "{element}, repeated until one satisfies `{}` (that one included)",
+            ends.text
+        ),
+    };
+    let repeated = match &data.size {
+        Some(size) => format!("{repeated}, in a block of `{}` bytes", size.text),
+        None => repeated,
     };
     let repeated = match passed(&data.pass) {
         Some(passed) => format!("{repeated}, given {passed}"),
@@ -379,9 +422,17 @@ fn count_source(codec: &Codec<Binary>) -> Option<String> {
             ..
         }) => Some(format!("field `{count}`")),
         Codec::Value(Value {
+            repeat: Some(Repeat::CountExpr(count)),
+            ..
+        }) => Some(format!("`{}`", count.text)),
+        Codec::Value(Value {
             repeat: Some(Repeat::ToEnd),
             ..
         }) => Some("the end of the input".to_owned()),
+        Codec::Value(Value {
+            repeat: Some(Repeat::Until(_, ends)),
+            ..
+        }) => Some(format!("until `{}`", ends.text)),
         _ => None,
     }
 }

@@ -7,6 +7,7 @@ mod binary;
 mod choice;
 mod codec;
 mod context;
+mod expressions;
 mod fallback;
 mod forms;
 mod keywords;
@@ -60,19 +61,38 @@ pub fn derive(input: &DeriveInput, root: Root) -> syn::Result<TokenStream> {
         Views::Both { binary, .. } => binary,
     };
     let rt = Runtime::new(first.attrs.krate.as_ref().map(|krate| &krate.value), root);
-    match &views {
+    struct_items(&rt, &views).map_err(|mut error| {
+        // The compiler stops at the derive's errors, before it would find a
+        // misspelt name in an expression: the derive names those too.
+        let containers: Vec<&Container> = match &views {
+            Views::Binary(container) | Views::Text(container) => vec![container],
+            Views::Both { binary, text } => vec![binary, text],
+        };
+        for unknown in plan::expr::unknown_names(&containers) {
+            error.combine(unknown);
+        }
+        error
+    })
+}
+
+/// Everything a struct implements, in its encodings.
+fn struct_items(rt: &Runtime, views: &Views) -> syn::Result<TokenStream> {
+    match views {
         Views::Binary(container) => {
             let ty = plan::binary(container)?;
-            let context = context::context_items(&rt, ty.ident, ty.vis, ty.params);
-            let binary = binary::binary_items(&rt, &ty);
-            let tests = tests::round_trip_module(&rt, &ty, tests::Check::Binary);
+            let context = context::context_items(rt, ty.ident, ty.vis, ty.params);
+            let binary = binary::binary_items(rt, &ty);
+            let functions =
+                expressions::functions_impl(ty.ident, expressions::functions_of(rt, &ty));
+            let tests = tests::round_trip_module(rt, &ty, tests::Check::Binary);
             Ok(quote! {
                 #context
+                #functions
                 #binary
                 #tests
             })
         }
-        Views::Text(container) => text::derive(&rt, container),
-        Views::Both { binary, text } => twin::derive(&rt, binary, text),
+        Views::Text(container) => text::derive(rt, container),
+        Views::Both { binary, text } => twin::derive(rt, binary, text),
     }
 }

@@ -36,6 +36,10 @@ fn joins_plain_run(plan: &BinaryPlan) -> bool {
         && data.repeat.is_none()
         && matches!(data.element, Element::Plain)
         && data.pass.is_empty()
+        && data.map.is_none()
+        && data.size.is_none()
+        // A field a `calc` measures is read alone: where it ends is noted.
+        && !plan.measured
         && plan.place.chunk.is_none()
         && plan.place.form.is_none()
         // A checked value is read alone: its refusal names its offset.

@@ -6,7 +6,7 @@ use quote::quote;
 
 use super::paths::Runtime;
 use super::tokens::width_of;
-use crate::attr::StringKind;
+use crate::attr::{PadLength, StringKind};
 use crate::plan::{Binary, BinaryPlan, Codec, Element, Presence, Repeat};
 
 /// Fewest bytes an element can take.
@@ -58,6 +58,20 @@ pub fn encoding_sizes(rt: &Runtime, plan: &BinaryPlan) -> (TokenStream, TokenStr
         }
         Codec::Style(never) => match *never {},
         Codec::With(..) => (quote!(0u64), quote!(::core::option::Option::None)),
+        Codec::Padding(_, PadLength::Bytes(bytes)) => {
+            (quote!(#bytes), quote!(::core::option::Option::Some(#bytes)))
+        }
+        Codec::Padding(_, PadLength::Align(_)) => {
+            (quote!(0u64), quote!(::core::option::Option::None))
+        }
+        Codec::Calc(_, computed) => {
+            let stored = computed.stored;
+            let stored = quote!(<#stored as #rt::Decode>);
+            (quote!(#stored::MIN_SIZE), quote!(#stored::FIXED_SIZE))
+        }
+        Codec::Value(data) if data.size.is_some() => {
+            (quote!(0u64), quote!(::core::option::Option::None))
+        }
         Codec::Value(data) => {
             let none = quote!(::core::option::Option::None);
             match (&data.presence, &data.repeat) {
@@ -70,15 +84,22 @@ pub fn encoding_sizes(rt: &Runtime, plan: &BinaryPlan) -> (TokenStream, TokenStr
                     (quote!(<#prefix as #rt::Decode>::MIN_SIZE), none)
                 }
                 (None, Some(Repeat::CountLine(never))) => match *never {},
-                (None, Some(Repeat::CountField(_) | Repeat::CountParam(_) | Repeat::ToEnd)) => {
-                    (quote!(0u64), none)
-                }
+                (
+                    None,
+                    Some(
+                        Repeat::CountField(_)
+                        | Repeat::CountParam(_)
+                        | Repeat::CountExpr(_)
+                        | Repeat::ToEnd
+                        | Repeat::Until(..),
+                    ),
+                ) => (quote!(0u64), none),
                 (None, None) => {
-                    let min = element_min_size(rt, &data.element, data.element_ty);
+                    let min = element_min_size(rt, &data.element, data.stored_ty());
                     let fixed = match &data.element {
                         Element::Text(never, _) => match *never {},
                         Element::Plain => {
-                            let ty = data.element_ty;
+                            let ty = data.stored_ty();
                             quote!(<#ty as #rt::Decode>::FIXED_SIZE)
                         }
                         Element::String(_, StringKind::FixedWidth(width)) => {

@@ -8,7 +8,7 @@ use quote::quote;
 use super::binary::binary_items;
 use super::paths::Runtime;
 use super::text::Role;
-use super::{context, tests, text};
+use super::{context, expressions, tests, text};
 use crate::ast::Container;
 use crate::plan;
 
@@ -20,11 +20,15 @@ pub fn derive(rt: &Runtime, binary: &Container, text: &Container) -> syn::Result
     };
     let context =
         context::twin_context_items(rt, binary.ident, binary.vis, binary.params, text.params);
+    let mut functions = expressions::functions_of(rt, &binary);
+    functions.extend(expressions::functions_of(rt, &text));
+    let functions = expressions::functions_impl(binary.ident, functions);
     let binary_items = binary_items(rt, &binary);
     let text_items = text::items(rt, &text, Role::BesideBinary);
     let tests = tests::twin_round_trip_module(rt, &binary, &text);
     Ok(quote! {
         #context
+        #functions
         #binary_items
         #text_items
         #tests

@@ -5,19 +5,21 @@ use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned as _;
 
 use super::codec::{encode_fns, endian};
-use super::context::{
-    arg_value, check_call_on, condition_places, nested_context, passed_value, placed_check,
-    resolved_place, Encoding, Side,
+use super::context::{arg_value, check_call_on, placed_check, Side};
+use super::expressions::{
+    call, element_context, end_local, presence_check, start_local, stored_local,
 };
 use super::names::count_local;
 use super::paths::Runtime;
 use super::plain::{is_plain, is_plain_run, plain_size};
-use super::read::{field_starts, field_statements};
+use super::read::{
+    field_starts, field_statements, in_field, notes_end, notes_start, padding_length,
+};
 use super::tokens::{constant_tokens, str_lit, tag_str, tag_tokens, width_of};
 use crate::attr::StringKind;
 use crate::plan::{
-    shared_chunk, Binary, BinaryPlan, BinaryType, Codec, CountUser, Element, Framing, Presence,
-    Repeat, Value,
+    shared_chunk, Binary, BinaryPlan, BinaryType, Codec, Computed, CountUser, Element, Framing,
+    Presence, Repeat, Value,
 };
 
 pub fn encode_impl(rt: &Runtime, ty: &BinaryType) -> TokenStream {
@@ -38,6 +40,14 @@ pub fn encode_impl(rt: &Runtime, ty: &BinaryType) -> TokenStream {
         Codec::Count(users) => Some(shared_count(rt, plan, users, in_frame.as_ref())),
         _ => None,
     });
+    // The values the writer computes that it knows before writing.
+    let calcs = plans.iter().filter_map(|plan| match &plan.codec {
+        Codec::Calc(_, computed) if !computed.deferred() => {
+            Some(calc_to_write(rt, plan, computed, in_frame.as_ref()))
+        }
+        _ => None,
+    });
+    let known_at_end = written_value_checks(rt, plans);
     let writes = field_statements(
         ty,
         &quote!(#rt::Output::position(__writer)?),
@@ -54,6 +64,7 @@ pub fn encode_impl(rt: &Runtime, ty: &BinaryType) -> TokenStream {
             quote! {
                 let __start = #rt::Output::position(__writer)?;
                 #(#writes)*
+                #known_at_end
                 if #rt::checking() {
                     #rt::checked_fields_at_byte(
                         __start,
@@ -67,6 +78,7 @@ pub fn encode_impl(rt: &Runtime, ty: &BinaryType) -> TokenStream {
         }
         None => quote! {
             #(#writes)*
+            #known_at_end
             ::core::result::Result::Ok(())
         },
     };
@@ -81,6 +93,7 @@ pub fn encode_impl(rt: &Runtime, ty: &BinaryType) -> TokenStream {
         quote!(_),
         quote! {
             #(#counts)*
+            #(#calcs)*
             #body
         },
     );
@@ -97,6 +110,76 @@ pub fn encode_impl(rt: &Runtime, ty: &BinaryType) -> TokenStream {
         impl #rt::Encode for #ident {
             #encode
             #plain
+        }
+    }
+}
+
+/// `let __stored_x = ...;`: the value a `calc` field is written with, the
+/// one it kept or the one computed.
+fn calc_to_write(
+    rt: &Runtime,
+    plan: &BinaryPlan,
+    computed: &Computed,
+    in_frame: Option<&TokenStream>,
+) -> TokenStream {
+    let name = plan.field.ident;
+    let stored = stored_local(name);
+    let stored_ty = computed.stored;
+    let value = call(&computed.expression, Side::Write, &[]);
+    let in_field = in_field(plan);
+    quote! {
+        let #stored: #stored_ty = #rt::calc_to_write(&self.#name, || #value) #in_frame #in_field;
+    }
+}
+
+/// What the writer knows once every field is written: the values it
+/// computes from the sizes of what it wrote, written over their
+/// placeholders, then the check that each `size` block took the bytes its
+/// expression gives. An estimate of the output's size does neither: its
+/// sizes are guesses.
+fn written_value_checks(rt: &Runtime, plans: &[BinaryPlan]) -> TokenStream {
+    let deferred = plans.iter().filter_map(|plan| {
+        let Codec::Calc(_, computed) = &plan.codec else {
+            return None;
+        };
+        if !computed.deferred() {
+            return None;
+        }
+        let name = plan.field.ident;
+        let endian = endian(rt, &plan.place.byte_order);
+        let (stored, at) = (stored_local(name), start_local(name));
+        let compute = calc_to_write(rt, plan, computed, None);
+        let in_field = in_field(plan);
+        Some(quote! {
+            #compute
+            #rt::patch_value(__writer, #at, &#stored, #endian) #in_field;
+        })
+    });
+    let blocks = plans.iter().filter_map(|plan| {
+        let Codec::Value(Value {
+            size: Some(size), ..
+        }) = &plan.codec
+        else {
+            return None;
+        };
+        let name = plan.field.ident;
+        let (at, end) = (start_local(name), end_local(name));
+        let expected = call(size, Side::Write, &[]);
+        let text = &size.text;
+        let in_field = in_field(plan);
+        Some(quote! {
+            #expected
+                .and_then(|__size| #rt::check_block_size(#text, #end - #at, __size))
+                #in_field;
+        })
+    });
+    let statements: Vec<TokenStream> = deferred.chain(blocks).collect();
+    if statements.is_empty() {
+        return TokenStream::new();
+    }
+    quote! {
+        if !<__W as #rt::Output>::ESTIMATES {
+            #(#statements)*
         }
     }
 }
@@ -195,16 +278,38 @@ fn framed_write(rt: &Runtime, plan: &BinaryPlan, write: TokenStream) -> TokenStr
     }
 }
 
+/// A field's write statements, noting where it begins and ends where
+/// what the writer does once every field is written needs it.
 fn write_field_value(rt: &Runtime, plan: &BinaryPlan) -> TokenStream {
     let name = plan.field.ident;
-    let label = str_lit(&name.to_string());
+    let statements = write_field_statements(rt, plan);
+    let position = quote!(#rt::Output::position(__writer)?);
+    let (at, end) = (start_local(name), end_local(name));
+    let start = notes_start(plan).then(|| quote!(let #at = #position;));
+    let end = notes_end(plan).then(|| quote!(let #end = #position;));
+    // A `size` block is a block of its own, which padding inside aligns to.
+    let block = matches!(&plan.codec, Codec::Value(value) if value.size.is_some());
+    let statements = match block {
+        true => quote! {
+            let __block = #rt::enter_block(#at);
+            #statements
+            ::core::mem::drop(__block);
+        },
+        false => statements,
+    };
+    quote! {
+        #start
+        #statements
+        #end
+    }
+}
+
+fn write_field_statements(rt: &Runtime, plan: &BinaryPlan) -> TokenStream {
+    let name = plan.field.ident;
     let ty = plan.field.ty;
     let endian = endian(rt, &plan.place.byte_order);
-    let in_field = if plan.place.named_in_paths {
-        quote!(.map_err(|e| e.in_field(#label))?;)
-    } else {
-        quote!(?;)
-    };
+    let in_field = in_field(plan);
+    let in_field = quote!(#in_field;);
     match &plan.codec {
         // Only text layouts have a style; it is not stored.
         Codec::Style(never) => match *never {},
@@ -243,15 +348,25 @@ fn write_field_value(rt: &Runtime, plan: &BinaryPlan) -> TokenStream {
                 }) #in_field
             }
         }
+        Codec::Padding(_, length) => {
+            let length = padding_length(rt, *length);
+            quote!(#rt::write_padding(__writer, #length, &self.#name) #in_field)
+        }
+        Codec::Calc(_, computed) if computed.deferred() => {
+            let stored_ty = computed.stored;
+            quote! {
+                #rt::write_placeholder(
+                    __writer,
+                    <#stored_ty as #rt::Decode>::FIXED_SIZE,
+                ) #in_field
+            }
+        }
+        Codec::Calc(..) => {
+            let stored = stored_local(name);
+            quote!(#rt::Encode::encode_output(&#stored, __writer, #endian, &()) #in_field)
+        }
         Codec::Value(data) => {
-            let context = nested_context(
-                rt,
-                Encoding::Binary,
-                data.element_ty,
-                &data.pass,
-                |name| passed_value(rt, name, Side::Write),
-                |name| resolved_place(name, Side::Write),
-            );
+            let context = element_context(rt, data, false, Side::Write);
             let write = if plan.by_next_tag() {
                 let present = write_repeated(rt, data, &endian, &quote!(__writer), &quote!(__v));
                 let present = framed_write(rt, plan, present);
@@ -312,13 +427,9 @@ fn write_data(
                 )
             }
         }
-        Some(Presence::If(condition, names)) => {
+        Some(Presence::If(condition, expression)) => {
             let present = write_repeated(rt, data, endian, &quote!(__writer), &quote!(__v));
-            let check = condition.check_tokens(
-                rt,
-                &condition_places(names, Side::Write),
-                quote!((#value).is_some()),
-            );
+            let check = presence_check(rt, condition, expression, quote!((#value).is_some()));
             quote! {
                 #check
                 .and_then(|()| match (#value).as_ref() {
@@ -331,6 +442,38 @@ fn write_data(
 }
 
 fn write_repeated(
+    rt: &Runtime,
+    data: &Value<Binary>,
+    endian: &TokenStream,
+    writer: &TokenStream,
+    value: &TokenStream,
+) -> TokenStream {
+    let Some(map) = &data.map else {
+        return write_stored(rt, data, endian, writer, value);
+    };
+    // A mapped value is converted to what it is stored as, then written.
+    let (stored, ty) = (&map.stored, data.element_ty);
+    let back = if map.fallible {
+        quote!(#rt::try_mapped_back::<#ty, #stored>)
+    } else {
+        quote!(|__v| ::core::result::Result::Ok(#rt::mapped_back::<#ty, #stored>(__v)))
+    };
+    let converted = match &data.repeat {
+        None => quote!((#back)(#value)),
+        Some(_) => quote! {
+            (#value)
+                .iter()
+                .map(#back)
+                .collect::<::core::result::Result<::std::vec::Vec<#stored>, #rt::Error>>()
+        },
+    };
+    let write = write_stored(rt, data, endian, writer, &quote!(&__stored));
+    quote!(#converted.and_then(|__stored| #write))
+}
+
+/// An expression writing `value` (a reference to what the value is
+/// stored as) in the data's shape.
+fn write_stored(
     rt: &Runtime,
     data: &Value<Binary>,
     endian: &TokenStream,
@@ -357,6 +500,21 @@ fn write_repeated(
                 #rt::context_len(#label, ::core::clone::Clone::clone(&__context.#count))
                     .and_then(|__len| #rt::check_len((#value).len(), #label, __len))
                     .and_then(|()| #list)
+            }
+        }
+        Some(Repeat::CountExpr(expression)) => {
+            let len = call(expression, Side::Write, &[]);
+            let label = &expression.text;
+            quote! {
+                #len
+                    .and_then(|__len| #rt::check_len((#value).len(), #label, __len))
+                    .and_then(|()| #list)
+            }
+        }
+        Some(Repeat::Until(_, expression)) => {
+            let ends = call(expression, Side::Write, &[quote!(__element)]);
+            quote! {
+                #rt::check_terminated(#value, |__element| #ends).and_then(|()| #list)
             }
         }
         Some(Repeat::CountField(_) | Repeat::ToEnd) => list,

@@ -9,6 +9,7 @@
 //! mistake is collected, spanned.
 
 pub mod choice;
+pub mod expr;
 pub mod forms;
 pub mod reads;
 
@@ -17,9 +18,10 @@ use syn::{Ident, LitByteStr, LitInt, LitStr, Path, Type, Visibility};
 
 use crate::ast::{is_named, unwrap_generic, Container, Errors, Field};
 use crate::attr::{self, ByteOrder, Constant, ContextParam, Encoding, StringKind, TextForm};
-use crate::check_context::{self, FieldCheck, Pass, Resolved};
+use crate::check_context::{self, FieldCheck, Held, Pass};
 use crate::condition::Condition;
 use crate::messages;
+use expr::{expression, is_calc, Expression, Role};
 
 /// An encoding, as what its plans can hold: a variant only binary layouts
 /// have carries `BinaryOnly`, one only text layouts have `TextOnly`, and
@@ -39,6 +41,8 @@ pub trait Medium: Sized {
     fn text_only(span: Span, key: &str) -> syn::Result<Self::TextOnly>;
     /// Whether `//` comments may stand among the type's values.
     fn among_comments(shape: &Self::Shape) -> bool;
+    /// The byte order of a field so placed, in a binary layout.
+    fn byte_order(place: &Self) -> Option<&ByteOrder>;
 }
 
 /// No value: the variants holding it cannot be built, and a `match` on
@@ -66,6 +70,10 @@ impl Medium for Binary {
     fn among_comments(_: &BinaryShape) -> bool {
         false
     }
+
+    fn byte_order(place: &Binary) -> Option<&ByteOrder> {
+        Some(&place.byte_order)
+    }
 }
 
 impl Medium for Text {
@@ -84,6 +92,10 @@ impl Medium for Text {
 
     fn among_comments(shape: &TextShape) -> bool {
         shape.comments
+    }
+
+    fn byte_order(_: &Text) -> Option<&ByteOrder> {
+        None
     }
 }
 
@@ -144,6 +156,9 @@ pub struct Plan<'a, P: Medium> {
     pub codec: Codec<'a, P>,
     /// `check = path(args)`: run on the value once it is read.
     pub check: Option<FieldCheck>,
+    /// Whether a `calc` reads the number of bytes the field takes
+    /// (`size_of(field)`), so both directions note where it begins and ends.
+    pub measured: bool,
     pub place: P,
 }
 
@@ -171,6 +186,8 @@ pub struct Text {
     pub same_line: bool,
 }
 
+// One per field, made once per derive: its size costs nothing.
+#[allow(clippy::large_enum_variant)]
 pub enum Codec<'a, M: Medium> {
     /// Text: the file's `TextStyle`, filled in by the reader, used by the writer.
     Style(M::TextOnly),
@@ -180,7 +197,29 @@ pub enum Codec<'a, M: Medium> {
     Count(Vec<CountUser>),
     /// Binary: the field's own `with` module reads and writes it, given these values.
     With(M::BinaryOnly, Path, Vec<Pass>),
+    /// Binary: a stored value the writer computes (`calc = expr`); the
+    /// field is a `Calc<T>`.
+    Calc(M::BinaryOnly, Computed<'a>),
+    /// Binary: padding (`align = N`, `pad = N`); the field is a `Padding`.
+    Padding(M::BinaryOnly, attr::PadLength),
     Value(Value<'a, M>),
+}
+
+/// A `calc` field.
+pub struct Computed<'a> {
+    /// The type stored, `T` of the field's `Calc<T>`.
+    pub stored: &'a Type,
+    pub expression: Expression,
+    /// `keep`: a value found that disagrees is kept, not an error.
+    pub keep: bool,
+}
+
+impl Computed<'_> {
+    /// Whether the writer knows the value only once the fields whose sizes
+    /// it reads are written: it writes a placeholder, then the value over it.
+    pub fn deferred(&self) -> bool {
+        !self.expression.sizes.is_empty()
+    }
 }
 
 /// A constant: a suffixed integer or a byte string (binary), or words (text).
@@ -246,17 +285,31 @@ pub struct Value<'a, M: Medium> {
     pub flow: bool,
     pub element: Element<M>,
     pub element_ty: &'a Type,
+    /// `map = S`, `try_map = S`: each element is stored as an `S`.
+    pub map: Option<attr::Map>,
     /// Values passed to the element type's context.
     pub pass: Vec<Pass>,
+    /// The function building that context, when values are passed.
+    pub context: Option<Expression>,
+    /// Binary `size = expr`: the value is read from a block of that many
+    /// bytes, which it uses up.
+    pub size: Option<Expression>,
+}
+
+impl<M: Medium> Value<'_, M> {
+    /// The type each element is read and written as: the stored type of
+    /// a mapped one.
+    pub fn stored_ty(&self) -> &Type {
+        self.map.as_ref().map_or(self.element_ty, |map| &map.stored)
+    }
 }
 
 /// When an `Option` is present.
 pub enum Presence<M: Medium> {
     /// A flag of this integer type right before the value: 0 absent, 1 present.
     Flag(M::BinaryOnly, Box<Type>),
-    /// When a condition over earlier fields and context parameters holds;
-    /// its names resolved, in the condition's order.
-    If(Condition, Vec<Resolved>),
+    /// When a condition over earlier fields and context parameters holds.
+    If(Condition, Expression),
     /// In IFF, when the next child begins as the value does (an `Option`
     /// without a presence attribute).
     NextTag(M::BinaryOnly),
@@ -274,8 +327,13 @@ pub enum Repeat<M: Medium> {
     CountField(Ident),
     /// The count a context parameter of the type holds.
     CountParam(Ident),
+    /// The count an expression over earlier fields and context gives (an
+    /// earlier field's value, or any Rust expression); the writer checks it.
+    CountExpr(Expression),
     /// Elements until the input (file, enclosing chunk, text) ends.
     ToEnd,
+    /// Binary: elements until one ends the list, that one included.
+    Until(M::BinaryOnly, Expression),
 }
 
 /// How one element is written.
@@ -306,7 +364,9 @@ impl Plan<'_, Text> {
     pub fn is_tokens(&self) -> bool {
         match &self.codec {
             Codec::Style(()) => false,
-            Codec::With(never, ..) => match *never {},
+            Codec::With(never, ..) | Codec::Calc(never, _) | Codec::Padding(never, _) => {
+                match *never {}
+            }
             Codec::Magic(_) | Codec::Count(_) => true,
             Codec::Value(value) => value.is_tokens(),
         }
@@ -381,7 +441,18 @@ pub fn binary<'a>(container: &'a Container<'a>) -> syn::Result<TypePlan<'a, Bina
             .fields
             .iter()
             .any(|field| field.attrs.chunk.is_some() || field.attrs.form.is_some());
-    let mut plans: Vec<Plan<Binary>> = lower(container, Layout::Binary, &mut errors)
+    let lowered = lower(container, Layout::Binary, &mut errors);
+    // The fields a `calc` measures (`size_of(field)`).
+    let measured: Vec<Ident> = lowered
+        .iter()
+        .filter_map(|(_, codec, _)| match codec {
+            Codec::Calc((), computed) => Some(computed.expression.sizes.iter().cloned()),
+            _ => None,
+        })
+        .flatten()
+        .collect();
+    errors.take(check_counts_of_deferred(&lowered));
+    let mut plans: Vec<Plan<Binary>> = lowered
         .into_iter()
         .filter_map(|(field, codec, check)| {
             let chunk = field.attrs.chunk.as_ref().map(|chunk| chunk.value);
@@ -401,6 +472,7 @@ pub fn binary<'a>(container: &'a Container<'a>) -> syn::Result<TypePlan<'a, Bina
                 field,
                 codec,
                 check,
+                measured: measured.contains(field.ident),
                 place: Binary {
                     byte_order: field
                         .attrs
@@ -424,6 +496,15 @@ pub fn binary<'a>(container: &'a Container<'a>) -> syn::Result<TypePlan<'a, Bina
         };
         if plan.place.chunk.is_none() || plan.place.chunk != previous.place.chunk {
             continue;
+        }
+        for shared in [&*plan, previous] {
+            if needs_own_place(shared) {
+                errors.push(syn::Error::new_spanned(
+                    shared.field.ident,
+                    "fields in a row naming one chunk are read and written inside it: a `calc`, \
+                     a `size` block or a field a `calc` measures takes a chunk of its own",
+                ));
+            }
         }
         if plan.by_next_tag() || previous.by_next_tag() {
             let optional = if plan.by_next_tag() {
@@ -471,9 +552,54 @@ fn type_plan<'a, M: Medium>(
             .attrs
             .check
             .as_ref()
-            .map(|check| &check.value.path),
+            .and_then(|check| match &check.value {
+                attr::Check::Function { path, args } if args.is_empty() => Some(path),
+                _ => None,
+            }),
         shape,
     }
+}
+
+/// A list's count is checked before the list is written, so it cannot
+/// read a `calc` the writer knows only once what follows it is written.
+fn check_counts_of_deferred(
+    lowered: &[(&Field, Codec<Binary>, Option<FieldCheck>)],
+) -> syn::Result<()> {
+    let deferred: Vec<&Ident> = lowered
+        .iter()
+        .filter_map(|(field, codec, _)| match codec {
+            Codec::Calc((), computed) if computed.deferred() => Some(field.ident),
+            _ => None,
+        })
+        .collect();
+    let mut errors = Errors::default();
+    for (_, codec, _) in lowered {
+        let Codec::Value(Value {
+            repeat: Some(Repeat::CountExpr(count)),
+            ..
+        }) = codec
+        else {
+            continue;
+        };
+        if let Some(name) = count.reads().find(|name| deferred.contains(&&name.ident)) {
+            errors.push(syn::Error::new(
+                count.span_of(&name.ident),
+                format!(
+                    "`{}` is computed from the sizes of what follows it, which the writer knows \
+                     only once they are written: it cannot count a list",
+                    name.ident
+                ),
+            ));
+        }
+    }
+    errors.finish()
+}
+
+/// Whether a field needs where it begins and ends noted in the struct's
+/// own scope: a `calc`, a `size` block, a field a `calc` measures.
+fn needs_own_place(plan: &Plan<Binary>) -> bool {
+    let block = matches!(&plan.codec, Codec::Value(value) if value.size.is_some());
+    plan.measured || block || matches!(plan.codec, Codec::Calc(..))
 }
 
 /// `endian = param` names one of the type's context parameters (whose type,
@@ -550,6 +676,7 @@ pub fn text<'a>(container: &'a Container<'a>) -> syn::Result<TypePlan<'a, Text>>
             field,
             codec,
             check,
+            measured: false,
             place: Text {
                 same_line: field.attrs.same_line.is_some(),
             },
@@ -588,7 +715,8 @@ fn lower<'a, M: Medium>(
 ) -> Vec<(&'a Field<'a>, Codec<'a, M>, Option<FieldCheck>)> {
     errors.take(check_context::check_params(container));
     if let Some(check) = &container.attrs.check {
-        if !check.value.args.is_empty() {
+        let alone = matches!(&check.value, attr::Check::Function { args, .. } if args.is_empty());
+        if !alone {
             errors.push(syn::Error::new(
                 check.span,
                 "a type's `check` is given the whole value alone: `check = path`",
@@ -615,7 +743,7 @@ fn lower<'a, M: Medium>(
                     errors.push(syn::Error::new(
                         check.span,
                         "`check` applies to a field holding a value or a count: not to a \
-                         constant or a `with` field",
+                         constant, a `calc` or a `with` field",
                     ));
                     None
                 }
@@ -708,27 +836,140 @@ fn codec_of<'a, M: Medium>(
         };
         return Ok(Codec::Magic(constant));
     }
+    let size_span = attrs.size.as_ref().map(|a| a.span);
+    let map_span = attrs.map.as_ref().map(|a| a.span);
+    let padded = is_named(field.ty, "Padding");
+    match (&attrs.padding, padded) {
+        (Some(padding), true) => {
+            no_other_attribute(
+                &[
+                    encoding_span,
+                    repeat_span,
+                    presence_span,
+                    pass_span,
+                    size_span,
+                    map_span,
+                    attrs.with.as_ref().map(|a| a.span),
+                    attrs.calc.as_ref().map(|a| a.span),
+                ],
+                "a `Padding` field is its bytes alone",
+            )?;
+            return Ok(Codec::Padding(
+                M::binary_only(padding.span, "align")?,
+                padding.value,
+            ));
+        }
+        (Some(padding), false) => {
+            return Err(syn::Error::new(
+                padding.span,
+                "`align` and `pad` size a `Padding` field, which keeps a file's padding: put \
+                 one before or after the field to pad",
+            ));
+        }
+        (None, true) => {
+            return Err(syn::Error::new_spanned(
+                field.ident,
+                format!(
+                    "`{}` is a `Padding`: say how long with `align = N` (to a multiple of N \
+                     bytes) or `pad = N` (N bytes)",
+                    field.ident
+                ),
+            ));
+        }
+        (None, false) => {}
+    }
+    if let Some(calc) = &attrs.calc {
+        no_other_attribute(
+            &[
+                encoding_span,
+                repeat_span,
+                presence_span,
+                pass_span,
+                size_span,
+                map_span,
+                attrs.with.as_ref().map(|a| a.span),
+            ],
+            "a `calc` field is its stored value alone, computed by the writer",
+        )?;
+        let binary = M::binary_only(calc.span, "calc")?;
+        let stored = unwrap_generic(field.ty, "Calc").ok_or_else(|| {
+            syn::Error::new(
+                calc.span,
+                "a `calc` field holds a `Calc<T>`: `T` is the type stored, and the value holds \
+                 what a file held only when it disagreed",
+            )
+        })?;
+        let expression = expression(container, index, Role::Calc, &calc.value)?;
+        return Ok(Codec::Calc(
+            binary,
+            Computed {
+                stored,
+                expression,
+                keep: attrs.keep.is_some(),
+            },
+        ));
+    }
+    if let Some(keep) = attrs.keep {
+        return Err(syn::Error::new(
+            keep,
+            "`keep` keeps a `calc` value found that disagrees: give the field `calc = ...`",
+        ));
+    }
+    if is_calc(field.ty) {
+        return Err(syn::Error::new_spanned(
+            field.ident,
+            format!(
+                "`{}` is a `Calc<_>`, a value the writer computes: give its expression with \
+                 `calc = ...`",
+                field.ident
+            ),
+        ));
+    }
     if let Some(with) = &attrs.with {
         no_other_attribute(
-            &[encoding_span, repeat_span, presence_span],
+            &[
+                encoding_span,
+                repeat_span,
+                presence_span,
+                size_span,
+                map_span,
+            ],
             "a `with` field is encoded by its module alone",
         )?;
+        check_context::constant_values(container, &pass)?;
         return Ok(Codec::With(
             M::binary_only(with.span, "with")?,
             with.value.clone(),
             pass,
         ));
     }
-    let users = count_users(container, field.ident);
-    if !users.is_empty() {
+    if is_named(field.ty, "Count") {
+        let users = count_users(container, field.ident);
+        if users.is_empty() {
+            return Err(syn::Error::new_spanned(
+                field.ident,
+                format!(
+                    "`{name}` is a `Count<_>`, which the writer fills in with the length of the \
+                     lists that name it (`count = {name}`), and no list does",
+                    name = field.ident
+                ),
+            ));
+        }
         no_other_attribute(
-            &[encoding_span, repeat_span, presence_span, pass_span],
+            &[
+                encoding_span,
+                repeat_span,
+                presence_span,
+                pass_span,
+                size_span,
+                map_span,
+            ],
             "a count field takes no other attribute",
         )?;
         return Ok(Codec::Count(users));
     }
 
-    let (presence, ty) = presence_of(container, index, field, layout)?;
+    let (presence, ty) = presence_of(container, field, layout)?;
     let (repeat, ty, element) = match string_prefix(field, ty, layout) {
         Some(count_ty) => (
             None,
@@ -780,8 +1021,56 @@ fn codec_of<'a, M: Medium>(
     };
     let repeat = match repeat {
         None => None,
-        Some(repeat) => Some(typed_repeat::<M>(container, repeat, span_of(repeat_span))?),
+        Some(repeat) => Some(typed_repeat::<M>(
+            container,
+            index,
+            repeat,
+            span_of(repeat_span),
+        )?),
     };
+    let size = match &attrs.size {
+        Some(size) => {
+            M::binary_only(size.span, "size")?;
+            if let Some(presence) = presence_span {
+                return Err(syn::Error::new(
+                    presence,
+                    "a `size` block is always there: it is not an `Option`",
+                ));
+            }
+            let expression = expression(container, index, Role::Size, &size.value)?;
+            let stored = expression.reads().any(|name| name.held != Held::Calc);
+            if stored && !is_named(field.ty, "Block") {
+                return Err(syn::Error::new(
+                    size.span,
+                    "a block whose size another stored value gives holds a `Block<T>`, which \
+                     keeps what its value leaves of it (a size the writer computes, with \
+                     `calc`, fits its value exactly)",
+                ));
+            }
+            Some(expression)
+        }
+        None => None,
+    };
+    let context = match pass.is_empty() {
+        true => None,
+        false => {
+            let role = if M::IS_TEXT {
+                Role::TextContext
+            } else {
+                Role::Context
+            };
+            Some(expr::context_expression(container, index, role, &pass)?)
+        }
+    };
+    if let Some(map) = &attrs.map {
+        M::binary_only(map.span, "map")?;
+    }
+    if let (Some(map), true) = (&attrs.map, element.is_some()) {
+        return Err(syn::Error::new(
+            map.span,
+            "`map` and `try_map` convert a value its type stores: not a string or a text form",
+        ));
+    }
     let element = match element {
         None => Element::Plain,
         Some(Encoding::String(kind)) => Element::String(
@@ -798,7 +1087,10 @@ fn codec_of<'a, M: Medium>(
         flow: attrs.flow.is_some(),
         element,
         element_ty: ty,
+        map: attrs.map.as_ref().map(|map| map.value.clone()),
+        context,
         pass,
+        size,
     }))
 }
 
@@ -813,12 +1105,8 @@ fn typed_presence<M: Medium>(
     Ok(match presence {
         attr::Presence::Flag(ty) => Presence::Flag(M::binary_only(span, "flag")?, ty),
         attr::Presence::If(condition) => {
-            let names = condition
-                .names
-                .iter()
-                .map(|name| check_context::resolved(container, index, name))
-                .collect::<syn::Result<_>>()?;
-            Presence::If(condition, names)
+            let expression = expression(container, index, Role::Condition, &condition.expr)?;
+            Presence::If(condition, expression)
         }
         attr::Presence::NextTag => {
             Presence::NextTag(M::binary_only(span, "an `Option` by the next tag")?)
@@ -827,21 +1115,41 @@ fn typed_presence<M: Medium>(
     })
 }
 
-/// The plan's repeat; a count's name is resolved here, once, to a field
-/// or a parameter (`repeat_of` has checked it is one of them).
+/// The plan's repeat; a count's name is resolved here, once: a `Count<_>`
+/// field, a parameter, or any other value, an expression's
+/// (`repeat_of` has checked a bare name is an earlier field or a
+/// parameter).
 fn typed_repeat<M: Medium>(
     container: &Container,
+    index: usize,
     repeat: attr::Repeat,
     span: Span,
 ) -> syn::Result<Repeat<M>> {
     Ok(match repeat {
         attr::Repeat::Prefix(ty) => Repeat::Prefix(M::binary_only(span, "prefix = T")?, ty),
         attr::Repeat::CountLine => Repeat::CountLine(M::text_only(span, "prefix")?),
-        attr::Repeat::Count(count) if check_context::is_param(container, &count) => {
-            Repeat::CountParam(count)
-        }
-        attr::Repeat::Count(count) => Repeat::CountField(count),
+        attr::Repeat::Count(count) => match attr::bare_name(&count) {
+            Some(name) if check_context::is_param(container, name) => {
+                Repeat::CountParam(name.clone())
+            }
+            Some(name) if check_context::is_count_field(container, name) => {
+                Repeat::CountField(name.clone())
+            }
+            _ => Repeat::CountExpr(expression(container, index, Role::Count, &count)?),
+        },
         attr::Repeat::ToEnd => Repeat::ToEnd,
+        attr::Repeat::Until(ends) => {
+            let binary = M::binary_only(span, "until")?;
+            let ends = expression(container, index, Role::Until, &ends)?;
+            if let Some(name) = ends.reads().next() {
+                return Err(syn::Error::new(
+                    ends.span_of(&name.ident),
+                    "`until` is a function of the element alone, such as \
+                     `until = |byte: &u8| *byte == 0`: it reads no field or parameter",
+                ));
+            }
+            Repeat::Until(binary, ends)
+        }
     })
 }
 
@@ -861,7 +1169,6 @@ fn string_prefix(field: &Field, ty: &Type, layout: Layout) -> Option<Box<Type>> 
 /// When the value is there, and its type once an `Option` is taken off.
 fn presence_of<'a>(
     container: &'a Container<'a>,
-    index: usize,
     field: &'a Field<'a>,
     layout: Layout,
 ) -> syn::Result<(Option<attr::Presence>, &'a Type)> {
@@ -889,15 +1196,7 @@ fn presence_of<'a>(
             return Err(syn::Error::new(presence.span, "`flag` is binary only"));
         }
         (attr::Presence::Flag(_), Layout::Binary) => "flag",
-        (attr::Presence::If(condition), _) => {
-            // Every name must be an earlier field or a context parameter.
-            let mut errors = Errors::default();
-            for name in &condition.names {
-                errors.take(check_context::resolve(container, index, name));
-            }
-            errors.finish()?;
-            "present_if"
-        }
+        (attr::Presence::If(_), _) => "present_if",
         (attr::Presence::NoneWord(word), Layout::Text { .. }) => {
             let text = word.value();
             if text.is_empty() || text.contains(char::is_whitespace) || text.starts_with("//") {
@@ -939,10 +1238,14 @@ fn repeat_of<'a>(
     };
     match (&repeat.value, layout) {
         (attr::Repeat::Count(count), _) => {
-            check_context::resolve(container, index, count)?;
+            if let Some(name) = attr::bare_name(count) {
+                check_context::resolve(container, index, name)?;
+            }
         }
         (attr::Repeat::ToEnd, _) if index + 1 < container.fields.len() => {
-            let own_frame = field.attrs.chunk.is_some() || field.attrs.form.is_some();
+            let own_frame = field.attrs.chunk.is_some()
+                || field.attrs.form.is_some()
+                || field.attrs.size.is_some();
             if !own_frame {
                 let input = match layout {
                     Layout::Binary => {
@@ -969,7 +1272,13 @@ fn repeat_of<'a>(
                 "a binary count prefix needs its integer type: `prefix = u32`",
             ));
         }
-        (attr::Repeat::ToEnd | attr::Repeat::Prefix(_) | attr::Repeat::CountLine, _) => {}
+        (
+            attr::Repeat::ToEnd
+            | attr::Repeat::Prefix(_)
+            | attr::Repeat::CountLine
+            | attr::Repeat::Until(_),
+            _,
+        ) => {}
     }
     if let Layout::Text { one_line: true } = layout {
         return Err(syn::Error::new(
@@ -1201,7 +1510,12 @@ fn count_users(container: &Container, count: &Ident) -> Vec<CountUser> {
         .fields
         .iter()
         .filter(|field| {
-            matches!(&field.attrs.repeat, Some(repeat) if matches!(&repeat.value, attr::Repeat::Count(name) if name == count))
+            field
+                .attrs
+                .repeat
+                .as_ref()
+                .and_then(|repeat| repeat.value.count_name())
+                == Some(count)
         })
         .map(|field| CountUser {
             field: field.ident.clone(),
@@ -1222,6 +1536,7 @@ fn repeat_key(repeat: &attr::Repeat) -> &'static str {
         attr::Repeat::Prefix(_) | attr::Repeat::CountLine => "prefix",
         attr::Repeat::Count(_) => "count",
         attr::Repeat::ToEnd => "to_end",
+        attr::Repeat::Until(_) => "until",
     }
 }
 

@@ -11,11 +11,11 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use crate::ast::Container;
-use crate::expand::context;
 use crate::expand::names::field_local;
 use crate::expand::paths::Runtime;
 use crate::expand::tests::{self, Check};
 use crate::expand::tokens::str_lit;
+use crate::expand::{context, expressions};
 use crate::plan::{self, Codec, TextType};
 
 use lines::{min_lines, Line};
@@ -27,10 +27,12 @@ use write::{checked_write, shared_count, write_field, write_one_line_field, writ
 pub fn derive(rt: &Runtime, container: &Container) -> syn::Result<TokenStream> {
     let ty = plan::text(container)?;
     let context = context::context_items(rt, ty.ident, ty.vis, ty.params);
+    let functions = expressions::functions_impl(ty.ident, expressions::functions_of(rt, &ty));
     let items = items(rt, &ty, Role::Only);
     let tests = tests::round_trip_module(rt, &ty, Check::Text);
     Ok(quote! {
         #context
+        #functions
         #items
         #tests
     })

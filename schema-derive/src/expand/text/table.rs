@@ -43,7 +43,9 @@ pub(super) fn layout_impl(rt: &Runtime, ty: &TextType, role: Role) -> TokenStrea
                     Repeat::CountLine(()) => "count line".to_owned(),
                     Repeat::CountParam(count) => format!("context `{count}`"),
                     Repeat::CountField(count) => format!("field `{count}`"),
+                    Repeat::CountExpr(count) => format!("`{}`", count.text),
                     Repeat::ToEnd => "the end of the text".to_owned(),
+                    Repeat::Until(never, _) => match *never {},
                 };
                 let source = str_lit(&source);
                 quote!(::core::option::Option::Some(#source))
@@ -163,7 +165,9 @@ pub(super) fn is_number_or_word(ty: &syn::Type) -> bool {
 
 pub(super) fn encoding(plan: &TextPlan, line: Line, one_line: bool) -> String {
     let value = match &plan.codec {
-        Codec::With(never, ..) => match *never {},
+        Codec::With(never, ..) | Codec::Calc(never, _) | Codec::Padding(never, _) => {
+            match *never {}
+        }
         Codec::Style(()) => {
             return "not stored: the file's line ending and number style".to_owned()
         }
@@ -228,7 +232,9 @@ pub(super) fn value_encoding(value: &Value<Text>, line: Line, one_line: bool) ->
         Some(Repeat::CountField(count) | Repeat::CountParam(count)) => {
             format!("`{count}` × {element}")
         }
+        Some(Repeat::CountExpr(count)) => format!("`{}` × {element}", count.text),
         Some(Repeat::ToEnd) => format!("{element}, repeated to the end of the text"),
+        Some(Repeat::Until(never, _)) => match *never {},
     };
     let present = match &value.presence {
         Some(Presence::If(condition, _)) => {
