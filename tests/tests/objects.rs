@@ -10,6 +10,7 @@ use formats::objects::mesh::Reconstruction;
 use formats::objects::names::SoundEvent;
 use formats::objects::palette::Palette;
 use formats::objects::slots::Slots;
+use formats::objects::strings::{StringTable, StringTableContext};
 use formats::objects::Filler;
 use formats::schema::{BinarySchema, Error};
 
@@ -64,6 +65,13 @@ fn every_chunk_comes_back_byte_for_byte() {
                     len: chunk.payload.len() as u32,
                 };
                 ObjectDefinition::from_bytes_with(&chunk.payload, &context)
+                    .and_then(|value| value.to_bytes_with(&context))
+            }
+            b"STR#" | b"CTSS" | b"TTAs" => {
+                let context = StringTableContext {
+                    len: chunk.payload.len() as u32,
+                };
+                StringTable::from_bytes_with(&chunk.payload, &context)
                     .and_then(|value| value.to_bytes_with(&context))
             }
             b"OBJf" => round_trip::<EventHandlers>(chunk),

@@ -14,6 +14,7 @@ pub mod names;
 pub mod palette;
 pub mod pixels;
 pub mod slots;
+pub mod strings;
 
 use serde::{Deserialize, Serialize};
 
