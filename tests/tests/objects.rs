@@ -2,16 +2,18 @@
 //! `objects` folder reads as its type and writes back byte for byte.
 //! Runs when `OSSUARY_CORPUS` names the corpus folder.
 
-use formats::objects::behavior::{Constants, Routine};
+use formats::objects::behavior::{ConstantLabels, Constants, Routine, RoutineLabels, RoutineTree};
 use formats::objects::definition::{EventHandlers, ObjectDefinition, ObjectDefinitionContext};
 use formats::objects::draw_group::DrawGroup;
-use formats::objects::image::Png;
+use formats::objects::image::Image;
+use formats::objects::interactions::{Interactions, InteractionsContext};
 use formats::objects::mesh::Reconstruction;
-use formats::objects::names::SoundEvent;
+use formats::objects::names::{SemiGlobal, SoundEvent};
 use formats::objects::palette::Palette;
+use formats::objects::resource_map::ResourceMap;
 use formats::objects::slots::Slots;
 use formats::objects::strings::{StringTable, StringTableContext};
-use formats::objects::Filler;
+use formats::objects::{Filler, Undescribed};
 use formats::schema::{BinarySchema, Error};
 
 /// One chunk of a corpus file: its type, id and payload.
@@ -78,7 +80,20 @@ fn every_chunk_comes_back_byte_for_byte() {
             b"BHAV" => round_trip::<Routine>(chunk),
             b"BCON" => round_trip::<Constants>(chunk),
             b"DGRP" => round_trip::<DrawGroup>(chunk),
-            b"MTEX" => round_trip::<Png>(chunk),
+            b"MTEX" | b"BMP_" => round_trip::<Image>(chunk),
+            b"TTAB" => {
+                let context = InteractionsContext {
+                    len: chunk.payload.len() as u32,
+                };
+                Interactions::from_bytes_with(&chunk.payload, &context)
+                    .and_then(|value| value.to_bytes_with(&context))
+            }
+            b"TPRP" => round_trip::<RoutineLabels>(chunk),
+            b"TREE" => round_trip::<RoutineTree>(chunk),
+            b"TRCN" => round_trip::<ConstantLabels>(chunk),
+            b"GLOB" => round_trip::<SemiGlobal>(chunk),
+            b"rsmp" => round_trip::<ResourceMap>(chunk),
+            b"POSI" => round_trip::<Undescribed>(chunk),
             b"FSOR" => round_trip::<Reconstruction>(chunk),
             b"FWAV" => round_trip::<SoundEvent>(chunk),
             b"PALT" => round_trip::<Palette>(chunk),

@@ -9,10 +9,12 @@ pub mod behavior;
 pub mod definition;
 pub mod draw_group;
 pub mod image;
+pub mod interactions;
 pub mod mesh;
 pub mod names;
 pub mod palette;
 pub mod pixels;
+pub mod resource_map;
 pub mod slots;
 pub mod strings;
 
@@ -27,6 +29,16 @@ use crate::Schema;
 #[schema(little)]
 pub struct Filler {
     /// The leftover bytes.
+    #[schema(to_end)]
+    pub bytes: Vec<u8>,
+}
+
+/// A chunk no reader describes (`POSI`, found in one object; FreeSO and
+/// the editors skip it): its bytes, as found.
+#[derive(Debug, Clone, PartialEq, Eq, Schema, Serialize, Deserialize)]
+#[schema(little)]
+pub struct Undescribed {
+    /// The chunk's bytes.
     #[schema(to_end)]
     pub bytes: Vec<u8>,
 }
