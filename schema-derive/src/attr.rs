@@ -65,6 +65,9 @@ pub struct Container {
     pub binary_only: Vec<Ident>,
     /// An enum: `tag = Type`, a leading value of this type chooses the variant.
     pub tag: Option<Spanned<Box<Type>>>,
+    /// An enum: `bits = N` beside `tag = Word`: the word's first N bits
+    /// choose the variant, whose value holds the rest.
+    pub bits: Option<Spanned<u32>>,
     /// An enum: `select = param`, this context parameter chooses the variant.
     pub select: Option<Spanned<Ident>>,
     /// A struct: `check = path`, a function the whole value must satisfy
@@ -316,15 +319,22 @@ pub struct Field {
     pub map: Option<Spanned<Map>>,
     /// `align = N` or `pad = N`, on a `Padding` field.
     pub padding: Option<Spanned<PadLength>>,
+    /// `word = u16`: the field begins a word of bit fields of this type.
+    pub word: Option<Spanned<Box<Type>>>,
+    /// `bits = N`: the field takes N bits of its word.
+    pub bits: Option<Spanned<u32>>,
+    /// `lsb_first`: the word's first field takes its least significant
+    /// bits (else its most).
+    pub lsb_first: Option<Span>,
 }
 
 const CONTAINER_KEYS: &str =
     "`big`, `little`, `endian`, `form`, `chunk`, `text`, `one_line`, `comments`, \
-     `crate`, `context`, `tag`, `select`, `check`, `binary(...)`, `text(...)`";
+     `crate`, `context`, `tag`, `bits`, `select`, `check`, `binary(...)`, `text(...)`";
 const FIELD_KEYS: &str =
     "`big`, `little`, `endian`, `pascal`, `null_terminated`, `fixed_width`, `prefix`, `count`, `to_end`, \
      `until`, `flag`, `present_if`, `magic`, `with`, `chunk`, `form`, `size`, `calc`, `keep`, `map`, \
-     `try_map`, `align`, `pad`, `line`, `comment`, `vector`, `style`, `angle_brackets`, `none`, `same_line`, `flow`, \
+     `try_map`, `align`, `pad`, `word`, `bits`, `lsb_first`, `line`, `comment`, `vector`, `style`, `angle_brackets`, `none`, `same_line`, `flow`, \
      `check`, `context`, `binary(...)`, `text(...)`";
 const VARIANT_KEYS: &str = "`when`, `other`, `keyword`, `context`, `form`, `chunk`";
 
@@ -445,7 +455,7 @@ impl Container {
             return self.parse_context(meta, place);
         }
         let class = match key.as_str() {
-            "big" | "little" | "endian" | "form" | "chunk" => Class::Only(Kind::Binary),
+            "big" | "little" | "endian" | "form" | "chunk" | "bits" => Class::Only(Kind::Binary),
             "one_line" | "comments" => Class::Only(Kind::Text),
             _ => Class::Shared,
         };
@@ -486,6 +496,16 @@ impl Container {
                 let ty: Type = meta.value()?.parse()?;
                 self.tag = Some(Spanned {
                     value: Box::new(ty),
+                    span,
+                });
+                Ok(())
+            }
+            "bits" => {
+                if self.bits.is_some() {
+                    return Err(syn::Error::new(span, "`bits` is given twice"));
+                }
+                self.bits = Some(Spanned {
+                    value: parse_bits(meta)?,
                     span,
                 });
                 Ok(())
@@ -798,6 +818,9 @@ enum FieldKey {
     Keep,
     Map(Map),
     Padding(PadLength),
+    Word(Box<Type>),
+    Bits(u32),
+    LsbFirst,
 }
 
 impl FieldKey {
@@ -836,6 +859,9 @@ impl FieldKey {
                     PadLength::Bytes(bytes)
                 })
             }
+            "word" => FieldKey::Word(Box::new(meta.value()?.parse()?)),
+            "bits" => FieldKey::Bits(parse_bits(meta)?),
+            "lsb_first" => FieldKey::LsbFirst,
             "map" | "try_map" => FieldKey::Map(Map {
                 stored: meta.value()?.parse()?,
                 fallible: key == "try_map",
@@ -873,7 +899,10 @@ impl FieldKey {
             | FieldKey::Calc(_)
             | FieldKey::Keep
             | FieldKey::Map(_)
-            | FieldKey::Padding(_) => Class::Only(Kind::Binary),
+            | FieldKey::Padding(_)
+            | FieldKey::Word(_)
+            | FieldKey::Bits(_)
+            | FieldKey::LsbFirst => Class::Only(Kind::Binary),
             FieldKey::Magic(Constant::Text(_)) => Class::Only(Kind::Text),
             FieldKey::Magic(_) => Class::Only(Kind::Binary),
             FieldKey::Encoding(Encoding::Text(_))
@@ -930,6 +959,9 @@ impl Field {
             FieldKey::Padding(length) => {
                 set_once(&mut self.padding, length, span, "`align` or `pad`")
             }
+            FieldKey::Word(ty) => set_once(&mut self.word, ty, span, "`word`"),
+            FieldKey::Bits(bits) => set_once(&mut self.bits, bits, span, "`bits`"),
+            FieldKey::LsbFirst => set_flag(&mut self.lsb_first, span, key),
         }
     }
 }
@@ -1174,6 +1206,18 @@ fn parse_check(meta: &ParseNestedMeta) -> syn::Result<Check> {
             })
         }
         other => Err(not_a_function(other.span())),
+    }
+}
+
+/// `bits = N`: 1 to 64 bits.
+fn parse_bits(meta: &ParseNestedMeta) -> syn::Result<u32> {
+    let bits: LitInt = meta.value()?.parse()?;
+    match bits.base10_parse::<u32>() {
+        Ok(count @ 1..=64) => Ok(count),
+        _ => Err(syn::Error::new(
+            bits.span(),
+            "`bits = N` takes 1 to 64 bits of a word",
+        )),
     }
 }
 

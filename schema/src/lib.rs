@@ -52,6 +52,7 @@
 //! | `until = expr` | `Vec<T>` | elements until one for which the function (`\|byte: &u8\| *byte == 0`) gives true, that one included |
 //! | `size = expr` | any; [`Block<T>`] to keep what the value leaves | the value, read from a block of that many bytes (see [`reference`](mod@reference)) |
 //! | `calc = expr`, `keep` | [`Calc<T>`] | a `T` the writer computes from the rest of the value, `size_of(field)` (a field's size in bytes) included; checked on reading, or, with `keep`, kept when it disagrees |
+//! | `word = T`, `bits = N`, `lsb_first` | an integer, `bool`, `Count<_>` or `Calc<_>` | N bits of a word of type `T` that the field beginning it (`word = T`) and those after it fill, the first in its most significant bits (its least with `lsb_first`); on a struct's first fields without `word`, the bits the enum holding it leaves of its word |
 //! | `align = N`, `pad = N` | [`Padding`] | zeros to the next multiple of N bytes from the start of the enclosing block (chunk, form, `size` block, file), or N of them; what a file holds that is not zero is kept |
 //! | `map = S`, `try_map = S` | any | the value (each element) stored as an `S`, converted with `From` (or `TryFrom`) both ways |
 //! | `flag = u8` | `Option<T>` | 0 or 1, then the value when 1 |
@@ -72,6 +73,7 @@
 //! | on the enum | on each variant | the file holds |
 //! |---|---|---|
 //! | `little, tag = u8` | `when = 0xFF`, or `other` (holds the tag itself) | the tag, then the variant's value |
+//! | `little, tag = u16, bits = 3` | `when = 5` | a word whose top 3 bits are the tag; the variant's value (a struct whose first fields are bit fields without a word: see [`WordTail`]) takes its other bits, then follows it |
 //! | `little, context(mode: u8), select = mode` (or `text, ...`) | `when = 1` (any expression of the parameter's type) | the variant's value alone: the context chose it |
 //! | `text` | `keyword = "Mesh (absolute)"` (unit variants) | a line spelling the phrase, quoted or not |
 //! | nothing (or `context(name: Type)`, values its variants pass on) | nothing, each variant holding a `form` or `chunk` struct; or `form = "TYPE"` or `chunk = "TAG"`, wrapping a struct of fields (versions sharing one layout); `context(version = 2u16)` passes the value constants or the enum's parameters (a version gates its chunks) | the `FORM` or chunk, chosen by its type or tag |
@@ -88,6 +90,7 @@
 //! and [`BinarySchema::to_bytes_with`] (binrw: the context is the type's
 //! `Args`); a type without has `from_bytes` and `to_bytes` as well.
 
+mod bits;
 mod block;
 pub(crate) mod check;
 pub(crate) mod choice;
@@ -129,6 +132,7 @@ use std::fmt::Debug;
 use std::io::{Read, Seek, Write};
 
 pub use binrw::Endian;
+pub use bits::{BitField, BitPart, Word, WordTail};
 pub use block::Block;
 pub use check::{checked_at_byte, without_checks, Refusal};
 pub use collection::ListLen;
@@ -359,6 +363,10 @@ pub trait BinarySchema: Decode + Encode {
 pub mod __private {
     pub use binrw;
 
+    pub use crate::bits::{
+        bits_of, count_bits, note_bits, part, patch_word, read_word, read_word_quietly, unit_rest,
+        write_word, BitField, BitPart, Word, WordTail,
+    };
     pub use crate::block::{check_block_size, enter_block, read_sized};
     pub use crate::check::{
         checked_at_byte, checked_elements_at_byte, checked_fields_at_byte, checking, Elements,

@@ -25,6 +25,20 @@ pub struct Span {
     /// The value as Rust's `Debug` prints it.
     pub value: String,
     pub kind: SpanKind,
+    /// For a word of bit fields: each field's bits in it.
+    pub bits: Vec<BitSpan>,
+}
+
+/// A bit field of a word: its name, its bits, its value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BitSpan {
+    pub name: &'static str,
+    /// The field's lowest bit, counted from the word's least significant
+    /// (bit 0).
+    pub shift: u32,
+    /// How many bits it takes.
+    pub width: u32,
+    pub value: u64,
 }
 
 /// What a span holds.
@@ -225,6 +239,38 @@ pub fn note(
 #[cold]
 #[inline(never)]
 fn note_recording(start: u64, end: u64, type_name: &'static str, kind: SpanKind, value: String) {
+    note_span(start, end, type_name, kind, value, Vec::new());
+}
+
+/// Notes a word of bit fields read from `start` to `end`, with each
+/// field's bits (`bits`, asked for only when recording).
+pub fn note_word(
+    start: u64,
+    end: u64,
+    type_name: &'static str,
+    word: u64,
+    bits: impl FnOnce() -> Vec<BitSpan>,
+) {
+    if recording() {
+        note_span(
+            start,
+            end,
+            type_name,
+            SpanKind::Field,
+            format!("{word:#x}"),
+            bits(),
+        );
+    }
+}
+
+fn note_span(
+    start: u64,
+    end: u64,
+    type_name: &'static str,
+    kind: SpanKind,
+    value: String,
+    bits: Vec<BitSpan>,
+) {
     with_recorder(|recorder| {
         if recorder.muted > 0 {
             return;
@@ -240,6 +286,7 @@ fn note_recording(start: u64, end: u64, type_name: &'static str, kind: SpanKind,
             end,
             value,
             kind,
+            bits,
         });
     });
 }

@@ -593,6 +593,90 @@
 //! );
 //! ```
 //!
+//! # Bit fields
+//!
+//! ## `word = T`, `bits = N`, `lsb_first`
+//!
+//! A word of type `T` (`u8`, `u16`, `u32` or `u64`, in the field's byte
+//! order) packs fields of a few bits: the field with `word = T, bits = N`
+//! begins it and takes N bits, each next field with `bits = N` takes N
+//! more, and together they fill it. The first field takes the word's most
+//! significant bits, unless `lsb_first` beside `word` says its least. A
+//! bit field holds an integer (a signed one in two's complement within
+//! its bits), a `bool` (1 bit), a `Count<_>` or a `Calc<_>`; the writer
+//! refuses a value its bits cannot hold. The byte map notes the word as
+//! one span, with each field's bits ([`map::Span::bits`](crate::map::Span::bits)).
+//!
+//! ```
+//! # use schema::BinarySchema;
+//! # use schema::Schema;
+//! #[derive(Debug, PartialEq, Schema)]
+//! #[schema(little)]
+//! struct Header {
+//!     /// The word's top 4 bits.
+//!     #[schema(word = u16, bits = 4)]
+//!     version: u8,
+//!     #[schema(bits = 1)]
+//!     compressed: bool,
+//!     /// Its low 11 bits.
+//!     #[schema(bits = 11)]
+//!     width: u16,
+//! }
+//!
+//! // 0x3805: version 0b0011, compressed 1, width 0b000_0000_0101
+//! let header = Header::from_bytes(&[0x05, 0x38]).unwrap();
+//! assert_eq!(header, Header { version: 3, compressed: true, width: 5 });
+//! assert_eq!(header.to_bytes().unwrap(), [0x05, 0x38]);
+//! let wide = Header { width: 4096, ..header };
+//! assert_eq!(wide.to_bytes().unwrap_err().to_string(), "width: 4096 does not fit 11 bits");
+//! ```
+//!
+//! ## `tag = T, bits = N` on an enum: chosen by a word's first bits
+//!
+//! An enum whose variant the top N bits of a word of type `T` choose,
+//! each variant holding nothing (the word's other bits then are 0) or a
+//! struct whose first fields are bit fields without a word of their own:
+//! they take the word's other bits, and the struct's later fields follow
+//! the word ([`WordTail`](crate::WordTail)). A command word of 3 bits of
+//! command and 13 of count, say, where the 13 bits count what follows, or
+//! measure it (`calc = size_of(...)`).
+//!
+//! ```
+//! # use schema::{BinarySchema, Count};
+//! # use schema::Schema;
+//! #[derive(Debug, PartialEq, Schema)]
+//! #[schema(little, tag = u16, bits = 3)]
+//! enum Command {
+//!     #[schema(when = 1)]
+//!     Pixels(Pixels),
+//!     #[schema(when = 5)]
+//!     End,
+//! }
+//!
+//! /// The word's low 13 bits count the colours that follow it.
+//! #[derive(Debug, PartialEq, Schema)]
+//! #[schema(little)]
+//! struct Pixels {
+//!     #[schema(bits = 13)]
+//!     count: Count<u16>,
+//!     #[schema(count = count)]
+//!     colours: Vec<u8>,
+//! }
+//!
+//! #[derive(Debug, PartialEq, Schema)]
+//! #[schema(little)]
+//! struct Row {
+//!     #[schema(until = |command: &Command| *command == Command::End)]
+//!     commands: Vec<Command>,
+//! }
+//!
+//! // (1 << 13) | 2, two colours; then 5 << 13, the end.
+//! let bytes = [0x02, 0x20, 7, 8, 0x00, 0xA0];
+//! let row = Row::from_bytes(&bytes).unwrap();
+//! assert_eq!(row.commands[0], Command::Pixels(Pixels { count: Count::new(), colours: vec![7, 8] }));
+//! assert_eq!(row.to_bytes().unwrap(), bytes);
+//! ```
+//!
 //! # Padding
 //!
 //! ## `align = N`, `pad = N` on a [`Padding`](crate::Padding) field

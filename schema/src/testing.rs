@@ -295,6 +295,18 @@ pub fn rejected<T: Debug + 'static>(why: &'static str) -> BoxedStrategy<T> {
     Just(()).prop_filter_map(why, |()| None).boxed()
 }
 
+/// Values of a bit field of `bits` bits: any its bits hold.
+pub fn in_bits<T: crate::BitField + Debug + 'static>(bits: u32) -> BoxedStrategy<T> {
+    any::<u64>()
+        .prop_map(move |drawn| T::from_bits(drawn, bits))
+        .boxed()
+}
+
+/// The longest list a count of `bits` bits counts in a test.
+pub fn longest_in_bits(bits: u32) -> usize {
+    usize::try_from(crate::bits::mask(bits)).map_or(MAX_LEN, |most| most.min(MAX_LEN))
+}
+
 /// A context value used as a count: a length a generated list can have.
 pub fn context_count<C: Length + 'static>() -> BoxedStrategy<C> {
     (0..=MAX_LEN)

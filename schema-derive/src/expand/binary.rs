@@ -8,13 +8,16 @@ use syn::spanned::Spanned as _;
 use super::codec::binary_schema_impls;
 use super::paths::Runtime;
 use super::tokens::tag_tokens;
-use super::{layout, read, write};
+use super::{layout, plain, read, words, write};
 use crate::plan::{BinaryPlan, BinaryType, Codec, Framing};
 
 /// Everything a binary layout implements but its context and its test:
 /// `Decode`, `Encode`, `Layout`, the IFF traits, `BinarySchema` and its
 /// checks' functions.
 pub fn binary_items(rt: &Runtime, ty: &BinaryType) -> TokenStream {
+    if let Some(bits) = ty.shape.tail {
+        return tail_items(rt, ty, bits);
+    }
     let ident = ty.ident;
     let plans = &ty.fields;
     let read = read::decode_impl(rt, ty);
@@ -54,6 +57,47 @@ pub fn binary_items(rt: &Runtime, ty: &BinaryType) -> TokenStream {
         #layout
         #element
         #binary
+    }
+}
+
+/// What a struct whose first fields continue its holder's word implements:
+/// `WordTail` (read and written by its holder, with the word) and
+/// `Layout`.
+fn tail_items(rt: &Runtime, ty: &BinaryType, bits: u32) -> TokenStream {
+    let ident = ty.ident;
+    let parts = plain::field_groups(&ty.fields)
+        .next()
+        .map(|group| words::parts(rt, group))
+        .unwrap_or_default();
+    let (min_size, _) = read::type_sizes(rt, &ty.fields);
+    let decode = read::decode_body(rt, ty);
+    let encode = write::encode_body(rt, ty);
+    let layout = layout::layout_impl(rt, ty);
+    quote! {
+        impl #rt::WordTail for #ident {
+            const BITS: u32 = #bits;
+            const PARTS: &'static [#rt::BitPart] = &[#parts];
+            const MIN_SIZE: u64 = #min_size;
+
+            fn decode_tail<__I: #rt::Input>(
+                __tail: u64,
+                __reader: &mut __I,
+                _: #rt::Endian,
+                __context: &<Self as #rt::HasContext>::Context,
+            ) -> ::core::result::Result<Self, #rt::Error> {
+                #decode
+            }
+
+            fn encode_tail<__W: #rt::Output>(
+                &self,
+                __writer: &mut __W,
+                _: #rt::Endian,
+                __context: &<Self as #rt::HasContext>::Context,
+            ) -> ::core::result::Result<u64, #rt::Error> {
+                #encode
+            }
+        }
+        #layout
     }
 }
 

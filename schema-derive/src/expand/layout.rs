@@ -39,7 +39,11 @@ pub fn layout_impl(rt: &Runtime, ty: &BinaryType) -> TokenStream {
         context: context_layout(rt, ty.params),
         chosen_by: None,
         fields: fields.collect(),
-        text: false,
+        sizes: if ty.shape.tail.is_some() {
+            SizesFrom::Tail
+        } else {
+            SizesFrom::Decode
+        },
     };
     type_layout_impl(rt, ty.ident, ty.doc, layout)
 }
@@ -53,8 +57,18 @@ pub(super) struct TypeLayout {
     /// What chooses an enum's variant.
     pub chosen_by: Option<String>,
     pub fields: Vec<TokenStream>,
-    /// A text type has no sizes in bytes.
-    pub text: bool,
+    pub sizes: SizesFrom,
+}
+
+/// Where a type's layout finds its sizes in bytes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum SizesFrom {
+    /// Its `Decode` impl.
+    Decode,
+    /// Its `WordTail` impl: the bytes after its holder's word.
+    Tail,
+    /// A text type has none.
+    Text,
 }
 
 /// `impl Layout for ident`; a text type's `TextLayout` is the same.
@@ -64,7 +78,7 @@ pub(super) fn type_layout_impl(
     doc: &str,
     layout: TypeLayout,
 ) -> TokenStream {
-    let text_layout = layout.text.then(|| {
+    let text_layout = (layout.sizes == SizesFrom::Text).then(|| {
         quote! {
             impl #rt::TextLayout for #ident {
                 const TEXT_LAYOUT: #rt::TypeLayout = <Self as #rt::Layout>::LAYOUT;
@@ -112,18 +126,21 @@ fn type_layout_value(
         context,
         chosen_by,
         fields,
-        text,
+        sizes,
     } = layout;
     let form = optional_str(form.map(tag_str));
     let chunk = optional_str(chunk.map(tag_str));
     let chosen_by = optional_str(chosen_by);
-    let (min_size, fixed_size) = if text {
-        (quote!(0), quote!(::core::option::Option::None))
-    } else {
-        (
+    let (min_size, fixed_size) = match sizes {
+        SizesFrom::Text => (quote!(0), quote!(::core::option::Option::None)),
+        SizesFrom::Tail => (
+            quote!(<Self as #rt::WordTail>::MIN_SIZE),
+            quote!(::core::option::Option::None),
+        ),
+        SizesFrom::Decode => (
             quote!(<Self as #rt::Decode>::MIN_SIZE),
             quote!(<Self as #rt::Decode>::FIXED_SIZE),
-        )
+        ),
     };
     quote! {
         #rt::TypeLayout {
@@ -149,6 +166,7 @@ fn field_layout(rt: &Runtime, plan: &BinaryPlan, offset: &TokenStream) -> TokenS
     let byte_order = byte_order(rt, &plan.place.byte_order);
     let count = optional_str(count_source(&plan.codec));
     let nested = match &plan.codec {
+        _ if plan.place.bits.is_some() => quote!(::core::option::Option::None),
         Codec::Value(
             value @ Value {
                 element: Element::Plain,
@@ -162,7 +180,13 @@ fn field_layout(rt: &Runtime, plan: &BinaryPlan, offset: &TokenStream) -> TokenS
     };
     let chunk = optional_str(plan.place.chunk.map(tag_str));
     let doc = str_lit(&field.doc);
-    let (element_size, elements_offset, inner_element_size) = elements(rt, &plan.codec);
+    let (element_size, elements_offset, inner_element_size) = match plan.place.bits {
+        Some(_) => {
+            let none = quote!(::core::option::Option::None);
+            (none.clone(), none.clone(), none)
+        }
+        None => elements(rt, &plan.codec),
+    };
     quote! {
         #rt::FieldLayout {
             name: #name,
@@ -272,6 +296,20 @@ pub(super) fn type_text(ty: &syn::Type) -> String {
 /// present by the next tag, what it looks for.
 fn framed_encoding(plan: &BinaryPlan) -> String {
     let encoding = encoding(&plan.codec);
+    let encoding = match &plan.place.bits {
+        Some(bits) => {
+            let last = bits.shift + bits.width - 1;
+            let range = match bits.width {
+                1 => format!("bit {}", bits.shift),
+                _ => format!("bits {last}..={}", bits.shift),
+            };
+            match bits.begins.as_ref().map(|word| &word.ty) {
+                Some(Some(word)) => format!("{encoding}, {range} of a `{}` word", type_text(word)),
+                _ => format!("{encoding}, {range} of the word"),
+            }
+        }
+        None => encoding,
+    };
     let encoding = match plan.place.form {
         Some(form_type) => format!("FORM `{}` holding {encoding}", tag_str(form_type)),
         None => encoding,

@@ -23,6 +23,7 @@ mod tests;
 mod text;
 mod tokens;
 mod twin;
+mod words;
 mod write;
 
 use proc_macro2::TokenStream;
@@ -84,7 +85,11 @@ fn struct_items(rt: &Runtime, views: &Views) -> syn::Result<TokenStream> {
             let binary = binary::binary_items(rt, &ty);
             let functions =
                 expressions::functions_impl(ty.ident, expressions::functions_of(rt, &ty));
-            let tests = tests::round_trip_module(rt, &ty, tests::Check::Binary);
+            let check = match ty.shape.tail {
+                Some(_) => tests::Check::Sample,
+                None => tests::Check::Binary,
+            };
+            let tests = tests::round_trip_module(rt, &ty, check);
             Ok(quote! {
                 #context
                 #functions

@@ -16,7 +16,14 @@ pub(super) fn field_groups<'p, 'a>(
     plans: &'p [BinaryPlan<'a>],
 ) -> impl Iterator<Item = &'p [BinaryPlan<'a>]> {
     plans.chunk_by(|field, next| {
-        next.place.joins_chunk || (joins_plain_run(field) && joins_plain_run(next))
+        let continues_word = next
+            .place
+            .bits
+            .as_ref()
+            .is_some_and(|bits| bits.begins.is_none());
+        next.place.joins_chunk
+            || continues_word
+            || (joins_plain_run(field) && joins_plain_run(next))
     })
 }
 
@@ -42,6 +49,7 @@ fn joins_plain_run(plan: &BinaryPlan) -> bool {
         && !plan.measured
         && plan.place.chunk.is_none()
         && plan.place.form.is_none()
+        && plan.place.bits.is_none()
         // A checked value is read alone: its refusal names its offset.
         && plan.check.is_none()
 }

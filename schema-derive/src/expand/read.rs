@@ -12,6 +12,7 @@ use super::paths::Runtime;
 use super::plain::{field_groups, is_plain, is_plain_run, plain_size};
 use super::sizes::{element_min_size, field_sizes};
 use super::tokens::{constant_tokens, str_lit, tag_str, tag_tokens, width_of};
+use super::words::{self, word_of};
 use crate::attr::{PadLength, StringKind};
 use crate::plan::{
     shared_chunk, Binary, BinaryPlan, BinaryType, Codec, Element, Framing, Presence, Repeat, Value,
@@ -19,53 +20,8 @@ use crate::plan::{
 
 pub fn decode_impl(rt: &Runtime, ty: &BinaryType) -> TokenStream {
     let ident = ty.ident;
-    let plans = &ty.fields;
-    let (mut min_size, mut fixed_size) = type_sizes(rt, plans);
-    let reads = field_statements(
-        ty,
-        &quote!(#rt::Input::position(__reader)?),
-        |plan| read_field_value(rt, plan),
-        |group| read_group(rt, group),
-    );
-    let absent_counts = absent_count_checks(rt, plans);
-    let calcs = plans.iter().filter_map(|plan| calc_found(rt, plan));
-    let inits = plans.iter().map(|plan| {
-        let name = plan.field.ident;
-        let local = field_local(name);
-        quote!(#name: #local)
-    });
-    let value = quote!(Self { #(#inits),* });
-    let mut body = match ty.check {
-        // A refusal points into the value from its first byte.
-        Some(path) => {
-            // Spanned at the function, so a signature that does not fit is
-            // an error there.
-            let call = quote_spanned!(path.span()=> #path(&__value));
-            let starts = field_starts(plans);
-            quote! {
-                let __start = #rt::Input::position(__reader)?;
-                #(#reads)*
-                #(#absent_counts)*
-                #(#calcs)*
-                let __value = #value;
-                if #rt::checking() {
-                    #rt::checked_fields_at_byte(
-                        __start,
-                        &[#starts],
-                        &<Self as #rt::Layout>::LAYOUT,
-                        #call,
-                    )?;
-                }
-                ::core::result::Result::Ok(__value)
-            }
-        }
-        None => quote! {
-            #(#reads)*
-            #(#absent_counts)*
-            #(#calcs)*
-            ::core::result::Result::Ok(#value)
-        },
-    };
+    let (mut min_size, mut fixed_size) = type_sizes(rt, &ty.fields);
+    let mut body = decode_body(rt, ty);
     let frame = match ty.shape.framing {
         Framing::Form(form) => Some((quote!(read_form), form, quote!(FORM_HEADER_SIZE))),
         Framing::Chunk(chunk) => Some((quote!(read_chunk), chunk, quote!(CHUNK_HEADER_SIZE))),
@@ -100,6 +56,58 @@ pub fn decode_impl(rt: &Runtime, ty: &BinaryType) -> TokenStream {
     }
 }
 
+/// The statements reading a struct's fields from `__reader`, ending in
+/// the value: what a form or chunk frames, and a tail's `decode_tail`
+/// (whose word's bits are `__tail`).
+pub fn decode_body(rt: &Runtime, ty: &BinaryType) -> TokenStream {
+    let plans = &ty.fields;
+    let reads = field_statements(
+        ty,
+        &quote!(#rt::Input::position(__reader)?),
+        |plan| read_field_value(rt, plan),
+        |group| read_group(rt, group),
+    );
+    let absent_counts = absent_count_checks(rt, plans);
+    let calcs = plans.iter().filter_map(|plan| calc_found(rt, plan));
+    let inits = plans.iter().map(|plan| {
+        let name = plan.field.ident;
+        let local = field_local(name);
+        quote!(#name: #local)
+    });
+    let value = quote!(Self { #(#inits),* });
+    match ty.check {
+        // A refusal points into the value from its first byte.
+        Some(path) => {
+            // Spanned at the function, so a signature that does not fit is
+            // an error there.
+            let call = quote_spanned!(path.span()=> #path(&__value));
+            let starts = field_starts(plans);
+            quote! {
+                let __start = #rt::Input::position(__reader)?;
+                #(#reads)*
+                #(#absent_counts)*
+                #(#calcs)*
+                let __value = #value;
+                if #rt::checking() {
+                    #rt::checked_fields_at_byte(
+                        __start,
+                        &[#starts],
+                        &<Self as #rt::Layout>::LAYOUT,
+                        #call,
+                    )?;
+                }
+                ::core::result::Result::Ok(__value)
+            }
+        }
+        None => quote! {
+            #(#reads)*
+            #(#absent_counts)*
+            #(#calcs)*
+            ::core::result::Result::Ok(#value)
+        },
+    }
+}
+
 /// The statements of every group of fields: `group`'s for each, or, for a
 /// type with a check of its own, each field's (`one`) after noting where it
 /// begins (`position`), which places the check's refusals (a shared chunk
@@ -113,7 +121,7 @@ pub fn field_statements(
     let type_checked = ty.check.is_some();
     field_groups(&ty.fields)
         .map(|fields| match (type_checked, shared_chunk(fields)) {
-            (true, None) => fields
+            (true, None) if word_of(fields).is_none() => fields
                 .iter()
                 .map(|plan| {
                     let statements = one(plan);
@@ -223,6 +231,9 @@ pub fn type_sizes(rt: &Runtime, plans: &[BinaryPlan]) -> (TokenStream, TokenStre
 /// plain fields, or of one field. A field present by the next tag looks
 /// for its chunk itself.
 fn read_group(rt: &Runtime, group: &[BinaryPlan]) -> TokenStream {
+    if word_of(group).is_some() {
+        return words::read_word(rt, group);
+    }
     let Some(tag) = shared_chunk(group) else {
         return read_run(rt, group);
     };

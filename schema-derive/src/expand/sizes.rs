@@ -32,6 +32,16 @@ pub fn field_sizes(rt: &Runtime, plan: &BinaryPlan) -> (TokenStream, TokenStream
     if plan.by_next_tag() {
         return (quote!(0u64), quote!(::core::option::Option::None));
     }
+    // A word's bytes are its first field's; a tail's, its holder's.
+    if let Some(bits) = &plan.place.bits {
+        return match bits.begins.as_ref().and_then(|word| word.ty.as_ref()) {
+            Some(word) => (
+                quote!(<#word as #rt::Decode>::MIN_SIZE),
+                quote!(<#word as #rt::Decode>::FIXED_SIZE),
+            ),
+            None => (quote!(0u64), quote!(::core::option::Option::Some(0u64))),
+        };
+    }
     let (min, fixed) = encoding_sizes(rt, plan);
     let header = match (plan.place.chunk, plan.place.form) {
         (Some(_), _) if !plan.place.joins_chunk => quote!(#rt::CHUNK_HEADER_SIZE),

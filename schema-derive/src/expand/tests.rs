@@ -27,9 +27,14 @@ use crate::plan::{
 /// with both encodings, with the body of its `text_context`, which sees
 /// `context`).
 pub enum Check {
+    /// None: the type's `Sample` alone, for its holder's test (a tail,
+    /// which has no encoding of its own).
+    Sample,
     Binary,
     Text,
-    Both { text_context: TokenStream },
+    Both {
+        text_context: TokenStream,
+    },
 }
 
 /// The test module of `ident`: its `Sample` impl (the bodies of
@@ -43,6 +48,7 @@ pub(super) fn test_module(
 ) -> TokenStream {
     let module = format_ident!("round_trip_{}", snake_case(&ident.to_string()));
     let (checks, text_context) = match check {
+        Check::Sample => (Vec::new(), None),
         Check::Binary => (vec![quote!(check_round_trip)], None),
         Check::Text => (
             vec![quote!(check_text_round_trip)],
@@ -53,6 +59,17 @@ pub(super) fn test_module(
             Some(text_context),
         ),
     };
+    let test = (!checks.is_empty()).then(|| {
+        quote! {
+            #[test]
+            fn write_read_write() {
+                #(
+                    let json = (&#rt::testing::JsonProbe::<#ident>::NEW).json();
+                    #rt::testing::#checks::<#ident>(json);
+                )*
+            }
+        }
+    });
     let text_sample = text_context.map(|text_context| {
         quote! {
             impl #rt::testing::TextSample for #ident {
@@ -90,13 +107,7 @@ pub(super) fn test_module(
 
                 #text_sample
 
-                #[test]
-                fn write_read_write() {
-                    #(
-                        let json = (&#rt::testing::JsonProbe::<#ident>::NEW).json();
-                        #rt::testing::#checks::<#ident>(json);
-                    )*
-                }
+                #test
             }
         }
     }
@@ -108,6 +119,8 @@ pub(super) struct TestField<'a> {
     pub ty: &'a Type,
     /// A `Count<_>` field: a shared length, drawn before the lists.
     pub is_count: bool,
+    /// A bit field's bits, which its value (a count's length) fits.
+    pub bits: Option<u32>,
     /// A `calc` field: the writer computes it, so it is never drawn first.
     pub is_calc: bool,
     /// How it is drawn: after the counts and the fields later ones read,
@@ -143,7 +156,10 @@ fn struct_strategy(rt: &Runtime, ident: &Ident, fields: &[TestField]) -> TokenSt
     let mut first = Vec::new();
     let mut first_locals = Vec::new();
     for count in fields.iter().filter(|field| field.is_count) {
-        first.push(quote!(0..=#rt::testing::MAX_LEN));
+        first.push(match count.bits {
+            Some(bits) => quote!(0..=#rt::testing::longest_in_bits(#bits)),
+            None => quote!(0..=#rt::testing::MAX_LEN),
+        });
         let local = count_local(count.ident);
         first_locals.push(quote!(#local));
     }
@@ -281,19 +297,19 @@ pub fn round_trip_module<P: Medium>(rt: &Runtime, ty: &TypePlan<P>, check: Check
         .iter()
         .map(|plan| {
             let endian = P::byte_order(&plan.place).map(|order| endian(rt, order));
+            let bits = P::bit_width(&plan.place);
+            let ty = plan.field.ty;
+            let strategy = match (bits, &plan.codec) {
+                (Some(bits), Codec::Value(_)) => quote!(#rt::testing::in_bits::<#ty>(#bits)),
+                _ => field_strategy(rt, among_comments, ty, &plan.codec, None, endian.as_ref()),
+            };
             TestField {
                 ident: plan.field.ident,
-                ty: plan.field.ty,
+                ty,
                 is_count: matches!(plan.codec, Codec::Count(_)),
+                bits,
                 is_calc: matches!(plan.codec, Codec::Calc(..)),
-                strategy: field_strategy(
-                    rt,
-                    among_comments,
-                    plan.field.ty,
-                    &plan.codec,
-                    None,
-                    endian.as_ref(),
-                ),
+                strategy,
                 reads: plan.codec.reads(),
             }
         })
@@ -330,6 +346,7 @@ pub fn twin_round_trip_module(rt: &Runtime, binary: &BinaryType, text: &TextType
                 ident: plan.field.ident,
                 ty: plan.field.ty,
                 is_count: matches!(plan.codec, Codec::Count(_)),
+                bits: None,
                 is_calc: false,
                 strategy: field_strategy(
                     rt,

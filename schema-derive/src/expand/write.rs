@@ -11,11 +11,12 @@ use super::expressions::{
 };
 use super::names::count_local;
 use super::paths::Runtime;
-use super::plain::{is_plain, is_plain_run, plain_size};
+use super::plain::{field_groups, is_plain, is_plain_run, plain_size};
 use super::read::{
     field_starts, field_statements, in_field, notes_end, notes_start, padding_length,
 };
 use super::tokens::{constant_tokens, str_lit, tag_str, tag_tokens, width_of};
+use super::words;
 use crate::attr::StringKind;
 use crate::plan::{
     shared_chunk, Binary, BinaryPlan, BinaryType, Codec, Computed, CountUser, Element, Framing,
@@ -24,6 +25,28 @@ use crate::plan::{
 
 pub fn encode_impl(rt: &Runtime, ty: &BinaryType) -> TokenStream {
     let ident = ty.ident;
+    let encode = encode_fns(rt, quote!(_), encode_body(rt, ty));
+    let plain = is_plain(ty).then(|| {
+        let encode = plain_run(rt, &ty.fields);
+        quote! {
+            #[inline]
+            fn encode_plain(&self, __bytes: &mut [u8], _: #rt::Endian) -> bool {
+                (#encode)(__bytes)
+            }
+        }
+    });
+    quote! {
+        impl #rt::Encode for #ident {
+            #encode
+            #plain
+        }
+    }
+}
+
+/// The statements writing a struct's fields to `__writer` (of type `__W`):
+/// what `encode_output` runs, and a tail's `encode_tail`, which ends in
+/// the word's bits its fields hold.
+pub fn encode_body(rt: &Runtime, ty: &BinaryType) -> TokenStream {
     let plans = &ty.fields;
     let frame = match ty.shape.framing {
         Framing::Form(form) => Some((quote!(write_form), form)),
@@ -47,7 +70,11 @@ pub fn encode_impl(rt: &Runtime, ty: &BinaryType) -> TokenStream {
         }
         _ => None,
     });
-    let known_at_end = written_value_checks(rt, plans);
+    let known_at_end = written_value_checks(rt, plans, ty.shape.tail.is_some());
+    let done = match ty.shape.tail {
+        Some(_) => tail_bits(rt, plans),
+        None => quote!(::core::result::Result::Ok(())),
+    };
     let writes = field_statements(
         ty,
         &quote!(#rt::Output::position(__writer)?),
@@ -73,13 +100,13 @@ pub fn encode_impl(rt: &Runtime, ty: &BinaryType) -> TokenStream {
                         #call,
                     )?;
                 }
-                ::core::result::Result::Ok(())
+                #done
             }
         }
         None => quote! {
             #(#writes)*
             #known_at_end
-            ::core::result::Result::Ok(())
+            #done
         },
     };
     if let Some((write, tag)) = frame {
@@ -88,30 +115,34 @@ pub fn encode_impl(rt: &Runtime, ty: &BinaryType) -> TokenStream {
             #rt::#write(__writer, #tag, |__writer| { #body })
         };
     }
-    let encode = encode_fns(
-        rt,
-        quote!(_),
-        quote! {
-            #(#counts)*
-            #(#calcs)*
-            #body
-        },
-    );
-    let plain = is_plain(ty).then(|| {
-        let encode = plain_run(rt, plans);
-        quote! {
-            #[inline]
-            fn encode_plain(&self, __bytes: &mut [u8], _: #rt::Endian) -> bool {
-                (#encode)(__bytes)
-            }
-        }
-    });
     quote! {
-        impl #rt::Encode for #ident {
-            #encode
-            #plain
-        }
+        #(#counts)*
+        #(#calcs)*
+        #body
     }
+}
+
+/// The end of a tail's `encode_tail`: the bits of the word its holder
+/// writes (its values computed from what was written are known by now).
+fn tail_bits(rt: &Runtime, plans: &[BinaryPlan]) -> TokenStream {
+    let bits = field_groups(plans)
+        .next()
+        .map_or_else(|| quote!(0u64), |group| words::word_bits(rt, group));
+    quote!(::core::result::Result::Ok(#bits))
+}
+
+/// `let __stored_x = ...;` for each `calc` of `fields` the writer knows
+/// once what follows it is written.
+fn deferred_calcs<'p>(
+    rt: &'p Runtime,
+    fields: &'p [BinaryPlan],
+) -> impl Iterator<Item = TokenStream> + 'p {
+    fields.iter().filter_map(move |plan| match &plan.codec {
+        Codec::Calc(_, computed) if computed.deferred() => {
+            Some(calc_to_write(rt, plan, computed, None))
+        }
+        _ => None,
+    })
 }
 
 /// `let __stored_x = ...;`: the value a `calc` field is written with, the
@@ -137,23 +168,47 @@ fn calc_to_write(
 /// placeholders, then the check that each `size` block took the bytes its
 /// expression gives. An estimate of the output's size does neither: its
 /// sizes are guesses.
-fn written_value_checks(rt: &Runtime, plans: &[BinaryPlan]) -> TokenStream {
-    let deferred = plans.iter().filter_map(|plan| {
-        let Codec::Calc(_, computed) = &plan.codec else {
-            return None;
-        };
-        if !computed.deferred() {
-            return None;
+fn written_value_checks(rt: &Runtime, plans: &[BinaryPlan], tail: bool) -> TokenStream {
+    // A word holding such a value is written over its placeholder whole;
+    // a tail's word is its holder's to write.
+    let deferred = field_groups(plans).filter_map(|group| {
+        let first = group.first()?;
+        let endian = endian(rt, &first.place.byte_order);
+        match words::word_of(group) {
+            Some(word) if words::is_deferred(group) => {
+                let compute = deferred_calcs(rt, group);
+                let at = start_local(first.field.ident);
+                let bits = words::word_bits(rt, group);
+                let patch = word
+                    .ty
+                    .as_ref()
+                    .map(|ty| quote!(#rt::patch_word::<#ty, _>(__writer, #at, #endian, #bits)?;));
+                Some(quote! {
+                    #(#compute)*
+                    #patch
+                })
+            }
+            Some(_) => None,
+            None => {
+                let patches: Vec<TokenStream> = group
+                    .iter()
+                    .filter_map(|plan| match &plan.codec {
+                        Codec::Calc(_, computed) if computed.deferred() => {
+                            let name = plan.field.ident;
+                            let (stored, at) = (stored_local(name), start_local(name));
+                            let compute = calc_to_write(rt, plan, computed, None);
+                            let in_field = in_field(plan);
+                            Some(quote! {
+                                #compute
+                                #rt::patch_value(__writer, #at, &#stored, #endian) #in_field;
+                            })
+                        }
+                        _ => None,
+                    })
+                    .collect();
+                (!patches.is_empty()).then(|| quote!(#(#patches)*))
+            }
         }
-        let name = plan.field.ident;
-        let endian = endian(rt, &plan.place.byte_order);
-        let (stored, at) = (stored_local(name), start_local(name));
-        let compute = calc_to_write(rt, plan, computed, None);
-        let in_field = in_field(plan);
-        Some(quote! {
-            #compute
-            #rt::patch_value(__writer, #at, &#stored, #endian) #in_field;
-        })
     });
     let blocks = plans.iter().filter_map(|plan| {
         let Codec::Value(Value {
@@ -177,10 +232,12 @@ fn written_value_checks(rt: &Runtime, plans: &[BinaryPlan]) -> TokenStream {
     if statements.is_empty() {
         return TokenStream::new();
     }
+    let estimated = if tail { quote!(0u64) } else { quote!(()) };
     quote! {
-        if !<__W as #rt::Output>::ESTIMATES {
-            #(#statements)*
+        if <__W as #rt::Output>::ESTIMATES {
+            return ::core::result::Result::Ok(#estimated);
         }
+        #(#statements)*
     }
 }
 
@@ -227,6 +284,9 @@ fn shared_count(
 /// chunk), of a run of plain fields, or of one field. A field present by
 /// the next tag writes its chunk itself, when it has a value.
 fn write_group(rt: &Runtime, group: &[BinaryPlan]) -> TokenStream {
+    if words::word_of(group).is_some() {
+        return words::write_word(rt, group);
+    }
     let statements: Vec<TokenStream> = group
         .iter()
         .map(|plan| write_field_value(rt, plan))

@@ -8,6 +8,7 @@
 //! has holds [`Never`] there, so a back end has no arm for it. Every
 //! mistake is collected, spanned.
 
+mod bits;
 pub mod choice;
 pub mod expr;
 pub mod forms;
@@ -43,6 +44,8 @@ pub trait Medium: Sized {
     fn among_comments(shape: &Self::Shape) -> bool;
     /// The byte order of a field so placed, in a binary layout.
     fn byte_order(place: &Self) -> Option<&ByteOrder>;
+    /// The bits of a bit field so placed.
+    fn bit_width(place: &Self) -> Option<u32>;
 }
 
 /// No value: the variants holding it cannot be built, and a `match` on
@@ -74,6 +77,10 @@ impl Medium for Binary {
     fn byte_order(place: &Binary) -> Option<&ByteOrder> {
         Some(&place.byte_order)
     }
+
+    fn bit_width(place: &Binary) -> Option<u32> {
+        place.bits.as_ref().map(|bits| bits.width)
+    }
 }
 
 impl Medium for Text {
@@ -95,6 +102,10 @@ impl Medium for Text {
     }
 
     fn byte_order(_: &Text) -> Option<&ByteOrder> {
+        None
+    }
+
+    fn bit_width(_: &Text) -> Option<u32> {
         None
     }
 }
@@ -122,6 +133,10 @@ pub struct BinaryShape {
     /// The order of every field that states none of its own.
     pub byte_order: ByteOrder,
     pub framing: Framing,
+    /// When the struct's first fields are bit fields with no word of their
+    /// own: the bits they take of the word its holder begins (an enum
+    /// chosen by the word's first bits, whose variant the struct is).
+    pub tail: Option<u32>,
 }
 
 /// What frames a binary type's fields.
@@ -178,6 +193,26 @@ pub struct Binary {
     /// Whether errors inside the field name it. A chunk names itself by its
     /// tag instead, and so does a form nested in a form, by its type.
     pub named_in_paths: bool,
+    /// A bit field: where in its word it lies.
+    pub bits: Option<BitPlace>,
+}
+
+/// Where a bit field lies in its word.
+#[derive(Clone)]
+pub struct BitPlace {
+    /// Its lowest bit, from the word's least significant.
+    pub shift: u32,
+    pub width: u32,
+    /// On the first field of a word: the word.
+    pub begins: Option<WordStart>,
+}
+
+/// A word of bit fields, as its first field begins it.
+#[derive(Clone)]
+pub struct WordStart {
+    /// The word's type; none for the first fields of a struct, which
+    /// continue the word its holder begins (see `BinaryShape::tail`).
+    pub ty: Option<Box<Type>>,
 }
 
 /// Where a field of a text layout sits.
@@ -485,10 +520,26 @@ pub fn binary<'a>(container: &'a Container<'a>) -> syn::Result<TypePlan<'a, Bina
                     joins_chunk: false,
                     form,
                     named_in_paths: !iff,
+                    bits: None,
                 },
             })
         })
         .collect();
+    let tail = errors.take(bits::place_bits(&mut plans)).flatten();
+    if let (Some(_), Some(frame)) = (
+        tail,
+        container
+            .attrs
+            .form
+            .as_ref()
+            .or(container.attrs.chunk.as_ref()),
+    ) {
+        errors.push(syn::Error::new(
+            frame.span,
+            "a struct whose first fields continue its holder's word is read with that word, \
+             not as a form or chunk of its own",
+        ));
+    }
     for index in 1..plans.len() {
         let (before, after) = plans.split_at_mut(index);
         let (Some(previous), Some(plan)) = (before.last(), after.first_mut()) else {
@@ -532,6 +583,7 @@ pub fn binary<'a>(container: &'a Container<'a>) -> syn::Result<TypePlan<'a, Bina
         BinaryShape {
             byte_order: container_order.value.clone(),
             framing,
+            tail,
         },
     ))
 }

@@ -3,6 +3,7 @@
 //! and `cargo test -p derive-outside` runs the
 //! round-trip tests the derive generates for each type here.
 
+pub mod commands;
 pub mod padded;
 pub mod sized;
 pub mod terminated;

@@ -8,7 +8,8 @@ use super::lines::{is_nested, Line};
 use crate::ast::is_named;
 use crate::attr::TextForm;
 use crate::expand::layout::{
-    context_layout, passed, text_layout_beside_binary_impl, type_layout_impl, type_text, TypeLayout,
+    context_layout, passed, text_layout_beside_binary_impl, type_layout_impl, type_text, SizesFrom,
+    TypeLayout,
 };
 use crate::expand::paths::Runtime;
 use crate::expand::tokens::str_lit;
@@ -78,7 +79,7 @@ pub(super) fn layout_impl(rt: &Runtime, ty: &TextType, role: Role) -> TokenStrea
         context: context_layout(rt, ty.params),
         chosen_by: None,
         fields: fields.collect(),
-        text: true,
+        sizes: SizesFrom::Text,
     };
     match role {
         Role::Only => type_layout_impl(rt, ty.ident, ty.doc, layout),
