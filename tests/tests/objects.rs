@@ -12,6 +12,7 @@ use formats::objects::names::{SemiGlobal, SoundEvent};
 use formats::objects::palette::Palette;
 use formats::objects::resource_map::ResourceMap;
 use formats::objects::slots::Slots;
+use formats::objects::sprites::Sprite;
 use formats::objects::strings::{StringTable, StringTableContext};
 use formats::objects::{Filler, Undescribed};
 use formats::schema::{BinarySchema, Error};
@@ -93,6 +94,7 @@ fn every_chunk_comes_back_byte_for_byte() {
             b"TRCN" => round_trip::<ConstantLabels>(chunk),
             b"GLOB" => round_trip::<SemiGlobal>(chunk),
             b"rsmp" => round_trip::<ResourceMap>(chunk),
+            b"SPR2" if chunk.payload[..4] == 1001u32.to_le_bytes() => round_trip::<Sprite>(chunk),
             b"POSI" => round_trip::<Undescribed>(chunk),
             b"FSOR" => round_trip::<Reconstruction>(chunk),
             b"FWAV" => round_trip::<SoundEvent>(chunk),

@@ -16,6 +16,7 @@ pub mod palette;
 pub mod pixels;
 pub mod resource_map;
 pub mod slots;
+pub mod sprites;
 pub mod strings;
 
 use serde::{Deserialize, Serialize};
