@@ -148,3 +148,51 @@ fn the_reference_decoder_reads_every_sprite() {
     }
     eprintln!("{frames} frames");
 }
+
+/// FreeSO keeps the palette's colour under alpha 0; a clear pixel is
+/// clear whatever its colour.
+fn cleared(rgba: &[[u8; 4]]) -> Vec<[u8; 4]> {
+    rgba.iter()
+        .map(|&pixel| if pixel[3] == 0 { [0; 4] } else { pixel })
+        .collect()
+}
+
+#[test]
+fn every_sprite_frame_draws_as_freeso_draws_it() {
+    let Some(chunks) = corpus_chunks() else {
+        return;
+    };
+    let mut compared = 0;
+    for chunk in chunks.iter().filter(|chunk| &chunk.kind == b"SPR2") {
+        let palettes: tests::freeso_sprites::Palettes = chunks
+            .iter()
+            .filter(|other| other.file == chunk.file && &other.kind == b"PALT")
+            .map(|palt| (palt.id, Palette::from_bytes(&palt.payload).unwrap().colors))
+            .collect();
+        let reference = tests::freeso_sprites::spr2_frames(&chunk.payload, &palettes).unwrap();
+        let Ok(Sprite::V1001(sprite)) = Sprite::from_bytes(&chunk.payload) else {
+            continue;
+        };
+        for (index, (sized, expected)) in sprite.frames.iter().zip(&reference).enumerate() {
+            let frame = &sized.frame;
+            let palette = match frame.palette {
+                0 | 0xA3A3 => sprite.default_palette as u16,
+                id => id,
+            };
+            let pixels = frame.pixels(&palettes[&palette]).unwrap();
+            let what = format!("{} SPR2 {} frame {index}", chunk.file, chunk.id);
+            assert_eq!(
+                (pixels.width as usize, pixels.height as usize),
+                (expected.width, expected.height),
+                "{what}"
+            );
+            assert!(
+                cleared(&pixels.rgba) == cleared(&expected.rgba),
+                "{what}: colours"
+            );
+            assert!(pixels.depth == expected.z, "{what}: depth");
+            compared += 1;
+        }
+    }
+    eprintln!("{compared} frames compared");
+}

@@ -3,7 +3,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::schema::{Calc, Count, Padding};
+use super::pixels::{Pixels, TooLarge};
+use crate::schema::{Calc, Count, Padding, Refusal, Segment};
 use crate::Schema;
 
 /// A sprite (`SPR2`): its frames, each a picture of the object (or part
@@ -55,7 +56,7 @@ pub struct SizedFrame {
 /// each row command a 16-bit word (the command in its top 3 bits, a count
 /// in its low 13), until the end command.
 #[derive(Debug, Clone, PartialEq, Eq, Schema, Serialize, Deserialize)]
-#[schema(little)]
+#[schema(little, check = commands_fit)]
 pub struct Frame {
     /// The width in pixels.
     pub width: u16,
@@ -229,4 +230,248 @@ pub struct ColorOnly {
     /// To an even length within the row.
     #[schema(align = 2)]
     pub padding: Padding,
+}
+
+/// Bytes of a frame's header, before its rows.
+const FRAME_HEADER: u64 = 16;
+
+impl RowCommand {
+    /// How many rows the command passes.
+    fn rows(&self) -> u64 {
+        match self {
+            RowCommand::ClearRows(clear) => u64::from(clear.rows),
+            RowCommand::End(_) => 0,
+            _ => 1,
+        }
+    }
+
+    /// Its size in bytes, its word included.
+    fn size(&self) -> u64 {
+        match self {
+            RowCommand::Row(row) => 2 + row.commands.iter().map(PixelCommand::size).sum::<u64>(),
+            _ => 2,
+        }
+    }
+}
+
+impl PixelCommand {
+    /// How many pixels it covers.
+    fn pixels(&self) -> u64 {
+        match self {
+            PixelCommand::DepthColor(run) => run.pixels.len() as u64,
+            PixelCommand::DepthColorAlpha(run) => run.pixels.len() as u64,
+            PixelCommand::Clear(run) => u64::from(run.pixels),
+            PixelCommand::Color(run) => run.indices.len() as u64,
+            _ => 0,
+        }
+    }
+
+    /// Its size in bytes, its word and padding included.
+    fn size(&self) -> u64 {
+        2 + match self {
+            PixelCommand::DepthColor(run) => 2 * run.pixels.len() as u64,
+            PixelCommand::DepthColorAlpha(run) => {
+                3 * run.pixels.len() as u64 + run.padding.0.len() as u64
+            }
+            PixelCommand::Color(run) => run.indices.len() as u64 + run.padding.0.len() as u64,
+            _ => 0,
+        }
+    }
+}
+
+/// Every row within the frame's height and every row's pixels within
+/// its width, as the game needs to draw it (it writes past the frame's
+/// pixels otherwise). A refusal is at the command that overflows.
+fn commands_fit(frame: &Frame) -> Result<(), Refusal> {
+    let (width, height) = (u64::from(frame.width), u64::from(frame.height));
+    let mut y = 0;
+    let mut at = FRAME_HEADER;
+    for (index, command) in frame.rows.iter().enumerate() {
+        let place = [Segment::Field("rows"), Segment::Index(index)];
+        let draws = matches!(command, RowCommand::Row(_) | RowCommand::ClearRows(_));
+        if draws && y + command.rows() > height {
+            return Err(Refusal::new(format!(
+                "rows {y} to {} are past the frame's {height}",
+                y + command.rows() - 1
+            ))
+            .inside(place)
+            .bytes_in(at));
+        }
+        if let RowCommand::Row(row) = command {
+            let mut x = 0;
+            let mut pixel_at = at + 2;
+            for command in &row.commands {
+                x += command.pixels();
+                if x > width {
+                    return Err(Refusal::new(format!(
+                        "row {y} has {x} pixels, past the frame's width of {width}"
+                    ))
+                    .inside(place)
+                    .bytes_in(pixel_at));
+                }
+                pixel_at += command.size();
+            }
+        }
+        y += command.rows();
+        at += command.size();
+    }
+    Ok(())
+}
+
+/// Why a frame cannot be drawn or made.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SpriteError {
+    /// The palette a frame names is not in the file.
+    #[error("palette {0} is not in the file")]
+    MissingPalette(u16),
+    /// A pixel names a colour past its palette's.
+    #[error("row {y}: palette index {index} is past the palette's {colors} colours")]
+    PastPalette { y: u32, index: u16, colors: usize },
+    /// A command reaches past the frame (a frame not read from a file,
+    /// whose layout's check has not run).
+    #[error("row {y}: the commands reach past the frame's {width} x {height} pixels")]
+    PastFrame { y: u64, width: u16, height: u16 },
+    /// A frame too large to draw.
+    #[error(transparent)]
+    TooLarge(#[from] TooLarge),
+    /// A colour to encode that the palette lacks.
+    #[error("pixel ({x}, {y}): colour #{:02x}{:02x}{:02x} is not in the palette", color[0], color[1], color[2])]
+    NotInPalette { x: u32, y: u32, color: [u8; 3] },
+    /// An image with more colours than a palette holds.
+    #[error("the image has more than 255 colours")]
+    TooManyColors,
+    /// An image whose side a frame cannot hold.
+    #[error("an image of {0} x {1} pixels is too large for a frame")]
+    TooLargeForFrame(u32, u32),
+}
+
+/// The 5-bit alpha of an alpha pixel (0 to 31) on the 0 to 255 scale, as
+/// the game scales it (rounded down).
+pub fn alpha_from_5_bits(alpha: u8) -> u8 {
+    (u32::from(alpha) * 255 / 31).min(255) as u8
+}
+
+/// The 5-bit alpha nearest an 8-bit one: the inverse of
+/// [`alpha_from_5_bits`] on its 32 values.
+pub fn alpha_to_5_bits(alpha: u8) -> u8 {
+    ((u32::from(alpha) * 31 + 127) / 255) as u8
+}
+
+impl Frame {
+    /// Whether the frame has a z-buffer (flag 0x2).
+    pub fn has_depth(&self) -> bool {
+        self.flags & 2 != 0
+    }
+
+    /// The frame drawn with `colors` (its palette's): RGBA and, where it
+    /// has one, its z-buffer, as the game decodes it. Pixels no command
+    /// covers are clear; a clear run or clear rows are clear with depth
+    /// 255, as is the rest of a row after its last command; a colour-only
+    /// pixel has depth 0; alpha pixels' 5-bit alpha is scaled to 0..255,
+    /// other coloured pixels are opaque (the transparent index too, as the
+    /// game draws it).
+    pub fn pixels(&self, colors: &[[u8; 3]]) -> Result<Pixels, SpriteError> {
+        let (width, height) = (u32::from(self.width), u32::from(self.height));
+        let mut image = Pixels::clear(width, height, self.has_depth())?;
+        if let Some(depth) = image.depth.as_mut() {
+            // The game's z-buffer starts at 0 where no command reaches.
+            depth.fill(0);
+        }
+        let past = |y: u64| SpriteError::PastFrame {
+            y,
+            width: self.width,
+            height: self.height,
+        };
+        let mut y: u64 = 0;
+        for command in &self.rows {
+            match command {
+                RowCommand::Row(row) => {
+                    let row_y = u32::try_from(y).map_err(|_| past(y))?;
+                    let mut x = 0u32;
+                    for command in &row.commands {
+                        draw(&mut image, command, &mut x, row_y, colors)?;
+                    }
+                    if let Some(depth) = image.depth.as_mut() {
+                        for x in x..width {
+                            let index = row_y as usize * width as usize + x as usize;
+                            *depth.get_mut(index).ok_or_else(|| past(y))? = 255;
+                        }
+                    }
+                }
+                RowCommand::ClearRows(clear) => {
+                    for row in y..y + u64::from(clear.rows) {
+                        let row = u32::try_from(row).map_err(|_| past(row))?;
+                        for x in 0..width {
+                            let index = image.index(x, row).ok_or_else(|| past(u64::from(row)))?;
+                            image.rgba[index] = [0; 4];
+                            if let Some(depth) = image.depth.as_mut() {
+                                depth[index] = 255;
+                            }
+                        }
+                    }
+                }
+                RowCommand::End(_) => break,
+                _ => {}
+            }
+            y += command.rows();
+        }
+        Ok(image)
+    }
+}
+
+/// Draws one pixel command at (`x`, `y`) of a row, moving `x` past it.
+fn draw(
+    image: &mut Pixels,
+    command: &PixelCommand,
+    x: &mut u32,
+    y: u32,
+    colors: &[[u8; 3]],
+) -> Result<(), SpriteError> {
+    let color = |index: u8, alpha: u8| {
+        colors
+            .get(usize::from(index))
+            .map(|&[r, g, b]| [r, g, b, alpha])
+            .ok_or(SpriteError::PastPalette {
+                y,
+                index: u16::from(index),
+                colors: colors.len(),
+            })
+    };
+    let mut put = |rgba: [u8; 4], depth: u8| -> Result<(), SpriteError> {
+        let index = image.index(*x, y).ok_or(SpriteError::PastFrame {
+            y: u64::from(y),
+            width: image.width as u16,
+            height: image.height as u16,
+        })?;
+        *x += 1;
+        image.rgba[index] = rgba;
+        if let Some(buffer) = image.depth.as_mut() {
+            buffer[index] = depth;
+        }
+        Ok(())
+    };
+    match command {
+        PixelCommand::DepthColor(run) => {
+            for &[depth, index] in &run.pixels {
+                put(color(index, 255)?, depth)?;
+            }
+        }
+        PixelCommand::DepthColorAlpha(run) => {
+            for &[depth, index, alpha] in &run.pixels {
+                put(color(index, alpha_from_5_bits(alpha))?, depth)?;
+            }
+        }
+        PixelCommand::Clear(run) => {
+            for _ in 0..run.pixels {
+                put([0; 4], 255)?;
+            }
+        }
+        PixelCommand::Color(run) => {
+            for &index in &run.indices {
+                put(color(index, 255)?, 0)?;
+            }
+        }
+        _ => {}
+    }
+    Ok(())
 }
