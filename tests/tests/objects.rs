@@ -12,7 +12,7 @@ use formats::objects::names::{SemiGlobal, SoundEvent};
 use formats::objects::palette::Palette;
 use formats::objects::resource_map::ResourceMap;
 use formats::objects::slots::Slots;
-use formats::objects::sprites::Sprite;
+use formats::objects::sprites::{Frame, FrameInfo, Sprite};
 use formats::objects::strings::{StringTable, StringTableContext};
 use formats::objects::{Filler, Undescribed};
 use formats::schema::{BinarySchema, Error};
@@ -191,6 +191,18 @@ fn every_sprite_frame_draws_as_freeso_draws_it() {
                 "{what}: colours"
             );
             assert!(pixels.depth == expected.z, "{what}: depth");
+            let info = FrameInfo {
+                palette: frame.palette,
+                transparent_index: frame.transparent_index,
+                position: frame.position,
+            };
+            let colors = &palettes[&palette];
+            let again = Frame::from_pixels(&pixels, colors, info).unwrap();
+            let again = Frame::from_bytes(&again.to_bytes().unwrap()).unwrap();
+            assert!(
+                again.pixels(colors).unwrap() == pixels,
+                "{what}: encoded again"
+            );
             compared += 1;
         }
     }

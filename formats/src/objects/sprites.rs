@@ -1,6 +1,8 @@
 //! Sprites (`SPR2`): frames of paletted pixels with a z-buffer and
 //! alpha, run-length encoded in 16-bit command words.
 
+use std::collections::{HashMap, HashSet};
+
 use serde::{Deserialize, Serialize};
 
 use super::pixels::{Pixels, TooLarge};
@@ -270,10 +272,9 @@ impl PixelCommand {
     fn size(&self) -> u64 {
         2 + match self {
             PixelCommand::DepthColor(run) => 2 * run.pixels.len() as u64,
-            PixelCommand::DepthColorAlpha(run) => {
-                3 * run.pixels.len() as u64 + run.padding.0.len() as u64
-            }
-            PixelCommand::Color(run) => run.indices.len() as u64 + run.padding.0.len() as u64,
+            // Each padded to an even length.
+            PixelCommand::DepthColorAlpha(run) => (3 * run.pixels.len() as u64).next_multiple_of(2),
+            PixelCommand::Color(run) => (run.indices.len() as u64).next_multiple_of(2),
             _ => 0,
         }
     }
@@ -419,6 +420,179 @@ impl Frame {
     }
 }
 
+/// How a frame's pixels are stored, from the image they are made of.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FrameInfo {
+    /// The palette (`PALT` id) the frame names.
+    pub palette: u16,
+    /// The palette index drawn clear.
+    pub transparent_index: u16,
+    /// Where the frame is drawn: y, then x.
+    pub position: [i16; 2],
+}
+
+impl Frame {
+    /// A frame of `image`, its colours looked up in `colors` (its
+    /// palette's): run-length encoded as the game's tools write frames
+    /// (rows of runs, clear rows counted, runs padded to even lengths),
+    /// so that [`Frame::pixels`] gives `image` back where its alpha values
+    /// are among the 32 a frame stores ([`alpha_from_5_bits`]) and its
+    /// colours in the palette. A clear pixel (alpha 0) is stored clear,
+    /// an opaque one with its depth (colour only where the image has no
+    /// depth, or its depth is 0), any other with its depth and 5-bit alpha.
+    pub fn from_pixels(
+        image: &Pixels,
+        colors: &[[u8; 3]],
+        info: FrameInfo,
+    ) -> Result<Frame, SpriteError> {
+        let too_large = || SpriteError::TooLargeForFrame(image.width, image.height);
+        let width = u16::try_from(image.width).map_err(|_| too_large())?;
+        let height = u16::try_from(image.height).map_err(|_| too_large())?;
+        if image.width >= 1 << 13
+            || image.rgba.len() != image.width as usize * image.height as usize
+        {
+            return Err(too_large());
+        }
+        // The first index of each colour, as a lookup searching the
+        // palette would find it.
+        let mut indices = HashMap::new();
+        for (index, &color) in colors.iter().enumerate().take(256).rev() {
+            indices.insert(color, index as u8);
+        }
+        let mut rows = Vec::new();
+        let mut clear_rows = 0u16;
+        for y in 0..image.height {
+            let start = y as usize * image.width as usize;
+            let row = &image.rgba[start..start + image.width as usize];
+            let depth = image
+                .depth
+                .as_ref()
+                .and_then(|depth| depth.get(start..start + image.width as usize));
+            let commands = encode_row(row, depth, &indices, y)?;
+            if commands.is_empty() {
+                clear_rows += 1;
+                continue;
+            }
+            if clear_rows > 0 {
+                rows.push(RowCommand::ClearRows(ClearRows { rows: clear_rows }));
+                clear_rows = 0;
+            }
+            rows.push(RowCommand::Row(Row {
+                size: Calc::computed(),
+                commands,
+            }));
+        }
+        if clear_rows > 0 {
+            rows.push(RowCommand::ClearRows(ClearRows { rows: clear_rows }));
+        }
+        rows.push(RowCommand::End(Unused::default()));
+        let alpha = image.rgba.iter().any(|pixel| pixel[3] != 255);
+        Ok(Frame {
+            width,
+            height,
+            flags: 1 | if image.depth.is_some() { 2 } else { 0 } | if alpha { 4 } else { 0 },
+            palette: info.palette,
+            transparent_index: info.transparent_index,
+            position: info.position,
+            rows,
+            trailing: Vec::new(),
+        })
+    }
+}
+
+/// The kind of run a pixel belongs to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Run {
+    Clear,
+    DepthColorAlpha,
+    DepthColor,
+    Color,
+}
+
+/// One row's pixel commands: runs of pixels of one kind, a row's clear
+/// end left out (the game clears it).
+fn encode_row(
+    row: &[[u8; 4]],
+    depth: Option<&[u8]>,
+    indices: &HashMap<[u8; 3], u8>,
+    y: u32,
+) -> Result<Vec<PixelCommand>, SpriteError> {
+    let kind = |x: usize| {
+        let z = depth.and_then(|depth| depth.get(x)).copied();
+        match (row[x][3], z) {
+            (0, _) => Run::Clear,
+            (255, Some(z)) if z > 0 => Run::DepthColor,
+            (255, _) => Run::Color,
+            _ => Run::DepthColorAlpha,
+        }
+    };
+    let index = |x: usize| {
+        let [r, g, b, _] = row[x];
+        indices
+            .get(&[r, g, b])
+            .copied()
+            .ok_or(SpriteError::NotInPalette {
+                x: x as u32,
+                y,
+                color: [r, g, b],
+            })
+    };
+    let z = |x: usize| depth.and_then(|depth| depth.get(x)).copied().unwrap_or(0);
+    let mut commands = Vec::new();
+    let mut x = 0;
+    let last = (0..row.len()).rev().find(|&x| kind(x) != Run::Clear);
+    let Some(last) = last else {
+        return Ok(commands);
+    };
+    while x <= last {
+        let run = kind(x);
+        let end = (x..=last).find(|&end| kind(end) != run).unwrap_or(last + 1);
+        commands.push(match run {
+            Run::Clear => PixelCommand::Clear(ClearPixels {
+                pixels: (end - x) as u16,
+            }),
+            Run::DepthColor => PixelCommand::DepthColor(DepthColor {
+                count: Count::new(),
+                pixels: (x..end)
+                    .map(|x| Ok([z(x), index(x)?]))
+                    .collect::<Result<_, SpriteError>>()?,
+            }),
+            Run::DepthColorAlpha => PixelCommand::DepthColorAlpha(DepthColorAlpha {
+                count: Count::new(),
+                pixels: (x..end)
+                    .map(|x| Ok([z(x), index(x)?, alpha_to_5_bits(row[x][3])]))
+                    .collect::<Result<_, SpriteError>>()?,
+                padding: Padding::default(),
+            }),
+            Run::Color => PixelCommand::Color(ColorOnly {
+                count: Count::new(),
+                indices: (x..end).map(index).collect::<Result<_, SpriteError>>()?,
+                padding: Padding::default(),
+            }),
+        });
+        x = end;
+    }
+    Ok(commands)
+}
+
+/// A palette for an image: its opaque and partly clear pixels' colours in
+/// the order first met (at most 255), then black to 256 entries; the
+/// last, 255, is the one to name as the transparent index.
+pub fn palette_for(image: &Pixels) -> Result<Vec<[u8; 3]>, SpriteError> {
+    let mut colors: Vec<[u8; 3]> = Vec::new();
+    let mut seen = HashSet::new();
+    for &[r, g, b, alpha] in &image.rgba {
+        if alpha != 0 && seen.insert([r, g, b]) {
+            if colors.len() == 255 {
+                return Err(SpriteError::TooManyColors);
+            }
+            colors.push([r, g, b]);
+        }
+    }
+    colors.resize(256, [0; 3]);
+    Ok(colors)
+}
+
 /// Draws one pixel command at (`x`, `y`) of a row, moving `x` past it.
 fn draw(
     image: &mut Pixels,
@@ -474,4 +648,103 @@ fn draw(
         _ => {}
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::schema::BinarySchema;
+
+    const COLORS: [[u8; 3]; 3] = [[10, 20, 30], [200, 100, 0], [1, 2, 3]];
+
+    /// A 5 x 4 image: a clear row, a row of every kind of pixel, a row
+    /// ending clear, a clear row.
+    fn image() -> Pixels {
+        let mut image = Pixels::clear(5, 4, true).unwrap();
+        let depth = image.depth.as_mut().unwrap();
+        depth.fill(255);
+        let pixels = [
+            (5, [10, 20, 30, 255], 0),
+            (6, [200, 100, 0, 255], 9),
+            (7, [1, 2, 3, alpha_from_5_bits(16)], 12),
+            (9, [10, 20, 30, 255], 3),
+            (10, [1, 2, 3, 255], 0),
+            (11, [200, 100, 0, alpha_from_5_bits(31)], 7),
+        ];
+        for (index, rgba, z) in pixels {
+            image.rgba[index] = rgba;
+            image.depth.as_mut().unwrap()[index] = z;
+        }
+        image
+    }
+
+    fn info() -> FrameInfo {
+        FrameInfo {
+            palette: 7,
+            transparent_index: 255,
+            position: [0, 0],
+        }
+    }
+
+    #[test]
+    fn a_frame_made_of_an_image_draws_as_that_image() {
+        let frame = Frame::from_pixels(&image(), &COLORS, info()).unwrap();
+        let bytes = frame.to_bytes().unwrap();
+        let read = Frame::from_bytes(&bytes).unwrap();
+        assert_eq!(read, frame);
+        assert_eq!(read.pixels(&COLORS).unwrap(), image());
+        // Rows: 1 clear, the pixels, one more, then 1 clear, the end.
+        assert!(matches!(
+            read.rows[0],
+            RowCommand::ClearRows(ClearRows { rows: 1 })
+        ));
+        assert!(matches!(
+            read.rows[3],
+            RowCommand::ClearRows(ClearRows { rows: 1 })
+        ));
+        assert!(matches!(read.rows[4], RowCommand::End(_)));
+    }
+
+    #[test]
+    fn a_colour_the_palette_lacks_is_refused_naming_the_pixel() {
+        let mut image = image();
+        image.rgba[6] = [9, 9, 9, 255];
+        assert_eq!(
+            Frame::from_pixels(&image, &COLORS, info())
+                .unwrap_err()
+                .to_string(),
+            "pixel (1, 1): colour #090909 is not in the palette"
+        );
+        let palette = palette_for(&image).unwrap();
+        assert_eq!(palette.len(), 256);
+        let frame = Frame::from_pixels(&image, &palette, info()).unwrap();
+        assert_eq!(frame.pixels(&palette).unwrap(), image);
+    }
+
+    #[test]
+    fn a_row_past_the_frame_width_is_refused_at_its_command() {
+        let mut frame = Frame::from_pixels(&image(), &COLORS, info()).unwrap();
+        frame.width = 2;
+        let bytes = crate::schema::without_checks(|| frame.to_bytes()).unwrap();
+        // The header (16), a clear-rows word (2), the row's word (2),
+        // its first two runs of a pixel each (4 bytes each), then the
+        // third, which reaches past 2 pixels.
+        assert_eq!(
+            Frame::from_bytes(&bytes).unwrap_err().to_string(),
+            "byte 28: rows[1]: row 1 has 3 pixels, past the frame's width of 2"
+        );
+    }
+
+    #[test]
+    fn five_bit_alpha_scales_as_the_game_scales_it() {
+        assert_eq!(
+            (
+                alpha_from_5_bits(0),
+                alpha_from_5_bits(1),
+                alpha_from_5_bits(31)
+            ),
+            (0, 8, 255)
+        );
+        assert!((0..32).all(|alpha| alpha_to_5_bits(alpha_from_5_bits(alpha)) == alpha));
+    }
 }
