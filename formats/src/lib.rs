@@ -23,7 +23,7 @@
 //! assert_eq!(header.to_bytes().unwrap(), [2, 0, 1, 7, 0, 0, 0]);
 //! ```
 
-// The generated round-trip test of an object definition (`OBJD`, 95
+// The generated round-trip test of an object definition (`OBJD`, 80
 // fields) nests its value strategies deeper than the default limit.
 #![recursion_limit = "256"]
 

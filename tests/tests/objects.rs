@@ -2,26 +2,17 @@
 //! `objects` folder reads as its type and writes back byte for byte.
 //! Runs when `OSSUARY_CORPUS` names the corpus folder.
 
-use formats::objects::behavior::{ConstantLabels, Constants, Routine, RoutineLabels, RoutineTree};
-use formats::objects::definition::{EventHandlers, ObjectDefinition, ObjectDefinitionContext};
-use formats::objects::draw_group::DrawGroup;
-use formats::objects::image::Image;
-use formats::objects::interactions::{Interactions, InteractionsContext};
-use formats::objects::mesh::Reconstruction;
-use formats::objects::names::{SemiGlobal, SoundEvent};
+use formats::objects::file::{Chunk, ChunkData};
 use formats::objects::palette::Palette;
-use formats::objects::resource_map::ResourceMap;
-use formats::objects::slots::Slots;
 use formats::objects::sprites::{Frame, FrameInfo, Sprite};
-use formats::objects::strings::{StringTable, StringTableContext};
-use formats::objects::{Filler, Undescribed};
-use formats::schema::{BinarySchema, Error};
+use formats::schema::BinarySchema;
 
-/// One chunk of a corpus file: its type, id and payload.
+/// One chunk of a corpus file: its type, id, bytes and payload.
 struct RawChunk {
     file: String,
     kind: [u8; 4],
     id: u16,
+    bytes: Vec<u8>,
     payload: Vec<u8>,
 }
 
@@ -41,18 +32,13 @@ fn corpus_chunks() -> Option<Vec<RawChunk>> {
                 file: path.file_name().unwrap().to_string_lossy().into_owned(),
                 kind,
                 id,
+                bytes: bytes[at..at + size].to_vec(),
                 payload: bytes[at + 76..at + size].to_vec(),
             });
             at += size;
         }
     }
     Some(chunks)
-}
-
-fn round_trip<T: BinarySchema + formats::schema::HasContext<Context = ()>>(
-    chunk: &RawChunk,
-) -> Result<Vec<u8>, Error> {
-    T::from_bytes(&chunk.payload)?.to_bytes()
 }
 
 #[test]
@@ -62,59 +48,27 @@ fn every_chunk_comes_back_byte_for_byte() {
     };
     let mut read = 0;
     for chunk in &chunks {
-        let written = match &chunk.kind {
-            b"OBJD" => {
-                let context = ObjectDefinitionContext {
-                    len: chunk.payload.len() as u32,
-                };
-                ObjectDefinition::from_bytes_with(&chunk.payload, &context)
-                    .and_then(|value| value.to_bytes_with(&context))
-            }
-            b"STR#" | b"CTSS" | b"TTAs" => {
-                let context = StringTableContext {
-                    len: chunk.payload.len() as u32,
-                };
-                StringTable::from_bytes_with(&chunk.payload, &context)
-                    .and_then(|value| value.to_bytes_with(&context))
-            }
-            b"OBJf" => round_trip::<EventHandlers>(chunk),
-            b"BHAV" => round_trip::<Routine>(chunk),
-            b"BCON" => round_trip::<Constants>(chunk),
-            b"DGRP" => round_trip::<DrawGroup>(chunk),
-            b"MTEX" | b"BMP_" => round_trip::<Image>(chunk),
-            b"TTAB" => {
-                let context = InteractionsContext {
-                    len: chunk.payload.len() as u32,
-                };
-                Interactions::from_bytes_with(&chunk.payload, &context)
-                    .and_then(|value| value.to_bytes_with(&context))
-            }
-            b"TPRP" => round_trip::<RoutineLabels>(chunk),
-            b"TREE" => round_trip::<RoutineTree>(chunk),
-            b"TRCN" => round_trip::<ConstantLabels>(chunk),
-            b"GLOB" => round_trip::<SemiGlobal>(chunk),
-            b"rsmp" => round_trip::<ResourceMap>(chunk),
-            b"SPR2" if chunk.payload[..4] == 1001u32.to_le_bytes() => round_trip::<Sprite>(chunk),
-            b"POSI" => round_trip::<Undescribed>(chunk),
-            b"FSOR" => round_trip::<Reconstruction>(chunk),
-            b"FWAV" => round_trip::<SoundEvent>(chunk),
-            b"PALT" => round_trip::<Palette>(chunk),
-            b"SLOT" => round_trip::<Slots>(chunk),
-            b"XXXX" => round_trip::<Filler>(chunk),
-            _ => continue,
-        };
+        // Version 1000 sprites wait for offset tables.
+        if &chunk.kind == b"SPR2" && chunk.payload[..4] == 1000u32.to_le_bytes() {
+            continue;
+        }
         let what = format!(
             "{} {} {}",
             chunk.file,
             String::from_utf8_lossy(&chunk.kind),
             chunk.id
         );
-        let written = written.unwrap_or_else(|error| panic!("{what}: {error}"));
-        assert!(written == chunk.payload, "{what}: written differently");
-        read += 1;
+        let value =
+            Chunk::from_bytes(&chunk.bytes).unwrap_or_else(|error| panic!("{what}: {error}"));
+        let written = value
+            .to_bytes()
+            .unwrap_or_else(|error| panic!("{what}: {error}"));
+        assert!(written == chunk.bytes, "{what}: written differently");
+        if !matches!(value.data, ChunkData::Unknown(_)) {
+            read += 1;
+        }
     }
-    assert!(read > 0);
-    eprintln!("{read} chunks of {} read", chunks.len());
+    eprintln!("{read} chunks of {} described", chunks.len());
 }
 
 #[test]

@@ -12,12 +12,12 @@ use crate::Schema;
 /// A u32 version, then u16 fields. Every version holds the 78 fields the
 /// first known one (136) has; later versions append more (138, the base
 /// game's: 93 or, in the expansions' objects, 106; 139 to 142, The Sims
-/// Online's: 94 to 103), and the game reads as many as the version says.
-/// Real files hold as many as they hold (a version 142 definition has 105
-/// or 106), so the later fields are there when the chunk is long enough
-/// for them, and whatever follows the last known field is kept as found.
+/// Online's: 94 to 103): from version 138 on the game reads 92 fields,
+/// then as many of the expansions' eleven as the chunk holds. Real files
+/// hold more than their version says (a version 142 definition has 105
+/// or 106), kept as found.
 #[derive(Debug, Clone, PartialEq, Schema, Serialize, Deserialize)]
-#[schema(little, context(len: u32))]
+#[schema(little)]
 pub struct ObjectDefinition {
     /// 136 to 142 in known files (138 in The Sims', 142 in The Sims
     /// Online's).
@@ -185,53 +185,44 @@ pub struct ObjectDefinition {
     pub shadow_brightness: u16,
     /// Version 138 on (fields 78 to 87): the repair routine, the wall
     /// style's sprite and the catalogue's ratings.
-    #[schema(present_if = len >= 4 + 2 * 88)]
+    #[schema(present_if = version >= 138)]
     pub ratings: Option<Ratings>,
-    /// Version 138 on, where the chunk holds them (fields 88 to 91).
-    #[schema(present_if = len >= 4 + 2 * 92)]
+    /// Version 138 on (fields 88 to 91).
+    #[schema(present_if = version >= 138)]
     pub type_attributes: Option<TypeAttributes>,
-    /// The expansions' fields (92 on), each there when the chunk is long
-    /// enough for it: function subsort, downtown subsort, keep buying,
+    /// The fields after, as many as the chunk holds: in the expansions'
+    /// definitions function subsort, downtown subsort, keep buying,
     /// vacation subsort, reset lot action, community subsort, dream
     /// flags, render flags, Vitaboy flags, studio town subsort, magic
-    /// town subsort.
-    #[schema(present_if = len >= 4 + 2 * 93)]
-    pub function_subsort: Option<u16>,
-    /// See `function_subsort`.
-    #[schema(present_if = len >= 4 + 2 * 94)]
-    pub downtown_subsort: Option<u16>,
-    /// See `function_subsort`.
-    #[schema(present_if = len >= 4 + 2 * 95)]
-    pub keep_buying: Option<u16>,
-    /// See `function_subsort`.
-    #[schema(present_if = len >= 4 + 2 * 96)]
-    pub vacation_subsort: Option<u16>,
-    /// See `function_subsort`.
-    #[schema(present_if = len >= 4 + 2 * 97)]
-    pub reset_lot_action: Option<u16>,
-    /// See `function_subsort`.
-    #[schema(present_if = len >= 4 + 2 * 98)]
-    pub community_subsort: Option<u16>,
-    /// See `function_subsort`.
-    #[schema(present_if = len >= 4 + 2 * 99)]
-    pub dream_flags: Option<u16>,
-    /// See `function_subsort`.
-    #[schema(present_if = len >= 4 + 2 * 100)]
-    pub render_flags: Option<u16>,
-    /// See `function_subsort`.
-    #[schema(present_if = len >= 4 + 2 * 101)]
-    pub vitaboy_flags: Option<u16>,
-    /// See `function_subsort`.
-    #[schema(present_if = len >= 4 + 2 * 102)]
-    pub studio_town_subsort: Option<u16>,
-    /// See `function_subsort`.
-    #[schema(present_if = len >= 4 + 2 * 103)]
-    pub magic_town_subsort: Option<u16>,
-    /// Fields past the last one any reader names (a version 142
-    /// definition's 104th to 106th), as found.
+    /// town subsort (fields 92 to 102, [`ObjectDefinition::expansion`]),
+    /// then any later ones.
     #[schema(to_end)]
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub later_fields: Vec<u8>,
+    pub later_fields: Vec<u16>,
+}
+
+/// The names of the fields after field 91, in order.
+pub const EXPANSION_FIELDS: [&str; 11] = [
+    "function subsort",
+    "downtown subsort",
+    "keep buying",
+    "vacation subsort",
+    "reset lot action",
+    "community subsort",
+    "dream flags",
+    "render flags",
+    "Vitaboy flags",
+    "studio town subsort",
+    "magic town subsort",
+];
+
+impl ObjectDefinition {
+    /// The expansions' fields the chunk holds, by name.
+    pub fn expansion(&self) -> impl Iterator<Item = (&'static str, u16)> + '_ {
+        EXPANSION_FIELDS
+            .iter()
+            .copied()
+            .zip(self.later_fields.iter().copied())
+    }
 }
 
 /// Fields 78 to 87 of a definition (version 138 on).

@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::schema::Count;
+use crate::schema::{Count, Refusal, Segment};
 use crate::Schema;
 
 /// An interaction table (`TTAB`): a u16 count, then (unless the table is
@@ -17,14 +17,23 @@ use crate::Schema;
 /// guard routine, a u16 motive count, u16 flags, the attenuation and a
 /// delta per motive.
 #[derive(Debug, Clone, PartialEq, Schema, Serialize, Deserialize)]
-#[schema(little, context(len: u32))]
+#[schema(little, check = at_most_one_table)]
 pub struct Interactions {
     /// How many interactions.
     pub count: u16,
     /// The version and the interactions, where the chunk holds more than
-    /// the count.
-    #[schema(present_if = len > 2, context(count))]
-    pub table: Option<InteractionTable>,
+    /// the count: one table, which reads to the chunk's end.
+    #[schema(to_end, context(count))]
+    pub table: Vec<InteractionTable>,
+}
+
+/// A chunk holds one table or none.
+fn at_most_one_table(interactions: &Interactions) -> Result<(), Refusal> {
+    match interactions.table.len() {
+        0 | 1 => Ok(()),
+        more => Err(Refusal::new(format!("{more} tables; a chunk holds one"))
+            .inside([Segment::Field("table")])),
+    }
 }
 
 /// How a table's interactions are stored.

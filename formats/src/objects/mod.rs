@@ -8,6 +8,7 @@
 pub mod behavior;
 pub mod definition;
 pub mod draw_group;
+pub mod file;
 pub mod image;
 pub mod interactions;
 pub mod mesh;

@@ -4,12 +4,13 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::schema::RawString;
+use crate::schema::{RawString, Refusal, Segment};
 use crate::Schema;
 
 /// A string table (`STR#`, `CTSS`, `TTAs`): an i16 format code, then the
 /// strings in that format (nothing at all in some of the game's chunks,
-/// which end after the code).
+/// which end after the code: the list below is then empty, else it holds
+/// the one table).
 ///
 /// | code | format |
 /// |---|---|
@@ -28,13 +29,25 @@ use crate::Schema;
 /// Japanese, 16 Polish, 17 Simplified Chinese, 18 Traditional Chinese,
 /// 19 Thai, 20 Korean (FreeSO adds 21, Slovak).
 #[derive(Debug, Clone, PartialEq, Eq, Schema, Serialize, Deserialize)]
-#[schema(little, context(len: u32))]
+#[schema(little, check = at_most_one_table)]
 pub struct StringTable {
     /// The format code.
     pub format: i16,
-    /// The strings, where the chunk holds more than its code.
-    #[schema(present_if = len > 2, context(kind = StringFormat::of(format)))]
-    pub strings: Option<Strings>,
+    /// The strings, where the chunk holds more than its code: one table,
+    /// which reads to the chunk's end.
+    #[schema(to_end, context(kind = StringFormat::of(format)))]
+    pub strings: Vec<Strings>,
+}
+
+/// A chunk holds one table of strings or none.
+fn at_most_one_table(table: &StringTable) -> Result<(), Refusal> {
+    match table.strings.len() {
+        0 | 1 => Ok(()),
+        more => Err(
+            Refusal::new(format!("{more} tables of strings; a chunk holds one"))
+                .inside([Segment::Field("strings")]),
+        ),
+    }
 }
 
 /// A string table's format, as its code gives it.
@@ -398,24 +411,20 @@ mod tests {
 
     #[test]
     fn a_table_ending_after_its_code_has_no_strings() {
-        let context = StringTableContext { len: 2 };
-        let table = StringTable::from_bytes_with(&[0xFD, 0xFF], &context).unwrap();
-        assert_eq!(table.strings, None);
-        assert_eq!(table.to_bytes_with(&context).unwrap(), [0xFD, 0xFF]);
+        let table = StringTable::from_bytes(&[0xFD, 0xFF]).unwrap();
+        assert_eq!(table.strings, []);
+        assert_eq!(table.to_bytes().unwrap(), [0xFD, 0xFF]);
     }
 
     #[test]
     fn an_unknown_code_is_a_macintosh_list_counted_big_endian() {
         // As a real `STR#`: 00 02, then "0" and "top of table".
         let bytes = b"\x00\x02\x010\x0ctop of table";
-        let context = StringTableContext {
-            len: bytes.len() as u32,
-        };
-        let table = StringTable::from_bytes_with(bytes, &context).unwrap();
-        let Some(Strings::Macintosh(list)) = &table.strings else {
+        let table = StringTable::from_bytes(bytes).unwrap();
+        let [Strings::Macintosh(list)] = table.strings.as_slice() else {
             panic!("{table:?}");
         };
         assert_eq!(list.strings.len(), usize::from(u16::from_be_bytes([0, 2])));
-        assert_eq!(table.to_bytes_with(&context).unwrap(), bytes);
+        assert_eq!(table.to_bytes().unwrap(), bytes);
     }
 }
