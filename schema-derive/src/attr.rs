@@ -326,6 +326,11 @@ pub struct Field {
     /// `lsb_first`: the word's first field takes its least significant
     /// bits (else its most).
     pub lsb_first: Option<Span>,
+    /// `offset = T`: the value (each element's, for a list) lies at an
+    /// offset stored here as a `T`.
+    pub offset: Option<Spanned<Box<Type>>>,
+    /// `from = file` or `from = field`: what the offsets count from.
+    pub from: Option<Spanned<Ident>>,
 }
 
 const CONTAINER_KEYS: &str =
@@ -334,7 +339,7 @@ const CONTAINER_KEYS: &str =
 const FIELD_KEYS: &str =
     "`big`, `little`, `endian`, `pascal`, `null_terminated`, `fixed_width`, `prefix`, `count`, `to_end`, \
      `until`, `flag`, `present_if`, `magic`, `with`, `chunk`, `form`, `size`, `calc`, `keep`, `map`, \
-     `try_map`, `align`, `pad`, `word`, `bits`, `lsb_first`, `line`, `comment`, `vector`, `style`, `angle_brackets`, `none`, `same_line`, `flow`, \
+     `try_map`, `align`, `pad`, `word`, `bits`, `lsb_first`, `offset`, `from`, `line`, `comment`, `vector`, `style`, `angle_brackets`, `none`, `same_line`, `flow`, \
      `check`, `context`, `binary(...)`, `text(...)`";
 const VARIANT_KEYS: &str = "`when`, `other`, `keyword`, `context`, `form`, `chunk`";
 
@@ -821,6 +826,8 @@ enum FieldKey {
     Word(Box<Type>),
     Bits(u32),
     LsbFirst,
+    Offset(Box<Type>),
+    From(Ident),
 }
 
 impl FieldKey {
@@ -860,6 +867,8 @@ impl FieldKey {
                 })
             }
             "word" => FieldKey::Word(Box::new(meta.value()?.parse()?)),
+            "offset" => FieldKey::Offset(Box::new(meta.value()?.parse()?)),
+            "from" => FieldKey::From(meta.value()?.parse()?),
             "bits" => FieldKey::Bits(parse_bits(meta)?),
             "lsb_first" => FieldKey::LsbFirst,
             "map" | "try_map" => FieldKey::Map(Map {
@@ -902,7 +911,9 @@ impl FieldKey {
             | FieldKey::Padding(_)
             | FieldKey::Word(_)
             | FieldKey::Bits(_)
-            | FieldKey::LsbFirst => Class::Only(Kind::Binary),
+            | FieldKey::LsbFirst
+            | FieldKey::Offset(_)
+            | FieldKey::From(_) => Class::Only(Kind::Binary),
             FieldKey::Magic(Constant::Text(_)) => Class::Only(Kind::Text),
             FieldKey::Magic(_) => Class::Only(Kind::Binary),
             FieldKey::Encoding(Encoding::Text(_))
@@ -962,6 +973,8 @@ impl Field {
             FieldKey::Word(ty) => set_once(&mut self.word, ty, span, "`word`"),
             FieldKey::Bits(bits) => set_once(&mut self.bits, bits, span, "`bits`"),
             FieldKey::LsbFirst => set_flag(&mut self.lsb_first, span, key),
+            FieldKey::Offset(ty) => set_once(&mut self.offset, ty, span, "`offset`"),
+            FieldKey::From(base) => set_once(&mut self.from, base, span, "`from`"),
         }
     }
 }

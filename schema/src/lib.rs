@@ -52,6 +52,7 @@
 //! | `until = expr` | `Vec<T>` | elements until one for which the function (`\|byte: &u8\| *byte == 0`) gives true, that one included |
 //! | `size = expr` | any; [`Block<T>`] to keep what the value leaves | the value, read from a block of that many bytes (see [`reference`](mod@reference)) |
 //! | `calc = expr`, `keep` | [`Calc<T>`] | a `T` the writer computes from the rest of the value, `size_of(field)` (a field's size in bytes) included; checked on reading, or, with `keep`, kept when it disagrees |
+//! | `offset = T`, `from = file` or `from = field` | [`At<V>`] (`Vec<At<V>>` with a count: a list of offsets) | an offset of type `T`, counted from the enclosing block's start (the file's, or where an earlier field begins); the value lies there, placed by the writer, which fills in the offset (a file's order, gaps and shared targets kept); a [`Lazy<V>`] there keeps the bytes up to the next value |
 //! | `word = T`, `bits = N`, `lsb_first` | an integer, `bool`, `Count<_>` or `Calc<_>` | N bits of a word of type `T` that the field beginning it (`word = T`) and those after it fill, the first in its most significant bits (its least with `lsb_first`); on a struct's first fields without `word`, the bits the enum holding it leaves of its word |
 //! | `align = N`, `pad = N` | [`Padding`] | zeros to the next multiple of N bytes from the start of the enclosing block (chunk, form, `size` block, file), or N of them; what a file holds that is not zero is kept |
 //! | `map = S`, `try_map = S` | any | the value (each element) stored as an `S`, converted with `From` (or `TryFrom`) both ways |
@@ -111,6 +112,7 @@ pub mod json;
 mod layout;
 pub mod map;
 pub(crate) mod markers;
+mod offsets;
 pub(crate) mod output;
 mod padding;
 mod pages;
@@ -142,6 +144,7 @@ pub use iff::RawChunk;
 pub use input::{Input, SliceInput};
 pub use layout::{ByteOrder, ContextLayout, FieldLayout, Layout, TextLayout, TypeLayout};
 pub use markers::{Count, Magic, NoContext};
+pub use offsets::{At, Lazy};
 pub use output::{EstimateOutput, Output, SizeOutput, VecOutput};
 pub use padding::Padding;
 pub use string::RawString;
@@ -394,6 +397,9 @@ pub mod __private {
     pub use crate::map::{enter as map_enter, read_custom};
     pub use crate::markers::{
         read_magic, write_magic, ByteOrderParam, CountField, NoContext, TakesTextContext,
+    };
+    pub use crate::offsets::{
+        read_offset, write_offset_placeholder, Base, OffsetInt, Placement, Placing,
     };
     pub use crate::output::{encode_plain_next, write_plain_run};
     pub use crate::padding::{read_padding, write_padding, PaddingLength};

@@ -677,6 +677,73 @@
 //! assert_eq!(row.to_bytes().unwrap(), bytes);
 //! ```
 //!
+//! # Positions
+//!
+//! ## `offset = T`: values stored elsewhere, and `from`
+//!
+//! A field of type [`At<V>`](crate::At) (a list of them, with a count,
+//! for a list of offsets) stores an offset of type `T`; its value lies
+//! there. The offsets are read among the struct's fields; the values, once
+//! every field is read, each where its offset points, counted from the
+//! start of the enclosing block (an IFF chunk's payload, a form's
+//! children, a `size` block, else the file), or from the file's start
+//! (`from = file`), or from where an earlier field begins (`from =
+//! field`). The writer places them and fills in every offset: a value
+//! read from a file where it lay, after the bytes that lay before it
+//! (`At::gap`), in the file's order, so that values out of order, gaps
+//! between them and a target several offsets share come back byte for
+//! byte; a value built by hand (`At::new`, its offset unset) after the
+//! struct's fields and the values before it. A value no longer fitting
+//! where it lay is placed so too. An offset pointing outside its block is
+//! an error at the offset.
+//!
+//! ```
+//! # use schema::{At, BinarySchema};
+//! # use schema::Schema;
+//! #[derive(Debug, PartialEq, Schema)]
+//! #[schema(little)]
+//! struct Table {
+//!     #[schema(prefix = u8, offset = u8)]
+//!     items: Vec<At<u16>>,
+//! }
+//!
+//! // Two offsets; the second value lies first, then a gap, then the first.
+//! let bytes = [2, 6, 3, 0x22, 0x22, 0xEE, 0x11, 0x11];
+//! let table = Table::from_bytes(&bytes).unwrap();
+//! assert_eq!((table.items[0].value, table.items[0].offset), (0x1111, Some(6)));
+//! assert_eq!(table.items[0].gap, [0xEE]);
+//! assert_eq!(table.to_bytes().unwrap(), bytes);
+//!
+//! // Built by hand: placed after the offsets, one after another.
+//! let built = Table { items: vec![At::new(0x1111), At::new(0x2222)] };
+//! assert_eq!(built.to_bytes().unwrap(), [2, 3, 5, 0x11, 0x11, 0x22, 0x22]);
+//! ```
+//!
+//! ## [`Lazy<V>`](crate::Lazy): values decoded when asked for
+//!
+//! A `Lazy<V>` keeps a value's bytes, decoded when asked for
+//! ([`Lazy::decode_with`](crate::Lazy::decode_with)) and written back as
+//! they are: at an offset, the bytes up to the next value the struct's
+//! offsets point to (else the input's end); elsewhere, every byte left in
+//! its input (a `size` block's).
+//!
+//! ```
+//! # use schema::{At, BinarySchema, Endian, Lazy};
+//! # use schema::Schema;
+//! #[derive(Debug, PartialEq, Schema)]
+//! #[schema(little)]
+//! struct Frames {
+//!     #[schema(prefix = u8, offset = u8)]
+//!     frames: Vec<At<Lazy<u16>>>,
+//! }
+//!
+//! let bytes = [2, 3, 6, 0x34, 0x12, 0xFF, 0x78, 0x56];
+//! let frames = Frames::from_bytes(&bytes).unwrap();
+//! assert_eq!(frames.frames[0].value.bytes, [0x34, 0x12, 0xFF]);
+//! assert_eq!(frames.frames[0].value.decode_with(Endian::Little, &()).unwrap(), 0x1234);
+//! assert_eq!(frames.to_bytes().unwrap(), bytes);
+//! ```
+//!
 //! # Padding
 //!
 //! ## `align = N`, `pad = N` on a [`Padding`](crate::Padding) field

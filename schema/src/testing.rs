@@ -137,6 +137,30 @@ impl<T: Sample + 'static> Sample for Block<T> {
     }
 }
 
+/// A value the writer places.
+impl<T: Sample + 'static> Sample for crate::At<T> {
+    fn context_strategy() -> BoxedStrategy<T::Context> {
+        T::context_strategy()
+    }
+
+    fn strategy_with(context: &T::Context) -> BoxedStrategy<Self> {
+        T::strategy_with(context).prop_map(crate::At::new).boxed()
+    }
+}
+
+/// The bytes of a value decoded when asked for: any.
+impl<T: Debug + 'static> Sample for crate::Lazy<T> {
+    fn context_strategy() -> BoxedStrategy<()> {
+        Just(()).boxed()
+    }
+
+    fn strategy_with(_: &()) -> BoxedStrategy<Self> {
+        vec(any::<u8>(), 0..=MAX_LEN)
+            .prop_map(crate::Lazy::from_bytes)
+            .boxed()
+    }
+}
+
 /// How many bytes more than its value's fewest a block of a size drawn
 /// for a test holds at most.
 pub const MAX_BLOCK: u64 = 32;

@@ -8,7 +8,8 @@ use super::sizes::field_sizes;
 use super::tokens::{optional_str, str_lit, tag_str, width_of};
 use crate::attr::{ByteOrder, PadLength, StringKind};
 use crate::plan::{
-    Binary, BinaryPlan, BinaryType, Codec, Element, Framing, Magic, Presence, Repeat, Value,
+    Binary, BinaryPlan, BinaryType, Codec, Element, Framing, Magic, OffsetBase, Presence, Repeat,
+    Value,
 };
 
 pub fn layout_impl(rt: &Runtime, ty: &BinaryType) -> TokenStream {
@@ -167,6 +168,13 @@ fn field_layout(rt: &Runtime, plan: &BinaryPlan, offset: &TokenStream) -> TokenS
     let count = optional_str(count_source(&plan.codec));
     let nested = match &plan.codec {
         _ if plan.place.bits.is_some() => quote!(::core::option::Option::None),
+        Codec::Value(Value {
+            offset: Some(offsets),
+            ..
+        }) => {
+            let ty = offsets.value;
+            quote!(<#ty as #rt::Decode>::NESTED_LAYOUT)
+        }
         Codec::Value(
             value @ Value {
                 element: Element::Plain,
@@ -180,12 +188,26 @@ fn field_layout(rt: &Runtime, plan: &BinaryPlan, offset: &TokenStream) -> TokenS
     };
     let chunk = optional_str(plan.place.chunk.map(tag_str));
     let doc = str_lit(&field.doc);
-    let (element_size, elements_offset, inner_element_size) = match plan.place.bits {
-        Some(_) => {
-            let none = quote!(::core::option::Option::None);
-            (none.clone(), none.clone(), none)
+    let none = quote!(::core::option::Option::None);
+    let (element_size, elements_offset, inner_element_size) = match &plan.codec {
+        _ if plan.place.bits.is_some() => (none.clone(), none.clone(), none),
+        // A list of offsets: its elements are the offsets.
+        Codec::Value(Value {
+            offset: Some(offsets),
+            repeat,
+            ..
+        }) => {
+            let ty = &offsets.ty;
+            let start = match repeat {
+                Some(Repeat::Prefix(_, prefix)) => quote!(<#prefix as #rt::Decode>::FIXED_SIZE),
+                _ => quote!(::core::option::Option::Some(0u64)),
+            };
+            match repeat {
+                Some(_) => (quote!(<#ty as #rt::Decode>::FIXED_SIZE), start, none),
+                None => (none.clone(), none.clone(), none),
+            }
         }
-        None => elements(rt, &plan.codec),
+        _ => elements(rt, &plan.codec),
     };
     quote! {
         #rt::FieldLayout {
@@ -371,6 +393,23 @@ fn encoding(codec: &Codec<Binary>) -> String {
 }
 
 fn data_encoding(data: &Value<Binary>) -> String {
+    if let Some(offsets) = &data.offset {
+        let from = match &offsets.base {
+            OffsetBase::Block => "the start of the enclosing block".to_owned(),
+            OffsetBase::File => "the start of the file".to_owned(),
+            OffsetBase::Field(field) => format!("where `{field}` begins"),
+        };
+        let one = format!("{} offset from {from}", type_text(&offsets.ty));
+        let value = type_text(offsets.value);
+        return match &data.repeat {
+            None => format!("{one}; the `{value}` lies there"),
+            Some(Repeat::Prefix(_, prefix)) => format!(
+                "{} count, then that many × {one}; each `{value}` lies at its offset",
+                type_text(prefix)
+            ),
+            Some(_) => format!("{one} each; each `{value}` lies at its offset"),
+        };
+    }
     let element = match (&data.element, &data.map) {
         (Element::Text(never, _), _) => match *never {},
         (Element::Plain, None) => type_text(data.element_ty),

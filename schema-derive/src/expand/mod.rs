@@ -13,6 +13,7 @@ mod forms;
 mod keywords;
 mod layout;
 mod names;
+mod offsets;
 mod paths;
 mod plain;
 mod read;

@@ -45,8 +45,10 @@ fn joins_plain_run(plan: &BinaryPlan) -> bool {
         && data.pass.is_empty()
         && data.map.is_none()
         && data.size.is_none()
+        && data.offset.is_none()
         // A field a `calc` measures is read alone: where it ends is noted.
         && !plan.measured
+        && !plan.based
         && plan.place.chunk.is_none()
         && plan.place.form.is_none()
         && plan.place.bits.is_none()

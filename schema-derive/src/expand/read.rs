@@ -8,6 +8,7 @@ use super::codec::{decode_fns, endian};
 use super::context::{arg_value, check_call_on, placed_check, Side};
 use super::expressions::{call, element_context, end_local, read_when, start_local, stored_local};
 use super::names::{count_local, field_local};
+use super::offsets;
 use super::paths::Runtime;
 use super::plain::{field_groups, is_plain, is_plain_run, plain_size};
 use super::sizes::{element_min_size, field_sizes};
@@ -67,6 +68,7 @@ pub fn decode_body(rt: &Runtime, ty: &BinaryType) -> TokenStream {
         |plan| read_field_value(rt, plan),
         |group| read_group(rt, group),
     );
+    let values = offsets::read_values(rt, plans);
     let absent_counts = absent_count_checks(rt, plans);
     let calcs = plans.iter().filter_map(|plan| calc_found(rt, plan));
     let inits = plans.iter().map(|plan| {
@@ -85,6 +87,7 @@ pub fn decode_body(rt: &Runtime, ty: &BinaryType) -> TokenStream {
             quote! {
                 let __start = #rt::Input::position(__reader)?;
                 #(#reads)*
+                #values
                 #(#absent_counts)*
                 #(#calcs)*
                 let __value = #value;
@@ -101,6 +104,7 @@ pub fn decode_body(rt: &Runtime, ty: &BinaryType) -> TokenStream {
         }
         None => quote! {
             #(#reads)*
+            #values
             #(#absent_counts)*
             #(#calcs)*
             ::core::result::Result::Ok(#value)
@@ -144,7 +148,7 @@ pub fn field_statements(
 /// the writer both do for a `calc` and for a field a `calc` measures, the
 /// writer for a `size` block too (see [`notes_end`]).
 pub fn notes_start(plan: &BinaryPlan) -> bool {
-    notes_end(plan) || matches!(plan.codec, Codec::Calc(..))
+    notes_end(plan) || plan.based || matches!(plan.codec, Codec::Calc(..))
 }
 
 /// Whether a field notes where it ends: a field a `calc` measures, and a
@@ -427,6 +431,9 @@ fn read_field_statements(rt: &Runtime, plan: &BinaryPlan) -> TokenStream {
                 let #stored: #stored_ty =
                     <#stored_ty as #rt::Decode>::decode_input(__reader, #endian, &()) #in_field;
             }
+        }
+        Codec::Value(data) if data.offset.is_some() => {
+            offsets::read_offsets(rt, plan).unwrap_or_default()
         }
         Codec::Value(data) => {
             let context = element_context(rt, data, false, Side::Read);

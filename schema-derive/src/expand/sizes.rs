@@ -7,7 +7,7 @@ use quote::quote;
 use super::paths::Runtime;
 use super::tokens::width_of;
 use crate::attr::{PadLength, StringKind};
-use crate::plan::{Binary, BinaryPlan, Codec, Element, Presence, Repeat};
+use crate::plan::{Binary, BinaryPlan, Codec, Element, Presence, Repeat, Value};
 
 /// Fewest bytes an element can take.
 pub fn element_min_size(rt: &Runtime, element: &Element<Binary>, ty: &syn::Type) -> TokenStream {
@@ -81,6 +81,25 @@ pub fn encoding_sizes(rt: &Runtime, plan: &BinaryPlan) -> (TokenStream, TokenStr
         }
         Codec::Value(data) if data.size.is_some() => {
             (quote!(0u64), quote!(::core::option::Option::None))
+        }
+        // The values pointed to lie elsewhere: the field is its offsets.
+        Codec::Value(Value {
+            offset: Some(offsets),
+            repeat,
+            ..
+        }) => {
+            let ty = &offsets.ty;
+            match repeat {
+                None => (
+                    quote!(<#ty as #rt::Decode>::MIN_SIZE),
+                    quote!(<#ty as #rt::Decode>::FIXED_SIZE),
+                ),
+                Some(Repeat::Prefix(_, prefix)) => (
+                    quote!(<#prefix as #rt::Decode>::MIN_SIZE),
+                    quote!(::core::option::Option::None),
+                ),
+                Some(_) => (quote!(0u64), quote!(::core::option::Option::None)),
+            }
         }
         Codec::Value(data) => {
             let none = quote!(::core::option::Option::None);

@@ -10,6 +10,7 @@ use super::expressions::{
     call, element_context, end_local, presence_check, start_local, stored_local,
 };
 use super::names::count_local;
+use super::offsets;
 use super::paths::Runtime;
 use super::plain::{field_groups, is_plain, is_plain_run, plain_size};
 use super::read::{
@@ -75,12 +76,13 @@ pub fn encode_body(rt: &Runtime, ty: &BinaryType) -> TokenStream {
         Some(_) => tail_bits(rt, plans),
         None => quote!(::core::result::Result::Ok(())),
     };
-    let writes = field_statements(
+    let mut writes = field_statements(
         ty,
         &quote!(#rt::Output::position(__writer)?),
         |plan| write_field_value(rt, plan),
         |group| write_group(rt, group),
     );
+    writes.push(offsets::write_values(rt, plans));
     // The type's own check, as the reader runs it once every field is
     // read: here once every field is written (what is written is dropped
     // with the error), so a refusal names the byte the reader would.
@@ -424,6 +426,9 @@ fn write_field_statements(rt: &Runtime, plan: &BinaryPlan) -> TokenStream {
         Codec::Calc(..) => {
             let stored = stored_local(name);
             quote!(#rt::Encode::encode_output(&#stored, __writer, #endian, &()) #in_field)
+        }
+        Codec::Value(data) if data.offset.is_some() => {
+            offsets::write_offsets(rt, plan).unwrap_or_default()
         }
         Codec::Value(data) => {
             let context = element_context(rt, data, false, Side::Write);

@@ -174,6 +174,9 @@ pub struct Plan<'a, P: Medium> {
     /// Whether a `calc` reads the number of bytes the field takes
     /// (`size_of(field)`), so both directions note where it begins and ends.
     pub measured: bool,
+    /// Whether offsets count from where the field begins (`from = field`),
+    /// so both directions note it.
+    pub based: bool,
     pub place: P,
 }
 
@@ -329,6 +332,28 @@ pub struct Value<'a, M: Medium> {
     /// Binary `size = expr`: the value is read from a block of that many
     /// bytes, which it uses up.
     pub size: Option<Expression>,
+    /// Binary `offset = T`: the value (a list's elements) lies at offsets
+    /// stored here; `element_ty` is the `At<T>` keeping where.
+    pub offset: Option<Offsets<'a>>,
+}
+
+/// Offsets stored in a field, to the values they point to.
+pub struct Offsets<'a> {
+    /// The integer type each offset is stored as.
+    pub ty: Box<Type>,
+    pub base: OffsetBase,
+    /// The type of the values pointed to: `T` of the field's `At<T>`.
+    pub value: &'a Type,
+}
+
+/// What offsets count from.
+pub enum OffsetBase {
+    /// The start of the enclosing block (chunk, form, `size` block) or file.
+    Block,
+    /// The start of the file.
+    File,
+    /// Where an earlier field begins.
+    Field(Ident),
 }
 
 impl<M: Medium> Value<'_, M> {
@@ -487,6 +512,21 @@ pub fn binary<'a>(container: &'a Container<'a>) -> syn::Result<TypePlan<'a, Bina
         .flatten()
         .collect();
     errors.take(check_counts_of_deferred(&lowered));
+    // The fields offsets count from (`from = field`).
+    let bases: Vec<Ident> = lowered
+        .iter()
+        .filter_map(|(_, codec, _)| match codec {
+            Codec::Value(Value {
+                offset:
+                    Some(Offsets {
+                        base: OffsetBase::Field(field),
+                        ..
+                    }),
+                ..
+            }) => Some(field.clone()),
+            _ => None,
+        })
+        .collect();
     let mut plans: Vec<Plan<Binary>> = lowered
         .into_iter()
         .filter_map(|(field, codec, check)| {
@@ -508,6 +548,7 @@ pub fn binary<'a>(container: &'a Container<'a>) -> syn::Result<TypePlan<'a, Bina
                 codec,
                 check,
                 measured: measured.contains(field.ident),
+                based: bases.contains(field.ident),
                 place: Binary {
                     byte_order: field
                         .attrs
@@ -553,7 +594,8 @@ pub fn binary<'a>(container: &'a Container<'a>) -> syn::Result<TypePlan<'a, Bina
                 errors.push(syn::Error::new_spanned(
                     shared.field.ident,
                     "fields in a row naming one chunk are read and written inside it: a `calc`, \
-                     a `size` block or a field a `calc` measures takes a chunk of its own",
+                     a `size` block, offsets, or a field a `calc` measures or offsets count \
+                     from, takes a chunk of its own",
                 ));
             }
         }
@@ -650,8 +692,8 @@ fn check_counts_of_deferred(
 /// Whether a field needs where it begins and ends noted in the struct's
 /// own scope: a `calc`, a `size` block, a field a `calc` measures.
 fn needs_own_place(plan: &Plan<Binary>) -> bool {
-    let block = matches!(&plan.codec, Codec::Value(value) if value.size.is_some());
-    plan.measured || block || matches!(plan.codec, Codec::Calc(..))
+    let own = matches!(&plan.codec, Codec::Value(value) if value.size.is_some() || value.offset.is_some());
+    plan.measured || plan.based || own || matches!(plan.codec, Codec::Calc(..))
 }
 
 /// `endian = param` names one of the type's context parameters (whose type,
@@ -729,6 +771,7 @@ pub fn text<'a>(container: &'a Container<'a>) -> syn::Result<TypePlan<'a, Text>>
             codec,
             check,
             measured: false,
+            based: false,
             place: Text {
                 same_line: field.attrs.same_line.is_some(),
             },
@@ -785,7 +828,7 @@ fn lower<'a, M: Medium>(
             // the elements it counts.
             let checkable = matches!(
                 (&codec, layout),
-                (Codec::Value(_), _) | (Codec::Count(_), Layout::Binary)
+                (Codec::Value(Value { offset: None, .. }), _) | (Codec::Count(_), Layout::Binary)
             );
             let check = match &field.attrs.check {
                 Some(check) if checkable => {
@@ -795,7 +838,7 @@ fn lower<'a, M: Medium>(
                     errors.push(syn::Error::new(
                         check.span,
                         "`check` applies to a field holding a value or a count: not to a \
-                         constant, a `calc` or a `with` field",
+                         constant, a `calc`, a `with` field or values at offsets",
                     ));
                     None
                 }
@@ -1133,6 +1176,7 @@ fn codec_of<'a, M: Medium>(
             Element::Text(M::text_only(span_of(encoding_span), form.key())?, form)
         }
     };
+    let offset = offsets_of::<M>(container, index, field, ty, &presence, &repeat, &element)?;
     Ok(Codec::Value(Value {
         presence,
         repeat,
@@ -1143,6 +1187,7 @@ fn codec_of<'a, M: Medium>(
         context,
         pass,
         size,
+        offset,
     }))
 }
 
@@ -1203,6 +1248,90 @@ fn typed_repeat<M: Medium>(
             Repeat::Until(binary, ends)
         }
     })
+}
+
+/// `offset = T`: the field's value (its elements) lies at offsets stored
+/// here, each kept in an `At<T>`; `from` says what they count from.
+fn offsets_of<'a, M: Medium>(
+    container: &Container,
+    index: usize,
+    field: &Field,
+    ty: &'a Type,
+    presence: &Option<Presence<M>>,
+    repeat: &Option<Repeat<M>>,
+    element: &Element<M>,
+) -> syn::Result<Option<Offsets<'a>>> {
+    let attrs = &field.attrs;
+    let Some(offset) = &attrs.offset else {
+        if let Some(from) = &attrs.from {
+            return Err(syn::Error::new(
+                from.span,
+                "`from` says what offsets count from: give the field `offset = T`",
+            ));
+        }
+        if is_named(ty, "At") {
+            return Err(syn::Error::new_spanned(
+                field.ident,
+                format!(
+                    "`{}` holds an `At<_>`, a value stored at an offset: give the offset's type \
+                     with `offset = u32`",
+                    field.ident
+                ),
+            ));
+        }
+        return Ok(None);
+    };
+    M::binary_only(offset.span, "offset")?;
+    let shape = |message: &str| Err(syn::Error::new(offset.span, message.to_owned()));
+    let Some(value) = unwrap_generic(ty, "At") else {
+        return shape(
+            "an `offset` field holds an `At<T>` (a list of them, for a list of offsets), which \
+             keeps where its value lay",
+        );
+    };
+    if presence.is_some() {
+        return shape("an `offset` field is always there: it is not an `Option`");
+    }
+    if let Some(Repeat::ToEnd | Repeat::Until(..)) = repeat {
+        return shape(
+            "a list of offsets has a count (`prefix = T` or `count = ...`): the values they point \
+             to follow the list",
+        );
+    }
+    if !matches!(element, Element::Plain) || attrs.map.is_some() || attrs.size.is_some() {
+        return shape(
+            "the values offsets point to are read by their own type: no string, `map` or `size`",
+        );
+    }
+    let base = match &attrs.from {
+        None => OffsetBase::Block,
+        Some(from) if from.value == "file" => OffsetBase::File,
+        Some(from) => {
+            let field = container
+                .fields
+                .iter()
+                .take(index)
+                .find(|earlier| earlier.ident == &from.value);
+            match field {
+                Some(field) => OffsetBase::Field(field.ident.clone()),
+                None => {
+                    return Err(syn::Error::new(
+                        from.value.span(),
+                        format!(
+                            "`from` is `file` or an earlier field offsets count from; `{}` is \
+                             neither",
+                            from.value
+                        ),
+                    ))
+                }
+            }
+        }
+    };
+    Ok(Some(Offsets {
+        ty: offset.value.clone(),
+        base,
+        value,
+    }))
 }
 
 /// `prefix = T` on a binary `RawString` with no other encoding: the
