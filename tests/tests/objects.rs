@@ -48,10 +48,6 @@ fn every_chunk_comes_back_byte_for_byte() {
     };
     let mut read = 0;
     for chunk in &chunks {
-        // Version 1000 sprites wait for offset tables.
-        if &chunk.kind == b"SPR2" && chunk.payload[..4] == 1000u32.to_le_bytes() {
-            continue;
-        }
         let what = format!(
             "{} {} {}",
             chunk.file,
@@ -124,15 +120,9 @@ fn every_sprite_frame_draws_as_freeso_draws_it() {
             .map(|palt| (palt.id, Palette::from_bytes(&palt.payload).unwrap().colors))
             .collect();
         let reference = tests::freeso_sprites::spr2_frames(&chunk.payload, &palettes).unwrap();
-        let Ok(Sprite::V1001(sprite)) = Sprite::from_bytes(&chunk.payload) else {
-            continue;
-        };
-        for (index, (sized, expected)) in sprite.frames.iter().zip(&reference).enumerate() {
-            let frame = &sized.frame;
-            let palette = match frame.palette {
-                0 | 0xA3A3 => sprite.default_palette as u16,
-                id => id,
-            };
+        let sprite = Sprite::from_bytes(&chunk.payload).unwrap();
+        for (index, (frame, expected)) in sprite.frames().into_iter().zip(&reference).enumerate() {
+            let palette = sprite.palette_of(frame);
             let pixels = frame.pixels(&palettes[&palette]).unwrap();
             let what = format!("{} SPR2 {} frame {index}", chunk.file, chunk.id);
             assert_eq!(

@@ -6,7 +6,7 @@ use std::collections::{HashMap, HashSet};
 use serde::{Deserialize, Serialize};
 
 use super::pixels::{Pixels, TooLarge};
-use crate::schema::{Calc, Count, Padding, Refusal, Segment};
+use crate::schema::{At, Block, Calc, Count, Padding, Refusal, Segment};
 use crate::Schema;
 
 /// A sprite (`SPR2`): its frames, each a picture of the object (or part
@@ -17,9 +17,29 @@ use crate::Schema;
 #[derive(Debug, Clone, PartialEq, Eq, Schema, Serialize, Deserialize)]
 #[schema(little, tag = u32)]
 pub enum Sprite {
+    /// Version 1000.
+    #[schema(when = 1000)]
+    V1000(SpriteV1000),
     /// Version 1001.
     #[schema(when = 1001)]
     V1001(SpriteV1001),
+}
+
+/// A sprite of version 1000: a u32 count, the default palette, then an
+/// offset table (from the payload's start) to the frames. The Sims' tools
+/// leave room after the table (filled with 0xA3) and lay the frames out
+/// in order, each ending where the next begins.
+#[derive(Debug, Clone, PartialEq, Eq, Schema, Serialize, Deserialize)]
+#[schema(little)]
+pub struct SpriteV1000 {
+    /// How many frames.
+    #[serde(skip)]
+    pub count: Count<u32>,
+    /// The palette (`PALT` id) of every frame.
+    pub default_palette: u32,
+    /// The offsets of the frames, and the frames where they point.
+    #[schema(count = count, offset = u32)]
+    pub frames: Vec<At<Frame>>,
 }
 
 /// A sprite of version 1001: the default palette, a u32 count, then the
@@ -49,9 +69,9 @@ pub struct SizedFrame {
     #[schema(calc = size_of(frame))]
     #[serde(skip)]
     pub size: Calc<u32>,
-    /// The frame.
+    /// The frame, and any bytes of its size after its end command.
     #[schema(size = size)]
-    pub frame: Frame,
+    pub frame: Block<Frame>,
 }
 
 /// One frame: its header, then its rows of run-length encoded pixels,
@@ -76,10 +96,6 @@ pub struct Frame {
     /// The rows, until the end command.
     #[schema(until = |command: &RowCommand| matches!(command, RowCommand::End(_)))]
     pub rows: Vec<RowCommand>,
-    /// Bytes after the end command, which the game does not read.
-    #[schema(to_end)]
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub trailing: Vec<u8>,
 }
 
 /// A row command: the top 3 bits of a 16-bit word choose it, the other
@@ -232,6 +248,53 @@ pub struct ColorOnly {
     /// To an even length within the row.
     #[schema(align = 2)]
     pub padding: Padding,
+}
+
+impl Sprite {
+    /// The palette of frames that name none (at version 1000, of every
+    /// frame).
+    pub fn default_palette(&self) -> u32 {
+        match self {
+            Sprite::V1000(sprite) => sprite.default_palette,
+            Sprite::V1001(sprite) => sprite.default_palette,
+        }
+    }
+
+    /// The frames, in order.
+    pub fn frames(&self) -> Vec<&Frame> {
+        match self {
+            Sprite::V1000(sprite) => sprite.frames.iter().map(|at| &at.value).collect(),
+            Sprite::V1001(sprite) => sprite
+                .frames
+                .iter()
+                .map(|sized| &sized.frame.value)
+                .collect(),
+        }
+    }
+
+    /// The frames, to change them; written back with their offsets and
+    /// sizes recomputed.
+    pub fn frames_mut(&mut self) -> Vec<&mut Frame> {
+        match self {
+            Sprite::V1000(sprite) => sprite.frames.iter_mut().map(|at| &mut at.value).collect(),
+            Sprite::V1001(sprite) => sprite
+                .frames
+                .iter_mut()
+                .map(|sized| &mut sized.frame.value)
+                .collect(),
+        }
+    }
+
+    /// The palette (`PALT` id) a frame's colours come from: the sprite's
+    /// default at version 1000, or where the frame names 0 or 0xA3A3;
+    /// else the frame's own. (One step: a default that is itself 0 or
+    /// 0xA3A3 is that id, so no chain of palettes can loop.)
+    pub fn palette_of(&self, frame: &Frame) -> u16 {
+        match (self, frame.palette) {
+            (Sprite::V1000(_), _) | (_, 0 | 0xA3A3) => self.default_palette() as u16,
+            (_, id) => id,
+        }
+    }
 }
 
 /// Bytes of a frame's header, before its rows.
@@ -439,7 +502,8 @@ impl Frame {
     /// are among the 32 a frame stores ([`alpha_from_5_bits`]) and its
     /// colours in the palette. A clear pixel (alpha 0) is stored clear,
     /// an opaque one with its depth (colour only where the image has no
-    /// depth, or its depth is 0), any other with its depth and 5-bit alpha.
+    /// depth, or its depth is 0), any other (an alpha 0 with a depth
+    /// other than 255 among them) with its depth and 5-bit alpha.
     pub fn from_pixels(
         image: &Pixels,
         colors: &[[u8; 3]],
@@ -495,7 +559,6 @@ impl Frame {
             transparent_index: info.transparent_index,
             position: info.position,
             rows,
-            trailing: Vec::new(),
         })
     }
 }
@@ -520,7 +583,8 @@ fn encode_row(
     let kind = |x: usize| {
         let z = depth.and_then(|depth| depth.get(x)).copied();
         match (row[x][3], z) {
-            (0, _) => Run::Clear,
+            // A clear pixel, unless it has a depth a clear run cannot give.
+            (0, None | Some(255)) => Run::Clear,
             (255, Some(z)) if z > 0 => Run::DepthColor,
             (255, _) => Run::Color,
             _ => Run::DepthColorAlpha,
