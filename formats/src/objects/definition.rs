@@ -16,7 +16,7 @@ use crate::Schema;
 /// then as many of the expansions' eleven as the chunk holds. Real files
 /// hold more than their version says (a version 142 definition has 105
 /// or 106), kept as found.
-#[derive(Debug, Clone, PartialEq, Schema, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Schema, Serialize, Deserialize)]
 #[schema(little)]
 pub struct ObjectDefinition {
     /// 136 to 142 in known files (138 in The Sims', 142 in The Sims
@@ -226,7 +226,7 @@ impl ObjectDefinition {
 }
 
 /// Fields 78 to 87 of a definition (version 138 on).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Schema, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Schema, Serialize, Deserialize)]
 #[schema(little)]
 pub struct Ratings {
     /// The repair routine.
@@ -252,7 +252,7 @@ pub struct Ratings {
 }
 
 /// Fields 88 to 91 of a definition.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Schema, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Schema, Serialize, Deserialize)]
 #[schema(little)]
 pub struct TypeAttributes {
     /// How many type attributes.

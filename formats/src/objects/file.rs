@@ -15,7 +15,7 @@ use super::slots::Slots;
 use super::sprites::Sprite;
 use super::strings::StringTable;
 use super::{Filler, Undescribed};
-use crate::schema::{Block, Calc, RawString, Refusal};
+use crate::schema::{Block, Calc, Encode, Endian, RawString, Refusal, SizeOutput};
 use crate::Schema;
 
 /// The header's signature as The Sims and The Sims Online write it (a 0
@@ -42,8 +42,11 @@ pub struct IffFile {
     #[schema(fixed_width = 60, check = signature_known)]
     pub signature: RawString,
     /// The offset of the resource map chunk (`rsmp`) from the start of
-    /// the file; 0 where there is none.
-    pub resource_map_offset: u32,
+    /// the file; 0 where there is none. The writer computes it from where
+    /// the chunks land; a file whose offset says otherwise keeps its own.
+    #[schema(calc = resource_map_offset(&chunks), keep)]
+    #[serde(default)]
+    pub resource_map_offset: Calc<u32>,
     /// The chunks, in file order.
     #[schema(to_end)]
     pub chunks: Vec<Chunk>,
@@ -71,6 +74,17 @@ fn signature_known(signature: &RawString) -> Result<(), Refusal> {
             crate::schema::quoted(&signature.0)
         )))
     }
+}
+
+/// The signature as text: its 0 bytes left out.
+pub fn signature_text(signature: &RawString) -> String {
+    let text: Vec<u8> = signature
+        .0
+        .iter()
+        .copied()
+        .filter(|&byte| byte != 0)
+        .collect();
+    RawString(text).to_text()
 }
 
 /// A chunk type: four bytes, shown as text.
@@ -258,3 +272,221 @@ pub enum ChunkData {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Schema, Serialize, Deserialize)]
 #[schema(little)]
 pub struct Nothing {}
+
+/// Bytes of the file's header, before its first chunk.
+pub const HEADER_SIZE: u64 = 64;
+
+/// Where each chunk begins, from the start of the file, as the writer
+/// lays them out.
+pub fn chunk_offsets(chunks: &[Chunk]) -> Vec<u64> {
+    let mut at = HEADER_SIZE;
+    chunks
+        .iter()
+        .map(|chunk| {
+            let offset = at;
+            let mut size = SizeOutput::default();
+            // A chunk that cannot be written makes the file fail to write
+            // anyway; it counts as its header here.
+            at += match chunk.encode_output(&mut size, Endian::Big, &()) {
+                Ok(()) => size.counted(),
+                Err(_) => 76,
+            };
+            offset
+        })
+        .collect()
+}
+
+/// The offset of the first resource map chunk, or 0 (past 4 GiB, where
+/// no offset reaches: 0).
+fn resource_map_offset(chunks: &[Chunk]) -> u32 {
+    chunks
+        .iter()
+        .zip(chunk_offsets(chunks))
+        .find(|(chunk, _)| &chunk.kind.tag == b"rsmp")
+        .and_then(|(_, offset)| u32::try_from(offset).ok())
+        .unwrap_or(0)
+}
+
+impl Chunk {
+    /// A chunk of this type, id and label (0 bytes after it to 64), flags
+    /// 0x10 as the game's tools write them, its size computed.
+    pub fn new(tag: &[u8; 4], id: u16, label: &str, data: ChunkData) -> Chunk {
+        let mut label = label.as_bytes().to_vec();
+        label.resize(64, 0);
+        Chunk {
+            kind: ChunkType { tag: *tag },
+            size: Calc::computed(),
+            id,
+            flags: 0x10,
+            label: RawString(label),
+            data,
+        }
+    }
+
+    /// The label's text: its bytes before the first 0.
+    pub fn label_text(&self) -> &[u8] {
+        let bytes = self.label.as_bytes();
+        bytes.split(|&byte| byte == 0).next().unwrap_or(bytes)
+    }
+
+    /// Whether a resource map lists this chunk (all but maps and
+    /// fillers).
+    fn mapped(&self) -> bool {
+        !matches!(&self.kind.tag, b"rsmp" | b"XXXX")
+    }
+}
+
+/// An object a file defines: its definition's id, GUID and name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ObjectSummary {
+    pub id: u16,
+    pub guid: u32,
+    /// The first catalogue string (`CTSS` the definition names), else the
+    /// definition's label.
+    pub name: RawString,
+}
+
+impl IffFile {
+    /// The chunk of this type and id (the first, where several share it,
+    /// as the game takes it).
+    pub fn chunk(&self, tag: &[u8; 4], id: u16) -> Option<&Chunk> {
+        self.chunks
+            .iter()
+            .find(|chunk| &chunk.kind.tag == tag && chunk.id == id)
+    }
+
+    /// The colours of the palette (`PALT`) of this id.
+    pub fn palette(&self, id: u16) -> Option<&[[u8; 3]]> {
+        match &self.chunk(b"PALT", id)?.data {
+            ChunkData::Palette(palette) => Some(&palette.colors),
+            _ => None,
+        }
+    }
+
+    /// The sprite (`SPR2`) of this id.
+    pub fn sprite(&self, id: u16) -> Option<&Sprite> {
+        match &self.chunk(b"SPR2", id)?.data {
+            ChunkData::Sprite(sprite) => Some(sprite),
+            _ => None,
+        }
+    }
+
+    /// The draw group (`DGRP`) of this id.
+    pub fn draw_group(&self, id: u16) -> Option<&DrawGroup> {
+        match &self.chunk(b"DGRP", id)?.data {
+            ChunkData::DrawGroup(group) => Some(group),
+            _ => None,
+        }
+    }
+
+    /// The objects the file defines, in file order.
+    pub fn objects(&self) -> Vec<ObjectSummary> {
+        self.chunks
+            .iter()
+            .filter_map(|chunk| match &chunk.data {
+                ChunkData::Definition(definition) => Some((chunk, definition)),
+                _ => None,
+            })
+            .map(|(chunk, definition)| {
+                let catalog = match self
+                    .chunk(b"CTSS", definition.catalog_strings)
+                    .map(|c| &c.data)
+                {
+                    Some(ChunkData::Strings(table)) => table.strings().first().map(|s| s.to_vec()),
+                    _ => None,
+                };
+                ObjectSummary {
+                    id: chunk.id,
+                    guid: definition.guid,
+                    name: RawString(catalog.unwrap_or_else(|| chunk.label_text().to_vec())),
+                }
+            })
+            .collect()
+    }
+
+    /// Where the resource maps disagree with the chunks, one line each:
+    /// an entry whose offset holds no chunk of its type and id, or whose
+    /// flags or label differ from that chunk's; a chunk no map lists.
+    /// Empty where the maps agree (or there are none).
+    pub fn resource_map_disagreements(&self) -> Vec<String> {
+        let offsets = chunk_offsets(&self.chunks);
+        let mut problems = Vec::new();
+        let mut listed = vec![false; self.chunks.len()];
+        for map in self.resource_maps() {
+            for (kind, entry) in map.entries() {
+                let found = self
+                    .chunks
+                    .iter()
+                    .zip(&offsets)
+                    .position(|(chunk, &offset)| {
+                        chunk.kind == kind && offset == u64::from(entry.offset)
+                    });
+                let Some(index) = found else {
+                    problems.push(format!(
+                        "{kind} {}: no such chunk at byte {}",
+                        entry.id(),
+                        entry.offset
+                    ));
+                    continue;
+                };
+                listed[index] = true;
+                let chunk = &self.chunks[index];
+                if u32::from(chunk.id) != entry.id()
+                    || chunk.flags != entry.flags
+                    || chunk.label_text() != entry.label.text()
+                {
+                    problems.push(format!("{kind} {} at byte {}: the map's id, flags or label differ from the chunk's", chunk.id, entry.offset));
+                }
+            }
+        }
+        if self.resource_maps().next().is_some() {
+            for (chunk, listed) in self.chunks.iter().zip(listed) {
+                if chunk.mapped() && !listed {
+                    problems.push(format!(
+                        "{} {}: not in the resource map",
+                        chunk.kind, chunk.id
+                    ));
+                }
+            }
+        }
+        problems
+    }
+
+    fn resource_maps(&self) -> impl Iterator<Item = &ResourceMap> {
+        self.chunks.iter().filter_map(|chunk| match &chunk.data {
+            ChunkData::ResourceMap(map) => Some(map),
+            _ => None,
+        })
+    }
+
+    /// Rewrites every resource map from the chunks, where they now lie:
+    /// each entry's offset, flags and label from the chunk of its type
+    /// and id (in order, where ids repeat); entries of chunks no longer
+    /// in the file dropped, chunks not yet listed added at the end of
+    /// their type's entries (or in a new type at the end). A map that
+    /// agrees with the chunks is left as it was, byte for byte.
+    pub fn update_resource_map(&mut self) {
+        let offsets = chunk_offsets(&self.chunks);
+        let listed: Vec<(ChunkType, u16, u16, Vec<u8>, u32)> = self
+            .chunks
+            .iter()
+            .zip(&offsets)
+            .filter(|(chunk, _)| chunk.mapped())
+            .map(|(chunk, &offset)| {
+                let offset = u32::try_from(offset).unwrap_or(u32::MAX);
+                (
+                    chunk.kind,
+                    chunk.id,
+                    chunk.flags,
+                    chunk.label_text().to_vec(),
+                    offset,
+                )
+            })
+            .collect();
+        for chunk in &mut self.chunks {
+            if let ChunkData::ResourceMap(map) = &mut chunk.data {
+                map.update(&listed);
+            }
+        }
+    }
+}

@@ -2,6 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::file::ChunkType;
 use super::strings::PascalString;
 use crate::schema::{Padding, RawString};
 use crate::Schema;
@@ -23,7 +24,7 @@ pub struct ResourceMap {
     pub signature: [u8; 4],
     /// The chunk's size with its header, in some files; 0 or another
     /// number in others.
-    pub declared_size: u32,
+    pub size: u32,
     /// A u32 count, then the types.
     #[schema(prefix = u32, context(wide = version >= 1))]
     pub types: Vec<ResourceType>,
@@ -96,4 +97,126 @@ pub struct PaddedLabel {
     /// To an even length.
     #[schema(align = 2)]
     pub padding: Padding,
+}
+
+impl ResourceType {
+    /// The chunk type it lists, the right way round.
+    pub fn chunk_type(&self) -> ChunkType {
+        let [a, b, c, d] = self.kind;
+        ChunkType { tag: [d, c, b, a] }
+    }
+}
+
+impl ResourceEntry {
+    /// The chunk's id.
+    pub fn id(&self) -> u32 {
+        match self.id {
+            ResourceId::Short(id) => u32::from(id),
+            ResourceId::Long(id) => id,
+        }
+    }
+}
+
+impl ResourceLabel {
+    /// The label's text.
+    pub fn text(&self) -> &[u8] {
+        match self {
+            ResourceLabel::Padded(label) => label.text.as_bytes(),
+            ResourceLabel::Pascal(label) => label.text.as_bytes(),
+        }
+    }
+
+    /// A label of this text, as the map's version stores it.
+    fn with_text(&self, text: &[u8]) -> ResourceLabel {
+        match self {
+            ResourceLabel::Padded(_) => ResourceLabel::Padded(PaddedLabel {
+                text: RawString(text.to_vec()),
+                padding: Padding::default(),
+            }),
+            ResourceLabel::Pascal(_) => ResourceLabel::Pascal(PascalString {
+                text: RawString(text.to_vec()),
+            }),
+        }
+    }
+}
+
+/// A chunk as a map lists it: its type, id, flags, label and offset.
+pub type Listed = (ChunkType, u16, u16, Vec<u8>, u32);
+
+impl ResourceMap {
+    /// Every entry with the chunk type it lists.
+    pub fn entries(&self) -> impl Iterator<Item = (ChunkType, &ResourceEntry)> {
+        self.types.iter().flat_map(|kind| {
+            kind.entries
+                .iter()
+                .map(move |entry| (kind.chunk_type(), entry))
+        })
+    }
+
+    /// The map made to list `chunks` (see
+    /// [`IffFile::update_resource_map`](super::file::IffFile::update_resource_map)).
+    pub(super) fn update(&mut self, chunks: &[Listed]) {
+        let wide = self.version >= 1;
+        let mut used = vec![false; chunks.len()];
+        for kind in &mut self.types {
+            let chunk_type = kind.chunk_type();
+            kind.entries.retain_mut(|entry| {
+                let found = chunks
+                    .iter()
+                    .zip(&used)
+                    .position(|((listed_type, id, ..), used)| {
+                        !used && *listed_type == chunk_type && u32::from(*id) == entry.id()
+                    });
+                let Some(index) = found else {
+                    return false;
+                };
+                used[index] = true;
+                let (_, _, flags, label, offset) = &chunks[index];
+                entry.offset = *offset;
+                entry.flags = *flags;
+                if entry.label.text() != label.as_slice() {
+                    entry.label = entry.label.with_text(label);
+                }
+                true
+            });
+        }
+        for (index, (chunk_type, id, flags, label, offset)) in chunks.iter().enumerate() {
+            if used[index] {
+                continue;
+            }
+            let entry = ResourceEntry {
+                offset: *offset,
+                id: if wide {
+                    ResourceId::Long(u32::from(*id))
+                } else {
+                    ResourceId::Short(*id)
+                },
+                flags: *flags,
+                label: if wide {
+                    ResourceLabel::Pascal(PascalString {
+                        text: RawString(label.clone()),
+                    })
+                } else {
+                    ResourceLabel::Padded(PaddedLabel {
+                        text: RawString(label.clone()),
+                        padding: Padding::default(),
+                    })
+                },
+            };
+            match self
+                .types
+                .iter_mut()
+                .find(|kind| kind.chunk_type() == *chunk_type)
+            {
+                Some(kind) => kind.entries.push(entry),
+                None => {
+                    let [a, b, c, d] = chunk_type.tag;
+                    self.types.push(ResourceType {
+                        kind: [d, c, b, a],
+                        entries: vec![entry],
+                    });
+                }
+            }
+        }
+    }
 }

@@ -99,6 +99,44 @@ pub enum Strings {
     Macintosh(MacintoshStrings),
 }
 
+impl StringTable {
+    /// The strings of the first language (US English), in order.
+    pub fn strings(&self) -> Vec<&[u8]> {
+        let Some(table) = self.strings.first() else {
+            return Vec::new();
+        };
+        match table {
+            Strings::Pascal(list) => list.strings.iter().map(|s| s.text.as_bytes()).collect(),
+            Strings::NullTerminated(list) => {
+                list.strings.iter().map(|s| s.text.as_bytes()).collect()
+            }
+            Strings::Pairs(list) => list
+                .pairs
+                .iter()
+                .map(|pair| pair.value.as_bytes())
+                .collect(),
+            // Language 0 is read as US English.
+            Strings::Languages(list) => list
+                .entries
+                .iter()
+                .filter(|entry| entry.language <= 1)
+                .map(|entry| entry.value.as_bytes())
+                .collect(),
+            Strings::LanguageSets(list) => list
+                .sets
+                .first()
+                .map(|set| {
+                    set.entries
+                        .iter()
+                        .map(|entry| entry.value.bytes.as_slice())
+                        .collect()
+                })
+                .unwrap_or_default(),
+            Strings::Macintosh(list) => list.strings.iter().map(|s| s.text.as_bytes()).collect(),
+        }
+    }
+}
+
 /// A Pascal string: a u8 length, then the bytes.
 #[derive(Debug, Clone, PartialEq, Eq, Schema, Serialize, Deserialize)]
 #[schema(little)]
