@@ -53,6 +53,7 @@
 //! | `size = expr` | any; [`Block<T>`] to keep what the value leaves | the value, read from a block of that many bytes (see [`reference`](mod@reference)) |
 //! | `calc = expr`, `keep` | [`Calc<T>`] | a `T` the writer computes from the rest of the value, `size_of(field)` (a field's size in bytes) included; checked on reading, or, with `keep`, kept when it disagrees |
 //! | `offset = T`, `from = file` or `from = field` | [`At<V>`] (`Vec<At<V>>` with a count: a list of offsets) | an offset of type `T`, counted from the enclosing block's start (the file's, or where an earlier field begins); the value lies there, placed by the writer, which fills in the offset (a file's order, gaps and shared targets kept); a [`Lazy<V>`] there keeps the bytes up to the next value |
+//! | nothing | [`Transformed<X, T>`] | every byte left in the input (a chunk's, a `size` block's, the file's), decoded by `X` (gzip, zlib, one's own [`Transform`]), `T` read from the decoded bytes; the file's encoded bytes written back while the value is unchanged |
 //! | `word = T`, `bits = N`, `lsb_first` | an integer, `bool`, `Count<_>` or `Calc<_>` | N bits of a word of type `T` that the field beginning it (`word = T`) and those after it fill, the first in its most significant bits (its least with `lsb_first`); on a struct's first fields without `word`, the bits the enum holding it leaves of its word |
 //! | `align = N`, `pad = N` | [`Padding`] | zeros to the next multiple of N bytes from the start of the enclosing block (chunk, form, `size` block, file), or N of them; what a file holds that is not zero is kept |
 //! | `map = S`, `try_map = S` | any | the value (each element) stored as an `S`, converted with `From` (or `TryFrom`) both ways |
@@ -123,6 +124,7 @@ pub(crate) mod string;
 #[cfg(any(test, feature = "testing"))]
 pub mod testing;
 pub mod text;
+mod transform;
 #[cfg(test)]
 mod twin_tests;
 
@@ -148,6 +150,7 @@ pub use offsets::{At, Lazy};
 pub use output::{EstimateOutput, Output, SizeOutput, VecOutput};
 pub use padding::Padding;
 pub use string::RawString;
+pub use transform::{Gzip, Transform, Transformed, Zlib};
 
 /// `#[derive(Schema)]`, for a crate that depends on `schema` (the attribute
 /// vocabulary is above and in [`text`]); its expansions reach this crate

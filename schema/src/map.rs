@@ -27,6 +27,9 @@ pub struct Span {
     pub kind: SpanKind,
     /// For a word of bit fields: each field's bits in it.
     pub bits: Vec<BitSpan>,
+    /// For bytes a transform decodes (a gzip stream): the spans of the
+    /// value read from the decoded bytes, their offsets in those bytes.
+    pub decoded: Vec<Span>,
 }
 
 /// A bit field of a word: its name, its bits, its value.
@@ -287,7 +290,43 @@ fn note_span(
             value,
             kind,
             bits,
+            decoded: Vec::new(),
         });
+    });
+}
+
+/// Runs `read` over bytes a transform decoded: the spans it notes (their
+/// offsets in those bytes) are kept apart and returned, for the span of
+/// the encoded bytes to show ([`note_decoded`]).
+pub fn record_decoded<T>(read: impl FnOnce() -> T) -> (T, Vec<Span>) {
+    if !recording() {
+        return (read(), Vec::new());
+    }
+    let mut outer = Vec::new();
+    with_recorder(|recorder| outer = std::mem::take(&mut recorder.spans));
+    let value = read();
+    let mut decoded = Vec::new();
+    with_recorder(|recorder| decoded = std::mem::replace(&mut recorder.spans, outer));
+    (value, decoded)
+}
+
+/// Notes encoded bytes read from `start` to `end` as one span holding
+/// the spans of what was read from them once decoded.
+pub fn note_decoded(
+    start: u64,
+    end: u64,
+    type_name: &'static str,
+    value: String,
+    decoded: Vec<Span>,
+) {
+    if !recording() {
+        return;
+    }
+    note_span(start, end, type_name, SpanKind::Field, value, Vec::new());
+    with_recorder(|recorder| {
+        if let Some(span) = recorder.spans.last_mut() {
+            span.decoded = decoded;
+        }
     });
 }
 

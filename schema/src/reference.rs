@@ -744,6 +744,53 @@
 //! assert_eq!(frames.to_bytes().unwrap(), bytes);
 //! ```
 //!
+//! # Transforms
+//!
+//! ## [`Transformed<X, T>`](crate::Transformed): gzip, zlib, or one's own
+//!
+//! A field of type `Transformed<X, T>` is every byte left in its input
+//! (a chunk's payload, a `size` block, the file's rest), decoded by the
+//! transform `X` ([`Gzip`](crate::Gzip), [`Zlib`](crate::Zlib), through
+//! `flate2`, or a [`Transform`](crate::Transform) of one's own), the
+//! value `T` read from the decoded bytes (a file of its own: positions
+//! and blocks count from their start). A value read from a file keeps
+//! the file's encoded bytes and writes them back while it encodes to
+//! what they decode to; a changed value, or one built by hand
+//! (`Transformed::new`), is encoded anew. The byte map notes the encoded
+//! bytes as one span whose [`decoded`](crate::map::Span::decoded) spans
+//! are those of the value, in the decoded bytes. A stream that decodes to
+//! more than 1100 bytes per byte of it is refused.
+//!
+//! ```
+//! # use schema::{BinarySchema, Error, Transform, Transformed};
+//! # use schema::Schema;
+//! /// Each byte stored with its bits flipped.
+//! struct Flipped;
+//!
+//! impl Transform for Flipped {
+//!     const NAME: &'static str = "flipped bytes";
+//!     fn decode(encoded: &[u8]) -> Result<Vec<u8>, Error> {
+//!         Ok(encoded.iter().map(|byte| !byte).collect())
+//!     }
+//!     fn encode(decoded: &[u8]) -> Result<Vec<u8>, Error> {
+//!         Ok(decoded.iter().map(|byte| !byte).collect())
+//!     }
+//! }
+//!
+//! #[derive(Debug, PartialEq, Schema)]
+//! #[schema(little)]
+//! struct Secret {
+//!     version: u8,
+//!     message: Transformed<Flipped, u16>,
+//! }
+//!
+//! let secret = Secret::from_bytes(&[1, 0xCB, 0xED]).unwrap();
+//! assert_eq!(secret.message.value, 0x1234);
+//! assert_eq!(secret.to_bytes().unwrap(), [1, 0xCB, 0xED]);
+//! let built = Secret { version: 1, message: Transformed::new(0x1234) };
+//! assert_eq!(built.to_bytes().unwrap(), [1, 0xCB, 0xED]);
+//! ```
+//!
 //! # Padding
 //!
 //! ## `align = N`, `pad = N` on a [`Padding`](crate::Padding) field

@@ -161,6 +161,22 @@ impl<T: Debug + 'static> Sample for crate::Lazy<T> {
     }
 }
 
+/// A value to be encoded anew.
+impl<X: 'static, T: Sample + 'static> Sample for crate::Transformed<X, T>
+where
+    crate::Transformed<X, T>: Debug,
+{
+    fn context_strategy() -> BoxedStrategy<T::Context> {
+        T::context_strategy()
+    }
+
+    fn strategy_with(context: &T::Context) -> BoxedStrategy<Self> {
+        T::strategy_with(context)
+            .prop_map(crate::Transformed::new)
+            .boxed()
+    }
+}
+
 /// How many bytes more than its value's fewest a block of a size drawn
 /// for a test holds at most.
 pub const MAX_BLOCK: u64 = 32;

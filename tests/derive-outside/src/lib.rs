@@ -4,6 +4,7 @@
 //! round-trip tests the derive generates for each type here.
 
 pub mod commands;
+pub mod compressed;
 pub mod padded;
 pub mod pointed;
 pub mod sized;
