@@ -3,6 +3,7 @@
 //! Runs when `OSSUARY_CORPUS` names the corpus folder.
 
 use formats::objects::file::{Chunk, ChunkData};
+use formats::objects::old_sprites::OldSprite;
 use formats::objects::palette::Palette;
 use formats::objects::sprites::{Frame, FrameInfo, Sprite};
 use formats::schema::BinarySchema;
@@ -150,5 +151,31 @@ fn every_sprite_frame_draws_as_freeso_draws_it() {
             compared += 1;
         }
     }
-    eprintln!("{compared} frames compared");
+    eprintln!("{compared} SPR2 frames compared");
+    let mut compared = 0;
+    for chunk in chunks.iter().filter(|chunk| &chunk.kind == b"SPR#") {
+        let palettes: tests::freeso_sprites::Palettes = chunks
+            .iter()
+            .filter(|other| other.file == chunk.file && &other.kind == b"PALT")
+            .map(|palt| (palt.id, Palette::from_bytes(&palt.payload).unwrap().colors))
+            .collect();
+        let reference = tests::freeso_sprites::spr_frames(&chunk.payload, &palettes).unwrap();
+        let sprite = OldSprite::from_bytes(&chunk.payload).unwrap();
+        // A missing palette is black, as FreeSO draws it.
+        let black = vec![[0; 3]; 256];
+        let colors = palettes.get(&sprite.palette()).unwrap_or(&black);
+        assert_eq!(sprite.frames().len(), reference.len());
+        for (index, (frame, expected)) in sprite.frames().into_iter().zip(&reference).enumerate() {
+            let pixels = frame.pixels(colors).unwrap();
+            let what = format!("{} SPR# {} frame {index}", chunk.file, chunk.id);
+            assert_eq!(
+                (pixels.width as usize, pixels.height as usize),
+                (expected.width, expected.height),
+                "{what}"
+            );
+            assert!(pixels.rgba == expected.rgba, "{what}: colours");
+            compared += 1;
+        }
+    }
+    eprintln!("{compared} SPR# frames compared");
 }

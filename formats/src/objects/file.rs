@@ -7,8 +7,9 @@ use super::definition::{EventHandlers, ObjectDefinition};
 use super::draw_group::DrawGroup;
 use super::image::Image;
 use super::interactions::Interactions;
-use super::mesh::Reconstruction;
+use super::mesh::{Mesh, Reconstruction};
 use super::names::{SemiGlobal, SoundEvent};
+use super::old_sprites::OldSprite;
 use super::palette::Palette;
 use super::resource_map::ResourceMap;
 use super::slots::Slots;
@@ -161,8 +162,10 @@ pub enum ChunkKind {
     Palette,
     DrawGroup,
     Sprite,
+    OldSprite,
     Image,
     Reconstruction,
+    Mesh,
     Filler,
     Undescribed,
     ResourceMap,
@@ -188,8 +191,10 @@ impl ChunkKind {
             b"PALT" => ChunkKind::Palette,
             b"DGRP" => ChunkKind::DrawGroup,
             b"SPR2" => ChunkKind::Sprite,
+            b"SPR#" => ChunkKind::OldSprite,
             b"BMP_" | b"MTEX" => ChunkKind::Image,
             b"FSOR" => ChunkKind::Reconstruction,
+            b"FSOM" => ChunkKind::Mesh,
             b"XXXX" => ChunkKind::Filler,
             b"POSI" => ChunkKind::Undescribed,
             b"rsmp" => ChunkKind::ResourceMap,
@@ -247,12 +252,18 @@ pub enum ChunkData {
     /// `SPR2`.
     #[schema(when = ChunkKind::Sprite)]
     Sprite(Sprite),
+    /// `SPR#`.
+    #[schema(when = ChunkKind::OldSprite)]
+    OldSprite(OldSprite),
     /// `BMP_`, `MTEX`.
     #[schema(when = ChunkKind::Image)]
     Image(Image),
     /// `FSOR`.
     #[schema(when = ChunkKind::Reconstruction)]
     Reconstruction(Reconstruction),
+    /// `FSOM`.
+    #[schema(when = ChunkKind::Mesh)]
+    Mesh(Mesh),
     /// `XXXX`.
     #[schema(when = ChunkKind::Filler)]
     Filler(Filler),

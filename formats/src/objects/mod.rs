@@ -16,6 +16,7 @@ pub mod image;
 pub mod interactions;
 pub mod mesh;
 pub mod names;
+pub mod old_sprites;
 pub mod palette;
 pub mod pixels;
 pub mod resource_map;
