@@ -2,10 +2,12 @@
 //! `objects` folder reads as its type and writes back byte for byte.
 //! Runs when `OSSUARY_CORPUS` names the corpus folder.
 
-use formats::objects::file::{Chunk, ChunkData};
+use formats::explain::{explain, SpanKind};
+use formats::objects::file::{Chunk, ChunkData, IffFile};
 use formats::objects::old_sprites::OldSprite;
 use formats::objects::palette::Palette;
 use formats::objects::sprites::{Frame, FrameInfo, Sprite};
+use formats::objects::FORMAT;
 use formats::schema::BinarySchema;
 
 /// One chunk of a corpus file: its type, id, bytes and payload.
@@ -178,4 +180,185 @@ fn every_sprite_frame_draws_as_freeso_draws_it() {
         }
     }
     eprintln!("{compared} SPR# frames compared");
+}
+
+/// Every corpus object file.
+fn corpus_files() -> Option<Vec<(String, Vec<u8>)>> {
+    let files = tests::corpus_files("objects", "iff")?;
+    Some(
+        files
+            .into_iter()
+            .map(|path| {
+                let name = path.file_name().unwrap().to_string_lossy().into_owned();
+                (name, std::fs::read(&path).unwrap())
+            })
+            .collect(),
+    )
+}
+
+#[test]
+fn every_file_comes_back_byte_for_byte_directly_and_through_json() {
+    let Some(files) = corpus_files() else {
+        return;
+    };
+    for (name, bytes) in files {
+        let document = (FORMAT.decode)(&bytes).unwrap_or_else(|error| panic!("{name}: {error}"));
+        assert!(
+            document.encode().unwrap() == bytes,
+            "{name}: written differently"
+        );
+        let json = document.to_json().unwrap();
+        let back = (FORMAT.from_json)(&json).unwrap();
+        assert!(back.encode().unwrap() == bytes, "{name}: through JSON");
+    }
+}
+
+#[test]
+fn every_byte_is_described_but_the_room_after_old_sprites_offset_tables() {
+    let Some(files) = corpus_files() else {
+        return;
+    };
+    for (name, bytes) in files {
+        let explanation = explain(&FORMAT, &bytes).unwrap();
+        let misses = explanation.misses();
+        assert!(
+            misses.uncovered.is_empty() && misses.overlapping.is_empty(),
+            "{name}: {misses:?}"
+        );
+        for span in explanation
+            .spans
+            .iter()
+            .filter(|span| span.kind != SpanKind::Field)
+        {
+            // The 0xA3 filler The Sims' tools leave after a version-1000
+            // sprite's offset table, kept as the first frame's gap.
+            assert_eq!(span.type_name, "gap", "{name}: {} kept as found", span.path);
+            assert!(
+                bytes[span.start as usize..span.end as usize]
+                    .iter()
+                    .all(|&b| b == 0xA3),
+                "{name}: {}",
+                span.path
+            );
+        }
+    }
+}
+
+#[test]
+fn the_objects_are_named_by_their_catalogue_strings() {
+    let Some(files) = corpus_files() else {
+        return;
+    };
+    let names: Vec<String> = files
+        .iter()
+        .flat_map(|(_, bytes)| IffFile::from_bytes(bytes).unwrap().objects())
+        .map(|object| object.name.to_text())
+        .collect();
+    for expected in [
+        "Misty the Wonder Bot",
+        "The 'Essential' Beach Ball",
+        "\"Game Door\" by One",
+    ] {
+        assert!(
+            names.iter().any(|name| name.contains(expected)),
+            "{expected} in {names:?}"
+        );
+    }
+}
+
+#[test]
+fn every_draw_group_composes_and_every_mesh_is_whole() {
+    let Some(files) = corpus_files() else {
+        return;
+    };
+    let (mut views, mut meshes) = (0, 0);
+    for (name, bytes) in files {
+        let file = IffFile::from_bytes(&bytes).unwrap();
+        for chunk in file
+            .chunks
+            .iter()
+            .filter(|chunk| &chunk.kind.tag == b"DGRP")
+        {
+            for (view, composed) in file.compose_draw_group(chunk.id).unwrap() {
+                assert!(
+                    composed.pixels.rgba.iter().any(|pixel| pixel[3] > 0),
+                    "{name} DGRP {} {view:?}: nothing drawn",
+                    chunk.id
+                );
+                views += 1;
+            }
+        }
+        for (id, pieces) in file.meshes() {
+            for piece in pieces {
+                assert!(!piece.triangles.is_empty(), "{name} FSOM {id}");
+                let within = |index: u32| (index as usize) < piece.positions.len();
+                assert!(piece.triangles.iter().flatten().all(|&index| within(index)));
+                assert_eq!(piece.uvs.len(), piece.positions.len());
+                meshes += 1;
+            }
+        }
+    }
+    eprintln!("{views} views composed, {meshes} mesh pieces");
+}
+
+/// A frame replaced by an image of the same size and other colours of its
+/// palette, in a version-1000 sprite (offset table) and a version-1001
+/// one (sizes): the file writes with every offset, size and the resource
+/// map right, and the frame reads back as the image.
+#[test]
+fn a_replaced_frame_reads_as_its_image_with_the_offsets_and_map_right() {
+    let Some(files) = corpus_files() else {
+        return;
+    };
+    for (name, sprite_id) in [("k8esshallpainttints.iff", 100), ("fso_game_door.iff", 400)] {
+        let (_, bytes) = files.iter().find(|(file, _)| file == name).unwrap();
+        let mut file = IffFile::from_bytes(bytes).unwrap();
+        let original = file.frame_pixels(sprite_id, 1).unwrap();
+        let colors = file
+            .palette(
+                file.sprite(sprite_id)
+                    .unwrap()
+                    .palette_of(file.sprite(sprite_id).unwrap().frames()[1]),
+            )
+            .unwrap()
+            .to_vec();
+        // A larger image: the frame grows, moving the frames and chunks after it.
+        let mut image =
+            formats::objects::pixels::Pixels::clear(original.width + 3, original.height + 2, true)
+                .unwrap();
+        for (index, pixel) in image.rgba.iter_mut().enumerate() {
+            let [r, g, b] = colors[index % 7 + 1];
+            *pixel = [r, g, b, 255];
+        }
+        image
+            .depth
+            .as_mut()
+            .unwrap()
+            .iter_mut()
+            .enumerate()
+            .for_each(|(index, z)| *z = (index % 200) as u8 + 1);
+        file.replace_frame(sprite_id, 1, &image).unwrap();
+        let written = file.to_bytes().unwrap();
+        assert!(written.len() > bytes.len(), "{name}");
+        let read = IffFile::from_bytes(&written).unwrap();
+        assert!(
+            read.frame_pixels(sprite_id, 1).unwrap() == image,
+            "{name}: the frame"
+        );
+        assert!(
+            read.frame_pixels(sprite_id, 2).unwrap() == file.frame_pixels(sprite_id, 2).unwrap(),
+            "{name}: the next frame"
+        );
+        assert_eq!(
+            read.resource_map_disagreements(),
+            Vec::<String>::new(),
+            "{name}"
+        );
+        let map_at = u32::from_be_bytes(written[60..64].try_into().unwrap()) as usize;
+        assert_eq!(
+            &written[map_at..map_at + 4],
+            b"rsmp",
+            "{name}: the header's map offset"
+        );
+    }
 }

@@ -1,19 +1,22 @@
 //! The container: an IFF 2.5 file's header and its chunks.
 
+use std::collections::HashMap;
+
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use super::behavior::{ConstantLabels, Constants, Routine, RoutineLabels, RoutineTree};
 use super::definition::{EventHandlers, ObjectDefinition};
-use super::draw_group::DrawGroup;
+use super::draw_group::{compose, Composed, DrawGroup, View};
 use super::image::Image;
 use super::interactions::Interactions;
-use super::mesh::{Mesh, Reconstruction};
+use super::mesh::{Mesh, PlainMesh, Reconstruction};
 use super::names::{SemiGlobal, SoundEvent};
 use super::old_sprites::OldSprite;
 use super::palette::Palette;
+use super::pixels::Pixels;
 use super::resource_map::ResourceMap;
 use super::slots::Slots;
-use super::sprites::Sprite;
+use super::sprites::{Frame, FrameInfo, Sprite, SpriteError};
 use super::strings::StringTable;
 use super::{Filler, Undescribed};
 use crate::schema::{Block, Calc, Encode, Endian, RawString, Refusal, SizeOutput};
@@ -380,6 +383,135 @@ impl IffFile {
             ChunkData::Sprite(sprite) => Some(sprite),
             _ => None,
         }
+    }
+
+    /// The older sprite (`SPR#`) of this id.
+    pub fn old_sprite(&self, id: u16) -> Option<&OldSprite> {
+        match &self.chunk(b"SPR#", id)?.data {
+            ChunkData::OldSprite(sprite) => Some(sprite),
+            _ => None,
+        }
+    }
+
+    /// Frame `index` of the sprite of this id (`SPR2`, else `SPR#`, as the
+    /// game looks it up) drawn with its palette: RGBA, and its z-buffer
+    /// where it has one. A palette the file lacks is an error.
+    pub fn frame_pixels(&self, sprite: u16, index: usize) -> Result<Pixels, SpriteError> {
+        let no_frame = |frames: usize| SpriteError::NoFrame {
+            sprite,
+            frame: index,
+            frames,
+        };
+        if let Some(found) = self.sprite(sprite) {
+            let frames = found.frames();
+            let frame = frames.get(index).ok_or_else(|| no_frame(frames.len()))?;
+            let palette = found.palette_of(frame);
+            let colors = self
+                .palette(palette)
+                .ok_or(SpriteError::MissingPalette(palette))?;
+            return frame.pixels(colors);
+        }
+        let found = self
+            .old_sprite(sprite)
+            .ok_or(SpriteError::NoSprite(sprite))?;
+        let frames = found.frames();
+        let frame = frames.get(index).ok_or_else(|| no_frame(frames.len()))?;
+        let colors = self
+            .palette(found.palette())
+            .ok_or(SpriteError::MissingPalette(found.palette()))?;
+        frame.pixels(colors)
+    }
+
+    /// Every view (direction and zoom) of the draw group of this id,
+    /// composed as the game draws it ([`compose`]): sprites or frames the
+    /// file lacks are left out, as the game leaves them out; a frame that
+    /// cannot be drawn (its palette missing) is an error.
+    pub fn compose_draw_group(&self, id: u16) -> Result<Vec<(View, Composed)>, SpriteError> {
+        let group = self.draw_group(id).ok_or(SpriteError::NoDrawGroup(id))?;
+        let mut frames: HashMap<(u32, u32), Pixels> = HashMap::new();
+        let mut composed = Vec::new();
+        for view in group.views() {
+            for placed in &view.sprites {
+                let key = (placed.sprite, placed.frame);
+                if frames.contains_key(&key) {
+                    continue;
+                }
+                let (Ok(sprite), Ok(frame)) =
+                    (u16::try_from(placed.sprite), usize::try_from(placed.frame))
+                else {
+                    continue;
+                };
+                match self.frame_pixels(sprite, frame) {
+                    Ok(pixels) => {
+                        frames.insert(key, pixels);
+                    }
+                    Err(SpriteError::NoSprite(_) | SpriteError::NoFrame { .. }) => {}
+                    Err(error) => return Err(error),
+                }
+            }
+            let image = compose(&view, |sprite, frame| frames.get(&(sprite, frame)))?;
+            composed.push((view, image));
+        }
+        Ok(composed)
+    }
+
+    /// Replaces frame `index` of the sprite (`SPR2`) of this id by
+    /// `image`, its colours looked up in the frame's palette (one it
+    /// lacks is an error naming the pixel), and brings the resource map
+    /// up to date: written, the sprite's offsets and sizes and every
+    /// chunk's place come out right.
+    pub fn replace_frame(
+        &mut self,
+        sprite: u16,
+        index: usize,
+        image: &Pixels,
+    ) -> Result<(), SpriteError> {
+        let (palette, info) = {
+            let found = self.sprite(sprite).ok_or(SpriteError::NoSprite(sprite))?;
+            let frames = found.frames();
+            let frame = frames.get(index).ok_or(SpriteError::NoFrame {
+                sprite,
+                frame: index,
+                frames: frames.len(),
+            })?;
+            let info = FrameInfo {
+                palette: frame.palette,
+                transparent_index: frame.transparent_index,
+                position: frame.position,
+            };
+            (found.palette_of(frame), info)
+        };
+        let colors = self
+            .palette(palette)
+            .ok_or(SpriteError::MissingPalette(palette))?;
+        let frame = Frame::from_pixels(image, colors, info)?;
+        let chunk = self
+            .chunks
+            .iter_mut()
+            .find(|chunk| &chunk.kind.tag == b"SPR2" && chunk.id == sprite);
+        if let Some(Chunk {
+            data: ChunkData::Sprite(found),
+            ..
+        }) = chunk
+        {
+            if let Some(slot) = found.frames_mut().into_iter().nth(index) {
+                *slot = frame;
+            }
+        }
+        self.update_resource_map();
+        Ok(())
+    }
+
+    /// FreeSO's meshes (`FSOM`), each with its id (its draw group's), as
+    /// plain arrays.
+    pub fn meshes(&self) -> Vec<(u16, Vec<PlainMesh>)> {
+        self.chunks
+            .iter()
+            .filter_map(|chunk| match &chunk.data {
+                ChunkData::Mesh(mesh) => Some((chunk.id, mesh.mesh.value.plain())),
+                _ => None,
+            })
+            .collect()
     }
 
     /// The draw group (`DGRP`) of this id.

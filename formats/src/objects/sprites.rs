@@ -407,6 +407,19 @@ pub enum SpriteError {
     /// An image whose side a frame cannot hold.
     #[error("an image of {0} x {1} pixels is too large for a frame")]
     TooLargeForFrame(u32, u32),
+    /// No sprite of this id in the file.
+    #[error("no sprite (SPR2 or SPR#) has the id {0}")]
+    NoSprite(u16),
+    /// No frame of this index in the sprite.
+    #[error("sprite {sprite} has {frames} frame(s), not a frame {frame}")]
+    NoFrame {
+        sprite: u16,
+        frame: usize,
+        frames: usize,
+    },
+    /// No draw group of this id in the file.
+    #[error("no draw group (DGRP) has the id {0}")]
+    NoDrawGroup(u16),
 }
 
 /// The 5-bit alpha of an alpha pixel (0 to 31) on the 0 to 255 scale, as
