@@ -362,3 +362,25 @@ fn a_replaced_frame_reads_as_its_image_with_the_offsets_and_map_right() {
         );
     }
 }
+
+/// The smallest corpus object damaged at 128 places spread through it
+/// (each byte there made 0x00, then 0xFF) and cut at as many lengths:
+/// each a value that writes back exactly, or an error; never a panic
+/// (`tests::round_trip`, which also draws every frame and composes every
+/// draw group).
+#[test]
+fn a_damaged_object_fails_or_round_trips() {
+    let Some(files) = corpus_files() else {
+        return;
+    };
+    let (_, bytes) = files.iter().min_by_key(|(_, bytes)| bytes.len()).unwrap();
+    for step in 0..128 {
+        let at = step * bytes.len() / 128;
+        for value in [0x00, 0xFF] {
+            let mut damaged = bytes.clone();
+            damaged[at] = value;
+            tests::round_trip::fails_or_round_trips(&FORMAT, &damaged);
+        }
+        tests::round_trip::fails_or_round_trips(&FORMAT, &bytes[..at]);
+    }
+}
