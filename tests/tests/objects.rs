@@ -5,7 +5,6 @@
 use formats::explain::{explain, SpanKind};
 use formats::objects::file::{Chunk, ChunkData, IffFile};
 use formats::objects::old_sprites::OldSprite;
-use formats::objects::palette::Palette;
 use formats::objects::sprites::{Frame, FrameInfo, Sprite};
 use formats::objects::FORMAT;
 use formats::schema::BinarySchema;
@@ -70,6 +69,22 @@ fn every_chunk_comes_back_byte_for_byte() {
     eprintln!("{read} chunks of {} described", chunks.len());
 }
 
+/// The colours of every palette of `file`, by id, read from the chunks'
+/// bytes as FreeSO reads them (after the 16-byte header).
+fn palettes_of(chunks: &[RawChunk], file: &str) -> tests::freeso_sprites::Palettes {
+    chunks
+        .iter()
+        .filter(|chunk| chunk.file == file && &chunk.kind == b"PALT")
+        .map(|palt| {
+            let colors = palt.payload[16..]
+                .chunks_exact(3)
+                .map(|c| [c[0], c[1], c[2]])
+                .collect();
+            (palt.id, colors)
+        })
+        .collect()
+}
+
 #[test]
 fn the_reference_decoder_reads_every_sprite() {
     let Some(chunks) = corpus_chunks() else {
@@ -77,19 +92,7 @@ fn the_reference_decoder_reads_every_sprite() {
     };
     let mut frames = 0;
     for chunk in &chunks {
-        let palettes: tests::freeso_sprites::Palettes = chunks
-            .iter()
-            .filter(|other| other.file == chunk.file && &other.kind == b"PALT")
-            .map(|palt| {
-                (
-                    palt.id,
-                    palt.payload[16..]
-                        .chunks(3)
-                        .map(|c| [c[0], c[1], c[2]])
-                        .collect(),
-                )
-            })
-            .collect();
+        let palettes = palettes_of(&chunks, &chunk.file);
         let decoded = match &chunk.kind {
             b"SPR2" => tests::freeso_sprites::spr2_frames(&chunk.payload, &palettes),
             b"SPR#" => tests::freeso_sprites::spr_frames(&chunk.payload, &palettes),
@@ -117,11 +120,7 @@ fn every_sprite_frame_draws_as_freeso_draws_it() {
     };
     let mut compared = 0;
     for chunk in chunks.iter().filter(|chunk| &chunk.kind == b"SPR2") {
-        let palettes: tests::freeso_sprites::Palettes = chunks
-            .iter()
-            .filter(|other| other.file == chunk.file && &other.kind == b"PALT")
-            .map(|palt| (palt.id, Palette::from_bytes(&palt.payload).unwrap().colors))
-            .collect();
+        let palettes = palettes_of(&chunks, &chunk.file);
         let reference = tests::freeso_sprites::spr2_frames(&chunk.payload, &palettes).unwrap();
         let sprite = Sprite::from_bytes(&chunk.payload).unwrap();
         for (index, (frame, expected)) in sprite.frames().into_iter().zip(&reference).enumerate() {
@@ -156,11 +155,7 @@ fn every_sprite_frame_draws_as_freeso_draws_it() {
     eprintln!("{compared} SPR2 frames compared");
     let mut compared = 0;
     for chunk in chunks.iter().filter(|chunk| &chunk.kind == b"SPR#") {
-        let palettes: tests::freeso_sprites::Palettes = chunks
-            .iter()
-            .filter(|other| other.file == chunk.file && &other.kind == b"PALT")
-            .map(|palt| (palt.id, Palette::from_bytes(&palt.payload).unwrap().colors))
-            .collect();
+        let palettes = palettes_of(&chunks, &chunk.file);
         let reference = tests::freeso_sprites::spr_frames(&chunk.payload, &palettes).unwrap();
         let sprite = OldSprite::from_bytes(&chunk.payload).unwrap();
         // A missing palette is black, as FreeSO draws it.
