@@ -23,6 +23,7 @@ pub static FORMATS: &[&Format] = &[
     &crate::swg::sat::FORMAT,
     &crate::swg::sht::FORMAT,
     &crate::swg::pal::FORMAT,
+    &crate::objects::FORMAT,
     &crate::outcast::skeleton::FORMAT,
     &crate::outcast::animation::FORMAT,
     &crate::bonespro::STRUCTURE,

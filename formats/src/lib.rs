@@ -23,6 +23,10 @@
 //! assert_eq!(header.to_bytes().unwrap(), [2, 0, 1, 7, 0, 0, 0]);
 //! ```
 
+// The generated round-trip test of an object definition (`OBJD`, 80
+// fields) nests its value strategies deeper than the default limit.
+#![recursion_limit = "256"]
+
 // Lets the derive's `::formats::__private` paths resolve inside this crate too.
 extern crate self as formats;
 
@@ -32,6 +36,7 @@ pub mod catalogue;
 pub mod explain;
 pub mod files;
 pub mod format;
+pub mod objects;
 pub mod outcast;
 pub mod rig;
 /// The schema runtime (the crate `schema`), re-exported so that

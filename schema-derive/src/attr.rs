@@ -65,6 +65,9 @@ pub struct Container {
     pub binary_only: Vec<Ident>,
     /// An enum: `tag = Type`, a leading value of this type chooses the variant.
     pub tag: Option<Spanned<Box<Type>>>,
+    /// An enum: `bits = N` beside `tag = Word`: the word's first N bits
+    /// choose the variant, whose value holds the rest.
+    pub bits: Option<Spanned<u32>>,
     /// An enum: `select = param`, this context parameter chooses the variant.
     pub select: Option<Spanned<Ident>>,
     /// A struct: `check = path`, a function the whole value must satisfy
@@ -98,9 +101,9 @@ pub enum ContextValue {
     /// `len(list)`: how many elements an earlier list field (or a
     /// parameter) holds, as a `usize`; 0 for an absent `Option`.
     Len(Ident),
-    /// Any other expression (a path such as `Endian::Big`, a literal):
-    /// the same value whatever the file holds.
-    Constant(Box<Expr>),
+    /// Any other expression: a constant (`Endian::Big`, a literal), or a
+    /// Rust expression over earlier fields and the type's parameters.
+    Expr(Box<Expr>),
 }
 
 impl std::fmt::Display for ContextValue {
@@ -108,7 +111,7 @@ impl std::fmt::Display for ContextValue {
         match self {
             ContextValue::Name(name) => write!(f, "{name}"),
             ContextValue::Len(list) => write!(f, "len({list})"),
-            ContextValue::Constant(constant) => {
+            ContextValue::Expr(constant) => {
                 let text = quote::ToTokens::to_token_stream(constant).to_string();
                 f.write_str(&text.replace(" :: ", "::"))
             }
@@ -121,7 +124,7 @@ impl ContextValue {
     pub fn name(&self) -> Option<&Ident> {
         match self {
             ContextValue::Name(name) | ContextValue::Len(name) => Some(name),
-            ContextValue::Constant(_) => None,
+            ContextValue::Expr(_) => None,
         }
     }
 }
@@ -164,10 +167,34 @@ pub enum Repeat {
     /// Text: a decimal count line (or token) right before the elements
     /// (`prefix` alone).
     CountLine,
-    /// The count stored in an earlier `Count<_>` field, or a context parameter.
-    Count(Ident),
+    /// `count = expr`: the count stored in an earlier `Count<_>` field
+    /// (which the writer fills in), or the value of an expression over
+    /// earlier fields and context parameters (a bare name, or any Rust
+    /// expression), which the writer checks the length against.
+    Count(Box<Expr>),
     /// Elements until the input (file, enclosing chunk, text) ends.
     ToEnd,
+    /// `until = expr`: elements until one for which the function `expr`
+    /// gives true, that one included.
+    Until(Box<Expr>),
+}
+
+impl Repeat {
+    /// The one name a `count = name` gives, when it gives a bare name.
+    pub fn count_name(&self) -> Option<&Ident> {
+        match self {
+            Repeat::Count(expr) => bare_name(expr),
+            _ => None,
+        }
+    }
+}
+
+/// The identifier an expression is, when it is one alone.
+pub fn bare_name(expr: &Expr) -> Option<&Ident> {
+    match expr {
+        Expr::Path(path) if path.qself.is_none() => path.path.get_ident(),
+        _ => None,
+    }
 }
 
 /// When an `Option` field is present.
@@ -218,12 +245,35 @@ impl TextForm {
     }
 }
 
-/// `check = path(value, ...)`: a function the value must satisfy once read.
+/// A rule the value must satisfy once read.
 #[derive(Clone)]
-pub struct Check {
-    pub path: Path,
-    /// Earlier fields, counts or context parameters passed after the value.
-    pub args: Vec<Ident>,
+pub enum Check {
+    /// `check = path(value, ...)`: a function given the value, then earlier
+    /// fields, counts or context parameters.
+    Function { path: Path, args: Vec<Ident> },
+    /// `check = expr, "message"`: a condition over the value (by its
+    /// field's name), earlier fields and context parameters, and what a
+    /// refusal says.
+    Inline { expr: Box<Expr>, message: LitStr },
+}
+
+/// How long a `Padding` field is.
+#[derive(Clone, Copy)]
+pub enum PadLength {
+    /// `align = N`: to the next multiple of N from the start of the
+    /// enclosing block.
+    Align(u64),
+    /// `pad = N`: exactly N bytes.
+    Bytes(u64),
+}
+
+/// A stored value that the writer converts the field's value to, and the
+/// reader from (`map = S` by `From`, `try_map = S` by `TryFrom`).
+#[derive(Clone)]
+pub struct Map {
+    pub stored: Box<Type>,
+    /// `try_map`: the conversions may fail.
+    pub fallible: bool,
 }
 
 /// A constant: a suffixed integer literal or a byte string (binary), or a
@@ -259,15 +309,38 @@ pub struct Field {
     pub check: Option<Spanned<Check>>,
     /// `context(...)`: values passed to the field type's context.
     pub pass: Option<Spanned<Vec<ContextArg>>>,
+    /// `size = expr`: the value is read from a block of that many bytes.
+    pub size: Option<Spanned<Expr>>,
+    /// `calc = expr`: a stored value the writer computes.
+    pub calc: Option<Spanned<Expr>>,
+    /// `keep`: with `calc`, a value found that disagrees is kept.
+    pub keep: Option<Span>,
+    /// `map = S` or `try_map = S`.
+    pub map: Option<Spanned<Map>>,
+    /// `align = N` or `pad = N`, on a `Padding` field.
+    pub padding: Option<Spanned<PadLength>>,
+    /// `word = u16`: the field begins a word of bit fields of this type.
+    pub word: Option<Spanned<Box<Type>>>,
+    /// `bits = N`: the field takes N bits of its word.
+    pub bits: Option<Spanned<u32>>,
+    /// `lsb_first`: the word's first field takes its least significant
+    /// bits (else its most).
+    pub lsb_first: Option<Span>,
+    /// `offset = T`: the value (each element's, for a list) lies at an
+    /// offset stored here as a `T`.
+    pub offset: Option<Spanned<Box<Type>>>,
+    /// `from = file` or `from = field`: what the offsets count from.
+    pub from: Option<Spanned<Ident>>,
 }
 
 const CONTAINER_KEYS: &str =
     "`big`, `little`, `endian`, `form`, `chunk`, `text`, `one_line`, `comments`, \
-     `crate`, `context`, `tag`, `select`, `check`, `binary(...)`, `text(...)`";
+     `crate`, `context`, `tag`, `bits`, `select`, `check`, `binary(...)`, `text(...)`";
 const FIELD_KEYS: &str =
     "`big`, `little`, `endian`, `pascal`, `null_terminated`, `fixed_width`, `prefix`, `count`, `to_end`, \
-     `flag`, `present_if`, `magic`, `with`, `chunk`, `form`, `line`, `comment`, `vector`, `style`, \
-     `angle_brackets`, `none`, `same_line`, `flow`, `check`, `context`, `binary(...)`, `text(...)`";
+     `until`, `flag`, `present_if`, `magic`, `with`, `chunk`, `form`, `size`, `calc`, `keep`, `map`, \
+     `try_map`, `align`, `pad`, `word`, `bits`, `lsb_first`, `offset`, `from`, `line`, `comment`, `vector`, `style`, `angle_brackets`, `none`, `same_line`, `flow`, \
+     `check`, `context`, `binary(...)`, `text(...)`";
 const VARIANT_KEYS: &str = "`when`, `other`, `keyword`, `context`, `form`, `chunk`";
 
 impl Container {
@@ -387,7 +460,7 @@ impl Container {
             return self.parse_context(meta, place);
         }
         let class = match key.as_str() {
-            "big" | "little" | "endian" | "form" | "chunk" => Class::Only(Kind::Binary),
+            "big" | "little" | "endian" | "form" | "chunk" | "bits" => Class::Only(Kind::Binary),
             "one_line" | "comments" => Class::Only(Kind::Text),
             _ => Class::Shared,
         };
@@ -428,6 +501,16 @@ impl Container {
                 let ty: Type = meta.value()?.parse()?;
                 self.tag = Some(Spanned {
                     value: Box::new(ty),
+                    span,
+                });
+                Ok(())
+            }
+            "bits" => {
+                if self.bits.is_some() {
+                    return Err(syn::Error::new(span, "`bits` is given twice"));
+                }
+                self.bits = Some(Spanned {
+                    value: parse_bits(meta)?,
                     span,
                 });
                 Ok(())
@@ -580,14 +663,14 @@ fn parse_args(meta: &ParseNestedMeta) -> syn::Result<Vec<ContextArg>> {
                     Expr::Path(path) if path.qself.is_none() && path.path.get_ident().is_some() => {
                         match path.path.get_ident() {
                             Some(name) => ContextValue::Name(name.clone()),
-                            None => ContextValue::Constant(Box::new(Expr::Path(path))),
+                            None => ContextValue::Expr(Box::new(Expr::Path(path))),
                         }
                     }
                     Expr::Call(call) => match len_of(&call) {
                         Some(list) => ContextValue::Len(list),
-                        None => ContextValue::Constant(Box::new(Expr::Call(call))),
+                        None => ContextValue::Expr(Box::new(Expr::Call(call))),
                     },
-                    constant => ContextValue::Constant(Box::new(constant)),
+                    constant => ContextValue::Expr(Box::new(constant)),
                 }
             } else {
                 ContextValue::Name(param.clone())
@@ -735,6 +818,16 @@ enum FieldKey {
     SameLine,
     Flow,
     Check(Check),
+    Size(Box<Expr>),
+    Calc(Box<Expr>),
+    Keep,
+    Map(Map),
+    Padding(PadLength),
+    Word(Box<Type>),
+    Bits(u32),
+    LsbFirst,
+    Offset(Box<Type>),
+    From(Ident),
 }
 
 impl FieldKey {
@@ -754,6 +847,34 @@ impl FieldKey {
             "prefix" => FieldKey::Repeat(Repeat::Prefix(Box::new(meta.value()?.parse()?))),
             "count" => FieldKey::Repeat(Repeat::Count(meta.value()?.parse()?)),
             "to_end" => FieldKey::Repeat(Repeat::ToEnd),
+            "until" => FieldKey::Repeat(Repeat::Until(meta.value()?.parse()?)),
+            "size" => FieldKey::Size(meta.value()?.parse()?),
+            "calc" => FieldKey::Calc(meta.value()?.parse()?),
+            "keep" => FieldKey::Keep,
+            "align" | "pad" => {
+                let length: LitInt = meta.value()?.parse()?;
+                let bytes = length.base10_parse::<u64>()?;
+                if key == "align" && bytes == 0 {
+                    return Err(syn::Error::new(
+                        length.span(),
+                        "`align = N` aligns to multiples of N bytes: N is 1 or more",
+                    ));
+                }
+                FieldKey::Padding(if key == "align" {
+                    PadLength::Align(bytes)
+                } else {
+                    PadLength::Bytes(bytes)
+                })
+            }
+            "word" => FieldKey::Word(Box::new(meta.value()?.parse()?)),
+            "offset" => FieldKey::Offset(Box::new(meta.value()?.parse()?)),
+            "from" => FieldKey::From(meta.value()?.parse()?),
+            "bits" => FieldKey::Bits(parse_bits(meta)?),
+            "lsb_first" => FieldKey::LsbFirst,
+            "map" | "try_map" => FieldKey::Map(Map {
+                stored: meta.value()?.parse()?,
+                fallible: key == "try_map",
+            }),
             "context" => FieldKey::Pass(parse_args(meta)?),
             "flag" => FieldKey::Presence(Presence::Flag(Box::new(meta.value()?.parse()?))),
             "present_if" => FieldKey::Presence(Presence::If(meta.value()?.parse()?)),
@@ -781,7 +902,18 @@ impl FieldKey {
             | FieldKey::Repeat(Repeat::Prefix(_))
             | FieldKey::Presence(Presence::Flag(_))
             | FieldKey::With(_)
-            | FieldKey::Frame(_) => Class::Only(Kind::Binary),
+            | FieldKey::Frame(_)
+            | FieldKey::Repeat(Repeat::Until(_))
+            | FieldKey::Size(_)
+            | FieldKey::Calc(_)
+            | FieldKey::Keep
+            | FieldKey::Map(_)
+            | FieldKey::Padding(_)
+            | FieldKey::Word(_)
+            | FieldKey::Bits(_)
+            | FieldKey::LsbFirst
+            | FieldKey::Offset(_)
+            | FieldKey::From(_) => Class::Only(Kind::Binary),
             FieldKey::Magic(Constant::Text(_)) => Class::Only(Kind::Text),
             FieldKey::Magic(_) => Class::Only(Kind::Binary),
             FieldKey::Encoding(Encoding::Text(_))
@@ -831,6 +963,18 @@ impl Field {
             FieldKey::SameLine => set_flag(&mut self.same_line, span, key),
             FieldKey::Flow => set_flag(&mut self.flow, span, key),
             FieldKey::Check(check) => set_once(&mut self.check, check, span, "`check`"),
+            FieldKey::Size(size) => set_once(&mut self.size, *size, span, "`size`"),
+            FieldKey::Calc(calc) => set_once(&mut self.calc, *calc, span, "`calc`"),
+            FieldKey::Keep => set_flag(&mut self.keep, span, key),
+            FieldKey::Map(map) => set_once(&mut self.map, map, span, "`map` or `try_map`"),
+            FieldKey::Padding(length) => {
+                set_once(&mut self.padding, length, span, "`align` or `pad`")
+            }
+            FieldKey::Word(ty) => set_once(&mut self.word, ty, span, "`word`"),
+            FieldKey::Bits(bits) => set_once(&mut self.bits, bits, span, "`bits`"),
+            FieldKey::LsbFirst => set_flag(&mut self.lsb_first, span, key),
+            FieldKey::Offset(ty) => set_once(&mut self.offset, ty, span, "`offset`"),
+            FieldKey::From(base) => set_once(&mut self.from, base, span, "`from`"),
         }
     }
 }
@@ -1031,25 +1175,63 @@ fn parse_crate_path(meta: &ParseNestedMeta) -> syn::Result<Path> {
     })
 }
 
-/// `check = path` or `check = path(value, ...)`.
+/// `check = path`, `check = path(value, ...)`, or `check = expr,
+/// "message"`.
 fn parse_check(meta: &ParseNestedMeta) -> syn::Result<Check> {
-    let path: Path = meta.value()?.parse().map_err(|error: syn::Error| {
+    let expr: Expr = meta.value()?.parse()?;
+    if meta.input.peek(Token![,]) && meta.input.peek2(LitStr) {
+        meta.input.parse::<Token![,]>()?;
+        let message: LitStr = meta.input.parse()?;
+        return Ok(Check::Inline {
+            expr: Box::new(expr),
+            message,
+        });
+    }
+    let not_a_function = |span: Span| {
         syn::Error::new(
-            error.span(),
+            span,
             "`check` names a function, maybe with the values it is given after the value \
-             checked: `check = below(bone_count)`",
+             checked (`check = below(bone_count)`), or is a condition and what its refusal \
+             says (`check = count <= 10, \"more than ten\"`)",
         )
-    })?;
-    let args = if meta.input.peek(syn::token::Paren) {
-        let content;
-        syn::parenthesized!(content in meta.input);
-        Punctuated::<Ident, Token![,]>::parse_terminated(&content)?
-            .into_iter()
-            .collect()
-    } else {
-        Vec::new()
     };
-    Ok(Check { path, args })
+    match expr {
+        Expr::Path(function) if function.qself.is_none() => Ok(Check::Function {
+            path: function.path,
+            args: Vec::new(),
+        }),
+        Expr::Call(call) => {
+            let Expr::Path(function) = *call.func else {
+                return Err(not_a_function(call.func.span()));
+            };
+            let args = call
+                .args
+                .iter()
+                .map(|arg| {
+                    bare_name(arg)
+                        .cloned()
+                        .ok_or_else(|| not_a_function(arg.span()))
+                })
+                .collect::<syn::Result<_>>()?;
+            Ok(Check::Function {
+                path: function.path,
+                args,
+            })
+        }
+        other => Err(not_a_function(other.span())),
+    }
+}
+
+/// `bits = N`: 1 to 64 bits.
+fn parse_bits(meta: &ParseNestedMeta) -> syn::Result<u32> {
+    let bits: LitInt = meta.value()?.parse()?;
+    match bits.base10_parse::<u32>() {
+        Ok(count @ 1..=64) => Ok(count),
+        _ => Err(syn::Error::new(
+            bits.span(),
+            "`bits = N` takes 1 to 64 bits of a word",
+        )),
+    }
 }
 
 /// One of the string encodings and text forms, which exclude each other.

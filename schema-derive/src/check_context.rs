@@ -1,11 +1,13 @@
 //! Context: the parameters a type declares, the names its attributes use
 //! (an earlier field or a parameter), and the values it passes on.
 
-use syn::{Ident, Type};
+use syn::{Ident, LitStr, Type};
 
 use crate::ast::{is_named, Container, Errors, Field};
 use crate::attr::{ByteOrder, Check, ContextArg, ContextParam, ContextValue, Presence, Repeat};
+use crate::condition::value_names;
 use crate::messages;
+use crate::plan::expr::{expression, Expression, Role};
 
 /// Where a name used in an attribute (`count = n`, `present_if = f`,
 /// `context(p = v)`) finds its value.
@@ -60,11 +62,18 @@ pub fn resolve(container: &Container, index: usize, name: &Ident) -> syn::Result
     }
 }
 
-/// A field's `check = path(args)`, its arguments resolved once.
-#[derive(Clone)]
-pub struct FieldCheck {
-    pub path: syn::Path,
-    pub args: Vec<CheckArg>,
+/// A field's `check`, resolved once.
+pub enum FieldCheck {
+    /// `check = path(args)`, its arguments resolved.
+    Function {
+        path: syn::Path,
+        args: Vec<CheckArg>,
+    },
+    /// `check = expr, "message"`.
+    Inline {
+        expression: Expression,
+        message: LitStr,
+    },
 }
 
 /// A value a check is given, resolved: where it is, and its type.
@@ -92,9 +101,18 @@ pub fn resolve_check(
     index: usize,
     check: &Check,
 ) -> syn::Result<FieldCheck> {
+    let (path, check_args) = match check {
+        Check::Function { path, args } => (path, args),
+        Check::Inline { expr, message } => {
+            return Ok(FieldCheck::Inline {
+                expression: expression(container, index, Role::Check, expr)?,
+                message: message.clone(),
+            })
+        }
+    };
     let mut errors = Errors::default();
     let mut args = Vec::new();
-    for arg in &check.args {
+    for arg in check_args {
         let Some(source) = errors.take(resolve(container, index, arg)) else {
             continue;
         };
@@ -117,8 +135,8 @@ pub fn resolve_check(
         }
     }
     errors.finish()?;
-    Ok(FieldCheck {
-        path: check.path.clone(),
+    Ok(FieldCheck::Function {
+        path: path.clone(),
         args,
     })
 }
@@ -151,7 +169,7 @@ pub fn check_args(
             ContextValue::Len(list) => errors
                 .take(resolved(container, index, list))
                 .map(PassValue::Len),
-            ContextValue::Constant(constant) => Some(PassValue::Constant(constant.clone())),
+            ContextValue::Expr(constant) => Some(PassValue::Expr(constant.clone())),
         };
         if let Some(value) = value {
             passes.push(Pass {
@@ -167,6 +185,18 @@ pub fn check_args(
 /// A name field `index` uses, resolved: an earlier field (maybe a
 /// `Count<_>`) or a context parameter.
 pub fn resolved(container: &Container, index: usize, name: &Ident) -> syn::Result<Resolved> {
+    let calc = container
+        .fields
+        .iter()
+        .any(|field| field.ident == name && crate::plan::expr::is_calc(field.ty));
+    if calc {
+        return Err(syn::Error::new(
+            name.span(),
+            format!(
+                "`{name}` is a value the writer computes (`calc`): it is not passed on by name"
+            ),
+        ));
+    }
     let held = match resolve(container, index, name)? {
         Source::Context => Held::Param,
         Source::Field if is_count_field(container, name) => Held::Count,
@@ -179,7 +209,7 @@ pub fn resolved(container: &Container, index: usize, name: &Ident) -> syn::Resul
 }
 
 /// Whether `name` is one of the type's `Count<_>` fields.
-fn is_count_field(container: &Container, name: &Ident) -> bool {
+pub fn is_count_field(container: &Container, name: &Ident) -> bool {
     container
         .fields
         .iter()
@@ -195,6 +225,9 @@ pub enum Held {
     Count,
     /// One of the type's context parameters.
     Param,
+    /// An earlier `Calc<_>` field: the value stored (read, or computed by
+    /// the writer).
+    Calc,
 }
 
 /// A name an attribute uses, resolved.
@@ -211,12 +244,13 @@ pub struct Pass {
     pub value: PassValue,
 }
 
-/// What a [`Pass`] passes: a name's value, a list's length, or a constant.
+/// What a [`Pass`] passes: a name's value, a list's length, or an
+/// expression (a constant, or one over the values in scope).
 #[derive(Clone)]
 pub enum PassValue {
     Name(Resolved),
     Len(Resolved),
-    Constant(Box<syn::Expr>),
+    Expr(Box<syn::Expr>),
 }
 
 impl Pass {
@@ -233,7 +267,7 @@ impl Pass {
                 value: match &arg.value {
                     ContextValue::Name(name) => PassValue::Name(param(name)),
                     ContextValue::Len(list) => PassValue::Len(param(list)),
-                    ContextValue::Constant(constant) => PassValue::Constant(constant.clone()),
+                    ContextValue::Expr(constant) => PassValue::Expr(constant.clone()),
                 },
             })
             .collect()
@@ -245,7 +279,7 @@ impl std::fmt::Display for PassValue {
         match self {
             PassValue::Name(name) => write!(f, "{}", name.ident),
             PassValue::Len(list) => write!(f, "len({})", list.ident),
-            PassValue::Constant(constant) => {
+            PassValue::Expr(constant) => {
                 let text = quote::ToTokens::to_token_stream(constant).to_string();
                 f.write_str(&text.replace(" :: ", "::"))
             }
@@ -302,16 +336,30 @@ pub fn check_params(container: &Container) -> syn::Result<()> {
     errors.finish()
 }
 
-/// Whether a field's attributes name `name`.
+/// Whether a field's attributes name `name`: in a count or a list's end,
+/// a condition, a block's size, a computed value, or a value passed on.
 pub fn uses(field: &Field, name: &Ident) -> bool {
     let attrs = &field.attrs;
-    let counted = matches!(&attrs.repeat, Some(repeat) if matches!(&repeat.value, Repeat::Count(count) if count == name));
-    let flagged = matches!(&attrs.presence, Some(presence) if matches!(&presence.value, Presence::If(condition) if condition.reads(name)));
-    let passed = attrs
-        .pass
+    let reads = |expr: &syn::Expr| value_names(expr).contains(name);
+    let counted = attrs
+        .repeat
         .as_ref()
-        .is_some_and(|pass| pass.value.iter().any(|arg| arg.value.name() == Some(name)));
-    counted || flagged || passed
+        .is_some_and(|repeat| match &repeat.value {
+            Repeat::Count(count) | Repeat::Until(count) => reads(count),
+            Repeat::Prefix(_) | Repeat::CountLine | Repeat::ToEnd => false,
+        });
+    let flagged = matches!(&attrs.presence, Some(presence) if matches!(&presence.value, Presence::If(condition) if reads(&condition.expr)));
+    let sized = [&attrs.size, &attrs.calc]
+        .into_iter()
+        .flatten()
+        .any(|expr| reads(&expr.value));
+    let passed = attrs.pass.as_ref().is_some_and(|pass| {
+        pass.value.iter().any(|arg| match &arg.value {
+            ContextValue::Name(value) | ContextValue::Len(value) => value == name,
+            ContextValue::Expr(constant) => reads(constant),
+        })
+    });
+    counted || flagged || sized || passed
 }
 
 /// Whether a field's `check` is given `name`. The generated tests leave
@@ -321,5 +369,33 @@ pub fn checks_with(field: &Field, name: &Ident) -> bool {
         .attrs
         .check
         .as_ref()
-        .is_some_and(|check| check.value.args.contains(name))
+        .is_some_and(|check| match &check.value {
+            Check::Function { args, .. } => args.contains(name),
+            Check::Inline { expr, .. } => value_names(expr).contains(name),
+        })
+}
+
+/// A `with` module is given names, lengths and constants, which read no
+/// field or parameter: not expressions over them.
+pub fn constant_values(container: &Container, passes: &[Pass]) -> syn::Result<()> {
+    let mut errors = Errors::default();
+    for pass in passes {
+        let PassValue::Expr(constant) = &pass.value else {
+            continue;
+        };
+        let known = |name: &Ident| {
+            is_param(container, name) || container.fields.iter().any(|field| field.ident == name)
+        };
+        if let Some(name) = value_names(constant).into_iter().find(|name| known(name)) {
+            errors.push(syn::Error::new(
+                name.span(),
+                format!(
+                    "a `with` module is given fields and parameters by name (`context({} = {name})`), \
+                     their lengths or constants, not expressions over them",
+                    pass.param
+                ),
+            ));
+        }
+    }
+    errors.finish()
 }

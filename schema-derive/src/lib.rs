@@ -2,16 +2,20 @@
 //! becomes a reader, a writer, layout metadata and round-trip tests.
 //!
 //! Shaped like serde_derive: `ast` and `attr` parse the input into a small
-//! model (`condition` holds a `present_if` expression; a type with both
-//! encodings is two views of it, one per encoding), `plan` validates and
-//! lowers it once into a plan typed by its encoding, every name resolved
-//! (`plan::choice` does the same for enums chosen by a tag, a selector or
-//! keywords; `plan::reads` lists the names each field reads, for the
-//! generated test; `messages` holds what both say), with spanned errors,
-//! collecting every mistake, and `expand` emits code against the runtime's
-//! hidden module `::schema::__private` (or `::formats::__private`, through
-//! `formats`' re-export); on an error, `expand::fallback` emits the errors
-//! with stand-in impls, so users of the broken type see no more.
+//! model (`condition` holds a `present_if` expression and what every
+//! expression shares; a type with both encodings is two views of it, one
+//! per encoding), `plan` validates and lowers it once into a plan of the
+//! whole type typed by its encoding (`plan::TypePlan`), every name
+//! resolved (`plan::expr` lowers each expression into the function it is
+//! compiled as; `plan::choice` does the same for enums chosen by a tag, a
+//! selector or keywords; `plan::reads` lists the names each field reads,
+//! for the generated test; `messages` holds what both say), with spanned
+//! errors, collecting every mistake, and `expand` emits code against the
+//! runtime's hidden module `::schema::__private` (or
+//! `::formats::__private`, through `formats`' re-export;
+//! `expand::expressions` emits the expressions' functions); on an error,
+//! `expand::fallback` emits the errors with stand-in impls, so users of
+//! the broken type see no more.
 
 mod ast;
 mod attr;
@@ -41,7 +45,11 @@ use syn::{parse_macro_input, DeriveInput};
 /// - on a field: `big`/`little`/`endian = param`, string encodings (`pascal`, `null_terminated`,
 ///   `fixed_width = N`), counts (`prefix = u32`, text `prefix`,
 ///   `count = name` naming an earlier `Count<_>` field or a context
-///   parameter, `to_end`), presence (`flag = u8`, `present_if = EXPR`: a
+///   parameter, `count = expr`, `to_end`, `until = |element| ...`), blocks
+///   of a given length (`size = expr`, a `Block<T>` keeping what its value
+///   leaves), values the writer computes (`calc = expr` on a `Calc<T>`,
+///   `size_of(field)` in it, `keep`), `map = S` and `try_map = S`,
+///   presence (`flag = u8`, `present_if = EXPR`: a
 ///   boolean expression over earlier fields and context parameters such as
 ///   `version >= 300`, a bare name meaning it is not 0; text
 ///   `none = "*"`; in IFF an `Option` without one is present when the next
@@ -53,7 +61,7 @@ use syn::{parse_macro_input, DeriveInput};
 ///   `flow` (a `prefix` list of tokens in any whitespace, line breaks kept),
 ///   `check = path(values...)` (binary and text: a function the value read
 ///   must satisfy, its refusal an error at the value's byte offset or line
-///   and column), and
+///   and column) or `check = expr, "message"`, and
 ///   `context(param = name, ...)`, the values passed to the field type's
 ///   context (an earlier field or one of the struct's own parameters, or a
 ///   constant such as `Endian::Big`; a `Count<_>` field passes its count);

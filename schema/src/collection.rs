@@ -3,17 +3,23 @@
 use super::{Decode, Encode, Endian, Error, ErrorKind, HasContext, Input, Output, Segment};
 use std::fmt::Debug;
 
-/// An integer type that can store a collection's length.
-pub trait CountInt: Decode<Context = ()> + Encode + Copy + Debug {
+/// An integer type that can hold a collection's length: a count stored in
+/// a file ([`CountInt`]), or given as context (a `usize` too).
+pub trait Length: Copy + Debug {
     const NAME: &'static str;
     const MAX: u64;
     fn to_u64(self) -> u64;
     fn from_len(len: usize) -> Option<Self>;
 }
 
+/// An integer type that can store a collection's length in a file.
+pub trait CountInt: Length + Decode<Context = ()> + Encode {}
+
+impl<T: Length + Decode<Context = ()> + Encode> CountInt for T {}
+
 macro_rules! count_int {
     ($($ty:ty),*) => {$(
-        impl CountInt for $ty {
+        impl Length for $ty {
             const NAME: &'static str = stringify!($ty);
             const MAX: u64 = <$ty>::MAX as u64;
             fn to_u64(self) -> u64 {
@@ -26,13 +32,13 @@ macro_rules! count_int {
     )*};
 }
 
-count_int!(u8, u16, u32, u64);
+count_int!(u8, u16, u32, u64, usize);
 
 // Signed counts (SWG's SLOD stores an i16). A negative count maps above
 // `MAX`, which `read_count` rejects.
 macro_rules! signed_count_int {
     ($($ty:ty),*) => {$(
-        impl CountInt for $ty {
+        impl Length for $ty {
             const NAME: &'static str = stringify!($ty);
             const MAX: u64 = <$ty>::MAX as u64;
             fn to_u64(self) -> u64 {
@@ -62,7 +68,7 @@ macro_rules! flag_int {
     )*};
 }
 
-flag_int!(u8, u16, u32, u64, i8, i16, i32, i64);
+flag_int!(u8, u16, u32, u64, usize, i8, i16, i32, i64);
 
 /// Reads a count and converts it to a length.
 pub fn read_count<C: CountInt, I: Input>(input: &mut I, endian: Endian) -> Result<usize, Error> {
@@ -220,8 +226,14 @@ fn decode_all<T: Decode>(bytes: &[u8], size: usize, endian: Endian) -> Option<Ve
     Some(elements)
 }
 
+/// The number of elements a `count = expr` gives, or its error at the
+/// list's first byte.
+pub fn counted<I: Input>(input: &mut I, count: Result<usize, Error>) -> Result<usize, Error> {
+    count.map_err(|error| error.or_at_byte(input.position().unwrap_or(0)))
+}
+
 /// The length a count from the context stands for (`count = param`).
-pub fn context_len<C: CountInt>(name: &'static str, count: C) -> Result<usize, Error> {
+pub fn context_len<C: Length>(name: &'static str, count: C) -> Result<usize, Error> {
     let count = count.to_u64();
     if count > C::MAX {
         return Err(Error::new(ErrorKind::Invalid(format!(
@@ -329,6 +341,74 @@ where
         elements.push(element);
     }
     Ok(elements)
+}
+
+/// Reads elements until one `ends` the list (`until = expr`), that one
+/// included. Each element must take at least one byte, so the list ends
+/// with the input at the latest, where a list without its last element
+/// is an error.
+pub fn read_until<T, I, F>(
+    input: &mut I,
+    mut ends: impl FnMut(&T) -> bool,
+    mut read_one: F,
+) -> Result<Vec<T>, Error>
+where
+    I: Input,
+    F: FnMut(&mut I) -> Result<T, Error>,
+{
+    let mut elements = Vec::new();
+    let recording = crate::map::recording();
+    loop {
+        let start = input.position()?;
+        let index = elements.len();
+        if input.remaining()? == 0 {
+            return Err(Error::at_byte(
+                start,
+                ErrorKind::Invalid(
+                    "the input ends before the element that ends the list".to_owned(),
+                ),
+            ));
+        }
+        let entered = crate::map::enter_if(recording, Segment::Index(index));
+        let element = read_one(input).map_err(|e| e.within(Segment::Index(index)))?;
+        drop(entered);
+        if input.position()? == start {
+            return Err(
+                Error::at_byte(start, ErrorKind::EmptyElement).within(Segment::Index(index))
+            );
+        }
+        let last = ends(&element);
+        elements.push(element);
+        if last {
+            return Ok(elements);
+        }
+    }
+}
+
+/// The closure an `until` expression is, with its element's type given,
+/// so that `until = |byte| *byte == 0` needs no annotation.
+pub fn until_fn<T>(ends: impl Fn(&T) -> bool) -> impl Fn(&T) -> bool {
+    ends
+}
+
+/// Writing a list read `until` an element ends it: its last element, and
+/// only that one, must end it, or the file would read back otherwise.
+pub fn check_terminated<T>(elements: &[T], ends: impl Fn(&T) -> bool) -> Result<(), Error> {
+    let Some(last) = elements.len().checked_sub(1) else {
+        return Err(Error::new(ErrorKind::Invalid(
+            "the list is empty, but it ends with the element that ends it".to_owned(),
+        )));
+    };
+    match elements.iter().position(&ends) {
+        Some(index) if index == last => Ok(()),
+        Some(index) => Err(Error::new(ErrorKind::Invalid(format!(
+            "element {index} ends the list, but {} more follow it",
+            last - index
+        )))),
+        None => Err(Error::new(ErrorKind::Invalid(
+            "the last element does not end the list".to_owned(),
+        ))),
+    }
 }
 
 /// Writes a collection's length as a `C`, or fails if it does not fit.
@@ -538,6 +618,40 @@ mod tests {
         let bytes = (-1i16).to_le_bytes();
         let error = read_count::<i16, _>(&mut Cursor::new(&bytes[..]), Endian::Little).unwrap_err();
         assert_eq!(error.to_string(), "byte 0: the i16 count is negative");
+    }
+
+    #[test]
+    fn a_list_ends_with_the_element_that_ends_it() {
+        let mut input = crate::SliceInput::new(&[3, 5, 0, 9]);
+        let list = read_until(
+            &mut input,
+            |byte: &u8| *byte == 0,
+            |input| u8::decode_input(input, Endian::Little, &()),
+        )
+        .unwrap();
+        assert_eq!(list, [3, 5, 0]);
+        let mut input = crate::SliceInput::new(&[3, 5]);
+        let error = read_until(
+            &mut input,
+            |byte: &u8| *byte == 0,
+            |input| u8::decode_input(input, Endian::Little, &()),
+        )
+        .unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "byte 2: the input ends before the element that ends the list"
+        );
+        let ends = |byte: &u8| *byte == 0;
+        assert!(check_terminated(&[3, 0], ends).is_ok());
+        assert_eq!(
+            check_terminated(&[0, 3, 0], ends).unwrap_err().to_string(),
+            "element 0 ends the list, but 2 more follow it"
+        );
+        assert_eq!(
+            check_terminated(&[3], ends).unwrap_err().to_string(),
+            "the last element does not end the list"
+        );
+        assert!(check_terminated(&[] as &[u8], ends).is_err());
     }
 
     #[test]

@@ -176,6 +176,8 @@ pub enum ErrorKind {
     SizePastParent { size: u64, available: u64 },
     #[error("{0} byte(s) are left over inside the chunk")]
     BytesLeftInChunk(u64),
+    #[error("{0} byte(s) of the block its `size` gives are left over")]
+    BytesLeftInBlock(u64),
     #[error("unknown FORM {found}; known: {known}")]
     UnknownForm { found: String, known: String },
     #[error("expected {expected}, found the end of the text")]
@@ -301,6 +303,15 @@ impl Error {
     /// Adds an enclosing field name.
     pub fn in_field(self, name: &'static str) -> Self {
         self.within(Segment::Field(name))
+    }
+
+    /// Places an error that has no place yet (one an expression over the
+    /// values read gives) at a byte offset.
+    pub fn or_at_byte(mut self, offset: u64) -> Self {
+        if self.position.is_none() {
+            self.position = Some(Position::Byte(offset));
+        }
+        self
     }
 }
 

@@ -27,6 +27,7 @@ use super::io::read_array;
 use super::{
     Decode, Encode, Endian, Error, ErrorKind, HasContext, Input, Output, RawString, Segment,
 };
+use crate::block::enter_block;
 use crate::map;
 
 /// The tag every form starts with.
@@ -409,7 +410,11 @@ where
     F: FnOnce(&mut O) -> Result<(), Error>,
 {
     output.write_bytes(&tag)?;
-    write_sized(output, write_payload).map_err(|e| e.within(Segment::Chunk(tag)))
+    write_sized(output, |output| {
+        let _block = enter_block(output.position()?);
+        write_payload(output)
+    })
+    .map_err(|e| e.within(Segment::Chunk(tag)))
 }
 
 /// Writes a `FORM` of type `form_type` whose children `write_children`
@@ -422,6 +427,7 @@ where
     output.write_bytes(&FORM)?;
     write_sized(output, |output| {
         output.write_bytes(&form_type)?;
+        let _block = enter_block(output.position()?);
         write_children(output)
     })
     .map_err(|e| e.within(Segment::Chunk(form_type)))

@@ -6,6 +6,7 @@
 
 use std::io::{Cursor, Read, Seek, SeekFrom};
 
+use super::block::enter_block;
 use super::iff::Bounded;
 use super::io::{self, read_array};
 use super::{Decode, Endian, Error, ErrorKind};
@@ -42,7 +43,9 @@ pub trait Input {
     fn seek_to(&mut self, position: u64) -> Result<(), Error>;
 
     /// Runs `read` on the next `size` bytes alone (a chunk's or form's
-    /// contents), then continues after what it read.
+    /// contents, a `size` block), a block of their own (see
+    /// [`block_start`](crate::block::block_start)), then continues after
+    /// what it read.
     fn narrowed<'s, T>(
         &'s mut self,
         size: u64,
@@ -116,6 +119,7 @@ impl<R: Read + Seek> Input for R {
         read: impl FnOnce(&mut Self::Narrowed<'s>) -> Result<T, Error>,
     ) -> Result<T, Error> {
         let start = io::position(self)?;
+        let _block = enter_block(start);
         read(&mut Bounded::new(self, start, start.saturating_add(size)))
     }
 
@@ -277,7 +281,9 @@ impl<'data> Input for SliceInput<'data> {
             end: self.position.saturating_add(size).min(self.end),
             ..*self
         };
+        let block = enter_block(self.offset_u64());
         let value = read(&mut inner)?;
+        drop(block);
         self.position = inner.position;
         Ok(value)
     }

@@ -47,9 +47,19 @@
 //! | `prefix = u32` | `Vec<T>` | a count of that type, then the elements |
 //! | `prefix = i32` | `RawString` | a length of that type, then the bytes |
 //! | `count = name` | `Vec<T>` | as many elements as an earlier `Count<_>` field (which the writer fills in, and which several lists may share) or a context parameter (data: the writer checks the length against it) says |
-//! | `to_end` | `Vec<T>` | elements until the input ends: the file, or the enclosing chunk |
+//! | `count = expr` | `Vec<T>` | as many elements as a Rust expression over earlier fields and context parameters gives (`usize::from(width) * usize::from(height)`; data: the writer checks the length against it) |
+//! | `to_end` | `Vec<T>` | elements until the input ends: the file, the enclosing chunk, or the `size` block |
+//! | `until = expr` | `Vec<T>` | elements until one for which the function (`\|byte: &u8\| *byte == 0`) gives true, that one included |
+//! | `size = expr` | any; [`Block<T>`] to keep what the value leaves | the value, read from a block of that many bytes (see [`reference`](mod@reference)) |
+//! | `calc = expr`, `keep` | [`Calc<T>`] | a `T` the writer computes from the rest of the value, `size_of(field)` (a field's size in bytes) included; checked on reading, or, with `keep`, kept when it disagrees |
+//! | `offset = T`, `from = file` or `from = field` | [`At<V>`] (`Vec<At<V>>` with a count: a list of offsets) | an offset of type `T`, counted from the enclosing block's start (the file's, or where an earlier field begins); the value lies there, placed by the writer, which fills in the offset (a file's order, gaps and shared targets kept); a [`Lazy<V>`] there keeps the bytes up to the next value |
+//! | nothing | [`Transformed<X, T>`] | every byte left in the input (a chunk's, a `size` block's, the file's), decoded by `X` (gzip, zlib, one's own [`Transform`]), `T` read from the decoded bytes; the file's encoded bytes written back while the value is unchanged |
+//! | `word = T`, `bits = N`, `lsb_first` | an integer, `bool`, `Count<_>` or `Calc<_>` | N bits of a word of type `T` that the field beginning it (`word = T`) and those after it fill, the first in its most significant bits (its least with `lsb_first`); on a struct's first fields without `word`, the bits the enum holding it leaves of its word |
+//! | `align = N`, `pad = N` | [`Padding`] | zeros to the next multiple of N bytes from the start of the enclosing block (chunk, form, `size` block, file), or N of them; what a file holds that is not zero is kept |
+//! | `map = S`, `try_map = S` | any | the value (each element) stored as an `S`, converted with `From` (or `TryFrom`) both ways |
 //! | `flag = u8` | `Option<T>` | 0 or 1, then the value when 1 |
 //! | `present_if = EXPR` | `Option<T>` | the value when the condition holds: a boolean expression over earlier fields and context parameters (`version >= 300`, `flags & 4 != 0`, `mode == Mode::Bones`; a bare name: it is not 0); writing a value whose presence disagrees is an error naming the field |
+//! | `check = expr, "message"` | any value | a condition over the value (by its field's name), earlier fields and parameters; a refusal says the message |
 //! | `check = path(a, b)` | any value, or a binary `Count<_>` (given as a `usize`, checked before the elements it counts are read) | nothing more: once read, `path(&value, &a, &b)` must return `Ok`, else [`Refusal`] is an error at the value's first byte with its field path (a refused element of a list or array, and a field inside it, at its own byte when the elements have one size); the writer checks it too (binary: before writing the value; text: once written, at the same line and column), and refuses with the same error |
 //! | `magic = 1u32`, `magic = b"TAG"` | [`Magic`] | a constant |
 //! | `chunk = "TAG"` | any | an IFF chunk holding the field; fields in a row naming one tag share one chunk (`INFO` holding several counts) |
@@ -58,13 +68,14 @@
 //! | `to_end` | `Vec<`[`RawChunk`]`>` | every child left in the form, kept as it is, in order |
 //! | `with = path` | any | `path::read`/`write`/`strategy` do it; `context(...)` values are passed to them as extra arguments, in the order written |
 //! | `binary(...)`, `text(...)` | any, on a type with both encodings | what only that encoding has (`binary(pascal)`, `text(line)`, `text(vector)`); what both share (`present_if`, `context`, `check`, `count`, `to_end`, and `prefix = u32`: a `u32` in binary, a count line in text) is written once, outside |
-//! | `context(param = name, ...)` | a type with context | passes an earlier field's value or one of the type's own parameters (`context(param)` passes the value of the same name; a `Count<_>` field passes its count, as the parameter's integer type), a list's length (`len(list)`, a `usize`; 0 for an absent `Option`; see [`ListLen`]), or a constant (`context(order = Endian::Big)`: any expression but a bare name); a list passes the same context to every element |
+//! | `context(param = name, ...)` | a type with context | passes an earlier field's value or one of the type's own parameters (`context(param)` passes the value of the same name; a `Count<_>` field passes its count, as the parameter's integer type), a list's length (`len(list)`, a `usize`; 0 for an absent `Option`; see [`ListLen`]), or any other expression, over earlier fields and parameters or none (`context(order = Endian::Big)`, `context(cells = 2 * usize::from(width))`); a list passes the same context to every element |
 //!
 //! An enum is chosen by one of:
 //!
 //! | on the enum | on each variant | the file holds |
 //! |---|---|---|
 //! | `little, tag = u8` | `when = 0xFF`, or `other` (holds the tag itself) | the tag, then the variant's value |
+//! | `little, tag = u16, bits = 3` | `when = 5` | a word whose top 3 bits are the tag; the variant's value (a struct whose first fields are bit fields without a word: see [`WordTail`]) takes its other bits, then follows it |
 //! | `little, context(mode: u8), select = mode` (or `text, ...`) | `when = 1` (any expression of the parameter's type) | the variant's value alone: the context chose it |
 //! | `text` | `keyword = "Mesh (absolute)"` (unit variants) | a line spelling the phrase, quoted or not |
 //! | nothing (or `context(name: Type)`, values its variants pass on) | nothing, each variant holding a `form` or `chunk` struct; or `form = "TYPE"` or `chunk = "TAG"`, wrapping a struct of fields (versions sharing one layout); `context(version = 2u16)` passes the value constants or the enum's parameters (a version gates its chunks) | the `FORM` or chunk, chosen by its type or tag |
@@ -81,11 +92,15 @@
 //! and [`BinarySchema::to_bytes_with`] (binrw: the context is the type's
 //! `Args`); a type without has `from_bytes` and `to_bytes` as well.
 
+mod bits;
+mod block;
 pub(crate) mod check;
 pub(crate) mod choice;
 pub(crate) mod collection;
+mod computed;
 #[cfg(test)]
 mod context_tests;
+mod convert;
 #[cfg(test)]
 mod derive_tests;
 mod error;
@@ -98,7 +113,9 @@ pub mod json;
 mod layout;
 pub mod map;
 pub(crate) mod markers;
+mod offsets;
 pub(crate) mod output;
+mod padding;
 mod pages;
 mod primitive;
 pub mod reference;
@@ -107,6 +124,7 @@ pub(crate) mod string;
 #[cfg(any(test, feature = "testing"))]
 pub mod testing;
 pub mod text;
+mod transform;
 #[cfg(test)]
 mod twin_tests;
 
@@ -118,15 +136,21 @@ use std::fmt::Debug;
 use std::io::{Read, Seek, Write};
 
 pub use binrw::Endian;
+pub use bits::{BitField, BitPart, Word, WordTail};
+pub use block::Block;
 pub use check::{checked_at_byte, without_checks, Refusal};
 pub use collection::ListLen;
+pub use computed::Calc;
 pub use error::{printable, quoted, Error, ErrorKind, FieldPath, Position, Segment};
 pub use iff::RawChunk;
 pub use input::{Input, SliceInput};
 pub use layout::{ByteOrder, ContextLayout, FieldLayout, Layout, TextLayout, TypeLayout};
 pub use markers::{Count, Magic, NoContext};
+pub use offsets::{At, Lazy};
 pub use output::{EstimateOutput, Output, SizeOutput, VecOutput};
+pub use padding::Padding;
 pub use string::RawString;
+pub use transform::{Gzip, Transform, Transformed, Zlib};
 
 /// `#[derive(Schema)]`, for a crate that depends on `schema` (the attribute
 /// vocabulary is above and in [`text`]); its expansions reach this crate
@@ -345,6 +369,11 @@ pub trait BinarySchema: Decode + Encode {
 pub mod __private {
     pub use binrw;
 
+    pub use crate::bits::{
+        bits_of, count_bits, note_bits, part, patch_word, read_word, read_word_quietly, unit_rest,
+        write_word, BitField, BitPart, Word, WordTail,
+    };
+    pub use crate::block::{check_block_size, enter_block, read_sized};
     pub use crate::check::{
         checked_at_byte, checked_elements_at_byte, checked_fields_at_byte, checking, Elements,
     };
@@ -352,10 +381,16 @@ pub mod __private {
         tag_taken, unknown_selector, unknown_tag, unknown_text_selector, variant_disagrees,
     };
     pub use crate::collection::{
-        check_condition, check_len, check_presence, context_len, count_as, encode_each, list_len,
-        read_count, read_elements, read_elements_to_end, read_flagged, read_to_end, read_vec,
-        shared_len, write_count, write_each, write_flagged, FlagInt,
+        check_condition, check_len, check_presence, check_terminated, context_len, count_as,
+        counted, encode_each, list_len, read_count, read_elements, read_elements_to_end,
+        read_flagged, read_to_end, read_until, read_vec, shared_len, until_fn, write_count,
+        write_each, write_flagged, FlagInt,
     };
+    pub use crate::computed::{
+        calc_found, calc_to_write, calc_value, count_value, patch_value, size_value,
+        write_placeholder,
+    };
+    pub use crate::convert::{mapped_back, try_mapped, try_mapped_back};
     pub use crate::iff::{
         check_absent_count, next_is, next_is_element, peek_form_type, peek_start, read_chunk,
         read_form, unknown_element, unknown_form, write_chunk, write_form, IffBody, IffElement,
@@ -366,7 +401,11 @@ pub mod __private {
     pub use crate::markers::{
         read_magic, write_magic, ByteOrderParam, CountField, NoContext, TakesTextContext,
     };
+    pub use crate::offsets::{
+        read_offset, write_offset_placeholder, Base, OffsetInt, Placement, Placing,
+    };
     pub use crate::output::{encode_plain_next, write_plain_run};
+    pub use crate::padding::{read_padding, write_padding, PaddingLength};
     pub use crate::size::{add_fixed, add_min, add_plain, lesser_min};
     pub use crate::string::{
         read_fixed_width, read_null_terminated, read_pascal, read_prefixed, write_fixed_width,

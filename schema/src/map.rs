@@ -25,6 +25,23 @@ pub struct Span {
     /// The value as Rust's `Debug` prints it.
     pub value: String,
     pub kind: SpanKind,
+    /// For a word of bit fields: each field's bits in it.
+    pub bits: Vec<BitSpan>,
+    /// For bytes a transform decodes (a gzip stream): the spans of the
+    /// value read from the decoded bytes, their offsets in those bytes.
+    pub decoded: Vec<Span>,
+}
+
+/// A bit field of a word: its name, its bits, its value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BitSpan {
+    pub name: &'static str,
+    /// The field's lowest bit, counted from the word's least significant
+    /// (bit 0).
+    pub shift: u32,
+    /// How many bits it takes.
+    pub width: u32,
+    pub value: u64,
 }
 
 /// What a span holds.
@@ -225,6 +242,38 @@ pub fn note(
 #[cold]
 #[inline(never)]
 fn note_recording(start: u64, end: u64, type_name: &'static str, kind: SpanKind, value: String) {
+    note_span(start, end, type_name, kind, value, Vec::new());
+}
+
+/// Notes a word of bit fields read from `start` to `end`, with each
+/// field's bits (`bits`, asked for only when recording).
+pub fn note_word(
+    start: u64,
+    end: u64,
+    type_name: &'static str,
+    word: u64,
+    bits: impl FnOnce() -> Vec<BitSpan>,
+) {
+    if recording() {
+        note_span(
+            start,
+            end,
+            type_name,
+            SpanKind::Field,
+            format!("{word:#x}"),
+            bits(),
+        );
+    }
+}
+
+fn note_span(
+    start: u64,
+    end: u64,
+    type_name: &'static str,
+    kind: SpanKind,
+    value: String,
+    bits: Vec<BitSpan>,
+) {
     with_recorder(|recorder| {
         if recorder.muted > 0 {
             return;
@@ -240,7 +289,44 @@ fn note_recording(start: u64, end: u64, type_name: &'static str, kind: SpanKind,
             end,
             value,
             kind,
+            bits,
+            decoded: Vec::new(),
         });
+    });
+}
+
+/// Runs `read` over bytes a transform decoded: the spans it notes (their
+/// offsets in those bytes) are kept apart and returned, for the span of
+/// the encoded bytes to show ([`note_decoded`]).
+pub fn record_decoded<T>(read: impl FnOnce() -> T) -> (T, Vec<Span>) {
+    if !recording() {
+        return (read(), Vec::new());
+    }
+    let mut outer = Vec::new();
+    with_recorder(|recorder| outer = std::mem::take(&mut recorder.spans));
+    let value = read();
+    let mut decoded = Vec::new();
+    with_recorder(|recorder| decoded = std::mem::replace(&mut recorder.spans, outer));
+    (value, decoded)
+}
+
+/// Notes encoded bytes read from `start` to `end` as one span holding
+/// the spans of what was read from them once decoded.
+pub fn note_decoded(
+    start: u64,
+    end: u64,
+    type_name: &'static str,
+    value: String,
+    decoded: Vec<Span>,
+) {
+    if !recording() {
+        return;
+    }
+    note_span(start, end, type_name, SpanKind::Field, value, Vec::new());
+    with_recorder(|recorder| {
+        if let Some(span) = recorder.spans.last_mut() {
+            span.decoded = decoded;
+        }
     });
 }
 

@@ -373,6 +373,458 @@
 //! assert_eq!(Frame::from_bytes(&[0, 0]).unwrap().vertices, None);
 //! ```
 //!
+//! # Expressions
+//!
+//! `present_if`, `count`, `size`, `calc`, `until`, an inline `check` and
+//! the values passed as context are Rust expressions. Each is compiled
+//! once, as a function of the values in its scope: the fields before the
+//! one it is written on (a `Count<_>` field as the `usize` count it holds,
+//! a `calc` field as the value it stores) and the type's context
+//! parameters, each by its name. The compiler resolves the names, so a
+//! misspelt one is one error, at the name, with the name it meant:
+//!
+//! ```compile_fail
+//! # use schema::Schema;
+//! #[derive(Schema)]
+//! #[schema(little)]
+//! struct Header {
+//!     version: u16,
+//!     // error[E0425]: cannot find value `verison` in this scope
+//!     //   help: a local variable with a similar name exists: `version`
+//!     #[schema(present_if = verison >= 2)]
+//!     flags: Option<u32>,
+//! }
+//! ```
+//!
+//! An expression over a file's values is plain Rust: widen a number before
+//! arithmetic its type cannot hold (`i64::from(size) - 8`,
+//! `usize::from(width) * usize::from(height)`), so that a file's odd value
+//! gives a number that is no count or size (an error where it is read),
+//! not an overflow.
+//!
+//! ## `count = expr`
+//!
+//! A list of as many elements as the expression gives. A bare name of a
+//! `Count<_>` field is that count (the writer fills it in); any other
+//! value is data, which the writer checks the list's length against.
+//!
+//! ```
+//! # use schema::BinarySchema;
+//! # use schema::Schema;
+//! #[derive(Debug, PartialEq, Schema)]
+//! #[schema(little)]
+//! struct Grid {
+//!     width: u8,
+//!     height: u8,
+//!     #[schema(count = usize::from(width) * usize::from(height))]
+//!     cells: Vec<u8>,
+//! }
+//!
+//! let grid = Grid::from_bytes(&[2, 2, 1, 2, 3, 4]).unwrap();
+//! assert_eq!(grid.cells, [1, 2, 3, 4]);
+//! assert_eq!(grid.to_bytes().unwrap(), [2, 2, 1, 2, 3, 4]);
+//! let short = Grid { cells: vec![1], ..grid };
+//! assert_eq!(
+//!     short.to_bytes().unwrap_err().to_string(),
+//!     "cells: 1 entries, but `usize::from(width) * usize::from(height)` gives 4"
+//! );
+//! ```
+//!
+//! ## `until = expr`
+//!
+//! A list of elements until one for which the function gives true, that
+//! one included (kept in the list, so that it is written back). An
+//! element that takes no bytes, or input that ends first, is an error;
+//! the writer refuses a list whose last element, and only that one, does
+//! not end it. (The generated test takes the element type's `Default` as
+//! the element ending the list when it does.)
+//!
+//! ```
+//! # use schema::BinarySchema;
+//! # use schema::Schema;
+//! #[derive(Debug, PartialEq, Schema)]
+//! #[schema(little)]
+//! struct Name {
+//!     #[schema(until = |byte: &u8| *byte == 0)]
+//!     bytes: Vec<u8>,
+//!     length: u16,
+//! }
+//!
+//! let name = Name::from_bytes(b"hip\0\x03\0").unwrap();
+//! assert_eq!(name.bytes, b"hip\0");
+//! assert_eq!(name.to_bytes().unwrap(), b"hip\0\x03\0");
+//! let unended = Name { bytes: b"hip".to_vec(), length: 3 };
+//! assert_eq!(
+//!     unended.to_bytes().unwrap_err().to_string(),
+//!     "bytes: the last element does not end the list"
+//! );
+//! ```
+//!
+//! ## `size = expr` and [`Block`](crate::Block)
+//!
+//! The field is read from a block of exactly that many bytes: its reader
+//! sees the input end where the block does (a `to_end` list fills it),
+//! and bytes it leaves are an error, unless the field is a `Block<T>`,
+//! which keeps them, and writes them back after its value. A block whose
+//! size another stored value gives is a `Block<T>` (a real file may hold
+//! more than the value); the writer refuses one whose bytes disagree with
+//! its size. A size past the end of the input, or an expression that
+//! gives no size, is an error at the block's first byte.
+//!
+//! ```
+//! # use schema::{BinarySchema, Block};
+//! # use schema::Schema;
+//! #[derive(Debug, PartialEq, Schema)]
+//! #[schema(little)]
+//! struct Body {
+//!     value: u16,
+//! }
+//!
+//! #[derive(Debug, PartialEq, Schema)]
+//! #[schema(little)]
+//! struct Record {
+//!     length: u8,
+//!     #[schema(size = length)]
+//!     body: Block<Body>,
+//! }
+//!
+//! // The body takes 4 bytes: its value, then 2 it leaves.
+//! let bytes = [4, 0x02, 0x01, 0xEE, 0xFF];
+//! let record = Record::from_bytes(&bytes).unwrap();
+//! assert_eq!(record.body.value, Body { value: 0x0102 });
+//! assert_eq!(record.body.rest, [0xEE, 0xFF]);
+//! assert_eq!(record.to_bytes().unwrap(), bytes);
+//! ```
+//!
+//! ## `calc = expr`: values the writer computes
+//!
+//! A stored value computed from the rest of the value: a size, a count,
+//! a checksum. The field is a [`Calc<T>`](crate::Calc), `T` the type
+//! stored, which holds nothing for the computed value: the writer
+//! computes it, so a value built by hand needs none. The expression sees
+//! every other field (the reader checks it once all are read), and
+//! `size_of(field)`, the number of bytes a field takes: the writer writes
+//! a placeholder, then, once the fields it measures are written, the
+//! value over it. Reading, a value that disagrees is an error at the
+//! field, naming both; with `keep` it is kept in the `Calc` and written
+//! back as found. A `count` may read a `calc` the writer knows before
+//! writing (one that measures no size), and a `size` any.
+//!
+//! ```
+//! # use schema::{BinarySchema, Calc};
+//! # use schema::Schema;
+//! /// A chunk: its kind, its size in bytes (its 8-byte header included),
+//! /// then its payload.
+//! #[derive(Debug, PartialEq, Schema)]
+//! #[schema(big)]
+//! struct Chunk {
+//!     kind: [u8; 4],
+//!     #[schema(calc = size_of(payload) + 8)]
+//!     size: Calc<u32>,
+//!     #[schema(size = i64::from(size) - 8, to_end)]
+//!     payload: Vec<u8>,
+//! }
+//!
+//! let bytes = b"NOTE\0\0\0\x0ahi";
+//! let chunk = Chunk::from_bytes(bytes).unwrap();
+//! assert_eq!(chunk.payload, b"hi");
+//! assert_eq!(chunk.to_bytes().unwrap(), bytes);
+//! let built = Chunk { kind: *b"NOTE", size: Calc::computed(), payload: b"hi".to_vec() };
+//! assert_eq!(built.to_bytes().unwrap(), bytes);
+//! ```
+//!
+//! ```
+//! # use schema::{BinarySchema, Calc};
+//! # use schema::Schema;
+//! #[derive(Debug, PartialEq, Schema)]
+//! #[schema(little)]
+//! struct Sum {
+//!     #[schema(prefix = u8)]
+//!     values: Vec<u8>,
+//!     /// The sum of the values, modulo 256; a file that disagrees is kept.
+//!     #[schema(calc = values.iter().fold(0u8, |sum, v| sum.wrapping_add(*v)), keep)]
+//!     sum: Calc<u8>,
+//! }
+//!
+//! assert_eq!(Sum::from_bytes(&[2, 3, 4, 7]).unwrap().sum, Calc::computed());
+//! let odd = Sum::from_bytes(&[2, 3, 4, 9]).unwrap();
+//! assert_eq!(odd.sum, Calc::found(9));
+//! assert_eq!(odd.to_bytes().unwrap(), [2, 3, 4, 9]);
+//! ```
+//!
+//! ## `map = S`, `try_map = S`
+//!
+//! The field's value (each element, for a list) is stored as an `S`,
+//! converted with `From` both ways, or with `TryFrom` both ways, a
+//! refusal being an error with the conversion's message.
+//!
+//! ```
+//! # use schema::BinarySchema;
+//! # use schema::Schema;
+//! #[derive(Debug, Clone, Copy, PartialEq)]
+//! struct Percent(u8);
+//!
+//! impl TryFrom<u8> for Percent {
+//!     type Error = String;
+//!     fn try_from(stored: u8) -> Result<Self, String> {
+//!         if stored <= 100 { Ok(Percent(stored)) } else { Err(format!("{stored} is over 100%")) }
+//!     }
+//! }
+//!
+//! impl From<Percent> for u8 {
+//!     fn from(percent: Percent) -> u8 {
+//!         percent.0
+//!     }
+//! }
+//!
+//! #[derive(Debug, PartialEq, Schema)]
+//! #[schema(little)]
+//! struct Levels {
+//!     #[schema(prefix = u8, try_map = u8)]
+//!     levels: Vec<Percent>,
+//! }
+//!
+//! let levels = Levels::from_bytes(&[2, 50, 100]).unwrap();
+//! assert_eq!(levels.levels, [Percent(50), Percent(100)]);
+//! assert_eq!(levels.to_bytes().unwrap(), [2, 50, 100]);
+//! assert_eq!(
+//!     Levels::from_bytes(&[1, 101]).unwrap_err().to_string(),
+//!     "levels[0]: 101 is over 100%"
+//! );
+//! ```
+//!
+//! # Bit fields
+//!
+//! ## `word = T`, `bits = N`, `lsb_first`
+//!
+//! A word of type `T` (`u8`, `u16`, `u32` or `u64`, in the field's byte
+//! order) packs fields of a few bits: the field with `word = T, bits = N`
+//! begins it and takes N bits, each next field with `bits = N` takes N
+//! more, and together they fill it. The first field takes the word's most
+//! significant bits, unless `lsb_first` beside `word` says its least. A
+//! bit field holds an integer (a signed one in two's complement within
+//! its bits), a `bool` (1 bit), a `Count<_>` or a `Calc<_>`; the writer
+//! refuses a value its bits cannot hold. The byte map notes the word as
+//! one span, with each field's bits ([`map::Span::bits`](crate::map::Span::bits)).
+//!
+//! ```
+//! # use schema::BinarySchema;
+//! # use schema::Schema;
+//! #[derive(Debug, PartialEq, Schema)]
+//! #[schema(little)]
+//! struct Header {
+//!     /// The word's top 4 bits.
+//!     #[schema(word = u16, bits = 4)]
+//!     version: u8,
+//!     #[schema(bits = 1)]
+//!     compressed: bool,
+//!     /// Its low 11 bits.
+//!     #[schema(bits = 11)]
+//!     width: u16,
+//! }
+//!
+//! // 0x3805: version 0b0011, compressed 1, width 0b000_0000_0101
+//! let header = Header::from_bytes(&[0x05, 0x38]).unwrap();
+//! assert_eq!(header, Header { version: 3, compressed: true, width: 5 });
+//! assert_eq!(header.to_bytes().unwrap(), [0x05, 0x38]);
+//! let wide = Header { width: 4096, ..header };
+//! assert_eq!(wide.to_bytes().unwrap_err().to_string(), "width: 4096 does not fit 11 bits");
+//! ```
+//!
+//! ## `tag = T, bits = N` on an enum: chosen by a word's first bits
+//!
+//! An enum whose variant the top N bits of a word of type `T` choose,
+//! each variant holding nothing (the word's other bits then are 0) or a
+//! struct whose first fields are bit fields without a word of their own:
+//! they take the word's other bits, and the struct's later fields follow
+//! the word ([`WordTail`](crate::WordTail)). A command word of 3 bits of
+//! command and 13 of count, say, where the 13 bits count what follows, or
+//! measure it (`calc = size_of(...)`).
+//!
+//! ```
+//! # use schema::{BinarySchema, Count};
+//! # use schema::Schema;
+//! #[derive(Debug, PartialEq, Schema)]
+//! #[schema(little, tag = u16, bits = 3)]
+//! enum Command {
+//!     #[schema(when = 1)]
+//!     Pixels(Pixels),
+//!     #[schema(when = 5)]
+//!     End,
+//! }
+//!
+//! /// The word's low 13 bits count the colours that follow it.
+//! #[derive(Debug, PartialEq, Schema)]
+//! #[schema(little)]
+//! struct Pixels {
+//!     #[schema(bits = 13)]
+//!     count: Count<u16>,
+//!     #[schema(count = count)]
+//!     colours: Vec<u8>,
+//! }
+//!
+//! #[derive(Debug, PartialEq, Schema)]
+//! #[schema(little)]
+//! struct Row {
+//!     #[schema(until = |command: &Command| *command == Command::End)]
+//!     commands: Vec<Command>,
+//! }
+//!
+//! // (1 << 13) | 2, two colours; then 5 << 13, the end.
+//! let bytes = [0x02, 0x20, 7, 8, 0x00, 0xA0];
+//! let row = Row::from_bytes(&bytes).unwrap();
+//! assert_eq!(row.commands[0], Command::Pixels(Pixels { count: Count::new(), colours: vec![7, 8] }));
+//! assert_eq!(row.to_bytes().unwrap(), bytes);
+//! ```
+//!
+//! # Positions
+//!
+//! ## `offset = T`: values stored elsewhere, and `from`
+//!
+//! A field of type [`At<V>`](crate::At) (a list of them, with a count,
+//! for a list of offsets) stores an offset of type `T`; its value lies
+//! there. The offsets are read among the struct's fields; the values, once
+//! every field is read, each where its offset points, counted from the
+//! start of the enclosing block (an IFF chunk's payload, a form's
+//! children, a `size` block, else the file), or from the file's start
+//! (`from = file`), or from where an earlier field begins (`from =
+//! field`). The writer places them and fills in every offset: a value
+//! read from a file where it lay, after the bytes that lay before it
+//! (`At::gap`), in the file's order, so that values out of order, gaps
+//! between them and a target several offsets share come back byte for
+//! byte; a value built by hand (`At::new`, its offset unset) after the
+//! struct's fields and the values before it. A value no longer fitting
+//! where it lay is placed so too. An offset pointing outside its block is
+//! an error at the offset.
+//!
+//! ```
+//! # use schema::{At, BinarySchema};
+//! # use schema::Schema;
+//! #[derive(Debug, PartialEq, Schema)]
+//! #[schema(little)]
+//! struct Table {
+//!     #[schema(prefix = u8, offset = u8)]
+//!     items: Vec<At<u16>>,
+//! }
+//!
+//! // Two offsets; the second value lies first, then a gap, then the first.
+//! let bytes = [2, 6, 3, 0x22, 0x22, 0xEE, 0x11, 0x11];
+//! let table = Table::from_bytes(&bytes).unwrap();
+//! assert_eq!((table.items[0].value, table.items[0].offset), (0x1111, Some(6)));
+//! assert_eq!(table.items[0].gap, [0xEE]);
+//! assert_eq!(table.to_bytes().unwrap(), bytes);
+//!
+//! // Built by hand: placed after the offsets, one after another.
+//! let built = Table { items: vec![At::new(0x1111), At::new(0x2222)] };
+//! assert_eq!(built.to_bytes().unwrap(), [2, 3, 5, 0x11, 0x11, 0x22, 0x22]);
+//! ```
+//!
+//! ## [`Lazy<V>`](crate::Lazy): values decoded when asked for
+//!
+//! A `Lazy<V>` keeps a value's bytes, decoded when asked for
+//! ([`Lazy::decode_with`](crate::Lazy::decode_with)) and written back as
+//! they are: at an offset, the bytes up to the next value the struct's
+//! offsets point to (else the input's end); elsewhere, every byte left in
+//! its input (a `size` block's).
+//!
+//! ```
+//! # use schema::{At, BinarySchema, Endian, Lazy};
+//! # use schema::Schema;
+//! #[derive(Debug, PartialEq, Schema)]
+//! #[schema(little)]
+//! struct Frames {
+//!     #[schema(prefix = u8, offset = u8)]
+//!     frames: Vec<At<Lazy<u16>>>,
+//! }
+//!
+//! let bytes = [2, 3, 6, 0x34, 0x12, 0xFF, 0x78, 0x56];
+//! let frames = Frames::from_bytes(&bytes).unwrap();
+//! assert_eq!(frames.frames[0].value.bytes, [0x34, 0x12, 0xFF]);
+//! assert_eq!(frames.frames[0].value.decode_with(Endian::Little, &()).unwrap(), 0x1234);
+//! assert_eq!(frames.to_bytes().unwrap(), bytes);
+//! ```
+//!
+//! # Transforms
+//!
+//! ## [`Transformed<X, T>`](crate::Transformed): gzip, zlib, or one's own
+//!
+//! A field of type `Transformed<X, T>` is every byte left in its input
+//! (a chunk's payload, a `size` block, the file's rest), decoded by the
+//! transform `X` ([`Gzip`](crate::Gzip), [`Zlib`](crate::Zlib), through
+//! `flate2`, or a [`Transform`](crate::Transform) of one's own), the
+//! value `T` read from the decoded bytes (a file of its own: positions
+//! and blocks count from their start). A value read from a file keeps
+//! the file's encoded bytes and writes them back while it encodes to
+//! what they decode to; a changed value, or one built by hand
+//! (`Transformed::new`), is encoded anew. The byte map notes the encoded
+//! bytes as one span whose [`decoded`](crate::map::Span::decoded) spans
+//! are those of the value, in the decoded bytes. A stream that decodes to
+//! more than 1100 bytes per byte of it is refused.
+//!
+//! ```
+//! # use schema::{BinarySchema, Error, Transform, Transformed};
+//! # use schema::Schema;
+//! /// Each byte stored with its bits flipped.
+//! struct Flipped;
+//!
+//! impl Transform for Flipped {
+//!     const NAME: &'static str = "flipped bytes";
+//!     fn decode(encoded: &[u8]) -> Result<Vec<u8>, Error> {
+//!         Ok(encoded.iter().map(|byte| !byte).collect())
+//!     }
+//!     fn encode(decoded: &[u8]) -> Result<Vec<u8>, Error> {
+//!         Ok(decoded.iter().map(|byte| !byte).collect())
+//!     }
+//! }
+//!
+//! #[derive(Debug, PartialEq, Schema)]
+//! #[schema(little)]
+//! struct Secret {
+//!     version: u8,
+//!     message: Transformed<Flipped, u16>,
+//! }
+//!
+//! let secret = Secret::from_bytes(&[1, 0xCB, 0xED]).unwrap();
+//! assert_eq!(secret.message.value, 0x1234);
+//! assert_eq!(secret.to_bytes().unwrap(), [1, 0xCB, 0xED]);
+//! let built = Secret { version: 1, message: Transformed::new(0x1234) };
+//! assert_eq!(built.to_bytes().unwrap(), [1, 0xCB, 0xED]);
+//! ```
+//!
+//! # Padding
+//!
+//! ## `align = N`, `pad = N` on a [`Padding`](crate::Padding) field
+//!
+//! Padding is a field of its own, before or after the fields it pads: a
+//! `Padding`, with `align = N` (to the next multiple of N bytes, counted
+//! from the start of the enclosing block: an IFF chunk's payload, a
+//! form's children, a `size` block, else the file) or `pad = N` (exactly
+//! N bytes). A writer writes zeros; padding a file holds that is not
+//! zero is kept in the value and written back where it still fits.
+//!
+//! ```
+//! # use schema::{BinarySchema, Padding, RawString};
+//! # use schema::Schema;
+//! #[derive(Debug, PartialEq, Schema)]
+//! #[schema(little)]
+//! struct Name {
+//!     #[schema(pascal)]
+//!     text: RawString,
+//!     /// To an even length.
+//!     #[schema(align = 2)]
+//!     padding: Padding,
+//!     #[schema(pad = 2)]
+//!     reserved: Padding,
+//! }
+//!
+//! let name = Name::from_bytes(b"\x02hi\xEE\0\0").unwrap();
+//! assert_eq!(name.padding, Padding(vec![0xEE]));
+//! assert_eq!(name.reserved, Padding::default());
+//! assert_eq!(name.to_bytes().unwrap(), b"\x02hi\xEE\0\0");
+//! let built = Name { text: RawString::from("a"), padding: Padding::default(), reserved: Padding::default() };
+//! assert_eq!(built.to_bytes().unwrap(), b"\x01a\0\0");
+//! ```
+//!
 //! # Constants and checks
 //!
 //! ## `magic = ...`
@@ -440,6 +892,30 @@
 //!     "byte 1: bone: bone 5 is not one of the 3"
 //! );
 //! assert_eq!(schema::without_checks(|| bad.to_bytes()).unwrap(), [3, 5]);
+//! ```
+//!
+//! ## `check = expr, "message"`
+//!
+//! A condition over the value (by its field's name) and the values in
+//! scope, and what a refusal says: a rule that needs no function of its
+//! own. The reader and the writer refuse as they do for a function.
+//!
+//! ```
+//! # use schema::BinarySchema;
+//! # use schema::Schema;
+//! #[derive(Debug, PartialEq, Schema)]
+//! #[schema(little)]
+//! struct Header {
+//!     version: u8,
+//!     #[schema(check = count <= 10 * version, "more than ten per version")]
+//!     count: u8,
+//! }
+//!
+//! assert!(Header::from_bytes(&[2, 20]).is_ok());
+//! assert_eq!(
+//!     Header::from_bytes(&[2, 21]).unwrap_err().to_string(),
+//!     "byte 1: count: more than ten per version"
+//! );
 //! ```
 //!
 //! ## `check` on a count
@@ -741,6 +1217,34 @@
 //!     Wire::from_bytes(&[2, 7, 9, 1, 0, 2]).unwrap_err().to_string(),
 //!     "byte 5: edges[0].ends[1]: not one of the 2 points"
 //! );
+//! ```
+//!
+//! ## Context values as expressions
+//!
+//! What a field passes may be any expression over the values in its
+//! scope, computed where the field is read or written.
+//!
+//! ```
+//! # use schema::BinarySchema;
+//! # use schema::Schema;
+//! #[derive(Debug, PartialEq, Schema)]
+//! #[schema(little, context(cells: usize))]
+//! struct Row {
+//!     #[schema(count = cells)]
+//!     shades: Vec<u8>,
+//! }
+//!
+//! #[derive(Debug, PartialEq, Schema)]
+//! #[schema(little)]
+//! struct Image {
+//!     /// Pixels per row; a row stores two bytes per pixel.
+//!     width: u8,
+//!     #[schema(prefix = u8, context(cells = 2 * usize::from(width)))]
+//!     rows: Vec<Row>,
+//! }
+//!
+//! let image = Image::from_bytes(&[1, 2, 7, 8, 9, 10]).unwrap();
+//! assert_eq!(image.rows[1].shades, [9, 10]);
 //! ```
 //!
 //! ## `crate = "path"`

@@ -17,9 +17,10 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 
 use super::check::without_checks;
-use super::collection::CountInt;
+use super::collection::{CountInt, Length};
 use super::text::{FloatStyle, LineEnding, RawLine, TextSchema, TextStyle};
-use super::{json, BinarySchema, HasContext, RawChunk, RawString};
+use super::SizeOutput;
+use super::{json, BinarySchema, Block, Encode, Endian, Error, HasContext, RawChunk, RawString};
 
 /// Cases each generated round-trip test runs.
 pub const CASES: u32 = 256;
@@ -123,8 +124,231 @@ impl Sample for RawChunk {
     }
 }
 
+/// A block's value, then a few bytes it leaves.
+impl<T: Sample + 'static> Sample for Block<T> {
+    fn context_strategy() -> BoxedStrategy<T::Context> {
+        T::context_strategy()
+    }
+
+    fn strategy_with(context: &T::Context) -> BoxedStrategy<Self> {
+        (T::strategy_with(context), vec(any::<u8>(), 0..=MAX_LEN))
+            .prop_map(|(value, rest)| Block { value, rest })
+            .boxed()
+    }
+}
+
+/// A value the writer places.
+impl<T: Sample + 'static> Sample for crate::At<T> {
+    fn context_strategy() -> BoxedStrategy<T::Context> {
+        T::context_strategy()
+    }
+
+    fn strategy_with(context: &T::Context) -> BoxedStrategy<Self> {
+        T::strategy_with(context).prop_map(crate::At::new).boxed()
+    }
+}
+
+/// The bytes of a value decoded when asked for: any.
+impl<T: Debug + 'static> Sample for crate::Lazy<T> {
+    fn context_strategy() -> BoxedStrategy<()> {
+        Just(()).boxed()
+    }
+
+    fn strategy_with(_: &()) -> BoxedStrategy<Self> {
+        vec(any::<u8>(), 0..=MAX_LEN)
+            .prop_map(crate::Lazy::from_bytes)
+            .boxed()
+    }
+}
+
+/// A value to be encoded anew.
+impl<X: 'static, T: Sample + 'static> Sample for crate::Transformed<X, T>
+where
+    crate::Transformed<X, T>: Debug,
+{
+    fn context_strategy() -> BoxedStrategy<T::Context> {
+        T::context_strategy()
+    }
+
+    fn strategy_with(context: &T::Context) -> BoxedStrategy<Self> {
+        T::strategy_with(context)
+            .prop_map(crate::Transformed::new)
+            .boxed()
+    }
+}
+
+/// How many bytes more than its value's fewest a block of a size drawn
+/// for a test holds at most.
+pub const MAX_BLOCK: u64 = 32;
+
+/// The most elements a list an expression counts holds in a test.
+pub const MAX_COUNTED: usize = 64;
+
+/// Draws a value an expression reads (a count, a size) as a small number
+/// when it is one, so that what the expression gives stays small, and
+/// anything its type holds otherwise. Autoref specialization, as
+/// [`JsonProbe`]: `(&NumberProbe::<T>::NEW).small()` resolves to
+/// [`SmallNumber`] when `T` is a number, else to [`AnyValue`].
+pub struct NumberProbe<T>(PhantomData<T>);
+
+impl<T> NumberProbe<T> {
+    pub const NEW: Self = NumberProbe(PhantomData);
+}
+
+pub trait SmallNumber<T> {
+    /// 0 to [`MAX_LEN`].
+    fn small(&self) -> BoxedStrategy<T>;
+    /// The size of a block whose value takes at least `fewest` bytes:
+    /// `fewest` to [`MAX_BLOCK`] more.
+    fn size(&self, fewest: u64) -> BoxedStrategy<T>;
+}
+
+impl<T: TryFrom<u64> + Debug + 'static> SmallNumber<T> for NumberProbe<T> {
+    fn small(&self) -> BoxedStrategy<T> {
+        numbers(0, MAX_LEN as u64)
+    }
+
+    fn size(&self, fewest: u64) -> BoxedStrategy<T> {
+        numbers(fewest, fewest.saturating_add(MAX_BLOCK))
+    }
+}
+
+fn numbers<T: TryFrom<u64> + Debug + 'static>(least: u64, most: u64) -> BoxedStrategy<T> {
+    (least..=most)
+        .prop_filter_map("fits the type", |number| T::try_from(number).ok())
+        .boxed()
+}
+
+pub trait AnyValue<T> {
+    fn small(&self) -> BoxedStrategy<T>;
+    fn size(&self, fewest: u64) -> BoxedStrategy<T>;
+}
+
+impl<T: Sample<Context = ()> + 'static> AnyValue<T> for &NumberProbe<T> {
+    fn small(&self) -> BoxedStrategy<T> {
+        strategy()
+    }
+
+    fn size(&self, _: u64) -> BoxedStrategy<T> {
+        strategy()
+    }
+}
+
+/// A list of as many elements as a `count = expr` gives for the values
+/// drawn (a case whose count is no count, or too long, is left out).
+pub fn list_of_count<T: Debug + 'static>(
+    element: BoxedStrategy<T>,
+    count: Result<usize, Error>,
+) -> BoxedStrategy<Vec<T>> {
+    match count {
+        Ok(len) if len <= MAX_COUNTED => list_of_len(element, len),
+        _ => rejected("the count drawn is no list's"),
+    }
+}
+
+/// A list read `until` an element ends it: elements that do not, then
+/// one that does: `terminator` when it does (few drawn values end a list
+/// that a zero ends), else one drawn that does.
+pub fn terminated_list<T: Debug + Clone + 'static>(
+    element: BoxedStrategy<T>,
+    ends: fn(&T) -> bool,
+    terminator: Option<T>,
+) -> BoxedStrategy<Vec<T>> {
+    let others = element
+        .clone()
+        .prop_filter("an element that does not end the list", move |e| !ends(e));
+    let last = match terminator.filter(ends) {
+        Some(terminator) => Just(terminator).boxed(),
+        None => element
+            .prop_filter("the element that ends the list", ends)
+            .boxed(),
+    };
+    (vec(others, 0..MAX_LEN), last)
+        .prop_map(|(mut elements, last)| {
+            elements.push(last);
+            elements
+        })
+        .boxed()
+}
+
+/// The default value of `T`, when it has one: `(&DefaultProbe::<T>::NEW)
+/// .value()` resolves to [`WithDefault`] when `T: Default`, else to
+/// [`WithoutDefault`] (autoref specialization, as [`JsonProbe`]).
+pub struct DefaultProbe<T>(PhantomData<T>);
+
+impl<T> DefaultProbe<T> {
+    pub const NEW: Self = DefaultProbe(PhantomData);
+}
+
+pub trait WithDefault<T> {
+    fn value(&self) -> Option<T>;
+}
+
+impl<T: Default> WithDefault<T> for DefaultProbe<T> {
+    fn value(&self) -> Option<T> {
+        Some(T::default())
+    }
+}
+
+pub trait WithoutDefault<T> {
+    fn value(&self) -> Option<T>;
+}
+
+impl<T> WithoutDefault<T> for &DefaultProbe<T> {
+    fn value(&self) -> Option<T> {
+        None
+    }
+}
+
+/// A block of the size an expression gives for the values drawn: a value
+/// that fits, then bytes making up the size.
+pub fn block_of_size<T: Sample + Encode + 'static>(
+    size: Result<u64, Error>,
+    endian: Endian,
+    context: &<T as HasContext>::Context,
+) -> BoxedStrategy<Block<T>> {
+    let Ok(size) = size else {
+        return rejected("the size drawn is no block's");
+    };
+    let writing = context.clone();
+    T::strategy_with(context)
+        .prop_filter_map("a value that fits the block", move |value| {
+            let mut measured = SizeOutput::default();
+            value.encode_output(&mut measured, endian, &writing).ok()?;
+            let rest = size.checked_sub(measured.counted())?;
+            Some(Block {
+                value,
+                rest: vec![0; usize::try_from(rest).ok()?],
+            })
+        })
+        .boxed()
+}
+
+/// A context the values drawn give: they fit it (counts are short), so
+/// an error here is the test's own.
+pub fn drawn<T>(context: Result<T, Error>) -> T {
+    context.unwrap_or_else(|error| panic!("the values drawn give no context: {error}"))
+}
+
+/// No value, so that a case that draws one is left out.
+pub fn rejected<T: Debug + 'static>(why: &'static str) -> BoxedStrategy<T> {
+    Just(()).prop_filter_map(why, |()| None).boxed()
+}
+
+/// Values of a bit field of `bits` bits: any its bits hold.
+pub fn in_bits<T: crate::BitField + Debug + 'static>(bits: u32) -> BoxedStrategy<T> {
+    any::<u64>()
+        .prop_map(move |drawn| T::from_bits(drawn, bits))
+        .boxed()
+}
+
+/// The longest list a count of `bits` bits counts in a test.
+pub fn longest_in_bits(bits: u32) -> usize {
+    usize::try_from(crate::bits::mask(bits)).map_or(MAX_LEN, |most| most.min(MAX_LEN))
+}
+
 /// A context value used as a count: a length a generated list can have.
-pub fn context_count<C: CountInt + 'static>() -> BoxedStrategy<C> {
+pub fn context_count<C: Length + 'static>() -> BoxedStrategy<C> {
     (0..=MAX_LEN)
         .prop_filter_map("fits the count type", C::from_len)
         .boxed()
@@ -156,7 +380,7 @@ pub fn context_flag<F: TryFrom<u8> + Debug + 'static>() -> BoxedStrategy<F> {
 }
 
 /// The length a count drawn by [`context_count`] stands for.
-pub fn len_of<C: CountInt>(count: &C) -> usize {
+pub fn len_of<C: Length>(count: &C) -> usize {
     usize::try_from(count.to_u64()).unwrap_or(0)
 }
 

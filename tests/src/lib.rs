@@ -2,6 +2,7 @@
 
 use std::path::{Path, PathBuf};
 
+pub mod freeso_sprites;
 pub mod round_trip;
 
 /// The workspace's root folder.

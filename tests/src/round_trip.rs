@@ -6,6 +6,10 @@
 use formats::catalogue::FORMATS;
 use formats::files::Files;
 use formats::format::Format;
+use formats::objects;
+use formats::objects::file::{ChunkData, IffFile};
+use formats::objects::pixels::Pixels;
+use formats::objects::sprites::{Frame, FrameInfo, Sprite};
 use formats::rig::RigOptions;
 use formats::schema::BinarySchema;
 use formats::sims::bin::{self, Keys, KeysContext};
@@ -88,7 +92,84 @@ pub const CONTEXT_READERS: &[ContextReader] = &[
         format: msh::FORMAT.name,
         fails_or_round_trips: msh_skin_fails_or_builds,
     },
+    ContextReader {
+        format: objects::FORMAT.name,
+        fails_or_round_trips: objects_draw_and_encode_again,
+    },
 ];
+
+/// An object file's library on any input: every frame drawn, every draw
+/// group composed and every mesh made plain without a panic, and each
+/// frame drawn, encoded again from its pixels (where its colours are in
+/// its palette) and drawn again, the same. The input also as an `SPR2`
+/// chunk's payload alone: read, written back byte for byte, its frames
+/// drawn with a palette of 256 greys and encoded again alike.
+fn objects_draw_and_encode_again(bytes: &[u8]) {
+    if let Ok(file) = IffFile::from_bytes(bytes) {
+        for chunk in &file.chunks {
+            match &chunk.data {
+                ChunkData::Sprite(sprite) => {
+                    let colors = file.palette(0).map(<[_]>::to_vec);
+                    for (index, frame) in sprite.frames().into_iter().enumerate() {
+                        let colors = file
+                            .palette(sprite.palette_of(frame))
+                            .map(<[_]>::to_vec)
+                            .or_else(|| colors.clone());
+                        let drawn = file.frame_pixels(chunk.id, index);
+                        if let (Ok(pixels), Some(colors)) = (drawn, colors) {
+                            frame_draws_the_same_encoded_again(frame, &pixels, &colors);
+                        }
+                    }
+                }
+                ChunkData::OldSprite(sprite) => {
+                    for index in 0..sprite.frames().len() {
+                        let _ = file.frame_pixels(chunk.id, index);
+                    }
+                }
+                ChunkData::DrawGroup(_) => {
+                    let _ = file.compose_draw_group(chunk.id);
+                }
+                _ => {}
+            }
+        }
+        file.meshes();
+        file.objects();
+        file.resource_map_disagreements();
+    }
+    let Ok(sprite) = Sprite::from_bytes(bytes) else {
+        return;
+    };
+    let encoded = sprite.to_bytes().expect("a sprite read re-encodes");
+    assert!(
+        encoded == bytes,
+        "SPR2: a sprite did not re-encode byte for byte"
+    );
+    let greys: Vec<[u8; 3]> = (0..=255u8).map(|grey| [grey; 3]).collect();
+    for frame in sprite.frames() {
+        if let Ok(pixels) = frame.pixels(&greys) {
+            frame_draws_the_same_encoded_again(frame, &pixels, &greys);
+        }
+    }
+}
+
+/// A frame drawn as `pixels` and encoded again from them draws the same
+/// (where every colour is in `colors`).
+fn frame_draws_the_same_encoded_again(frame: &Frame, pixels: &Pixels, colors: &[[u8; 3]]) {
+    let info = FrameInfo {
+        palette: frame.palette,
+        transparent_index: frame.transparent_index,
+        position: frame.position,
+    };
+    let Ok(again) = Frame::from_pixels(pixels, colors, info) else {
+        return;
+    };
+    let bytes = again.to_bytes().expect("an encoded frame writes");
+    let read = Frame::from_bytes(&bytes).expect("an encoded frame reads");
+    assert!(
+        read.pixels(colors).ok().as_ref() == Some(pixels),
+        "SPR2: a frame encoded again from its pixels draws otherwise"
+    );
+}
 
 /// A `.bin` split by its skill's counts, given as for a `.cfp`: two
 /// little-endian u16s before the file.

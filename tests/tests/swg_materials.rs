@@ -48,9 +48,14 @@ fn golden_palette_reads_and_writes_back() {
 
 #[test]
 fn a_palette_whose_sizes_disagree_with_its_entries_is_refused() {
-    // A third entry's bytes with neither size grown, as the game refuses.
+    // A third entry's bytes with neither size grown: the game reads the
+    // RIFF chunk's two entries and leaves the rest, kept as trailing data.
     let longer = [GOLDEN_PALETTE, &[1, 2, 3, 4]].concat();
-    assert!(Palette::from_bytes(&longer).is_err());
+    let palette = Palette::from_bytes(&longer).unwrap();
+    assert_eq!(
+        (palette.entries.len(), palette.trailing.as_slice()),
+        (2, &[1, 2, 3, 4][..])
+    );
     let mut counted = longer.clone();
     counted[22] = 3; // entry count 3, sizes still for 2
     let error = Palette::from_bytes(&counted).unwrap_err().to_string();

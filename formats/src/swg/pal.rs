@@ -10,8 +10,11 @@
 //! SWG-Source/client-tools): it refuses a file whose RIFF size is not the
 //! `data` size plus 12, or whose `data` size is not 4 plus 4 per entry, and
 //! takes every colour as opaque; the flags byte is not alpha (`white.pal`'s
-//! are 0, the skin palettes' 255). Checked against the real palettes in
-//! `shared/corpus/swg/palette`.
+//! are 0, the skin palettes' 255), and it reads nothing after the RIFF
+//! chunk: three of the 263 public palettes (`npc_jinda_light.pal`,
+//! `npc_skin_nightsister.pal`, `npc_skin_sing_mt_clan.pal`, 1,048 bytes
+//! each) carry 256, 220 and 88 leftover bytes there, kept as found.
+//! Checked against the real palettes in `shared/corpus/swg/palette`.
 
 use serde::{Deserialize, Serialize};
 
@@ -22,7 +25,8 @@ use crate::Schema;
 
 /// A `.pal` file: a Microsoft RIFF palette, little-endian throughout
 /// (sizes included): `RIFF`, a size, `PAL `, then a `data` chunk holding a
-/// `LOGPALETTE` (version, entry count, four bytes per entry). The two sizes
+/// `LOGPALETTE` (version, entry count, four bytes per entry), then any
+/// bytes left after the RIFF chunk, which the game ignores. The two sizes
 /// are kept as read and must agree with the entries as the game requires
 /// (the type's check: the RIFF size is the `data` size plus 12, the `data`
 /// size 4 plus 4 per entry); `Palette::new` computes them for a palette
@@ -34,7 +38,7 @@ pub struct Palette {
     #[schema(magic = b"RIFF")]
     #[serde(skip)]
     pub riff: Magic,
-    /// The bytes after this size to the end of the file: the `data`
+    /// The bytes after this size to the end of the RIFF chunk: the `data`
     /// chunk's size plus 12.
     pub riff_size: u32,
     /// `PAL `: the RIFF form type.
@@ -53,6 +57,11 @@ pub struct Palette {
     /// A u16 count, then the entries.
     #[schema(prefix = u16)]
     pub entries: Vec<PaletteEntry>,
+    /// Bytes after the RIFF chunk, which the game does not read (leftover
+    /// data in a few real files; none in most).
+    #[schema(to_end)]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub trailing: Vec<u8>,
 }
 
 /// One colour (a `PALETTEENTRY`).
@@ -124,6 +133,7 @@ impl Palette {
             data_size,
             version: 0x0300,
             entries,
+            trailing: Vec::new(),
         })
     }
 
@@ -213,6 +223,26 @@ mod tests {
         assert_eq!(palette.data_size, 4 + 3 * 4);
         assert_eq!(palette.riff_size, 16 + 12);
         assert!(Palette::new(vec![humanoid().entries[0]; 65_536]).is_err());
+    }
+
+    #[test]
+    fn bytes_after_the_riff_chunk_are_kept() {
+        // As `npc_jinda_light.pal`: 256 leftover bytes after the chunk.
+        let mut bytes = humanoid().to_bytes().unwrap();
+        let end = bytes.len();
+        bytes.extend((0..=255u8).rev());
+        let palette = Palette::from_bytes(&bytes).unwrap();
+        assert_eq!(palette.entries, humanoid().entries);
+        assert_eq!(palette.trailing.len(), 256);
+        assert_eq!(palette.to_bytes().unwrap(), bytes);
+        let (_, spans) = crate::schema::map::record_spans(|| Palette::from_bytes(&bytes));
+        let trailing: Vec<_> = spans
+            .iter()
+            .filter(|span| span.path.to_string().starts_with("trailing"))
+            .collect();
+        assert_eq!(trailing.len(), 256);
+        assert_eq!(trailing[0].start, end as u64);
+        assert_eq!(trailing[255].end, bytes.len() as u64);
     }
 
     #[test]

@@ -8,36 +8,36 @@ use syn::spanned::Spanned as _;
 use super::codec::binary_schema_impls;
 use super::paths::Runtime;
 use super::tokens::tag_tokens;
-use super::{context, layout, read, write};
-use crate::ast::Container;
-use crate::plan::{BinaryPlan, Codec};
+use super::{layout, plain, read, words, write};
+use crate::plan::{BinaryPlan, BinaryType, Codec, Framing};
 
 /// Everything a binary layout implements but its context and its test:
 /// `Decode`, `Encode`, `Layout`, the IFF traits, `BinarySchema` and its
 /// checks' functions.
-pub fn binary_items(rt: &Runtime, container: &Container, plans: &[BinaryPlan]) -> TokenStream {
-    let ident = container.ident;
-    let read = read::decode_impl(rt, container, plans);
-    let write = write::encode_impl(rt, container, plans);
-    let layout = layout::layout_impl(rt, container, plans);
-    let start = match (&container.attrs.form, &container.attrs.chunk) {
-        (Some(form), _) => {
-            let tag = tag_tokens(form.value);
+pub fn binary_items(rt: &Runtime, ty: &BinaryType) -> TokenStream {
+    if let Some(bits) = ty.shape.tail {
+        return tail_items(rt, ty, bits);
+    }
+    let ident = ty.ident;
+    let plans = &ty.fields;
+    let read = read::decode_impl(rt, ty);
+    let write = write::encode_impl(rt, ty);
+    let layout = layout::layout_impl(rt, ty);
+    let start = match ty.shape.framing {
+        Framing::Form(form) => {
+            let tag = tag_tokens(form);
             Some(quote!(#rt::Start::Form(#tag)))
         }
-        (None, Some(chunk)) => {
-            let tag = tag_tokens(chunk.value);
+        Framing::Chunk(chunk) => {
+            let tag = tag_tokens(chunk);
             Some(quote!(#rt::Start::Chunk(#tag)))
         }
-        (None, None) => None,
+        Framing::None => None,
     };
     let element = match start {
         Some(start) => {
-            let children = container
-                .attrs
-                .form
-                .is_some()
-                .then(|| nested_form_checks(rt, plans));
+            let children =
+                matches!(ty.shape.framing, Framing::Form(_)).then(|| nested_form_checks(rt, plans));
             quote! {
                 impl #rt::IffStart for #ident {
                     const START: #rt::Start = #start;
@@ -51,27 +51,53 @@ pub fn binary_items(rt: &Runtime, container: &Container, plans: &[BinaryPlan]) -
         None => quote!(impl #rt::IffBody for #ident {}),
     };
     let binary = binary_schema_impls(rt, ident);
-    // A count's check is given the count, as a `usize`.
-    let checked: Vec<_> = plans
-        .iter()
-        .filter_map(|plan| {
-            let check = plan.check.as_ref()?;
-            let ty = plan.field.ty;
-            let ty = match plan.codec {
-                Codec::Count(_) => quote!(usize),
-                _ => quote!(#ty),
-            };
-            Some((plan.field.ident, ty, check))
-        })
-        .collect();
-    let checks = context::check_fns(rt, container, &checked);
     quote! {
-        #checks
         #read
         #write
         #layout
         #element
         #binary
+    }
+}
+
+/// What a struct whose first fields continue its holder's word implements:
+/// `WordTail` (read and written by its holder, with the word) and
+/// `Layout`.
+fn tail_items(rt: &Runtime, ty: &BinaryType, bits: u32) -> TokenStream {
+    let ident = ty.ident;
+    let parts = plain::field_groups(&ty.fields)
+        .next()
+        .map(|group| words::parts(rt, group))
+        .unwrap_or_default();
+    let (min_size, _) = read::type_sizes(rt, &ty.fields);
+    let decode = read::decode_body(rt, ty);
+    let encode = write::encode_body(rt, ty);
+    let layout = layout::layout_impl(rt, ty);
+    quote! {
+        impl #rt::WordTail for #ident {
+            const BITS: u32 = #bits;
+            const PARTS: &'static [#rt::BitPart] = &[#parts];
+            const MIN_SIZE: u64 = #min_size;
+
+            fn decode_tail<__I: #rt::Input>(
+                __tail: u64,
+                __reader: &mut __I,
+                _: #rt::Endian,
+                __context: &<Self as #rt::HasContext>::Context,
+            ) -> ::core::result::Result<Self, #rt::Error> {
+                #decode
+            }
+
+            fn encode_tail<__W: #rt::Output>(
+                &self,
+                __writer: &mut __W,
+                _: #rt::Endian,
+                __context: &<Self as #rt::HasContext>::Context,
+            ) -> ::core::result::Result<u64, #rt::Error> {
+                #encode
+            }
+        }
+        #layout
     }
 }
 

@@ -7,14 +7,16 @@ use syn::{Ident, Type};
 
 use super::codec::{binary_schema_impls, decode_fns, encode_fns, endian, enum_codec_impls};
 use super::context::{context_items, variant_context, Encoding};
-use super::layout::{byte_order, context_layout, passed, type_layout_impl, type_text, TypeLayout};
+use super::layout::{
+    byte_order, context_layout, passed, type_layout_impl, type_text, SizesFrom, TypeLayout,
+};
 use super::paths::{Root, Runtime};
 use super::tests::{context_of_strategies, test_module, Check};
 use super::tokens::str_lit;
 use crate::ast::{ChoiceEnum, ChoiceVariant};
 use crate::attr::{ByteOrder, ContextParam};
 use crate::check_context::Pass;
-use crate::plan::choice::{self, Choice, Chooser, Pick};
+use crate::plan::choice::{self, Choice, Chooser, Pick, TagBits};
 
 pub fn derive(choice: &ChoiceEnum, root: Root) -> syn::Result<TokenStream> {
     let rt = Runtime::new(choice.attrs.krate.as_ref().map(|krate| &krate.value), root);
@@ -31,8 +33,20 @@ pub fn derive(choice: &ChoiceEnum, root: Root) -> syn::Result<TokenStream> {
     let context = context_items(&rt, choice.ident, choice.vis, params);
     let text = choice.attrs.text.is_some();
     let codec = match &kind {
-        Chooser::Tag { ty, order } => {
+        Chooser::Tag {
+            ty,
+            order,
+            bits: None,
+        } => {
             let (min_size, decode, encode) = tag_codec(&rt, ty, order, &variants);
+            binary_impls(&rt, choice, min_size, decode, encode)
+        }
+        Chooser::Tag {
+            ty,
+            order,
+            bits: Some(bits),
+        } => {
+            let (min_size, decode, encode) = bit_tag_codec(&rt, ty, order, *bits, &variants);
             binary_impls(&rt, choice, min_size, decode, encode)
         }
         Chooser::Select { param, order } => {
@@ -169,6 +183,127 @@ fn tag_codec(
     let encode = tag_encode(rt, ty, &endian, variants);
     let min_size = payload_min_size(rt, variants);
     let min_size = quote!(#rt::add_min(<#ty as #rt::Decode>::MIN_SIZE, #min_size));
+    (min_size, decode, encode)
+}
+
+/// Minimum size, `decode` body and `encode` body of an enum chosen by the
+/// first bits of a word: each variant's value holds the others
+/// ([`WordTail`](schema::WordTail)), and is written first, the word then
+/// over a placeholder (its bits may count what the value wrote).
+fn bit_tag_codec(
+    rt: &Runtime,
+    ty: &Type,
+    order: &ByteOrder,
+    bits: TagBits,
+    variants: &[(&ChoiceVariant, &Pick)],
+) -> (TokenStream, TokenStream, TokenStream) {
+    let endian = endian(rt, order);
+    let known = known(variants);
+    let (tag_bits, rest) = (bits.tag, bits.rest);
+    let tag_part = quote!(#rt::BitPart { name: "tag", shift: #rest, width: #tag_bits });
+    let arms = variants.iter().filter_map(|(variant, pick)| {
+        let Pick::When(when) = pick else {
+            return None;
+        };
+        let name = variant.ident;
+        let label = variant_label(variant);
+        let value = match variant.payload {
+            Some(payload) => {
+                let context = payload_context(rt, Encoding::Binary, variant, payload);
+                quote! {
+                    #rt::note_bits::<#ty>(
+                        __at,
+                        __end,
+                        __word,
+                        &[&[#tag_part][..], <#payload as #rt::WordTail>::PARTS].concat(),
+                    );
+                    let __entered = #rt::map_enter(#rt::Segment::Field(#label));
+                    <#payload as #rt::WordTail>::decode_tail(__rest, __reader, #endian, &#context)
+                        .map(Self::#name)
+                        .map_err(|e| e.in_field(#label))
+                }
+            }
+            None => quote! {
+                #rt::note_bits::<#ty>(__at, __end, __word, &[#tag_part]);
+                #rt::unit_rest(__at, __rest, #label).map(|()| Self::#name)
+            },
+        };
+        Some(quote! {
+            if __tag == (#when) {
+                return { #value };
+            }
+        })
+    });
+    let decode = quote! {
+        let __at = #rt::Input::position(__reader)?;
+        let __word = #rt::read_word_quietly::<#ty, _>(__reader, #endian)?;
+        let __end = #rt::Input::position(__reader)?;
+        let __tag: #ty = <#ty as #rt::Word>::from_u64(#rt::part(__word, #rest, #tag_bits));
+        let __rest = #rt::part(__word, 0, #rest);
+        #(#arms)*
+        ::core::result::Result::Err(#rt::unknown_tag(__at, &__tag, #known))
+    };
+    let encode_arms = variants.iter().filter_map(|(variant, pick)| {
+        let Pick::When(when) = pick else {
+            return None;
+        };
+        let name = variant.ident;
+        let label = variant_label(variant);
+        let tag = quote! {
+            let __tag: #ty = #when;
+            let __tag = #rt::Word::to_u64(__tag) << #rest;
+        };
+        Some(match variant.payload {
+            Some(payload) => {
+                let context = payload_context(rt, Encoding::Binary, variant, payload);
+                quote! {
+                    Self::#name(__value) => {
+                        #tag
+                        let __at = #rt::Output::position(__writer)?;
+                        #rt::write_word::<#ty, _>(__writer, #endian, 0)?;
+                        let __rest = <#payload as #rt::WordTail>::encode_tail(
+                            __value, __writer, #endian, &#context,
+                        )
+                        .map_err(|e| e.in_field(#label))?;
+                        #rt::patch_word::<#ty, _>(__writer, __at, #endian, __tag | __rest)
+                    }
+                }
+            }
+            None => quote! {
+                Self::#name => {
+                    #tag
+                    #rt::write_word::<#ty, _>(__writer, #endian, __tag)
+                }
+            },
+        })
+    });
+    let encode = quote! {
+        match self {
+            #(#encode_arms)*
+        }
+    };
+    let payloads = variants.iter().filter_map(|(variant, _)| variant.payload);
+    let fits = payloads.map(|payload| {
+        quote! {
+            const _: () = ::core::assert!(
+                <#payload as #rt::WordTail>::BITS == #rest,
+                "a variant's bit fields take the bits its enum's tag leaves of the word",
+            );
+        }
+    });
+    let min_size = variants.iter().fold(quote!(u64::MAX), |min, (variant, _)| {
+        let size = match variant.payload {
+            Some(payload) => quote!(<#payload as #rt::WordTail>::MIN_SIZE),
+            None => quote!(0u64),
+        };
+        quote!(#rt::lesser_min(#min, #size))
+    });
+    let min_size = quote! {
+        {
+            #(#fits)*
+            #rt::add_min(<#ty as #rt::Decode>::MIN_SIZE, #min_size)
+        }
+    };
     (min_size, decode, encode)
 }
 
@@ -425,9 +560,27 @@ fn layout_impl(
 ) -> TokenStream {
     let text = choice.attrs.text.is_some();
     let (order, chosen_by) = match kind {
-        Chooser::Tag { ty, order } => (
+        Chooser::Tag {
+            ty,
+            order,
+            bits: None,
+        } => (
             byte_order(rt, order),
             format!("a leading `{}` tag", type_text(ty)),
+        ),
+        Chooser::Tag {
+            ty,
+            order,
+            bits: Some(bits),
+        } => (
+            byte_order(rt, order),
+            format!(
+                "the top {} bits of a leading `{}` word, whose other {} bits begin the variant's \
+                 value",
+                bits.tag,
+                type_text(ty),
+                bits.rest
+            ),
         ),
         Chooser::Select { param, order } => (
             byte_order(rt, order),
@@ -465,7 +618,11 @@ fn layout_impl(
         };
         let encoding = str_lit(&encoding);
         let doc = str_lit(&variant.doc);
+        let tail = matches!(kind, Chooser::Tag { bits: Some(_), .. });
         let nested = match (variant.payload, text) {
+            (Some(payload), false) if tail => quote! {
+                ::core::option::Option::Some(|| <#payload as #rt::Layout>::LAYOUT)
+            },
             (Some(payload), false) => quote!(<#payload as #rt::Decode>::NESTED_LAYOUT),
             (Some(payload), true) => quote!(<#payload as #rt::TextRead>::NESTED_LAYOUT),
             (None, _) => quote!(::core::option::Option::None),
@@ -500,7 +657,11 @@ fn layout_impl(
         context: context_layout(rt, params),
         chosen_by: Some(chosen_by),
         fields,
-        text,
+        sizes: if text {
+            SizesFrom::Text
+        } else {
+            SizesFrom::Decode
+        },
     };
     type_layout_impl(rt, choice.ident, &choice.doc, layout)
 }

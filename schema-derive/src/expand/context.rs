@@ -6,10 +6,10 @@ use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned as _;
 use syn::{Ident, Type, Visibility};
 
+use super::expressions;
 use super::names::{count_local, field_local};
 use super::paths::Runtime;
 use super::tokens::{tag_tokens, width_of};
-use crate::ast::Container;
 use crate::attr::StringKind;
 use crate::attr::{ContextArg, ContextParam};
 use crate::check_context::{CheckArg, FieldCheck, Held, Pass, PassValue, Resolved};
@@ -135,25 +135,7 @@ impl Encoding {
     }
 }
 
-/// `path(&value, &args...)`: a field's `check` called on the value read
-/// (its local) and the values it names, each by reference: an earlier
-/// field, a context parameter, or a `Count<_>` field as the `usize` count
-/// it holds.
-pub fn check_call(check: &FieldCheck, local: &Ident) -> TokenStream {
-    check_call_with(check, &quote!(#local), Side::Read)
-}
-
-/// A field's `check` called on `value` (a place) on `side`, and the values
-/// it names, each by reference.
-pub fn check_call_with(check: &FieldCheck, value: &TokenStream, side: Side) -> TokenStream {
-    let path = &check.path;
-    let args = check_args(check, side);
-    // Spanned at the function, so a signature that does not fit is an
-    // error there.
-    quote_spanned!(path.span()=> #path(&#value #(, #args)*))
-}
-
-/// A binary field's check, called through the type's one function for it
+/// A field's check, called through the type's one function for it
 /// ([`check_fns`]) on `side`: while reading on the value read (its local),
 /// while writing on `self.field`; a count is the `usize` either direction
 /// holds in its local.
@@ -163,9 +145,16 @@ pub fn check_call_on(
     value: &TokenStream,
     side: Side,
 ) -> TokenStream {
-    let function = check_fn_ident(field);
-    let args = check_args(check, side);
-    quote!(Self::#function(&#value #(, #args)*))
+    match check {
+        FieldCheck::Function { args, .. } => {
+            let function = check_fn_ident(field);
+            let args = check_args(args, side);
+            quote!(Self::#function(&#value #(, #args)*))
+        }
+        FieldCheck::Inline { expression, .. } => {
+            expressions::call(expression, side, &[quote!(&#value)])
+        }
+    }
 }
 
 /// A binary field's check verdict `call` as an error where the reader
@@ -286,48 +275,58 @@ pub fn placed_check(
 
 /// The function through which a binary type's reader and writer both call
 /// a field's check.
-fn check_fn_ident(field: &Ident) -> Ident {
+pub fn check_fn_ident(field: &Ident) -> Ident {
     format_ident!("__schema_check_{}", field)
 }
 
-/// One function per checked binary field, on the type: the check called
-/// on the value and the values it names, each by reference. Reader and
-/// writer both call it, so a check whose function does not fit is one
-/// error, at the function.
-pub fn check_fns(
-    rt: &Runtime,
-    container: &Container,
-    checks: &[(&Ident, TokenStream, &FieldCheck)],
-) -> TokenStream {
-    if checks.is_empty() {
-        return TokenStream::new();
-    }
-    let ident = container.ident;
-    let fns = checks.iter().map(|(field, ty, check)| {
-        let function = check_fn_ident(field);
-        let path = &check.path;
-        let names: Vec<Ident> = check
-            .args
-            .iter()
-            .map(|arg| format_ident!("__arg_{}", arg.ident()))
-            .collect();
-        let types = check.args.iter().map(arg_type);
-        // Spanned at the function, so a signature that does not fit is an
-        // error there.
-        let call = quote_spanned!(path.span()=> #path(__value #(, #names)*));
-        quote! {
-            #[allow(clippy::ptr_arg)]
-            fn #function(
-                __value: &#ty,
-                #(#names: &#types,)*
-            ) -> ::core::result::Result<(), #rt::Refusal> {
-                #call
+/// The function of a checked field, on the type: the check called on the
+/// value (of type `ty`) and the values it names, each by reference, or
+/// an inline condition over them. Reader and writer both call it, so a
+/// check that does not fit is one error, at the check.
+pub fn check_fn(rt: &Runtime, field: &Ident, ty: &TokenStream, check: &FieldCheck) -> TokenStream {
+    match check {
+        FieldCheck::Function { path, args } => {
+            let function = check_fn_ident(field);
+            let names: Vec<Ident> = args
+                .iter()
+                .map(|arg| format_ident!("__arg_{}", arg.ident()))
+                .collect();
+            let types = args.iter().map(arg_type);
+            // Spanned at the function, so a signature that does not fit is
+            // an error there.
+            let call = quote_spanned!(path.span()=> #path(__value #(, #names)*));
+            quote! {
+                #[doc(hidden)]
+                #[allow(clippy::ptr_arg)]
+                fn #function(
+                    __value: &#ty,
+                    #(#names: &#types,)*
+                ) -> ::core::result::Result<(), #rt::Refusal> {
+                    #call
+                }
             }
         }
-    });
-    quote! {
-        impl #ident {
-            #(#fns)*
+        FieldCheck::Inline {
+            expression,
+            message,
+        } => {
+            let own = expression
+                .own
+                .then(|| quote!(let #field = ::core::clone::Clone::clone(__value);));
+            let condition = &expression.expr;
+            expressions::function(
+                expression,
+                quote!(__value: &#ty,),
+                quote!(::core::result::Result<(), #rt::Refusal>),
+                quote! {
+                    #own
+                    if #condition {
+                        ::core::result::Result::Ok(())
+                    } else {
+                        ::core::result::Result::Err(#rt::Refusal::new(#message))
+                    }
+                },
+            )
         }
     }
 }
@@ -342,8 +341,8 @@ fn arg_type(arg: &CheckArg) -> TokenStream {
 }
 
 /// The values a check names, each by reference, on `side`.
-fn check_args(check: &FieldCheck, side: Side) -> impl Iterator<Item = TokenStream> + '_ {
-    check.args.iter().map(move |arg| match arg {
+fn check_args(args: &[CheckArg], side: Side) -> impl Iterator<Item = TokenStream> + '_ {
+    args.iter().map(move |arg| match arg {
         CheckArg::Count(count) => {
             let count = count_local(count);
             quote!(&#count)
@@ -374,7 +373,7 @@ pub fn arg_value(rt: &Runtime, value: &PassValue, side: Side) -> TokenStream {
             let place = resolved_place(list, side);
             quote!(#rt::list_len(&#place))
         }
-        PassValue::Constant(constant) => quote!(#constant),
+        PassValue::Expr(constant) => quote!(#constant),
     }
 }
 
@@ -389,7 +388,7 @@ pub fn passed_value(rt: &Runtime, name: &Resolved, side: Side) -> TokenStream {
             let label = name.ident.to_string();
             quote!(#rt::count_as(#label, #count)?)
         }
-        Held::Field | Held::Param => resolved_value(name, side),
+        Held::Field | Held::Param | Held::Calc => resolved_value(name, side),
     }
 }
 
@@ -401,15 +400,6 @@ pub fn resolved_value(name: &Resolved, side: Side) -> TokenStream {
 /// Where a resolved name's value is.
 pub fn resolved_place(name: &Resolved, side: Side) -> TokenStream {
     place_of(&name.ident, name.held == Held::Param, side)
-}
-
-/// Where the value of each name a condition reads is, on `side`, in the
-/// condition's order.
-pub fn condition_places(names: &[Resolved], side: Side) -> Vec<TokenStream> {
-    names
-        .iter()
-        .map(|name| resolved_place(name, side))
-        .collect()
 }
 
 /// Where a name's value is, by reference-free place expression.
@@ -473,7 +463,7 @@ pub fn nested_context(
             let place = place(list);
             quote!(#rt::list_len(&#place))
         }
-        PassValue::Constant(constant) => quote!(#constant),
+        PassValue::Expr(constant) => quote!(#constant),
     });
     let context = quote_spanned!(ty.span()=> <#ty as #rt::HasContext>::#context_type);
     match encoding {

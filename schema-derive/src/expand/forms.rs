@@ -11,7 +11,7 @@ use syn::spanned::Spanned as _;
 
 use super::codec::{decode_fns, encode_fns, enum_codec_impls};
 use super::context;
-use super::layout::{context_layout, type_layout_impl, TypeLayout};
+use super::layout::{context_layout, type_layout_impl, SizesFrom, TypeLayout};
 use super::paths::Runtime;
 use super::tokens::{str_lit, tag_str, tag_tokens};
 use crate::ast::{FormEnum, Frame, Variant};
@@ -202,7 +202,7 @@ fn layout_impl(rt: &Runtime, form_enum: &FormEnum) -> TokenStream {
         context: context_layout(rt, &form_enum.params),
         chosen_by: None,
         fields: rows.collect(),
-        text: false,
+        sizes: SizesFrom::Decode,
     };
     type_layout_impl(rt, form_enum.ident, &form_enum.doc, layout)
 }

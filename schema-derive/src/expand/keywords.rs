@@ -7,7 +7,7 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::context::context_items;
-use super::layout::{type_layout_impl, TypeLayout};
+use super::layout::{type_layout_impl, SizesFrom, TypeLayout};
 use super::paths::Runtime;
 use super::tests::{test_module, Check};
 use super::text::one_line_text_impls;
@@ -69,7 +69,7 @@ pub fn derive(rt: &Runtime, choice: &ChoiceEnum, picks: &[Pick]) -> TokenStream 
         context: quote!(&[]),
         chosen_by: Some("the keyword on its line".to_owned()),
         fields: rows.collect(),
-        text: true,
+        sizes: SizesFrom::Text,
     };
     let layout = type_layout_impl(rt, ident, &choice.doc, layout);
     let arms = keywords

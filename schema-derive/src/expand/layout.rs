@@ -6,41 +6,47 @@ use quote::quote;
 use super::paths::Runtime;
 use super::sizes::field_sizes;
 use super::tokens::{optional_str, str_lit, tag_str, width_of};
-use crate::ast::Container;
-use crate::attr::{ByteOrder, StringKind};
-use crate::plan::{Binary, BinaryPlan, Codec, Element, Magic, Presence, Repeat, Value};
+use crate::attr::{ByteOrder, PadLength, StringKind};
+use crate::plan::{
+    Binary, BinaryPlan, BinaryType, Codec, Element, Framing, Magic, OffsetBase, Presence, Repeat,
+    Value,
+};
 
-pub fn layout_impl(rt: &Runtime, container: &Container, plans: &[BinaryPlan]) -> TokenStream {
-    // `plan::binary` has made sure a binary layout states its byte order.
-    let byte_order = container
-        .attrs
-        .byte_order
-        .as_ref()
-        .map(|order| byte_order(rt, &order.value));
+pub fn layout_impl(rt: &Runtime, ty: &BinaryType) -> TokenStream {
+    let byte_order = byte_order(rt, &ty.shape.byte_order);
     // Each field's offset is the previous offset plus the previous fixed
     // size, while all of them are fixed; a form's or chunk's fields follow
     // its header.
-    let mut offset = match (&container.attrs.form, &container.attrs.chunk) {
-        (Some(_), _) => quote!(::core::option::Option::Some(#rt::FORM_HEADER_SIZE)),
-        (None, Some(_)) => quote!(::core::option::Option::Some(#rt::CHUNK_HEADER_SIZE)),
-        (None, None) => quote!(::core::option::Option::Some(0u64)),
+    let mut offset = match ty.shape.framing {
+        Framing::Form(_) => quote!(::core::option::Option::Some(#rt::FORM_HEADER_SIZE)),
+        Framing::Chunk(_) => quote!(::core::option::Option::Some(#rt::CHUNK_HEADER_SIZE)),
+        Framing::None => quote!(::core::option::Option::Some(0u64)),
     };
-    let fields = plans.iter().map(|plan| {
+    let fields = ty.fields.iter().map(|plan| {
         let field = field_layout(rt, plan, &offset);
         let (_, fixed) = field_sizes(rt, plan);
         offset = quote!(#rt::add_fixed(#offset, #fixed));
         field
     });
+    let (form, chunk) = match ty.shape.framing {
+        Framing::Form(form) => (Some(form), None),
+        Framing::Chunk(chunk) => (None, Some(chunk)),
+        Framing::None => (None, None),
+    };
     let layout = TypeLayout {
-        byte_order: quote!(#byte_order),
-        form: container.attrs.form.as_ref().map(|form| form.value),
-        chunk: container.attrs.chunk.as_ref().map(|chunk| chunk.value),
-        context: context_layout(rt, crate::check_context::params(container)),
+        byte_order,
+        form,
+        chunk,
+        context: context_layout(rt, ty.params),
         chosen_by: None,
         fields: fields.collect(),
-        text: false,
+        sizes: if ty.shape.tail.is_some() {
+            SizesFrom::Tail
+        } else {
+            SizesFrom::Decode
+        },
     };
-    type_layout_impl(rt, container.ident, &container.doc, layout)
+    type_layout_impl(rt, ty.ident, ty.doc, layout)
 }
 
 /// What a type's `Layout` says of it besides its name and doc.
@@ -52,8 +58,18 @@ pub(super) struct TypeLayout {
     /// What chooses an enum's variant.
     pub chosen_by: Option<String>,
     pub fields: Vec<TokenStream>,
-    /// A text type has no sizes in bytes.
-    pub text: bool,
+    pub sizes: SizesFrom,
+}
+
+/// Where a type's layout finds its sizes in bytes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum SizesFrom {
+    /// Its `Decode` impl.
+    Decode,
+    /// Its `WordTail` impl: the bytes after its holder's word.
+    Tail,
+    /// A text type has none.
+    Text,
 }
 
 /// `impl Layout for ident`; a text type's `TextLayout` is the same.
@@ -63,7 +79,7 @@ pub(super) fn type_layout_impl(
     doc: &str,
     layout: TypeLayout,
 ) -> TokenStream {
-    let text_layout = layout.text.then(|| {
+    let text_layout = (layout.sizes == SizesFrom::Text).then(|| {
         quote! {
             impl #rt::TextLayout for #ident {
                 const TEXT_LAYOUT: #rt::TypeLayout = <Self as #rt::Layout>::LAYOUT;
@@ -111,18 +127,21 @@ fn type_layout_value(
         context,
         chosen_by,
         fields,
-        text,
+        sizes,
     } = layout;
     let form = optional_str(form.map(tag_str));
     let chunk = optional_str(chunk.map(tag_str));
     let chosen_by = optional_str(chosen_by);
-    let (min_size, fixed_size) = if text {
-        (quote!(0), quote!(::core::option::Option::None))
-    } else {
-        (
+    let (min_size, fixed_size) = match sizes {
+        SizesFrom::Text => (quote!(0), quote!(::core::option::Option::None)),
+        SizesFrom::Tail => (
+            quote!(<Self as #rt::WordTail>::MIN_SIZE),
+            quote!(::core::option::Option::None),
+        ),
+        SizesFrom::Decode => (
             quote!(<Self as #rt::Decode>::MIN_SIZE),
             quote!(<Self as #rt::Decode>::FIXED_SIZE),
-        )
+        ),
     };
     quote! {
         #rt::TypeLayout {
@@ -148,16 +167,48 @@ fn field_layout(rt: &Runtime, plan: &BinaryPlan, offset: &TokenStream) -> TokenS
     let byte_order = byte_order(rt, &plan.place.byte_order);
     let count = optional_str(count_source(&plan.codec));
     let nested = match &plan.codec {
+        _ if plan.place.bits.is_some() => quote!(::core::option::Option::None),
         Codec::Value(Value {
-            element: Element::Plain,
-            element_ty,
+            offset: Some(offsets),
             ..
-        }) => quote!(<#element_ty as #rt::Decode>::NESTED_LAYOUT),
+        }) => {
+            let ty = offsets.value;
+            quote!(<#ty as #rt::Decode>::NESTED_LAYOUT)
+        }
+        Codec::Value(
+            value @ Value {
+                element: Element::Plain,
+                ..
+            },
+        ) => {
+            let ty = value.stored_ty();
+            quote!(<#ty as #rt::Decode>::NESTED_LAYOUT)
+        }
         _ => quote!(::core::option::Option::None),
     };
     let chunk = optional_str(plan.place.chunk.map(tag_str));
     let doc = str_lit(&field.doc);
-    let (element_size, elements_offset, inner_element_size) = elements(rt, &plan.codec);
+    let none = quote!(::core::option::Option::None);
+    let (element_size, elements_offset, inner_element_size) = match &plan.codec {
+        _ if plan.place.bits.is_some() => (none.clone(), none.clone(), none),
+        // A list of offsets: its elements are the offsets.
+        Codec::Value(Value {
+            offset: Some(offsets),
+            repeat,
+            ..
+        }) => {
+            let ty = &offsets.ty;
+            let start = match repeat {
+                Some(Repeat::Prefix(_, prefix)) => quote!(<#prefix as #rt::Decode>::FIXED_SIZE),
+                _ => quote!(::core::option::Option::Some(0u64)),
+            };
+            match repeat {
+                Some(_) => (quote!(<#ty as #rt::Decode>::FIXED_SIZE), start, none),
+                None => (none.clone(), none.clone(), none),
+            }
+        }
+        _ => elements(rt, &plan.codec),
+    };
     quote! {
         #rt::FieldLayout {
             name: #name,
@@ -188,7 +239,7 @@ fn elements(rt: &Runtime, codec: &Codec<Binary>) -> (TokenStream, TokenStream, T
     if matches!(value.presence, Some(Presence::Flag(_, _))) {
         return (none.clone(), none.clone(), none);
     }
-    let ty = value.element_ty;
+    let ty = value.stored_ty();
     let (element_size, inner_size) = match &value.element {
         Element::Plain => (
             quote!(<#ty as #rt::Decode>::FIXED_SIZE),
@@ -212,9 +263,13 @@ fn elements(rt: &Runtime, codec: &Codec<Binary>) -> (TokenStream, TokenStream, T
             quote!(<#prefix as #rt::Decode>::FIXED_SIZE),
             inner_size,
         ),
-        Some(Repeat::CountField(_) | Repeat::CountParam(_) | Repeat::ToEnd) => {
-            (element_size, zero, inner_size)
-        }
+        Some(
+            Repeat::CountField(_)
+            | Repeat::CountParam(_)
+            | Repeat::CountExpr(_)
+            | Repeat::ToEnd
+            | Repeat::Until(..),
+        ) => (element_size, zero, inner_size),
         Some(Repeat::CountLine(never)) => match *never {},
     }
 }
@@ -263,6 +318,20 @@ pub(super) fn type_text(ty: &syn::Type) -> String {
 /// present by the next tag, what it looks for.
 fn framed_encoding(plan: &BinaryPlan) -> String {
     let encoding = encoding(&plan.codec);
+    let encoding = match &plan.place.bits {
+        Some(bits) => {
+            let last = bits.shift + bits.width - 1;
+            let range = match bits.width {
+                1 => format!("bit {}", bits.shift),
+                _ => format!("bits {last}..={}", bits.shift),
+            };
+            match bits.begins.as_ref().map(|word| &word.ty) {
+                Some(Some(word)) => format!("{encoding}, {range} of a `{}` word", type_text(word)),
+                _ => format!("{encoding}, {range} of the word"),
+            }
+        }
+        None => encoding,
+    };
     let encoding = match plan.place.form {
         Some(form_type) => format!("FORM `{}` holding {encoding}", tag_str(form_type)),
         None => encoding,
@@ -300,25 +369,68 @@ fn encoding(codec: &Codec<Binary>) -> String {
                 None => codec,
             }
         }
+        Codec::Padding((), PadLength::Align(multiple)) => format!(
+            "padding to a multiple of {multiple} bytes from the start of the enclosing block: \
+             zeros, kept as found otherwise"
+        ),
+        Codec::Padding((), PadLength::Bytes(bytes)) => {
+            format!("{bytes} bytes of padding: zeros, kept as found otherwise")
+        }
+        Codec::Calc((), computed) => {
+            let kept = if computed.keep {
+                ", kept as found when a file holds another"
+            } else {
+                ""
+            };
+            format!(
+                "{}, computed by the writer: `{}`{kept}",
+                type_text(computed.stored),
+                computed.expression.text
+            )
+        }
         Codec::Value(data) => data_encoding(data),
     }
 }
 
 fn data_encoding(data: &Value<Binary>) -> String {
-    let element = match &data.element {
-        Element::Text(never, _) => match *never {},
-        Element::Plain => type_text(data.element_ty),
-        Element::String(_, StringKind::Pascal) => {
+    if let Some(offsets) = &data.offset {
+        let from = match &offsets.base {
+            OffsetBase::Block => "the start of the enclosing block".to_owned(),
+            OffsetBase::File => "the start of the file".to_owned(),
+            OffsetBase::Field(field) => format!("where `{field}` begins"),
+        };
+        let one = format!("{} offset from {from}", type_text(&offsets.ty));
+        let value = type_text(offsets.value);
+        return match &data.repeat {
+            None => format!("{one}; the `{value}` lies there"),
+            Some(Repeat::Prefix(_, prefix)) => format!(
+                "{} count, then that many × {one}; each `{value}` lies at its offset",
+                type_text(prefix)
+            ),
+            Some(_) => format!("{one} each; each `{value}` lies at its offset"),
+        };
+    }
+    let element = match (&data.element, &data.map) {
+        (Element::Text(never, _), _) => match *never {},
+        (Element::Plain, None) => type_text(data.element_ty),
+        (Element::Plain, Some(map)) => {
+            format!(
+                "{} as `{}`",
+                type_text(&map.stored),
+                type_text(data.element_ty)
+            )
+        }
+        (Element::String(_, StringKind::Pascal), _) => {
             "Pascal string (u8 length, then bytes)".to_owned()
         }
-        Element::String(_, StringKind::NullTerminated) => "null-terminated string".to_owned(),
-        Element::String(_, StringKind::FixedWidth(width)) => {
+        (Element::String(_, StringKind::NullTerminated), _) => "null-terminated string".to_owned(),
+        (Element::String(_, StringKind::FixedWidth(width)), _) => {
             format!(
                 "fixed-width string of {} bytes, zero-padded",
                 width_of(width)
             )
         }
-        Element::String(_, StringKind::Prefixed(count_ty)) => {
+        (Element::String(_, StringKind::Prefixed(count_ty)), _) => {
             format!("string ({} length, then bytes)", type_text(count_ty))
         }
     };
@@ -331,7 +443,16 @@ fn data_encoding(data: &Value<Binary>) -> String {
         Some(Repeat::CountField(count) | Repeat::CountParam(count)) => {
             format!("`{count}` × {element}")
         }
+        Some(Repeat::CountExpr(count)) => format!("`{}` × {element}", count.text),
         Some(Repeat::ToEnd) => format!("{element}, repeated to the end of the input"),
+        Some(Repeat::Until(_, ends)) => format!(
+            "{element}, repeated until one satisfies `{}` (that one included)",
+            ends.text
+        ),
+    };
+    let repeated = match &data.size {
+        Some(size) => format!("{repeated}, in a block of `{}` bytes", size.text),
+        None => repeated,
     };
     let repeated = match passed(&data.pass) {
         Some(passed) => format!("{repeated}, given {passed}"),
@@ -378,9 +499,17 @@ fn count_source(codec: &Codec<Binary>) -> Option<String> {
             ..
         }) => Some(format!("field `{count}`")),
         Codec::Value(Value {
+            repeat: Some(Repeat::CountExpr(count)),
+            ..
+        }) => Some(format!("`{}`", count.text)),
+        Codec::Value(Value {
             repeat: Some(Repeat::ToEnd),
             ..
         }) => Some("the end of the input".to_owned()),
+        Codec::Value(Value {
+            repeat: Some(Repeat::Until(_, ends)),
+            ..
+        }) => Some(format!("until `{}`", ends.text)),
         _ => None,
     }
 }

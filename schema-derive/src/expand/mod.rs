@@ -7,11 +7,13 @@ mod binary;
 mod choice;
 mod codec;
 mod context;
+mod expressions;
 mod fallback;
 mod forms;
 mod keywords;
 mod layout;
 mod names;
+mod offsets;
 mod paths;
 mod plain;
 mod read;
@@ -22,6 +24,7 @@ mod tests;
 mod text;
 mod tokens;
 mod twin;
+mod words;
 mod write;
 
 use proc_macro2::TokenStream;
@@ -60,24 +63,42 @@ pub fn derive(input: &DeriveInput, root: Root) -> syn::Result<TokenStream> {
         Views::Both { binary, .. } => binary,
     };
     let rt = Runtime::new(first.attrs.krate.as_ref().map(|krate| &krate.value), root);
-    match &views {
+    struct_items(&rt, &views).map_err(|mut error| {
+        // The compiler stops at the derive's errors, before it would find a
+        // misspelt name in an expression: the derive names those too.
+        let containers: Vec<&Container> = match &views {
+            Views::Binary(container) | Views::Text(container) => vec![container],
+            Views::Both { binary, text } => vec![binary, text],
+        };
+        for unknown in plan::expr::unknown_names(&containers) {
+            error.combine(unknown);
+        }
+        error
+    })
+}
+
+/// Everything a struct implements, in its encodings.
+fn struct_items(rt: &Runtime, views: &Views) -> syn::Result<TokenStream> {
+    match views {
         Views::Binary(container) => {
-            let plans = plan::binary(container)?;
-            let context = context::context_items(
-                &rt,
-                container.ident,
-                container.vis,
-                crate::check_context::params(container),
-            );
-            let binary = binary::binary_items(&rt, container, &plans);
-            let tests = tests::round_trip_module(&rt, container, &plans, tests::Check::Binary);
+            let ty = plan::binary(container)?;
+            let context = context::context_items(rt, ty.ident, ty.vis, ty.params);
+            let binary = binary::binary_items(rt, &ty);
+            let functions =
+                expressions::functions_impl(ty.ident, expressions::functions_of(rt, &ty));
+            let check = match ty.shape.tail {
+                Some(_) => tests::Check::Sample,
+                None => tests::Check::Binary,
+            };
+            let tests = tests::round_trip_module(rt, &ty, check);
             Ok(quote! {
                 #context
+                #functions
                 #binary
                 #tests
             })
         }
-        Views::Text(container) => text::derive(&rt, container),
-        Views::Both { binary, text } => twin::derive(&rt, binary, text),
+        Views::Text(container) => text::derive(rt, container),
+        Views::Both { binary, text } => twin::derive(rt, binary, text),
     }
 }

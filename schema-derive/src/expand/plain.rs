@@ -7,8 +7,7 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::paths::Runtime;
-use crate::ast::Container;
-use crate::plan::{BinaryPlan, Codec, Element};
+use crate::plan::{BinaryPlan, BinaryType, Codec, Element};
 
 /// A struct's fields in the groups both directions handle together: a row
 /// of fields sharing a chunk, a run of fields that can be plain, or one
@@ -17,7 +16,14 @@ pub(super) fn field_groups<'p, 'a>(
     plans: &'p [BinaryPlan<'a>],
 ) -> impl Iterator<Item = &'p [BinaryPlan<'a>]> {
     plans.chunk_by(|field, next| {
-        next.place.joins_chunk || (joins_plain_run(field) && joins_plain_run(next))
+        let continues_word = next
+            .place
+            .bits
+            .as_ref()
+            .is_some_and(|bits| bits.begins.is_none());
+        next.place.joins_chunk
+            || continues_word
+            || (joins_plain_run(field) && joins_plain_run(next))
     })
 }
 
@@ -37,8 +43,15 @@ fn joins_plain_run(plan: &BinaryPlan) -> bool {
         && data.repeat.is_none()
         && matches!(data.element, Element::Plain)
         && data.pass.is_empty()
+        && data.map.is_none()
+        && data.size.is_none()
+        && data.offset.is_none()
+        // A field a `calc` measures is read alone: where it ends is noted.
+        && !plan.measured
+        && !plan.based
         && plan.place.chunk.is_none()
         && plan.place.form.is_none()
+        && plan.place.bits.is_none()
         // A checked value is read alone: its refusal names its offset.
         && plan.check.is_none()
 }
@@ -57,10 +70,14 @@ pub(super) fn plain_size(rt: &Runtime, run: &[BinaryPlan]) -> TokenStream {
 
 /// Whether a struct can be plain: all its fields can join a plain run (a
 /// chunk, a form or context makes it not plain).
-pub(super) fn is_plain(container: &Container, plans: &[BinaryPlan]) -> bool {
-    let framed = container.attrs.form.is_some() || container.attrs.chunk.is_some();
-    let has_context = !crate::check_context::params(container).is_empty();
+pub(super) fn is_plain(ty: &BinaryType) -> bool {
+    let framed = ty.shape.framing.is_framed();
+    let has_context = !ty.params.is_empty();
     // A type's own check runs after its fields are read, as plain bytes are not.
-    let checked = container.attrs.check.is_some();
-    !framed && !has_context && !checked && !plans.is_empty() && plans.iter().all(joins_plain_run)
+    let checked = ty.check.is_some();
+    !framed
+        && !has_context
+        && !checked
+        && !ty.fields.is_empty()
+        && ty.fields.iter().all(joins_plain_run)
 }

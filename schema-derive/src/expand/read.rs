@@ -5,71 +5,28 @@ use quote::{format_ident, quote, quote_spanned, ToTokens as _};
 use syn::spanned::Spanned as _;
 
 use super::codec::{decode_fns, endian};
-use super::context::{
-    arg_value, check_call_on, condition_places, nested_context, passed_value, placed_check,
-    resolved_place, Encoding, Side,
-};
+use super::context::{arg_value, check_call_on, placed_check, Side};
+use super::expressions::{call, element_context, end_local, read_when, start_local, stored_local};
 use super::names::{count_local, field_local};
+use super::offsets;
 use super::paths::Runtime;
 use super::plain::{field_groups, is_plain, is_plain_run, plain_size};
 use super::sizes::{element_min_size, field_sizes};
 use super::tokens::{constant_tokens, str_lit, tag_str, tag_tokens, width_of};
-use crate::ast::Container;
-use crate::attr::StringKind;
-use crate::condition::read_when;
-use crate::plan::{shared_chunk, Binary, BinaryPlan, Codec, Element, Presence, Repeat, Value};
+use super::words::{self, word_of};
+use crate::attr::{PadLength, StringKind};
+use crate::plan::{
+    shared_chunk, Binary, BinaryPlan, BinaryType, Codec, Element, Framing, Presence, Repeat, Value,
+};
 
-pub fn decode_impl(rt: &Runtime, container: &Container, plans: &[BinaryPlan]) -> TokenStream {
-    let ident = container.ident;
-    let (mut min_size, mut fixed_size) = type_sizes(rt, plans);
-    let reads = field_statements(
-        container,
-        plans,
-        &quote!(#rt::Input::position(__reader)?),
-        |plan| read_field_value(rt, plan),
-        |group| read_group(rt, group),
-    );
-    let absent_counts = absent_count_checks(rt, plans);
-    let inits = plans.iter().map(|plan| {
-        let name = plan.field.ident;
-        let local = field_local(name);
-        quote!(#name: #local)
-    });
-    let value = quote!(Self { #(#inits),* });
-    let mut body = match &container.attrs.check {
-        // A refusal points into the value from its first byte.
-        Some(check) => {
-            let path = &check.value.path;
-            // Spanned at the function, so a signature that does not fit is
-            // an error there.
-            let call = quote_spanned!(path.span()=> #path(&__value));
-            let starts = field_starts(plans);
-            quote! {
-                let __start = #rt::Input::position(__reader)?;
-                #(#reads)*
-                #(#absent_counts)*
-                let __value = #value;
-                if #rt::checking() {
-                    #rt::checked_fields_at_byte(
-                        __start,
-                        &[#starts],
-                        &<Self as #rt::Layout>::LAYOUT,
-                        #call,
-                    )?;
-                }
-                ::core::result::Result::Ok(__value)
-            }
-        }
-        None => quote! {
-            #(#reads)*
-            #(#absent_counts)*
-            ::core::result::Result::Ok(#value)
-        },
-    };
-    let frame = match (&container.attrs.form, &container.attrs.chunk) {
-        (Some(form), _) => Some((quote!(read_form), form.value, quote!(FORM_HEADER_SIZE))),
-        (None, Some(chunk)) => Some((quote!(read_chunk), chunk.value, quote!(CHUNK_HEADER_SIZE))),
-        (None, None) => None,
+pub fn decode_impl(rt: &Runtime, ty: &BinaryType) -> TokenStream {
+    let ident = ty.ident;
+    let (mut min_size, mut fixed_size) = type_sizes(rt, &ty.fields);
+    let mut body = decode_body(rt, ty);
+    let frame = match ty.shape.framing {
+        Framing::Form(form) => Some((quote!(read_form), form, quote!(FORM_HEADER_SIZE))),
+        Framing::Chunk(chunk) => Some((quote!(read_chunk), chunk, quote!(CHUNK_HEADER_SIZE))),
+        Framing::None => None,
     };
     if let Some((read, tag, header)) = &frame {
         let (tag, header) = (*tag, header.clone());
@@ -81,7 +38,7 @@ pub fn decode_impl(rt: &Runtime, container: &Container, plans: &[BinaryPlan]) ->
         fixed_size =
             quote!(#rt::add_fixed(::core::option::Option::Some(#rt::#header), #fixed_size));
     }
-    let plain = plain_impl(rt, container, plans);
+    let plain = plain_impl(rt, ty);
     let decode = decode_fns(rt, quote!(_), body);
     let iff_tag = frame.map(|(_, tag, _)| {
         let tag = tag_tokens(tag);
@@ -100,25 +57,82 @@ pub fn decode_impl(rt: &Runtime, container: &Container, plans: &[BinaryPlan]) ->
     }
 }
 
+/// The statements reading a struct's fields from `__reader`, ending in
+/// the value: what a form or chunk frames, and a tail's `decode_tail`
+/// (whose word's bits are `__tail`).
+pub fn decode_body(rt: &Runtime, ty: &BinaryType) -> TokenStream {
+    let plans = &ty.fields;
+    let reads = field_statements(
+        ty,
+        &quote!(#rt::Input::position(__reader)?),
+        |plan| read_field_value(rt, plan),
+        |group| read_group(rt, group),
+    );
+    let values = offsets::read_values(rt, plans);
+    let absent_counts = absent_count_checks(rt, plans);
+    let calcs = plans.iter().filter_map(|plan| calc_found(rt, plan));
+    let inits = plans.iter().map(|plan| {
+        let name = plan.field.ident;
+        let local = field_local(name);
+        quote!(#name: #local)
+    });
+    let value = quote!(Self { #(#inits),* });
+    match ty.check {
+        // A refusal points into the value from its first byte.
+        Some(path) => {
+            // Spanned at the function, so a signature that does not fit is
+            // an error there.
+            let call = quote_spanned!(path.span()=> #path(&__value));
+            let starts = field_starts(plans);
+            quote! {
+                let __start = #rt::Input::position(__reader)?;
+                #(#reads)*
+                #values
+                #(#absent_counts)*
+                #(#calcs)*
+                let __value = #value;
+                if #rt::checking() {
+                    #rt::checked_fields_at_byte(
+                        __start,
+                        &[#starts],
+                        &<Self as #rt::Layout>::LAYOUT,
+                        #call,
+                    )?;
+                }
+                ::core::result::Result::Ok(__value)
+            }
+        }
+        None => quote! {
+            #(#reads)*
+            #values
+            #(#absent_counts)*
+            #(#calcs)*
+            ::core::result::Result::Ok(#value)
+        },
+    }
+}
+
 /// The statements of every group of fields: `group`'s for each, or, for a
 /// type with a check of its own, each field's (`one`) after noting where it
 /// begins (`position`), which places the check's refusals (a shared chunk
 /// stays one group).
 pub fn field_statements(
-    container: &Container,
-    plans: &[BinaryPlan],
+    ty: &BinaryType,
     position: &TokenStream,
     one: impl Fn(&BinaryPlan) -> TokenStream,
     group: impl Fn(&[BinaryPlan]) -> TokenStream,
 ) -> Vec<TokenStream> {
-    let type_checked = container.attrs.check.is_some();
-    field_groups(plans)
+    let type_checked = ty.check.is_some();
+    field_groups(&ty.fields)
         .map(|fields| match (type_checked, shared_chunk(fields)) {
-            (true, None) => fields
+            (true, None) if word_of(fields).is_none() => fields
                 .iter()
                 .map(|plan| {
-                    let at = field_start(plan.field.ident);
                     let statements = one(plan);
+                    if notes_start(plan) {
+                        return statements;
+                    }
+                    let at = start_local(plan.field.ident);
                     quote! {
                         let #at = #position;
                         #statements
@@ -130,9 +144,18 @@ pub fn field_statements(
         .collect()
 }
 
-/// The local holding where a field began, for the type's own check.
-pub fn field_start(name: &Ident) -> Ident {
-    format_ident!("__at_{}", name)
+/// Whether a field notes where it begins whatever the type: the reader and
+/// the writer both do for a `calc` and for a field a `calc` measures, the
+/// writer for a `size` block too (see [`notes_end`]).
+pub fn notes_start(plan: &BinaryPlan) -> bool {
+    notes_end(plan) || plan.based || matches!(plan.codec, Codec::Calc(..))
+}
+
+/// Whether a field notes where it ends: a field a `calc` measures, and a
+/// `size` block (whose size the writer checks once everything is known).
+pub fn notes_end(plan: &BinaryPlan) -> bool {
+    let block = matches!(&plan.codec, Codec::Value(value) if value.size.is_some());
+    plan.measured || block
 }
 
 /// `("name", __at_name), ...` for the fields whose start is known: those
@@ -143,7 +166,7 @@ pub fn field_starts(plans: &[BinaryPlan]) -> TokenStream {
         .flatten()
         .map(|plan| {
             let name = str_lit(&plan.field.ident.to_string());
-            let at = field_start(plan.field.ident);
+            let at = start_local(plan.field.ident);
             quote!((#name, #at))
         });
     quote!(#(#starts),*)
@@ -176,11 +199,11 @@ fn plain_run(
 }
 
 /// `PLAIN_SIZE` and `decode_plain` for a struct that can be plain.
-fn plain_impl(rt: &Runtime, container: &Container, plans: &[BinaryPlan]) -> Option<TokenStream> {
-    if !is_plain(container, plans) {
+fn plain_impl(rt: &Runtime, ty: &BinaryType) -> Option<TokenStream> {
+    if !is_plain(ty) {
         return None;
     }
-    let (size, decode) = plain_run(rt, plans, Some(&quote!(Self)));
+    let (size, decode) = plain_run(rt, &ty.fields, Some(&quote!(Self)));
     Some(quote! {
         const PLAIN_SIZE: ::core::option::Option<usize> = #size;
 
@@ -212,6 +235,9 @@ pub fn type_sizes(rt: &Runtime, plans: &[BinaryPlan]) -> (TokenStream, TokenStre
 /// plain fields, or of one field. A field present by the next tag looks
 /// for its chunk itself.
 fn read_group(rt: &Runtime, group: &[BinaryPlan]) -> TokenStream {
+    if word_of(group).is_some() {
+        return words::read_word(rt, group);
+    }
     let Some(tag) = shared_chunk(group) else {
         return read_run(rt, group);
     };
@@ -288,27 +314,68 @@ fn absent_count_checks(rt: &Runtime, plans: &[BinaryPlan]) -> Vec<TokenStream> {
 /// The statements reading one field, inside its segment of the byte map's
 /// path (every field is named there, in IFF layouts too).
 fn read_field_value(rt: &Runtime, plan: &BinaryPlan) -> TokenStream {
-    let label = str_lit(&plan.field.ident.to_string());
-    let entered = format_ident!("__entered_{}", plan.field.ident);
+    let name = plan.field.ident;
+    let label = str_lit(&name.to_string());
+    let entered = format_ident!("__entered_{}", name);
     let statements = read_field_statements(rt, plan);
+    let position = quote!(#rt::Input::position(__reader)?);
+    let (at, end) = (start_local(name), end_local(name));
+    let start = notes_start(plan).then(|| quote!(let #at = #position;));
+    let end = plan.measured.then(|| quote!(let #end = #position;));
     quote! {
         let #entered = #rt::map_enter(#rt::Segment::Field(#label));
+        #start
         #statements
+        #end
         ::core::mem::drop(#entered);
+    }
+}
+
+/// Once every field is read: a `calc` field's value, from what the file
+/// held and what the layout computes.
+fn calc_found(rt: &Runtime, plan: &BinaryPlan) -> Option<TokenStream> {
+    let Codec::Calc(_, computed) = &plan.codec else {
+        return None;
+    };
+    let name = plan.field.ident;
+    let (local, stored, at) = (field_local(name), stored_local(name), start_local(name));
+    let ty = plan.field.ty;
+    let text = &computed.expression.text;
+    let keep = computed.keep;
+    let computed = call(&computed.expression, Side::Read, &[]);
+    let in_field = in_field(plan);
+    Some(quote! {
+        let #local: #ty = #computed
+            .and_then(|__computed| #rt::calc_found(#text, #at, #stored, __computed, #keep))
+            #in_field;
+    })
+}
+
+/// A padding field's length, for the runtime.
+pub fn padding_length(rt: &Runtime, length: PadLength) -> TokenStream {
+    match length {
+        PadLength::Align(multiple) => quote!(#rt::PaddingLength::Align(#multiple)),
+        PadLength::Bytes(bytes) => quote!(#rt::PaddingLength::Bytes(#bytes)),
+    }
+}
+
+/// How the errors of a field's reading and writing name it: by its name,
+/// unless its chunk or form does.
+pub fn in_field(plan: &BinaryPlan) -> TokenStream {
+    if plan.place.named_in_paths {
+        let label = str_lit(&plan.field.ident.to_string());
+        quote!(.map_err(|e| e.in_field(#label))?)
+    } else {
+        quote!(?)
     }
 }
 
 fn read_field_statements(rt: &Runtime, plan: &BinaryPlan) -> TokenStream {
     let name = plan.field.ident;
-    let label = str_lit(&name.to_string());
     let local = field_local(name);
     let ty = plan.field.ty;
     let endian = endian(rt, &plan.place.byte_order);
-    let in_field = if plan.place.named_in_paths {
-        quote!(.map_err(|e| e.in_field(#label))?)
-    } else {
-        quote!(?)
-    };
+    let in_field = in_field(plan);
     match &plan.codec {
         // Only text layouts have a style; it is not stored.
         Codec::Style(never) => match *never {},
@@ -351,17 +418,34 @@ fn read_field_statements(rt: &Runtime, plan: &BinaryPlan) -> TokenStream {
                 }) #in_field;
             }
         }
+        Codec::Padding(_, length) => {
+            let length = padding_length(rt, *length);
+            quote! {
+                let #local: #ty = #rt::read_padding(__reader, #length) #in_field;
+            }
+        }
+        Codec::Calc(_, computed) => {
+            let stored = stored_local(name);
+            let stored_ty = computed.stored;
+            quote! {
+                let #stored: #stored_ty =
+                    <#stored_ty as #rt::Decode>::decode_input(__reader, #endian, &()) #in_field;
+            }
+        }
+        Codec::Value(data) if data.offset.is_some() => {
+            offsets::read_offsets(rt, plan).unwrap_or_default()
+        }
         Codec::Value(data) => {
-            let context = nested_context(
-                rt,
-                Encoding::Binary,
-                data.element_ty,
-                &data.pass,
-                |name| passed_value(rt, name, Side::Read),
-                |name| resolved_place(name, Side::Read),
-            );
+            let context = element_context(rt, data, false, Side::Read);
             let value = read_data(rt, data, &endian);
             let value = framed_read(rt, plan, data, value);
+            let value = match &data.size {
+                Some(size) => {
+                    let size = call(size, Side::Read, &[]);
+                    quote!(#rt::read_sized(__reader, #size, |__reader| #value))
+                }
+                None => value,
+            };
             let read = quote! {
                 let #local: #ty = {
                     let __element_context = #context;
@@ -448,9 +532,9 @@ fn read_data(rt: &Runtime, data: &Value<Binary>, endian: &TokenStream) -> TokenS
         Some(Presence::Flag(_, flag)) => quote! {
             #rt::read_flagged::<#flag, _, _>(#reader, #endian, |__r| #repeated)
         },
-        Some(Presence::If(condition, names)) => {
+        Some(Presence::If(_, expression)) => {
             let present = read_repeated(rt, data, endian, reader);
-            condition.read(rt, &condition_places(names, Side::Read), present)
+            read_when(call(expression, Side::Read, &[]), present)
         }
     }
 }
@@ -461,18 +545,19 @@ fn read_repeated(
     endian: &TokenStream,
     reader: &TokenStream,
 ) -> TokenStream {
-    let element = read_element(rt, &data.element, data.element_ty, endian, &quote!(__r));
-    let min_size = element_min_size(rt, &data.element, data.element_ty);
+    let element = read_element(rt, data, endian, &quote!(__r));
+    let min_size = element_min_size(rt, &data.element, data.stored_ty());
     let ty = data.element_ty;
-    let read_list = |len: TokenStream| match &data.element {
-        Element::Text(never, _) => match *never {},
-        Element::Plain => quote! {
+    // Plain elements in bulk, where each is its type's own value.
+    let bulk = matches!(data.element, Element::Plain) && data.map.is_none();
+    let read_list = |len: TokenStream| match bulk {
+        true => quote! {
             #rt::read_elements::<#ty, _>(#reader, #len, #endian, &__element_context)
         },
-        Element::String(_, _) => quote!(#rt::read_vec(#reader, #len, #min_size, |__r| #element)),
+        false => quote!(#rt::read_vec(#reader, #len, #min_size, |__r| #element)),
     };
     match &data.repeat {
-        None => read_element(rt, &data.element, data.element_ty, endian, reader),
+        None => read_element(rt, data, endian, reader),
         Some(Repeat::Prefix(_, prefix)) => {
             let list = read_list(quote!(__len));
             quote! {
@@ -487,9 +572,14 @@ fn read_repeated(
                     .and_then(|__len| #list)
             }
         }
+        Some(Repeat::CountExpr(expression)) => {
+            let len = call(expression, Side::Read, &[]);
+            let list = read_list(quote!(__len));
+            quote!(#rt::counted(#reader, #len).and_then(|__len| #list))
+        }
         Some(Repeat::CountField(count)) => read_list(count_local(count).into_token_stream()),
         Some(Repeat::CountLine(never)) => match *never {},
-        Some(Repeat::ToEnd) if matches!(data.element, Element::Plain) => {
+        Some(Repeat::ToEnd) if bulk => {
             quote! {
                 #rt::read_elements_to_end::<#ty, _>(#reader, #endian, &__element_context)
             }
@@ -497,10 +587,38 @@ fn read_repeated(
         Some(Repeat::ToEnd) => quote! {
             #rt::read_to_end(#reader, |__r| #element)
         },
+        Some(Repeat::Until(_, expression)) => {
+            let ends = call(expression, Side::Read, &[quote!(__element)]);
+            quote! {
+                #rt::read_until(#reader, |__element| #ends, |__r| #element)
+            }
+        }
     }
 }
 
+/// An expression reading one element of the value's from `reader`: its
+/// type's own, a string, or a stored value it converts (`map`).
 fn read_element(
+    rt: &Runtime,
+    data: &Value<Binary>,
+    endian: &TokenStream,
+    reader: &TokenStream,
+) -> TokenStream {
+    let read = read_stored(rt, &data.element, data.stored_ty(), endian, reader);
+    match &data.map {
+        None => read,
+        Some(map) => {
+            let (stored, ty) = (&map.stored, data.element_ty);
+            if map.fallible {
+                quote!(#read.and_then(#rt::try_mapped::<#stored, #ty>))
+            } else {
+                quote!(#read.map(<#ty as ::core::convert::From<#stored>>::from))
+            }
+        }
+    }
+}
+
+fn read_stored(
     rt: &Runtime,
     element: &Element<Binary>,
     ty: &syn::Type,

@@ -6,8 +6,8 @@ use quote::quote;
 
 use super::paths::Runtime;
 use super::tokens::width_of;
-use crate::attr::StringKind;
-use crate::plan::{Binary, BinaryPlan, Codec, Element, Presence, Repeat};
+use crate::attr::{PadLength, StringKind};
+use crate::plan::{Binary, BinaryPlan, Codec, Element, Presence, Repeat, Value};
 
 /// Fewest bytes an element can take.
 pub fn element_min_size(rt: &Runtime, element: &Element<Binary>, ty: &syn::Type) -> TokenStream {
@@ -31,6 +31,16 @@ pub fn element_min_size(rt: &Runtime, element: &Element<Binary>, ty: &syn::Type)
 pub fn field_sizes(rt: &Runtime, plan: &BinaryPlan) -> (TokenStream, TokenStream) {
     if plan.by_next_tag() {
         return (quote!(0u64), quote!(::core::option::Option::None));
+    }
+    // A word's bytes are its first field's; a tail's, its holder's.
+    if let Some(bits) = &plan.place.bits {
+        return match bits.begins.as_ref().and_then(|word| word.ty.as_ref()) {
+            Some(word) => (
+                quote!(<#word as #rt::Decode>::MIN_SIZE),
+                quote!(<#word as #rt::Decode>::FIXED_SIZE),
+            ),
+            None => (quote!(0u64), quote!(::core::option::Option::Some(0u64))),
+        };
     }
     let (min, fixed) = encoding_sizes(rt, plan);
     let header = match (plan.place.chunk, plan.place.form) {
@@ -58,6 +68,39 @@ pub fn encoding_sizes(rt: &Runtime, plan: &BinaryPlan) -> (TokenStream, TokenStr
         }
         Codec::Style(never) => match *never {},
         Codec::With(..) => (quote!(0u64), quote!(::core::option::Option::None)),
+        Codec::Padding(_, PadLength::Bytes(bytes)) => {
+            (quote!(#bytes), quote!(::core::option::Option::Some(#bytes)))
+        }
+        Codec::Padding(_, PadLength::Align(_)) => {
+            (quote!(0u64), quote!(::core::option::Option::None))
+        }
+        Codec::Calc(_, computed) => {
+            let stored = computed.stored;
+            let stored = quote!(<#stored as #rt::Decode>);
+            (quote!(#stored::MIN_SIZE), quote!(#stored::FIXED_SIZE))
+        }
+        Codec::Value(data) if data.size.is_some() => {
+            (quote!(0u64), quote!(::core::option::Option::None))
+        }
+        // The values pointed to lie elsewhere: the field is its offsets.
+        Codec::Value(Value {
+            offset: Some(offsets),
+            repeat,
+            ..
+        }) => {
+            let ty = &offsets.ty;
+            match repeat {
+                None => (
+                    quote!(<#ty as #rt::Decode>::MIN_SIZE),
+                    quote!(<#ty as #rt::Decode>::FIXED_SIZE),
+                ),
+                Some(Repeat::Prefix(_, prefix)) => (
+                    quote!(<#prefix as #rt::Decode>::MIN_SIZE),
+                    quote!(::core::option::Option::None),
+                ),
+                Some(_) => (quote!(0u64), quote!(::core::option::Option::None)),
+            }
+        }
         Codec::Value(data) => {
             let none = quote!(::core::option::Option::None);
             match (&data.presence, &data.repeat) {
@@ -70,15 +113,22 @@ pub fn encoding_sizes(rt: &Runtime, plan: &BinaryPlan) -> (TokenStream, TokenStr
                     (quote!(<#prefix as #rt::Decode>::MIN_SIZE), none)
                 }
                 (None, Some(Repeat::CountLine(never))) => match *never {},
-                (None, Some(Repeat::CountField(_) | Repeat::CountParam(_) | Repeat::ToEnd)) => {
-                    (quote!(0u64), none)
-                }
+                (
+                    None,
+                    Some(
+                        Repeat::CountField(_)
+                        | Repeat::CountParam(_)
+                        | Repeat::CountExpr(_)
+                        | Repeat::ToEnd
+                        | Repeat::Until(..),
+                    ),
+                ) => (quote!(0u64), none),
                 (None, None) => {
-                    let min = element_min_size(rt, &data.element, data.element_ty);
+                    let min = element_min_size(rt, &data.element, data.stored_ty());
                     let fixed = match &data.element {
                         Element::Text(never, _) => match *never {},
                         Element::Plain => {
-                            let ty = data.element_ty;
+                            let ty = data.stored_ty();
                             quote!(<#ty as #rt::Decode>::FIXED_SIZE)
                         }
                         Element::String(_, StringKind::FixedWidth(width)) => {

@@ -8,26 +8,33 @@ use quote::{format_ident, quote};
 
 use syn::Type;
 
+use super::codec::endian;
 use super::context::{self, Side};
+use super::expressions::{self, call};
 use super::names::{count_local, field_local};
 use super::paths::Runtime;
 use super::tokens::width_of;
-use crate::ast::{is_named, Container, FormEnum};
-use crate::attr::{StringKind, TextForm};
-use crate::check_context::{self, Held, PassValue, Resolved};
-use crate::condition::Condition;
+use crate::ast::{is_named, unwrap_generic, FormEnum};
+use crate::attr::{ContextParam, StringKind, TextForm};
+use crate::check_context::{Held, Pass, PassValue, Resolved};
+use crate::plan::expr::Expression;
 use crate::plan::reads::{read_for_len_only, PassedTo, Read, ReadAs};
 use crate::plan::{
-    Binary, BinaryPlan, Codec, Element, Medium, Plan, Presence, Repeat, TextPlan, Value,
+    Binary, BinaryType, Codec, Element, Medium, Presence, Repeat, TextType, TypePlan, Value,
 };
 
 /// Which layout a test runs through: binary bytes, text, or both (a type
 /// with both encodings, with the body of its `text_context`, which sees
 /// `context`).
 pub enum Check {
+    /// None: the type's `Sample` alone, for its holder's test (a tail,
+    /// which has no encoding of its own).
+    Sample,
     Binary,
     Text,
-    Both { text_context: TokenStream },
+    Both {
+        text_context: TokenStream,
+    },
 }
 
 /// The test module of `ident`: its `Sample` impl (the bodies of
@@ -41,6 +48,7 @@ pub(super) fn test_module(
 ) -> TokenStream {
     let module = format_ident!("round_trip_{}", snake_case(&ident.to_string()));
     let (checks, text_context) = match check {
+        Check::Sample => (Vec::new(), None),
         Check::Binary => (vec![quote!(check_round_trip)], None),
         Check::Text => (
             vec![quote!(check_text_round_trip)],
@@ -51,6 +59,17 @@ pub(super) fn test_module(
             Some(text_context),
         ),
     };
+    let test = (!checks.is_empty()).then(|| {
+        quote! {
+            #[test]
+            fn write_read_write() {
+                #(
+                    let json = (&#rt::testing::JsonProbe::<#ident>::NEW).json();
+                    #rt::testing::#checks::<#ident>(json);
+                )*
+            }
+        }
+    });
     let text_sample = text_context.map(|text_context| {
         quote! {
             impl #rt::testing::TextSample for #ident {
@@ -68,7 +87,10 @@ pub(super) fn test_module(
             mod #module {
                 use super::*;
                 use #rt::proptest::strategy::Strategy as _;
-                use #rt::testing::{WithJson as _, WithoutJson as _};
+                use #rt::testing::{
+                    AnyValue as _, SmallNumber as _, WithDefault as _, WithJson as _,
+                    WithoutDefault as _, WithoutJson as _,
+                };
 
                 impl #rt::testing::Sample for #ident {
                     fn context_strategy(
@@ -85,13 +107,7 @@ pub(super) fn test_module(
 
                 #text_sample
 
-                #[test]
-                fn write_read_write() {
-                    #(
-                        let json = (&#rt::testing::JsonProbe::<#ident>::NEW).json();
-                        #rt::testing::#checks::<#ident>(json);
-                    )*
-                }
+                #test
             }
         }
     }
@@ -103,6 +119,10 @@ pub(super) struct TestField<'a> {
     pub ty: &'a Type,
     /// A `Count<_>` field: a shared length, drawn before the lists.
     pub is_count: bool,
+    /// A bit field's bits, which its value (a count's length) fits.
+    pub bits: Option<u32>,
+    /// A `calc` field: the writer computes it, so it is never drawn first.
+    pub is_calc: bool,
     /// How it is drawn: after the counts and the fields later ones read,
     /// which its strategy may refer to (as locals) with the context.
     pub strategy: TokenStream,
@@ -125,6 +145,7 @@ fn struct_strategy(rt: &Runtime, ident: &Ident, fields: &[TestField]) -> TokenSt
         .enumerate()
         .filter(|(index, field)| {
             !field.is_count
+                && !field.is_calc
                 && fields
                     .iter()
                     .skip(index + 1)
@@ -135,7 +156,10 @@ fn struct_strategy(rt: &Runtime, ident: &Ident, fields: &[TestField]) -> TokenSt
     let mut first = Vec::new();
     let mut first_locals = Vec::new();
     for count in fields.iter().filter(|field| field.is_count) {
-        first.push(quote!(0..=#rt::testing::MAX_LEN));
+        first.push(match count.bits {
+            Some(bits) => quote!(0..=#rt::testing::longest_in_bits(#bits)),
+            None => quote!(0..=#rt::testing::MAX_LEN),
+        });
         let local = count_local(count.ident);
         first_locals.push(quote!(#local));
     }
@@ -188,10 +212,10 @@ fn struct_strategy(rt: &Runtime, ident: &Ident, fields: &[TestField]) -> TokenSt
 /// reader needs it.
 fn struct_context_strategy(
     rt: &Runtime,
-    container: &Container,
+    ident: &Ident,
+    params: &[ContextParam],
     fields: &[TestField],
 ) -> TokenStream {
-    let params = check_context::params(container);
     if params.is_empty() {
         return quote!(#rt::proptest::strategy::Just(()).boxed());
     }
@@ -199,7 +223,7 @@ fn struct_context_strategy(
         .iter()
         .map(|param| first_use_strategy(rt, fields, &param.ident, &param.ty, true))
         .collect();
-    context_of_strategies(rt, container.ident, params, &strategies)
+    context_of_strategies(rt, ident, params, &strategies)
 }
 
 /// A `context_strategy` body: the context struct of `ident` built from one
@@ -207,7 +231,7 @@ fn struct_context_strategy(
 pub(super) fn context_of_strategies(
     rt: &Runtime,
     ident: &Ident,
-    params: &[crate::attr::ContextParam],
+    params: &[ContextParam],
     strategies: &[TokenStream],
 ) -> TokenStream {
     let names: Vec<TokenStream> = params
@@ -242,6 +266,10 @@ fn first_use_strategy(
         .find(|read| read.name == name);
     match first.map(|read| read.how) {
         Some(ReadAs::Count) => quote!(#rt::testing::context_count::<#ty>()),
+        Some(ReadAs::Small) => quote!((&#rt::testing::NumberProbe::<#ty>::NEW).small()),
+        Some(ReadAs::Size(block)) => quote! {
+            (&#rt::testing::NumberProbe::<#ty>::NEW).size(<#block as #rt::Decode>::MIN_SIZE)
+        },
         // A parameter tested for non-zero is drawn 0 or 1, so both cases
         // come up; one in an expression takes any value.
         Some(ReadAs::Condition { flag: true }) if is_param => {
@@ -255,48 +283,53 @@ fn first_use_strategy(
             <#element as #rt::testing::Sample>::context_strategy()
                 .prop_map(|__nested| __nested.#param)
         },
-        Some(ReadAs::Condition { .. } | ReadAs::Passed { .. }) | None => {
+        Some(ReadAs::Condition { .. } | ReadAs::Passed { .. } | ReadAs::Value) | None => {
             quote!(#rt::testing::strategy::<#ty>())
         }
     }
 }
 
 /// The round-trip test of a struct, binary or text (`check` says which).
-pub fn round_trip_module<P: Medium>(
-    rt: &Runtime,
-    container: &Container,
-    plans: &[Plan<P>],
-    check: Check,
-) -> TokenStream {
-    let fields: Vec<TestField> = plans
+pub fn round_trip_module<P: Medium>(rt: &Runtime, ty: &TypePlan<P>, check: Check) -> TokenStream {
+    let among_comments = P::among_comments(&ty.shape);
+    let fields: Vec<TestField> = ty
+        .fields
         .iter()
-        .map(|plan| TestField {
-            ident: plan.field.ident,
-            ty: plan.field.ty,
-            is_count: matches!(plan.codec, Codec::Count(_)),
-            strategy: field_strategy(rt, container, plan.field.ty, &plan.codec, None),
-            reads: plan.codec.reads(),
+        .map(|plan| {
+            let endian = P::byte_order(&plan.place).map(|order| endian(rt, order));
+            let bits = P::bit_width(&plan.place);
+            let ty = plan.field.ty;
+            let strategy = match (bits, &plan.codec) {
+                (Some(bits), Codec::Value(_)) => quote!(#rt::testing::in_bits::<#ty>(#bits)),
+                _ => field_strategy(rt, among_comments, ty, &plan.codec, None, endian.as_ref()),
+            };
+            TestField {
+                ident: plan.field.ident,
+                ty,
+                is_count: matches!(plan.codec, Codec::Count(_)),
+                bits,
+                is_calc: matches!(plan.codec, Codec::Calc(..)),
+                strategy,
+                reads: plan.codec.reads(),
+            }
         })
         .collect();
-    let strategy = struct_strategy(rt, container.ident, &fields);
-    let context_strategy = struct_context_strategy(rt, container, &fields);
-    test_module(rt, container.ident, context_strategy, strategy, check)
+    let strategy = struct_strategy(rt, ty.ident, &fields);
+    let context_strategy = struct_context_strategy(rt, ty.ident, ty.params, &fields);
+    test_module(rt, ty.ident, context_strategy, strategy, check)
 }
 
 /// The round-trip test of a type with both encodings: values its text
 /// layout draws, each string one its binary encoding holds too, through
 /// both.
-pub fn twin_round_trip_module(
-    rt: &Runtime,
-    binary: &Container,
-    text: &Container,
-    text_plans: &[TextPlan],
-    binary_plans: &[BinaryPlan],
-) -> TokenStream {
-    let fields: Vec<TestField> = text_plans
+pub fn twin_round_trip_module(rt: &Runtime, binary: &BinaryType, text: &TextType) -> TokenStream {
+    let among_comments = text.shape.comments;
+    let fields: Vec<TestField> = text
+        .fields
         .iter()
         .map(|plan| {
-            let binary = binary_plans
+            let binary = binary
+                .fields
                 .iter()
                 .find(|binary| binary.field.ident == plan.field.ident);
             let binary_value = binary.and_then(|binary| match &binary.codec {
@@ -313,14 +346,23 @@ pub fn twin_round_trip_module(
                 ident: plan.field.ident,
                 ty: plan.field.ty,
                 is_count: matches!(plan.codec, Codec::Count(_)),
-                strategy: field_strategy(rt, text, plan.field.ty, &plan.codec, binary_value),
+                bits: None,
+                is_calc: false,
+                strategy: field_strategy(
+                    rt,
+                    among_comments,
+                    plan.field.ty,
+                    &plan.codec,
+                    binary_value,
+                    None,
+                ),
                 reads,
             }
         })
         .collect();
     let strategy = struct_strategy(rt, text.ident, &fields);
     // The context drawn is the binary one, which holds the text's too.
-    let context_strategy = struct_context_strategy(rt, binary, &fields);
+    let context_strategy = struct_context_strategy(rt, binary.ident, binary.params, &fields);
     let text_context = text_context_of(rt, binary, text);
     test_module(
         rt,
@@ -333,9 +375,9 @@ pub fn twin_round_trip_module(
 
 /// The body of a twin's `text_context`: the binary context itself when
 /// both encodings take the same parameters, else the text's taken from it.
-fn text_context_of(rt: &Runtime, binary: &Container, text: &Container) -> TokenStream {
-    let text_params = check_context::params(text);
-    if text_params.len() == check_context::params(binary).len() {
+fn text_context_of(rt: &Runtime, binary: &BinaryType, text: &TextType) -> TokenStream {
+    let text_params = text.params;
+    if text_params.len() == binary.params.len() {
         return quote!(::core::clone::Clone::clone(context));
     }
     if text_params.is_empty() {
@@ -419,19 +461,22 @@ fn nest(items: &[TokenStream], last: TokenStream) -> TokenStream {
 /// `binary`: for a type with both encodings, the field's binary value:
 /// the encoding of its strings, which the values drawn must fit too, and
 /// what it passes to its type (the binary context drawn holds it all).
+/// `endian`: a binary field's byte order.
 fn field_strategy<M: Medium>(
     rt: &Runtime,
-    container: &Container,
+    among_comments: bool,
     ty: &Type,
     codec: &Codec<M>,
     binary: Option<&Value<Binary>>,
+    endian: Option<&TokenStream>,
 ) -> TokenStream {
     match codec {
-        Codec::Style(_) if container.attrs.comments.is_some() => {
+        Codec::Style(_) if among_comments => {
             quote!(#rt::testing::text_style_with_comments())
         }
         Codec::Style(_) => quote!(#rt::testing::text_style()),
-        Codec::Magic(_) | Codec::Count(_) => {
+        // The writer computes what a `calc` field holds.
+        Codec::Magic(_) | Codec::Count(_) | Codec::Calc(..) | Codec::Padding(..) => {
             quote!(#rt::proptest::strategy::Just(<#ty as ::core::default::Default>::default()))
         }
         Codec::With(_, path, pass) => {
@@ -441,11 +486,11 @@ fn field_strategy<M: Medium>(
                     let place = context::resolved_place(list, Side::Read);
                     quote!(#rt::list_len(&#place))
                 }
-                PassValue::Constant(constant) => quote!(#constant),
+                PassValue::Expr(constant) => quote!(#constant),
             });
             quote!(#path::strategy(#(#values),*))
         }
-        Codec::Value(value) => value_strategy(rt, container, value, binary),
+        Codec::Value(value) => value_strategy(rt, among_comments, ty, value, binary, endian),
     }
 }
 
@@ -457,15 +502,17 @@ pub(super) fn test_value(rt: &Runtime, name: &Resolved) -> TokenStream {
             let count = count_local(&name.ident);
             quote!(#rt::testing::count_as(#count))
         }
-        Held::Field | Held::Param => context::resolved_value(name, Side::Read),
+        Held::Field | Held::Param | Held::Calc => context::resolved_value(name, Side::Read),
     }
 }
 
 fn value_strategy<M: Medium>(
     rt: &Runtime,
-    container: &Container,
+    among_comments: bool,
+    field_ty: &Type,
     value: &Value<M>,
     binary: Option<&Value<Binary>>,
+    endian: Option<&TokenStream>,
 ) -> TokenStream {
     let binary_string = binary.and_then(|binary| match &binary.element {
         Element::String(_, kind) => Some(kind),
@@ -475,7 +522,6 @@ fn value_strategy<M: Medium>(
     // field passes is what its binary encoding passes.
     let pass = binary.map_or(&value.pass, |binary| &binary.pass);
     let ty = value.element_ty;
-    let among_comments = container.attrs.comments.is_some();
     let element = match &value.element {
         Element::String(_, StringKind::Pascal) => quote!(#rt::testing::pascal_string()),
         Element::String(_, StringKind::NullTerminated) => {
@@ -509,15 +555,29 @@ fn value_strategy<M: Medium>(
             quote!(#rt::testing::with_any_context::<#ty>())
         }
         Element::Plain | Element::Text(_, TextForm::Vector) => {
-            let nested = context::nested_context(
-                rt,
-                context::Encoding::Binary,
-                ty,
-                pass,
-                |name| test_value(rt, name),
-                |name| context::resolved_place(name, Side::Read),
-            );
-            quote!(<#ty as #rt::testing::Sample>::strategy_with(&#nested))
+            let context = match binary {
+                Some(binary) => element_context(rt, binary, pass),
+                None => element_context(rt, value, pass),
+            };
+            let stored = value.stored_ty();
+            let stored = quote!(<#stored as #rt::testing::Sample>::strategy_with(&#context));
+            match &value.map {
+                None => stored,
+                Some(map) if map.fallible => {
+                    let stored_ty = &map.stored;
+                    quote! {
+                        #stored
+                            .prop_filter_map("a value the field's type holds", |__stored| {
+                                <#ty as ::core::convert::TryFrom<#stored_ty>>::try_from(__stored).ok()
+                            })
+                            .boxed()
+                    }
+                }
+                Some(map) => {
+                    let stored_ty = &map.stored;
+                    quote!(#stored.prop_map(<#ty as ::core::convert::From<#stored_ty>>::from).boxed())
+                }
+            }
         }
     };
     let element = match binary_string {
@@ -549,15 +609,61 @@ fn value_strategy<M: Medium>(
         Some(Repeat::CountParam(count)) => {
             quote!(#rt::testing::list_of_len(#element, #rt::testing::len_of(&__context.#count)))
         }
+        // A count the writer computes leaves the list free.
+        Some(Repeat::CountExpr(count)) if count.reads_calc() => {
+            quote!(#rt::testing::list(#element))
+        }
+        Some(Repeat::CountExpr(count)) => {
+            let len = call(count, Side::Read, &[]);
+            quote!(#rt::testing::list_of_count(#element, #len))
+        }
+        Some(Repeat::Until(_, ends)) => {
+            let ends = call(ends, Side::Read, &[quote!(__element)]);
+            let ty = value.element_ty;
+            quote! {
+                #rt::testing::terminated_list(
+                    #element,
+                    |__element| #ends,
+                    (&#rt::testing::DefaultProbe::<#ty>::NEW).value(),
+                )
+            }
+        }
+    };
+    let sized = match (&value.size, endian) {
+        // A block of a size the writer computes, or of one drawn (read
+        // from another stored value): its value, then as many bytes as
+        // make up that size.
+        (Some(size), Some(endian)) if size.reads().any(|name| name.held != Held::Calc) => {
+            let size = call(size, Side::Read, &[]);
+            let context = element_context(rt, value, pass);
+            let block = unwrap_generic(field_ty, "Block").unwrap_or(field_ty);
+            quote! {
+                #rt::testing::block_of_size::<#block>(#size, #endian, &#context)
+            }
+        }
+        _ => repeated,
     };
     match &value.presence {
         Some(Presence::Flag(_, _) | Presence::NextTag(_) | Presence::NoneWord(_, _)) => {
-            quote!(#rt::proptest::option::of(#repeated).boxed())
+            quote!(#rt::proptest::option::of(#sized).boxed())
         }
-        Some(Presence::If(condition, names)) => {
-            conditional_strategy(rt, condition, names, repeated)
+        Some(Presence::If(_, expression)) => conditional_strategy(rt, expression, sized),
+        None => sized,
+    }
+}
+
+/// The context of a field's elements, in the generated test: what its
+/// context function gives for the values drawn, or none.
+fn element_context<M: Medium>(rt: &Runtime, value: &Value<M>, pass: &[Pass]) -> TokenStream {
+    match (
+        expressions::context_call(rt, value, Side::Read),
+        pass.is_empty(),
+    ) {
+        (Some(call), false) => quote!(#rt::testing::drawn(#call)),
+        _ => {
+            let ty = value.stored_ty();
+            quote!(<<#ty as #rt::HasContext>::Context as #rt::NoContext>::none())
         }
-        None => repeated,
     }
 }
 
@@ -565,11 +671,10 @@ fn value_strategy<M: Medium>(
 /// the values drawn before it, else `None`.
 fn conditional_strategy(
     rt: &Runtime,
-    condition: &Condition,
-    names: &[Resolved],
+    condition: &Expression,
     repeated: TokenStream,
 ) -> TokenStream {
-    let holds = condition.tokens(rt, &context::condition_places(names, Side::Read));
+    let holds = call(condition, Side::Read, &[]);
     quote! {
         if #holds {
             #repeated.prop_map(::core::option::Option::Some).boxed()

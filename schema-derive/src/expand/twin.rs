@@ -8,29 +8,27 @@ use quote::quote;
 use super::binary::binary_items;
 use super::paths::Runtime;
 use super::text::Role;
-use super::{context, tests, text};
+use super::{context, expressions, tests, text};
 use crate::ast::Container;
-use crate::check_context;
 use crate::plan;
 
 pub fn derive(rt: &Runtime, binary: &Container, text: &Container) -> syn::Result<TokenStream> {
-    let (binary_plans, text_plans) = match (plan::binary(binary), plan::text(text)) {
-        (Ok(binary_plans), Ok(text_plans)) => (binary_plans, text_plans),
+    let (binary, text) = match (plan::binary(binary), plan::text(text)) {
+        (Ok(binary), Ok(text)) => (binary, text),
         (Err(error), Ok(_)) | (Ok(_), Err(error)) => return Err(error),
         (Err(binary_error), Err(text_error)) => return Err(distinct(binary_error, text_error)),
     };
-    let context = context::twin_context_items(
-        rt,
-        binary.ident,
-        binary.vis,
-        check_context::params(binary),
-        check_context::params(text),
-    );
-    let binary_items = binary_items(rt, binary, &binary_plans);
-    let text_items = text::items(rt, text, &text_plans, Role::BesideBinary);
-    let tests = tests::twin_round_trip_module(rt, binary, text, &text_plans, &binary_plans);
+    let context =
+        context::twin_context_items(rt, binary.ident, binary.vis, binary.params, text.params);
+    let mut functions = expressions::functions_of(rt, &binary);
+    functions.extend(expressions::functions_of(rt, &text));
+    let functions = expressions::functions_impl(binary.ident, functions);
+    let binary_items = binary_items(rt, &binary);
+    let text_items = text::items(rt, &text, Role::BesideBinary);
+    let tests = tests::twin_round_trip_module(rt, &binary, &text);
     Ok(quote! {
         #context
+        #functions
         #binary_items
         #text_items
         #tests

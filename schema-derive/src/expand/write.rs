@@ -5,88 +5,30 @@ use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned as _;
 
 use super::codec::{encode_fns, endian};
-use super::context::{
-    arg_value, check_call_on, condition_places, nested_context, passed_value, placed_check,
-    resolved_place, Encoding, Side,
+use super::context::{arg_value, check_call_on, placed_check, Side};
+use super::expressions::{
+    call, element_context, end_local, presence_check, start_local, stored_local,
 };
 use super::names::count_local;
+use super::offsets;
 use super::paths::Runtime;
-use super::plain::{is_plain, is_plain_run, plain_size};
-use super::read::{field_starts, field_statements};
+use super::plain::{field_groups, is_plain, is_plain_run, plain_size};
+use super::read::{
+    field_starts, field_statements, in_field, notes_end, notes_start, padding_length,
+};
 use super::tokens::{constant_tokens, str_lit, tag_str, tag_tokens, width_of};
-use crate::ast::Container;
+use super::words;
 use crate::attr::StringKind;
 use crate::plan::{
-    shared_chunk, Binary, BinaryPlan, Codec, CountUser, Element, Presence, Repeat, Value,
+    shared_chunk, Binary, BinaryPlan, BinaryType, Codec, Computed, CountUser, Element, Framing,
+    Presence, Repeat, Value,
 };
 
-pub fn encode_impl(rt: &Runtime, container: &Container, plans: &[BinaryPlan]) -> TokenStream {
-    let ident = container.ident;
-    let frame = match (&container.attrs.form, &container.attrs.chunk) {
-        (Some(form), _) => Some((quote!(write_form), form.value)),
-        (None, Some(chunk)) => Some((quote!(write_chunk), chunk.value)),
-        (None, None) => None,
-    };
-    // Counts are checked before anything is written, so a count error is
-    // placed inside the form (or chunk) by hand.
-    let in_frame = frame.as_ref().map(|(_, tag)| {
-        let tag = tag_tokens(*tag);
-        quote!(.map_err(|e| e.within(#rt::Segment::Chunk(#tag))))
-    });
-    let counts = plans.iter().filter_map(|plan| match &plan.codec {
-        Codec::Count(users) => Some(shared_count(rt, plan, users, in_frame.as_ref())),
-        _ => None,
-    });
-    let writes = field_statements(
-        container,
-        plans,
-        &quote!(#rt::Output::position(__writer)?),
-        |plan| write_field_value(rt, plan),
-        |group| write_group(rt, group),
-    );
-    // The type's own check, as the reader runs it once every field is
-    // read: here once every field is written (what is written is dropped
-    // with the error), so a refusal names the byte the reader would.
-    let mut body = match &container.attrs.check {
-        Some(check) => {
-            let path = &check.value.path;
-            let call = quote_spanned!(path.span()=> #path(self));
-            let starts = field_starts(plans);
-            quote! {
-                let __start = #rt::Output::position(__writer)?;
-                #(#writes)*
-                if #rt::checking() {
-                    #rt::checked_fields_at_byte(
-                        __start,
-                        &[#starts],
-                        &<Self as #rt::Layout>::LAYOUT,
-                        #call,
-                    )?;
-                }
-                ::core::result::Result::Ok(())
-            }
-        }
-        None => quote! {
-            #(#writes)*
-            ::core::result::Result::Ok(())
-        },
-    };
-    if let Some((write, tag)) = frame {
-        let tag = tag_tokens(tag);
-        body = quote! {
-            #rt::#write(__writer, #tag, |__writer| { #body })
-        };
-    }
-    let encode = encode_fns(
-        rt,
-        quote!(_),
-        quote! {
-            #(#counts)*
-            #body
-        },
-    );
-    let plain = is_plain(container, plans).then(|| {
-        let encode = plain_run(rt, plans);
+pub fn encode_impl(rt: &Runtime, ty: &BinaryType) -> TokenStream {
+    let ident = ty.ident;
+    let encode = encode_fns(rt, quote!(_), encode_body(rt, ty));
+    let plain = is_plain(ty).then(|| {
+        let encode = plain_run(rt, &ty.fields);
         quote! {
             #[inline]
             fn encode_plain(&self, __bytes: &mut [u8], _: #rt::Endian) -> bool {
@@ -99,6 +41,205 @@ pub fn encode_impl(rt: &Runtime, container: &Container, plans: &[BinaryPlan]) ->
             #encode
             #plain
         }
+    }
+}
+
+/// The statements writing a struct's fields to `__writer` (of type `__W`):
+/// what `encode_output` runs, and a tail's `encode_tail`, which ends in
+/// the word's bits its fields hold.
+pub fn encode_body(rt: &Runtime, ty: &BinaryType) -> TokenStream {
+    let plans = &ty.fields;
+    let frame = match ty.shape.framing {
+        Framing::Form(form) => Some((quote!(write_form), form)),
+        Framing::Chunk(chunk) => Some((quote!(write_chunk), chunk)),
+        Framing::None => None,
+    };
+    // Counts are checked before anything is written, so a count error is
+    // placed inside the form (or chunk) by hand.
+    let in_frame = frame.as_ref().map(|(_, tag)| {
+        let tag = tag_tokens(*tag);
+        quote!(.map_err(|e| e.within(#rt::Segment::Chunk(#tag))))
+    });
+    let counts = plans.iter().filter_map(|plan| match &plan.codec {
+        Codec::Count(users) => Some(shared_count(rt, plan, users, in_frame.as_ref())),
+        _ => None,
+    });
+    // The values the writer computes that it knows before writing.
+    let calcs = plans.iter().filter_map(|plan| match &plan.codec {
+        Codec::Calc(_, computed) if !computed.deferred() => {
+            Some(calc_to_write(rt, plan, computed, in_frame.as_ref()))
+        }
+        _ => None,
+    });
+    let known_at_end = written_value_checks(rt, plans, ty.shape.tail.is_some());
+    let done = match ty.shape.tail {
+        Some(_) => tail_bits(rt, plans),
+        None => quote!(::core::result::Result::Ok(())),
+    };
+    let mut writes = field_statements(
+        ty,
+        &quote!(#rt::Output::position(__writer)?),
+        |plan| write_field_value(rt, plan),
+        |group| write_group(rt, group),
+    );
+    writes.push(offsets::write_values(rt, plans));
+    // The type's own check, as the reader runs it once every field is
+    // read: here once every field is written (what is written is dropped
+    // with the error), so a refusal names the byte the reader would.
+    let mut body = match ty.check {
+        Some(path) => {
+            let call = quote_spanned!(path.span()=> #path(self));
+            let starts = field_starts(plans);
+            quote! {
+                let __start = #rt::Output::position(__writer)?;
+                #(#writes)*
+                #known_at_end
+                if #rt::checking() {
+                    #rt::checked_fields_at_byte(
+                        __start,
+                        &[#starts],
+                        &<Self as #rt::Layout>::LAYOUT,
+                        #call,
+                    )?;
+                }
+                #done
+            }
+        }
+        None => quote! {
+            #(#writes)*
+            #known_at_end
+            #done
+        },
+    };
+    if let Some((write, tag)) = frame {
+        let tag = tag_tokens(tag);
+        body = quote! {
+            #rt::#write(__writer, #tag, |__writer| { #body })
+        };
+    }
+    quote! {
+        #(#counts)*
+        #(#calcs)*
+        #body
+    }
+}
+
+/// The end of a tail's `encode_tail`: the bits of the word its holder
+/// writes (its values computed from what was written are known by now).
+fn tail_bits(rt: &Runtime, plans: &[BinaryPlan]) -> TokenStream {
+    let bits = field_groups(plans)
+        .next()
+        .map_or_else(|| quote!(0u64), |group| words::word_bits(rt, group));
+    quote!(::core::result::Result::Ok(#bits))
+}
+
+/// `let __stored_x = ...;` for each `calc` of `fields` the writer knows
+/// once what follows it is written.
+fn deferred_calcs<'p>(
+    rt: &'p Runtime,
+    fields: &'p [BinaryPlan],
+) -> impl Iterator<Item = TokenStream> + 'p {
+    fields.iter().filter_map(move |plan| match &plan.codec {
+        Codec::Calc(_, computed) if computed.deferred() => {
+            Some(calc_to_write(rt, plan, computed, None))
+        }
+        _ => None,
+    })
+}
+
+/// `let __stored_x = ...;`: the value a `calc` field is written with, the
+/// one it kept or the one computed.
+fn calc_to_write(
+    rt: &Runtime,
+    plan: &BinaryPlan,
+    computed: &Computed,
+    in_frame: Option<&TokenStream>,
+) -> TokenStream {
+    let name = plan.field.ident;
+    let stored = stored_local(name);
+    let stored_ty = computed.stored;
+    let value = call(&computed.expression, Side::Write, &[]);
+    let in_field = in_field(plan);
+    quote! {
+        let #stored: #stored_ty = #rt::calc_to_write(&self.#name, || #value) #in_frame #in_field;
+    }
+}
+
+/// What the writer knows once every field is written: the values it
+/// computes from the sizes of what it wrote, written over their
+/// placeholders, then the check that each `size` block took the bytes its
+/// expression gives. An estimate of the output's size does neither: its
+/// sizes are guesses.
+fn written_value_checks(rt: &Runtime, plans: &[BinaryPlan], tail: bool) -> TokenStream {
+    // A word holding such a value is written over its placeholder whole;
+    // a tail's word is its holder's to write.
+    let deferred = field_groups(plans).filter_map(|group| {
+        let first = group.first()?;
+        let endian = endian(rt, &first.place.byte_order);
+        match words::word_of(group) {
+            Some(word) if words::is_deferred(group) => {
+                let compute = deferred_calcs(rt, group);
+                let at = start_local(first.field.ident);
+                let bits = words::word_bits(rt, group);
+                let patch = word
+                    .ty
+                    .as_ref()
+                    .map(|ty| quote!(#rt::patch_word::<#ty, _>(__writer, #at, #endian, #bits)?;));
+                Some(quote! {
+                    #(#compute)*
+                    #patch
+                })
+            }
+            Some(_) => None,
+            None => {
+                let patches: Vec<TokenStream> = group
+                    .iter()
+                    .filter_map(|plan| match &plan.codec {
+                        Codec::Calc(_, computed) if computed.deferred() => {
+                            let name = plan.field.ident;
+                            let (stored, at) = (stored_local(name), start_local(name));
+                            let compute = calc_to_write(rt, plan, computed, None);
+                            let in_field = in_field(plan);
+                            Some(quote! {
+                                #compute
+                                #rt::patch_value(__writer, #at, &#stored, #endian) #in_field;
+                            })
+                        }
+                        _ => None,
+                    })
+                    .collect();
+                (!patches.is_empty()).then(|| quote!(#(#patches)*))
+            }
+        }
+    });
+    let blocks = plans.iter().filter_map(|plan| {
+        let Codec::Value(Value {
+            size: Some(size), ..
+        }) = &plan.codec
+        else {
+            return None;
+        };
+        let name = plan.field.ident;
+        let (at, end) = (start_local(name), end_local(name));
+        let expected = call(size, Side::Write, &[]);
+        let text = &size.text;
+        let in_field = in_field(plan);
+        Some(quote! {
+            #expected
+                .and_then(|__size| #rt::check_block_size(#text, #end - #at, __size))
+                #in_field;
+        })
+    });
+    let statements: Vec<TokenStream> = deferred.chain(blocks).collect();
+    if statements.is_empty() {
+        return TokenStream::new();
+    }
+    let estimated = if tail { quote!(0u64) } else { quote!(()) };
+    quote! {
+        if <__W as #rt::Output>::ESTIMATES {
+            return ::core::result::Result::Ok(#estimated);
+        }
+        #(#statements)*
     }
 }
 
@@ -145,6 +286,9 @@ fn shared_count(
 /// chunk), of a run of plain fields, or of one field. A field present by
 /// the next tag writes its chunk itself, when it has a value.
 fn write_group(rt: &Runtime, group: &[BinaryPlan]) -> TokenStream {
+    if words::word_of(group).is_some() {
+        return words::write_word(rt, group);
+    }
     let statements: Vec<TokenStream> = group
         .iter()
         .map(|plan| write_field_value(rt, plan))
@@ -196,16 +340,38 @@ fn framed_write(rt: &Runtime, plan: &BinaryPlan, write: TokenStream) -> TokenStr
     }
 }
 
+/// A field's write statements, noting where it begins and ends where
+/// what the writer does once every field is written needs it.
 fn write_field_value(rt: &Runtime, plan: &BinaryPlan) -> TokenStream {
     let name = plan.field.ident;
-    let label = str_lit(&name.to_string());
+    let statements = write_field_statements(rt, plan);
+    let position = quote!(#rt::Output::position(__writer)?);
+    let (at, end) = (start_local(name), end_local(name));
+    let start = notes_start(plan).then(|| quote!(let #at = #position;));
+    let end = notes_end(plan).then(|| quote!(let #end = #position;));
+    // A `size` block is a block of its own, which padding inside aligns to.
+    let block = matches!(&plan.codec, Codec::Value(value) if value.size.is_some());
+    let statements = match block {
+        true => quote! {
+            let __block = #rt::enter_block(#at);
+            #statements
+            ::core::mem::drop(__block);
+        },
+        false => statements,
+    };
+    quote! {
+        #start
+        #statements
+        #end
+    }
+}
+
+fn write_field_statements(rt: &Runtime, plan: &BinaryPlan) -> TokenStream {
+    let name = plan.field.ident;
     let ty = plan.field.ty;
     let endian = endian(rt, &plan.place.byte_order);
-    let in_field = if plan.place.named_in_paths {
-        quote!(.map_err(|e| e.in_field(#label))?;)
-    } else {
-        quote!(?;)
-    };
+    let in_field = in_field(plan);
+    let in_field = quote!(#in_field;);
     match &plan.codec {
         // Only text layouts have a style; it is not stored.
         Codec::Style(never) => match *never {},
@@ -244,15 +410,28 @@ fn write_field_value(rt: &Runtime, plan: &BinaryPlan) -> TokenStream {
                 }) #in_field
             }
         }
+        Codec::Padding(_, length) => {
+            let length = padding_length(rt, *length);
+            quote!(#rt::write_padding(__writer, #length, &self.#name) #in_field)
+        }
+        Codec::Calc(_, computed) if computed.deferred() => {
+            let stored_ty = computed.stored;
+            quote! {
+                #rt::write_placeholder(
+                    __writer,
+                    <#stored_ty as #rt::Decode>::FIXED_SIZE,
+                ) #in_field
+            }
+        }
+        Codec::Calc(..) => {
+            let stored = stored_local(name);
+            quote!(#rt::Encode::encode_output(&#stored, __writer, #endian, &()) #in_field)
+        }
+        Codec::Value(data) if data.offset.is_some() => {
+            offsets::write_offsets(rt, plan).unwrap_or_default()
+        }
         Codec::Value(data) => {
-            let context = nested_context(
-                rt,
-                Encoding::Binary,
-                data.element_ty,
-                &data.pass,
-                |name| passed_value(rt, name, Side::Write),
-                |name| resolved_place(name, Side::Write),
-            );
+            let context = element_context(rt, data, false, Side::Write);
             let write = if plan.by_next_tag() {
                 let present = write_repeated(rt, data, &endian, &quote!(__writer), &quote!(__v));
                 let present = framed_write(rt, plan, present);
@@ -313,13 +492,9 @@ fn write_data(
                 )
             }
         }
-        Some(Presence::If(condition, names)) => {
+        Some(Presence::If(condition, expression)) => {
             let present = write_repeated(rt, data, endian, &quote!(__writer), &quote!(__v));
-            let check = condition.check_tokens(
-                rt,
-                &condition_places(names, Side::Write),
-                quote!((#value).is_some()),
-            );
+            let check = presence_check(rt, condition, expression, quote!((#value).is_some()));
             quote! {
                 #check
                 .and_then(|()| match (#value).as_ref() {
@@ -332,6 +507,38 @@ fn write_data(
 }
 
 fn write_repeated(
+    rt: &Runtime,
+    data: &Value<Binary>,
+    endian: &TokenStream,
+    writer: &TokenStream,
+    value: &TokenStream,
+) -> TokenStream {
+    let Some(map) = &data.map else {
+        return write_stored(rt, data, endian, writer, value);
+    };
+    // A mapped value is converted to what it is stored as, then written.
+    let (stored, ty) = (&map.stored, data.element_ty);
+    let back = if map.fallible {
+        quote!(#rt::try_mapped_back::<#ty, #stored>)
+    } else {
+        quote!(|__v| ::core::result::Result::Ok(#rt::mapped_back::<#ty, #stored>(__v)))
+    };
+    let converted = match &data.repeat {
+        None => quote!((#back)(#value)),
+        Some(_) => quote! {
+            (#value)
+                .iter()
+                .map(#back)
+                .collect::<::core::result::Result<::std::vec::Vec<#stored>, #rt::Error>>()
+        },
+    };
+    let write = write_stored(rt, data, endian, writer, &quote!(&__stored));
+    quote!(#converted.and_then(|__stored| #write))
+}
+
+/// An expression writing `value` (a reference to what the value is
+/// stored as) in the data's shape.
+fn write_stored(
     rt: &Runtime,
     data: &Value<Binary>,
     endian: &TokenStream,
@@ -358,6 +565,21 @@ fn write_repeated(
                 #rt::context_len(#label, ::core::clone::Clone::clone(&__context.#count))
                     .and_then(|__len| #rt::check_len((#value).len(), #label, __len))
                     .and_then(|()| #list)
+            }
+        }
+        Some(Repeat::CountExpr(expression)) => {
+            let len = call(expression, Side::Write, &[]);
+            let label = &expression.text;
+            quote! {
+                #len
+                    .and_then(|__len| #rt::check_len((#value).len(), #label, __len))
+                    .and_then(|()| #list)
+            }
+        }
+        Some(Repeat::Until(_, expression)) => {
+            let ends = call(expression, Side::Write, &[quote!(__element)]);
+            quote! {
+                #rt::check_terminated(#value, |__element| #ends).and_then(|()| #list)
             }
         }
         Some(Repeat::CountField(_) | Repeat::ToEnd) => list,

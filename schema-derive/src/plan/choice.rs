@@ -18,13 +18,28 @@ pub enum Choice<'a> {
 
 /// What chooses the variant of an enum that is not a keyword enum.
 pub enum Chooser<'a> {
-    /// Binary: a leading value of this type, read with this byte order.
-    Tag { ty: &'a Type, order: ByteOrder },
+    /// Binary: a leading value of this type, read with this byte order;
+    /// with `bits`, a word whose first (most significant) bits are the
+    /// tag, and whose others begin the variant's value.
+    Tag {
+        ty: &'a Type,
+        order: ByteOrder,
+        bits: Option<TagBits>,
+    },
     /// Binary: a context parameter's value; the variants' values are read
     /// with this byte order.
     Select { param: &'a Ident, order: ByteOrder },
     /// Text: a context parameter's value.
     TextSelect { param: &'a Ident },
+}
+
+/// A tag that is the first bits of a word.
+#[derive(Clone, Copy)]
+pub struct TagBits {
+    /// The tag's bits.
+    pub tag: u32,
+    /// The word's bits after the tag, which begin the variant's value.
+    pub rest: u32,
 }
 
 /// What picks one variant.
@@ -48,6 +63,13 @@ pub fn plan<'a>(choice: &'a ChoiceEnum<'a>) -> syn::Result<(Choice<'a>, Vec<Pick
     }
     if let Some(span) = attrs.one_line {
         errors.push(syn::Error::new(span, "`one_line` applies to text records"));
+    }
+    if let (Some(bits), None) = (&attrs.bits, &attrs.tag) {
+        errors.push(syn::Error::new(
+            bits.span,
+            "`bits = N` says how many of the first bits of the tag's word choose the variant: \
+             give the word with `tag = u16`",
+        ));
     }
     if let Some(check) = &attrs.check {
         errors.push(syn::Error::new(check.span, messages::TYPE_CHECK_ON_AN_ENUM));
@@ -85,6 +107,7 @@ pub fn plan<'a>(choice: &'a ChoiceEnum<'a>) -> syn::Result<(Choice<'a>, Vec<Pick
             Some(order) => Some(Choice::By(Chooser::Tag {
                 ty: &tag.value,
                 order,
+                bits: errors.take(tag_bits(choice)).flatten(),
             })),
             None => {
                 errors.push(missing_order(choice));
@@ -154,6 +177,45 @@ pub fn plan<'a>(choice: &'a ChoiceEnum<'a>) -> syn::Result<(Choice<'a>, Vec<Pick
         syn::Error::new_spanned(choice.ident, "the enum's choice could not be planned")
     })?;
     Ok((choice_kind, picks.into_iter().flatten().collect()))
+}
+
+/// `bits = N` beside `tag = Word`: the word's first N bits are the tag.
+fn tag_bits(choice: &ChoiceEnum) -> syn::Result<Option<TagBits>> {
+    let Some(bits) = &choice.attrs.bits else {
+        return Ok(None);
+    };
+    let word = choice.attrs.tag.as_ref().and_then(|tag| match &*tag.value {
+        Type::Path(path) => match path.path.get_ident()?.to_string().as_str() {
+            "u8" => Some(8),
+            "u16" => Some(16),
+            "u32" => Some(32),
+            "u64" => Some(64),
+            _ => None,
+        },
+        _ => None,
+    });
+    let Some(word) = word.filter(|&word| bits.value < word) else {
+        return Err(syn::Error::new(
+            bits.span,
+            "`bits = N` says how many of the first bits of the tag's word choose the variant: \
+             the tag is a `u8`, `u16`, `u32` or `u64` of more bits",
+        ));
+    };
+    let mut errors = Errors::default();
+    for variant in &choice.variants {
+        if let Some(other) = variant.attrs.other {
+            errors.push(syn::Error::new(
+                other,
+                "a tag of a word's first bits has no `other` variant: each variant names its \
+                 tag with `when`",
+            ));
+        }
+    }
+    errors.finish()?;
+    Ok(Some(TagBits {
+        tag: bits.value,
+        rest: word - bits.value,
+    }))
 }
 
 fn missing_order(choice: &ChoiceEnum) -> syn::Error {

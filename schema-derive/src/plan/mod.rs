@@ -8,18 +8,21 @@
 //! has holds [`Never`] there, so a back end has no arm for it. Every
 //! mistake is collected, spanned.
 
+mod bits;
 pub mod choice;
+pub mod expr;
 pub mod forms;
 pub mod reads;
 
 use proc_macro2::Span;
-use syn::{Ident, LitByteStr, LitInt, LitStr, Path, Type};
+use syn::{Ident, LitByteStr, LitInt, LitStr, Path, Type, Visibility};
 
 use crate::ast::{is_named, unwrap_generic, Container, Errors, Field};
-use crate::attr::{self, ByteOrder, Constant, Encoding, StringKind, TextForm};
-use crate::check_context::{self, FieldCheck, Pass, Resolved};
+use crate::attr::{self, ByteOrder, Constant, ContextParam, Encoding, StringKind, TextForm};
+use crate::check_context::{self, FieldCheck, Held, Pass};
 use crate::condition::Condition;
 use crate::messages;
+use expr::{expression, is_calc, Expression, Role};
 
 /// An encoding, as what its plans can hold: a variant only binary layouts
 /// have carries `BinaryOnly`, one only text layouts have `TextOnly`, and
@@ -29,11 +32,20 @@ pub trait Medium: Sized {
     const IS_TEXT: bool;
     type BinaryOnly: Clone;
     type TextOnly: Clone;
+    /// What the whole type is in this encoding: [`BinaryShape`] or
+    /// [`TextShape`].
+    type Shape;
     /// The proof that `key` (a binary attribute) is in this encoding, or
     /// the error at `span` saying it is not.
     fn binary_only(span: Span, key: &str) -> syn::Result<Self::BinaryOnly>;
     /// The same for a text attribute.
     fn text_only(span: Span, key: &str) -> syn::Result<Self::TextOnly>;
+    /// Whether `//` comments may stand among the type's values.
+    fn among_comments(shape: &Self::Shape) -> bool;
+    /// The byte order of a field so placed, in a binary layout.
+    fn byte_order(place: &Self) -> Option<&ByteOrder>;
+    /// The bits of a bit field so placed.
+    fn bit_width(place: &Self) -> Option<u32>;
 }
 
 /// No value: the variants holding it cannot be built, and a `match` on
@@ -45,6 +57,7 @@ impl Medium for Binary {
     const IS_TEXT: bool = false;
     type BinaryOnly = ();
     type TextOnly = Never;
+    type Shape = BinaryShape;
 
     fn binary_only(_: Span, _: &str) -> syn::Result<()> {
         Ok(())
@@ -56,12 +69,25 @@ impl Medium for Binary {
             format!("`{key}` applies to text layouts (#[schema(text)])"),
         ))
     }
+
+    fn among_comments(_: &BinaryShape) -> bool {
+        false
+    }
+
+    fn byte_order(place: &Binary) -> Option<&ByteOrder> {
+        Some(&place.byte_order)
+    }
+
+    fn bit_width(place: &Binary) -> Option<u32> {
+        place.bits.as_ref().map(|bits| bits.width)
+    }
 }
 
 impl Medium for Text {
     const IS_TEXT: bool = true;
     type BinaryOnly = Never;
     type TextOnly = ();
+    type Shape = TextShape;
 
     fn binary_only(span: Span, key: &str) -> syn::Result<Never> {
         Err(syn::Error::new(span, format!("`{key}` is binary only")))
@@ -70,6 +96,73 @@ impl Medium for Text {
     fn text_only(_: Span, _: &str) -> syn::Result<()> {
         Ok(())
     }
+
+    fn among_comments(shape: &TextShape) -> bool {
+        shape.comments
+    }
+
+    fn byte_order(_: &Text) -> Option<&ByteOrder> {
+        None
+    }
+
+    fn bit_width(_: &Text) -> Option<u32> {
+        None
+    }
+}
+
+/// A struct as a back end sees it, in one encoding: the type's own rules
+/// and its fields' plans. The back ends read this, never the attributes.
+pub struct TypePlan<'a, M: Medium> {
+    pub ident: &'a Ident,
+    pub vis: &'a Visibility,
+    /// The type's doc comment.
+    pub doc: &'a str,
+    /// The context parameters this encoding of the type takes.
+    pub params: &'a [ContextParam],
+    pub fields: Vec<Plan<'a, M>>,
+    /// `check = path`: a function the whole value must satisfy.
+    pub check: Option<&'a Path>,
+    pub shape: M::Shape,
+}
+
+pub type BinaryType<'a> = TypePlan<'a, Binary>;
+pub type TextType<'a> = TypePlan<'a, Text>;
+
+/// What a binary type is as a whole.
+pub struct BinaryShape {
+    /// The order of every field that states none of its own.
+    pub byte_order: ByteOrder,
+    pub framing: Framing,
+    /// When the struct's first fields are bit fields with no word of their
+    /// own: the bits they take of the word its holder begins (an enum
+    /// chosen by the word's first bits, whose variant the struct is).
+    pub tail: Option<u32>,
+}
+
+/// What frames a binary type's fields.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Framing {
+    /// Nothing: the fields one after another.
+    None,
+    /// An IFF chunk with this tag, the fields its payload.
+    Chunk([u8; 4]),
+    /// An IFF `FORM` of this type, the fields its children.
+    Form([u8; 4]),
+}
+
+impl Framing {
+    /// Whether the type is a chunk or a form.
+    pub fn is_framed(self) -> bool {
+        self != Framing::None
+    }
+}
+
+/// What a text type is as a whole.
+pub struct TextShape {
+    /// `one_line`: the fields are the tokens of one line.
+    pub one_line: bool,
+    /// `comments`: `//` comments may stand anywhere from the record on.
+    pub comments: bool,
 }
 
 /// A field as a back end sees it; `P` is where it sits in its encoding.
@@ -78,6 +171,12 @@ pub struct Plan<'a, P: Medium> {
     pub codec: Codec<'a, P>,
     /// `check = path(args)`: run on the value once it is read.
     pub check: Option<FieldCheck>,
+    /// Whether a `calc` reads the number of bytes the field takes
+    /// (`size_of(field)`), so both directions note where it begins and ends.
+    pub measured: bool,
+    /// Whether offsets count from where the field begins (`from = field`),
+    /// so both directions note it.
+    pub based: bool,
     pub place: P,
 }
 
@@ -97,6 +196,26 @@ pub struct Binary {
     /// Whether errors inside the field name it. A chunk names itself by its
     /// tag instead, and so does a form nested in a form, by its type.
     pub named_in_paths: bool,
+    /// A bit field: where in its word it lies.
+    pub bits: Option<BitPlace>,
+}
+
+/// Where a bit field lies in its word.
+#[derive(Clone)]
+pub struct BitPlace {
+    /// Its lowest bit, from the word's least significant.
+    pub shift: u32,
+    pub width: u32,
+    /// On the first field of a word: the word.
+    pub begins: Option<WordStart>,
+}
+
+/// A word of bit fields, as its first field begins it.
+#[derive(Clone)]
+pub struct WordStart {
+    /// The word's type; none for the first fields of a struct, which
+    /// continue the word its holder begins (see `BinaryShape::tail`).
+    pub ty: Option<Box<Type>>,
 }
 
 /// Where a field of a text layout sits.
@@ -105,6 +224,8 @@ pub struct Text {
     pub same_line: bool,
 }
 
+// One per field, made once per derive: its size costs nothing.
+#[allow(clippy::large_enum_variant)]
 pub enum Codec<'a, M: Medium> {
     /// Text: the file's `TextStyle`, filled in by the reader, used by the writer.
     Style(M::TextOnly),
@@ -114,7 +235,29 @@ pub enum Codec<'a, M: Medium> {
     Count(Vec<CountUser>),
     /// Binary: the field's own `with` module reads and writes it, given these values.
     With(M::BinaryOnly, Path, Vec<Pass>),
+    /// Binary: a stored value the writer computes (`calc = expr`); the
+    /// field is a `Calc<T>`.
+    Calc(M::BinaryOnly, Computed<'a>),
+    /// Binary: padding (`align = N`, `pad = N`); the field is a `Padding`.
+    Padding(M::BinaryOnly, attr::PadLength),
     Value(Value<'a, M>),
+}
+
+/// A `calc` field.
+pub struct Computed<'a> {
+    /// The type stored, `T` of the field's `Calc<T>`.
+    pub stored: &'a Type,
+    pub expression: Expression,
+    /// `keep`: a value found that disagrees is kept, not an error.
+    pub keep: bool,
+}
+
+impl Computed<'_> {
+    /// Whether the writer knows the value only once the fields whose sizes
+    /// it reads are written: it writes a placeholder, then the value over it.
+    pub fn deferred(&self) -> bool {
+        !self.expression.sizes.is_empty()
+    }
 }
 
 /// A constant: a suffixed integer or a byte string (binary), or words (text).
@@ -180,17 +323,53 @@ pub struct Value<'a, M: Medium> {
     pub flow: bool,
     pub element: Element<M>,
     pub element_ty: &'a Type,
+    /// `map = S`, `try_map = S`: each element is stored as an `S`.
+    pub map: Option<attr::Map>,
     /// Values passed to the element type's context.
     pub pass: Vec<Pass>,
+    /// The function building that context, when values are passed.
+    pub context: Option<Expression>,
+    /// Binary `size = expr`: the value is read from a block of that many
+    /// bytes, which it uses up.
+    pub size: Option<Expression>,
+    /// Binary `offset = T`: the value (a list's elements) lies at offsets
+    /// stored here; `element_ty` is the `At<T>` keeping where.
+    pub offset: Option<Offsets<'a>>,
+}
+
+/// Offsets stored in a field, to the values they point to.
+pub struct Offsets<'a> {
+    /// The integer type each offset is stored as.
+    pub ty: Box<Type>,
+    pub base: OffsetBase,
+    /// The type of the values pointed to: `T` of the field's `At<T>`.
+    pub value: &'a Type,
+}
+
+/// What offsets count from.
+pub enum OffsetBase {
+    /// The start of the enclosing block (chunk, form, `size` block) or file.
+    Block,
+    /// The start of the file.
+    File,
+    /// Where an earlier field begins.
+    Field(Ident),
+}
+
+impl<M: Medium> Value<'_, M> {
+    /// The type each element is read and written as: the stored type of
+    /// a mapped one.
+    pub fn stored_ty(&self) -> &Type {
+        self.map.as_ref().map_or(self.element_ty, |map| &map.stored)
+    }
 }
 
 /// When an `Option` is present.
 pub enum Presence<M: Medium> {
     /// A flag of this integer type right before the value: 0 absent, 1 present.
     Flag(M::BinaryOnly, Box<Type>),
-    /// When a condition over earlier fields and context parameters holds;
-    /// its names resolved, in the condition's order.
-    If(Condition, Vec<Resolved>),
+    /// When a condition over earlier fields and context parameters holds.
+    If(Condition, Expression),
     /// In IFF, when the next child begins as the value does (an `Option`
     /// without a presence attribute).
     NextTag(M::BinaryOnly),
@@ -208,8 +387,13 @@ pub enum Repeat<M: Medium> {
     CountField(Ident),
     /// The count a context parameter of the type holds.
     CountParam(Ident),
+    /// The count an expression over earlier fields and context gives (an
+    /// earlier field's value, or any Rust expression); the writer checks it.
+    CountExpr(Expression),
     /// Elements until the input (file, enclosing chunk, text) ends.
     ToEnd,
+    /// Binary: elements until one ends the list, that one included.
+    Until(M::BinaryOnly, Expression),
 }
 
 /// How one element is written.
@@ -240,7 +424,9 @@ impl Plan<'_, Text> {
     pub fn is_tokens(&self) -> bool {
         match &self.codec {
             Codec::Style(()) => false,
-            Codec::With(never, ..) => match *never {},
+            Codec::With(never, ..) | Codec::Calc(never, _) | Codec::Padding(never, _) => {
+                match *never {}
+            }
             Codec::Magic(_) | Codec::Count(_) => true,
             Codec::Value(value) => value.is_tokens(),
         }
@@ -278,7 +464,7 @@ pub fn shared_chunk(group: &[Plan<Binary>]) -> Option<[u8; 4]> {
 }
 
 /// Lowers a binary layout.
-pub fn binary<'a>(container: &'a Container<'a>) -> syn::Result<Vec<Plan<'a, Binary>>> {
+pub fn binary<'a>(container: &'a Container<'a>) -> syn::Result<TypePlan<'a, Binary>> {
     let mut errors = Errors::default();
     for (span, key) in [
         (container.attrs.one_line, "one_line"),
@@ -315,7 +501,33 @@ pub fn binary<'a>(container: &'a Container<'a>) -> syn::Result<Vec<Plan<'a, Bina
             .fields
             .iter()
             .any(|field| field.attrs.chunk.is_some() || field.attrs.form.is_some());
-    let mut plans: Vec<Plan<Binary>> = lower(container, Layout::Binary, &mut errors)
+    let lowered = lower(container, Layout::Binary, &mut errors);
+    // The fields a `calc` measures (`size_of(field)`).
+    let measured: Vec<Ident> = lowered
+        .iter()
+        .filter_map(|(_, codec, _)| match codec {
+            Codec::Calc((), computed) => Some(computed.expression.sizes.iter().cloned()),
+            _ => None,
+        })
+        .flatten()
+        .collect();
+    errors.take(check_counts_of_deferred(&lowered));
+    // The fields offsets count from (`from = field`).
+    let bases: Vec<Ident> = lowered
+        .iter()
+        .filter_map(|(_, codec, _)| match codec {
+            Codec::Value(Value {
+                offset:
+                    Some(Offsets {
+                        base: OffsetBase::Field(field),
+                        ..
+                    }),
+                ..
+            }) => Some(field.clone()),
+            _ => None,
+        })
+        .collect();
+    let mut plans: Vec<Plan<Binary>> = lowered
         .into_iter()
         .filter_map(|(field, codec, check)| {
             let chunk = field.attrs.chunk.as_ref().map(|chunk| chunk.value);
@@ -335,6 +547,8 @@ pub fn binary<'a>(container: &'a Container<'a>) -> syn::Result<Vec<Plan<'a, Bina
                 field,
                 codec,
                 check,
+                measured: measured.contains(field.ident),
+                based: bases.contains(field.ident),
                 place: Binary {
                     byte_order: field
                         .attrs
@@ -347,10 +561,26 @@ pub fn binary<'a>(container: &'a Container<'a>) -> syn::Result<Vec<Plan<'a, Bina
                     joins_chunk: false,
                     form,
                     named_in_paths: !iff,
+                    bits: None,
                 },
             })
         })
         .collect();
+    let tail = errors.take(bits::place_bits(&mut plans)).flatten();
+    if let (Some(_), Some(frame)) = (
+        tail,
+        container
+            .attrs
+            .form
+            .as_ref()
+            .or(container.attrs.chunk.as_ref()),
+    ) {
+        errors.push(syn::Error::new(
+            frame.span,
+            "a struct whose first fields continue its holder's word is read with that word, \
+             not as a form or chunk of its own",
+        ));
+    }
     for index in 1..plans.len() {
         let (before, after) = plans.split_at_mut(index);
         let (Some(previous), Some(plan)) = (before.last(), after.first_mut()) else {
@@ -358,6 +588,16 @@ pub fn binary<'a>(container: &'a Container<'a>) -> syn::Result<Vec<Plan<'a, Bina
         };
         if plan.place.chunk.is_none() || plan.place.chunk != previous.place.chunk {
             continue;
+        }
+        for shared in [&*plan, previous] {
+            if needs_own_place(shared) {
+                errors.push(syn::Error::new_spanned(
+                    shared.field.ident,
+                    "fields in a row naming one chunk are read and written inside it: a `calc`, \
+                     a `size` block, offsets, or a field a `calc` measures or offsets count \
+                     from, takes a chunk of its own",
+                ));
+            }
         }
         if plan.by_next_tag() || previous.by_next_tag() {
             let optional = if plan.by_next_tag() {
@@ -374,7 +614,86 @@ pub fn binary<'a>(container: &'a Container<'a>) -> syn::Result<Vec<Plan<'a, Bina
         plan.place.joins_chunk = true;
     }
     errors.finish()?;
-    Ok(plans)
+    let framing = match (&container.attrs.form, &container.attrs.chunk) {
+        (Some(form), _) => Framing::Form(form.value),
+        (None, Some(chunk)) => Framing::Chunk(chunk.value),
+        (None, None) => Framing::None,
+    };
+    Ok(type_plan(
+        container,
+        plans,
+        BinaryShape {
+            byte_order: container_order.value.clone(),
+            framing,
+            tail,
+        },
+    ))
+}
+
+/// The type's plan, once its fields are lowered.
+fn type_plan<'a, M: Medium>(
+    container: &'a Container<'a>,
+    fields: Vec<Plan<'a, M>>,
+    shape: M::Shape,
+) -> TypePlan<'a, M> {
+    TypePlan {
+        ident: container.ident,
+        vis: container.vis,
+        doc: &container.doc,
+        params: check_context::params(container),
+        fields,
+        check: container
+            .attrs
+            .check
+            .as_ref()
+            .and_then(|check| match &check.value {
+                attr::Check::Function { path, args } if args.is_empty() => Some(path),
+                _ => None,
+            }),
+        shape,
+    }
+}
+
+/// A list's count is checked before the list is written, so it cannot
+/// read a `calc` the writer knows only once what follows it is written.
+fn check_counts_of_deferred(
+    lowered: &[(&Field, Codec<Binary>, Option<FieldCheck>)],
+) -> syn::Result<()> {
+    let deferred: Vec<&Ident> = lowered
+        .iter()
+        .filter_map(|(field, codec, _)| match codec {
+            Codec::Calc((), computed) if computed.deferred() => Some(field.ident),
+            _ => None,
+        })
+        .collect();
+    let mut errors = Errors::default();
+    for (_, codec, _) in lowered {
+        let Codec::Value(Value {
+            repeat: Some(Repeat::CountExpr(count)),
+            ..
+        }) = codec
+        else {
+            continue;
+        };
+        if let Some(name) = count.reads().find(|name| deferred.contains(&&name.ident)) {
+            errors.push(syn::Error::new(
+                count.span_of(&name.ident),
+                format!(
+                    "`{}` is computed from the sizes of what follows it, which the writer knows \
+                     only once they are written: it cannot count a list",
+                    name.ident
+                ),
+            ));
+        }
+    }
+    errors.finish()
+}
+
+/// Whether a field needs where it begins and ends noted in the struct's
+/// own scope: a `calc`, a `size` block, a field a `calc` measures.
+fn needs_own_place(plan: &Plan<Binary>) -> bool {
+    let own = matches!(&plan.codec, Codec::Value(value) if value.size.is_some() || value.offset.is_some());
+    plan.measured || plan.based || own || matches!(plan.codec, Codec::Calc(..))
 }
 
 /// `endian = param` names one of the type's context parameters (whose type,
@@ -398,7 +717,7 @@ fn check_byte_order_param(
 }
 
 /// Lowers a text layout (`#[schema(text)]`).
-pub fn text<'a>(container: &'a Container<'a>) -> syn::Result<Vec<Plan<'a, Text>>> {
+pub fn text<'a>(container: &'a Container<'a>) -> syn::Result<TypePlan<'a, Text>> {
     let mut errors = Errors::default();
     if let Some(order) = &container.attrs.byte_order {
         errors.push(syn::Error::new(
@@ -451,6 +770,8 @@ pub fn text<'a>(container: &'a Container<'a>) -> syn::Result<Vec<Plan<'a, Text>>
             field,
             codec,
             check,
+            measured: false,
+            based: false,
             place: Text {
                 same_line: field.attrs.same_line.is_some(),
             },
@@ -473,7 +794,11 @@ pub fn text<'a>(container: &'a Container<'a>) -> syn::Result<Vec<Plan<'a, Text>>
         ));
     }
     errors.finish()?;
-    Ok(plans)
+    let shape = TextShape {
+        one_line,
+        comments: container.attrs.comments.is_some(),
+    };
+    Ok(type_plan(container, plans, shape))
 }
 
 /// Each field's codec and check, for either encoding; fields with mistakes
@@ -485,7 +810,8 @@ fn lower<'a, M: Medium>(
 ) -> Vec<(&'a Field<'a>, Codec<'a, M>, Option<FieldCheck>)> {
     errors.take(check_context::check_params(container));
     if let Some(check) = &container.attrs.check {
-        if !check.value.args.is_empty() {
+        let alone = matches!(&check.value, attr::Check::Function { args, .. } if args.is_empty());
+        if !alone {
             errors.push(syn::Error::new(
                 check.span,
                 "a type's `check` is given the whole value alone: `check = path`",
@@ -502,7 +828,7 @@ fn lower<'a, M: Medium>(
             // the elements it counts.
             let checkable = matches!(
                 (&codec, layout),
-                (Codec::Value(_), _) | (Codec::Count(_), Layout::Binary)
+                (Codec::Value(Value { offset: None, .. }), _) | (Codec::Count(_), Layout::Binary)
             );
             let check = match &field.attrs.check {
                 Some(check) if checkable => {
@@ -512,7 +838,7 @@ fn lower<'a, M: Medium>(
                     errors.push(syn::Error::new(
                         check.span,
                         "`check` applies to a field holding a value or a count: not to a \
-                         constant or a `with` field",
+                         constant, a `calc`, a `with` field or values at offsets",
                     ));
                     None
                 }
@@ -605,27 +931,140 @@ fn codec_of<'a, M: Medium>(
         };
         return Ok(Codec::Magic(constant));
     }
+    let size_span = attrs.size.as_ref().map(|a| a.span);
+    let map_span = attrs.map.as_ref().map(|a| a.span);
+    let padded = is_named(field.ty, "Padding");
+    match (&attrs.padding, padded) {
+        (Some(padding), true) => {
+            no_other_attribute(
+                &[
+                    encoding_span,
+                    repeat_span,
+                    presence_span,
+                    pass_span,
+                    size_span,
+                    map_span,
+                    attrs.with.as_ref().map(|a| a.span),
+                    attrs.calc.as_ref().map(|a| a.span),
+                ],
+                "a `Padding` field is its bytes alone",
+            )?;
+            return Ok(Codec::Padding(
+                M::binary_only(padding.span, "align")?,
+                padding.value,
+            ));
+        }
+        (Some(padding), false) => {
+            return Err(syn::Error::new(
+                padding.span,
+                "`align` and `pad` size a `Padding` field, which keeps a file's padding: put \
+                 one before or after the field to pad",
+            ));
+        }
+        (None, true) => {
+            return Err(syn::Error::new_spanned(
+                field.ident,
+                format!(
+                    "`{}` is a `Padding`: say how long with `align = N` (to a multiple of N \
+                     bytes) or `pad = N` (N bytes)",
+                    field.ident
+                ),
+            ));
+        }
+        (None, false) => {}
+    }
+    if let Some(calc) = &attrs.calc {
+        no_other_attribute(
+            &[
+                encoding_span,
+                repeat_span,
+                presence_span,
+                pass_span,
+                size_span,
+                map_span,
+                attrs.with.as_ref().map(|a| a.span),
+            ],
+            "a `calc` field is its stored value alone, computed by the writer",
+        )?;
+        let binary = M::binary_only(calc.span, "calc")?;
+        let stored = unwrap_generic(field.ty, "Calc").ok_or_else(|| {
+            syn::Error::new(
+                calc.span,
+                "a `calc` field holds a `Calc<T>`: `T` is the type stored, and the value holds \
+                 what a file held only when it disagreed",
+            )
+        })?;
+        let expression = expression(container, index, Role::Calc, &calc.value)?;
+        return Ok(Codec::Calc(
+            binary,
+            Computed {
+                stored,
+                expression,
+                keep: attrs.keep.is_some(),
+            },
+        ));
+    }
+    if let Some(keep) = attrs.keep {
+        return Err(syn::Error::new(
+            keep,
+            "`keep` keeps a `calc` value found that disagrees: give the field `calc = ...`",
+        ));
+    }
+    if is_calc(field.ty) {
+        return Err(syn::Error::new_spanned(
+            field.ident,
+            format!(
+                "`{}` is a `Calc<_>`, a value the writer computes: give its expression with \
+                 `calc = ...`",
+                field.ident
+            ),
+        ));
+    }
     if let Some(with) = &attrs.with {
         no_other_attribute(
-            &[encoding_span, repeat_span, presence_span],
+            &[
+                encoding_span,
+                repeat_span,
+                presence_span,
+                size_span,
+                map_span,
+            ],
             "a `with` field is encoded by its module alone",
         )?;
+        check_context::constant_values(container, &pass)?;
         return Ok(Codec::With(
             M::binary_only(with.span, "with")?,
             with.value.clone(),
             pass,
         ));
     }
-    let users = count_users(container, field.ident);
-    if !users.is_empty() {
+    if is_named(field.ty, "Count") {
+        let users = count_users(container, field.ident);
+        if users.is_empty() {
+            return Err(syn::Error::new_spanned(
+                field.ident,
+                format!(
+                    "`{name}` is a `Count<_>`, which the writer fills in with the length of the \
+                     lists that name it (`count = {name}`), and no list does",
+                    name = field.ident
+                ),
+            ));
+        }
         no_other_attribute(
-            &[encoding_span, repeat_span, presence_span, pass_span],
+            &[
+                encoding_span,
+                repeat_span,
+                presence_span,
+                pass_span,
+                size_span,
+                map_span,
+            ],
             "a count field takes no other attribute",
         )?;
         return Ok(Codec::Count(users));
     }
 
-    let (presence, ty) = presence_of(container, index, field, layout)?;
+    let (presence, ty) = presence_of(container, field, layout)?;
     let (repeat, ty, element) = match string_prefix(field, ty, layout) {
         Some(count_ty) => (
             None,
@@ -677,8 +1116,56 @@ fn codec_of<'a, M: Medium>(
     };
     let repeat = match repeat {
         None => None,
-        Some(repeat) => Some(typed_repeat::<M>(container, repeat, span_of(repeat_span))?),
+        Some(repeat) => Some(typed_repeat::<M>(
+            container,
+            index,
+            repeat,
+            span_of(repeat_span),
+        )?),
     };
+    let size = match &attrs.size {
+        Some(size) => {
+            M::binary_only(size.span, "size")?;
+            if let Some(presence) = presence_span {
+                return Err(syn::Error::new(
+                    presence,
+                    "a `size` block is always there: it is not an `Option`",
+                ));
+            }
+            let expression = expression(container, index, Role::Size, &size.value)?;
+            let stored = expression.reads().any(|name| name.held != Held::Calc);
+            if stored && !is_named(field.ty, "Block") {
+                return Err(syn::Error::new(
+                    size.span,
+                    "a block whose size another stored value gives holds a `Block<T>`, which \
+                     keeps what its value leaves of it (a size the writer computes, with \
+                     `calc`, fits its value exactly)",
+                ));
+            }
+            Some(expression)
+        }
+        None => None,
+    };
+    let context = match pass.is_empty() {
+        true => None,
+        false => {
+            let role = if M::IS_TEXT {
+                Role::TextContext
+            } else {
+                Role::Context
+            };
+            Some(expr::context_expression(container, index, role, &pass)?)
+        }
+    };
+    if let Some(map) = &attrs.map {
+        M::binary_only(map.span, "map")?;
+    }
+    if let (Some(map), true) = (&attrs.map, element.is_some()) {
+        return Err(syn::Error::new(
+            map.span,
+            "`map` and `try_map` convert a value its type stores: not a string or a text form",
+        ));
+    }
     let element = match element {
         None => Element::Plain,
         Some(Encoding::String(kind)) => Element::String(
@@ -689,13 +1176,18 @@ fn codec_of<'a, M: Medium>(
             Element::Text(M::text_only(span_of(encoding_span), form.key())?, form)
         }
     };
+    let offset = offsets_of::<M>(container, index, field, ty, &presence, &repeat, &element)?;
     Ok(Codec::Value(Value {
         presence,
         repeat,
         flow: attrs.flow.is_some(),
         element,
         element_ty: ty,
+        map: attrs.map.as_ref().map(|map| map.value.clone()),
+        context,
         pass,
+        size,
+        offset,
     }))
 }
 
@@ -710,12 +1202,8 @@ fn typed_presence<M: Medium>(
     Ok(match presence {
         attr::Presence::Flag(ty) => Presence::Flag(M::binary_only(span, "flag")?, ty),
         attr::Presence::If(condition) => {
-            let names = condition
-                .names
-                .iter()
-                .map(|name| check_context::resolved(container, index, name))
-                .collect::<syn::Result<_>>()?;
-            Presence::If(condition, names)
+            let expression = expression(container, index, Role::Condition, &condition.expr)?;
+            Presence::If(condition, expression)
         }
         attr::Presence::NextTag => {
             Presence::NextTag(M::binary_only(span, "an `Option` by the next tag")?)
@@ -724,22 +1212,126 @@ fn typed_presence<M: Medium>(
     })
 }
 
-/// The plan's repeat; a count's name is resolved here, once, to a field
-/// or a parameter (`repeat_of` has checked it is one of them).
+/// The plan's repeat; a count's name is resolved here, once: a `Count<_>`
+/// field, a parameter, or any other value, an expression's
+/// (`repeat_of` has checked a bare name is an earlier field or a
+/// parameter).
 fn typed_repeat<M: Medium>(
     container: &Container,
+    index: usize,
     repeat: attr::Repeat,
     span: Span,
 ) -> syn::Result<Repeat<M>> {
     Ok(match repeat {
         attr::Repeat::Prefix(ty) => Repeat::Prefix(M::binary_only(span, "prefix = T")?, ty),
         attr::Repeat::CountLine => Repeat::CountLine(M::text_only(span, "prefix")?),
-        attr::Repeat::Count(count) if check_context::is_param(container, &count) => {
-            Repeat::CountParam(count)
-        }
-        attr::Repeat::Count(count) => Repeat::CountField(count),
+        attr::Repeat::Count(count) => match attr::bare_name(&count) {
+            Some(name) if check_context::is_param(container, name) => {
+                Repeat::CountParam(name.clone())
+            }
+            Some(name) if check_context::is_count_field(container, name) => {
+                Repeat::CountField(name.clone())
+            }
+            _ => Repeat::CountExpr(expression(container, index, Role::Count, &count)?),
+        },
         attr::Repeat::ToEnd => Repeat::ToEnd,
+        attr::Repeat::Until(ends) => {
+            let binary = M::binary_only(span, "until")?;
+            let ends = expression(container, index, Role::Until, &ends)?;
+            if let Some(name) = ends.reads().next() {
+                return Err(syn::Error::new(
+                    ends.span_of(&name.ident),
+                    "`until` is a function of the element alone, such as \
+                     `until = |byte: &u8| *byte == 0`: it reads no field or parameter",
+                ));
+            }
+            Repeat::Until(binary, ends)
+        }
     })
+}
+
+/// `offset = T`: the field's value (its elements) lies at offsets stored
+/// here, each kept in an `At<T>`; `from` says what they count from.
+fn offsets_of<'a, M: Medium>(
+    container: &Container,
+    index: usize,
+    field: &Field,
+    ty: &'a Type,
+    presence: &Option<Presence<M>>,
+    repeat: &Option<Repeat<M>>,
+    element: &Element<M>,
+) -> syn::Result<Option<Offsets<'a>>> {
+    let attrs = &field.attrs;
+    let Some(offset) = &attrs.offset else {
+        if let Some(from) = &attrs.from {
+            return Err(syn::Error::new(
+                from.span,
+                "`from` says what offsets count from: give the field `offset = T`",
+            ));
+        }
+        if is_named(ty, "At") {
+            return Err(syn::Error::new_spanned(
+                field.ident,
+                format!(
+                    "`{}` holds an `At<_>`, a value stored at an offset: give the offset's type \
+                     with `offset = u32`",
+                    field.ident
+                ),
+            ));
+        }
+        return Ok(None);
+    };
+    M::binary_only(offset.span, "offset")?;
+    let shape = |message: &str| Err(syn::Error::new(offset.span, message.to_owned()));
+    let Some(value) = unwrap_generic(ty, "At") else {
+        return shape(
+            "an `offset` field holds an `At<T>` (a list of them, for a list of offsets), which \
+             keeps where its value lay",
+        );
+    };
+    if presence.is_some() {
+        return shape("an `offset` field is always there: it is not an `Option`");
+    }
+    if let Some(Repeat::ToEnd | Repeat::Until(..)) = repeat {
+        return shape(
+            "a list of offsets has a count (`prefix = T` or `count = ...`): the values they point \
+             to follow the list",
+        );
+    }
+    if !matches!(element, Element::Plain) || attrs.map.is_some() || attrs.size.is_some() {
+        return shape(
+            "the values offsets point to are read by their own type: no string, `map` or `size`",
+        );
+    }
+    let base = match &attrs.from {
+        None => OffsetBase::Block,
+        Some(from) if from.value == "file" => OffsetBase::File,
+        Some(from) => {
+            let field = container
+                .fields
+                .iter()
+                .take(index)
+                .find(|earlier| earlier.ident == &from.value);
+            match field {
+                Some(field) => OffsetBase::Field(field.ident.clone()),
+                None => {
+                    return Err(syn::Error::new(
+                        from.value.span(),
+                        format!(
+                            "`from` is `file` or an earlier field offsets count from; `{}` is \
+                             neither",
+                            from.value
+                        ),
+                    ))
+                }
+            }
+        }
+    };
+    Ok(Some(Offsets {
+        ty: offset.value.clone(),
+        base,
+        value,
+    }))
 }
 
 /// `prefix = T` on a binary `RawString` with no other encoding: the
@@ -758,7 +1350,6 @@ fn string_prefix(field: &Field, ty: &Type, layout: Layout) -> Option<Box<Type>> 
 /// When the value is there, and its type once an `Option` is taken off.
 fn presence_of<'a>(
     container: &'a Container<'a>,
-    index: usize,
     field: &'a Field<'a>,
     layout: Layout,
 ) -> syn::Result<(Option<attr::Presence>, &'a Type)> {
@@ -786,15 +1377,7 @@ fn presence_of<'a>(
             return Err(syn::Error::new(presence.span, "`flag` is binary only"));
         }
         (attr::Presence::Flag(_), Layout::Binary) => "flag",
-        (attr::Presence::If(condition), _) => {
-            // Every name must be an earlier field or a context parameter.
-            let mut errors = Errors::default();
-            for name in &condition.names {
-                errors.take(check_context::resolve(container, index, name));
-            }
-            errors.finish()?;
-            "present_if"
-        }
+        (attr::Presence::If(_), _) => "present_if",
         (attr::Presence::NoneWord(word), Layout::Text { .. }) => {
             let text = word.value();
             if text.is_empty() || text.contains(char::is_whitespace) || text.starts_with("//") {
@@ -836,10 +1419,14 @@ fn repeat_of<'a>(
     };
     match (&repeat.value, layout) {
         (attr::Repeat::Count(count), _) => {
-            check_context::resolve(container, index, count)?;
+            if let Some(name) = attr::bare_name(count) {
+                check_context::resolve(container, index, name)?;
+            }
         }
         (attr::Repeat::ToEnd, _) if index + 1 < container.fields.len() => {
-            let own_frame = field.attrs.chunk.is_some() || field.attrs.form.is_some();
+            let own_frame = field.attrs.chunk.is_some()
+                || field.attrs.form.is_some()
+                || field.attrs.size.is_some();
             if !own_frame {
                 let input = match layout {
                     Layout::Binary => {
@@ -866,7 +1453,13 @@ fn repeat_of<'a>(
                 "a binary count prefix needs its integer type: `prefix = u32`",
             ));
         }
-        (attr::Repeat::ToEnd | attr::Repeat::Prefix(_) | attr::Repeat::CountLine, _) => {}
+        (
+            attr::Repeat::ToEnd
+            | attr::Repeat::Prefix(_)
+            | attr::Repeat::CountLine
+            | attr::Repeat::Until(_),
+            _,
+        ) => {}
     }
     if let Layout::Text { one_line: true } = layout {
         return Err(syn::Error::new(
@@ -1098,7 +1691,12 @@ fn count_users(container: &Container, count: &Ident) -> Vec<CountUser> {
         .fields
         .iter()
         .filter(|field| {
-            matches!(&field.attrs.repeat, Some(repeat) if matches!(&repeat.value, attr::Repeat::Count(name) if name == count))
+            field
+                .attrs
+                .repeat
+                .as_ref()
+                .and_then(|repeat| repeat.value.count_name())
+                == Some(count)
         })
         .map(|field| CountUser {
             field: field.ident.clone(),
@@ -1119,6 +1717,7 @@ fn repeat_key(repeat: &attr::Repeat) -> &'static str {
         attr::Repeat::Prefix(_) | attr::Repeat::CountLine => "prefix",
         attr::Repeat::Count(_) => "count",
         attr::Repeat::ToEnd => "to_end",
+        attr::Repeat::Until(_) => "until",
     }
 }
 

@@ -5,6 +5,7 @@
 
 use syn::{Ident, Type};
 
+use super::expr::Expression;
 use super::{Codec, Medium, Presence, Repeat, Value};
 use crate::ast::{Errors, Field};
 use crate::check_context::{Pass, PassValue};
@@ -20,6 +21,14 @@ pub struct Read<'p> {
 pub enum ReadAs<'p> {
     /// The number of its list's elements.
     Count,
+    /// A value in an expression giving a count or a value passed on: a
+    /// small number is drawn (when it is one).
+    Small,
+    /// A value in an expression giving a block's size: a number from
+    /// the fewest bytes the block's type takes to a few dozen more.
+    Size(&'p Type),
+    /// A value in an expression that takes any (a list's end).
+    Value,
     /// Its `present_if` condition; `flag` when the condition is the name
     /// alone, tested for non-zero.
     Condition { flag: bool },
@@ -51,7 +60,11 @@ impl<M: Medium> Codec<'_, M> {
                 .iter()
                 .filter_map(|pass| passed(pass, PassedTo::With))
                 .collect(),
-            Codec::Style(_) | Codec::Magic(_) | Codec::Count(_) => Vec::new(),
+            Codec::Style(_)
+            | Codec::Magic(_)
+            | Codec::Count(_)
+            | Codec::Calc(..)
+            | Codec::Padding(..) => Vec::new(),
         }
     }
 }
@@ -80,7 +93,11 @@ pub fn check_read_fields<M: Medium>(fields: &[(&Field, &Codec<M>)]) -> syn::Resu
             Codec::Value(value) => {
                 value.repeat.is_some() || value.presence.is_some() || !value.pass.is_empty()
             }
-            Codec::Style(_) | Codec::Magic(_) | Codec::Count(_) => false,
+            Codec::Style(_)
+            | Codec::Magic(_)
+            | Codec::Count(_)
+            | Codec::Calc(..)
+            | Codec::Padding(..) => false,
         };
         if read && shaped && !read_for_len_only(later.iter().flatten(), field.ident) {
             errors.push(syn::Error::new(
@@ -97,34 +114,63 @@ pub fn check_read_fields<M: Medium>(fields: &[(&Field, &Codec<M>)]) -> syn::Resu
 }
 
 fn value_reads<'p, M: Medium>(value: &'p Value<'_, M>) -> Vec<Read<'p>> {
+    let expression_reads = |expression: &'p Expression, how: ReadAs<'p>| {
+        expression
+            .reads()
+            .map(move |name| Read {
+                name: &name.ident,
+                how,
+            })
+            .collect::<Vec<_>>()
+    };
     let count = match &value.repeat {
-        Some(Repeat::CountField(name) | Repeat::CountParam(name)) => Some(Read {
+        Some(Repeat::CountField(name) | Repeat::CountParam(name)) => vec![Read {
             name,
             how: ReadAs::Count,
-        }),
-        _ => None,
-    };
-    let condition = match &value.presence {
-        Some(Presence::If(condition, names)) => names
-            .iter()
-            .map(|name| Read {
-                name: &name.ident,
-                how: ReadAs::Condition {
-                    flag: condition.flag().is_some(),
-                },
-            })
-            .collect(),
+        }],
+        Some(Repeat::CountExpr(expression)) => expression_reads(expression, ReadAs::Small),
+        Some(Repeat::Until(_, expression)) => expression_reads(expression, ReadAs::Value),
         _ => Vec::new(),
     };
+    let condition = match &value.presence {
+        Some(Presence::If(condition, expression)) => expression_reads(
+            expression,
+            ReadAs::Condition {
+                flag: condition.flag().is_some(),
+            },
+        ),
+        _ => Vec::new(),
+    };
+    let size = value
+        .size
+        .iter()
+        .flat_map(|size| expression_reads(size, ReadAs::Size(value.element_ty)));
+    // The names the expressions passed read; those passed by name or
+    // length are reads of their own.
+    let passed_by_expression = value
+        .context
+        .iter()
+        .flat_map(|context| context.reads())
+        .filter(|name| {
+            !value.pass.iter().any(
+                |pass| matches!(&pass.value, PassValue::Name(passed) if passed.ident == name.ident),
+            )
+        })
+        .map(|name| Read {
+            name: &name.ident,
+            how: ReadAs::Small,
+        });
     count
         .into_iter()
         .chain(condition)
+        .chain(size)
         .chain(
             value
                 .pass
                 .iter()
-                .filter_map(|pass| passed(pass, PassedTo::Element(value.element_ty))),
+                .filter_map(|pass| passed(pass, PassedTo::Element(value.stored_ty()))),
         )
+        .chain(passed_by_expression)
         .collect()
 }
 
@@ -133,7 +179,7 @@ fn passed<'p>(pass: &'p Pass, to: PassedTo<'p>) -> Option<Read<'p>> {
     let (name, len) = match &pass.value {
         PassValue::Name(name) => (&name.ident, false),
         PassValue::Len(list) => (&list.ident, true),
-        PassValue::Constant(_) => return None,
+        PassValue::Expr(_) => return None,
     };
     Some(Read {
         name,

@@ -3,6 +3,13 @@
 //! and `cargo test -p derive-outside` runs the
 //! round-trip tests the derive generates for each type here.
 
+pub mod commands;
+pub mod compressed;
+pub mod padded;
+pub mod pointed;
+pub mod sized;
+pub mod terminated;
+
 use schema::text::TextStyle;
 use schema::{Magic, RawString, Refusal, Schema};
 
@@ -113,6 +120,24 @@ pub mod reexported {
 #[schema(big, crate = "crate::reexported::runtime")]
 pub struct Marker {
     pub id: u32,
+}
+
+/// Reads `bytes` recording the byte map, and checks that every byte lies
+/// in exactly one span.
+#[cfg(test)]
+fn every_byte_in_one_span<T: std::fmt::Debug>(
+    bytes: &[u8],
+    read: impl FnOnce() -> Result<T, schema::Error>,
+) {
+    let (value, mut spans) = schema::map::record_spans(read);
+    value.unwrap();
+    spans.sort_by_key(|span| (span.start, span.end));
+    let mut covered = 0;
+    for span in &spans {
+        assert_eq!(span.start, covered, "a gap or an overlap before {span:?}");
+        covered = span.end;
+    }
+    assert_eq!(covered, bytes.len() as u64, "bytes after the last span");
 }
 
 #[cfg(test)]

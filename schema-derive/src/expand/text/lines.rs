@@ -40,14 +40,22 @@ pub(super) fn min_lines(rt: &Runtime, plan: &TextPlan) -> TokenStream {
         return quote!(0u64);
     }
     match &plan.codec {
-        Codec::With(never, ..) => match *never {},
+        Codec::With(never, ..) | Codec::Calc(never, _) | Codec::Padding(never, _) => {
+            match *never {}
+        }
         Codec::Style(()) => quote!(0u64),
         Codec::Value(Value {
             presence: Some(Presence::If(..)),
             ..
         })
         | Codec::Value(Value {
-            repeat: Some(Repeat::CountField(_) | Repeat::CountParam(_) | Repeat::ToEnd),
+            repeat:
+                Some(
+                    Repeat::CountField(_)
+                    | Repeat::CountParam(_)
+                    | Repeat::CountExpr(_)
+                    | Repeat::ToEnd,
+                ),
             ..
         }) => quote!(0u64),
         Codec::Value(Value {
@@ -88,7 +96,9 @@ pub(super) fn expected_line(rt: &Runtime, plan: &TextPlan) -> TokenStream {
                 quote_spanned!(ty.span()=> <#ty as #rt::TextTokens>::EXPECTED)
             }
         },
-        Codec::With(never, ..) => match *never {},
+        Codec::With(never, ..) | Codec::Calc(never, _) | Codec::Padding(never, _) => {
+            match *never {}
+        }
         Codec::Style(()) => quote!("nothing"),
     }
 }

@@ -11,13 +11,12 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use crate::ast::Container;
-use crate::check_context;
-use crate::expand::context;
 use crate::expand::names::field_local;
 use crate::expand::paths::Runtime;
 use crate::expand::tests::{self, Check};
 use crate::expand::tokens::str_lit;
-use crate::plan::{self, Codec, TextPlan};
+use crate::expand::{context, expressions};
+use crate::plan::{self, Codec, TextType};
 
 use lines::{min_lines, Line};
 use read::{built_value, read_field, read_one_line_field};
@@ -26,32 +25,28 @@ pub use table::Role;
 use write::{checked_write, shared_count, write_field, write_one_line_field, written_value_check};
 
 pub fn derive(rt: &Runtime, container: &Container) -> syn::Result<TokenStream> {
-    let plans = plan::text(container)?;
-    let context = context::context_items(
-        rt,
-        container.ident,
-        container.vis,
-        check_context::params(container),
-    );
-    let items = items(rt, container, &plans, Role::Only);
-    let tests = tests::round_trip_module(rt, container, &plans, Check::Text);
+    let ty = plan::text(container)?;
+    let context = context::context_items(rt, ty.ident, ty.vis, ty.params);
+    let functions = expressions::functions_impl(ty.ident, expressions::functions_of(rt, &ty));
+    let items = items(rt, &ty, Role::Only);
+    let tests = tests::round_trip_module(rt, &ty, Check::Text);
     Ok(quote! {
         #context
+        #functions
         #items
         #tests
     })
 }
 
 /// Everything a text layout implements but its context and its test.
-pub fn items(rt: &Runtime, container: &Container, plans: &[TextPlan], role: Role) -> TokenStream {
-    let one_line = container.attrs.one_line.is_some();
-    let codec = if one_line {
-        one_line_impls(rt, container, plans)
+pub fn items(rt: &Runtime, ty: &TextType, role: Role) -> TokenStream {
+    let codec = if ty.shape.one_line {
+        one_line_impls(rt, ty)
     } else {
-        record_impls(rt, container, plans)
+        record_impls(rt, ty)
     };
-    let schema = schema_impl(rt, container, plans);
-    let layout = layout_impl(rt, container, plans, one_line, role);
+    let schema = schema_impl(rt, ty);
+    let layout = layout_impl(rt, ty, role);
     quote! {
         #codec
         #schema
@@ -60,8 +55,9 @@ pub fn items(rt: &Runtime, container: &Container, plans: &[TextPlan], role: Role
 }
 
 /// A record whose fields take their own lines.
-fn record_impls(rt: &Runtime, container: &Container, plans: &[TextPlan]) -> TokenStream {
-    let ident = container.ident;
+fn record_impls(rt: &Runtime, ty: &TextType) -> TokenStream {
+    let ident = ty.ident;
+    let plans = &ty.fields;
     let min_lines = plans.iter().map(|plan| min_lines(rt, plan));
     // The style is known once everything else is read.
     let reads = plans
@@ -80,7 +76,7 @@ fn record_impls(rt: &Runtime, container: &Container, plans: &[TextPlan]) -> Toke
                 let #local = __reader.style();
             }
         });
-    let (start, finish) = built_value(rt, container, plans);
+    let (start, finish) = built_value(rt, ty);
     let counts = plans.iter().filter_map(|plan| match &plan.codec {
         Codec::Count(users) => Some(shared_count(rt, plan, users)),
         _ => None,
@@ -89,13 +85,14 @@ fn record_impls(rt: &Runtime, container: &Container, plans: &[TextPlan]) -> Toke
         let write = write_field(rt, plan, Line::of(plans, index));
         checked_write(rt, plan, write)
     });
-    let (write_start, write_finish) = written_value_check(rt, container);
-    let (allow_reader_comments, allow_writer_comments) = match container.attrs.comments {
-        Some(_) => (
+    let (write_start, write_finish) = written_value_check(rt, ty);
+    let (allow_reader_comments, allow_writer_comments) = if ty.shape.comments {
+        (
             quote!(__reader.allow_comments();),
             quote!(__writer.allow_comments();),
-        ),
-        None => (TokenStream::new(), TokenStream::new()),
+        )
+    } else {
+        (TokenStream::new(), TokenStream::new())
     };
     quote! {
         impl #rt::TextRead for #ident {
@@ -133,16 +130,16 @@ fn record_impls(rt: &Runtime, container: &Container, plans: &[TextPlan]) -> Toke
 }
 
 /// A record whose fields are the tokens of one line.
-fn one_line_impls(rt: &Runtime, container: &Container, plans: &[TextPlan]) -> TokenStream {
-    let ident = container.ident;
+fn one_line_impls(rt: &Runtime, ty: &TextType) -> TokenStream {
+    let ident = ty.ident;
     let expected = str_lit(&format!("a `{ident}` line"));
-    let reads = plans.iter().map(|plan| read_one_line_field(rt, plan));
-    let (start, finish) = built_value(rt, container, plans);
-    let writes = plans.iter().map(|plan| {
+    let reads = ty.fields.iter().map(|plan| read_one_line_field(rt, plan));
+    let (start, finish) = built_value(rt, ty);
+    let writes = ty.fields.iter().map(|plan| {
         let write = write_one_line_field(rt, plan);
         checked_write(rt, plan, write)
     });
-    let (write_start, write_finish) = written_value_check(rt, container);
+    let (write_start, write_finish) = written_value_check(rt, ty);
     let line_impls = one_line_text_impls(
         rt,
         ident,
@@ -213,9 +210,10 @@ pub(super) fn one_line_text_impls(
     }
 }
 
-fn schema_impl(rt: &Runtime, container: &Container, plans: &[TextPlan]) -> TokenStream {
-    let ident = container.ident;
-    let style = plans
+fn schema_impl(rt: &Runtime, ty: &TextType) -> TokenStream {
+    let ident = ty.ident;
+    let style = ty
+        .fields
         .iter()
         .find(|plan| matches!(plan.codec, Codec::Style(_)))
         .map(|plan| {

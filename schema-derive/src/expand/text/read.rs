@@ -8,33 +8,26 @@ use syn::spanned::Spanned as _;
 use super::lines::{
     element_min_lines, expected_line, has_elements, is_nested, mark_local, marks_local, Line,
 };
-use crate::ast::Container;
 use crate::attr::TextForm;
-use crate::expand::context::{
-    self, condition_places, nested_context, resolved_place, resolved_value, Side,
-};
+use crate::expand::context::{check_call_on, Side};
+use crate::expand::expressions::{call, element_context, read_when};
 use crate::expand::names::{count_local, field_local};
 use crate::expand::paths::Runtime;
 use crate::expand::tokens::str_lit;
-use crate::plan::{Codec, Element, Presence, Repeat, Text, TextPlan, Value};
+use crate::plan::{Codec, Element, Presence, Repeat, Text, TextPlan, TextType, Value};
 
 /// A record's first statement and its last ones: the value of its fields,
 /// checked by the type's own `check` (at the record's first token) when it
 /// has one.
-pub(super) fn built_value(
-    rt: &Runtime,
-    container: &Container,
-    plans: &[TextPlan],
-) -> (TokenStream, TokenStream) {
-    let inits = plans.iter().map(|plan| {
+pub(super) fn built_value(rt: &Runtime, ty: &TextType) -> (TokenStream, TokenStream) {
+    let inits = ty.fields.iter().map(|plan| {
         let name = plan.field.ident;
         let local = field_local(name);
         quote!(#name: #local)
     });
     let value = quote!(Self { #(#inits),* });
-    match &container.attrs.check {
-        Some(check) => {
-            let path = &check.value.path;
+    match ty.check {
+        Some(path) => {
             let call = quote_spanned!(path.span()=> #path(&__value));
             let finish = quote! {
                 let __value = #value;
@@ -90,7 +83,9 @@ pub(super) fn read_token_field(rt: &Runtime, plan: &TextPlan, line: Line) -> Tok
         }
         Codec::Count(_) => quote!(#reader.count_token::<<#ty as #rt::CountField>::Int>()),
         Codec::Value(value) => read_value_tokens(rt, value, reader),
-        Codec::With(never, ..) => match *never {},
+        Codec::With(never, ..) | Codec::Calc(never, _) | Codec::Padding(never, _) => {
+            match *never {}
+        }
         Codec::Style(()) => TokenStream::new(),
     };
     let assign = match &plan.codec {
@@ -145,7 +140,9 @@ pub(super) fn read_field_statements(rt: &Runtime, plan: &TextPlan, line: Line) -
     let ty = plan.field.ty;
     let read = match &plan.codec {
         // Filled in after the other fields (see `record_impls`).
-        Codec::With(never, ..) => match *never {},
+        Codec::With(never, ..) | Codec::Calc(never, _) | Codec::Padding(never, _) => {
+            match *never {}
+        }
         Codec::Style(()) => return TokenStream::new(),
         Codec::Count(_) if line.own() => {
             let count = count_local(name);
@@ -157,14 +154,7 @@ pub(super) fn read_field_statements(rt: &Runtime, plan: &TextPlan, line: Line) -
             }
         }
         Codec::Value(value) if !value.is_tokens() || (line.own() && is_nested(value)) => {
-            let nested = nested_context(
-                rt,
-                context::Encoding::Text,
-                value.element_ty,
-                &value.pass,
-                |name| resolved_value(name, Side::Read),
-                |name| resolved_place(name, Side::Read),
-            );
+            let nested = element_context(rt, value, true, Side::Read);
             let read = read_value(rt, plan, value);
             quote! {
                 let #local: #ty = {
@@ -214,7 +204,7 @@ pub(super) fn check_call(rt: &Runtime, plan: &TextPlan) -> TokenStream {
     } else {
         quote!(&[])
     };
-    let call = context::check_call(check, &local);
+    let call = check_call_on(name, check, &quote!(#local), Side::Read);
     quote! {
         if #rt::checking() {
             #rt::checked(__reader, #mark, #marks, #call)
@@ -259,12 +249,17 @@ pub(super) fn read_value(rt: &Runtime, plan: &TextPlan, value: &Value<Text>) -> 
             let count = count_local(count);
             quote!(#rt::read_counted(__reader, #count, #min_lines, |__r| #element))
         }
+        Some(Repeat::CountExpr(expression)) => {
+            let len = call(expression, Side::Read, &[]);
+            quote! {
+                #len.and_then(|__len| #rt::read_counted(__reader, __len, #min_lines, |__r| #element))
+            }
+        }
         Some(Repeat::ToEnd) => quote!(#rt::read_lines_to_end(__reader, |__r| #element)),
+        Some(Repeat::Until(never, _)) => match *never {},
     };
     match &value.presence {
-        Some(Presence::If(condition, names)) => {
-            condition.read(rt, &condition_places(names, Side::Read), read)
-        }
+        Some(Presence::If(_, expression)) => read_when(call(expression, Side::Read, &[]), read),
         Some(Presence::Flag(never, _) | Presence::NextTag(never)) => match *never {},
         Some(Presence::NoneWord(..)) | None => read,
     }
@@ -305,15 +300,17 @@ pub(super) fn read_one_line_field(rt: &Runtime, plan: &TextPlan) -> TokenStream 
         Codec::Value(value) => {
             let tokens = read_value_tokens(rt, value, &quote!(__reader));
             match &value.presence {
-                Some(Presence::If(condition, names)) => {
-                    condition.read(rt, &condition_places(names, Side::Read), tokens)
+                Some(Presence::If(_, expression)) => {
+                    read_when(call(expression, Side::Read, &[]), tokens)
                 }
                 Some(Presence::Flag(never, _) | Presence::NextTag(never)) => match *never {},
                 Some(Presence::NoneWord(..)) | None => tokens,
             }
         }
         // `plan::text` admits none of these in a `one_line` record.
-        Codec::With(never, ..) => match *never {},
+        Codec::With(never, ..) | Codec::Calc(never, _) | Codec::Padding(never, _) => {
+            match *never {}
+        }
         Codec::Style(()) | Codec::Count(_) => return TokenStream::new(),
     };
     let (mark, _) = check_marks(plan);

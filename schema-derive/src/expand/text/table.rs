@@ -5,15 +5,15 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::lines::{is_nested, Line};
-use crate::ast::{is_named, Container};
+use crate::ast::is_named;
 use crate::attr::TextForm;
-use crate::check_context;
 use crate::expand::layout::{
-    context_layout, passed, text_layout_beside_binary_impl, type_layout_impl, type_text, TypeLayout,
+    context_layout, passed, text_layout_beside_binary_impl, type_layout_impl, type_text, SizesFrom,
+    TypeLayout,
 };
 use crate::expand::paths::Runtime;
 use crate::expand::tokens::str_lit;
-use crate::plan::{Codec, Element, Presence, Repeat, Text, TextPlan, Value};
+use crate::plan::{Codec, Element, Presence, Repeat, Text, TextPlan, TextType, Value};
 
 /// Whether a text layout is its type's only encoding, or one of two.
 #[derive(Clone, Copy)]
@@ -25,13 +25,9 @@ pub enum Role {
     BesideBinary,
 }
 
-pub(super) fn layout_impl(
-    rt: &Runtime,
-    container: &Container,
-    plans: &[TextPlan],
-    one_line: bool,
-    role: Role,
-) -> TokenStream {
+pub(super) fn layout_impl(rt: &Runtime, ty: &TextType, role: Role) -> TokenStream {
+    let plans = &ty.fields;
+    let one_line = ty.shape.one_line;
     let fields = plans.iter().enumerate().map(|(index, plan)| {
         let field = plan.field;
         let line = Line::of(plans, index);
@@ -48,7 +44,9 @@ pub(super) fn layout_impl(
                     Repeat::CountLine(()) => "count line".to_owned(),
                     Repeat::CountParam(count) => format!("context `{count}`"),
                     Repeat::CountField(count) => format!("field `{count}`"),
+                    Repeat::CountExpr(count) => format!("`{}`", count.text),
                     Repeat::ToEnd => "the end of the text".to_owned(),
+                    Repeat::Until(never, _) => match *never {},
                 };
                 let source = str_lit(&source);
                 quote!(::core::option::Option::Some(#source))
@@ -78,16 +76,14 @@ pub(super) fn layout_impl(
         byte_order: quote!(#rt::ByteOrder::Text),
         form: None,
         chunk: None,
-        context: context_layout(rt, check_context::params(container)),
+        context: context_layout(rt, ty.params),
         chosen_by: None,
         fields: fields.collect(),
-        text: true,
+        sizes: SizesFrom::Text,
     };
     match role {
-        Role::Only => type_layout_impl(rt, container.ident, &container.doc, layout),
-        Role::BesideBinary => {
-            text_layout_beside_binary_impl(rt, container.ident, &container.doc, layout)
-        }
+        Role::Only => type_layout_impl(rt, ty.ident, ty.doc, layout),
+        Role::BesideBinary => text_layout_beside_binary_impl(rt, ty.ident, ty.doc, layout),
     }
 }
 
@@ -170,7 +166,9 @@ pub(super) fn is_number_or_word(ty: &syn::Type) -> bool {
 
 pub(super) fn encoding(plan: &TextPlan, line: Line, one_line: bool) -> String {
     let value = match &plan.codec {
-        Codec::With(never, ..) => match *never {},
+        Codec::With(never, ..) | Codec::Calc(never, _) | Codec::Padding(never, _) => {
+            match *never {}
+        }
         Codec::Style(()) => {
             return "not stored: the file's line ending and number style".to_owned()
         }
@@ -235,7 +233,9 @@ pub(super) fn value_encoding(value: &Value<Text>, line: Line, one_line: bool) ->
         Some(Repeat::CountField(count) | Repeat::CountParam(count)) => {
             format!("`{count}` × {element}")
         }
+        Some(Repeat::CountExpr(count)) => format!("`{}` × {element}", count.text),
         Some(Repeat::ToEnd) => format!("{element}, repeated to the end of the text"),
+        Some(Repeat::Until(never, _)) => match *never {},
     };
     let present = match &value.presence {
         Some(Presence::If(condition, _)) => {

@@ -6,15 +6,13 @@ use quote::{quote, quote_spanned};
 use syn::spanned::Spanned as _;
 
 use super::lines::{has_elements, is_nested, mark_local, marks_local, Line};
-use crate::ast::Container;
 use crate::attr::TextForm;
-use crate::expand::context::{
-    self, condition_places, nested_context, resolved_place, resolved_value, Side,
-};
+use crate::expand::context::{check_call_on, Side};
+use crate::expand::expressions::{call, element_context, presence_check};
 use crate::expand::names::count_local;
 use crate::expand::paths::Runtime;
 use crate::expand::tokens::str_lit;
-use crate::plan::{Codec, CountUser, Element, Presence, Repeat, Text, TextPlan, Value};
+use crate::plan::{Codec, CountUser, Element, Presence, Repeat, Text, TextPlan, TextType, Value};
 
 /// `let __count_n = shared_len("n", &[("a", Some(self.a.len())), ...])?;`
 pub(super) fn shared_count(rt: &Runtime, plan: &TextPlan, users: &[CountUser]) -> TokenStream {
@@ -51,7 +49,7 @@ pub(super) fn checked_write(rt: &Runtime, plan: &TextPlan, write: TokenStream) -
     } else {
         (TokenStream::new(), quote!(&[]))
     };
-    let call = context::check_call_with(check, &quote!(self.#name), Side::Write);
+    let call = check_call_on(name, check, &quote!(self.#name), Side::Write);
     quote! {
         let #mark = __writer.mark();
         #marks_init
@@ -65,14 +63,10 @@ pub(super) fn checked_write(rt: &Runtime, plan: &TextPlan, write: TokenStream) -
 
 /// The type's own check on write: where the record starts, and the check
 /// once it is written.
-pub(super) fn written_value_check(
-    rt: &Runtime,
-    container: &Container,
-) -> (TokenStream, TokenStream) {
-    let Some(check) = &container.attrs.check else {
+pub(super) fn written_value_check(rt: &Runtime, ty: &TextType) -> (TokenStream, TokenStream) {
+    let Some(path) = ty.check else {
         return (TokenStream::new(), TokenStream::new());
     };
-    let path = &check.value.path;
     let call = quote_spanned!(path.span()=> #path(self));
     (
         quote!(let __start_mark = __writer.mark();),
@@ -132,7 +126,9 @@ pub(super) fn write_token_field(rt: &Runtime, plan: &TextPlan, line: Line) -> To
             quote!(#writer.count_token::<<#ty as #rt::CountField>::Int>(#count))
         }
         Codec::Value(value) => write_value_tokens(rt, value, writer, &quote!(&self.#name)),
-        Codec::With(never, ..) => match *never {},
+        Codec::With(never, ..) | Codec::Calc(never, _) | Codec::Padding(never, _) => {
+            match *never {}
+        }
         Codec::Style(()) => TokenStream::new(),
     };
     if line.own() {
@@ -161,7 +157,9 @@ pub(super) fn write_field(rt: &Runtime, plan: &TextPlan, line: Line) -> TokenStr
     let ty = plan.field.ty;
     match &plan.codec {
         // Used by `TextSchema::to_text` before anything is written.
-        Codec::With(never, ..) => match *never {},
+        Codec::With(never, ..) | Codec::Calc(never, _) | Codec::Padding(never, _) => {
+            match *never {}
+        }
         Codec::Style(()) => TokenStream::new(),
         Codec::Count(_) if line.own() => {
             let count = count_local(name);
@@ -172,14 +170,7 @@ pub(super) fn write_field(rt: &Runtime, plan: &TextPlan, line: Line) -> TokenStr
             }
         }
         Codec::Value(value) if !value.is_tokens() || (line.own() && is_nested(value)) => {
-            let nested = nested_context(
-                rt,
-                context::Encoding::Text,
-                value.element_ty,
-                &value.pass,
-                |name| resolved_value(name, Side::Write),
-                |name| resolved_place(name, Side::Write),
-            );
+            let nested = element_context(rt, value, true, Side::Write);
             let marks = (plan.check.is_some() && has_elements(plan)).then(|| marks_local(name));
             let write = write_value(rt, value, &quote!(&self.#name), marks.as_ref());
             quote! {
@@ -230,18 +221,24 @@ pub(super) fn write_value(
                         .and_then(|()| #rt::write_elements(__writer, #value_ref, |__w, __e| #element))
                 }
             }
+            Some(Repeat::CountExpr(expression)) => {
+                let len = call(expression, Side::Write, &[]);
+                let label = &expression.text;
+                quote! {
+                    #len
+                        .and_then(|__len| #rt::check_len((#value_ref).len(), #label, __len))
+                        .and_then(|()| #rt::write_elements(__writer, #value_ref, |__w, __e| #element))
+                }
+            }
             Some(Repeat::CountField(_) | Repeat::ToEnd) => {
                 quote!(#rt::write_elements(__writer, #value_ref, |__w, __e| #element))
             }
+            Some(Repeat::Until(never, _)) => match *never {},
         }
     };
     match &value.presence {
-        Some(Presence::If(condition, names)) => {
-            let check = condition.check_tokens(
-                rt,
-                &condition_places(names, Side::Write),
-                quote!((#value_ref).is_some()),
-            );
+        Some(Presence::If(condition, expression)) => {
+            let check = presence_check(rt, condition, expression, quote!((#value_ref).is_some()));
             let present = write(&quote!(__v));
             quote! {
                 #check
@@ -287,12 +284,8 @@ pub(super) fn write_one_line_field(rt: &Runtime, plan: &TextPlan) -> TokenStream
             quote!(#rt::write_keywords(__writer, #words))
         }
         Codec::Value(value) => match &value.presence {
-            Some(Presence::If(condition, names)) => {
-                let check = condition.check_tokens(
-                    rt,
-                    &condition_places(names, Side::Write),
-                    quote!(self.#name.is_some()),
-                );
+            Some(Presence::If(condition, expression)) => {
+                let check = presence_check(rt, condition, expression, quote!(self.#name.is_some()));
                 let tokens = write_value_tokens(rt, value, &quote!(__writer), &quote!(__v));
                 quote! {
                     #check
@@ -307,7 +300,9 @@ pub(super) fn write_one_line_field(rt: &Runtime, plan: &TextPlan) -> TokenStream
                 write_value_tokens(rt, value, &quote!(__writer), &quote!(&self.#name))
             }
         },
-        Codec::With(never, ..) => match *never {},
+        Codec::With(never, ..) | Codec::Calc(never, _) | Codec::Padding(never, _) => {
+            match *never {}
+        }
         Codec::Style(()) | Codec::Count(_) => return TokenStream::new(),
     };
     quote! {

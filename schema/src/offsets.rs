@@ -1,0 +1,487 @@
+//! Values a file stores elsewhere, at offsets other fields store
+//! (`#[schema(offset = u32)]`): read where the offsets point, placed by
+//! the writer, which fills in every offset. A value read from a file
+//! keeps where it lay and the bytes before it, so that a file whose
+//! values are out of order, leave gaps or share a target comes back byte
+//! for byte; one built by hand is placed after the fields of the struct
+//! holding it, one after another.
+
+use std::marker::PhantomData;
+
+use serde::{Deserialize, Serialize};
+
+use super::{Encode, Endian, Error, ErrorKind, HasContext, Input, Output};
+use crate::map;
+
+/// A value stored at an offset a field stores.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct At<T> {
+    /// Where the value lay, counted from the offset's base, as the file
+    /// stored it; `None` for a value the writer places.
+    pub offset: Option<u64>,
+    pub value: T,
+    /// The bytes between what lay before the value in the file (the
+    /// fields of the struct holding it, or the value before it) and the
+    /// value, as found; the writer writes them back before it.
+    pub gap: Vec<u8>,
+}
+
+impl<T> At<T> {
+    /// A value the writer places.
+    pub fn new(value: T) -> Self {
+        At {
+            offset: None,
+            value,
+            gap: Vec::new(),
+        }
+    }
+}
+
+/// The value's context is its holder's.
+impl<T: HasContext> HasContext for At<T> {
+    type Context = T::Context;
+    type TextContext = T::TextContext;
+}
+
+/// A value kept as its bytes and decoded when asked for: the bytes left
+/// in its input when read (a `size` block's, or, at an offset, those up
+/// to the next value its struct's offsets point to, or the input's end),
+/// written back as they are.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Lazy<T> {
+    pub bytes: Vec<u8>,
+    #[serde(skip)]
+    value: PhantomData<fn() -> T>,
+}
+
+impl<T> Lazy<T> {
+    /// The value these bytes hold, when decoded.
+    pub fn from_bytes(bytes: Vec<u8>) -> Self {
+        Lazy {
+            bytes,
+            value: PhantomData,
+        }
+    }
+}
+
+impl<T: crate::Decode> Lazy<T> {
+    /// Decodes the value from the start of its bytes (which may hold more
+    /// after it: what lay up to the next value).
+    pub fn decode_with(&self, endian: Endian, context: &T::Context) -> Result<T, Error> {
+        T::decode_input(&mut crate::SliceInput::new(&self.bytes), endian, context)
+    }
+}
+
+impl<T: Encode> Lazy<T> {
+    /// The value as bytes, to be decoded when asked for.
+    pub fn encode_with(value: &T, endian: Endian, context: &T::Context) -> Result<Self, Error> {
+        let mut output = crate::VecOutput::default();
+        value.encode_output(&mut output, endian, context)?;
+        Ok(Lazy::from_bytes(output.into_bytes()))
+    }
+}
+
+impl<T> HasContext for Lazy<T> {
+    type Context = ();
+    type TextContext = ();
+}
+
+impl<T> crate::Decode for Lazy<T> {
+    const MIN_SIZE: u64 = 0;
+    const FIXED_SIZE: Option<u64> = None;
+
+    fn decode<R: std::io::Read + std::io::Seek>(
+        reader: &mut R,
+        endian: Endian,
+        context: &(),
+    ) -> Result<Self, Error> {
+        Self::decode_input(reader, endian, context)
+    }
+
+    fn decode_input<I: Input>(input: &mut I, _: Endian, _: &()) -> Result<Self, Error> {
+        let start = input.position()?;
+        let len = input.remaining()?;
+        let bytes = input.read_bytes(len)?;
+        map::note(
+            start,
+            start + len,
+            "lazy value",
+            map::SpanKind::Field,
+            || format!("{len} byte(s), decoded when asked for"),
+        );
+        Ok(Lazy::from_bytes(bytes))
+    }
+}
+
+impl<T> Encode for Lazy<T> {
+    fn encode<W: std::io::Write + std::io::Seek>(
+        &self,
+        writer: &mut W,
+        endian: Endian,
+        context: &(),
+    ) -> Result<(), Error> {
+        self.encode_output(writer, endian, context)
+    }
+
+    fn encode_output<O: Output>(&self, output: &mut O, _: Endian, _: &()) -> Result<(), Error> {
+        output.write_bytes(&self.bytes)
+    }
+}
+
+/// What an offset counts from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Base {
+    /// The start of the file.
+    File,
+    /// The start of the enclosing block: an IFF chunk's payload, a form's
+    /// children, a `size` block, else the file.
+    Block,
+    /// The position of an earlier field.
+    Field(u64),
+}
+
+impl Base {
+    /// The position offsets count from.
+    pub fn position(self) -> u64 {
+        match self {
+            Base::File => 0,
+            Base::Block => crate::block::block_start(),
+            Base::Field(position) => position,
+        }
+    }
+}
+
+/// Reading the values a struct's offsets point to, once its own fields
+/// are read: each where its offset points, then the bytes between them
+/// (its gaps), ending where the last of them ends.
+pub struct Placement {
+    /// Where the struct's own fields end.
+    fields_end: u64,
+    /// Where the input ends.
+    input_end: u64,
+    /// Each place read, once, in order: where it begins and ends.
+    read: Vec<(u64, u64)>,
+    /// Where each value read begins, in order, those sharing a place too.
+    starts: Vec<u64>,
+}
+
+impl Placement {
+    /// Begins at the end of the struct's fields.
+    pub fn new<I: Input>(input: &mut I) -> Result<Self, Error> {
+        let fields_end = input.position()?;
+        let input_end = fields_end.saturating_add(input.remaining()?);
+        Ok(Placement {
+            fields_end,
+            input_end,
+            read: Vec::new(),
+            starts: Vec::new(),
+        })
+    }
+
+    /// Reads a [`Lazy`] value at `offset` from `base`: the bytes up to the
+    /// next of `targets` (where the struct's offsets point) after it, else
+    /// to the input's end.
+    pub fn read_lazy<I: Input, T>(
+        &mut self,
+        input: &mut I,
+        base: Base,
+        offset: (u64, u64),
+        targets: &[u64],
+    ) -> Result<At<Lazy<T>>, Error> {
+        let input_end = self.input_end;
+        self.read(input, base, offset, |input| {
+            let start = input.position()?;
+            let end = targets
+                .iter()
+                .copied()
+                .filter(|&target| target > start)
+                .fold(input_end, u64::min);
+            input.narrowed(end - start, |value| {
+                <Lazy<T> as crate::Decode>::decode_input(value, Endian::Little, &())
+            })
+        })
+    }
+
+    /// Reads the value at `offset` from `base` with `read`; an offset pointing outside the data is an error at its own
+    /// byte, `offset_at`.
+    /// A value at a place read already (a target shared by several
+    /// offsets) is read again, unseen by the byte map.
+    pub fn read<I: Input, T>(
+        &mut self,
+        input: &mut I,
+        base: Base,
+        (offset, offset_at): (u64, u64),
+        read: impl FnOnce(&mut I) -> Result<T, Error>,
+    ) -> Result<At<T>, Error> {
+        let base = base.position();
+        let start = base
+            .checked_add(offset)
+            .filter(|&start| start >= crate::block::block_start() && start <= self.input_end);
+        let Some(start) = start else {
+            return Err(Error::at_byte(
+                offset_at,
+                ErrorKind::Invalid(format!(
+                    "offset {offset} from byte {base} points outside the data (bytes {} to {})",
+                    crate::block::block_start(),
+                    self.input_end
+                )),
+            ));
+        };
+        let shared = self.read.iter().any(|&(read, _)| read == start);
+        input.seek_to(start)?;
+        let muted = shared.then(map::mute);
+        let value = read(input)?;
+        drop(muted);
+        let end = input.position()?;
+        if !shared {
+            self.read.push((start, end));
+        }
+        self.starts.push(start);
+        Ok(At {
+            offset: Some(offset),
+            value,
+            gap: Vec::new(),
+        })
+    }
+
+    /// Reads the gaps, each value's in the order the values were read (an
+    /// empty one for a value sharing the place of one before it), and
+    /// leaves the input where the last value ends. Gaps overlap nothing: a
+    /// value that lies within another's bytes, or within the struct's
+    /// fields, has none.
+    pub fn finish<I: Input>(self, input: &mut I) -> Result<Vec<Vec<u8>>, Error> {
+        let mut by_start: Vec<(u64, u64)> = self.read.clone();
+        by_start.sort_unstable();
+        let mut gaps = Vec::with_capacity(self.starts.len());
+        for (index, &start) in self.starts.iter().enumerate() {
+            let before = by_start
+                .iter()
+                .take_while(|&&(other, _)| other < start)
+                .map(|&(_, end)| end)
+                .fold(self.fields_end, u64::max);
+            let first = !self
+                .starts
+                .get(..index)
+                .unwrap_or_default()
+                .contains(&start);
+            let gap = match first {
+                true if before < start => {
+                    input.seek_to(before)?;
+                    let bytes = input.read_bytes(start - before)?;
+                    map::note(before, start, "gap", map::SpanKind::Opaque, || {
+                        format!("{} byte(s) kept as found", start - before)
+                    });
+                    bytes
+                }
+                _ => Vec::new(),
+            };
+            gaps.push(gap);
+        }
+        let end = by_start
+            .iter()
+            .map(|&(_, end)| end)
+            .fold(self.fields_end, u64::max);
+        input.seek_to(end)?;
+        Ok(gaps)
+    }
+}
+
+/// Writing the values a struct's offsets point to, once its own fields
+/// (their offsets as placeholders) are written: those read from a file
+/// where they lay, in the file's order, each after its gap, as long as
+/// they still fit there; the others (built by hand, or no longer fitting)
+/// one after another; then every offset written over its placeholder.
+#[derive(Default)]
+pub struct Placing {
+    /// The values placed so far: where each begins.
+    placed: Vec<u64>,
+}
+
+impl Placing {
+    /// The order to write values in, by index, given where each lay in
+    /// the file (`None`: placed by the writer): those that lay somewhere
+    /// by where, then the others as given.
+    pub fn order(lay: &[Option<u64>]) -> Vec<usize> {
+        let mut order: Vec<usize> = (0..lay.len()).collect();
+        order.sort_by_key(|&index| match lay.get(index).copied().flatten() {
+            Some(position) => (0, position, index),
+            None => (1, 0, index),
+        });
+        order
+    }
+
+    /// Where a value lay in the file, given its offset's base.
+    pub fn lay<T>(at: &At<T>, base: Base) -> Option<u64> {
+        at.offset
+            .and_then(|offset| base.position().checked_add(offset))
+    }
+
+    /// Writes one value with `write`, and its offset (of type `O`, from
+    /// `base`) over the placeholder at `offset_at`.
+    pub fn write<W: Output, O: OffsetInt, T>(
+        &mut self,
+        output: &mut W,
+        at: &At<T>,
+        base: Base,
+        offset_at: u64,
+        endian: Endian,
+        write: impl FnOnce(&mut W, &T) -> Result<(), Error>,
+    ) -> Result<(), Error> {
+        let base = base.position();
+        let position = output.position()?;
+        let found = at.offset.and_then(|offset| base.checked_add(offset));
+        let start = match found {
+            // A target another value shares: written once.
+            Some(target) if self.placed.contains(&target) => {
+                return write_offset::<W, O>(output, offset_at, base, target, endian);
+            }
+            // Where it lay, after its gap, when that is where the output is.
+            Some(target) if position.checked_add(at.gap.len() as u64) == Some(target) => {
+                output.write_bytes(&at.gap)?;
+                target
+            }
+            _ => position,
+        };
+        write(output, &at.value)?;
+        self.placed.push(start);
+        write_offset::<W, O>(output, offset_at, base, start, endian)
+    }
+}
+
+/// Writes the offset from `base` of a value placed at `start` over its
+/// placeholder at `offset_at`.
+fn write_offset<W: Output, O: OffsetInt>(
+    output: &mut W,
+    offset_at: u64,
+    base: u64,
+    start: u64,
+    endian: Endian,
+) -> Result<(), Error> {
+    let offset = start.checked_sub(base).ok_or_else(|| {
+        Error::new(ErrorKind::Invalid(format!(
+            "the value lies at byte {start}, before its offset's base at byte {base}"
+        )))
+    })?;
+    let offset = O::from_offset(offset)?;
+    crate::computed::patch_value(output, offset_at, &offset, endian)
+}
+
+/// An unsigned integer type an offset is stored as.
+pub trait OffsetInt: crate::Decode<Context = ()> + Encode<Context = ()> + Copy {
+    fn to_offset(self) -> u64;
+    /// The offset as this type, or an error when it does not fit.
+    fn from_offset(offset: u64) -> Result<Self, Error>;
+}
+
+macro_rules! offset_int {
+    ($($ty:ty),*) => {$(
+        impl OffsetInt for $ty {
+            fn to_offset(self) -> u64 {
+                u64::from(self)
+            }
+            fn from_offset(offset: u64) -> Result<Self, Error> {
+                <$ty>::try_from(offset).map_err(|_| {
+                    Error::new(ErrorKind::Invalid(format!(
+                        "offset {offset} does not fit a {}",
+                        stringify!($ty)
+                    )))
+                })
+            }
+        }
+    )*};
+}
+
+offset_int!(u8, u16, u32, u64);
+
+/// Reads an offset of type `O`.
+pub fn read_offset<O: OffsetInt, I: Input>(input: &mut I, endian: Endian) -> Result<u64, Error> {
+    Ok(O::decode_input(input, endian, &())?.to_offset())
+}
+
+/// Writes the placeholder of an offset of type `O`, filled in once the
+/// value it points to is placed; gives where it is.
+pub fn write_offset_placeholder<O: OffsetInt, W: Output>(
+    output: &mut W,
+    endian: Endian,
+) -> Result<u64, Error> {
+    let at = output.position()?;
+    O::from_offset(0)?.encode_output(output, endian, &())?;
+    Ok(at)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Decode, SliceInput, VecOutput};
+
+    fn read_u8(input: &mut SliceInput) -> Result<u8, Error> {
+        u8::decode_input(input, Endian::Little, &())
+    }
+
+    #[test]
+    fn values_are_read_where_they_point_with_the_gaps_between_them() {
+        // Two fields' bytes, then the values at 5 and 2, a gap at 3..5.
+        let bytes = [0, 0, 20, 9, 9, 50, 7];
+        let mut input = SliceInput::new(&bytes);
+        input.read_array::<2>().unwrap();
+        let mut placement = Placement::new(&mut input).unwrap();
+        let second = placement
+            .read(&mut input, Base::File, (5, 0), read_u8)
+            .unwrap();
+        let first = placement
+            .read(&mut input, Base::File, (2, 1), read_u8)
+            .unwrap();
+        let shared = placement
+            .read(&mut input, Base::File, (2, 1), read_u8)
+            .unwrap();
+        let gaps = placement.finish(&mut input).unwrap();
+        assert_eq!((second.value, first.value, shared.value), (50, 20, 20));
+        assert_eq!(gaps, [vec![9, 9], vec![], vec![]]);
+        // The last value ends at 6: byte 6 is what follows.
+        assert_eq!(input.offset(), 6);
+        let error = Placement::new(&mut input)
+            .unwrap()
+            .read(&mut input, Base::File, (9, 1), read_u8)
+            .unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "byte 1: offset 9 from byte 0 points outside the data (bytes 0 to 7)"
+        );
+    }
+
+    #[test]
+    fn values_are_written_where_they_lay_then_after_them() {
+        let mut output = VecOutput::default();
+        let first_offset = write_offset_placeholder::<u8, _>(&mut output, Endian::Little).unwrap();
+        let second_offset = write_offset_placeholder::<u8, _>(&mut output, Endian::Little).unwrap();
+        let values = [
+            At {
+                offset: Some(5),
+                value: 50u8,
+                gap: vec![9, 9],
+            },
+            At::new(20u8),
+        ];
+        let mut placing = Placing::default();
+        let lay: Vec<Option<u64>> = values
+            .iter()
+            .map(|at| Placing::lay(at, Base::File))
+            .collect();
+        for index in Placing::order(&lay) {
+            let offset_at = [first_offset, second_offset][index];
+            placing
+                .write::<_, u8, _>(
+                    &mut output,
+                    &values[index],
+                    Base::File,
+                    offset_at,
+                    Endian::Little,
+                    |w, v| v.encode_output(w, Endian::Little, &()),
+                )
+                .unwrap();
+        }
+        // At 2 the gap does not bring the first value to byte 5: it is
+        // placed where the output is.
+        assert_eq!(output.into_bytes(), [2, 3, 50, 20]);
+    }
+}

@@ -1,0 +1,105 @@
+//! Padding: bytes that align what follows them, or reserve room, zeros
+//! when a writer makes them. A file's padding that is not zero is kept,
+//! so that the file comes back byte for byte.
+
+use serde::{Deserialize, Serialize};
+
+use super::block::block_start;
+use super::{Error, ErrorKind, Input, Output};
+use crate::map;
+
+/// A padding field (`#[schema(align = N)]` or `#[schema(pad = N)]`): the
+/// bytes a file held there when any is not zero; empty for zeros, which
+/// a value built by hand writes.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Padding(pub Vec<u8>);
+
+/// How long padding is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PaddingLength {
+    /// To the next multiple of this many bytes from the start of the
+    /// enclosing block: 0 to one less.
+    Align(u64),
+    /// Exactly this many bytes.
+    Bytes(u64),
+}
+
+impl PaddingLength {
+    /// The padding's length at `position`.
+    fn at(self, position: u64) -> u64 {
+        match self {
+            PaddingLength::Align(multiple) => {
+                let into = position.saturating_sub(block_start()) % multiple.max(1);
+                (multiple - into) % multiple.max(1)
+            }
+            PaddingLength::Bytes(bytes) => bytes,
+        }
+    }
+}
+
+/// Reads padding: its bytes, kept when any is not zero.
+pub fn read_padding<I: Input>(input: &mut I, length: PaddingLength) -> Result<Padding, Error> {
+    let start = input.position()?;
+    let len = length.at(start);
+    let bytes = input.read_bytes(len)?;
+    let zero = bytes.iter().all(|&byte| byte == 0);
+    map::note(start, start + len, "padding", map::SpanKind::Field, || {
+        if zero {
+            format!("{len} zero byte(s)")
+        } else {
+            format!("{bytes:?}, kept as found")
+        }
+    });
+    Ok(if zero {
+        Padding::default()
+    } else {
+        Padding(bytes)
+    })
+}
+
+/// Writes padding: the bytes kept, when they are as long as the padding
+/// is here, else zeros.
+pub fn write_padding<O: Output>(
+    output: &mut O,
+    length: PaddingLength,
+    padding: &Padding,
+) -> Result<(), Error> {
+    let len = length.at(output.position()?);
+    if padding.0.len() as u64 == len {
+        return output.write_bytes(&padding.0);
+    }
+    let zeros = usize::try_from(len)
+        .map_err(|_| Error::new(ErrorKind::Invalid(format!("{len} bytes of padding"))))?;
+    output.write_bytes(&vec![0; zeros])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::block::enter_block;
+    use crate::{SliceInput, VecOutput};
+
+    #[test]
+    fn padding_aligns_to_its_block_and_keeps_what_is_not_zero() {
+        let mut input = SliceInput::new(&[9, 0, 0, 0, 7, 3, 0, 0]);
+        input.read_array::<1>().unwrap();
+        assert_eq!(
+            read_padding(&mut input, PaddingLength::Align(4)).unwrap(),
+            Padding::default()
+        );
+        input.read_array::<1>().unwrap();
+        // Five bytes in, and three into a block that began at byte 2.
+        let block = enter_block(2);
+        assert_eq!(
+            read_padding(&mut input, PaddingLength::Align(4)).unwrap(),
+            Padding(vec![3])
+        );
+        drop(block);
+        // Kept bytes are written where they fit, zeros where they do not.
+        let mut output = VecOutput::default();
+        output.write_bytes(&[1, 2, 3]).unwrap();
+        write_padding(&mut output, PaddingLength::Align(2), &Padding(vec![3])).unwrap();
+        write_padding(&mut output, PaddingLength::Bytes(2), &Padding(vec![3])).unwrap();
+        assert_eq!(output.into_bytes(), [1, 2, 3, 3, 0, 0]);
+    }
+}

@@ -1,0 +1,10 @@
+use schema::Schema;
+
+#[derive(Schema)]
+#[schema(little)]
+struct Table {
+    #[schema(align = 4)]
+    values: u32,
+}
+
+fn main() {}

@@ -1,0 +1,11 @@
+use schema::{Padding, Schema};
+
+#[derive(Schema)]
+#[schema(little)]
+struct Name {
+    first: u8,
+    #[schema(align = 0)]
+    padding: Padding,
+}
+
+fn main() {}

@@ -1,0 +1,9 @@
+use schema::{At, Schema};
+
+#[derive(Schema)]
+#[schema(little)]
+struct Header {
+    table: At<u16>,
+}
+
+fn main() {}

@@ -1,0 +1,10 @@
+use schema::Schema;
+
+#[derive(Schema)]
+#[schema(little)]
+struct Word {
+    #[schema(word = f32, bits = 32)]
+    value: u32,
+}
+
+fn main() {}

@@ -1,0 +1,10 @@
+use schema::Schema;
+
+#[derive(Schema)]
+#[schema(little)]
+struct Header {
+    #[schema(check = count <= 10)]
+    count: u8,
+}
+
+fn main() {}

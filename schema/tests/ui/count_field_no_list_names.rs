@@ -1,0 +1,10 @@
+use schema::{Count, Schema};
+
+#[derive(Schema)]
+#[schema(little)]
+struct Mesh {
+    vertex_count: Count<u16>,
+    vertices: Vec<u32>,
+}
+
+fn main() {}

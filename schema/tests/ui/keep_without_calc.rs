@@ -1,0 +1,10 @@
+use schema::Schema;
+
+#[derive(Schema)]
+#[schema(little)]
+struct Header {
+    #[schema(keep)]
+    sum: u8,
+}
+
+fn main() {}

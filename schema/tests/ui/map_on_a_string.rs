@@ -1,0 +1,10 @@
+use schema::{RawString, Schema};
+
+#[derive(Schema)]
+#[schema(little)]
+struct Named {
+    #[schema(pascal, map = u8)]
+    name: RawString,
+}
+
+fn main() {}

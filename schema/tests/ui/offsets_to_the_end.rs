@@ -1,0 +1,10 @@
+use schema::{At, Schema};
+
+#[derive(Schema)]
+#[schema(little)]
+struct Table {
+    #[schema(to_end, offset = u8)]
+    items: Vec<At<u16>>,
+}
+
+fn main() {}

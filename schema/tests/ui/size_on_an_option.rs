@@ -1,0 +1,11 @@
+use schema::Schema;
+
+#[derive(Schema)]
+#[schema(little)]
+struct Record {
+    length: u8,
+    #[schema(flag = u8, size = length)]
+    body: Option<u16>,
+}
+
+fn main() {}
