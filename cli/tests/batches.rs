@@ -37,7 +37,7 @@ fn mixed_folder(dir: &Path) -> String {
 fn check_goes_on_past_files_it_cannot_identify_and_sums_up() {
     let dir = tempfile::tempdir().unwrap();
     let cmx = fixture("humanoid.cmx");
-    let unknown = write(dir.path(), "b.iff", b"FORM\x00\x00\x00\x04ABCD");
+    let unknown = write(dir.path(), "b.form", b"FORM\x00\x00\x00\x04ABCD");
     let skn = fixture("xskin-humanoid-L_ARM-ARM.skn");
     let output = ossuary(&["check", &cmx, &unknown, &skn]);
     // A file named on the command line that cannot be identified failed.
