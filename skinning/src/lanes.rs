@@ -4,7 +4,7 @@
 
 use std::ops::{Add, Mul, Sub};
 
-use glam::{Vec3, Vec3A, Vec4};
+use glam::{Vec3, Vec4};
 
 /// Four vectors with each coordinate's four values in one SIMD vector (an
 /// SSE2 register on x86-64), so that a bone's matrix moves four vertices
@@ -31,43 +31,6 @@ impl Vec3x4 {
 
     pub(crate) fn to_vec3s(self) -> [Vec3; 4] {
         [self.lane(0), self.lane(1), self.lane(2), self.lane(3)]
-    }
-
-    /// The four vectors' 12 floats in order (x0 y0 z0 x1 ...), as three
-    /// registers' worth: with SSE, six shuffles instead of twelve lane
-    /// extractions.
-    pub(crate) fn to_floats(self) -> [Vec4; 3] {
-        #[cfg(target_arch = "x86_64")]
-        {
-            use std::arch::x86_64::{_mm_shuffle_ps, _mm_unpackhi_ps, _mm_unpacklo_ps};
-            let (x, y, z) = (self.x.into(), self.y.into(), self.z.into());
-            // x = [x0 x1 x2 x3] and so on become [x0 y0 z0 x1],
-            // [y1 z1 x2 y2] and [z2 x3 y3 z3], as `wide` does per half.
-            // SAFETY: register shuffles only, of SSE, which every x86-64
-            // processor has.
-            unsafe {
-                let xy_low = _mm_unpacklo_ps(x, y);
-                let xy_high = _mm_unpackhi_ps(x, y);
-                let zx_low = _mm_unpacklo_ps(z, x);
-                let zx_high = _mm_unpackhi_ps(z, x);
-                let yz_low = _mm_unpacklo_ps(y, z);
-                let yz_high = _mm_unpackhi_ps(y, z);
-                [
-                    _mm_shuffle_ps::<0b11_00_01_00>(xy_low, zx_low).into(),
-                    _mm_shuffle_ps::<0b01_00_11_10>(yz_low, xy_high).into(),
-                    _mm_shuffle_ps::<0b11_10_11_00>(zx_high, yz_high).into(),
-                ]
-            }
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        {
-            let [a, b, c, d] = self.to_vec3s();
-            [
-                Vec4::new(a.x, a.y, a.z, b.x),
-                Vec4::new(b.y, b.z, c.x, c.y),
-                Vec4::new(c.z, d.x, d.y, d.z),
-            ]
-        }
     }
 
     pub(crate) fn from_vec3s([a, b, c, d]: [Vec3; 4]) -> Vec3x4 {
@@ -143,18 +106,5 @@ fn sqrt(values: Vec4) -> Vec4 {
     #[cfg(not(target_arch = "x86_64"))]
     {
         Vec4::from_array(values.to_array().map(f32::sqrt))
-    }
-}
-
-/// The vector in the first three lanes of a register, the fourth
-/// unspecified: free with SSE, where a `Vec3A` is that register already.
-pub(crate) fn widen(vector: Vec3A) -> Vec4 {
-    #[cfg(target_arch = "x86_64")]
-    {
-        std::arch::x86_64::__m128::from(vector).into()
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        vector.extend(0.0)
     }
 }

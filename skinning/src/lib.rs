@@ -6,9 +6,11 @@
 pub mod animation;
 pub mod axes;
 mod lanes;
+mod palette;
 pub mod pose;
 pub mod skeleton;
 pub mod skin;
+mod weighted;
 mod wide;
 
 pub use animation::{Clip, ClipError};

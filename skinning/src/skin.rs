@@ -21,14 +21,15 @@
 use std::ops::Range;
 
 use formats::rig::{self, Binding};
-use glam::{Affine3A, Vec3, Vec3A, Vec4};
+use glam::{Affine3A, Vec3, Vec4};
 use rayon::prelude::*;
 use thiserror::Error;
 
-use crate::lanes::{widen, Vec3x4};
+use crate::lanes::Vec3x4;
 use crate::pose::JobError;
 use crate::skeleton::Skeleton;
-use crate::wide::{self, WeightedBlocks};
+use crate::weighted::{Influences, Isa, Table, Weighted};
+use crate::wide;
 
 /// Why a skin does not fit a skeleton or is not a consistent mesh.
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
@@ -153,47 +154,6 @@ enum Kind {
         vertex_runs: Vec<Run>,
         pulls: Pulls,
     },
-}
-
-/// A weighted skin's influences, laid out at bind time for the
-/// deformation (ozz-animation's and glTF's way: the weighted sum of the
-/// joints' matrices, then one transform per vertex for its position and
-/// its normal), a block of four vertices at a time, as the stored vectors
-/// are ([`Vec3Blocks`]): a block has as many influence slots as its vertex
-/// with the most, and slot `i` holds the four vertices' `i`-th joints and
-/// weights side by side. A vertex with fewer influences fills its spare
-/// slots with weight 0 on its first joint (a finite matrix adds exactly
-/// nothing; a non-finite one spoils that vertex whatever it is given).
-/// Blocks of one slot count form runs, so that the count is known for a
-/// whole run and its loop unrolled.
-#[derive(Clone, Debug, PartialEq)]
-struct Influences {
-    /// Runs of blocks with the same number of slots, covering every block
-    /// once, in order.
-    runs: Vec<SlotRun>,
-    /// Per slot, the four vertices' joints: 16 bits each, as ozz-animation
-    /// keeps them (2 bytes a vertex and slot less to read than 32 bits).
-    joints: Vec<[u16; 4]>,
-    /// Per slot, the four vertices' weights.
-    weights: Vec<Vec4>,
-    /// Per block, a bit per lane whose vertex has no influence at all and
-    /// keeps its stored values.
-    unmoved: Vec<u8>,
-    /// Per skeleton joint, the inverse of its rest model matrix.
-    inverse_rest: Vec<Affine3A>,
-}
-
-/// Consecutive blocks of `slots` influence slots each, whose slots start at
-/// `first` in [`Influences`]' `joints` and `weights`.
-#[derive(Clone, Debug, PartialEq)]
-struct SlotRun {
-    slots: usize,
-    /// One slot, whose weight is exactly 1 for every vertex moved (the
-    /// rigid vertices most skins are made of): the matrix is the joint's
-    /// own, with no multiplication (which would give the same bits).
-    unit_weights: bool,
-    blocks: Range<usize>,
-    first: usize,
 }
 
 /// The blend vertices, grouped by the [`GROUP`] of vertices that holds the
@@ -531,12 +491,10 @@ const PARALLEL_THRESHOLD: usize = 1 << 16;
 const PART: usize = 1 << 14;
 
 /// How many vertices of a bone-space skin are posed and then pulled
-/// together, so that their outputs are still in cache (the second or third
-/// level) when their blend vertices pull them; also the unit the threads
-/// share. A multiple of 4, so that a group starts on a [`Vec3x4`]. Each
-/// switch between posing and pulling costs: of the sizes from 2^10 to
-/// 2^18 vertices, this one deformed a million-vertex skin fastest.
-const GROUP: usize = 1 << 16;
+/// together, so that their outputs are still in the first-level cache when
+/// their blend vertices pull them. A multiple of 4, so that a group starts
+/// on a [`Vec3x4`], and a divisor of [`PART`].
+const GROUP: usize = 1 << 9;
 
 /// Deforms skins into caller-provided buffers (ozz-animation's job style):
 /// keeps its scratch from one call to the next, so posing a skin frame
@@ -545,10 +503,15 @@ const GROUP: usize = 1 << 16;
 /// the current rayon pool.
 #[derive(Clone, Debug, Default)]
 pub struct Deformer {
-    /// Per skeleton joint, `model * inverse(rest model)` (weighted skins),
-    /// the fourth lane of each column zero.
+    /// Per skeleton joint, `model * inverse(rest model)` (weighted skins).
     skinning: Vec<Affine3A>,
+    /// Per run of a weighted skin, its palette's matrices
+    /// ([`Influences::tables`]).
+    tables: Vec<Table>,
     normals: WeightedNormals,
+    /// The vector loops weighted skins run on; detected when none is set
+    /// (tests set each the processor has).
+    isa: Option<Isa>,
 }
 
 /// What a weighted skin's deformed normals are.
@@ -607,14 +570,17 @@ impl Deformer {
                     model
                         .iter()
                         .zip(&influences.inverse_rest)
-                        .map(|(model, inverse_rest)| without_fourth_lanes(*model * *inverse_rest)),
+                        .map(|(model, inverse_rest)| *model * *inverse_rest),
                 );
+                influences.tables(&self.skinning, &mut self.tables);
                 let weighted = Weighted {
                     influences,
                     skinning: &self.skinning,
+                    tables: &self.tables,
                     unit_normals: self.normals == WeightedNormals::Unit,
-                    positions: &skin.positions,
-                    normals: &skin.normals,
+                    positions: &skin.positions.blocks,
+                    normals: &skin.normals.blocks,
+                    isa: self.isa.unwrap_or_else(Isa::detect),
                 };
                 for_parts_of_both(
                     parallel,
@@ -624,40 +590,24 @@ impl Deformer {
                 );
             }
             Kind::BoneSpace { vertex_runs, pulls } => {
-                let deform_group = |group: usize, positions: &mut [Vec3], normals: &mut [Vec3]| {
-                    let offset = group * GROUP;
-                    let has_normals = !normals.is_empty();
-                    // Two passes, not one over both: two streams in and
-                    // out at a time measured faster than four.
-                    move_runs(
-                        vertex_runs,
-                        model,
-                        offset,
-                        (&skin.positions, positions),
-                        Attribute::Positions,
-                    );
-                    if has_normals {
-                        move_runs(
-                            vertex_runs,
-                            model,
-                            offset,
-                            (&skin.normals, normals),
-                            Attribute::Normals,
-                        );
+                let stored = (&skin.positions, &skin.normals);
+                // Each group's vertices are posed, positions and normals in
+                // one pass, then pulled while they are in cache.
+                let deform_part = |offset: usize, positions: &mut [Vec3], normals: &mut [Vec3]| {
+                    let mut normal_groups = normals.chunks_mut(GROUP);
+                    for (index, positions) in positions.chunks_mut(GROUP).enumerate() {
+                        let normals = normal_groups.next().unwrap_or_default();
+                        let first = offset + index * GROUP;
+                        move_runs(vertex_runs, model, first, stored, (positions, normals));
+                        let normals = Some(normals).filter(|normals| !normals.is_empty());
+                        pulls.pull(first / GROUP, model, rule, positions, normals);
                     }
-                    pulls.pull(
-                        group,
-                        model,
-                        rule,
-                        positions,
-                        has_normals.then_some(normals),
-                    );
                 };
-                for_groups(
+                for_parts_of_both(
                     parallel,
                     &mut posed.positions,
                     &mut posed.normals,
-                    deform_group,
+                    deform_part,
                 );
             }
         }
@@ -673,9 +623,14 @@ trait Motion {
     fn points(&self, stored: &Vec3x4) -> Vec3x4;
     fn vector(&self, stored: Vec3) -> Vec3;
     fn vectors(&self, stored: &Vec3x4) -> Vec3x4;
-    /// Moves the first blocks eight vectors at a time where the processor
-    /// allows ([`wide::move_blocks`]); returns how many it wrote.
-    fn blocks(&self, _attribute: Attribute, _stored: &[Vec3x4], _out: &mut [Vec3]) -> usize {
+    /// Moves the first blocks of positions and normals (none where the
+    /// skin has none) eight vectors at a time where the processor allows
+    /// ([`wide::move_blocks`]); returns how many it wrote.
+    fn blocks(
+        &self,
+        _positions: (&[Vec3x4], &mut [Vec3]),
+        _normals: (&[Vec3x4], &mut [Vec3]),
+    ) -> usize {
         0
     }
 }
@@ -733,9 +688,12 @@ impl Motion for Bone {
         self.x4.transform_vectors(stored)
     }
 
-    fn blocks(&self, attribute: Attribute, stored: &[Vec3x4], out: &mut [Vec3]) -> usize {
-        let points = matches!(attribute, Attribute::Positions);
-        wide::move_blocks(&self.matrix, points, stored, out)
+    fn blocks(
+        &self,
+        positions: (&[Vec3x4], &mut [Vec3]),
+        normals: (&[Vec3x4], &mut [Vec3]),
+    ) -> usize {
+        wide::move_blocks(&self.matrix, positions, normals)
     }
 }
 
@@ -762,34 +720,6 @@ fn for_parts_of_both(
     }
 }
 
-/// Calls `deform(group, positions, normals)` on each [`GROUP`] of vertices,
-/// across rayon's threads or one after the other; `normals` is empty when
-/// the skin has none.
-fn for_groups(
-    parallel: bool,
-    positions: &mut [Vec3],
-    normals: &mut [Vec3],
-    deform: impl Fn(usize, &mut [Vec3], &mut [Vec3]) + Sync,
-) {
-    match (parallel, normals.is_empty()) {
-        (true, true) => positions
-            .par_chunks_mut(GROUP)
-            .enumerate()
-            .for_each(|(group, positions)| deform(group, positions, &mut [])),
-        (true, false) => positions
-            .par_chunks_mut(GROUP)
-            .zip(normals.par_chunks_mut(GROUP))
-            .enumerate()
-            .for_each(|(group, (positions, normals))| deform(group, positions, normals)),
-        (false, _) => {
-            let mut normals = normals.chunks_mut(GROUP);
-            for (group, positions) in positions.chunks_mut(GROUP).enumerate() {
-                deform(group, positions, normals.next().unwrap_or_default());
-            }
-        }
-    }
-}
-
 /// The runs that meet `items`, each with its part of `items`.
 fn runs_within(runs: &[Run], items: Range<usize>) -> impl Iterator<Item = (&Run, Range<usize>)> {
     let first = runs.partition_point(|run| run.items.end <= items.start);
@@ -802,88 +732,64 @@ fn runs_within(runs: &[Run], items: Range<usize>) -> impl Iterator<Item = (&Run,
         })
 }
 
-/// Which vectors of the vertices a pass moves.
-#[derive(Clone, Copy)]
-enum Attribute {
-    Positions,
-    Normals,
-}
-
-/// Writes `out` (the vertices from `offset` on) with the stored vectors
-/// moved by their runs' joints; those of a run with no joint are copied.
+/// Writes the outputs (the vertices from `offset` on; no normals where the
+/// skin has none) with the stored vectors moved by their runs' joints;
+/// those of a run with no joint are copied.
 fn move_runs(
     runs: &[Run],
     model: &[Affine3A],
     offset: usize,
-    (stored, out): (&Vec3Blocks, &mut [Vec3]),
-    attribute: Attribute,
+    stored: (&Vec3Blocks, &Vec3Blocks),
+    (positions, normals): (&mut [Vec3], &mut [Vec3]),
 ) {
-    for (run, items) in runs_within(runs, offset..offset + out.len()) {
-        let out = &mut out[items.start - offset..items.end - offset];
+    for (run, items) in runs_within(runs, offset..offset + positions.len()) {
+        let within = items.start - offset..items.end - offset;
+        let positions = &mut positions[within.clone()];
+        let normals = normals.get_mut(within).unwrap_or_default();
         match run.joint {
-            Some(joint) => move_run(&Bone::new(model[joint]), attribute, stored, items, out),
-            None => move_run(&Kept, attribute, stored, items, out),
+            Some(joint) => move_run(&Bone::new(model[joint]), stored, items, positions, normals),
+            None => move_run(&Kept, stored, items, positions, normals),
         }
     }
 }
 
-/// Writes `out` with the stored `items` moved by `motion`.
+/// Writes the outputs of the stored `items` (`normals` empty where the
+/// skin has none) moved by `motion`: the whole blocks `items` holds as many
+/// at a time as [`Motion::blocks`] takes, the rest of them a [`Vec3x4`] at
+/// a time, and the vectors at either end one at a time.
 fn move_run(
     motion: &impl Motion,
-    attribute: Attribute,
-    stored: &Vec3Blocks,
+    (stored_positions, stored_normals): (&Vec3Blocks, &Vec3Blocks),
     items: Range<usize>,
-    out: &mut [Vec3],
-) {
-    let wide = |blocks: &[Vec3x4], out: &mut [Vec3]| motion.blocks(attribute, blocks, out);
-    match attribute {
-        Attribute::Positions => move_items(
-            stored,
-            items,
-            out,
-            |one| motion.point(one),
-            |four| motion.points(four),
-            wide,
-        ),
-        Attribute::Normals => move_items(
-            stored,
-            items,
-            out,
-            |one| motion.vector(one),
-            |four| motion.vectors(four),
-            wide,
-        ),
-    }
-}
-
-/// Writes `out` with the stored `items` moved: the whole blocks `items`
-/// holds as many at a time as `wide` takes, the rest of them a [`Vec3x4`]
-/// at a time by `four`, and the vectors at either end one at a time by
-/// `one`.
-fn move_items(
-    stored: &Vec3Blocks,
-    items: Range<usize>,
-    out: &mut [Vec3],
-    one: impl Fn(Vec3) -> Vec3,
-    four: impl Fn(&Vec3x4) -> Vec3x4,
-    wide: impl FnOnce(&[Vec3x4], &mut [Vec3]) -> usize,
+    positions: &mut [Vec3],
+    normals: &mut [Vec3],
 ) {
     let blocks_start = items.start.next_multiple_of(4).min(items.end);
     let blocks_end = (items.end - items.end % 4).max(blocks_start);
-    let (head, rest) = out.split_at_mut(blocks_start - items.start);
-    let (body, tail) = rest.split_at_mut(blocks_end - blocks_start);
-    let ends = head
-        .iter_mut()
-        .zip(items.start..)
-        .chain(tail.iter_mut().zip(blocks_end..));
-    for (out, index) in ends {
-        *out = one(stored.get(index));
+    for index in (items.start..blocks_start).chain(blocks_end..items.end) {
+        let at = index - items.start;
+        positions[at] = motion.point(stored_positions.get(index));
+        if let Some(normal) = normals.get_mut(at) {
+            *normal = motion.vector(stored_normals.get(index));
+        }
     }
-    let blocks = &stored.blocks[blocks_start / 4..blocks_end / 4];
-    let done = wide(blocks, body);
-    let (blocks, body) = (&blocks[done..], &mut body[done * 4..]);
-    for (out, block) in body.chunks_exact_mut(4).zip(blocks) {
-        out.copy_from_slice(&four(block).to_vec3s());
+    let body = blocks_start - items.start..blocks_end - items.start;
+    let blocks = blocks_start / 4..blocks_end / 4;
+    let positions = &mut positions[body.clone()];
+    let normals = normals.get_mut(body).unwrap_or_default();
+    let stored_positions = &stored_positions.blocks[blocks.clone()];
+    let stored_normals = stored_normals.blocks.get(blocks).unwrap_or_default();
+    let done = motion.blocks(
+        (stored_positions, &mut *positions),
+        (stored_normals, &mut *normals),
+    );
+    let blocks = stored_positions.iter().zip(positions.chunks_exact_mut(4));
+    for (block, out) in blocks.skip(done) {
+        out.copy_from_slice(&motion.points(block).to_vec3s());
+    }
+    let blocks = stored_normals.iter().zip(normals.chunks_exact_mut(4));
+    for (block, out) in blocks.skip(done) {
+        out.copy_from_slice(&motion.vectors(block).to_vec3s());
     }
 }
 
@@ -986,228 +892,6 @@ fn combine(rule: BlendRule, weights: Vec4, vertices: Vec3x4, blends: Vec3x4) -> 
     }
 }
 
-/// `matrix` with the unused fourth lane of each column zero, so that sums
-/// and products of its columns have zero there too.
-fn without_fourth_lanes(matrix: Affine3A) -> Affine3A {
-    let zeroed = |column: Vec3A| Vec3A::from_vec4(column.extend(0.0));
-    Affine3A {
-        matrix3: glam::Mat3A::from_cols(
-            zeroed(matrix.matrix3.x_axis),
-            zeroed(matrix.matrix3.y_axis),
-            zeroed(matrix.matrix3.z_axis),
-        ),
-        translation: zeroed(matrix.translation),
-    }
-}
-
-/// A weighted skin's influences with this pose's skinning matrices.
-struct Weighted<'a> {
-    influences: &'a Influences,
-    skinning: &'a [Affine3A],
-    unit_normals: bool,
-    positions: &'a Vec3Blocks,
-    normals: &'a Vec3Blocks,
-}
-
-impl Weighted<'_> {
-    /// Writes the vertices from `offset` (a multiple of 4) on: `positions`
-    /// with the weighted sum of their joints' matrices applied, `normals`
-    /// (empty when the skin has none) with its 3x3 part, normalized where
-    /// `unit_normals` says.
-    fn deform(&self, offset: usize, positions: &mut [Vec3], normals: &mut [Vec3]) {
-        let first_block = offset / 4;
-        let blocks = first_block..first_block + positions.len().div_ceil(4);
-        let runs = &self.influences.runs;
-        let first_run = runs.partition_point(|run| run.blocks.end <= blocks.start);
-        for run in runs[first_run..]
-            .iter()
-            .take_while(|run| run.blocks.start < blocks.end)
-        {
-            let within = run.blocks.start.max(blocks.start)..run.blocks.end.min(blocks.end);
-            // The common counts get loops of their own, unrolled.
-            match run.slots {
-                0 => self.run(0, run, within, first_block, positions, normals),
-                1 => self.run(1, run, within, first_block, positions, normals),
-                2 => self.run(2, run, within, first_block, positions, normals),
-                3 => self.run(3, run, within, first_block, positions, normals),
-                4 => self.run(4, run, within, first_block, positions, normals),
-                slots => self.run(slots, run, within, first_block, positions, normals),
-            }
-        }
-    }
-
-    /// Deforms the blocks `blocks` of `run`, which has `slots` slots a
-    /// block; the outputs start at block `first_block`.
-    #[inline(always)]
-    fn run(
-        &self,
-        slots: usize,
-        run: &SlotRun,
-        blocks: Range<usize>,
-        first_block: usize,
-        positions: &mut [Vec3],
-        normals: &mut [Vec3],
-    ) {
-        let with_normals = !normals.is_empty();
-        // Indexing cannot fail: `bind_weights` made every run's slots, every
-        // joint and every block's mask, the skinning matrices are one per
-        // skeleton joint, and the outputs and stored blocks hold every
-        // vertex of `blocks`.
-        if slots > 0 {
-            let slot_start = run.first + (blocks.start - run.blocks.start) * slots;
-            let slot_end = slot_start + blocks.len() * slots;
-            let out_start = (blocks.start - first_block) * 4;
-            let out_end = ((blocks.end - first_block) * 4).min(positions.len());
-            let run_blocks = WeightedBlocks {
-                skinning: self.skinning,
-                joint_count: self.influences.inverse_rest.len(),
-                slots,
-                unit_weights: run.unit_weights,
-                unit_normals: self.unit_normals,
-                joints: &self.influences.joints[slot_start..slot_end],
-                weights: &self.influences.weights[slot_start..slot_end],
-                unmoved: &self.influences.unmoved[blocks.clone()],
-                positions: &self.positions.blocks[blocks.clone()],
-                normals: if with_normals {
-                    &self.normals.blocks[blocks.clone()]
-                } else {
-                    &[]
-                },
-            };
-            let normals_out = if with_normals {
-                &mut normals[out_start..out_end]
-            } else {
-                &mut []
-            };
-            if wide::skin_weighted(&run_blocks, &mut positions[out_start..out_end], normals_out) {
-                return;
-            }
-        }
-        for block in blocks {
-            let first_slot = run.first + (block - run.blocks.start) * slots;
-            let slot_range = first_slot..first_slot + slots;
-            let start = (block - first_block) * 4;
-            let end = (start + 4).min(positions.len());
-            let stored_positions = &self.positions.blocks[block];
-            let mut moved_positions = *stored_positions;
-            let mut moved_normals = None;
-            if slots > 0 {
-                let bone = self.blend(
-                    &self.influences.joints[slot_range.clone()],
-                    &self.influences.weights[slot_range],
-                );
-                moved_positions = bone.transform_points(stored_positions);
-                if with_normals {
-                    let stored = &self.normals.blocks[block];
-                    let moved = bone.transform_vectors(stored);
-                    moved_normals = Some(if self.unit_normals {
-                        moved.normalize_or_zero()
-                    } else {
-                        moved
-                    });
-                }
-            }
-            let unmoved = self.influences.unmoved[block];
-            let keep = |moved: Vec3x4, stored: &Vec3x4| {
-                if unmoved == 0 {
-                    return moved;
-                }
-                let mask = glam::BVec4A::new(
-                    unmoved & 1 != 0,
-                    unmoved & 2 != 0,
-                    unmoved & 4 != 0,
-                    unmoved & 8 != 0,
-                );
-                Vec3x4 {
-                    x: Vec4::select(mask, stored.x, moved.x),
-                    y: Vec4::select(mask, stored.y, moved.y),
-                    z: Vec4::select(mask, stored.z, moved.z),
-                }
-            };
-            write_block(
-                keep(moved_positions, stored_positions),
-                &mut positions[start..end],
-            );
-            if with_normals {
-                let stored = &self.normals.blocks[block];
-                let moved = keep(moved_normals.unwrap_or(*stored), stored);
-                write_block(moved, &mut normals[start..end]);
-            }
-        }
-    }
-
-    /// The four vertices' weighted sums of their joints' matrices, each
-    /// entry in its vertex's lane: per vertex `sum of w * skinning`, summed
-    /// in slot order, then turned from one matrix a vertex into one
-    /// register a matrix entry.
-    #[inline(always)]
-    fn blend(&self, joints: &[[u16; 4]], weights: &[Vec4]) -> BoneX4 {
-        let lane = |lane: usize| {
-            let term = |joint: &[u16; 4], weights: &Vec4| {
-                let matrix = &self.skinning[joint[lane] as usize];
-                let weight = Vec3A::splat(weights[lane]);
-                [
-                    matrix.matrix3.x_axis * weight,
-                    matrix.matrix3.y_axis * weight,
-                    matrix.matrix3.z_axis * weight,
-                    matrix.translation * weight,
-                ]
-            };
-            let mut pairs = joints.iter().zip(weights);
-            // The first term is the sum's start (adding it to zero would
-            // give the same bits, one addition later).
-            let mut sum = pairs
-                .next()
-                .map_or([Vec3A::ZERO; 4], |(joint, weights)| term(joint, weights));
-            for (joint, weights) in pairs {
-                for (sum, column) in sum.iter_mut().zip(term(joint, weights)) {
-                    *sum += column;
-                }
-            }
-            sum.map(widen)
-        };
-        let lanes = [lane(0), lane(1), lane(2), lane(3)];
-        // Per column of the matrices (x, y and z axes, translation), the
-        // four lanes' columns transposed: one register per coordinate.
-        let column = |column: usize| {
-            glam::Mat4::from_cols(
-                lanes[0][column],
-                lanes[1][column],
-                lanes[2][column],
-                lanes[3][column],
-            )
-            .transpose()
-        };
-        let [x_axis, y_axis, z_axis, translation] = [column(0), column(1), column(2), column(3)];
-        BoneX4 {
-            rows: [
-                [x_axis.x_axis, y_axis.x_axis, z_axis.x_axis],
-                [x_axis.y_axis, y_axis.y_axis, z_axis.y_axis],
-                [x_axis.z_axis, y_axis.z_axis, z_axis.z_axis],
-            ],
-            translation: [translation.x_axis, translation.y_axis, translation.z_axis],
-        }
-    }
-}
-
-/// Writes a block's vectors to `out` (its up to four vertices' outputs).
-fn write_block(block: Vec3x4, out: &mut [Vec3]) {
-    let floats: &mut [f32] = bytemuck::cast_slice_mut(out);
-    let [first, second, third] = block.to_floats();
-    if let Some(whole) = floats.first_chunk_mut::<12>() {
-        whole[..4].copy_from_slice(&first.to_array());
-        whole[4..8].copy_from_slice(&second.to_array());
-        whole[8..].copy_from_slice(&third.to_array());
-    } else {
-        // The last block of a mesh whose count is no multiple of 4.
-        let all: Vec<f32> = [first, second, third]
-            .iter()
-            .flat_map(|register| register.to_array())
-            .collect();
-        floats.copy_from_slice(&all[..floats.len()]);
-    }
-}
-
 fn bind_weights(
     weights: &rig::Weights,
     count: usize,
@@ -1249,60 +933,13 @@ fn bind_weights(
         }
         per_vertex.push(own);
     }
-    let joint_of = |influence: &rig::Influence| joints[influence.joint as usize];
-    let mut runs: Vec<SlotRun> = Vec::new();
-    let mut slot_joints = Vec::new();
-    let mut slot_weights = Vec::new();
-    let mut unmoved = Vec::with_capacity(count.div_ceil(4));
-    for (block, four) in per_vertex.chunks(4).enumerate() {
-        let slots = four.iter().map(|own| own.len()).max().unwrap_or(0);
-        let unit_weights = slots == 1
-            && four
-                .iter()
-                .all(|own| own.first().is_none_or(|influence| influence.weight == 1.0));
-        match runs.last_mut() {
-            Some(run) if run.slots == slots && run.unit_weights == unit_weights => {
-                run.blocks.end = block + 1
-            }
-            _ => runs.push(SlotRun {
-                slots,
-                unit_weights,
-                blocks: block..block + 1,
-                first: slot_joints.len(),
-            }),
-        }
-        let mut mask = 0;
-        for (lane, own) in four.iter().enumerate() {
-            if own.is_empty() {
-                mask |= 1 << lane;
-            }
-        }
-        unmoved.push(mask);
-        // For lanes with no influence at all, which are kept as stored:
-        // any joint will do, and the block has one when it has slots.
-        let any_joint = four.iter().find_map(|own| own.first()).map_or(0, joint_of);
-        for slot in 0..slots {
-            let lane = |lane: usize| {
-                let own = four.get(lane).copied().unwrap_or_default();
-                match (own.get(slot), own.first()) {
-                    (Some(influence), _) => (joint_of(influence), influence.weight),
-                    (None, Some(first)) => (joint_of(first), 0.0),
-                    (None, None) => (any_joint, 0.0),
-                }
-            };
-            let lanes: [(u16, f32); 4] = std::array::from_fn(lane);
-            slot_joints.push(lanes.map(|(joint, _)| joint));
-            slot_weights.push(Vec4::from_array(lanes.map(|(_, weight)| weight)));
-        }
-    }
     let rest_model = crate::pose::model_matrices(skeleton, skeleton.rest_locals())?;
-    Ok(Kind::Weighted(Influences {
-        runs,
-        joints: slot_joints,
-        weights: slot_weights,
-        unmoved,
-        inverse_rest: rest_model.iter().map(Affine3A::inverse).collect(),
-    }))
+    let inverse_rest = rest_model.iter().map(Affine3A::inverse).collect();
+    Ok(Kind::Weighted(Influences::bind(
+        &per_vertex,
+        &joints,
+        inverse_rest,
+    )))
 }
 
 fn bind_morph(
@@ -2109,8 +1746,9 @@ mod tests {
 
     /// Five joints in a chain, each shifted, turned and (the last two)
     /// scaled at rest, so that the inverse rest matrices are not trivial.
+    /// Twelve joints in a chain, each turned and shifted from its parent.
     fn turned_skeleton() -> Skeleton {
-        let joints = (0..5usize)
+        let joints = (0..12usize)
             .map(|index| Joint {
                 name: format!("J{index}"),
                 parent: index.checked_sub(1),
@@ -2128,16 +1766,36 @@ mod tests {
         .unwrap()
     }
 
+    /// The vector loops this processor has, and the loop of one vertex at
+    /// a time.
+    fn isas() -> Vec<Isa> {
+        let mut isas = vec![Isa::Portable];
+        #[cfg(target_arch = "x86_64")]
+        {
+            if std::arch::is_x86_feature_detected!("avx2")
+                && std::arch::is_x86_feature_detected!("fma")
+            {
+                isas.push(Isa::Avx2);
+            }
+            if std::arch::is_x86_feature_detected!("avx512f") {
+                isas.push(Isa::Avx512);
+            }
+        }
+        isas
+    }
+
     /// The largest difference, relative to the magnitude where that is
     /// above 1, between the deformation of a skin of `counts` influences a
     /// vertex (`influences` in order) on [`turned_skeleton`] at a pose away
-    /// from the rest, with normals as `normals` says, and its definition,
-    /// a vertex and an influence at a time. Vertices with no influence must
-    /// keep their stored values exactly.
+    /// from the rest, by the loops `isa` names, with normals as `normals`
+    /// says (none when `normals` is `None`), and its definition, a vertex
+    /// and an influence at a time. Vertices with no influence must keep
+    /// their stored values exactly.
     fn off_the_definition(
         counts: &[u32],
         influences: &[Influence],
-        normals: WeightedNormals,
+        normals: Option<WeightedNormals>,
+        isa: Isa,
     ) -> f32 {
         let skeleton = turned_skeleton();
         let point = |index: usize| {
@@ -2150,12 +1808,13 @@ mod tests {
         let count = counts.len();
         let skin = Skin {
             binding: Binding::Weighted(Weights {
-                joints: (0..5).map(|index| format!("J{index}")).collect(),
+                joints: (0..12).map(|index| format!("J{index}")).collect(),
                 counts: counts.to_vec(),
                 influences: influences.to_vec(),
             }),
             positions: (0..count).map(point).collect(),
             normals: (0..count)
+                .filter(|_| normals.is_some())
                 .map(|index| Vec3::from(point(index + 3)).normalize_or_zero().to_array())
                 .collect(),
             ..bone_space_skin(0.0)
@@ -2174,7 +1833,9 @@ mod tests {
             .map(|(m, r)| *m * r.inverse())
             .collect();
         let mut posed = PosedSkin::default();
-        Deformer::with_weighted_normals(normals)
+        let mut deformer = Deformer::with_weighted_normals(normals.unwrap_or_default());
+        deformer.isa = Some(isa);
+        deformer
             .deform(
                 &BoundSkin::bind(&skin, &skeleton).unwrap(),
                 &model,
@@ -2182,16 +1843,17 @@ mod tests {
                 &mut posed,
             )
             .unwrap();
+        assert_eq!(posed.normals.len(), skin.normals.len());
         let mut first = 0;
         let mut largest: f32 = 0.0;
         for (vertex, &own) in counts.iter().enumerate() {
             let own_influences = &influences[first..first + own as usize];
             first += own as usize;
             let stored = Vec3::from(skin.positions[vertex]);
-            let stored_normal = Vec3::from(skin.normals[vertex]);
+            let stored_normal = skin.normals.get(vertex).copied().map(Vec3::from);
             if own == 0 {
                 assert_eq!(posed.positions[vertex], stored);
-                assert_eq!(posed.normals[vertex], stored_normal);
+                assert_eq!(posed.normals.get(vertex).copied(), stored_normal);
                 continue;
             }
             let sum = |moved: &dyn Fn(&Affine3A) -> Vec3| {
@@ -2200,19 +1862,44 @@ mod tests {
                 })
             };
             let position = sum(&|matrix| matrix.transform_point3(stored));
-            let mut normal = sum(&|matrix| matrix.transform_vector3(stored_normal));
-            if normals == WeightedNormals::Unit {
-                normal = normal.normalize_or_zero();
-            }
-            for (ours, expected) in [
-                (posed.positions[vertex], position),
-                (posed.normals[vertex], normal),
-            ] {
+            let normal = stored_normal.map(|stored| {
+                let normal = sum(&|matrix| matrix.transform_vector3(stored));
+                match normals {
+                    Some(WeightedNormals::Unit) => normal.normalize_or_zero(),
+                    _ => normal,
+                }
+            });
+            let pairs = [
+                Some((posed.positions[vertex], position)),
+                posed.normals.get(vertex).copied().zip(normal),
+            ];
+            for (ours, expected) in pairs.into_iter().flatten() {
                 let off = ((ours - expected).abs() / expected.abs().max(Vec3::ONE)).max_element();
                 largest = largest.max(off);
             }
         }
         largest
+    }
+
+    /// [`off_the_definition`] for every loop the processor has, with unit
+    /// normals, normals as blended and no normals.
+    fn assert_every_loop_within_rounding(counts: &[u32], influences: &[Influence]) {
+        for isa in isas() {
+            for normals in [
+                Some(WeightedNormals::Unit),
+                Some(WeightedNormals::AsBlended),
+                None,
+            ] {
+                let largest = off_the_definition(counts, influences, normals, isa);
+                // Summing the matrices first rounds differently from
+                // summing the moved vertices: a few units in the last place
+                // of values near 1.
+                assert!(
+                    largest < 4e-6,
+                    "{isa:?}, {normals:?}: largest difference {largest}"
+                );
+            }
+        }
     }
 
     #[test]
@@ -2232,13 +1919,37 @@ mod tests {
                 })
             })
             .collect();
-        for normals in [WeightedNormals::Unit, WeightedNormals::AsBlended] {
-            let largest = off_the_definition(&counts, &influences, normals);
-            // Summing the matrices first rounds differently from summing
-            // the moved vertices: a few units in the last place of values
-            // near 1.
-            assert!(largest < 4e-6, "{normals:?}: largest difference {largest}");
-        }
+        assert_every_loop_within_rounding(&counts, &influences);
+    }
+
+    #[test]
+    fn palettes_change_along_the_mesh_and_overflow_into_one_vertex_at_a_time() {
+        // Stretches of vertices on two to twelve joints: groups whose
+        // joints fit one palette with their neighbours', groups that start
+        // a new one, and groups naming more joints than a palette holds;
+        // one to four influences, rigid stretches among them, and a last
+        // partial group.
+        let counts: Vec<u32> = (0..413)
+            .map(|vertex| match vertex / 40 % 4 {
+                0 => 1,
+                1 => 2,
+                2 => 4,
+                _ => 1 + (vertex % 3) as u32,
+            })
+            .collect();
+        let influences: Vec<Influence> = counts
+            .iter()
+            .enumerate()
+            .flat_map(|(vertex, &own)| {
+                let spread = [2, 12, 5, 9][vertex / 100 % 4];
+                let rigid = vertex / 40 % 4 == 0;
+                (0..own as usize).map(move |slot| Influence {
+                    joint: ((vertex / 3 + 5 * slot) % spread) as u32,
+                    weight: if rigid { 1.0 } else { 0.2 + slot as f32 / 7.0 },
+                })
+            })
+            .collect();
+        assert_every_loop_within_rounding(&counts, &influences);
     }
 
     #[test]
@@ -2303,9 +2014,6 @@ mod tests {
                 })
             })
             .collect();
-        for normals in [WeightedNormals::Unit, WeightedNormals::AsBlended] {
-            let largest = off_the_definition(&counts, &influences, normals);
-            assert!(largest < 4e-6, "{normals:?}: largest difference {largest}");
-        }
+        assert_every_loop_within_rounding(&counts, &influences);
     }
 }

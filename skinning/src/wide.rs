@@ -10,25 +10,41 @@ use glam::{Affine3A, Vec3};
 
 use crate::lanes::Vec3x4;
 
-/// Writes the first blocks of `out` (four vectors a block) with the stored
-/// `blocks` moved by `bone`: as points (the whole matrix) or as vectors
-/// (its 3x3 part). Returns how many blocks it wrote: all but an odd last
-/// one where the processor has AVX, none elsewhere; the caller moves the
-/// rest four at a time.
+/// Writes the first blocks of the outputs (four vectors a block) with the
+/// stored blocks moved by `bone`: `positions` as points (the whole matrix)
+/// and, where the skin has normals (`normals` not empty, one block for each
+/// of `positions`'), `normals` as vectors (its 3x3 part), both in one pass.
+/// Returns how many blocks it wrote: all but an odd last one where the
+/// processor has AVX, none elsewhere; the caller moves the rest four at a
+/// time.
 pub(crate) fn move_blocks(
     bone: &Affine3A,
-    points: bool,
-    blocks: &[Vec3x4],
-    out: &mut [Vec3],
+    positions: (&[Vec3x4], &mut [Vec3]),
+    normals: (&[Vec3x4], &mut [Vec3]),
 ) -> usize {
     #[cfg(target_arch = "x86_64")]
     if std::arch::is_x86_feature_detected!("avx") {
-        let out: &mut [f32] = bytemuck::cast_slice_mut(out);
+        let (stored_positions, position_out) = positions;
+        let (stored_normals, normal_out) = normals;
+        let position_out: &mut [f32] = bytemuck::cast_slice_mut(position_out);
+        let normal_out: &mut [f32] = bytemuck::cast_slice_mut(normal_out);
         // SAFETY: `move_pairs` needs AVX, which the processor was just
         // found to have.
-        return unsafe { avx::move_pairs(bone, points, blocks, out) };
+        return unsafe {
+            if stored_normals.is_empty() {
+                avx::move_pairs::<false>(bone, stored_positions, &[], position_out, &mut [])
+            } else {
+                avx::move_pairs::<true>(
+                    bone,
+                    stored_positions,
+                    stored_normals,
+                    position_out,
+                    normal_out,
+                )
+            }
+        };
     }
-    let _ = (bone, points, blocks, out);
+    let _ = (bone, positions, normals);
     0
 }
 
@@ -108,378 +124,98 @@ mod avx {
         Vec4::from(half).to_array()
     }
 
-    /// [`super::move_blocks`] with AVX: each pair of blocks is moved in
-    /// eight lanes, then each half turned from x, y and z registers into
-    /// four `Vec3`s (12 floats) within its 128 bits. `out` holds the
-    /// vectors' floats, 12 a block.
+    /// Two blocks moved by `bone`, the first in the low four lanes of each
+    /// coordinate's register, the second in the high four; `points` adds
+    /// the translation.
     #[target_feature(enable = "avx")]
-    pub(super) fn move_pairs(
+    fn moved(bone: &Bone, points: bool, first: &Vec3x4, second: &Vec3x4) -> [__m256; 3] {
+        let x = lanes(first.x, second.x);
+        let y = lanes(first.y, second.y);
+        let z = lanes(first.z, second.z);
+        let mut moved = [
+            coordinate(bone.rows[0], x, y, z),
+            coordinate(bone.rows[1], x, y, z),
+            coordinate(bone.rows[2], x, y, z),
+        ];
+        if points {
+            for (value, translation) in moved.iter_mut().zip(bone.translation) {
+                *value = _mm256_add_ps(*value, translation);
+            }
+        }
+        moved
+    }
+
+    /// Writes two blocks' x, y and z registers (as [`moved`] makes them)
+    /// into `floats` as eight `Vec3`s: each 128-bit half is turned into
+    /// four `Vec3`s (12 floats) within itself.
+    #[target_feature(enable = "avx")]
+    fn write_pair([x, y, z]: [__m256; 3], floats: &mut [f32]) {
+        // Per 128-bit half, x = [x0 x1 x2 x3] and so on become
+        // [x0 y0 z0 x1], [y1 z1 x2 y2] and [z2 x3 y3 z3].
+        let xy_low = _mm256_unpacklo_ps(x, y);
+        let xy_high = _mm256_unpackhi_ps(x, y);
+        let zx_low = _mm256_unpacklo_ps(z, x);
+        let zx_high = _mm256_unpackhi_ps(z, x);
+        let yz_low = _mm256_unpacklo_ps(y, z);
+        let yz_high = _mm256_unpackhi_ps(y, z);
+        let first_third = _mm256_shuffle_ps::<0b11_00_01_00>(xy_low, zx_low);
+        let second_third = _mm256_shuffle_ps::<0b01_00_11_10>(yz_low, xy_high);
+        let last_third = _mm256_shuffle_ps::<0b11_10_11_00>(zx_high, yz_high);
+        let (first, second) = floats.split_at_mut(12);
+        for (floats, values) in first.chunks_exact_mut(4).zip([
+            half::<false>(first_third),
+            half::<false>(second_third),
+            half::<false>(last_third),
+        ]) {
+            floats.copy_from_slice(&values);
+        }
+        for (floats, values) in second.chunks_exact_mut(4).zip([
+            half::<true>(first_third),
+            half::<true>(second_third),
+            half::<true>(last_third),
+        ]) {
+            floats.copy_from_slice(&values);
+        }
+    }
+
+    /// [`super::move_blocks`] with AVX: each pair of blocks is moved in
+    /// eight lanes, its positions and (with `NORMALS`) its normals, then
+    /// written. The outputs hold the vectors' floats, 12 a block.
+    #[target_feature(enable = "avx")]
+    pub(super) fn move_pairs<const NORMALS: bool>(
         bone: &Affine3A,
-        points: bool,
-        blocks: &[Vec3x4],
-        out: &mut [f32],
+        positions: &[Vec3x4],
+        normals: &[Vec3x4],
+        position_out: &mut [f32],
+        normal_out: &mut [f32],
     ) -> usize {
         let bone = splat(bone);
+        let pairs = positions
+            .chunks_exact(2)
+            .zip(position_out.chunks_exact_mut(24));
         let mut written = 0;
-        for (pair, floats) in blocks.chunks_exact(2).zip(out.chunks_exact_mut(24)) {
-            let [first, second] = pair else {
-                break;
-            };
-            let x = lanes(first.x, second.x);
-            let y = lanes(first.y, second.y);
-            let z = lanes(first.z, second.z);
-            let mut moved = [
-                coordinate(bone.rows[0], x, y, z),
-                coordinate(bone.rows[1], x, y, z),
-                coordinate(bone.rows[2], x, y, z),
-            ];
-            if points {
-                for (value, translation) in moved.iter_mut().zip(bone.translation) {
-                    *value = _mm256_add_ps(*value, translation);
+        if !NORMALS {
+            for (pair, floats) in pairs {
+                if let [first, second] = pair {
+                    write_pair(moved(&bone, true, first, second), floats);
+                    written += 2;
                 }
             }
-            let [x, y, z] = moved;
-            // Per 128-bit half, x = [x0 x1 x2 x3] and so on become
-            // [x0 y0 z0 x1], [y1 z1 x2 y2] and [z2 x3 y3 z3].
-            let xy_low = _mm256_unpacklo_ps(x, y);
-            let xy_high = _mm256_unpackhi_ps(x, y);
-            let zx_low = _mm256_unpacklo_ps(z, x);
-            let zx_high = _mm256_unpackhi_ps(z, x);
-            let yz_low = _mm256_unpacklo_ps(y, z);
-            let yz_high = _mm256_unpackhi_ps(y, z);
-            let first_third = _mm256_shuffle_ps::<0b11_00_01_00>(xy_low, zx_low);
-            let second_third = _mm256_shuffle_ps::<0b01_00_11_10>(yz_low, xy_high);
-            let last_third = _mm256_shuffle_ps::<0b11_10_11_00>(zx_high, yz_high);
-            let (first, second) = floats.split_at_mut(12);
-            for (floats, values) in first.chunks_exact_mut(4).zip([
-                half::<false>(first_third),
-                half::<false>(second_third),
-                half::<false>(last_third),
-            ]) {
-                floats.copy_from_slice(&values);
+            return written;
+        }
+        let normal_pairs = normals.chunks_exact(2).zip(normal_out.chunks_exact_mut(24));
+        for ((pair, floats), (normal_pair, normal_floats)) in pairs.zip(normal_pairs) {
+            if let ([first, second], [first_normal, second_normal]) = (pair, normal_pair) {
+                write_pair(moved(&bone, true, first, second), floats);
+                write_pair(
+                    moved(&bone, false, first_normal, second_normal),
+                    normal_floats,
+                );
+                written += 2;
             }
-            for (floats, values) in second.chunks_exact_mut(4).zip([
-                half::<true>(first_third),
-                half::<true>(second_third),
-                half::<true>(last_third),
-            ]) {
-                floats.copy_from_slice(&values);
-            }
-            written += 2;
         }
         written
     }
-}
-
-#[cfg(target_arch = "x86_64")]
-mod avx_weighted {
-    use std::arch::x86_64::{
-        __m128, _mm_and_ps, _mm_blend_ps, _mm_cmpgt_ps, _mm_cmplt_ps, _mm_div_ps, _mm_fmadd_ps,
-        _mm_hadd_ps, _mm_movemask_ps, _mm_mul_ps, _mm_permute_ps, _mm_set1_ps, _mm_setzero_ps,
-        _mm_shuffle_ps, _mm_sqrt_ps, _mm_storeu_ps,
-    };
-
-    use glam::{Affine3A, Vec4};
-
-    use super::WeightedBlocks;
-    use crate::lanes::Vec3x4;
-
-    /// [`super::skin_weighted`], compiled for AVX and FMA (the caller
-    /// checks the processor has them), once per common slot count `SLOTS`,
-    /// whose loops are then unrolled, and once (`SLOTS` 0) for any count;
-    /// with `UNIT` (one slot), every weight is 1 and is not read; with
-    /// `NORMALS`, the skin has normals (`normals` is not empty). A block's
-    /// four vertices are moved one at a time (each its own weighted sum of
-    /// matrices, one register a column), then packed four at a time into
-    /// the outputs' 12 floats, their normals made unit length four at a
-    /// time (one square root and one division for the four). `positions`
-    /// and `normals` hold the outputs' floats.
-    ///
-    /// # Safety
-    ///
-    /// Every joint of `blocks` is below the count of its skinning matrices.
-    #[target_feature(enable = "avx,fma")]
-    pub(super) unsafe fn weighted<const SLOTS: usize, const UNIT: bool, const NORMALS: bool>(
-        blocks: &WeightedBlocks,
-        positions: &mut [f32],
-        normals: &mut [f32],
-    ) {
-        let slots = if SLOTS == 0 { blocks.slots } else { SLOTS };
-        if slots == 0 {
-            return;
-        }
-        let influences = blocks
-            .joints
-            .chunks_exact(slots)
-            .zip(blocks.weights.chunks_exact(slots));
-        let position_outs = positions.chunks_mut(12);
-        for (block, ((joints, weights), position_out)) in influences.zip(position_outs).enumerate()
-        {
-            // Indexing cannot fail: the caller made one stored block and one
-            // mask a block, the normals' too where there are normals, and
-            // every joint is below the skinning matrices' count.
-            let stored = &blocks.positions[block];
-            let stored_normals = blocks.normals.get(block).unwrap_or(stored);
-            let unmoved = blocks.unmoved[block];
-            let mut points = [_mm_setzero_ps(); 4];
-            let mut vectors = [_mm_setzero_ps(); 4];
-            for lane in 0..4 {
-                // SAFETY: the caller vouches for every joint.
-                let sum = unsafe { sum::<UNIT>(blocks.skinning, joints, weights, lane) };
-                if NORMALS {
-                    vectors[lane] = vector(&sum, stored_normals, lane);
-                }
-                points[lane] = point(&sum, stored, lane);
-            }
-            let moved_points = pack(points);
-            if !NORMALS {
-                write(moved_points, 0, position_out, unmoved, stored);
-                continue;
-            }
-            let (moved_vectors, zeroed) = if blocks.unit_normals {
-                unit(vectors)
-            } else {
-                (pack(vectors), 0)
-            };
-            // Both written once both are made: a store between them would
-            // let the compiler move the other's arithmetic past it and
-            // keep the block's matrices in memory until then.
-            let first = block * 12;
-            let normal_out = &mut normals[first..first + position_out.len()];
-            write(moved_points, 0, position_out, unmoved, stored);
-            write(moved_vectors, zeroed, normal_out, unmoved, stored_normals);
-        }
-    }
-
-    /// A vertex's weighted sum of its joints' matrices, in slot order: its
-    /// x, y and z axes and translation; with `UNIT`, its one joint's matrix.
-    ///
-    /// # Safety
-    ///
-    /// Every joint is below `skinning`'s length.
-    #[target_feature(enable = "avx,fma")]
-    unsafe fn sum<const UNIT: bool>(
-        skinning: &[Affine3A],
-        joints: &[[u16; 4]],
-        weights: &[Vec4],
-        lane: usize,
-    ) -> [__m128; 4] {
-        let mut columns = [_mm_setzero_ps(); 4];
-        for (slot, (joint, weight)) in joints.iter().zip(weights).enumerate() {
-            // SAFETY: the caller vouches for the joint; checking it here
-            // cost a tenth of the time of moving a vertex.
-            let matrix = unsafe { skinning.get_unchecked(joint[lane] as usize) };
-            if UNIT {
-                return [
-                    matrix.matrix3.x_axis.into(),
-                    matrix.matrix3.y_axis.into(),
-                    matrix.matrix3.z_axis.into(),
-                    matrix.translation.into(),
-                ];
-            }
-            // Through the array: `Vec4`'s own index is a match.
-            let weight = _mm_set1_ps(weight.as_ref()[lane]);
-            let terms = [
-                matrix.matrix3.x_axis,
-                matrix.matrix3.y_axis,
-                matrix.matrix3.z_axis,
-                matrix.translation,
-            ];
-            for (column, term) in columns.iter_mut().zip(terms) {
-                let term = __m128::from(term);
-                *column = if slot == 0 {
-                    _mm_mul_ps(term, weight)
-                } else {
-                    _mm_fmadd_ps(term, weight, *column)
-                };
-            }
-        }
-        columns
-    }
-
-    /// The stored point in `lane` moved by a vertex's summed matrix.
-    #[target_feature(enable = "avx,fma")]
-    fn point(
-        [x_axis, y_axis, z_axis, translation]: &[__m128; 4],
-        stored: &Vec3x4,
-        lane: usize,
-    ) -> __m128 {
-        _mm_fmadd_ps(
-            *x_axis,
-            _mm_set1_ps(stored.x.as_ref()[lane]),
-            _mm_fmadd_ps(
-                *y_axis,
-                _mm_set1_ps(stored.y.as_ref()[lane]),
-                _mm_fmadd_ps(*z_axis, _mm_set1_ps(stored.z.as_ref()[lane]), *translation),
-            ),
-        )
-    }
-
-    /// The stored vector in `lane` moved by a vertex's summed matrix's 3x3
-    /// part.
-    #[target_feature(enable = "avx,fma")]
-    fn vector([x_axis, y_axis, z_axis, _]: &[__m128; 4], stored: &Vec3x4, lane: usize) -> __m128 {
-        _mm_fmadd_ps(
-            *x_axis,
-            _mm_set1_ps(stored.x.as_ref()[lane]),
-            _mm_fmadd_ps(
-                *y_axis,
-                _mm_set1_ps(stored.y.as_ref()[lane]),
-                _mm_mul_ps(*z_axis, _mm_set1_ps(stored.z.as_ref()[lane])),
-            ),
-        )
-    }
-
-    /// Four vectors (x, y, z and anything in each register) as the 12
-    /// floats of four `Vec3`s: [x0 y0 z0 x1], [y1 z1 x2 y2], [z2 x3 y3 z3].
-    #[target_feature(enable = "avx,fma")]
-    fn pack([a, b, c, d]: [__m128; 4]) -> [__m128; 3] {
-        let first = _mm_blend_ps::<0b1000>(a, _mm_permute_ps::<0>(b));
-        let second = _mm_shuffle_ps::<0b01_00_10_01>(b, c);
-        let z2_x3 = _mm_shuffle_ps::<0b00_00_10_10>(c, d);
-        let third = _mm_shuffle_ps::<0b10_01_10_00>(z2_x3, d);
-        [first, second, third]
-    }
-
-    /// Four vectors made unit length as `Vec3::normalize_or_zero` makes
-    /// each (times `1 / sqrt((x * x + y * y) + z * z)`, or zero where that
-    /// factor is not finite and positive), packed as [`pack`] packs them;
-    /// and a bit per lane whose vector is zero instead.
-    #[target_feature(enable = "avx,fma")]
-    fn unit(vectors: [__m128; 4]) -> ([__m128; 3], u8) {
-        // The fourth lanes are zero (the skinning matrices' are), and add
-        // nothing to the squares' sums.
-        let mut squares = vectors;
-        for square in &mut squares {
-            *square = _mm_mul_ps(*square, *square);
-        }
-        let [a, b, c, d] = squares;
-        // [x0²+y0², z0², x1²+y1², z1²] and the same for the others, then
-        // each vector's (x² + y²) + z², one a lane.
-        let squared = _mm_hadd_ps(_mm_hadd_ps(a, b), _mm_hadd_ps(c, d));
-        let recip = _mm_div_ps(_mm_set1_ps(1.0), _mm_sqrt_ps(squared));
-        let usable = _mm_and_ps(
-            _mm_cmpgt_ps(recip, _mm_setzero_ps()),
-            _mm_cmplt_ps(recip, _mm_set1_ps(f32::INFINITY)),
-        );
-        let [first, second, third] = pack(vectors);
-        let floats = [
-            _mm_mul_ps(first, _mm_permute_ps::<0b01_00_00_00>(recip)),
-            _mm_mul_ps(second, _mm_permute_ps::<0b10_10_01_01>(recip)),
-            _mm_mul_ps(third, _mm_permute_ps::<0b11_11_11_10>(recip)),
-        ];
-        (floats, !_mm_movemask_ps(usable) as u8 & 0b1111)
-    }
-
-    /// Writes a block's outputs (`out`: its up to four vertices' 12 floats,
-    /// packed), the lanes in `unmoved` as `stored` and those in `zeroed`
-    /// zero.
-    #[target_feature(enable = "avx,fma")]
-    #[inline]
-    fn write(floats: [__m128; 3], zeroed: u8, out: &mut [f32], unmoved: u8, stored: &Vec3x4) {
-        if let (0, 0, Some(whole)) = (unmoved, zeroed, out.first_chunk_mut::<12>()) {
-            store(floats, whole);
-        } else {
-            patched(floats, zeroed, out, unmoved, stored);
-        }
-    }
-
-    #[target_feature(enable = "avx,fma")]
-    #[inline]
-    fn store(floats: [__m128; 3], out: &mut [f32; 12]) {
-        for (out, register) in out.chunks_exact_mut(4).zip(floats) {
-            // SAFETY: `out` holds four floats, the 16 bytes stored.
-            unsafe { _mm_storeu_ps(out.as_mut_ptr(), register) };
-        }
-    }
-
-    /// [`write`] for a block with kept or zero vectors, or the last of a
-    /// mesh whose count is no multiple of 4.
-    #[target_feature(enable = "avx,fma")]
-    #[cold]
-    fn patched(floats: [__m128; 3], zeroed: u8, out: &mut [f32], unmoved: u8, stored: &Vec3x4) {
-        let mut all = [0.0; 12];
-        store(floats, &mut all);
-        for (lane, vector) in all.chunks_exact_mut(3).enumerate() {
-            if unmoved & (1 << lane) != 0 {
-                vector.copy_from_slice(&stored.lane(lane).to_array());
-            } else if zeroed & (1 << lane) != 0 {
-                vector.fill(0.0);
-            }
-        }
-        let count = out.len();
-        out.copy_from_slice(&all[..count]);
-    }
-}
-
-/// A run of a weighted skin's blocks, as [`skin_weighted`] deforms them:
-/// `slots` influence slots a block (the joints and weights of the blocks'
-/// four vertices side by side, block after block), a mask a block of the
-/// lanes kept as stored, and the stored blocks.
-pub(crate) struct WeightedBlocks<'a> {
-    /// The fourth lane of every column zero.
-    pub(crate) skinning: &'a [Affine3A],
-    /// Every joint below this.
-    pub(crate) joint_count: usize,
-    pub(crate) slots: usize,
-    /// One slot, every weight 1: the weights are not read.
-    pub(crate) unit_weights: bool,
-    /// Normals made unit length, or left as the blend makes them.
-    pub(crate) unit_normals: bool,
-    pub(crate) joints: &'a [[u16; 4]],
-    pub(crate) weights: &'a [glam::Vec4],
-    pub(crate) unmoved: &'a [u8],
-    pub(crate) positions: &'a [Vec3x4],
-    /// Empty when the skin has no normals.
-    pub(crate) normals: &'a [Vec3x4],
-}
-
-/// Deforms the weighted blocks into the outputs (four vertices a block,
-/// the last block's outputs possibly fewer; `normals` empty when the skin
-/// has none) with AVX and fused multiply-adds, where the processor has
-/// them: each vertex's stored coordinates are loaded straight into all
-/// lanes of a register, the weighted sum of matrices and the transforms
-/// take one instruction a term, and four vertices are packed into the
-/// outputs at a time. Returns false, having written nothing, elsewhere.
-pub(crate) fn skin_weighted(
-    blocks: &WeightedBlocks,
-    positions: &mut [Vec3],
-    normals: &mut [Vec3],
-) -> bool {
-    #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx") && std::arch::is_x86_feature_detected!("fma") {
-        // Checked once here for the whole run, not per vertex: every joint
-        // is below `joint_count` (`bind_weights` made them so).
-        if blocks.skinning.len() < blocks.joint_count {
-            return false;
-        }
-        let positions: &mut [f32] = bytemuck::cast_slice_mut(positions);
-        let normals: &mut [f32] = bytemuck::cast_slice_mut(normals);
-        // The common counts get loops of their own, unrolled.
-        // SAFETY: `weighted` needs AVX and FMA, which the processor was
-        // just found to have, and every joint below the skinning matrices'
-        // count, just checked.
-        unsafe {
-            let kernel = match (blocks.slots, blocks.unit_weights, normals.is_empty()) {
-                (1, true, true) => avx_weighted::weighted::<1, true, false>,
-                (1, true, false) => avx_weighted::weighted::<1, true, true>,
-                (1, false, true) => avx_weighted::weighted::<1, false, false>,
-                (1, false, false) => avx_weighted::weighted::<1, false, true>,
-                (2, _, true) => avx_weighted::weighted::<2, false, false>,
-                (2, _, false) => avx_weighted::weighted::<2, false, true>,
-                (3, _, true) => avx_weighted::weighted::<3, false, false>,
-                (3, _, false) => avx_weighted::weighted::<3, false, true>,
-                (4, _, true) => avx_weighted::weighted::<4, false, false>,
-                (4, _, false) => avx_weighted::weighted::<4, false, true>,
-                (_, _, true) => avx_weighted::weighted::<0, false, false>,
-                (_, _, false) => avx_weighted::weighted::<0, false, true>,
-            };
-            kernel(blocks, positions, normals);
-        }
-        return true;
-    }
-    let _ = (blocks, positions, normals);
-    false
 }
 
 #[cfg(all(test, target_arch = "x86_64"))]
@@ -523,7 +259,11 @@ mod tests {
             // Nothing to compare: without AVX `move_blocks` writes nothing
             // and the deformation's own tests cover the four-lane path.
             assert_eq!(
-                move_blocks(&Affine3A::IDENTITY, true, &blocks(2), &mut [Vec3::ZERO; 8]),
+                move_blocks(
+                    &Affine3A::IDENTITY,
+                    (&blocks(2), &mut [Vec3::ZERO; 8]),
+                    (&[], &mut [])
+                ),
                 0
             );
             return;
@@ -534,10 +274,9 @@ mod tests {
             glam::Vec3::new(0.25, -3.5, 1.0e-3),
         );
         let stored = blocks(5);
-        for points in [true, false] {
-            let mut out = vec![Vec3::NAN; 20];
-            assert_eq!(move_blocks(&bone, points, &stored, &mut out), 4);
-            let expected: Vec<Vec3> = stored[..4]
+        let stored_normals: Vec<Vec3x4> = blocks(6)[1..].to_vec();
+        let expected = |blocks: &[Vec3x4], points: bool| -> Vec<Vec3> {
+            blocks[..4]
                 .iter()
                 .flat_map(|block| {
                     (0..4).map(|lane| {
@@ -550,12 +289,27 @@ mod tests {
                         Vec3::from(moved)
                     })
                 })
-                .collect();
-            assert_eq!(bits(&out[..16]), bits(&expected), "points: {points}");
-            assert!(
-                out[16..].iter().all(|v| v.is_nan()),
-                "the odd block is left"
-            );
+                .collect()
+        };
+        let mut positions = vec![Vec3::NAN; 20];
+        let mut normals = vec![Vec3::NAN; 20];
+        let written = move_blocks(
+            &bone,
+            (&stored, &mut positions),
+            (&stored_normals, &mut normals),
+        );
+        assert_eq!(written, 4);
+        assert_eq!(bits(&positions[..16]), bits(&expected(&stored, true)));
+        assert_eq!(
+            bits(&normals[..16]),
+            bits(&expected(&stored_normals, false))
+        );
+        for left in [&positions[16..], &normals[16..]] {
+            assert!(left.iter().all(|v| v.is_nan()), "the odd block is left");
         }
+        // Positions alone, for a skin without normals.
+        let mut alone = vec![Vec3::NAN; 20];
+        assert_eq!(move_blocks(&bone, (&stored, &mut alone), (&[], &mut [])), 4);
+        assert_eq!(bits(&alone), bits(&positions));
     }
 }
