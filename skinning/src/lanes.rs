@@ -9,8 +9,11 @@ use glam::{Vec3, Vec4};
 /// Four vectors with each coordinate's four values in one SIMD vector (an
 /// SSE2 register on x86-64), so that a bone's matrix moves four vertices
 /// with whole-register multiplications and additions, and no 12-byte
-/// `Vec3` is widened into a register and narrowed back on its own.
+/// `Vec3` is widened into a register and narrowed back on its own. Laid out
+/// as its 12 floats in order (x0 x1 x2 x3 y0 ...), which the AVX-512 loops
+/// load four blocks at a time.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[repr(C)]
 pub(crate) struct Vec3x4 {
     pub(crate) x: Vec4,
     pub(crate) y: Vec4,

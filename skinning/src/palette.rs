@@ -92,12 +92,12 @@ const INTERLEAVING: [([i32; 16], [i32; 16], u16); 3] = interleaving();
 #[cfg(target_arch = "x86_64")]
 mod avx512 {
     use std::arch::x86_64::{
-        __m128, __m512, __m512i, _mm256_loadu_si256, _mm512_castps128_ps512, _mm512_cmp_ps_mask,
-        _mm512_cvtepu16_epi32, _mm512_div_ps, _mm512_fmadd_ps, _mm512_loadu_ps, _mm512_loadu_si512,
-        _mm512_mask_blend_ps, _mm512_mask_broadcast_f32x4, _mm512_mask_permutexvar_ps,
-        _mm512_maskz_loadu_ps, _mm512_maskz_mul_ps, _mm512_mul_ps, _mm512_permutex2var_ps,
-        _mm512_permutexvar_ps, _mm512_set1_ps, _mm512_setzero_ps, _mm512_sqrt_ps, _mm512_storeu_ps,
-        _CMP_GT_OQ, _CMP_LT_OQ,
+        __m512, __m512i, _mm256_loadu_si256, _mm512_cmp_ps_mask, _mm512_cvtepu16_epi32,
+        _mm512_fmadd_ps, _mm512_fnmadd_ps, _mm512_loadu_ps, _mm512_loadu_si512,
+        _mm512_mask_blend_ps, _mm512_mask_permutexvar_ps, _mm512_maskz_loadu_ps,
+        _mm512_maskz_mul_ps, _mm512_mul_ps, _mm512_permutex2var_ps, _mm512_permutexvar_ps,
+        _mm512_rsqrt14_ps, _mm512_set1_ps, _mm512_setzero_ps, _mm512_storeu_ps, _CMP_GT_OQ,
+        _CMP_LT_OQ,
     };
 
     use super::INTERLEAVING;
@@ -121,6 +121,7 @@ mod avx512 {
             *table = table_row(row);
         }
         let interleaving = Interleaving::new();
+        let gathering = Gathering::new();
         let mut normal_outs = normals.chunks_mut(3 * GROUP);
         let groups = view
             .places
@@ -153,7 +154,11 @@ mod avx512 {
             // (the last group's possibly fewer).
             let unmoved = view.unmoved[group];
             let blocks = group * 4..(group * 4 + 4).min(view.positions.len());
-            let stored = coordinates(&view.positions[blocks.clone()]);
+            // Every input of the group is loaded before any output is
+            // stored: a load after a store 4 KiB away waits on it, and the
+            // skin's equal-sized arrays often lie so.
+            let stored = coordinates(&gathering, &view.positions[blocks.clone()]);
+            let stored_normals = NORMALS.then(|| coordinates(&gathering, &view.normals[blocks]));
             let mut moved = [_mm512_setzero_ps(); 3];
             for (coordinate, value) in moved.iter_mut().enumerate() {
                 let [x_axis, y_axis, z_axis, translation] = entries(&sums, coordinate);
@@ -168,30 +173,28 @@ mod avx512 {
                 );
                 *value = _mm512_mask_blend_ps(unmoved, *value, stored[coordinate]);
             }
+            let moved_normals = stored_normals.map(|stored| {
+                let mut moved = [_mm512_setzero_ps(); 3];
+                for (coordinate, value) in moved.iter_mut().enumerate() {
+                    let [x_axis, y_axis, z_axis, _] = entries(&sums, coordinate);
+                    *value = _mm512_fmadd_ps(
+                        x_axis,
+                        stored[0],
+                        _mm512_fmadd_ps(y_axis, stored[1], _mm512_mul_ps(z_axis, stored[2])),
+                    );
+                }
+                if view.unit_normals {
+                    moved = unit(moved);
+                }
+                for (value, stored) in moved.iter_mut().zip(stored) {
+                    *value = _mm512_mask_blend_ps(unmoved, *value, stored);
+                }
+                moved
+            });
             write(&interleaving, moved, position_out);
-            if !NORMALS {
-                continue;
+            if let (Some(moved), Some(normal_out)) = (moved_normals, normal_outs.next()) {
+                write(&interleaving, moved, normal_out);
             }
-            let Some(normal_out) = normal_outs.next() else {
-                continue;
-            };
-            let stored = coordinates(&view.normals[blocks]);
-            let mut moved = [_mm512_setzero_ps(); 3];
-            for (coordinate, value) in moved.iter_mut().enumerate() {
-                let [x_axis, y_axis, z_axis, _] = entries(&sums, coordinate);
-                *value = _mm512_fmadd_ps(
-                    x_axis,
-                    stored[0],
-                    _mm512_fmadd_ps(y_axis, stored[1], _mm512_mul_ps(z_axis, stored[2])),
-                );
-            }
-            if view.unit_normals {
-                moved = unit(moved);
-            }
-            for (value, stored) in moved.iter_mut().zip(stored) {
-                *value = _mm512_mask_blend_ps(unmoved, *value, stored);
-            }
-            write(&interleaving, moved, normal_out);
         }
     }
 
@@ -232,48 +235,101 @@ mod avx512 {
     /// The group's stored x, y and z, each a register: block `i` in the
     /// `i`-th 128 bits (a last group's missing blocks zero).
     #[target_feature(enable = "avx512f")]
-    fn coordinates(blocks: &[Vec3x4]) -> [__m512; 3] {
+    fn coordinates(gathering: &Gathering, blocks: &[Vec3x4]) -> [__m512; 3] {
         match blocks.first_chunk::<4>() {
-            Some(four) => four_blocks(four),
+            Some(four) => four_blocks(gathering, four),
             None => {
                 let mut padded = [Vec3x4::default(); 4];
                 for (padded, block) in padded.iter_mut().zip(blocks) {
                     *padded = *block;
                 }
-                four_blocks(&padded)
+                four_blocks(gathering, &padded)
             }
         }
     }
 
-    /// Four blocks' x, y and z, each a register. Broadcasts with a mask,
-    /// not inserts: loads need no permute unit.
+    /// Four blocks' x, y and z, each a register: their 48 floats loaded
+    /// in three registers, then each coordinate's four quarters gathered
+    /// with two permutes.
     #[target_feature(enable = "avx512f")]
-    fn four_blocks([first, second, third, fourth]: &[Vec3x4; 4]) -> [__m512; 3] {
-        let register = |values: [glam::Vec4; 4]| {
-            let [a, b, c, d] = values.map(__m128::from);
-            let mut register = _mm512_castps128_ps512(a);
-            register = _mm512_mask_broadcast_f32x4(register, 0x00F0, b);
-            register = _mm512_mask_broadcast_f32x4(register, 0x0F00, c);
-            _mm512_mask_broadcast_f32x4(register, 0xF000, d)
-        };
-        [
-            register([first.x, second.x, third.x, fourth.x]),
-            register([first.y, second.y, third.y, fourth.y]),
-            register([first.z, second.z, third.z, fourth.z]),
-        ]
+    fn four_blocks(gathering: &Gathering, blocks: &[Vec3x4; 4]) -> [__m512; 3] {
+        let floats = blocks.as_ptr().cast::<f32>();
+        // SAFETY: `Vec3x4` is 12 floats in order (`repr(C)`), and the 48
+        // floats read are the four blocks'.
+        let [first, second, third] =
+            [0, 16, 32].map(|at| unsafe { _mm512_loadu_ps(floats.add(at)) });
+        gathering.coordinates.map(|(two, mask, last)| {
+            _mm512_mask_permutexvar_ps(
+                _mm512_permutex2var_ps(first, two, second),
+                mask,
+                last,
+                third,
+            )
+        })
     }
 
     /// Vectors made unit length as `Vec3::normalize_or_zero` makes each
     /// (times `1 / sqrt(x * x + y * y + z * z)`, or zero where that factor
-    /// is not finite and positive), the sum fused.
+    /// is not finite and positive), the sum fused and the factor from the
+    /// reciprocal square root estimate (relative error below 2^-14) and
+    /// one Newton step: within a few units in the last place of the
+    /// division's. A square root and a division of 16 lanes each cost more
+    /// than the rest of a group's arithmetic on the processors measured.
     #[target_feature(enable = "avx512f")]
     fn unit([x, y, z]: [__m512; 3]) -> [__m512; 3] {
         let squared = _mm512_fmadd_ps(x, x, _mm512_fmadd_ps(y, y, _mm512_mul_ps(z, z)));
-        let recip = _mm512_div_ps(_mm512_set1_ps(1.0), _mm512_sqrt_ps(squared));
+        let estimate = _mm512_rsqrt14_ps(squared);
+        // estimate * (1.5 - squared / 2 * estimate²)
+        let half = _mm512_mul_ps(squared, _mm512_set1_ps(0.5));
+        let correction =
+            _mm512_fnmadd_ps(_mm512_mul_ps(half, estimate), estimate, _mm512_set1_ps(1.5));
+        let recip = _mm512_mul_ps(estimate, correction);
         let usable = _mm512_cmp_ps_mask::<_CMP_GT_OQ>(recip, _mm512_setzero_ps())
             & _mm512_cmp_ps_mask::<_CMP_LT_OQ>(recip, _mm512_set1_ps(f32::INFINITY));
         [x, y, z].map(|value| _mm512_maskz_mul_ps(usable, value, recip))
     }
+
+    /// Where each coordinate of four stored blocks is among their 48
+    /// floats, loaded once a run: per coordinate, the lanes to take from the
+    /// first two registers of 16 floats (as the two-register permute counts
+    /// them), then a mask of the lanes to take from the third, and those
+    /// lanes.
+    struct Gathering {
+        coordinates: [(__m512i, u16, __m512i); 3],
+    }
+
+    impl Gathering {
+        #[target_feature(enable = "avx512f")]
+        fn new() -> Gathering {
+            // SAFETY: each load reads one 16-lane array of `GATHERING`.
+            let load = |lanes: &[i32; 16]| unsafe { _mm512_loadu_si512(lanes.as_ptr().cast()) };
+            Gathering {
+                coordinates: GATHERING.map(|(two, mask, last)| (load(&two), mask, load(&last))),
+            }
+        }
+    }
+
+    /// [`Gathering`]'s lanes: coordinate `c` of block `b`, lane `l` is
+    /// float `12 * b + 4 * c + l`, taken into lane `4 * b + l`.
+    const GATHERING: [([i32; 16], u16, [i32; 16]); 3] = {
+        let mut coordinates = [([0; 16], 0, [0; 16]); 3];
+        let mut coordinate = 0;
+        while coordinate < 3 {
+            let mut lane = 0;
+            while lane < 16 {
+                let float = 12 * (lane / 4) + 4 * coordinate + lane % 4;
+                if float < 32 {
+                    coordinates[coordinate].0[lane] = float as i32;
+                } else {
+                    coordinates[coordinate].1 |= 1 << lane;
+                    coordinates[coordinate].2[lane] = (float - 32) as i32;
+                }
+                lane += 1;
+            }
+            coordinate += 1;
+        }
+        coordinates
+    };
 
     /// [`super::INTERLEAVING`] in registers, loaded once a run.
     struct Interleaving {
@@ -294,21 +350,27 @@ mod avx512 {
     /// Writes a group's x, y and z registers into `out` as `Vec3`s (the
     /// floats of up to 16; a last group's fewer through a buffer).
     #[target_feature(enable = "avx512f")]
-    fn write(interleaving: &Interleaving, [x, y, z]: [__m512; 3], out: &mut [f32]) {
-        let mut buffer = [0.0; 3 * GROUP];
-        let whole = out.len() == buffer.len();
-        let floats: &mut [f32] = if whole { out } else { &mut buffer };
+    fn write(interleaving: &Interleaving, coordinates: [__m512; 3], out: &mut [f32]) {
+        match out.first_chunk_mut::<48>() {
+            Some(whole) => write_whole(interleaving, coordinates, whole),
+            None => {
+                let mut buffer = [0.0; 48];
+                write_whole(interleaving, coordinates, &mut buffer);
+                let count = out.len();
+                out.copy_from_slice(&buffer[..count]);
+            }
+        }
+    }
+
+    #[target_feature(enable = "avx512f")]
+    fn write_whole(interleaving: &Interleaving, [x, y, z]: [__m512; 3], out: &mut [f32; 48]) {
         for ((xy, z_lanes, z_mask), third) in
-            interleaving.thirds.iter().zip(floats.chunks_exact_mut(16))
+            interleaving.thirds.iter().zip(out.chunks_exact_mut(16))
         {
             let two = _mm512_permutex2var_ps(x, *xy, y);
             let all = _mm512_mask_permutexvar_ps(two, *z_mask, *z_lanes, z);
             // SAFETY: `third` holds the 16 floats stored.
             unsafe { _mm512_storeu_ps(third.as_mut_ptr(), all) };
-        }
-        if !whole {
-            let count = out.len();
-            out.copy_from_slice(&buffer[..count]);
         }
     }
 }
