@@ -5,12 +5,11 @@
 
 pub mod animation;
 pub mod axes;
+mod groups;
 mod lanes;
-mod palette;
 pub mod pose;
 pub mod skeleton;
 pub mod skin;
-mod weighted;
 mod wide;
 
 pub use animation::{Clip, ClipError};

@@ -21,15 +21,14 @@
 use std::ops::Range;
 
 use formats::rig::{self, Binding};
-use glam::{Affine3A, Vec3, Vec4};
+use glam::{Affine3A, Vec3};
 use rayon::prelude::*;
 use thiserror::Error;
 
-use crate::lanes::Vec3x4;
+use crate::groups::{Arithmetic, Influences, Isa, Job, Pulls, Table};
+use crate::lanes::Vec3Groups;
 use crate::pose::JobError;
 use crate::skeleton::Skeleton;
-use crate::weighted::{Influences, Isa, Table, Weighted};
-use crate::wide;
 
 /// Why a skin does not fit a skeleton or is not a consistent mesh.
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
@@ -131,8 +130,8 @@ pub struct PosedSkin {
 /// A skin checked against a skeleton.
 #[derive(Clone, Debug, PartialEq)]
 pub struct BoundSkin {
-    positions: Vec3Blocks,
-    normals: Vec3Blocks,
+    positions: Vec3Groups,
+    normals: Vec3Groups,
     joint_count: usize,
     kind: Kind,
     morph_targets: Vec<BoundMorph>,
@@ -148,51 +147,17 @@ struct BoundMorph {
 
 #[derive(Clone, Debug, PartialEq)]
 enum Kind {
-    Weighted(Influences),
-    BoneSpace {
-        /// Runs of vertices, in order, covering every vertex once.
-        vertex_runs: Vec<Run>,
-        pulls: Pulls,
+    Weighted {
+        influences: Influences,
+        /// Per skeleton joint, the inverse of its rest model matrix.
+        inverse_rest: Vec<Affine3A>,
     },
-}
-
-/// The blend vertices, grouped by the [`GROUP`] of vertices that holds the
-/// vertex each pulls, in blend order within a group, and cut into batches
-/// of up to four that pull four different vertices: a group's vertices are
-/// posed and then pulled while they are in cache, groups can go to
-/// different threads, and a batch is posed and pulled four lanes at a time.
-/// A vertex pulled several times is pulled in blend order still: its pulls
-/// are all in its group, in order, one a batch.
-#[derive(Clone, Debug, PartialEq)]
-struct Pulls {
-    /// Group `g`'s batches are `starts[g]..starts[g + 1]` below.
-    starts: Vec<usize>,
-    /// Runs of batches of one joint (or none), covering each batch once.
-    runs: Vec<Run>,
-    batches: Vec<PullBatch>,
-    /// Per batch, its blend vertices' normals; none when the skin has no
-    /// blend normals.
-    normals: Vec<Vec3x4>,
-}
-
-/// Up to four blend vertices of one joint that pull different vertices.
-/// Lanes past the batch's last blend vertex repeat that one: they pull its
-/// vertex to the same place again from the same values, which writes the
-/// same bits twice.
-#[derive(Clone, Debug, PartialEq)]
-struct PullBatch {
-    positions: Vec3x4,
-    weights: Vec4,
-    /// The vertices pulled, counted from the group's first.
-    vertices: [u32; 4],
-}
-
-/// Consecutive vertices (or blend vertices) moved by one joint, or kept as
-/// stored when no bone range holds them.
-#[derive(Clone, Debug, PartialEq)]
-struct Run {
-    joint: Option<usize>,
-    items: Range<usize>,
+    BoneSpace {
+        /// Each vertex on the joint of the last range holding it, weight
+        /// 1, or on none.
+        influences: Influences,
+        pulls: Box<Pulls>,
+    },
 }
 
 /// The joint of the last range holding each index of `0..count` (the range
@@ -205,123 +170,6 @@ fn owners(count: usize, ranges: impl Iterator<Item = (usize, Range<usize>)>) -> 
         owners[items].fill(Some(joint));
     }
     owners
-}
-
-/// Splits the items into runs of one owner, so that deforming writes each
-/// output once and looks each joint up once a run.
-fn runs(owners: &[Option<usize>]) -> Vec<Run> {
-    let mut runs = Vec::new();
-    let mut start = 0;
-    for index in 1..=owners.len() {
-        if index == owners.len() || owners[index] != owners[start] {
-            runs.push(Run {
-                joint: owners[start],
-                items: start..index,
-            });
-            start = index;
-        }
-    }
-    runs
-}
-
-/// Vectors stored four to a [`Vec3x4`]: vector `i` is lane `i % 4` of block
-/// `i / 4`, and the last block's unused lanes are zero. This is the layout
-/// the skin is bound into, once, for the deformation's sake.
-#[derive(Clone, Debug, Default, PartialEq)]
-struct Vec3Blocks {
-    blocks: Vec<Vec3x4>,
-    len: usize,
-}
-
-impl Vec3Blocks {
-    fn new(values: &[[f32; 3]]) -> Vec3Blocks {
-        let blocks = values
-            .chunks(4)
-            .map(|four| {
-                let mut block = Vec3x4::default();
-                for (lane, &value) in four.iter().enumerate() {
-                    block.set_lane(lane, Vec3::from_array(value));
-                }
-                block
-            })
-            .collect();
-        Vec3Blocks {
-            blocks,
-            len: values.len(),
-        }
-    }
-
-    fn len(&self) -> usize {
-        self.len
-    }
-
-    /// Vector `index`, which must be below `len`.
-    fn get(&self, index: usize) -> Vec3 {
-        self.blocks[index / 4].lane(index % 4)
-    }
-
-    /// Sets vector `index`, which must be below `len`.
-    fn set(&mut self, index: usize, value: Vec3) {
-        self.blocks[index / 4].set_lane(index % 4, value);
-    }
-}
-
-/// A bone's matrix with each entry in all four lanes, to move [`Vec3x4`]s
-/// exactly as `Affine3A` moves one `Vec3`: per coordinate
-/// `((x_axis * x + y_axis * y) + z_axis * z) + translation`, the same
-/// operations in the same order (no fused multiply-add), so the bits are
-/// the same whichever path a vertex takes.
-struct BoneX4 {
-    /// Per output coordinate, the x, y and z axes' entries for it.
-    rows: [[Vec4; 3]; 3],
-    translation: [Vec4; 3],
-}
-
-impl BoneX4 {
-    fn new(bone: &Affine3A) -> BoneX4 {
-        let [x_axis, y_axis, z_axis] = [
-            bone.matrix3.x_axis,
-            bone.matrix3.y_axis,
-            bone.matrix3.z_axis,
-        ];
-        let row = |row: usize| {
-            [
-                Vec4::splat(x_axis[row]),
-                Vec4::splat(y_axis[row]),
-                Vec4::splat(z_axis[row]),
-            ]
-        };
-        BoneX4 {
-            rows: [row(0), row(1), row(2)],
-            translation: [
-                Vec4::splat(bone.translation.x),
-                Vec4::splat(bone.translation.y),
-                Vec4::splat(bone.translation.z),
-            ],
-        }
-    }
-
-    /// As `Affine3A::transform_vector3` moves each vector.
-    fn transform_vectors(&self, stored: &Vec3x4) -> Vec3x4 {
-        let row = |[x_axis, y_axis, z_axis]: [Vec4; 3]| {
-            x_axis * stored.x + y_axis * stored.y + z_axis * stored.z
-        };
-        Vec3x4 {
-            x: row(self.rows[0]),
-            y: row(self.rows[1]),
-            z: row(self.rows[2]),
-        }
-    }
-
-    /// As `Affine3A::transform_point3` moves each point.
-    fn transform_points(&self, stored: &Vec3x4) -> Vec3x4 {
-        let moved = self.transform_vectors(stored);
-        Vec3x4 {
-            x: moved.x + self.translation[0],
-            y: moved.y + self.translation[1],
-            z: moved.z + self.translation[2],
-        }
-    }
 }
 
 /// A bone range with its bone resolved to a skeleton joint and its bounds checked.
@@ -420,7 +268,9 @@ impl BoundSkin {
         }
         let kind = match &skin.binding {
             Binding::Weighted(weights) => bind_weights(weights, count, skeleton)?,
-            Binding::BoneSpace(bone_space) => bind_bone_space(bone_space, count, skeleton)?,
+            Binding::BoneSpace(bone_space) => {
+                bind_bone_space(bone_space, count, !skin.normals.is_empty(), skeleton)?
+            }
         };
         let morph_targets = skin
             .morph_targets
@@ -428,8 +278,8 @@ impl BoundSkin {
             .map(|target| bind_morph(target, count, skin.normals.len()))
             .collect::<Result<_, _>>()?;
         Ok(BoundSkin {
-            positions: Vec3Blocks::new(&skin.positions),
-            normals: Vec3Blocks::new(&skin.normals),
+            positions: Vec3Groups::new(skin.positions.iter().copied()),
+            normals: Vec3Groups::new(skin.normals.iter().copied()),
             joint_count: skeleton.len(),
             kind,
             morph_targets,
@@ -487,14 +337,10 @@ const PARALLEL_THRESHOLD: usize = 1 << 16;
 
 /// How many vertices one parallel task deforms: large enough that the
 /// task's overhead is lost in it, small enough that threads share the work
-/// evenly.
+/// evenly. A multiple of [`GROUP`]; a task's moved blend vertices (about a
+/// quarter of its vertices' count in a Sims body, 28 bytes each) stay in
+/// the second-level cache.
 const PART: usize = 1 << 14;
-
-/// How many vertices of a bone-space skin are posed and then pulled
-/// together, so that their outputs are still in the first-level cache when
-/// their blend vertices pull them. A multiple of 4, so that a group starts
-/// on a [`Vec3x4`], and a divisor of [`PART`].
-const GROUP: usize = 1 << 9;
 
 /// Deforms skins into caller-provided buffers (ozz-animation's job style):
 /// keeps its scratch from one call to the next, so posing a skin frame
@@ -505,9 +351,10 @@ const GROUP: usize = 1 << 9;
 pub struct Deformer {
     /// Per skeleton joint, `model * inverse(rest model)` (weighted skins).
     skinning: Vec<Affine3A>,
-    /// Per run of a weighted skin, its palette's matrices
-    /// ([`Influences::tables`]).
+    /// Per run, its palette's matrices ([`Influences::tables`]).
     tables: Vec<Table>,
+    /// The same for a bone-space skin's blend vertices.
+    blend_tables: Vec<Table>,
     normals: WeightedNormals,
     /// The vector loops weighted skins run on; detected when none is set
     /// (tests set each the processor has).
@@ -563,137 +410,55 @@ impl Deformer {
         // Indexing in what follows cannot fail: `bind` checked every joint,
         // vertex and blend index and every run against these lengths, and
         // the output buffers were just given the skin's.
-        match &skin.kind {
-            Kind::Weighted(influences) => {
+        let isa = self.isa.unwrap_or_else(Isa::detect);
+        let job = match &skin.kind {
+            Kind::Weighted {
+                influences,
+                inverse_rest,
+            } => {
                 self.skinning.clear();
                 self.skinning.extend(
                     model
                         .iter()
-                        .zip(&influences.inverse_rest)
+                        .zip(inverse_rest)
                         .map(|(model, inverse_rest)| *model * *inverse_rest),
                 );
                 influences.tables(&self.skinning, &mut self.tables);
-                let weighted = Weighted {
+                Job {
                     influences,
-                    skinning: &self.skinning,
+                    matrices: &self.skinning,
                     tables: &self.tables,
+                    positions: &skin.positions,
+                    normals: &skin.normals,
+                    arithmetic: Arithmetic::Fused,
                     unit_normals: self.normals == WeightedNormals::Unit,
-                    positions: &skin.positions.blocks,
-                    normals: &skin.normals.blocks,
-                    isa: self.isa.unwrap_or_else(Isa::detect),
-                };
-                for_parts_of_both(
-                    parallel,
-                    &mut posed.positions,
-                    &mut posed.normals,
-                    |offset, positions, normals| weighted.deform(offset, positions, normals),
-                );
+                    pulls: None,
+                    isa,
+                }
             }
-            Kind::BoneSpace { vertex_runs, pulls } => {
-                let stored = (&skin.positions, &skin.normals);
-                // Each group's vertices are posed, positions and normals in
-                // one pass, then pulled while they are in cache.
-                let deform_part = |offset: usize, positions: &mut [Vec3], normals: &mut [Vec3]| {
-                    let mut normal_groups = normals.chunks_mut(GROUP);
-                    for (index, positions) in positions.chunks_mut(GROUP).enumerate() {
-                        let normals = normal_groups.next().unwrap_or_default();
-                        let first = offset + index * GROUP;
-                        move_runs(vertex_runs, model, first, stored, (positions, normals));
-                        let normals = Some(normals).filter(|normals| !normals.is_empty());
-                        pulls.pull(first / GROUP, model, rule, positions, normals);
-                    }
-                };
-                for_parts_of_both(
-                    parallel,
-                    &mut posed.positions,
-                    &mut posed.normals,
-                    deform_part,
-                );
+            Kind::BoneSpace { influences, pulls } => {
+                influences.tables(model, &mut self.tables);
+                pulls.blends.tables(model, &mut self.blend_tables);
+                Job {
+                    influences,
+                    matrices: model,
+                    tables: &self.tables,
+                    positions: &skin.positions,
+                    normals: &skin.normals,
+                    arithmetic: Arithmetic::Exact,
+                    unit_normals: false,
+                    pulls: Some((pulls, &self.blend_tables, rule)),
+                    isa,
+                }
             }
-        }
+        };
+        for_parts_of_both(
+            parallel,
+            &mut posed.positions,
+            &mut posed.normals,
+            |offset, positions, normals| job.deform(offset, positions, normals),
+        );
         Ok(())
-    }
-}
-
-/// How a run moves its items: positions by the whole matrix, normals (Sims
-/// bone matrices are rigid) by its rotation part; one at a time as glam
-/// does, or four at a time with the same arithmetic.
-trait Motion {
-    fn point(&self, stored: Vec3) -> Vec3;
-    fn points(&self, stored: &Vec3x4) -> Vec3x4;
-    fn vector(&self, stored: Vec3) -> Vec3;
-    fn vectors(&self, stored: &Vec3x4) -> Vec3x4;
-    /// Moves the first blocks of positions and normals (none where the
-    /// skin has none) eight vectors at a time where the processor allows
-    /// ([`wide::move_blocks`]); returns how many it wrote.
-    fn blocks(
-        &self,
-        _positions: (&[Vec3x4], &mut [Vec3]),
-        _normals: (&[Vec3x4], &mut [Vec3]),
-    ) -> usize {
-        0
-    }
-}
-
-/// The motion of items no bone range holds: they keep their stored values.
-struct Kept;
-
-impl Motion for Kept {
-    fn point(&self, stored: Vec3) -> Vec3 {
-        stored
-    }
-
-    fn points(&self, stored: &Vec3x4) -> Vec3x4 {
-        *stored
-    }
-
-    fn vector(&self, stored: Vec3) -> Vec3 {
-        stored
-    }
-
-    fn vectors(&self, stored: &Vec3x4) -> Vec3x4 {
-        *stored
-    }
-}
-
-/// A joint's model matrix, alone and with each entry in all four lanes.
-struct Bone {
-    matrix: Affine3A,
-    x4: BoneX4,
-}
-
-impl Bone {
-    fn new(matrix: Affine3A) -> Bone {
-        Bone {
-            x4: BoneX4::new(&matrix),
-            matrix,
-        }
-    }
-}
-
-impl Motion for Bone {
-    fn point(&self, stored: Vec3) -> Vec3 {
-        self.matrix.transform_point3(stored)
-    }
-
-    fn points(&self, stored: &Vec3x4) -> Vec3x4 {
-        self.x4.transform_points(stored)
-    }
-
-    fn vector(&self, stored: Vec3) -> Vec3 {
-        self.matrix.transform_vector3(stored)
-    }
-
-    fn vectors(&self, stored: &Vec3x4) -> Vec3x4 {
-        self.x4.transform_vectors(stored)
-    }
-
-    fn blocks(
-        &self,
-        positions: (&[Vec3x4], &mut [Vec3]),
-        normals: (&[Vec3x4], &mut [Vec3]),
-    ) -> usize {
-        wide::move_blocks(&self.matrix, positions, normals)
     }
 }
 
@@ -720,178 +485,6 @@ fn for_parts_of_both(
     }
 }
 
-/// The runs that meet `items`, each with its part of `items`.
-fn runs_within(runs: &[Run], items: Range<usize>) -> impl Iterator<Item = (&Run, Range<usize>)> {
-    let first = runs.partition_point(|run| run.items.end <= items.start);
-    runs[first..]
-        .iter()
-        .take_while(move |run| run.items.start < items.end)
-        .map(move |run| {
-            let within = run.items.start.max(items.start)..run.items.end.min(items.end);
-            (run, within)
-        })
-}
-
-/// Writes the outputs (the vertices from `offset` on; no normals where the
-/// skin has none) with the stored vectors moved by their runs' joints;
-/// those of a run with no joint are copied.
-fn move_runs(
-    runs: &[Run],
-    model: &[Affine3A],
-    offset: usize,
-    stored: (&Vec3Blocks, &Vec3Blocks),
-    (positions, normals): (&mut [Vec3], &mut [Vec3]),
-) {
-    for (run, items) in runs_within(runs, offset..offset + positions.len()) {
-        let within = items.start - offset..items.end - offset;
-        let positions = &mut positions[within.clone()];
-        let normals = normals.get_mut(within).unwrap_or_default();
-        match run.joint {
-            Some(joint) => move_run(&Bone::new(model[joint]), stored, items, positions, normals),
-            None => move_run(&Kept, stored, items, positions, normals),
-        }
-    }
-}
-
-/// Writes the outputs of the stored `items` (`normals` empty where the
-/// skin has none) moved by `motion`: the whole blocks `items` holds as many
-/// at a time as [`Motion::blocks`] takes, the rest of them a [`Vec3x4`] at
-/// a time, and the vectors at either end one at a time.
-fn move_run(
-    motion: &impl Motion,
-    (stored_positions, stored_normals): (&Vec3Blocks, &Vec3Blocks),
-    items: Range<usize>,
-    positions: &mut [Vec3],
-    normals: &mut [Vec3],
-) {
-    let blocks_start = items.start.next_multiple_of(4).min(items.end);
-    let blocks_end = (items.end - items.end % 4).max(blocks_start);
-    for index in (items.start..blocks_start).chain(blocks_end..items.end) {
-        let at = index - items.start;
-        positions[at] = motion.point(stored_positions.get(index));
-        if let Some(normal) = normals.get_mut(at) {
-            *normal = motion.vector(stored_normals.get(index));
-        }
-    }
-    let body = blocks_start - items.start..blocks_end - items.start;
-    let blocks = blocks_start / 4..blocks_end / 4;
-    let positions = &mut positions[body.clone()];
-    let normals = normals.get_mut(body).unwrap_or_default();
-    let stored_positions = &stored_positions.blocks[blocks.clone()];
-    let stored_normals = stored_normals.blocks.get(blocks).unwrap_or_default();
-    let done = motion.blocks(
-        (stored_positions, &mut *positions),
-        (stored_normals, &mut *normals),
-    );
-    let blocks = stored_positions.iter().zip(positions.chunks_exact_mut(4));
-    for (block, out) in blocks.skip(done) {
-        out.copy_from_slice(&motion.points(block).to_vec3s());
-    }
-    let blocks = stored_normals.iter().zip(normals.chunks_exact_mut(4));
-    for (block, out) in blocks.skip(done) {
-        out.copy_from_slice(&motion.vectors(block).to_vec3s());
-    }
-}
-
-impl Pulls {
-    /// Poses the blend vertices of group `group` (each moved by its run's
-    /// joint, or kept) and pulls the vertices they name toward them, in
-    /// blend order: `positions` and `normals` are the group's outputs,
-    /// `normals` empty when the skin has none.
-    fn pull(
-        &self,
-        group: usize,
-        model: &[Affine3A],
-        rule: BlendRule,
-        positions: &mut [Vec3],
-        normals: Option<&mut [Vec3]>,
-    ) {
-        let batches = self.starts[group]..self.starts[group + 1];
-        let mut normals = normals.filter(|_| !self.normals.is_empty());
-        for (run, batches) in runs_within(&self.runs, batches) {
-            let normals = normals.as_deref_mut();
-            match run.joint {
-                Some(joint) => {
-                    self.pull_batches(&Bone::new(model[joint]), batches, rule, positions, normals)
-                }
-                None => self.pull_batches(&Kept, batches, rule, positions, normals),
-            }
-        }
-    }
-
-    /// Pulls by the batches `batches`, their blend vertices moved by
-    /// `motion`.
-    fn pull_batches(
-        &self,
-        motion: &impl Motion,
-        batches: Range<usize>,
-        rule: BlendRule,
-        positions: &mut [Vec3],
-        normals: Option<&mut [Vec3]>,
-    ) {
-        let in_order = &self.batches[batches.clone()];
-        let pull_positions = |positions: &mut [Vec3], batch: &PullBatch| {
-            let vertices = gather(positions, &batch.vertices);
-            let pulled = combine(
-                rule,
-                batch.weights,
-                vertices,
-                motion.points(&batch.positions),
-            );
-            scatter(positions, &batch.vertices, pulled);
-        };
-        let Some(normals) = normals else {
-            for batch in in_order {
-                pull_positions(positions, batch);
-            }
-            return;
-        };
-        // One length for both lets a vertex index checked against the
-        // positions serve the normals too.
-        let normals = &mut normals[..positions.len()];
-        for (batch, stored_normals) in in_order.iter().zip(&self.normals[batches]) {
-            pull_positions(positions, batch);
-            let vertices = gather(normals, &batch.vertices);
-            let pulled = combine(
-                rule,
-                batch.weights,
-                vertices,
-                motion.vectors(stored_normals),
-            );
-            scatter(normals, &batch.vertices, pulled.normalize_or_zero());
-        }
-    }
-}
-
-/// The four vertices `vertices` of `out`.
-fn gather(out: &[Vec3], vertices: &[u32; 4]) -> Vec3x4 {
-    // `bind` made every batch's vertices indices into its group's outputs.
-    let [a, b, c, d] = *vertices;
-    Vec3x4::from_vec3s([
-        out[a as usize],
-        out[b as usize],
-        out[c as usize],
-        out[d as usize],
-    ])
-}
-
-/// Writes the four vectors to the vertices `vertices` of `out`.
-fn scatter(out: &mut [Vec3], vertices: &[u32; 4], values: Vec3x4) {
-    for (&vertex, value) in vertices.iter().zip(values.to_vec3s()) {
-        out[vertex as usize] = value;
-    }
-}
-
-/// Vertices pulled toward blend vertices, both already posed, a lane each.
-fn combine(rule: BlendRule, weights: Vec4, vertices: Vec3x4, blends: Vec3x4) -> Vec3x4 {
-    match rule {
-        // Written as (1 - w) * a + w * b rather than a lerp so that w = 0
-        // and w = 1 give exactly the vertex and the blend vertex.
-        BlendRule::Game => vertices * (Vec4::ONE - weights) + blends * weights,
-        BlendRule::SeedDocument => vertices + (vertices - blends) * (weights / 2.0),
-    }
-}
-
 fn bind_weights(
     weights: &rig::Weights,
     count: usize,
@@ -911,7 +504,8 @@ fn bind_weights(
     }
     // Each vertex's influences, checked: (skeleton joint, weight).
     let mut rest = weights.influences.as_slice();
-    let mut per_vertex: Vec<&[rig::Influence]> = Vec::with_capacity(count);
+    let mut resolved: Vec<(usize, f32)> = Vec::with_capacity(rest.len());
+    let mut ends = Vec::with_capacity(count);
     for (vertex, &vertex_count) in weights.counts.iter().enumerate() {
         let (own, after) = rest.split_at_checked(vertex_count as usize).ok_or(
             SkinError::InfluencesPastTheEnd {
@@ -921,25 +515,29 @@ fn bind_weights(
             },
         )?;
         rest = after;
-        if let Some(influence) = own
-            .iter()
-            .find(|influence| influence.joint as usize >= joints.len())
-        {
-            return Err(SkinError::InfluenceOutOfRange {
-                vertex,
-                joint: influence.joint,
-                count: joints.len(),
-            });
+        for influence in own {
+            let joint =
+                joints
+                    .get(influence.joint as usize)
+                    .ok_or(SkinError::InfluenceOutOfRange {
+                        vertex,
+                        joint: influence.joint,
+                        count: joints.len(),
+                    })?;
+            resolved.push((usize::from(*joint), influence.weight));
         }
-        per_vertex.push(own);
+        ends.push(resolved.len());
     }
+    let per_vertex: Vec<&[(usize, f32)]> = std::iter::once(0)
+        .chain(ends.iter().copied())
+        .zip(&ends)
+        .map(|(start, &end)| &resolved[start..end])
+        .collect();
     let rest_model = crate::pose::model_matrices(skeleton, skeleton.rest_locals())?;
-    let inverse_rest = rest_model.iter().map(Affine3A::inverse).collect();
-    Ok(Kind::Weighted(Influences::bind(
-        &per_vertex,
-        &joints,
-        inverse_rest,
-    )))
+    Ok(Kind::Weighted {
+        influences: Influences::bind(&per_vertex),
+        inverse_rest: rest_model.iter().map(Affine3A::inverse).collect(),
+    })
 }
 
 fn bind_morph(
@@ -972,9 +570,13 @@ fn bind_morph(
     })
 }
 
+/// A bone-space binding on a mesh of `count` vertices, with normals or
+/// without (`normals`): normals are pulled where the vertices and the
+/// blend vertices both have them.
 fn bind_bone_space(
     bone_space: &rig::BoneSpace,
     count: usize,
+    normals: bool,
     skeleton: &Skeleton,
 ) -> Result<Kind, SkinError> {
     let joints = find_joints(&bone_space.bones, skeleton)?;
@@ -1039,86 +641,26 @@ fn bind_bone_space(
             .iter()
             .map(|range| (range.joint, range.blends.clone())),
     );
-    Ok(Kind::BoneSpace {
-        vertex_runs: runs(&vertex_owners),
-        pulls: group_pulls(bone_space, &blends, &blend_owners, count),
-    })
-}
-
-/// Groups the blend vertices by the [`GROUP`] holding the vertex each
-/// pulls, in blend order within a group, and cuts each group into batches:
-/// a batch ends after four blend vertices, where the joint changes, and
-/// before a vertex it already pulls. `blends` and `owners` are per blend
-/// vertex, every vertex below `count`.
-fn group_pulls(
-    bone_space: &rig::BoneSpace,
-    blends: &[(usize, f32)],
-    owners: &[Option<usize>],
-    count: usize,
-) -> Pulls {
-    let group_of = |blend: usize| blends[blend].0 / GROUP;
-    let mut order: Vec<usize> = (0..blends.len()).collect();
-    // A stable sort: blends of one group stay in blend order.
-    order.sort_by_key(|&blend| group_of(blend));
-    let groups = count.div_ceil(GROUP);
-    let mut starts = Vec::with_capacity(groups + 1);
-    let mut cut: Vec<Vec<usize>> = Vec::new();
-    let mut rest = order.as_slice();
-    for group in 0..groups {
-        starts.push(cut.len());
-        let (in_group, after) =
-            rest.split_at(rest.partition_point(|&blend| group_of(blend) == group));
-        rest = after;
-        let mut batch: Vec<usize> = Vec::with_capacity(4);
-        for &blend in in_group {
-            let fits = batch.len() < 4
-                && batch.iter().all(|&other| {
-                    owners[other] == owners[blend] && blends[other].0 != blends[blend].0
-                });
-            if !fits {
-                cut.push(std::mem::take(&mut batch));
-            }
-            batch.push(blend);
-        }
-        if !batch.is_empty() {
-            cut.push(batch);
-        }
-    }
-    starts.push(cut.len());
-    // Every batch holds one blend vertex at least: lanes past its last
-    // repeat the last.
-    let lanes = |batch: &[usize]| -> [usize; 4] {
-        std::array::from_fn(|lane| batch[lane.min(batch.len() - 1)])
-    };
-    let vec3x4 = |values: &[[f32; 3]], batch: &[usize]| {
-        Vec3x4::from_vec3s(lanes(batch).map(|blend| Vec3::from_array(values[blend])))
-    };
-    let batches = cut
+    let own: Vec<Vec<(usize, f32)>> = vertex_owners
         .iter()
-        .map(|batch| {
-            let lanes = lanes(batch);
-            PullBatch {
-                positions: vec3x4(&bone_space.blend_positions, batch),
-                weights: Vec4::from_array(lanes.map(|blend| blends[blend].1)),
-                // The group's first vertex is a multiple of GROUP, so what
-                // is left is below GROUP, which a u32 holds.
-                vertices: lanes.map(|blend| (blends[blend].0 % GROUP) as u32),
-            }
-        })
+        .map(|owner| owner.map(|joint| (joint, 1.0)).into_iter().collect())
         .collect();
-    let normals = if bone_space.blend_normals.is_empty() {
-        Vec::new()
+    let own: Vec<&[(usize, f32)]> = own.iter().map(Vec::as_slice).collect();
+    let blend_normals = if normals {
+        bone_space.blend_normals.as_slice()
     } else {
-        cut.iter()
-            .map(|batch| vec3x4(&bone_space.blend_normals, batch))
-            .collect()
+        &[]
     };
-    Pulls {
-        starts,
-        runs: runs(&cut.iter().map(|batch| owners[batch[0]]).collect::<Vec<_>>()),
-        batches,
-        normals,
-    }
+    Ok(Kind::BoneSpace {
+        influences: Influences::bind(&own),
+        pulls: Box::new(Pulls::bind(
+            count,
+            &blends,
+            &blend_owners,
+            &bone_space.blend_positions,
+            blend_normals,
+        )),
+    })
 }
 
 #[cfg(test)]
@@ -1194,6 +736,17 @@ mod tests {
 
     fn deform(skin: &Skin, rule: BlendRule) -> Result<PosedSkin, SkinError> {
         BoundSkin::bind(skin, &skeleton())?.deform(&model(), rule)
+    }
+
+    /// `bound` deformed by the loops `isa` names.
+    fn deform_with(bound: &BoundSkin, model: &[Affine3A], rule: BlendRule, isa: Isa) -> PosedSkin {
+        let mut deformer = Deformer {
+            isa: Some(isa),
+            ..Deformer::default()
+        };
+        let mut posed = PosedSkin::default();
+        deformer.deform(bound, model, rule, &mut posed).unwrap();
+        posed
     }
 
     // By hand: vertex 1 (2,0,0) on B0 -> (2,1,0), normal (1,0,0). The blend
@@ -1490,15 +1043,18 @@ mod tests {
     }
 
     #[test]
-    fn blocks_of_four_give_the_bits_of_one_vertex_at_a_time() {
+    fn every_loop_gives_the_bits_of_one_vertex_at_a_time() {
         let model = awkward_model();
-        for count in [0, 1, 2, 3, 4, 5, 7, 8, 9, 17, 33, 100] {
+        for count in [0, 1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 33, 100] {
             let skin = scattered_skin(count);
             let bound = BoundSkin::bind(&skin, &skeleton()).unwrap();
             for rule in [BlendRule::Game, BlendRule::SeedDocument] {
-                let posed = bound.deform(&model, rule).unwrap();
                 let expected = reference_deform(&skin, &model, rule);
-                assert_same_bits(&posed, &expected, &format!("{count} vertices, {rule:?}"));
+                for isa in isas() {
+                    let posed = deform_with(&bound, &model, rule, isa);
+                    let what = format!("{count} vertices, {rule:?}, {isa:?}");
+                    assert_same_bits(&posed, &expected, &what);
+                }
             }
         }
     }
@@ -1510,8 +1066,12 @@ mod tests {
         let bound = BoundSkin::bind(&skin, &skeleton()).unwrap();
         let expected = reference_deform(&skin, &model, BlendRule::Game);
         for threads in [1, 2] {
-            let posed = in_pool(threads, || bound.deform(&model, BlendRule::Game).unwrap());
-            assert_same_bits(&posed, &expected, &format!("{threads} threads"));
+            for isa in isas() {
+                let posed = in_pool(threads, || {
+                    deform_with(&bound, &model, BlendRule::Game, isa)
+                });
+                assert_same_bits(&posed, &expected, &format!("{threads} threads, {isa:?}"));
+            }
         }
     }
 
@@ -1525,42 +1085,68 @@ mod tests {
             bone_space.blend_normals.clear();
         }
         for skin in [without_normals, without_blend_normals] {
-            let posed = BoundSkin::bind(&skin, &skeleton())
-                .unwrap()
-                .deform(&model, BlendRule::Game)
-                .unwrap();
+            let bound = BoundSkin::bind(&skin, &skeleton()).unwrap();
             let expected = reference_deform(&skin, &model, BlendRule::Game);
-            assert_same_bits(&posed, &expected, "missing normals");
+            for isa in isas() {
+                let posed = deform_with(&bound, &model, BlendRule::Game, isa);
+                assert_same_bits(&posed, &expected, &format!("missing normals, {isa:?}"));
+            }
         }
     }
 
     #[test]
-    fn four_lanes_compute_what_glam_computes_for_one() {
+    fn awkward_values_move_and_pull_as_glam_computes_one_vertex_in_every_loop() {
+        // Tiny, huge, zero and negative-zero coordinates, moved by bones
+        // whose entries round in every operation and pulled at weights that
+        // round too, in every lane of a group.
         let vectors = [
-            Vec3::new(1.5, -2.25, 0.1),
-            Vec3::new(-0.0, 0.0, -0.0),
-            Vec3::new(1e-30, -1e-30, 0.0),
-            Vec3::new(3e30, -2e30, 1e30),
-            Vec3::new(0.333_333_34, 7.1e-5, -123_456.79),
-            Vec3::new(f32::MIN_POSITIVE, 1.0, -1.0),
-            Vec3::new(2.0e19, 0.5, 0.25),
-            Vec3::new(-1.0, 1e-20, 1e-20),
+            [1.5, -2.25, 0.1],
+            [-0.0, 0.0, -0.0],
+            [1e-30, -1e-30, 0.0],
+            [3e30, -2e30, 1e30],
+            [0.333_333_34, 7.1e-5, -123_456.79],
+            [f32::MIN_POSITIVE, 1.0, -1.0],
+            [2.0e19, 0.5, 0.25],
+            [-1.0, 1e-20, 1e-20],
         ];
-        let [model, other] = awkward_model();
-        for bone in [model, other, Affine3A::IDENTITY] {
-            let bone_x4 = BoneX4::new(&bone);
-            for four in vectors.chunks_exact(4) {
-                let four: [Vec3; 4] = four.try_into().unwrap();
-                let block = Vec3x4::from_vec3s(four);
-                let points = bone_x4.transform_points(&block).to_vec3s();
-                let vectors = bone_x4.transform_vectors(&block).to_vec3s();
-                let normalized = block.normalize_or_zero().to_vec3s();
-                for lane in 0..4 {
-                    let one = four[lane];
-                    assert_eq!(bits(&[points[lane]]), bits(&[bone.transform_point3(one)]));
-                    assert_eq!(bits(&[vectors[lane]]), bits(&[bone.transform_vector3(one)]));
-                    assert_eq!(bits(&[normalized[lane]]), bits(&[one.normalize_or_zero()]));
-                }
+        let count = 40;
+        let vector = |index: usize| vectors[index % vectors.len()];
+        let blend_count = 24;
+        let skin = Skin {
+            positions: (0..count).map(vector).collect(),
+            normals: (0..count).map(|index| vector(index + 3)).collect(),
+            binding: Binding::BoneSpace(BoneSpace {
+                bones: vec!["B0".to_owned(), "B1".to_owned()],
+                ranges: vec![
+                    BoneRange {
+                        bone: 0,
+                        vertices: 0..21,
+                        blends: 0..12,
+                    },
+                    BoneRange {
+                        bone: 1,
+                        vertices: 21..40,
+                        blends: 12..24,
+                    },
+                ],
+                blend_positions: (0..blend_count).map(|index| vector(index + 5)).collect(),
+                blend_normals: (0..blend_count).map(|index| vector(index + 1)).collect(),
+                blends: (0..blend_count)
+                    .map(|blend| rig::Blend {
+                        vertex: (blend * 5 % count) as u32,
+                        weight: [0.3, 0.999, 1.0 / 3.0, 0.0, 1.0][blend % 5],
+                    })
+                    .collect(),
+            }),
+            ..bone_space_skin(0.0)
+        };
+        let bound = BoundSkin::bind(&skin, &skeleton()).unwrap();
+        let model = awkward_model();
+        for rule in [BlendRule::Game, BlendRule::SeedDocument] {
+            let expected = reference_deform(&skin, &model, rule);
+            for isa in isas() {
+                let posed = deform_with(&bound, &model, rule, isa);
+                assert_same_bits(&posed, &expected, &format!("{isa:?}, {rule:?}"));
             }
         }
     }
@@ -1769,19 +1355,12 @@ mod tests {
     /// The vector loops this processor has, and the loop of one vertex at
     /// a time.
     fn isas() -> Vec<Isa> {
-        let mut isas = vec![Isa::Portable];
-        #[cfg(target_arch = "x86_64")]
-        {
-            if std::arch::is_x86_feature_detected!("avx2")
-                && std::arch::is_x86_feature_detected!("fma")
-            {
-                isas.push(Isa::Avx2);
-            }
-            if std::arch::is_x86_feature_detected!("avx512f") {
-                isas.push(Isa::Avx512);
-            }
+        // Every processor with AVX-512 has AVX2 and FMA.
+        match Isa::detect() {
+            Isa::Avx512 => vec![Isa::Portable, Isa::Avx2, Isa::Avx512],
+            Isa::Avx2 => vec![Isa::Portable, Isa::Avx2],
+            Isa::Portable => vec![Isa::Portable],
         }
-        isas
     }
 
     /// The largest difference, relative to the magnitude where that is

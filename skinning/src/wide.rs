@@ -1,315 +1,774 @@
-//! Moving stored vertices eight at a time, with AVX where the processor has
-//! it (checked once per call, at run time, so the build stays for any
-//! x86-64). Moving a vertex is little arithmetic, and with SSE alone the
-//! deformation spent as many instructions turning four vertices' x, y and z
-//! registers back into `Vec3`s as it did on the arithmetic: eight lanes
-//! halve both. The arithmetic is glam's, in glam's order, with no fused
-//! multiply-add, so the bits are those of one vertex at a time.
+//! The deformation's vector loops (the layout and the order of work are in
+//! [`crate::groups`]): a run's groups of 16 vertices, each lane's matrix
+//! entries looked up in the run's palette table with one permute an entry
+//! (16 lanes a register with AVX-512, 8 with AVX2 and FMA), summed and
+//! applied a coordinate of 8 or 16 vertices at a time, the Sims' pulls
+//! taken into their lanes from the moved blend vertices, and the
+//! coordinates turned into `Vec3`s (12 floats every 4 vertices) with
+//! permutes. Selected at run time ([`Isa::detect`]), so that the build
+//! stays for any x86-64.
+//!
+//! Bone ranges ([`Arithmetic::Exact`]) are moved and pulled with glam's
+//! operations in glam's order, lane by lane, so every loop gives the bits
+//! of one vertex at a time.
 
-use glam::{Affine3A, Vec3};
+#[cfg(target_arch = "x86_64")]
+use crate::groups::Arithmetic;
+use crate::groups::{Isa, Out, PullView, RunView};
 
-use crate::lanes::Vec3x4;
-
-/// Writes the first blocks of the outputs (four vectors a block) with the
-/// stored blocks moved by `bone`: `positions` as points (the whole matrix)
-/// and, where the skin has normals (`normals` not empty, one block for each
-/// of `positions`'), `normals` as vectors (its 3x3 part), both in one pass.
-/// Returns how many blocks it wrote: all but an odd last one where the
-/// processor has AVX, none elsewhere; the caller moves the rest four at a
-/// time.
-pub(crate) fn move_blocks(
-    bone: &Affine3A,
-    positions: (&[Vec3x4], &mut [Vec3]),
-    normals: (&[Vec3x4], &mut [Vec3]),
-) -> usize {
+/// Deforms `view`'s groups into `out` (pulled where `pulls` says) with the
+/// vector loops `isa` names. Returns false, having written nothing, where
+/// there are none: the caller then moves the vertices one at a time. The
+/// run's palette must fit its table and have slots.
+pub(crate) fn deform(isa: Isa, view: &RunView, pulls: Option<&PullView>, out: &mut Out) -> bool {
     #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx") {
-        let (stored_positions, position_out) = positions;
-        let (stored_normals, normal_out) = normals;
-        let position_out: &mut [f32] = bytemuck::cast_slice_mut(position_out);
-        let normal_out: &mut [f32] = bytemuck::cast_slice_mut(normal_out);
-        // SAFETY: `move_pairs` needs AVX, which the processor was just
-        // found to have.
-        return unsafe {
-            if stored_normals.is_empty() {
-                avx::move_pairs::<false>(bone, stored_positions, &[], position_out, &mut [])
-            } else {
-                avx::move_pairs::<true>(
-                    bone,
-                    stored_positions,
-                    stored_normals,
-                    position_out,
-                    normal_out,
-                )
-            }
-        };
+    {
+        let normals = !view.normals.is_empty();
+        // The common counts get loops of their own, unrolled.
+        macro_rules! kernel {
+            ($module:ident) => {
+                match (view.arithmetic, view.slots, view.unit_weights, normals) {
+                    (Arithmetic::Exact, _, _, false) => $module::run::<1, true, false, false>,
+                    (Arithmetic::Exact, _, _, true) => $module::run::<1, true, true, false>,
+                    (_, 1, true, false) => $module::run::<1, true, false, true>,
+                    (_, 1, true, true) => $module::run::<1, true, true, true>,
+                    (_, 1, false, false) => $module::run::<1, false, false, true>,
+                    (_, 1, false, true) => $module::run::<1, false, true, true>,
+                    (_, 2, _, false) => $module::run::<2, false, false, true>,
+                    (_, 2, _, true) => $module::run::<2, false, true, true>,
+                    (_, 3, _, false) => $module::run::<3, false, false, true>,
+                    (_, 3, _, true) => $module::run::<3, false, true, true>,
+                    (_, 4, _, false) => $module::run::<4, false, false, true>,
+                    (_, 4, _, true) => $module::run::<4, false, true, true>,
+                    (_, _, _, false) => $module::run::<0, false, false, true>,
+                    (_, _, _, true) => $module::run::<0, false, true, true>,
+                }
+            };
+        }
+        match isa {
+            // SAFETY: `Isa::detect` found the processor has what each loop
+            // needs (AVX-512 foundation; AVX2 and FMA; population count with
+            // either). An exact run is a
+            // bone range: one slot of weight 1.
+            Isa::Avx512 => unsafe { kernel!(avx512)(view, pulls, out) },
+            Isa::Avx2 => unsafe { kernel!(avx2)(view, pulls, out) },
+            Isa::Portable => return false,
+        }
+        true
     }
-    let _ = (bone, positions, normals);
-    0
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let _ = (isa, view, pulls, out);
+        false
+    }
+}
+
+/// Which of a group's 48 output floats (x0 y0 z0 x1 ...) come from which
+/// coordinate register: per third of them (16 floats), the lanes to take
+/// from the x and y registers (a y lane counted from 16, as the
+/// two-register permute counts), the lanes to take from the z register,
+/// and a bit per float that is a z.
+#[cfg(target_arch = "x86_64")]
+const INTERLEAVING: [([i32; 16], [i32; 16], u16); 3] = {
+    let mut thirds = [([0; 16], [0; 16], 0); 3];
+    let mut float = 0;
+    while float < 48 {
+        let (third, at) = (float / 16, float % 16);
+        let vertex = (float / 3) as i32;
+        match float % 3 {
+            0 => thirds[third].0[at] = vertex,
+            1 => thirds[third].0[at] = 16 + vertex,
+            _ => {
+                thirds[third].1[at] = vertex;
+                thirds[third].2 |= 1 << at;
+            }
+        }
+        float += 1;
+    }
+    thirds
+};
+
+/// For each 8-bit mask, the lanes a permute takes so that the mask's lanes
+/// get consecutive values from the first (AVX2's stand-in for AVX-512's
+/// `vexpandps`; other lanes take lane 0).
+#[cfg(target_arch = "x86_64")]
+const EXPANSIONS: [[i32; 8]; 256] = {
+    let mut expansions = [[0; 8]; 256];
+    let mut mask = 0;
+    while mask < 256 {
+        let mut lane = 0;
+        let mut next = 0;
+        while lane < 8 {
+            if mask & (1 << lane) != 0 {
+                expansions[mask][lane] = next;
+                next += 1;
+            }
+            lane += 1;
+        }
+        mask += 1;
+    }
+    expansions
+};
+
+#[cfg(target_arch = "x86_64")]
+mod avx512 {
+    use std::arch::x86_64::{
+        __m512, __m512i, _mm256_loadu_si256, _mm512_add_ps, _mm512_cmp_ps_mask,
+        _mm512_cvtepu16_epi32, _mm512_div_ps, _mm512_fmadd_ps, _mm512_fnmadd_ps, _mm512_loadu_ps,
+        _mm512_loadu_si512, _mm512_mask_blend_ps, _mm512_mask_permutexvar_ps,
+        _mm512_maskz_expand_ps, _mm512_maskz_loadu_ps, _mm512_maskz_mul_ps, _mm512_mul_ps,
+        _mm512_permutex2var_ps, _mm512_permutexvar_ps, _mm512_rsqrt14_ps, _mm512_set1_ps,
+        _mm512_setzero_ps, _mm512_sqrt_ps, _mm512_storeu_ps, _mm512_sub_ps, _CMP_GT_OQ, _CMP_LT_OQ,
+    };
+
+    use super::INTERLEAVING;
+    use crate::groups::{Out, PullView, RunView, PALETTE};
+    use crate::lanes::{Vec3x16, GROUP};
+    use crate::skin::BlendRule;
+
+    /// [`super::deform`] with AVX-512, a group a register: once per common
+    /// slot count `SLOTS`, whose loops are then unrolled, and once (`SLOTS`
+    /// 0) for any count; with `UNIT_WEIGHTS` (one slot) the weights are not
+    /// read; with `NORMALS` the run has normals; `FUSED` for weighted skins,
+    /// else glam's exact arithmetic.
+    #[target_feature(enable = "avx512f,popcnt")]
+    pub(super) fn run<
+        const SLOTS: usize,
+        const UNIT_WEIGHTS: bool,
+        const NORMALS: bool,
+        const FUSED: bool,
+    >(
+        view: &RunView,
+        pulls: Option<&PullView>,
+        out: &mut Out,
+    ) {
+        let slots = if SLOTS == 0 { view.slots } else { SLOTS };
+        let mut tables = [_mm512_setzero_ps(); 12];
+        for (table, row) in tables.iter_mut().zip(view.table) {
+            *table = table_row(row);
+        }
+        let interleaving = Interleaving::new();
+        let pull_normals = NORMALS && pulls.is_some_and(|pulls| !pulls.moved[3].is_empty());
+        let groups = view
+            .places
+            .chunks_exact(slots)
+            .zip(view.weights.chunks_exact(slots));
+        for (group, (places, weights)) in groups.enumerate() {
+            // The group's summed matrices, an entry a register.
+            let mut sums = [_mm512_setzero_ps(); 12];
+            for (slot, (places, weights)) in places.iter().zip(weights).enumerate() {
+                let lanes = palette_places(places);
+                if UNIT_WEIGHTS {
+                    for (sum, table) in sums.iter_mut().zip(tables) {
+                        *sum = _mm512_permutexvar_ps(lanes, table);
+                    }
+                    break;
+                }
+                let weights = floats(weights);
+                for (sum, table) in sums.iter_mut().zip(tables) {
+                    let entry = _mm512_permutexvar_ps(lanes, table);
+                    *sum = if slot == 0 {
+                        _mm512_mul_ps(entry, weights)
+                    } else {
+                        _mm512_fmadd_ps(entry, weights, *sum)
+                    };
+                }
+            }
+            // Indexing cannot fail: one mask and one stored group a group.
+            let unmoved = view.unmoved[group];
+            // Every input of the group is loaded before any output is
+            // stored: a load after a store 4 KiB away waits on it, and the
+            // skin's equal-sized arrays often lie so.
+            let stored = coordinates(&view.positions[group]);
+            let stored_normals = NORMALS.then(|| coordinates(&view.normals[group]));
+            let mut moved = [_mm512_setzero_ps(); 3];
+            for (coordinate, value) in moved.iter_mut().enumerate() {
+                let [x_axis, y_axis, z_axis, translation] = entries(&sums, coordinate);
+                let turned = turn::<FUSED>([x_axis, y_axis, z_axis], stored);
+                // The translation added last, fused or not: what fusing it
+                // would save is a rounding, not an instruction.
+                let point = _mm512_add_ps(turned, translation);
+                *value = _mm512_mask_blend_ps(unmoved, point, stored[coordinate]);
+            }
+            let mut moved_normals = stored_normals.map(|stored| {
+                let mut moved = [_mm512_setzero_ps(); 3];
+                for (coordinate, value) in moved.iter_mut().enumerate() {
+                    let [x_axis, y_axis, z_axis, _] = entries(&sums, coordinate);
+                    *value = turn::<FUSED>([x_axis, y_axis, z_axis], stored);
+                }
+                if view.unit_normals {
+                    moved = unit(moved);
+                }
+                for (value, stored) in moved.iter_mut().zip(stored) {
+                    *value = _mm512_mask_blend_ps(unmoved, *value, stored);
+                }
+                moved
+            });
+            // The group's pulls, layer after layer (written here, not in a
+            // function of its own: the compiler left that one out of line,
+            // and the moved vertices went through memory to it).
+            if let Some(pulls) = pulls {
+                // Indexing cannot fail: a first pull and a first layer for
+                // every group of the run and one past.
+                let layers = pulls.layer_firsts[group]..pulls.layer_firsts[group + 1];
+                let mut at = pulls.firsts[group];
+                for &mask in &pulls.layers[layers] {
+                    let expanded = |values: &[f32], at: usize| {
+                        _mm512_maskz_expand_ps(mask, floats_from(values, at))
+                    };
+                    let weight = expanded(pulls.weights, at);
+                    let moved_at = at - pulls.base;
+                    let blend =
+                        [0, 1, 2].map(|coordinate| expanded(pulls.moved[coordinate], moved_at));
+                    let pulled = combine(pulls.rule, weight, moved, blend);
+                    for (position, pulled) in moved.iter_mut().zip(pulled) {
+                        *position = _mm512_mask_blend_ps(mask, *position, pulled);
+                    }
+                    if let (true, Some(normals)) = (pull_normals, moved_normals.as_mut()) {
+                        let blend =
+                            [3, 4, 5].map(|coordinate| expanded(pulls.moved[coordinate], moved_at));
+                        let pulled =
+                            normalize_or_zero(combine(pulls.rule, weight, *normals, blend));
+                        for (normal, pulled) in normals.iter_mut().zip(pulled) {
+                            *normal = _mm512_mask_blend_ps(mask, *normal, pulled);
+                        }
+                    }
+                    at += mask.count_ones() as usize;
+                }
+            }
+            match out {
+                Out::Vec3s { positions, normals } => {
+                    let floats = 3 * GROUP * group..3 * GROUP * (group + 1);
+                    let within = |floats: &std::ops::Range<usize>, len: usize| {
+                        floats.start.min(len)..floats.end.min(len)
+                    };
+                    let at = within(&floats, positions.len());
+                    write(&interleaving, moved, &mut positions[at]);
+                    if let Some(moved) = moved_normals {
+                        let at = within(&floats, normals.len());
+                        write(&interleaving, moved, &mut normals[at]);
+                    }
+                }
+                Out::Lanes { positions, normals } => {
+                    store_lanes(moved, positions, group);
+                    if let Some(moved) = moved_normals {
+                        store_lanes(moved, normals, group);
+                    }
+                }
+            }
+        }
+    }
+
+    /// A table row (the palette's values of one matrix entry) in the low
+    /// eight lanes, zero above: palette places are below 8.
+    #[target_feature(enable = "avx512f")]
+    fn table_row(row: &[f32; PALETTE]) -> __m512 {
+        // SAFETY: the mask reads the row's eight floats and nothing past.
+        unsafe { _mm512_maskz_loadu_ps(0xFF, row.as_ptr()) }
+    }
+
+    /// A slot's 16 palette places, one a 32-bit lane.
+    #[target_feature(enable = "avx512f")]
+    fn palette_places(places: &[u16; GROUP]) -> __m512i {
+        // SAFETY: the 32 bytes read are the 16 places.
+        _mm512_cvtepu16_epi32(unsafe { _mm256_loadu_si256(places.as_ptr().cast()) })
+    }
+
+    #[target_feature(enable = "avx512f")]
+    fn floats(values: &[f32; GROUP]) -> __m512 {
+        // SAFETY: the 64 bytes read are the 16 values.
+        unsafe { _mm512_loadu_ps(values.as_ptr()) }
+    }
+
+    /// Sixteen values from `values`' `at` on (zeros past its end).
+    #[target_feature(enable = "avx512f")]
+    #[inline]
+    fn floats_from(values: &[f32], at: usize) -> __m512 {
+        match values.get(at..at.wrapping_add(GROUP)) {
+            Some(sixteen) => {
+                // SAFETY: the 64 bytes read are the 16 values.
+                unsafe { _mm512_loadu_ps(sixteen.as_ptr()) }
+            }
+            None => _mm512_setzero_ps(),
+        }
+    }
+
+    /// A group's x, y and z, each a register.
+    #[target_feature(enable = "avx512f")]
+    fn coordinates(group: &Vec3x16) -> [__m512; 3] {
+        [floats(&group.x), floats(&group.y), floats(&group.z)]
+    }
+
+    /// The x and y axes', z axis' and translation's entries for one output
+    /// coordinate, out of a table-ordered array (entry `4 * c + k`).
+    #[target_feature(enable = "avx512f")]
+    fn entries(sums: &[__m512; 12], coordinate: usize) -> [__m512; 4] {
+        let first = 4 * coordinate;
+        [
+            sums[first],
+            sums[first + 1],
+            sums[first + 2],
+            sums[first + 3],
+        ]
+    }
+
+    /// One coordinate of the stored vectors turned by the matrices' 3x3
+    /// part: `(x_axis * x + y_axis * y) + z_axis * z`, fused or exact.
+    #[target_feature(enable = "avx512f")]
+    fn turn<const FUSED: bool>(
+        [x_axis, y_axis, z_axis]: [__m512; 3],
+        [x, y, z]: [__m512; 3],
+    ) -> __m512 {
+        if FUSED {
+            _mm512_fmadd_ps(
+                x_axis,
+                x,
+                _mm512_fmadd_ps(y_axis, y, _mm512_mul_ps(z_axis, z)),
+            )
+        } else {
+            let xy = _mm512_add_ps(_mm512_mul_ps(x_axis, x), _mm512_mul_ps(y_axis, y));
+            _mm512_add_ps(xy, _mm512_mul_ps(z_axis, z))
+        }
+    }
+
+    /// Vectors made unit length as `Vec3::normalize_or_zero` makes each
+    /// (times `1 / sqrt(x * x + y * y + z * z)`, or zero where that factor
+    /// is not finite and positive), the sum fused and the factor from the
+    /// reciprocal square root estimate (relative error below 2^-14) and
+    /// one Newton step: within a few units in the last place of the
+    /// division's. A square root and a division of 16 lanes each cost more
+    /// than the rest of a group's arithmetic on the processors measured.
+    #[target_feature(enable = "avx512f")]
+    fn unit([x, y, z]: [__m512; 3]) -> [__m512; 3] {
+        let squared = _mm512_fmadd_ps(x, x, _mm512_fmadd_ps(y, y, _mm512_mul_ps(z, z)));
+        let estimate = _mm512_rsqrt14_ps(squared);
+        // estimate * (1.5 - squared / 2 * estimate²)
+        let half = _mm512_mul_ps(squared, _mm512_set1_ps(0.5));
+        let correction =
+            _mm512_fnmadd_ps(_mm512_mul_ps(half, estimate), estimate, _mm512_set1_ps(1.5));
+        scaled([x, y, z], _mm512_mul_ps(estimate, correction))
+    }
+
+    /// Each lane's vector times `recip`, or zero where `recip` is not finite
+    /// and positive.
+    #[target_feature(enable = "avx512f")]
+    fn scaled(vector: [__m512; 3], recip: __m512) -> [__m512; 3] {
+        let usable = _mm512_cmp_ps_mask::<_CMP_GT_OQ>(recip, _mm512_setzero_ps())
+            & _mm512_cmp_ps_mask::<_CMP_LT_OQ>(recip, _mm512_set1_ps(f32::INFINITY));
+        vector.map(|value| _mm512_maskz_mul_ps(usable, value, recip))
+    }
+
+    /// `Vec3::normalize_or_zero` exactly, a lane each.
+    #[target_feature(enable = "avx512f")]
+    fn normalize_or_zero([x, y, z]: [__m512; 3]) -> [__m512; 3] {
+        let xy = _mm512_add_ps(_mm512_mul_ps(x, x), _mm512_mul_ps(y, y));
+        let length = _mm512_sqrt_ps(_mm512_add_ps(xy, _mm512_mul_ps(z, z)));
+        scaled([x, y, z], _mm512_div_ps(_mm512_set1_ps(1.0), length))
+    }
+
+    /// Vertices pulled toward blend vertices (`weight` a lane), as
+    /// `groups::combine` pulls one.
+    #[target_feature(enable = "avx512f")]
+    fn combine(
+        rule: BlendRule,
+        weight: __m512,
+        vertex: [__m512; 3],
+        blend: [__m512; 3],
+    ) -> [__m512; 3] {
+        let mut pulled = vertex;
+        for ((pulled, vertex), blend) in pulled.iter_mut().zip(vertex).zip(blend) {
+            *pulled = match rule {
+                BlendRule::Game => {
+                    let keep = _mm512_sub_ps(_mm512_set1_ps(1.0), weight);
+                    _mm512_add_ps(_mm512_mul_ps(vertex, keep), _mm512_mul_ps(blend, weight))
+                }
+                // `weight / 2.0`: halving is exact either way.
+                BlendRule::SeedDocument => {
+                    let half = _mm512_mul_ps(weight, _mm512_set1_ps(0.5));
+                    _mm512_add_ps(vertex, _mm512_mul_ps(_mm512_sub_ps(vertex, blend), half))
+                }
+            };
+        }
+        pulled
+    }
+
+    /// [`INTERLEAVING`] in registers, loaded once a run.
+    struct Interleaving {
+        thirds: [(__m512i, __m512i, u16); 3],
+    }
+
+    impl Interleaving {
+        #[target_feature(enable = "avx512f")]
+        fn new() -> Interleaving {
+            // SAFETY: each load reads one 16-lane array of `INTERLEAVING`.
+            let load = |lanes: &[i32; 16]| unsafe { _mm512_loadu_si512(lanes.as_ptr().cast()) };
+            Interleaving {
+                thirds: INTERLEAVING.map(|(xy, z, mask)| (load(&xy), load(&z), mask)),
+            }
+        }
+    }
+
+    /// Writes a group's x, y and z registers into `out` as `Vec3`s (the
+    /// floats of up to 16; a last group's fewer through a buffer).
+    #[target_feature(enable = "avx512f")]
+    fn write(interleaving: &Interleaving, coordinates: [__m512; 3], out: &mut [f32]) {
+        match out.first_chunk_mut::<48>() {
+            Some(whole) => write_whole(interleaving, coordinates, whole),
+            None => {
+                let mut buffer = [0.0; 48];
+                write_whole(interleaving, coordinates, &mut buffer);
+                let count = out.len();
+                out.copy_from_slice(&buffer[..count]);
+            }
+        }
+    }
+
+    #[target_feature(enable = "avx512f")]
+    fn write_whole(interleaving: &Interleaving, [x, y, z]: [__m512; 3], out: &mut [f32; 48]) {
+        for ((xy, z_lanes, z_mask), third) in
+            interleaving.thirds.iter().zip(out.chunks_exact_mut(16))
+        {
+            let two = _mm512_permutex2var_ps(x, *xy, y);
+            let all = _mm512_mask_permutexvar_ps(two, *z_mask, *z_lanes, z);
+            // SAFETY: `third` holds the 16 floats stored.
+            unsafe { _mm512_storeu_ps(third.as_mut_ptr(), all) };
+        }
+    }
+
+    /// Stores a group's x, y and z registers into arrays of whole groups
+    /// (none where the arrays are empty).
+    #[target_feature(enable = "avx512f")]
+    fn store_lanes(coordinates: [__m512; 3], arrays: &mut [&mut [f32]; 3], group: usize) {
+        for (value, array) in coordinates.into_iter().zip(arrays.iter_mut()) {
+            if let Some(sixteen) = array
+                .get_mut(GROUP * group..)
+                .and_then(|rest| rest.first_chunk_mut::<GROUP>())
+            {
+                // SAFETY: `sixteen` holds the 16 floats stored.
+                unsafe { _mm512_storeu_ps(sixteen.as_mut_ptr(), value) };
+            }
+        }
+    }
 }
 
 #[cfg(target_arch = "x86_64")]
-mod avx {
+mod avx2 {
     use std::arch::x86_64::{
-        __m256, _mm256_add_ps, _mm256_castps256_ps128, _mm256_extractf128_ps, _mm256_mul_ps,
-        _mm256_set1_ps, _mm256_set_m128, _mm256_shuffle_ps, _mm256_unpackhi_ps, _mm256_unpacklo_ps,
+        __m256, __m256i, _mm256_add_ps, _mm256_and_ps, _mm256_and_si256, _mm256_blend_ps,
+        _mm256_blendv_ps, _mm256_castsi256_ps, _mm256_cmp_ps, _mm256_cmpeq_epi32,
+        _mm256_cvtepu16_epi32, _mm256_div_ps, _mm256_fmadd_ps, _mm256_loadu_ps, _mm256_loadu_si256,
+        _mm256_mul_ps, _mm256_permute2f128_ps, _mm256_permute_ps, _mm256_permutevar8x32_ps,
+        _mm256_set1_epi32, _mm256_set1_ps, _mm256_setr_epi32, _mm256_setzero_ps, _mm256_sqrt_ps,
+        _mm256_storeu_ps, _mm256_sub_ps, _mm_loadu_si128, _CMP_GT_OQ, _CMP_LT_OQ,
     };
 
-    use glam::{Affine3A, Vec4};
+    use super::EXPANSIONS;
+    use crate::groups::{Out, PullView, RunView};
+    use crate::lanes::GROUP;
+    use crate::skin::BlendRule;
 
-    use crate::lanes::Vec3x4;
+    /// Lanes a register holds.
+    const HALF: usize = GROUP / 2;
 
-    /// A bone's matrix with each entry in all eight lanes: per output
-    /// coordinate, the x, y and z axes' entries for it, and the
-    /// translation's.
-    struct Bone {
-        rows: [[__m256; 3]; 3],
-        translation: [__m256; 3],
-    }
-
-    #[target_feature(enable = "avx")]
-    fn splat(bone: &Affine3A) -> Bone {
-        let axes = [
-            bone.matrix3.x_axis.to_array(),
-            bone.matrix3.y_axis.to_array(),
-            bone.matrix3.z_axis.to_array(),
-        ];
-        let translation = bone.translation.to_array();
-        let mut rows = [[_mm256_set1_ps(0.0); 3]; 3];
-        for (coordinate, row) in rows.iter_mut().enumerate() {
-            for (entry, axis) in row.iter_mut().zip(&axes) {
-                *entry = _mm256_set1_ps(axis[coordinate]);
-            }
+    /// [`super::deform`] with AVX2 and FMA: as the AVX-512 loop, each group
+    /// in two halves of 8 lanes.
+    #[target_feature(enable = "avx2,fma,popcnt")]
+    pub(super) fn run<
+        const SLOTS: usize,
+        const UNIT_WEIGHTS: bool,
+        const NORMALS: bool,
+        const FUSED: bool,
+    >(
+        view: &RunView,
+        pulls: Option<&PullView>,
+        out: &mut Out,
+    ) {
+        let slots = if SLOTS == 0 { view.slots } else { SLOTS };
+        let mut tables = [_mm256_setzero_ps(); 12];
+        for (table, row) in tables.iter_mut().zip(view.table) {
+            *table = floats(row);
         }
-        Bone {
-            rows,
-            translation: [
-                _mm256_set1_ps(translation[0]),
-                _mm256_set1_ps(translation[1]),
-                _mm256_set1_ps(translation[2]),
-            ],
-        }
-    }
-
-    /// Two blocks' values of one coordinate: the first block in the low
-    /// four lanes, the second in the high four.
-    #[target_feature(enable = "avx")]
-    fn lanes(first: Vec4, second: Vec4) -> __m256 {
-        _mm256_set_m128(second.into(), first.into())
-    }
-
-    /// One output coordinate, as glam's `Mat3A * Vec3A` computes it:
-    /// `(x_axis * x + y_axis * y) + z_axis * z`.
-    #[target_feature(enable = "avx")]
-    fn coordinate(
-        [x_axis, y_axis, z_axis]: [__m256; 3],
-        x: __m256,
-        y: __m256,
-        z: __m256,
-    ) -> __m256 {
-        _mm256_add_ps(
-            _mm256_add_ps(_mm256_mul_ps(x_axis, x), _mm256_mul_ps(y_axis, y)),
-            _mm256_mul_ps(z_axis, z),
-        )
-    }
-
-    /// The 16 bytes of the low (`HIGH` false) or high half of `values`.
-    #[target_feature(enable = "avx")]
-    fn half<const HIGH: bool>(values: __m256) -> [f32; 4] {
-        let half = if HIGH {
-            _mm256_extractf128_ps::<1>(values)
-        } else {
-            _mm256_castps256_ps128(values)
-        };
-        Vec4::from(half).to_array()
-    }
-
-    /// Two blocks moved by `bone`, the first in the low four lanes of each
-    /// coordinate's register, the second in the high four; `points` adds
-    /// the translation.
-    #[target_feature(enable = "avx")]
-    fn moved(bone: &Bone, points: bool, first: &Vec3x4, second: &Vec3x4) -> [__m256; 3] {
-        let x = lanes(first.x, second.x);
-        let y = lanes(first.y, second.y);
-        let z = lanes(first.z, second.z);
-        let mut moved = [
-            coordinate(bone.rows[0], x, y, z),
-            coordinate(bone.rows[1], x, y, z),
-            coordinate(bone.rows[2], x, y, z),
-        ];
-        if points {
-            for (value, translation) in moved.iter_mut().zip(bone.translation) {
-                *value = _mm256_add_ps(*value, translation);
-            }
-        }
-        moved
-    }
-
-    /// Writes two blocks' x, y and z registers (as [`moved`] makes them)
-    /// into `floats` as eight `Vec3`s: each 128-bit half is turned into
-    /// four `Vec3`s (12 floats) within itself.
-    #[target_feature(enable = "avx")]
-    fn write_pair([x, y, z]: [__m256; 3], floats: &mut [f32]) {
-        // Per 128-bit half, x = [x0 x1 x2 x3] and so on become
-        // [x0 y0 z0 x1], [y1 z1 x2 y2] and [z2 x3 y3 z3].
-        let xy_low = _mm256_unpacklo_ps(x, y);
-        let xy_high = _mm256_unpackhi_ps(x, y);
-        let zx_low = _mm256_unpacklo_ps(z, x);
-        let zx_high = _mm256_unpackhi_ps(z, x);
-        let yz_low = _mm256_unpacklo_ps(y, z);
-        let yz_high = _mm256_unpackhi_ps(y, z);
-        let first_third = _mm256_shuffle_ps::<0b11_00_01_00>(xy_low, zx_low);
-        let second_third = _mm256_shuffle_ps::<0b01_00_11_10>(yz_low, xy_high);
-        let last_third = _mm256_shuffle_ps::<0b11_10_11_00>(zx_high, yz_high);
-        let (first, second) = floats.split_at_mut(12);
-        for (floats, values) in first.chunks_exact_mut(4).zip([
-            half::<false>(first_third),
-            half::<false>(second_third),
-            half::<false>(last_third),
-        ]) {
-            floats.copy_from_slice(&values);
-        }
-        for (floats, values) in second.chunks_exact_mut(4).zip([
-            half::<true>(first_third),
-            half::<true>(second_third),
-            half::<true>(last_third),
-        ]) {
-            floats.copy_from_slice(&values);
-        }
-    }
-
-    /// [`super::move_blocks`] with AVX: each pair of blocks is moved in
-    /// eight lanes, its positions and (with `NORMALS`) its normals, then
-    /// written. The outputs hold the vectors' floats, 12 a block.
-    #[target_feature(enable = "avx")]
-    pub(super) fn move_pairs<const NORMALS: bool>(
-        bone: &Affine3A,
-        positions: &[Vec3x4],
-        normals: &[Vec3x4],
-        position_out: &mut [f32],
-        normal_out: &mut [f32],
-    ) -> usize {
-        let bone = splat(bone);
-        let pairs = positions
-            .chunks_exact(2)
-            .zip(position_out.chunks_exact_mut(24));
-        let mut written = 0;
-        if !NORMALS {
-            for (pair, floats) in pairs {
-                if let [first, second] = pair {
-                    write_pair(moved(&bone, true, first, second), floats);
-                    written += 2;
-                }
-            }
-            return written;
-        }
-        let normal_pairs = normals.chunks_exact(2).zip(normal_out.chunks_exact_mut(24));
-        for ((pair, floats), (normal_pair, normal_floats)) in pairs.zip(normal_pairs) {
-            if let ([first, second], [first_normal, second_normal]) = (pair, normal_pair) {
-                write_pair(moved(&bone, true, first, second), floats);
-                write_pair(
-                    moved(&bone, false, first_normal, second_normal),
-                    normal_floats,
-                );
-                written += 2;
-            }
-        }
-        written
-    }
-}
-
-#[cfg(all(test, target_arch = "x86_64"))]
-mod tests {
-    use glam::{Quat, Vec3A, Vec4};
-
-    use super::*;
-
-    /// Blocks of awkward values: tiny, huge, negative zero, denormal.
-    fn blocks(count: usize) -> Vec<Vec3x4> {
-        let value = |index: usize| {
-            let spread = [1.0e-38, -0.0, 3.0e7, -1.5, 0.1, 1.0e-45, 65_504.0, -7.25];
-            spread[index % spread.len()] * (1.0 + index as f32 / 7.0)
-        };
-        (0..count)
-            .map(|block| {
-                let lanes = |offset: usize| {
-                    Vec4::from_array(std::array::from_fn(|lane| {
-                        value(block * 12 + offset + lane)
-                    }))
-                };
-                Vec3x4 {
-                    x: lanes(0),
-                    y: lanes(4),
-                    z: lanes(8),
-                }
-            })
-            .collect()
-    }
-
-    fn bits(vectors: &[Vec3]) -> Vec<[u32; 3]> {
-        vectors
-            .iter()
-            .map(|v| v.to_array().map(f32::to_bits))
-            .collect()
-    }
-
-    #[test]
-    fn eight_lanes_give_the_bits_glam_gives_one_vector_at_a_time() {
-        if !std::arch::is_x86_feature_detected!("avx") {
-            // Nothing to compare: without AVX `move_blocks` writes nothing
-            // and the deformation's own tests cover the four-lane path.
-            assert_eq!(
-                move_blocks(
-                    &Affine3A::IDENTITY,
-                    (&blocks(2), &mut [Vec3::ZERO; 8]),
-                    (&[], &mut [])
-                ),
-                0
-            );
-            return;
-        }
-        let bone = Affine3A::from_scale_rotation_translation(
-            glam::Vec3::new(1.1, 0.9, 1.3),
-            Quat::from_euler(glam::EulerRot::XYZ, 0.3, -1.1, 2.9),
-            glam::Vec3::new(0.25, -3.5, 1.0e-3),
-        );
-        let stored = blocks(5);
-        let stored_normals: Vec<Vec3x4> = blocks(6)[1..].to_vec();
-        let expected = |blocks: &[Vec3x4], points: bool| -> Vec<Vec3> {
-            blocks[..4]
-                .iter()
-                .flat_map(|block| {
-                    (0..4).map(|lane| {
-                        let stored = Vec3A::new(block.x[lane], block.y[lane], block.z[lane]);
-                        let moved = if points {
-                            bone.transform_point3a(stored)
+        let pull_normals = NORMALS && pulls.is_some_and(|pulls| !pulls.moved[3].is_empty());
+        let groups = view
+            .places
+            .chunks_exact(slots)
+            .zip(view.weights.chunks_exact(slots));
+        for (group, (places, weights)) in groups.enumerate() {
+            // Indexing cannot fail: one mask and one stored group a group.
+            let unmoved = view.unmoved[group];
+            for half in 0..2 {
+                let lanes = HALF * half..HALF * (half + 1);
+                let mut sums = [_mm256_setzero_ps(); 12];
+                for (slot, (places, weights)) in places.iter().zip(weights).enumerate() {
+                    let places = palette_places(&places[lanes.clone()]);
+                    if UNIT_WEIGHTS {
+                        for (sum, table) in sums.iter_mut().zip(tables) {
+                            *sum = _mm256_permutevar8x32_ps(table, places);
+                        }
+                        break;
+                    }
+                    let weights = floats_from(weights, lanes.start);
+                    for (sum, table) in sums.iter_mut().zip(tables) {
+                        let entry = _mm256_permutevar8x32_ps(table, places);
+                        *sum = if slot == 0 {
+                            _mm256_mul_ps(entry, weights)
                         } else {
-                            bone.transform_vector3a(stored)
+                            _mm256_fmadd_ps(entry, weights, *sum)
                         };
-                        Vec3::from(moved)
-                    })
-                })
-                .collect()
-        };
-        let mut positions = vec![Vec3::NAN; 20];
-        let mut normals = vec![Vec3::NAN; 20];
-        let written = move_blocks(
-            &bone,
-            (&stored, &mut positions),
-            (&stored_normals, &mut normals),
-        );
-        assert_eq!(written, 4);
-        assert_eq!(bits(&positions[..16]), bits(&expected(&stored, true)));
-        assert_eq!(
-            bits(&normals[..16]),
-            bits(&expected(&stored_normals, false))
-        );
-        for left in [&positions[16..], &normals[16..]] {
-            assert!(left.iter().all(|v| v.is_nan()), "the odd block is left");
+                    }
+                }
+                let kept = kept_lanes(unmoved >> lanes.start & 0xFF);
+                let stored = coordinates(&view.positions[group], lanes.start);
+                let stored_normals =
+                    NORMALS.then(|| coordinates(&view.normals[group], lanes.start));
+                let mut moved = [_mm256_setzero_ps(); 3];
+                for (coordinate, value) in moved.iter_mut().enumerate() {
+                    let first = 4 * coordinate;
+                    let axes = [sums[first], sums[first + 1], sums[first + 2]];
+                    let point = _mm256_add_ps(turn::<FUSED>(axes, stored), sums[first + 3]);
+                    *value = _mm256_blendv_ps(point, stored[coordinate], kept);
+                }
+                let mut moved_normals = stored_normals.map(|stored| {
+                    let mut moved = [_mm256_setzero_ps(); 3];
+                    for (coordinate, value) in moved.iter_mut().enumerate() {
+                        let first = 4 * coordinate;
+                        let axes = [sums[first], sums[first + 1], sums[first + 2]];
+                        *value = turn::<FUSED>(axes, stored);
+                    }
+                    if view.unit_normals {
+                        moved = normalize_or_zero::<true>(moved);
+                    }
+                    for (value, stored) in moved.iter_mut().zip(stored) {
+                        *value = _mm256_blendv_ps(*value, stored, kept);
+                    }
+                    moved
+                });
+                if let Some(pulls) = pulls {
+                    let normals = moved_normals.as_mut().filter(|_| pull_normals);
+                    pull(pulls, group, half, &mut moved, normals);
+                }
+                match out {
+                    Out::Vec3s { positions, normals } => {
+                        let floats =
+                            3 * (GROUP * group + lanes.start)..3 * (GROUP * group + lanes.end);
+                        let within = |len: usize| floats.start.min(len)..floats.end.min(len);
+                        let at = within(positions.len());
+                        write(moved, &mut positions[at]);
+                        if let Some(moved) = moved_normals {
+                            let at = within(normals.len());
+                            write(moved, &mut normals[at]);
+                        }
+                    }
+                    Out::Lanes { positions, normals } => {
+                        let at = GROUP * group + lanes.start;
+                        store_lanes(moved, positions, at);
+                        if let Some(moved) = moved_normals {
+                            store_lanes(moved, normals, at);
+                        }
+                    }
+                }
+            }
         }
-        // Positions alone, for a skin without normals.
-        let mut alone = vec![Vec3::NAN; 20];
-        assert_eq!(move_blocks(&bone, (&stored, &mut alone), (&[], &mut [])), 4);
-        assert_eq!(bits(&alone), bits(&positions));
+    }
+
+    /// Eight values from `values`' `at` on (zeros past its end).
+    #[target_feature(enable = "avx2,fma")]
+    #[inline]
+    fn floats_from(values: &[f32], at: usize) -> __m256 {
+        match values.get(at..at.wrapping_add(HALF)) {
+            Some(eight) => {
+                // SAFETY: the 32 bytes read are the eight values.
+                unsafe { _mm256_loadu_ps(eight.as_ptr()) }
+            }
+            None => _mm256_setzero_ps(),
+        }
+    }
+
+    #[target_feature(enable = "avx2,fma")]
+    fn floats(values: &[f32; HALF]) -> __m256 {
+        // SAFETY: the 32 bytes read are the eight values.
+        unsafe { _mm256_loadu_ps(values.as_ptr()) }
+    }
+
+    /// Eight palette places (of a half's slot), one a 32-bit lane.
+    #[target_feature(enable = "avx2,fma")]
+    fn palette_places(places: &[u16]) -> __m256i {
+        let eight: &[u16; HALF] = places.first_chunk().unwrap_or(&[0; HALF]);
+        // SAFETY: the 16 bytes read are the eight places.
+        _mm256_cvtepu16_epi32(unsafe { _mm_loadu_si128(eight.as_ptr().cast()) })
+    }
+
+    /// A mask with every bit of the lanes whose bit `bits` has.
+    #[target_feature(enable = "avx2,fma")]
+    fn kept_lanes(bits: u16) -> __m256 {
+        let lane_bits = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
+        let set = _mm256_and_si256(_mm256_set1_epi32(i32::from(bits)), lane_bits);
+        _mm256_castsi256_ps(_mm256_cmpeq_epi32(set, lane_bits))
+    }
+
+    /// A half group's x, y and z (lanes from `first` on), each a register.
+    #[target_feature(enable = "avx2,fma")]
+    fn coordinates(group: &crate::lanes::Vec3x16, first: usize) -> [__m256; 3] {
+        [&group.x, &group.y, &group.z].map(|values| floats_from(values, first))
+    }
+
+    /// As the AVX-512 loop's `turn`.
+    #[target_feature(enable = "avx2,fma")]
+    fn turn<const FUSED: bool>(
+        [x_axis, y_axis, z_axis]: [__m256; 3],
+        [x, y, z]: [__m256; 3],
+    ) -> __m256 {
+        if FUSED {
+            _mm256_fmadd_ps(
+                x_axis,
+                x,
+                _mm256_fmadd_ps(y_axis, y, _mm256_mul_ps(z_axis, z)),
+            )
+        } else {
+            let xy = _mm256_add_ps(_mm256_mul_ps(x_axis, x), _mm256_mul_ps(y_axis, y));
+            _mm256_add_ps(xy, _mm256_mul_ps(z_axis, z))
+        }
+    }
+
+    /// `Vec3::normalize_or_zero`, a lane each: exactly, or with the squares
+    /// summed fused (`FUSED`).
+    #[target_feature(enable = "avx2,fma")]
+    fn normalize_or_zero<const FUSED: bool>([x, y, z]: [__m256; 3]) -> [__m256; 3] {
+        let squared = if FUSED {
+            _mm256_fmadd_ps(x, x, _mm256_fmadd_ps(y, y, _mm256_mul_ps(z, z)))
+        } else {
+            let xy = _mm256_add_ps(_mm256_mul_ps(x, x), _mm256_mul_ps(y, y));
+            _mm256_add_ps(xy, _mm256_mul_ps(z, z))
+        };
+        let recip = _mm256_div_ps(_mm256_set1_ps(1.0), _mm256_sqrt_ps(squared));
+        let usable = _mm256_and_ps(
+            _mm256_cmp_ps::<_CMP_GT_OQ>(recip, _mm256_setzero_ps()),
+            _mm256_cmp_ps::<_CMP_LT_OQ>(recip, _mm256_set1_ps(f32::INFINITY)),
+        );
+        // Masked after the product: a non-finite coordinate times 0 would
+        // not be 0.
+        [x, y, z].map(|value| _mm256_and_ps(_mm256_mul_ps(value, recip), usable))
+    }
+
+    /// As the AVX-512 loop's `combine`.
+    #[target_feature(enable = "avx2,fma")]
+    fn combine(
+        rule: BlendRule,
+        weight: __m256,
+        vertex: [__m256; 3],
+        blend: [__m256; 3],
+    ) -> [__m256; 3] {
+        let mut pulled = vertex;
+        for ((pulled, vertex), blend) in pulled.iter_mut().zip(vertex).zip(blend) {
+            *pulled = match rule {
+                BlendRule::Game => {
+                    let keep = _mm256_sub_ps(_mm256_set1_ps(1.0), weight);
+                    _mm256_add_ps(_mm256_mul_ps(vertex, keep), _mm256_mul_ps(blend, weight))
+                }
+                BlendRule::SeedDocument => {
+                    let half = _mm256_mul_ps(weight, _mm256_set1_ps(0.5));
+                    _mm256_add_ps(vertex, _mm256_mul_ps(_mm256_sub_ps(vertex, blend), half))
+                }
+            };
+        }
+        pulled
+    }
+
+    /// Pulls half `half` of group `group` of the run layer after layer.
+    #[target_feature(enable = "avx2,fma,popcnt")]
+    #[inline]
+    fn pull(
+        pulls: &PullView,
+        group: usize,
+        half: usize,
+        positions: &mut [__m256; 3],
+        normals: Option<&mut [__m256; 3]>,
+    ) {
+        // Indexing cannot fail: a first pull and a first layer for every
+        // group of the run and one past.
+        let layers = &pulls.layers[pulls.layer_firsts[group]..pulls.layer_firsts[group + 1]];
+        let mut normals = normals;
+        // A layer's pulls go lane after lane: the low half's, then the
+        // high half's.
+        let mut layer_first = pulls.firsts[group];
+        for &mask in layers {
+            let bits = (mask >> (HALF * half)) & 0xFF;
+            let first = match half {
+                0 => layer_first,
+                _ => layer_first + (mask & 0xFF).count_ones() as usize,
+            };
+            layer_first += mask.count_ones() as usize;
+            if bits == 0 {
+                continue;
+            }
+            let expansion = &EXPANSIONS[usize::from(bits)];
+            // SAFETY: the 32 bytes read are one entry of `EXPANSIONS`.
+            let lanes = unsafe { _mm256_loadu_si256(expansion.as_ptr().cast()) };
+            let taken = kept_lanes(bits);
+            let expanded = |values: &[f32], at: usize| {
+                _mm256_permutevar8x32_ps(floats_from(values, at), lanes)
+            };
+            let weight = expanded(pulls.weights, first);
+            let moved = first - pulls.base;
+            let blend = [0, 1, 2].map(|coordinate| expanded(pulls.moved[coordinate], moved));
+            let pulled = combine(pulls.rule, weight, *positions, blend);
+            for (position, pulled) in positions.iter_mut().zip(pulled) {
+                *position = _mm256_blendv_ps(*position, pulled, taken);
+            }
+            if let Some(normals) = normals.as_deref_mut() {
+                let blend = [3, 4, 5].map(|coordinate| expanded(pulls.moved[coordinate], moved));
+                let pulled =
+                    normalize_or_zero::<false>(combine(pulls.rule, weight, *normals, blend));
+                for (normal, pulled) in normals.iter_mut().zip(pulled) {
+                    *normal = _mm256_blendv_ps(*normal, pulled, taken);
+                }
+            }
+        }
+    }
+
+    /// Writes a half's x, y and z registers into `out` as `Vec3`s (the
+    /// floats of up to 8; a last half's fewer through a buffer). Per
+    /// 128-bit half, [x0 y0 z0 x1], [y1 z1 x2 y2] and [z2 x3 y3 z3] are
+    /// made with one in-lane permute a coordinate and two blends each, then
+    /// joined across the halves.
+    #[target_feature(enable = "avx2,fma")]
+    fn write([x, y, z]: [__m256; 3], out: &mut [f32]) {
+        let x = _mm256_permute_ps::<0b01_10_11_00>(x); // x0 x3 x2 x1
+        let y = _mm256_permute_ps::<0b10_11_00_01>(y); // y1 y0 y3 y2
+        let z = _mm256_permute_ps::<0b11_00_01_10>(z); // z2 z1 z0 z3
+        let first = _mm256_blend_ps::<0b0100_0100>(_mm256_blend_ps::<0b0010_0010>(x, y), z);
+        let second = _mm256_blend_ps::<0b0100_0100>(_mm256_blend_ps::<0b0010_0010>(y, z), x);
+        let third = _mm256_blend_ps::<0b0100_0100>(_mm256_blend_ps::<0b0010_0010>(z, x), y);
+        let joined = [
+            _mm256_permute2f128_ps::<0x20>(first, second),
+            _mm256_permute2f128_ps::<0x30>(third, first),
+            _mm256_permute2f128_ps::<0x31>(second, third),
+        ];
+        let mut buffer = [0.0; 3 * HALF];
+        let whole = out.len() == buffer.len();
+        let floats: &mut [f32] = if whole { out } else { &mut buffer };
+        for (register, eight) in joined.into_iter().zip(floats.chunks_exact_mut(HALF)) {
+            // SAFETY: `eight` holds the 8 floats stored.
+            unsafe { _mm256_storeu_ps(eight.as_mut_ptr(), register) };
+        }
+        if !whole {
+            let count = out.len();
+            out.copy_from_slice(&buffer[..count]);
+        }
+    }
+
+    /// Stores a half's x, y and z registers into arrays of whole groups
+    /// from `at` on (none where the arrays are empty).
+    #[target_feature(enable = "avx2,fma")]
+    fn store_lanes(coordinates: [__m256; 3], arrays: &mut [&mut [f32]; 3], at: usize) {
+        for (value, array) in coordinates.into_iter().zip(arrays.iter_mut()) {
+            if let Some(eight) = array
+                .get_mut(at..)
+                .and_then(|rest| rest.first_chunk_mut::<HALF>())
+            {
+                // SAFETY: `eight` holds the 8 floats stored.
+                unsafe { _mm256_storeu_ps(eight.as_mut_ptr(), value) };
+            }
+        }
     }
 }
