@@ -157,13 +157,24 @@ mod avx512 {
             // The group's summed matrices, an entry a register.
             let mut sums = [_mm512_setzero_ps(); 12];
             for (slot, (places, weights)) in places.iter().zip(weights).enumerate() {
-                let lanes = palette_places(places);
                 if UNIT_WEIGHTS {
-                    for (sum, table) in sums.iter_mut().zip(tables) {
-                        *sum = _mm512_permutexvar_ps(lanes, table);
+                    // A group on one joint (most of a bone range's, and of
+                    // a rigid skin's stretches) takes its entries by
+                    // broadcast, loads instead of permutes.
+                    let place = usize::from(places[0]);
+                    if *places == [places[0]; GROUP] && place < PALETTE {
+                        for (sum, row) in sums.iter_mut().zip(view.table) {
+                            *sum = _mm512_set1_ps(row[place]);
+                        }
+                    } else {
+                        let lanes = palette_places(places);
+                        for (sum, table) in sums.iter_mut().zip(tables) {
+                            *sum = _mm512_permutexvar_ps(lanes, table);
+                        }
                     }
                     break;
                 }
+                let lanes = palette_places(places);
                 let weights = floats(weights);
                 for (sum, table) in sums.iter_mut().zip(tables) {
                     let entry = _mm512_permutexvar_ps(lanes, table);
