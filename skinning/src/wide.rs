@@ -118,7 +118,8 @@ mod avx512 {
         _mm512_loadu_si512, _mm512_mask_blend_ps, _mm512_mask_permutexvar_ps,
         _mm512_maskz_expand_ps, _mm512_maskz_loadu_ps, _mm512_maskz_mul_ps, _mm512_mul_ps,
         _mm512_permutex2var_ps, _mm512_permutexvar_ps, _mm512_rsqrt14_ps, _mm512_set1_ps,
-        _mm512_setzero_ps, _mm512_sqrt_ps, _mm512_storeu_ps, _mm512_sub_ps, _CMP_GT_OQ, _CMP_LT_OQ,
+        _mm512_setzero_ps, _mm512_sqrt_ps, _mm512_storeu_ps, _mm512_sub_ps, _mm_prefetch,
+        _CMP_GT_OQ, _CMP_LT_OQ, _MM_HINT_T0,
     };
 
     use super::INTERLEAVING;
@@ -187,6 +188,8 @@ mod avx512 {
             }
             // Indexing cannot fail: one mask and one stored group a group.
             let unmoved = view.unmoved[group];
+            prefetch(view.positions, group + PREFETCH);
+            prefetch(view.normals, group + PREFETCH);
             // Every input of the group is loaded before any output is
             // stored: a load after a store 4 KiB away waits on it, and the
             // skin's equal-sized arrays often lie so.
@@ -266,6 +269,27 @@ mod avx512 {
                         store_lanes(moved, normals, group);
                     }
                 }
+            }
+        }
+    }
+
+    /// How many groups ahead the stored vertices are asked for: the
+    /// processor's own prefetching left a million-vertex skin about a tenth
+    /// slower (4 to 16 groups measured alike).
+    const PREFETCH: usize = 8;
+
+    /// Asks for stored group `group` (where there is one) to be brought
+    /// into the cache.
+    #[target_feature(enable = "avx512f")]
+    fn prefetch(groups: &[Vec3x16], group: usize) {
+        if let Some(stored) = groups.get(group) {
+            let lines = (stored as *const Vec3x16).cast::<i8>();
+            // SAFETY: a prefetch reads nothing into the program and faults
+            // on no address; these are the group's three cache lines.
+            unsafe {
+                _mm_prefetch::<_MM_HINT_T0>(lines);
+                _mm_prefetch::<_MM_HINT_T0>(lines.add(64));
+                _mm_prefetch::<_MM_HINT_T0>(lines.add(128));
             }
         }
     }
