@@ -1,9 +1,9 @@
 //! Skin deformation: a rig skin is bound to a skeleton once (its joints
-//! found by name, every index and range checked, the bone ranges turned into
-//! runs that cover each vertex once), then deformed by any pose of that
-//! skeleton with plain loops. A [`Deformer`] keeps its scratch and the
-//! caller's output buffers from one pose to the next, writes each output
-//! once, and splits large meshes across rayon's threads.
+//! found by name, every index and range checked, the vertices laid out in
+//! groups of 16 for the deformation's loops, as `groups.rs` describes), then
+//! deformed by any pose of that skeleton. A [`Deformer`] keeps its scratch
+//! and the caller's output buffers from one pose to the next, writes each
+//! output once, and splits large meshes across rayon's threads.
 //!
 //! Two bindings:
 //! - weighted: vertices stored where the rest pose puts them, each moved by
@@ -337,9 +337,9 @@ const PARALLEL_THRESHOLD: usize = 1 << 16;
 
 /// How many vertices one parallel task deforms: large enough that the
 /// task's overhead is lost in it, small enough that threads share the work
-/// evenly. A multiple of [`GROUP`]; a task's moved blend vertices (about a
-/// quarter of its vertices' count in a Sims body, 28 bytes each) stay in
-/// the second-level cache.
+/// evenly. A multiple of 16 (a group of vertices); a task's moved blend
+/// vertices (about a quarter of its vertices' count in a Sims body, 24
+/// bytes each) stay in the second-level cache.
 const PART: usize = 1 << 14;
 
 /// Deforms skins into caller-provided buffers (ozz-animation's job style):
