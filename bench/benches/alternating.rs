@@ -400,18 +400,21 @@ fn animation(filter: &str) {
     }
     let one = threads::pinned_pool(1);
     let two = threads::pinned_pool(2);
-    // Each deformation beside its streaming floor (`bench/src/floor.rs`).
+    // Each deformation beside its streaming floor (`bench/src/floor.rs`),
+    // every contender on the same pinned worker: on a machine busy with
+    // other work the CPUs are not alike, and a contender left to the
+    // calling thread ran on whichever the scheduler chose.
     let deform = |case: String,
                   ossuary: &dyn Fn(&rayon::ThreadPool),
-                  ozz: &dyn Fn(),
-                  streaming: &dyn Fn()| {
+                  ozz: &(dyn Fn() + Sync),
+                  streaming: &(dyn Fn() + Sync)| {
         let _ = &ozz;
         race(
             &format!("{case}, 1 thread"),
             vec![
-                floor("floor", streaming),
+                floor("floor", || one.install(streaming)),
                 #[cfg(feature = "ozz")]
-                contender("ozz", ozz),
+                contender("ozz", || one.install(ozz)),
                 contender("ossuary", || ossuary(&one)),
             ],
         );
@@ -457,9 +460,9 @@ fn animation(filter: &str) {
                 race(
                     &format!("{case} as blended, 1 thread"),
                     vec![
-                        floor("floor", || skin().floor()),
+                        floor("floor", || one.install(|| skin().floor())),
                         #[cfg(feature = "ozz")]
-                        contender("ozz", || skin().ozz()),
+                        contender("ozz", || one.install(|| skin().ozz())),
                         contender("ossuary", || one.install(|| skin().ossuary_as_blended())),
                     ],
                 );
