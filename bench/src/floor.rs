@@ -67,22 +67,16 @@ impl Floor {
     /// The floor of a Sims skin of `real` vertices (a multiple of 64) and
     /// `blends` blend vertices, with normals, as ossuary's deformation
     /// reads and writes it: per vertex its stored position and normal (24
-    /// bytes), its 2-byte palette place, and per 16 vertices a 2-byte mask,
-    /// two 8-byte offsets (its first pull and first layer) and, counting
-    /// one a group, a 2-byte layer; per blend vertex its stored position
-    /// and normal, weight and place (30 bytes) and a 2-byte mask per 16;
-    /// positions and normals written, 24 bytes a vertex. The moved blend
-    /// vertices go through a scratch that stays in cache, counted nothing.
-    /// Steps of 64 vertices.
+    /// bytes) and its 2-byte palette place, per 16 vertices a 2-byte mask;
+    /// per blend vertex its share of its batch (four blend vertices'
+    /// positions, weights, pulled vertices and normals in 128 bytes: 32
+    /// bytes); positions and normals written, 24 bytes a vertex. A pull
+    /// reads and writes a vertex already written, in cache, and counts
+    /// nothing more. Steps of 64 vertices.
     pub fn sims(real: usize, blends: usize) -> Floor {
         Floor::new(
             (real / 64).max(1),
-            &[
-                12 * real,
-                12 * real,
-                2 * real + real / 16 * (2 + 16 + 2),
-                30 * blends + blends / 8,
-            ],
+            &[12 * real, 12 * real, 2 * real + real / 8, 32 * blends],
             &[12 * real, 12 * real],
         )
     }

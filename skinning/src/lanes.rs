@@ -39,12 +39,6 @@ pub(crate) struct Vec3Groups {
 }
 
 impl Vec3Groups {
-    /// No vectors (a skin without normals).
-    pub(crate) const EMPTY: Vec3Groups = Vec3Groups {
-        groups: Vec::new(),
-        len: 0,
-    };
-
     pub(crate) fn new(values: impl ExactSizeIterator<Item = [f32; 3]>) -> Vec3Groups {
         let len = values.len();
         let mut groups = vec![Vec3x16::default(); len.div_ceil(GROUP)];

@@ -8,6 +8,7 @@ pub mod axes;
 mod groups;
 mod lanes;
 pub mod pose;
+mod pulls;
 pub mod skeleton;
 pub mod skin;
 mod wide;

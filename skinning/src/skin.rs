@@ -1,7 +1,8 @@
 //! Skin deformation: a rig skin is bound to a skeleton once (its joints
 //! found by name, every index and range checked, the vertices laid out in
-//! groups of 16 for the deformation's loops, as `groups.rs` describes), then
-//! deformed by any pose of that skeleton. A [`Deformer`] keeps its scratch
+//! groups of 16 for the deformation's loops, as `groups.rs` describes, the
+//! blend vertices as `pulls.rs` does), then deformed by any pose of that
+//! skeleton. A [`Deformer`] keeps its scratch
 //! and the caller's output buffers from one pose to the next, writes each
 //! output once, and splits large meshes across rayon's threads.
 //!
@@ -25,9 +26,10 @@ use glam::{Affine3A, Vec3};
 use rayon::prelude::*;
 use thiserror::Error;
 
-use crate::groups::{Arithmetic, Influences, Isa, Job, Pulls, Table};
+use crate::groups::{Arithmetic, Influences, Isa, Job, Table};
 use crate::lanes::Vec3Groups;
 use crate::pose::JobError;
+use crate::pulls::Pulls;
 use crate::skeleton::Skeleton;
 
 /// Why a skin does not fit a skeleton or is not a consistent mesh.
@@ -335,12 +337,14 @@ impl BoundSkin {
 /// a small mesh costs more than it saves.
 const PARALLEL_THRESHOLD: usize = 1 << 16;
 
-/// How many vertices one parallel task deforms: large enough that the
-/// task's overhead is lost in it, small enough that threads share the work
-/// evenly. A multiple of 16 (a group of vertices); a task's moved blend
-/// vertices (about a quarter of its vertices' count in a Sims body, 24
-/// bytes each) stay in the second-level cache.
-const PART: usize = 1 << 14;
+/// How many vertices one parallel task deforms, and how many of a
+/// bone-space skin are moved and then pulled together (their outputs, 1.5
+/// MiB, still in the second-level cache when their blend vertices pull
+/// them): large enough that the task's overhead is lost in it, small
+/// enough that threads share the work. A multiple of 16 (a group of
+/// vertices). Of 2^14, 2^15 and 2^16, this one deformed a million-record
+/// Sims skin fastest (1.50 against 1.52 and 1.65 ms, thread CPU time).
+const PART: usize = 1 << 16;
 
 /// Deforms skins into caller-provided buffers (ozz-animation's job style):
 /// keeps its scratch from one call to the next, so posing a skin frame
@@ -353,8 +357,6 @@ pub struct Deformer {
     skinning: Vec<Affine3A>,
     /// Per run, its palette's matrices ([`Influences::tables`]).
     tables: Vec<Table>,
-    /// The same for a bone-space skin's blend vertices.
-    blend_tables: Vec<Table>,
     normals: WeightedNormals,
     /// The vector loops weighted skins run on; detected when none is set
     /// (tests set each the processor has).
@@ -411,7 +413,7 @@ impl Deformer {
         // vertex and blend index and every run against these lengths, and
         // the output buffers were just given the skin's.
         let isa = self.isa.unwrap_or_else(Isa::detect);
-        let job = match &skin.kind {
+        match &skin.kind {
             Kind::Weighted {
                 influences,
                 inverse_rest,
@@ -424,7 +426,7 @@ impl Deformer {
                         .map(|(model, inverse_rest)| *model * *inverse_rest),
                 );
                 influences.tables(&self.skinning, &mut self.tables);
-                Job {
+                let job = Job {
                     influences,
                     matrices: &self.skinning,
                     tables: &self.tables,
@@ -432,14 +434,18 @@ impl Deformer {
                     normals: &skin.normals,
                     arithmetic: Arithmetic::Fused,
                     unit_normals: self.normals == WeightedNormals::Unit,
-                    pulls: None,
                     isa,
-                }
+                };
+                for_parts_of_both(
+                    parallel,
+                    &mut posed.positions,
+                    &mut posed.normals,
+                    |offset, positions, normals| job.deform(offset, positions, normals),
+                );
             }
             Kind::BoneSpace { influences, pulls } => {
                 influences.tables(model, &mut self.tables);
-                pulls.blends.tables(model, &mut self.blend_tables);
-                Job {
+                let job = Job {
                     influences,
                     matrices: model,
                     tables: &self.tables,
@@ -447,17 +453,26 @@ impl Deformer {
                     normals: &skin.normals,
                     arithmetic: Arithmetic::Exact,
                     unit_normals: false,
-                    pulls: Some((pulls, &self.blend_tables, rule)),
                     isa,
-                }
+                };
+                // Each part is moved, then pulled while its outputs are in
+                // cache.
+                for_parts_of_both(
+                    parallel,
+                    &mut posed.positions,
+                    &mut posed.normals,
+                    |offset, positions, normals| {
+                        let mut normal_parts = normals.chunks_mut(PART);
+                        for (index, positions) in positions.chunks_mut(PART).enumerate() {
+                            let normals = normal_parts.next().unwrap_or_default();
+                            let part = offset / PART + index;
+                            job.deform(part * PART, positions, normals);
+                            pulls.pull(part, model, rule, positions, normals);
+                        }
+                    },
+                );
             }
-        };
-        for_parts_of_both(
-            parallel,
-            &mut posed.positions,
-            &mut posed.normals,
-            |offset, positions, normals| job.deform(offset, positions, normals),
-        );
+        }
         Ok(())
     }
 }
@@ -655,6 +670,7 @@ fn bind_bone_space(
         influences: Influences::bind(&own),
         pulls: Box::new(Pulls::bind(
             count,
+            PART,
             &blends,
             &blend_owners,
             &bone_space.blend_positions,

@@ -2,8 +2,7 @@
 //! [`crate::groups`]): a run's groups of 16 vertices, each lane's matrix
 //! entries looked up in the run's palette table with one permute an entry
 //! (16 lanes a register with AVX-512, 8 with AVX2 and FMA), summed and
-//! applied a coordinate of 8 or 16 vertices at a time, the Sims' pulls
-//! taken into their lanes from the moved blend vertices, and the
+//! applied a coordinate of 8 or 16 vertices at a time, and the
 //! coordinates turned into `Vec3`s (12 floats every 4 vertices) with
 //! permutes. Selected at run time ([`Isa::detect`]), so that the build
 //! stays for any x86-64.
@@ -14,20 +13,22 @@
 
 #[cfg(target_arch = "x86_64")]
 use crate::groups::Arithmetic;
-use crate::groups::{Isa, Out, PullView, RunView};
+use crate::groups::{Isa, RunView};
 
-/// Deforms `view`'s groups into `out` (pulled where `pulls` says) with the
-/// vector loops `isa` names. Returns false, having written nothing, where
-/// there are none: the caller then moves the vertices one at a time. The
-/// run's palette must fit its table and have slots.
-pub(crate) fn deform(isa: Isa, view: &RunView, pulls: Option<&PullView>, out: &mut Out) -> bool {
+/// Deforms `view`'s groups into `positions` and `normals` (their floats;
+/// the last group's possibly fewer than 16 vertices; normals empty when the
+/// skin has none) with the vector loops `isa` names. Returns false, having
+/// written nothing, where there are none: the caller then moves the
+/// vertices one at a time. The run's palette must fit its table and have
+/// slots.
+pub(crate) fn deform(isa: Isa, view: &RunView, positions: &mut [f32], normals: &mut [f32]) -> bool {
     #[cfg(target_arch = "x86_64")]
     {
-        let normals = !view.normals.is_empty();
+        let with_normals = !view.normals.is_empty();
         // The common counts get loops of their own, unrolled.
         macro_rules! kernel {
             ($module:ident) => {
-                match (view.arithmetic, view.slots, view.unit_weights, normals) {
+                match (view.arithmetic, view.slots, view.unit_weights, with_normals) {
                     (Arithmetic::Exact, _, _, false) => $module::run::<1, true, false, false>,
                     (Arithmetic::Exact, _, _, true) => $module::run::<1, true, true, false>,
                     (_, 1, true, false) => $module::run::<1, true, false, true>,
@@ -50,15 +51,15 @@ pub(crate) fn deform(isa: Isa, view: &RunView, pulls: Option<&PullView>, out: &m
             // needs (AVX-512 foundation; AVX2 and FMA; population count with
             // either). An exact run is a
             // bone range: one slot of weight 1.
-            Isa::Avx512 => unsafe { kernel!(avx512)(view, pulls, out) },
-            Isa::Avx2 => unsafe { kernel!(avx2)(view, pulls, out) },
+            Isa::Avx512 => unsafe { kernel!(avx512)(view, positions, normals) },
+            Isa::Avx2 => unsafe { kernel!(avx2)(view, positions, normals) },
             Isa::Portable => return false,
         }
         true
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
-        let _ = (isa, view, pulls, out);
+        let _ = (isa, view, positions, normals);
         false
     }
 }
@@ -88,44 +89,20 @@ const INTERLEAVING: [([i32; 16], [i32; 16], u16); 3] = {
     thirds
 };
 
-/// For each 8-bit mask, the lanes a permute takes so that the mask's lanes
-/// get consecutive values from the first (AVX2's stand-in for AVX-512's
-/// `vexpandps`; other lanes take lane 0).
-#[cfg(target_arch = "x86_64")]
-const EXPANSIONS: [[i32; 8]; 256] = {
-    let mut expansions = [[0; 8]; 256];
-    let mut mask = 0;
-    while mask < 256 {
-        let mut lane = 0;
-        let mut next = 0;
-        while lane < 8 {
-            if mask & (1 << lane) != 0 {
-                expansions[mask][lane] = next;
-                next += 1;
-            }
-            lane += 1;
-        }
-        mask += 1;
-    }
-    expansions
-};
-
 #[cfg(target_arch = "x86_64")]
 mod avx512 {
     use std::arch::x86_64::{
         __m512, __m512i, _mm256_loadu_si256, _mm512_add_ps, _mm512_cmp_ps_mask,
-        _mm512_cvtepu16_epi32, _mm512_div_ps, _mm512_fmadd_ps, _mm512_fnmadd_ps, _mm512_loadu_ps,
+        _mm512_cvtepu16_epi32, _mm512_fmadd_ps, _mm512_fnmadd_ps, _mm512_loadu_ps,
         _mm512_loadu_si512, _mm512_mask_blend_ps, _mm512_mask_permutexvar_ps,
-        _mm512_maskz_expand_ps, _mm512_maskz_loadu_ps, _mm512_maskz_mul_ps, _mm512_mul_ps,
-        _mm512_permutex2var_ps, _mm512_permutexvar_ps, _mm512_rsqrt14_ps, _mm512_set1_ps,
-        _mm512_setzero_ps, _mm512_sqrt_ps, _mm512_storeu_ps, _mm512_sub_ps, _mm_prefetch,
-        _CMP_GT_OQ, _CMP_LT_OQ, _MM_HINT_T0,
+        _mm512_maskz_loadu_ps, _mm512_maskz_mul_ps, _mm512_mul_ps, _mm512_permutex2var_ps,
+        _mm512_permutexvar_ps, _mm512_rsqrt14_ps, _mm512_set1_ps, _mm512_setzero_ps,
+        _mm512_storeu_ps, _mm_prefetch, _CMP_GT_OQ, _CMP_LT_OQ, _MM_HINT_T0,
     };
 
     use super::INTERLEAVING;
-    use crate::groups::{Out, PullView, RunView, PALETTE};
+    use crate::groups::{RunView, PALETTE};
     use crate::lanes::{Vec3x16, GROUP};
-    use crate::skin::BlendRule;
 
     /// [`super::deform`] with AVX-512, a group a register: once per common
     /// slot count `SLOTS`, whose loops are then unrolled, and once (`SLOTS`
@@ -140,8 +117,8 @@ mod avx512 {
         const FUSED: bool,
     >(
         view: &RunView,
-        pulls: Option<&PullView>,
-        out: &mut Out,
+        positions: &mut [f32],
+        normals: &mut [f32],
     ) {
         let slots = if SLOTS == 0 { view.slots } else { SLOTS };
         let mut tables = [_mm512_setzero_ps(); 12];
@@ -149,7 +126,6 @@ mod avx512 {
             *table = table_row(row);
         }
         let interleaving = Interleaving::new();
-        let pull_normals = NORMALS && pulls.is_some_and(|pulls| !pulls.moved[3].is_empty());
         let groups = view
             .places
             .chunks_exact(slots)
@@ -204,7 +180,7 @@ mod avx512 {
                 let point = _mm512_add_ps(turned, translation);
                 *value = _mm512_mask_blend_ps(unmoved, point, stored[coordinate]);
             }
-            let mut moved_normals = stored_normals.map(|stored| {
+            let moved_normals = stored_normals.map(|stored| {
                 let mut moved = [_mm512_setzero_ps(); 3];
                 for (coordinate, value) in moved.iter_mut().enumerate() {
                     let [x_axis, y_axis, z_axis, _] = entries(&sums, coordinate);
@@ -218,57 +194,13 @@ mod avx512 {
                 }
                 moved
             });
-            // The group's pulls, layer after layer (written here, not in a
-            // function of its own: the compiler left that one out of line,
-            // and the moved vertices went through memory to it).
-            if let Some(pulls) = pulls {
-                // Indexing cannot fail: a first pull and a first layer for
-                // every group of the run and one past.
-                let layers = pulls.layer_firsts[group]..pulls.layer_firsts[group + 1];
-                let mut at = pulls.firsts[group];
-                for &mask in &pulls.layers[layers] {
-                    let expanded = |values: &[f32], at: usize| {
-                        _mm512_maskz_expand_ps(mask, floats_from(values, at))
-                    };
-                    let weight = expanded(pulls.weights, at);
-                    let moved_at = at - pulls.base;
-                    let blend =
-                        [0, 1, 2].map(|coordinate| expanded(pulls.moved[coordinate], moved_at));
-                    let pulled = combine(pulls.rule, weight, moved, blend);
-                    for (position, pulled) in moved.iter_mut().zip(pulled) {
-                        *position = _mm512_mask_blend_ps(mask, *position, pulled);
-                    }
-                    if let (true, Some(normals)) = (pull_normals, moved_normals.as_mut()) {
-                        let blend =
-                            [3, 4, 5].map(|coordinate| expanded(pulls.moved[coordinate], moved_at));
-                        let pulled =
-                            normalize_or_zero(combine(pulls.rule, weight, *normals, blend));
-                        for (normal, pulled) in normals.iter_mut().zip(pulled) {
-                            *normal = _mm512_mask_blend_ps(mask, *normal, pulled);
-                        }
-                    }
-                    at += mask.count_ones() as usize;
-                }
-            }
-            match out {
-                Out::Vec3s { positions, normals } => {
-                    let floats = 3 * GROUP * group..3 * GROUP * (group + 1);
-                    let within = |floats: &std::ops::Range<usize>, len: usize| {
-                        floats.start.min(len)..floats.end.min(len)
-                    };
-                    let at = within(&floats, positions.len());
-                    write(&interleaving, moved, &mut positions[at]);
-                    if let Some(moved) = moved_normals {
-                        let at = within(&floats, normals.len());
-                        write(&interleaving, moved, &mut normals[at]);
-                    }
-                }
-                Out::Lanes { positions, normals } => {
-                    store_lanes(moved, positions, group);
-                    if let Some(moved) = moved_normals {
-                        store_lanes(moved, normals, group);
-                    }
-                }
+            let floats = 3 * GROUP * group..3 * GROUP * (group + 1);
+            let within = |len: usize| floats.start.min(len)..floats.end.min(len);
+            let at = within(positions.len());
+            write(&interleaving, moved, &mut positions[at]);
+            if let Some(moved) = moved_normals {
+                let at = within(normals.len());
+                write(&interleaving, moved, &mut normals[at]);
             }
         }
     }
@@ -313,19 +245,6 @@ mod avx512 {
     fn floats(values: &[f32; GROUP]) -> __m512 {
         // SAFETY: the 64 bytes read are the 16 values.
         unsafe { _mm512_loadu_ps(values.as_ptr()) }
-    }
-
-    /// Sixteen values from `values`' `at` on (zeros past its end).
-    #[target_feature(enable = "avx512f")]
-    #[inline]
-    fn floats_from(values: &[f32], at: usize) -> __m512 {
-        match values.get(at..at.wrapping_add(GROUP)) {
-            Some(sixteen) => {
-                // SAFETY: the 64 bytes read are the 16 values.
-                unsafe { _mm512_loadu_ps(sixteen.as_ptr()) }
-            }
-            None => _mm512_setzero_ps(),
-        }
     }
 
     /// A group's x, y and z, each a register.
@@ -393,40 +312,6 @@ mod avx512 {
         vector.map(|value| _mm512_maskz_mul_ps(usable, value, recip))
     }
 
-    /// `Vec3::normalize_or_zero` exactly, a lane each.
-    #[target_feature(enable = "avx512f")]
-    fn normalize_or_zero([x, y, z]: [__m512; 3]) -> [__m512; 3] {
-        let xy = _mm512_add_ps(_mm512_mul_ps(x, x), _mm512_mul_ps(y, y));
-        let length = _mm512_sqrt_ps(_mm512_add_ps(xy, _mm512_mul_ps(z, z)));
-        scaled([x, y, z], _mm512_div_ps(_mm512_set1_ps(1.0), length))
-    }
-
-    /// Vertices pulled toward blend vertices (`weight` a lane), as
-    /// `groups::combine` pulls one.
-    #[target_feature(enable = "avx512f")]
-    fn combine(
-        rule: BlendRule,
-        weight: __m512,
-        vertex: [__m512; 3],
-        blend: [__m512; 3],
-    ) -> [__m512; 3] {
-        let mut pulled = vertex;
-        for ((pulled, vertex), blend) in pulled.iter_mut().zip(vertex).zip(blend) {
-            *pulled = match rule {
-                BlendRule::Game => {
-                    let keep = _mm512_sub_ps(_mm512_set1_ps(1.0), weight);
-                    _mm512_add_ps(_mm512_mul_ps(vertex, keep), _mm512_mul_ps(blend, weight))
-                }
-                // `weight / 2.0`: halving is exact either way.
-                BlendRule::SeedDocument => {
-                    let half = _mm512_mul_ps(weight, _mm512_set1_ps(0.5));
-                    _mm512_add_ps(vertex, _mm512_mul_ps(_mm512_sub_ps(vertex, blend), half))
-                }
-            };
-        }
-        pulled
-    }
-
     /// [`INTERLEAVING`] in registers, loaded once a run.
     struct Interleaving {
         thirds: [(__m512i, __m512i, u16); 3],
@@ -469,21 +354,6 @@ mod avx512 {
             unsafe { _mm512_storeu_ps(third.as_mut_ptr(), all) };
         }
     }
-
-    /// Stores a group's x, y and z registers into arrays of whole groups
-    /// (none where the arrays are empty).
-    #[target_feature(enable = "avx512f")]
-    fn store_lanes(coordinates: [__m512; 3], arrays: &mut [&mut [f32]; 3], group: usize) {
-        for (value, array) in coordinates.into_iter().zip(arrays.iter_mut()) {
-            if let Some(sixteen) = array
-                .get_mut(GROUP * group..)
-                .and_then(|rest| rest.first_chunk_mut::<GROUP>())
-            {
-                // SAFETY: `sixteen` holds the 16 floats stored.
-                unsafe { _mm512_storeu_ps(sixteen.as_mut_ptr(), value) };
-            }
-        }
-    }
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -491,16 +361,14 @@ mod avx2 {
     use std::arch::x86_64::{
         __m256, __m256i, _mm256_add_ps, _mm256_and_ps, _mm256_and_si256, _mm256_blend_ps,
         _mm256_blendv_ps, _mm256_castsi256_ps, _mm256_cmp_ps, _mm256_cmpeq_epi32,
-        _mm256_cvtepu16_epi32, _mm256_div_ps, _mm256_fmadd_ps, _mm256_loadu_ps, _mm256_loadu_si256,
-        _mm256_mul_ps, _mm256_permute2f128_ps, _mm256_permute_ps, _mm256_permutevar8x32_ps,
-        _mm256_set1_epi32, _mm256_set1_ps, _mm256_setr_epi32, _mm256_setzero_ps, _mm256_sqrt_ps,
-        _mm256_storeu_ps, _mm256_sub_ps, _mm_loadu_si128, _CMP_GT_OQ, _CMP_LT_OQ,
+        _mm256_cvtepu16_epi32, _mm256_div_ps, _mm256_fmadd_ps, _mm256_loadu_ps, _mm256_mul_ps,
+        _mm256_permute2f128_ps, _mm256_permute_ps, _mm256_permutevar8x32_ps, _mm256_set1_epi32,
+        _mm256_set1_ps, _mm256_setr_epi32, _mm256_setzero_ps, _mm256_sqrt_ps, _mm256_storeu_ps,
+        _mm_loadu_si128, _CMP_GT_OQ, _CMP_LT_OQ,
     };
 
-    use super::EXPANSIONS;
-    use crate::groups::{Out, PullView, RunView};
+    use crate::groups::RunView;
     use crate::lanes::GROUP;
-    use crate::skin::BlendRule;
 
     /// Lanes a register holds.
     const HALF: usize = GROUP / 2;
@@ -515,15 +383,14 @@ mod avx2 {
         const FUSED: bool,
     >(
         view: &RunView,
-        pulls: Option<&PullView>,
-        out: &mut Out,
+        positions: &mut [f32],
+        normals: &mut [f32],
     ) {
         let slots = if SLOTS == 0 { view.slots } else { SLOTS };
         let mut tables = [_mm256_setzero_ps(); 12];
         for (table, row) in tables.iter_mut().zip(view.table) {
             *table = floats(row);
         }
-        let pull_normals = NORMALS && pulls.is_some_and(|pulls| !pulls.moved[3].is_empty());
         let groups = view
             .places
             .chunks_exact(slots)
@@ -563,7 +430,7 @@ mod avx2 {
                     let point = _mm256_add_ps(turn::<FUSED>(axes, stored), sums[first + 3]);
                     *value = _mm256_blendv_ps(point, stored[coordinate], kept);
                 }
-                let mut moved_normals = stored_normals.map(|stored| {
+                let moved_normals = stored_normals.map(|stored| {
                     let mut moved = [_mm256_setzero_ps(); 3];
                     for (coordinate, value) in moved.iter_mut().enumerate() {
                         let first = 4 * coordinate;
@@ -578,29 +445,13 @@ mod avx2 {
                     }
                     moved
                 });
-                if let Some(pulls) = pulls {
-                    let normals = moved_normals.as_mut().filter(|_| pull_normals);
-                    pull(pulls, group, half, &mut moved, normals);
-                }
-                match out {
-                    Out::Vec3s { positions, normals } => {
-                        let floats =
-                            3 * (GROUP * group + lanes.start)..3 * (GROUP * group + lanes.end);
-                        let within = |len: usize| floats.start.min(len)..floats.end.min(len);
-                        let at = within(positions.len());
-                        write(moved, &mut positions[at]);
-                        if let Some(moved) = moved_normals {
-                            let at = within(normals.len());
-                            write(moved, &mut normals[at]);
-                        }
-                    }
-                    Out::Lanes { positions, normals } => {
-                        let at = GROUP * group + lanes.start;
-                        store_lanes(moved, positions, at);
-                        if let Some(moved) = moved_normals {
-                            store_lanes(moved, normals, at);
-                        }
-                    }
+                let floats = 3 * (GROUP * group + lanes.start)..3 * (GROUP * group + lanes.end);
+                let within = |len: usize| floats.start.min(len)..floats.end.min(len);
+                let at = within(positions.len());
+                write(moved, &mut positions[at]);
+                if let Some(moved) = moved_normals {
+                    let at = within(normals.len());
+                    write(moved, &mut normals[at]);
                 }
             }
         }
@@ -685,82 +536,6 @@ mod avx2 {
         [x, y, z].map(|value| _mm256_and_ps(_mm256_mul_ps(value, recip), usable))
     }
 
-    /// As the AVX-512 loop's `combine`.
-    #[target_feature(enable = "avx2,fma")]
-    fn combine(
-        rule: BlendRule,
-        weight: __m256,
-        vertex: [__m256; 3],
-        blend: [__m256; 3],
-    ) -> [__m256; 3] {
-        let mut pulled = vertex;
-        for ((pulled, vertex), blend) in pulled.iter_mut().zip(vertex).zip(blend) {
-            *pulled = match rule {
-                BlendRule::Game => {
-                    let keep = _mm256_sub_ps(_mm256_set1_ps(1.0), weight);
-                    _mm256_add_ps(_mm256_mul_ps(vertex, keep), _mm256_mul_ps(blend, weight))
-                }
-                BlendRule::SeedDocument => {
-                    let half = _mm256_mul_ps(weight, _mm256_set1_ps(0.5));
-                    _mm256_add_ps(vertex, _mm256_mul_ps(_mm256_sub_ps(vertex, blend), half))
-                }
-            };
-        }
-        pulled
-    }
-
-    /// Pulls half `half` of group `group` of the run layer after layer.
-    #[target_feature(enable = "avx2,fma,popcnt")]
-    #[inline]
-    fn pull(
-        pulls: &PullView,
-        group: usize,
-        half: usize,
-        positions: &mut [__m256; 3],
-        normals: Option<&mut [__m256; 3]>,
-    ) {
-        // Indexing cannot fail: a first pull and a first layer for every
-        // group of the run and one past.
-        let layers = &pulls.layers[pulls.layer_firsts[group]..pulls.layer_firsts[group + 1]];
-        let mut normals = normals;
-        // A layer's pulls go lane after lane: the low half's, then the
-        // high half's.
-        let mut layer_first = pulls.firsts[group];
-        for &mask in layers {
-            let bits = (mask >> (HALF * half)) & 0xFF;
-            let first = match half {
-                0 => layer_first,
-                _ => layer_first + (mask & 0xFF).count_ones() as usize,
-            };
-            layer_first += mask.count_ones() as usize;
-            if bits == 0 {
-                continue;
-            }
-            let expansion = &EXPANSIONS[usize::from(bits)];
-            // SAFETY: the 32 bytes read are one entry of `EXPANSIONS`.
-            let lanes = unsafe { _mm256_loadu_si256(expansion.as_ptr().cast()) };
-            let taken = kept_lanes(bits);
-            let expanded = |values: &[f32], at: usize| {
-                _mm256_permutevar8x32_ps(floats_from(values, at), lanes)
-            };
-            let weight = expanded(pulls.weights, first);
-            let moved = first - pulls.base;
-            let blend = [0, 1, 2].map(|coordinate| expanded(pulls.moved[coordinate], moved));
-            let pulled = combine(pulls.rule, weight, *positions, blend);
-            for (position, pulled) in positions.iter_mut().zip(pulled) {
-                *position = _mm256_blendv_ps(*position, pulled, taken);
-            }
-            if let Some(normals) = normals.as_deref_mut() {
-                let blend = [3, 4, 5].map(|coordinate| expanded(pulls.moved[coordinate], moved));
-                let pulled =
-                    normalize_or_zero::<false>(combine(pulls.rule, weight, *normals, blend));
-                for (normal, pulled) in normals.iter_mut().zip(pulled) {
-                    *normal = _mm256_blendv_ps(*normal, pulled, taken);
-                }
-            }
-        }
-    }
-
     /// Writes a half's x, y and z registers into `out` as `Vec3`s (the
     /// floats of up to 8; a last half's fewer through a buffer). Per
     /// 128-bit half, [x0 y0 z0 x1], [y1 z1 x2 y2] and [z2 x3 y3 z3] are
@@ -789,21 +564,6 @@ mod avx2 {
         if !whole {
             let count = out.len();
             out.copy_from_slice(&buffer[..count]);
-        }
-    }
-
-    /// Stores a half's x, y and z registers into arrays of whole groups
-    /// from `at` on (none where the arrays are empty).
-    #[target_feature(enable = "avx2,fma")]
-    fn store_lanes(coordinates: [__m256; 3], arrays: &mut [&mut [f32]; 3], at: usize) {
-        for (value, array) in coordinates.into_iter().zip(arrays.iter_mut()) {
-            if let Some(eight) = array
-                .get_mut(at..)
-                .and_then(|rest| rest.first_chunk_mut::<HALF>())
-            {
-                // SAFETY: `eight` holds the 8 floats stored.
-                unsafe { _mm256_storeu_ps(eight.as_mut_ptr(), value) };
-            }
         }
     }
 }
