@@ -81,6 +81,12 @@ impl Floor {
         )
     }
 
+    /// The bytes one pass reads and writes.
+    pub fn bytes(&self) -> (usize, usize) {
+        let bytes = |streams: &[Vec<u64>]| streams.iter().map(|words| WORD * words.len()).sum();
+        (bytes(&self.reads), bytes(&self.writes))
+    }
+
     /// Reads every stream and writes every output once, step by step.
     pub fn stream(&mut self) {
         #[cfg(target_arch = "x86_64")]
