@@ -16,7 +16,8 @@
 //! `cargo bench -p bench --bench alternating [-- FILTER]` prints one line
 //! per case: each contender's median time per call, and the median (min
 //! to max) over the rounds of baseline time / ossuary time for each
-//! baseline. Criterion's benches (`binary`, `text`, `skinning`) measure
+//! baseline ("vs"), and of ossuary time / floor time for each floor
+//! ("over"). Criterion's benches (`binary`, `text`, `skinning`) measure
 //! the same cases one contender after another, with the default
 //! allocator.
 
@@ -67,6 +68,47 @@ const STATE: &str = "OSSUARY_ALLOCATOR_STATE";
 const ROUNDS: usize = 15;
 /// About how long one contender's turn in a round takes.
 const TURN: Duration = Duration::from_millis(60);
+
+/// The variable choosing the clock: `process` for the process's CPU time,
+/// anything else (or nothing) for the wall clock.
+const CLOCK: &str = "OSSUARY_CLOCK";
+
+/// A start of timing, by the wall clock or, on a machine busy with other
+/// work, by the process's CPU time (`OSSUARY_CLOCK=process`), which leaves
+/// out the time other processes hold the CPU. The CPU time of a call on two
+/// threads counts both: only the one-thread rows compare so.
+enum Clock {
+    Wall(Instant),
+    Process(Duration),
+}
+
+impl Clock {
+    fn now() -> Clock {
+        if std::env::var(CLOCK).is_ok_and(|clock| clock == "process") {
+            Clock::Process(process_time())
+        } else {
+            Clock::Wall(Instant::now())
+        }
+    }
+
+    fn elapsed(&self) -> Duration {
+        match self {
+            Clock::Wall(start) => start.elapsed(),
+            Clock::Process(start) => process_time().saturating_sub(*start),
+        }
+    }
+}
+
+/// The CPU time the process's threads have used.
+fn process_time() -> Duration {
+    let mut time = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `time` is a valid timespec for the call to fill.
+    unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut time) };
+    Duration::new(time.tv_sec as u64, time.tv_nsec as u32)
+}
 
 /// A contender: its name and one call.
 struct Contender<'a> {
@@ -119,7 +161,7 @@ fn race(case: &str, mut contenders: Vec<Contender>) {
     let calls: Vec<u32> = contenders
         .iter_mut()
         .map(|contender| {
-            let start = Instant::now();
+            let start = Clock::now();
             (contender.call)();
             let once = start.elapsed().max(Duration::from_micros(1));
             (TURN.as_secs_f64() / once.as_secs_f64()).clamp(1.0, 10_000.0) as u32
@@ -133,7 +175,7 @@ fn race(case: &str, mut contenders: Vec<Contender>) {
         for turn in 0..count {
             let index = (round + turn) % count;
             let contender = &mut contenders[index];
-            let start = Instant::now();
+            let start = Clock::now();
             for _ in 0..calls {
                 (contender.call)();
             }
@@ -148,15 +190,19 @@ fn race(case: &str, mut contenders: Vec<Contender>) {
         line += if index == ossuary { ";" } else { "," };
     }
     for (index, contender) in contenders.iter().enumerate().take(ossuary) {
-        if contender.floor {
-            continue;
-        }
+        // A baseline's ratio is its time over ossuary's (above 1, ossuary
+        // is faster); a floor's is ossuary's time over the floor's (how
+        // far above the floor ossuary runs).
         let mut ratios: Vec<f64> = (0..ROUNDS)
-            .map(|round| times[index][round] / times[ossuary][round])
+            .map(|round| match contender.floor {
+                false => times[index][round] / times[ossuary][round],
+                true => times[ossuary][round] / times[index][round],
+            })
             .collect();
         let middle = median(&mut ratios);
+        let what = if contender.floor { "over" } else { "vs" };
         line += &format!(
-            " vs {} {:.2} ({:.2}-{:.2})",
+            " {what} {} {:.2} ({:.2}-{:.2})",
             contender.name,
             middle,
             ratios[0],
@@ -354,13 +400,21 @@ fn animation(filter: &str) {
     }
     let one = threads::pinned_pool(1);
     let two = threads::pinned_pool(2);
-    let deform = |case: String, ossuary: &dyn Fn(&rayon::ThreadPool), ozz: &dyn Fn()| {
+    // Each deformation beside its streaming floor (`bench/src/floor.rs`),
+    // every contender on the same pinned worker: on a machine busy with
+    // other work the CPUs are not alike, and a contender left to the
+    // calling thread ran on whichever the scheduler chose.
+    let deform = |case: String,
+                  ossuary: &dyn Fn(&rayon::ThreadPool),
+                  ozz: &(dyn Fn() + Sync),
+                  streaming: &(dyn Fn() + Sync)| {
         let _ = &ozz;
         race(
             &format!("{case}, 1 thread"),
             vec![
+                floor("floor", || one.install(streaming)),
                 #[cfg(feature = "ozz")]
-                contender("ozz", ozz),
+                contender("ozz", || one.install(ozz)),
                 contender("ossuary", || ossuary(&one)),
             ],
         );
@@ -400,13 +454,15 @@ fn animation(filter: &str) {
                         skin().ozz();
                     }
                 },
+                &|| skin().floor(),
             );
             if normals {
                 race(
                     &format!("{case} as blended, 1 thread"),
                     vec![
+                        floor("floor", || one.install(|| skin().floor())),
                         #[cfg(feature = "ozz")]
-                        contender("ozz", || skin().ozz()),
+                        contender("ozz", || one.install(|| skin().ozz())),
                         contender("ossuary", || one.install(|| skin().ossuary_as_blended())),
                     ],
                 );
@@ -417,10 +473,15 @@ fn animation(filter: &str) {
     if case.contains(filter) {
         let sims = std::sync::Mutex::new(Sims::new(1_000_000));
         let sims = || sims.lock().expect("no call panicked");
-        deform(case, &|pool| pool.install(|| sims().ossuary()), &|| {
-            #[cfg(feature = "ozz")]
-            sims().ozz();
-        });
+        deform(
+            case,
+            &|pool| pool.install(|| sims().ossuary()),
+            &|| {
+                #[cfg(feature = "ozz")]
+                sims().ozz();
+            },
+            &|| sims().floor(),
+        );
     }
 }
 

@@ -13,6 +13,7 @@ use formats::rig::{self, Keys, Motion, RigOptions, Track, TrackTarget};
 use glam::{Affine3A, Quat, Vec3};
 use skinning::{local_to_model, Clip, Deformer, PosedSkin, Skeleton, WeightedNormals};
 
+use crate::floor::Floor;
 use crate::synthetic::{self, Sequence};
 use crate::weighted;
 
@@ -268,6 +269,8 @@ impl LocalToModel {
 /// caller would have to add, ossuary's blended normals with ozz's job alone.
 pub struct Weighted {
     case: weighted::Case,
+    /// The bytes this case's deformation reads and writes, streamed.
+    floor: Floor,
     deformer: Deformer,
     posed: PosedSkin,
     /// Normals as blended.
@@ -288,6 +291,7 @@ impl Weighted {
         );
         case.deform(&mut blended.0, &mut blended.1);
         let contest = Weighted {
+            floor: Floor::weighted(vertices, influences, normals, influences == 1),
             blended,
             #[cfg(feature = "ozz")]
             ozz: {
@@ -317,6 +321,12 @@ impl Weighted {
     /// Ossuary's deformation, normals of unit length.
     pub fn ossuary(&mut self) {
         self.case.deform(&mut self.deformer, &mut self.posed);
+    }
+
+    /// The deformation's streaming floor (normals of either kind: the
+    /// same bytes).
+    pub fn floor(&mut self) {
+        self.floor.stream();
     }
 
     /// Ossuary's deformation, normals as blended.
@@ -368,6 +378,8 @@ impl Weighted {
 /// the same bones' model matrices (no blends: ozz has none).
 pub struct Sims {
     case: crate::scalar::Case,
+    /// The bytes ossuary's deformation reads and writes, streamed.
+    floor: Floor,
     deformer: Deformer,
     posed: PosedSkin,
     #[cfg(feature = "ozz")]
@@ -380,7 +392,12 @@ impl Sims {
         let mut deformer = Deformer::default();
         let mut posed = PosedSkin::default();
         crate::scalar::ossuary_deform(&case.bound, &case.model, &mut deformer, &mut posed);
+        let rig::Binding::BoneSpace(binding) = &case.skin.binding else {
+            panic!("the Sims case is bone-space");
+        };
+        let floor = Floor::sims(case.skin.positions.len(), binding.blends.len());
         let contest = Sims {
+            floor,
             #[cfg(feature = "ozz")]
             ozz: {
                 let rig::Binding::BoneSpace(binding) = &case.skin.binding else {
@@ -444,6 +461,11 @@ impl Sims {
     pub fn ozz(&mut self) {
         let (skin, matrices, positions, normals) = &mut self.ozz;
         skin.skin(matrices, positions, normals);
+    }
+
+    /// The streaming floor of ossuary's deformation.
+    pub fn floor(&mut self) {
+        self.floor.stream();
     }
 
     /// The vertices no blend pulls come out of both the same, within float

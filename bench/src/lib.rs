@@ -4,6 +4,7 @@
 //! ozz-animation as a baseline, built from its source.
 
 pub mod contest;
+pub mod floor;
 pub mod hand;
 pub mod naive;
 #[cfg(feature = "ozz")]

@@ -5,8 +5,10 @@
 
 pub mod animation;
 pub mod axes;
+mod groups;
 mod lanes;
 pub mod pose;
+mod pulls;
 pub mod skeleton;
 pub mod skin;
 mod wide;

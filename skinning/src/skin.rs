@@ -1,9 +1,10 @@
 //! Skin deformation: a rig skin is bound to a skeleton once (its joints
-//! found by name, every index and range checked, the bone ranges turned into
-//! runs that cover each vertex once), then deformed by any pose of that
-//! skeleton with plain loops. A [`Deformer`] keeps its scratch and the
-//! caller's output buffers from one pose to the next, writes each output
-//! once, and splits large meshes across rayon's threads.
+//! found by name, every index and range checked, the vertices laid out in
+//! groups of 16 for the deformation's loops, as `groups.rs` describes, the
+//! blend vertices as `pulls.rs` does), then deformed by any pose of that
+//! skeleton. A [`Deformer`] keeps its scratch
+//! and the caller's output buffers from one pose to the next, writes each
+//! output once, and splits large meshes across rayon's threads.
 //!
 //! Two bindings:
 //! - weighted: vertices stored where the rest pose puts them, each moved by
@@ -21,14 +22,15 @@
 use std::ops::Range;
 
 use formats::rig::{self, Binding};
-use glam::{Affine3A, Vec3, Vec3A, Vec4};
+use glam::{Affine3A, Vec3};
 use rayon::prelude::*;
 use thiserror::Error;
 
-use crate::lanes::{widen, Vec3x4};
+use crate::groups::{Arithmetic, Influences, Isa, Job, Table};
+use crate::lanes::Vec3Groups;
 use crate::pose::JobError;
+use crate::pulls::Pulls;
 use crate::skeleton::Skeleton;
-use crate::wide::{self, WeightedBlocks};
 
 /// Why a skin does not fit a skeleton or is not a consistent mesh.
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
@@ -130,8 +132,8 @@ pub struct PosedSkin {
 /// A skin checked against a skeleton.
 #[derive(Clone, Debug, PartialEq)]
 pub struct BoundSkin {
-    positions: Vec3Blocks,
-    normals: Vec3Blocks,
+    positions: Vec3Groups,
+    normals: Vec3Groups,
     joint_count: usize,
     kind: Kind,
     morph_targets: Vec<BoundMorph>,
@@ -147,92 +149,17 @@ struct BoundMorph {
 
 #[derive(Clone, Debug, PartialEq)]
 enum Kind {
-    Weighted(Influences),
-    BoneSpace {
-        /// Runs of vertices, in order, covering every vertex once.
-        vertex_runs: Vec<Run>,
-        pulls: Pulls,
+    Weighted {
+        influences: Influences,
+        /// Per skeleton joint, the inverse of its rest model matrix.
+        inverse_rest: Vec<Affine3A>,
     },
-}
-
-/// A weighted skin's influences, laid out at bind time for the
-/// deformation (ozz-animation's and glTF's way: the weighted sum of the
-/// joints' matrices, then one transform per vertex for its position and
-/// its normal), a block of four vertices at a time, as the stored vectors
-/// are ([`Vec3Blocks`]): a block has as many influence slots as its vertex
-/// with the most, and slot `i` holds the four vertices' `i`-th joints and
-/// weights side by side. A vertex with fewer influences fills its spare
-/// slots with weight 0 on its first joint (a finite matrix adds exactly
-/// nothing; a non-finite one spoils that vertex whatever it is given).
-/// Blocks of one slot count form runs, so that the count is known for a
-/// whole run and its loop unrolled.
-#[derive(Clone, Debug, PartialEq)]
-struct Influences {
-    /// Runs of blocks with the same number of slots, covering every block
-    /// once, in order.
-    runs: Vec<SlotRun>,
-    /// Per slot, the four vertices' joints: 16 bits each, as ozz-animation
-    /// keeps them (2 bytes a vertex and slot less to read than 32 bits).
-    joints: Vec<[u16; 4]>,
-    /// Per slot, the four vertices' weights.
-    weights: Vec<Vec4>,
-    /// Per block, a bit per lane whose vertex has no influence at all and
-    /// keeps its stored values.
-    unmoved: Vec<u8>,
-    /// Per skeleton joint, the inverse of its rest model matrix.
-    inverse_rest: Vec<Affine3A>,
-}
-
-/// Consecutive blocks of `slots` influence slots each, whose slots start at
-/// `first` in [`Influences`]' `joints` and `weights`.
-#[derive(Clone, Debug, PartialEq)]
-struct SlotRun {
-    slots: usize,
-    /// One slot, whose weight is exactly 1 for every vertex moved (the
-    /// rigid vertices most skins are made of): the matrix is the joint's
-    /// own, with no multiplication (which would give the same bits).
-    unit_weights: bool,
-    blocks: Range<usize>,
-    first: usize,
-}
-
-/// The blend vertices, grouped by the [`GROUP`] of vertices that holds the
-/// vertex each pulls, in blend order within a group, and cut into batches
-/// of up to four that pull four different vertices: a group's vertices are
-/// posed and then pulled while they are in cache, groups can go to
-/// different threads, and a batch is posed and pulled four lanes at a time.
-/// A vertex pulled several times is pulled in blend order still: its pulls
-/// are all in its group, in order, one a batch.
-#[derive(Clone, Debug, PartialEq)]
-struct Pulls {
-    /// Group `g`'s batches are `starts[g]..starts[g + 1]` below.
-    starts: Vec<usize>,
-    /// Runs of batches of one joint (or none), covering each batch once.
-    runs: Vec<Run>,
-    batches: Vec<PullBatch>,
-    /// Per batch, its blend vertices' normals; none when the skin has no
-    /// blend normals.
-    normals: Vec<Vec3x4>,
-}
-
-/// Up to four blend vertices of one joint that pull different vertices.
-/// Lanes past the batch's last blend vertex repeat that one: they pull its
-/// vertex to the same place again from the same values, which writes the
-/// same bits twice.
-#[derive(Clone, Debug, PartialEq)]
-struct PullBatch {
-    positions: Vec3x4,
-    weights: Vec4,
-    /// The vertices pulled, counted from the group's first.
-    vertices: [u32; 4],
-}
-
-/// Consecutive vertices (or blend vertices) moved by one joint, or kept as
-/// stored when no bone range holds them.
-#[derive(Clone, Debug, PartialEq)]
-struct Run {
-    joint: Option<usize>,
-    items: Range<usize>,
+    BoneSpace {
+        /// Each vertex on the joint of the last range holding it, weight
+        /// 1, or on none.
+        influences: Influences,
+        pulls: Box<Pulls>,
+    },
 }
 
 /// The joint of the last range holding each index of `0..count` (the range
@@ -245,123 +172,6 @@ fn owners(count: usize, ranges: impl Iterator<Item = (usize, Range<usize>)>) -> 
         owners[items].fill(Some(joint));
     }
     owners
-}
-
-/// Splits the items into runs of one owner, so that deforming writes each
-/// output once and looks each joint up once a run.
-fn runs(owners: &[Option<usize>]) -> Vec<Run> {
-    let mut runs = Vec::new();
-    let mut start = 0;
-    for index in 1..=owners.len() {
-        if index == owners.len() || owners[index] != owners[start] {
-            runs.push(Run {
-                joint: owners[start],
-                items: start..index,
-            });
-            start = index;
-        }
-    }
-    runs
-}
-
-/// Vectors stored four to a [`Vec3x4`]: vector `i` is lane `i % 4` of block
-/// `i / 4`, and the last block's unused lanes are zero. This is the layout
-/// the skin is bound into, once, for the deformation's sake.
-#[derive(Clone, Debug, Default, PartialEq)]
-struct Vec3Blocks {
-    blocks: Vec<Vec3x4>,
-    len: usize,
-}
-
-impl Vec3Blocks {
-    fn new(values: &[[f32; 3]]) -> Vec3Blocks {
-        let blocks = values
-            .chunks(4)
-            .map(|four| {
-                let mut block = Vec3x4::default();
-                for (lane, &value) in four.iter().enumerate() {
-                    block.set_lane(lane, Vec3::from_array(value));
-                }
-                block
-            })
-            .collect();
-        Vec3Blocks {
-            blocks,
-            len: values.len(),
-        }
-    }
-
-    fn len(&self) -> usize {
-        self.len
-    }
-
-    /// Vector `index`, which must be below `len`.
-    fn get(&self, index: usize) -> Vec3 {
-        self.blocks[index / 4].lane(index % 4)
-    }
-
-    /// Sets vector `index`, which must be below `len`.
-    fn set(&mut self, index: usize, value: Vec3) {
-        self.blocks[index / 4].set_lane(index % 4, value);
-    }
-}
-
-/// A bone's matrix with each entry in all four lanes, to move [`Vec3x4`]s
-/// exactly as `Affine3A` moves one `Vec3`: per coordinate
-/// `((x_axis * x + y_axis * y) + z_axis * z) + translation`, the same
-/// operations in the same order (no fused multiply-add), so the bits are
-/// the same whichever path a vertex takes.
-struct BoneX4 {
-    /// Per output coordinate, the x, y and z axes' entries for it.
-    rows: [[Vec4; 3]; 3],
-    translation: [Vec4; 3],
-}
-
-impl BoneX4 {
-    fn new(bone: &Affine3A) -> BoneX4 {
-        let [x_axis, y_axis, z_axis] = [
-            bone.matrix3.x_axis,
-            bone.matrix3.y_axis,
-            bone.matrix3.z_axis,
-        ];
-        let row = |row: usize| {
-            [
-                Vec4::splat(x_axis[row]),
-                Vec4::splat(y_axis[row]),
-                Vec4::splat(z_axis[row]),
-            ]
-        };
-        BoneX4 {
-            rows: [row(0), row(1), row(2)],
-            translation: [
-                Vec4::splat(bone.translation.x),
-                Vec4::splat(bone.translation.y),
-                Vec4::splat(bone.translation.z),
-            ],
-        }
-    }
-
-    /// As `Affine3A::transform_vector3` moves each vector.
-    fn transform_vectors(&self, stored: &Vec3x4) -> Vec3x4 {
-        let row = |[x_axis, y_axis, z_axis]: [Vec4; 3]| {
-            x_axis * stored.x + y_axis * stored.y + z_axis * stored.z
-        };
-        Vec3x4 {
-            x: row(self.rows[0]),
-            y: row(self.rows[1]),
-            z: row(self.rows[2]),
-        }
-    }
-
-    /// As `Affine3A::transform_point3` moves each point.
-    fn transform_points(&self, stored: &Vec3x4) -> Vec3x4 {
-        let moved = self.transform_vectors(stored);
-        Vec3x4 {
-            x: moved.x + self.translation[0],
-            y: moved.y + self.translation[1],
-            z: moved.z + self.translation[2],
-        }
-    }
 }
 
 /// A bone range with its bone resolved to a skeleton joint and its bounds checked.
@@ -460,7 +270,9 @@ impl BoundSkin {
         }
         let kind = match &skin.binding {
             Binding::Weighted(weights) => bind_weights(weights, count, skeleton)?,
-            Binding::BoneSpace(bone_space) => bind_bone_space(bone_space, count, skeleton)?,
+            Binding::BoneSpace(bone_space) => {
+                bind_bone_space(bone_space, count, !skin.normals.is_empty(), skeleton)?
+            }
         };
         let morph_targets = skin
             .morph_targets
@@ -468,8 +280,8 @@ impl BoundSkin {
             .map(|target| bind_morph(target, count, skin.normals.len()))
             .collect::<Result<_, _>>()?;
         Ok(BoundSkin {
-            positions: Vec3Blocks::new(&skin.positions),
-            normals: Vec3Blocks::new(&skin.normals),
+            positions: Vec3Groups::new(skin.positions.iter().copied()),
+            normals: Vec3Groups::new(skin.normals.iter().copied()),
             joint_count: skeleton.len(),
             kind,
             morph_targets,
@@ -525,18 +337,14 @@ impl BoundSkin {
 /// a small mesh costs more than it saves.
 const PARALLEL_THRESHOLD: usize = 1 << 16;
 
-/// How many vertices one parallel task deforms: large enough that the
-/// task's overhead is lost in it, small enough that threads share the work
-/// evenly.
-const PART: usize = 1 << 14;
-
-/// How many vertices of a bone-space skin are posed and then pulled
-/// together, so that their outputs are still in cache (the second or third
-/// level) when their blend vertices pull them; also the unit the threads
-/// share. A multiple of 4, so that a group starts on a [`Vec3x4`]. Each
-/// switch between posing and pulling costs: of the sizes from 2^10 to
-/// 2^18 vertices, this one deformed a million-vertex skin fastest.
-const GROUP: usize = 1 << 16;
+/// How many vertices one parallel task deforms, and how many of a
+/// bone-space skin are moved and then pulled together (their outputs, 1.5
+/// MiB, still in the second-level cache when their blend vertices pull
+/// them): large enough that the task's overhead is lost in it, small
+/// enough that threads share the work. A multiple of 16 (a group of
+/// vertices). Of 2^14, 2^15 and 2^16, this one deformed a million-record
+/// Sims skin fastest (1.50 against 1.52 and 1.65 ms, thread CPU time).
+const PART: usize = 1 << 16;
 
 /// Deforms skins into caller-provided buffers (ozz-animation's job style):
 /// keeps its scratch from one call to the next, so posing a skin frame
@@ -545,10 +353,14 @@ const GROUP: usize = 1 << 16;
 /// the current rayon pool.
 #[derive(Clone, Debug, Default)]
 pub struct Deformer {
-    /// Per skeleton joint, `model * inverse(rest model)` (weighted skins),
-    /// the fourth lane of each column zero.
+    /// Per skeleton joint, `model * inverse(rest model)` (weighted skins).
     skinning: Vec<Affine3A>,
+    /// Per run, its palette's matrices ([`Influences::tables`]).
+    tables: Vec<Table>,
     normals: WeightedNormals,
+    /// The vector loops weighted skins run on; detected when none is set
+    /// (tests set each the processor has).
+    isa: Option<Isa>,
 }
 
 /// What a weighted skin's deformed normals are.
@@ -600,142 +412,68 @@ impl Deformer {
         // Indexing in what follows cannot fail: `bind` checked every joint,
         // vertex and blend index and every run against these lengths, and
         // the output buffers were just given the skin's.
+        let isa = self.isa.unwrap_or_else(Isa::detect);
         match &skin.kind {
-            Kind::Weighted(influences) => {
+            Kind::Weighted {
+                influences,
+                inverse_rest,
+            } => {
                 self.skinning.clear();
                 self.skinning.extend(
                     model
                         .iter()
-                        .zip(&influences.inverse_rest)
-                        .map(|(model, inverse_rest)| without_fourth_lanes(*model * *inverse_rest)),
+                        .zip(inverse_rest)
+                        .map(|(model, inverse_rest)| *model * *inverse_rest),
                 );
-                let weighted = Weighted {
+                influences.tables(&self.skinning, &mut self.tables);
+                let job = Job {
                     influences,
-                    skinning: &self.skinning,
-                    unit_normals: self.normals == WeightedNormals::Unit,
+                    matrices: &self.skinning,
+                    tables: &self.tables,
                     positions: &skin.positions,
                     normals: &skin.normals,
+                    arithmetic: Arithmetic::Fused,
+                    unit_normals: self.normals == WeightedNormals::Unit,
+                    isa,
                 };
                 for_parts_of_both(
                     parallel,
                     &mut posed.positions,
                     &mut posed.normals,
-                    |offset, positions, normals| weighted.deform(offset, positions, normals),
+                    |offset, positions, normals| job.deform(offset, positions, normals),
                 );
             }
-            Kind::BoneSpace { vertex_runs, pulls } => {
-                let deform_group = |group: usize, positions: &mut [Vec3], normals: &mut [Vec3]| {
-                    let offset = group * GROUP;
-                    let has_normals = !normals.is_empty();
-                    // Two passes, not one over both: two streams in and
-                    // out at a time measured faster than four.
-                    move_runs(
-                        vertex_runs,
-                        model,
-                        offset,
-                        (&skin.positions, positions),
-                        Attribute::Positions,
-                    );
-                    if has_normals {
-                        move_runs(
-                            vertex_runs,
-                            model,
-                            offset,
-                            (&skin.normals, normals),
-                            Attribute::Normals,
-                        );
-                    }
-                    pulls.pull(
-                        group,
-                        model,
-                        rule,
-                        positions,
-                        has_normals.then_some(normals),
-                    );
+            Kind::BoneSpace { influences, pulls } => {
+                influences.tables(model, &mut self.tables);
+                let job = Job {
+                    influences,
+                    matrices: model,
+                    tables: &self.tables,
+                    positions: &skin.positions,
+                    normals: &skin.normals,
+                    arithmetic: Arithmetic::Exact,
+                    unit_normals: false,
+                    isa,
                 };
-                for_groups(
+                // Each part is moved, then pulled while its outputs are in
+                // cache.
+                for_parts_of_both(
                     parallel,
                     &mut posed.positions,
                     &mut posed.normals,
-                    deform_group,
+                    |offset, positions, normals| {
+                        let mut normal_parts = normals.chunks_mut(PART);
+                        for (index, positions) in positions.chunks_mut(PART).enumerate() {
+                            let normals = normal_parts.next().unwrap_or_default();
+                            let part = offset / PART + index;
+                            job.deform(part * PART, positions, normals);
+                            pulls.pull(part, model, rule, positions, normals);
+                        }
+                    },
                 );
             }
         }
         Ok(())
-    }
-}
-
-/// How a run moves its items: positions by the whole matrix, normals (Sims
-/// bone matrices are rigid) by its rotation part; one at a time as glam
-/// does, or four at a time with the same arithmetic.
-trait Motion {
-    fn point(&self, stored: Vec3) -> Vec3;
-    fn points(&self, stored: &Vec3x4) -> Vec3x4;
-    fn vector(&self, stored: Vec3) -> Vec3;
-    fn vectors(&self, stored: &Vec3x4) -> Vec3x4;
-    /// Moves the first blocks eight vectors at a time where the processor
-    /// allows ([`wide::move_blocks`]); returns how many it wrote.
-    fn blocks(&self, _attribute: Attribute, _stored: &[Vec3x4], _out: &mut [Vec3]) -> usize {
-        0
-    }
-}
-
-/// The motion of items no bone range holds: they keep their stored values.
-struct Kept;
-
-impl Motion for Kept {
-    fn point(&self, stored: Vec3) -> Vec3 {
-        stored
-    }
-
-    fn points(&self, stored: &Vec3x4) -> Vec3x4 {
-        *stored
-    }
-
-    fn vector(&self, stored: Vec3) -> Vec3 {
-        stored
-    }
-
-    fn vectors(&self, stored: &Vec3x4) -> Vec3x4 {
-        *stored
-    }
-}
-
-/// A joint's model matrix, alone and with each entry in all four lanes.
-struct Bone {
-    matrix: Affine3A,
-    x4: BoneX4,
-}
-
-impl Bone {
-    fn new(matrix: Affine3A) -> Bone {
-        Bone {
-            x4: BoneX4::new(&matrix),
-            matrix,
-        }
-    }
-}
-
-impl Motion for Bone {
-    fn point(&self, stored: Vec3) -> Vec3 {
-        self.matrix.transform_point3(stored)
-    }
-
-    fn points(&self, stored: &Vec3x4) -> Vec3x4 {
-        self.x4.transform_points(stored)
-    }
-
-    fn vector(&self, stored: Vec3) -> Vec3 {
-        self.matrix.transform_vector3(stored)
-    }
-
-    fn vectors(&self, stored: &Vec3x4) -> Vec3x4 {
-        self.x4.transform_vectors(stored)
-    }
-
-    fn blocks(&self, attribute: Attribute, stored: &[Vec3x4], out: &mut [Vec3]) -> usize {
-        let points = matches!(attribute, Attribute::Positions);
-        wide::move_blocks(&self.matrix, points, stored, out)
     }
 }
 
@@ -762,452 +500,6 @@ fn for_parts_of_both(
     }
 }
 
-/// Calls `deform(group, positions, normals)` on each [`GROUP`] of vertices,
-/// across rayon's threads or one after the other; `normals` is empty when
-/// the skin has none.
-fn for_groups(
-    parallel: bool,
-    positions: &mut [Vec3],
-    normals: &mut [Vec3],
-    deform: impl Fn(usize, &mut [Vec3], &mut [Vec3]) + Sync,
-) {
-    match (parallel, normals.is_empty()) {
-        (true, true) => positions
-            .par_chunks_mut(GROUP)
-            .enumerate()
-            .for_each(|(group, positions)| deform(group, positions, &mut [])),
-        (true, false) => positions
-            .par_chunks_mut(GROUP)
-            .zip(normals.par_chunks_mut(GROUP))
-            .enumerate()
-            .for_each(|(group, (positions, normals))| deform(group, positions, normals)),
-        (false, _) => {
-            let mut normals = normals.chunks_mut(GROUP);
-            for (group, positions) in positions.chunks_mut(GROUP).enumerate() {
-                deform(group, positions, normals.next().unwrap_or_default());
-            }
-        }
-    }
-}
-
-/// The runs that meet `items`, each with its part of `items`.
-fn runs_within(runs: &[Run], items: Range<usize>) -> impl Iterator<Item = (&Run, Range<usize>)> {
-    let first = runs.partition_point(|run| run.items.end <= items.start);
-    runs[first..]
-        .iter()
-        .take_while(move |run| run.items.start < items.end)
-        .map(move |run| {
-            let within = run.items.start.max(items.start)..run.items.end.min(items.end);
-            (run, within)
-        })
-}
-
-/// Which vectors of the vertices a pass moves.
-#[derive(Clone, Copy)]
-enum Attribute {
-    Positions,
-    Normals,
-}
-
-/// Writes `out` (the vertices from `offset` on) with the stored vectors
-/// moved by their runs' joints; those of a run with no joint are copied.
-fn move_runs(
-    runs: &[Run],
-    model: &[Affine3A],
-    offset: usize,
-    (stored, out): (&Vec3Blocks, &mut [Vec3]),
-    attribute: Attribute,
-) {
-    for (run, items) in runs_within(runs, offset..offset + out.len()) {
-        let out = &mut out[items.start - offset..items.end - offset];
-        match run.joint {
-            Some(joint) => move_run(&Bone::new(model[joint]), attribute, stored, items, out),
-            None => move_run(&Kept, attribute, stored, items, out),
-        }
-    }
-}
-
-/// Writes `out` with the stored `items` moved by `motion`.
-fn move_run(
-    motion: &impl Motion,
-    attribute: Attribute,
-    stored: &Vec3Blocks,
-    items: Range<usize>,
-    out: &mut [Vec3],
-) {
-    let wide = |blocks: &[Vec3x4], out: &mut [Vec3]| motion.blocks(attribute, blocks, out);
-    match attribute {
-        Attribute::Positions => move_items(
-            stored,
-            items,
-            out,
-            |one| motion.point(one),
-            |four| motion.points(four),
-            wide,
-        ),
-        Attribute::Normals => move_items(
-            stored,
-            items,
-            out,
-            |one| motion.vector(one),
-            |four| motion.vectors(four),
-            wide,
-        ),
-    }
-}
-
-/// Writes `out` with the stored `items` moved: the whole blocks `items`
-/// holds as many at a time as `wide` takes, the rest of them a [`Vec3x4`]
-/// at a time by `four`, and the vectors at either end one at a time by
-/// `one`.
-fn move_items(
-    stored: &Vec3Blocks,
-    items: Range<usize>,
-    out: &mut [Vec3],
-    one: impl Fn(Vec3) -> Vec3,
-    four: impl Fn(&Vec3x4) -> Vec3x4,
-    wide: impl FnOnce(&[Vec3x4], &mut [Vec3]) -> usize,
-) {
-    let blocks_start = items.start.next_multiple_of(4).min(items.end);
-    let blocks_end = (items.end - items.end % 4).max(blocks_start);
-    let (head, rest) = out.split_at_mut(blocks_start - items.start);
-    let (body, tail) = rest.split_at_mut(blocks_end - blocks_start);
-    let ends = head
-        .iter_mut()
-        .zip(items.start..)
-        .chain(tail.iter_mut().zip(blocks_end..));
-    for (out, index) in ends {
-        *out = one(stored.get(index));
-    }
-    let blocks = &stored.blocks[blocks_start / 4..blocks_end / 4];
-    let done = wide(blocks, body);
-    let (blocks, body) = (&blocks[done..], &mut body[done * 4..]);
-    for (out, block) in body.chunks_exact_mut(4).zip(blocks) {
-        out.copy_from_slice(&four(block).to_vec3s());
-    }
-}
-
-impl Pulls {
-    /// Poses the blend vertices of group `group` (each moved by its run's
-    /// joint, or kept) and pulls the vertices they name toward them, in
-    /// blend order: `positions` and `normals` are the group's outputs,
-    /// `normals` empty when the skin has none.
-    fn pull(
-        &self,
-        group: usize,
-        model: &[Affine3A],
-        rule: BlendRule,
-        positions: &mut [Vec3],
-        normals: Option<&mut [Vec3]>,
-    ) {
-        let batches = self.starts[group]..self.starts[group + 1];
-        let mut normals = normals.filter(|_| !self.normals.is_empty());
-        for (run, batches) in runs_within(&self.runs, batches) {
-            let normals = normals.as_deref_mut();
-            match run.joint {
-                Some(joint) => {
-                    self.pull_batches(&Bone::new(model[joint]), batches, rule, positions, normals)
-                }
-                None => self.pull_batches(&Kept, batches, rule, positions, normals),
-            }
-        }
-    }
-
-    /// Pulls by the batches `batches`, their blend vertices moved by
-    /// `motion`.
-    fn pull_batches(
-        &self,
-        motion: &impl Motion,
-        batches: Range<usize>,
-        rule: BlendRule,
-        positions: &mut [Vec3],
-        normals: Option<&mut [Vec3]>,
-    ) {
-        let in_order = &self.batches[batches.clone()];
-        let pull_positions = |positions: &mut [Vec3], batch: &PullBatch| {
-            let vertices = gather(positions, &batch.vertices);
-            let pulled = combine(
-                rule,
-                batch.weights,
-                vertices,
-                motion.points(&batch.positions),
-            );
-            scatter(positions, &batch.vertices, pulled);
-        };
-        let Some(normals) = normals else {
-            for batch in in_order {
-                pull_positions(positions, batch);
-            }
-            return;
-        };
-        // One length for both lets a vertex index checked against the
-        // positions serve the normals too.
-        let normals = &mut normals[..positions.len()];
-        for (batch, stored_normals) in in_order.iter().zip(&self.normals[batches]) {
-            pull_positions(positions, batch);
-            let vertices = gather(normals, &batch.vertices);
-            let pulled = combine(
-                rule,
-                batch.weights,
-                vertices,
-                motion.vectors(stored_normals),
-            );
-            scatter(normals, &batch.vertices, pulled.normalize_or_zero());
-        }
-    }
-}
-
-/// The four vertices `vertices` of `out`.
-fn gather(out: &[Vec3], vertices: &[u32; 4]) -> Vec3x4 {
-    // `bind` made every batch's vertices indices into its group's outputs.
-    let [a, b, c, d] = *vertices;
-    Vec3x4::from_vec3s([
-        out[a as usize],
-        out[b as usize],
-        out[c as usize],
-        out[d as usize],
-    ])
-}
-
-/// Writes the four vectors to the vertices `vertices` of `out`.
-fn scatter(out: &mut [Vec3], vertices: &[u32; 4], values: Vec3x4) {
-    for (&vertex, value) in vertices.iter().zip(values.to_vec3s()) {
-        out[vertex as usize] = value;
-    }
-}
-
-/// Vertices pulled toward blend vertices, both already posed, a lane each.
-fn combine(rule: BlendRule, weights: Vec4, vertices: Vec3x4, blends: Vec3x4) -> Vec3x4 {
-    match rule {
-        // Written as (1 - w) * a + w * b rather than a lerp so that w = 0
-        // and w = 1 give exactly the vertex and the blend vertex.
-        BlendRule::Game => vertices * (Vec4::ONE - weights) + blends * weights,
-        BlendRule::SeedDocument => vertices + (vertices - blends) * (weights / 2.0),
-    }
-}
-
-/// `matrix` with the unused fourth lane of each column zero, so that sums
-/// and products of its columns have zero there too.
-fn without_fourth_lanes(matrix: Affine3A) -> Affine3A {
-    let zeroed = |column: Vec3A| Vec3A::from_vec4(column.extend(0.0));
-    Affine3A {
-        matrix3: glam::Mat3A::from_cols(
-            zeroed(matrix.matrix3.x_axis),
-            zeroed(matrix.matrix3.y_axis),
-            zeroed(matrix.matrix3.z_axis),
-        ),
-        translation: zeroed(matrix.translation),
-    }
-}
-
-/// A weighted skin's influences with this pose's skinning matrices.
-struct Weighted<'a> {
-    influences: &'a Influences,
-    skinning: &'a [Affine3A],
-    unit_normals: bool,
-    positions: &'a Vec3Blocks,
-    normals: &'a Vec3Blocks,
-}
-
-impl Weighted<'_> {
-    /// Writes the vertices from `offset` (a multiple of 4) on: `positions`
-    /// with the weighted sum of their joints' matrices applied, `normals`
-    /// (empty when the skin has none) with its 3x3 part, normalized where
-    /// `unit_normals` says.
-    fn deform(&self, offset: usize, positions: &mut [Vec3], normals: &mut [Vec3]) {
-        let first_block = offset / 4;
-        let blocks = first_block..first_block + positions.len().div_ceil(4);
-        let runs = &self.influences.runs;
-        let first_run = runs.partition_point(|run| run.blocks.end <= blocks.start);
-        for run in runs[first_run..]
-            .iter()
-            .take_while(|run| run.blocks.start < blocks.end)
-        {
-            let within = run.blocks.start.max(blocks.start)..run.blocks.end.min(blocks.end);
-            // The common counts get loops of their own, unrolled.
-            match run.slots {
-                0 => self.run(0, run, within, first_block, positions, normals),
-                1 => self.run(1, run, within, first_block, positions, normals),
-                2 => self.run(2, run, within, first_block, positions, normals),
-                3 => self.run(3, run, within, first_block, positions, normals),
-                4 => self.run(4, run, within, first_block, positions, normals),
-                slots => self.run(slots, run, within, first_block, positions, normals),
-            }
-        }
-    }
-
-    /// Deforms the blocks `blocks` of `run`, which has `slots` slots a
-    /// block; the outputs start at block `first_block`.
-    #[inline(always)]
-    fn run(
-        &self,
-        slots: usize,
-        run: &SlotRun,
-        blocks: Range<usize>,
-        first_block: usize,
-        positions: &mut [Vec3],
-        normals: &mut [Vec3],
-    ) {
-        let with_normals = !normals.is_empty();
-        // Indexing cannot fail: `bind_weights` made every run's slots, every
-        // joint and every block's mask, the skinning matrices are one per
-        // skeleton joint, and the outputs and stored blocks hold every
-        // vertex of `blocks`.
-        if slots > 0 {
-            let slot_start = run.first + (blocks.start - run.blocks.start) * slots;
-            let slot_end = slot_start + blocks.len() * slots;
-            let out_start = (blocks.start - first_block) * 4;
-            let out_end = ((blocks.end - first_block) * 4).min(positions.len());
-            let run_blocks = WeightedBlocks {
-                skinning: self.skinning,
-                joint_count: self.influences.inverse_rest.len(),
-                slots,
-                unit_weights: run.unit_weights,
-                unit_normals: self.unit_normals,
-                joints: &self.influences.joints[slot_start..slot_end],
-                weights: &self.influences.weights[slot_start..slot_end],
-                unmoved: &self.influences.unmoved[blocks.clone()],
-                positions: &self.positions.blocks[blocks.clone()],
-                normals: if with_normals {
-                    &self.normals.blocks[blocks.clone()]
-                } else {
-                    &[]
-                },
-            };
-            let normals_out = if with_normals {
-                &mut normals[out_start..out_end]
-            } else {
-                &mut []
-            };
-            if wide::skin_weighted(&run_blocks, &mut positions[out_start..out_end], normals_out) {
-                return;
-            }
-        }
-        for block in blocks {
-            let first_slot = run.first + (block - run.blocks.start) * slots;
-            let slot_range = first_slot..first_slot + slots;
-            let start = (block - first_block) * 4;
-            let end = (start + 4).min(positions.len());
-            let stored_positions = &self.positions.blocks[block];
-            let mut moved_positions = *stored_positions;
-            let mut moved_normals = None;
-            if slots > 0 {
-                let bone = self.blend(
-                    &self.influences.joints[slot_range.clone()],
-                    &self.influences.weights[slot_range],
-                );
-                moved_positions = bone.transform_points(stored_positions);
-                if with_normals {
-                    let stored = &self.normals.blocks[block];
-                    let moved = bone.transform_vectors(stored);
-                    moved_normals = Some(if self.unit_normals {
-                        moved.normalize_or_zero()
-                    } else {
-                        moved
-                    });
-                }
-            }
-            let unmoved = self.influences.unmoved[block];
-            let keep = |moved: Vec3x4, stored: &Vec3x4| {
-                if unmoved == 0 {
-                    return moved;
-                }
-                let mask = glam::BVec4A::new(
-                    unmoved & 1 != 0,
-                    unmoved & 2 != 0,
-                    unmoved & 4 != 0,
-                    unmoved & 8 != 0,
-                );
-                Vec3x4 {
-                    x: Vec4::select(mask, stored.x, moved.x),
-                    y: Vec4::select(mask, stored.y, moved.y),
-                    z: Vec4::select(mask, stored.z, moved.z),
-                }
-            };
-            write_block(
-                keep(moved_positions, stored_positions),
-                &mut positions[start..end],
-            );
-            if with_normals {
-                let stored = &self.normals.blocks[block];
-                let moved = keep(moved_normals.unwrap_or(*stored), stored);
-                write_block(moved, &mut normals[start..end]);
-            }
-        }
-    }
-
-    /// The four vertices' weighted sums of their joints' matrices, each
-    /// entry in its vertex's lane: per vertex `sum of w * skinning`, summed
-    /// in slot order, then turned from one matrix a vertex into one
-    /// register a matrix entry.
-    #[inline(always)]
-    fn blend(&self, joints: &[[u16; 4]], weights: &[Vec4]) -> BoneX4 {
-        let lane = |lane: usize| {
-            let term = |joint: &[u16; 4], weights: &Vec4| {
-                let matrix = &self.skinning[joint[lane] as usize];
-                let weight = Vec3A::splat(weights[lane]);
-                [
-                    matrix.matrix3.x_axis * weight,
-                    matrix.matrix3.y_axis * weight,
-                    matrix.matrix3.z_axis * weight,
-                    matrix.translation * weight,
-                ]
-            };
-            let mut pairs = joints.iter().zip(weights);
-            // The first term is the sum's start (adding it to zero would
-            // give the same bits, one addition later).
-            let mut sum = pairs
-                .next()
-                .map_or([Vec3A::ZERO; 4], |(joint, weights)| term(joint, weights));
-            for (joint, weights) in pairs {
-                for (sum, column) in sum.iter_mut().zip(term(joint, weights)) {
-                    *sum += column;
-                }
-            }
-            sum.map(widen)
-        };
-        let lanes = [lane(0), lane(1), lane(2), lane(3)];
-        // Per column of the matrices (x, y and z axes, translation), the
-        // four lanes' columns transposed: one register per coordinate.
-        let column = |column: usize| {
-            glam::Mat4::from_cols(
-                lanes[0][column],
-                lanes[1][column],
-                lanes[2][column],
-                lanes[3][column],
-            )
-            .transpose()
-        };
-        let [x_axis, y_axis, z_axis, translation] = [column(0), column(1), column(2), column(3)];
-        BoneX4 {
-            rows: [
-                [x_axis.x_axis, y_axis.x_axis, z_axis.x_axis],
-                [x_axis.y_axis, y_axis.y_axis, z_axis.y_axis],
-                [x_axis.z_axis, y_axis.z_axis, z_axis.z_axis],
-            ],
-            translation: [translation.x_axis, translation.y_axis, translation.z_axis],
-        }
-    }
-}
-
-/// Writes a block's vectors to `out` (its up to four vertices' outputs).
-fn write_block(block: Vec3x4, out: &mut [Vec3]) {
-    let floats: &mut [f32] = bytemuck::cast_slice_mut(out);
-    let [first, second, third] = block.to_floats();
-    if let Some(whole) = floats.first_chunk_mut::<12>() {
-        whole[..4].copy_from_slice(&first.to_array());
-        whole[4..8].copy_from_slice(&second.to_array());
-        whole[8..].copy_from_slice(&third.to_array());
-    } else {
-        // The last block of a mesh whose count is no multiple of 4.
-        let all: Vec<f32> = [first, second, third]
-            .iter()
-            .flat_map(|register| register.to_array())
-            .collect();
-        floats.copy_from_slice(&all[..floats.len()]);
-    }
-}
-
 fn bind_weights(
     weights: &rig::Weights,
     count: usize,
@@ -1227,7 +519,8 @@ fn bind_weights(
     }
     // Each vertex's influences, checked: (skeleton joint, weight).
     let mut rest = weights.influences.as_slice();
-    let mut per_vertex: Vec<&[rig::Influence]> = Vec::with_capacity(count);
+    let mut resolved: Vec<(usize, f32)> = Vec::with_capacity(rest.len());
+    let mut ends = Vec::with_capacity(count);
     for (vertex, &vertex_count) in weights.counts.iter().enumerate() {
         let (own, after) = rest.split_at_checked(vertex_count as usize).ok_or(
             SkinError::InfluencesPastTheEnd {
@@ -1237,72 +530,29 @@ fn bind_weights(
             },
         )?;
         rest = after;
-        if let Some(influence) = own
-            .iter()
-            .find(|influence| influence.joint as usize >= joints.len())
-        {
-            return Err(SkinError::InfluenceOutOfRange {
-                vertex,
-                joint: influence.joint,
-                count: joints.len(),
-            });
+        for influence in own {
+            let joint =
+                joints
+                    .get(influence.joint as usize)
+                    .ok_or(SkinError::InfluenceOutOfRange {
+                        vertex,
+                        joint: influence.joint,
+                        count: joints.len(),
+                    })?;
+            resolved.push((usize::from(*joint), influence.weight));
         }
-        per_vertex.push(own);
+        ends.push(resolved.len());
     }
-    let joint_of = |influence: &rig::Influence| joints[influence.joint as usize];
-    let mut runs: Vec<SlotRun> = Vec::new();
-    let mut slot_joints = Vec::new();
-    let mut slot_weights = Vec::new();
-    let mut unmoved = Vec::with_capacity(count.div_ceil(4));
-    for (block, four) in per_vertex.chunks(4).enumerate() {
-        let slots = four.iter().map(|own| own.len()).max().unwrap_or(0);
-        let unit_weights = slots == 1
-            && four
-                .iter()
-                .all(|own| own.first().is_none_or(|influence| influence.weight == 1.0));
-        match runs.last_mut() {
-            Some(run) if run.slots == slots && run.unit_weights == unit_weights => {
-                run.blocks.end = block + 1
-            }
-            _ => runs.push(SlotRun {
-                slots,
-                unit_weights,
-                blocks: block..block + 1,
-                first: slot_joints.len(),
-            }),
-        }
-        let mut mask = 0;
-        for (lane, own) in four.iter().enumerate() {
-            if own.is_empty() {
-                mask |= 1 << lane;
-            }
-        }
-        unmoved.push(mask);
-        // For lanes with no influence at all, which are kept as stored:
-        // any joint will do, and the block has one when it has slots.
-        let any_joint = four.iter().find_map(|own| own.first()).map_or(0, joint_of);
-        for slot in 0..slots {
-            let lane = |lane: usize| {
-                let own = four.get(lane).copied().unwrap_or_default();
-                match (own.get(slot), own.first()) {
-                    (Some(influence), _) => (joint_of(influence), influence.weight),
-                    (None, Some(first)) => (joint_of(first), 0.0),
-                    (None, None) => (any_joint, 0.0),
-                }
-            };
-            let lanes: [(u16, f32); 4] = std::array::from_fn(lane);
-            slot_joints.push(lanes.map(|(joint, _)| joint));
-            slot_weights.push(Vec4::from_array(lanes.map(|(_, weight)| weight)));
-        }
-    }
+    let per_vertex: Vec<&[(usize, f32)]> = std::iter::once(0)
+        .chain(ends.iter().copied())
+        .zip(&ends)
+        .map(|(start, &end)| &resolved[start..end])
+        .collect();
     let rest_model = crate::pose::model_matrices(skeleton, skeleton.rest_locals())?;
-    Ok(Kind::Weighted(Influences {
-        runs,
-        joints: slot_joints,
-        weights: slot_weights,
-        unmoved,
+    Ok(Kind::Weighted {
+        influences: Influences::bind(&per_vertex),
         inverse_rest: rest_model.iter().map(Affine3A::inverse).collect(),
-    }))
+    })
 }
 
 fn bind_morph(
@@ -1335,9 +585,13 @@ fn bind_morph(
     })
 }
 
+/// A bone-space binding on a mesh of `count` vertices, with normals or
+/// without (`normals`): normals are pulled where the vertices and the
+/// blend vertices both have them.
 fn bind_bone_space(
     bone_space: &rig::BoneSpace,
     count: usize,
+    normals: bool,
     skeleton: &Skeleton,
 ) -> Result<Kind, SkinError> {
     let joints = find_joints(&bone_space.bones, skeleton)?;
@@ -1402,86 +656,27 @@ fn bind_bone_space(
             .iter()
             .map(|range| (range.joint, range.blends.clone())),
     );
-    Ok(Kind::BoneSpace {
-        vertex_runs: runs(&vertex_owners),
-        pulls: group_pulls(bone_space, &blends, &blend_owners, count),
-    })
-}
-
-/// Groups the blend vertices by the [`GROUP`] holding the vertex each
-/// pulls, in blend order within a group, and cuts each group into batches:
-/// a batch ends after four blend vertices, where the joint changes, and
-/// before a vertex it already pulls. `blends` and `owners` are per blend
-/// vertex, every vertex below `count`.
-fn group_pulls(
-    bone_space: &rig::BoneSpace,
-    blends: &[(usize, f32)],
-    owners: &[Option<usize>],
-    count: usize,
-) -> Pulls {
-    let group_of = |blend: usize| blends[blend].0 / GROUP;
-    let mut order: Vec<usize> = (0..blends.len()).collect();
-    // A stable sort: blends of one group stay in blend order.
-    order.sort_by_key(|&blend| group_of(blend));
-    let groups = count.div_ceil(GROUP);
-    let mut starts = Vec::with_capacity(groups + 1);
-    let mut cut: Vec<Vec<usize>> = Vec::new();
-    let mut rest = order.as_slice();
-    for group in 0..groups {
-        starts.push(cut.len());
-        let (in_group, after) =
-            rest.split_at(rest.partition_point(|&blend| group_of(blend) == group));
-        rest = after;
-        let mut batch: Vec<usize> = Vec::with_capacity(4);
-        for &blend in in_group {
-            let fits = batch.len() < 4
-                && batch.iter().all(|&other| {
-                    owners[other] == owners[blend] && blends[other].0 != blends[blend].0
-                });
-            if !fits {
-                cut.push(std::mem::take(&mut batch));
-            }
-            batch.push(blend);
-        }
-        if !batch.is_empty() {
-            cut.push(batch);
-        }
-    }
-    starts.push(cut.len());
-    // Every batch holds one blend vertex at least: lanes past its last
-    // repeat the last.
-    let lanes = |batch: &[usize]| -> [usize; 4] {
-        std::array::from_fn(|lane| batch[lane.min(batch.len() - 1)])
-    };
-    let vec3x4 = |values: &[[f32; 3]], batch: &[usize]| {
-        Vec3x4::from_vec3s(lanes(batch).map(|blend| Vec3::from_array(values[blend])))
-    };
-    let batches = cut
+    let own: Vec<Vec<(usize, f32)>> = vertex_owners
         .iter()
-        .map(|batch| {
-            let lanes = lanes(batch);
-            PullBatch {
-                positions: vec3x4(&bone_space.blend_positions, batch),
-                weights: Vec4::from_array(lanes.map(|blend| blends[blend].1)),
-                // The group's first vertex is a multiple of GROUP, so what
-                // is left is below GROUP, which a u32 holds.
-                vertices: lanes.map(|blend| (blends[blend].0 % GROUP) as u32),
-            }
-        })
+        .map(|owner| owner.map(|joint| (joint, 1.0)).into_iter().collect())
         .collect();
-    let normals = if bone_space.blend_normals.is_empty() {
-        Vec::new()
+    let own: Vec<&[(usize, f32)]> = own.iter().map(Vec::as_slice).collect();
+    let blend_normals = if normals {
+        bone_space.blend_normals.as_slice()
     } else {
-        cut.iter()
-            .map(|batch| vec3x4(&bone_space.blend_normals, batch))
-            .collect()
+        &[]
     };
-    Pulls {
-        starts,
-        runs: runs(&cut.iter().map(|batch| owners[batch[0]]).collect::<Vec<_>>()),
-        batches,
-        normals,
-    }
+    Ok(Kind::BoneSpace {
+        influences: Influences::bind(&own),
+        pulls: Box::new(Pulls::bind(
+            count,
+            PART,
+            &blends,
+            &blend_owners,
+            &bone_space.blend_positions,
+            blend_normals,
+        )),
+    })
 }
 
 #[cfg(test)]
@@ -1557,6 +752,17 @@ mod tests {
 
     fn deform(skin: &Skin, rule: BlendRule) -> Result<PosedSkin, SkinError> {
         BoundSkin::bind(skin, &skeleton())?.deform(&model(), rule)
+    }
+
+    /// `bound` deformed by the loops `isa` names.
+    fn deform_with(bound: &BoundSkin, model: &[Affine3A], rule: BlendRule, isa: Isa) -> PosedSkin {
+        let mut deformer = Deformer {
+            isa: Some(isa),
+            ..Deformer::default()
+        };
+        let mut posed = PosedSkin::default();
+        deformer.deform(bound, model, rule, &mut posed).unwrap();
+        posed
     }
 
     // By hand: vertex 1 (2,0,0) on B0 -> (2,1,0), normal (1,0,0). The blend
@@ -1853,15 +1059,18 @@ mod tests {
     }
 
     #[test]
-    fn blocks_of_four_give_the_bits_of_one_vertex_at_a_time() {
+    fn every_loop_gives_the_bits_of_one_vertex_at_a_time() {
         let model = awkward_model();
-        for count in [0, 1, 2, 3, 4, 5, 7, 8, 9, 17, 33, 100] {
+        for count in [0, 1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 33, 100] {
             let skin = scattered_skin(count);
             let bound = BoundSkin::bind(&skin, &skeleton()).unwrap();
             for rule in [BlendRule::Game, BlendRule::SeedDocument] {
-                let posed = bound.deform(&model, rule).unwrap();
                 let expected = reference_deform(&skin, &model, rule);
-                assert_same_bits(&posed, &expected, &format!("{count} vertices, {rule:?}"));
+                for isa in isas() {
+                    let posed = deform_with(&bound, &model, rule, isa);
+                    let what = format!("{count} vertices, {rule:?}, {isa:?}");
+                    assert_same_bits(&posed, &expected, &what);
+                }
             }
         }
     }
@@ -1873,8 +1082,12 @@ mod tests {
         let bound = BoundSkin::bind(&skin, &skeleton()).unwrap();
         let expected = reference_deform(&skin, &model, BlendRule::Game);
         for threads in [1, 2] {
-            let posed = in_pool(threads, || bound.deform(&model, BlendRule::Game).unwrap());
-            assert_same_bits(&posed, &expected, &format!("{threads} threads"));
+            for isa in isas() {
+                let posed = in_pool(threads, || {
+                    deform_with(&bound, &model, BlendRule::Game, isa)
+                });
+                assert_same_bits(&posed, &expected, &format!("{threads} threads, {isa:?}"));
+            }
         }
     }
 
@@ -1888,42 +1101,68 @@ mod tests {
             bone_space.blend_normals.clear();
         }
         for skin in [without_normals, without_blend_normals] {
-            let posed = BoundSkin::bind(&skin, &skeleton())
-                .unwrap()
-                .deform(&model, BlendRule::Game)
-                .unwrap();
+            let bound = BoundSkin::bind(&skin, &skeleton()).unwrap();
             let expected = reference_deform(&skin, &model, BlendRule::Game);
-            assert_same_bits(&posed, &expected, "missing normals");
+            for isa in isas() {
+                let posed = deform_with(&bound, &model, BlendRule::Game, isa);
+                assert_same_bits(&posed, &expected, &format!("missing normals, {isa:?}"));
+            }
         }
     }
 
     #[test]
-    fn four_lanes_compute_what_glam_computes_for_one() {
+    fn awkward_values_move_and_pull_as_glam_computes_one_vertex_in_every_loop() {
+        // Tiny, huge, zero and negative-zero coordinates, moved by bones
+        // whose entries round in every operation and pulled at weights that
+        // round too, in every lane of a group.
         let vectors = [
-            Vec3::new(1.5, -2.25, 0.1),
-            Vec3::new(-0.0, 0.0, -0.0),
-            Vec3::new(1e-30, -1e-30, 0.0),
-            Vec3::new(3e30, -2e30, 1e30),
-            Vec3::new(0.333_333_34, 7.1e-5, -123_456.79),
-            Vec3::new(f32::MIN_POSITIVE, 1.0, -1.0),
-            Vec3::new(2.0e19, 0.5, 0.25),
-            Vec3::new(-1.0, 1e-20, 1e-20),
+            [1.5, -2.25, 0.1],
+            [-0.0, 0.0, -0.0],
+            [1e-30, -1e-30, 0.0],
+            [3e30, -2e30, 1e30],
+            [0.333_333_34, 7.1e-5, -123_456.79],
+            [f32::MIN_POSITIVE, 1.0, -1.0],
+            [2.0e19, 0.5, 0.25],
+            [-1.0, 1e-20, 1e-20],
         ];
-        let [model, other] = awkward_model();
-        for bone in [model, other, Affine3A::IDENTITY] {
-            let bone_x4 = BoneX4::new(&bone);
-            for four in vectors.chunks_exact(4) {
-                let four: [Vec3; 4] = four.try_into().unwrap();
-                let block = Vec3x4::from_vec3s(four);
-                let points = bone_x4.transform_points(&block).to_vec3s();
-                let vectors = bone_x4.transform_vectors(&block).to_vec3s();
-                let normalized = block.normalize_or_zero().to_vec3s();
-                for lane in 0..4 {
-                    let one = four[lane];
-                    assert_eq!(bits(&[points[lane]]), bits(&[bone.transform_point3(one)]));
-                    assert_eq!(bits(&[vectors[lane]]), bits(&[bone.transform_vector3(one)]));
-                    assert_eq!(bits(&[normalized[lane]]), bits(&[one.normalize_or_zero()]));
-                }
+        let count = 40;
+        let vector = |index: usize| vectors[index % vectors.len()];
+        let blend_count = 24;
+        let skin = Skin {
+            positions: (0..count).map(vector).collect(),
+            normals: (0..count).map(|index| vector(index + 3)).collect(),
+            binding: Binding::BoneSpace(BoneSpace {
+                bones: vec!["B0".to_owned(), "B1".to_owned()],
+                ranges: vec![
+                    BoneRange {
+                        bone: 0,
+                        vertices: 0..21,
+                        blends: 0..12,
+                    },
+                    BoneRange {
+                        bone: 1,
+                        vertices: 21..40,
+                        blends: 12..24,
+                    },
+                ],
+                blend_positions: (0..blend_count).map(|index| vector(index + 5)).collect(),
+                blend_normals: (0..blend_count).map(|index| vector(index + 1)).collect(),
+                blends: (0..blend_count)
+                    .map(|blend| rig::Blend {
+                        vertex: (blend * 5 % count) as u32,
+                        weight: [0.3, 0.999, 1.0 / 3.0, 0.0, 1.0][blend % 5],
+                    })
+                    .collect(),
+            }),
+            ..bone_space_skin(0.0)
+        };
+        let bound = BoundSkin::bind(&skin, &skeleton()).unwrap();
+        let model = awkward_model();
+        for rule in [BlendRule::Game, BlendRule::SeedDocument] {
+            let expected = reference_deform(&skin, &model, rule);
+            for isa in isas() {
+                let posed = deform_with(&bound, &model, rule, isa);
+                assert_same_bits(&posed, &expected, &format!("{isa:?}, {rule:?}"));
             }
         }
     }
@@ -2109,8 +1348,9 @@ mod tests {
 
     /// Five joints in a chain, each shifted, turned and (the last two)
     /// scaled at rest, so that the inverse rest matrices are not trivial.
+    /// Twelve joints in a chain, each turned and shifted from its parent.
     fn turned_skeleton() -> Skeleton {
-        let joints = (0..5usize)
+        let joints = (0..12usize)
             .map(|index| Joint {
                 name: format!("J{index}"),
                 parent: index.checked_sub(1),
@@ -2128,16 +1368,29 @@ mod tests {
         .unwrap()
     }
 
+    /// The vector loops this processor has, and the loop of one vertex at
+    /// a time.
+    fn isas() -> Vec<Isa> {
+        // Every processor with AVX-512 has AVX2 and FMA.
+        match Isa::detect() {
+            Isa::Avx512 => vec![Isa::Portable, Isa::Avx2, Isa::Avx512],
+            Isa::Avx2 => vec![Isa::Portable, Isa::Avx2],
+            Isa::Portable => vec![Isa::Portable],
+        }
+    }
+
     /// The largest difference, relative to the magnitude where that is
     /// above 1, between the deformation of a skin of `counts` influences a
     /// vertex (`influences` in order) on [`turned_skeleton`] at a pose away
-    /// from the rest, with normals as `normals` says, and its definition,
-    /// a vertex and an influence at a time. Vertices with no influence must
-    /// keep their stored values exactly.
+    /// from the rest, by the loops `isa` names, with normals as `normals`
+    /// says (none when `normals` is `None`), and its definition, a vertex
+    /// and an influence at a time. Vertices with no influence must keep
+    /// their stored values exactly.
     fn off_the_definition(
         counts: &[u32],
         influences: &[Influence],
-        normals: WeightedNormals,
+        normals: Option<WeightedNormals>,
+        isa: Isa,
     ) -> f32 {
         let skeleton = turned_skeleton();
         let point = |index: usize| {
@@ -2150,12 +1403,13 @@ mod tests {
         let count = counts.len();
         let skin = Skin {
             binding: Binding::Weighted(Weights {
-                joints: (0..5).map(|index| format!("J{index}")).collect(),
+                joints: (0..12).map(|index| format!("J{index}")).collect(),
                 counts: counts.to_vec(),
                 influences: influences.to_vec(),
             }),
             positions: (0..count).map(point).collect(),
             normals: (0..count)
+                .filter(|_| normals.is_some())
                 .map(|index| Vec3::from(point(index + 3)).normalize_or_zero().to_array())
                 .collect(),
             ..bone_space_skin(0.0)
@@ -2174,7 +1428,9 @@ mod tests {
             .map(|(m, r)| *m * r.inverse())
             .collect();
         let mut posed = PosedSkin::default();
-        Deformer::with_weighted_normals(normals)
+        let mut deformer = Deformer::with_weighted_normals(normals.unwrap_or_default());
+        deformer.isa = Some(isa);
+        deformer
             .deform(
                 &BoundSkin::bind(&skin, &skeleton).unwrap(),
                 &model,
@@ -2182,16 +1438,17 @@ mod tests {
                 &mut posed,
             )
             .unwrap();
+        assert_eq!(posed.normals.len(), skin.normals.len());
         let mut first = 0;
         let mut largest: f32 = 0.0;
         for (vertex, &own) in counts.iter().enumerate() {
             let own_influences = &influences[first..first + own as usize];
             first += own as usize;
             let stored = Vec3::from(skin.positions[vertex]);
-            let stored_normal = Vec3::from(skin.normals[vertex]);
+            let stored_normal = skin.normals.get(vertex).copied().map(Vec3::from);
             if own == 0 {
                 assert_eq!(posed.positions[vertex], stored);
-                assert_eq!(posed.normals[vertex], stored_normal);
+                assert_eq!(posed.normals.get(vertex).copied(), stored_normal);
                 continue;
             }
             let sum = |moved: &dyn Fn(&Affine3A) -> Vec3| {
@@ -2200,19 +1457,44 @@ mod tests {
                 })
             };
             let position = sum(&|matrix| matrix.transform_point3(stored));
-            let mut normal = sum(&|matrix| matrix.transform_vector3(stored_normal));
-            if normals == WeightedNormals::Unit {
-                normal = normal.normalize_or_zero();
-            }
-            for (ours, expected) in [
-                (posed.positions[vertex], position),
-                (posed.normals[vertex], normal),
-            ] {
+            let normal = stored_normal.map(|stored| {
+                let normal = sum(&|matrix| matrix.transform_vector3(stored));
+                match normals {
+                    Some(WeightedNormals::Unit) => normal.normalize_or_zero(),
+                    _ => normal,
+                }
+            });
+            let pairs = [
+                Some((posed.positions[vertex], position)),
+                posed.normals.get(vertex).copied().zip(normal),
+            ];
+            for (ours, expected) in pairs.into_iter().flatten() {
                 let off = ((ours - expected).abs() / expected.abs().max(Vec3::ONE)).max_element();
                 largest = largest.max(off);
             }
         }
         largest
+    }
+
+    /// [`off_the_definition`] for every loop the processor has, with unit
+    /// normals, normals as blended and no normals.
+    fn assert_every_loop_within_rounding(counts: &[u32], influences: &[Influence]) {
+        for isa in isas() {
+            for normals in [
+                Some(WeightedNormals::Unit),
+                Some(WeightedNormals::AsBlended),
+                None,
+            ] {
+                let largest = off_the_definition(counts, influences, normals, isa);
+                // Summing the matrices first rounds differently from
+                // summing the moved vertices: a few units in the last place
+                // of values near 1.
+                assert!(
+                    largest < 4e-6,
+                    "{isa:?}, {normals:?}: largest difference {largest}"
+                );
+            }
+        }
     }
 
     #[test]
@@ -2232,13 +1514,37 @@ mod tests {
                 })
             })
             .collect();
-        for normals in [WeightedNormals::Unit, WeightedNormals::AsBlended] {
-            let largest = off_the_definition(&counts, &influences, normals);
-            // Summing the matrices first rounds differently from summing
-            // the moved vertices: a few units in the last place of values
-            // near 1.
-            assert!(largest < 4e-6, "{normals:?}: largest difference {largest}");
-        }
+        assert_every_loop_within_rounding(&counts, &influences);
+    }
+
+    #[test]
+    fn palettes_change_along_the_mesh_and_overflow_into_one_vertex_at_a_time() {
+        // Stretches of vertices on two to twelve joints: groups whose
+        // joints fit one palette with their neighbours', groups that start
+        // a new one, and groups naming more joints than a palette holds;
+        // one to four influences, rigid stretches among them, and a last
+        // partial group.
+        let counts: Vec<u32> = (0..413)
+            .map(|vertex| match vertex / 40 % 4 {
+                0 => 1,
+                1 => 2,
+                2 => 4,
+                _ => 1 + (vertex % 3) as u32,
+            })
+            .collect();
+        let influences: Vec<Influence> = counts
+            .iter()
+            .enumerate()
+            .flat_map(|(vertex, &own)| {
+                let spread = [2, 12, 5, 9][vertex / 100 % 4];
+                let rigid = vertex / 40 % 4 == 0;
+                (0..own as usize).map(move |slot| Influence {
+                    joint: ((vertex / 3 + 5 * slot) % spread) as u32,
+                    weight: if rigid { 1.0 } else { 0.2 + slot as f32 / 7.0 },
+                })
+            })
+            .collect();
+        assert_every_loop_within_rounding(&counts, &influences);
     }
 
     #[test]
@@ -2303,9 +1609,6 @@ mod tests {
                 })
             })
             .collect();
-        for normals in [WeightedNormals::Unit, WeightedNormals::AsBlended] {
-            let largest = off_the_definition(&counts, &influences, normals);
-            assert!(largest < 4e-6, "{normals:?}: largest difference {largest}");
-        }
+        assert_every_loop_within_rounding(&counts, &influences);
     }
 }

@@ -1,561 +1,565 @@
-//! Moving stored vertices eight at a time, with AVX where the processor has
-//! it (checked once per call, at run time, so the build stays for any
-//! x86-64). Moving a vertex is little arithmetic, and with SSE alone the
-//! deformation spent as many instructions turning four vertices' x, y and z
-//! registers back into `Vec3`s as it did on the arithmetic: eight lanes
-//! halve both. The arithmetic is glam's, in glam's order, with no fused
-//! multiply-add, so the bits are those of one vertex at a time.
+//! The deformation's vector loops (the layout and the order of work are in
+//! [`crate::groups`]): a run's groups of 16 vertices, each lane's matrix
+//! entries looked up in the run's palette table with one permute an entry
+//! (16 lanes a register with AVX-512, 8 with AVX2 and FMA), summed and
+//! applied a coordinate of 8 or 16 vertices at a time, and the
+//! coordinates turned into `Vec3`s (12 floats every 4 vertices) with
+//! permutes. Selected at run time ([`Isa::detect`]), so that the build
+//! stays for any x86-64.
+//!
+//! Bone ranges ([`Arithmetic::Exact`]) are moved with glam's
+//! operations in glam's order, lane by lane, so every loop gives the bits
+//! of one vertex at a time.
 
-use glam::{Affine3A, Vec3};
+#[cfg(target_arch = "x86_64")]
+use crate::groups::Arithmetic;
+use crate::groups::{Isa, RunView};
 
-use crate::lanes::Vec3x4;
-
-/// Writes the first blocks of `out` (four vectors a block) with the stored
-/// `blocks` moved by `bone`: as points (the whole matrix) or as vectors
-/// (its 3x3 part). Returns how many blocks it wrote: all but an odd last
-/// one where the processor has AVX, none elsewhere; the caller moves the
-/// rest four at a time.
-pub(crate) fn move_blocks(
-    bone: &Affine3A,
-    points: bool,
-    blocks: &[Vec3x4],
-    out: &mut [Vec3],
-) -> usize {
+/// Deforms `view`'s groups into `positions` and `normals` (their floats;
+/// the last group's possibly fewer than 16 vertices; normals empty when the
+/// skin has none) with the vector loops `isa` names. Returns false, having
+/// written nothing, where there are none: the caller then moves the
+/// vertices one at a time. The run's palette must fit its table and have
+/// slots.
+pub(crate) fn deform(isa: Isa, view: &RunView, positions: &mut [f32], normals: &mut [f32]) -> bool {
     #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx") {
-        let out: &mut [f32] = bytemuck::cast_slice_mut(out);
-        // SAFETY: `move_pairs` needs AVX, which the processor was just
-        // found to have.
-        return unsafe { avx::move_pairs(bone, points, blocks, out) };
-    }
-    let _ = (bone, points, blocks, out);
-    0
-}
-
-#[cfg(target_arch = "x86_64")]
-mod avx {
-    use std::arch::x86_64::{
-        __m256, _mm256_add_ps, _mm256_castps256_ps128, _mm256_extractf128_ps, _mm256_mul_ps,
-        _mm256_set1_ps, _mm256_set_m128, _mm256_shuffle_ps, _mm256_unpackhi_ps, _mm256_unpacklo_ps,
-    };
-
-    use glam::{Affine3A, Vec4};
-
-    use crate::lanes::Vec3x4;
-
-    /// A bone's matrix with each entry in all eight lanes: per output
-    /// coordinate, the x, y and z axes' entries for it, and the
-    /// translation's.
-    struct Bone {
-        rows: [[__m256; 3]; 3],
-        translation: [__m256; 3],
-    }
-
-    #[target_feature(enable = "avx")]
-    fn splat(bone: &Affine3A) -> Bone {
-        let axes = [
-            bone.matrix3.x_axis.to_array(),
-            bone.matrix3.y_axis.to_array(),
-            bone.matrix3.z_axis.to_array(),
-        ];
-        let translation = bone.translation.to_array();
-        let mut rows = [[_mm256_set1_ps(0.0); 3]; 3];
-        for (coordinate, row) in rows.iter_mut().enumerate() {
-            for (entry, axis) in row.iter_mut().zip(&axes) {
-                *entry = _mm256_set1_ps(axis[coordinate]);
-            }
-        }
-        Bone {
-            rows,
-            translation: [
-                _mm256_set1_ps(translation[0]),
-                _mm256_set1_ps(translation[1]),
-                _mm256_set1_ps(translation[2]),
-            ],
-        }
-    }
-
-    /// Two blocks' values of one coordinate: the first block in the low
-    /// four lanes, the second in the high four.
-    #[target_feature(enable = "avx")]
-    fn lanes(first: Vec4, second: Vec4) -> __m256 {
-        _mm256_set_m128(second.into(), first.into())
-    }
-
-    /// One output coordinate, as glam's `Mat3A * Vec3A` computes it:
-    /// `(x_axis * x + y_axis * y) + z_axis * z`.
-    #[target_feature(enable = "avx")]
-    fn coordinate(
-        [x_axis, y_axis, z_axis]: [__m256; 3],
-        x: __m256,
-        y: __m256,
-        z: __m256,
-    ) -> __m256 {
-        _mm256_add_ps(
-            _mm256_add_ps(_mm256_mul_ps(x_axis, x), _mm256_mul_ps(y_axis, y)),
-            _mm256_mul_ps(z_axis, z),
-        )
-    }
-
-    /// The 16 bytes of the low (`HIGH` false) or high half of `values`.
-    #[target_feature(enable = "avx")]
-    fn half<const HIGH: bool>(values: __m256) -> [f32; 4] {
-        let half = if HIGH {
-            _mm256_extractf128_ps::<1>(values)
-        } else {
-            _mm256_castps256_ps128(values)
-        };
-        Vec4::from(half).to_array()
-    }
-
-    /// [`super::move_blocks`] with AVX: each pair of blocks is moved in
-    /// eight lanes, then each half turned from x, y and z registers into
-    /// four `Vec3`s (12 floats) within its 128 bits. `out` holds the
-    /// vectors' floats, 12 a block.
-    #[target_feature(enable = "avx")]
-    pub(super) fn move_pairs(
-        bone: &Affine3A,
-        points: bool,
-        blocks: &[Vec3x4],
-        out: &mut [f32],
-    ) -> usize {
-        let bone = splat(bone);
-        let mut written = 0;
-        for (pair, floats) in blocks.chunks_exact(2).zip(out.chunks_exact_mut(24)) {
-            let [first, second] = pair else {
-                break;
-            };
-            let x = lanes(first.x, second.x);
-            let y = lanes(first.y, second.y);
-            let z = lanes(first.z, second.z);
-            let mut moved = [
-                coordinate(bone.rows[0], x, y, z),
-                coordinate(bone.rows[1], x, y, z),
-                coordinate(bone.rows[2], x, y, z),
-            ];
-            if points {
-                for (value, translation) in moved.iter_mut().zip(bone.translation) {
-                    *value = _mm256_add_ps(*value, translation);
+    {
+        let with_normals = !view.normals.is_empty();
+        // The common counts get loops of their own, unrolled.
+        macro_rules! kernel {
+            ($module:ident) => {
+                match (view.arithmetic, view.slots, view.unit_weights, with_normals) {
+                    (Arithmetic::Exact, _, _, false) => $module::run::<1, true, false, false>,
+                    (Arithmetic::Exact, _, _, true) => $module::run::<1, true, true, false>,
+                    (_, 1, true, false) => $module::run::<1, true, false, true>,
+                    (_, 1, true, true) => $module::run::<1, true, true, true>,
+                    (_, 1, false, false) => $module::run::<1, false, false, true>,
+                    (_, 1, false, true) => $module::run::<1, false, true, true>,
+                    (_, 2, _, false) => $module::run::<2, false, false, true>,
+                    (_, 2, _, true) => $module::run::<2, false, true, true>,
+                    (_, 3, _, false) => $module::run::<3, false, false, true>,
+                    (_, 3, _, true) => $module::run::<3, false, true, true>,
+                    (_, 4, _, false) => $module::run::<4, false, false, true>,
+                    (_, 4, _, true) => $module::run::<4, false, true, true>,
+                    (_, _, _, false) => $module::run::<0, false, false, true>,
+                    (_, _, _, true) => $module::run::<0, false, true, true>,
                 }
-            }
-            let [x, y, z] = moved;
-            // Per 128-bit half, x = [x0 x1 x2 x3] and so on become
-            // [x0 y0 z0 x1], [y1 z1 x2 y2] and [z2 x3 y3 z3].
-            let xy_low = _mm256_unpacklo_ps(x, y);
-            let xy_high = _mm256_unpackhi_ps(x, y);
-            let zx_low = _mm256_unpacklo_ps(z, x);
-            let zx_high = _mm256_unpackhi_ps(z, x);
-            let yz_low = _mm256_unpacklo_ps(y, z);
-            let yz_high = _mm256_unpackhi_ps(y, z);
-            let first_third = _mm256_shuffle_ps::<0b11_00_01_00>(xy_low, zx_low);
-            let second_third = _mm256_shuffle_ps::<0b01_00_11_10>(yz_low, xy_high);
-            let last_third = _mm256_shuffle_ps::<0b11_10_11_00>(zx_high, yz_high);
-            let (first, second) = floats.split_at_mut(12);
-            for (floats, values) in first.chunks_exact_mut(4).zip([
-                half::<false>(first_third),
-                half::<false>(second_third),
-                half::<false>(last_third),
-            ]) {
-                floats.copy_from_slice(&values);
-            }
-            for (floats, values) in second.chunks_exact_mut(4).zip([
-                half::<true>(first_third),
-                half::<true>(second_third),
-                half::<true>(last_third),
-            ]) {
-                floats.copy_from_slice(&values);
-            }
-            written += 2;
+            };
         }
-        written
+        match isa {
+            // SAFETY: `Isa::detect` found the processor has what each loop
+            // needs (AVX-512 foundation; AVX2 and FMA; population count with
+            // either). An exact run is a
+            // bone range: one slot of weight 1.
+            Isa::Avx512 => unsafe { kernel!(avx512)(view, positions, normals) },
+            Isa::Avx2 => unsafe { kernel!(avx2)(view, positions, normals) },
+            Isa::Portable => return false,
+        }
+        true
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let _ = (isa, view, positions, normals);
+        false
     }
 }
 
+/// Which of a group's 48 output floats (x0 y0 z0 x1 ...) come from which
+/// coordinate register: per third of them (16 floats), the lanes to take
+/// from the x and y registers (a y lane counted from 16, as the
+/// two-register permute counts), the lanes to take from the z register,
+/// and a bit per float that is a z.
 #[cfg(target_arch = "x86_64")]
-mod avx_weighted {
+const INTERLEAVING: [([i32; 16], [i32; 16], u16); 3] = {
+    let mut thirds = [([0; 16], [0; 16], 0); 3];
+    let mut float = 0;
+    while float < 48 {
+        let (third, at) = (float / 16, float % 16);
+        let vertex = (float / 3) as i32;
+        match float % 3 {
+            0 => thirds[third].0[at] = vertex,
+            1 => thirds[third].0[at] = 16 + vertex,
+            _ => {
+                thirds[third].1[at] = vertex;
+                thirds[third].2 |= 1 << at;
+            }
+        }
+        float += 1;
+    }
+    thirds
+};
+
+#[cfg(target_arch = "x86_64")]
+mod avx512 {
     use std::arch::x86_64::{
-        __m128, _mm_and_ps, _mm_blend_ps, _mm_cmpgt_ps, _mm_cmplt_ps, _mm_div_ps, _mm_fmadd_ps,
-        _mm_hadd_ps, _mm_movemask_ps, _mm_mul_ps, _mm_permute_ps, _mm_set1_ps, _mm_setzero_ps,
-        _mm_shuffle_ps, _mm_sqrt_ps, _mm_storeu_ps,
+        __m512, __m512i, _mm256_loadu_si256, _mm512_add_ps, _mm512_cmp_ps_mask,
+        _mm512_cvtepu16_epi32, _mm512_fmadd_ps, _mm512_fnmadd_ps, _mm512_loadu_ps,
+        _mm512_loadu_si512, _mm512_mask_blend_ps, _mm512_mask_permutexvar_ps,
+        _mm512_maskz_loadu_ps, _mm512_maskz_mul_ps, _mm512_mul_ps, _mm512_permutex2var_ps,
+        _mm512_permutexvar_ps, _mm512_rsqrt14_ps, _mm512_set1_ps, _mm512_setzero_ps,
+        _mm512_storeu_ps, _mm_prefetch, _CMP_GT_OQ, _CMP_LT_OQ, _MM_HINT_T0,
     };
 
-    use glam::{Affine3A, Vec4};
+    use super::INTERLEAVING;
+    use crate::groups::{RunView, PALETTE};
+    use crate::lanes::{Vec3x16, GROUP};
 
-    use super::WeightedBlocks;
-    use crate::lanes::Vec3x4;
-
-    /// [`super::skin_weighted`], compiled for AVX and FMA (the caller
-    /// checks the processor has them), once per common slot count `SLOTS`,
-    /// whose loops are then unrolled, and once (`SLOTS` 0) for any count;
-    /// with `UNIT` (one slot), every weight is 1 and is not read; with
-    /// `NORMALS`, the skin has normals (`normals` is not empty). A block's
-    /// four vertices are moved one at a time (each its own weighted sum of
-    /// matrices, one register a column), then packed four at a time into
-    /// the outputs' 12 floats, their normals made unit length four at a
-    /// time (one square root and one division for the four). `positions`
-    /// and `normals` hold the outputs' floats.
-    ///
-    /// # Safety
-    ///
-    /// Every joint of `blocks` is below the count of its skinning matrices.
-    #[target_feature(enable = "avx,fma")]
-    pub(super) unsafe fn weighted<const SLOTS: usize, const UNIT: bool, const NORMALS: bool>(
-        blocks: &WeightedBlocks,
+    /// [`super::deform`] with AVX-512, a group a register: once per common
+    /// slot count `SLOTS`, whose loops are then unrolled, and once (`SLOTS`
+    /// 0) for any count; with `UNIT_WEIGHTS` (one slot) the weights are not
+    /// read; with `NORMALS` the run has normals; `FUSED` for weighted skins,
+    /// else glam's exact arithmetic.
+    #[target_feature(enable = "avx512f,popcnt")]
+    pub(super) fn run<
+        const SLOTS: usize,
+        const UNIT_WEIGHTS: bool,
+        const NORMALS: bool,
+        const FUSED: bool,
+    >(
+        view: &RunView,
         positions: &mut [f32],
         normals: &mut [f32],
     ) {
-        let slots = if SLOTS == 0 { blocks.slots } else { SLOTS };
-        if slots == 0 {
-            return;
+        let slots = if SLOTS == 0 { view.slots } else { SLOTS };
+        let mut tables = [_mm512_setzero_ps(); 12];
+        for (table, row) in tables.iter_mut().zip(view.table) {
+            *table = table_row(row);
         }
-        let influences = blocks
-            .joints
+        let interleaving = Interleaving::new();
+        let groups = view
+            .places
             .chunks_exact(slots)
-            .zip(blocks.weights.chunks_exact(slots));
-        let position_outs = positions.chunks_mut(12);
-        for (block, ((joints, weights), position_out)) in influences.zip(position_outs).enumerate()
-        {
-            // Indexing cannot fail: the caller made one stored block and one
-            // mask a block, the normals' too where there are normals, and
-            // every joint is below the skinning matrices' count.
-            let stored = &blocks.positions[block];
-            let stored_normals = blocks.normals.get(block).unwrap_or(stored);
-            let unmoved = blocks.unmoved[block];
-            let mut points = [_mm_setzero_ps(); 4];
-            let mut vectors = [_mm_setzero_ps(); 4];
-            for lane in 0..4 {
-                // SAFETY: the caller vouches for every joint.
-                let sum = unsafe { sum::<UNIT>(blocks.skinning, joints, weights, lane) };
-                if NORMALS {
-                    vectors[lane] = vector(&sum, stored_normals, lane);
+            .zip(view.weights.chunks_exact(slots));
+        for (group, (places, weights)) in groups.enumerate() {
+            // The group's summed matrices, an entry a register.
+            let mut sums = [_mm512_setzero_ps(); 12];
+            for (slot, (places, weights)) in places.iter().zip(weights).enumerate() {
+                if UNIT_WEIGHTS {
+                    // A group on one joint (most of a bone range's, and of
+                    // a rigid skin's stretches) takes its entries by
+                    // broadcast, loads instead of permutes.
+                    let place = usize::from(places[0]);
+                    if *places == [places[0]; GROUP] && place < PALETTE {
+                        for (sum, row) in sums.iter_mut().zip(view.table) {
+                            *sum = _mm512_set1_ps(row[place]);
+                        }
+                    } else {
+                        let lanes = palette_places(places);
+                        for (sum, table) in sums.iter_mut().zip(tables) {
+                            *sum = _mm512_permutexvar_ps(lanes, table);
+                        }
+                    }
+                    break;
                 }
-                points[lane] = point(&sum, stored, lane);
+                let lanes = palette_places(places);
+                let weights = floats(weights);
+                for (sum, table) in sums.iter_mut().zip(tables) {
+                    let entry = _mm512_permutexvar_ps(lanes, table);
+                    *sum = if slot == 0 {
+                        _mm512_mul_ps(entry, weights)
+                    } else {
+                        _mm512_fmadd_ps(entry, weights, *sum)
+                    };
+                }
             }
-            let moved_points = pack(points);
-            if !NORMALS {
-                write(moved_points, 0, position_out, unmoved, stored);
-                continue;
+            // Indexing cannot fail: one mask and one stored group a group.
+            let unmoved = view.unmoved[group];
+            prefetch(view.positions, group + PREFETCH);
+            prefetch(view.normals, group + PREFETCH);
+            // Every input of the group is loaded before any output is
+            // stored: a load after a store 4 KiB away waits on it, and the
+            // skin's equal-sized arrays often lie so.
+            let stored = coordinates(&view.positions[group]);
+            let stored_normals = NORMALS.then(|| coordinates(&view.normals[group]));
+            let mut moved = [_mm512_setzero_ps(); 3];
+            for (coordinate, value) in moved.iter_mut().enumerate() {
+                let [x_axis, y_axis, z_axis, translation] = entries(&sums, coordinate);
+                let turned = turn::<FUSED>([x_axis, y_axis, z_axis], stored);
+                // The translation added last, fused or not: what fusing it
+                // would save is a rounding, not an instruction.
+                let point = _mm512_add_ps(turned, translation);
+                *value = _mm512_mask_blend_ps(unmoved, point, stored[coordinate]);
             }
-            let (moved_vectors, zeroed) = if blocks.unit_normals {
-                unit(vectors)
-            } else {
-                (pack(vectors), 0)
-            };
-            // Both written once both are made: a store between them would
-            // let the compiler move the other's arithmetic past it and
-            // keep the block's matrices in memory until then.
-            let first = block * 12;
-            let normal_out = &mut normals[first..first + position_out.len()];
-            write(moved_points, 0, position_out, unmoved, stored);
-            write(moved_vectors, zeroed, normal_out, unmoved, stored_normals);
+            let moved_normals = stored_normals.map(|stored| {
+                let mut moved = [_mm512_setzero_ps(); 3];
+                for (coordinate, value) in moved.iter_mut().enumerate() {
+                    let [x_axis, y_axis, z_axis, _] = entries(&sums, coordinate);
+                    *value = turn::<FUSED>([x_axis, y_axis, z_axis], stored);
+                }
+                if view.unit_normals {
+                    moved = unit(moved);
+                }
+                for (value, stored) in moved.iter_mut().zip(stored) {
+                    *value = _mm512_mask_blend_ps(unmoved, *value, stored);
+                }
+                moved
+            });
+            let floats = 3 * GROUP * group..3 * GROUP * (group + 1);
+            let within = |len: usize| floats.start.min(len)..floats.end.min(len);
+            let at = within(positions.len());
+            write(&interleaving, moved, &mut positions[at]);
+            if let Some(moved) = moved_normals {
+                let at = within(normals.len());
+                write(&interleaving, moved, &mut normals[at]);
+            }
+        }
+    }
+
+    /// How many groups ahead the stored vertices are asked for: the
+    /// processor's own prefetching left a million-vertex skin about a tenth
+    /// slower (4 to 16 groups measured alike).
+    const PREFETCH: usize = 8;
+
+    /// Asks for stored group `group` (where there is one) to be brought
+    /// into the cache.
+    #[target_feature(enable = "avx512f")]
+    fn prefetch(groups: &[Vec3x16], group: usize) {
+        if let Some(stored) = groups.get(group) {
+            let lines = (stored as *const Vec3x16).cast::<i8>();
+            // SAFETY: a prefetch reads nothing into the program and faults
+            // on no address; these are the group's three cache lines.
+            unsafe {
+                _mm_prefetch::<_MM_HINT_T0>(lines);
+                _mm_prefetch::<_MM_HINT_T0>(lines.add(64));
+                _mm_prefetch::<_MM_HINT_T0>(lines.add(128));
+            }
         }
     }
 
-    /// A vertex's weighted sum of its joints' matrices, in slot order: its
-    /// x, y and z axes and translation; with `UNIT`, its one joint's matrix.
-    ///
-    /// # Safety
-    ///
-    /// Every joint is below `skinning`'s length.
-    #[target_feature(enable = "avx,fma")]
-    unsafe fn sum<const UNIT: bool>(
-        skinning: &[Affine3A],
-        joints: &[[u16; 4]],
-        weights: &[Vec4],
-        lane: usize,
-    ) -> [__m128; 4] {
-        let mut columns = [_mm_setzero_ps(); 4];
-        for (slot, (joint, weight)) in joints.iter().zip(weights).enumerate() {
-            // SAFETY: the caller vouches for the joint; checking it here
-            // cost a tenth of the time of moving a vertex.
-            let matrix = unsafe { skinning.get_unchecked(joint[lane] as usize) };
-            if UNIT {
-                return [
-                    matrix.matrix3.x_axis.into(),
-                    matrix.matrix3.y_axis.into(),
-                    matrix.matrix3.z_axis.into(),
-                    matrix.translation.into(),
-                ];
-            }
-            // Through the array: `Vec4`'s own index is a match.
-            let weight = _mm_set1_ps(weight.as_ref()[lane]);
-            let terms = [
-                matrix.matrix3.x_axis,
-                matrix.matrix3.y_axis,
-                matrix.matrix3.z_axis,
-                matrix.translation,
-            ];
-            for (column, term) in columns.iter_mut().zip(terms) {
-                let term = __m128::from(term);
-                *column = if slot == 0 {
-                    _mm_mul_ps(term, weight)
-                } else {
-                    _mm_fmadd_ps(term, weight, *column)
-                };
-            }
-        }
-        columns
+    /// A table row (the palette's values of one matrix entry) in the low
+    /// eight lanes, zero above: palette places are below 8.
+    #[target_feature(enable = "avx512f")]
+    fn table_row(row: &[f32; PALETTE]) -> __m512 {
+        // SAFETY: the mask reads the row's eight floats and nothing past.
+        unsafe { _mm512_maskz_loadu_ps(0xFF, row.as_ptr()) }
     }
 
-    /// The stored point in `lane` moved by a vertex's summed matrix.
-    #[target_feature(enable = "avx,fma")]
-    fn point(
-        [x_axis, y_axis, z_axis, translation]: &[__m128; 4],
-        stored: &Vec3x4,
-        lane: usize,
-    ) -> __m128 {
-        _mm_fmadd_ps(
-            *x_axis,
-            _mm_set1_ps(stored.x.as_ref()[lane]),
-            _mm_fmadd_ps(
-                *y_axis,
-                _mm_set1_ps(stored.y.as_ref()[lane]),
-                _mm_fmadd_ps(*z_axis, _mm_set1_ps(stored.z.as_ref()[lane]), *translation),
-            ),
-        )
+    /// A slot's 16 palette places, one a 32-bit lane.
+    #[target_feature(enable = "avx512f")]
+    fn palette_places(places: &[u16; GROUP]) -> __m512i {
+        // SAFETY: the 32 bytes read are the 16 places.
+        _mm512_cvtepu16_epi32(unsafe { _mm256_loadu_si256(places.as_ptr().cast()) })
     }
 
-    /// The stored vector in `lane` moved by a vertex's summed matrix's 3x3
-    /// part.
-    #[target_feature(enable = "avx,fma")]
-    fn vector([x_axis, y_axis, z_axis, _]: &[__m128; 4], stored: &Vec3x4, lane: usize) -> __m128 {
-        _mm_fmadd_ps(
-            *x_axis,
-            _mm_set1_ps(stored.x.as_ref()[lane]),
-            _mm_fmadd_ps(
-                *y_axis,
-                _mm_set1_ps(stored.y.as_ref()[lane]),
-                _mm_mul_ps(*z_axis, _mm_set1_ps(stored.z.as_ref()[lane])),
-            ),
-        )
+    #[target_feature(enable = "avx512f")]
+    fn floats(values: &[f32; GROUP]) -> __m512 {
+        // SAFETY: the 64 bytes read are the 16 values.
+        unsafe { _mm512_loadu_ps(values.as_ptr()) }
     }
 
-    /// Four vectors (x, y, z and anything in each register) as the 12
-    /// floats of four `Vec3`s: [x0 y0 z0 x1], [y1 z1 x2 y2], [z2 x3 y3 z3].
-    #[target_feature(enable = "avx,fma")]
-    fn pack([a, b, c, d]: [__m128; 4]) -> [__m128; 3] {
-        let first = _mm_blend_ps::<0b1000>(a, _mm_permute_ps::<0>(b));
-        let second = _mm_shuffle_ps::<0b01_00_10_01>(b, c);
-        let z2_x3 = _mm_shuffle_ps::<0b00_00_10_10>(c, d);
-        let third = _mm_shuffle_ps::<0b10_01_10_00>(z2_x3, d);
-        [first, second, third]
+    /// A group's x, y and z, each a register.
+    #[target_feature(enable = "avx512f")]
+    fn coordinates(group: &Vec3x16) -> [__m512; 3] {
+        [floats(&group.x), floats(&group.y), floats(&group.z)]
     }
 
-    /// Four vectors made unit length as `Vec3::normalize_or_zero` makes
-    /// each (times `1 / sqrt((x * x + y * y) + z * z)`, or zero where that
-    /// factor is not finite and positive), packed as [`pack`] packs them;
-    /// and a bit per lane whose vector is zero instead.
-    #[target_feature(enable = "avx,fma")]
-    fn unit(vectors: [__m128; 4]) -> ([__m128; 3], u8) {
-        // The fourth lanes are zero (the skinning matrices' are), and add
-        // nothing to the squares' sums.
-        let mut squares = vectors;
-        for square in &mut squares {
-            *square = _mm_mul_ps(*square, *square);
-        }
-        let [a, b, c, d] = squares;
-        // [x0²+y0², z0², x1²+y1², z1²] and the same for the others, then
-        // each vector's (x² + y²) + z², one a lane.
-        let squared = _mm_hadd_ps(_mm_hadd_ps(a, b), _mm_hadd_ps(c, d));
-        let recip = _mm_div_ps(_mm_set1_ps(1.0), _mm_sqrt_ps(squared));
-        let usable = _mm_and_ps(
-            _mm_cmpgt_ps(recip, _mm_setzero_ps()),
-            _mm_cmplt_ps(recip, _mm_set1_ps(f32::INFINITY)),
-        );
-        let [first, second, third] = pack(vectors);
-        let floats = [
-            _mm_mul_ps(first, _mm_permute_ps::<0b01_00_00_00>(recip)),
-            _mm_mul_ps(second, _mm_permute_ps::<0b10_10_01_01>(recip)),
-            _mm_mul_ps(third, _mm_permute_ps::<0b11_11_11_10>(recip)),
-        ];
-        (floats, !_mm_movemask_ps(usable) as u8 & 0b1111)
+    /// The x and y axes', z axis' and translation's entries for one output
+    /// coordinate, out of a table-ordered array (entry `4 * c + k`).
+    #[target_feature(enable = "avx512f")]
+    fn entries(sums: &[__m512; 12], coordinate: usize) -> [__m512; 4] {
+        let first = 4 * coordinate;
+        [
+            sums[first],
+            sums[first + 1],
+            sums[first + 2],
+            sums[first + 3],
+        ]
     }
 
-    /// Writes a block's outputs (`out`: its up to four vertices' 12 floats,
-    /// packed), the lanes in `unmoved` as `stored` and those in `zeroed`
-    /// zero.
-    #[target_feature(enable = "avx,fma")]
-    #[inline]
-    fn write(floats: [__m128; 3], zeroed: u8, out: &mut [f32], unmoved: u8, stored: &Vec3x4) {
-        if let (0, 0, Some(whole)) = (unmoved, zeroed, out.first_chunk_mut::<12>()) {
-            store(floats, whole);
+    /// One coordinate of the stored vectors turned by the matrices' 3x3
+    /// part: `(x_axis * x + y_axis * y) + z_axis * z`, fused or exact.
+    #[target_feature(enable = "avx512f")]
+    fn turn<const FUSED: bool>(
+        [x_axis, y_axis, z_axis]: [__m512; 3],
+        [x, y, z]: [__m512; 3],
+    ) -> __m512 {
+        if FUSED {
+            _mm512_fmadd_ps(
+                x_axis,
+                x,
+                _mm512_fmadd_ps(y_axis, y, _mm512_mul_ps(z_axis, z)),
+            )
         } else {
-            patched(floats, zeroed, out, unmoved, stored);
+            let xy = _mm512_add_ps(_mm512_mul_ps(x_axis, x), _mm512_mul_ps(y_axis, y));
+            _mm512_add_ps(xy, _mm512_mul_ps(z_axis, z))
         }
     }
 
-    #[target_feature(enable = "avx,fma")]
-    #[inline]
-    fn store(floats: [__m128; 3], out: &mut [f32; 12]) {
-        for (out, register) in out.chunks_exact_mut(4).zip(floats) {
-            // SAFETY: `out` holds four floats, the 16 bytes stored.
-            unsafe { _mm_storeu_ps(out.as_mut_ptr(), register) };
-        }
+    /// Vectors made unit length as `Vec3::normalize_or_zero` makes each
+    /// (times `1 / sqrt(x * x + y * y + z * z)`, or zero where that factor
+    /// is not finite and positive), the sum fused and the factor from the
+    /// reciprocal square root estimate (relative error below 2^-14) and
+    /// one Newton step: within a few units in the last place of the
+    /// division's. A square root and a division of 16 lanes each cost more
+    /// than the rest of a group's arithmetic on the processors measured.
+    #[target_feature(enable = "avx512f")]
+    fn unit([x, y, z]: [__m512; 3]) -> [__m512; 3] {
+        let squared = _mm512_fmadd_ps(x, x, _mm512_fmadd_ps(y, y, _mm512_mul_ps(z, z)));
+        let estimate = _mm512_rsqrt14_ps(squared);
+        // estimate * (1.5 - squared / 2 * estimate²)
+        let half = _mm512_mul_ps(squared, _mm512_set1_ps(0.5));
+        let correction =
+            _mm512_fnmadd_ps(_mm512_mul_ps(half, estimate), estimate, _mm512_set1_ps(1.5));
+        scaled([x, y, z], _mm512_mul_ps(estimate, correction))
     }
 
-    /// [`write`] for a block with kept or zero vectors, or the last of a
-    /// mesh whose count is no multiple of 4.
-    #[target_feature(enable = "avx,fma")]
-    #[cold]
-    fn patched(floats: [__m128; 3], zeroed: u8, out: &mut [f32], unmoved: u8, stored: &Vec3x4) {
-        let mut all = [0.0; 12];
-        store(floats, &mut all);
-        for (lane, vector) in all.chunks_exact_mut(3).enumerate() {
-            if unmoved & (1 << lane) != 0 {
-                vector.copy_from_slice(&stored.lane(lane).to_array());
-            } else if zeroed & (1 << lane) != 0 {
-                vector.fill(0.0);
+    /// Each lane's vector times `recip`, or zero where `recip` is not finite
+    /// and positive.
+    #[target_feature(enable = "avx512f")]
+    fn scaled(vector: [__m512; 3], recip: __m512) -> [__m512; 3] {
+        let usable = _mm512_cmp_ps_mask::<_CMP_GT_OQ>(recip, _mm512_setzero_ps())
+            & _mm512_cmp_ps_mask::<_CMP_LT_OQ>(recip, _mm512_set1_ps(f32::INFINITY));
+        vector.map(|value| _mm512_maskz_mul_ps(usable, value, recip))
+    }
+
+    /// [`INTERLEAVING`] in registers, loaded once a run.
+    struct Interleaving {
+        thirds: [(__m512i, __m512i, u16); 3],
+    }
+
+    impl Interleaving {
+        #[target_feature(enable = "avx512f")]
+        fn new() -> Interleaving {
+            // SAFETY: each load reads one 16-lane array of `INTERLEAVING`.
+            let load = |lanes: &[i32; 16]| unsafe { _mm512_loadu_si512(lanes.as_ptr().cast()) };
+            Interleaving {
+                thirds: INTERLEAVING.map(|(xy, z, mask)| (load(&xy), load(&z), mask)),
             }
         }
-        let count = out.len();
-        out.copy_from_slice(&all[..count]);
+    }
+
+    /// Writes a group's x, y and z registers into `out` as `Vec3`s (the
+    /// floats of up to 16; a last group's fewer through a buffer).
+    #[target_feature(enable = "avx512f")]
+    fn write(interleaving: &Interleaving, coordinates: [__m512; 3], out: &mut [f32]) {
+        match out.first_chunk_mut::<48>() {
+            Some(whole) => write_whole(interleaving, coordinates, whole),
+            None => {
+                let mut buffer = [0.0; 48];
+                write_whole(interleaving, coordinates, &mut buffer);
+                let count = out.len();
+                out.copy_from_slice(&buffer[..count]);
+            }
+        }
+    }
+
+    #[target_feature(enable = "avx512f")]
+    fn write_whole(interleaving: &Interleaving, [x, y, z]: [__m512; 3], out: &mut [f32; 48]) {
+        for ((xy, z_lanes, z_mask), third) in
+            interleaving.thirds.iter().zip(out.chunks_exact_mut(16))
+        {
+            let two = _mm512_permutex2var_ps(x, *xy, y);
+            let all = _mm512_mask_permutexvar_ps(two, *z_mask, *z_lanes, z);
+            // SAFETY: `third` holds the 16 floats stored.
+            unsafe { _mm512_storeu_ps(third.as_mut_ptr(), all) };
+        }
     }
 }
 
-/// A run of a weighted skin's blocks, as [`skin_weighted`] deforms them:
-/// `slots` influence slots a block (the joints and weights of the blocks'
-/// four vertices side by side, block after block), a mask a block of the
-/// lanes kept as stored, and the stored blocks.
-pub(crate) struct WeightedBlocks<'a> {
-    /// The fourth lane of every column zero.
-    pub(crate) skinning: &'a [Affine3A],
-    /// Every joint below this.
-    pub(crate) joint_count: usize,
-    pub(crate) slots: usize,
-    /// One slot, every weight 1: the weights are not read.
-    pub(crate) unit_weights: bool,
-    /// Normals made unit length, or left as the blend makes them.
-    pub(crate) unit_normals: bool,
-    pub(crate) joints: &'a [[u16; 4]],
-    pub(crate) weights: &'a [glam::Vec4],
-    pub(crate) unmoved: &'a [u8],
-    pub(crate) positions: &'a [Vec3x4],
-    /// Empty when the skin has no normals.
-    pub(crate) normals: &'a [Vec3x4],
-}
+#[cfg(target_arch = "x86_64")]
+mod avx2 {
+    use std::arch::x86_64::{
+        __m256, __m256i, _mm256_add_ps, _mm256_and_ps, _mm256_and_si256, _mm256_blend_ps,
+        _mm256_blendv_ps, _mm256_castsi256_ps, _mm256_cmp_ps, _mm256_cmpeq_epi32,
+        _mm256_cvtepu16_epi32, _mm256_div_ps, _mm256_fmadd_ps, _mm256_loadu_ps, _mm256_mul_ps,
+        _mm256_permute2f128_ps, _mm256_permute_ps, _mm256_permutevar8x32_ps, _mm256_set1_epi32,
+        _mm256_set1_ps, _mm256_setr_epi32, _mm256_setzero_ps, _mm256_sqrt_ps, _mm256_storeu_ps,
+        _mm_loadu_si128, _CMP_GT_OQ, _CMP_LT_OQ,
+    };
 
-/// Deforms the weighted blocks into the outputs (four vertices a block,
-/// the last block's outputs possibly fewer; `normals` empty when the skin
-/// has none) with AVX and fused multiply-adds, where the processor has
-/// them: each vertex's stored coordinates are loaded straight into all
-/// lanes of a register, the weighted sum of matrices and the transforms
-/// take one instruction a term, and four vertices are packed into the
-/// outputs at a time. Returns false, having written nothing, elsewhere.
-pub(crate) fn skin_weighted(
-    blocks: &WeightedBlocks,
-    positions: &mut [Vec3],
-    normals: &mut [Vec3],
-) -> bool {
-    #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx") && std::arch::is_x86_feature_detected!("fma") {
-        // Checked once here for the whole run, not per vertex: every joint
-        // is below `joint_count` (`bind_weights` made them so).
-        if blocks.skinning.len() < blocks.joint_count {
-            return false;
+    use crate::groups::RunView;
+    use crate::lanes::GROUP;
+
+    /// Lanes a register holds.
+    const HALF: usize = GROUP / 2;
+
+    /// [`super::deform`] with AVX2 and FMA: as the AVX-512 loop, each group
+    /// in two halves of 8 lanes.
+    #[target_feature(enable = "avx2,fma,popcnt")]
+    pub(super) fn run<
+        const SLOTS: usize,
+        const UNIT_WEIGHTS: bool,
+        const NORMALS: bool,
+        const FUSED: bool,
+    >(
+        view: &RunView,
+        positions: &mut [f32],
+        normals: &mut [f32],
+    ) {
+        let slots = if SLOTS == 0 { view.slots } else { SLOTS };
+        let mut tables = [_mm256_setzero_ps(); 12];
+        for (table, row) in tables.iter_mut().zip(view.table) {
+            *table = floats(row);
         }
-        let positions: &mut [f32] = bytemuck::cast_slice_mut(positions);
-        let normals: &mut [f32] = bytemuck::cast_slice_mut(normals);
-        // The common counts get loops of their own, unrolled.
-        // SAFETY: `weighted` needs AVX and FMA, which the processor was
-        // just found to have, and every joint below the skinning matrices'
-        // count, just checked.
-        unsafe {
-            let kernel = match (blocks.slots, blocks.unit_weights, normals.is_empty()) {
-                (1, true, true) => avx_weighted::weighted::<1, true, false>,
-                (1, true, false) => avx_weighted::weighted::<1, true, true>,
-                (1, false, true) => avx_weighted::weighted::<1, false, false>,
-                (1, false, false) => avx_weighted::weighted::<1, false, true>,
-                (2, _, true) => avx_weighted::weighted::<2, false, false>,
-                (2, _, false) => avx_weighted::weighted::<2, false, true>,
-                (3, _, true) => avx_weighted::weighted::<3, false, false>,
-                (3, _, false) => avx_weighted::weighted::<3, false, true>,
-                (4, _, true) => avx_weighted::weighted::<4, false, false>,
-                (4, _, false) => avx_weighted::weighted::<4, false, true>,
-                (_, _, true) => avx_weighted::weighted::<0, false, false>,
-                (_, _, false) => avx_weighted::weighted::<0, false, true>,
-            };
-            kernel(blocks, positions, normals);
-        }
-        return true;
-    }
-    let _ = (blocks, positions, normals);
-    false
-}
-
-#[cfg(all(test, target_arch = "x86_64"))]
-mod tests {
-    use glam::{Quat, Vec3A, Vec4};
-
-    use super::*;
-
-    /// Blocks of awkward values: tiny, huge, negative zero, denormal.
-    fn blocks(count: usize) -> Vec<Vec3x4> {
-        let value = |index: usize| {
-            let spread = [1.0e-38, -0.0, 3.0e7, -1.5, 0.1, 1.0e-45, 65_504.0, -7.25];
-            spread[index % spread.len()] * (1.0 + index as f32 / 7.0)
-        };
-        (0..count)
-            .map(|block| {
-                let lanes = |offset: usize| {
-                    Vec4::from_array(std::array::from_fn(|lane| {
-                        value(block * 12 + offset + lane)
-                    }))
-                };
-                Vec3x4 {
-                    x: lanes(0),
-                    y: lanes(4),
-                    z: lanes(8),
-                }
-            })
-            .collect()
-    }
-
-    fn bits(vectors: &[Vec3]) -> Vec<[u32; 3]> {
-        vectors
-            .iter()
-            .map(|v| v.to_array().map(f32::to_bits))
-            .collect()
-    }
-
-    #[test]
-    fn eight_lanes_give_the_bits_glam_gives_one_vector_at_a_time() {
-        if !std::arch::is_x86_feature_detected!("avx") {
-            // Nothing to compare: without AVX `move_blocks` writes nothing
-            // and the deformation's own tests cover the four-lane path.
-            assert_eq!(
-                move_blocks(&Affine3A::IDENTITY, true, &blocks(2), &mut [Vec3::ZERO; 8]),
-                0
-            );
-            return;
-        }
-        let bone = Affine3A::from_scale_rotation_translation(
-            glam::Vec3::new(1.1, 0.9, 1.3),
-            Quat::from_euler(glam::EulerRot::XYZ, 0.3, -1.1, 2.9),
-            glam::Vec3::new(0.25, -3.5, 1.0e-3),
-        );
-        let stored = blocks(5);
-        for points in [true, false] {
-            let mut out = vec![Vec3::NAN; 20];
-            assert_eq!(move_blocks(&bone, points, &stored, &mut out), 4);
-            let expected: Vec<Vec3> = stored[..4]
-                .iter()
-                .flat_map(|block| {
-                    (0..4).map(|lane| {
-                        let stored = Vec3A::new(block.x[lane], block.y[lane], block.z[lane]);
-                        let moved = if points {
-                            bone.transform_point3a(stored)
+        let groups = view
+            .places
+            .chunks_exact(slots)
+            .zip(view.weights.chunks_exact(slots));
+        for (group, (places, weights)) in groups.enumerate() {
+            // Indexing cannot fail: one mask and one stored group a group.
+            let unmoved = view.unmoved[group];
+            for half in 0..2 {
+                let lanes = HALF * half..HALF * (half + 1);
+                let mut sums = [_mm256_setzero_ps(); 12];
+                for (slot, (places, weights)) in places.iter().zip(weights).enumerate() {
+                    let places = palette_places(&places[lanes.clone()]);
+                    if UNIT_WEIGHTS {
+                        for (sum, table) in sums.iter_mut().zip(tables) {
+                            *sum = _mm256_permutevar8x32_ps(table, places);
+                        }
+                        break;
+                    }
+                    let weights = floats_from(weights, lanes.start);
+                    for (sum, table) in sums.iter_mut().zip(tables) {
+                        let entry = _mm256_permutevar8x32_ps(table, places);
+                        *sum = if slot == 0 {
+                            _mm256_mul_ps(entry, weights)
                         } else {
-                            bone.transform_vector3a(stored)
+                            _mm256_fmadd_ps(entry, weights, *sum)
                         };
-                        Vec3::from(moved)
-                    })
-                })
-                .collect();
-            assert_eq!(bits(&out[..16]), bits(&expected), "points: {points}");
-            assert!(
-                out[16..].iter().all(|v| v.is_nan()),
-                "the odd block is left"
-            );
+                    }
+                }
+                let kept = kept_lanes(unmoved >> lanes.start & 0xFF);
+                let stored = coordinates(&view.positions[group], lanes.start);
+                let stored_normals =
+                    NORMALS.then(|| coordinates(&view.normals[group], lanes.start));
+                let mut moved = [_mm256_setzero_ps(); 3];
+                for (coordinate, value) in moved.iter_mut().enumerate() {
+                    let first = 4 * coordinate;
+                    let axes = [sums[first], sums[first + 1], sums[first + 2]];
+                    let point = _mm256_add_ps(turn::<FUSED>(axes, stored), sums[first + 3]);
+                    *value = _mm256_blendv_ps(point, stored[coordinate], kept);
+                }
+                let moved_normals = stored_normals.map(|stored| {
+                    let mut moved = [_mm256_setzero_ps(); 3];
+                    for (coordinate, value) in moved.iter_mut().enumerate() {
+                        let first = 4 * coordinate;
+                        let axes = [sums[first], sums[first + 1], sums[first + 2]];
+                        *value = turn::<FUSED>(axes, stored);
+                    }
+                    if view.unit_normals {
+                        moved = normalize_or_zero(moved);
+                    }
+                    for (value, stored) in moved.iter_mut().zip(stored) {
+                        *value = _mm256_blendv_ps(*value, stored, kept);
+                    }
+                    moved
+                });
+                let floats = 3 * (GROUP * group + lanes.start)..3 * (GROUP * group + lanes.end);
+                let within = |len: usize| floats.start.min(len)..floats.end.min(len);
+                let at = within(positions.len());
+                write(moved, &mut positions[at]);
+                if let Some(moved) = moved_normals {
+                    let at = within(normals.len());
+                    write(moved, &mut normals[at]);
+                }
+            }
+        }
+    }
+
+    /// Eight values from `values`' `at` on (zeros past its end).
+    #[target_feature(enable = "avx2,fma")]
+    #[inline]
+    fn floats_from(values: &[f32], at: usize) -> __m256 {
+        match values.get(at..at.wrapping_add(HALF)) {
+            Some(eight) => {
+                // SAFETY: the 32 bytes read are the eight values.
+                unsafe { _mm256_loadu_ps(eight.as_ptr()) }
+            }
+            None => _mm256_setzero_ps(),
+        }
+    }
+
+    #[target_feature(enable = "avx2,fma")]
+    fn floats(values: &[f32; HALF]) -> __m256 {
+        // SAFETY: the 32 bytes read are the eight values.
+        unsafe { _mm256_loadu_ps(values.as_ptr()) }
+    }
+
+    /// Eight palette places (of a half's slot), one a 32-bit lane.
+    #[target_feature(enable = "avx2,fma")]
+    fn palette_places(places: &[u16]) -> __m256i {
+        let eight: &[u16; HALF] = places.first_chunk().unwrap_or(&[0; HALF]);
+        // SAFETY: the 16 bytes read are the eight places.
+        _mm256_cvtepu16_epi32(unsafe { _mm_loadu_si128(eight.as_ptr().cast()) })
+    }
+
+    /// A mask with every bit of the lanes whose bit `bits` has.
+    #[target_feature(enable = "avx2,fma")]
+    fn kept_lanes(bits: u16) -> __m256 {
+        let lane_bits = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
+        let set = _mm256_and_si256(_mm256_set1_epi32(i32::from(bits)), lane_bits);
+        _mm256_castsi256_ps(_mm256_cmpeq_epi32(set, lane_bits))
+    }
+
+    /// A half group's x, y and z (lanes from `first` on), each a register.
+    #[target_feature(enable = "avx2,fma")]
+    fn coordinates(group: &crate::lanes::Vec3x16, first: usize) -> [__m256; 3] {
+        [&group.x, &group.y, &group.z].map(|values| floats_from(values, first))
+    }
+
+    /// As the AVX-512 loop's `turn`.
+    #[target_feature(enable = "avx2,fma")]
+    fn turn<const FUSED: bool>(
+        [x_axis, y_axis, z_axis]: [__m256; 3],
+        [x, y, z]: [__m256; 3],
+    ) -> __m256 {
+        if FUSED {
+            _mm256_fmadd_ps(
+                x_axis,
+                x,
+                _mm256_fmadd_ps(y_axis, y, _mm256_mul_ps(z_axis, z)),
+            )
+        } else {
+            let xy = _mm256_add_ps(_mm256_mul_ps(x_axis, x), _mm256_mul_ps(y_axis, y));
+            _mm256_add_ps(xy, _mm256_mul_ps(z_axis, z))
+        }
+    }
+
+    /// `Vec3::normalize_or_zero`, a lane each, the squares summed fused (a
+    /// reciprocal square root estimate measured no faster here than the
+    /// square root and division).
+    #[target_feature(enable = "avx2,fma")]
+    fn normalize_or_zero([x, y, z]: [__m256; 3]) -> [__m256; 3] {
+        let squared = _mm256_fmadd_ps(x, x, _mm256_fmadd_ps(y, y, _mm256_mul_ps(z, z)));
+        let recip = _mm256_div_ps(_mm256_set1_ps(1.0), _mm256_sqrt_ps(squared));
+        let usable = _mm256_and_ps(
+            _mm256_cmp_ps::<_CMP_GT_OQ>(recip, _mm256_setzero_ps()),
+            _mm256_cmp_ps::<_CMP_LT_OQ>(recip, _mm256_set1_ps(f32::INFINITY)),
+        );
+        // Masked after the product: a non-finite coordinate times 0 would
+        // not be 0.
+        [x, y, z].map(|value| _mm256_and_ps(_mm256_mul_ps(value, recip), usable))
+    }
+
+    /// Writes a half's x, y and z registers into `out` as `Vec3`s (the
+    /// floats of up to 8; a last half's fewer through a buffer). Per
+    /// 128-bit half, [x0 y0 z0 x1], [y1 z1 x2 y2] and [z2 x3 y3 z3] are
+    /// made with one in-lane permute a coordinate and two blends each, then
+    /// joined across the halves.
+    #[target_feature(enable = "avx2,fma")]
+    fn write([x, y, z]: [__m256; 3], out: &mut [f32]) {
+        let x = _mm256_permute_ps::<0b01_10_11_00>(x); // x0 x3 x2 x1
+        let y = _mm256_permute_ps::<0b10_11_00_01>(y); // y1 y0 y3 y2
+        let z = _mm256_permute_ps::<0b11_00_01_10>(z); // z2 z1 z0 z3
+        let first = _mm256_blend_ps::<0b0100_0100>(_mm256_blend_ps::<0b0010_0010>(x, y), z);
+        let second = _mm256_blend_ps::<0b0100_0100>(_mm256_blend_ps::<0b0010_0010>(y, z), x);
+        let third = _mm256_blend_ps::<0b0100_0100>(_mm256_blend_ps::<0b0010_0010>(z, x), y);
+        let joined = [
+            _mm256_permute2f128_ps::<0x20>(first, second),
+            _mm256_permute2f128_ps::<0x30>(third, first),
+            _mm256_permute2f128_ps::<0x31>(second, third),
+        ];
+        let mut buffer = [0.0; 3 * HALF];
+        let whole = out.len() == buffer.len();
+        let floats: &mut [f32] = if whole { out } else { &mut buffer };
+        for (register, eight) in joined.into_iter().zip(floats.chunks_exact_mut(HALF)) {
+            // SAFETY: `eight` holds the 8 floats stored.
+            unsafe { _mm256_storeu_ps(eight.as_mut_ptr(), register) };
+        }
+        if !whole {
+            let count = out.len();
+            out.copy_from_slice(&buffer[..count]);
         }
     }
 }
