@@ -107,6 +107,40 @@ pub enum Problem {
     /// Boxed: export errors are large and rare.
     #[error(transparent)]
     Export(#[from] Box<export::ExportError>),
+    /// An object's picture that cannot be drawn: `place` names the chunk
+    /// (`SPR2 100 frame 3`).
+    #[error("{place}: {source}")]
+    Picture {
+        place: String,
+        source: export::objects::PictureError,
+    },
+    /// A sprite frame that cannot be found, drawn or made.
+    #[error(transparent)]
+    Sprite(#[from] formats::objects::sprites::SpriteError),
+    /// An image that cannot be read or written.
+    #[error(transparent)]
+    Image(#[from] export::TextureError),
+    /// A z-buffer image of another size than its image.
+    #[error(
+        "the z-buffer is {} x {} pixels, its image {} x {}",
+        .depth.0, .depth.1, .image.0, .image.1
+    )]
+    DepthSize {
+        depth: (u32, u32),
+        image: (u32, u32),
+    },
+    /// A frame with a z-buffer replaced by an image of another size, with
+    /// no z-buffer beside it.
+    #[error(
+        "{frame} has a z-buffer of {} x {} pixels and the image is another size: put its \
+         z-buffer beside it (the image's name with -z.png, a grey PNG of its size, as \
+         `ossuary sprites` writes them)",
+        .size.0, .size.1
+    )]
+    NoDepth { frame: String, size: (u32, u32) },
+    /// An object's 3D meshes that cannot become a glTF asset.
+    #[error(transparent)]
+    Meshes(#[from] export::objects::MeshesError),
 }
 
 /// The bytes around a decoding error, as shown below its sentence.

@@ -20,6 +20,7 @@ mod output;
 mod render;
 mod retail;
 mod skin;
+mod sprites;
 mod twin;
 mod view;
 
@@ -191,6 +192,33 @@ Examples:
   ossuary view ../shared/corpus
   ossuary view characters/ --port 8080 --open")]
     View(view::Args),
+    /// Write an object file's pictures as PNG images: every sprite frame, its z-buffer, and
+    /// every view of every draw group composed as the game draws the object; or, with
+    /// --replace, write the object file again with frames made from PNG images.
+    #[command(after_help = "\
+Into the folder -o names (made if missing), all of them or none:
+  SPR2-<id>-<frame>.png        a frame of the sprite (SPR2) of that chunk id, RGBA in its palette's
+                               colours, clear where the game draws nothing, its 5-bit alpha as 0..255
+  SPR2-<id>-<frame>-z.png      its z-buffer, grey (0 nearest), where the frame has one
+  SPR#-<id>-<frame>.png        a frame of an older sprite (SPR#), which has no z-buffer or alpha
+  DGRP-<id>-<direction>-<zoom>.png
+                               a view of the draw group of that id, its sprites laid as the game
+                               lays them; direction 1 right back, 4 right front, 16 left front,
+                               64 left back; zoom 1 far, 2 middle, 3 near
+A frame without pixels (0 x 0) is passed over.
+
+With --replace SPR2-<id>-<frame>=IMAGE.png (repeatable), -o names the object file to write: each
+frame is run-length encoded from its image as the game's tools encode frames, and the sprite's
+offsets and sizes and the resource map are written to match. A colour the frame's palette holds
+is kept exactly; one it lacks takes the palette's nearest colour (a warning says how many pixels
+moved). Alpha 0 is clear, 255 opaque, and any other alpha is stored in the 5 bits a frame holds
+(the nearest of 32 levels). The z-buffer comes from IMAGE-z.png beside the image, else, where the
+image keeps the frame's size, from the frame as it was. SPR# frames cannot be replaced.
+
+Examples:
+  ossuary sprites chair.iff -o chair/
+  ossuary sprites chair.iff --replace SPR2-100-0=chair/SPR2-100-0.png -o chair-new.iff")]
+    Sprites(sprites::Args),
     /// List the formats: names, extensions, conversions, what each can do.
     #[command(after_help = "\
 Example:
@@ -329,6 +357,7 @@ fn dispatch(context: &mut Context, command: Command) -> Result<bool, CliError> {
         Command::Check(args) => check::run(context, args),
         Command::Explain(args) => explain::run(context, args),
         Command::View(args) => view::run(context, args),
+        Command::Sprites(args) => sprites::run(context, args),
         Command::Formats => list_formats::run(context),
     }
 }

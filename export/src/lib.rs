@@ -81,6 +81,7 @@ pub mod character;
 pub mod encoded;
 pub mod input;
 mod mesh;
+pub mod objects;
 pub mod shader;
 pub mod summary;
 mod texture;

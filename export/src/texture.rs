@@ -199,7 +199,11 @@ impl Materials {
 }
 
 /// A PNG image in the asset's buffer and the texture that shows it.
-fn png_texture(asset: &mut Asset, png: &[u8], name: Option<String>) -> json::Index<json::Texture> {
+pub(crate) fn png_texture(
+    asset: &mut Asset,
+    png: &[u8],
+    name: Option<String>,
+) -> json::Index<json::Texture> {
     let view = asset.view(png, None);
     let image = asset.root.push(json::Image {
         buffer_view: Some(view),
@@ -219,7 +223,7 @@ fn png_texture(asset: &mut Asset, png: &[u8], name: Option<String>) -> json::Ind
 }
 
 /// Decoded pixels as PNG, encoded once per content (see [`crate::encoded`]).
-fn pixels_png(pixels: &Pixels) -> Result<Arc<[u8]>, TextureError> {
+pub(crate) fn pixels_png(pixels: &Pixels) -> Result<Arc<[u8]>, TextureError> {
     kept_or_made(pixels.content, || {
         let mut png = Vec::new();
         image::write_buffer_with_format(
@@ -236,7 +240,10 @@ fn pixels_png(pixels: &Pixels) -> Result<Arc<[u8]>, TextureError> {
 
 /// A matte, non-metallic material (the games had no other kind), coloured
 /// by `texture` or plain white.
-fn material(name: Option<String>, texture: Option<json::Index<json::Texture>>) -> json::Material {
+pub(crate) fn material(
+    name: Option<String>,
+    texture: Option<json::Index<json::Texture>>,
+) -> json::Material {
     json::Material {
         name,
         alpha_mode: Checked::Valid(json::material::AlphaMode::Opaque),
@@ -283,24 +290,30 @@ pub fn rgba(found: &FoundFile) -> Result<(u32, u32, Vec<u8>), TextureError> {
 /// The digest of an image file's content as it is decoded: its format
 /// and its bytes.
 pub(crate) fn file_key(found: &FoundFile) -> Result<ContentKey, TextureError> {
-    let format = format!("{:?}", format_of(found)?);
-    Ok(ContentKey::of(&[
-        b"image file",
-        format.as_bytes(),
-        &found.bytes,
-    ]))
+    Ok(image_key(&found.bytes, format_of(found)?))
 }
 
-/// The image as PNG, made once per content (see [`crate::encoded`]): a
-/// PNG file as it is when glTF takes it as it is ([`plain_png`]), else its
-/// pixels encoded again. Either way it is decoded first (see [`decode`]),
-/// so that what goes into the asset is an image that decodes whole.
+/// The digest of an image's bytes decoded as `format`.
+fn image_key(bytes: &[u8], format: ImageFormat) -> ContentKey {
+    let format = format!("{format:?}");
+    ContentKey::of(&[b"image file", format.as_bytes(), bytes])
+}
+
+/// The image as PNG (see [`image_png`]).
 fn png(found: &FoundFile) -> Result<Arc<[u8]>, TextureError> {
-    let format = format_of(found)?;
-    kept_or_made(file_key(found)?, || {
-        let decoded = decode(&found.bytes, format)?;
-        if format == ImageFormat::Png && plain_png(&found.bytes) {
-            return Ok(found.bytes.clone());
+    image_png(&found.bytes, format_of(found)?)
+}
+
+/// An image of `format` as PNG, made once per content (see
+/// [`crate::encoded`]): a PNG as it is when glTF takes it as it is
+/// ([`plain_png`]), else its pixels encoded again. Either way it is
+/// decoded first (see [`decode`]), so that what goes into the asset is an
+/// image that decodes whole.
+pub(crate) fn image_png(bytes: &[u8], format: ImageFormat) -> Result<Arc<[u8]>, TextureError> {
+    kept_or_made(image_key(bytes, format), || {
+        let decoded = decode(bytes, format)?;
+        if format == ImageFormat::Png && plain_png(bytes) {
+            return Ok(bytes.to_vec());
         }
         let mut png = Vec::new();
         decoded.write_to(&mut Cursor::new(&mut png), ImageFormat::Png)?;
