@@ -1,5 +1,6 @@
 //! `ossuary convert`: its arguments, and which conversion they ask for:
-//! to glTF ([`crate::gltf`]), a 1998 prototype character to the released
+//! to glTF ([`crate::gltf`]: a character, or an object file's 3D meshes), a
+//! 1998 prototype character to the released
 //! formats ([`crate::retail`]), or between formats that carry the same data
 //! ([`crate::twin`]).
 
@@ -103,6 +104,19 @@ pub fn run(context: &mut Context, args: &Args) -> Result<bool, CliError> {
         ));
     }
     if let Some(container) = gltf::container(&args.output, to) {
+        let catalogue = context.catalogue;
+        if let [input] = args.inputs.as_slice() {
+            if gltf::is_object_file(&catalogue, input, from) {
+                if args.asks_for_gltf_options() {
+                    return Err(CliError::Usage(
+                        "--anim, --skill, --blend, --outcast-order, --lod and the dressing \
+                         options apply to characters, not to an object file's meshes"
+                            .to_owned(),
+                    ));
+                }
+                return gltf::run_object(context, input, from, container, &args.output);
+            }
+        }
         let request = gltf::Request {
             inputs: &args.inputs,
             animations: &args.anim,

@@ -285,7 +285,7 @@ pub fn read_depth_png(bytes: &[u8]) -> Result<(u32, u32, Vec<u8>), TextureError>
 /// Why an object's meshes cannot be made into an asset.
 #[derive(Debug, thiserror::Error)]
 pub enum MeshesError {
-    #[error("it has no 3D mesh (FSOM) with triangles; only FreeSO's own objects have them")]
+    #[error("it has no 3D mesh (FSOM, which FreeSO adds to the objects it rebuilt in 3D) with triangles")]
     NoMeshes,
     #[error("it has no 3D mesh (FSOM) of id {0} with triangles")]
     NoMesh(u16),
