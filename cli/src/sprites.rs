@@ -107,6 +107,13 @@ fn pictures(
     let failed = |problem: Problem| CliError::input(path, problem);
     let png =
         |made: Result<Vec<u8>, export::TextureError>| made.map_err(|error| failed(error.into()));
+    for (palette, sprites) in objects::missing_palettes(file) {
+        context.warn(&format!(
+            "{}: {}",
+            path.display(),
+            objects::missing_palette_warning(palette, &sprites)
+        ));
+    }
     let mut budget = Budget::default();
     let mut seen = HashSet::new();
     let mut pictures = Vec::new();
@@ -133,19 +140,6 @@ fn pictures(
             })
         };
         if let Some(frames) = SpriteFrames::of(chunk) {
-            let mut missing: Vec<u16> = (0..frames.len())
-                .filter_map(|index| frames.palette(index))
-                .filter(|&palette| file.palette(palette).is_none())
-                .collect();
-            missing.sort_unstable();
-            missing.dedup();
-            for palette in missing {
-                context.warn(&format!(
-                    "{}: {kind} {id}: palette {palette} is not in the file: the frames that \
-                     name it are drawn in black",
-                    path.display()
-                ));
-            }
             for index in 0..frames.len() {
                 let drawn = frames.pixels(file, index, &mut budget).map_err(|error| {
                     failed(Problem::Picture {

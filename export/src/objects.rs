@@ -19,7 +19,7 @@
 //! a tile, as glTF's: positions go as stored. Texture coordinates count v
 //! from the top, as glTF's.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::io::Cursor;
 
 use formats::objects::draw_group::{compose, Composed, View};
@@ -162,6 +162,46 @@ impl<'a> SpriteFrames<'a> {
         budget.spend(&pixels)?;
         Ok(Some(pixels))
     }
+}
+
+/// The chunks the game finds: the first of each type and id.
+pub fn first_chunks(file: &IffFile) -> impl Iterator<Item = &Chunk> {
+    let mut seen = HashSet::new();
+    file.chunks
+        .iter()
+        .filter(move |chunk| seen.insert((chunk.kind, chunk.id)))
+}
+
+/// Each palette a sprite names that `file` lacks, with the sprites naming
+/// it (`SPR#-900`), in file order: their frames are drawn in black.
+pub fn missing_palettes(file: &IffFile) -> Vec<(u16, Vec<String>)> {
+    let mut missing: Vec<(u16, Vec<String>)> = Vec::new();
+    for chunk in first_chunks(file) {
+        let Some(frames) = SpriteFrames::of(chunk) else {
+            continue;
+        };
+        let name = format!("{}-{}", chunk.kind, chunk.id);
+        for palette in (0..frames.len()).filter_map(|index| frames.palette(index)) {
+            if file.palette(palette).is_some() {
+                continue;
+            }
+            match missing.iter_mut().find(|(id, _)| *id == palette) {
+                Some((_, sprites)) if sprites.last() != Some(&name) => sprites.push(name.clone()),
+                Some(_) => {}
+                None => missing.push((palette, vec![name.clone()])),
+            }
+        }
+    }
+    missing
+}
+
+/// What [`missing_palettes`] tells, as a sentence: `palette 7 is not in the
+/// file: the frames of SPR2-100 that name it are drawn in black`.
+pub fn missing_palette_warning(palette: u16, sprites: &[String]) -> String {
+    format!(
+        "palette {palette} is not in the file: the frames of {} that name it are drawn in black",
+        sprites.join(", ")
+    )
 }
 
 /// The colours of a palette the file lacks.

@@ -4,9 +4,10 @@
 //!
 //! The server ([`server`]) reads only files under the paths given
 //! ([`roots`]) and lists them lazily ([`listing`]); it makes the glTF
-//! asset with the same code as `convert` ([`export::character`]), and the
-//! facts with the same code as `info`, so the page shows what the command
-//! line would. The page itself ([`web`]) is plain
+//! asset with the same code as `convert` ([`export::character`]), the
+//! facts with the same code as `info`, and an object file's pictures and
+//! meshes with the same code as `sprites` and `convert` ([`objects`]), so
+//! the page shows what the command line would. The page itself ([`web`]) is plain
 //! ES modules and three.js, embedded in the binary.
 
 pub mod cache;
@@ -14,6 +15,7 @@ pub mod http;
 pub mod listing;
 mod made;
 pub mod messages;
+pub mod objects;
 pub mod roots;
 pub mod server;
 pub mod web;

@@ -53,7 +53,18 @@ pub struct Listing {
     pub characters: Vec<Character>,
     pub animations: Vec<AnimationFile>,
     pub meshes: Vec<LooseMesh>,
+    /// The Sims' object files.
+    pub objects: Vec<ObjectFile>,
     pub problems: Vec<Problem>,
+}
+
+/// An object file, and the names of the objects it defines (`OBJD`, by
+/// their catalogue names), each at most 60 characters; none told for a
+/// file larger than the listing decodes.
+#[derive(Debug, Serialize)]
+pub struct ObjectFile {
+    pub file: String,
+    pub objects: Vec<String>,
 }
 
 /// A skeleton that can be drawn, with what goes on it.
@@ -572,7 +583,18 @@ fn group_folder(
         if taken[index] {
             continue;
         }
-        if file.holds.animations && !file.holds.meshes {
+        if file.format.is(&formats::objects::FORMAT) {
+            match object_names(&file.path) {
+                Ok(objects) => listing.objects.push(ObjectFile {
+                    file: file.rel.clone(),
+                    objects,
+                }),
+                Err(message) => listing.problems.push(Problem {
+                    file: file.rel.clone(),
+                    message,
+                }),
+            }
+        } else if file.holds.animations && !file.holds.meshes {
             listing.animations.push(AnimationFile {
                 file: file.rel.clone(),
                 format: file.format.name,
@@ -874,8 +896,33 @@ type FileIdentity = (u64, Option<SystemTime>);
 /// learned again.
 const MOST_LEARNED: usize = 100_000;
 
+/// The names of the objects an object file defines, as the listing
+/// shows them (see [`ObjectFile`]), kept while the file is unchanged.
+fn object_names(path: &Path) -> Result<Vec<String>, String> {
+    let format = &formats::objects::FORMAT;
+    if fs::metadata(path).map_err(|error| error.to_string())?.len() > DECODE_LIMIT {
+        return Ok(Vec::new());
+    }
+    LEARNED_OBJECTS.of(path, format.name, || {
+        let bytes = read_at_most(path, DECODE_LIMIT)?;
+        let document = (format.decode)(&bytes).map_err(|error| error.to_string())?;
+        let file = document
+            .as_any()
+            .downcast_ref::<formats::objects::file::IffFile>()
+            .ok_or_else(|| "not an object file".to_owned())?;
+        Ok(file
+            .objects()
+            .iter()
+            .map(|object| formats::schema::quoted(object.name.to_text().as_bytes()))
+            .collect())
+    })
+}
+
 /// What each Sims character file (`.cmx`, `.bcf`) holds.
 static LEARNED_HOLDINGS: LazyLock<Learned<Result<Capabilities, String>>> =
+    LazyLock::new(Learned::default);
+/// The objects each object file defines.
+static LEARNED_OBJECTS: LazyLock<Learned<Result<Vec<String>, String>>> =
     LazyLock::new(Learned::default);
 /// The skeletons each Star Wars Galaxies mesh names.
 static LEARNED_SKELETONS: LazyLock<Learned<Result<Vec<String>, String>>> =

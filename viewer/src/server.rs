@@ -23,6 +23,7 @@ use crate::http::{self, Answer, Listening};
 use crate::listing;
 use crate::made::Exported;
 use crate::messages;
+use crate::objects::Objects;
 use crate::roots::Roots;
 use crate::{web, Assets, GltfRequest, Refused};
 
@@ -38,6 +39,7 @@ pub struct Viewer {
     pub roots: Roots,
     pub catalogue: Catalogue,
     assets: Box<dyn Assets>,
+    objects: Objects,
 }
 
 impl Viewer {
@@ -53,6 +55,7 @@ impl Viewer {
         Viewer {
             roots,
             catalogue,
+            objects: Objects::new(catalogue, reading.clone()),
             assets: Box::new(Exported { catalogue, reading }),
         }
     }
@@ -202,6 +205,10 @@ impl Server {
             }
             "/api/info" => self.info(&query),
             "/api/gltf" => self.gltf(&query, gone),
+            "/api/object" => self.object(&query),
+            "/api/object/view" => self.object_view(&query),
+            "/api/object/frame" => self.object_frame(&query),
+            "/api/object/mesh" => self.object_mesh(&query),
             _ => match web::file(path) {
                 Some(file) => Answer {
                     status: 200,
@@ -408,6 +415,99 @@ impl Server {
         }
     }
 
+    /// What the object file `open` holds: its objects, draw groups and
+    /// sprites, and `info`'s facts.
+    fn object(&self, query: &[(String, String)]) -> Answer {
+        let Some(open) = self.file(query, "open") else {
+            return not_found();
+        };
+        match self.viewer.objects.facts(&open) {
+            Ok(mut facts) => {
+                facts.facts = facts.facts.iter().map(|fact| self.shown(fact)).collect();
+                facts.warnings = facts
+                    .warnings
+                    .iter()
+                    .map(|warning| self.shown(warning))
+                    .collect();
+                json(200, &facts)
+            }
+            Err(refused) => self.refused(&open, &refused),
+        }
+    }
+
+    /// The view of draw group `group` from `direction` at `zoom`, as PNG.
+    fn object_view(&self, query: &[(String, String)]) -> Answer {
+        let Some(open) = self.file(query, "open") else {
+            return not_found();
+        };
+        let (Some(group), Some(direction), Some(zoom)) = (
+            number(query, "group"),
+            number(query, "direction"),
+            number(query, "zoom"),
+        ) else {
+            return self.bad_request("group, direction and zoom are whole numbers");
+        };
+        self.png(
+            &open,
+            self.viewer.objects.view(&open, group, direction, zoom),
+        )
+    }
+
+    /// Frame `frame` of sprite `sprite` (`SPR2-100`) as PNG; with
+    /// `depth=1`, its z-buffer.
+    fn object_frame(&self, query: &[(String, String)]) -> Answer {
+        let Some(open) = self.file(query, "open") else {
+            return not_found();
+        };
+        let (Some(sprite), Some(frame)) = (first(query, "sprite"), number(query, "frame")) else {
+            return self
+                .bad_request("sprite names a sprite (SPR2-100) and frame is a whole number");
+        };
+        let depth = first(query, "depth") == Some("1");
+        self.png(
+            &open,
+            self.viewer.objects.frame(&open, sprite, frame, depth),
+        )
+    }
+
+    /// The 3D mesh of draw group `group`, as a `.glb`.
+    fn object_mesh(&self, query: &[(String, String)]) -> Answer {
+        let Some(open) = self.file(query, "open") else {
+            return not_found();
+        };
+        let Some(group) = number(query, "group") else {
+            return self.bad_request("group is a whole number");
+        };
+        match self.viewer.objects.mesh(&open, group) {
+            Ok(made) => {
+                let warnings: Vec<String> = made
+                    .warnings
+                    .iter()
+                    .map(|warning| self.shown(warning))
+                    .collect();
+                Answer {
+                    status: 200,
+                    media_type: GLTF_BINARY,
+                    body: made.glb.into(),
+                    headers: vec![(WARNINGS, warnings_header(&warnings))],
+                }
+            }
+            Err(refused) => self.refused(&open, &refused),
+        }
+    }
+
+    fn png(&self, open: &Path, made: Result<Vec<u8>, Refused>) -> Answer {
+        match made {
+            Ok(png) => Answer {
+                status: 200,
+                media_type: "image/png",
+                body: png.into(),
+                headers: Vec::new(),
+            },
+            Err(refused) => self.refused(open, &refused),
+        }
+    }
+
     /// The file a query parameter names, when it is one under the roots.
     fn file(&self, query: &[(String, String)], key: &str) -> Option<PathBuf> {
         self.viewer.roots.resolve(first(query, key)?)
@@ -508,6 +608,11 @@ fn gltf_answer(kept: &Kept) -> Answer {
     }
 }
 
+/// A query parameter's whole number.
+fn number<T: std::str::FromStr>(query: &[(String, String)], key: &str) -> Option<T> {
+    first(query, key)?.parse().ok()
+}
+
 fn first<'q>(query: &'q [(String, String)], key: &'q str) -> Option<&'q str> {
     all(query, key).next()
 }
@@ -583,6 +688,7 @@ mod tests {
             viewer: Viewer {
                 roots: Roots::new(&[dir.to_path_buf()]).unwrap(),
                 catalogue: Catalogue::default(),
+                objects: Objects::new(Catalogue::default(), Reading::default()),
                 assets: Box::new(assets),
             },
             gltf_turns: Turns::new(GLTF_BUILDS),
@@ -701,6 +807,7 @@ mod tests {
             viewer: Viewer {
                 roots: Roots::new(&[dir.path().to_path_buf()]).unwrap(),
                 catalogue: Catalogue::default(),
+                objects: Objects::new(Catalogue::default(), Reading::default()),
                 assets: Box::new(Arc::clone(&assets)),
             },
             gltf_turns: Turns::new(GLTF_BUILDS),
@@ -737,6 +844,7 @@ mod tests {
             viewer: Viewer {
                 roots: Roots::new(&[dir.to_path_buf()]).unwrap(),
                 catalogue: Catalogue::default(),
+                objects: Objects::new(Catalogue::default(), Reading::default()),
                 assets: Box::new(Arc::clone(assets)),
             },
             gltf_turns: Turns::new(GLTF_BUILDS),

@@ -35,6 +35,7 @@ pub static FILES: &[WebFile] = web_files![
     ("/app/wardrobe.js", JS),
     ("/app/customization.js", JS),
     ("/app/joints.js", JS),
+    ("/app/objects.js", JS),
     ("/vendor/three/three.module.js", JS),
     ("/vendor/three/addons/loaders/GLTFLoader.js", JS),
     ("/vendor/three/addons/controls/OrbitControls.js", JS),

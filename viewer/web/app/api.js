@@ -51,3 +51,28 @@ export async function gltf({ open, mesh, anim, skill, lod, blend, tone, texture,
   const warnings = JSON.parse(response.headers.get("X-Ossuary-Warnings") || "[]");
   return { bytes: await response.arrayBuffer(), warnings };
 }
+
+/** What the object file `open` holds: `{facts, objects, groups, sprites,
+ * warnings}`. */
+export async function object(open) {
+  const response = await fetch(`/api/object?${query({ open })}`);
+  if (!response.ok) throw await failure(response);
+  return response.json();
+}
+
+/** An object's picture as a PNG blob: `view` (a draw group's view:
+ * `{open, group, direction, zoom}`) or `frame` (a sprite's frame: `{open,
+ * sprite, frame, depth}`). */
+export async function objectPicture(kind, params) {
+  const response = await fetch(`/api/object/${kind}?${query(params)}`);
+  if (!response.ok) throw await failure(response);
+  return response.blob();
+}
+
+/** The `.glb` of a draw group's 3D mesh, and the warnings made with it. */
+export async function objectMesh({ open, group }) {
+  const response = await fetch(`/api/object/mesh?${query({ open, group })}`);
+  if (!response.ok) throw await failure(response);
+  const warnings = JSON.parse(response.headers.get("X-Ossuary-Warnings") || "[]");
+  return { bytes: await response.arrayBuffer(), warnings };
+}

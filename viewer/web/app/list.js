@@ -1,5 +1,5 @@
-// The side list: characters, animations and loose meshes as the server
-// groups them, narrowed by the filter box.
+// The side list: characters, animations, loose meshes and object files as
+// the server groups them, narrowed by the filter box.
 
 function button(label, title, onClick) {
   const element = document.createElement("button");
@@ -38,6 +38,18 @@ export function showList(nav, filter, listing, current, choose) {
     const meshes = listing.meshes
       .filter((mesh) => matches(mesh.file))
       .map((mesh) => button(mesh.file, `on ${mesh.skeleton}`, () => choose({ open: mesh.skeleton, mesh: [mesh.file] })));
+    const objects = listing.objects
+      .filter((object) => matches(object.file, ...object.objects))
+      .map((object) => {
+        const element = button(object.file, object.objects.join("\n") || "an object file", () => choose({ open: object.file }));
+        if (object.objects.length > 0) {
+          const names = document.createElement("small");
+          names.textContent = [...new Set(object.objects)].join(", ");
+          element.append(names);
+        }
+        element.setAttribute("aria-current", String(object.file === current().open));
+        return element;
+      });
     const animations = listing.animations
       .filter((animation) => matches(animation.file))
       .map((animation) => {
@@ -56,6 +68,7 @@ export function showList(nav, filter, listing, current, choose) {
     nav.replaceChildren(
       section("Characters", characters),
       section("Loose meshes", meshes),
+      section("Objects", objects),
       section("Animations", animations),
       section("Files that cannot be shown", problems),
     );

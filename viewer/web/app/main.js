@@ -1,5 +1,5 @@
-// The page: the list on the side, the chosen character in the middle, and
-// the URL holding what is shown.
+// The page: the list on the side, the chosen character (or object file)
+// in the middle, and the URL holding what is shown.
 
 import * as api from "./api.js";
 import { Playback } from "./animation.js";
@@ -8,6 +8,7 @@ import { showFacts, showMessage, showProblems } from "./facts.js";
 import { jointsInFileAxes } from "./joints.js";
 import { chosenValues, customPairs, showCustomization } from "./customization.js";
 import { showList } from "./list.js";
+import { ObjectView } from "./objects.js";
 import { Scene } from "./scene.js";
 import * as state from "./state.js";
 import { showWardrobe, wornFiles, wornSets } from "./wardrobe.js";
@@ -17,10 +18,11 @@ const $ = (id) => document.getElementById(id);
 // Made by `start`: a browser without WebGL cannot have them.
 let scene = null;
 let playback = null;
+let objects = null;
 const levels = { control: $("lod-control"), slider: $("lod"), value: $("lod-value") };
 
 let view = state.fromUrl();
-let listing = { characters: [], animations: [], meshes: [], problems: [] };
+let listing = { characters: [], animations: [], meshes: [], objects: [], problems: [] };
 let redrawList = () => {};
 // How the shown skeleton's file lays its axes, for `window.ossuary.joints`.
 let axes = "";
@@ -37,6 +39,10 @@ async function show() {
   state.toUrl(view);
   redrawList();
   showMessage($("message"), null);
+  if (listing.objects.some((object) => object.file === view.open)) return showObjectFile();
+  objects.hide();
+  $("views").hidden = false;
+  $("skeleton").parentElement.hidden = false;
   const problems = [];
   try {
     const character = listing.characters.find((one) => one.open === view.open);
@@ -144,6 +150,48 @@ async function show() {
   }
 }
 
+/** Draws the object file `view.open` as `view` asks ([`ObjectView`]),
+ * the character's controls put away, marking the page ready once drawn;
+ * an error takes the object's place in the viewport. */
+async function showObjectFile() {
+  playback.pause();
+  playback.choose({ files: [], skills: [], clips: [] });
+  for (const id of ["wardrobe", "customization", "meshes", "lod-control"]) $(id).hidden = true;
+  $("blends").replaceChildren();
+  $("views").hidden = true;
+  try {
+    const shown = await objects.show(view);
+    view = shown.view;
+    state.toUrl(view);
+    showFacts($("facts"), shown.facts);
+    showProblems($("problems"), shown.problems);
+    // The 3D mesh turns and is seen from the front or the side; a
+    // picture is drawn as the game draws it.
+    $("views").hidden = view.show !== "mesh";
+    $("skeleton").parentElement.hidden = true;
+    requestAnimationFrame(() => {
+      objects.fit();
+      if (view.show === "mesh") {
+        scene.resize();
+        document.body.dataset.figure = scene.screenBox().join(",");
+      } else {
+        const frame = $("viewport").getBoundingClientRect();
+        const box = $("picture").getBoundingClientRect();
+        document.body.dataset.figure = [box.left - frame.left, box.top - frame.top, box.right - frame.left, box.bottom - frame.top]
+          .map(Math.round)
+          .join(",");
+      }
+      state.ready();
+    });
+  } catch (error) {
+    scene.clear();
+    objects.hide();
+    showMessage($("message"), error.message);
+    showProblems($("problems"), [error.message]);
+    state.failed(error.message);
+  }
+}
+
 function choose(next) {
   playback?.pause();
   // Another character: its skeleton is drawn only if it has nothing else.
@@ -204,14 +252,39 @@ async function start() {
       state.toUrl(view);
     },
   );
+  window.addEventListener("resize", () => objects.fit());
+  objects = new ObjectView(
+    {
+      section: $("object"),
+      picture: $("picture"),
+      groupControls: $("group-controls"),
+      spriteControls: $("sprite-controls"),
+      group: $("group"),
+      rotateLeft: $("rotate-left"),
+      rotateRight: $("rotate-right"),
+      zoomIn: $("zoom-in"),
+      zoomOut: $("zoom-out"),
+      viewName: $("view-name"),
+      sprite: $("sprite"),
+      frameBack: $("frame-back"),
+      frameNext: $("frame-next"),
+      frameName: $("frame-name"),
+      depth: $("depth"),
+    },
+    scene,
+    (next) => {
+      view = next;
+      show();
+    },
+  );
   try {
     listing = await api.list();
     redrawList = showList($("list"), $("filter"), listing, () => view, choose);
-    if (!view.open && listing.characters.length > 0) view.open = listing.characters[0].open;
+    view.open ??= listing.characters[0]?.open ?? listing.objects[0]?.file;
     if (view.open) {
       await show();
     } else {
-      showProblems($("problems"), ["no character found under the paths given"]);
+      showProblems($("problems"), ["no character or object file found under the paths given"]);
       state.ready();
     }
   } catch (error) {

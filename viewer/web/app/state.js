@@ -1,7 +1,10 @@
 // What the page shows, kept in its URL so that a view can be shared and
 // tests can open one directly; and the `data-state` marker tests wait for.
 
-const KEYS = ["open", "anim", "skill", "frame", "lod", "tone"];
+// An object file's view: what is shown (`show`), the draw group, its
+// direction and zoom, the sprite and the z-buffer (`frame` counts the
+// sprite's frames).
+const KEYS = ["open", "anim", "skill", "frame", "lod", "tone", "show", "group", "direction", "zoom", "sprite", "depth"];
 
 /** The view the URL asks for. */
 export function fromUrl() {
