@@ -20,7 +20,11 @@
 //   customization variable and a skin colour chosen goes into the address
 //   and the asset's request and changes its colour, and The Sims Online's cape, given a skeleton
 //   in FreeSO's `Skeletons` folder, is in that skeleton's wardrobe (with a
-//   second appearance, to wear two at once) and draws animated.
+//   second appearance, to wear two at once) and draws animated;
+// - each object file (the fixtures' chair, the six corpus objects) draws
+//   every view of every draw group, reached by the zoom and turn buttons
+//   with its direction and zoom in the address, its sprites' frames and
+//   z-buffer, and each draw group FreeSO rebuilt in 3D as a textured mesh.
 //
 // usage: node viewer/tests/browser.mjs PLAYWRIGHT_DIR OSSUARY_BINARY
 // (PLAYWRIGHT_DIR holds node_modules/playwright-core; .ci/run installs it.)
@@ -245,6 +249,113 @@ async function mustDraw(page, base, query, name, least = 50) {
   if (name) console.log(`${name}: ${count} pixels of the figure, ${Math.round(height * 100)}% of the view's height`);
   if (count < least) throw new Error(`${name ?? query}: no figure drawn`);
   return { ...view, drawn, height };
+}
+
+/** The viewport's background (scene.js's BACKGROUND), behind an object's picture. */
+const BACKGROUND = [0x3a, 0x3f, 0x45];
+
+/** Pixels of `image` inside `box` that are not the viewport's background. */
+function notBackground(image, box) {
+  const [left, top, right, bottom] = box;
+  let count = 0;
+  for (let y = Math.max(top, 0); y < Math.min(bottom, image.height); y++) {
+    for (let x = Math.max(left, 0); x < Math.min(right, image.width); x++) {
+      const at = (y * image.width + x) * image.channels;
+      if (BACKGROUND.some((value, channel) => Math.abs(image.pixels[at + channel] - value) > 8)) count++;
+    }
+  }
+  return count;
+}
+
+/** What `act` (a click) asks the page to show, once it is ready: the view
+ * as the address holds it and the picture's pixels in the viewport. */
+async function pictureAfter(page, act, name) {
+  await act();
+  const view = await settle(page);
+  if (view.state !== "ready") throw new Error(`${page.url()}: the page says ${view.state}: ${view.message}`);
+  const shot = decodePng(await page.locator("#viewport").screenshot(name ? { path: join(shots, `${name}.png`) } : {}));
+  const address = Object.fromEntries(new URL(page.url()).searchParams);
+  return { address, count: notBackground(shot, view.box), pixels: shot.pixels };
+}
+
+/** Every object file the list at `base` offers draws: each draw group's
+ * every view, reached by the zoom and turn buttons and each drawn (its
+ * direction and zoom in the address), a sprite's frames and its
+ * z-buffer, and each draw group FreeSO rebuilt in 3D as its textured
+ * mesh. */
+async function objectsDraw(page, base, label) {
+  const listing = await (await fetch(`${base}api/list`)).json();
+  const counts = { files: 0, groups: 0, views: 0, frames: 0, meshes: 0 };
+  for (const object of listing.objects) {
+    const facts = await (await fetch(`${base}api/object?${new URLSearchParams({ open: object.file })}`)).json();
+    const click = (id) => () => page.locator(`#${id}`).click();
+    for (const group of facts.groups) {
+      const open = () => page.goto(`${base}?${new URLSearchParams({ open: object.file, group: group.id })}`, { timeout: 60_000 });
+      let shown = await pictureAfter(page, open);
+      const zooms = [...new Set(group.views.map(([, zoom]) => zoom))].sort();
+      while (Number(shown.address.zoom) > zooms[0]) shown = await pictureAfter(page, click("zoom-out"));
+      const seen = new Map();
+      for (const [step, zoom] of zooms.entries()) {
+        if (step > 0) shown = await pictureAfter(page, click("zoom-in"));
+        const turns = group.views.filter((view) => view[1] === zoom).length;
+        const pictures = new Set();
+        for (let turn = 0; turn < turns; turn++) {
+          if (turn > 0) shown = await pictureAfter(page, click("rotate-right"));
+          const key = `${shown.address.direction},${shown.address.zoom}`;
+          if (Number(shown.address.zoom) !== zoom || seen.has(key)) {
+            throw new Error(`${object.file}: DGRP ${group.id}: the buttons reached ${key} again, not the next view of zoom ${zoom}`);
+          }
+          if (shown.count < 20) throw new Error(`${object.file}: DGRP ${group.id} ${key}: nothing drawn (${shown.count} pixels)`);
+          seen.set(key, shown.count);
+          pictures.add(shown.pixels.toString("base64"));
+        }
+        if (turns > 1 && pictures.size < 2) throw new Error(`${object.file}: DGRP ${group.id} looks the same from every direction at zoom ${zoom}`);
+      }
+      if (seen.size !== group.views.length) {
+        throw new Error(`${object.file}: DGRP ${group.id}: ${seen.size} of its ${group.views.length} views reached`);
+      }
+      counts.groups++;
+      counts.views += seen.size;
+      if (group.mesh) {
+        await pictureAfter(page, click("show-mesh"));
+        const view = await settle(page);
+        const name = `object-mesh-${object.file.replace(/\W+/g, "-")}-${group.id}`;
+        const { count, drawn } = await figurePixels(page, view.box, name);
+        const textured = await page.evaluate(() => {
+          const found = [];
+          window.ossuary.scene.model.traverse((part) => {
+            if (part.isMesh) found.push(Boolean(part.material.map?.image?.width));
+          });
+          return found;
+        });
+        if (count < 200) throw new Error(`${name}: no mesh drawn (${count} pixels)`);
+        if (textured.length === 0 || !textured.every(Boolean)) throw new Error(`${name}: a piece of the mesh has no texture (${textured})`);
+        counts.meshes++;
+        if (group === facts.groups[0]) console.log(`${name}: ${count} pixels, ${textured.length} textured piece(s), ${colourful(drawn, view.box)} coloured`);
+      }
+    }
+    const sprite = facts.sprites.find((one) => one.frames.some((frame) => frame.width > 0 && frame.height > 0));
+    if (sprite) {
+      const open = () => page.goto(`${base}?${new URLSearchParams({ open: object.file, show: "sprite", sprite: sprite.name })}`, { timeout: 60_000 });
+      const first = await pictureAfter(page, open);
+      const next = await pictureAfter(page, click("frame-next"));
+      for (const shown of [first, next]) {
+        if (shown.count < 10) throw new Error(`${object.file}: ${sprite.name} frame ${shown.address.frame ?? 0}: nothing drawn`);
+      }
+      counts.frames += 2;
+      if (sprite.frames[Number(next.address.frame ?? 0)]?.depth) {
+        const depth = await pictureAfter(page, click("depth"));
+        if (depth.address.depth !== "1" || depth.count < 10 || depth.pixels.equals(next.pixels)) {
+          throw new Error(`${object.file}: ${sprite.name}'s z-buffer is not drawn`);
+        }
+        counts.frames++;
+      }
+    }
+    counts.files++;
+  }
+  const shown = Object.entries(counts).map(([what, count]) => `${count} ${what}`).join(", ");
+  console.log(`${label}: objects: ${shown}, each drawn`);
+  return counts;
 }
 
 /** The joints `ossuary joints` gives for a frame, from the fixtures folder. */
@@ -536,6 +647,7 @@ try {
   if (moved < 50) throw new Error("frames 0 and 1 of the wave look the same");
 
   await everythingOfferedDraws(page, base, "tests/fixtures");
+  await objectsDraw(page, base, "tests/fixtures");
 
   // A skeleton-only file shows its skeleton, on by default (the TSO
   // skeleton's wardrobe, the arm, taken off: `mesh=` names none).
@@ -605,6 +717,15 @@ try {
       } finally {
         alone.server.kill("SIGINT");
       }
+    }
+    // The object files: every draw group by direction and zoom, the
+    // FreeSO ones' meshes textured.
+    const objectsServer = startServer(join(corpus, "objects"));
+    try {
+      const counts = await objectsDraw(page, await objectsServer.url, "objects");
+      if (counts.files !== 6 || counts.meshes !== 7) throw new Error(`the corpus objects: ${JSON.stringify(counts)}, not 6 files with 7 meshes`);
+    } finally {
+      objectsServer.server.kill("SIGINT");
     }
     const tso = tsoFolder(corpus);
     const tsoServer = startServer(tso);
