@@ -642,3 +642,37 @@ fn sprite_of(file: &IffFile, mesh: u16, rotation: u16, index: u16) -> Option<(u1
         usize::try_from(placed.frame).ok()?,
     ))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pictures_are_paid_for_until_the_budget_is_spent() {
+        let picture = Pixels::clear(4096, 4096, false).unwrap();
+        let mut budget = Budget::default();
+        // 2^28 pixels: sixteen pictures of 4,096 square, not seventeen.
+        for _ in 0..16 {
+            budget.spend(&picture).unwrap();
+        }
+        assert_eq!(budget.spend(&picture), Err(PictureError::TooManyPixels));
+        assert_eq!(
+            PictureError::TooManyPixels.to_string(),
+            "its pictures take more than 268435456 pixels to draw, far past any real object's"
+        );
+    }
+
+    #[test]
+    fn a_picture_and_its_z_buffer_come_back_from_their_png() {
+        let mut pixels = Pixels::clear(3, 2, true).unwrap();
+        pixels.rgba[1] = [10, 20, 30, 255];
+        pixels.rgba[4] = [200, 100, 0, 132];
+        pixels.depth = Some(vec![255, 0, 7, 255, 90, 255]);
+        let read = read_png(&png(&pixels).unwrap()).unwrap();
+        assert_eq!(read.rgba, pixels.rgba);
+        assert_eq!(read.depth, None);
+        let depth = read_depth_png(&depth_png(&pixels).unwrap().unwrap()).unwrap();
+        assert_eq!(depth, (3, 2, vec![255, 0, 7, 255, 90, 255]));
+        assert!(depth_png(&Pixels::clear(1, 1, false).unwrap()).is_none());
+    }
+}
