@@ -114,7 +114,12 @@ fn pictures(
             objects::missing_palette_warning(palette, &sprites)
         ));
     }
-    let mut budget = Budget::default();
+    let mut budget = Budget::for_every_frame(file).map_err(|source| {
+        failed(Problem::Picture {
+            place: "the frames of its sprites".to_owned(),
+            source,
+        })
+    })?;
     let mut seen = HashSet::new();
     let mut pictures = Vec::new();
     for chunk in &file.chunks {

@@ -65,6 +65,26 @@ impl Default for Budget {
 }
 
 impl Budget {
+    /// The budget for drawing every frame of `file`'s sprites and more,
+    /// refused at once when the frames alone, by the sizes their headers
+    /// give, take more than [`MOST_PIXELS`]: a file of a few kilobytes can
+    /// claim thousands of frames of 4,096 pixels square.
+    pub fn for_every_frame(file: &IffFile) -> Result<Budget, PictureError> {
+        let mut frames: u64 = 0;
+        for chunk in first_chunks(file) {
+            let Some(sprite) = SpriteFrames::of(chunk) else {
+                continue;
+            };
+            for (width, height, _) in (0..sprite.len()).filter_map(|index| sprite.size(index)) {
+                frames = frames.saturating_add(u64::from(width) * u64::from(height));
+            }
+        }
+        if frames > MOST_PIXELS {
+            return Err(PictureError::TooManyPixels);
+        }
+        Ok(Budget::default())
+    }
+
     fn spend(&mut self, pixels: &Pixels) -> Result<(), PictureError> {
         let cost = u64::from(pixels.width) * u64::from(pixels.height);
         self.left = self
@@ -82,9 +102,7 @@ pub enum PictureError {
     Sprite(#[from] SpriteError),
     #[error(transparent)]
     TooLarge(#[from] TooLarge),
-    #[error(
-        "its pictures take more than {MOST_PIXELS} pixels to draw, far past any real object's"
-    )]
+    #[error("more than {MOST_PIXELS} pixels to draw in all, far past any real object's")]
     TooManyPixels,
 }
 
@@ -658,7 +676,7 @@ mod tests {
         assert_eq!(budget.spend(&picture), Err(PictureError::TooManyPixels));
         assert_eq!(
             PictureError::TooManyPixels.to_string(),
-            "its pictures take more than 268435456 pixels to draw, far past any real object's"
+            "more than 268435456 pixels to draw in all, far past any real object's"
         );
     }
 
