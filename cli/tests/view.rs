@@ -1316,3 +1316,146 @@ fn a_whole_retail_game_is_offered_and_dressed_as_the_game_dresses_it() {
         assert_eq!(image_names(&glb_json(&glb)), [image], "{target}");
     }
 }
+
+/// A PNG's width, height and RGBA pixels.
+fn png_pixels(bytes: &[u8]) -> (u32, u32, Vec<u8>) {
+    let image = image::load_from_memory_with_format(bytes, image::ImageFormat::Png)
+        .unwrap()
+        .into_rgba8();
+    (image.width(), image.height(), image.into_raw())
+}
+
+#[test]
+fn an_object_file_is_listed_with_its_objects_and_drawn_as_sprites_draws_it() {
+    let served = fixtures();
+    let (_, listing) = served.json("/api/list");
+    assert_eq!(
+        listing["objects"],
+        serde_json::json!([{ "file": "chair.iff", "objects": ["Chair"] }])
+    );
+    let (status, facts) = served.json("/api/object?open=chair.iff");
+    assert_eq!(status, 200);
+    assert_eq!(
+        facts["objects"],
+        serde_json::json!([{ "id": 128, "guid": 0x1234_5678, "name": "Chair", "groups": [100] }])
+    );
+    assert_eq!(
+        facts["groups"],
+        serde_json::json!([{ "id": 100, "label": "chair", "views": [[4, 3]], "mesh": false }])
+    );
+    let frame = serde_json::json!([{ "width": 3, "height": 3, "depth": true }]);
+    assert_eq!(
+        facts["sprites"],
+        serde_json::json!([
+            { "name": "SPR2-100", "label": "chair", "frames": frame },
+            { "name": "SPR2-101", "label": "cushion", "frames": frame },
+        ])
+    );
+    assert!(facts["facts"][0]
+        .as_str()
+        .unwrap()
+        .starts_with("chair.iff: The Sims object file"));
+    // The pictures are those `ossuary sprites` writes.
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("chair");
+    assert_status(
+        &ossuary(&["sprites", &fixture("chair.iff"), "-o", &support::text(&out)]),
+        0,
+    );
+    let written = |name: &str| png_pixels(&std::fs::read(out.join(name)).unwrap());
+    for (target, name) in [
+        (
+            "/api/object/view?open=chair.iff&group=100&direction=4&zoom=3",
+            "DGRP-100-4-3.png",
+        ),
+        (
+            "/api/object/frame?open=chair.iff&sprite=SPR2-101&frame=0",
+            "SPR2-101-0.png",
+        ),
+        (
+            "/api/object/frame?open=chair.iff&sprite=SPR2-100&frame=0&depth=1",
+            "SPR2-100-0-z.png",
+        ),
+    ] {
+        let (head, body) = served.get_with_head(target);
+        assert!(
+            head.contains("200 OK") && head.contains("image/png"),
+            "{head}"
+        );
+        assert_eq!(png_pixels(&body), written(name), "{target}");
+    }
+    // What the file lacks is a bad request, said as the command line says it.
+    for (target, status, said) in [
+        (
+            "/api/object/view?open=chair.iff&group=7&direction=4&zoom=3",
+            400,
+            "chair.iff has no draw group 7",
+        ),
+        (
+            "/api/object/view?open=chair.iff&group=100&direction=1&zoom=3",
+            400,
+            "draw group 100 has no view of direction 1 and zoom 3",
+        ),
+        (
+            "/api/object/view?open=chair.iff&group=100&direction=x&zoom=3",
+            400,
+            "group, direction and zoom are whole numbers",
+        ),
+        (
+            "/api/object/frame?open=chair.iff&sprite=SPR2-100&frame=1",
+            400,
+            "SPR2-100 has 1 frame(s), not a frame 1",
+        ),
+        (
+            "/api/object/frame?open=chair.iff&sprite=SPR%23-100&frame=0",
+            400,
+            "chair.iff has no sprite SPR#-100",
+        ),
+        (
+            "/api/object/mesh?open=chair.iff&group=100",
+            400,
+            "it has no 3D mesh (FSOM) of id 100 with triangles",
+        ),
+        (
+            "/api/object?open=humanoid.skel",
+            400,
+            "humanoid.skel is a Sims Online skeleton, not an object file",
+        ),
+    ] {
+        let (answered, body) = served.json(target);
+        assert_eq!(answered, status, "{target}: {body}");
+        assert!(
+            body["message"].as_str().unwrap().contains(said),
+            "{target}: {body}"
+        );
+    }
+    assert_eq!(served.get("/api/object?open=../chair.iff").0, 404);
+}
+
+#[test]
+fn a_freeso_objects_draw_group_is_its_textured_mesh() {
+    let Some(corpus) = tests::corpus_dir() else {
+        return;
+    };
+    let served = Served::start(&[&corpus.join("objects/freeso")]);
+    let (_, facts) = served.json("/api/object?open=fso_game_door.iff");
+    let meshes: Vec<u64> = facts["groups"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|group| group["mesh"] == true)
+        .map(|group| group["id"].as_u64().unwrap())
+        .collect();
+    assert_eq!(meshes, [100, 104, 101, 102, 103]);
+    assert!(facts["warnings"][0]
+        .as_str()
+        .unwrap()
+        .starts_with("palette 65535 is not in the file: the frames of SPR#-900"));
+    let (head, glb) = served.get_with_head("/api/object/mesh?open=fso_game_door.iff&group=101");
+    assert!(head.contains("model/gltf-binary"), "{head}");
+    let json = glb_json(&glb);
+    assert_eq!(json["scenes"].as_array().unwrap().len(), 1);
+    assert_eq!(json["images"].as_array().unwrap().len(), 2);
+    let scratch = tempfile::tempdir().unwrap();
+    keep_for_validation(&glb, "view-object-door-101.glb", scratch.path());
+}
