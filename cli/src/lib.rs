@@ -107,7 +107,8 @@ Example:
     Encode(json::EncodeArgs),
     /// Convert between formats that carry the same data (e.g. .cmx <-> .bcf,
     /// .skn <-> .bmf), one file or whole folders; or a skeleton with its
-    /// meshes and animations to one glTF 2.0 asset (.gltf, .glb).
+    /// meshes and animations to one glTF 2.0 asset (.gltf, .glb); or an
+    /// object file's 3D meshes (FreeSO's) to one glTF asset.
     #[command(after_help = "\
 With folders as inputs, or -o naming a folder, every file is converted into that folder,
 mirroring the folders' trees; files that do not convert to --to are reported and passed over.
@@ -116,13 +117,16 @@ skins it names), with every animation of each --anim file (or those --skill name
 A 1998 prototype character (`version 200`) with --to sims-cmx is written into the folder -o
 names in the released game's formats: the .cmx as version 300, each .msh as a .skn, each .bin
 of keys as a .cfp (with --to sims-bcf: a .bcf and .bmf files). A glTF asset with --to sims-cmx,
-sims-bcf or swg-sat goes back into the game's files, in the folder -o names.
+sims-bcf or swg-sat goes back into the game's files, in the folder -o names. An object file
+(.iff) to glTF gives its 3D meshes (FSOM, which FreeSO adds), a scene for each draw group,
+textured by their MTEX images or sprite frames.
 
 Examples:
   ossuary convert adult-skeleton.cmx -o adult-skeleton.bcf
   ossuary convert ../shared/corpus/sims1 -o binary/ --to sims-bmf
   ossuary convert adult-skeleton.cmx xskin-b001mafit_01-PELVIS-BODY.skn -o adult.glb
-  ossuary convert samnud.cmx --to sims-cmx -o retail/")]
+  ossuary convert samnud.cmx --to sims-cmx -o retail/
+  ossuary convert fso_game_door.iff -o door.glb")]
     Convert(convert::Args),
     /// Print the skeleton's joints in model space as JSON: name, parent,
     /// position [x, y, z] and rotation [x, y, z, w], in the file's own axes.
@@ -181,12 +185,14 @@ Examples:
   ossuary explain body.skn --json > spans.json
   ossuary explain --coverage ../shared/corpus")]
     Explain(explain::Args),
-    /// Show every character under the paths in a web page: posed, animated
-    /// and textured, in 3D, served on 127.0.0.1 until Ctrl-C.
+    /// Show every character and object file under the paths in a web page: characters posed,
+    /// animated and textured in 3D; objects by draw group, direction and zoom, sprite frame by
+    /// frame, and as FreeSO's 3D meshes; served on 127.0.0.1 until Ctrl-C.
     #[command(after_help = "\
-The page lists the characters (a skeleton with the meshes that go on it), animations and loose
-meshes under the paths; only files under them are served. Its address holds what it shows:
-?open=FILE&anim=FILE&skill=NAME&frame=N&lod=N opens that view directly.
+The page lists the characters (a skeleton with the meshes that go on it), animations, loose
+meshes and The Sims' object files under the paths; only files under them are served. Its address
+holds what it shows: ?open=FILE&anim=FILE&skill=NAME&frame=N&lod=N opens that view directly, and
+for an object file ?open=FILE&show=group|sprite|mesh&group=ID&direction=D&zoom=Z&sprite=SPR2-ID&frame=N.
 
 Examples:
   ossuary view ../shared/corpus

@@ -14,7 +14,7 @@ use crate::{input, Context};
 /// `ossuary view`'s arguments.
 #[derive(clap::Args)]
 pub struct Args {
-    /// The folders (or files) whose characters to show.
+    /// The folders (or files) whose characters and object files to show.
     #[arg(required = true, value_name = "PATH")]
     pub paths: Vec<PathBuf>,
     /// The port to listen on, on 127.0.0.1 only (0: a free one).

@@ -47,7 +47,7 @@ fn help_describes_every_option_and_shows_examples() {
         commands,
         [
             "info", "dump", "encode", "convert", "joints", "skin", "render", "check", "explain",
-            "view", "formats"
+            "view", "sprites", "formats"
         ]
     );
     for command in commands {
