@@ -6,8 +6,7 @@
 mod support;
 
 use std::path::Path;
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::Command;
 
 use support::{assert_status, files_below, fixture, fixture_bytes, ossuary, stderr, stdout, text};
 
@@ -261,27 +260,6 @@ fn a_name_of_a_megabyte_is_quoted_in_sixty_characters_everywhere() {
     }
 }
 
-/// Runs `args` and waits at most `seconds`; a command that takes longer
-/// is killed and the test fails.
-fn within(seconds: u64, dir: &Path, args: &[&str]) -> std::process::Output {
-    let mut child = support::command(dir)
-        .args(args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let start = Instant::now();
-    while child.try_wait().unwrap().is_none() {
-        if start.elapsed() > Duration::from_secs(seconds) {
-            child.kill().unwrap();
-            panic!("{args:?} still runs after {seconds} s");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    child.wait_with_output().unwrap()
-}
-
 /// A `.gltf` whose buffer is a named pipe beside it: refused before it is
 /// opened (opening would wait for a writer that never comes).
 #[cfg(unix)]
@@ -302,7 +280,7 @@ fn a_gltf_buffer_that_is_a_named_pipe_is_refused_not_waited_for() {
         .unwrap();
     assert!(made.success());
     let skeleton = fixture("humanoid.cmx");
-    let output = within(
+    let output = support::within(
         30,
         dir.path(),
         &[
@@ -342,7 +320,7 @@ fn special_files_in_a_folder_are_not_supported_and_hold_nothing_up() {
         vec!["info", "d"],
         vec!["convert", "d", "--to", "sims-bcf", "-o", &out],
     ] {
-        let output = within(20, dir.path(), &args);
+        let output = support::within(20, dir.path(), &args);
         let said = stdout(&output);
         assert_eq!(
             said.matches("not supported: a named pipe").count(),

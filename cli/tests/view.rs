@@ -1459,3 +1459,45 @@ fn a_freeso_objects_draw_group_is_its_textured_mesh() {
     let scratch = tempfile::tempdir().unwrap();
     keep_for_validation(&glb, "view-object-door-101.glb", scratch.path());
 }
+
+#[test]
+fn a_hostile_object_file_is_answered_in_one_sentence() {
+    use support::objects::{absurd_mesh, clear_frame, object_file, palette, sprite};
+    let dir = tempfile::tempdir().unwrap();
+    let colors = palette(&[[0; 3], [255, 0, 0], [0, 0, 255]]);
+    support::write(
+        dir.path(),
+        "huge.iff",
+        &object_file(&[
+            (b"PALT", 1, colors),
+            (b"SPR2", 1, sprite(&[clear_frame(5000, 5000)])),
+        ]),
+    );
+    support::write(
+        dir.path(),
+        "absurd.iff",
+        &object_file(&[(b"FSOM", 100, absurd_mesh())]),
+    );
+    let served = Served::start(&[dir.path()]);
+    let (status, body) = served.json("/api/object/frame?open=huge.iff&sprite=SPR2-1&frame=0");
+    assert_eq!(status, 422, "{body}");
+    assert!(
+        body["message"].as_str().unwrap().ends_with(
+            "huge.iff: SPR2-1 frame 0: an image of 5000 x 5000 pixels is larger than 4096 x 4096"
+        ),
+        "{body}"
+    );
+    // A file that does not decode is listed with its error, once.
+    let (_, listing) = served.json("/api/list");
+    assert_eq!(listing["objects"].as_array().unwrap().len(), 1, "{listing}");
+    let problems = listing["problems"].as_array().unwrap();
+    assert_eq!(problems.len(), 1, "{listing}");
+    assert_eq!(problems[0]["file"], "absurd.iff");
+    assert!(
+        problems[0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("2147483647"),
+        "{listing}"
+    );
+}

@@ -367,11 +367,13 @@ pub enum MeshesError {
         texture: String,
         source: SpriteError,
     },
+    /// Boxed: decoding errors are large and this one is all but
+    /// impossible (a value read from a file writes back).
     #[error("FSOM {mesh}: its texture, {texture}, cannot be written back: {source}")]
     Write {
         mesh: u16,
         texture: String,
-        source: formats::schema::Error,
+        source: Box<formats::schema::Error>,
     },
     #[error(transparent)]
     Export(#[from] ExportError),
@@ -606,7 +608,7 @@ fn texture_png(
             let bytes = image.to_bytes().map_err(|source| MeshesError::Write {
                 mesh,
                 texture: name.to_owned(),
-                source,
+                source: Box::new(source),
             })?;
             let format = image::guess_format(&bytes)
                 .map_err(|error| texture_error(TextureError::Decode(error)))?;

@@ -2,9 +2,12 @@
 
 #![allow(dead_code)] // each test binary uses part of it
 
+pub mod objects;
+
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
 
 /// The binary, run from `dir` (a test's own folder, so that a stray file
 /// named `-` or a temporary would show there).
@@ -264,4 +267,25 @@ pub fn assert_refused(output: &Output, out: &Path, expected: &str) {
     assert!(message.contains(expected), "{message}");
     assert_eq!(message.lines().count(), 1, "{message}");
     assert!(!out.exists(), "{} was left behind", out.display());
+}
+
+/// Runs `args` and waits at most `seconds`; a command that takes longer
+/// is killed and the test fails.
+pub fn within(seconds: u64, dir: &Path, args: &[&str]) -> Output {
+    let mut child = command(dir)
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed() > Duration::from_secs(seconds) {
+            child.kill().unwrap();
+            panic!("{args:?} still runs after {seconds} s");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.wait_with_output().unwrap()
 }
