@@ -25,7 +25,7 @@ use crate::made::Exported;
 use crate::messages;
 use crate::objects::Objects;
 use crate::roots::Roots;
-use crate::{web, Assets, GltfRequest, Refused};
+use crate::{web, Assets, GltfRequest, Made, Refused};
 
 #[derive(Debug, thiserror::Error)]
 #[error("cannot listen on 127.0.0.1:{port}: {source}")]
@@ -397,7 +397,13 @@ impl Server {
                 return self.bad_request(&error.to_string());
             }
         }
-        match self.viewer.assets.gltf(&request) {
+        self.glb(&open, self.viewer.assets.gltf(&request))
+    }
+
+    /// A made asset, with the warnings made with it as the page shows
+    /// them; or why it was not made.
+    fn glb(&self, open: &Path, made: Result<Made, Refused>) -> Answer {
+        match made {
             Ok(made) => {
                 let warnings: Vec<String> = made
                     .warnings
@@ -411,7 +417,7 @@ impl Server {
                     headers: vec![(WARNINGS, warnings_header(&warnings))],
                 }
             }
-            Err(refused) => self.refused(&open, &refused),
+            Err(refused) => self.refused(open, &refused),
         }
     }
 
@@ -478,22 +484,7 @@ impl Server {
         let Some(group) = number(query, "group") else {
             return self.bad_request("group is a whole number");
         };
-        match self.viewer.objects.mesh(&open, group) {
-            Ok(made) => {
-                let warnings: Vec<String> = made
-                    .warnings
-                    .iter()
-                    .map(|warning| self.shown(warning))
-                    .collect();
-                Answer {
-                    status: 200,
-                    media_type: GLTF_BINARY,
-                    body: made.glb.into(),
-                    headers: vec![(WARNINGS, warnings_header(&warnings))],
-                }
-            }
-            Err(refused) => self.refused(&open, &refused),
-        }
+        self.glb(&open, self.viewer.objects.mesh(&open, group))
     }
 
     fn png(&self, open: &Path, made: Result<Vec<u8>, Refused>) -> Answer {
