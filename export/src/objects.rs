@@ -320,7 +320,7 @@ fn encode(
 
 /// A PNG's pixels as RGBA (any colour type, 8 or 16 bits, taken to 8-bit
 /// RGBA), without a z-buffer; refused, before its pixels are decoded,
-/// past [`texture::MAX_SIDE`] pixels a side.
+/// past 4,096 pixels a side, as every texture is.
 pub fn read_png(bytes: &[u8]) -> Result<Pixels, TextureError> {
     let decoded = decode(bytes, ImageFormat::Png)?.into_rgba8();
     Ok(Pixels {
