@@ -1,6 +1,6 @@
 //! glTF back into The Sims' own files: each skinned mesh a `.skn`, grouped
 //! into suits (`.cmx`), its texture an 8-bit BMP; each animation a skill
-//! ([`super::sims_skill`]).
+//! (`sims_skill`).
 //!
 //! Export's conventions undone: glTF is right-handed, the Sims left-handed,
 //! so x is mirrored and triangles are wound back. The way back goes through
