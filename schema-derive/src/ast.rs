@@ -1,12 +1,16 @@
 //! The input as a small model: a struct, its fields, their attributes and docs.
 
-use syn::{Data, DeriveInput, Fields, GenericArgument, Ident, PathArguments, Type, Visibility};
+use syn::{
+    Data, DeriveInput, Fields, GenericArgument, Generics, Ident, PathArguments, Type, Visibility,
+};
 
 use crate::attr;
 
 pub struct Container<'a> {
     pub ident: &'a Ident,
     pub vis: &'a Visibility,
+    /// Its type and const parameters (a binary struct's alone).
+    pub generics: &'a Generics,
     pub attrs: attr::Container,
     pub doc: String,
     pub fields: Vec<Field<'a>>,
@@ -98,17 +102,15 @@ impl<'a> Container<'a> {
                 "#[derive(Schema)] supports structs with named fields",
             ));
         };
-        if !input.generics.params.is_empty() {
-            return Err(syn::Error::new_spanned(
-                &input.generics,
-                "#[derive(Schema)] does not support generic parameters",
-            ));
-        }
         let mut errors = Errors::default();
         let attrs = errors
             .take(attr::Container::parse(&input.attrs))
             .unwrap_or_default();
         let encodings = attrs.encodings();
+        errors.take(check_generics(
+            &input.generics,
+            encodings == attr::Encodings::One(attr::Kind::Binary),
+        ));
         let fields: Vec<_> = named
             .named
             .iter()
@@ -139,6 +141,7 @@ impl<'a> Container<'a> {
         let view = |kind: attr::Kind, fields: Vec<Field<'a>>| Container {
             ident: &input.ident,
             vis: &input.vis,
+            generics: &input.generics,
             attrs: attrs.view(kind),
             doc: doc_comment(&input.attrs),
             fields,
@@ -327,13 +330,28 @@ fn enum_data(input: &DeriveInput) -> syn::Result<&syn::DataEnum> {
     let Data::Enum(data) = &input.data else {
         return Err(syn::Error::new_spanned(&input.ident, "expected an enum"));
     };
-    if !input.generics.params.is_empty() {
+    check_generics(&input.generics, false)?;
+    Ok(data)
+}
+
+/// A type's generic parameters: type and const parameters on a binary
+/// struct (`binary` says whether the type is one), no lifetimes, since a
+/// value read owns what it holds.
+fn check_generics(generics: &Generics, binary: bool) -> syn::Result<()> {
+    if let Some(lifetime) = generics.lifetimes().next() {
         return Err(syn::Error::new_spanned(
-            &input.generics,
-            "#[derive(Schema)] does not support generic parameters",
+            lifetime,
+            "a value read owns what it holds: #[derive(Schema)] takes no lifetime parameters",
         ));
     }
-    Ok(data)
+    if !binary && !generics.params.is_empty() {
+        return Err(syn::Error::new_spanned(
+            generics,
+            "#[derive(Schema)] takes type and const parameters on structs with a binary \
+             encoding alone",
+        ));
+    }
+    Ok(())
 }
 
 /// `binary(context(...))` on an enum, which has one encoding.

@@ -41,7 +41,8 @@ use syn::{parse_macro_input, DeriveInput};
 ///   generated `<Type>Context` struct (on a type with both encodings,
 ///   `binary(context(...))` declares those only its binary encoding takes,
 ///   such as a byte order; its text context, `HasContext::TextContext`,
-///   leaves them out);
+///   leaves them out); a struct with a binary encoding alone may take type
+///   and const parameters, each type parameter a value needing no context;
 /// - on a field: `big`/`little`/`endian = param`, string encodings (`pascal`, `null_terminated`,
 ///   `fixed_width = N`), counts (`prefix = u32`, text `prefix`,
 ///   `count = name` naming an earlier `Count<_>` field or a context

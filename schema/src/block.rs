@@ -136,7 +136,7 @@ where
     F: FnOnce(&mut I::Narrowed<'s>) -> Result<T, Error>,
 {
     let size = size.map_err(|error| error.or_at_byte(input.position().unwrap_or(0)))?;
-    let available = input.remaining()?;
+    let available = input.remaining_up_to(size)?;
     if size > available {
         return Err(Error::at_byte(
             input.position()?,

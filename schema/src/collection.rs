@@ -160,7 +160,7 @@ fn list_overflow() -> Error {
 /// `min_size` bytes cannot fit in what is left.
 fn check_count<I: Input>(input: &mut I, count: usize, min_size: u64) -> Result<(), Error> {
     let needed = input_needed(count as u64, min_size);
-    let left = input.remaining()?;
+    let left = input.remaining_up_to(needed)?;
     if needed > left {
         return Err(Error::at_byte(
             input.position()?,
@@ -327,7 +327,7 @@ where
 {
     let mut elements = Vec::new();
     let recording = crate::map::recording();
-    while input.remaining()? > 0 {
+    while input.remaining_up_to(1)? > 0 {
         let start = input.position()?;
         let index = elements.len();
         let entered = crate::map::enter_if(recording, Segment::Index(index));
@@ -361,7 +361,7 @@ where
     loop {
         let start = input.position()?;
         let index = elements.len();
-        if input.remaining()? == 0 {
+        if input.remaining_up_to(1)? == 0 {
             return Err(Error::at_byte(
                 start,
                 ErrorKind::Invalid(

@@ -59,6 +59,8 @@ macro_rules! number {
             type TextContext = ();
         }
 
+        impl crate::ReadsForward for $ty {}
+
         impl Decode for $ty {
             const MIN_SIZE: u64 = std::mem::size_of::<$ty>() as u64;
             const FIXED_SIZE: Option<u64> = Some(Self::MIN_SIZE);

@@ -7,6 +7,7 @@ use syn::{Ident, Type};
 
 use super::codec::{binary_schema_impls, decode_fns, encode_fns, endian, enum_codec_impls};
 use super::context::{context_items, variant_context, Encoding};
+use super::heading::Heading;
 use super::layout::{
     byte_order, context_layout, passed, type_layout_impl, type_text, SizesFrom, TypeLayout,
 };
@@ -30,7 +31,7 @@ pub fn derive(choice: &ChoiceEnum, root: Root) -> syn::Result<TokenStream> {
         .context
         .as_ref()
         .map_or(&[][..], |context| context.value.as_slice());
-    let context = context_items(&rt, choice.ident, choice.vis, params);
+    let context = context_items(&rt, Heading::plain(choice.ident), choice.vis, params);
     let text = choice.attrs.text.is_some();
     let codec = match &kind {
         Chooser::Tag {
@@ -60,12 +61,12 @@ pub fn derive(choice: &ChoiceEnum, root: Root) -> syn::Result<TokenStream> {
         let ident = choice.ident;
         quote!(impl #rt::TextSchema for #ident {})
     } else {
-        binary_schema_impls(&rt, choice.ident)
+        binary_schema_impls(&rt, Heading::plain(choice.ident))
     };
     let check = if text { Check::Text } else { Check::Binary };
     let tests = test_module(
         &rt,
-        choice.ident,
+        Heading::plain(choice.ident),
         context_strategy(&rt, choice, &kind, &variants, params),
         strategy(&rt, choice, &kind, &variants),
         check,
@@ -341,6 +342,8 @@ fn select_codec(
     (payload_min_size(rt, variants), decode, encode)
 }
 
+/// The enum's `Decode` and `Encode`, and `ReadsForward` when each
+/// variant's value reads forward.
 fn binary_impls(
     rt: &Runtime,
     choice: &ChoiceEnum,
@@ -352,8 +355,11 @@ fn binary_impls(
     let decode = decode_fns(rt, quote!(_), decode_body);
     let encode = encode_fns(rt, quote!(_), encode_body);
     let codec = enum_codec_impls(rt, ident, min_size, decode, encode);
+    let payloads = choice.variants.iter().filter_map(|variant| variant.payload);
+    let reads_forward = Heading::plain(ident).reads_forward(rt, payloads);
     quote! {
         #codec
+        #reads_forward
     }
 }
 
@@ -663,7 +669,7 @@ fn layout_impl(
             SizesFrom::Decode
         },
     };
-    type_layout_impl(rt, choice.ident, &choice.doc, layout)
+    type_layout_impl(rt, Heading::plain(choice.ident), &choice.doc, layout)
 }
 
 /// Contexts the tests read with: the selector one of the variants' values,

@@ -10,6 +10,7 @@ use syn::DeriveInput;
 
 use super::codec::binary_schema_impls;
 use super::context::twin_context_items;
+use super::heading::{Bound, Heading};
 use super::paths::{Root, Runtime};
 use super::tokens::tag_tokens;
 use crate::attr::{self, ContextParam};
@@ -40,14 +41,17 @@ pub fn fallback(input: &DeriveInput, error: syn::Error, root: Root) -> TokenStre
         }
         params
     };
+    let heading = Heading::new(ident, &input.generics);
+    let (impl_params, this) = heading.split(&rt, Bound::None);
+    let (sample_params, sample_this) = heading.split(&rt, Bound::Sample);
     let context = twin_context_items(
         &rt,
-        ident,
+        heading,
         &input.vis,
         &declared(attr::Kind::Binary),
         &declared(attr::Kind::Text),
     );
-    let binary = binary_schema_impls(&rt, ident);
+    let binary = binary_schema_impls(&rt, heading);
     let error = error.into_compile_error();
     let unreachable = quote!(::core::unreachable!("the derive failed to compile"));
     let name = ident.to_string();
@@ -68,7 +72,7 @@ pub fn fallback(input: &DeriveInput, error: syn::Error, root: Root) -> TokenStre
         #error
         #context
 
-        impl #rt::Decode for #ident {
+        impl #impl_params #rt::Decode for #this {
             const MIN_SIZE: u64 = 0;
             const FIXED_SIZE: ::core::option::Option<u64> = ::core::option::Option::None;
 
@@ -81,7 +85,7 @@ pub fn fallback(input: &DeriveInput, error: syn::Error, root: Root) -> TokenStre
             }
         }
 
-        impl #rt::Encode for #ident {
+        impl #impl_params #rt::Encode for #this {
             fn encode<__S: ::std::io::Write + ::std::io::Seek>(
                 &self,
                 _: &mut __S,
@@ -94,18 +98,18 @@ pub fn fallback(input: &DeriveInput, error: syn::Error, root: Root) -> TokenStre
 
         // An element, a start and a body at once: the broken type may be
         // a form or chunk struct, or a run of fields a variant wraps.
-        impl #rt::IffBody for #ident {}
+        impl #impl_params #rt::IffBody for #this {}
 
-        impl #rt::IffStart for #ident {
+        impl #impl_params #rt::IffStart for #this {
             const START: #rt::Start = #start;
         }
 
-        impl #rt::IffElement for #ident {
+        impl #impl_params #rt::IffElement for #this {
             const STARTS: &'static [#rt::Start] = &[#start];
         }
 
         // What a format registration reads (`layout: T::LAYOUT`).
-        impl #rt::Layout for #ident {
+        impl #impl_params #rt::Layout for #this {
             const LAYOUT: #rt::TypeLayout = #rt::TypeLayout {
                 name: #name,
                 doc: "",
@@ -120,12 +124,12 @@ pub fn fallback(input: &DeriveInput, error: syn::Error, root: Root) -> TokenStre
             };
         }
         // What a text format registration reads (`T::TEXT_LAYOUT`).
-        impl #rt::TextLayout for #ident {
+        impl #impl_params #rt::TextLayout for #this {
             const TEXT_LAYOUT: #rt::TypeLayout = <Self as #rt::Layout>::LAYOUT;
         }
         #binary
 
-        impl #rt::TextRead for #ident {
+        impl #impl_params #rt::TextRead for #this {
             const MIN_LINES: u64 = 0;
 
             fn read_text(
@@ -136,7 +140,7 @@ pub fn fallback(input: &DeriveInput, error: syn::Error, root: Root) -> TokenStre
             }
         }
 
-        impl #rt::TextWrite for #ident {
+        impl #impl_params #rt::TextWrite for #this {
             fn write_text(
                 &self,
                 _: &mut #rt::TextWriter,
@@ -146,10 +150,10 @@ pub fn fallback(input: &DeriveInput, error: syn::Error, root: Root) -> TokenStre
             }
         }
 
-        impl #rt::TextSchema for #ident {}
+        impl #impl_params #rt::TextSchema for #this {}
 
         // A one-line record's tokens, or a keyword enum's phrase.
-        impl #rt::TextTokens for #ident {
+        impl #impl_params #rt::TextTokens for #this {
             const EXPECTED: &'static str = "";
 
             fn read_tokens(
@@ -166,7 +170,7 @@ pub fn fallback(input: &DeriveInput, error: syn::Error, root: Root) -> TokenStre
             }
         }
 
-        impl #rt::Keyword for #ident {
+        impl #impl_params #rt::Keyword for #this {
             fn keyword(&self) -> &'static str {
                 #unreachable
             }
@@ -174,7 +178,7 @@ pub fn fallback(input: &DeriveInput, error: syn::Error, root: Root) -> TokenStre
 
         #rt::testing_only! {
             #[cfg(test)]
-            impl #rt::testing::Sample for #ident {
+            impl #sample_params #rt::testing::Sample for #sample_this {
                 fn context_strategy(
                 ) -> #rt::proptest::strategy::BoxedStrategy<<Self as #rt::HasContext>::Context> {
                     #unreachable

@@ -11,6 +11,7 @@ use syn::spanned::Spanned as _;
 
 use super::codec::{decode_fns, encode_fns, enum_codec_impls};
 use super::context;
+use super::heading::Heading;
 use super::layout::{context_layout, type_layout_impl, SizesFrom, TypeLayout};
 use super::paths::Runtime;
 use super::tokens::{str_lit, tag_str, tag_tokens};
@@ -204,5 +205,5 @@ fn layout_impl(rt: &Runtime, form_enum: &FormEnum) -> TokenStream {
         fields: rows.collect(),
         sizes: SizesFrom::Decode,
     };
-    type_layout_impl(rt, form_enum.ident, &form_enum.doc, layout)
+    type_layout_impl(rt, Heading::plain(form_enum.ident), &form_enum.doc, layout)
 }

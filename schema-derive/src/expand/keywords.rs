@@ -7,6 +7,7 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::context::context_items;
+use super::heading::Heading;
 use super::layout::{type_layout_impl, SizesFrom, TypeLayout};
 use super::paths::Runtime;
 use super::tests::{test_module, Check};
@@ -33,7 +34,7 @@ pub fn derive(rt: &Runtime, choice: &ChoiceEnum, picks: &[Pick]) -> TokenStream 
     let spellings = keywords
         .iter()
         .map(|(name, keyword)| quote!(Self::#name => #keyword));
-    let context = context_items(rt, ident, choice.vis, &[]);
+    let context = context_items(rt, Heading::plain(ident), choice.vis, &[]);
     let rows = choice
         .variants
         .iter()
@@ -71,13 +72,13 @@ pub fn derive(rt: &Runtime, choice: &ChoiceEnum, picks: &[Pick]) -> TokenStream 
         fields: rows.collect(),
         sizes: SizesFrom::Text,
     };
-    let layout = type_layout_impl(rt, ident, &choice.doc, layout);
+    let layout = type_layout_impl(rt, Heading::plain(ident), &choice.doc, layout);
     let arms = keywords
         .iter()
         .map(|(name, _)| quote!(#rt::proptest::strategy::LazyJust::new(|| #ident::#name).boxed()));
     let tests = test_module(
         rt,
-        ident,
+        Heading::plain(ident),
         quote!(#rt::proptest::strategy::Just(()).boxed()),
         quote!(#rt::proptest::strategy::Union::new([#(#arms),*]).boxed()),
         Check::Text,

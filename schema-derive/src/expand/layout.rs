@@ -3,6 +3,7 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
+use super::heading::{Bound, Heading};
 use super::paths::Runtime;
 use super::sizes::field_sizes;
 use super::tokens::{optional_str, str_lit, tag_str, width_of};
@@ -46,7 +47,7 @@ pub fn layout_impl(rt: &Runtime, ty: &BinaryType) -> TokenStream {
             SizesFrom::Decode
         },
     };
-    type_layout_impl(rt, ty.ident, ty.doc, layout)
+    type_layout_impl(rt, Heading::of(ty), ty.doc, layout)
 }
 
 /// What a type's `Layout` says of it besides its name and doc.
@@ -75,10 +76,11 @@ pub(super) enum SizesFrom {
 /// `impl Layout for ident`; a text type's `TextLayout` is the same.
 pub(super) fn type_layout_impl(
     rt: &Runtime,
-    ident: &syn::Ident,
+    heading: Heading,
     doc: &str,
     layout: TypeLayout,
 ) -> TokenStream {
+    let ident = heading.ident();
     let text_layout = (layout.sizes == SizesFrom::Text).then(|| {
         quote! {
             impl #rt::TextLayout for #ident {
@@ -87,8 +89,9 @@ pub(super) fn type_layout_impl(
         }
     });
     let value = type_layout_value(rt, ident, doc, layout);
+    let (impl_params, this) = heading.split(rt, Bound::Binary);
     quote! {
-        impl #rt::Layout for #ident {
+        impl #impl_params #rt::Layout for #this {
             const LAYOUT: #rt::TypeLayout = #value;
         }
         #text_layout

@@ -10,6 +10,7 @@ mod context;
 mod expressions;
 mod fallback;
 mod forms;
+mod heading;
 mod keywords;
 mod layout;
 mod names;
@@ -34,6 +35,7 @@ use syn::{Data, DeriveInput};
 use crate::ast::{ChoiceEnum, Container, FormEnum, Views};
 use crate::plan;
 pub use fallback::fallback;
+use heading::Heading;
 pub use paths::Root;
 use paths::Runtime;
 
@@ -46,8 +48,9 @@ pub fn derive(input: &DeriveInput, root: Root) -> syn::Result<TokenStream> {
         plan::forms::check(&form_enum)?;
         let rt = Runtime::new(form_enum.krate.as_ref(), root);
         let impls = forms::form_enum_impls(&rt, &form_enum);
-        let context = context::context_items(&rt, form_enum.ident, &input.vis, &form_enum.params);
-        let binary = codec::binary_schema_impls(&rt, form_enum.ident);
+        let heading = Heading::plain(form_enum.ident);
+        let context = context::context_items(&rt, heading, &input.vis, &form_enum.params);
+        let binary = codec::binary_schema_impls(&rt, heading);
         let tests = tests::form_enum_round_trip_module(&rt, &form_enum);
         return Ok(quote! {
             #impls
@@ -82,10 +85,11 @@ fn struct_items(rt: &Runtime, views: &Views) -> syn::Result<TokenStream> {
     match views {
         Views::Binary(container) => {
             let ty = plan::binary(container)?;
-            let context = context::context_items(rt, ty.ident, ty.vis, ty.params);
+            let heading = Heading::of(&ty);
+            let context = context::context_items(rt, heading, ty.vis, ty.params);
             let binary = binary::binary_items(rt, &ty);
             let functions =
-                expressions::functions_impl(ty.ident, expressions::functions_of(rt, &ty));
+                expressions::functions_impl(rt, heading, expressions::functions_of(rt, &ty));
             let check = match ty.shape.tail {
                 Some(_) => tests::Check::Sample,
                 None => tests::Check::Binary,

@@ -7,6 +7,7 @@ use syn::spanned::Spanned as _;
 use super::codec::{decode_fns, endian};
 use super::context::{arg_value, check_call_on, placed_check, Side};
 use super::expressions::{call, element_context, end_local, read_when, start_local, stored_local};
+use super::heading::{Bound, Heading};
 use super::names::{count_local, field_local};
 use super::offsets;
 use super::paths::Runtime;
@@ -20,7 +21,7 @@ use crate::plan::{
 };
 
 pub fn decode_impl(rt: &Runtime, ty: &BinaryType) -> TokenStream {
-    let ident = ty.ident;
+    let (impl_params, this) = Heading::of(ty).split(rt, Bound::Binary);
     let (mut min_size, mut fixed_size) = type_sizes(rt, &ty.fields);
     let mut body = decode_body(rt, ty);
     let frame = match ty.shape.framing {
@@ -45,7 +46,7 @@ pub fn decode_impl(rt: &Runtime, ty: &BinaryType) -> TokenStream {
         quote!(const IFF_TAG: ::core::option::Option<[u8; 4]> = ::core::option::Option::Some(#tag);)
     });
     quote! {
-        impl #rt::Decode for #ident {
+        impl #impl_params #rt::Decode for #this {
             const MIN_SIZE: u64 = #min_size;
             const FIXED_SIZE: ::core::option::Option<u64> = #fixed_size;
             #iff_tag
@@ -218,6 +219,34 @@ fn plain_impl(rt: &Runtime, ty: &BinaryType) -> Option<TokenStream> {
 }
 
 /// The type's minimum and fixed sizes as constant expressions.
+/// The types whose reading decides whether the fields read forward only
+/// (a value's, each as its type does; a string, a constant, a count,
+/// padding or a bit field reads forward); `None` when a field seeks: one
+/// at an offset, in an IFF chunk or form, present by the next tag, or
+/// read by a hand-written codec.
+pub fn forward_types<'p>(plans: &'p [BinaryPlan]) -> Option<Vec<&'p syn::Type>> {
+    let mut types = Vec::new();
+    for plan in plans {
+        if plan.by_next_tag() || plan.place.chunk.is_some() || plan.place.form.is_some() {
+            return None;
+        }
+        match &plan.codec {
+            Codec::With(..)
+            | Codec::Value(Value {
+                offset: Some(_), ..
+            }) => return None,
+            Codec::Value(
+                data @ Value {
+                    element: Element::Plain,
+                    ..
+                },
+            ) if plan.place.bits.is_none() => types.push(data.stored_ty()),
+            _ => {}
+        }
+    }
+    Some(types)
+}
+
 pub fn type_sizes(rt: &Runtime, plans: &[BinaryPlan]) -> (TokenStream, TokenStream) {
     plans.iter().map(|plan| field_sizes(rt, plan)).fold(
         (quote!(0u64), quote!(::core::option::Option::Some(0u64))),

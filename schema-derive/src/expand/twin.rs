@@ -6,6 +6,7 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::binary::binary_items;
+use super::heading::Heading;
 use super::paths::Runtime;
 use super::text::Role;
 use super::{context, expressions, tests, text};
@@ -18,11 +19,11 @@ pub fn derive(rt: &Runtime, binary: &Container, text: &Container) -> syn::Result
         (Err(error), Ok(_)) | (Ok(_), Err(error)) => return Err(error),
         (Err(binary_error), Err(text_error)) => return Err(distinct(binary_error, text_error)),
     };
-    let context =
-        context::twin_context_items(rt, binary.ident, binary.vis, binary.params, text.params);
+    let heading = Heading::of(&binary);
+    let context = context::twin_context_items(rt, heading, binary.vis, binary.params, text.params);
     let mut functions = expressions::functions_of(rt, &binary);
     functions.extend(expressions::functions_of(rt, &text));
-    let functions = expressions::functions_impl(binary.ident, functions);
+    let functions = expressions::functions_impl(rt, heading, functions);
     let binary_items = binary_items(rt, &binary);
     let text_items = text::items(rt, &text, Role::BesideBinary);
     let tests = tests::twin_round_trip_module(rt, &binary, &text);

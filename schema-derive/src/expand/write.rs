@@ -9,6 +9,7 @@ use super::context::{arg_value, check_call_on, placed_check, Side};
 use super::expressions::{
     call, element_context, end_local, presence_check, start_local, stored_local,
 };
+use super::heading::{Bound, Heading};
 use super::names::count_local;
 use super::offsets;
 use super::paths::Runtime;
@@ -25,7 +26,7 @@ use crate::plan::{
 };
 
 pub fn encode_impl(rt: &Runtime, ty: &BinaryType) -> TokenStream {
-    let ident = ty.ident;
+    let (impl_params, this) = Heading::of(ty).split(rt, Bound::Binary);
     let encode = encode_fns(rt, quote!(_), encode_body(rt, ty));
     let plain = is_plain(ty).then(|| {
         let encode = plain_run(rt, &ty.fields);
@@ -37,7 +38,7 @@ pub fn encode_impl(rt: &Runtime, ty: &BinaryType) -> TokenStream {
         }
     });
     quote! {
-        impl #rt::Encode for #ident {
+        impl #impl_params #rt::Encode for #this {
             #encode
             #plain
         }

@@ -15,7 +15,7 @@ pub mod forms;
 pub mod reads;
 
 use proc_macro2::Span;
-use syn::{Ident, LitByteStr, LitInt, LitStr, Path, Type, Visibility};
+use syn::{Generics, Ident, LitByteStr, LitInt, LitStr, Path, Type, Visibility};
 
 use crate::ast::{is_named, unwrap_generic, Container, Errors, Field};
 use crate::attr::{self, ByteOrder, Constant, ContextParam, Encoding, StringKind, TextForm};
@@ -115,6 +115,8 @@ impl Medium for Text {
 pub struct TypePlan<'a, M: Medium> {
     pub ident: &'a Ident,
     pub vis: &'a Visibility,
+    /// Its type and const parameters, if any.
+    pub generics: &'a Generics,
     /// The type's doc comment.
     pub doc: &'a str,
     /// The context parameters this encoding of the type takes.
@@ -613,6 +615,13 @@ pub fn binary<'a>(container: &'a Container<'a>) -> syn::Result<TypePlan<'a, Bina
         }
         plan.place.joins_chunk = true;
     }
+    if container.attrs.form.is_some() && !container.generics.params.is_empty() {
+        errors.push(syn::Error::new_spanned(
+            container.generics,
+            "a form's children are checked to be IFF elements where the form is declared: a \
+             form takes no generic parameters",
+        ));
+    }
     errors.finish()?;
     let framing = match (&container.attrs.form, &container.attrs.chunk) {
         (Some(form), _) => Framing::Form(form.value),
@@ -639,6 +648,7 @@ fn type_plan<'a, M: Medium>(
     TypePlan {
         ident: container.ident,
         vis: container.vis,
+        generics: container.generics,
         doc: &container.doc,
         params: check_context::params(container),
         fields,

@@ -5,6 +5,7 @@
 
 pub mod commands;
 pub mod compressed;
+pub mod generic;
 pub mod padded;
 pub mod pointed;
 pub mod sized;

@@ -11,6 +11,7 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use crate::ast::Container;
+use crate::expand::heading::Heading;
 use crate::expand::names::field_local;
 use crate::expand::paths::Runtime;
 use crate::expand::tests::{self, Check};
@@ -26,8 +27,9 @@ use write::{checked_write, shared_count, write_field, write_one_line_field, writ
 
 pub fn derive(rt: &Runtime, container: &Container) -> syn::Result<TokenStream> {
     let ty = plan::text(container)?;
-    let context = context::context_items(rt, ty.ident, ty.vis, ty.params);
-    let functions = expressions::functions_impl(ty.ident, expressions::functions_of(rt, &ty));
+    let heading = Heading::of(&ty);
+    let context = context::context_items(rt, heading, ty.vis, ty.params);
+    let functions = expressions::functions_impl(rt, heading, expressions::functions_of(rt, &ty));
     let items = items(rt, &ty, Role::Only);
     let tests = tests::round_trip_module(rt, &ty, Check::Text);
     Ok(quote! {

@@ -7,6 +7,7 @@ use quote::quote;
 use super::lines::{is_nested, Line};
 use crate::ast::is_named;
 use crate::attr::TextForm;
+use crate::expand::heading::Heading;
 use crate::expand::layout::{
     context_layout, passed, text_layout_beside_binary_impl, type_layout_impl, type_text, SizesFrom,
     TypeLayout,
@@ -82,7 +83,7 @@ pub(super) fn layout_impl(rt: &Runtime, ty: &TextType, role: Role) -> TokenStrea
         sizes: SizesFrom::Text,
     };
     match role {
-        Role::Only => type_layout_impl(rt, ty.ident, ty.doc, layout),
+        Role::Only => type_layout_impl(rt, Heading::of(ty), ty.doc, layout),
         Role::BesideBinary => text_layout_beside_binary_impl(rt, ty.ident, ty.doc, layout),
     }
 }
