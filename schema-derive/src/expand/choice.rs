@@ -14,32 +14,30 @@ use super::layout::{
 use super::paths::{Root, Runtime};
 use super::tests::{context_of_strategies, test_module, Check};
 use super::tokens::str_lit;
-use crate::ast::{ChoiceEnum, ChoiceVariant};
+use crate::ast::ChoiceEnum;
 use crate::attr::{ByteOrder, ContextParam};
 use crate::check_context::Pass;
-use crate::plan::choice::{self, Choice, Chooser, Pick, TagBits};
+use crate::plan::choice::{self, Choice, ChoicePlan, Chooser, Pick, TagBits, VariantPlan};
 
-pub fn derive(choice: &ChoiceEnum, root: Root) -> syn::Result<TokenStream> {
-    let rt = Runtime::new(choice.attrs.krate.as_ref().map(|krate| &krate.value), root);
-    let (kind, picks) = match choice::plan(choice)? {
-        (Choice::Keywords, picks) => return Ok(super::keywords::derive(&rt, choice, &picks)),
-        (Choice::By(chooser), picks) => (chooser, picks),
+pub fn derive(input: &ChoiceEnum, root: Root) -> syn::Result<TokenStream> {
+    let choice = choice::plan(input)?;
+    let rt = Runtime::new(choice.krate, root);
+    let kind = match &choice.choice {
+        Choice::Keywords => return Ok(super::keywords::derive(&rt, &choice)),
+        Choice::By(chooser) => chooser,
     };
-    let variants: Vec<(&ChoiceVariant, &Pick)> = choice.variants.iter().zip(&picks).collect();
-    let params = choice
-        .attrs
-        .context
-        .as_ref()
-        .map_or(&[][..], |context| context.value.as_slice());
+    let choice = &choice;
+    let variants = &choice.variants;
+    let params = choice.params;
     let context = context_items(&rt, Heading::plain(choice.ident), choice.vis, params);
-    let text = choice.attrs.text.is_some();
-    let codec = match &kind {
+    let text = choice.text;
+    let codec = match kind {
         Chooser::Tag {
             ty,
             order,
             bits: None,
         } => {
-            let (min_size, decode, encode) = tag_codec(&rt, ty, order, &variants);
+            let (min_size, decode, encode) = tag_codec(&rt, ty, order, variants);
             binary_impls(&rt, choice, min_size, decode, encode)
         }
         Chooser::Tag {
@@ -47,16 +45,16 @@ pub fn derive(choice: &ChoiceEnum, root: Root) -> syn::Result<TokenStream> {
             order,
             bits: Some(bits),
         } => {
-            let (min_size, decode, encode) = bit_tag_codec(&rt, ty, order, *bits, &variants);
+            let (min_size, decode, encode) = bit_tag_codec(&rt, ty, order, *bits, variants);
             binary_impls(&rt, choice, min_size, decode, encode)
         }
         Chooser::Select { param, order } => {
-            let (min_size, decode, encode) = select_codec(&rt, param, order, &variants);
+            let (min_size, decode, encode) = select_codec(&rt, param, order, variants);
             binary_impls(&rt, choice, min_size, decode, encode)
         }
-        Chooser::TextSelect { param } => text_impls(&rt, choice, param, &variants),
+        Chooser::TextSelect { param } => text_impls(&rt, choice, param, variants),
     };
-    let layout = layout_impl(&rt, choice, &kind, &variants, params);
+    let layout = layout_impl(&rt, choice, kind, variants, params);
     let schema = if text {
         let ident = choice.ident;
         quote!(impl #rt::TextSchema for #ident {})
@@ -67,8 +65,8 @@ pub fn derive(choice: &ChoiceEnum, root: Root) -> syn::Result<TokenStream> {
     let tests = test_module(
         &rt,
         Heading::plain(choice.ident),
-        context_strategy(&rt, choice, &kind, &variants, params),
-        strategy(&rt, choice, &kind, &variants),
+        context_strategy(&rt, choice, kind, variants, params),
+        strategy(&rt, choice, kind, variants),
         check,
     );
     Ok(quote! {
@@ -84,19 +82,14 @@ pub fn derive(choice: &ChoiceEnum, root: Root) -> syn::Result<TokenStream> {
 fn payload_context(
     rt: &Runtime,
     encoding: Encoding,
-    variant: &ChoiceVariant,
+    variant: &VariantPlan,
     payload: &Type,
 ) -> TokenStream {
-    let pass = variant
-        .attrs
-        .pass
-        .as_ref()
-        .map_or(&[][..], |pass| pass.value.as_slice());
-    variant_context(rt, encoding, payload, pass)
+    variant_context(rt, encoding, payload, variant.pass)
 }
 
 /// `0xFF (`Full`), 0xFE (`Repeat`)`: the values that choose, for errors.
-fn known(variants: &[(&ChoiceVariant, &Pick)]) -> syn::LitStr {
+fn known(variants: &[(VariantPlan, Pick)]) -> syn::LitStr {
     let known: Vec<String> = variants
         .iter()
         .filter_map(|(variant, pick)| match pick {
@@ -111,12 +104,12 @@ fn type_text_of_expr(expr: &syn::Expr) -> String {
     quote!(#expr).to_string().replace(" :: ", "::")
 }
 
-fn variant_label(variant: &ChoiceVariant) -> syn::LitStr {
+fn variant_label(variant: &VariantPlan) -> syn::LitStr {
     str_lit(&variant.ident.to_string())
 }
 
 /// The minimum size of a variant's value (0 for one holding nothing).
-fn payload_min_size(rt: &Runtime, variants: &[(&ChoiceVariant, &Pick)]) -> TokenStream {
+fn payload_min_size(rt: &Runtime, variants: &[(VariantPlan, Pick)]) -> TokenStream {
     variants.iter().fold(quote!(u64::MAX), |min, (variant, _)| {
         let size = match variant.payload {
             Some(payload) => quote!(<#payload as #rt::Decode>::MIN_SIZE),
@@ -127,7 +120,7 @@ fn payload_min_size(rt: &Runtime, variants: &[(&ChoiceVariant, &Pick)]) -> Token
 }
 
 /// An expression reading the variant's value (which sees `__context`).
-fn read_payload(rt: &Runtime, endian: &TokenStream, variant: &ChoiceVariant) -> TokenStream {
+fn read_payload(rt: &Runtime, endian: &TokenStream, variant: &VariantPlan) -> TokenStream {
     let name = variant.ident;
     let label = variant_label(variant);
     match variant.payload {
@@ -152,7 +145,7 @@ fn tag_codec(
     rt: &Runtime,
     ty: &Type,
     order: &ByteOrder,
-    variants: &[(&ChoiceVariant, &Pick)],
+    variants: &[(VariantPlan, Pick)],
 ) -> (TokenStream, TokenStream, TokenStream) {
     let endian = endian(rt, order);
     let known = known(variants);
@@ -196,7 +189,7 @@ fn bit_tag_codec(
     ty: &Type,
     order: &ByteOrder,
     bits: TagBits,
-    variants: &[(&ChoiceVariant, &Pick)],
+    variants: &[(VariantPlan, Pick)],
 ) -> (TokenStream, TokenStream, TokenStream) {
     let endian = endian(rt, order);
     let known = known(variants);
@@ -314,7 +307,7 @@ fn select_codec(
     rt: &Runtime,
     param: &Ident,
     order: &ByteOrder,
-    variants: &[(&ChoiceVariant, &Pick)],
+    variants: &[(VariantPlan, Pick)],
 ) -> (TokenStream, TokenStream, TokenStream) {
     let endian = endian(rt, order);
     let label = str_lit(&param.to_string());
@@ -346,7 +339,7 @@ fn select_codec(
 /// variant's value reads forward.
 fn binary_impls(
     rt: &Runtime,
-    choice: &ChoiceEnum,
+    choice: &ChoicePlan,
     min_size: TokenStream,
     decode_body: TokenStream,
     encode_body: TokenStream,
@@ -355,7 +348,10 @@ fn binary_impls(
     let decode = decode_fns(rt, quote!(_), decode_body);
     let encode = encode_fns(rt, quote!(_), encode_body);
     let codec = enum_codec_impls(rt, ident, min_size, decode, encode);
-    let payloads = choice.variants.iter().filter_map(|variant| variant.payload);
+    let payloads = choice
+        .variants
+        .iter()
+        .filter_map(|(variant, _)| variant.payload);
     let reads_forward = Heading::plain(ident).reads_forward(rt, payloads);
     quote! {
         #codec
@@ -369,7 +365,7 @@ fn tag_encode(
     rt: &Runtime,
     ty: &Type,
     endian: &TokenStream,
-    variants: &[(&ChoiceVariant, &Pick)],
+    variants: &[(VariantPlan, Pick)],
 ) -> TokenStream {
     let arms = variants.iter().map(|(variant, pick)| {
         let name = variant.ident;
@@ -428,8 +424,8 @@ fn tag_encode(
 fn select_encode(
     rt: &Runtime,
     param: &Ident,
-    variants: &[(&ChoiceVariant, &Pick)],
-    write_payload: impl Fn(&Type, &ChoiceVariant) -> TokenStream,
+    variants: &[(VariantPlan, Pick)],
+    write_payload: impl Fn(&Type, &VariantPlan) -> TokenStream,
 ) -> TokenStream {
     let label = str_lit(&param.to_string());
     let chosen = variants.iter().rev().fold(
@@ -487,9 +483,9 @@ fn select_encode(
 
 fn text_impls(
     rt: &Runtime,
-    choice: &ChoiceEnum,
+    choice: &ChoicePlan,
     param: &Ident,
-    variants: &[(&ChoiceVariant, &Pick)],
+    variants: &[(VariantPlan, Pick)],
 ) -> TokenStream {
     let ident = choice.ident;
     let label = str_lit(&param.to_string());
@@ -559,12 +555,12 @@ fn text_impls(
 /// One row per variant: what chooses it and what it holds.
 fn layout_impl(
     rt: &Runtime,
-    choice: &ChoiceEnum,
+    choice: &ChoicePlan,
     kind: &Chooser,
-    variants: &[(&ChoiceVariant, &Pick)],
+    variants: &[(VariantPlan, Pick)],
     params: &[ContextParam],
 ) -> TokenStream {
-    let text = choice.attrs.text.is_some();
+    let text = choice.text;
     let (order, chosen_by) = match kind {
         Chooser::Tag {
             ty,
@@ -604,13 +600,7 @@ fn layout_impl(
             Some(payload) => type_text(payload),
             None => "nothing".to_owned(),
         };
-        let held = match passed(&Pass::of_enum(
-            variant
-                .attrs
-                .pass
-                .as_ref()
-                .map_or(&[][..], |pass| pass.value.as_slice()),
-        )) {
+        let held = match passed(&Pass::of_enum(variant.pass)) {
             Some(passed) => format!("{held}, given {passed}"),
             None => held,
         };
@@ -669,16 +659,16 @@ fn layout_impl(
             SizesFrom::Decode
         },
     };
-    type_layout_impl(rt, Heading::plain(choice.ident), &choice.doc, layout)
+    type_layout_impl(rt, Heading::plain(choice.ident), choice.doc, layout)
 }
 
 /// Contexts the tests read with: the selector one of the variants' values,
 /// each other parameter whatever the payload it is passed to draws for it.
 fn context_strategy(
     rt: &Runtime,
-    choice: &ChoiceEnum,
+    choice: &ChoicePlan,
     kind: &Chooser,
-    variants: &[(&ChoiceVariant, &Pick)],
+    variants: &[(VariantPlan, Pick)],
     params: &[ContextParam],
 ) -> TokenStream {
     if params.is_empty() {
@@ -706,10 +696,7 @@ fn context_strategy(
                 _ => {
                     let passed_to = variants.iter().find_map(|(variant, _)| {
                         let arg = variant
-                            .attrs
                             .pass
-                            .as_ref()?
-                            .value
                             .iter()
                             .find(|arg| arg.value.name() == Some(&param.ident))?;
                         Some((variant.payload?, &arg.param))
@@ -732,12 +719,12 @@ fn context_strategy(
 /// any variant, the `other` one with a tag no other variant has.
 fn strategy(
     rt: &Runtime,
-    choice: &ChoiceEnum,
+    choice: &ChoicePlan,
     kind: &Chooser,
-    variants: &[(&ChoiceVariant, &Pick)],
+    variants: &[(VariantPlan, Pick)],
 ) -> TokenStream {
     let ident = choice.ident;
-    let variant_strategy = |variant: &ChoiceVariant| {
+    let variant_strategy = |variant: &VariantPlan| {
         let name = variant.ident;
         match variant.payload {
             Some(payload) => {

@@ -13,15 +13,13 @@ use super::paths::Runtime;
 use super::tests::{test_module, Check};
 use super::text::one_line_text_impls;
 use super::tokens::str_lit;
-use crate::ast::ChoiceEnum;
-use crate::plan::choice::Pick;
+use crate::plan::choice::{ChoicePlan, Pick};
 
-pub fn derive(rt: &Runtime, choice: &ChoiceEnum, picks: &[Pick]) -> TokenStream {
+pub fn derive(rt: &Runtime, choice: &ChoicePlan) -> TokenStream {
     let ident = choice.ident;
     let keywords: Vec<(&syn::Ident, &syn::LitStr)> = choice
         .variants
         .iter()
-        .zip(picks)
         .filter_map(|(variant, pick)| match pick {
             Pick::Keyword(keyword) => Some((variant.ident, *keyword)),
             Pick::When(_) | Pick::Other => None,
@@ -35,34 +33,30 @@ pub fn derive(rt: &Runtime, choice: &ChoiceEnum, picks: &[Pick]) -> TokenStream 
         .iter()
         .map(|(name, keyword)| quote!(Self::#name => #keyword));
     let context = context_items(rt, Heading::plain(ident), choice.vis, &[]);
-    let rows = choice
-        .variants
-        .iter()
-        .zip(picks)
-        .filter_map(|(variant, pick)| {
-            let Pick::Keyword(keyword) = pick else {
-                return None;
-            };
-            let name = str_lit(&variant.ident.to_string());
-            let encoding = str_lit(&format!("line `{}` (quoted or not)", keyword.value()));
-            let doc = str_lit(&variant.doc);
-            Some(quote! {
-                #rt::FieldLayout {
-                    name: #name,
-                    rust_type: "()",
-                    encoding: #encoding,
-                    byte_order: #rt::ByteOrder::Text,
-                    count: ::core::option::Option::None,
-                    chunk: ::core::option::Option::None,
-                    offset: ::core::option::Option::None,
-                    element_size: ::core::option::Option::None,
-                    elements_offset: ::core::option::Option::None,
-                    inner_element_size: ::core::option::Option::None,
-                    doc: #doc,
-                    nested: ::core::option::Option::None,
-                }
-            })
-        });
+    let rows = choice.variants.iter().filter_map(|(variant, pick)| {
+        let Pick::Keyword(keyword) = pick else {
+            return None;
+        };
+        let name = str_lit(&variant.ident.to_string());
+        let encoding = str_lit(&format!("line `{}` (quoted or not)", keyword.value()));
+        let doc = str_lit(&variant.doc);
+        Some(quote! {
+            #rt::FieldLayout {
+                name: #name,
+                rust_type: "()",
+                encoding: #encoding,
+                byte_order: #rt::ByteOrder::Text,
+                count: ::core::option::Option::None,
+                chunk: ::core::option::Option::None,
+                offset: ::core::option::Option::None,
+                element_size: ::core::option::Option::None,
+                elements_offset: ::core::option::Option::None,
+                inner_element_size: ::core::option::Option::None,
+                doc: #doc,
+                nested: ::core::option::Option::None,
+            }
+        })
+    });
     let layout = TypeLayout {
         byte_order: quote!(#rt::ByteOrder::Text),
         form: None,
@@ -72,7 +66,7 @@ pub fn derive(rt: &Runtime, choice: &ChoiceEnum, picks: &[Pick]) -> TokenStream 
         fields: rows.collect(),
         sizes: SizesFrom::Text,
     };
-    let layout = type_layout_impl(rt, Heading::plain(ident), &choice.doc, layout);
+    let layout = type_layout_impl(rt, Heading::plain(ident), choice.doc, layout);
     let arms = keywords
         .iter()
         .map(|(name, _)| quote!(#rt::proptest::strategy::LazyJust::new(|| #ident::#name).boxed()));

@@ -60,13 +60,7 @@ pub fn derive(input: &DeriveInput, root: Root) -> syn::Result<TokenStream> {
         });
     }
     let views = Container::views(input)?;
-    // `crate = "path"` is said of the type, so either view has it.
-    let first: &Container = match &views {
-        Views::Binary(container) | Views::Text(container) => container,
-        Views::Both { binary, .. } => binary,
-    };
-    let rt = Runtime::new(first.attrs.krate.as_ref().map(|krate| &krate.value), root);
-    struct_items(&rt, &views).map_err(|mut error| {
+    struct_items(root, &views).map_err(|mut error| {
         // The compiler stops at the derive's errors, before it would find a
         // misspelt name in an expression: the derive names those too.
         let containers: Vec<&Container> = match &views {
@@ -81,10 +75,11 @@ pub fn derive(input: &DeriveInput, root: Root) -> syn::Result<TokenStream> {
 }
 
 /// Everything a struct implements, in its encodings.
-fn struct_items(rt: &Runtime, views: &Views) -> syn::Result<TokenStream> {
+fn struct_items(root: Root, views: &Views) -> syn::Result<TokenStream> {
     match views {
         Views::Binary(container) => {
             let ty = plan::binary(container)?;
+            let rt = &Runtime::new(ty.krate, root);
             let heading = Heading::of(&ty);
             let context = context::context_items(rt, heading, ty.vis, ty.params);
             let binary = binary::binary_items(rt, &ty);
@@ -102,7 +97,18 @@ fn struct_items(rt: &Runtime, views: &Views) -> syn::Result<TokenStream> {
                 #tests
             })
         }
-        Views::Text(container) => text::derive(rt, container),
-        Views::Both { binary, text } => twin::derive(rt, binary, text),
+        Views::Text(container) => {
+            let ty = plan::text(container)?;
+            Ok(text::derive(&Runtime::new(ty.krate, root), &ty))
+        }
+        Views::Both { binary, text } => {
+            let (binary, text) = twin::plan(binary, text)?;
+            // `crate = "path"` is said of the type, so either view has it.
+            Ok(twin::derive(
+                &Runtime::new(binary.krate, root),
+                &binary,
+                &text,
+            ))
+        }
     }
 }

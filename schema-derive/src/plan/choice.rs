@@ -2,11 +2,37 @@
 //! by keywords, beside the structs' (their messages shared through
 //! `crate::messages`).
 
-use syn::{Expr, Ident, LitStr, Type};
+use syn::{Expr, Ident, LitStr, Path, Type, Visibility};
 
 use crate::ast::{ChoiceEnum, ChoiceVariant, Errors};
-use crate::attr::ByteOrder;
+use crate::attr::{ByteOrder, ContextArg, ContextParam};
 use crate::messages;
+
+/// An enum chosen by a tag, a selector or keywords, as the back ends see
+/// it.
+pub struct ChoicePlan<'a> {
+    pub ident: &'a Ident,
+    pub vis: &'a Visibility,
+    pub doc: &'a str,
+    /// `crate = "path"`: where the runtime is.
+    pub krate: Option<&'a Path>,
+    /// Whether the enum is text (else binary).
+    pub text: bool,
+    /// `context(name: Type, ...)`.
+    pub params: &'a [ContextParam],
+    pub choice: Choice<'a>,
+    /// Each variant, with what picks it.
+    pub variants: Vec<(VariantPlan<'a>, Pick<'a>)>,
+}
+
+pub struct VariantPlan<'a> {
+    pub ident: &'a Ident,
+    /// The one value the variant holds, if any.
+    pub payload: Option<&'a Type>,
+    pub doc: &'a str,
+    /// `context(...)`: the enum's values passed to the payload.
+    pub pass: &'a [ContextArg],
+}
 
 /// How an enum's variant is chosen.
 pub enum Choice<'a> {
@@ -52,7 +78,7 @@ pub enum Pick<'a> {
     Keyword(&'a LitStr),
 }
 
-pub fn plan<'a>(choice: &'a ChoiceEnum<'a>) -> syn::Result<(Choice<'a>, Vec<Pick<'a>>)> {
+pub fn plan<'a>(choice: &'a ChoiceEnum<'a>) -> syn::Result<ChoicePlan<'a>> {
     let attrs = &choice.attrs;
     let mut errors = Errors::default();
     if let Some(frame) = attrs.form.as_ref().or(attrs.chunk.as_ref()) {
@@ -176,7 +202,37 @@ pub fn plan<'a>(choice: &'a ChoiceEnum<'a>) -> syn::Result<(Choice<'a>, Vec<Pick
     let choice_kind = choice_kind.ok_or_else(|| {
         syn::Error::new_spanned(choice.ident, "the enum's choice could not be planned")
     })?;
-    Ok((choice_kind, picks.into_iter().flatten().collect()))
+    let variants = choice
+        .variants
+        .iter()
+        .zip(picks.into_iter().flatten())
+        .map(|(variant, pick)| {
+            let plan = VariantPlan {
+                ident: variant.ident,
+                payload: variant.payload,
+                doc: &variant.doc,
+                pass: variant
+                    .attrs
+                    .pass
+                    .as_ref()
+                    .map_or(&[][..], |pass| pass.value.as_slice()),
+            };
+            (plan, pick)
+        })
+        .collect();
+    Ok(ChoicePlan {
+        ident: choice.ident,
+        vis: choice.vis,
+        doc: &choice.doc,
+        krate: attrs.krate.as_ref().map(|krate| &krate.value),
+        text,
+        params: attrs
+            .context
+            .as_ref()
+            .map_or(&[][..], |context| context.value.as_slice()),
+        choice: choice_kind,
+        variants,
+    })
 }
 
 /// `bits = N` beside `tag = Word`: the word's first N bits are the tag.

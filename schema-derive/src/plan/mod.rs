@@ -117,6 +117,8 @@ pub struct TypePlan<'a, M: Medium> {
     pub vis: &'a Visibility,
     /// Its type and const parameters, if any.
     pub generics: &'a Generics,
+    /// `crate = "path"`: where the runtime is.
+    pub krate: Option<&'a Path>,
     /// The type's doc comment.
     pub doc: &'a str,
     /// The context parameters this encoding of the type takes.
@@ -649,6 +651,7 @@ fn type_plan<'a, M: Medium>(
         ident: container.ident,
         vis: container.vis,
         generics: container.generics,
+        krate: container.attrs.krate.as_ref().map(|krate| &krate.value),
         doc: &container.doc,
         params: check_context::params(container),
         fields,
