@@ -82,6 +82,14 @@ pub trait IffElement {
     fn begins_with(next: Start) -> bool {
         Self::STARTS.contains(&next)
     }
+
+    /// Whether the next child of `input` is one of these; false at the
+    /// end of the input. (An `Option` of an element is present when it is:
+    /// the generated code asks the type itself, so a type that is no
+    /// element is one error naming this trait.)
+    fn next_is<I: Input>(input: &mut I) -> Result<bool, Error> {
+        next_is(input, Self::begins_with)
+    }
 }
 
 /// Implemented by `#[derive(Schema)]` for a binary struct that is neither a
@@ -264,14 +272,6 @@ pub fn next_is<I: Input>(
     begins_with: impl FnOnce(Start) -> bool,
 ) -> Result<bool, Error> {
     Ok(peek_start(input)?.is_some_and(begins_with))
-}
-
-/// Whether the next child begins as a `T` does; false at the end of the
-/// input. Generated code calls it on [`Input::as_stream`] (once per
-/// optional element), which keeps this signature, shown in the compiler's
-/// note when `T` is no element, the same for every input.
-pub fn next_is_element<T: IffElement, R: Read + Seek>(reader: &mut R) -> Result<bool, Error> {
-    next_is(reader, T::begins_with)
 }
 
 /// The error for a child none of an enum's variants begins with (or for

@@ -146,10 +146,10 @@ pub use check::{checked_at_byte, without_checks, Refusal};
 pub use collection::ListLen;
 pub use computed::Calc;
 pub use error::{printable, quoted, Error, ErrorKind, FieldPath, Position, Segment};
-pub use iff::RawChunk;
+pub use iff::{IffBody, IffElement, IffStart, RawChunk, Start};
 pub use input::{Input, SliceInput};
 pub use layout::{ByteOrder, ContextLayout, FieldLayout, Layout, TextLayout, TypeLayout};
-pub use markers::{Count, Magic, NoContext};
+pub use markers::{ByteOrderParam, Count, Magic, NoContext};
 pub use offsets::{At, Lazy};
 pub use output::{EstimateOutput, Output, SizeOutput, VecOutput};
 pub use padding::Padding;
@@ -417,9 +417,9 @@ pub mod __private {
     };
     pub use crate::convert::{mapped_back, try_mapped, try_mapped_back};
     pub use crate::iff::{
-        check_absent_count, next_is, next_is_element, peek_form_type, peek_start, read_chunk,
-        read_form, unknown_element, unknown_form, write_chunk, write_form, IffBody, IffElement,
-        IffStart, Start, CHUNK_HEADER_SIZE, FORM_HEADER_SIZE,
+        check_absent_count, next_is, peek_form_type, peek_start, read_chunk, read_form,
+        unknown_element, unknown_form, write_chunk, write_form, IffBody, IffElement, IffStart,
+        Start, CHUNK_HEADER_SIZE, FORM_HEADER_SIZE,
     };
     pub use crate::input::{decode_plain_next, read_plain_run};
     pub use crate::map::{enter as map_enter, read_custom};

@@ -613,7 +613,7 @@ fn layout_impl(
             (_, _) => held,
         };
         let encoding = str_lit(&encoding);
-        let doc = str_lit(&variant.doc);
+        let doc = str_lit(variant.doc);
         let tail = matches!(kind, Chooser::Tag { bits: Some(_), .. });
         let nested = match (variant.payload, text) {
             (Some(payload), false) if tail => quote! {

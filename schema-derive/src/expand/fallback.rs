@@ -13,6 +13,7 @@ use super::context::twin_context_items;
 use super::heading::{Bound, Heading};
 use super::paths::{Root, Runtime};
 use super::tokens::tag_tokens;
+use crate::ast::Errors;
 use crate::attr::{self, ContextParam};
 
 /// The errors, and every trait a derived type implements, binary and text
@@ -20,17 +21,15 @@ use crate::attr::{self, ContextParam};
 /// bodies that never run: the crate does not compile.
 pub fn fallback(input: &DeriveInput, error: syn::Error, root: Root) -> TokenStream {
     let ident = &input.ident;
-    let attrs = attr::Container::parse(&input.attrs).ok();
-    let krate = attrs
-        .as_ref()
-        .and_then(|attrs| attrs.krate.as_ref())
-        .map(|krate| &krate.value);
+    // The keys that parse (the others are among the errors).
+    let attrs = attr::Container::parse(&input.attrs, &mut Errors::default());
+    let krate = attrs.krate.as_ref().map(|krate| &krate.value);
     let rt = Runtime::new(krate, root);
     // Each encoding's parameters, as its view declares them.
     let declared = |kind: attr::Kind| {
-        let view = attrs.as_ref().map(|attrs| attrs.view(kind));
-        let declared = view
-            .and_then(|view| view.context)
+        let declared = attrs
+            .view(kind)
+            .context
             .map_or_else(Vec::new, |context| context.value);
         // A parameter declared twice is the error itself: declare it once here.
         let mut params: Vec<ContextParam> = Vec::new();
@@ -55,18 +54,18 @@ pub fn fallback(input: &DeriveInput, error: syn::Error, root: Root) -> TokenStre
     let error = error.into_compile_error();
     let unreachable = quote!(::core::unreachable!("the derive failed to compile"));
     let name = ident.to_string();
-    // The start the type names, when its attributes could be read: any
-    // start would do (the crate does not compile), this one reads true.
-    let start = match attrs.as_ref().map(|attrs| (&attrs.form, &attrs.chunk)) {
-        Some((Some(form), _)) => {
+    // The start the type names, if any: any start would do (the crate
+    // does not compile), this one reads true.
+    let start = match (&attrs.form, &attrs.chunk) {
+        (Some(form), _) => {
             let tag = tag_tokens(form.value);
             quote!(#rt::Start::Form(#tag))
         }
-        Some((None, Some(chunk))) => {
+        (None, Some(chunk)) => {
             let tag = tag_tokens(chunk.value);
             quote!(#rt::Start::Chunk(#tag))
         }
-        _ => quote!(#rt::Start::Chunk(*b"    ")),
+        (None, None) => quote!(#rt::Start::Chunk(*b"    ")),
     };
     quote! {
         #error

@@ -39,7 +39,7 @@ pub fn derive(rt: &Runtime, choice: &ChoicePlan) -> TokenStream {
         };
         let name = str_lit(&variant.ident.to_string());
         let encoding = str_lit(&format!("line `{}` (quoted or not)", keyword.value()));
-        let doc = str_lit(&variant.doc);
+        let doc = str_lit(variant.doc);
         Some(quote! {
             #rt::FieldLayout {
                 name: #name,

@@ -32,7 +32,7 @@ use proc_macro2::TokenStream;
 use quote::quote;
 use syn::{Data, DeriveInput};
 
-use crate::ast::{ChoiceEnum, Container, FormEnum, Views};
+use crate::ast::{ChoiceEnum, Container, Errors, FormEnum, Views};
 use crate::plan;
 pub use fallback::fallback;
 use heading::Heading;
@@ -59,8 +59,14 @@ pub fn derive(input: &DeriveInput, root: Root) -> syn::Result<TokenStream> {
             #tests
         });
     }
-    let views = Container::views(input)?;
-    struct_items(root, &views).map_err(|mut error| {
+    let mut attribute_errors = Errors::default();
+    let views = Container::views(input, &mut attribute_errors)?;
+    // A type whose attributes hold mistakes is not planned (the plan would
+    // find the keys left out missing), but its expressions are read.
+    let items = attribute_errors
+        .finish()
+        .and_then(|()| struct_items(root, &views));
+    items.map_err(|mut error| {
         // The compiler stops at the derive's errors, before it would find a
         // misspelt name in an expression: the derive names those too.
         let containers: Vec<&Container> = match &views {

@@ -538,11 +538,7 @@ fn framed_read(
             let ty = data.element_ty;
             (
                 value,
-                quote_spanned! {ty.span()=>
-                    #rt::Input::as_stream(__reader, |__reader| {
-                        #rt::next_is_element::<#ty, _>(__reader)
-                    })
-                },
+                quote_spanned!(ty.span()=> <#ty as #rt::IffElement>::next_is(__reader)),
             )
         }
     };

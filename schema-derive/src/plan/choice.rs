@@ -7,6 +7,7 @@ use syn::{Expr, Ident, LitStr, Path, Type, Visibility};
 use crate::ast::{ChoiceEnum, ChoiceVariant, Errors};
 use crate::attr::{ByteOrder, ContextArg, ContextParam};
 use crate::messages;
+use crate::suggest::{closest, did_you_mean};
 
 /// An enum chosen by a tag, a selector or keywords, as the back ends see
 /// it.
@@ -151,9 +152,11 @@ pub fn plan<'a>(choice: &'a ChoiceEnum<'a>) -> syn::Result<ChoicePlan<'a>> {
                     errors.push(syn::Error::new(
                         select.value.span(),
                         format!(
-                            "`select = {}` names no context parameter: declare it with \
+                            "`select = {}` names no context parameter{}: declare it with \
                              `context({}: Type)`",
-                            select.value, select.value
+                            select.value,
+                            closest_param(choice, &select.value),
+                            select.value
                         ),
                     ));
                     None
@@ -197,7 +200,10 @@ pub fn plan<'a>(choice: &'a ChoiceEnum<'a>) -> syn::Result<ChoicePlan<'a>> {
             "only one variant can be `other`",
         ));
     }
-    errors.take(check_context_use(choice));
+    // A keyword enum's context is refused whole, not parameter by parameter.
+    if !matches!(choice_kind, Some(Choice::Keywords)) {
+        errors.take(check_context_use(choice));
+    }
     errors.finish()?;
     let choice_kind = choice_kind.ok_or_else(|| {
         syn::Error::new_spanned(choice.ident, "the enum's choice could not be planned")
@@ -274,6 +280,18 @@ fn tag_bits(choice: &ChoiceEnum) -> syn::Result<Option<TagBits>> {
     }))
 }
 
+/// The enum's parameter `name` may be a misspelling of, suggested.
+fn closest_param(choice: &ChoiceEnum, name: &Ident) -> String {
+    let params: Vec<String> = choice
+        .attrs
+        .context
+        .iter()
+        .flat_map(|context| context.value.iter())
+        .map(|param| param.ident.to_string())
+        .collect();
+    did_you_mean(&name.to_string(), params.iter().map(String::as_str))
+}
+
 fn missing_order(choice: &ChoiceEnum) -> syn::Error {
     syn::Error::new_spanned(choice.ident, messages::no_byte_order(choice.ident))
 }
@@ -316,8 +334,9 @@ fn pick<'a>(
                 return Err(syn::Error::new(
                     value.span(),
                     format!(
-                        "no context parameter named `{value}`: a variant passes the enum's own \
-                         parameters",
+                        "no context parameter named `{value}`{}: a variant passes the enum's \
+                         own parameters",
+                        closest_param(choice, value)
                     ),
                 ));
             }
@@ -377,25 +396,41 @@ fn check_context_use(choice: &ChoiceEnum) -> syn::Result<()> {
         .context
         .iter()
         .flat_map(|context| context.value.iter());
+    let declared: Vec<String> = params
+        .clone()
+        .map(|param| param.ident.to_string())
+        .collect();
+    // The names the enum's keys give as parameters; one that is none is
+    // the error (suggesting the parameter it is closest to), not that
+    // parameter going unused.
+    let named: Vec<&Ident> = choice
+        .attrs
+        .select
+        .iter()
+        .map(|select| &select.value)
+        .chain(
+            choice
+                .variants
+                .iter()
+                .flat_map(|variant| variant.attrs.pass.iter().flat_map(|pass| &pass.value))
+                .filter_map(|arg| arg.value.name()),
+        )
+        .collect();
     for param in params {
-        let selects = choice
-            .attrs
-            .select
-            .as_ref()
-            .is_some_and(|select| select.value == param.ident);
-        let passed = choice.variants.iter().any(|variant| {
-            variant.attrs.pass.as_ref().is_some_and(|pass| {
-                pass.value
-                    .iter()
-                    .any(|arg| arg.value.name() == Some(&param.ident))
-            })
-        });
+        let name = param.ident.to_string();
+        let meant = |named: &&Ident| {
+            let named = named.to_string();
+            named == name
+                || (!declared.contains(&named)
+                    && closest(&named, declared.iter().map(String::as_str)) == Some(name.as_str()))
+        };
+        let selects_or_passed = named.iter().any(meant);
         let orders = choice
             .attrs
             .byte_order
             .as_ref()
             .is_some_and(|order| order.value == ByteOrder::Param(param.ident.clone()));
-        if !selects && !passed && !orders {
+        if !selects_or_passed && !orders {
             errors.push(syn::Error::new(
                 param.ident.span(),
                 messages::unused_param(

@@ -22,6 +22,7 @@ use crate::attr::{self, ByteOrder, Constant, ContextParam, Encoding, StringKind,
 use crate::check_context::{self, FieldCheck, Held, Pass};
 use crate::condition::Condition;
 use crate::messages;
+use crate::suggest::did_you_mean;
 use expr::{expression, is_calc, Expression, Role};
 
 /// An encoding, as what its plans can hold: a variant only binary layouts
@@ -1053,7 +1054,8 @@ fn codec_of<'a, M: Medium>(
     }
     if is_named(field.ty, "Count") {
         let users = count_users(container, field.ident);
-        if users.is_empty() {
+        // A list naming it misspelt is the error, suggesting this field.
+        if users.is_empty() && !check_context::misspelt_as(container, field.ident) {
             return Err(syn::Error::new_spanned(
                 field.ident,
                 format!(
@@ -1328,14 +1330,22 @@ fn offsets_of<'a, M: Medium>(
             match field {
                 Some(field) => OffsetBase::Field(field.ident.clone()),
                 None => {
+                    let earlier: Vec<String> = container
+                        .fields
+                        .iter()
+                        .take(index)
+                        .map(|field| field.ident.to_string())
+                        .collect();
+                    let names = earlier.iter().map(String::as_str).chain(["file"]);
+                    let suggestion = did_you_mean(&from.value.to_string(), names);
                     return Err(syn::Error::new(
                         from.value.span(),
                         format!(
                             "`from` is `file` or an earlier field offsets count from; `{}` is \
-                             neither",
+                             neither{suggestion}",
                             from.value
                         ),
-                    ))
+                    ));
                 }
             }
         }
