@@ -18,7 +18,7 @@
 //! child's tag or form type names ([`peek_start`]); neither consumes anything.
 
 use std::fmt;
-use std::io::{Read, Seek, SeekFrom, Write};
+use std::io::{Read, Seek, SeekFrom};
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
@@ -484,9 +484,7 @@ impl Decode for RawChunk {
     const MIN_SIZE: u64 = CHUNK_HEADER_SIZE;
     const FIXED_SIZE: Option<u64> = None;
 
-    fn decode<R: Read + Seek>(reader: &mut R, endian: Endian, _: &()) -> Result<Self, Error> {
-        Self::decode_input(reader, endian, &())
-    }
+    decode_through_input!();
 
     fn decode_input<I: Input>(input: &mut I, _: Endian, _: &()) -> Result<Self, Error> {
         let start = input.position()?;
@@ -513,9 +511,7 @@ impl Decode for RawChunk {
 }
 
 impl Encode for RawChunk {
-    fn encode<W: Write + Seek>(&self, writer: &mut W, endian: Endian, _: &()) -> Result<(), Error> {
-        self.encode_output(writer, endian, &())
-    }
+    encode_through_output!();
 
     fn encode_output<O: Output>(&self, output: &mut O, _: Endian, _: &()) -> Result<(), Error> {
         if self.tag == FORM && self.data.len() < 4 {
@@ -562,7 +558,7 @@ pub fn check_absent_count(
 mod tests {
     use super::super::Position;
     use super::*;
-    use std::io::Cursor;
+    use std::io::{Cursor, Write};
 
     fn read_u16_chunk(bytes: &[u8]) -> Result<u16, Error> {
         read_chunk(&mut Cursor::new(bytes), *b"INFO", |r| {

@@ -95,6 +95,34 @@
 //! and [`BinarySchema::to_bytes_with`] (binrw: the context is the type's
 //! `Args`); a type without has `from_bytes` and `to_bytes` as well.
 
+/// `Decode::decode` of a runtime type that implements `decode_input`:
+/// through it, the stream an input.
+macro_rules! decode_through_input {
+    () => {
+        fn decode<R: std::io::Read + std::io::Seek>(
+            reader: &mut R,
+            endian: crate::Endian,
+            context: &Self::Context,
+        ) -> Result<Self, crate::Error> {
+            Self::decode_input(reader, endian, context)
+        }
+    };
+}
+
+/// `Encode::encode` of a runtime type that implements `encode_output`.
+macro_rules! encode_through_output {
+    () => {
+        fn encode<W: std::io::Write + std::io::Seek>(
+            &self,
+            writer: &mut W,
+            endian: crate::Endian,
+            context: &Self::Context,
+        ) -> Result<(), crate::Error> {
+            self.encode_output(writer, endian, context)
+        }
+    };
+}
+
 mod bits;
 mod block;
 pub(crate) mod check;

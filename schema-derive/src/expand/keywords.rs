@@ -8,7 +8,7 @@ use quote::quote;
 
 use super::context::context_items;
 use super::heading::Heading;
-use super::layout::{type_layout_impl, SizesFrom, TypeLayout};
+use super::layout::{elementless_row, type_layout_impl, SizesFrom, TypeLayout};
 use super::paths::Runtime;
 use super::tests::{test_module, Check};
 use super::text::one_line_text_impls;
@@ -40,22 +40,13 @@ pub fn derive(rt: &Runtime, choice: &ChoicePlan) -> TokenStream {
         let name = str_lit(&variant.ident.to_string());
         let encoding = str_lit(&format!("line `{}` (quoted or not)", keyword.value()));
         let doc = str_lit(variant.doc);
-        Some(quote! {
-            #rt::FieldLayout {
-                name: #name,
-                rust_type: "()",
-                encoding: #encoding,
-                byte_order: #rt::ByteOrder::Text,
-                count: ::core::option::Option::None,
-                chunk: ::core::option::Option::None,
-                offset: ::core::option::Option::None,
-                element_size: ::core::option::Option::None,
-                elements_offset: ::core::option::Option::None,
-                inner_element_size: ::core::option::Option::None,
-                doc: #doc,
-                nested: ::core::option::Option::None,
-            }
-        })
+        let none = quote!(::core::option::Option::None);
+        let head = quote! {
+            name: #name, rust_type: "()", encoding: #encoding,
+            byte_order: #rt::ByteOrder::Text, count: #none,
+        };
+        let tail = quote!(doc: #doc, nested: #none,);
+        Some(elementless_row(rt, head, none, tail))
     });
     let layout = TypeLayout {
         byte_order: quote!(#rt::ByteOrder::Text),

@@ -230,6 +230,29 @@ fn field_layout(rt: &Runtime, plan: &BinaryPlan, offset: &TokenStream) -> TokenS
     }
 }
 
+/// A row of a layout with no elements to place: a variant, a text field.
+/// `head` states its `name` to its `count`, `tail` its `doc` and
+/// `nested`; `offset` is where it begins, when known.
+pub(super) fn elementless_row(
+    rt: &Runtime,
+    head: TokenStream,
+    offset: TokenStream,
+    tail: TokenStream,
+) -> TokenStream {
+    let none = quote!(::core::option::Option::None);
+    quote! {
+        #rt::FieldLayout {
+            #head
+            chunk: #none,
+            offset: #offset,
+            element_size: #none,
+            elements_offset: #none,
+            inner_element_size: #none,
+            #tail
+        }
+    }
+}
+
 /// A list's or an array's element size, where its first element starts in
 /// the field's bytes (after a count stored before them) and, for a list of
 /// arrays, the arrays' element size, as `Option<u64>` expressions; `None`
@@ -266,14 +289,9 @@ fn elements(rt: &Runtime, codec: &Codec<Binary>) -> (TokenStream, TokenStream, T
             quote!(<#prefix as #rt::Decode>::FIXED_SIZE),
             inner_size,
         ),
-        Some(
-            Repeat::CountField(_)
-            | Repeat::CountParam(_)
-            | Repeat::CountExpr(_)
-            | Repeat::ToEnd
-            | Repeat::Until(..),
-        ) => (element_size, zero, inner_size),
         Some(Repeat::CountLine(never)) => match *never {},
+        // Counted otherwise than by a prefix: the elements begin at once.
+        Some(_) => (element_size, zero, inner_size),
     }
 }
 

@@ -8,7 +8,7 @@ use super::codec::{decode_fns, endian};
 use super::context::{arg_value, check_call_on, placed_check, Side};
 use super::expressions::{call, element_context, end_local, read_when, start_local, stored_local};
 use super::heading::{Bound, Heading};
-use super::names::{count_local, field_local};
+use super::names::{count_local, field_local, type_check_call, value_of_locals};
 use super::offsets;
 use super::paths::Runtime;
 use super::plain::{field_groups, is_plain, is_plain_run, plain_size};
@@ -72,19 +72,11 @@ pub fn decode_body(rt: &Runtime, ty: &BinaryType) -> TokenStream {
     let values = offsets::read_values(rt, plans);
     let absent_counts = absent_count_checks(rt, plans);
     let calcs = plans.iter().filter_map(|plan| calc_found(rt, plan));
-    let inits = plans.iter().map(|plan| {
-        let name = plan.field.ident;
-        let local = field_local(name);
-        quote!(#name: #local)
-    });
-    let value = quote!(Self { #(#inits),* });
+    let value = value_of_locals(ty);
     match ty.check {
         // A refusal points into the value from its first byte.
         Some(path) => {
-            // Spanned at the function, so a signature that does not fit is
-            // an error there.
-            let call = quote_spanned!(path.span()=> #path(&__value));
-            let starts = field_starts(plans);
+            let check = checked_from_start(rt, plans, path, quote!(&__value));
             quote! {
                 let __start = #rt::Input::position(__reader)?;
                 #(#reads)*
@@ -92,14 +84,7 @@ pub fn decode_body(rt: &Runtime, ty: &BinaryType) -> TokenStream {
                 #(#absent_counts)*
                 #(#calcs)*
                 let __value = #value;
-                if #rt::checking() {
-                    #rt::checked_fields_at_byte(
-                        __start,
-                        &[#starts],
-                        &<Self as #rt::Layout>::LAYOUT,
-                        #call,
-                    )?;
-                }
+                #check
                 ::core::result::Result::Ok(__value)
             }
         }
@@ -110,6 +95,29 @@ pub fn decode_body(rt: &Runtime, ty: &BinaryType) -> TokenStream {
             #(#calcs)*
             ::core::result::Result::Ok(#value)
         },
+    }
+}
+
+/// The type's `check = path` run on `value`, read or written from
+/// `__start`: a refusal points into it, from its first byte through the
+/// fields' starts.
+pub fn checked_from_start(
+    rt: &Runtime,
+    plans: &[BinaryPlan],
+    path: &syn::Path,
+    value: TokenStream,
+) -> TokenStream {
+    let call = type_check_call(path, value);
+    let starts = field_starts(plans);
+    quote! {
+        if #rt::checking() {
+            #rt::checked_fields_at_byte(
+                __start,
+                &[#starts],
+                &<Self as #rt::Layout>::LAYOUT,
+                #call,
+            )?;
+        }
     }
 }
 
@@ -161,7 +169,7 @@ pub fn notes_end(plan: &BinaryPlan) -> bool {
 
 /// `("name", __at_name), ...` for the fields whose start is known: those
 /// not in a chunk (a shared chunk is read around all its fields).
-pub fn field_starts(plans: &[BinaryPlan]) -> TokenStream {
+fn field_starts(plans: &[BinaryPlan]) -> TokenStream {
     let starts = field_groups(plans)
         .filter(|group| shared_chunk(group).is_none())
         .flatten()

@@ -945,24 +945,10 @@ fn codec_of<'a, M: Medium>(
         };
         return Ok(Codec::Magic(constant));
     }
-    let size_span = attrs.size.as_ref().map(|a| a.span);
-    let map_span = attrs.map.as_ref().map(|a| a.span);
     let padded = is_named(field.ty, "Padding");
     match (&attrs.padding, padded) {
         (Some(padding), true) => {
-            no_other_attribute(
-                &[
-                    encoding_span,
-                    repeat_span,
-                    presence_span,
-                    pass_span,
-                    size_span,
-                    map_span,
-                    attrs.with.as_ref().map(|a| a.span),
-                    attrs.calc.as_ref().map(|a| a.span),
-                ],
-                "a `Padding` field is its bytes alone",
-            )?;
+            alone(attrs, &[], "a `Padding` field is its bytes alone")?;
             return Ok(Codec::Padding(
                 M::binary_only(padding.span, "align")?,
                 padding.value,
@@ -988,16 +974,9 @@ fn codec_of<'a, M: Medium>(
         (None, false) => {}
     }
     if let Some(calc) = &attrs.calc {
-        no_other_attribute(
-            &[
-                encoding_span,
-                repeat_span,
-                presence_span,
-                pass_span,
-                size_span,
-                map_span,
-                attrs.with.as_ref().map(|a| a.span),
-            ],
+        alone(
+            attrs,
+            &[ValueKey::Calc],
             "a `calc` field is its stored value alone, computed by the writer",
         )?;
         let binary = M::binary_only(calc.span, "calc")?;
@@ -1035,14 +1014,9 @@ fn codec_of<'a, M: Medium>(
         ));
     }
     if let Some(with) = &attrs.with {
-        no_other_attribute(
-            &[
-                encoding_span,
-                repeat_span,
-                presence_span,
-                size_span,
-                map_span,
-            ],
+        alone(
+            attrs,
+            &[ValueKey::With, ValueKey::Pass],
             "a `with` field is encoded by its module alone",
         )?;
         check_context::constant_values(container, &pass)?;
@@ -1065,17 +1039,7 @@ fn codec_of<'a, M: Medium>(
                 ),
             ));
         }
-        no_other_attribute(
-            &[
-                encoding_span,
-                repeat_span,
-                presence_span,
-                pass_span,
-                size_span,
-                map_span,
-            ],
-            "a count field takes no other attribute",
-        )?;
+        alone(attrs, &[], "a count field takes no other attribute")?;
         return Ok(Codec::Count(users));
     }
 
@@ -1745,6 +1709,43 @@ fn repeat_key(repeat: &attr::Repeat) -> &'static str {
 }
 
 /// The first of the other attributes given, as the error `message`.
+/// The keys that say how a value is stored.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum ValueKey {
+    Encoding,
+    Repeat,
+    Presence,
+    Pass,
+    Size,
+    Map,
+    With,
+    Calc,
+}
+
+/// A field that is its own kind of value (padding, a `calc`, a `with`
+/// module's, a count) takes no key saying how a value is stored but
+/// those `own` to it: `message`, at the first other.
+fn alone(attrs: &attr::Field, own: &[ValueKey], message: &str) -> syn::Result<()> {
+    let keys = [
+        (ValueKey::Encoding, attrs.encoding.as_ref().map(|a| a.span)),
+        (ValueKey::Repeat, attrs.repeat.as_ref().map(|a| a.span)),
+        (ValueKey::Presence, attrs.presence.as_ref().map(|a| a.span)),
+        (ValueKey::Pass, attrs.pass.as_ref().map(|a| a.span)),
+        (ValueKey::Size, attrs.size.as_ref().map(|a| a.span)),
+        (ValueKey::Map, attrs.map.as_ref().map(|a| a.span)),
+        (ValueKey::With, attrs.with.as_ref().map(|a| a.span)),
+        (ValueKey::Calc, attrs.calc.as_ref().map(|a| a.span)),
+    ];
+    let other = keys
+        .iter()
+        .filter(|(key, _)| !own.contains(key))
+        .find_map(|(_, span)| *span);
+    match other {
+        Some(span) => Err(syn::Error::new(span, message)),
+        None => Ok(()),
+    }
+}
+
 fn no_other_attribute(others: &[Option<Span>], message: &str) -> syn::Result<()> {
     match others.iter().flatten().next() {
         Some(span) => Err(syn::Error::new(*span, message)),
