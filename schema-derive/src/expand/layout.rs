@@ -7,6 +7,7 @@ use super::heading::{Bound, Heading};
 use super::paths::Runtime;
 use super::sizes::field_sizes;
 use super::tokens::{optional_str, str_lit, tag_str, width_of};
+use crate::ast::unwrap_generic;
 use crate::attr::{ByteOrder, PadLength, StringKind};
 use crate::plan::{
     Binary, BinaryPlan, BinaryType, Codec, Element, Framing, Magic, OffsetBase, Presence, Repeat,
@@ -433,7 +434,7 @@ fn data_encoding(data: &Value<Binary>) -> String {
     }
     let element = match (&data.element, &data.map) {
         (Element::Text(never, _), _) => match *never {},
-        (Element::Plain, None) => type_text(data.element_ty),
+        (Element::Plain, None) => plain_text(data.element_ty),
         (Element::Plain, Some(map)) => {
             format!(
                 "{} as `{}`",
@@ -491,6 +492,43 @@ fn data_encoding(data: &Value<Binary>) -> String {
         Some(Presence::NoneWord(never, _)) => match *never {},
         Some(Presence::NextTag(())) => repeated,
     }
+}
+
+/// How a value of type `ty` is stored: as its type says, or as the
+/// runtime's wrappers (`Block`, `Transformed`) store what they hold.
+fn plain_text(ty: &syn::Type) -> String {
+    if let Some(value) = unwrap_generic(ty, "Block") {
+        return format!("{}, then the rest of its block, kept", type_text(value));
+    }
+    if let Some([transform, value]) = type_args(ty, "Transformed") {
+        return format!(
+            "every byte left in the input, decoded by `{}`, holding {}",
+            type_text(transform),
+            type_text(value)
+        );
+    }
+    type_text(ty)
+}
+
+/// `Wrapper<A, B>` -> `[A, B]` when the type's last path segment is
+/// `wrapper`.
+fn type_args<'t>(ty: &'t syn::Type, wrapper: &str) -> Option<[&'t syn::Type; 2]> {
+    let syn::Type::Path(path) = ty else {
+        return None;
+    };
+    let last = path
+        .path
+        .segments
+        .last()
+        .filter(|last| last.ident == wrapper)?;
+    let syn::PathArguments::AngleBracketed(args) = &last.arguments else {
+        return None;
+    };
+    let mut types = args.args.iter().filter_map(|arg| match arg {
+        syn::GenericArgument::Type(ty) => Some(ty),
+        _ => None,
+    });
+    Some([types.next()?, types.next()?])
 }
 
 /// `` `records` = `records_per_frame` ``: the context values a field passes.

@@ -122,6 +122,8 @@ pub fn expression(
     expr: &Expr,
 ) -> syn::Result<Expression> {
     let mut errors = Errors::default();
+    // Docs and messages show the expression as written, `size_of` included.
+    let text = describe(expr);
     let (expr, sizes) = take_sizes(expr)?;
     let field = container
         .fields
@@ -215,7 +217,7 @@ pub fn expression(
     }
     errors.finish()?;
     Ok(Expression {
-        text: describe(&expr),
+        text,
         function: format_ident!("__schema_{}_{}", role.name(), field),
         own: role == Role::Check && read_names.contains(field),
         uses: read_names,
