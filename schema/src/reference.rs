@@ -799,8 +799,10 @@
 //! the file's encoded bytes and writes them back while it encodes to
 //! what they decode to; a changed value, or one built by hand
 //! (`Transformed::new`), is encoded anew. The byte map notes the encoded
-//! bytes as one span whose [`decoded`](crate::map::Span::decoded) spans
-//! are those of the value, in the decoded bytes. A stream that decodes to
+//! bytes as one span holding the decoded bytes
+//! ([`decoded_bytes`](crate::map::Span::decoded_bytes)) and the value's
+//! spans in them ([`decoded`](crate::map::Span::decoded)), for a byte map
+//! to show under the encoded ones. A stream that decodes to
 //! more than 1100 bytes per byte of it is refused.
 //!
 //! ```

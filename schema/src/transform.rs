@@ -237,11 +237,10 @@ impl<X: Transform, T: Decode> Decode for Transformed<X, T> {
         });
         let value = value.map_err(|error| in_decoded(error, start, X::NAME))?;
         map::note_decoded(
-            start,
-            start + len,
+            (start, start + len),
             X::NAME,
             format!("{len} byte(s), {} decoded", decoded.len()),
-            spans,
+            (&decoded, spans),
         );
         Ok(Transformed {
             value,
