@@ -29,6 +29,13 @@ pub trait Input {
     /// Bytes between the position and the end of the input.
     fn remaining(&mut self) -> Result<u64, Error>;
 
+    /// [`Input::remaining`], counted up to `len`: whether `len` bytes are
+    /// left, or how many are when fewer, which a stream that cannot seek
+    /// answers by reading ahead no further than `len`.
+    fn remaining_up_to(&mut self, len: u64) -> Result<u64, Error> {
+        Ok(self.remaining()?.min(len))
+    }
+
     /// Exactly `N` bytes. On a short read the error's offset is where the
     /// value began.
     fn read_array<const N: usize>(&mut self) -> Result<[u8; N], Error>;
