@@ -298,8 +298,15 @@ fn by_keys<T>(
         .to_bytes()
         .expect("ossuary encodes the synthetic file");
     let read = T::from_bytes(&bytes).expect("ossuary decodes the synthetic file");
-    assert_eq!(decode(&bytes).as_ref(), Ok(&read), "{name}: hand differs");
-    assert_eq!(encode(&read).as_ref(), Ok(&bytes), "{name}: hand differs");
+    // Compared without printing: the values are a megabyte long.
+    assert!(
+        decode(&bytes).as_ref() == Ok(&read),
+        "{name}: hand reads another value"
+    );
+    assert!(
+        encode(&read).as_ref() == Ok(&bytes),
+        "{name}: hand writes other bytes"
+    );
     let case = format!("{name} decode");
     if case.contains(filter) {
         race(

@@ -209,12 +209,11 @@ pub fn sprite(bytes: usize) -> Sprite {
             }));
             let count = 1 + sequence.below(40) as usize;
             let colours: Vec<u8> = (0..count).map(|_| sequence.below(256) as u8).collect();
-            let padding = Padding(vec![0; count % 2]);
             size += 2 + 2 + count + count % 2;
             commands.push(PixelCommand::Pixels(Pixels {
                 count: Count::default(),
                 colours,
-                padding,
+                padding: Padding::default(),
             }));
         }
         size += 2;
@@ -418,11 +417,16 @@ pub fn decode_sprite(bytes: &[u8]) -> Result<Sprite, Malformed> {
                         1 => {
                             let count = usize::from(word & 0x1FFF);
                             let colours = input.take(count)?.to_vec();
-                            let padding = input.take(count % 2)?.to_vec();
+                            // Kept only when not zero, as the layout keeps it.
+                            let padding = input.take(count % 2)?;
+                            let padding = match padding.iter().all(|&byte| byte == 0) {
+                                true => Padding::default(),
+                                false => Padding(padding.to_vec()),
+                            };
                             PixelCommand::Pixels(Pixels {
                                 count: Count::default(),
                                 colours,
-                                padding: Padding(padding),
+                                padding,
                             })
                         }
                         3 => PixelCommand::Transparent(run(word)),
@@ -463,7 +467,10 @@ pub fn encode_sprite(sprite: &Sprite) -> Result<Vec<u8>, Malformed> {
                                 .ok_or(Malformed { offset: out.len() })?;
                             out.extend_from_slice(&(1 << 13 | count).to_le_bytes());
                             out.extend_from_slice(&pixels.colours);
-                            out.extend_from_slice(&pixels.padding.0);
+                            match pixels.padding.0.len() == pixels.colours.len() % 2 {
+                                true => out.extend_from_slice(&pixels.padding.0),
+                                false => out.resize(out.len() + pixels.colours.len() % 2, 0),
+                            }
                         }
                         PixelCommand::Transparent(run) => {
                             out.extend_from_slice(&word(3, run).to_le_bytes())
