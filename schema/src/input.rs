@@ -50,9 +50,8 @@ pub trait Input {
     fn seek_to(&mut self, position: u64) -> Result<(), Error>;
 
     /// Runs `read` on the next `size` bytes alone (a chunk's or form's
-    /// contents, a `size` block), a block of their own (see
-    /// [`block_start`](crate::block::block_start)), then continues after
-    /// what it read.
+    /// contents, a `size` block), a block of their own (positions inside
+    /// it count from the block's start), then continues after what it read.
     fn narrowed<'s, T>(
         &'s mut self,
         size: u64,
