@@ -26,7 +26,7 @@ use std::io::Cursor;
 use std::time::{Duration, Instant};
 
 use bench::contest::{self, LocalToModel, Sampling, Sims, Weighted};
-use bench::{hand, naive, scalar, synthetic, threads, twins};
+use bench::{hand, keys, naive, scalar, synthetic, threads, twins};
 use binrw::BinRead;
 use formats::schema::BinarySchema;
 use formats::sims::bmf::Bmf;
@@ -268,6 +268,122 @@ fn binary<T, Twin>(
                     keep(out)
                 }),
                 contender("hand", || keep(encode(black_box(&value)))),
+                contender("ossuary", || keep(black_box(&value).to_bytes())),
+            ],
+        );
+    }
+}
+
+/// Decode and encode of a layout written with the schema language's keys
+/// for what is not read front to back, against the hand-written codec of
+/// the same layout, after checking that the two agree (binrw has no
+/// writer for offsets, no bit fields and no `calc`; see BENCHMARKS.md).
+fn by_keys<T>(
+    filter: &str,
+    name: &str,
+    value: impl FnOnce() -> T,
+    decode: fn(&[u8]) -> Result<T, hand::Malformed>,
+    encode: fn(&T) -> Result<Vec<u8>, hand::Malformed>,
+) where
+    T: BinarySchema + formats::schema::HasContext<Context = ()> + PartialEq + std::fmt::Debug,
+{
+    if ![" decode", " encode"]
+        .iter()
+        .any(|what| format!("{name}{what}").contains(filter))
+    {
+        return;
+    }
+    let value = value();
+    let bytes = value
+        .to_bytes()
+        .expect("ossuary encodes the synthetic file");
+    let read = T::from_bytes(&bytes).expect("ossuary decodes the synthetic file");
+    // Compared without printing: the values are a megabyte long.
+    assert!(
+        decode(&bytes).as_ref() == Ok(&read),
+        "{name}: hand reads another value"
+    );
+    assert!(
+        encode(&read).as_ref() == Ok(&bytes),
+        "{name}: hand writes other bytes"
+    );
+    let case = format!("{name} decode");
+    if case.contains(filter) {
+        race(
+            &case,
+            vec![
+                contender("hand", || keep(decode(black_box(&bytes)))),
+                contender("ossuary", || keep(T::from_bytes(black_box(&bytes)))),
+            ],
+        );
+    }
+    let case = format!("{name} encode");
+    if case.contains(filter) {
+        race(
+            &case,
+            vec![
+                contender("hand", || keep(encode(black_box(&read)))),
+                contender("ossuary", || keep(black_box(&read).to_bytes())),
+            ],
+        );
+    }
+}
+
+/// A gzip stream holding records: read (inflate, then the records) and
+/// written anew (the records, then deflate), against flate2 with the
+/// hand-written record codec.
+fn gzip(filter: &str, bytes: usize) {
+    use std::io::{Read, Write};
+    let name = format!("gzip {} MB", bytes >> 20);
+    if ![" decode", " encode"]
+        .iter()
+        .any(|what| format!("{name}{what}").contains(filter))
+    {
+        return;
+    }
+    let value = keys::packed(bytes);
+    let stream = value
+        .to_bytes()
+        .expect("ossuary encodes the synthetic stream");
+    let records = value.records.value.clone();
+    let by_hand = |stream: &[u8]| {
+        let mut decoded = Vec::new();
+        flate2::read::GzDecoder::new(stream)
+            .read_to_end(&mut decoded)
+            .expect("flate2 inflates the stream");
+        keys::decode_records(&decoded)
+    };
+    let written_by_hand = |records: &keys::Records| {
+        let plain = keys::encode_records(records).expect("the records encode");
+        let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+        encoder.write_all(&plain).expect("flate2 deflates");
+        encoder.finish().expect("flate2 deflates")
+    };
+    assert_eq!(
+        by_hand(&stream).as_ref(),
+        Ok(&records),
+        "{name}: hand differs"
+    );
+    assert_eq!(written_by_hand(&records), stream, "{name}: hand differs");
+    let case = format!("{name} decode");
+    if case.contains(filter) {
+        race(
+            &case,
+            vec![
+                contender("flate2+hand", || keep(by_hand(black_box(&stream)))),
+                contender("ossuary", || {
+                    keep(keys::Packed::from_bytes(black_box(&stream)))
+                }),
+            ],
+        );
+    }
+    let case = format!("{name} encode");
+    if case.contains(filter) {
+        race(
+            &case,
+            vec![
+                contender("flate2+hand", || keep(written_by_hand(black_box(&records)))),
+                // A value built in code, not read, is compressed anew.
                 contender("ossuary", || keep(black_box(&value).to_bytes())),
             ],
         );
@@ -536,6 +652,29 @@ fn main() {
     for vertices in [100_000, 1_000_000] {
         text(&filter, vertices);
     }
+    const MEGABYTE: usize = 1 << 20;
+    by_keys(
+        &filter,
+        "offset table 1 MB",
+        || keys::items(MEGABYTE),
+        keys::decode_items,
+        keys::encode_items,
+    );
+    by_keys(
+        &filter,
+        "command words 1 MB",
+        || keys::words(MEGABYTE),
+        keys::decode_words,
+        keys::encode_words,
+    );
+    by_keys(
+        &filter,
+        "padded runs 1 MB",
+        || keys::sprite(MEGABYTE),
+        keys::decode_sprite,
+        keys::encode_sprite,
+    );
+    gzip(&filter, MEGABYTE);
     if ALLOCATOR_STATES
         .iter()
         .any(|known| known.name == state && known.deformation)

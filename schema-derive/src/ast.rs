@@ -1,12 +1,16 @@
 //! The input as a small model: a struct, its fields, their attributes and docs.
 
-use syn::{Data, DeriveInput, Fields, GenericArgument, Ident, PathArguments, Type, Visibility};
+use syn::{
+    Data, DeriveInput, Fields, GenericArgument, Generics, Ident, PathArguments, Type, Visibility,
+};
 
 use crate::attr;
 
 pub struct Container<'a> {
     pub ident: &'a Ident,
     pub vis: &'a Visibility,
+    /// Its type and const parameters (a binary struct's alone).
+    pub generics: &'a Generics,
     pub attrs: attr::Container,
     pub doc: String,
     pub fields: Vec<Field<'a>>,
@@ -84,8 +88,10 @@ pub enum Views<'a> {
 }
 
 impl<'a> Container<'a> {
-    /// The struct's views, its attributes parsed once.
-    pub fn views(input: &'a DeriveInput) -> syn::Result<Views<'a>> {
+    /// The struct's views, its attributes parsed once. A struct it is not
+    /// is the error; mistakes in its attributes go to `errors`, and the
+    /// views keep the keys that parse.
+    pub fn views(input: &'a DeriveInput, errors: &mut Errors) -> syn::Result<Views<'a>> {
         let Data::Struct(data) = &input.data else {
             return Err(syn::Error::new_spanned(
                 &input.ident,
@@ -98,27 +104,21 @@ impl<'a> Container<'a> {
                 "#[derive(Schema)] supports structs with named fields",
             ));
         };
-        if !input.generics.params.is_empty() {
-            return Err(syn::Error::new_spanned(
-                &input.generics,
-                "#[derive(Schema)] does not support generic parameters",
-            ));
-        }
-        let mut errors = Errors::default();
-        let attrs = errors
-            .take(attr::Container::parse(&input.attrs))
-            .unwrap_or_default();
+        let attrs = attr::Container::parse(&input.attrs, errors);
         let encodings = attrs.encodings();
+        errors.take(check_generics(
+            &input.generics,
+            encodings == attr::Encodings::One(attr::Kind::Binary),
+        ));
         let fields: Vec<_> = named
             .named
             .iter()
             .filter_map(|field| {
                 let ident = field.ident.as_ref()?;
-                let views = errors.take(attr::Field::parse(&field.attrs, encodings))?;
+                let views = attr::Field::parse(&field.attrs, encodings, errors);
                 Some((ident, field, views))
             })
             .collect();
-        errors.finish()?;
         let mut binary_fields = Vec::new();
         let mut text_fields = Vec::new();
         for (ident, field, views) in fields {
@@ -139,6 +139,7 @@ impl<'a> Container<'a> {
         let view = |kind: attr::Kind, fields: Vec<Field<'a>>| Container {
             ident: &input.ident,
             vis: &input.vis,
+            generics: &input.generics,
             attrs: attrs.view(kind),
             doc: doc_comment(&input.attrs),
             fields,
@@ -163,9 +164,7 @@ impl<'a> FormEnum<'a> {
     pub fn from_input(input: &'a DeriveInput) -> syn::Result<Self> {
         let data = enum_data(input)?;
         let mut errors = Errors::default();
-        let attrs = errors
-            .take(attr::Container::parse(&input.attrs))
-            .unwrap_or_default();
+        let attrs = attr::Container::parse(&input.attrs, &mut errors);
         if let Some(context) = &attrs.binary_context {
             errors.push(binary_context_on_an_enum(context.span));
         }
@@ -200,17 +199,15 @@ impl<'a> ChoiceEnum<'a> {
     /// Whether an enum is chosen by a tag, a selector or keywords rather
     /// than being an enum of forms.
     pub fn applies_to(input: &DeriveInput) -> bool {
-        attr::Container::parse(&input.attrs).is_ok_and(|attrs| {
-            attrs.tag.is_some() || attrs.select.is_some() || attrs.text.is_some()
-        })
+        // Decided by the keys that parse; the others are errors either way.
+        let attrs = attr::Container::parse(&input.attrs, &mut Errors::default());
+        attrs.tag.is_some() || attrs.select.is_some() || attrs.text.is_some()
     }
 
     pub fn from_input(input: &'a DeriveInput) -> syn::Result<Self> {
         let data = enum_data(input)?;
         let mut errors = Errors::default();
-        let attrs = errors
-            .take(attr::Container::parse(&input.attrs))
-            .unwrap_or_default();
+        let attrs = attr::Container::parse(&input.attrs, &mut errors);
         if let Some(context) = &attrs.binary_context {
             errors.push(binary_context_on_an_enum(context.span));
         }
@@ -230,7 +227,7 @@ impl<'a> ChoiceEnum<'a> {
             .variants
             .iter()
             .filter_map(|variant| {
-                let attrs = errors.take(attr::Variant::parse(&variant.attrs))?;
+                let attrs = attr::Variant::parse(&variant.attrs, &mut errors);
                 let payload = match &variant.fields {
                     Fields::Unit => None,
                     Fields::Unnamed(fields) if fields.unnamed.len() == 1 => {
@@ -282,7 +279,9 @@ impl<'a> Variant<'a> {
                 "the value of a variant of an enum of IFF elements takes no schema attribute",
             ));
         }
-        let attrs = attr::Variant::parse(&variant.attrs)?;
+        let mut errors = Errors::default();
+        let attrs = attr::Variant::parse(&variant.attrs, &mut errors);
+        errors.finish()?;
         let stray = [
             attrs.when.as_ref().map(|when| when.span),
             attrs.other,
@@ -327,13 +326,28 @@ fn enum_data(input: &DeriveInput) -> syn::Result<&syn::DataEnum> {
     let Data::Enum(data) = &input.data else {
         return Err(syn::Error::new_spanned(&input.ident, "expected an enum"));
     };
-    if !input.generics.params.is_empty() {
+    check_generics(&input.generics, false)?;
+    Ok(data)
+}
+
+/// A type's generic parameters: type and const parameters on a binary
+/// struct (`binary` says whether the type is one), no lifetimes, since a
+/// value read owns what it holds.
+fn check_generics(generics: &Generics, binary: bool) -> syn::Result<()> {
+    if let Some(lifetime) = generics.lifetimes().next() {
         return Err(syn::Error::new_spanned(
-            &input.generics,
-            "#[derive(Schema)] does not support generic parameters",
+            lifetime,
+            "a value read owns what it holds: #[derive(Schema)] takes no lifetime parameters",
         ));
     }
-    Ok(data)
+    if !binary && !generics.params.is_empty() {
+        return Err(syn::Error::new_spanned(
+            generics,
+            "#[derive(Schema)] takes type and const parameters on structs with a binary \
+             encoding alone",
+        ));
+    }
+    Ok(())
 }
 
 /// `binary(context(...))` on an enum, which has one encoding.

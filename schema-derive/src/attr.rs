@@ -7,7 +7,9 @@ use syn::punctuated::Punctuated;
 use syn::spanned::Spanned as _;
 use syn::{Attribute, Expr, Ident, LitByteStr, LitInt, LitStr, Path, Token, Type};
 
+use crate::ast::Errors;
 use crate::condition::Condition;
+use crate::suggest::did_you_mean;
 
 /// A value and where it was written.
 #[derive(Clone)]
@@ -333,37 +335,99 @@ pub struct Field {
     pub from: Option<Spanned<Ident>>,
 }
 
-const CONTAINER_KEYS: &str =
-    "`big`, `little`, `endian`, `form`, `chunk`, `text`, `one_line`, `comments`, \
-     `crate`, `context`, `tag`, `bits`, `select`, `check`, `binary(...)`, `text(...)`";
-const FIELD_KEYS: &str =
-    "`big`, `little`, `endian`, `pascal`, `null_terminated`, `fixed_width`, `prefix`, `count`, `to_end`, \
-     `until`, `flag`, `present_if`, `magic`, `with`, `chunk`, `form`, `size`, `calc`, `keep`, `map`, \
-     `try_map`, `align`, `pad`, `word`, `bits`, `lsb_first`, `offset`, `from`, `line`, `comment`, `vector`, `style`, `angle_brackets`, `none`, `same_line`, `flow`, \
-     `check`, `context`, `binary(...)`, `text(...)`";
-const VARIANT_KEYS: &str = "`when`, `other`, `keyword`, `context`, `form`, `chunk`";
+/// The groups of one encoding's keys a type's or a field's keys may hold.
+const GROUPS: &[&str] = &["binary(...)", "text(...)"];
+
+/// Sets what one key of a type says.
+type ContainerKey = fn(&mut Container, &ParseNestedMeta, &str) -> syn::Result<()>;
+
+/// Every key of a type (`context`, `binary(...)` and `text(...)` aside),
+/// with what it sets: what the parser looks keys up in, and what an
+/// unknown key's message lists.
+const CONTAINER_KEYS: &[(&str, ContainerKey)] = &[
+    ("big", Container::set_byte_order),
+    ("little", Container::set_byte_order),
+    ("endian", Container::set_byte_order),
+    ("form", Container::set_frame),
+    ("chunk", Container::set_frame),
+    ("text", |container, meta, key| {
+        set_flag(&mut container.text, meta.path.span(), key)
+    }),
+    ("one_line", |container, meta, key| {
+        set_flag(&mut container.one_line, meta.path.span(), key)
+    }),
+    ("comments", |container, meta, key| {
+        set_flag(&mut container.comments, meta.path.span(), key)
+    }),
+    ("crate", |container, meta, _| {
+        let span = meta.path.span();
+        set_key_once(&mut container.krate, parse_crate_path(meta)?, span, "crate")
+    }),
+    ("tag", |container, meta, _| {
+        let span = meta.path.span();
+        let ty: Type = meta.value()?.parse()?;
+        set_key_once(&mut container.tag, Box::new(ty), span, "tag")
+    }),
+    ("bits", |container, meta, _| {
+        let span = meta.path.span();
+        set_key_once(&mut container.bits, parse_bits(meta)?, span, "bits")
+    }),
+    ("check", |container, meta, _| {
+        let span = meta.path.span();
+        set_key_once(&mut container.check, parse_check(meta)?, span, "check")
+    }),
+    ("select", |container, meta, _| {
+        let span = meta.path.span();
+        let param: Ident = meta.value()?.parse()?;
+        set_key_once(&mut container.select, param, span, "select")
+    }),
+];
+
+/// Sets what one key of a variant says.
+type VariantKey = fn(&mut Variant, &ParseNestedMeta, &str) -> syn::Result<()>;
+
+/// Every key of a variant, with what it sets.
+const VARIANT_KEYS: &[(&str, VariantKey)] = &[
+    ("when", |variant, meta, _| {
+        let span = meta.path.span();
+        let value: Expr = meta.value()?.parse()?;
+        set_once_on(&mut variant.when, value, span, "a variant", "`when`")
+    }),
+    ("other", |variant, meta, key| {
+        set_flag(&mut variant.other, meta.path.span(), key)
+    }),
+    ("keyword", |variant, meta, _| {
+        let span = meta.path.span();
+        let phrase: LitStr = meta.value()?.parse()?;
+        set_once_on(&mut variant.keyword, phrase, span, "a variant", "`keyword`")
+    }),
+    ("context", |variant, meta, _| {
+        let span = meta.path.span();
+        let args = parse_args(meta)?;
+        set_once_on(&mut variant.pass, args, span, "a variant", "`context`")
+    }),
+    ("form", Variant::set_frame),
+    ("chunk", Variant::set_frame),
+];
 
 impl Container {
-    pub fn parse(attrs: &[Attribute]) -> syn::Result<Self> {
+    /// What the type's keys say, each mistake in `errors` (the keys that
+    /// parse are kept, so that later checks see them).
+    pub fn parse(attrs: &[Attribute], errors: &mut Errors) -> Self {
         let mut container = Container::default();
         let mut bare = Vec::new();
         for attr in schema_attrs(attrs) {
-            attr.parse_nested_meta(|meta| container.parse_key(&meta, Place::Bare, &mut bare))?;
+            let keys = attr.parse_nested_meta(collecting(errors, |meta, errors| {
+                container.parse_key(meta, Place::Bare, &mut bare, errors)
+            }));
+            errors.take(keys);
         }
         if container.is_twin() {
-            let mut errors: Option<syn::Error> = None;
             for (span, key, kind) in bare {
-                let error = syn::Error::new(span, misplaced_on_twin(&key, kind));
-                match &mut errors {
-                    Some(first) => first.combine(error),
-                    None => errors = Some(error),
-                }
-            }
-            if let Some(errors) = errors {
-                return Err(errors);
+                errors.push(syn::Error::new(span, misplaced_on_twin(&key, kind)));
             }
         }
-        Ok(container)
+        container
     }
 
     /// Whether the type has both encodings: `text` beside `binary(...)`.
@@ -436,6 +500,7 @@ impl Container {
         meta: &ParseNestedMeta,
         place: Place,
         bare: &mut Vec<(Span, String, Kind)>,
+        errors: &mut Errors,
     ) -> syn::Result<()> {
         let key = key_of(meta)?;
         let span = meta.path.span();
@@ -445,7 +510,9 @@ impl Container {
                 Kind::Text => &mut self.text,
             };
             set_flag(slot, span, &key)?;
-            return meta.parse_nested_meta(|inner| self.parse_key(&inner, Place::In(kind), bare));
+            return meta.parse_nested_meta(collecting(errors, |inner, errors| {
+                self.parse_key(inner, Place::In(kind), bare, errors)
+            }));
         }
         if let ("text", Place::In(group)) = (key.as_str(), place) {
             return Err(syn::Error::new(
@@ -459,6 +526,10 @@ impl Container {
         if key == "context" {
             return self.parse_context(meta, place);
         }
+        let Some((_, set)) = CONTAINER_KEYS.iter().find(|(name, _)| *name == key) else {
+            let names = CONTAINER_KEYS.iter().map(|(name, _)| *name);
+            return Err(unknown_key(meta, &key, names.chain(["context"]), GROUPS));
+        };
         let class = match key.as_str() {
             "big" | "little" | "endian" | "form" | "chunk" | "bits" => Class::Only(Kind::Binary),
             "one_line" | "comments" => Class::Only(Kind::Text),
@@ -468,71 +539,26 @@ impl Container {
         if let (Place::Bare, Class::Only(kind)) = (place, class) {
             bare.push((span, key.clone(), kind));
         }
-        match key.as_str() {
-            "big" | "little" | "endian" => set_byte_order(&mut self.byte_order, meta, &key),
-            "form" | "chunk" => {
-                let tag = parse_tag(meta)?;
-                if self.form.is_some() || self.chunk.is_some() {
-                    return Err(syn::Error::new(span, "a type is one `form` or one `chunk`"));
-                }
-                let slot = if key == "form" {
-                    &mut self.form
-                } else {
-                    &mut self.chunk
-                };
-                *slot = Some(Spanned { value: tag, span });
-                Ok(())
-            }
-            "text" => set_flag(&mut self.text, span, &key),
-            "one_line" => set_flag(&mut self.one_line, span, &key),
-            "comments" => set_flag(&mut self.comments, span, &key),
-            "crate" => {
-                if self.krate.is_some() {
-                    return Err(syn::Error::new(span, "`crate` is given twice"));
-                }
-                let path = parse_crate_path(meta)?;
-                self.krate = Some(Spanned { value: path, span });
-                Ok(())
-            }
-            "tag" => {
-                if self.tag.is_some() {
-                    return Err(syn::Error::new(span, "`tag` is given twice"));
-                }
-                let ty: Type = meta.value()?.parse()?;
-                self.tag = Some(Spanned {
-                    value: Box::new(ty),
-                    span,
-                });
-                Ok(())
-            }
-            "bits" => {
-                if self.bits.is_some() {
-                    return Err(syn::Error::new(span, "`bits` is given twice"));
-                }
-                self.bits = Some(Spanned {
-                    value: parse_bits(meta)?,
-                    span,
-                });
-                Ok(())
-            }
-            "check" => {
-                if self.check.is_some() {
-                    return Err(syn::Error::new(span, "`check` is given twice"));
-                }
-                let check = parse_check(meta)?;
-                self.check = Some(Spanned { value: check, span });
-                Ok(())
-            }
-            "select" => {
-                if self.select.is_some() {
-                    return Err(syn::Error::new(span, "`select` is given twice"));
-                }
-                let param: Ident = meta.value()?.parse()?;
-                self.select = Some(Spanned { value: param, span });
-                Ok(())
-            }
-            _ => Err(unknown_key(meta, &key, CONTAINER_KEYS)),
+        set(self, meta, &key)
+    }
+
+    fn set_byte_order(&mut self, meta: &ParseNestedMeta, key: &str) -> syn::Result<()> {
+        set_byte_order(&mut self.byte_order, meta, key)
+    }
+
+    fn set_frame(&mut self, meta: &ParseNestedMeta, key: &str) -> syn::Result<()> {
+        let span = meta.path.span();
+        let tag = parse_tag(meta)?;
+        if self.form.is_some() || self.chunk.is_some() {
+            return Err(syn::Error::new(span, "a type is one `form` or one `chunk`"));
         }
+        let slot = if key == "form" {
+            &mut self.form
+        } else {
+            &mut self.chunk
+        };
+        *slot = Some(Spanned { value: tag, span });
+        Ok(())
     }
 }
 
@@ -572,47 +598,43 @@ impl Container {
 }
 
 impl Variant {
-    pub fn parse(attrs: &[Attribute]) -> syn::Result<Self> {
+    /// What a variant's keys say, each mistake in `errors`.
+    pub fn parse(attrs: &[Attribute], errors: &mut Errors) -> Self {
         let mut variant = Variant::default();
         for attr in schema_attrs(attrs) {
-            attr.parse_nested_meta(|meta| {
-                let key = key_of(&meta)?;
-                let span = meta.path.span();
-                match key.as_str() {
-                    "when" => {
-                        let value: Expr = meta.value()?.parse()?;
-                        set_once_on(&mut variant.when, value, span, "a variant", "`when`")
-                    }
-                    "other" => set_flag(&mut variant.other, span, &key),
-                    "keyword" => {
-                        let phrase: LitStr = meta.value()?.parse()?;
-                        set_once_on(&mut variant.keyword, phrase, span, "a variant", "`keyword`")
-                    }
-                    "context" => {
-                        let args = parse_args(&meta)?;
-                        set_once_on(&mut variant.pass, args, span, "a variant", "`context`")
-                    }
-                    "form" | "chunk" => {
-                        let tag = parse_tag(&meta)?;
-                        if variant.form.is_some() || variant.chunk.is_some() {
-                            return Err(syn::Error::new(
-                                span,
-                                "a variant is one `form` or one `chunk`",
-                            ));
-                        }
-                        let slot = if key == "form" {
-                            &mut variant.form
-                        } else {
-                            &mut variant.chunk
-                        };
-                        *slot = Some(Spanned { value: tag, span });
-                        Ok(())
-                    }
-                    _ => Err(unknown_key(&meta, &key, VARIANT_KEYS)),
+            let keys = attr.parse_nested_meta(collecting(errors, |meta, _| {
+                let key = key_of(meta)?;
+                match VARIANT_KEYS.iter().find(|(name, _)| *name == key) {
+                    Some((_, set)) => set(&mut variant, meta, &key),
+                    None => Err(unknown_key(
+                        meta,
+                        &key,
+                        VARIANT_KEYS.iter().map(|(name, _)| *name),
+                        &[],
+                    )),
                 }
-            })?;
+            }));
+            errors.take(keys);
         }
-        Ok(variant)
+        variant
+    }
+
+    fn set_frame(&mut self, meta: &ParseNestedMeta, key: &str) -> syn::Result<()> {
+        let span = meta.path.span();
+        let tag = parse_tag(meta)?;
+        if self.form.is_some() || self.chunk.is_some() {
+            return Err(syn::Error::new(
+                span,
+                "a variant is one `form` or one `chunk`",
+            ));
+        }
+        let slot = if key == "form" {
+            &mut self.form
+        } else {
+            &mut self.chunk
+        };
+        *slot = Some(Spanned { value: tag, span });
+        Ok(())
     }
 }
 
@@ -688,12 +710,16 @@ impl Field {
     /// The field's attributes as each encoding of its type sees them: on a
     /// type with both, the shared keys go to both and `binary(...)` /
     /// `text(...)` to one; on a type with one, everything goes to it.
-    pub fn parse(attrs: &[Attribute], encodings: Encodings) -> syn::Result<FieldViews> {
+    /// Each mistake goes to `errors`.
+    pub fn parse(attrs: &[Attribute], encodings: Encodings, errors: &mut Errors) -> FieldViews {
         let mut views = FieldViews::default();
         for attr in schema_attrs(attrs) {
-            attr.parse_nested_meta(|meta| views.parse_key(&meta, Place::Bare, encodings))?;
+            let keys = attr.parse_nested_meta(collecting(errors, |meta, errors| {
+                views.parse_key(meta, Place::Bare, encodings, errors)
+            }));
+            errors.take(keys);
         }
-        Ok(views)
+        views
     }
 }
 
@@ -710,6 +736,7 @@ impl FieldViews {
         meta: &ParseNestedMeta,
         place: Place,
         encodings: Encodings,
+        errors: &mut Errors,
     ) -> syn::Result<()> {
         let key = key_of(meta)?;
         let span = meta.path.span();
@@ -724,8 +751,9 @@ impl FieldViews {
                     ),
                 ));
             }
-            return meta
-                .parse_nested_meta(|inner| self.parse_key(&inner, Place::In(kind), encodings));
+            return meta.parse_nested_meta(collecting(errors, |inner, errors| {
+                self.parse_key(inner, Place::In(kind), encodings, errors)
+            }));
         }
         let item = FieldKey::parse(meta, &key)?;
         let class = item.class();
@@ -830,68 +858,137 @@ enum FieldKey {
     From(Ident),
 }
 
+/// Parses one field key's value.
+type FieldKeyParser = fn(&ParseNestedMeta, &str) -> syn::Result<FieldKey>;
+
+/// Every field key (`binary(...)` and `text(...)` aside), with its
+/// parser: what the parser looks keys up in, and what an unknown key's
+/// message lists.
+const FIELD_KEYS: &[(&str, FieldKeyParser)] = &[
+    // Parsed where it is set, which names the conflicting order.
+    ("big", |_, _| Ok(FieldKey::ByteOrder)),
+    ("little", |_, _| Ok(FieldKey::ByteOrder)),
+    ("endian", |_, _| Ok(FieldKey::ByteOrder)),
+    ("pascal", |_, _| {
+        Ok(FieldKey::Encoding(Encoding::String(StringKind::Pascal)))
+    }),
+    ("null_terminated", |_, _| {
+        Ok(FieldKey::Encoding(Encoding::String(
+            StringKind::NullTerminated,
+        )))
+    }),
+    ("fixed_width", |meta, _| {
+        let width: LitInt = meta.value()?.parse()?;
+        width.base10_parse::<u64>()?;
+        Ok(FieldKey::Encoding(Encoding::String(
+            StringKind::FixedWidth(width),
+        )))
+    }),
+    // A text count is a decimal number: `prefix` alone.
+    ("prefix", |meta, _| {
+        Ok(FieldKey::Repeat(if meta.input.peek(Token![=]) {
+            Repeat::Prefix(Box::new(meta.value()?.parse()?))
+        } else {
+            Repeat::CountLine
+        }))
+    }),
+    ("count", |meta, _| {
+        Ok(FieldKey::Repeat(Repeat::Count(meta.value()?.parse()?)))
+    }),
+    ("to_end", |_, _| Ok(FieldKey::Repeat(Repeat::ToEnd))),
+    ("until", |meta, _| {
+        Ok(FieldKey::Repeat(Repeat::Until(meta.value()?.parse()?)))
+    }),
+    ("flag", |meta, _| {
+        Ok(FieldKey::Presence(Presence::Flag(Box::new(
+            meta.value()?.parse()?,
+        ))))
+    }),
+    ("present_if", |meta, _| {
+        Ok(FieldKey::Presence(Presence::If(meta.value()?.parse()?)))
+    }),
+    ("magic", |meta, _| {
+        Ok(FieldKey::Magic(parse_constant(meta)?))
+    }),
+    ("with", |meta, _| Ok(FieldKey::With(meta.value()?.parse()?))),
+    ("chunk", |meta, _| Ok(FieldKey::Frame(parse_tag(meta)?))),
+    ("form", |meta, _| Ok(FieldKey::Frame(parse_tag(meta)?))),
+    ("size", |meta, _| Ok(FieldKey::Size(meta.value()?.parse()?))),
+    ("calc", |meta, _| Ok(FieldKey::Calc(meta.value()?.parse()?))),
+    ("keep", |_, _| Ok(FieldKey::Keep)),
+    ("map", parse_map),
+    ("try_map", parse_map),
+    ("align", parse_padding),
+    ("pad", parse_padding),
+    ("word", |meta, _| {
+        Ok(FieldKey::Word(Box::new(meta.value()?.parse()?)))
+    }),
+    ("bits", |meta, _| Ok(FieldKey::Bits(parse_bits(meta)?))),
+    ("lsb_first", |_, _| Ok(FieldKey::LsbFirst)),
+    ("offset", |meta, _| {
+        Ok(FieldKey::Offset(Box::new(meta.value()?.parse()?)))
+    }),
+    ("from", |meta, _| Ok(FieldKey::From(meta.value()?.parse()?))),
+    ("line", |_, _| {
+        Ok(FieldKey::Encoding(Encoding::Text(TextForm::Line)))
+    }),
+    ("comment", |_, _| {
+        Ok(FieldKey::Encoding(Encoding::Text(TextForm::Comment)))
+    }),
+    ("vector", |_, _| {
+        Ok(FieldKey::Encoding(Encoding::Text(TextForm::Vector)))
+    }),
+    ("angle_brackets", |_, _| {
+        Ok(FieldKey::Encoding(Encoding::Text(TextForm::AngleBrackets)))
+    }),
+    ("style", |_, _| Ok(FieldKey::Style)),
+    ("none", |meta, _| {
+        Ok(FieldKey::Presence(Presence::NoneWord(
+            meta.value()?.parse()?,
+        )))
+    }),
+    ("same_line", |_, _| Ok(FieldKey::SameLine)),
+    ("flow", |_, _| Ok(FieldKey::Flow)),
+    ("check", |meta, _| Ok(FieldKey::Check(parse_check(meta)?))),
+    ("context", |meta, _| Ok(FieldKey::Pass(parse_args(meta)?))),
+];
+
+/// `map = S` or `try_map = S`.
+fn parse_map(meta: &ParseNestedMeta, key: &str) -> syn::Result<FieldKey> {
+    Ok(FieldKey::Map(Map {
+        stored: meta.value()?.parse()?,
+        fallible: key == "try_map",
+    }))
+}
+
+/// `align = N` or `pad = N`.
+fn parse_padding(meta: &ParseNestedMeta, key: &str) -> syn::Result<FieldKey> {
+    let length: LitInt = meta.value()?.parse()?;
+    let bytes = length.base10_parse::<u64>()?;
+    if key == "align" && bytes == 0 {
+        return Err(syn::Error::new(
+            length.span(),
+            "`align = N` aligns to multiples of N bytes: N is 1 or more",
+        ));
+    }
+    Ok(FieldKey::Padding(if key == "align" {
+        PadLength::Align(bytes)
+    } else {
+        PadLength::Bytes(bytes)
+    }))
+}
+
 impl FieldKey {
     fn parse(meta: &ParseNestedMeta, key: &str) -> syn::Result<Self> {
-        Ok(match key {
-            // Parsed where it is set, which names the conflicting order.
-            "big" | "little" | "endian" => FieldKey::ByteOrder,
-            "pascal" => FieldKey::Encoding(Encoding::String(StringKind::Pascal)),
-            "null_terminated" => FieldKey::Encoding(Encoding::String(StringKind::NullTerminated)),
-            "fixed_width" => {
-                let width: LitInt = meta.value()?.parse()?;
-                width.base10_parse::<u64>()?;
-                FieldKey::Encoding(Encoding::String(StringKind::FixedWidth(width)))
-            }
-            // A text count is a decimal number: `prefix` alone.
-            "prefix" if !meta.input.peek(syn::Token![=]) => FieldKey::Repeat(Repeat::CountLine),
-            "prefix" => FieldKey::Repeat(Repeat::Prefix(Box::new(meta.value()?.parse()?))),
-            "count" => FieldKey::Repeat(Repeat::Count(meta.value()?.parse()?)),
-            "to_end" => FieldKey::Repeat(Repeat::ToEnd),
-            "until" => FieldKey::Repeat(Repeat::Until(meta.value()?.parse()?)),
-            "size" => FieldKey::Size(meta.value()?.parse()?),
-            "calc" => FieldKey::Calc(meta.value()?.parse()?),
-            "keep" => FieldKey::Keep,
-            "align" | "pad" => {
-                let length: LitInt = meta.value()?.parse()?;
-                let bytes = length.base10_parse::<u64>()?;
-                if key == "align" && bytes == 0 {
-                    return Err(syn::Error::new(
-                        length.span(),
-                        "`align = N` aligns to multiples of N bytes: N is 1 or more",
-                    ));
-                }
-                FieldKey::Padding(if key == "align" {
-                    PadLength::Align(bytes)
-                } else {
-                    PadLength::Bytes(bytes)
-                })
-            }
-            "word" => FieldKey::Word(Box::new(meta.value()?.parse()?)),
-            "offset" => FieldKey::Offset(Box::new(meta.value()?.parse()?)),
-            "from" => FieldKey::From(meta.value()?.parse()?),
-            "bits" => FieldKey::Bits(parse_bits(meta)?),
-            "lsb_first" => FieldKey::LsbFirst,
-            "map" | "try_map" => FieldKey::Map(Map {
-                stored: meta.value()?.parse()?,
-                fallible: key == "try_map",
-            }),
-            "context" => FieldKey::Pass(parse_args(meta)?),
-            "flag" => FieldKey::Presence(Presence::Flag(Box::new(meta.value()?.parse()?))),
-            "present_if" => FieldKey::Presence(Presence::If(meta.value()?.parse()?)),
-            "none" => FieldKey::Presence(Presence::NoneWord(meta.value()?.parse()?)),
-            "magic" => FieldKey::Magic(parse_constant(meta)?),
-            "with" => FieldKey::With(meta.value()?.parse()?),
-            "chunk" | "form" => FieldKey::Frame(parse_tag(meta)?),
-            "line" => FieldKey::Encoding(Encoding::Text(TextForm::Line)),
-            "comment" => FieldKey::Encoding(Encoding::Text(TextForm::Comment)),
-            "vector" => FieldKey::Encoding(Encoding::Text(TextForm::Vector)),
-            "angle_brackets" => FieldKey::Encoding(Encoding::Text(TextForm::AngleBrackets)),
-            "style" => FieldKey::Style,
-            "same_line" => FieldKey::SameLine,
-            "flow" => FieldKey::Flow,
-            "check" => FieldKey::Check(parse_check(meta)?),
-            _ => return Err(unknown_key(meta, key, FIELD_KEYS)),
-        })
+        match FIELD_KEYS.iter().find(|(name, _)| *name == key) {
+            Some((_, parse)) => parse(meta, key),
+            None => Err(unknown_key(
+                meta,
+                key,
+                FIELD_KEYS.iter().map(|(name, _)| *name),
+                GROUPS,
+            )),
+        }
     }
 
     /// Which encodings the key means something in.
@@ -1088,10 +1185,41 @@ fn key_of(meta: &ParseNestedMeta) -> syn::Result<String> {
         .ok_or_else(|| meta.error("expected a schema attribute key"))
 }
 
-fn unknown_key(meta: &ParseNestedMeta, key: &str, expected: &str) -> syn::Error {
+/// A key no table holds: the closest one suggested, and all of them
+/// (`keys`, then `groups`).
+fn unknown_key<'k>(
+    meta: &ParseNestedMeta,
+    key: &str,
+    keys: impl Iterator<Item = &'k str> + Clone,
+    groups: &[&'k str],
+) -> syn::Error {
+    let suggestion = did_you_mean(key, keys.clone());
+    let expected: Vec<String> = keys
+        .chain(groups.iter().copied())
+        .map(|name| format!("`{name}`"))
+        .collect();
     meta.error(format!(
-        "unknown schema attribute `{key}`; expected one of {expected}"
+        "unknown schema attribute `{key}`{suggestion}; expected one of {}",
+        expected.join(", ")
     ))
+}
+
+/// A callback for `parse_nested_meta` running `parse_key` on each key of
+/// a list: a key's error is collected in `errors` and the rest of its
+/// item skipped, so that the keys after a bad one are read too.
+fn collecting<'e>(
+    errors: &'e mut Errors,
+    mut parse_key: impl FnMut(&ParseNestedMeta, &mut Errors) -> syn::Result<()> + 'e,
+) -> impl FnMut(ParseNestedMeta) -> syn::Result<()> + 'e {
+    move |meta| {
+        if let Err(error) = parse_key(&meta, errors) {
+            errors.push(error);
+            while !meta.input.is_empty() && !meta.input.peek(Token![,]) {
+                meta.input.parse::<proc_macro2::TokenTree>()?;
+            }
+        }
+        Ok(())
+    }
 }
 
 fn set_byte_order(
@@ -1125,6 +1253,20 @@ fn set_byte_order(
 
 fn set_once<T>(slot: &mut Option<Spanned<T>>, value: T, span: Span, what: &str) -> syn::Result<()> {
     set_once_on(slot, value, span, "a field", what)
+}
+
+/// A key a type takes once.
+fn set_key_once<T>(
+    slot: &mut Option<Spanned<T>>,
+    value: T,
+    span: Span,
+    key: &str,
+) -> syn::Result<()> {
+    if slot.is_some() {
+        return Err(syn::Error::new(span, format!("`{key}` is given twice")));
+    }
+    *slot = Some(Spanned { value, span });
+    Ok(())
 }
 
 fn set_once_on<T>(

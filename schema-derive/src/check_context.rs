@@ -8,6 +8,7 @@ use crate::attr::{ByteOrder, Check, ContextArg, ContextParam, ContextValue, Pres
 use crate::condition::value_names;
 use crate::messages;
 use crate::plan::expr::{expression, Expression, Role};
+use crate::suggest::{closest, did_you_mean};
 
 /// Where a name used in an attribute (`count = n`, `present_if = f`,
 /// `context(p = v)`) finds its value.
@@ -51,15 +52,28 @@ pub fn resolve(container: &Container, index: usize, name: &Ident) -> syn::Result
             name.span(),
             messages::binary_only_param(name),
         )),
-        None if params(container).is_empty() => Err(syn::Error::new(
-            name.span(),
-            format!("no field named `{name}` in this struct"),
-        )),
-        None => Err(syn::Error::new(
-            name.span(),
-            format!("no field or context parameter named `{name}` in this struct"),
-        )),
+        None => Err(unknown_name(container, name)),
     }
+}
+
+/// A name that is neither a field nor a parameter of the type, with the
+/// closest one that is.
+pub fn unknown_name(container: &Container, name: &Ident) -> syn::Error {
+    let what = if params(container).is_empty() {
+        "field"
+    } else {
+        "field or context parameter"
+    };
+    let fields = container.fields.iter().map(|field| field.ident);
+    let names: Vec<String> = fields
+        .chain(params(container).iter().map(|param| &param.ident))
+        .map(Ident::to_string)
+        .collect();
+    let suggestion = did_you_mean(&name.to_string(), names.iter().map(String::as_str));
+    syn::Error::new(
+        name.span(),
+        format!("no {what} named `{name}` in this struct{suggestion}"),
+    )
 }
 
 /// A field's `check`, resolved once.
@@ -128,10 +142,7 @@ pub fn resolve_check(
             (Source::Field, _, Some(field)) => {
                 args.push(CheckArg::Field(arg.clone(), field.ty.clone()));
             }
-            _ => errors.push(syn::Error::new(
-                arg.span(),
-                format!("no field or context parameter named `{arg}` in this struct"),
-            )),
+            _ => errors.push(unknown_name(container, arg)),
         }
     }
     errors.finish()?;
@@ -318,6 +329,7 @@ pub fn check_params(container: &Container) -> syn::Result<()> {
             .flatten()
             .any(|order| order.value == ByteOrder::Param(param.ident.clone()));
         if !orders
+            && !misspelt_as(container, &param.ident)
             && !container
                 .fields
                 .iter()
@@ -339,40 +351,67 @@ pub fn check_params(container: &Container) -> syn::Result<()> {
 /// Whether a field's attributes name `name`: in a count or a list's end,
 /// a condition, a block's size, a computed value, or a value passed on.
 pub fn uses(field: &Field, name: &Ident) -> bool {
+    names_read(field).contains(name)
+}
+
+/// The names a field's attributes read (see [`uses`]).
+fn names_read(field: &Field) -> Vec<Ident> {
     let attrs = &field.attrs;
-    let reads = |expr: &syn::Expr| value_names(expr).contains(name);
-    let counted = attrs
-        .repeat
-        .as_ref()
-        .is_some_and(|repeat| match &repeat.value {
-            Repeat::Count(count) | Repeat::Until(count) => reads(count),
-            Repeat::Prefix(_) | Repeat::CountLine | Repeat::ToEnd => false,
-        });
-    let flagged = matches!(&attrs.presence, Some(presence) if matches!(&presence.value, Presence::If(condition) if reads(&condition.expr)));
-    let sized = [&attrs.size, &attrs.calc]
-        .into_iter()
-        .flatten()
-        .any(|expr| reads(&expr.value));
-    let passed = attrs.pass.as_ref().is_some_and(|pass| {
-        pass.value.iter().any(|arg| match &arg.value {
-            ContextValue::Name(value) | ContextValue::Len(value) => value == name,
-            ContextValue::Expr(constant) => reads(constant),
-        })
-    });
-    counted || flagged || sized || passed
+    let mut names = Vec::new();
+    if let Some(repeat) = &attrs.repeat {
+        if let Repeat::Count(expr) | Repeat::Until(expr) = &repeat.value {
+            names.extend(value_names(expr));
+        }
+    }
+    if let Some(presence) = &attrs.presence {
+        if let Presence::If(condition) = &presence.value {
+            names.extend(value_names(&condition.expr));
+        }
+    }
+    for expr in [&attrs.size, &attrs.calc].into_iter().flatten() {
+        names.extend(value_names(&expr.value));
+    }
+    for arg in attrs.pass.iter().flat_map(|pass| &pass.value) {
+        match &arg.value {
+            ContextValue::Name(value) | ContextValue::Len(value) => names.push(value.clone()),
+            ContextValue::Expr(expr) => names.extend(value_names(expr)),
+        }
+    }
+    names
 }
 
 /// Whether a field's `check` is given `name`. The generated tests leave
 /// checks out, so unlike [`uses`] this asks nothing of how `name` is drawn.
 pub fn checks_with(field: &Field, name: &Ident) -> bool {
-    field
-        .attrs
-        .check
-        .as_ref()
-        .is_some_and(|check| match &check.value {
-            Check::Function { args, .. } => args.contains(name),
-            Check::Inline { expr, .. } => value_names(expr).contains(name),
-        })
+    names_checked(field).contains(name)
+}
+
+fn names_checked(field: &Field) -> Vec<Ident> {
+    match field.attrs.check.as_ref().map(|check| &check.value) {
+        Some(Check::Function { args, .. }) => args.clone(),
+        Some(Check::Inline { expr, .. }) => value_names(expr),
+        None => Vec::new(),
+    }
+}
+
+/// Whether a name some field reads is no field or parameter, and `known`
+/// (a field or a parameter) the one it is closest to: that name is the
+/// error (suggesting `known`), not `known` going unused.
+pub fn misspelt_as(container: &Container, known: &Ident) -> bool {
+    let names: Vec<String> = container
+        .fields
+        .iter()
+        .map(|field| field.ident)
+        .chain(params(container).iter().map(|param| &param.ident))
+        .map(Ident::to_string)
+        .collect();
+    container
+        .fields
+        .iter()
+        .flat_map(|field| names_read(field).into_iter().chain(names_checked(field)))
+        .map(|name| name.to_string())
+        .filter(|name| !names.contains(name))
+        .any(|name| closest(&name, names.iter().map(String::as_str)) == Some(&*known.to_string()))
 }
 
 /// A `with` module is given names, lengths and constants, which read no

@@ -207,6 +207,18 @@ fn replace_sizes(tokens: TokenStream, sizes: &mut Vec<Ident>) -> TokenStream {
 /// Token text as written: `Mode :: Bones` as `Mode::Bones`, `a . len ()`
 /// as `a.len()`.
 fn tidy(text: &str) -> String {
+    // A closure (`until = |point: &[i8; 2]| *point == [0, 0]`): its
+    // parameters, then its body, each tidied.
+    if let Some((params, body)) = text
+        .strip_prefix("| ")
+        .and_then(|rest| rest.split_once(" | "))
+    {
+        let params = params.replace(" : ", ": ").replace("& ", "&");
+        let body = body
+            .strip_prefix("* ")
+            .map_or(body.to_owned(), |body| format!("*{body}"));
+        return format!("|{params}| {}", tidy(&body));
+    }
     text.replace(" :: ", "::")
         .replace(" . ", ".")
         .replace(" ()", "()")

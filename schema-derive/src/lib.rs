@@ -9,7 +9,8 @@
 //! resolved (`plan::expr` lowers each expression into the function it is
 //! compiled as; `plan::choice` does the same for enums chosen by a tag, a
 //! selector or keywords; `plan::reads` lists the names each field reads,
-//! for the generated test; `messages` holds what both say), with spanned
+//! for the generated test; `messages` holds what both say; `suggest`
+//! finds the key, field or parameter a misspelt name meant), with spanned
 //! errors, collecting every mistake, and `expand` emits code against the
 //! runtime's hidden module `::schema::__private` (or
 //! `::formats::__private`, through `formats`' re-export;
@@ -24,6 +25,7 @@ mod condition;
 mod expand;
 mod messages;
 mod plan;
+mod suggest;
 
 use proc_macro::TokenStream;
 use syn::{parse_macro_input, DeriveInput};
@@ -41,7 +43,8 @@ use syn::{parse_macro_input, DeriveInput};
 ///   generated `<Type>Context` struct (on a type with both encodings,
 ///   `binary(context(...))` declares those only its binary encoding takes,
 ///   such as a byte order; its text context, `HasContext::TextContext`,
-///   leaves them out);
+///   leaves them out); a struct with a binary encoding alone may take type
+///   and const parameters, each type parameter a value needing no context;
 /// - on a field: `big`/`little`/`endian = param`, string encodings (`pascal`, `null_terminated`,
 ///   `fixed_width = N`), counts (`prefix = u32`, text `prefix`,
 ///   `count = name` naming an earlier `Count<_>` field or a context
@@ -75,8 +78,10 @@ use syn::{parse_macro_input, DeriveInput};
 ///   `form = "TYPE"` or `chunk = "TAG"` of their own.
 ///
 /// Misuse is a compile error pointing at the attribute; every mistake in a
-/// type is reported, and code using the broken type gives no further
-/// errors (the derive then emits stand-in impls).
+/// type is reported once (every bad key of every attribute, then, once
+/// they parse, every mistake the plan finds), a misspelt key, field or
+/// parameter with the name it likely meant, and code using the broken
+/// type gives no further errors (the derive then emits stand-in impls).
 ///
 /// A crate that derives needs a dependency on `schema` (and derives with
 /// `schema::Schema`) or on `formats` (and derives with `formats::Schema`),

@@ -4,7 +4,6 @@
 //! begins, which padding aligns to.
 
 use std::cell::Cell;
-use std::io::{Read, Seek, Write};
 
 use serde::{Deserialize, Serialize};
 
@@ -43,13 +42,7 @@ impl<T: Decode> Decode for Block<T> {
     const FIXED_SIZE: Option<u64> = None;
     const NESTED_LAYOUT: Option<fn() -> crate::TypeLayout> = T::NESTED_LAYOUT;
 
-    fn decode<R: Read + Seek>(
-        reader: &mut R,
-        endian: Endian,
-        context: &Self::Context,
-    ) -> Result<Self, Error> {
-        Self::decode_input(reader, endian, context)
-    }
+    decode_through_input!();
 
     fn decode_input<I: Input>(
         input: &mut I,
@@ -74,14 +67,7 @@ impl<T: Decode> Decode for Block<T> {
 }
 
 impl<T: Encode> Encode for Block<T> {
-    fn encode<W: Write + Seek>(
-        &self,
-        writer: &mut W,
-        endian: Endian,
-        context: &Self::Context,
-    ) -> Result<(), Error> {
-        self.encode_output(writer, endian, context)
-    }
+    encode_through_output!();
 
     fn encode_output<O: Output>(
         &self,
@@ -136,7 +122,7 @@ where
     F: FnOnce(&mut I::Narrowed<'s>) -> Result<T, Error>,
 {
     let size = size.map_err(|error| error.or_at_byte(input.position().unwrap_or(0)))?;
-    let available = input.remaining()?;
+    let available = input.remaining_up_to(size)?;
     if size > available {
         return Err(Error::at_byte(
             input.position()?,

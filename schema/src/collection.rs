@@ -160,7 +160,7 @@ fn list_overflow() -> Error {
 /// `min_size` bytes cannot fit in what is left.
 fn check_count<I: Input>(input: &mut I, count: usize, min_size: u64) -> Result<(), Error> {
     let needed = input_needed(count as u64, min_size);
-    let left = input.remaining()?;
+    let left = input.remaining_up_to(needed)?;
     if needed > left {
         return Err(Error::at_byte(
             input.position()?,
@@ -327,20 +327,33 @@ where
 {
     let mut elements = Vec::new();
     let recording = crate::map::recording();
-    while input.remaining()? > 0 {
-        let start = input.position()?;
-        let index = elements.len();
-        let entered = crate::map::enter_if(recording, Segment::Index(index));
-        let element = read_one(input).map_err(|e| e.within(Segment::Index(index)))?;
-        drop(entered);
-        if input.position()? == start {
-            return Err(
-                Error::at_byte(start, ErrorKind::EmptyElement).within(Segment::Index(index))
-            );
-        }
+    while input.remaining_up_to(1)? > 0 {
+        let element = read_element(input, elements.len(), recording, &mut read_one)?;
         elements.push(element);
     }
     Ok(elements)
+}
+
+/// Element `index` of a list read to an end (the input's, or the element
+/// that ends it), which must take at least one byte, so the list ends.
+fn read_element<T, I, F>(
+    input: &mut I,
+    index: usize,
+    recording: bool,
+    read_one: &mut F,
+) -> Result<T, Error>
+where
+    I: Input,
+    F: FnMut(&mut I) -> Result<T, Error>,
+{
+    let start = input.position()?;
+    let entered = crate::map::enter_if(recording, Segment::Index(index));
+    let element = read_one(input).map_err(|e| e.within(Segment::Index(index)))?;
+    drop(entered);
+    if input.position()? == start {
+        return Err(Error::at_byte(start, ErrorKind::EmptyElement).within(Segment::Index(index)));
+    }
+    Ok(element)
 }
 
 /// Reads elements until one `ends` the list (`until = expr`), that one
@@ -359,24 +372,15 @@ where
     let mut elements = Vec::new();
     let recording = crate::map::recording();
     loop {
-        let start = input.position()?;
-        let index = elements.len();
-        if input.remaining()? == 0 {
+        if input.remaining_up_to(1)? == 0 {
             return Err(Error::at_byte(
-                start,
+                input.position()?,
                 ErrorKind::Invalid(
                     "the input ends before the element that ends the list".to_owned(),
                 ),
             ));
         }
-        let entered = crate::map::enter_if(recording, Segment::Index(index));
-        let element = read_one(input).map_err(|e| e.within(Segment::Index(index)))?;
-        drop(entered);
-        if input.position()? == start {
-            return Err(
-                Error::at_byte(start, ErrorKind::EmptyElement).within(Segment::Index(index))
-            );
-        }
+        let element = read_element(input, elements.len(), recording, &mut read_one)?;
         let last = ends(&element);
         elements.push(element);
         if last {

@@ -18,7 +18,7 @@
 //! child's tag or form type names ([`peek_start`]); neither consumes anything.
 
 use std::fmt;
-use std::io::{Read, Seek, SeekFrom, Write};
+use std::io::{Read, Seek, SeekFrom};
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
@@ -81,6 +81,14 @@ pub trait IffElement {
     /// Whether a child beginning with `next` is one of these.
     fn begins_with(next: Start) -> bool {
         Self::STARTS.contains(&next)
+    }
+
+    /// Whether the next child of `input` is one of these; false at the
+    /// end of the input. (An `Option` of an element is present when it is:
+    /// the generated code asks the type itself, so a type that is no
+    /// element is one error naming this trait.)
+    fn next_is<I: Input>(input: &mut I) -> Result<bool, Error> {
+        next_is(input, Self::begins_with)
     }
 }
 
@@ -264,14 +272,6 @@ pub fn next_is<I: Input>(
     begins_with: impl FnOnce(Start) -> bool,
 ) -> Result<bool, Error> {
     Ok(peek_start(input)?.is_some_and(begins_with))
-}
-
-/// Whether the next child begins as a `T` does; false at the end of the
-/// input. Generated code calls it on [`Input::as_stream`] (once per
-/// optional element), which keeps this signature, shown in the compiler's
-/// note when `T` is no element, the same for every input.
-pub fn next_is_element<T: IffElement, R: Read + Seek>(reader: &mut R) -> Result<bool, Error> {
-    next_is(reader, T::begins_with)
 }
 
 /// The error for a child none of an enum's variants begins with (or for
@@ -484,9 +484,7 @@ impl Decode for RawChunk {
     const MIN_SIZE: u64 = CHUNK_HEADER_SIZE;
     const FIXED_SIZE: Option<u64> = None;
 
-    fn decode<R: Read + Seek>(reader: &mut R, endian: Endian, _: &()) -> Result<Self, Error> {
-        Self::decode_input(reader, endian, &())
-    }
+    decode_through_input!();
 
     fn decode_input<I: Input>(input: &mut I, _: Endian, _: &()) -> Result<Self, Error> {
         let start = input.position()?;
@@ -513,9 +511,7 @@ impl Decode for RawChunk {
 }
 
 impl Encode for RawChunk {
-    fn encode<W: Write + Seek>(&self, writer: &mut W, endian: Endian, _: &()) -> Result<(), Error> {
-        self.encode_output(writer, endian, &())
-    }
+    encode_through_output!();
 
     fn encode_output<O: Output>(&self, output: &mut O, _: Endian, _: &()) -> Result<(), Error> {
         if self.tag == FORM && self.data.len() < 4 {
@@ -562,7 +558,7 @@ pub fn check_absent_count(
 mod tests {
     use super::super::Position;
     use super::*;
-    use std::io::Cursor;
+    use std::io::{Cursor, Write};
 
     fn read_u16_chunk(bytes: &[u8]) -> Result<u16, Error> {
         read_chunk(&mut Cursor::new(bytes), *b"INFO", |r| {

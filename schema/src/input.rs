@@ -29,6 +29,13 @@ pub trait Input {
     /// Bytes between the position and the end of the input.
     fn remaining(&mut self) -> Result<u64, Error>;
 
+    /// [`Input::remaining`], counted up to `len`: whether `len` bytes are
+    /// left, or how many are when fewer, which a stream that cannot seek
+    /// answers by reading ahead no further than `len`.
+    fn remaining_up_to(&mut self, len: u64) -> Result<u64, Error> {
+        Ok(self.remaining()?.min(len))
+    }
+
     /// Exactly `N` bytes. On a short read the error's offset is where the
     /// value began.
     fn read_array<const N: usize>(&mut self) -> Result<[u8; N], Error>;
@@ -43,9 +50,8 @@ pub trait Input {
     fn seek_to(&mut self, position: u64) -> Result<(), Error>;
 
     /// Runs `read` on the next `size` bytes alone (a chunk's or form's
-    /// contents, a `size` block), a block of their own (see
-    /// [`block_start`](crate::block::block_start)), then continues after
-    /// what it read.
+    /// contents, a `size` block), a block of their own (positions inside
+    /// it count from the block's start), then continues after what it read.
     fn narrowed<'s, T>(
         &'s mut self,
         size: u64,

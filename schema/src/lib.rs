@@ -4,7 +4,9 @@
 //! byte offsets and field paths in their errors), binrw's `BinRead` and
 //! `BinWrite` on top of them (so schema types nest inside anyone's binrw
 //! types), [`Layout`] (the field table the docs are generated from) and
-//! [`BinarySchema`] (`from_bytes`, `to_bytes`, `read_from`, `write_to`).
+//! [`BinarySchema`] (`from_bytes`, `to_bytes`, `read_from`, `write_to`,
+//! and `read_from_stream` from a `Read` that cannot seek, for a layout
+//! that reads forward only: [`ReadsForward`]).
 //! Text layouts have their counterparts in [`text`]. Reading and writing,
 //! binary and text, fail with one [`Error`]; [`json`] moves values to and
 //! from JSON with every float kept bit for bit; [`map`] records, when
@@ -36,6 +38,7 @@
 //! | `context(name: Type, ...)` | values the type needs from the type holding it; generates a `<Type>Context` struct with those public fields |
 //! | `binary(context(name: Type, ...))` beside `text` | values only the binary encoding takes (a byte order), never given to the text: the `<Type>Context` holds them, the text's context ([`HasContext::TextContext`]) leaves them out; see [`reference`](mod@reference#both-encodings-on-one-type) |
 //! | `crate = "path"` | where the runtime is, when not at `::schema` (for `schema::Schema`) or `::formats` (for `schema::Schema`) |
+//! | `struct Name<T, const N: usize>` | a struct with a binary encoding alone takes type and const parameters; each type parameter is a value needing no context (see [`reference`](mod@reference#generic-types)) |
 //! | `check = path` | once every field is read, `path(&value)` must return `Ok`, else [`Refusal`] is an error at the place it names (a field, then indices and fields inside it: the runtime finds its byte from where the field began and the layout's fixed sizes), else at the value's first byte (or as many bytes on as it says): a rule across fields; the writer checks it too, once every field is written, with the same error |
 //!
 //! On a field:
@@ -92,6 +95,34 @@
 //! and [`BinarySchema::to_bytes_with`] (binrw: the context is the type's
 //! `Args`); a type without has `from_bytes` and `to_bytes` as well.
 
+/// `Decode::decode` of a runtime type that implements `decode_input`:
+/// through it, the stream an input.
+macro_rules! decode_through_input {
+    () => {
+        fn decode<R: std::io::Read + std::io::Seek>(
+            reader: &mut R,
+            endian: crate::Endian,
+            context: &Self::Context,
+        ) -> Result<Self, crate::Error> {
+            Self::decode_input(reader, endian, context)
+        }
+    };
+}
+
+/// `Encode::encode` of a runtime type that implements `encode_output`.
+macro_rules! encode_through_output {
+    () => {
+        fn encode<W: std::io::Write + std::io::Seek>(
+            &self,
+            writer: &mut W,
+            endian: crate::Endian,
+            context: &Self::Context,
+        ) -> Result<(), crate::Error> {
+            self.encode_output(writer, endian, context)
+        }
+    };
+}
+
 mod bits;
 mod block;
 pub(crate) mod check;
@@ -120,6 +151,7 @@ mod pages;
 mod primitive;
 pub mod reference;
 pub(crate) mod size;
+mod stream;
 pub(crate) mod string;
 #[cfg(any(test, feature = "testing"))]
 pub mod testing;
@@ -142,13 +174,14 @@ pub use check::{checked_at_byte, without_checks, Refusal};
 pub use collection::ListLen;
 pub use computed::Calc;
 pub use error::{printable, quoted, Error, ErrorKind, FieldPath, Position, Segment};
-pub use iff::RawChunk;
+pub use iff::{IffBody, IffElement, IffStart, RawChunk, Start};
 pub use input::{Input, SliceInput};
 pub use layout::{ByteOrder, ContextLayout, FieldLayout, Layout, TextLayout, TypeLayout};
-pub use markers::{Count, Magic, NoContext};
+pub use markers::{ByteOrderParam, Count, Magic, NoContext};
 pub use offsets::{At, Lazy};
 pub use output::{EstimateOutput, Output, SizeOutput, VecOutput};
 pub use padding::Padding;
+pub use stream::{ForwardSeek, ReadsForward, StreamInput};
 pub use string::RawString;
 pub use transform::{Gzip, Transform, Transformed, Zlib};
 
@@ -323,6 +356,17 @@ pub trait BinarySchema: Decode + Encode {
         Self::decode(reader, Endian::Little, context)
     }
 
+    /// Decodes one value from a reader that cannot seek (a pipe, a socket,
+    /// a decompressor), reading no further than its last byte (but for a
+    /// list read to the end). A type whose layout seeks does not compile
+    /// with it (see [`ReadsForward`]).
+    fn read_from_stream_with<R: Read>(reader: R, context: &Self::Context) -> Result<Self, Error>
+    where
+        Self: ReadsForward,
+    {
+        Self::decode_input(&mut StreamInput::new(reader), Endian::Little, context)
+    }
+
     fn write_to_with<W: Write + Seek>(
         &self,
         writer: &mut W,
@@ -352,6 +396,15 @@ pub trait BinarySchema: Decode + Encode {
         Self: HasContext<Context = ()>,
     {
         Self::read_from_with(reader, &())
+    }
+
+    /// [`BinarySchema::read_from_stream_with`] for a type that needs no
+    /// context.
+    fn read_from_stream<R: Read>(reader: R) -> Result<Self, Error>
+    where
+        Self: HasContext<Context = ()> + ReadsForward,
+    {
+        Self::read_from_stream_with(reader, &())
     }
 
     fn write_to<W: Write + Seek>(&self, writer: &mut W) -> Result<(), Error>
@@ -392,9 +445,9 @@ pub mod __private {
     };
     pub use crate::convert::{mapped_back, try_mapped, try_mapped_back};
     pub use crate::iff::{
-        check_absent_count, next_is, next_is_element, peek_form_type, peek_start, read_chunk,
-        read_form, unknown_element, unknown_form, write_chunk, write_form, IffBody, IffElement,
-        IffStart, Start, CHUNK_HEADER_SIZE, FORM_HEADER_SIZE,
+        check_absent_count, next_is, peek_form_type, peek_start, read_chunk, read_form,
+        unknown_element, unknown_form, write_chunk, write_form, IffBody, IffElement, IffStart,
+        Start, CHUNK_HEADER_SIZE, FORM_HEADER_SIZE,
     };
     pub use crate::input::{decode_plain_next, read_plain_run};
     pub use crate::map::{enter as map_enter, read_custom};
@@ -407,6 +460,7 @@ pub mod __private {
     pub use crate::output::{encode_plain_next, write_plain_run};
     pub use crate::padding::{read_padding, write_padding, PaddingLength};
     pub use crate::size::{add_fixed, add_min, add_plain, lesser_min};
+    pub use crate::stream::ReadsForward;
     pub use crate::string::{
         read_fixed_width, read_null_terminated, read_pascal, read_prefixed, write_fixed_width,
         write_null_terminated, write_pascal, write_prefixed,

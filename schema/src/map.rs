@@ -30,6 +30,8 @@ pub struct Span {
     /// For bytes a transform decodes (a gzip stream): the spans of the
     /// value read from the decoded bytes, their offsets in those bytes.
     pub decoded: Vec<Span>,
+    /// Those decoded bytes, which a byte map shows under the encoded ones.
+    pub decoded_bytes: Vec<u8>,
 }
 
 /// A bit field of a word: its name, its bits, its value.
@@ -291,6 +293,7 @@ fn note_span(
             kind,
             bits,
             decoded: Vec::new(),
+            decoded_bytes: Vec::new(),
         });
     });
 }
@@ -311,13 +314,12 @@ pub fn record_decoded<T>(read: impl FnOnce() -> T) -> (T, Vec<Span>) {
 }
 
 /// Notes encoded bytes read from `start` to `end` as one span holding
-/// the spans of what was read from them once decoded.
+/// the bytes they decode to and the spans of what was read from those.
 pub fn note_decoded(
-    start: u64,
-    end: u64,
+    (start, end): (u64, u64),
     type_name: &'static str,
     value: String,
-    decoded: Vec<Span>,
+    (bytes, spans): (&[u8], Vec<Span>),
 ) {
     if !recording() {
         return;
@@ -325,7 +327,8 @@ pub fn note_decoded(
     note_span(start, end, type_name, SpanKind::Field, value, Vec::new());
     with_recorder(|recorder| {
         if let Some(span) = recorder.spans.last_mut() {
-            span.decoded = decoded;
+            span.decoded = spans;
+            span.decoded_bytes = bytes.to_vec();
         }
     });
 }

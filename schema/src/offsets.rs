@@ -90,13 +90,7 @@ impl<T> crate::Decode for Lazy<T> {
     const MIN_SIZE: u64 = 0;
     const FIXED_SIZE: Option<u64> = None;
 
-    fn decode<R: std::io::Read + std::io::Seek>(
-        reader: &mut R,
-        endian: Endian,
-        context: &(),
-    ) -> Result<Self, Error> {
-        Self::decode_input(reader, endian, context)
-    }
+    decode_through_input!();
 
     fn decode_input<I: Input>(input: &mut I, _: Endian, _: &()) -> Result<Self, Error> {
         let start = input.position()?;
@@ -114,14 +108,7 @@ impl<T> crate::Decode for Lazy<T> {
 }
 
 impl<T> Encode for Lazy<T> {
-    fn encode<W: std::io::Write + std::io::Seek>(
-        &self,
-        writer: &mut W,
-        endian: Endian,
-        context: &(),
-    ) -> Result<(), Error> {
-        self.encode_output(writer, endian, context)
-    }
+    encode_through_output!();
 
     fn encode_output<O: Output>(&self, output: &mut O, _: Endian, _: &()) -> Result<(), Error> {
         output.write_bytes(&self.bytes)

@@ -1,8 +1,6 @@
 //! Integers, floats and fixed arrays. Floats travel as their bit patterns,
 //! so NaN payloads and negative zero survive a round trip.
 
-use std::io::{Read, Seek, Write};
-
 use arrayvec::ArrayVec;
 
 use crate::map::SpanKind;
@@ -59,15 +57,15 @@ macro_rules! number {
             type TextContext = ();
         }
 
+        impl crate::ReadsForward for $ty {}
+
         impl Decode for $ty {
             const MIN_SIZE: u64 = std::mem::size_of::<$ty>() as u64;
             const FIXED_SIZE: Option<u64> = Some(Self::MIN_SIZE);
 
             const PLAIN_SIZE: Option<usize> = Some(std::mem::size_of::<$ty>());
 
-            fn decode<R: Read + Seek>(reader: &mut R, endian: Endian, _: &()) -> Result<Self, Error> {
-                Self::decode_input(reader, endian, &())
-            }
+            decode_through_input!();
 
             #[inline]
             fn decode_input<I: Input>(input: &mut I, endian: Endian, _: &()) -> Result<Self, Error> {
@@ -98,9 +96,7 @@ macro_rules! number {
         }
 
         impl Encode for $ty {
-            fn encode<W: Write + Seek>(&self, writer: &mut W, endian: Endian, _: &()) -> Result<(), Error> {
-                self.encode_output(writer, endian, &())
-            }
+            encode_through_output!();
 
             #[inline]
             fn encode_output<O: Output>(&self, output: &mut O, endian: Endian, _: &()) -> Result<(), Error> {
@@ -147,13 +143,7 @@ impl<T: Decode, const N: usize> Decode for [T; N] {
         None => None,
     };
 
-    fn decode<R: Read + Seek>(
-        reader: &mut R,
-        endian: Endian,
-        context: &T::Context,
-    ) -> Result<Self, Error> {
-        Self::decode_input(reader, endian, context)
-    }
+    decode_through_input!();
 
     #[inline]
     fn decode_input<I: Input>(
@@ -189,14 +179,7 @@ fn array_overflow() -> Error {
 }
 
 impl<T: Encode + Decode, const N: usize> Encode for [T; N] {
-    fn encode<W: Write + Seek>(
-        &self,
-        writer: &mut W,
-        endian: Endian,
-        context: &T::Context,
-    ) -> Result<(), Error> {
-        self.encode_output(writer, endian, context)
-    }
+    encode_through_output!();
 
     #[inline]
     fn encode_output<O: Output>(

@@ -744,6 +744,48 @@
 //! assert_eq!(frames.to_bytes().unwrap(), bytes);
 //! ```
 //!
+//! ## Reading from a `Read` that cannot seek
+//!
+//! A layout that reads forward only (no value at an offset, no IFF chunk
+//! or form, no `Lazy`, no hand-written codec, in it or in the types it
+//! holds) implements [`ReadsForward`](crate::ReadsForward), and
+//! [`read_from_stream`](crate::BinarySchema::read_from_stream) reads it
+//! from any `Read` (a pipe, a socket, a decompressor), no further than its
+//! last byte, with the same values and errors as from bytes. Any other
+//! layout does not compile with it.
+//!
+//! ```
+//! # use schema::BinarySchema;
+//! # use schema::Schema;
+//! #[derive(Debug, PartialEq, Schema)]
+//! #[schema(little)]
+//! struct Record {
+//!     #[schema(prefix = u8)]
+//!     values: Vec<u16>,
+//! }
+//!
+//! let mut stream: &[u8] = &[2, 1, 0, 2, 0, 1, 9, 0];
+//! let first = Record::read_from_stream(&mut stream).unwrap();
+//! assert_eq!(first.values, [1, 2]);
+//! let second = Record::read_from_stream(&mut stream).unwrap();
+//! assert_eq!(second.values, [9]);
+//! assert!(stream.is_empty());
+//! ```
+//!
+//! ```compile_fail
+//! # use schema::{At, BinarySchema};
+//! # use schema::Schema;
+//! #[derive(Debug, PartialEq, Schema)]
+//! #[schema(little)]
+//! struct Pointed {
+//!     #[schema(offset = u8)]
+//!     value: At<u16>,
+//! }
+//!
+//! // A value at an offset is read by seeking.
+//! let _ = Pointed::read_from_stream(&[1, 7, 0][..]);
+//! ```
+//!
 //! # Transforms
 //!
 //! ## [`Transformed<X, T>`](crate::Transformed): gzip, zlib, or one's own
@@ -757,8 +799,10 @@
 //! the file's encoded bytes and writes them back while it encodes to
 //! what they decode to; a changed value, or one built by hand
 //! (`Transformed::new`), is encoded anew. The byte map notes the encoded
-//! bytes as one span whose [`decoded`](crate::map::Span::decoded) spans
-//! are those of the value, in the decoded bytes. A stream that decodes to
+//! bytes as one span holding the decoded bytes
+//! ([`decoded_bytes`](crate::map::Span::decoded_bytes)) and the value's
+//! spans in them ([`decoded`](crate::map::Span::decoded)), for a byte map
+//! to show under the encoded ones. A stream that decodes to
 //! more than 1100 bytes per byte of it is refused.
 //!
 //! ```
@@ -1265,6 +1309,34 @@
 //! }
 //!
 //! assert_eq!(Marker::from_bytes(&[1, 2]).unwrap(), Marker { id: 0x0102 });
+//! ```
+//!
+//! # Generic types
+//!
+//! A struct with a binary encoding alone takes type and const parameters.
+//! Each type parameter is read and written as any field is, and needs no
+//! context: the derived impls ask `T: Decode<Context = ()> + Encode<Context
+//! = ()>` of it (and the generated test's `Sample` impl, `T: Sample`). A
+//! const parameter is in scope in expressions. A generic type has no
+//! round-trip test of its own: the test of each type holding an
+//! instantiation draws it, and `schema::testing::check_round_trip::<Pair<u16>>`
+//! tests one directly. Enums, text types and forms take no parameters.
+//!
+//! ```
+//! # use schema::BinarySchema;
+//! # use schema::Schema;
+//! #[derive(Debug, PartialEq, Schema)]
+//! #[schema(little)]
+//! struct Grid<T, const COLUMNS: usize> {
+//!     rows: u8,
+//!     #[schema(count = usize::from(rows) * COLUMNS)]
+//!     cells: Vec<T>,
+//! }
+//!
+//! let grid = Grid::<u16, 2>::from_bytes(&[1, 7, 0, 8, 0]).unwrap();
+//! assert_eq!(grid.cells, [7, 8]);
+//! let bytes = Grid::<u8, 2>::from_bytes(&[2, 1, 2, 3, 4]).unwrap();
+//! assert_eq!(bytes.cells, [1, 2, 3, 4]);
 //! ```
 //!
 //! # Enums

@@ -5,7 +5,7 @@
 //! unchanged; a changed value, or one built by hand, is encoded anew.
 
 use std::fmt;
-use std::io::{Read, Seek, Write};
+use std::io::{Read, Write};
 use std::marker::PhantomData;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
@@ -204,13 +204,7 @@ impl<X: Transform, T: Decode> Decode for Transformed<X, T> {
     const FIXED_SIZE: Option<u64> = None;
     const NESTED_LAYOUT: Option<fn() -> crate::TypeLayout> = T::NESTED_LAYOUT;
 
-    fn decode<R: Read + Seek>(
-        reader: &mut R,
-        endian: Endian,
-        context: &Self::Context,
-    ) -> Result<Self, Error> {
-        Self::decode_input(reader, endian, context)
-    }
+    decode_through_input!();
 
     fn decode_input<I: Input>(
         input: &mut I,
@@ -243,11 +237,10 @@ impl<X: Transform, T: Decode> Decode for Transformed<X, T> {
         });
         let value = value.map_err(|error| in_decoded(error, start, X::NAME))?;
         map::note_decoded(
-            start,
-            start + len,
+            (start, start + len),
             X::NAME,
             format!("{len} byte(s), {} decoded", decoded.len()),
-            spans,
+            (&decoded, spans),
         );
         Ok(Transformed {
             value,
@@ -258,14 +251,7 @@ impl<X: Transform, T: Decode> Decode for Transformed<X, T> {
 }
 
 impl<X: Transform, T: Encode> Encode for Transformed<X, T> {
-    fn encode<W: Write + Seek>(
-        &self,
-        writer: &mut W,
-        endian: Endian,
-        context: &Self::Context,
-    ) -> Result<(), Error> {
-        self.encode_output(writer, endian, context)
-    }
+    encode_through_output!();
 
     fn encode_output<O: Output>(
         &self,

@@ -6,7 +6,7 @@
 //! schema type of its own module, little-endian as the game stores it.
 //! Beside the layouts: a sprite frame drawn to RGBA and made from it
 //! ([`sprites`]), a draw group composed ([`draw_group`]), the objects a
-//! file defines and its resource map kept in step ([`file`]).
+//! file defines and its resource map kept in step ([`mod@file`]).
 
 pub mod behavior;
 pub mod definition;

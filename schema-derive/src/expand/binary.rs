@@ -6,19 +6,21 @@ use quote::{quote, quote_spanned};
 use syn::spanned::Spanned as _;
 
 use super::codec::binary_schema_impls;
+use super::heading::{Bound, Heading};
 use super::paths::Runtime;
 use super::tokens::tag_tokens;
 use super::{layout, plain, read, words, write};
 use crate::plan::{BinaryPlan, BinaryType, Codec, Framing};
 
 /// Everything a binary layout implements but its context and its test:
-/// `Decode`, `Encode`, `Layout`, the IFF traits, `BinarySchema` and its
-/// checks' functions.
+/// `Decode`, `Encode`, `Layout`, the IFF traits, `BinarySchema` and, for
+/// a layout reading forward only, `ReadsForward`.
 pub fn binary_items(rt: &Runtime, ty: &BinaryType) -> TokenStream {
     if let Some(bits) = ty.shape.tail {
         return tail_items(rt, ty, bits);
     }
-    let ident = ty.ident;
+    let heading = Heading::of(ty);
+    let (impl_params, this) = heading.split(rt, Bound::Binary);
     let plans = &ty.fields;
     let read = read::decode_impl(rt, ty);
     let write = write::encode_impl(rt, ty);
@@ -39,24 +41,29 @@ pub fn binary_items(rt: &Runtime, ty: &BinaryType) -> TokenStream {
             let children =
                 matches!(ty.shape.framing, Framing::Form(_)).then(|| nested_form_checks(rt, plans));
             quote! {
-                impl #rt::IffStart for #ident {
+                impl #impl_params #rt::IffStart for #this {
                     const START: #rt::Start = #start;
                 }
-                impl #rt::IffElement for #ident {
+                impl #impl_params #rt::IffElement for #this {
                     const STARTS: &'static [#rt::Start] = &[#start];
                 }
                 #children
             }
         }
-        None => quote!(impl #rt::IffBody for #ident {}),
+        None => quote!(impl #impl_params #rt::IffBody for #this {}),
     };
-    let binary = binary_schema_impls(rt, ident);
+    let binary = binary_schema_impls(rt, heading);
+    // A chunk or form looks at what it holds before reading it.
+    let reads_forward = read::forward_types(plans)
+        .filter(|_| !ty.shape.framing.is_framed())
+        .map(|types| heading.reads_forward(rt, types));
     quote! {
         #read
         #write
         #layout
         #element
         #binary
+        #reads_forward
     }
 }
 
@@ -64,17 +71,19 @@ pub fn binary_items(rt: &Runtime, ty: &BinaryType) -> TokenStream {
 /// `WordTail` (read and written by its holder, with the word) and
 /// `Layout`.
 fn tail_items(rt: &Runtime, ty: &BinaryType, bits: u32) -> TokenStream {
-    let ident = ty.ident;
+    let (impl_params, this) = Heading::of(ty).split(rt, Bound::Binary);
     let parts = plain::field_groups(&ty.fields)
         .next()
         .map(|group| words::parts(rt, group))
         .unwrap_or_default();
     let (min_size, _) = read::type_sizes(rt, &ty.fields);
+    let reads_forward =
+        read::forward_types(&ty.fields).map(|types| Heading::of(ty).reads_forward(rt, types));
     let decode = read::decode_body(rt, ty);
     let encode = write::encode_body(rt, ty);
     let layout = layout::layout_impl(rt, ty);
     quote! {
-        impl #rt::WordTail for #ident {
+        impl #impl_params #rt::WordTail for #this {
             const BITS: u32 = #bits;
             const PARTS: &'static [#rt::BitPart] = &[#parts];
             const MIN_SIZE: u64 = #min_size;
@@ -98,6 +107,7 @@ fn tail_items(rt: &Runtime, ty: &BinaryType, bits: u32) -> TokenStream {
             }
         }
         #layout
+        #reads_forward
     }
 }
 

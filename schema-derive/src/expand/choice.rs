@@ -7,38 +7,38 @@ use syn::{Ident, Type};
 
 use super::codec::{binary_schema_impls, decode_fns, encode_fns, endian, enum_codec_impls};
 use super::context::{context_items, variant_context, Encoding};
+use super::heading::Heading;
 use super::layout::{
-    byte_order, context_layout, passed, type_layout_impl, type_text, SizesFrom, TypeLayout,
+    byte_order, context_layout, elementless_row, passed, type_layout_impl, type_text, SizesFrom,
+    TypeLayout,
 };
 use super::paths::{Root, Runtime};
 use super::tests::{context_of_strategies, test_module, Check};
 use super::tokens::str_lit;
-use crate::ast::{ChoiceEnum, ChoiceVariant};
-use crate::attr::{ByteOrder, ContextParam};
+use crate::ast::ChoiceEnum;
+use crate::attr::ByteOrder;
 use crate::check_context::Pass;
-use crate::plan::choice::{self, Choice, Chooser, Pick, TagBits};
+use crate::plan::choice::{self, Choice, ChoicePlan, Chooser, Pick, TagBits, VariantPlan};
 
-pub fn derive(choice: &ChoiceEnum, root: Root) -> syn::Result<TokenStream> {
-    let rt = Runtime::new(choice.attrs.krate.as_ref().map(|krate| &krate.value), root);
-    let (kind, picks) = match choice::plan(choice)? {
-        (Choice::Keywords, picks) => return Ok(super::keywords::derive(&rt, choice, &picks)),
-        (Choice::By(chooser), picks) => (chooser, picks),
+pub fn derive(input: &ChoiceEnum, root: Root) -> syn::Result<TokenStream> {
+    let choice = choice::plan(input)?;
+    let rt = Runtime::new(choice.krate, root);
+    let kind = match &choice.choice {
+        Choice::Keywords => return Ok(super::keywords::derive(&rt, &choice)),
+        Choice::By(chooser) => chooser,
     };
-    let variants: Vec<(&ChoiceVariant, &Pick)> = choice.variants.iter().zip(&picks).collect();
-    let params = choice
-        .attrs
-        .context
-        .as_ref()
-        .map_or(&[][..], |context| context.value.as_slice());
-    let context = context_items(&rt, choice.ident, choice.vis, params);
-    let text = choice.attrs.text.is_some();
-    let codec = match &kind {
+    let choice = &choice;
+    let variants = &choice.variants;
+    let params = choice.params;
+    let context = context_items(&rt, Heading::plain(choice.ident), choice.vis, params);
+    let text = choice.text;
+    let codec = match kind {
         Chooser::Tag {
             ty,
             order,
             bits: None,
         } => {
-            let (min_size, decode, encode) = tag_codec(&rt, ty, order, &variants);
+            let (min_size, decode, encode) = tag_codec(&rt, ty, order, variants);
             binary_impls(&rt, choice, min_size, decode, encode)
         }
         Chooser::Tag {
@@ -46,28 +46,28 @@ pub fn derive(choice: &ChoiceEnum, root: Root) -> syn::Result<TokenStream> {
             order,
             bits: Some(bits),
         } => {
-            let (min_size, decode, encode) = bit_tag_codec(&rt, ty, order, *bits, &variants);
+            let (min_size, decode, encode) = bit_tag_codec(&rt, ty, order, *bits, variants);
             binary_impls(&rt, choice, min_size, decode, encode)
         }
         Chooser::Select { param, order } => {
-            let (min_size, decode, encode) = select_codec(&rt, param, order, &variants);
+            let (min_size, decode, encode) = select_codec(&rt, param, order, variants);
             binary_impls(&rt, choice, min_size, decode, encode)
         }
-        Chooser::TextSelect { param } => text_impls(&rt, choice, param, &variants),
+        Chooser::TextSelect { param } => text_impls(&rt, choice, param, variants),
     };
-    let layout = layout_impl(&rt, choice, &kind, &variants, params);
+    let layout = layout_impl(&rt, choice, kind);
     let schema = if text {
         let ident = choice.ident;
         quote!(impl #rt::TextSchema for #ident {})
     } else {
-        binary_schema_impls(&rt, choice.ident)
+        binary_schema_impls(&rt, Heading::plain(choice.ident))
     };
     let check = if text { Check::Text } else { Check::Binary };
     let tests = test_module(
         &rt,
-        choice.ident,
-        context_strategy(&rt, choice, &kind, &variants, params),
-        strategy(&rt, choice, &kind, &variants),
+        Heading::plain(choice.ident),
+        context_strategy(&rt, choice, kind),
+        strategy(&rt, choice, kind, variants),
         check,
     );
     Ok(quote! {
@@ -83,19 +83,14 @@ pub fn derive(choice: &ChoiceEnum, root: Root) -> syn::Result<TokenStream> {
 fn payload_context(
     rt: &Runtime,
     encoding: Encoding,
-    variant: &ChoiceVariant,
+    variant: &VariantPlan,
     payload: &Type,
 ) -> TokenStream {
-    let pass = variant
-        .attrs
-        .pass
-        .as_ref()
-        .map_or(&[][..], |pass| pass.value.as_slice());
-    variant_context(rt, encoding, payload, pass)
+    variant_context(rt, encoding, payload, variant.pass)
 }
 
 /// `0xFF (`Full`), 0xFE (`Repeat`)`: the values that choose, for errors.
-fn known(variants: &[(&ChoiceVariant, &Pick)]) -> syn::LitStr {
+fn known(variants: &Variants) -> syn::LitStr {
     let known: Vec<String> = variants
         .iter()
         .filter_map(|(variant, pick)| match pick {
@@ -110,12 +105,12 @@ fn type_text_of_expr(expr: &syn::Expr) -> String {
     quote!(#expr).to_string().replace(" :: ", "::")
 }
 
-fn variant_label(variant: &ChoiceVariant) -> syn::LitStr {
+fn variant_label(variant: &VariantPlan) -> syn::LitStr {
     str_lit(&variant.ident.to_string())
 }
 
 /// The minimum size of a variant's value (0 for one holding nothing).
-fn payload_min_size(rt: &Runtime, variants: &[(&ChoiceVariant, &Pick)]) -> TokenStream {
+fn payload_min_size(rt: &Runtime, variants: &Variants) -> TokenStream {
     variants.iter().fold(quote!(u64::MAX), |min, (variant, _)| {
         let size = match variant.payload {
             Some(payload) => quote!(<#payload as #rt::Decode>::MIN_SIZE),
@@ -125,47 +120,73 @@ fn payload_min_size(rt: &Runtime, variants: &[(&ChoiceVariant, &Pick)]) -> Token
     })
 }
 
-/// An expression reading the variant's value (which sees `__context`).
-fn read_payload(rt: &Runtime, endian: &TokenStream, variant: &ChoiceVariant) -> TokenStream {
+/// An expression reading the variant's value (which sees `__context`)
+/// in `encoding`; binary, in the byte order `endian`.
+fn read_payload(
+    rt: &Runtime,
+    variant: &VariantPlan,
+    encoding: Encoding,
+    endian: &TokenStream,
+) -> TokenStream {
     let name = variant.ident;
     let label = variant_label(variant);
-    match variant.payload {
-        Some(payload) => {
-            let context = payload_context(rt, Encoding::Binary, variant, payload);
-            quote! {
-                {
-                    let __entered = #rt::map_enter(#rt::Segment::Field(#label));
-                    <#payload as #rt::Decode>::decode_input(__reader, #endian, &#context)
-                        .map(Self::#name)
-                        .map_err(|e| e.in_field(#label))
-                }
+    let Some(payload) = variant.payload else {
+        return quote!(::core::result::Result::Ok(Self::#name));
+    };
+    let context = payload_context(rt, encoding, variant, payload);
+    let named = quote!(.map(Self::#name).map_err(|e| e.in_field(#label)));
+    match encoding {
+        // The byte map sees the value as the variant's.
+        Encoding::Binary => quote! {
+            {
+                let __entered = #rt::map_enter(#rt::Segment::Field(#label));
+                <#payload as #rt::Decode>::decode_input(__reader, #endian, &#context) #named
             }
+        },
+        Encoding::Text => {
+            quote!(<#payload as #rt::TextRead>::read_text(__reader, &#context) #named)
         }
-        None => quote!(::core::result::Result::Ok(Self::#name)),
     }
+}
+
+/// An enum's variants, each with what picks it.
+type Variants<'a> = [(VariantPlan<'a>, Pick<'a>)];
+
+/// What a binary enum's codec is made of: its minimum size, the body of
+/// its `decode_input` and the body of its `encode_output`.
+type Bodies = (TokenStream, TokenStream, TokenStream);
+
+/// For each variant a value picks, the statement returning it read (in
+/// `encoding`, binary in the byte order `endian`) when `chosen` (the tag
+/// or the selector) is that value.
+fn chosen_arms(
+    rt: &Runtime,
+    variants: &Variants,
+    chosen: TokenStream,
+    (encoding, endian): (Encoding, &TokenStream),
+) -> Vec<TokenStream> {
+    variants
+        .iter()
+        .filter_map(|(variant, pick)| match pick {
+            Pick::When(when) => {
+                let value = read_payload(rt, variant, encoding, endian);
+                Some(quote! {
+                    if #chosen == (#when) {
+                        return #value;
+                    }
+                })
+            }
+            Pick::Other | Pick::Keyword(_) => None,
+        })
+        .collect()
 }
 
 /// Minimum size, `decode` body and `encode` body of an enum chosen by a
 /// leading tag.
-fn tag_codec(
-    rt: &Runtime,
-    ty: &Type,
-    order: &ByteOrder,
-    variants: &[(&ChoiceVariant, &Pick)],
-) -> (TokenStream, TokenStream, TokenStream) {
+fn tag_codec(rt: &Runtime, ty: &Type, order: &ByteOrder, variants: &Variants) -> Bodies {
     let endian = endian(rt, order);
     let known = known(variants);
-    let arms = variants.iter().filter_map(|(variant, pick)| match pick {
-        Pick::When(when) => {
-            let value = read_payload(rt, &endian, variant);
-            Some(quote! {
-                if __tag == (#when) {
-                    return #value;
-                }
-            })
-        }
-        Pick::Other | Pick::Keyword(_) => None,
-    });
+    let arms = chosen_arms(rt, variants, quote!(__tag), (Encoding::Binary, &endian));
     let other = variants
         .iter()
         .find(|(_, pick)| matches!(pick, Pick::Other))
@@ -195,8 +216,8 @@ fn bit_tag_codec(
     ty: &Type,
     order: &ByteOrder,
     bits: TagBits,
-    variants: &[(&ChoiceVariant, &Pick)],
-) -> (TokenStream, TokenStream, TokenStream) {
+    variants: &Variants,
+) -> Bodies {
     let endian = endian(rt, order);
     let known = known(variants);
     let (tag_bits, rest) = (bits.tag, bits.rest);
@@ -309,26 +330,16 @@ fn bit_tag_codec(
 
 /// Minimum size, `decode` body and `encode` body of a binary enum chosen by
 /// a context parameter.
-fn select_codec(
-    rt: &Runtime,
-    param: &Ident,
-    order: &ByteOrder,
-    variants: &[(&ChoiceVariant, &Pick)],
-) -> (TokenStream, TokenStream, TokenStream) {
+fn select_codec(rt: &Runtime, param: &Ident, order: &ByteOrder, variants: &Variants) -> Bodies {
     let endian = endian(rt, order);
     let label = str_lit(&param.to_string());
     let known = known(variants);
-    let arms = variants.iter().filter_map(|(variant, pick)| match pick {
-        Pick::When(when) => {
-            let value = read_payload(rt, &endian, variant);
-            Some(quote! {
-                if *__selector == (#when) {
-                    return #value;
-                }
-            })
-        }
-        Pick::Other | Pick::Keyword(_) => None,
-    });
+    let arms = chosen_arms(
+        rt,
+        variants,
+        quote!(*__selector),
+        (Encoding::Binary, &endian),
+    );
     let decode = quote! {
         let __selector = &__context.#param;
         #(#arms)*
@@ -341,9 +352,11 @@ fn select_codec(
     (payload_min_size(rt, variants), decode, encode)
 }
 
+/// The enum's `Decode` and `Encode`, and `ReadsForward` when each
+/// variant's value reads forward.
 fn binary_impls(
     rt: &Runtime,
-    choice: &ChoiceEnum,
+    choice: &ChoicePlan,
     min_size: TokenStream,
     decode_body: TokenStream,
     encode_body: TokenStream,
@@ -352,19 +365,20 @@ fn binary_impls(
     let decode = decode_fns(rt, quote!(_), decode_body);
     let encode = encode_fns(rt, quote!(_), encode_body);
     let codec = enum_codec_impls(rt, ident, min_size, decode, encode);
+    let payloads = choice
+        .variants
+        .iter()
+        .filter_map(|(variant, _)| variant.payload);
+    let reads_forward = Heading::plain(ident).reads_forward(rt, payloads);
     quote! {
         #codec
+        #reads_forward
     }
 }
 
 /// Each variant writes its tag, then its value; the `other` variant writes
 /// the tag it holds, unless another variant owns it.
-fn tag_encode(
-    rt: &Runtime,
-    ty: &Type,
-    endian: &TokenStream,
-    variants: &[(&ChoiceVariant, &Pick)],
-) -> TokenStream {
+fn tag_encode(rt: &Runtime, ty: &Type, endian: &TokenStream, variants: &Variants) -> TokenStream {
     let arms = variants.iter().map(|(variant, pick)| {
         let name = variant.ident;
         let label = variant_label(variant);
@@ -422,8 +436,8 @@ fn tag_encode(
 fn select_encode(
     rt: &Runtime,
     param: &Ident,
-    variants: &[(&ChoiceVariant, &Pick)],
-    write_payload: impl Fn(&Type, &ChoiceVariant) -> TokenStream,
+    variants: &Variants,
+    write_payload: impl Fn(&Type, &VariantPlan) -> TokenStream,
 ) -> TokenStream {
     let label = str_lit(&param.to_string());
     let chosen = variants.iter().rev().fold(
@@ -481,9 +495,9 @@ fn select_encode(
 
 fn text_impls(
     rt: &Runtime,
-    choice: &ChoiceEnum,
+    choice: &ChoicePlan,
     param: &Ident,
-    variants: &[(&ChoiceVariant, &Pick)],
+    variants: &Variants,
 ) -> TokenStream {
     let ident = choice.ident;
     let label = str_lit(&param.to_string());
@@ -495,29 +509,13 @@ fn text_impls(
         };
         quote!(#rt::lesser_min(#min, #lines))
     });
-    let arms = variants.iter().map(|(variant, pick)| {
-        let name = variant.ident;
-        let variant_name = variant_label(variant);
-        let value = match variant.payload {
-            Some(payload) => {
-                let context = payload_context(rt, Encoding::Text, variant, payload);
-                quote! {
-                    <#payload as #rt::TextRead>::read_text(__reader, &#context)
-                        .map(Self::#name)
-                        .map_err(|e| e.in_field(#variant_name))
-                }
-            }
-            None => quote!(::core::result::Result::Ok(Self::#name)),
-        };
-        match pick {
-            Pick::When(when) => quote! {
-                if *__selector == (#when) {
-                    return #value;
-                }
-            },
-            Pick::Other | Pick::Keyword(_) => TokenStream::new(),
-        }
-    });
+    let no_order = TokenStream::new();
+    let arms = chosen_arms(
+        rt,
+        variants,
+        quote!(*__selector),
+        (Encoding::Text, &no_order),
+    );
     let encode = select_encode(rt, param, variants, |payload, variant| {
         let context = payload_context(rt, Encoding::Text, variant, payload);
         quote!(<#payload as #rt::TextWrite>::write_text(__value, __writer, &#context))
@@ -551,14 +549,8 @@ fn text_impls(
 }
 
 /// One row per variant: what chooses it and what it holds.
-fn layout_impl(
-    rt: &Runtime,
-    choice: &ChoiceEnum,
-    kind: &Chooser,
-    variants: &[(&ChoiceVariant, &Pick)],
-    params: &[ContextParam],
-) -> TokenStream {
-    let text = choice.attrs.text.is_some();
+fn layout_impl(rt: &Runtime, choice: &ChoicePlan, kind: &Chooser) -> TokenStream {
+    let (text, variants, params) = (choice.text, &choice.variants, choice.params);
     let (order, chosen_by) = match kind {
         Chooser::Tag {
             ty,
@@ -598,13 +590,7 @@ fn layout_impl(
             Some(payload) => type_text(payload),
             None => "nothing".to_owned(),
         };
-        let held = match passed(&Pass::of_enum(
-            variant
-                .attrs
-                .pass
-                .as_ref()
-                .map_or(&[][..], |pass| pass.value.as_slice()),
-        )) {
+        let held = match passed(&Pass::of_enum(variant.pass)) {
             Some(passed) => format!("{held}, given {passed}"),
             None => held,
         };
@@ -617,7 +603,7 @@ fn layout_impl(
             (_, _) => held,
         };
         let encoding = str_lit(&encoding);
-        let doc = str_lit(&variant.doc);
+        let doc = str_lit(variant.doc);
         let tail = matches!(kind, Chooser::Tag { bits: Some(_), .. });
         let nested = match (variant.payload, text) {
             (Some(payload), false) if tail => quote! {
@@ -632,22 +618,12 @@ fn layout_impl(
         } else {
             order.clone()
         };
-        quote! {
-            #rt::FieldLayout {
-                name: #name,
-                rust_type: #rust_type,
-                encoding: #encoding,
-                byte_order: #row_order,
-                count: ::core::option::Option::None,
-                chunk: ::core::option::Option::None,
-                offset: ::core::option::Option::None,
-                element_size: ::core::option::Option::None,
-                elements_offset: ::core::option::Option::None,
-                inner_element_size: ::core::option::Option::None,
-                doc: #doc,
-                nested: #nested,
-            }
-        }
+        let none = quote!(::core::option::Option::None);
+        let head = quote! {
+            name: #name, rust_type: #rust_type, encoding: #encoding,
+            byte_order: #row_order, count: #none,
+        };
+        elementless_row(rt, head, none, quote!(doc: #doc, nested: #nested,))
     });
     let fields = rows.collect();
     let layout = TypeLayout {
@@ -663,18 +639,13 @@ fn layout_impl(
             SizesFrom::Decode
         },
     };
-    type_layout_impl(rt, choice.ident, &choice.doc, layout)
+    type_layout_impl(rt, Heading::plain(choice.ident), choice.doc, layout)
 }
 
 /// Contexts the tests read with: the selector one of the variants' values,
 /// each other parameter whatever the payload it is passed to draws for it.
-fn context_strategy(
-    rt: &Runtime,
-    choice: &ChoiceEnum,
-    kind: &Chooser,
-    variants: &[(&ChoiceVariant, &Pick)],
-    params: &[ContextParam],
-) -> TokenStream {
+fn context_strategy(rt: &Runtime, choice: &ChoicePlan, kind: &Chooser) -> TokenStream {
+    let (variants, params) = (&choice.variants, choice.params);
     if params.is_empty() {
         return quote!(#rt::proptest::strategy::Just(()).boxed());
     }
@@ -700,10 +671,7 @@ fn context_strategy(
                 _ => {
                     let passed_to = variants.iter().find_map(|(variant, _)| {
                         let arg = variant
-                            .attrs
                             .pass
-                            .as_ref()?
-                            .value
                             .iter()
                             .find(|arg| arg.value.name() == Some(&param.ident))?;
                         Some((variant.payload?, &arg.param))
@@ -724,14 +692,9 @@ fn context_strategy(
 
 /// Values for a context: the variant its selector chooses, or (by tag)
 /// any variant, the `other` one with a tag no other variant has.
-fn strategy(
-    rt: &Runtime,
-    choice: &ChoiceEnum,
-    kind: &Chooser,
-    variants: &[(&ChoiceVariant, &Pick)],
-) -> TokenStream {
+fn strategy(rt: &Runtime, choice: &ChoicePlan, kind: &Chooser, variants: &Variants) -> TokenStream {
     let ident = choice.ident;
-    let variant_strategy = |variant: &ChoiceVariant| {
+    let variant_strategy = |variant: &VariantPlan| {
         let name = variant.ident;
         match variant.payload {
             Some(payload) => {

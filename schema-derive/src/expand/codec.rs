@@ -6,16 +6,18 @@ use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 use syn::Ident;
 
+use super::heading::{Bound, Heading};
 use super::paths::Runtime;
 use crate::attr::ByteOrder;
 
 /// `BinarySchema` and binrw's traits, on top of `Decode` and `Encode`; the
 /// context is binrw's `Args`.
-pub fn binary_schema_impls(rt: &Runtime, ident: &Ident) -> TokenStream {
+pub fn binary_schema_impls(rt: &Runtime, heading: Heading) -> TokenStream {
+    let (impl_params, this) = heading.split(rt, Bound::Binary);
     quote! {
-        impl #rt::BinarySchema for #ident {}
+        impl #impl_params #rt::BinarySchema for #this {}
 
-        impl #rt::binrw::BinRead for #ident {
+        impl #impl_params #rt::binrw::BinRead for #this {
             type Args<'__args> = <Self as #rt::HasContext>::Context;
 
             fn read_options<__R: ::std::io::Read + ::std::io::Seek>(
@@ -28,7 +30,7 @@ pub fn binary_schema_impls(rt: &Runtime, ident: &Ident) -> TokenStream {
             }
         }
 
-        impl #rt::binrw::BinWrite for #ident {
+        impl #impl_params #rt::binrw::BinWrite for #this {
             type Args<'__args> = <Self as #rt::HasContext>::Context;
 
             fn write_options<__W: ::std::io::Write + ::std::io::Seek>(

@@ -7,6 +7,7 @@ use syn::spanned::Spanned as _;
 use syn::{Ident, Type, Visibility};
 
 use super::expressions;
+use super::heading::{Bound, Heading};
 use super::names::{count_local, field_local};
 use super::paths::Runtime;
 use super::tokens::{tag_tokens, width_of};
@@ -39,11 +40,11 @@ pub fn text_struct_ident(ident: &Ident) -> Ident {
 /// its context struct when it declares any.
 pub fn context_items(
     rt: &Runtime,
-    ident: &Ident,
+    heading: Heading,
     vis: &Visibility,
     params: &[ContextParam],
 ) -> TokenStream {
-    twin_context_items(rt, ident, vis, params, params)
+    twin_context_items(rt, heading, vis, params, params)
 }
 
 /// `HasContext` for a type whose binary encoding takes `params` and whose
@@ -52,11 +53,12 @@ pub fn context_items(
 /// `()`.
 pub fn twin_context_items(
     rt: &Runtime,
-    ident: &Ident,
+    heading: Heading,
     vis: &Visibility,
     params: &[ContextParam],
     text_params: &[ContextParam],
 ) -> TokenStream {
+    let ident = heading.ident();
     let doc =
         format!(" What [`{ident}`] needs from the type that holds it, to be read or written.");
     let (context, context_struct) = params_struct(&struct_ident(ident), vis, params, &doc);
@@ -81,12 +83,13 @@ pub fn twin_context_items(
             }
         }
     });
+    let (impl_params, this) = heading.split(rt, Bound::None);
     quote! {
         #context_struct
         #text_struct
         #takes_text_context
 
-        impl #rt::HasContext for #ident {
+        impl #impl_params #rt::HasContext for #this {
             type Context = #context;
             type TextContext = #text_context;
         }

@@ -9,6 +9,7 @@ use syn::spanned::Spanned as _;
 use syn::Ident;
 
 use super::context::{check_fn, check_fn_ident, Side};
+use super::heading::{Bound, Heading};
 use super::names::{count_local, field_local};
 use super::paths::Runtime;
 use crate::check_context::{FieldCheck, Held, PassValue};
@@ -51,7 +52,11 @@ pub fn function(
 }
 
 /// The functions of a type, in one `impl` block, each name once.
-pub fn functions_impl(ident: &Ident, functions: Vec<(Ident, TokenStream)>) -> TokenStream {
+pub fn functions_impl(
+    rt: &Runtime,
+    heading: Heading,
+    functions: Vec<(Ident, TokenStream)>,
+) -> TokenStream {
     let mut names: Vec<Ident> = Vec::new();
     let mut kept = Vec::new();
     for (name, function) in functions {
@@ -63,8 +68,9 @@ pub fn functions_impl(ident: &Ident, functions: Vec<(Ident, TokenStream)>) -> To
     if kept.is_empty() {
         return TokenStream::new();
     }
+    let (impl_params, this) = heading.split(rt, Bound::None);
     quote! {
-        impl #ident {
+        impl #impl_params #this {
             #(#kept)*
         }
     }

@@ -10,8 +10,10 @@ use syn::DeriveInput;
 
 use super::codec::binary_schema_impls;
 use super::context::twin_context_items;
+use super::heading::{Bound, Heading};
 use super::paths::{Root, Runtime};
 use super::tokens::tag_tokens;
+use crate::ast::Errors;
 use crate::attr::{self, ContextParam};
 
 /// The errors, and every trait a derived type implements, binary and text
@@ -19,17 +21,15 @@ use crate::attr::{self, ContextParam};
 /// bodies that never run: the crate does not compile.
 pub fn fallback(input: &DeriveInput, error: syn::Error, root: Root) -> TokenStream {
     let ident = &input.ident;
-    let attrs = attr::Container::parse(&input.attrs).ok();
-    let krate = attrs
-        .as_ref()
-        .and_then(|attrs| attrs.krate.as_ref())
-        .map(|krate| &krate.value);
+    // The keys that parse (the others are among the errors).
+    let attrs = attr::Container::parse(&input.attrs, &mut Errors::default());
+    let krate = attrs.krate.as_ref().map(|krate| &krate.value);
     let rt = Runtime::new(krate, root);
     // Each encoding's parameters, as its view declares them.
     let declared = |kind: attr::Kind| {
-        let view = attrs.as_ref().map(|attrs| attrs.view(kind));
-        let declared = view
-            .and_then(|view| view.context)
+        let declared = attrs
+            .view(kind)
+            .context
             .map_or_else(Vec::new, |context| context.value);
         // A parameter declared twice is the error itself: declare it once here.
         let mut params: Vec<ContextParam> = Vec::new();
@@ -40,35 +40,38 @@ pub fn fallback(input: &DeriveInput, error: syn::Error, root: Root) -> TokenStre
         }
         params
     };
+    let heading = Heading::new(ident, &input.generics);
+    let (impl_params, this) = heading.split(&rt, Bound::None);
+    let (sample_params, sample_this) = heading.split(&rt, Bound::Sample);
     let context = twin_context_items(
         &rt,
-        ident,
+        heading,
         &input.vis,
         &declared(attr::Kind::Binary),
         &declared(attr::Kind::Text),
     );
-    let binary = binary_schema_impls(&rt, ident);
+    let binary = binary_schema_impls(&rt, heading);
     let error = error.into_compile_error();
     let unreachable = quote!(::core::unreachable!("the derive failed to compile"));
     let name = ident.to_string();
-    // The start the type names, when its attributes could be read: any
-    // start would do (the crate does not compile), this one reads true.
-    let start = match attrs.as_ref().map(|attrs| (&attrs.form, &attrs.chunk)) {
-        Some((Some(form), _)) => {
+    // The start the type names, if any: any start would do (the crate
+    // does not compile), this one reads true.
+    let start = match (&attrs.form, &attrs.chunk) {
+        (Some(form), _) => {
             let tag = tag_tokens(form.value);
             quote!(#rt::Start::Form(#tag))
         }
-        Some((None, Some(chunk))) => {
+        (None, Some(chunk)) => {
             let tag = tag_tokens(chunk.value);
             quote!(#rt::Start::Chunk(#tag))
         }
-        _ => quote!(#rt::Start::Chunk(*b"    ")),
+        (None, None) => quote!(#rt::Start::Chunk(*b"    ")),
     };
     quote! {
         #error
         #context
 
-        impl #rt::Decode for #ident {
+        impl #impl_params #rt::Decode for #this {
             const MIN_SIZE: u64 = 0;
             const FIXED_SIZE: ::core::option::Option<u64> = ::core::option::Option::None;
 
@@ -81,7 +84,7 @@ pub fn fallback(input: &DeriveInput, error: syn::Error, root: Root) -> TokenStre
             }
         }
 
-        impl #rt::Encode for #ident {
+        impl #impl_params #rt::Encode for #this {
             fn encode<__S: ::std::io::Write + ::std::io::Seek>(
                 &self,
                 _: &mut __S,
@@ -94,18 +97,18 @@ pub fn fallback(input: &DeriveInput, error: syn::Error, root: Root) -> TokenStre
 
         // An element, a start and a body at once: the broken type may be
         // a form or chunk struct, or a run of fields a variant wraps.
-        impl #rt::IffBody for #ident {}
+        impl #impl_params #rt::IffBody for #this {}
 
-        impl #rt::IffStart for #ident {
+        impl #impl_params #rt::IffStart for #this {
             const START: #rt::Start = #start;
         }
 
-        impl #rt::IffElement for #ident {
+        impl #impl_params #rt::IffElement for #this {
             const STARTS: &'static [#rt::Start] = &[#start];
         }
 
         // What a format registration reads (`layout: T::LAYOUT`).
-        impl #rt::Layout for #ident {
+        impl #impl_params #rt::Layout for #this {
             const LAYOUT: #rt::TypeLayout = #rt::TypeLayout {
                 name: #name,
                 doc: "",
@@ -120,12 +123,12 @@ pub fn fallback(input: &DeriveInput, error: syn::Error, root: Root) -> TokenStre
             };
         }
         // What a text format registration reads (`T::TEXT_LAYOUT`).
-        impl #rt::TextLayout for #ident {
+        impl #impl_params #rt::TextLayout for #this {
             const TEXT_LAYOUT: #rt::TypeLayout = <Self as #rt::Layout>::LAYOUT;
         }
         #binary
 
-        impl #rt::TextRead for #ident {
+        impl #impl_params #rt::TextRead for #this {
             const MIN_LINES: u64 = 0;
 
             fn read_text(
@@ -136,7 +139,7 @@ pub fn fallback(input: &DeriveInput, error: syn::Error, root: Root) -> TokenStre
             }
         }
 
-        impl #rt::TextWrite for #ident {
+        impl #impl_params #rt::TextWrite for #this {
             fn write_text(
                 &self,
                 _: &mut #rt::TextWriter,
@@ -146,10 +149,10 @@ pub fn fallback(input: &DeriveInput, error: syn::Error, root: Root) -> TokenStre
             }
         }
 
-        impl #rt::TextSchema for #ident {}
+        impl #impl_params #rt::TextSchema for #this {}
 
         // A one-line record's tokens, or a keyword enum's phrase.
-        impl #rt::TextTokens for #ident {
+        impl #impl_params #rt::TextTokens for #this {
             const EXPECTED: &'static str = "";
 
             fn read_tokens(
@@ -166,7 +169,7 @@ pub fn fallback(input: &DeriveInput, error: syn::Error, root: Root) -> TokenStre
             }
         }
 
-        impl #rt::Keyword for #ident {
+        impl #impl_params #rt::Keyword for #this {
             fn keyword(&self) -> &'static str {
                 #unreachable
             }
@@ -174,7 +177,7 @@ pub fn fallback(input: &DeriveInput, error: syn::Error, root: Root) -> TokenStre
 
         #rt::testing_only! {
             #[cfg(test)]
-            impl #rt::testing::Sample for #ident {
+            impl #sample_params #rt::testing::Sample for #sample_this {
                 fn context_strategy(
                 ) -> #rt::proptest::strategy::BoxedStrategy<<Self as #rt::HasContext>::Context> {
                     #unreachable

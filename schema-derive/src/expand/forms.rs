@@ -11,7 +11,8 @@ use syn::spanned::Spanned as _;
 
 use super::codec::{decode_fns, encode_fns, enum_codec_impls};
 use super::context;
-use super::layout::{context_layout, type_layout_impl, SizesFrom, TypeLayout};
+use super::heading::Heading;
+use super::layout::{context_layout, elementless_row, type_layout_impl, SizesFrom, TypeLayout};
 use super::paths::Runtime;
 use super::tokens::{str_lit, tag_str, tag_tokens};
 use crate::ast::{FormEnum, Frame, Variant};
@@ -178,22 +179,12 @@ fn layout_impl(rt: &Runtime, form_enum: &FormEnum) -> TokenStream {
             ),
         };
         let encoding = str_lit(&(framed + &passed));
-        quote! {
-            #rt::FieldLayout {
-                name: #name,
-                rust_type: #rust_type,
-                encoding: #encoding,
-                byte_order: #rt::ByteOrder::PerForm,
-                count: ::core::option::Option::None,
-                chunk: ::core::option::Option::None,
-                offset: ::core::option::Option::Some(0u64),
-                element_size: ::core::option::Option::None,
-                elements_offset: ::core::option::Option::None,
-                inner_element_size: ::core::option::Option::None,
-                doc: #doc,
-                nested: <#ty as #rt::Decode>::NESTED_LAYOUT,
-            }
-        }
+        let head = quote! {
+            name: #name, rust_type: #rust_type, encoding: #encoding,
+            byte_order: #rt::ByteOrder::PerForm, count: ::core::option::Option::None,
+        };
+        let tail = quote!(doc: #doc, nested: <#ty as #rt::Decode>::NESTED_LAYOUT,);
+        elementless_row(rt, head, quote!(::core::option::Option::Some(0u64)), tail)
     });
     let layout = TypeLayout {
         byte_order: quote!(#rt::ByteOrder::PerForm),
@@ -204,5 +195,5 @@ fn layout_impl(rt: &Runtime, form_enum: &FormEnum) -> TokenStream {
         fields: rows.collect(),
         sizes: SizesFrom::Decode,
     };
-    type_layout_impl(rt, form_enum.ident, &form_enum.doc, layout)
+    type_layout_impl(rt, Heading::plain(form_enum.ident), &form_enum.doc, layout)
 }

@@ -7,20 +7,19 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::context::context_items;
-use super::layout::{type_layout_impl, SizesFrom, TypeLayout};
+use super::heading::Heading;
+use super::layout::{elementless_row, type_layout_impl, SizesFrom, TypeLayout};
 use super::paths::Runtime;
 use super::tests::{test_module, Check};
 use super::text::one_line_text_impls;
 use super::tokens::str_lit;
-use crate::ast::ChoiceEnum;
-use crate::plan::choice::Pick;
+use crate::plan::choice::{ChoicePlan, Pick};
 
-pub fn derive(rt: &Runtime, choice: &ChoiceEnum, picks: &[Pick]) -> TokenStream {
+pub fn derive(rt: &Runtime, choice: &ChoicePlan) -> TokenStream {
     let ident = choice.ident;
     let keywords: Vec<(&syn::Ident, &syn::LitStr)> = choice
         .variants
         .iter()
-        .zip(picks)
         .filter_map(|(variant, pick)| match pick {
             Pick::Keyword(keyword) => Some((variant.ident, *keyword)),
             Pick::When(_) | Pick::Other => None,
@@ -33,35 +32,22 @@ pub fn derive(rt: &Runtime, choice: &ChoiceEnum, picks: &[Pick]) -> TokenStream 
     let spellings = keywords
         .iter()
         .map(|(name, keyword)| quote!(Self::#name => #keyword));
-    let context = context_items(rt, ident, choice.vis, &[]);
-    let rows = choice
-        .variants
-        .iter()
-        .zip(picks)
-        .filter_map(|(variant, pick)| {
-            let Pick::Keyword(keyword) = pick else {
-                return None;
-            };
-            let name = str_lit(&variant.ident.to_string());
-            let encoding = str_lit(&format!("line `{}` (quoted or not)", keyword.value()));
-            let doc = str_lit(&variant.doc);
-            Some(quote! {
-                #rt::FieldLayout {
-                    name: #name,
-                    rust_type: "()",
-                    encoding: #encoding,
-                    byte_order: #rt::ByteOrder::Text,
-                    count: ::core::option::Option::None,
-                    chunk: ::core::option::Option::None,
-                    offset: ::core::option::Option::None,
-                    element_size: ::core::option::Option::None,
-                    elements_offset: ::core::option::Option::None,
-                    inner_element_size: ::core::option::Option::None,
-                    doc: #doc,
-                    nested: ::core::option::Option::None,
-                }
-            })
-        });
+    let context = context_items(rt, Heading::plain(ident), choice.vis, &[]);
+    let rows = choice.variants.iter().filter_map(|(variant, pick)| {
+        let Pick::Keyword(keyword) = pick else {
+            return None;
+        };
+        let name = str_lit(&variant.ident.to_string());
+        let encoding = str_lit(&format!("line `{}` (quoted or not)", keyword.value()));
+        let doc = str_lit(variant.doc);
+        let none = quote!(::core::option::Option::None);
+        let head = quote! {
+            name: #name, rust_type: "()", encoding: #encoding,
+            byte_order: #rt::ByteOrder::Text, count: #none,
+        };
+        let tail = quote!(doc: #doc, nested: #none,);
+        Some(elementless_row(rt, head, none, tail))
+    });
     let layout = TypeLayout {
         byte_order: quote!(#rt::ByteOrder::Text),
         form: None,
@@ -71,13 +57,13 @@ pub fn derive(rt: &Runtime, choice: &ChoiceEnum, picks: &[Pick]) -> TokenStream 
         fields: rows.collect(),
         sizes: SizesFrom::Text,
     };
-    let layout = type_layout_impl(rt, ident, &choice.doc, layout);
+    let layout = type_layout_impl(rt, Heading::plain(ident), choice.doc, layout);
     let arms = keywords
         .iter()
         .map(|(name, _)| quote!(#rt::proptest::strategy::LazyJust::new(|| #ident::#name).boxed()));
     let tests = test_module(
         rt,
-        ident,
+        Heading::plain(ident),
         quote!(#rt::proptest::strategy::Just(()).boxed()),
         quote!(#rt::proptest::strategy::Union::new([#(#arms),*]).boxed()),
         Check::Text,

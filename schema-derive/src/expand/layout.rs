@@ -3,9 +3,11 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
+use super::heading::{Bound, Heading};
 use super::paths::Runtime;
 use super::sizes::field_sizes;
 use super::tokens::{optional_str, str_lit, tag_str, width_of};
+use crate::ast::unwrap_generic;
 use crate::attr::{ByteOrder, PadLength, StringKind};
 use crate::plan::{
     Binary, BinaryPlan, BinaryType, Codec, Element, Framing, Magic, OffsetBase, Presence, Repeat,
@@ -46,7 +48,7 @@ pub fn layout_impl(rt: &Runtime, ty: &BinaryType) -> TokenStream {
             SizesFrom::Decode
         },
     };
-    type_layout_impl(rt, ty.ident, ty.doc, layout)
+    type_layout_impl(rt, Heading::of(ty), ty.doc, layout)
 }
 
 /// What a type's `Layout` says of it besides its name and doc.
@@ -75,10 +77,11 @@ pub(super) enum SizesFrom {
 /// `impl Layout for ident`; a text type's `TextLayout` is the same.
 pub(super) fn type_layout_impl(
     rt: &Runtime,
-    ident: &syn::Ident,
+    heading: Heading,
     doc: &str,
     layout: TypeLayout,
 ) -> TokenStream {
+    let ident = heading.ident();
     let text_layout = (layout.sizes == SizesFrom::Text).then(|| {
         quote! {
             impl #rt::TextLayout for #ident {
@@ -87,8 +90,9 @@ pub(super) fn type_layout_impl(
         }
     });
     let value = type_layout_value(rt, ident, doc, layout);
+    let (impl_params, this) = heading.split(rt, Bound::Binary);
     quote! {
-        impl #rt::Layout for #ident {
+        impl #impl_params #rt::Layout for #this {
             const LAYOUT: #rt::TypeLayout = #value;
         }
         #text_layout
@@ -227,6 +231,29 @@ fn field_layout(rt: &Runtime, plan: &BinaryPlan, offset: &TokenStream) -> TokenS
     }
 }
 
+/// A row of a layout with no elements to place: a variant, a text field.
+/// `head` states its `name` to its `count`, `tail` its `doc` and
+/// `nested`; `offset` is where it begins, when known.
+pub(super) fn elementless_row(
+    rt: &Runtime,
+    head: TokenStream,
+    offset: TokenStream,
+    tail: TokenStream,
+) -> TokenStream {
+    let none = quote!(::core::option::Option::None);
+    quote! {
+        #rt::FieldLayout {
+            #head
+            chunk: #none,
+            offset: #offset,
+            element_size: #none,
+            elements_offset: #none,
+            inner_element_size: #none,
+            #tail
+        }
+    }
+}
+
 /// A list's or an array's element size, where its first element starts in
 /// the field's bytes (after a count stored before them) and, for a list of
 /// arrays, the arrays' element size, as `Option<u64>` expressions; `None`
@@ -263,14 +290,9 @@ fn elements(rt: &Runtime, codec: &Codec<Binary>) -> (TokenStream, TokenStream, T
             quote!(<#prefix as #rt::Decode>::FIXED_SIZE),
             inner_size,
         ),
-        Some(
-            Repeat::CountField(_)
-            | Repeat::CountParam(_)
-            | Repeat::CountExpr(_)
-            | Repeat::ToEnd
-            | Repeat::Until(..),
-        ) => (element_size, zero, inner_size),
         Some(Repeat::CountLine(never)) => match *never {},
+        // Counted otherwise than by a prefix: the elements begin at once.
+        Some(_) => (element_size, zero, inner_size),
     }
 }
 
@@ -412,7 +434,7 @@ fn data_encoding(data: &Value<Binary>) -> String {
     }
     let element = match (&data.element, &data.map) {
         (Element::Text(never, _), _) => match *never {},
-        (Element::Plain, None) => type_text(data.element_ty),
+        (Element::Plain, None) => plain_text(data.element_ty),
         (Element::Plain, Some(map)) => {
             format!(
                 "{} as `{}`",
@@ -470,6 +492,43 @@ fn data_encoding(data: &Value<Binary>) -> String {
         Some(Presence::NoneWord(never, _)) => match *never {},
         Some(Presence::NextTag(())) => repeated,
     }
+}
+
+/// How a value of type `ty` is stored: as its type says, or as the
+/// runtime's wrappers (`Block`, `Transformed`) store what they hold.
+fn plain_text(ty: &syn::Type) -> String {
+    if let Some(value) = unwrap_generic(ty, "Block") {
+        return format!("{}, then the rest of its block, kept", type_text(value));
+    }
+    if let Some([transform, value]) = type_args(ty, "Transformed") {
+        return format!(
+            "every byte left in the input, decoded by `{}`, holding {}",
+            type_text(transform),
+            type_text(value)
+        );
+    }
+    type_text(ty)
+}
+
+/// `Wrapper<A, B>` -> `[A, B]` when the type's last path segment is
+/// `wrapper`.
+fn type_args<'t>(ty: &'t syn::Type, wrapper: &str) -> Option<[&'t syn::Type; 2]> {
+    let syn::Type::Path(path) = ty else {
+        return None;
+    };
+    let last = path
+        .path
+        .segments
+        .last()
+        .filter(|last| last.ident == wrapper)?;
+    let syn::PathArguments::AngleBracketed(args) = &last.arguments else {
+        return None;
+    };
+    let mut types = args.args.iter().filter_map(|arg| match arg {
+        syn::GenericArgument::Type(ty) => Some(ty),
+        _ => None,
+    });
+    Some([types.next()?, types.next()?])
 }
 
 /// `` `records` = `records_per_frame` ``: the context values a field passes.

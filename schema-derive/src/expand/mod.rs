@@ -10,6 +10,7 @@ mod context;
 mod expressions;
 mod fallback;
 mod forms;
+mod heading;
 mod keywords;
 mod layout;
 mod names;
@@ -31,9 +32,10 @@ use proc_macro2::TokenStream;
 use quote::quote;
 use syn::{Data, DeriveInput};
 
-use crate::ast::{ChoiceEnum, Container, FormEnum, Views};
+use crate::ast::{ChoiceEnum, Container, Errors, FormEnum, Views};
 use crate::plan;
 pub use fallback::fallback;
+use heading::Heading;
 pub use paths::Root;
 use paths::Runtime;
 
@@ -46,8 +48,9 @@ pub fn derive(input: &DeriveInput, root: Root) -> syn::Result<TokenStream> {
         plan::forms::check(&form_enum)?;
         let rt = Runtime::new(form_enum.krate.as_ref(), root);
         let impls = forms::form_enum_impls(&rt, &form_enum);
-        let context = context::context_items(&rt, form_enum.ident, &input.vis, &form_enum.params);
-        let binary = codec::binary_schema_impls(&rt, form_enum.ident);
+        let heading = Heading::plain(form_enum.ident);
+        let context = context::context_items(&rt, heading, &input.vis, &form_enum.params);
+        let binary = codec::binary_schema_impls(&rt, heading);
         let tests = tests::form_enum_round_trip_module(&rt, &form_enum);
         return Ok(quote! {
             #impls
@@ -56,14 +59,14 @@ pub fn derive(input: &DeriveInput, root: Root) -> syn::Result<TokenStream> {
             #tests
         });
     }
-    let views = Container::views(input)?;
-    // `crate = "path"` is said of the type, so either view has it.
-    let first: &Container = match &views {
-        Views::Binary(container) | Views::Text(container) => container,
-        Views::Both { binary, .. } => binary,
-    };
-    let rt = Runtime::new(first.attrs.krate.as_ref().map(|krate| &krate.value), root);
-    struct_items(&rt, &views).map_err(|mut error| {
+    let mut attribute_errors = Errors::default();
+    let views = Container::views(input, &mut attribute_errors)?;
+    // A type whose attributes hold mistakes is not planned (the plan would
+    // find the keys left out missing), but its expressions are read.
+    let items = attribute_errors
+        .finish()
+        .and_then(|()| struct_items(root, &views));
+    items.map_err(|mut error| {
         // The compiler stops at the derive's errors, before it would find a
         // misspelt name in an expression: the derive names those too.
         let containers: Vec<&Container> = match &views {
@@ -78,14 +81,16 @@ pub fn derive(input: &DeriveInput, root: Root) -> syn::Result<TokenStream> {
 }
 
 /// Everything a struct implements, in its encodings.
-fn struct_items(rt: &Runtime, views: &Views) -> syn::Result<TokenStream> {
+fn struct_items(root: Root, views: &Views) -> syn::Result<TokenStream> {
     match views {
         Views::Binary(container) => {
             let ty = plan::binary(container)?;
-            let context = context::context_items(rt, ty.ident, ty.vis, ty.params);
+            let rt = &Runtime::new(ty.krate, root);
+            let heading = Heading::of(&ty);
+            let context = context::context_items(rt, heading, ty.vis, ty.params);
             let binary = binary::binary_items(rt, &ty);
             let functions =
-                expressions::functions_impl(ty.ident, expressions::functions_of(rt, &ty));
+                expressions::functions_impl(rt, heading, expressions::functions_of(rt, &ty));
             let check = match ty.shape.tail {
                 Some(_) => tests::Check::Sample,
                 None => tests::Check::Binary,
@@ -98,7 +103,18 @@ fn struct_items(rt: &Runtime, views: &Views) -> syn::Result<TokenStream> {
                 #tests
             })
         }
-        Views::Text(container) => text::derive(rt, container),
-        Views::Both { binary, text } => twin::derive(rt, binary, text),
+        Views::Text(container) => {
+            let ty = plan::text(container)?;
+            Ok(text::derive(&Runtime::new(ty.krate, root), &ty))
+        }
+        Views::Both { binary, text } => {
+            let (binary, text) = twin::plan(binary, text)?;
+            // `crate = "path"` is said of the type, so either view has it.
+            Ok(twin::derive(
+                &Runtime::new(binary.krate, root),
+                &binary,
+                &text,
+            ))
+        }
     }
 }

@@ -26,6 +26,23 @@ fn offsets<'p, 'a>(
     }
 }
 
+/// The fields holding values at offsets, each with its value and offsets.
+fn pointed<'p, 'a>(
+    plans: &'p [BinaryPlan<'a>],
+) -> Vec<(
+    &'p BinaryPlan<'a>,
+    &'p Value<'a, crate::plan::Binary>,
+    &'p Offsets<'a>,
+)> {
+    plans
+        .iter()
+        .filter_map(|plan| {
+            let (value, offsets) = offsets(plan)?;
+            Some((plan, value, offsets))
+        })
+        .collect()
+}
+
 /// The local holding the offsets a field read: one, or a list's.
 fn offsets_local(plan: &BinaryPlan) -> syn::Ident {
     quote::format_ident!("__offsets_{}", plan.field.ident)
@@ -150,15 +167,11 @@ pub fn write_offsets(rt: &Runtime, plan: &BinaryPlan) -> Option<TokenStream> {
 /// its offset points, then the gaps between them; the input is left
 /// where the last of them ends.
 pub fn read_values(rt: &Runtime, plans: &[BinaryPlan]) -> TokenStream {
-    let pointed: Vec<&BinaryPlan> = plans
-        .iter()
-        .filter(|plan| offsets(plan).is_some())
-        .collect();
+    let pointed = pointed(plans);
     if pointed.is_empty() {
         return TokenStream::new();
     }
-    let reads = pointed.iter().filter_map(|plan| {
-        let (value, offsets) = offsets(plan)?;
+    let reads = pointed.iter().map(|&(plan, value, offsets)| {
         let name = plan.field.ident;
         let label = str_lit(&name.to_string());
         let local = field_local(name);
@@ -200,39 +213,38 @@ pub fn read_values(rt: &Runtime, plans: &[BinaryPlan]) -> TokenStream {
                 }
             }
         };
-        Some(quote! {
+        quote! {
             let mut #local: #field_ty = {
                 let __entered = #rt::map_enter(#rt::Segment::Field(#label));
                 let __element_context = #context;
                 #read
             } #in_field;
-        })
+        }
     });
-    let gaps = pointed.iter().map(|plan| {
+    let gaps = pointed.iter().map(|(plan, value, _)| {
         let local = field_local(plan.field.ident);
-        match offsets(plan).map(|(value, _)| value.repeat.is_some()) {
-            Some(true) => quote! {
+        match value.repeat {
+            Some(_) => quote! {
                 for __value in #local.iter_mut() {
                     __value.gap = __gaps.next().unwrap_or_default();
                 }
             },
-            _ => quote!(#local.gap = __gaps.next().unwrap_or_default();),
+            None => quote!(#local.gap = __gaps.next().unwrap_or_default();),
         }
     });
     let targets = pointed
         .iter()
-        .any(|plan| offsets(plan).is_some_and(|(_, offsets)| is_named(offsets.value, "Lazy")))
+        .any(|(_, _, offsets)| is_named(offsets.value, "Lazy"))
         .then(|| {
-            let each = pointed.iter().filter_map(|plan| {
-                let (value, offsets) = offsets(plan)?;
+            let each = pointed.iter().map(|&(plan, value, offsets)| {
                 let found = offsets_local(plan);
                 let base = base(rt, offsets);
                 let absolute =
                     quote!(.map(|__offset: u64| #base.position().saturating_add(__offset)));
-                Some(match value.repeat {
+                match value.repeat {
                     None => quote!(.chain(::core::iter::once(#found)#absolute)),
                     Some(_) => quote!(.chain(#found.iter().copied()#absolute)),
-                })
+                }
             });
             quote! {
                 let __targets: ::std::vec::Vec<u64> = ::core::iter::empty()#(#each)*.collect();
@@ -251,26 +263,21 @@ pub fn read_values(rt: &Runtime, plans: &[BinaryPlan]) -> TokenStream {
 /// they lay in the file they were read from, in its order, else after
 /// what is written, each offset written over its placeholder.
 pub fn write_values(rt: &Runtime, plans: &[BinaryPlan]) -> TokenStream {
-    let pointed: Vec<&BinaryPlan> = plans
-        .iter()
-        .filter(|plan| offsets(plan).is_some())
-        .collect();
+    let pointed = pointed(plans);
     if pointed.is_empty() {
         return TokenStream::new();
     }
-    let lay = pointed.iter().filter_map(|plan| {
-        let (value, offsets) = offsets(plan)?;
+    let lay = pointed.iter().map(|&(plan, value, offsets)| {
         let name = plan.field.ident;
         let base = base(rt, offsets);
-        Some(match value.repeat {
+        match value.repeat {
             None => quote!(.chain(::core::iter::once(#rt::Placing::lay(&self.#name, #base)))),
             Some(_) => quote! {
                 .chain(self.#name.iter().map(|__at| #rt::Placing::lay(__at, #base)))
             },
-        })
+        }
     });
-    let arms = pointed.iter().filter_map(|plan| {
-        let (value, offsets) = offsets(plan)?;
+    let arms = pointed.iter().map(|&(plan, value, offsets)| {
         let name = plan.field.ident;
         let ty = &offsets.ty;
         let endian = endian(rt, &plan.place.byte_order);
@@ -285,7 +292,7 @@ pub fn write_values(rt: &Runtime, plans: &[BinaryPlan]) -> TokenStream {
                 })
             }
         };
-        Some(match value.repeat {
+        match value.repeat {
             None => {
                 let write = write(quote!(&self.#name), quote!(#placeholders));
                 quote! {
@@ -311,7 +318,7 @@ pub fn write_values(rt: &Runtime, plans: &[BinaryPlan]) -> TokenStream {
                     __rest -= self.#name.len();
                 }
             }
-        })
+        }
     });
     quote! {
         let mut __placing = #rt::Placing::default();

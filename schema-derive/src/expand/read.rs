@@ -7,7 +7,8 @@ use syn::spanned::Spanned as _;
 use super::codec::{decode_fns, endian};
 use super::context::{arg_value, check_call_on, placed_check, Side};
 use super::expressions::{call, element_context, end_local, read_when, start_local, stored_local};
-use super::names::{count_local, field_local};
+use super::heading::{Bound, Heading};
+use super::names::{count_local, field_local, type_check_call, value_of_locals};
 use super::offsets;
 use super::paths::Runtime;
 use super::plain::{field_groups, is_plain, is_plain_run, plain_size};
@@ -20,7 +21,7 @@ use crate::plan::{
 };
 
 pub fn decode_impl(rt: &Runtime, ty: &BinaryType) -> TokenStream {
-    let ident = ty.ident;
+    let (impl_params, this) = Heading::of(ty).split(rt, Bound::Binary);
     let (mut min_size, mut fixed_size) = type_sizes(rt, &ty.fields);
     let mut body = decode_body(rt, ty);
     let frame = match ty.shape.framing {
@@ -45,7 +46,7 @@ pub fn decode_impl(rt: &Runtime, ty: &BinaryType) -> TokenStream {
         quote!(const IFF_TAG: ::core::option::Option<[u8; 4]> = ::core::option::Option::Some(#tag);)
     });
     quote! {
-        impl #rt::Decode for #ident {
+        impl #impl_params #rt::Decode for #this {
             const MIN_SIZE: u64 = #min_size;
             const FIXED_SIZE: ::core::option::Option<u64> = #fixed_size;
             #iff_tag
@@ -71,19 +72,11 @@ pub fn decode_body(rt: &Runtime, ty: &BinaryType) -> TokenStream {
     let values = offsets::read_values(rt, plans);
     let absent_counts = absent_count_checks(rt, plans);
     let calcs = plans.iter().filter_map(|plan| calc_found(rt, plan));
-    let inits = plans.iter().map(|plan| {
-        let name = plan.field.ident;
-        let local = field_local(name);
-        quote!(#name: #local)
-    });
-    let value = quote!(Self { #(#inits),* });
+    let value = value_of_locals(ty);
     match ty.check {
         // A refusal points into the value from its first byte.
         Some(path) => {
-            // Spanned at the function, so a signature that does not fit is
-            // an error there.
-            let call = quote_spanned!(path.span()=> #path(&__value));
-            let starts = field_starts(plans);
+            let check = checked_from_start(rt, plans, path, quote!(&__value));
             quote! {
                 let __start = #rt::Input::position(__reader)?;
                 #(#reads)*
@@ -91,14 +84,7 @@ pub fn decode_body(rt: &Runtime, ty: &BinaryType) -> TokenStream {
                 #(#absent_counts)*
                 #(#calcs)*
                 let __value = #value;
-                if #rt::checking() {
-                    #rt::checked_fields_at_byte(
-                        __start,
-                        &[#starts],
-                        &<Self as #rt::Layout>::LAYOUT,
-                        #call,
-                    )?;
-                }
+                #check
                 ::core::result::Result::Ok(__value)
             }
         }
@@ -109,6 +95,29 @@ pub fn decode_body(rt: &Runtime, ty: &BinaryType) -> TokenStream {
             #(#calcs)*
             ::core::result::Result::Ok(#value)
         },
+    }
+}
+
+/// The type's `check = path` run on `value`, read or written from
+/// `__start`: a refusal points into it, from its first byte through the
+/// fields' starts.
+pub fn checked_from_start(
+    rt: &Runtime,
+    plans: &[BinaryPlan],
+    path: &syn::Path,
+    value: TokenStream,
+) -> TokenStream {
+    let call = type_check_call(path, value);
+    let starts = field_starts(plans);
+    quote! {
+        if #rt::checking() {
+            #rt::checked_fields_at_byte(
+                __start,
+                &[#starts],
+                &<Self as #rt::Layout>::LAYOUT,
+                #call,
+            )?;
+        }
     }
 }
 
@@ -160,7 +169,7 @@ pub fn notes_end(plan: &BinaryPlan) -> bool {
 
 /// `("name", __at_name), ...` for the fields whose start is known: those
 /// not in a chunk (a shared chunk is read around all its fields).
-pub fn field_starts(plans: &[BinaryPlan]) -> TokenStream {
+fn field_starts(plans: &[BinaryPlan]) -> TokenStream {
     let starts = field_groups(plans)
         .filter(|group| shared_chunk(group).is_none())
         .flatten()
@@ -218,6 +227,34 @@ fn plain_impl(rt: &Runtime, ty: &BinaryType) -> Option<TokenStream> {
 }
 
 /// The type's minimum and fixed sizes as constant expressions.
+/// The types whose reading decides whether the fields read forward only
+/// (a value's, each as its type does; a string, a constant, a count,
+/// padding or a bit field reads forward); `None` when a field seeks: one
+/// at an offset, in an IFF chunk or form, present by the next tag, or
+/// read by a hand-written codec.
+pub fn forward_types<'p>(plans: &'p [BinaryPlan]) -> Option<Vec<&'p syn::Type>> {
+    let mut types = Vec::new();
+    for plan in plans {
+        if plan.by_next_tag() || plan.place.chunk.is_some() || plan.place.form.is_some() {
+            return None;
+        }
+        match &plan.codec {
+            Codec::With(..)
+            | Codec::Value(Value {
+                offset: Some(_), ..
+            }) => return None,
+            Codec::Value(
+                data @ Value {
+                    element: Element::Plain,
+                    ..
+                },
+            ) if plan.place.bits.is_none() => types.push(data.stored_ty()),
+            _ => {}
+        }
+    }
+    Some(types)
+}
+
 pub fn type_sizes(rt: &Runtime, plans: &[BinaryPlan]) -> (TokenStream, TokenStream) {
     plans.iter().map(|plan| field_sizes(rt, plan)).fold(
         (quote!(0u64), quote!(::core::option::Option::Some(0u64))),
@@ -509,11 +546,7 @@ fn framed_read(
             let ty = data.element_ty;
             (
                 value,
-                quote_spanned! {ty.span()=>
-                    #rt::Input::as_stream(__reader, |__reader| {
-                        #rt::next_is_element::<#ty, _>(__reader)
-                    })
-                },
+                quote_spanned!(ty.span()=> <#ty as #rt::IffElement>::next_is(__reader)),
             )
         }
     };

@@ -113,16 +113,8 @@ pub fn encoding_sizes(rt: &Runtime, plan: &BinaryPlan) -> (TokenStream, TokenStr
                     (quote!(<#prefix as #rt::Decode>::MIN_SIZE), none)
                 }
                 (None, Some(Repeat::CountLine(never))) => match *never {},
-                (
-                    None,
-                    Some(
-                        Repeat::CountField(_)
-                        | Repeat::CountParam(_)
-                        | Repeat::CountExpr(_)
-                        | Repeat::ToEnd
-                        | Repeat::Until(..),
-                    ),
-                ) => (quote!(0u64), none),
+                // Counted otherwise than by a prefix: maybe no element.
+                (None, Some(_)) => (quote!(0u64), none),
                 (None, None) => {
                     let min = element_min_size(rt, &data.element, data.stored_ty());
                     let fixed = match &data.element {

@@ -11,6 +11,7 @@ use syn::Type;
 use super::codec::endian;
 use super::context::{self, Side};
 use super::expressions::{self, call};
+use super::heading::{Bound, Heading};
 use super::names::{count_local, field_local};
 use super::paths::Runtime;
 use super::tokens::width_of;
@@ -37,15 +38,18 @@ pub enum Check {
     },
 }
 
-/// The test module of `ident`: its `Sample` impl (the bodies of
-/// `context_strategy` and `strategy_with`, which sees `context`) and the test.
+/// The test module of a type: its `Sample` impl (the bodies of
+/// `context_strategy` and `strategy_with`, which sees `context`) and the
+/// test. A generic type has no test of its own: its instantiations are
+/// drawn by the tests of the types holding them.
 pub(super) fn test_module(
     rt: &Runtime,
-    ident: &Ident,
+    heading: Heading,
     context_strategy: TokenStream,
     strategy: TokenStream,
     check: Check,
 ) -> TokenStream {
+    let ident = heading.ident();
     let module = format_ident!("round_trip_{}", snake_case(&ident.to_string()));
     let (checks, text_context) = match check {
         Check::Sample => (Vec::new(), None),
@@ -59,7 +63,8 @@ pub(super) fn test_module(
             Some(text_context),
         ),
     };
-    let test = (!checks.is_empty()).then(|| {
+    let (impl_params, this) = heading.split(rt, Bound::Sample);
+    let test = (!checks.is_empty() && !heading.is_generic()).then(|| {
         quote! {
             #[test]
             fn write_read_write() {
@@ -72,7 +77,7 @@ pub(super) fn test_module(
     });
     let text_sample = text_context.map(|text_context| {
         quote! {
-            impl #rt::testing::TextSample for #ident {
+            impl #impl_params #rt::testing::TextSample for #this {
                 fn text_context(
                     context: &<Self as #rt::HasContext>::Context,
                 ) -> <Self as #rt::HasContext>::TextContext {
@@ -92,7 +97,7 @@ pub(super) fn test_module(
                     WithoutDefault as _, WithoutJson as _,
                 };
 
-                impl #rt::testing::Sample for #ident {
+                impl #impl_params #rt::testing::Sample for #this {
                     fn context_strategy(
                     ) -> #rt::proptest::strategy::BoxedStrategy<<Self as #rt::HasContext>::Context> {
                         #context_strategy
@@ -316,7 +321,7 @@ pub fn round_trip_module<P: Medium>(rt: &Runtime, ty: &TypePlan<P>, check: Check
         .collect();
     let strategy = struct_strategy(rt, ty.ident, &fields);
     let context_strategy = struct_context_strategy(rt, ty.ident, ty.params, &fields);
-    test_module(rt, ty.ident, context_strategy, strategy, check)
+    test_module(rt, Heading::of(ty), context_strategy, strategy, check)
 }
 
 /// The round-trip test of a type with both encodings: values its text
@@ -366,7 +371,7 @@ pub fn twin_round_trip_module(rt: &Runtime, binary: &BinaryType, text: &TextType
     let text_context = text_context_of(rt, binary, text);
     test_module(
         rt,
-        text.ident,
+        Heading::of(text),
         context_strategy,
         strategy,
         Check::Both { text_context },
@@ -409,7 +414,13 @@ pub fn form_enum_round_trip_module(rt: &Runtime, form_enum: &FormEnum) -> TokenS
     };
     if form_enum.params.is_empty() {
         let context_strategy = quote!(#rt::proptest::strategy::Just(()).boxed());
-        return test_module(rt, ident, context_strategy, strategy, Check::Binary);
+        return test_module(
+            rt,
+            Heading::plain(ident),
+            context_strategy,
+            strategy,
+            Check::Binary,
+        );
     }
     // Each parameter drawn as the first value it is passed to draws it.
     let strategies: Vec<TokenStream> = form_enum
@@ -436,7 +447,13 @@ pub fn form_enum_round_trip_module(rt: &Runtime, form_enum: &FormEnum) -> TokenS
         })
         .collect();
     let context_strategy = context_of_strategies(rt, ident, &form_enum.params, &strategies);
-    test_module(rt, ident, context_strategy, strategy, Check::Binary)
+    test_module(
+        rt,
+        Heading::plain(ident),
+        context_strategy,
+        strategy,
+        Check::Binary,
+    )
 }
 
 /// `(a, (b, (c, Just(()))))`: pairs nest without proptest's tuple-size limit.

@@ -1,20 +1,20 @@
 //! `Encode`: counts are derived from the collections first, then fields in order.
 
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote, quote_spanned};
-use syn::spanned::Spanned as _;
+use quote::{format_ident, quote};
 
 use super::codec::{encode_fns, endian};
 use super::context::{arg_value, check_call_on, placed_check, Side};
 use super::expressions::{
     call, element_context, end_local, presence_check, start_local, stored_local,
 };
+use super::heading::{Bound, Heading};
 use super::names::count_local;
 use super::offsets;
 use super::paths::Runtime;
 use super::plain::{field_groups, is_plain, is_plain_run, plain_size};
 use super::read::{
-    field_starts, field_statements, in_field, notes_end, notes_start, padding_length,
+    checked_from_start, field_statements, in_field, notes_end, notes_start, padding_length,
 };
 use super::tokens::{constant_tokens, str_lit, tag_str, tag_tokens, width_of};
 use super::words;
@@ -25,7 +25,7 @@ use crate::plan::{
 };
 
 pub fn encode_impl(rt: &Runtime, ty: &BinaryType) -> TokenStream {
-    let ident = ty.ident;
+    let (impl_params, this) = Heading::of(ty).split(rt, Bound::Binary);
     let encode = encode_fns(rt, quote!(_), encode_body(rt, ty));
     let plain = is_plain(ty).then(|| {
         let encode = plain_run(rt, &ty.fields);
@@ -37,7 +37,7 @@ pub fn encode_impl(rt: &Runtime, ty: &BinaryType) -> TokenStream {
         }
     });
     quote! {
-        impl #rt::Encode for #ident {
+        impl #impl_params #rt::Encode for #this {
             #encode
             #plain
         }
@@ -88,20 +88,12 @@ pub fn encode_body(rt: &Runtime, ty: &BinaryType) -> TokenStream {
     // with the error), so a refusal names the byte the reader would.
     let mut body = match ty.check {
         Some(path) => {
-            let call = quote_spanned!(path.span()=> #path(self));
-            let starts = field_starts(plans);
+            let check = checked_from_start(rt, plans, path, quote!(self));
             quote! {
                 let __start = #rt::Output::position(__writer)?;
                 #(#writes)*
                 #known_at_end
-                if #rt::checking() {
-                    #rt::checked_fields_at_byte(
-                        __start,
-                        &[#starts],
-                        &<Self as #rt::Layout>::LAYOUT,
-                        #call,
-                    )?;
-                }
+                #check
                 #done
             }
         }
@@ -506,6 +498,8 @@ fn write_data(
     }
 }
 
+/// An expression writing `value` (a reference) in the data's shape: its
+/// count and its elements, each converted first when it is `map`ped.
 fn write_repeated(
     rt: &Runtime,
     data: &Value<Binary>,
@@ -513,57 +507,30 @@ fn write_repeated(
     writer: &TokenStream,
     value: &TokenStream,
 ) -> TokenStream {
-    let Some(map) = &data.map else {
-        return write_stored(rt, data, endian, writer, value);
-    };
     // A mapped value is converted to what it is stored as, then written.
-    let (stored, ty) = (&map.stored, data.element_ty);
-    let back = if map.fallible {
-        quote!(#rt::try_mapped_back::<#ty, #stored>)
-    } else {
-        quote!(|__v| ::core::result::Result::Ok(#rt::mapped_back::<#ty, #stored>(__v)))
+    let stored = match &data.map {
+        Some(_) => quote!(&__stored),
+        None => value.clone(),
     };
-    let converted = match &data.repeat {
-        None => quote!((#back)(#value)),
-        Some(_) => quote! {
-            (#value)
-                .iter()
-                .map(#back)
-                .collect::<::core::result::Result<::std::vec::Vec<#stored>, #rt::Error>>()
-        },
-    };
-    let write = write_stored(rt, data, endian, writer, &quote!(&__stored));
-    quote!(#converted.and_then(|__stored| #write))
-}
-
-/// An expression writing `value` (a reference to what the value is
-/// stored as) in the data's shape.
-fn write_stored(
-    rt: &Runtime,
-    data: &Value<Binary>,
-    endian: &TokenStream,
-    writer: &TokenStream,
-    value: &TokenStream,
-) -> TokenStream {
     let element = write_element(rt, &data.element, endian, &quote!(__w), &quote!(__e));
     let list = match &data.element {
         Element::Text(never, _) => match *never {},
         Element::Plain => {
-            quote!(#rt::encode_each(#writer, #value, #endian, &__element_context))
+            quote!(#rt::encode_each(#writer, #stored, #endian, &__element_context))
         }
-        Element::String(_, _) => quote!(#rt::write_each(#writer, #value, |__w, __e| #element)),
+        Element::String(_, _) => quote!(#rt::write_each(#writer, #stored, |__w, __e| #element)),
     };
-    match &data.repeat {
-        None => write_element(rt, &data.element, endian, writer, value),
+    let write = match &data.repeat {
+        None => write_element(rt, &data.element, endian, writer, &stored),
         Some(Repeat::Prefix(_, prefix)) => quote! {
-            #rt::write_count::<#prefix, __W>(#writer, #endian, (#value).len())
+            #rt::write_count::<#prefix, __W>(#writer, #endian, (#stored).len())
                 .and_then(|()| #list)
         },
         Some(Repeat::CountParam(count)) => {
             let label = str_lit(&count.to_string());
             quote! {
                 #rt::context_len(#label, ::core::clone::Clone::clone(&__context.#count))
-                    .and_then(|__len| #rt::check_len((#value).len(), #label, __len))
+                    .and_then(|__len| #rt::check_len((#stored).len(), #label, __len))
                     .and_then(|()| #list)
             }
         }
@@ -572,19 +539,38 @@ fn write_stored(
             let label = &expression.text;
             quote! {
                 #len
-                    .and_then(|__len| #rt::check_len((#value).len(), #label, __len))
+                    .and_then(|__len| #rt::check_len((#stored).len(), #label, __len))
                     .and_then(|()| #list)
             }
         }
         Some(Repeat::Until(_, expression)) => {
             let ends = call(expression, Side::Write, &[quote!(__element)]);
             quote! {
-                #rt::check_terminated(#value, |__element| #ends).and_then(|()| #list)
+                #rt::check_terminated(#stored, |__element| #ends).and_then(|()| #list)
             }
         }
         Some(Repeat::CountField(_) | Repeat::ToEnd) => list,
         Some(Repeat::CountLine(never)) => match *never {},
-    }
+    };
+    let Some(map) = &data.map else {
+        return write;
+    };
+    let (stored_ty, ty) = (&map.stored, data.element_ty);
+    let back = if map.fallible {
+        quote!(#rt::try_mapped_back::<#ty, #stored_ty>)
+    } else {
+        quote!(|__v| ::core::result::Result::Ok(#rt::mapped_back::<#ty, #stored_ty>(__v)))
+    };
+    let converted = match &data.repeat {
+        None => quote!((#back)(#value)),
+        Some(_) => quote! {
+            (#value)
+                .iter()
+                .map(#back)
+                .collect::<::core::result::Result<::std::vec::Vec<#stored_ty>, #rt::Error>>()
+        },
+    };
+    quote!(#converted.and_then(|__stored| #write))
 }
 
 fn write_element(

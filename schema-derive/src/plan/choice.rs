@@ -2,11 +2,38 @@
 //! by keywords, beside the structs' (their messages shared through
 //! `crate::messages`).
 
-use syn::{Expr, Ident, LitStr, Type};
+use syn::{Expr, Ident, LitStr, Path, Type, Visibility};
 
 use crate::ast::{ChoiceEnum, ChoiceVariant, Errors};
-use crate::attr::ByteOrder;
+use crate::attr::{ByteOrder, ContextArg, ContextParam};
 use crate::messages;
+use crate::suggest::{closest, did_you_mean};
+
+/// An enum chosen by a tag, a selector or keywords, as the back ends see
+/// it.
+pub struct ChoicePlan<'a> {
+    pub ident: &'a Ident,
+    pub vis: &'a Visibility,
+    pub doc: &'a str,
+    /// `crate = "path"`: where the runtime is.
+    pub krate: Option<&'a Path>,
+    /// Whether the enum is text (else binary).
+    pub text: bool,
+    /// `context(name: Type, ...)`.
+    pub params: &'a [ContextParam],
+    pub choice: Choice<'a>,
+    /// Each variant, with what picks it.
+    pub variants: Vec<(VariantPlan<'a>, Pick<'a>)>,
+}
+
+pub struct VariantPlan<'a> {
+    pub ident: &'a Ident,
+    /// The one value the variant holds, if any.
+    pub payload: Option<&'a Type>,
+    pub doc: &'a str,
+    /// `context(...)`: the enum's values passed to the payload.
+    pub pass: &'a [ContextArg],
+}
 
 /// How an enum's variant is chosen.
 pub enum Choice<'a> {
@@ -52,7 +79,7 @@ pub enum Pick<'a> {
     Keyword(&'a LitStr),
 }
 
-pub fn plan<'a>(choice: &'a ChoiceEnum<'a>) -> syn::Result<(Choice<'a>, Vec<Pick<'a>>)> {
+pub fn plan<'a>(choice: &'a ChoiceEnum<'a>) -> syn::Result<ChoicePlan<'a>> {
     let attrs = &choice.attrs;
     let mut errors = Errors::default();
     if let Some(frame) = attrs.form.as_ref().or(attrs.chunk.as_ref()) {
@@ -125,9 +152,11 @@ pub fn plan<'a>(choice: &'a ChoiceEnum<'a>) -> syn::Result<(Choice<'a>, Vec<Pick
                     errors.push(syn::Error::new(
                         select.value.span(),
                         format!(
-                            "`select = {}` names no context parameter: declare it with \
+                            "`select = {}` names no context parameter{}: declare it with \
                              `context({}: Type)`",
-                            select.value, select.value
+                            select.value,
+                            closest_param(choice, &select.value),
+                            select.value
                         ),
                     ));
                     None
@@ -171,12 +200,45 @@ pub fn plan<'a>(choice: &'a ChoiceEnum<'a>) -> syn::Result<(Choice<'a>, Vec<Pick
             "only one variant can be `other`",
         ));
     }
-    errors.take(check_context_use(choice));
+    // A keyword enum's context is refused whole, not parameter by parameter.
+    if !matches!(choice_kind, Some(Choice::Keywords)) {
+        errors.take(check_context_use(choice));
+    }
     errors.finish()?;
     let choice_kind = choice_kind.ok_or_else(|| {
         syn::Error::new_spanned(choice.ident, "the enum's choice could not be planned")
     })?;
-    Ok((choice_kind, picks.into_iter().flatten().collect()))
+    let variants = choice
+        .variants
+        .iter()
+        .zip(picks.into_iter().flatten())
+        .map(|(variant, pick)| {
+            let plan = VariantPlan {
+                ident: variant.ident,
+                payload: variant.payload,
+                doc: &variant.doc,
+                pass: variant
+                    .attrs
+                    .pass
+                    .as_ref()
+                    .map_or(&[][..], |pass| pass.value.as_slice()),
+            };
+            (plan, pick)
+        })
+        .collect();
+    Ok(ChoicePlan {
+        ident: choice.ident,
+        vis: choice.vis,
+        doc: &choice.doc,
+        krate: attrs.krate.as_ref().map(|krate| &krate.value),
+        text,
+        params: attrs
+            .context
+            .as_ref()
+            .map_or(&[][..], |context| context.value.as_slice()),
+        choice: choice_kind,
+        variants,
+    })
 }
 
 /// `bits = N` beside `tag = Word`: the word's first N bits are the tag.
@@ -216,6 +278,18 @@ fn tag_bits(choice: &ChoiceEnum) -> syn::Result<Option<TagBits>> {
         tag: bits.value,
         rest: word - bits.value,
     }))
+}
+
+/// The enum's parameter `name` may be a misspelling of, suggested.
+fn closest_param(choice: &ChoiceEnum, name: &Ident) -> String {
+    let params: Vec<String> = choice
+        .attrs
+        .context
+        .iter()
+        .flat_map(|context| context.value.iter())
+        .map(|param| param.ident.to_string())
+        .collect();
+    did_you_mean(&name.to_string(), params.iter().map(String::as_str))
 }
 
 fn missing_order(choice: &ChoiceEnum) -> syn::Error {
@@ -260,8 +334,9 @@ fn pick<'a>(
                 return Err(syn::Error::new(
                     value.span(),
                     format!(
-                        "no context parameter named `{value}`: a variant passes the enum's own \
-                         parameters",
+                        "no context parameter named `{value}`{}: a variant passes the enum's \
+                         own parameters",
+                        closest_param(choice, value)
                     ),
                 ));
             }
@@ -321,25 +396,41 @@ fn check_context_use(choice: &ChoiceEnum) -> syn::Result<()> {
         .context
         .iter()
         .flat_map(|context| context.value.iter());
+    let declared: Vec<String> = params
+        .clone()
+        .map(|param| param.ident.to_string())
+        .collect();
+    // The names the enum's keys give as parameters; one that is none is
+    // the error (suggesting the parameter it is closest to), not that
+    // parameter going unused.
+    let named: Vec<&Ident> = choice
+        .attrs
+        .select
+        .iter()
+        .map(|select| &select.value)
+        .chain(
+            choice
+                .variants
+                .iter()
+                .flat_map(|variant| variant.attrs.pass.iter().flat_map(|pass| &pass.value))
+                .filter_map(|arg| arg.value.name()),
+        )
+        .collect();
     for param in params {
-        let selects = choice
-            .attrs
-            .select
-            .as_ref()
-            .is_some_and(|select| select.value == param.ident);
-        let passed = choice.variants.iter().any(|variant| {
-            variant.attrs.pass.as_ref().is_some_and(|pass| {
-                pass.value
-                    .iter()
-                    .any(|arg| arg.value.name() == Some(&param.ident))
-            })
-        });
+        let name = param.ident.to_string();
+        let meant = |named: &&Ident| {
+            let named = named.to_string();
+            named == name
+                || (!declared.contains(&named)
+                    && closest(&named, declared.iter().map(String::as_str)) == Some(name.as_str()))
+        };
+        let selects_or_passed = named.iter().any(meant);
         let orders = choice
             .attrs
             .byte_order
             .as_ref()
             .is_some_and(|order| order.value == ByteOrder::Param(param.ident.clone()));
-        if !selects && !passed && !orders {
+        if !selects_or_passed && !orders {
             errors.push(syn::Error::new(
                 param.ident.span(),
                 messages::unused_param(

@@ -13,6 +13,7 @@ use crate::ast::{is_named, unwrap_generic, Container, Errors};
 use crate::check_context::{self, Held, Pass, PassValue, Resolved};
 use crate::condition::{describe, take_sizes, value_names};
 use crate::messages;
+use crate::suggest::did_you_mean;
 
 /// An expression, as the function it is compiled into.
 pub struct Expression {
@@ -121,6 +122,8 @@ pub fn expression(
     expr: &Expr,
 ) -> syn::Result<Expression> {
     let mut errors = Errors::default();
+    // Docs and messages show the expression as written, `size_of` included.
+    let text = describe(expr);
     let (expr, sizes) = take_sizes(expr)?;
     let field = container
         .fields
@@ -135,9 +138,15 @@ pub fn expression(
                  reads: the writer knows it once the field is written",
             ));
         } else if !container.fields.iter().any(|field| field.ident == size) {
+            let fields: Vec<String> = container
+                .fields
+                .iter()
+                .map(|field| field.ident.to_string())
+                .collect();
+            let suggestion = did_you_mean(&size.to_string(), fields.iter().map(String::as_str));
             errors.push(syn::Error::new(
                 size.span(),
-                format!("`size_of` names a field, and there is no field `{size}`"),
+                format!("`size_of` names a field, and there is no field `{size}`{suggestion}"),
             ));
         }
     }
@@ -208,7 +217,7 @@ pub fn expression(
     }
     errors.finish()?;
     Ok(Expression {
-        text: describe(&expr),
+        text,
         function: format_ident!("__schema_{}_{}", role.name(), field),
         own: role == Role::Check && read_names.contains(field),
         uses: read_names,
@@ -289,15 +298,7 @@ pub fn unknown_names(containers: &[&Container]) -> Vec<syn::Error> {
                         continue;
                     }
                     seen.push(place);
-                    let what = if check_context::params(container).is_empty() {
-                        "field"
-                    } else {
-                        "field or context parameter"
-                    };
-                    errors.push(syn::Error::new(
-                        name.span(),
-                        format!("no {what} named `{name}` in this struct"),
-                    ));
+                    errors.push(check_context::unknown_name(container, &name));
                 }
             }
         }

@@ -15,13 +15,14 @@ pub mod forms;
 pub mod reads;
 
 use proc_macro2::Span;
-use syn::{Ident, LitByteStr, LitInt, LitStr, Path, Type, Visibility};
+use syn::{Generics, Ident, LitByteStr, LitInt, LitStr, Path, Type, Visibility};
 
 use crate::ast::{is_named, unwrap_generic, Container, Errors, Field};
 use crate::attr::{self, ByteOrder, Constant, ContextParam, Encoding, StringKind, TextForm};
 use crate::check_context::{self, FieldCheck, Held, Pass};
 use crate::condition::Condition;
 use crate::messages;
+use crate::suggest::did_you_mean;
 use expr::{expression, is_calc, Expression, Role};
 
 /// An encoding, as what its plans can hold: a variant only binary layouts
@@ -115,6 +116,10 @@ impl Medium for Text {
 pub struct TypePlan<'a, M: Medium> {
     pub ident: &'a Ident,
     pub vis: &'a Visibility,
+    /// Its type and const parameters, if any.
+    pub generics: &'a Generics,
+    /// `crate = "path"`: where the runtime is.
+    pub krate: Option<&'a Path>,
     /// The type's doc comment.
     pub doc: &'a str,
     /// The context parameters this encoding of the type takes.
@@ -613,6 +618,13 @@ pub fn binary<'a>(container: &'a Container<'a>) -> syn::Result<TypePlan<'a, Bina
         }
         plan.place.joins_chunk = true;
     }
+    if container.attrs.form.is_some() && !container.generics.params.is_empty() {
+        errors.push(syn::Error::new_spanned(
+            container.generics,
+            "a form's children are checked to be IFF elements where the form is declared: a \
+             form takes no generic parameters",
+        ));
+    }
     errors.finish()?;
     let framing = match (&container.attrs.form, &container.attrs.chunk) {
         (Some(form), _) => Framing::Form(form.value),
@@ -639,6 +651,8 @@ fn type_plan<'a, M: Medium>(
     TypePlan {
         ident: container.ident,
         vis: container.vis,
+        generics: container.generics,
+        krate: container.attrs.krate.as_ref().map(|krate| &krate.value),
         doc: &container.doc,
         params: check_context::params(container),
         fields,
@@ -931,24 +945,10 @@ fn codec_of<'a, M: Medium>(
         };
         return Ok(Codec::Magic(constant));
     }
-    let size_span = attrs.size.as_ref().map(|a| a.span);
-    let map_span = attrs.map.as_ref().map(|a| a.span);
     let padded = is_named(field.ty, "Padding");
     match (&attrs.padding, padded) {
         (Some(padding), true) => {
-            no_other_attribute(
-                &[
-                    encoding_span,
-                    repeat_span,
-                    presence_span,
-                    pass_span,
-                    size_span,
-                    map_span,
-                    attrs.with.as_ref().map(|a| a.span),
-                    attrs.calc.as_ref().map(|a| a.span),
-                ],
-                "a `Padding` field is its bytes alone",
-            )?;
+            alone(attrs, &[], "a `Padding` field is its bytes alone")?;
             return Ok(Codec::Padding(
                 M::binary_only(padding.span, "align")?,
                 padding.value,
@@ -974,16 +974,9 @@ fn codec_of<'a, M: Medium>(
         (None, false) => {}
     }
     if let Some(calc) = &attrs.calc {
-        no_other_attribute(
-            &[
-                encoding_span,
-                repeat_span,
-                presence_span,
-                pass_span,
-                size_span,
-                map_span,
-                attrs.with.as_ref().map(|a| a.span),
-            ],
+        alone(
+            attrs,
+            &[ValueKey::Calc],
             "a `calc` field is its stored value alone, computed by the writer",
         )?;
         let binary = M::binary_only(calc.span, "calc")?;
@@ -1021,14 +1014,9 @@ fn codec_of<'a, M: Medium>(
         ));
     }
     if let Some(with) = &attrs.with {
-        no_other_attribute(
-            &[
-                encoding_span,
-                repeat_span,
-                presence_span,
-                size_span,
-                map_span,
-            ],
+        alone(
+            attrs,
+            &[ValueKey::With, ValueKey::Pass],
             "a `with` field is encoded by its module alone",
         )?;
         check_context::constant_values(container, &pass)?;
@@ -1040,7 +1028,8 @@ fn codec_of<'a, M: Medium>(
     }
     if is_named(field.ty, "Count") {
         let users = count_users(container, field.ident);
-        if users.is_empty() {
+        // A list naming it misspelt is the error, suggesting this field.
+        if users.is_empty() && !check_context::misspelt_as(container, field.ident) {
             return Err(syn::Error::new_spanned(
                 field.ident,
                 format!(
@@ -1050,17 +1039,7 @@ fn codec_of<'a, M: Medium>(
                 ),
             ));
         }
-        no_other_attribute(
-            &[
-                encoding_span,
-                repeat_span,
-                presence_span,
-                pass_span,
-                size_span,
-                map_span,
-            ],
-            "a count field takes no other attribute",
-        )?;
+        alone(attrs, &[], "a count field takes no other attribute")?;
         return Ok(Codec::Count(users));
     }
 
@@ -1315,14 +1294,22 @@ fn offsets_of<'a, M: Medium>(
             match field {
                 Some(field) => OffsetBase::Field(field.ident.clone()),
                 None => {
+                    let earlier: Vec<String> = container
+                        .fields
+                        .iter()
+                        .take(index)
+                        .map(|field| field.ident.to_string())
+                        .collect();
+                    let names = earlier.iter().map(String::as_str).chain(["file"]);
+                    let suggestion = did_you_mean(&from.value.to_string(), names);
                     return Err(syn::Error::new(
                         from.value.span(),
                         format!(
                             "`from` is `file` or an earlier field offsets count from; `{}` is \
-                             neither",
+                             neither{suggestion}",
                             from.value
                         ),
-                    ))
+                    ));
                 }
             }
         }
@@ -1722,6 +1709,43 @@ fn repeat_key(repeat: &attr::Repeat) -> &'static str {
 }
 
 /// The first of the other attributes given, as the error `message`.
+/// The keys that say how a value is stored.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum ValueKey {
+    Encoding,
+    Repeat,
+    Presence,
+    Pass,
+    Size,
+    Map,
+    With,
+    Calc,
+}
+
+/// A field that is its own kind of value (padding, a `calc`, a `with`
+/// module's, a count) takes no key saying how a value is stored but
+/// those `own` to it: `message`, at the first other.
+fn alone(attrs: &attr::Field, own: &[ValueKey], message: &str) -> syn::Result<()> {
+    let keys = [
+        (ValueKey::Encoding, attrs.encoding.as_ref().map(|a| a.span)),
+        (ValueKey::Repeat, attrs.repeat.as_ref().map(|a| a.span)),
+        (ValueKey::Presence, attrs.presence.as_ref().map(|a| a.span)),
+        (ValueKey::Pass, attrs.pass.as_ref().map(|a| a.span)),
+        (ValueKey::Size, attrs.size.as_ref().map(|a| a.span)),
+        (ValueKey::Map, attrs.map.as_ref().map(|a| a.span)),
+        (ValueKey::With, attrs.with.as_ref().map(|a| a.span)),
+        (ValueKey::Calc, attrs.calc.as_ref().map(|a| a.span)),
+    ];
+    let other = keys
+        .iter()
+        .filter(|(key, _)| !own.contains(key))
+        .find_map(|(_, span)| *span);
+    match other {
+        Some(span) => Err(syn::Error::new(span, message)),
+        None => Ok(()),
+    }
+}
+
 fn no_other_attribute(others: &[Option<Span>], message: &str) -> syn::Result<()> {
     match others.iter().flatten().next() {
         Some(span) => Err(syn::Error::new(*span, message)),

@@ -140,6 +140,28 @@ mod tests {
     }
 
     #[test]
+    fn a_sprite_reads_from_a_stream_that_cannot_seek() {
+        // A byte slice reads but cannot seek; the sprite's layout never
+        // moves back nor asks where the input ends, so it reads forward,
+        // and no further than its end command.
+        let mut bytes = SPRITE.to_vec();
+        bytes.extend_from_slice(b"next");
+        let mut stream = &bytes[..];
+        let first = Sprite::read_from_stream(&mut stream).unwrap();
+        assert_eq!(first, sprite());
+        assert_eq!(stream, b"next");
+        // A stream cut short fails as the same bytes in memory do.
+        let error = Sprite::read_from_stream(&SPRITE[..7]).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "byte 2: rows[0].Row.commands: size 8 runs past the end of the enclosing data (5 \
+             byte(s) left)"
+        );
+        let in_memory = Sprite::from_bytes(&SPRITE[..7]).unwrap_err();
+        assert_eq!(error.to_string(), in_memory.to_string());
+    }
+
+    #[test]
     fn a_sprite_built_by_hand_gets_its_counts_and_sizes() {
         assert_eq!(sprite().to_bytes().unwrap(), SPRITE);
     }

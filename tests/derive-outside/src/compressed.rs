@@ -72,6 +72,7 @@ mod tests {
             (block.type_name, block.end),
             ("gzip stream", PACKED.len() as u64)
         );
+        assert_eq!(block.decoded_bytes, [2, 1, 2, 3, 4]);
         let decoded: Vec<(String, u64, u64)> = block
             .decoded
             .iter()

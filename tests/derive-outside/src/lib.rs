@@ -5,6 +5,7 @@
 
 pub mod commands;
 pub mod compressed;
+pub mod generic;
 pub mod padded;
 pub mod pointed;
 pub mod sized;
@@ -263,6 +264,56 @@ mod tests {
         let point = Shape::from_bytes(&[0, 0]).unwrap();
         assert_eq!((point.radius, point.label), (None, None));
         assert_eq!(point.to_bytes().unwrap(), [0, 0]);
+    }
+
+    /// The layout docs of each new kind of field say how it is stored.
+    #[test]
+    fn layouts_describe_offsets_bits_padding_blocks_and_transforms() {
+        use schema::Layout;
+        let encoding = |layout: schema::TypeLayout, field: &str| {
+            let row = layout.fields.iter().find(|row| row.name == field);
+            row.map(|row| row.encoding)
+        };
+        assert_eq!(
+            encoding(pointed::Table::LAYOUT, "items"),
+            Some(
+                "u16 count, then that many × u32 offset from the start of the enclosing block; \
+                 each `Item` lies at its offset"
+            )
+        );
+        assert_eq!(
+            encoding(commands::Row::LAYOUT, "bytes"),
+            Some("u16, computed by the writer: `size_of(commands) + 2`, bits 12..=0 of the word")
+        );
+        assert_eq!(
+            commands::RowCommand::LAYOUT.chosen_by,
+            Some(
+                "the top 3 bits of a leading `u16` word, whose other 13 bits begin the variant's \
+                 value"
+            )
+        );
+        assert_eq!(
+            encoding(padded::Name::LAYOUT, "padding"),
+            Some(
+                "padding to a multiple of 2 bytes from the start of the enclosing block: zeros, \
+                 kept as found otherwise"
+            )
+        );
+        assert_eq!(
+            encoding(sized::Record::LAYOUT, "body"),
+            Some("Body, then the rest of its block, kept, in a block of `length` bytes")
+        );
+        assert_eq!(
+            encoding(compressed::Packed::LAYOUT, "mesh"),
+            Some("every byte left in the input, decoded by `Gzip`, holding Mesh")
+        );
+        assert_eq!(
+            encoding(terminated::Path::LAYOUT, "points"),
+            Some(
+                "[i8; 2], repeated until one satisfies `|point: &[i8; 2]| *point == [0, 0]` \
+                 (that one included)"
+            )
+        );
     }
 
     #[test]

@@ -114,6 +114,18 @@ mod tests {
     }
 
     #[test]
+    fn the_byte_map_shows_each_value_where_its_offset_points() {
+        let (_, spans) = schema::map::record_spans(|| Items::from_bytes(OUT_OF_ORDER));
+        let at = |path: &str| {
+            let span = spans.iter().find(|span| span.path.to_string() == path);
+            span.map(|span| (span.start, span.end))
+        };
+        assert_eq!(at("table.items[0].name"), Some((24, 27)));
+        assert_eq!(at("table.items[1].name"), Some((18, 20)));
+        assert_eq!(at("table.items[1].value"), Some((20, 22)));
+    }
+
+    #[test]
     fn items_sharing_a_target_come_back_byte_for_byte() {
         let items = Items::from_bytes(SHARED).unwrap();
         let table = &items.table.value.items;

@@ -10,13 +10,13 @@ mod write;
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use crate::ast::Container;
+use crate::expand::heading::Heading;
 use crate::expand::names::field_local;
 use crate::expand::paths::Runtime;
 use crate::expand::tests::{self, Check};
 use crate::expand::tokens::str_lit;
 use crate::expand::{context, expressions};
-use crate::plan::{self, Codec, TextType};
+use crate::plan::{Codec, TextType};
 
 use lines::{min_lines, Line};
 use read::{built_value, read_field, read_one_line_field};
@@ -24,18 +24,18 @@ use table::layout_impl;
 pub use table::Role;
 use write::{checked_write, shared_count, write_field, write_one_line_field, written_value_check};
 
-pub fn derive(rt: &Runtime, container: &Container) -> syn::Result<TokenStream> {
-    let ty = plan::text(container)?;
-    let context = context::context_items(rt, ty.ident, ty.vis, ty.params);
-    let functions = expressions::functions_impl(ty.ident, expressions::functions_of(rt, &ty));
-    let items = items(rt, &ty, Role::Only);
-    let tests = tests::round_trip_module(rt, &ty, Check::Text);
-    Ok(quote! {
+pub fn derive(rt: &Runtime, ty: &TextType) -> TokenStream {
+    let heading = Heading::of(ty);
+    let context = context::context_items(rt, heading, ty.vis, ty.params);
+    let functions = expressions::functions_impl(rt, heading, expressions::functions_of(rt, ty));
+    let items = items(rt, ty, Role::Only);
+    let tests = tests::round_trip_module(rt, ty, Check::Text);
+    quote! {
         #context
         #functions
         #items
         #tests
-    })
+    }
 }
 
 /// Everything a text layout implements but its context and its test.

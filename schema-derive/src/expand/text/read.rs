@@ -11,7 +11,7 @@ use super::lines::{
 use crate::attr::TextForm;
 use crate::expand::context::{check_call_on, Side};
 use crate::expand::expressions::{call, element_context, read_when};
-use crate::expand::names::{count_local, field_local};
+use crate::expand::names::{count_local, field_local, type_check_call, value_of_locals};
 use crate::expand::paths::Runtime;
 use crate::expand::tokens::str_lit;
 use crate::plan::{Codec, Element, Presence, Repeat, Text, TextPlan, TextType, Value};
@@ -20,15 +20,10 @@ use crate::plan::{Codec, Element, Presence, Repeat, Text, TextPlan, TextType, Va
 /// checked by the type's own `check` (at the record's first token) when it
 /// has one.
 pub(super) fn built_value(rt: &Runtime, ty: &TextType) -> (TokenStream, TokenStream) {
-    let inits = ty.fields.iter().map(|plan| {
-        let name = plan.field.ident;
-        let local = field_local(name);
-        quote!(#name: #local)
-    });
-    let value = quote!(Self { #(#inits),* });
+    let value = value_of_locals(ty);
     match ty.check {
         Some(path) => {
-            let call = quote_spanned!(path.span()=> #path(&__value));
+            let call = type_check_call(path, quote!(&__value));
             let finish = quote! {
                 let __value = #value;
                 if #rt::checking() {

@@ -7,9 +7,10 @@ use quote::quote;
 use super::lines::{is_nested, Line};
 use crate::ast::is_named;
 use crate::attr::TextForm;
+use crate::expand::heading::Heading;
 use crate::expand::layout::{
-    context_layout, passed, text_layout_beside_binary_impl, type_layout_impl, type_text, SizesFrom,
-    TypeLayout,
+    context_layout, elementless_row, passed, text_layout_beside_binary_impl, type_layout_impl,
+    type_text, SizesFrom, TypeLayout,
 };
 use crate::expand::paths::Runtime;
 use crate::expand::tokens::str_lit;
@@ -55,22 +56,12 @@ pub(super) fn layout_impl(rt: &Runtime, ty: &TextType, role: Role) -> TokenStrea
         };
         let doc = str_lit(&field.doc);
         let nested = nested_layout(rt, &plan.codec, line, one_line);
-        quote! {
-            #rt::FieldLayout {
-                name: #name,
-                rust_type: #rust_type,
-                encoding: #encoding,
-                byte_order: #rt::ByteOrder::Text,
-                count: #count,
-                chunk: ::core::option::Option::None,
-                offset: ::core::option::Option::None,
-                element_size: ::core::option::Option::None,
-                elements_offset: ::core::option::Option::None,
-                inner_element_size: ::core::option::Option::None,
-                doc: #doc,
-                nested: #nested,
-            }
-        }
+        let head = quote! {
+            name: #name, rust_type: #rust_type, encoding: #encoding,
+            byte_order: #rt::ByteOrder::Text, count: #count,
+        };
+        let offset = quote!(::core::option::Option::None);
+        elementless_row(rt, head, offset, quote!(doc: #doc, nested: #nested,))
     });
     let layout = TypeLayout {
         byte_order: quote!(#rt::ByteOrder::Text),
@@ -82,7 +73,7 @@ pub(super) fn layout_impl(rt: &Runtime, ty: &TextType, role: Role) -> TokenStrea
         sizes: SizesFrom::Text,
     };
     match role {
-        Role::Only => type_layout_impl(rt, ty.ident, ty.doc, layout),
+        Role::Only => type_layout_impl(rt, Heading::of(ty), ty.doc, layout),
         Role::BesideBinary => text_layout_beside_binary_impl(rt, ty.ident, ty.doc, layout),
     }
 }

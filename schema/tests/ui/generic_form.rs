@@ -1,0 +1,10 @@
+use schema::Schema;
+
+#[derive(Schema)]
+#[schema(big, form = "LIST")]
+struct List<T> {
+    #[schema(chunk = "ITEM")]
+    item: T,
+}
+
+fn main() {}

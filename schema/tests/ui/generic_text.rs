@@ -1,0 +1,10 @@
+use schema::Schema;
+
+#[derive(Schema)]
+#[schema(text)]
+struct Pair<T> {
+    first: T,
+    second: T,
+}
+
+fn main() {}

@@ -1,0 +1,11 @@
+use schema::{Count, Schema};
+
+#[derive(Schema)]
+#[schema(little)]
+struct Mesh {
+    vertex_count: Count<u16>,
+    #[schema(count = vertex_cuont)]
+    vertices: Vec<u32>,
+}
+
+fn main() {}
