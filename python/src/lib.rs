@@ -213,6 +213,9 @@ fn vectors(values: &[glam::Vec3]) -> Vec<u8> {
     )
 }
 
+/// One mesh posed: its positions and normals, float32 bytes, 3 a vertex.
+type PosedSkin = (Vec<u8>, Vec<u8>);
+
 impl Character {
     /// The skin's joints and weights per vertex, `width` of each (joint -1
     /// and weight 0 where a vertex has fewer): a weighted skin's
@@ -384,7 +387,7 @@ impl Character {
         py: Python<'_>,
         clip: Option<usize>,
         frame: usize,
-    ) -> PyResult<(Vec<u8>, Vec<(Vec<u8>, Vec<u8>)>)> {
+    ) -> PyResult<(Vec<u8>, Vec<PosedSkin>)> {
         let fail = |message: String| raise(py, message, Place::default());
         let pose = match clip {
             None => Pose::rest(&self.skeleton),
