@@ -388,8 +388,8 @@ fn carried_skeleton(
     originals: &[carried::Original],
 ) -> Result<Option<rig::Skeleton>, CliError> {
     let file = originals.iter().find_map(|original| {
-        Cmx::from_text(&original.bytes)
-            .ok()
+        export::import::sims_original::carried_character(original)
+            .map(|(_, cmx)| cmx)
             .filter(|cmx| !cmx.skeletons.is_empty())
     });
     file.map(|file| rig_skeleton(path, &file)).transpose()

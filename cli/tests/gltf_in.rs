@@ -685,6 +685,49 @@ fn sims_bcf_writes_the_binary_twins_of_the_same_files() {
     assert_status(&ossuary(&["check", &text(&binary_out)]), 0);
 }
 
+/// The binary character (`.bcf` with its skeleton, suit and skill, the
+/// `.bmf` skin and the `.cfp` keys beside it) exported with its animation
+/// and written back as `sims-bcf` with no skeleton named: the asset carries
+/// the binary files as it carries text ones, so the skeleton is found in
+/// them and every file comes back byte for byte.
+#[test]
+fn the_binary_character_comes_back_byte_for_byte() {
+    let dir = tempfile::tempdir().unwrap();
+    let glb = dir.path().join("h.glb");
+    let bcf = fixture("humanoid.bcf");
+    assert_status(
+        &ossuary(&["convert", &bcf, "--anim", &bcf, "-o", &text(&glb)]),
+        0,
+    );
+    let out = dir.path().join("out");
+    let output = ossuary(&[
+        "convert",
+        &text(&glb),
+        "--to",
+        "sims-bcf",
+        "-o",
+        &text(&out),
+    ]);
+    assert_status(&output, 0);
+    assert_eq!(stderr(&output), "");
+    let written = files_below(&out);
+    assert_eq!(
+        written,
+        [
+            PathBuf::from("humanoid.bcf"),
+            PathBuf::from("xskill-humanoid-wave.cfp"),
+            PathBuf::from(format!("{SKIN}.bmf")),
+        ]
+    );
+    for file in written {
+        let name = text(&file);
+        assert!(
+            std::fs::read(out.join(&file)).unwrap() == fixture_bytes(&name),
+            "{name} differs from the fixture"
+        );
+    }
+}
+
 /// A glTF Blender wrote (`export/tests/blender/make_fixtures.py`).
 fn blender_fixture(name: &str) -> PathBuf {
     tests::workspace_root()

@@ -10,6 +10,8 @@ use formats::catalogue::Catalogue;
 use formats::files::FindError;
 use formats::rig::{self, RigError, RigOptions};
 use formats::schema::BinarySchema;
+use formats::sims::bcf::Bcf;
+use formats::sims::bmf::Bmf;
 use formats::sims::cmx::{Cmx, Skill, RETAIL_VERSION};
 use formats::sims::retail;
 use formats::sims::skn::Skn;
@@ -151,14 +153,20 @@ pub fn assemble(
     Ok(exported.ok_or_else(no_skeleton)??)
 }
 
-/// Where the suits of a Sims character file wear each skin, by skin name,
-/// for the asset to carry (so the import gives back the same suits).
+/// Where the suits of a Sims character file (`.cmx` or `.bcf`) wear each
+/// skin, by skin name, for the asset to carry (so the import gives back
+/// the same suits).
 fn suit_places(input: &Input) -> Vec<(String, SuitPlace)> {
-    let Some(cmx) = input.document.as_any().downcast_ref::<Cmx>() else {
+    let document = input.document.as_any();
+    let suits = if let Some(cmx) = document.downcast_ref::<Cmx>() {
+        &cmx.suits
+    } else if let Some(bcf) = document.downcast_ref::<Bcf>() {
+        &bcf.suits
+    } else {
         return Vec::new();
     };
     let file = input.stem();
-    cmx.suits
+    suits
         .iter()
         .flat_map(|suit| {
             let file = file.clone();
@@ -246,8 +254,9 @@ fn swg_originals(input: &Input, reading: &Reading) -> Result<Vec<Original>, Char
 
 /// The Sims files a character file or skin input is made of, for the
 /// asset to carry (so that the import gives them back as they were): the
-/// input itself (`.cmx` or `.skn`), each `.skn` a `.cmx`'s suits name and
-/// each `.cfp` holding its skills' keys, found beside it.
+/// input itself (`.cmx` or `.bcf`, `.skn` or `.bmf`), each skin a
+/// character file's suits name (`.skn` beside a `.cmx`, `.bmf` beside a
+/// `.bcf`) and each `.cfp` holding its skills' keys, found beside it.
 fn sims_originals(input: &Input, reading: &Reading) -> Result<Vec<Original>, CharacterError> {
     let itself = || -> Result<Original, CharacterError> {
         Ok(Original {
@@ -255,19 +264,24 @@ fn sims_originals(input: &Input, reading: &Reading) -> Result<Vec<Original>, Cha
             bytes: input::read(&input.path, reading.limit)?,
         })
     };
-    if input.document.as_any().is::<Skn>() {
+    let document = input.document.as_any();
+    if document.is::<Skn>() || document.is::<Bmf>() {
         return Ok(vec![itself()?]);
     }
-    let Some(cmx) = input.document.as_any().downcast_ref::<Cmx>() else {
+    let (cmx, skin_extension) = if let Some(cmx) = document.downcast_ref::<Cmx>() {
+        if cmx.version != RETAIL_VERSION {
+            return Ok(prototype_originals(input, cmx));
+        }
+        (std::borrow::Cow::Borrowed(cmx), "skn")
+    } else if let Some(bcf) = document.downcast_ref::<Bcf>() {
+        (std::borrow::Cow::Owned(bcf.to_cmx()), "bmf")
+    } else {
         return Ok(Vec::new());
     };
-    if cmx.version != RETAIL_VERSION {
-        return Ok(prototype_originals(input, cmx));
-    }
     let mut originals = vec![itself()?];
     let skins = cmx.suits.iter().flat_map(|suit| &suit.skins);
     let files = skins
-        .map(|skin| format!("{}.skn", skin.name.to_text()))
+        .map(|skin| format!("{}.{skin_extension}", skin.name.to_text()))
         .chain(
             cmx.skills
                 .iter()
@@ -358,14 +372,22 @@ fn chosen_animations(
 }
 
 /// Per animation, the Sims skill record it came from (found by name in the
-/// animation files that are Sims character files), for the asset to carry.
+/// animation files that are Sims character files, `.cmx` or `.bcf`), for
+/// the asset to carry.
 fn sims_skills(inputs: &[Input], animations: &[(PathBuf, rig::Animation)]) -> Vec<Option<Skill>> {
     // Per skill as the file names it, the record carried: a prototype's
     // as the released game's files name it (so that the import gives back
     // what `convert --to sims-cmx` writes).
     let mut records: Vec<(String, Skill)> = Vec::new();
     for input in inputs {
-        if let Some(cmx) = input.document.as_any().downcast_ref::<Cmx>() {
+        let document = input.document.as_any();
+        if let Some(bcf) = document.downcast_ref::<Bcf>() {
+            records.extend(
+                bcf.skills
+                    .iter()
+                    .map(|skill| (skill.name.to_text(), skill.clone())),
+            );
+        } else if let Some(cmx) = document.downcast_ref::<Cmx>() {
             let released = retail::to_retail(cmx, &input.files)
                 .map(|converted| converted.cmx.skills)
                 .unwrap_or_else(|_| cmx.skills.clone());

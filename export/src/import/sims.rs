@@ -1079,14 +1079,14 @@ pub fn new_skeleton(
 pub fn skeleton_of(asset: &Asset, name: &str) -> Result<cmx::Skeleton, ImportError> {
     let carried = super::carried::originals(asset)
         .iter()
-        .find_map(|original| carried_skeleton(&original.bytes));
+        .find_map(carried_skeleton);
     new_skeleton(asset, name, carried.as_ref())
 }
 
 /// The first skeleton of a carried character file, as rig data.
-fn carried_skeleton(bytes: &[u8]) -> Option<rig::Skeleton> {
+fn carried_skeleton(original: &super::carried::Original) -> Option<rig::Skeleton> {
     use formats::rig::Rig;
-    let file = Cmx::from_text(bytes).ok()?;
+    let (_, file) = super::sims_original::carried_character(original)?;
     file.skeleton(
         &formats::files::Files::nowhere(),
         rig::RigOptions::default(),

@@ -12,6 +12,9 @@
 //! record (a skeleton, suits, skills) comes back as that one file,
 //! holding the suits and skills the glTF gives.
 
+use formats::schema::BinarySchema as _;
+use formats::sims::bcf::Bcf;
+use formats::sims::bmf::Bmf;
 use formats::sims::cfp::{Streams, StreamsContext, ValueCount};
 use formats::sims::cmx::{Cmx, RETAIL_VERSION};
 use formats::sims::skn::Skn;
@@ -86,12 +89,7 @@ fn carriers(skin: &Skn) -> Vec<Option<String>> {
 /// in their `.cfp`).
 pub fn keep_originals(character: &mut SimsCharacter, originals: &[Original]) {
     for skin in &mut character.skins {
-        let path = format!("{}.skn", skin.name.to_text());
-        let original = originals
-            .iter()
-            .find(|original| original.file_name().eq_ignore_ascii_case(&path))
-            .and_then(|original| Skn::from_text(&original.bytes).ok());
-        if let Some(original) = original {
+        if let Some(original) = carried_skin(originals, &skin.name.to_text()) {
             *skin = kept_skin(&original, skin.clone());
         }
     }
@@ -100,14 +98,7 @@ pub fn keep_originals(character: &mut SimsCharacter, originals: &[Original]) {
         keep_skill_file(skill, originals);
     }
     for original in originals {
-        let Some(stem) = original
-            .file_name()
-            .strip_suffix(".cmx")
-            .or_else(|| original.file_name().strip_suffix(".CMX"))
-        else {
-            continue;
-        };
-        let Ok(file) = Cmx::from_text(&original.bytes) else {
+        let Some((stem, file)) = carried_character(original) else {
             continue;
         };
         // A file of one kind comes back as it was already (a suit or a
@@ -168,11 +159,11 @@ fn keep_stream(skill: &mut SkillFile, originals: &[Original]) {
 /// The skill's file as carried (its comment line, its way of writing
 /// numbers), when it holds just the skill's record as the glTF gives it.
 fn keep_skill_file(skill: &mut SkillFile, originals: &[Original]) {
-    let name = format!("{}.cmx", skill.stem);
-    let carried = originals
-        .iter()
-        .find(|original| original.file_name().eq_ignore_ascii_case(&name))
-        .and_then(|original| Cmx::from_text(&original.bytes).ok());
+    let carried = originals.iter().find_map(|original| {
+        carried_character(original)
+            .filter(|(stem, _)| stem.eq_ignore_ascii_case(&skill.stem))
+            .map(|(_, file)| file)
+    });
     if let (Some(carried), Some(cmx)) = (carried, &mut skill.cmx) {
         let same = carried.skeletons.is_empty()
             && carried.suits.is_empty()
@@ -183,7 +174,40 @@ fn keep_skill_file(skill: &mut SkillFile, originals: &[Original]) {
     }
 }
 
-/// `file` (carried as `stem.cmx`) with the glTF's suits and skills that it
+/// A carried character file (`stem.cmx`, or `stem.bcf` as the `.cmx` of
+/// the same data, its numbers unrounded) with its stem.
+pub fn carried_character(original: &Original) -> Option<(&str, Cmx)> {
+    let name = original.file_name();
+    let (stem, extension) = name.rsplit_once('.')?;
+    let file = if extension.eq_ignore_ascii_case("cmx") {
+        Cmx::from_text(&original.bytes).ok()?
+    } else if extension.eq_ignore_ascii_case("bcf") {
+        Bcf::from_bytes(&original.bytes).ok()?.to_cmx()
+    } else {
+        return None;
+    };
+    Some((stem, file))
+}
+
+/// The carried skin of this name (`name.skn`, or `name.bmf` as the `.skn`
+/// of the same data).
+fn carried_skin(originals: &[Original], name: &str) -> Option<Skn> {
+    originals.iter().find_map(|original| {
+        let (stem, extension) = original.file_name().rsplit_once('.')?;
+        if !stem.eq_ignore_ascii_case(name) {
+            return None;
+        }
+        if extension.eq_ignore_ascii_case("skn") {
+            Skn::from_text(&original.bytes).ok()
+        } else if extension.eq_ignore_ascii_case("bmf") {
+            Some(Bmf::from_bytes(&original.bytes).ok()?.to_skn())
+        } else {
+            None
+        }
+    })
+}
+
+/// `file` (carried as `stem.cmx` or `stem.bcf`) with the glTF's suits and skills that it
 /// held, in place of their own files.
 fn combine(character: &mut SimsCharacter, stem: &str, mut file: Cmx) {
     if let Some(at) = character
