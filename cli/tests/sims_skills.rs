@@ -552,3 +552,29 @@ fn convert_leaves_out_a_skill_without_keys_with_one_warning_or_takes_the_skills_
     ]);
     assert_status(&output, 0);
 }
+
+/// A suit named by its bare file name, from its own folder, is dressed as
+/// when named by path: its tone's image beside it is found (the folder of
+/// a bare name is the current one), with no warning.
+#[test]
+fn a_suit_named_from_its_own_folder_is_dressed() {
+    let Some(sims1) = sims1() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let gltf = dir.path().join("fat.gltf");
+    let output = support::command(&sims1)
+        .args([
+            "convert",
+            "adult-skeleton.cmx",
+            "B001FAFat_01.cmx",
+            "-o",
+            &text(&gltf),
+        ])
+        .output()
+        .unwrap();
+    assert_status(&output, 0);
+    assert_eq!(stderr(&output), "");
+    let (json, _) = support::gltf_parts(&gltf);
+    assert_eq!(json["images"].as_array().map(Vec::len), Some(1));
+}

@@ -445,7 +445,11 @@ impl Assembly {
             return Ok(Some(found));
         }
         if let Some(suit) = suit {
-            let folder = path.parent().unwrap_or(Path::new(""));
+            // A bare file name's folder is the current one (`read_dir("")` fails).
+            let folder = path
+                .parent()
+                .filter(|parent| !parent.as_os_str().is_empty())
+                .unwrap_or(Path::new("."));
             let names = suit_images(folder, &suit, self.dressing.tone);
             let what = format!(
                 "the {} texture of {}",
