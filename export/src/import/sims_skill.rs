@@ -90,12 +90,8 @@ pub fn import_skills(
 ) -> Result<Vec<SkillFile>, ImportError> {
     let carried: Vec<cmx::Skill> = originals
         .iter()
-        .filter(|original| {
-            let name = original.file_name().to_ascii_lowercase();
-            name.ends_with(".cmx")
-        })
-        .filter_map(|original| Cmx::from_text(&original.bytes).ok())
-        .flat_map(|file| file.skills)
+        .filter_map(super::sims_original::carried_character)
+        .flat_map(|(_, file)| file.skills)
         .collect();
     let retarget = Retarget::new(asset, scene, game);
     asset
