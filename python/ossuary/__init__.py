@@ -316,6 +316,15 @@ class Character:
         is named), or at rest when it has none."""
         return Pose(*self._native.pose(self._clip_index(clip), frame))
 
+    def transforms(self, clip: int | str | Clip | None = None) -> np.ndarray:
+        """Every frame of ``clip`` (as :meth:`pose` names one): each
+        joint's model matrix, float32 (frames, joints, 4, 4)."""
+        index = self._clip_index(clip)
+        if index is None:
+            return self.joints.model[np.newaxis].copy()
+        frames = self.clips[index].frames
+        return np.stack([self.pose(frame, index).model for frame in range(frames)])
+
     def _clip_index(self, clip: int | str | Clip | None) -> int | None:
         if isinstance(clip, Clip):
             return clip.index

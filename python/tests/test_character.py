@@ -65,6 +65,17 @@ def test_a_clip_poses_the_skeleton_as_the_command_does(fixtures):
             assert np.abs(pose.model[index][:3, 3] - joint["position"]).max() < 1e-5
 
 
+def test_a_clip_s_transforms_are_its_poses(fixtures):
+    cmx = fixtures / "humanoid.cmx"
+    character = ossuary.character(cmx, anim=cmx)
+    transforms = character.transforms("humanoid-wave")
+    assert transforms.shape == (2, len(character.joints), 4, 4)
+    for frame, model in enumerate(transforms):
+        assert np.array_equal(model, character.pose(frame).model)
+    still = ossuary.character(cmx).transforms()
+    assert np.array_equal(still[0], character.joints.model)
+
+
 def test_rest_pose_leaves_the_skins_where_they_are(fixtures):
     character = ossuary.character(fixtures / "humanoid.cmx")
     pose = character.pose()
