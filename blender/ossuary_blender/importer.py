@@ -6,7 +6,7 @@ from pathlib import Path
 
 import bpy
 import ossuary
-from bpy.props import CollectionProperty, EnumProperty, IntProperty, StringProperty
+from bpy.props import BoolProperty, CollectionProperty, EnumProperty, IntProperty, StringProperty
 from bpy_extras.io_utils import ImportHelper
 
 from . import gltf_timing
@@ -56,13 +56,17 @@ def sort_inputs(paths):
     return inputs, animations
 
 
-def import_character(context, paths, lod=0, tone="lgt", skills=()):
+def import_character(context, paths, lod=0, tone="lgt", skills=(), dress=True):
     """Imports the character of `paths` into the scene; returns the warnings
-    ossuary gave. The scene's frame rate becomes the game's, so each action
-    keeps the game's frame count."""
+    ossuary gave. A character file chosen alone (with animations or not) is
+    dressed as `ossuary view` dresses it when `dress` is on. The scene's
+    frame rate becomes the game's, so each action keeps the game's frame
+    count."""
     inputs, animations = sort_inputs(paths)
     if not inputs:
         raise ossuary.OssuaryError("none of the chosen files holds a skeleton or a mesh")
+    if dress and len(inputs) == 1:
+        inputs += [worn for worn in ossuary.dressing(inputs[0]) if Path(worn) != Path(inputs[0])]
     with tempfile.TemporaryDirectory(prefix="ossuary-") as folder:
         asset = Path(folder) / "character.glb"
         warnings = ossuary.to_gltf(inputs, asset, anim=animations, skill=skills, lod=lod, tone=tone)
@@ -101,6 +105,12 @@ class ImportCharacter(bpy.types.Operator, ImportHelper):
         description="Only the animations of these names (comma-separated); empty for every one",
         default="",
     )
+    dress: BoolProperty(
+        name="Dress as the viewer",
+        description="A character file chosen alone wears what ossuary view dresses it in: "
+        "a Sims skeleton a body, head and hands from its folder, a TSO skeleton its appearances",
+        default=True,
+    )
 
     def execute(self, context):
         folder = Path(self.directory) if self.directory else Path(self.filepath).parent
@@ -108,7 +118,7 @@ class ImportCharacter(bpy.types.Operator, ImportHelper):
         paths = [folder / name for name in names]
         skills = [name.strip() for name in self.skills.split(",") if name.strip()]
         try:
-            warnings = import_character(context, paths, self.lod, self.tone, skills)
+            warnings = import_character(context, paths, self.lod, self.tone, skills, self.dress)
         except ossuary.OssuaryError as error:
             self.report({"ERROR"}, str(error))
             return {"CANCELLED"}

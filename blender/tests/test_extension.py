@@ -194,6 +194,16 @@ def test_sims_from_the_corpus(scene, corpus):
     assert_character(folder, Family("sims", [], skeleton, [skeleton, suit], idle, textured=True))
 
 
+def test_a_skeleton_chosen_alone_is_dressed_as_the_viewer_dresses_it(scene, corpus):
+    ossuary = ossuary_module()
+    folder = corpus / "sims1"
+    skeleton = folder / "adult-skeleton.cmx"
+    worn = ossuary.dressing(skeleton)
+    assert len(worn) == 4, worn  # a body, a head and two hands
+    import_files(folder, [skeleton.name])
+    assert_character(folder, Family("sims", [], skeleton.name, [skeleton.name, *worn], textured=True))
+
+
 def test_swg_from_the_corpus(scene, corpus):
     folder = corpus / "swg" / "appearance"
     import_files(folder, ["twk_f.sat"])

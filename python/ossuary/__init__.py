@@ -35,6 +35,7 @@ __all__ = [
     "Skin",
     "character",
     "check",
+    "dressing",
     "explain",
     "formats",
     "from_gltf",
@@ -225,6 +226,14 @@ def _run_for_warnings(args: list[str]) -> list[str]:
     if status != 0:
         raise _command_error(err, args)
     return _warnings(err)
+
+
+def dressing(path: PathLike) -> list[str]:
+    """The files ``ossuary view`` dresses the character ``path`` names
+    with when it opens it: its own meshes and, from its folder, the default
+    outfit (a Sims skeleton: a body, a head of the body's sex and hands; a
+    TSO skeleton: its appearances)."""
+    return [str(found) for found in _ossuary.dressing(Path(path))]
 
 
 def _matrices(data: bytes) -> np.ndarray:

@@ -537,6 +537,40 @@ fn character(
     })
 }
 
+/// The files the viewer dresses the character `path` names with when it
+/// opens it (its own meshes, and its folder's wardrobe's default sets: a
+/// body, a head of its sex and hands), as paths.
+#[pyfunction]
+fn dressing(py: Python<'_>, path: PathBuf) -> PyResult<Vec<PathBuf>> {
+    let fail = |message: String| {
+        raise(
+            py,
+            message,
+            Place {
+                file: Some(path.clone()),
+                ..Place::default()
+            },
+        )
+    };
+    let (Some(folder), Some(name)) = (path.parent(), path.file_name()) else {
+        return Err(fail(format!("{}: not a file's path", path.display())));
+    };
+    let folder = if folder.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        folder
+    };
+    let roots = viewer::roots::Roots::new(&[folder.to_path_buf()])
+        .map_err(|error| fail(format!("{}: {error}", folder.display())))?;
+    let name = name.to_string_lossy();
+    let catalogue = Catalogue::default();
+    let meshes = py.detach(|| viewer::listing::meshes_of(&roots, &catalogue, &name, &|| false));
+    Ok(meshes
+        .iter()
+        .filter_map(|rel| roots.resolve(rel))
+        .collect())
+}
+
 #[pymodule]
 fn _ossuary(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add("OssuaryError", module.py().get_type::<OssuaryError>())?;
@@ -545,6 +579,7 @@ fn _ossuary(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(encode, module)?)?;
     module.add_function(wrap_pyfunction!(run, module)?)?;
     module.add_function(wrap_pyfunction!(character, module)?)?;
+    module.add_function(wrap_pyfunction!(dressing, module)?)?;
     module.add_class::<Character>()?;
     Ok(())
 }

@@ -4,6 +4,7 @@ the command line's own ``joints`` and against the glTF way back."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -136,3 +137,16 @@ def test_sims_character_from_the_corpus(corpus):
     assert character.clips and len(character.clips[0]) > 1
     pose = character.pose(len(character.clips[0]) - 1)
     assert not np.allclose(pose.positions[0], character.skins[0].positions)
+
+
+def test_a_skeleton_is_dressed_as_the_viewer_dresses_it(corpus):
+    folder = corpus / "sims1"
+    worn = [Path(path).name for path in ossuary.dressing(folder / "adult-skeleton.cmx")]
+    assert worn == [
+        "xskin-b001mafit_01-PELVIS-BODY.skn",
+        "xskin-C001MA_Ross-HEAD-HEADB.skn",
+        "xskin-hmlo-L_HAND-HANDML.skn",
+        "xskin-hmro-R_HAND-HANDMR.skn",
+    ]
+    character = ossuary.character([folder / "adult-skeleton.cmx", *(folder / name for name in worn)])
+    assert len(character.skins) == 4
