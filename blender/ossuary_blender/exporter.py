@@ -9,6 +9,8 @@ import bpy
 import ossuary
 from bpy.props import BoolProperty, EnumProperty, StringProperty
 
+from .reporting import run_and_report
+
 # What ossuary writes back from glTF: the formats `convert --to` takes.
 TARGETS = (
     ("sims-cmx", "The Sims (.cmx, .skn, .cfp)", "A character file with its skins and skills, as text"),
@@ -104,11 +106,6 @@ class ExportCharacter(bpy.types.Operator):
         if not self.directory:
             self.report({"ERROR"}, "choose a folder to write the game's files into")
             return {"CANCELLED"}
-        try:
-            warnings = export_character(context, self.directory, self.to, self.skeleton)
-        except ossuary.OssuaryError as error:
-            self.report({"ERROR"}, str(error))
-            return {"CANCELLED"}
-        for warning in warnings:
-            self.report({"WARNING"}, warning)
-        return {"FINISHED"}
+        return run_and_report(
+            self, lambda: export_character(context, self.directory, self.to, self.skeleton)
+        )

@@ -10,6 +10,7 @@ from bpy.props import BoolProperty, CollectionProperty, EnumProperty, IntPropert
 from bpy_extras.io_utils import ImportHelper
 
 from . import gltf_timing
+from .reporting import run_and_report
 
 # Formats whose files hold only animations: they go to `--anim`.
 ANIMATION_FORMATS = {"tso-anim", "outcast-animation", "bonespro-animation"}
@@ -117,11 +118,6 @@ class ImportCharacter(bpy.types.Operator, ImportHelper):
         names = [entry.name for entry in self.files if entry.name] or [Path(self.filepath).name]
         paths = [folder / name for name in names]
         skills = [name.strip() for name in self.skills.split(",") if name.strip()]
-        try:
-            warnings = import_character(context, paths, self.lod, self.tone, skills, self.dress)
-        except ossuary.OssuaryError as error:
-            self.report({"ERROR"}, str(error))
-            return {"CANCELLED"}
-        for warning in warnings:
-            self.report({"WARNING"}, warning)
-        return {"FINISHED"}
+        return run_and_report(
+            self, lambda: import_character(context, paths, self.lod, self.tone, skills, self.dress)
+        )
