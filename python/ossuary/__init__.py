@@ -286,9 +286,13 @@ class Skin:
 
 class Clip:
     """An animation: its ``name``, each frame's time in seconds
-    (``times``, float32) and its frame count (``len``)."""
+    (``times``, float32), its frame count (``len``) and, computed when
+    first asked, ``transforms``: each frame's joint model matrices,
+    float32 (frames, joints, 4, 4)."""
 
-    def __init__(self, index: int, name: str, times: bytes, frames: int) -> None:
+    def __init__(self, native: Any, index: int, name: str, times: bytes, frames: int) -> None:
+        self._native = native
+        self._transforms: np.ndarray | None = None
         self.index = index
         self.name = name
         self.times = np.frombuffer(times, dtype="<f4")
@@ -296,6 +300,13 @@ class Clip:
 
     def __len__(self) -> int:
         return self.frames
+
+    @property
+    def transforms(self) -> np.ndarray:
+        if self._transforms is None:
+            models = [self._native.pose(self.index, frame)[0] for frame in range(self.frames)]
+            self._transforms = np.stack([_matrices(model) for model in models])
+        return self._transforms
 
 
 class Pose:
@@ -317,7 +328,7 @@ class Character:
         self._native = native
         self.joints = Joints(native)
         self.skins = [Skin(skin) for skin in native.skins()]
-        self.clips = [Clip(index, *clip) for index, clip in enumerate(native.clips())]
+        self.clips = [Clip(native, index, *clip) for index, clip in enumerate(native.clips())]
 
     def pose(self, frame: int = 0, clip: int | str | Clip | None = None) -> Pose:
         """The character at ``frame`` (from 0) of ``clip`` (an index, a
@@ -331,8 +342,7 @@ class Character:
         index = self._clip_index(clip)
         if index is None:
             return self.joints.model[np.newaxis].copy()
-        frames = self.clips[index].frames
-        return np.stack([self.pose(frame, index).model for frame in range(frames)])
+        return self.clips[index].transforms
 
     def _clip_index(self, clip: int | str | Clip | None) -> int | None:
         if isinstance(clip, Clip):

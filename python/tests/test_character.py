@@ -71,6 +71,7 @@ def test_a_clip_s_transforms_are_its_poses(fixtures):
     character = ossuary.character(cmx, anim=cmx)
     transforms = character.transforms("humanoid-wave")
     assert transforms.shape == (2, len(character.joints), 4, 4)
+    assert transforms is character.clips[0].transforms
     for frame, model in enumerate(transforms):
         assert np.array_equal(model, character.pose(frame).model)
     still = ossuary.character(cmx).transforms()
