@@ -565,10 +565,7 @@ fn dressing(py: Python<'_>, path: PathBuf) -> PyResult<Vec<PathBuf>> {
     let name = name.to_string_lossy();
     let catalogue = Catalogue::default();
     let meshes = py.detach(|| viewer::listing::meshes_of(&roots, &catalogue, &name, &|| false));
-    Ok(meshes
-        .iter()
-        .filter_map(|rel| roots.resolve(rel))
-        .collect())
+    Ok(meshes.iter().filter_map(|rel| roots.resolve(rel)).collect())
 }
 
 #[pymodule]
