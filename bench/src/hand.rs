@@ -19,37 +19,53 @@ pub struct Malformed {
 
 /// The unread rest of an input, and where it starts in the whole.
 #[derive(Clone, Copy)]
-struct Input<'a> {
+pub(crate) struct Input<'a> {
     bytes: &'a [u8],
     offset: usize,
 }
 
 impl<'a> Input<'a> {
-    fn new(bytes: &'a [u8]) -> Self {
+    pub(crate) fn new(bytes: &'a [u8]) -> Self {
         Input { bytes, offset: 0 }
     }
 
-    fn malformed(&self) -> Malformed {
+    /// The bytes of `whole` from `offset` on.
+    pub(crate) fn at(whole: &'a [u8], offset: usize) -> Result<Self, Malformed> {
+        let bytes = whole.get(offset..).ok_or(Malformed { offset })?;
+        Ok(Input { bytes, offset })
+    }
+
+    /// Where the unread rest starts in the whole.
+    pub(crate) fn position(&self) -> usize {
+        self.offset
+    }
+
+    /// The unread rest.
+    pub(crate) fn rest(&self) -> &'a [u8] {
+        self.bytes
+    }
+
+    pub(crate) fn malformed(&self) -> Malformed {
         Malformed {
             offset: self.offset,
         }
     }
 
-    fn take(&mut self, len: usize) -> Result<&'a [u8], Malformed> {
+    pub(crate) fn take(&mut self, len: usize) -> Result<&'a [u8], Malformed> {
         let (taken, rest) = self.bytes.split_at_checked(len).ok_or(self.malformed())?;
         self.bytes = rest;
         self.offset += len;
         Ok(taken)
     }
 
-    fn array<const N: usize>(&mut self) -> Result<[u8; N], Malformed> {
+    pub(crate) fn array<const N: usize>(&mut self) -> Result<[u8; N], Malformed> {
         let (taken, rest) = self.bytes.split_first_chunk().ok_or(self.malformed())?;
         self.bytes = rest;
         self.offset += N;
         Ok(*taken)
     }
 
-    fn u8(&mut self) -> Result<u8, Malformed> {
+    pub(crate) fn u8(&mut self) -> Result<u8, Malformed> {
         self.array().map(|[byte]| byte)
     }
 
@@ -61,7 +77,11 @@ impl<'a> Input<'a> {
         self.array().map(u32::from_be_bytes)
     }
 
-    fn u32_le(&mut self) -> Result<u32, Malformed> {
+    pub(crate) fn u16_le(&mut self) -> Result<u16, Malformed> {
+        self.array().map(u16::from_le_bytes)
+    }
+
+    pub(crate) fn u32_le(&mut self) -> Result<u32, Malformed> {
         self.array().map(u32::from_le_bytes)
     }
 
@@ -81,20 +101,20 @@ impl<'a> Input<'a> {
     }
 
     /// `count` records of `size` bytes, checked in one go.
-    fn records(&mut self, count: usize, size: usize) -> Result<&'a [u8], Malformed> {
+    pub(crate) fn records(&mut self, count: usize, size: usize) -> Result<&'a [u8], Malformed> {
         let len = count.checked_mul(size).ok_or(self.malformed())?;
         self.take(len)
     }
 
     /// Fails unless the count could fit in what is left, before allocating.
-    fn capacity(&self, count: usize, min_size: usize) -> Result<usize, Malformed> {
+    pub(crate) fn capacity(&self, count: usize, min_size: usize) -> Result<usize, Malformed> {
         match count.checked_mul(min_size) {
             Some(len) if len <= self.bytes.len() => Ok(count),
             _ => Err(self.malformed()),
         }
     }
 
-    fn finish(self) -> Result<(), Malformed> {
+    pub(crate) fn finish(self) -> Result<(), Malformed> {
         if self.bytes.is_empty() {
             Ok(())
         } else {

@@ -6,6 +6,7 @@
 pub mod contest;
 pub mod floor;
 pub mod hand;
+pub mod hand_sprite;
 pub mod keys;
 pub mod naive;
 #[cfg(feature = "ozz")]

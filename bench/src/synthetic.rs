@@ -4,8 +4,12 @@
 //! follow the corpus (about 1.2 faces per real vertex, one blend vertex per
 //! four real ones, a few dozen bones, blends pulling nearby vertices).
 
+use formats::objects::pixels::Pixels;
+use formats::objects::sprites::{
+    alpha_from_5_bits, Frame, FrameInfo, SizedFrame, Sprite, SpriteV1000, SpriteV1001,
+};
 use formats::rig;
-use formats::schema::RawString;
+use formats::schema::{At, Block, Calc, Count, RawString};
 use formats::sims::skel::{self, Bone, Property, PropertyList};
 use formats::sims::skn::{self, Skn};
 use formats::swg::skt::{self, Quaternion, SkeletonForm};
@@ -230,5 +234,88 @@ pub fn rig_skeleton(joints: usize) -> rig::Skeleton {
             })
             .collect(),
         axes: rig::Axes::LeftHandedYUp,
+    }
+}
+
+/// The colours of [`sprite`]'s palette: 256, each distinct.
+pub fn sprite_palette() -> Vec<[u8; 3]> {
+    (0..=255u8)
+        .map(|index| [index, 255 - index, index.wrapping_mul(7)])
+        .collect()
+}
+
+/// A sprite of `frames` frames of `side` x `side` pixels, made as the
+/// game's tools make them ([`Frame::from_pixels`]): a round object, opaque
+/// inside with a soft edge of alpha pixels and clear around, every other
+/// frame with a z-buffer (its opaque pixels depth and colour runs, the
+/// others colour-only runs). Version 1000 lays the frames out by an offset
+/// table, 1001 one after another with their sizes.
+pub fn sprite(version: u32, frames: usize, side: u16) -> Sprite {
+    let colors = sprite_palette();
+    let mut sequence = Sequence::new(0x5052_3200 + frames as u64);
+    let frames: Vec<Frame> = (0..frames)
+        .map(|index| {
+            let image = round_object(&mut sequence, &colors, side, index % 2 == 0);
+            let info = FrameInfo {
+                palette: 0,
+                transparent_index: 255,
+                position: [-(side as i16) / 2, -(side as i16) / 2],
+            };
+            Frame::from_pixels(&image, &colors, info).expect("a synthetic frame encodes")
+        })
+        .collect();
+    match version {
+        1000 => Sprite::V1000(SpriteV1000 {
+            count: Count::new(),
+            default_palette: 1,
+            frames: frames.into_iter().map(At::new).collect(),
+        }),
+        _ => Sprite::V1001(SpriteV1001 {
+            default_palette: 1,
+            frames: frames
+                .into_iter()
+                .map(|frame| SizedFrame {
+                    version: 1001,
+                    size: Calc::computed(),
+                    frame: Block::new(frame),
+                })
+                .collect(),
+            trailing: Vec::new(),
+        }),
+    }
+}
+
+/// One frame's picture: opaque within 0.8 of the radius, alpha to 0.95,
+/// clear beyond.
+fn round_object(
+    sequence: &mut Sequence,
+    colors: &[[u8; 3]],
+    side: u16,
+    with_depth: bool,
+) -> Pixels {
+    let side = u32::from(side);
+    let centre = side as f32 / 2.0;
+    let mut rgba = Vec::with_capacity((side * side) as usize);
+    let mut depth = Vec::with_capacity((side * side) as usize);
+    for y in 0..side {
+        for x in 0..side {
+            let distance = ((x as f32 - centre).hypot(y as f32 - centre)) / centre;
+            let [r, g, b] = colors[sequence.below(colors.len() as u64) as usize];
+            let (alpha, z) = if distance < 0.8 {
+                (255, (distance * 200.0) as u8)
+            } else if distance < 0.95 {
+                (alpha_from_5_bits(1 + sequence.below(30) as u8), 200)
+            } else {
+                (0, 255)
+            };
+            rgba.push(if alpha == 0 { [0; 4] } else { [r, g, b, alpha] });
+            depth.push(z);
+        }
+    }
+    Pixels {
+        width: side,
+        height: side,
+        rgba,
+        depth: with_depth.then_some(depth),
     }
 }
