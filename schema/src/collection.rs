@@ -211,13 +211,43 @@ pub fn read_elements<T: Decode, I: Input>(
 /// compiler unrolls and, for records that are their bytes, turns into
 /// wide copies (as a hand-written `collect` over fixed-size chunks is).
 /// Pushing checked the room at every element and ran a quarter slower
-/// on 100,000 `.bmf` vertices with the heap warm.
+/// on 100,000 `.bmf` vertices with the heap warm. Records of the small
+/// sizes lists mostly hold (bytes, pixels, words, vectors) are split at a
+/// size the compiler knows, so that each decodes without a length check:
+/// split at a size known only when running, a list of bytes or byte pairs
+/// decoded an element at a time, with a branch each.
 fn decode_all<T: Decode>(bytes: &[u8], size: usize, endian: Endian) -> Option<Vec<T>> {
+    match size {
+        1 => decode_all_sized::<T, 1>(bytes, endian),
+        2 => decode_all_sized::<T, 2>(bytes, endian),
+        3 => decode_all_sized::<T, 3>(bytes, endian),
+        4 => decode_all_sized::<T, 4>(bytes, endian),
+        8 => decode_all_sized::<T, 8>(bytes, endian),
+        12 => decode_all_sized::<T, 12>(bytes, endian),
+        _ => decode_all_chunks(bytes, size, endian, T::decode_plain),
+    }
+}
+
+/// [`decode_all`] of `SIZE`-byte records.
+fn decode_all_sized<T: Decode, const SIZE: usize>(bytes: &[u8], endian: Endian) -> Option<Vec<T>> {
+    decode_all_chunks(bytes, SIZE, endian, |record, endian| {
+        let record: &[u8; SIZE] = record.try_into().ok()?;
+        T::decode_plain(record, endian)
+    })
+}
+
+#[inline(always)]
+fn decode_all_chunks<T>(
+    bytes: &[u8],
+    size: usize,
+    endian: Endian,
+    decode: impl Fn(&[u8], Endian) -> Option<T>,
+) -> Option<Vec<T>> {
     let count = bytes.len() / size;
     let mut elements = Vec::with_capacity(count);
     let slots = elements.spare_capacity_mut().get_mut(..count)?;
     for (slot, element) in slots.iter_mut().zip(bytes.chunks_exact(size)) {
-        slot.write(T::decode_plain(element, endian)?);
+        slot.write(decode(element, endian)?);
     }
     // SAFETY: `slots` is the first `count` elements of the room, and the
     // loop wrote each of them: `bytes.chunks_exact(size)` yields `count`

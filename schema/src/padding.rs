@@ -37,24 +37,47 @@ impl PaddingLength {
     }
 }
 
-/// Reads padding: its bytes, kept when any is not zero.
+/// Reads padding: its bytes, kept when any is not zero. Bytes at hand are
+/// looked at where they lie, so zeros (nearly all padding) allocate
+/// nothing.
 pub fn read_padding<I: Input>(input: &mut I, length: PaddingLength) -> Result<Padding, Error> {
     let start = input.position()?;
     let len = length.at(start);
-    let bytes = input.read_bytes(len)?;
-    let zero = bytes.iter().all(|&byte| byte == 0);
+    let in_place = usize::try_from(len)
+        .ok()
+        .and_then(|size| input.read_plain(size, |bytes| Some(kept(bytes))));
+    let padding = match in_place {
+        Some(padding) => padding,
+        None => {
+            let bytes = input.read_bytes(len)?;
+            if is_zero(&bytes) {
+                Padding::default()
+            } else {
+                Padding(bytes)
+            }
+        }
+    };
     map::note(start, start + len, "padding", map::SpanKind::Field, || {
-        if zero {
+        if padding.0.is_empty() {
             format!("{len} zero byte(s)")
         } else {
-            format!("{bytes:?}, kept as found")
+            format!("{:?}, kept as found", padding.0)
         }
     });
-    Ok(if zero {
+    Ok(padding)
+}
+
+fn is_zero(bytes: &[u8]) -> bool {
+    bytes.iter().all(|&byte| byte == 0)
+}
+
+/// Padding's bytes as a value keeps them: nothing for zeros.
+fn kept(bytes: &[u8]) -> Padding {
+    if is_zero(bytes) {
         Padding::default()
     } else {
-        Padding(bytes)
-    })
+        Padding(bytes.to_vec())
+    }
 }
 
 /// Writes padding: the bytes kept, when they are as long as the padding
