@@ -17,9 +17,11 @@
 //!
 //! This crate is the runtime alone, as `binrw` is beside `binrw_derive`: it
 //! knows no game format, and without its `testing` feature (off by
-//! default) it builds no proptest. A crate that depends on `schema` alone
-//! derives with [`Schema`]; `formats` re-exports this crate as
-//! `formats::schema`, and its own `schema::Schema` derives the same way
+//! default) it builds no proptest. A crate that depends on `ossuary-schema`
+//! alone derives with [`Schema`], whose expansions name this crate
+//! `::ossuary_schema` (a crate that renames it says where it is with
+//! `#[schema(crate = "...")]`); Ossuary's `formats` re-exports this crate
+//! as `formats::schema`, and its own `formats::Schema` derives the same way
 //! from a crate that depends on `formats` alone. Turn `testing` on (as
 //! `formats` does) to get the round-trip tests the derive generates.
 //!
@@ -37,7 +39,7 @@
 //! | `binary(little)` beside `text` | both encodings on one type: a binary layout (its `big`/`little`/`endian`, `form`, `chunk` inside `binary(...)`) and a text one (`text(one_line)`, `text(comments)`); see [`reference`](mod@reference#both-encodings-on-one-type) |
 //! | `context(name: Type, ...)` | values the type needs from the type holding it; generates a `<Type>Context` struct with those public fields |
 //! | `binary(context(name: Type, ...))` beside `text` | values only the binary encoding takes (a byte order), never given to the text: the `<Type>Context` holds them, the text's context ([`HasContext::TextContext`]) leaves them out; see [`reference`](mod@reference#both-encodings-on-one-type) |
-//! | `crate = "path"` | where the runtime is, when not at `::schema` (for `schema::Schema`) or `::formats` (for `schema::Schema`) |
+//! | `crate = "path"` | where the runtime is, when not at `::schema` (for `ossuary_schema::Schema`) or `::formats` (for `ossuary_schema::Schema`) |
 //! | `struct Name<T, const N: usize>` | a struct with a binary encoding alone takes type and const parameters; each type parameter is a value needing no context (see [`reference`](mod@reference#generic-types)) |
 //! | `check = path` | once every field is read, `path(&value)` must return `Ok`, else [`Refusal`] is an error at the place it names (a field, then indices and fields inside it: the runtime finds its byte from where the field began and the layout's fixed sizes), else at the value's first byte (or as many bytes on as it says): a rule across fields; the writer checks it too, once every field is written, with the same error |
 //!
@@ -160,9 +162,14 @@ mod transform;
 #[cfg(test)]
 mod twin_tests;
 
-// Lets the derive's `::schema::__private` paths resolve inside this crate
+// Lets the derive's `::ossuary_schema::__private` paths resolve inside this crate
 // too (its own tests and examples derive).
-extern crate self as schema;
+extern crate self as ossuary_schema;
+
+// The README's example runs as a doctest, so the README cannot drift.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;
 
 use std::fmt::Debug;
 use std::io::{Read, Seek, Write};
@@ -185,9 +192,9 @@ pub use stream::{ForwardSeek, ReadsForward, StreamInput};
 pub use string::RawString;
 pub use transform::{Gzip, Transform, Transformed, Zlib};
 
-/// `#[derive(Schema)]`, for a crate that depends on `schema` (the attribute
-/// vocabulary is above and in [`text`]); its expansions reach this crate
-/// as `::schema`.
+/// `#[derive(Schema)]`, for a crate that depends on `ossuary-schema` (the
+/// attribute vocabulary is above and in [`text`]); its expansions reach
+/// this crate as `::ossuary_schema`.
 pub use schema_derive::Schema;
 
 /// What a type needs from its surroundings to be read or written: values
