@@ -216,6 +216,7 @@ fn trailing_bytes_are_an_error() {
     );
 }
 
+#[cfg(feature = "binrw")]
 #[test]
 fn schema_types_nest_inside_binrw_types() {
     use binrw::{BinRead, BinWrite};

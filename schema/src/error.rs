@@ -341,6 +341,7 @@ impl std::error::Error for Error {
     }
 }
 
+#[cfg(feature = "binrw")]
 impl From<Error> for binrw::Error {
     fn from(error: Error) -> Self {
         let pos = match error.position {
