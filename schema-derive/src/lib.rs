@@ -25,6 +25,7 @@ mod condition;
 mod expand;
 mod messages;
 mod plan;
+mod serde_contract;
 mod suggest;
 
 use proc_macro::TokenStream;
