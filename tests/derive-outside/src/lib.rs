@@ -180,7 +180,7 @@ mod tests {
         let error = Palette::from_bytes(b"PAL2").unwrap_err();
         assert_eq!(
             error.to_string(),
-            "byte 0: magic: expected the constant [80, 65, 76, 49], found [80, 65, 76, 50]"
+            r#"byte 0: magic: expected the constant b"PAL1", found b"PAL2""#
         );
         let error = Route::from_text(b"route 1\r\n1\r\nhome | 0 0 |\r\n").unwrap_err();
         assert_eq!(
