@@ -1310,7 +1310,7 @@ fn parse_crate_path(meta: &ParseNestedMeta) -> syn::Result<Path> {
             text.span(),
             format!(
                 "`crate` takes the path of the crate holding the schema runtime, such as \
-                 \"schema\"; {:?} is not a path",
+                 \"ossuary_schema\"; {:?} is not a path",
                 text.value()
             ),
         )

@@ -136,7 +136,7 @@ fn collect_names(tokens: TokenStream, names: &mut Vec<Ident>) {
                     && !is_punct(before, ':')
                     && !matches!(before, Some(TokenTree::Ident(word)) if word == "as")
                     && !is_punct(after, ':')
-                    && !is_punct(after, '!')
+                    && !is_macro_bang(after)
                     && !matches!(after, Some(TokenTree::Group(group))
                         if group.delimiter() == Delimiter::Parenthesis);
                 if a_value && !names.contains(ident) {
@@ -146,6 +146,14 @@ fn collect_names(tokens: TokenStream, names: &mut Vec<Ident>) {
             TokenTree::Punct(_) | TokenTree::Literal(_) => {}
         }
     }
+}
+
+/// The `!` of a macro call (`name!(...)`), standing alone before its
+/// group; the `!` of `!=` is joined to the `=` after it, and the name
+/// before it is a value.
+fn is_macro_bang(tree: Option<&TokenTree>) -> bool {
+    matches!(tree, Some(TokenTree::Punct(punct))
+        if punct.as_char() == '!' && punct.spacing() == Spacing::Alone)
 }
 
 fn is_punct(tree: Option<&TokenTree>, c: char) -> bool {
@@ -252,6 +260,14 @@ mod tests {
         assert_eq!(names("count as u64 > LIMIT"), ["count", "LIMIT"]);
         assert_eq!(names("is_big(size) && name.is_empty()"), ["size", "name"]);
         assert_eq!(names("flag"), ["flag"]);
+        assert_eq!(names("version != 0"), ["version"]);
+        assert_eq!(names("version!=0"), ["version"]);
+        assert_eq!(names("a != b && c == 1"), ["a", "b", "c"]);
+        assert_eq!(names("a != b"), ["a", "b"]);
+        assert_eq!(
+            names("matches!(mode, 1 | 2) && kind != 0"),
+            ["mode", "kind"]
+        );
         assert_eq!(names("a | b"), ["a", "b"]);
         assert_eq!(
             names("items.iter().fold(0, |sum, v| sum + v + total)"),

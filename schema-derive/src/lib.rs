@@ -12,7 +12,7 @@
 //! for the generated test; `messages` holds what both say; `suggest`
 //! finds the key, field or parameter a misspelt name meant), with spanned
 //! errors, collecting every mistake, and `expand` emits code against the
-//! runtime's hidden module `::schema::__private` (or
+//! runtime's hidden module `::ossuary_schema::__private` (or
 //! `::formats::__private`, through `formats`' re-export;
 //! `expand::expressions` emits the expressions' functions); on an error,
 //! `expand::fallback` emits the errors with stand-in impls, so users of
@@ -25,13 +25,14 @@ mod condition;
 mod expand;
 mod messages;
 mod plan;
+mod serde_contract;
 mod suggest;
 
 use proc_macro::TokenStream;
 use syn::{parse_macro_input, DeriveInput};
 
-/// The attribute vocabulary (tables with every key in the `schema` crate's
-/// docs and its `schema::text` module docs):
+/// The attribute vocabulary (tables with every key in the `ossuary-schema`
+/// crate's docs and its `text` module docs):
 ///
 /// - on a struct: `big`/`little` or `endian = param` (the byte order is
 ///   the value of a context parameter of type `Endian`), `form = "TYPE"`, `chunk = "TAG"`,
@@ -83,22 +84,24 @@ use syn::{parse_macro_input, DeriveInput};
 /// parameter with the name it likely meant, and code using the broken
 /// type gives no further errors (the derive then emits stand-in impls).
 ///
-/// A crate that derives needs a dependency on `schema` (and derives with
-/// `schema::Schema`) or on `formats` (and derives with `formats::Schema`),
-/// and nothing else.
+/// A crate that derives needs a dependency on `ossuary-schema` (and
+/// derives with `ossuary_schema::Schema`) or on `formats` (and derives
+/// with `formats::Schema`), and nothing else. A crate that renames the
+/// runtime (`schema = { package = "ossuary-schema" }`) says where it is
+/// with `#[schema(crate = "schema")]`.
 /// For each type the derive also emits a `#[cfg(test)]` module whose test
 /// writes, reads and writes again generated values, and, when the type
 /// implements serde's `Serialize` and `Deserialize`, also checks that
 /// value -> JSON -> value -> write gives the same bytes. These tests come
-/// with the `schema` crate's `testing` feature (off by default; `formats`,
+/// with the `ossuary-schema` crate's `testing` feature (off by default; `formats`,
 /// whose own `testing` feature is on by default, turns it on) and vanish
 /// without it.
 /// A `with = path` field's module provides `read`, `write` and, for the
 /// test, `strategy()` (a proptest strategy, through
-/// `schema::testing::proptest`).
+/// `ossuary_schema::testing::proptest`).
 ///
 /// `#[schema(crate = "path")]` finds the runtime at `path` instead of
-/// `::schema` (or `::formats`), for a crate that reaches either through a
+/// `::ossuary_schema` (or `::formats`), for a crate that reaches either through a
 /// re-export.
 #[proc_macro_derive(Schema, attributes(schema))]
 pub fn derive_schema(input: TokenStream) -> TokenStream {
@@ -108,7 +111,7 @@ pub fn derive_schema(input: TokenStream) -> TokenStream {
 /// The same derive, for a crate that depends on `formats` alone: `formats`
 /// re-exports it as `formats::Schema`, and its expansions reach the runtime
 /// through `::formats::__private` (which `formats` re-exports from
-/// `schema`) instead of `::schema::__private`. Everything else is
+/// `schema`) instead of `::ossuary_schema::__private`. Everything else is
 /// [`macro@Schema`].
 #[doc(hidden)]
 #[proc_macro_derive(SchemaInFormats, attributes(schema))]

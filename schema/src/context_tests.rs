@@ -163,6 +163,7 @@ fn a_type_with_context_reads_and_writes_with_it() {
     );
 }
 
+#[cfg(feature = "binrw")]
 #[test]
 fn binrw_passes_the_context_as_args() {
     use binrw::{BinRead, BinWrite};

@@ -216,6 +216,7 @@ fn trailing_bytes_are_an_error() {
     );
 }
 
+#[cfg(feature = "binrw")]
 #[test]
 fn schema_types_nest_inside_binrw_types() {
     use binrw::{BinRead, BinWrite};
@@ -388,4 +389,52 @@ fn a_string_after_its_own_length_reads_and_writes_in_the_field_s_order() {
         "{error}"
     );
     assert!(error.to_string().starts_with("short: "), "{error}");
+}
+
+/// `!=` in every expression key: the names before it are values read
+/// earlier, not macros.
+#[derive(Debug, Clone, PartialEq, Schema)]
+#[schema(little)]
+struct NotEqual {
+    #[schema(check = kind != 0xFF, "kind 0xFF is reserved")]
+    kind: u8,
+    #[schema(present_if = kind != 0)]
+    extra: Option<u16>,
+    #[schema(count = if kind != 2 { usize::from(kind % 4) } else { 0 })]
+    items: Vec<u8>,
+    #[schema(calc = u8::from(kind != 1))]
+    kind_is_not_1: crate::Calc<u8>,
+}
+
+#[test]
+fn not_equal_reads_and_writes_in_every_expression_key() {
+    // kind 3: an extra, three items, and 1 for `kind != 1`.
+    let bytes = [3, 0x34, 0x12, 7, 8, 9, 1];
+    let value = NotEqual::from_bytes(&bytes).unwrap();
+    assert_eq!(value.extra, Some(0x1234));
+    assert_eq!(value.items, [7, 8, 9]);
+    assert_eq!(value.to_bytes().unwrap(), bytes);
+
+    // kind 0: no extra, no items, and 1 again.
+    let none = NotEqual::from_bytes(&[0, 1]).unwrap();
+    assert_eq!(none.extra, None);
+    assert!(none.items.is_empty());
+    assert_eq!(none.to_bytes().unwrap(), [0, 1]);
+
+    // kind 2: an extra but no items (`kind != 2` is false).
+    let two = NotEqual::from_bytes(&[2, 5, 0, 1]).unwrap();
+    assert_eq!(two.extra, Some(5));
+    assert!(two.items.is_empty());
+
+    // kind 1: the calc's `kind != 1` is 0, and a stored 1 disagrees.
+    assert!(NotEqual::from_bytes(&[1, 5, 0, 4, 0]).is_ok());
+    assert!(NotEqual::from_bytes(&[1, 5, 0, 4, 1]).is_err());
+    // The check `kind != 0xFF` refuses 0xFF both ways.
+    let bytes = [0xFF, 0, 0, 0, 0, 0, 1];
+    assert_eq!(
+        NotEqual::from_bytes(&bytes).unwrap_err().to_string(),
+        "byte 0: kind: kind 0xFF is reserved"
+    );
+    let unchecked = crate::without_checks(|| NotEqual::from_bytes(&bytes)).unwrap();
+    assert!(unchecked.to_bytes().is_err());
 }

@@ -131,6 +131,24 @@ pub fn printable(text: &str) -> std::borrow::Cow<'_, str> {
     std::borrow::Cow::Owned(escaped)
 }
 
+/// Bytes as a Rust byte string, the way a layout writes a constant:
+/// `b"TAGL"`; a byte that is not printable ASCII as `\xNN`, and `"` and
+/// `\` escaped, so the text reads back as the same bytes.
+pub fn byte_string(bytes: &[u8]) -> String {
+    let mut text = String::with_capacity(bytes.len() + 3);
+    text.push_str("b\"");
+    for &byte in bytes {
+        match byte {
+            b'"' => text.push_str("\\\""),
+            b'\\' => text.push_str("\\\\"),
+            b' '..=b'~' => text.push(char::from(byte)),
+            _ => text.push_str(&format!("\\x{byte:02x}")),
+        }
+    }
+    text.push('"');
+    text
+}
+
 /// The escape a message writes for `c`, if it needs one.
 fn escape(c: char) -> Option<String> {
     match c {
@@ -341,6 +359,7 @@ impl std::error::Error for Error {
     }
 }
 
+#[cfg(feature = "binrw")]
 impl From<Error> for binrw::Error {
     fn from(error: Error) -> Self {
         let pos = match error.position {
@@ -380,6 +399,13 @@ mod tests {
         // An escape is never cut in two.
         let mixed = [b"x".as_slice(), &[0x1b; 30]].concat();
         assert_eq!(quoted(&mixed), format!("x{}...", "\\x1b".repeat(14)));
+    }
+
+    #[test]
+    fn constants_read_as_byte_strings() {
+        assert_eq!(byte_string(b"TAGL"), r#"b"TAGL""#);
+        assert_eq!(byte_string(b"\0\x01\xffA"), r#"b"\x00\x01\xffA""#);
+        assert_eq!(byte_string(b"a\"b\\"), r#"b"a\"b\\""#);
     }
 
     #[test]

@@ -1,25 +1,28 @@
 //! The schema runtime: what `#[derive(Schema)]` expands to.
 //!
 //! A derived type implements [`Decode`] and [`Encode`] (the workhorses, with
-//! byte offsets and field paths in their errors), binrw's `BinRead` and
-//! `BinWrite` on top of them (so schema types nest inside anyone's binrw
-//! types), [`Layout`] (the field table the docs are generated from) and
+//! byte offsets and field paths in their errors), with the `binrw`
+//! feature binrw's `BinRead` and `BinWrite` on top of them (so schema types
+//! nest inside anyone's binrw types), [`Layout`] (the field table the docs are generated from) and
 //! [`BinarySchema`] (`from_bytes`, `to_bytes`, `read_from`, `write_to`,
 //! and `read_from_stream` from a `Read` that cannot seek, for a layout
 //! that reads forward only: [`ReadsForward`]).
 //! Text layouts have their counterparts in [`text`]. Reading and writing,
-//! binary and text, fail with one [`Error`]; [`json`] moves values to and
-//! from JSON with every float kept bit for bit; [`map`] records, when
+//! binary and text, fail with one [`Error`]; `json` (the `json` feature)
+//! moves values to and from JSON with every float kept bit for bit; [`map`] records, when
 //! asked, where every value a reader read came from (the byte map).
 //!
 //! The helpers the expansions call are not part of this API: they are
 //! reached through the crate's hidden `__private` module.
 //!
 //! This crate is the runtime alone, as `binrw` is beside `binrw_derive`: it
-//! knows no game format, and without its `testing` feature (off by
-//! default) it builds no proptest. A crate that depends on `schema` alone
-//! derives with [`Schema`]; `formats` re-exports this crate as
-//! `formats::schema`, and its own `schema::Schema` derives the same way
+//! knows no game format, and its features (`binrw`, `json`, `huge-pages`,
+//! `testing`, all off by default; the README lists what each brings) add
+//! what its codecs do not need. A crate that depends on `ossuary-schema`
+//! alone derives with [`Schema`], whose expansions name this crate
+//! `::ossuary_schema` (a crate that renames it says where it is with
+//! `#[schema(crate = "...")]`); Ossuary's `formats` re-exports this crate
+//! as `formats::schema`, and its own `formats::Schema` derives the same way
 //! from a crate that depends on `formats` alone. Turn `testing` on (as
 //! `formats` does) to get the round-trip tests the derive generates.
 //!
@@ -37,7 +40,7 @@
 //! | `binary(little)` beside `text` | both encodings on one type: a binary layout (its `big`/`little`/`endian`, `form`, `chunk` inside `binary(...)`) and a text one (`text(one_line)`, `text(comments)`); see [`reference`](mod@reference#both-encodings-on-one-type) |
 //! | `context(name: Type, ...)` | values the type needs from the type holding it; generates a `<Type>Context` struct with those public fields |
 //! | `binary(context(name: Type, ...))` beside `text` | values only the binary encoding takes (a byte order), never given to the text: the `<Type>Context` holds them, the text's context ([`HasContext::TextContext`]) leaves them out; see [`reference`](mod@reference#both-encodings-on-one-type) |
-//! | `crate = "path"` | where the runtime is, when not at `::schema` (for `schema::Schema`) or `::formats` (for `schema::Schema`) |
+//! | `crate = "path"` | where the runtime is, when not at `::schema` (for `ossuary_schema::Schema`) or `::formats` (for `ossuary_schema::Schema`) |
 //! | `struct Name<T, const N: usize>` | a struct with a binary encoding alone takes type and const parameters; each type parameter is a value needing no context (see [`reference`](mod@reference#generic-types)) |
 //! | `check = path` | once every field is read, `path(&value)` must return `Ok`, else [`Refusal`] is an error at the place it names (a field, then indices and fields inside it: the runtime finds its byte from where the field began and the layout's fixed sizes), else at the value's first byte (or as many bytes on as it says): a rule across fields; the writer checks it too, once every field is written, with the same error |
 //!
@@ -140,6 +143,7 @@ pub(crate) mod iff;
 mod iff_tests;
 pub(crate) mod input;
 pub mod io;
+#[cfg(any(test, feature = "json"))]
 pub mod json;
 mod layout;
 pub mod map;
@@ -160,20 +164,24 @@ mod transform;
 #[cfg(test)]
 mod twin_tests;
 
-// Lets the derive's `::schema::__private` paths resolve inside this crate
+// Lets the derive's `::ossuary_schema::__private` paths resolve inside this crate
 // too (its own tests and examples derive).
-extern crate self as schema;
+extern crate self as ossuary_schema;
+
+// The README's example runs as a doctest, so the README cannot drift.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;
 
 use std::fmt::Debug;
 use std::io::{Read, Seek, Write};
 
-pub use binrw::Endian;
 pub use bits::{BitField, BitPart, Word, WordTail};
 pub use block::Block;
 pub use check::{checked_at_byte, without_checks, Refusal};
 pub use collection::ListLen;
 pub use computed::Calc;
-pub use error::{printable, quoted, Error, ErrorKind, FieldPath, Position, Segment};
+pub use error::{byte_string, printable, quoted, Error, ErrorKind, FieldPath, Position, Segment};
 pub use iff::{IffBody, IffElement, IffStart, RawChunk, Start};
 pub use input::{Input, SliceInput};
 pub use layout::{ByteOrder, ContextLayout, FieldLayout, Layout, TextLayout, TypeLayout};
@@ -185,9 +193,9 @@ pub use stream::{ForwardSeek, ReadsForward, StreamInput};
 pub use string::RawString;
 pub use transform::{Gzip, Transform, Transformed, Zlib};
 
-/// `#[derive(Schema)]`, for a crate that depends on `schema` (the attribute
-/// vocabulary is above and in [`text`]); its expansions reach this crate
-/// as `::schema`.
+/// `#[derive(Schema)]`, for a crate that depends on `ossuary-schema` (the
+/// attribute vocabulary is above and in [`text`]); its expansions reach
+/// this crate as `::ossuary_schema`.
 pub use schema_derive::Schema;
 
 /// What a type needs from its surroundings to be read or written: values
@@ -203,6 +211,37 @@ pub trait HasContext {
     /// text encoding is never given. `()` when none are left; otherwise
     /// `#[derive(Schema)]` makes a struct `<Type>TextContext` of the rest.
     type TextContext: Clone + Debug + 'static;
+}
+
+/// A byte order: what `#[schema(big)]` and `#[schema(little)]` fix, and
+/// what a type without either is given by the type holding it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Endian {
+    /// Most significant byte first.
+    Big,
+    /// Least significant byte first.
+    Little,
+}
+
+/// With the `binrw` feature: binrw's byte order is the same two values.
+#[cfg(feature = "binrw")]
+impl From<binrw::Endian> for Endian {
+    fn from(endian: binrw::Endian) -> Self {
+        match endian {
+            binrw::Endian::Big => Endian::Big,
+            binrw::Endian::Little => Endian::Little,
+        }
+    }
+}
+
+#[cfg(feature = "binrw")]
+impl From<Endian> for binrw::Endian {
+    fn from(endian: Endian) -> Self {
+        match endian {
+            Endian::Big => binrw::Endian::Big,
+            Endian::Little => binrw::Endian::Little,
+        }
+    }
 }
 
 /// A byte order is a value a type can be given as context
@@ -420,8 +459,6 @@ pub trait BinarySchema: Decode + Encode {
 /// "...")]` names another root for it). Not public API.
 #[doc(hidden)]
 pub mod __private {
-    pub use binrw;
-
     pub use crate::bits::{
         bits_of, count_bits, note_bits, part, patch_word, read_word, read_word_quietly, unit_rest,
         write_word, BitField, BitPart, Word, WordTail,
@@ -483,10 +520,33 @@ pub mod __private {
         HasContext, Input, Layout, Output, Refusal, Segment, TextLayout, TypeLayout,
     };
 
+    /// binrw's traits, which derived types implement with the `binrw`
+    /// feature.
+    #[cfg(feature = "binrw")]
+    pub use binrw;
+
+    /// Expands to its input with the `binrw` feature, to nothing without:
+    /// the derived binrw impls are wrapped in it.
+    pub use crate::__binrw_only as binrw_only;
+
     /// Expands to its input when the round-trip tests are built (the
     /// `testing` feature, or this crate's own tests), and to nothing
     /// otherwise: the generated round-trip test modules are wrapped in it.
     pub use crate::__testing_only as testing_only;
+}
+
+#[cfg(feature = "binrw")]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __binrw_only {
+    ($($item:tt)*) => { $($item)* };
+}
+
+#[cfg(not(feature = "binrw"))]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __binrw_only {
+    ($($item:tt)*) => {};
 }
 
 #[cfg(any(test, feature = "testing"))]

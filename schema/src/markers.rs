@@ -1,6 +1,9 @@
 //! Zero-sized field types for layout elements that hold no data in memory:
 //! constants and counts the writer derives from the collections. They hold
-//! no data, so formats mark such fields `#[serde(skip)]`.
+//! no data, so the JSON model of a struct leaves them out: a struct that
+//! uses serde marks such fields `#[serde(skip)]`, which `#[derive(Schema)]`
+//! asks for with one error at the field. They serialize as a unit (JSON's
+//! `null`) themselves, so serde's derive adds no errors of its own to it.
 
 use std::fmt::Debug;
 use std::marker::PhantomData;
@@ -12,6 +15,30 @@ use super::{Decode, Encode, Endian, Error, ErrorKind, Input, Output};
 /// (`#[schema(magic = 1u32)] version: Magic`).
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Magic;
+
+impl serde::Serialize for Magic {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_unit()
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Magic {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        <()>::deserialize(deserializer).map(|()| Magic)
+    }
+}
+
+impl<C> serde::Serialize for Count<C> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_unit()
+    }
+}
+
+impl<'de, C> serde::Deserialize<'de> for Count<C> {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        <()>::deserialize(deserializer).map(|()| Count::new())
+    }
+}
 
 /// A count stored in the file but not in memory; collections name it with
 /// `#[schema(count = field)]` and the writer stores their shared length.
@@ -98,9 +125,33 @@ impl<C> Default for Count<C> {
 }
 
 /// Reads a constant and fails, naming what was found, if it differs.
+/// How a constant reads in messages and the byte map: an integer as its
+/// digits, bytes as the byte string the layout writes (`b"TAGL"`).
+pub trait ConstantText {
+    fn constant_text(&self) -> String;
+}
+
+impl<const N: usize> ConstantText for [u8; N] {
+    fn constant_text(&self) -> String {
+        crate::error::byte_string(self)
+    }
+}
+
+macro_rules! integer_constant_text {
+    ($($ty:ty),*) => {$(
+        impl ConstantText for $ty {
+            fn constant_text(&self) -> String {
+                self.to_string()
+            }
+        }
+    )*};
+}
+
+integer_constant_text!(u8, i8, u16, i16, u32, i32, u64, i64, u128, i128);
+
 pub fn read_magic<T, I>(input: &mut I, endian: Endian, expected: &T) -> Result<Magic, Error>
 where
-    T: Decode<Context = ()> + PartialEq + Debug,
+    T: Decode<Context = ()> + PartialEq + ConstantText,
     I: Input,
 {
     let at = input.position()?;
@@ -110,15 +161,15 @@ where
     if crate::map::recording() {
         let end = input.position()?;
         crate::map::note(at, end, "constant", crate::map::SpanKind::Field, || {
-            format!("{found:?}")
+            found.constant_text()
         });
     }
     if &found != expected {
         return Err(Error::at_byte(
             at,
             ErrorKind::BadConstant {
-                expected: format!("{expected:?}"),
-                found: format!("{found:?}"),
+                expected: expected.constant_text(),
+                found: found.constant_text(),
             },
         ));
     }

@@ -5,7 +5,8 @@
 //! file into 4 KiB pages takes ten thousand faults, most of the encoder's
 //! time; on 2 MiB pages it takes twenty. Linux gives a region transparent
 //! huge pages when it is advised to (`madvise` mode, the usual default) or
-//! always; elsewhere this is a plain `Vec::with_capacity`.
+//! always; elsewhere, or without the `huge-pages` feature, this is a plain
+//! `Vec::with_capacity`.
 //!
 //! Decoded lists are not advised. The allocator carves them from its heap
 //! as often as it maps them, among the small allocations of the same
@@ -19,20 +20,25 @@
 /// all of them (an output estimated first). Where that room spans whole
 /// 2 MiB pages, they are asked for as huge pages: memory left unwritten
 /// would cost up to a huge page each, not a small one, hence "all of them".
+#[cfg(all(target_os = "linux", feature = "huge-pages"))]
 pub(crate) fn vec_to_fill<T>(capacity: usize) -> Vec<T> {
     let mut elements = Vec::with_capacity(capacity);
-    #[cfg(target_os = "linux")]
     prefer_huge_pages(elements.spare_capacity_mut());
     elements
 }
 
+#[cfg(not(all(target_os = "linux", feature = "huge-pages")))]
+pub(crate) fn vec_to_fill<T>(capacity: usize) -> Vec<T> {
+    Vec::with_capacity(capacity)
+}
+
 /// The size of a transparent huge page on x86-64 and the usual arm64.
-#[cfg(target_os = "linux")]
+#[cfg(all(target_os = "linux", feature = "huge-pages"))]
 const HUGE_PAGE: usize = 2 << 20;
 
 /// Advises the kernel to back the whole 2 MiB pages inside `memory` with
 /// huge pages. Only a hint: when it is refused, nothing changes.
-#[cfg(target_os = "linux")]
+#[cfg(all(target_os = "linux", feature = "huge-pages"))]
 fn prefer_huge_pages<T>(memory: &mut [std::mem::MaybeUninit<T>]) {
     let start = memory.as_ptr() as usize;
     let Some(end) = start.checked_add(std::mem::size_of_val(memory)) else {
@@ -55,7 +61,7 @@ fn prefer_huge_pages<T>(memory: &mut [std::mem::MaybeUninit<T>]) {
     }
 }
 
-#[cfg(all(test, target_os = "linux"))]
+#[cfg(all(test, target_os = "linux", feature = "huge-pages"))]
 mod tests {
     use super::*;
 

@@ -1,6 +1,6 @@
 //! The `#[derive(Schema)]` attribute reference: every attribute, the Rust
 //! types it applies to, and the bytes or text it reads and writes, each
-//! shown by an example that runs (`cargo test --doc -p schema`).
+//! shown by an example that runs (`cargo test --doc -p ossuary-schema`).
 //!
 //! A binary type is read with [`BinarySchema::from_bytes`] and written with
 //! [`BinarySchema::to_bytes`]; a text type with
@@ -19,8 +19,8 @@
 //! Every binary type states its byte order; numbers read and write in it.
 //!
 //! ```
-//! use schema::BinarySchema;
-//! use schema::Schema;
+//! use ossuary_schema::BinarySchema;
+//! use ossuary_schema::Schema;
 //!
 //! #[derive(Debug, PartialEq, Schema)]
 //! #[schema(big)]
@@ -40,8 +40,8 @@
 //! have big-endian integers and little-endian floats).
 //!
 //! ```
-//! # use schema::BinarySchema;
-//! # use schema::Schema;
+//! # use ossuary_schema::BinarySchema;
+//! # use ossuary_schema::Schema;
 //! #[derive(Debug, PartialEq, Schema)]
 //! #[schema(big)]
 //! struct Bone {
@@ -69,8 +69,8 @@
 //! (`context(order = Endian::Big)`).
 //!
 //! ```
-//! # use schema::{BinarySchema, Endian};
-//! # use schema::Schema;
+//! # use ossuary_schema::{BinarySchema, Endian};
+//! # use ossuary_schema::Schema;
 //! /// The body both files share.
 //! #[derive(Debug, PartialEq, Schema)]
 //! #[schema(context(order: Endian), endian = order)]
@@ -122,8 +122,8 @@
 //! A u8 length, then the bytes.
 //!
 //! ```
-//! # use schema::{BinarySchema, RawString};
-//! # use schema::Schema;
+//! # use ossuary_schema::{BinarySchema, RawString};
+//! # use ossuary_schema::Schema;
 //! #[derive(Debug, PartialEq, Schema)]
 //! #[schema(little)]
 //! struct Named {
@@ -141,8 +141,8 @@
 //! The bytes, then a 0.
 //!
 //! ```
-//! # use schema::{BinarySchema, RawString};
-//! # use schema::Schema;
+//! # use ossuary_schema::{BinarySchema, RawString};
+//! # use ossuary_schema::Schema;
 //! #[derive(Debug, PartialEq, Schema)]
 //! #[schema(little)]
 //! struct Named {
@@ -161,8 +161,8 @@
 //! shorter name too, so that a file's own padding comes back as it was).
 //!
 //! ```
-//! # use schema::{BinarySchema, RawString};
-//! # use schema::Schema;
+//! # use ossuary_schema::{BinarySchema, RawString};
+//! # use ossuary_schema::Schema;
 //! #[derive(Debug, PartialEq, Schema)]
 //! #[schema(little)]
 //! struct Named {
@@ -184,8 +184,8 @@
 //! error naming the field.
 //!
 //! ```
-//! # use schema::{BinarySchema, RawString};
-//! # use schema::Schema;
+//! # use ossuary_schema::{BinarySchema, RawString};
+//! # use ossuary_schema::Schema;
 //! #[derive(Debug, PartialEq, Schema)]
 //! #[schema(little)]
 //! struct Texture {
@@ -212,8 +212,8 @@
 //! holds no count: the writer derives it from the list.
 //!
 //! ```
-//! # use schema::BinarySchema;
-//! # use schema::Schema;
+//! # use ossuary_schema::BinarySchema;
+//! # use ossuary_schema::Schema;
 //! #[derive(Debug, PartialEq, Schema)]
 //! #[schema(little)]
 //! struct Path {
@@ -233,8 +233,8 @@
 //! are a write error naming the field.
 //!
 //! ```
-//! # use schema::{BinarySchema, Count};
-//! # use schema::Schema;
+//! # use ossuary_schema::{BinarySchema, Count};
+//! # use ossuary_schema::Schema;
 //! #[derive(Debug, PartialEq, Schema)]
 //! #[schema(little)]
 //! struct Mesh {
@@ -258,8 +258,8 @@
 //! Elements until the input (the file, or the enclosing IFF chunk) ends.
 //!
 //! ```
-//! # use schema::BinarySchema;
-//! # use schema::Schema;
+//! # use ossuary_schema::BinarySchema;
+//! # use ossuary_schema::Schema;
 //! #[derive(Debug, PartialEq, Schema)]
 //! #[schema(little)]
 //! struct Samples {
@@ -279,8 +279,8 @@
 //! An integer of type `T`, 0 or 1, then the value when it is 1.
 //!
 //! ```
-//! # use schema::BinarySchema;
-//! # use schema::Schema;
+//! # use ossuary_schema::BinarySchema;
+//! # use ossuary_schema::Schema;
 //! #[derive(Debug, PartialEq, Schema)]
 //! #[schema(little)]
 //! struct Joint {
@@ -300,8 +300,8 @@
 //! 0.
 //!
 //! ```
-//! # use schema::BinarySchema;
-//! # use schema::Schema;
+//! # use ossuary_schema::BinarySchema;
+//! # use ossuary_schema::Schema;
 //! #[derive(Debug, PartialEq, Schema)]
 //! #[schema(little)]
 //! struct Bone {
@@ -321,8 +321,8 @@
 //! presence disagrees with its condition is an error naming the field.
 //!
 //! ```
-//! # use schema::BinarySchema;
-//! # use schema::Schema;
+//! # use ossuary_schema::BinarySchema;
+//! # use ossuary_schema::Schema;
 //! #[derive(Debug, PartialEq, Schema)]
 //! #[schema(little)]
 //! struct Header {
@@ -346,8 +346,8 @@
 //! ## `present_if = EXPR`: bits and enum values
 //!
 //! ```
-//! # use schema::BinarySchema;
-//! # use schema::Schema;
+//! # use ossuary_schema::BinarySchema;
+//! # use ossuary_schema::Schema;
 //! #[derive(Debug, Clone, Copy, PartialEq, Schema)]
 //! #[schema(little, tag = u8)]
 //! enum Mode {
@@ -384,7 +384,7 @@
 //! misspelt one is one error, at the name, with the name it meant:
 //!
 //! ```compile_fail
-//! # use schema::Schema;
+//! # use ossuary_schema::Schema;
 //! #[derive(Schema)]
 //! #[schema(little)]
 //! struct Header {
@@ -409,8 +409,8 @@
 //! value is data, which the writer checks the list's length against.
 //!
 //! ```
-//! # use schema::BinarySchema;
-//! # use schema::Schema;
+//! # use ossuary_schema::BinarySchema;
+//! # use ossuary_schema::Schema;
 //! #[derive(Debug, PartialEq, Schema)]
 //! #[schema(little)]
 //! struct Grid {
@@ -440,8 +440,8 @@
 //! the element ending the list when it does.)
 //!
 //! ```
-//! # use schema::BinarySchema;
-//! # use schema::Schema;
+//! # use ossuary_schema::BinarySchema;
+//! # use ossuary_schema::Schema;
 //! #[derive(Debug, PartialEq, Schema)]
 //! #[schema(little)]
 //! struct Name {
@@ -472,8 +472,8 @@
 //! gives no size, is an error at the block's first byte.
 //!
 //! ```
-//! # use schema::{BinarySchema, Block};
-//! # use schema::Schema;
+//! # use ossuary_schema::{BinarySchema, Block};
+//! # use ossuary_schema::Schema;
 //! #[derive(Debug, PartialEq, Schema)]
 //! #[schema(little)]
 //! struct Body {
@@ -511,8 +511,8 @@
 //! writing (one that measures no size), and a `size` any.
 //!
 //! ```
-//! # use schema::{BinarySchema, Calc};
-//! # use schema::Schema;
+//! # use ossuary_schema::{BinarySchema, Calc};
+//! # use ossuary_schema::Schema;
 //! /// A chunk: its kind, its size in bytes (its 8-byte header included),
 //! /// then its payload.
 //! #[derive(Debug, PartialEq, Schema)]
@@ -534,8 +534,8 @@
 //! ```
 //!
 //! ```
-//! # use schema::{BinarySchema, Calc};
-//! # use schema::Schema;
+//! # use ossuary_schema::{BinarySchema, Calc};
+//! # use ossuary_schema::Schema;
 //! #[derive(Debug, PartialEq, Schema)]
 //! #[schema(little)]
 //! struct Sum {
@@ -559,8 +559,8 @@
 //! refusal being an error with the conversion's message.
 //!
 //! ```
-//! # use schema::BinarySchema;
-//! # use schema::Schema;
+//! # use ossuary_schema::BinarySchema;
+//! # use ossuary_schema::Schema;
 //! #[derive(Debug, Clone, Copy, PartialEq)]
 //! struct Percent(u8);
 //!
@@ -608,8 +608,8 @@
 //! one span, with each field's bits ([`map::Span::bits`](crate::map::Span::bits)).
 //!
 //! ```
-//! # use schema::BinarySchema;
-//! # use schema::Schema;
+//! # use ossuary_schema::BinarySchema;
+//! # use ossuary_schema::Schema;
 //! #[derive(Debug, PartialEq, Schema)]
 //! #[schema(little)]
 //! struct Header {
@@ -642,8 +642,8 @@
 //! measure it (`calc = size_of(...)`).
 //!
 //! ```
-//! # use schema::{BinarySchema, Count};
-//! # use schema::Schema;
+//! # use ossuary_schema::{BinarySchema, Count};
+//! # use ossuary_schema::Schema;
 //! #[derive(Debug, PartialEq, Schema)]
 //! #[schema(little, tag = u16, bits = 3)]
 //! enum Command {
@@ -698,8 +698,8 @@
 //! an error at the offset.
 //!
 //! ```
-//! # use schema::{At, BinarySchema};
-//! # use schema::Schema;
+//! # use ossuary_schema::{At, BinarySchema};
+//! # use ossuary_schema::Schema;
 //! #[derive(Debug, PartialEq, Schema)]
 //! #[schema(little)]
 //! struct Table {
@@ -728,8 +728,8 @@
 //! its input (a `size` block's).
 //!
 //! ```
-//! # use schema::{At, BinarySchema, Endian, Lazy};
-//! # use schema::Schema;
+//! # use ossuary_schema::{At, BinarySchema, Endian, Lazy};
+//! # use ossuary_schema::Schema;
 //! #[derive(Debug, PartialEq, Schema)]
 //! #[schema(little)]
 //! struct Frames {
@@ -755,8 +755,8 @@
 //! layout does not compile with it.
 //!
 //! ```
-//! # use schema::BinarySchema;
-//! # use schema::Schema;
+//! # use ossuary_schema::BinarySchema;
+//! # use ossuary_schema::Schema;
 //! #[derive(Debug, PartialEq, Schema)]
 //! #[schema(little)]
 //! struct Record {
@@ -773,8 +773,8 @@
 //! ```
 //!
 //! ```compile_fail
-//! # use schema::{At, BinarySchema};
-//! # use schema::Schema;
+//! # use ossuary_schema::{At, BinarySchema};
+//! # use ossuary_schema::Schema;
 //! #[derive(Debug, PartialEq, Schema)]
 //! #[schema(little)]
 //! struct Pointed {
@@ -806,8 +806,8 @@
 //! more than 1100 bytes per byte of it is refused.
 //!
 //! ```
-//! # use schema::{BinarySchema, Error, Transform, Transformed};
-//! # use schema::Schema;
+//! # use ossuary_schema::{BinarySchema, Error, Transform, Transformed};
+//! # use ossuary_schema::Schema;
 //! /// Each byte stored with its bits flipped.
 //! struct Flipped;
 //!
@@ -847,8 +847,8 @@
 //! zero is kept in the value and written back where it still fits.
 //!
 //! ```
-//! # use schema::{BinarySchema, Padding, RawString};
-//! # use schema::Schema;
+//! # use ossuary_schema::{BinarySchema, Padding, RawString};
+//! # use ossuary_schema::Schema;
 //! #[derive(Debug, PartialEq, Schema)]
 //! #[schema(little)]
 //! struct Name {
@@ -878,8 +878,8 @@
 //! integer or a byte string.
 //!
 //! ```
-//! # use schema::{BinarySchema, Magic};
-//! # use schema::Schema;
+//! # use ossuary_schema::{BinarySchema, Magic};
+//! # use ossuary_schema::Schema;
 //! #[derive(Debug, PartialEq, Schema)]
 //! #[schema(little)]
 //! struct Signed {
@@ -907,8 +907,8 @@
 //! purpose).
 //!
 //! ```
-//! # use schema::{BinarySchema, Refusal};
-//! # use schema::Schema;
+//! # use ossuary_schema::{BinarySchema, Refusal};
+//! # use ossuary_schema::Schema;
 //! #[derive(Debug, PartialEq, Schema)]
 //! #[schema(little)]
 //! struct Skin {
@@ -935,7 +935,7 @@
 //!     bad.to_bytes().unwrap_err().to_string(),
 //!     "byte 1: bone: bone 5 is not one of the 3"
 //! );
-//! assert_eq!(schema::without_checks(|| bad.to_bytes()).unwrap(), [3, 5]);
+//! assert_eq!(ossuary_schema::without_checks(|| bad.to_bytes()).unwrap(), [3, 5]);
 //! ```
 //!
 //! ## `check = expr, "message"`
@@ -945,8 +945,8 @@
 //! own. The reader and the writer refuse as they do for a function.
 //!
 //! ```
-//! # use schema::BinarySchema;
-//! # use schema::Schema;
+//! # use ossuary_schema::BinarySchema;
+//! # use ossuary_schema::Schema;
 //! #[derive(Debug, PartialEq, Schema)]
 //! #[schema(little)]
 //! struct Header {
@@ -969,8 +969,8 @@
 //! hold is refused at the count's own byte.
 //!
 //! ```
-//! # use schema::{BinarySchema, Count, Refusal};
-//! # use schema::Schema;
+//! # use ossuary_schema::{BinarySchema, Count, Refusal};
+//! # use ossuary_schema::Schema;
 //! #[derive(Debug, PartialEq, Schema)]
 //! #[schema(little)]
 //! struct Skin {
@@ -1012,8 +1012,8 @@
 //! size; the runtime counts it from the layout.
 //!
 //! ```
-//! # use schema::{BinarySchema, Refusal};
-//! # use schema::Schema;
+//! # use ossuary_schema::{BinarySchema, Refusal};
+//! # use ossuary_schema::Schema;
 //! #[derive(Debug, PartialEq, Schema)]
 //! #[schema(little)]
 //! struct Keys {
@@ -1033,8 +1033,8 @@
 //! ```
 //!
 //! ```
-//! # use schema::{BinarySchema, Refusal, Segment};
-//! # use schema::Schema;
+//! # use ossuary_schema::{BinarySchema, Refusal, Segment};
+//! # use ossuary_schema::Schema;
 //! #[derive(Debug, PartialEq, Schema)]
 //! #[schema(little)]
 //! struct Binding {
@@ -1078,8 +1078,8 @@
 //! says; in text, at the record's first token).
 //!
 //! ```
-//! # use schema::{BinarySchema, Refusal, Segment};
-//! # use schema::Schema;
+//! # use ossuary_schema::{BinarySchema, Refusal, Segment};
+//! # use ossuary_schema::Schema;
 //! #[derive(Debug, PartialEq, Schema)]
 //! #[schema(little, check = edges_join_points)]
 //! struct Wire {
@@ -1117,12 +1117,12 @@
 //! `module::strategy()`).
 //!
 //! ```
-//! # use schema::BinarySchema;
-//! # use schema::Schema;
+//! # use ossuary_schema::BinarySchema;
+//! # use ossuary_schema::Schema;
 //! /// A u16 stored as its bitwise complement.
 //! mod inverted {
 //!     use std::io::{Read, Seek, Write};
-//!     use schema::{Decode, Encode, Endian, Error};
+//!     use ossuary_schema::{Decode, Encode, Endian, Error};
 //!
 //!     pub fn read<R: Read + Seek>(reader: &mut R, endian: Endian) -> Result<u16, Error> {
 //!         u16::decode(reader, endian, &()).map(|value| !value)
@@ -1153,8 +1153,8 @@
 //! depends on its header's counts); the holder passes them.
 //!
 //! ```
-//! # use schema::{BinarySchema, Count};
-//! # use schema::Schema;
+//! # use ossuary_schema::{BinarySchema, Count};
+//! # use ossuary_schema::Schema;
 //! #[derive(Debug, PartialEq, Schema)]
 //! #[schema(little, context(joints: u8))]
 //! struct Frame {
@@ -1186,8 +1186,8 @@
 //! against it, with the refusal at the index's own byte.
 //!
 //! ```
-//! # use schema::{BinarySchema, Count, Refusal};
-//! # use schema::Schema;
+//! # use ossuary_schema::{BinarySchema, Count, Refusal};
+//! # use ossuary_schema::Schema;
 //! #[derive(Debug, PartialEq, Schema)]
 //! #[schema(little, context(vertices: usize))]
 //! struct Face {
@@ -1231,8 +1231,8 @@
 //! is by implementing [`ListLen`](crate::ListLen).
 //!
 //! ```
-//! # use schema::{BinarySchema, Refusal};
-//! # use schema::Schema;
+//! # use ossuary_schema::{BinarySchema, Refusal};
+//! # use ossuary_schema::Schema;
 //! #[derive(Debug, PartialEq, Schema)]
 //! #[schema(little, context(points: usize))]
 //! struct Edge {
@@ -1269,8 +1269,8 @@
 //! scope, computed where the field is read or written.
 //!
 //! ```
-//! # use schema::BinarySchema;
-//! # use schema::Schema;
+//! # use ossuary_schema::BinarySchema;
+//! # use ossuary_schema::Schema;
 //! #[derive(Debug, PartialEq, Schema)]
 //! #[schema(little, context(cells: usize))]
 //! struct Row {
@@ -1293,13 +1293,14 @@
 //!
 //! ## `crate = "path"`
 //!
-//! For a crate that reaches `schema` under another path: every generated
-//! path is rooted there.
+//! For a crate that reaches the runtime under another path (a re-export,
+//! or a dependency renamed, `schema = { package = "ossuary-schema" }`):
+//! every generated path is rooted there.
 //!
 //! ```
-//! # use schema::BinarySchema;
+//! # use ossuary_schema::BinarySchema;
 //! mod renamed {
-//!     pub use ::schema::*;
+//!     pub use ::ossuary_schema::*;
 //! }
 //!
 //! #[derive(Debug, PartialEq, renamed::Schema)]
@@ -1319,12 +1320,12 @@
 //! = ()>` of it (and the generated test's `Sample` impl, `T: Sample`). A
 //! const parameter is in scope in expressions. A generic type has no
 //! round-trip test of its own: the test of each type holding an
-//! instantiation draws it, and `schema::testing::check_round_trip::<Pair<u16>>`
+//! instantiation draws it, and `ossuary_schema::testing::check_round_trip::<Pair<u16>>`
 //! tests one directly. Enums, text types and forms take no parameters.
 //!
 //! ```
-//! # use schema::BinarySchema;
-//! # use schema::Schema;
+//! # use ossuary_schema::BinarySchema;
+//! # use ossuary_schema::Schema;
 //! #[derive(Debug, PartialEq, Schema)]
 //! #[schema(little)]
 //! struct Grid<T, const COLUMNS: usize> {
@@ -1347,8 +1348,8 @@
 //! other tag and keeps it.
 //!
 //! ```
-//! # use schema::BinarySchema;
-//! # use schema::Schema;
+//! # use ossuary_schema::BinarySchema;
+//! # use ossuary_schema::Schema;
 //! #[derive(Debug, PartialEq, Schema)]
 //! #[schema(little, tag = u8)]
 //! enum Token {
@@ -1371,8 +1372,8 @@
 //! variant may pass context on (`context(...)` on the variant).
 //!
 //! ```
-//! # use schema::BinarySchema;
-//! # use schema::Schema;
+//! # use ossuary_schema::BinarySchema;
+//! # use ossuary_schema::Schema;
 //! #[derive(Debug, PartialEq, Schema)]
 //! #[schema(little, context(mode: u8), select = mode)]
 //! enum Transform {
@@ -1403,8 +1404,8 @@
 //! naming one tag share the chunk.
 //!
 //! ```
-//! # use schema::BinarySchema;
-//! # use schema::Schema;
+//! # use ossuary_schema::BinarySchema;
+//! # use ossuary_schema::Schema;
 //! #[derive(Debug, PartialEq, Schema)]
 //! #[schema(little, form = "DEMO")]
 //! struct Demo {
@@ -1427,8 +1428,8 @@
 //! next child's tag.
 //!
 //! ```
-//! # use schema::BinarySchema;
-//! # use schema::Schema;
+//! # use ossuary_schema::BinarySchema;
+//! # use ossuary_schema::Schema;
 //! #[derive(Debug, PartialEq, Schema)]
 //! #[schema(little, chunk = "NAME")]
 //! struct Name {
@@ -1452,8 +1453,8 @@
 //! Versions of a format: the next form's type chooses the variant.
 //!
 //! ```
-//! # use schema::BinarySchema;
-//! # use schema::Schema;
+//! # use ossuary_schema::BinarySchema;
+//! # use ossuary_schema::Schema;
 //! #[derive(Debug, PartialEq, Schema)]
 //! #[schema(little)]
 //! struct Body {
@@ -1482,8 +1483,8 @@
 //! older version cannot hold, reading and writing alike.
 //!
 //! ```
-//! # use schema::{BinarySchema, Refusal};
-//! # use schema::Schema;
+//! # use ossuary_schema::{BinarySchema, Refusal};
+//! # use ossuary_schema::Schema;
 //! #[derive(Debug, PartialEq, Schema)]
 //! #[schema(little, context(version: u16))]
 //! struct Body {
@@ -1531,9 +1532,9 @@
 //! the cost of one atomic load per value.
 //!
 //! ```
-//! # use schema::{BinarySchema, RawString};
-//! # use schema::Schema;
-//! use schema::map::{record_spans, SpanKind};
+//! # use ossuary_schema::{BinarySchema, RawString};
+//! # use ossuary_schema::Schema;
+//! use ossuary_schema::map::{record_spans, SpanKind};
 //!
 //! #[derive(Debug, PartialEq, Schema)]
 //! #[schema(little, form = "BONE")]
@@ -1574,8 +1575,8 @@
 //! reproduces them.
 //!
 //! ```
-//! use schema::text::{TextSchema, TextStyle};
-//! use schema::Schema;
+//! use ossuary_schema::text::{TextSchema, TextStyle};
+//! use ossuary_schema::Schema;
 //!
 //! #[derive(Debug, PartialEq, Schema)]
 //! #[schema(text)]
@@ -1597,9 +1598,9 @@
 //! A line that must read exactly so; a whole line as a string; a `//` line.
 //!
 //! ```
-//! # use schema::text::{TextSchema, TextStyle};
-//! # use schema::{Magic, RawString};
-//! # use schema::Schema;
+//! # use ossuary_schema::text::{TextSchema, TextStyle};
+//! # use ossuary_schema::{Magic, RawString};
+//! # use ossuary_schema::Schema;
 //! #[derive(Debug, PartialEq, Schema)]
 //! #[schema(text)]
 //! struct File {
@@ -1624,8 +1625,8 @@
 //! A count line, then the elements; `| x y z |` vectors.
 //!
 //! ```
-//! # use schema::text::{TextSchema, TextStyle};
-//! # use schema::Schema;
+//! # use ossuary_schema::text::{TextSchema, TextStyle};
+//! # use ossuary_schema::Schema;
 //! #[derive(Debug, PartialEq, Schema)]
 //! #[schema(text)]
 //! struct Path {
@@ -1646,8 +1647,8 @@
 //! A record whose fields are the tokens of one line.
 //!
 //! ```
-//! # use schema::text::{TextSchema, TextStyle};
-//! # use schema::Schema;
+//! # use ossuary_schema::text::{TextSchema, TextStyle};
+//! # use ossuary_schema::Schema;
 //! #[derive(Debug, PartialEq, Schema)]
 //! #[schema(text, one_line)]
 //! struct Face {
@@ -1672,8 +1673,8 @@
 //! A field continuing the previous field's line.
 //!
 //! ```
-//! # use schema::text::{TextSchema, TextStyle};
-//! # use schema::Schema;
+//! # use ossuary_schema::text::{TextSchema, TextStyle};
+//! # use ossuary_schema::Schema;
 //! #[derive(Debug, PartialEq, Schema)]
 //! #[schema(text)]
 //! struct Size {
@@ -1695,8 +1696,8 @@
 //! breaks included; the writer breaks lines where the file did.
 //!
 //! ```
-//! # use schema::text::{TextSchema, TextStyle};
-//! # use schema::Schema;
+//! # use ossuary_schema::text::{TextSchema, TextStyle};
+//! # use ossuary_schema::Schema;
 //! #[derive(Debug, PartialEq, Schema)]
 //! #[schema(text, one_line)]
 //! struct Influence {
@@ -1726,9 +1727,9 @@
 //! with spaces between `<` and `>`; a word standing for an absent value.
 //!
 //! ```
-//! # use schema::text::{TextSchema, TextStyle};
-//! # use schema::RawString;
-//! # use schema::Schema;
+//! # use ossuary_schema::text::{TextSchema, TextStyle};
+//! # use ossuary_schema::RawString;
+//! # use ossuary_schema::Schema;
 //! #[derive(Debug, PartialEq, Schema)]
 //! #[schema(text, comments)]
 //! struct Bone {
@@ -1749,8 +1750,8 @@
 //! ## `present_if` in text
 //!
 //! ```
-//! # use schema::text::{TextSchema, TextStyle};
-//! # use schema::Schema;
+//! # use ossuary_schema::text::{TextSchema, TextStyle};
+//! # use ossuary_schema::Schema;
 //! #[derive(Debug, PartialEq, Schema)]
 //! #[schema(text)]
 //! struct Record {
@@ -1775,9 +1776,9 @@
 //! the same checks on what it writes.
 //!
 //! ```
-//! # use schema::text::{TextSchema, TextStyle};
-//! # use schema::Refusal;
-//! # use schema::Schema;
+//! # use ossuary_schema::text::{TextSchema, TextStyle};
+//! # use ossuary_schema::Refusal;
+//! # use ossuary_schema::Schema;
 //! #[derive(Debug, PartialEq, Schema)]
 //! #[schema(text)]
 //! struct Weight {
@@ -1810,8 +1811,8 @@
 //! a variant of values.
 //!
 //! ```
-//! # use schema::text::{TextSchema, TextStyle};
-//! # use schema::Schema;
+//! # use ossuary_schema::text::{TextSchema, TextStyle};
+//! # use ossuary_schema::Schema;
 //! #[derive(Debug, Clone, Copy, PartialEq, Schema)]
 //! #[schema(text)]
 //! enum Units {
@@ -1859,8 +1860,8 @@
 //! its binary layout, its [`TextLayout`](crate::TextLayout) the text one.
 //!
 //! ```
-//! use schema::text::TextSchema;
-//! use schema::{BinarySchema, RawString, Schema};
+//! use ossuary_schema::text::TextSchema;
+//! use ossuary_schema::{BinarySchema, RawString, Schema};
 //!
 //! #[derive(Debug, PartialEq, Schema)]
 //! #[schema(binary(little), text, context(version: u32))]
@@ -1920,8 +1921,8 @@
 //! to a type whose text takes none, is a compile error.
 //!
 //! ```
-//! use schema::text::TextSchema;
-//! use schema::{BinarySchema, Endian, Schema};
+//! use ossuary_schema::text::TextSchema;
+//! use ossuary_schema::{BinarySchema, Endian, Schema};
 //!
 //! #[derive(Debug, Clone, PartialEq, Schema)]
 //! #[schema(binary(context(order: Endian), endian = order), text(one_line))]

@@ -213,7 +213,7 @@ mod long_pascal {
             .map_err(|error| Error::new(ErrorKind::Io(error)))
     }
 
-    #[cfg(all(test, feature = "testing"))]
+    #[cfg(test)]
     pub fn strategy() -> crate::schema::testing::proptest::strategy::BoxedStrategy<RawString> {
         crate::schema::testing::pascal_string()
     }

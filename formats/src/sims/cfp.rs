@@ -107,7 +107,7 @@ impl HasContext for ValueCount {
 
 /// Counts the generated round trips draw: small, since a component drawn
 /// for a count has a token for every value at most.
-#[cfg(all(test, feature = "testing"))]
+#[cfg(test)]
 impl crate::schema::testing::Sample for ValueCount {
     fn context_strategy() -> crate::schema::testing::proptest::strategy::BoxedStrategy<()> {
         use crate::schema::testing::proptest::strategy::{Just, Strategy};
@@ -216,7 +216,7 @@ mod component {
 
     /// Any tokens that stand for exactly `count` values: one drawn per
     /// value, each repeat cut to the values left.
-    #[cfg(all(test, feature = "testing"))]
+    #[cfg(test)]
     pub fn strategy(
         count: ValueCount,
     ) -> crate::schema::testing::proptest::strategy::BoxedStrategy<Vec<Token>> {

@@ -10,37 +10,40 @@ use super::heading::{Bound, Heading};
 use super::paths::Runtime;
 use crate::attr::ByteOrder;
 
-/// `BinarySchema` and binrw's traits, on top of `Decode` and `Encode`; the
-/// context is binrw's `Args`.
+/// `BinarySchema` and, with the runtime's `binrw` feature, binrw's traits,
+/// on top of `Decode` and `Encode`; the context is binrw's `Args`.
 pub fn binary_schema_impls(rt: &Runtime, heading: Heading) -> TokenStream {
     let (impl_params, this) = heading.split(rt, Bound::Binary);
     quote! {
         impl #impl_params #rt::BinarySchema for #this {}
 
-        impl #impl_params #rt::binrw::BinRead for #this {
-            type Args<'__args> = <Self as #rt::HasContext>::Context;
+        // Only with the runtime's `binrw` feature (the macro decides).
+        #rt::binrw_only! {
+            impl #impl_params #rt::binrw::BinRead for #this {
+                type Args<'__args> = <Self as #rt::HasContext>::Context;
 
-            fn read_options<__R: ::std::io::Read + ::std::io::Seek>(
-                reader: &mut __R,
-                endian: #rt::Endian,
-                args: Self::Args<'_>,
-            ) -> #rt::binrw::BinResult<Self> {
-                <Self as #rt::Decode>::decode(reader, endian, &args)
-                    .map_err(::core::convert::Into::into)
+                fn read_options<__R: ::std::io::Read + ::std::io::Seek>(
+                    reader: &mut __R,
+                    endian: #rt::binrw::Endian,
+                    args: Self::Args<'_>,
+                ) -> #rt::binrw::BinResult<Self> {
+                    <Self as #rt::Decode>::decode(reader, endian.into(), &args)
+                        .map_err(::core::convert::Into::into)
+                }
             }
-        }
 
-        impl #impl_params #rt::binrw::BinWrite for #this {
-            type Args<'__args> = <Self as #rt::HasContext>::Context;
+            impl #impl_params #rt::binrw::BinWrite for #this {
+                type Args<'__args> = <Self as #rt::HasContext>::Context;
 
-            fn write_options<__W: ::std::io::Write + ::std::io::Seek>(
-                &self,
-                writer: &mut __W,
-                endian: #rt::Endian,
-                args: Self::Args<'_>,
-            ) -> #rt::binrw::BinResult<()> {
-                <Self as #rt::Encode>::encode(self, writer, endian, &args)
-                    .map_err(::core::convert::Into::into)
+                fn write_options<__W: ::std::io::Write + ::std::io::Seek>(
+                    &self,
+                    writer: &mut __W,
+                    endian: #rt::binrw::Endian,
+                    args: Self::Args<'_>,
+                ) -> #rt::binrw::BinResult<()> {
+                    <Self as #rt::Encode>::encode(self, writer, endian.into(), &args)
+                        .map_err(::core::convert::Into::into)
+                }
             }
         }
     }

@@ -10,8 +10,7 @@ use super::tokens::{optional_str, str_lit, tag_str, width_of};
 use crate::ast::unwrap_generic;
 use crate::attr::{ByteOrder, PadLength, StringKind};
 use crate::plan::{
-    Binary, BinaryPlan, BinaryType, Codec, Element, Framing, Magic, OffsetBase, Presence, Repeat,
-    Value,
+    Binary, BinaryPlan, BinaryType, Codec, Element, Framing, OffsetBase, Presence, Repeat, Value,
 };
 
 pub fn layout_impl(rt: &Runtime, ty: &BinaryType) -> TokenStream {
@@ -372,8 +371,8 @@ fn framed_encoding(plan: &BinaryPlan) -> String {
 fn encoding(codec: &Codec<Binary>) -> String {
     match codec {
         Codec::Style(never) => match *never {},
-        Codec::Magic(constant @ Magic::Int(..)) => format!("constant {}", constant.shown()),
-        Codec::Magic(constant) => format!("constant \"{}\"", constant.shown()),
+        // Digits, or a byte string (`b"TAGL"`).
+        Codec::Magic(constant) => format!("constant {}", constant.shown()),
         Codec::Count(users) => {
             let names: Vec<String> = users
                 .iter()

@@ -40,6 +40,7 @@ pub use paths::Root;
 use paths::Runtime;
 
 pub fn derive(input: &DeriveInput, root: Root) -> syn::Result<TokenStream> {
+    crate::serde_contract::check(input)?;
     if let Data::Enum(_) = &input.data {
         if ChoiceEnum::applies_to(input) {
             return choice::derive(&ChoiceEnum::from_input(input)?, root);

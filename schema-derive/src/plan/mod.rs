@@ -265,6 +265,23 @@ impl Computed<'_> {
     }
 }
 
+/// Bytes as a Rust byte string, `b"TAGL"`, a byte that is not printable
+/// ASCII as `\xNN`: what the runtime's `byte_string` writes in messages,
+/// so the layout docs and the errors show a constant alike.
+fn byte_string(bytes: &[u8]) -> String {
+    let mut text = String::from("b\"");
+    for &byte in bytes {
+        match byte {
+            b'"' => text.push_str("\\\""),
+            b'\\' => text.push_str("\\\\"),
+            b' '..=b'~' => text.push(char::from(byte)),
+            _ => text.push_str(&format!("\\x{byte:02x}")),
+        }
+    }
+    text.push('"');
+    text
+}
+
 /// A constant: a suffixed integer or a byte string (binary), or words (text).
 pub enum Magic<M: Medium> {
     Int(M::BinaryOnly, LitInt),
@@ -278,9 +295,7 @@ impl<M: Medium> Magic<M> {
     pub fn shown(&self) -> String {
         match self {
             Magic::Int(_, int) => int.base10_digits().to_owned(),
-            Magic::Bytes(_, bytes) => String::from_utf8_lossy(&bytes.value())
-                .escape_default()
-                .to_string(),
+            Magic::Bytes(_, bytes) => byte_string(&bytes.value()),
             Magic::Words(_, words) => words.value(),
         }
     }

@@ -1,4 +1,4 @@
-use schema::{At, Schema};
+use ossuary_schema::{At, Schema};
 
 #[derive(Schema)]
 #[schema(little)]

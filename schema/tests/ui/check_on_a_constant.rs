@@ -1,5 +1,5 @@
-use schema::{Magic, Refusal};
-use schema::Schema;
+use ossuary_schema::{Magic, Refusal};
+use ossuary_schema::Schema;
 
 #[derive(Schema)]
 #[schema(little)]

@@ -1,5 +1,5 @@
-use schema::{Count, Refusal};
-use schema::Schema;
+use ossuary_schema::{Count, Refusal};
+use ossuary_schema::Schema;
 
 // A count's check is given the count read, as a `usize`, not the
 // `Count<_>` field (which holds no value).

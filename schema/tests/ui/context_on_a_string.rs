@@ -1,11 +1,11 @@
-use schema::Schema;
+use ossuary_schema::Schema;
 
 #[derive(Schema)]
 #[schema(little)]
 struct Named {
     size: u32,
     #[schema(pascal, context(size))]
-    name: schema::RawString,
+    name: ossuary_schema::RawString,
 }
 
 fn main() {}

@@ -1,4 +1,4 @@
-use schema::Schema;
+use ossuary_schema::Schema;
 
 #[derive(Schema)]
 #[schema(little, context(records: u32))]

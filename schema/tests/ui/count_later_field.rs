@@ -1,5 +1,5 @@
-use schema::Count;
-use schema::Schema;
+use ossuary_schema::Count;
+use ossuary_schema::Schema;
 
 #[derive(Schema)]
 #[schema(little)]

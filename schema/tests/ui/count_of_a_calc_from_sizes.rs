@@ -1,4 +1,4 @@
-use schema::{Calc, Schema};
+use ossuary_schema::{Calc, Schema};
 
 #[derive(Schema)]
 #[schema(little)]

@@ -1,7 +1,7 @@
-use schema::Schema;
+use ossuary_schema::Schema;
 
 #[derive(Schema)]
-#[schema(little, crate = "schema", crate = "schema")]
+#[schema(little, crate = "ossuary_schema", crate = "ossuary_schema")]
 struct Point {
     x: f32,
 }

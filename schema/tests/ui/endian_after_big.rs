@@ -1,7 +1,7 @@
-use schema::Schema;
+use ossuary_schema::Schema;
 
 #[derive(Schema)]
-#[schema(big, context(order: schema::Endian), endian = order)]
+#[schema(big, context(order: ossuary_schema::Endian), endian = order)]
 struct Body {
     value: u32,
 }

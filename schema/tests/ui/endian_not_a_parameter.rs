@@ -1,4 +1,4 @@
-use schema::Schema;
+use ossuary_schema::Schema;
 
 // `endian` names a context parameter of type `Endian`; `order` is a field.
 #[derive(Schema)]

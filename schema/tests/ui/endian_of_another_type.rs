@@ -1,4 +1,4 @@
-use schema::Schema;
+use ossuary_schema::Schema;
 
 // The parameter `endian` names must be an `Endian`.
 #[derive(Schema)]

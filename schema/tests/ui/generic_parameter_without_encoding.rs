@@ -1,4 +1,4 @@
-use schema::{BinarySchema, Schema};
+use ossuary_schema::{BinarySchema, Schema};
 
 #[derive(Debug, Schema)]
 #[schema(little)]

@@ -1,5 +1,5 @@
-use schema::Magic;
-use schema::Schema;
+use ossuary_schema::Magic;
+use ossuary_schema::Schema;
 
 #[derive(Schema)]
 #[schema(big)]

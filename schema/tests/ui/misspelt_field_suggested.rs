@@ -1,4 +1,4 @@
-use schema::{Count, Schema};
+use ossuary_schema::{Count, Schema};
 
 #[derive(Schema)]
 #[schema(little)]

@@ -1,4 +1,4 @@
-use schema::{BinarySchema, Schema};
+use ossuary_schema::{BinarySchema, Schema};
 
 // The one mistake: `pascal` is a string encoding, on a `u32`. The form
 // holding the broken chunk, the enum choosing among forms and chunks, and

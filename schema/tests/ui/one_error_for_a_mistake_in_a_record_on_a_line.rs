@@ -1,5 +1,5 @@
-use schema::text::TextSchema;
-use schema::Schema;
+use ossuary_schema::text::TextSchema;
+use ossuary_schema::Schema;
 
 // The one mistake: `prefix = u8` is a binary count, in a text record. The
 // text layout holding the broken record on a line of its own gives no

@@ -1,5 +1,5 @@
-use schema::text::TextSchema;
-use schema::{BinarySchema, Layout, RawString, Schema, TextLayout, TypeLayout};
+use ossuary_schema::text::TextSchema;
+use ossuary_schema::{BinarySchema, Layout, RawString, Schema, TextLayout, TypeLayout};
 
 // The one mistake: `line` is a text form, written in `binary(...)`. Using
 // the broken type with both encodings, through either layout or either

@@ -1,4 +1,4 @@
-use schema::{Layout, Schema, TypeLayout};
+use ossuary_schema::{Layout, Schema, TypeLayout};
 
 // The one mistake: `pascal` is a string encoding, on a `u32`. Reading the
 // broken type's layout, as a format registration does

@@ -1,5 +1,5 @@
-use schema::BinarySchema;
-use schema::Schema;
+use ossuary_schema::BinarySchema;
+use ossuary_schema::Schema;
 
 // The one mistake: `pascal` is a string encoding, on a `u32`. The types
 // and code using `Inner` give no errors of their own.

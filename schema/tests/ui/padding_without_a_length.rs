@@ -1,4 +1,4 @@
-use schema::{Padding, Schema};
+use ossuary_schema::{Padding, Schema};
 
 #[derive(Schema)]
 #[schema(little)]

@@ -1,4 +1,4 @@
-use schema::{At, BinarySchema, Schema};
+use ossuary_schema::{At, BinarySchema, Schema};
 
 #[derive(Debug, Schema)]
 #[schema(little)]

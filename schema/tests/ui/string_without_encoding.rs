@@ -1,5 +1,5 @@
-use schema::RawString;
-use schema::Schema;
+use ossuary_schema::RawString;
+use ossuary_schema::Schema;
 
 #[derive(Schema)]
 #[schema(big)]

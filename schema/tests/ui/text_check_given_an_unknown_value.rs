@@ -1,5 +1,5 @@
-use schema::text::Refusal;
-use schema::Schema;
+use ossuary_schema::text::Refusal;
+use ossuary_schema::Schema;
 
 fn below(_: &u32, _: &u32) -> Result<(), Refusal> {
     Ok(())

@@ -1,6 +1,6 @@
-use schema::text::Refusal;
-use schema::Count;
-use schema::Schema;
+use ossuary_schema::text::Refusal;
+use ossuary_schema::Count;
+use ossuary_schema::Schema;
 
 fn small(_: &Count<u32>) -> Result<(), Refusal> {
     Ok(())

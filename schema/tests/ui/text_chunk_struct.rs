@@ -1,10 +1,10 @@
-use schema::Schema;
+use ossuary_schema::Schema;
 
 #[derive(Schema)]
 #[schema(text, chunk = "NAME")]
 struct Name {
     #[schema(line)]
-    name: schema::RawString,
+    name: ossuary_schema::RawString,
 }
 
 fn main() {}

@@ -1,11 +1,11 @@
-use schema::Schema;
+use ossuary_schema::Schema;
 
 #[derive(Schema)]
 #[schema(text)]
 struct Named {
     size: u32,
     #[schema(line, context(size))]
-    name: schema::RawString,
+    name: ossuary_schema::RawString,
 }
 
 fn main() {}

@@ -1,4 +1,4 @@
-use schema::Schema;
+use ossuary_schema::Schema;
 
 // Three independent mistakes: two keys in one attribute, and a name in
 // another field.

@@ -1,4 +1,4 @@
-use schema::{Count, Schema};
+use ossuary_schema::{Count, Schema};
 
 // Three independent mistakes the plan finds, one per field.
 #[derive(Schema)]

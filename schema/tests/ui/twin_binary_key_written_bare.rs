@@ -1,4 +1,4 @@
-use schema::{RawString, Schema};
+use ossuary_schema::{RawString, Schema};
 
 // On a type with both encodings, a key only one of them has is placed in
 // its group: `pascal` is the binary string encoding.

@@ -1,4 +1,4 @@
-use schema::Schema;
+use ossuary_schema::Schema;
 
 // `len` is given to the binary encoding alone, so the text cannot count by it.
 #[derive(Schema)]

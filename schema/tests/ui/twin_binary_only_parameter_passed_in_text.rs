@@ -1,4 +1,4 @@
-use schema::{Endian, Schema};
+use ossuary_schema::{Endian, Schema};
 
 #[derive(Schema)]
 #[schema(binary(context(order: Endian), endian = order), text(one_line))]

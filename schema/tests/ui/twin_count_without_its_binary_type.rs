@@ -1,4 +1,4 @@
-use schema::Schema;
+use ossuary_schema::Schema;
 
 // Both encodings count the list; the binary one needs the count's type.
 #[derive(Schema)]

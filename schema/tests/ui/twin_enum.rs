@@ -1,4 +1,4 @@
-use schema::Schema;
+use ossuary_schema::Schema;
 
 // One type with both encodings is a struct.
 #[derive(Schema)]

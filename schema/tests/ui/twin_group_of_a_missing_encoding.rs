@@ -1,4 +1,4 @@
-use schema::{RawString, Schema};
+use ossuary_schema::{RawString, Schema};
 
 // A text type has no binary encoding for `binary(...)` to describe.
 #[derive(Schema)]

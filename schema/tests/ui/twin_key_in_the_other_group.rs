@@ -1,4 +1,4 @@
-use schema::{RawString, Schema};
+use ossuary_schema::{RawString, Schema};
 
 #[derive(Schema)]
 #[schema(binary(little), text)]

@@ -1,4 +1,4 @@
-use schema::Schema;
+use ossuary_schema::Schema;
 
 // `present_if` means the same in both encodings: it is written once.
 #[derive(Schema)]

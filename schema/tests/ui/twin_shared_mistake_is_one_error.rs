@@ -1,4 +1,4 @@
-use schema::Schema;
+use ossuary_schema::Schema;
 
 // Both encodings read the condition; its mistake is reported once.
 #[derive(Schema)]

@@ -1,4 +1,4 @@
-use schema::{RawString, Schema};
+use ossuary_schema::{RawString, Schema};
 
 // The text encoding has the string as a line; the binary one needs its own.
 #[derive(Schema)]

@@ -1,5 +1,5 @@
-use schema::Refusal;
-use schema::Schema;
+use ossuary_schema::Refusal;
+use ossuary_schema::Schema;
 
 #[derive(Schema)]
 #[schema(little, tag = u8, check = known)]

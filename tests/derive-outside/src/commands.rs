@@ -3,7 +3,7 @@
 //! the command holds (a count, a size, a number of pixels), as The Sims'
 //! sprites are.
 
-use schema::{Calc, Count, Padding, Schema};
+use ossuary_schema::{Calc, Count, Padding, Schema};
 
 /// A sprite: row commands until the end command.
 #[derive(Debug, Clone, PartialEq, Schema)]
@@ -92,8 +92,8 @@ pub struct Flags {
 
 #[cfg(test)]
 mod tests {
-    use schema::map::record_spans;
-    use schema::BinarySchema;
+    use ossuary_schema::map::record_spans;
+    use ossuary_schema::BinarySchema;
 
     use super::*;
     use crate::every_byte_in_one_span;

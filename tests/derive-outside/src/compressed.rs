@@ -2,7 +2,7 @@
 //! value read from the decompressed bytes, the file's compressed bytes
 //! written back while it is unchanged.
 
-use schema::{Gzip, Magic, Schema, Transformed};
+use ossuary_schema::{Gzip, Magic, Schema, Transformed};
 
 /// A packed mesh: a signature, then a gzip stream holding the mesh, to
 /// the end of the file.
@@ -23,8 +23,8 @@ pub struct Mesh {
 
 #[cfg(test)]
 mod tests {
-    use schema::map::record_spans;
-    use schema::BinarySchema;
+    use ossuary_schema::map::record_spans;
+    use ossuary_schema::BinarySchema;
 
     use super::*;
     use crate::every_byte_in_one_span;

@@ -2,7 +2,7 @@
 //! after them, and a grid of `N` columns whose count multiplies by `N`;
 //! a scene holds one of each, instantiated.
 
-use schema::Schema;
+use ossuary_schema::Schema;
 
 /// Rows of any type after a one-byte count, then `N` flag bytes.
 #[derive(Debug, Clone, PartialEq, Schema)]
@@ -40,7 +40,7 @@ pub struct Scene {
 
 #[cfg(test)]
 mod tests {
-    use schema::BinarySchema;
+    use ossuary_schema::BinarySchema;
 
     use super::*;
     use crate::every_byte_in_one_span;
@@ -100,13 +100,13 @@ mod tests {
 
     #[test]
     fn another_instantiation_round_trips() {
-        schema::testing::check_round_trip::<Table<u32, 3>>(None);
-        schema::testing::check_round_trip::<Grid<Point, 4>>(None);
+        ossuary_schema::testing::check_round_trip::<Table<u32, 3>>(None);
+        ossuary_schema::testing::check_round_trip::<Grid<Point, 4>>(None);
     }
 
     #[test]
     fn the_layout_names_the_parameters_types() {
-        use schema::Layout;
+        use ossuary_schema::Layout;
         let layout = Table::<u16, 2>::LAYOUT;
         assert_eq!(layout.name, "Table");
         let types: Vec<&str> = layout.fields.iter().map(|field| field.rust_type).collect();

@@ -1,5 +1,5 @@
 //! `#[derive(Schema)]` as a crate outside the workspace's formats uses it:
-//! its only dependency is the runtime, `schema` (no game format, no glam),
+//! its only dependency is the runtime, `ossuary-schema` (no game format, no glam),
 //! and `cargo test -p derive-outside` runs the
 //! round-trip tests the derive generates for each type here.
 
@@ -11,8 +11,8 @@ pub mod pointed;
 pub mod sized;
 pub mod terminated;
 
-use schema::text::TextStyle;
-use schema::{Magic, RawString, Refusal, Schema};
+use ossuary_schema::text::TextStyle;
+use ossuary_schema::{Magic, RawString, Refusal, Schema};
 
 /// A binary palette: a constant, a name and a list of colours.
 #[derive(Debug, Clone, PartialEq, Schema)]
@@ -110,12 +110,12 @@ pub struct Shape {
     pub label: Option<u16>,
 }
 
-/// A crate that re-exports `schema` under another path.
+/// A crate that re-exports the runtime under another path.
 pub mod reexported {
-    pub use schema as runtime;
+    pub use ossuary_schema as runtime;
 }
 
-/// Derived through the re-export, as a crate that cannot name `::schema`
+/// Derived through the re-export, as a crate that cannot name `::ossuary_schema`
 /// would: `#[schema(crate = "...")]` roots every generated path there.
 #[derive(Debug, Clone, PartialEq, crate::reexported::runtime::Schema)]
 #[schema(big, crate = "crate::reexported::runtime")]
@@ -128,9 +128,9 @@ pub struct Marker {
 #[cfg(test)]
 fn every_byte_in_one_span<T: std::fmt::Debug>(
     bytes: &[u8],
-    read: impl FnOnce() -> Result<T, schema::Error>,
+    read: impl FnOnce() -> Result<T, ossuary_schema::Error>,
 ) {
-    let (value, mut spans) = schema::map::record_spans(read);
+    let (value, mut spans) = ossuary_schema::map::record_spans(read);
     value.unwrap();
     spans.sort_by_key(|span| (span.start, span.end));
     let mut covered = 0;
@@ -143,8 +143,8 @@ fn every_byte_in_one_span<T: std::fmt::Debug>(
 
 #[cfg(test)]
 mod tests {
-    use schema::text::TextSchema;
-    use schema::BinarySchema;
+    use ossuary_schema::text::TextSchema;
+    use ossuary_schema::BinarySchema;
 
     use super::*;
 
@@ -180,7 +180,7 @@ mod tests {
         let error = Palette::from_bytes(b"PAL2").unwrap_err();
         assert_eq!(
             error.to_string(),
-            "byte 0: magic: expected the constant [80, 65, 76, 49], found [80, 65, 76, 50]"
+            r#"byte 0: magic: expected the constant b"PAL1", found b"PAL2""#
         );
         let error = Route::from_text(b"route 1\r\n1\r\nhome | 0 0 |\r\n").unwrap_err();
         assert_eq!(
@@ -269,8 +269,8 @@ mod tests {
     /// The layout docs of each new kind of field say how it is stored.
     #[test]
     fn layouts_describe_offsets_bits_padding_blocks_and_transforms() {
-        use schema::Layout;
-        let encoding = |layout: schema::TypeLayout, field: &str| {
+        use ossuary_schema::Layout;
+        let encoding = |layout: ossuary_schema::TypeLayout, field: &str| {
             let row = layout.fields.iter().find(|row| row.name == field);
             row.map(|row| row.encoding)
         };

@@ -1,7 +1,7 @@
 //! Padding to 2 and 4 bytes (`align`), counted from the start of the
 //! enclosing block; padding a file holds that is not zero is kept.
 
-use schema::{Calc, Padding, RawString, Schema};
+use ossuary_schema::{Calc, Padding, RawString, Schema};
 
 /// A name table: names, each padded to an even length, then values
 /// aligned to 4 bytes.
@@ -49,7 +49,7 @@ pub struct Aligned {
 
 #[cfg(test)]
 mod tests {
-    use schema::BinarySchema;
+    use ossuary_schema::BinarySchema;
 
     use super::*;
     use crate::every_byte_in_one_span;

@@ -3,7 +3,7 @@
 //! a target, come back byte for byte; items built by hand are placed after
 //! the table, one after another, every offset filled in.
 
-use schema::{At, Magic, RawString, Schema};
+use ossuary_schema::{At, Magic, RawString, Schema};
 
 /// An item file: a signature, then the offset of the table of items.
 #[derive(Debug, Clone, PartialEq, Schema)]
@@ -45,7 +45,7 @@ pub struct Noted {
 
 #[cfg(test)]
 mod tests {
-    use schema::BinarySchema;
+    use ossuary_schema::BinarySchema;
 
     use super::*;
     use crate::every_byte_in_one_span;
@@ -115,7 +115,7 @@ mod tests {
 
     #[test]
     fn the_byte_map_shows_each_value_where_its_offset_points() {
-        let (_, spans) = schema::map::record_spans(|| Items::from_bytes(OUT_OF_ORDER));
+        let (_, spans) = ossuary_schema::map::record_spans(|| Items::from_bytes(OUT_OF_ORDER));
         let at = |path: &str| {
             let span = spans.iter().find(|span| span.path.to_string() == path);
             span.map(|span| (span.start, span.end))
@@ -182,7 +182,7 @@ mod tests {
 #[schema(little)]
 pub struct Frames {
     #[schema(prefix = u8, offset = u16)]
-    pub frames: Vec<At<schema::Lazy<Frame>>>,
+    pub frames: Vec<At<ossuary_schema::Lazy<Frame>>>,
 }
 
 #[derive(Debug, Clone, PartialEq, Schema)]
@@ -194,7 +194,7 @@ pub struct Frame {
 
 #[cfg(test)]
 mod lazy_tests {
-    use schema::{BinarySchema, Endian};
+    use ossuary_schema::{BinarySchema, Endian};
 
     use super::*;
     use crate::every_byte_in_one_span;

@@ -3,7 +3,7 @@
 //! (`size`), and records whose length is data, whose block keeps what
 //! its value leaves (`Block`).
 
-use schema::{Block, Calc, Schema};
+use ossuary_schema::{Block, Calc, Schema};
 
 /// A little container: chunks one after another to the end of the file.
 #[derive(Debug, Clone, PartialEq, Schema)]
@@ -55,7 +55,7 @@ pub struct Body {
 
 #[cfg(test)]
 mod tests {
-    use schema::BinarySchema;
+    use ossuary_schema::BinarySchema;
 
     use super::*;
     use crate::every_byte_in_one_span;

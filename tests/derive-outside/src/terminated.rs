@@ -1,7 +1,7 @@
 //! Lists ended by a terminator (`until`), and lists whose length an
 //! expression over earlier fields gives (`count = expr`).
 
-use schema::Schema;
+use ossuary_schema::Schema;
 
 /// A path: points of two signed bytes, ended by the point (0, 0), then
 /// whether the path is closed.
@@ -39,7 +39,7 @@ pub struct Row {
 
 #[cfg(test)]
 mod tests {
-    use schema::BinarySchema;
+    use ossuary_schema::BinarySchema;
 
     use super::*;
     use crate::every_byte_in_one_span;
