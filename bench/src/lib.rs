@@ -8,6 +8,7 @@ pub mod floor;
 pub mod hand;
 pub mod hand_sprite;
 pub mod keys;
+pub mod layouts;
 pub mod naive;
 #[cfg(feature = "ozz")]
 pub mod ozz;
