@@ -340,7 +340,7 @@ pub fn picture(runs: usize) -> Picture {
     let runs = (0..runs)
         .map(|_| {
             let bits = sequence.next_u64();
-            if bits % 3 == 0 {
+            if bits.is_multiple_of(3) {
                 Run::Repeat(Repeat {
                     count: (bits >> 8) as u8,
                     value: (bits >> 16) as u8,
