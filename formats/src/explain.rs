@@ -16,7 +16,7 @@ use serde::Serialize;
 use crate::catalogue::Catalogue;
 use crate::format::{Encoding, Format};
 use crate::schema::map::{self, Span};
-use crate::schema::{Error, Position};
+use crate::schema::{Error, FieldPath, Position};
 
 /// What a span holds, as the JSON names it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -54,6 +54,9 @@ pub struct FieldSpan {
     pub end: u64,
     pub value: String,
     pub kind: SpanKind,
+    /// The path's parts, which the tree ([`tree::Node`]) groups by.
+    #[serde(skip)]
+    pub segments: FieldPath,
 }
 
 impl FieldSpan {
@@ -67,6 +70,7 @@ impl From<Span> for FieldSpan {
     fn from(span: Span) -> Self {
         FieldSpan {
             path: span.path.to_string(),
+            segments: span.path.clone(),
             type_name: span.type_name,
             start: span.start,
             end: span.end,
@@ -399,6 +403,17 @@ fn percent(part: u64, total: u64) -> String {
     format!("{:.1}%", part as f64 * 100.0 / total as f64)
 }
 
+/// The row a listing ends with when the file stopped decoding: where,
+/// the failing field's path, `!!` and the message.
+pub fn failing_row(error: &Error) -> String {
+    let place = match error.position {
+        Some(Position::Byte(at)) => format!("{at:08x}"),
+        Some(Position::Text { line, column }) => format!("{line:>6}:{column}"),
+        None => String::new(),
+    };
+    format!("{place}  {}  !! {}\n", error.path, error.kind)
+}
+
 /// The bytes around a decode error's offset as hex lines of 16, the
 /// failing byte marked, with two lines either side; `None` when the error
 /// has no byte offset (a text error, a write error).
@@ -431,6 +446,8 @@ pub fn bytes_around(bytes: &[u8], error: &Error) -> Option<String> {
     }
     Some(out)
 }
+
+pub mod tree;
 
 #[cfg(test)]
 mod tests;

@@ -169,3 +169,45 @@ fn a_file_that_does_not_decode_keeps_the_values_read_before_the_error() {
     );
     assert!(explain(&crate::swg::skt::FORMAT, &bytes).is_err());
 }
+
+#[test]
+fn the_tree_groups_values_by_path_and_finds_the_field_at_a_byte() {
+    let bytes = fixture("humanoid.skel");
+    let explanation = explain(&crate::sims::skel::FORMAT, &bytes).unwrap();
+    let tree = tree::Node::of(&explanation, None);
+    let labels: Vec<&str> = tree.children.iter().map(|c| c.label.as_str()).collect();
+    assert_eq!(labels, ["version", "name", "bones"]);
+    let bones = &tree.children[2];
+    assert_eq!((bones.start, bones.end), (13, bytes.len() as u64));
+    assert_eq!(bones.children.len(), 12);
+    // Byte 16: the first bone's unknown u32 (bytes 15 to 18).
+    let indices = tree.indices_at(16);
+    let field = tree.at_indices(&indices).unwrap();
+    assert_eq!(field.path, "bones[0].unknown");
+    assert_eq!((field.start, field.end), (15, 19));
+    assert!(tree.at_indices(&[2, 99]).is_none());
+}
+
+#[test]
+fn the_tree_of_a_broken_file_marks_the_failing_field() {
+    let mut bytes = fixture("humanoid.skel");
+    bytes.truncate(20);
+    let (explanation, error) = explain_until_error(&crate::sims::skel::FORMAT, &bytes);
+    let error = error.unwrap();
+    let tree = tree::Node::of(&explanation, Some(&error));
+    assert!(tree.error_below);
+    // The list's count (bytes 13 and 14) promises more bones than the
+    // 5 bytes left hold.
+    let failing = tree.at_indices(&tree.indices_at(15)).unwrap();
+    assert_eq!(
+        (failing.path.as_str(), failing.label.as_str()),
+        ("bones", "!!")
+    );
+    assert!(failing
+        .error
+        .as_deref()
+        .is_some_and(|e| e.starts_with("count 12")));
+    // Folding keeps the way to it open.
+    let folded = tree.folded(1);
+    assert!(folded.children[2].folded_children == 0 && !folded.children[2].children.is_empty());
+}
