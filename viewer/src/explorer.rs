@@ -14,6 +14,7 @@ use formats::catalogue::Catalogue;
 use formats::explain::tree::{Node, Value};
 use formats::explain::{self};
 use formats::format::Encoding;
+use formats::objects::file::IffFile;
 use serde::Serialize;
 
 use crate::Refused;
@@ -36,6 +37,17 @@ pub struct Explored {
     pub tree: Node,
     /// Why the file stopped decoding, when it did.
     pub error: Option<String>,
+    /// For an object file: by chunk index, the sprite's name (`SPR2-100`)
+    /// where the chunk is a sprite, so that its frames show as pictures.
+    pub sprites: Vec<Option<String>>,
+}
+
+/// A sprite frame a node holds, which `/api/object/frame` draws.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct FrameOf {
+    /// `SPR2-100`.
+    pub sprite: String,
+    pub frame: usize,
 }
 
 /// One node as the page shows it, without what is below it.
@@ -56,11 +68,15 @@ pub struct NodeShown {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
     pub error_below: bool,
+    /// When the node is a sprite's frame: which.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub picture: Option<FrameOf>,
 }
 
 impl NodeShown {
-    fn of(node: &Node, id: String) -> NodeShown {
+    fn of(node: &Node, id: String, sprites: &[Option<String>]) -> NodeShown {
         NodeShown {
+            picture: frame_of(&node.path, sprites),
             id,
             label: node.label.clone(),
             path: node.path.clone(),
@@ -153,7 +169,12 @@ impl Explorer {
                 true,
             )
         })?;
-        let (explanation, error) = explain::explain_until_error(format, &bytes);
+        let (explanation, decoded) = explain::explain_decoded(format, &bytes);
+        let sprites = match &decoded {
+            Ok(document) => sprites_of(document.as_any().downcast_ref::<IffFile>()),
+            Err(_) => Vec::new(),
+        };
+        let error = decoded.err();
         let tree = Node::of(&explanation, error.as_ref());
         let explored = Arc::new(Explored {
             format: format.name,
@@ -162,6 +183,7 @@ impl Explorer {
             bytes,
             tree,
             error: error.map(|error| error.to_string()),
+            sprites,
         });
         *last = Some(Kept {
             path: path.to_path_buf(),
@@ -183,7 +205,7 @@ impl Explored {
             },
             len: self.len,
             error: self.error.clone(),
-            root: Level::of(&self.tree, &[], 0),
+            root: Level::of(&self.tree, &[], 0, &self.sprites),
         }
     }
 
@@ -192,7 +214,7 @@ impl Explored {
     pub fn level(&self, id: &str, from: usize) -> Option<Level> {
         let indices = parse_id(id)?;
         let node = self.tree.at_indices(&indices)?;
-        Some(Level::of(node, &indices, from))
+        Some(Level::of(node, &indices, from, &self.sprites))
     }
 
     /// The ids of the nodes from the root's child down to the deepest
@@ -206,7 +228,7 @@ impl Explored {
 }
 
 impl Level {
-    fn of(node: &Node, indices: &[usize], from: usize) -> Level {
+    fn of(node: &Node, indices: &[usize], from: usize, sprites: &[Option<String>]) -> Level {
         let children = node
             .children
             .iter()
@@ -216,15 +238,39 @@ impl Level {
             .map(|(index, child)| {
                 let mut child_indices = indices.to_vec();
                 child_indices.push(index);
-                NodeShown::of(child, id_of(&child_indices))
+                NodeShown::of(child, id_of(&child_indices), sprites)
             })
             .collect();
         Level {
-            node: NodeShown::of(node, id_of(indices)),
+            node: NodeShown::of(node, id_of(indices), sprites),
             from,
             children,
         }
     }
+}
+
+/// By chunk index, the name of each sprite chunk (`SPR2-100`, `SPR#-900`).
+fn sprites_of(file: Option<&IffFile>) -> Vec<Option<String>> {
+    let Some(file) = file else {
+        return Vec::new();
+    };
+    file.chunks
+        .iter()
+        .map(|chunk| {
+            matches!(&chunk.kind.tag, b"SPR2" | b"SPR#")
+                .then(|| format!("{}-{}", chunk.kind, chunk.id))
+        })
+        .collect()
+}
+
+/// The sprite frame at `path` (`chunks[5].data.Sprite.V1000.frames[0]`),
+/// when chunk 5 is a sprite.
+fn frame_of(path: &str, sprites: &[Option<String>]) -> Option<FrameOf> {
+    let (chunk, rest) = path.strip_prefix("chunks[")?.split_once(']')?;
+    let sprite = sprites.get(chunk.parse::<usize>().ok()?)?.clone()?;
+    let (inside, frame) = rest.strip_prefix(".data.")?.rsplit_once(".frames[")?;
+    let frame = frame.strip_suffix(']')?.parse().ok()?;
+    (!inside.contains('[')).then_some(FrameOf { sprite, frame })
 }
 
 fn id_of(indices: &[usize]) -> String {
@@ -275,6 +321,28 @@ mod tests {
         let field = explored.level(way.last().unwrap(), 0).unwrap();
         assert_eq!(field.node.path, "bones[0].unknown");
         assert!(explored.level("2.x", 0).is_none());
+        assert!(explored.sprites.is_empty());
+    }
+
+    #[test]
+    fn a_sprite_frame_names_its_picture() {
+        let explorer = Explorer::new(Catalogue::default(), 1 << 20);
+        let explored = explorer.explored(&fixture("chair.iff")).unwrap();
+        let sprite = explored.sprites.iter().position(Option::is_some).unwrap();
+        let name = explored.sprites[sprite].clone().unwrap();
+        let path = format!("chunks[{sprite}].data.Sprite.V1000.frames[0]");
+        assert_eq!(
+            frame_of(&path, &explored.sprites),
+            Some(FrameOf {
+                sprite: name,
+                frame: 0
+            })
+        );
+        assert_eq!(frame_of(&format!("{path}.width"), &explored.sprites), None);
+        assert_eq!(
+            frame_of("chunks[0].data.x.frames[0]", &explored.sprites),
+            None
+        );
         assert!(explored.level("9", 0).is_none());
     }
 }

@@ -3,7 +3,7 @@
 // (`.cmx`) and a broken (cut) mesh; for each the explorer page opens,
 // choosing a field marks its bytes, and clicking a byte chooses the field
 // holding it; on the broken mesh the failing field is marked with its
-// message. The fixtures are used, the corpus's files instead when
+// message; a sprite frame shows its picture. The fixtures are used, the corpus's files instead when
 // OSSUARY_CORPUS is set. Prints how long each page took to be ready.
 //
 // usage: node viewer/tests/explorer.mjs PLAYWRIGHT_DIR OSSUARY_BINARY
@@ -36,6 +36,8 @@ const sources = corpus
     };
 const folder = mkdtempSync(join(tmpdir(), "ossuary-explorer-"));
 for (const [name, source] of Object.entries(sources)) copyFileSync(source, join(folder, name));
+// The fixtures' chair, whose sprite frame starts at byte 0x331.
+copyFileSync("tests/fixtures/chair.iff", join(folder, "chair.iff"));
 // Cut inside the mesh: the outer form promises more than is left.
 const mesh = readFileSync(sources["head.mgn"]);
 writeFileSync(join(folder, "cut.mgn"), mesh.subarray(0, Math.floor(mesh.length / 2)));
@@ -122,6 +124,18 @@ try {
       failed = true;
       console.error(`FAIL ${error.message}`);
     }
+  }
+  try {
+    // A sprite frame's node shows the frame's picture.
+    await openExplorer(page, "chair.iff");
+    await pickUnit(page, "chair.iff", 0x335);
+    const picture = page.locator("#tree img.thumbnail").first();
+    await picture.waitFor();
+    await page.waitForFunction(() => document.querySelector("#tree img.thumbnail")?.naturalWidth > 0);
+    console.log(`chair.iff: ${await picture.getAttribute("alt")} shown as a picture`);
+  } catch (error) {
+    failed = true;
+    console.error(`FAIL ${error.message}`);
   }
   try {
     await openExplorer(page, "cut.mgn");

@@ -127,9 +127,9 @@ impl Node {
         }
     }
 
-    /// Adds the failing field: along the error's path (a segment the map
-    /// has and the error lacks, such as a version's field, skipped), a
-    /// node at the error's offset holding its message.
+    /// Adds the failing field: along the error's path (the map's paths
+    /// are written as errors write them), a node at the error's offset
+    /// holding its message.
     fn add_error(&mut self, explanation: &Explanation, error: &Error) {
         let at = match error.position {
             Some(Position::Byte(at)) => at,
@@ -143,11 +143,6 @@ impl Node {
         let mut node = self;
         node.error_below = true;
         for (depth, segment) in segments.iter().enumerate() {
-            if let Some(skipped) = node.skipped_before(segment) {
-                // `skipped` is a child's index: nothing new is made.
-                node = node.child_or_new(Some(skipped), || Node::new(None, String::new(), at));
-                node.error_below = true;
-            }
             let found = node
                 .children
                 .iter()
@@ -188,22 +183,6 @@ impl Node {
         };
         // In range: checked, or just pushed.
         &mut self.children[index]
-    }
-
-    /// When no child is at `segment` but the last child's child is (the
-    /// error's path lacks a segment the map has, such as a version's
-    /// field), the index of that last child.
-    fn skipped_before(&self, segment: &Segment) -> Option<usize> {
-        let direct = self
-            .children
-            .iter()
-            .any(|child| child.segment.as_ref() == Some(segment));
-        let last = self.children.last()?;
-        let below = last
-            .children
-            .iter()
-            .any(|grandchild| grandchild.segment.as_ref() == Some(segment));
-        (!direct && below).then_some(self.children.len() - 1)
     }
 
     /// This tree without the nodes more than `depth` levels below this

@@ -36,6 +36,7 @@ async function start() {
       selected.textContent = describe(node, unit);
       document.body.dataset.selected = node.id;
     },
+    ({ sprite, frame }) => `/api/object/frame?${new URLSearchParams({ open, sprite, frame })}`,
   );
   if (first.error) {
     const error = document.getElementById("error");

@@ -25,8 +25,9 @@ function span(className, text) {
  * `onSelect(node)` is called with the node chosen.
  */
 export class Tree {
-  constructor(root, level, load, onSelect) {
+  constructor(root, level, load, onSelect, pictureUrl) {
     this.root = root;
+    this.pictureUrl = pictureUrl;
     this.load = load;
     this.onSelect = onSelect;
     /** Node elements by id, as drawn. */
@@ -86,6 +87,15 @@ export class Tree {
       for (const value of node.values) row.append(span("type", value.type), valueElement(value));
     } else {
       row.append(span("label", node.label), span("type", `${node.children} ${node.children === 1 ? "child" : "children"}`));
+    }
+    if (node.picture) {
+      // A sprite's frame: its picture, as the object view draws it.
+      const picture = document.createElement("img");
+      picture.className = "thumbnail";
+      picture.alt = `${node.picture.sprite} frame ${node.picture.frame}`;
+      picture.loading = "lazy";
+      picture.src = this.pictureUrl(node.picture);
+      row.append(picture);
     }
     item.append(row);
     item.node = node;
