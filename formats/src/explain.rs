@@ -88,9 +88,11 @@ impl From<Span> for FieldSpan {
 /// followed by a chunk, is left out.
 fn as_errors_name(path: &FieldPath) -> FieldPath {
     let segments: Vec<&Segment> = path.segments().collect();
-    let named_by_chunk = |index: usize| match segments.get(index + 1..) {
-        Some([Segment::Chunk(_), ..]) | Some([Segment::Index(_), Segment::Chunk(_), ..]) => true,
-        _ => false,
+    let named_by_chunk = |index: usize| {
+        matches!(
+            segments.get(index + 1..),
+            Some([Segment::Chunk(_), ..] | [Segment::Index(_), Segment::Chunk(_), ..])
+        )
     };
     let mut written = FieldPath::default();
     for (index, segment) in segments.iter().enumerate().rev() {

@@ -59,7 +59,7 @@ export class Tree {
 
   /** A value read at a node's own path (a chunk's tag), as a leaf. */
   valueElement(parent, value, index) {
-    const node = { id: `${parent.id}/${index}`, label: value.type, path: parent.path, start: value.start, end: value.end, children: 0, values: [value] };
+    const node = { id: `${parent.id}/${index}`, label: "", path: parent.path, start: value.start, end: value.end, children: 0, values: [value] };
     const item = this.nodeElement(node);
     item.classList.add("own-value");
     return item;
