@@ -4,6 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
+use formats::explain::tree::Node;
 use formats::explain::{self, CoverageReport, Explanation};
 use formats::format::Encoding;
 
@@ -28,6 +29,11 @@ pub struct Args {
     /// as found.
     #[arg(long)]
     pub coverage: bool,
+    /// The values as a tree, folded below this many levels: a folded
+    /// node is one row with its offset, size and count of children, a
+    /// list of plain numbers one row. With `--json`, the tree in JSON.
+    #[arg(long, value_name = "N", conflicts_with_all = ["coverage", "at"])]
+    pub depth: Option<usize>,
     /// The spans (or the coverage) as JSON.
     #[arg(long)]
     pub json: bool,
@@ -53,30 +59,71 @@ pub fn run(context: &mut Context, args: &Args) -> Result<bool, CliError> {
         &bytes,
         args.format.as_deref(),
     )?;
-    let explained = explain::explain(format, &bytes).map_err(|error| {
-        // The bytes around the failing value say more than its offset alone.
-        if let Some(around) = explain::bytes_around(&bytes, &error) {
-            context.warn(&format!(
-                "{} does not decode; {}",
-                shown(&args.path),
-                bytes_shown(&around)
-            ));
-        }
-        CliError::input(&args.path, Problem::Decode(error))
-    })?;
-    match args.at {
-        Some(at) => explain_at(context, &args.path, &explained, at, args.json),
-        None if args.json => {
-            let json = serde_json::to_string_pretty(&explained)
-                .map_err(|error| CliError::input(&args.path, Problem::ToJson(error)))?;
-            context.print_json(&format!("{json}\n"))?;
-            Ok(true)
-        }
-        None => {
-            context.print(&explained.render(&bytes))?;
-            Ok(true)
-        }
+    let (explained, error) = explain::explain_until_error(format, &bytes);
+    let Some(error) = error else {
+        return show(context, args, &bytes, &explained, None);
+    };
+    // What was read before the error, the failing field marked, then the
+    // bytes around it: the error alone names an offset, not a context.
+    if args.at.is_none() {
+        show(context, args, &bytes, &explained, Some(&error))?;
     }
+    if let Some(around) = explain::bytes_around(&bytes, &error) {
+        context.warn(&format!(
+            "{} does not decode; {}",
+            shown(&args.path),
+            bytes_shown(&around)
+        ));
+    }
+    Err(CliError::input(&args.path, Problem::Decode(error)))
+}
+
+/// Prints the map (at `--at`, as a tree at `--depth`, as JSON at
+/// `--json`), with the failing field at the end when there is `error`.
+fn show(
+    context: &mut Context,
+    args: &Args,
+    bytes: &[u8],
+    explained: &Explanation,
+    error: Option<&formats::schema::Error>,
+) -> Result<bool, CliError> {
+    if let Some(at) = args.at {
+        return explain_at(context, &args.path, explained, at, args.json);
+    }
+    let tree = args.depth.map(|depth| (Node::of(explained, error), depth));
+    if args.json {
+        // The spans, or the tree when asked for one.
+        let mut json = serde_json::json!({
+            "format": explained.format,
+            "encoding": match explained.encoding {
+                Encoding::Binary => "binary",
+                Encoding::Text => "text",
+            },
+            "len": explained.len,
+        });
+        let (key, value) = match tree {
+            Some((tree, depth)) => ("tree", serde_json::to_value(tree.folded(depth))),
+            None => ("spans", serde_json::to_value(&explained.spans)),
+        };
+        let value = value.map_err(|error| CliError::input(&args.path, Problem::ToJson(error)))?;
+        json[key] = value;
+        if let Some(error) = error {
+            json["error"] = error.to_string().into();
+        }
+        let json = serde_json::to_string_pretty(&json)
+            .map_err(|error| CliError::input(&args.path, Problem::ToJson(error)))?;
+        context.print_json(&format!("{json}\n"))?;
+        return Ok(true);
+    }
+    let mut text = match &tree {
+        Some((tree, depth)) => tree.render(explained.encoding, *depth),
+        None => explained.render(bytes),
+    };
+    if let (Some(error), None) = (error, &tree) {
+        text.push_str(&explain::failing_row(error));
+    }
+    context.print(&text)?;
+    Ok(true)
 }
 
 /// The value holding byte (or line) `at`.

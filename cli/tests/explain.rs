@@ -185,3 +185,64 @@ fn coverage_is_reported_per_format() {
     ]));
     assert!(table.contains("| tso-skel | 1 |"), "{table}");
 }
+
+/// `--depth` folds the tree: a node at the last level shown is one row
+/// with its offset, size and count of children.
+#[test]
+fn depth_folds_the_tree_below_it() {
+    let output = ossuary(&["explain", &fixture("humanoid.skel"), "--depth", "1"]);
+    assert_status(&output, 0);
+    assert_eq!(
+        stdout(&output),
+        "00000000        4  version  u32  1\n\
+         00000004        9  name  RawString (u8 length, then bytes)  \"humanoid\"\n\
+         0000000d      808  bones  ... 12 children\n"
+    );
+    let json = ossuary(&[
+        "explain",
+        &fixture("humanoid.skel"),
+        "--depth",
+        "1",
+        "--json",
+    ]);
+    assert_status(&json, 0);
+    let json: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    let bones = &json["tree"]["children"][2];
+    assert_eq!(bones["path"], "bones");
+    assert_eq!(bones["folded_children"], 12);
+    assert_eq!(
+        (bones["start"].as_u64(), bones["end"].as_u64()),
+        (Some(13), Some(821))
+    );
+}
+
+/// A file that does not decode: what was read before the error, then the
+/// failing field marked `!!` with its message, and a failing exit.
+#[test]
+fn a_broken_file_shows_its_partial_map_and_the_failing_field() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut bytes = fixture_bytes("humanoid.skel");
+    bytes.truncate(20);
+    let path = write(dir.path(), "cut.skel", &bytes);
+    for depth in [None, Some("1")] {
+        let mut args = vec!["explain", path.as_str()];
+        args.extend(depth.iter().flat_map(|depth| ["--depth", depth]));
+        let output = ossuary(&args);
+        assert_status(&output, 1);
+        let said = stdout(&output);
+        assert!(said.contains("name  RawString"), "{said}");
+        let last = said.lines().last().unwrap();
+        assert!(
+            last.starts_with("0000000f") && last.contains("bones  !! count 12"),
+            "{said}"
+        );
+    }
+    let json = ossuary(&["explain", &path, "--depth", "1", "--json"]);
+    assert_status(&json, 1);
+    let json: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert!(json["error"]
+        .as_str()
+        .unwrap()
+        .starts_with("byte 15: bones: count 12"));
+    assert_eq!(json["tree"]["children"][2]["error_below"], true);
+}

@@ -14,9 +14,9 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use crate::catalogue::Catalogue;
-use crate::format::{Encoding, Format};
+use crate::format::{Decoded, Encoding, Format};
 use crate::schema::map::{self, Span};
-use crate::schema::{Error, Position};
+use crate::schema::{Error, FieldPath, Position, Segment};
 
 /// What a span holds, as the JSON names it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -54,6 +54,9 @@ pub struct FieldSpan {
     pub end: u64,
     pub value: String,
     pub kind: SpanKind,
+    /// The path's parts, which the tree ([`tree::Node`]) groups by.
+    #[serde(skip)]
+    pub segments: FieldPath,
 }
 
 impl FieldSpan {
@@ -65,8 +68,10 @@ impl FieldSpan {
 
 impl From<Span> for FieldSpan {
     fn from(span: Span) -> Self {
+        let segments = as_errors_name(&span.path);
         FieldSpan {
-            path: span.path.to_string(),
+            path: segments.to_string(),
+            segments,
             type_name: span.type_name,
             start: span.start,
             end: span.end,
@@ -74,6 +79,29 @@ impl From<Span> for FieldSpan {
             kind: span.kind.into(),
         }
     }
+}
+
+/// `path` as errors write it: the map names every field, an error does
+/// not name a field whose chunk or form names it (`SKMG/0004/POSN`, not
+/// `SKMG/version/0004/POSN`; `.../shader_groups[2]/SPS`'s list of forms
+/// as `SPS[2]`). A field followed by a chunk, or by an element index
+/// followed by a chunk, is left out.
+fn as_errors_name(path: &FieldPath) -> FieldPath {
+    let segments: Vec<&Segment> = path.segments().collect();
+    let named_by_chunk = |index: usize| {
+        matches!(
+            segments.get(index + 1..),
+            Some([Segment::Chunk(_), ..] | [Segment::Index(_), Segment::Chunk(_), ..])
+        )
+    };
+    let mut written = FieldPath::default();
+    for (index, segment) in segments.iter().enumerate().rev() {
+        if matches!(segment, Segment::Field(_)) && named_by_chunk(index) {
+            continue;
+        }
+        written.push_outer((*segment).clone());
+    }
+    written
 }
 
 /// A file's byte map.
@@ -112,6 +140,13 @@ pub fn explain(format: &'static Format, bytes: &[u8]) -> Result<Explanation, Err
 /// [`explain`] of a file that may not decode: the values read before the
 /// error (what a message can show beside the failing byte), and the error.
 pub fn explain_until_error(format: &'static Format, bytes: &[u8]) -> (Explanation, Option<Error>) {
+    let (explanation, decoded) = explain_decoded(format, bytes);
+    (explanation, decoded.err())
+}
+
+/// [`explain_until_error`] keeping the value decoded, for a caller that
+/// shows more of it than the map (a sprite's frames as pictures).
+pub fn explain_decoded(format: &'static Format, bytes: &[u8]) -> (Explanation, Decoded) {
     let (decoded, spans) = map::record_spans(|| (format.decode)(bytes));
     let mut spans: Vec<FieldSpan> = spans.into_iter().map(FieldSpan::from).collect();
     spans.sort_by_key(|span| (span.start, span.end));
@@ -125,7 +160,7 @@ pub fn explain_until_error(format: &'static Format, bytes: &[u8]) -> (Explanatio
         len,
         spans,
     };
-    (explanation, decoded.err())
+    (explanation, decoded)
 }
 
 /// How many lines a text has, a last one without an ending included.
@@ -399,6 +434,17 @@ fn percent(part: u64, total: u64) -> String {
     format!("{:.1}%", part as f64 * 100.0 / total as f64)
 }
 
+/// The row a listing ends with when the file stopped decoding: where,
+/// the failing field's path, `!!` and the message.
+pub fn failing_row(error: &Error) -> String {
+    let place = match error.position {
+        Some(Position::Byte(at)) => format!("{at:08x}"),
+        Some(Position::Text { line, column }) => format!("{line:>6}:{column}"),
+        None => String::new(),
+    };
+    format!("{place}  {}  !! {}\n", error.path, error.kind)
+}
+
 /// The bytes around a decode error's offset as hex lines of 16, the
 /// failing byte marked, with two lines either side; `None` when the error
 /// has no byte offset (a text error, a write error).
@@ -431,6 +477,8 @@ pub fn bytes_around(bytes: &[u8], error: &Error) -> Option<String> {
     }
     Some(out)
 }
+
+pub mod tree;
 
 #[cfg(test)]
 mod tests;

@@ -11,6 +11,7 @@
 //! ES modules and three.js, embedded in the binary.
 
 pub mod cache;
+pub mod explorer;
 pub mod http;
 pub mod listing;
 mod made;

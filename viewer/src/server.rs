@@ -19,6 +19,7 @@ use formats::catalogue::Catalogue;
 use serde::Serialize;
 
 use crate::cache::{self, Cache, Kept};
+use crate::explorer::Explorer;
 use crate::http::{self, Answer, Listening};
 use crate::listing;
 use crate::made::Exported;
@@ -40,6 +41,7 @@ pub struct Viewer {
     pub catalogue: Catalogue,
     assets: Box<dyn Assets>,
     objects: Objects,
+    explorer: Explorer,
 }
 
 impl Viewer {
@@ -56,6 +58,7 @@ impl Viewer {
             roots,
             catalogue,
             objects: Objects::new(catalogue, reading.clone()),
+            explorer: Explorer::new(catalogue, limit),
             assets: Box::new(Exported { catalogue, reading }),
         }
     }
@@ -209,6 +212,10 @@ impl Server {
             "/api/object/view" => self.object_view(&query),
             "/api/object/frame" => self.object_frame(&query),
             "/api/object/mesh" => self.object_mesh(&query),
+            "/api/explore" => self.explore(&query),
+            "/api/explore/node" => self.explore_node(&query),
+            "/api/explore/at" => self.explore_at(&query),
+            "/api/explore/bytes" => self.explore_bytes(&query),
             _ => match web::file(path) {
                 Some(file) => Answer {
                     status: 200,
@@ -487,6 +494,74 @@ impl Server {
         self.glb(&open, self.viewer.objects.mesh(&open, group))
     }
 
+    /// The explorer's first answer on `open`: its format, length, error
+    /// and the root's first children.
+    fn explore(&self, query: &[(String, String)]) -> Answer {
+        let Some(open) = self.file(query, "open") else {
+            return not_found();
+        };
+        match self.viewer.explorer.explored(&open) {
+            Ok(explored) => {
+                let mut opened = explored.opened();
+                opened.error = opened.error.map(|error| self.shown(&error));
+                json(200, &opened)
+            }
+            Err(refused) => self.refused(&open, &refused),
+        }
+    }
+
+    /// Node `node` (`3.0.12`, empty for the root) of `open`'s tree and its
+    /// children from `from`.
+    fn explore_node(&self, query: &[(String, String)]) -> Answer {
+        let Some(open) = self.file(query, "open") else {
+            return not_found();
+        };
+        let from = match first(query, "from").map(str::parse::<usize>) {
+            None => 0,
+            Some(Ok(from)) => from,
+            Some(Err(_)) => return self.bad_request("from is a whole number"),
+        };
+        let id = first(query, "node").unwrap_or_default();
+        match self.viewer.explorer.explored(&open) {
+            Ok(explored) => match explored.level(id, from) {
+                Some(level) => json(200, &level),
+                None => not_found(),
+            },
+            Err(refused) => self.refused(&open, &refused),
+        }
+    }
+
+    /// The ids of the nodes down to the deepest one holding byte (text:
+    /// line) `at` of `open`.
+    fn explore_at(&self, query: &[(String, String)]) -> Answer {
+        let Some(open) = self.file(query, "open") else {
+            return not_found();
+        };
+        let Some(at) = number::<u64>(query, "at") else {
+            return self.bad_request("at is a whole number");
+        };
+        match self.viewer.explorer.explored(&open) {
+            Ok(explored) => json(200, &explored.way_to(at)),
+            Err(refused) => self.refused(&open, &refused),
+        }
+    }
+
+    /// The bytes of `open`, as the explorer read them.
+    fn explore_bytes(&self, query: &[(String, String)]) -> Answer {
+        let Some(open) = self.file(query, "open") else {
+            return not_found();
+        };
+        match self.viewer.explorer.explored(&open) {
+            Ok(explored) => Answer {
+                status: 200,
+                media_type: "application/octet-stream",
+                body: explored.bytes.clone().into(),
+                headers: Vec::new(),
+            },
+            Err(refused) => self.refused(&open, &refused),
+        }
+    }
+
     fn png(&self, open: &Path, made: Result<Vec<u8>, Refused>) -> Answer {
         match made {
             Ok(png) => Answer {
@@ -680,6 +755,7 @@ mod tests {
                 roots: Roots::new(&[dir.to_path_buf()]).unwrap(),
                 catalogue: Catalogue::default(),
                 objects: Objects::new(Catalogue::default(), Reading::default()),
+                explorer: Explorer::new(Catalogue::default(), 1 << 20),
                 assets: Box::new(assets),
             },
             gltf_turns: Turns::new(GLTF_BUILDS),
@@ -799,6 +875,7 @@ mod tests {
                 roots: Roots::new(&[dir.path().to_path_buf()]).unwrap(),
                 catalogue: Catalogue::default(),
                 objects: Objects::new(Catalogue::default(), Reading::default()),
+                explorer: Explorer::new(Catalogue::default(), 1 << 20),
                 assets: Box::new(Arc::clone(&assets)),
             },
             gltf_turns: Turns::new(GLTF_BUILDS),
@@ -836,6 +913,7 @@ mod tests {
                 roots: Roots::new(&[dir.to_path_buf()]).unwrap(),
                 catalogue: Catalogue::default(),
                 objects: Objects::new(Catalogue::default(), Reading::default()),
+                explorer: Explorer::new(Catalogue::default(), 1 << 20),
                 assets: Box::new(Arc::clone(assets)),
             },
             gltf_turns: Turns::new(GLTF_BUILDS),

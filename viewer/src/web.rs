@@ -23,6 +23,12 @@ const JS: &str = "text/javascript; charset=utf-8";
 /// Every file of the page; `/` is `/index.html`.
 pub static FILES: &[WebFile] = web_files![
     ("/index.html", "text/html; charset=utf-8"),
+    ("/explore.html", "text/html; charset=utf-8"),
+    ("/app/explore/explore.css", "text/css; charset=utf-8"),
+    ("/app/explore/api.js", JS),
+    ("/app/explore/tree.js", JS),
+    ("/app/explore/hex.js", JS),
+    ("/app/explore/main.js", JS),
     ("/app/style.css", "text/css; charset=utf-8"),
     ("/app/main.js", JS),
     ("/app/api.js", JS),

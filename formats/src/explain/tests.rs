@@ -58,14 +58,14 @@ fn annotated_hex_names_each_value_with_its_bytes() {
     assert!(
         rendered.contains(
             "00000020  0c 00 00 00                                       \
-             SKTM/version/0002/INFO/joint_count  u32  12"
+             SKTM/0002/INFO/joint_count  u32  12"
         ),
         "{rendered}"
     );
     let holding = explanation.at(0x2e).unwrap();
     assert_eq!(
         (holding.path.as_str(), holding.start, holding.end),
-        ("SKTM/version/0002/NAME/names[0]", 0x2c, 0x31)
+        ("SKTM/0002/NAME/names[0]", 0x2c, 0x31)
     );
     assert_eq!(holding.value, "\"root\"");
     assert!(explanation.at(bytes.len() as u64).is_none());
@@ -98,10 +98,7 @@ fn spans_serialize_with_their_kind() {
     assert_eq!(json["encoding"], "binary");
     assert_eq!(json["spans"][0]["kind"], "header");
     assert_eq!(json["spans"][0]["type"], "FORM tag");
-    assert_eq!(
-        json["spans"][8]["path"],
-        "SKTM/version/0002/INFO/joint_count"
-    );
+    assert_eq!(json["spans"][8]["path"], "SKTM/0002/INFO/joint_count");
     assert_eq!(json["spans"][8]["kind"], "field");
 }
 
@@ -165,7 +162,77 @@ fn a_file_that_does_not_decode_keeps_the_values_read_before_the_error() {
     let last = explanation.spans.last().unwrap();
     assert_eq!(
         (last.path.as_str(), last.end),
-        ("SKTM/version/0002/INFO/joint_count", 0x24)
+        ("SKTM/0002/INFO/joint_count", 0x24)
     );
     assert!(explain(&crate::swg::skt::FORMAT, &bytes).is_err());
+}
+
+#[test]
+fn the_tree_groups_values_by_path_and_finds_the_field_at_a_byte() {
+    let bytes = fixture("humanoid.skel");
+    let explanation = explain(&crate::sims::skel::FORMAT, &bytes).unwrap();
+    let tree = tree::Node::of(&explanation, None);
+    let labels: Vec<&str> = tree.children.iter().map(|c| c.label.as_str()).collect();
+    assert_eq!(labels, ["version", "name", "bones"]);
+    let bones = &tree.children[2];
+    assert_eq!((bones.start, bones.end), (13, bytes.len() as u64));
+    assert_eq!(bones.children.len(), 12);
+    // Byte 16: the first bone's unknown u32 (bytes 15 to 18).
+    let indices = tree.indices_at(16);
+    let field = tree.at_indices(&indices).unwrap();
+    assert_eq!(field.path, "bones[0].unknown");
+    assert_eq!((field.start, field.end), (15, 19));
+    assert!(tree.at_indices(&[2, 99]).is_none());
+}
+
+#[test]
+fn the_tree_of_a_broken_file_marks_the_failing_field() {
+    let mut bytes = fixture("humanoid.skel");
+    bytes.truncate(20);
+    let (explanation, error) = explain_until_error(&crate::sims::skel::FORMAT, &bytes);
+    let error = error.unwrap();
+    let tree = tree::Node::of(&explanation, Some(&error));
+    assert!(tree.error_below);
+    // The list's count (bytes 13 and 14) promises more bones than the
+    // 5 bytes left hold.
+    let failing = tree.at_indices(&tree.indices_at(15)).unwrap();
+    assert_eq!(
+        (failing.path.as_str(), failing.label.as_str()),
+        ("bones", "!!")
+    );
+    assert!(failing
+        .error
+        .as_deref()
+        .is_some_and(|e| e.starts_with("count 12")));
+    // Folding keeps the way to it open.
+    let folded = tree.folded(1);
+    assert!(folded.children[2].folded_children == 0 && !folded.children[2].children.is_empty());
+}
+
+#[test]
+fn the_map_writes_paths_as_errors_do() {
+    // A mesh whose POSN chunk says it holds one byte more: the error is
+    // inside the chunk, at a path the map has too.
+    let mut bytes = fixture("humanoid.mgn");
+    let at = bytes
+        .windows(4)
+        .position(|window| window == b"POSN")
+        .unwrap()
+        + 4;
+    let size = u32::from_be_bytes(bytes[at..at + 4].try_into().unwrap());
+    bytes[at..at + 4].copy_from_slice(&(size - 1).to_be_bytes());
+    let (explanation, error) = explain_until_error(&crate::swg::mgn::FORMAT, &bytes);
+    let error = error.unwrap().path.to_string();
+    assert!(error.contains("/POSN"), "{error}");
+    assert!(
+        explanation
+            .spans
+            .iter()
+            .any(|span| span.path.starts_with(&error)),
+        "no span at {error}"
+    );
+    assert!(explanation
+        .spans
+        .iter()
+        .all(|span| !span.path.contains("version")));
 }

@@ -10,6 +10,16 @@ function button(label, title, onClick) {
   return element;
 }
 
+/** A link to the byte explorer on `file`, shown after its entry. */
+function exploreLink(file) {
+  const link = document.createElement("a");
+  link.className = "explore";
+  link.href = `/explore.html?${new URLSearchParams({ open: file })}`;
+  link.textContent = "bytes";
+  link.title = `${file}'s bytes and the values read from them`;
+  return link;
+}
+
 function section(title, items) {
   const fragment = document.createDocumentFragment();
   if (items.length === 0) return fragment;
@@ -29,18 +39,21 @@ export function showList(nav, filter, listing, current, choose) {
     const matches = (...names) => !needle || names.some((name) => name && name.toLowerCase().includes(needle));
     const characters = listing.characters
       .filter((character) => matches(character.open, ...character.meshes, ...character.wardrobe.flatMap((garment) => garment.files)))
-      .map((character) => {
+      .flatMap((character) => {
         const element = button(character.open, `${character.format}: ${character.meshes.length} meshes`, () =>
           choose({ open: character.open, mesh: [] }));
         element.setAttribute("aria-current", String(character.open === current().open));
-        return element;
+        return [element, exploreLink(character.open)];
       });
     const meshes = listing.meshes
       .filter((mesh) => matches(mesh.file))
-      .map((mesh) => button(mesh.file, `on ${mesh.skeleton}`, () => choose({ open: mesh.skeleton, mesh: [mesh.file] })));
+      .flatMap((mesh) => [
+        button(mesh.file, `on ${mesh.skeleton}`, () => choose({ open: mesh.skeleton, mesh: [mesh.file] })),
+        exploreLink(mesh.file),
+      ]);
     const objects = listing.objects
       .filter((object) => matches(object.file, ...object.objects))
-      .map((object) => {
+      .flatMap((object) => {
         const element = button(object.file, object.objects.join("\n") || "an object file", () => choose({ open: object.file }));
         if (object.objects.length > 0) {
           const names = document.createElement("small");
@@ -48,15 +61,15 @@ export function showList(nav, filter, listing, current, choose) {
           element.append(names);
         }
         element.setAttribute("aria-current", String(object.file === current().open));
-        return element;
+        return [element, exploreLink(object.file)];
       });
     const animations = listing.animations
       .filter((animation) => matches(animation.file))
-      .map((animation) => {
+      .flatMap((animation) => {
         const element = document.createElement("div");
         element.textContent = animation.file;
         element.title = "an animation: choose a character, then it in the animation list";
-        return element;
+        return [element, exploreLink(animation.file)];
       });
     const problems = listing.problems
       .filter((problem) => matches(problem.file))
