@@ -265,6 +265,20 @@ impl Node {
         out
     }
 
+    /// One row for each of the node's own values.
+    fn render_values(&self, out: &mut String, encoding: Encoding) {
+        for value in &self.values {
+            let place = self::place(encoding, value.start, value.end);
+            let _ = writeln!(
+                out,
+                "{place}  {}  {}  {}",
+                self.path,
+                value.type_name,
+                shortened(&value.value)
+            );
+        }
+    }
+
     fn render_into(&self, out: &mut String, encoding: Encoding, level: usize, depth: usize) {
         let place = place(encoding, self.start, self.end);
         if let Some(error) = &self.error {
@@ -272,16 +286,7 @@ impl Node {
             return;
         }
         if self.children.is_empty() {
-            for value in &self.values {
-                let place = self::place(encoding, value.start, value.end);
-                let _ = writeln!(
-                    out,
-                    "{place}  {}  {}  {}",
-                    self.path,
-                    value.type_name,
-                    shortened(&value.value)
-                );
-            }
+            self.render_values(out, encoding);
             return;
         }
         if self.is_list_of_values() {
@@ -306,16 +311,7 @@ impl Node {
             return;
         }
         let _ = writeln!(out, "{place}  {}", self.path);
-        for value in &self.values {
-            let place = self::place(encoding, value.start, value.end);
-            let _ = writeln!(
-                out,
-                "{place}  {}  {}  {}",
-                self.path,
-                value.type_name,
-                shortened(&value.value)
-            );
-        }
+        self.render_values(out, encoding);
         for child in &self.children {
             child.render_into(out, encoding, level + 1, depth);
         }
