@@ -6,7 +6,7 @@
 //! mapping), writers appending to one `Vec<u8>`. They
 //! produce and take ossuary's own types, and fail with a byte offset only.
 
-use formats::schema::{Count, RawString};
+use formats::schema::{At, Count, RawString};
 use formats::sims::bmf::{self, Bmf};
 use formats::sims::skel::{self, Bone, Property, PropertyList};
 use formats::swg::skt::{self, Quaternion, SkeletonForm, SkeletonV2, SkeletonVersion};
@@ -121,6 +121,38 @@ impl<'a> Input<'a> {
             Err(self.malformed())
         }
     }
+}
+
+/// The values a table of `count` little-endian u32 offsets (from the start
+/// of `whole`, read from `input`) points to, each decoded by `decode`; they
+/// must lie in the order of their offsets, each after the one before, and
+/// the last must end `whole`. The bytes between one and the next are kept
+/// as the value's gap, as the generated reader keeps them.
+pub(crate) fn items_at_offsets<T>(
+    input: &mut Input,
+    whole: &[u8],
+    count: usize,
+    mut decode: impl FnMut(&mut Input) -> Result<T, Malformed>,
+) -> Result<Vec<At<T>>, Malformed> {
+    let (offsets, _) = input.records(count, 4)?.as_chunks::<4>();
+    let mut end = input.position();
+    let mut items = Vec::with_capacity(count);
+    for offset in offsets {
+        let offset = u32::from_le_bytes(*offset) as usize;
+        let gap = whole.get(end..offset).ok_or(Malformed { offset: end })?;
+        let mut item_input = Input::at(whole, offset)?;
+        let value = decode(&mut item_input)?;
+        end = item_input.position();
+        items.push(At {
+            offset: Some(offset as u64),
+            value,
+            gap: gap.to_vec(),
+        });
+    }
+    if end != whole.len() {
+        return Err(Malformed { offset: end });
+    }
+    Ok(items)
 }
 
 /// The 4-byte words of a record, first to last: a record of a known size

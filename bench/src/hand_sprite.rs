@@ -10,9 +10,9 @@ use formats::objects::sprites::{
     ClearPixels, ClearRows, ColorOnly, DepthColor, DepthColorAlpha, Frame, PixelCommand, Row,
     RowCommand, SizedFrame, Sprite, SpriteV1000, SpriteV1001, Unused,
 };
-use formats::schema::{At, Block, Calc, Count, Padding};
+use formats::schema::{Block, Calc, Count, Padding};
 
-use crate::hand::{Input, Malformed};
+use crate::hand::{items_at_offsets, Input, Malformed};
 
 /// Bytes of a frame before its rows; the least a frame can take with its
 /// end command.
@@ -32,24 +32,7 @@ fn decode_v1000(mut input: Input, whole: &[u8]) -> Result<SpriteV1000, Malformed
     let count = input.u32_le()? as usize;
     let default_palette = input.u32_le()?;
     let count = input.capacity(count, 4 + SMALLEST_FRAME)?;
-    let (offsets, _) = input.records(count, 4)?.as_chunks::<4>();
-    let mut end = input.position();
-    let mut frames = Vec::with_capacity(count);
-    for offset in offsets {
-        let offset = u32::from_le_bytes(*offset) as usize;
-        let gap = whole.get(end..offset).ok_or(Malformed { offset: end })?;
-        let mut frame_input = Input::at(whole, offset)?;
-        let value = decode_frame(&mut frame_input)?;
-        end = frame_input.position();
-        frames.push(At {
-            offset: Some(offset as u64),
-            value,
-            gap: gap.to_vec(),
-        });
-    }
-    if end != whole.len() {
-        return Err(Malformed { offset: end });
-    }
+    let frames = items_at_offsets(&mut input, whole, count, decode_frame)?;
     Ok(SpriteV1000 {
         count: Count::new(),
         default_palette,

@@ -17,7 +17,7 @@ use flate2::Compression;
 use formats::schema::{At, Count, Gzip, Magic, Padding, Transformed};
 use formats::Schema;
 
-use crate::hand::{Input, Malformed};
+use crate::hand::{items_at_offsets, Input, Malformed};
 use crate::synthetic::Sequence;
 
 // ---------------------------------------------------------------------
@@ -72,24 +72,7 @@ pub fn decode_table(bytes: &[u8]) -> Result<Table, Malformed> {
     let mut input = Input::new(bytes);
     let count = input.u32_le()? as usize;
     let count = input.capacity(count, 4 + ITEM_HEADER)?;
-    let (offsets, _) = input.records(count, 4)?.as_chunks::<4>();
-    let mut end = input.position();
-    let mut items = Vec::with_capacity(count);
-    for offset in offsets {
-        let offset = u32::from_le_bytes(*offset) as usize;
-        let gap = bytes.get(end..offset).ok_or(Malformed { offset: end })?;
-        let mut item_input = Input::at(bytes, offset)?;
-        let value = decode_item(&mut item_input)?;
-        end = item_input.position();
-        items.push(At {
-            offset: Some(offset as u64),
-            value,
-            gap: gap.to_vec(),
-        });
-    }
-    if end != bytes.len() {
-        return Err(Malformed { offset: end });
-    }
+    let items = items_at_offsets(&mut input, bytes, count, decode_item)?;
     Ok(Table {
         count: Count::new(),
         items,
