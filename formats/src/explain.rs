@@ -282,7 +282,7 @@ impl Explanation {
 }
 
 /// A value as a line shows it: at most about a line's worth.
-fn shortened(value: &str) -> String {
+pub fn shortened(value: &str) -> String {
     const LIMIT: usize = 60;
     match value.char_indices().nth(LIMIT) {
         Some((cut, _)) => format!("{}...", &value[..cut]),

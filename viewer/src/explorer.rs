@@ -83,11 +83,21 @@ impl NodeShown {
             start: node.start,
             end: node.end,
             children: node.children.len(),
-            values: node.values.iter().take(VALUES_SHOWN).cloned().collect(),
+            values: node.values.iter().take(VALUES_SHOWN).map(shown).collect(),
             list: node.is_list_of_values().then(|| node.list_row()),
             error: node.error.clone(),
             error_below: node.error_below,
         }
+    }
+}
+
+/// A value as a row of the page shows it: cut short as `explain` cuts it,
+/// so that a value the file makes huge (a megabyte-long name) is not sent
+/// whole.
+fn shown(value: &Value) -> Value {
+    Value {
+        value: explain::shortened(&value.value),
+        ..value.clone()
     }
 }
 
@@ -297,6 +307,25 @@ mod tests {
         Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("../tests/fixtures")
             .join(name)
+    }
+
+    #[test]
+    fn a_value_is_sent_cut_short() {
+        let long = Value {
+            type_name: "RawString",
+            start: 0,
+            end: 1 << 20,
+            value: "x".repeat(1 << 20),
+            kind: explain::SpanKind::Field,
+        };
+        let sent = shown(&long);
+        assert!(
+            sent.value.len() < 70,
+            "{} characters sent",
+            sent.value.len()
+        );
+        assert!(sent.value.ends_with("..."));
+        assert_eq!((sent.start, sent.end), (0, 1 << 20));
     }
 
     #[test]
