@@ -136,9 +136,11 @@ pub fn skinned_mesh(
     // frame's, or to where the blend shape at weight 1 puts it at rest.
     let frames = morphs.iter().flat_map(|frames| frames.iter());
     let mut shapes = Vec::with_capacity(skin.morph_targets.len());
-    for target in &skin.morph_targets {
+    // By index: a skin can hold two targets of one name (the Twi'lek's
+    // head has two `blend_jaw_1`), and each target holds its own moves.
+    for target in 0..skin.morph_targets.len() {
         let shaped = bound
-            .morphed(&[(target.name.clone(), 1.0)])
+            .morphed_target(target)
             .deform(bind.rest_model, BlendRule::Game)?;
         let positions: Vec<[f32; 3]> = shaped
             .positions

@@ -1166,6 +1166,115 @@ fn blend_shapes_are_named_morph_targets_at_the_given_weights() {
     assert!(moved > 0, "the fat target moves some vertex");
 }
 
+/// A mesh's two blend targets of one name (as the Twi'lek's head has two
+/// `blend_jaw_1`) are two morph targets each holding its own moves, under
+/// the one name; and back in a `.mgn` they are two targets again, each with
+/// its own offsets, also after Blender named the second `<name>.001`.
+#[test]
+fn two_blend_targets_of_one_name_each_keep_their_own_moves() {
+    let mesh = fixture("humanoid.mgn");
+    let mut source = source(
+        "humanoid-twin-targets",
+        &fixture("humanoid.skt"),
+        &[mesh],
+        0,
+    );
+    let skin = &mut source.meshes[0].0;
+    let first = skin.morph_targets[0].clone();
+    let vertex = first.positions[0].vertex;
+    let moved = vertex as usize;
+    let twin = rig::MorphTarget {
+        name: first.name.clone(),
+        positions: vec![rig::MorphOffset {
+            vertex,
+            offset: [0.0, 0.25, 0.0],
+        }],
+        normals: Vec::new(),
+    };
+    skin.morph_targets.push(twin);
+    let skin = &source.meshes[0].0;
+    let twin_index = skin.morph_targets.len() - 1;
+    let bytes = export(&source, Container::Gltf);
+    let mut json: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
+    let names = &json["meshes"][0]["extras"]["targetNames"];
+    assert_eq!(names[0], names[twin_index], "{names}");
+
+    let back = read_back(&bytes);
+    let primitive = back
+        .document
+        .meshes()
+        .next()
+        .unwrap()
+        .primitives()
+        .next()
+        .unwrap();
+    let buffers = |buffer: gltf::Buffer| Some(&*back.buffers[buffer.index()]);
+    let reader = primitive.reader(buffers);
+    let targets: Vec<Vec<Vec3>> = reader
+        .read_morph_targets()
+        .map(|(moves, _, _)| moves.unwrap().map(Vec3::from).collect())
+        .collect();
+    // The twin moves its one vertex by its own (0, 0.25, 0), mirrored into
+    // glTF's axes; the first target moves it by the file's move alone.
+    let twin_moves = &targets[twin_index];
+    for (vertex, step) in twin_moves.iter().enumerate() {
+        let expected = if vertex == moved { 0.25 } else { 0.0 };
+        assert!(
+            (step.y - expected).abs() < 1e-5 && step.x.abs() < 1e-5,
+            "{vertex}: {step}"
+        );
+    }
+    let file_move = Vec3::from_array(first.positions[0].offset);
+    let glt_move = targets[0][moved];
+    assert!(
+        (glt_move - Vec3::new(-file_move.x, file_move.y, file_move.z)).length() < 1e-5,
+        "{glt_move} is not {file_move} mirrored"
+    );
+
+    // Blender's importer names the second shape key `<name>.001`.
+    let renamed = format!("{}.001", first.name);
+    json["meshes"][0]["extras"]["targetNames"][twin_index] = renamed.into();
+    for text in [
+        String::from_utf8(bytes.clone()).unwrap(),
+        serde_json::to_string(&json).unwrap(),
+    ] {
+        let asset = export::import::Asset::read(text.as_bytes(), &|_| None).unwrap();
+        let skeleton = export::import::swg::skeleton_of(&asset).unwrap();
+        let joints = match skeleton.levels().into_iter().next().unwrap().skeleton() {
+            Ok(skeleton) => skeleton
+                .joints
+                .into_iter()
+                .map(|joint| joint.name)
+                .collect(),
+            Err(error) => panic!("{error}"),
+        };
+        let files = [export::import::swg::SkeletonFile {
+            attachment: export::import::swg::skeleton_at_root("humanoid.skt"),
+            joints,
+        }];
+        let character = export::import::swg::import(&asset, &files, &[]).unwrap();
+        let body = character.meshes[0].mesh.body();
+        let targets = body.blend_targets.as_ref().unwrap();
+        let of_name: Vec<_> = targets
+            .iter()
+            .filter(|target| target.name.to_text() == first.name)
+            .collect();
+        assert_eq!(
+            of_name.len(),
+            2,
+            "{:?}",
+            targets.iter().map(|t| t.name.to_text()).collect::<Vec<_>>()
+        );
+        let twin_offsets = of_name[1].positions.as_ref().unwrap();
+        assert_eq!(twin_offsets.len(), 1, "{twin_offsets:?}");
+        assert!(
+            (twin_offsets[0].offset[1] - 0.25).abs() < 1e-5,
+            "{twin_offsets:?}"
+        );
+        assert_ne!(of_name[0].positions, of_name[1].positions);
+    }
+}
+
 /// Exported with Outcast's parent-first order, the asset's joints stand
 /// where that order puts them, at rest and at every key, although glTF
 /// composes nodes as a hierarchy (and where the default order would put

@@ -293,14 +293,28 @@ impl BoundSkin {
     /// name no target has changes nothing. When some weight is not 0, every
     /// normal is renormalized.
     pub fn morphed(&self, weights: &[(String, f32)]) -> BoundSkin {
-        let mut morphed = self.clone();
-        let mut moved = false;
-        for target in &self.morph_targets {
-            let weight = weights
+        self.morphed_by(|_, name| {
+            weights
                 .iter()
                 .rev()
-                .find(|(name, _)| *name == target.name)
-                .map_or(0.0, |&(_, weight)| weight);
+                .find(|(given, _)| given == name)
+                .map_or(0.0, |&(_, weight)| weight)
+        })
+    }
+
+    /// The skin with only its morph target number `target` (in the skin's
+    /// order) added, at weight 1: two targets of one name each on its own.
+    pub fn morphed_target(&self, target: usize) -> BoundSkin {
+        self.morphed_by(|index, _| if index == target { 1.0 } else { 0.0 })
+    }
+
+    /// The skin with each morph target added at the weight `weight_of`
+    /// gives it (by its index and name).
+    fn morphed_by(&self, weight_of: impl Fn(usize, &str) -> f32) -> BoundSkin {
+        let mut morphed = self.clone();
+        let mut moved = false;
+        for (index, target) in self.morph_targets.iter().enumerate() {
+            let weight = weight_of(index, &target.name);
             if weight == 0.0 {
                 continue;
             }
@@ -1315,6 +1329,36 @@ mod tests {
             morphed(&skin, &[("lift", 1.0), ("lift", 0.5)]).unwrap(),
             lifted
         );
+    }
+
+    #[test]
+    fn a_target_by_its_index_moves_alone_though_another_shares_its_name() {
+        let mut skin = morphing_skin();
+        let mut second = skin.morph_targets[0].clone();
+        second.positions[0] = rig::MorphOffset {
+            vertex: 1,
+            offset: [0.0, 0.0, 3.0],
+        };
+        second.normals.clear();
+        skin.morph_targets.push(second);
+        let bound = BoundSkin::bind(&skin, &skeleton()).unwrap();
+        let unmoved = bound.deform(&model(), BlendRule::Game).unwrap();
+        let first = bound
+            .morphed_target(0)
+            .deform(&model(), BlendRule::Game)
+            .unwrap();
+        let second = bound
+            .morphed_target(1)
+            .deform(&model(), BlendRule::Game)
+            .unwrap();
+        let by_name = morphed(&skin, &[("lift", 1.0)]).unwrap();
+        assert_ne!(first.positions[0], unmoved.positions[0]);
+        assert_eq!(first.positions[1], unmoved.positions[1]);
+        assert_eq!(second.positions[0], unmoved.positions[0]);
+        assert_ne!(second.positions[1], unmoved.positions[1]);
+        // By name, both move: each vertex where its own target puts it.
+        assert_eq!(by_name.positions[0], first.positions[0]);
+        assert_eq!(by_name.positions[1], second.positions[1]);
     }
 
     #[test]

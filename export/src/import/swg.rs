@@ -11,7 +11,8 @@
 //! it exports), else by its material's name when that does, else
 //! `shader/<material>.sht` (`shader/<mesh>.sht` without a material). Morph targets become blend
 //! targets by their names (`extras.targetNames`), offsets of the positions
-//! they move.
+//! they move; a mesh can hold two targets of one name, each kept apart
+//! (see [`TargetKey`]).
 //!
 //! Which glTF meshes are the groups of one `.mgn`, and at which entry of
 //! its position list each vertex stands, travels in the mesh `extras`
@@ -271,6 +272,7 @@ pub fn import(
             .and_then(|value| value.get("targetNames").cloned())
             .and_then(|value| serde_json::from_value(value).ok())
             .unwrap_or_default();
+        let target_keys = target_keys(&target_names);
         let material = mesh
             .primitives()
             .next()
@@ -296,7 +298,7 @@ pub fn import(
         meshes.entry(stem).or_default().push(Group {
             shader,
             joints,
-            target_names,
+            target_keys,
             extras,
             place,
             read,
@@ -498,7 +500,8 @@ struct Group<'a> {
     shader: String,
     /// The glTF skin's joints, by name.
     joints: Vec<String>,
-    target_names: Vec<String>,
+    /// Per morph target, the blend target it is.
+    target_keys: Vec<TargetKey>,
     /// Its place in its `.mgn` as its extras say.
     extras: Option<GroupExtras>,
     /// The same, when it fits the vertices read.
@@ -574,6 +577,34 @@ fn in_original_order(groups: &mut Vec<Group>, originals: &[Original]) {
     groups.extend(order.into_iter().map(|(_, group)| group));
 }
 
+/// A blend target as a glTF mesh's morph targets name it: its name and
+/// how many targets before it in the mesh have that name (a `.mgn` can
+/// hold two of one name, and each group of it lists them alike).
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+struct TargetKey {
+    name: String,
+    repeat: usize,
+}
+
+/// Per morph target name, the blend target it is. Blender renames a shape
+/// key whose name an earlier key has (the second `blend_jaw_1` becomes
+/// `blend_jaw_1.001`): a name that is an earlier target's name, a dot and
+/// digits is that name again.
+fn target_keys(names: &[String]) -> Vec<TargetKey> {
+    let mut keys: Vec<TargetKey> = Vec::with_capacity(names.len());
+    for name in names {
+        let renamed = name
+            .rsplit_once('.')
+            .filter(|(_, digits)| !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()))
+            .map(|(base, _)| base)
+            .filter(|base| keys.iter().any(|key| key.name == *base));
+        let name = renamed.unwrap_or(name).to_owned();
+        let repeat = keys.iter().filter(|key| key.name == name).count();
+        keys.push(TargetKey { name, repeat });
+    }
+    keys
+}
+
 /// The name of a new mesh list for the mesh `stem`: the game names a
 /// level `<list>_l<N>` (`twk_f_body_l0.mgn` in `twk_f_body.lmg`), so a
 /// level's suffix is left off.
@@ -638,8 +669,8 @@ fn mgn(groups: &[Group], skeletons: &[RawString]) -> Result<Mesh, String> {
     let mut normal_index: HashMap<[u32; 3], usize> = HashMap::new();
     let mut shader_groups = Vec::with_capacity(groups.len());
     // Per blend target name, per position entry, its offset.
-    let mut targets: BTreeMap<String, BTreeMap<usize, Vec3>> = BTreeMap::new();
-    let mut target_order: Vec<String> = Vec::new();
+    let mut targets: BTreeMap<TargetKey, BTreeMap<usize, Vec3>> = BTreeMap::new();
+    let mut target_order: Vec<TargetKey> = Vec::new();
     let mut joint_index: HashMap<String, usize> = HashMap::new();
     for (group, entries) in groups.iter().zip(&entries) {
         let read = &group.read;
@@ -685,15 +716,14 @@ fn mgn(groups: &[Group], skeletons: &[RawString]) -> Result<Mesh, String> {
             normal_indices.push(to_i32(index, "normals")?);
         }
         for (target, moves) in read.morph_positions.iter().enumerate() {
-            let name = group
-                .target_names
-                .get(target)
-                .cloned()
-                .unwrap_or_else(|| format!("blend_{target}"));
-            if !target_order.contains(&name) {
-                target_order.push(name.clone());
+            let key = group.target_keys.get(target).cloned().unwrap_or(TargetKey {
+                name: format!("blend_{target}"),
+                repeat: 0,
+            });
+            if !target_order.contains(&key) {
+                target_order.push(key.clone());
             }
-            let offsets = targets.entry(name).or_default();
+            let offsets = targets.entry(key).or_default();
             for (&entry, &offset) in entries.iter().zip(moves) {
                 if offset != Vec3::ZERO {
                     offsets.entry(entry).or_insert(offset);
@@ -738,12 +768,12 @@ fn mgn(groups: &[Group], skeletons: &[RawString]) -> Result<Mesh, String> {
         .collect::<Result<_, _>>()?;
     let blend_targets: Vec<BlendTarget> = target_order
         .iter()
-        .map(|name| {
-            let offsets = targets.get(name).cloned().unwrap_or_default();
+        .map(|key| {
+            let offsets = targets.get(key).cloned().unwrap_or_default();
             Ok(BlendTarget {
                 position_count: Count::new(),
                 normal_count: Count::new(),
-                name: RawString::from(name.as_str()),
+                name: RawString::from(key.name.as_str()),
                 positions: Some(
                     offsets
                         .iter()
@@ -927,7 +957,7 @@ const TURNED_ALIKE: f32 = 1e-6;
 
 #[cfg(test)]
 mod tests {
-    use super::list_stem;
+    use super::{list_stem, target_keys, TargetKey};
 
     #[test]
     fn a_new_mesh_list_is_named_as_the_game_names_its_levels() {
@@ -937,5 +967,26 @@ mod tests {
         assert_eq!(list_stem("wall_lamp"), "wall_lamp");
         assert_eq!(list_stem("_l0"), "_l0");
         assert_eq!(list_stem("body_l"), "body_l");
+    }
+
+    #[test]
+    fn a_target_name_blender_suffixed_is_the_earlier_target_again() {
+        let names = ["jaw", "jaw", "jaw.001", "lip.001", "jaw.x", "jaw.002"];
+        let keys = target_keys(&names.map(str::to_owned));
+        let key = |name: &str, repeat| TargetKey {
+            name: name.to_owned(),
+            repeat,
+        };
+        assert_eq!(
+            keys,
+            [
+                key("jaw", 0),
+                key("jaw", 1),
+                key("jaw", 2),
+                key("lip.001", 0),
+                key("jaw.x", 0),
+                key("jaw", 3),
+            ]
+        );
     }
 }

@@ -20,7 +20,7 @@
 use std::collections::{BTreeMap, HashMap};
 
 use formats::schema::RawString;
-use formats::swg::mgn::{Mesh, MeshBody, MeshVersion, Offset, TriangleList, Weight};
+use formats::swg::mgn::{BlendTarget, Mesh, MeshBody, MeshVersion, Offset, TriangleList, Weight};
 
 use super::carried::{near, same_direction, unit, SAME};
 
@@ -296,16 +296,40 @@ fn edited(mut kept: MeshBody, derived: &MeshBody) -> MeshBody {
     kept
 }
 
+/// Each target with how many targets before it have its name: a `.mgn`
+/// can hold two of one name, and the n-th of a name is the glTF's n-th.
+fn repeats(targets: &[BlendTarget]) -> Vec<(&RawString, usize)> {
+    targets
+        .iter()
+        .enumerate()
+        .map(|(index, target)| {
+            let before = targets
+                .iter()
+                .take(index)
+                .filter(|other| other.name == target.name)
+                .count();
+            (&target.name, before)
+        })
+        .collect()
+}
+
 /// The original's blend targets with the glTF's moves where they changed,
 /// its targets the glTF no longer has left out, new ones added.
-fn edited_targets(
-    kept: Option<Vec<formats::swg::mgn::BlendTarget>>,
-    derived: &MeshBody,
-) -> Option<Vec<formats::swg::mgn::BlendTarget>> {
+fn edited_targets(kept: Option<Vec<BlendTarget>>, derived: &MeshBody) -> Option<Vec<BlendTarget>> {
     let new_targets = derived.blend_targets.as_deref().unwrap_or_default();
-    let mut targets: Vec<formats::swg::mgn::BlendTarget> = Vec::new();
-    for mut target in kept.into_iter().flatten() {
-        let Some(new) = new_targets.iter().find(|new| new.name == target.name) else {
+    let new_keys = repeats(new_targets);
+    let kept = kept.unwrap_or_default();
+    let kept_keys: Vec<(RawString, usize)> = repeats(&kept)
+        .into_iter()
+        .map(|(name, repeat)| (name.clone(), repeat))
+        .collect();
+    let mut targets: Vec<BlendTarget> = Vec::new();
+    for (mut target, (name, repeat)) in kept.into_iter().zip(&kept_keys) {
+        let Some((new, _)) = new_targets
+            .iter()
+            .zip(&new_keys)
+            .find(|(_, key)| **key == (name, *repeat))
+        else {
             continue;
         };
         let (old_moves, new_moves) = (
@@ -322,8 +346,11 @@ fn edited_targets(
         }
         targets.push(target);
     }
-    for new in new_targets {
-        if !targets.iter().any(|target| target.name == new.name) {
+    for (new, key) in new_targets.iter().zip(&new_keys) {
+        if !kept_keys
+            .iter()
+            .any(|(name, repeat)| (name, *repeat) == *key)
+        {
             targets.push(new.clone());
         }
     }
@@ -424,6 +451,30 @@ mod tests {
         let (back, _) = merged(&original, derived.clone());
         assert_eq!(back.body().positions[0], original.body().positions[0]);
         assert_eq!(back.body().positions[1], derived.positions[1]);
+    }
+
+    #[test]
+    fn two_targets_of_one_name_are_each_matched_to_their_own() {
+        let mut original = humanoid();
+        let MeshVersion::V4(body) = &mut original.version else {
+            panic!("the humanoid is version 4");
+        };
+        let targets = body.blend_targets.as_mut().unwrap();
+        let mut twin = targets[0].clone();
+        twin.positions = Some(vec![Offset {
+            index: 1,
+            offset: [0.0, 0.25, 0.0],
+        }]);
+        targets.push(twin);
+        // The glTF changed the second target of the name only.
+        let mut derived = original.body().clone();
+        let twin = derived.blend_targets.as_mut().unwrap().last_mut().unwrap();
+        twin.positions = Some(vec![Offset {
+            index: 1,
+            offset: [0.0, 0.5, 0.0],
+        }]);
+        let (back, _) = merged(&original, derived.clone());
+        assert_eq!(back.body().blend_targets, derived.blend_targets);
     }
 
     #[test]
