@@ -12,7 +12,8 @@
 //! `shader/<material>.sht` (`shader/<mesh>.sht` without a material). Morph targets become blend
 //! targets by their names (`extras.targetNames`), offsets of the positions
 //! they move; a mesh can hold two targets of one name, each kept apart
-//! (see [`TargetKey`]).
+//! (the n-th of a name is the n-th of that name, and a name Blender
+//! suffixed, `blend_jaw_1.001`, is the earlier name again).
 //!
 //! Which glTF meshes are the groups of one `.mgn`, and at which entry of
 //! its position list each vertex stands, travels in the mesh `extras`
