@@ -1275,6 +1275,48 @@ fn two_blend_targets_of_one_name_each_keep_their_own_moves() {
     }
 }
 
+/// The real Twi'lek's head at level 1 has two targets named `blend_jaw_1`:
+/// every morph target of every mesh moves each vertex by its own target's
+/// offsets (mirrored in x), not by the sum of the targets of its name.
+#[test]
+fn the_real_twilek_head_targets_each_move_by_their_own_offsets() {
+    let Some(corpus) = tests::corpus_dir() else {
+        return;
+    };
+    let appearance = corpus.join("swg/appearance/twk_f.sat");
+    let twilek = source(
+        "swg-twk_f-lod1",
+        &appearance,
+        std::slice::from_ref(&appearance),
+        1,
+    );
+    let bytes = export(&twilek, Container::Glb);
+    let back = read_back(&bytes);
+    let mut twins = 0;
+    for ((skin, _), mesh) in twilek.meshes.iter().zip(back.document.meshes()) {
+        assert_eq!(mesh.name(), Some(skin.name.as_str()));
+        let names: Vec<&str> = skin.morph_targets.iter().map(|t| t.name.as_str()).collect();
+        twins += usize::from(names.iter().filter(|&&name| name == "blend_jaw_1").count() == 2);
+        let primitive = mesh.primitives().next().unwrap();
+        let buffers = |buffer: gltf::Buffer| Some(&*back.buffers[buffer.index()]);
+        let reader = primitive.reader(buffers);
+        for ((moves, _, _), target) in reader.read_morph_targets().zip(&skin.morph_targets) {
+            let mut expected = vec![Vec3::ZERO; skin.positions.len()];
+            for offset in &target.positions {
+                let [x, y, z] = offset.offset;
+                expected[offset.vertex as usize] += Vec3::new(-x, y, z);
+            }
+            let moves: Vec<Vec3> = moves.unwrap().map(Vec3::from).collect();
+            let gap = largest_gap(&moves, &expected);
+            assert!(gap < 1e-5, "{} {}: {gap}", skin.name, target.name);
+        }
+    }
+    assert!(
+        twins >= 2,
+        "the face and the skull each have two blend_jaw_1"
+    );
+}
+
 /// Exported with Outcast's parent-first order, the asset's joints stand
 /// where that order puts them, at rest and at every key, although glTF
 /// composes nodes as a hierarchy (and where the default order would put
