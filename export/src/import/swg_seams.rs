@@ -11,8 +11,9 @@
 //! vertex an edit moved is a vertex of those texture coordinates; where
 //! several have them (a mirrored texture gives a vertex and its mirror
 //! image the same), the one whose neighbours in the triangles are most of
-//! the glTF vertex's neighbours already found, then the nearest, then the
-//! one of the closest normal: an edit moves only what was edited. When
+//! the glTF vertex's neighbours already found, then the nearest, then one
+//! not taken yet, then the one of the closest normal: an edit moves only
+//! what was edited. When
 //! every glTF vertex finds one and every vertex of the group is found, the
 //! group is read back in the `.mgn`'s vertices and order (a vertex's
 //! copies agree: they are one vertex in Blender), and its triangles
