@@ -40,10 +40,17 @@ the `_l0` meshes. Compared, per the peer's default options:
   the skeleton's joints); the peer's face maps (occlusion zones) have no
   counterpart in Blender 4.2 and are only counted.
 
-Then `ossuary convert twk_f.sat -o twk_f.glb` and back with
+Then, in the scene the extension imported, one position of the body moved
+up by a centimetre (every vertex naming it, at rest and in every shape key)
+and the character exported by the extension as `swg-sat`: the peer imports
+the `.mgn` written as the original but for that position, moved by as much,
+at rest and in every shape key (faces, face maps and the faces in them,
+shape keys, weights all as they were).
+
+And `ossuary convert twk_f.sat -o twk_f.glb` and back with
 `--to swg-sat --skeleton twk_f.sat`, and with `--write-skeleton`: each
-`.mgn` written is imported by the peer and compared with the original the
-same way (vertices, faces, places, groups and weights, shape keys, face
+`.mgn` written (the four levels of body and head) is imported by the peer
+and compared with its original the same way (vertices, faces, places, groups and weights, shape keys, face
 maps), and the bones of the written skeleton with the extension's.
 
 Prints one JSON object per comparison and exits 1 when any differs.
@@ -61,6 +68,8 @@ ADDON_MODULE = "io_scene_swg"
 CHARACTER = "appearance/twk_f.sat"
 SKELETONS = ["appearance/skeleton/all_b.skt", "appearance/skeleton/hum_f_face.skt"]
 MESHES = ["appearance/mesh/twk_f_body_l0.mgn", "appearance/mesh/twk_f_head_l0.mgn"]
+# Written back: every level the `.lmg`s name.
+LEVELS = [f"appearance/mesh/twk_f_{part}_l{level}.mgn" for part in ("body", "head") for level in range(4)]
 PEER_MESHES_LINE = "PEER_MESHES "
 
 
@@ -81,6 +90,7 @@ def peer_mesh_facts(obj) -> dict:
         "shape_keys": {key.name: [list(point.co) for point in key.data] for key in keys},
         "shape_key_order": [key.name for key in keys],
         "face_maps": len(obj.face_maps) if hasattr(obj, "face_maps") else None,
+        "faces_in_face_maps": sum(1 for face in mesh.face_maps[0].data if face.value >= 0) if mesh.face_maps else 0,
         "uv_layers": len(mesh.uv_layers),
         "materials": [material.name for material in mesh.materials if material is not None],
     }
@@ -189,6 +199,78 @@ def extension_character(path: pathlib.Path) -> tuple:
             }
         )
     return bones, meshes
+
+
+EDIT = (0.0, 0.0, 0.01)  # a position moved up by a centimetre, in the scene
+
+
+def move_one_position_and_export(mgn: str, out: pathlib.Path) -> int:
+    """In the scene the extension imported: moves the position the first
+    vertex of the .mgn's first object names (every vertex naming it, at rest
+    and in every shape key, so the blend targets keep their offsets) by
+    EDIT, and exports the character with the extension as `swg-sat` into
+    `out`. Returns the position moved."""
+    import bpy
+    from mathutils import Vector
+
+    objects = [
+        obj
+        for obj in bpy.context.scene.objects
+        if obj.type == "MESH"
+        and "ossuary_swg_group" in obj.data
+        and pathlib.PurePosixPath(obj.data["ossuary_swg_group"]["mesh"]).name == mgn
+    ]
+    entry = int(objects[0].data["ossuary_swg_group"]["entries"][0])
+    for obj in objects:
+        shift = obj.matrix_world.to_3x3().inverted() @ Vector(EDIT)
+        keys = obj.data.shape_keys.key_blocks if obj.data.shape_keys else []
+        for index, named in enumerate(obj.data["ossuary_swg_group"]["entries"]):
+            if int(named) != entry:
+                continue
+            obj.data.vertices[index].co += shift
+            for key in keys:
+                key.data[index].co += shift
+    result = bpy.ops.export_scene.ossuary(directory=str(out), to="swg-sat")
+    if result != {"FINISHED"}:
+        raise SystemExit(f"the extension did not export the edited character: {result}")
+    return entry
+
+
+def compare_edited_mesh(name: str, original: dict, edited: dict, entry: int, shift, height: float) -> tuple:
+    """The peer's import of the .mgn exported after the edit against its
+    import of the original: the moved position moved by `shift` (at rest
+    and in every shape key), everything else as it was."""
+    import numpy as np
+
+    problems = []
+    counted = {"vertices": [len(original["positions"]), len(edited["positions"])]}
+    for field in ("faces", "face_maps", "faces_in_face_maps", "uv_layers", "materials", "shape_key_order"):
+        counted[field] = [original[field], edited[field]]
+    for field, (before, after) in counted.items():
+        if before != after:
+            problems.append(f"{name}: {field} {after} after the edit, {before} before")
+    facts = {"moved_position": entry, "moved_by_in_the_peer": [round(float(c), 6) for c in shift], **counted}
+    if counted["vertices"][0] != counted["vertices"][1]:
+        return problems, facts
+    expected = np.array(original["positions"])
+    expected[entry] += shift
+    rest = float(np.abs(np.array(edited["positions"]) - expected).max())
+    if rest > TOLERANCE * height:
+        problems.append(f"{name}: after the edit a vertex lies {rest:.3g} from where the edit put it")
+    key = 0.0
+    for key_name in original["shape_key_order"]:
+        if key_name in edited["shape_keys"]:
+            expected = np.array(original["shape_keys"][key_name])
+            expected[entry] += shift
+            key = max(key, float(np.abs(np.array(edited["shape_keys"][key_name]) - expected).max()))
+    if key > TOLERANCE * height:
+        problems.append(f"{name}: after the edit a shape key puts a vertex {key:.3g} from where the edit put it")
+    weight = max(weight_difference(a, b) for a, b in zip(original["weights"], edited["weights"]))
+    if weight > 1e-6:
+        problems.append(f"{name}: after the edit a vertex's weight differs by {weight:.3g}")
+    facts.update(rest_distance_of_height=rest / height, shape_key_distance_of_height=key / height)
+    facts["weight_difference"] = weight
+    return problems, facts
 
 
 # --- Comparing ---------------------------------------------------------------
@@ -326,6 +408,7 @@ def compare_mesh(name: str, peer: dict, ours: dict, move, height: float) -> tupl
         "groups_named_otherwise": sorted(g for g in our_groups if g not in peer_groups),
         "weight_difference": weight,
         "peer_face_maps": peer["face_maps"],
+        "peer_faces_in_face_maps": peer["faces_in_face_maps"],
     }
     return problems, facts
 
@@ -337,7 +420,8 @@ def compare_written_mesh(name: str, original: dict, written: dict, height: float
 
     problems = []
     facts = {
-        field: [original[field], written[field]] for field in ("faces", "face_maps", "uv_layers", "materials")
+        field: [original[field], written[field]]
+        for field in ("faces", "face_maps", "faces_in_face_maps", "uv_layers", "materials")
     }
     facts["vertices"] = [len(original["positions"]), len(written["positions"])]
     facts["shape_keys"] = [len(original["shape_key_order"]), len(written["shape_key_order"])]
@@ -416,27 +500,32 @@ def main() -> None:
         failed |= bool(problems)
         print(json.dumps({"case": case, **facts, "problems": problems}), flush=True)
 
-    # The peer: the skeletons (a bare `FORM SKTM` wrapped as it reads them)
-    # and the meshes, the originals and those ossuary writes back.
+    # The extension: the .sat with its default options; then a position
+    # moved and the character exported. The peer: the skeletons (a bare
+    # `FORM SKTM` wrapped as it reads them) and the meshes, the originals,
+    # the edited one and those ossuary writes back from its own glTF.
     originals = [corpus / mesh for mesh in MESHES]
+    edited_mesh = MESHES[0]
     with tempfile.TemporaryDirectory(prefix="ossuary-swg-back-") as out:
         out = pathlib.Path(out)
+        our_bones, our_meshes = extension_character(corpus / CHARACTER)
+        moved = move_one_position_and_export(pathlib.PurePosixPath(edited_mesh).name, out / "edited")
         body, _ = peer_skeleton_as_read(corpus / SKELETONS[0], out)
         face, face_wrapped = peer_skeleton_as_read(corpus / SKELETONS[1], out)
         folders = write_back(str(ossuary), corpus, out)
         written = {
-            label: {mesh: folder / mesh for mesh in MESHES if (folder / mesh).is_file()}
+            label: {mesh: folder / mesh for mesh in LEVELS if (folder / mesh).is_file()}
             for label, folder in folders.items()
         }
-        every_mesh = originals + [path for files in written.values() for path in files.values()]
+        edited = out / "edited" / edited_mesh
+        every_mesh = [corpus / mesh for mesh in LEVELS] + ([edited] if edited.is_file() else [])
+        every_mesh += [path for files in written.values() for path in files.values()]
         peer = peer_meshes(blender, addon_root, every_mesh)
         written_skeleton = folders["--write-skeleton"] / "appearance/skeleton/twk_f.skt"
         written_bones, written_wrapped = (
             peer_skeleton_as_read(written_skeleton, out) if written_skeleton.is_file() else ({}, False)
         )
 
-    # The extension: the .sat, with its default options.
-    our_bones, our_meshes = extension_character(corpus / CHARACTER)
     problems, facts, move, height = compare_bones(body, our_bones, list(face))
     report("twk_f.sat: bones of all_b.skt", problems, facts)
     if move is None:
@@ -455,9 +544,20 @@ def main() -> None:
         problems, facts = compare_mesh(name, peer[str(original)], our_meshes[name], move, height)
         report(f"twk_f.sat: {name}", problems, facts)
 
-    # What ossuary writes back from glTF, through the peer's importers.
+    # A position moved in Blender, exported by the extension.
+    name = pathlib.PurePosixPath(edited_mesh).name
+    case = f"edited in Blender, exported by the extension: {name}"
+    if str(edited) not in peer:
+        report(case, [f"the extension wrote no {edited_mesh}"], {})
+    else:
+        shift = move([EDIT])[0] - move([(0.0, 0.0, 0.0)])[0]
+        original = peer[str(corpus / edited_mesh)]
+        problems, facts = compare_edited_mesh(name, original, peer[str(edited)], moved, shift, height)
+        report(case, problems, facts)
+
+    # What ossuary writes back from its own glTF, through the peer's importers.
     for label, files in written.items():
-        for mesh in MESHES:
+        for mesh in LEVELS:
             name = pathlib.PurePosixPath(mesh).name
             if mesh not in files:
                 report(f"written back {label}: {name}", [f"convert wrote no {mesh}"], {})
