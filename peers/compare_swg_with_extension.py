@@ -14,10 +14,12 @@ needs 4.1 or newer (`Armature.relation_line_position`), so skeletons are
 imported in this process and meshes in a BLENDER process that runs this
 script with `--peer-meshes` and prints one JSON line.
 
-The character is `appearance/twk_f.sat`: the extension imports it with its
-default options (level of detail 0); the peer, which has no `.sat` or `.lmg`
-importer, imports what the `.sat` names at that level: the skeletons and
-the `_l0` meshes. Compared, per the peer's default options:
+The characters: `appearance/twk_f.sat`, which the extension imports with
+its default options (level of detail 0), and which the peer, having no
+`.sat` or `.lmg` importer, imports as what the `.sat` names at that level
+(the skeletons and the `_l0` meshes); and the hair piece
+`twk_f_hair_s01_l0.mgn`, chosen with `all_b.skt` for the extension (it poses
+a mesh only with a skeleton). Compared, per the peer's default options:
 
 - bone names: the peer lowercases them (`lThigh` becomes `lthigh`), so they
   are compared without case; it reads a skeleton only inside `FORM SLOD`,
@@ -68,6 +70,10 @@ ADDON_MODULE = "io_scene_swg"
 CHARACTER = "appearance/twk_f.sat"
 SKELETONS = ["appearance/skeleton/all_b.skt", "appearance/skeleton/hum_f_face.skt"]
 MESHES = ["appearance/mesh/twk_f_body_l0.mgn", "appearance/mesh/twk_f_head_l0.mgn"]
+# The hair piece, a `.mgn` worn on the same skeleton, chosen with it (the
+# extension poses a mesh only with a skeleton).
+HAIR_FILES = ["skeleton/all_b.skt", "mesh/twk_f_hair_s01_l0.mgn"]
+HAIR_MESH = "appearance/mesh/twk_f_hair_s01_l0.mgn"
 # Written back: every level the `.lmg`s name.
 LEVELS = [f"appearance/mesh/twk_f_{part}_l{level}.mgn" for part in ("body", "head") for level in range(4)]
 PEER_MESHES_LINE = "PEER_MESHES "
@@ -167,14 +173,15 @@ def wrapped_in_slod(path: pathlib.Path, out: pathlib.Path) -> pathlib.Path:
     return wrapped
 
 
-def extension_character(path: pathlib.Path) -> tuple:
-    """The armature and the meshes the extension makes of the file, with its
-    default options: bones (name to head position) and, per .mgn the meshes
-    came from, its objects' vertices with the position each names."""
+def extension_character(folder: pathlib.Path, names: list) -> tuple:
+    """The armature and the meshes the extension makes of the files chosen
+    together, with its default options: bones (name to head position) and,
+    per .mgn the meshes came from, its objects' vertices with the position
+    each names."""
     import bpy
 
     bpy.ops.wm.read_homefile(use_empty=True)
-    bpy.ops.import_scene.ossuary(directory=str(path.parent) + "/", files=[{"name": path.name}])
+    bpy.ops.import_scene.ossuary(directory=str(folder) + "/", files=[{"name": name} for name in names])
     armatures = [obj for obj in bpy.context.scene.objects if obj.type == "ARMATURE"]
     bones = {bone.name: list(arm.matrix_world @ bone.head_local) for arm in armatures for bone in arm.data.bones}
     meshes = {}
@@ -508,8 +515,10 @@ def main() -> None:
     edited_mesh = MESHES[0]
     with tempfile.TemporaryDirectory(prefix="ossuary-swg-back-") as out:
         out = pathlib.Path(out)
-        our_bones, our_meshes = extension_character(corpus / CHARACTER)
+        character = corpus / CHARACTER
+        our_bones, our_meshes = extension_character(character.parent, [character.name])
         moved = move_one_position_and_export(pathlib.PurePosixPath(edited_mesh).name, out / "edited")
+        hair_bones, hair_meshes = extension_character(corpus / "appearance", HAIR_FILES)
         body, _ = peer_skeleton_as_read(corpus / SKELETONS[0], out)
         face, face_wrapped = peer_skeleton_as_read(corpus / SKELETONS[1], out)
         folders = write_back(str(ossuary), corpus, out)
@@ -518,7 +527,7 @@ def main() -> None:
             for label, folder in folders.items()
         }
         edited = out / "edited" / edited_mesh
-        every_mesh = [corpus / mesh for mesh in LEVELS] + ([edited] if edited.is_file() else [])
+        every_mesh = [corpus / mesh for mesh in [*LEVELS, HAIR_MESH]] + ([edited] if edited.is_file() else [])
         every_mesh += [path for files in written.values() for path in files.values()]
         peer = peer_meshes(blender, addon_root, every_mesh)
         written_skeleton = folders["--write-skeleton"] / "appearance/skeleton/twk_f.skt"
@@ -543,6 +552,16 @@ def main() -> None:
             continue
         problems, facts = compare_mesh(name, peer[str(original)], our_meshes[name], move, height)
         report(f"twk_f.sat: {name}", problems, facts)
+
+    # The hair piece with its skeleton: the peer's all_b.skt, its own fit.
+    problems, facts, hair_move, _ = compare_bones(body, hair_bones, [], height)
+    report("hair piece (all_b.skt, twk_f_hair_s01_l0.mgn): bones", problems, facts)
+    name = pathlib.PurePosixPath(HAIR_MESH).name
+    if hair_move is None or name not in hair_meshes:
+        report(f"hair piece: {name}", [f"the extension made no mesh of {name}, or no bone to fit"], {})
+    else:
+        problems, facts = compare_mesh(name, peer[str(corpus / HAIR_MESH)], hair_meshes[name], hair_move, height)
+        report(f"hair piece: {name}", problems, facts)
 
     # A position moved in Blender, exported by the extension.
     name = pathlib.PurePosixPath(edited_mesh).name
