@@ -50,7 +50,8 @@ at rest and in every shape key (faces, face maps and the faces in them,
 shape keys, weights all as they were).
 
 And `ossuary convert twk_f.sat -o twk_f.glb` and back with
-`--to swg-sat --skeleton twk_f.sat`, and with `--write-skeleton`: each
+`--to swg-sat`, `--to swg-sat --skeleton twk_f.sat`, and with
+`--write-skeleton`: each
 `.mgn` written (the four levels of body and head) is imported by the peer
 and compared with its original the same way (vertices, faces, places, groups and weights, shape keys, face
 maps), and the bones of the written skeleton with the extension's.
@@ -455,17 +456,19 @@ def compare_written_mesh(name: str, original: dict, written: dict, height: float
 
 
 def write_back(ossuary: str, corpus: pathlib.Path, out: pathlib.Path) -> dict:
-    """`convert` the character to glTF and back to SWG files, with the
-    original's skeleton and with the glTF's own."""
+    """`convert` the character to glTF and back to SWG files: as it is (the
+    glTF carries its skeletons), with the original's skeleton named, and
+    with the glTF's own skeleton written."""
     asset = out / "twk_f.glb"
     subprocess.run([ossuary, "convert", str(corpus / CHARACTER), "-o", str(asset)], check=True, capture_output=True)
     runs = {
+        "without a skeleton option": [],
         "--skeleton twk_f.sat": ["--skeleton", str(corpus / CHARACTER)],
         "--write-skeleton": ["--write-skeleton"],
     }
     folders = {}
     for label, options in runs.items():
-        folder = out / label.split()[0].strip("-")
+        folder = out / "back" / (label.split()[0].strip("-") if options else "plain")
         subprocess.run(
             [ossuary, "convert", str(asset), "--to", "swg-sat", *options, "-o", str(folder)],
             check=True,
