@@ -104,6 +104,8 @@ def peer_mesh_facts(obj) -> dict:
 
 
 def run_peer_meshes(addon_root: pathlib.Path, files: list) -> None:
+    """Imports each .mgn into an empty scene with the peer's importer and its
+    default options, and prints what it made of each, as one JSON line."""
     import bpy
 
     import addon_utils
@@ -191,7 +193,7 @@ def extension_character(folder: pathlib.Path, names: list) -> tuple:
             continue
         group = obj.data["ossuary_swg_group"].to_dict()
         mesh = obj.data
-        names = [g.name for g in obj.vertex_groups]
+        group_names = [g.name for g in obj.vertex_groups]
         keys = mesh.shape_keys.key_blocks[1:] if mesh.shape_keys else []
         part = meshes.setdefault(pathlib.PurePosixPath(group["mesh"]).name, {"objects": []})
         part["position_count"] = int(group["position_count"])
@@ -201,7 +203,7 @@ def extension_character(folder: pathlib.Path, names: list) -> tuple:
                 "entries": [int(entry) for entry in group["entries"]],
                 "positions": [list(obj.matrix_world @ v.co) for v in mesh.vertices],
                 "faces": len(mesh.polygons),
-                "weights": [{names[g.group]: g.weight for g in v.groups if g.weight > 0} for v in mesh.vertices],
+                "weights": [{group_names[g.group]: g.weight for g in v.groups if g.weight > 0} for v in mesh.vertices],
                 "shape_keys": {key.name: [list(obj.matrix_world @ p.co) for p in key.data] for key in keys},
                 "shape_key_order": [key.name for key in keys],
             }
