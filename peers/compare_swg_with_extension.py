@@ -17,7 +17,8 @@ script with `--peer-meshes` and prints one JSON line.
 The characters: `appearance/twk_f.sat`, which the extension imports with
 its default options (level of detail 0), and which the peer, having no
 `.sat` or `.lmg` importer, imports as what the `.sat` names at that level
-(the skeletons and the `_l0` meshes); and the hair piece
+(the skeletons and the `_l0` meshes), and the same at levels 1 to 3 (the
+extension's `lod` option, the peer's `_l1` to `_l3` meshes); and the hair piece
 `twk_f_hair_s01_l0.mgn`, chosen with `all_b.skt` for the extension (it poses
 a mesh only with a skeleton). Compared, per the peer's default options:
 
@@ -176,7 +177,7 @@ def wrapped_in_slod(path: pathlib.Path, out: pathlib.Path) -> pathlib.Path:
     return wrapped
 
 
-def extension_character(folder: pathlib.Path, names: list) -> tuple:
+def extension_character(folder: pathlib.Path, names: list, lod: int = 0) -> tuple:
     """The armature and the meshes the extension makes of the files chosen
     together, with its default options: bones (name to head position) and,
     per .mgn the meshes came from, its objects' vertices with the position
@@ -184,7 +185,7 @@ def extension_character(folder: pathlib.Path, names: list) -> tuple:
     import bpy
 
     bpy.ops.wm.read_homefile(use_empty=True)
-    bpy.ops.import_scene.ossuary(directory=str(folder) + "/", files=[{"name": name} for name in names])
+    bpy.ops.import_scene.ossuary(directory=str(folder) + "/", files=[{"name": name} for name in names], lod=lod)
     armatures = [obj for obj in bpy.context.scene.objects if obj.type == "ARMATURE"]
     bones = {bone.name: list(arm.matrix_world @ bone.head_local) for arm in armatures for bone in arm.data.bones}
     meshes = {}
@@ -524,6 +525,7 @@ def main() -> None:
         our_bones, our_meshes = extension_character(character.parent, [character.name])
         moved = move_one_position_and_export(pathlib.PurePosixPath(edited_mesh).name, out / "edited")
         hair_bones, hair_meshes = extension_character(corpus / "appearance", HAIR_FILES)
+        other_levels = {lod: extension_character(character.parent, [character.name], lod) for lod in (1, 2, 3)}
         body, _ = peer_skeleton_as_read(corpus / SKELETONS[0], out)
         face, face_wrapped = peer_skeleton_as_read(corpus / SKELETONS[1], out)
         folders = write_back(str(ossuary), corpus, out)
@@ -557,6 +559,21 @@ def main() -> None:
             continue
         problems, facts = compare_mesh(name, peer[str(original)], our_meshes[name], move, height)
         report(f"twk_f.sat: {name}", problems, facts)
+
+    # The other levels of detail (the extension's `lod` option), each with
+    # the peer's import of that level's meshes.
+    for lod, (level_bones, level_meshes) in other_levels.items():
+        problems, facts, level_move, _ = compare_bones(body, level_bones, list(face), height)
+        report(f"twk_f.sat, level {lod}: bones of all_b.skt", problems, facts)
+        for part in ("body", "head"):
+            name = f"twk_f_{part}_l{lod}.mgn"
+            if level_move is None or name not in level_meshes:
+                missing = f"the extension made no mesh of {name}, or no bone to fit"
+                report(f"twk_f.sat, level {lod}: {name}", [missing], {})
+                continue
+            original = peer[str(corpus / "appearance/mesh" / name)]
+            problems, facts = compare_mesh(name, original, level_meshes[name], level_move, height)
+            report(f"twk_f.sat, level {lod}: {name}", problems, facts)
 
     # The hair piece with its skeleton: the peer's all_b.skt, its own fit.
     problems, facts, hair_move, _ = compare_bones(body, hair_bones, [], height)
