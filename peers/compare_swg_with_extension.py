@@ -513,10 +513,11 @@ def main() -> None:
         failed |= bool(problems)
         print(json.dumps({"case": case, **facts, "problems": problems}), flush=True)
 
-    # The extension: the .sat with its default options; then a position
-    # moved and the character exported. The peer: the skeletons (a bare
-    # `FORM SKTM` wrapped as it reads them) and the meshes, the originals,
-    # the edited one and those ossuary writes back from its own glTF.
+    # The extension: the .sat with its default options, a position moved
+    # and the character exported; the hair piece; the .sat at levels 1 to 3.
+    # The peer: the skeletons (a bare `FORM SKTM` wrapped as it reads them)
+    # and the meshes: the originals, the edited one and those ossuary writes
+    # back from its own glTF.
     originals = [corpus / mesh for mesh in MESHES]
     edited_mesh = MESHES[0]
     with tempfile.TemporaryDirectory(prefix="ossuary-swg-back-") as out:
