@@ -9,8 +9,9 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
-use super::{shortened, Explanation, FieldSpan};
+use super::{shortened, Explanation};
 use crate::format::Encoding;
+use crate::schema::map::Noted;
 use crate::schema::{Error, FieldPath, Position, Segment};
 
 /// One node of the tree: a field, an element, a chunk, or the file.
@@ -53,14 +54,14 @@ pub struct Value {
     pub kind: super::SpanKind,
 }
 
-impl From<&FieldSpan> for Value {
-    fn from(span: &FieldSpan) -> Self {
+impl Value {
+    fn of(explanation: &Explanation, span: &Noted) -> Value {
         Value {
             type_name: span.type_name,
             start: span.start,
             end: span.end,
-            value: span.value.clone(),
-            kind: span.kind,
+            value: explanation.value(span).to_owned(),
+            kind: span.kind.into(),
         }
     }
 }
@@ -91,9 +92,11 @@ impl Node {
     /// file stopped decoding, if it did) as a node of its own.
     pub fn of(explanation: &Explanation, error: Option<&Error>) -> Node {
         let mut root = Node::new(None, String::new(), 0);
-        for span in &explanation.spans {
-            let segments: Vec<&Segment> = span.segments.segments().collect();
-            root.add(&segments, 0, span);
+        for span in explanation.noted() {
+            let segments = explanation.segments(span);
+            root.add(&segments, 0, span.start, span.end, &|| {
+                Value::of(explanation, span)
+            });
         }
         if let Some(error) = error {
             root.add_error(explanation, error);
@@ -103,14 +106,21 @@ impl Node {
 
     /// Adds `span` below this node, at `segments[depth..]`. Spans come in
     /// file order, so a node met again is the last child.
-    fn add(&mut self, segments: &[&Segment], depth: usize, span: &FieldSpan) {
+    fn add(
+        &mut self,
+        segments: &[&Segment],
+        depth: usize,
+        start: u64,
+        end: u64,
+        value: &dyn Fn() -> Value,
+    ) {
         if self.values.is_empty() && self.children.is_empty() {
-            self.start = span.start;
+            self.start = start;
         }
-        self.start = self.start.min(span.start);
-        self.end = self.end.max(span.end);
+        self.start = self.start.min(start);
+        self.end = self.end.max(end);
         let Some(&segment) = segments.get(depth) else {
-            self.values.push(Value::from(span));
+            self.values.push(value());
             return;
         };
         let same = self
@@ -120,10 +130,10 @@ impl Node {
         if !same {
             let path = path_of(segments.get(..=depth).unwrap_or_default());
             self.children
-                .push(Node::new(Some(segment.clone()), path, span.start));
+                .push(Node::new(Some(segment.clone()), path, start));
         }
         if let Some(child) = self.children.last_mut() {
-            child.add(segments, depth + 1, span);
+            child.add(segments, depth + 1, start, end, value);
         }
     }
 
