@@ -52,6 +52,10 @@ pub struct FieldSpan {
     /// line and the line after the last, from 1.
     pub start: u64,
     pub end: u64,
+    /// Text: a token's first column and the column after its last, from
+    /// 1 (none for a whole line, or bytes).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub columns: Option<(u32, u32)>,
     pub value: String,
     pub kind: SpanKind,
 }
@@ -235,19 +239,35 @@ impl Explanation {
             type_name: span.type_name,
             start: span.start,
             end: span.end,
+            columns: span.columns,
             value: self.value(span).to_owned(),
             kind: span.kind.into(),
         }
     }
 
-    /// The span holding byte (or, for text, line) `at`, if any.
+    /// The span holding byte (or, for text, line) `at`, if any (for text,
+    /// the line's, not one of its tokens').
     pub fn at(&self, at: u64) -> Option<FieldSpan> {
         let spans = self.map.spans();
         let after = spans.partition_point(|span| span.start <= at);
         spans
             .get(..after)
-            .and_then(|before| before.iter().rev().find(|span| at < span.end))
+            .and_then(|before| {
+                before
+                    .iter()
+                    .rev()
+                    .find(|span| at < span.end && span.columns.is_none())
+            })
             .map(|span| self.field_span(span))
+    }
+
+    /// The spans that cover the file: bytes, or whole lines (a token lies
+    /// within its line's span).
+    fn covering(&self) -> impl Iterator<Item = &Noted> {
+        self.map
+            .spans()
+            .iter()
+            .filter(|span| span.columns.is_none())
     }
 
     /// Where the spans fail to cover the file once: the units (bytes or
@@ -260,7 +280,7 @@ impl Explanation {
             Encoding::Text => (1, self.len + 1),
         };
         let mut covered_to = first;
-        for span in self.map.spans() {
+        for span in self.covering() {
             if span.start > covered_to {
                 misses.uncovered.push((covered_to, span.start));
             }
@@ -284,7 +304,7 @@ impl Explanation {
             total: self.len,
             ..Coverage::default()
         };
-        for span in self.map.spans() {
+        for span in self.covering() {
             let len = span.end.saturating_sub(span.start);
             match span.kind {
                 map::SpanKind::Field => coverage.typed += len,
@@ -342,16 +362,24 @@ impl Explanation {
             let line = String::from_utf8_lossy(line);
             let _ = writeln!(out, "{number:>6}  {}", line.trim_end_matches(['\r', '\n']));
             for span in fields.get(&number).into_iter().flatten() {
+                let path = path_text(&self.segments(span));
+                if let Some((first, after)) = span.columns {
+                    // A token: under its columns, with its value.
+                    let _ = writeln!(
+                        out,
+                        "        {}{} {path}  {}  {}",
+                        " ".repeat(first.saturating_sub(1) as usize),
+                        "^".repeat(after.saturating_sub(first).max(1) as usize),
+                        span.type_name,
+                        shortened(self.value(span))
+                    );
+                    continue;
+                }
                 let lines = match span.end.saturating_sub(span.start) {
                     0 | 1 => String::new(),
                     more => format!(" (lines {} to {})", span.start, span.start + more - 1),
                 };
-                let _ = writeln!(
-                    out,
-                    "        ^ {}  {}{lines}",
-                    path_text(&self.segments(span)),
-                    span.type_name
-                );
+                let _ = writeln!(out, "        ^ {path}  {}{lines}", span.type_name);
             }
         }
         out

@@ -29,6 +29,10 @@ pub struct Span {
     /// line and the line after the last, counted from 1.
     pub start: u64,
     pub end: u64,
+    /// Text: for a token, its first column and the column after its last
+    /// on its line (from 1); none for a whole line. A token's span lies
+    /// within its line's, which alone counts in covering the file.
+    pub columns: Option<(u32, u32)>,
     /// The value as Rust's `Debug` prints it.
     pub value: String,
     pub kind: SpanKind,
@@ -96,6 +100,8 @@ pub struct Noted {
     /// As [`Span::start`] and [`Span::end`].
     pub start: u64,
     pub end: u64,
+    /// As [`Span::columns`].
+    pub columns: Option<(u32, u32)>,
     pub kind: SpanKind,
     value: Range<usize>,
     /// What only a few spans have: bit fields, decoded bytes.
@@ -121,9 +127,11 @@ impl ByteMap {
         &self.spans
     }
 
-    /// Sorts the spans by their first unit, then their end.
+    /// Sorts the spans by their first unit, then their end (a text's
+    /// line before its tokens, the tokens by column).
     pub fn sort_by_place(&mut self) {
-        self.spans.sort_by_key(|span| (span.start, span.end));
+        self.spans
+            .sort_by_key(|span| (span.start, span.end, span.columns));
     }
 
     /// The value of `span` as text.
@@ -174,6 +182,7 @@ impl ByteMap {
             type_name: span.type_name,
             start: span.start,
             end: span.end,
+            columns: span.columns,
             value: self.value(span).to_owned(),
             kind: span.kind,
             bits: self.bits(span).to_vec(),
@@ -402,7 +411,35 @@ pub fn note(
 #[cold]
 #[inline(never)]
 fn note_recording(start: u64, end: u64, type_name: &'static str, kind: SpanKind, value: String) {
-    note_span(start, end, type_name, kind, &value, Extra::default());
+    note_span(
+        (start, end, None),
+        type_name,
+        kind,
+        &value,
+        Extra::default(),
+    );
+}
+
+/// Notes a token of a text's line `line` (from 1) at `columns` (its first
+/// column and the one after its last, from 1). `value` is formatted only
+/// when recording.
+#[inline]
+pub fn note_token(
+    line: u64,
+    columns: (u32, u32),
+    type_name: &'static str,
+    value: impl FnOnce() -> String,
+) {
+    if recording() {
+        let value = value();
+        note_span(
+            (line, line + 1, Some(columns)),
+            type_name,
+            SpanKind::Field,
+            &value,
+            Extra::default(),
+        );
+    }
 }
 
 /// Notes a word of bit fields read from `start` to `end`, with each
@@ -420,8 +457,7 @@ pub fn note_word(
             ..Extra::default()
         };
         note_span(
-            start,
-            end,
+            (start, end, None),
             type_name,
             SpanKind::Field,
             &format!("{word:#x}"),
@@ -431,8 +467,7 @@ pub fn note_word(
 }
 
 fn note_span(
-    start: u64,
-    end: u64,
+    (start, end, columns): (u64, u64, Option<(u32, u32)>),
     type_name: &'static str,
     kind: SpanKind,
     value: &str,
@@ -461,6 +496,7 @@ fn note_span(
             type_name,
             start,
             end,
+            columns,
             kind,
             value: at..map.text.len(),
             extra,
@@ -499,7 +535,13 @@ pub fn note_decoded(
         decoded: spans.0,
         decoded_bytes: bytes.to_vec(),
     };
-    note_span(start, end, type_name, SpanKind::Field, &value, extra);
+    note_span(
+        (start, end, None),
+        type_name,
+        SpanKind::Field,
+        &value,
+        extra,
+    );
 }
 
 /// A value a hand-written codec reads (`with = module`), noted in the byte

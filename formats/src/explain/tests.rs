@@ -91,6 +91,36 @@ fn text_files_are_explained_line_by_line() {
 }
 
 #[test]
+fn each_token_of_a_text_line_has_its_own_span() {
+    let bytes = fixture("humanoid.cmx");
+    let explanation = explain(&crate::sims::cmx::FORMAT, &bytes).unwrap();
+    // `version 300`: the keyword, then the version, each at its columns.
+    let tokens: Vec<(String, Option<(u32, u32)>, String)> = explanation
+        .spans()
+        .filter(|span| span.start == 2 && span.columns.is_some())
+        .map(|span| (span.path, span.columns, span.value))
+        .collect();
+    assert_eq!(
+        tokens,
+        [
+            (
+                "version_keyword".to_owned(),
+                Some((1, 8)),
+                "version".to_owned()
+            ),
+            ("version".to_owned(), Some((9, 12)), "300".to_owned()),
+        ]
+    );
+    let rendered = explanation.render(&bytes);
+    assert!(
+        rendered.contains("\n                ^^^ version  u32  300\n"),
+        "{rendered}"
+    );
+    // The tokens lie within their lines: every line is still covered once.
+    assert!(explanation.misses().is_empty());
+}
+
+#[test]
 fn spans_serialize_with_their_kind() {
     let bytes = fixture("humanoid.skt");
     let explanation = explain(&crate::swg::skt::FORMAT, &bytes).unwrap();
