@@ -99,19 +99,20 @@ fn show(
             tree.as_ref().map(|(tree, depth)| tree.folded(*depth)),
             error.map(ToString::to_string),
         );
-        let json = serde_json::to_string_pretty(&listing)
+        context
+            .print_json_streamed(|out| serde_json::to_writer_pretty(out, &listing))?
             .map_err(|error| CliError::input(&args.path, Problem::ToJson(error)))?;
-        context.print_json(&format!("{json}\n"))?;
         return Ok(true);
     }
-    let mut text = match &tree {
-        Some((tree, depth)) => tree.render(explained.encoding, *depth),
-        None => explained.render(bytes),
-    };
-    if let (Some(error), None) = (error, &tree) {
-        text.push_str(&explain::failing_row(error));
+    match &tree {
+        Some((tree, depth)) => context.print(&tree.render(explained.encoding, *depth))?,
+        None => {
+            explained.render_in_parts(bytes, |part| context.print(part))?;
+            if let Some(error) = error {
+                context.print(&explain::failing_row(error))?;
+            }
+        }
     }
-    context.print(&text)?;
     Ok(true)
 }
 

@@ -319,15 +319,46 @@ impl Explanation {
     /// value; a long value's bytes over several lines) or annotated lines
     /// (text: line numbers, the line, then the fields read from it).
     pub fn render(&self, bytes: &[u8]) -> String {
-        match self.encoding {
-            Encoding::Binary => self.render_hex(bytes),
-            Encoding::Text => self.render_lines(bytes),
-        }
+        let mut all = String::new();
+        let written: Result<(), std::convert::Infallible> = self.render_in_parts(bytes, |part| {
+            all.push_str(part);
+            Ok(())
+        });
+        let Ok(()) = written;
+        all
     }
 
-    fn render_hex(&self, bytes: &[u8]) -> String {
-        const PER_LINE: usize = 16;
+    /// [`Explanation::render`] handed to `emit` in parts of about 64 KiB
+    /// (whole rows), for a caller that writes them out as they come: a
+    /// big file's listing is many times the file.
+    pub fn render_in_parts<E>(
+        &self,
+        bytes: &[u8],
+        mut emit: impl FnMut(&str) -> Result<(), E>,
+    ) -> Result<(), E> {
         let mut out = String::new();
+        let mut row_written = |out: &mut String| match out.len() >= PART {
+            true => {
+                let emitted = emit(out);
+                out.clear();
+                emitted
+            }
+            false => Ok(()),
+        };
+        match self.encoding {
+            Encoding::Binary => self.render_hex(bytes, &mut out, &mut row_written)?,
+            Encoding::Text => self.render_lines(bytes, &mut out, &mut row_written)?,
+        }
+        emit(&out)
+    }
+
+    fn render_hex<E>(
+        &self,
+        bytes: &[u8],
+        out: &mut String,
+        row_written: &mut impl FnMut(&mut String) -> Result<(), E>,
+    ) -> Result<(), E> {
+        const PER_LINE: usize = 16;
         for span in self.map.spans() {
             let start = usize::try_from(span.start).unwrap_or(usize::MAX);
             let end = usize::try_from(span.end).unwrap_or(usize::MAX);
@@ -347,16 +378,21 @@ impl Explanation {
                 let offset = span.start + ((row + 1) * PER_LINE) as u64;
                 let _ = writeln!(out, "{offset:08x}  {}", hex(rest));
             }
+            row_written(out)?;
         }
-        out
+        Ok(())
     }
 
-    fn render_lines(&self, text: &[u8]) -> String {
+    fn render_lines<E>(
+        &self,
+        text: &[u8],
+        out: &mut String,
+        row_written: &mut impl FnMut(&mut String) -> Result<(), E>,
+    ) -> Result<(), E> {
         let mut fields: BTreeMap<u64, Vec<&Noted>> = BTreeMap::new();
         for span in self.map.spans() {
             fields.entry(span.start).or_default().push(span);
         }
-        let mut out = String::new();
         for (index, line) in text.split_inclusive(|&b| b == b'\n').enumerate() {
             let number = index as u64 + 1;
             let line = String::from_utf8_lossy(line);
@@ -381,10 +417,15 @@ impl Explanation {
                 };
                 let _ = writeln!(out, "        ^ {path}  {}{lines}", span.type_name);
             }
+            row_written(out)?;
         }
-        out
+        Ok(())
     }
 }
+
+/// About how much of a listing [`Explanation::render_in_parts`] hands over
+/// at once.
+const PART: usize = 64 * 1024;
 
 /// A value as a line shows it: at most about a line's worth.
 pub fn shortened(value: &str) -> String {

@@ -95,7 +95,7 @@ fn each_token_of_a_text_line_has_its_own_span() {
     let bytes = fixture("humanoid.cmx");
     let explanation = explain(&crate::sims::cmx::FORMAT, &bytes).unwrap();
     // `version 300`: the keyword, then the version, each at its columns.
-    let tokens: Vec<(String, Option<(u32, u32)>, String)> = explanation
+    let tokens: Vec<_> = explanation
         .spans()
         .filter(|span| span.start == 2 && span.columns.is_some())
         .map(|span| (span.path, span.columns, span.value))
@@ -202,7 +202,7 @@ fn the_tree_groups_values_by_path_and_finds_the_field_at_a_byte() {
     let bytes = fixture("humanoid.skel");
     let explanation = explain(&crate::sims::skel::FORMAT, &bytes).unwrap();
     let tree = tree::Node::of(&explanation, None);
-    let labels: Vec<&str> = tree.children.iter().map(|c| c.label.as_str()).collect();
+    let labels: Vec<String> = tree.children.iter().map(|c| c.label()).collect();
     assert_eq!(labels, ["version", "name", "bones"]);
     let bones = &tree.children[2];
     assert_eq!((bones.start, bones.end), (13, bytes.len() as u64));
@@ -210,7 +210,7 @@ fn the_tree_groups_values_by_path_and_finds_the_field_at_a_byte() {
     // Byte 16: the first bone's unknown u32 (bytes 15 to 18).
     let indices = tree.indices_at(16);
     let field = tree.at_indices(&indices).unwrap();
-    assert_eq!(field.path, "bones[0].unknown");
+    assert_eq!(tree.path_to(&indices).unwrap(), "bones[0].unknown");
     assert_eq!((field.start, field.end), (15, 19));
     assert!(tree.at_indices(&[2, 99]).is_none());
 }
@@ -225,10 +225,11 @@ fn the_tree_of_a_broken_file_marks_the_failing_field() {
     assert!(tree.error_below);
     // The list's count (bytes 13 and 14) promises more bones than the
     // 5 bytes left hold.
-    let failing = tree.at_indices(&tree.indices_at(15)).unwrap();
+    let indices = tree.indices_at(15);
+    let failing = tree.at_indices(&indices).unwrap();
     assert_eq!(
-        (failing.path.as_str(), failing.label.as_str()),
-        ("bones", "!!")
+        (tree.path_to(&indices).unwrap(), failing.label()),
+        ("bones".to_owned(), "!!".to_owned())
     );
     assert!(failing
         .error
