@@ -92,37 +92,27 @@ fn show(
     }
     let tree = args.depth.map(|depth| (Node::of(explained, error), depth));
     if args.json {
-        // The spans, or the tree when asked for one.
-        let mut json = serde_json::json!({
-            "format": explained.format,
-            "encoding": match explained.encoding {
-                Encoding::Binary => "binary",
-                Encoding::Text => "text",
-            },
-            "len": explained.len,
-        });
-        let (key, value) = match tree {
-            Some((tree, depth)) => ("tree", serde_json::to_value(tree.folded(depth))),
-            None => ("spans", serde_json::to_value(&explained.spans)),
-        };
-        let value = value.map_err(|error| CliError::input(&args.path, Problem::ToJson(error)))?;
-        json[key] = value;
-        if let Some(error) = error {
-            json["error"] = error.to_string().into();
-        }
-        let json = serde_json::to_string_pretty(&json)
+        // The spans, or the tree when asked for one, written out as they
+        // are serialized (a big file's spans never in memory all at once
+        // as JSON values).
+        let listing = explained.listing(
+            tree.as_ref().map(|(tree, depth)| tree.folded(*depth)),
+            error.map(ToString::to_string),
+        );
+        context
+            .print_json_streamed(|out| serde_json::to_writer_pretty(out, &listing))?
             .map_err(|error| CliError::input(&args.path, Problem::ToJson(error)))?;
-        context.print_json(&format!("{json}\n"))?;
         return Ok(true);
     }
-    let mut text = match &tree {
-        Some((tree, depth)) => tree.render(explained.encoding, *depth),
-        None => explained.render(bytes),
-    };
-    if let (Some(error), None) = (error, &tree) {
-        text.push_str(&explain::failing_row(error));
+    match &tree {
+        Some((tree, depth)) => context.print(&tree.render(explained.encoding, *depth))?,
+        None => {
+            explained.render_in_parts(bytes, |part| context.print(part))?;
+            if let Some(error) = error {
+                context.print(&explain::failing_row(error))?;
+            }
+        }
     }
-    context.print(&text)?;
     Ok(true)
 }
 
@@ -146,7 +136,7 @@ fn explain_at(
         )));
     };
     if json {
-        let text = serde_json::to_string_pretty(span)
+        let text = serde_json::to_string_pretty(&span)
             .map_err(|error| CliError::input(path, Problem::ToJson(error)))?;
         context.print_json(&format!("{text}\n"))?;
         return Ok(true);

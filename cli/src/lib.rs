@@ -266,10 +266,74 @@ impl Context<'_> {
         self.write(json_for_terminals(json).as_bytes())
     }
 
+    /// [`Context::print_json`] of the JSON `write` serializes, written out
+    /// as it comes (a big file's map is many times the file as JSON). An
+    /// error writing it is the command's (a closed pipe ends it); one
+    /// serializing it is `write`'s, returned inside.
+    fn print_json_streamed(
+        &mut self,
+        write: impl FnOnce(&mut dyn Write) -> serde_json::Result<()>,
+    ) -> Result<serde_json::Result<()>, CliError> {
+        let mut out = JsonOut {
+            context: self,
+            pending: Vec::new(),
+            failed: None,
+        };
+        let serialized = write(&mut out).and_then(|()| {
+            out.pending.push(b'\n');
+            out.flush().map_err(serde_json::Error::io)
+        });
+        match out.failed {
+            Some(error) => Err(error),
+            None => Ok(serialized),
+        }
+    }
+
     /// One warning line, [`shown`]. A warning that cannot be written is
     /// dropped: the command's own output matters more.
     fn warn(&mut self, message: &str) {
         let _ = writeln!(self.stderr, "ossuary: warning: {}", shown(message));
+    }
+}
+
+/// Standard output for [`Context::print_json_streamed`]: JSON text kept
+/// until about 64 KiB of it is whole characters, then written out as
+/// [`Context::print_json`] writes it.
+struct JsonOut<'c, 'a> {
+    context: &'c mut Context<'a>,
+    pending: Vec<u8>,
+    /// The error writing to standard output gave, for the command.
+    failed: Option<CliError>,
+}
+
+impl JsonOut<'_, '_> {
+    /// Writes out the pending text up to its last whole character.
+    fn write_out(&mut self) -> std::io::Result<()> {
+        let whole = match std::str::from_utf8(&self.pending) {
+            Ok(text) => text.len(),
+            Err(error) => error.valid_up_to(),
+        };
+        let text = String::from_utf8_lossy(self.pending.get(..whole).unwrap_or_default());
+        if let Err(error) = self.context.print_json(&text) {
+            self.failed = Some(error);
+            return Err(std::io::Error::other("standard output failed"));
+        }
+        self.pending.drain(..whole);
+        Ok(())
+    }
+}
+
+impl Write for JsonOut<'_, '_> {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.pending.extend_from_slice(bytes);
+        if self.pending.len() >= 64 * 1024 {
+            self.write_out()?;
+        }
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.write_out()
     }
 }
 

@@ -15,7 +15,7 @@ use serde::Serialize;
 
 use crate::catalogue::Catalogue;
 use crate::format::{Decoded, Encoding, Format};
-use crate::schema::map::{self, Span};
+use crate::schema::map::{self, ByteMap, Noted, PathId};
 use crate::schema::{Error, FieldPath, Position, Segment};
 
 /// What a span holds, as the JSON names it.
@@ -52,11 +52,12 @@ pub struct FieldSpan {
     /// line and the line after the last, from 1.
     pub start: u64,
     pub end: u64,
+    /// Text: a token's first column and the column after its last, from
+    /// 1 (none for a whole line, or bytes).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub columns: Option<(u32, u32)>,
     pub value: String,
     pub kind: SpanKind,
-    /// The path's parts, which the tree ([`tree::Node`]) groups by.
-    #[serde(skip)]
-    pub segments: FieldPath,
 }
 
 impl FieldSpan {
@@ -66,56 +67,81 @@ impl FieldSpan {
     }
 }
 
-impl From<Span> for FieldSpan {
-    fn from(span: Span) -> Self {
-        let segments = as_errors_name(&span.path);
-        FieldSpan {
-            path: segments.to_string(),
-            segments,
-            type_name: span.type_name,
-            start: span.start,
-            end: span.end,
-            value: span.value,
-            kind: span.kind.into(),
-        }
-    }
-}
-
-/// `path` as errors write it: the map names every field, an error does
-/// not name a field whose chunk or form names it (`SKMG/0004/POSN`, not
-/// `SKMG/version/0004/POSN`; `.../shader_groups[2]/SPS`'s list of forms
-/// as `SPS[2]`). A field followed by a chunk, or by an element index
-/// followed by a chunk, is left out.
-fn as_errors_name(path: &FieldPath) -> FieldPath {
-    let segments: Vec<&Segment> = path.segments().collect();
+/// The segments of `path` as errors write them, outermost first: the map
+/// names every field, an error does not name a field whose chunk or form
+/// names it (`SKMG/0004/POSN`, not `SKMG/version/0004/POSN`;
+/// `.../shader_groups[2]/SPS`'s list of forms as `SPS[2]`). A field
+/// followed by a chunk, or by an element index followed by a chunk, is
+/// left out.
+fn as_errors_name(map: &ByteMap, path: Option<PathId>) -> Vec<&Segment> {
+    let mut segments: Vec<&Segment> = map.segments(path).collect();
+    segments.reverse();
     let named_by_chunk = |index: usize| {
         matches!(
             segments.get(index + 1..),
             Some([Segment::Chunk(_), ..] | [Segment::Index(_), Segment::Chunk(_), ..])
         )
     };
-    let mut written = FieldPath::default();
-    for (index, segment) in segments.iter().enumerate().rev() {
-        if matches!(segment, Segment::Field(_)) && named_by_chunk(index) {
-            continue;
-        }
-        written.push_outer((*segment).clone());
+    let kept: Vec<bool> = segments
+        .iter()
+        .enumerate()
+        .map(|(index, segment)| !(matches!(segment, Segment::Field(_)) && named_by_chunk(index)))
+        .collect();
+    segments
+        .into_iter()
+        .zip(kept)
+        .filter_map(|(segment, kept)| kept.then_some(segment))
+        .collect()
+}
+
+/// `segments` (outermost first) as a path's text.
+fn path_text(segments: &[&Segment]) -> String {
+    let mut path = FieldPath::default();
+    for segment in segments.iter().rev() {
+        path.push_outer((*segment).clone());
     }
-    written
+    path.to_string()
 }
 
 /// A file's byte map.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone)]
 pub struct Explanation {
     /// The format's `--format` name.
     pub format: &'static str,
     /// Binary spans count bytes; text spans count lines.
-    #[serde(serialize_with = "encoding_name")]
     pub encoding: Encoding,
     /// The file's length: bytes, or lines for text.
     pub len: u64,
-    /// Every value, in file order.
-    pub spans: Vec<FieldSpan>,
+    /// Every value, in file order, compact: a span's path and text are
+    /// written out only when asked for ([`Explanation::spans`]).
+    map: ByteMap,
+}
+
+/// `explain --json`'s document: the file's format, encoding and length,
+/// then its spans or its tree, and the error where it stopped decoding.
+/// Spans are written out as they are serialized, so a big file's are
+/// never all in memory as text at once.
+#[derive(Serialize)]
+pub struct Listing<'a> {
+    format: &'static str,
+    #[serde(serialize_with = "encoding_name")]
+    encoding: Encoding,
+    len: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    spans: Option<Spans<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tree: Option<tree::Node>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<String>,
+}
+
+/// The spans of an explanation as a JSON list.
+struct Spans<'a>(&'a Explanation);
+
+impl Serialize for Spans<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.0.spans())
+    }
 }
 
 fn encoding_name<S: serde::Serializer>(
@@ -147,9 +173,8 @@ pub fn explain_until_error(format: &'static Format, bytes: &[u8]) -> (Explanatio
 /// [`explain_until_error`] keeping the value decoded, for a caller that
 /// shows more of it than the map (a sprite's frames as pictures).
 pub fn explain_decoded(format: &'static Format, bytes: &[u8]) -> (Explanation, Decoded) {
-    let (decoded, spans) = map::record_spans(|| (format.decode)(bytes));
-    let mut spans: Vec<FieldSpan> = spans.into_iter().map(FieldSpan::from).collect();
-    spans.sort_by_key(|span| (span.start, span.end));
+    let (decoded, mut map) = map::record_map(|| (format.decode)(bytes));
+    map.sort_by_place();
     let len = match format.encoding {
         Encoding::Binary => bytes.len() as u64,
         Encoding::Text => line_count(bytes),
@@ -158,7 +183,7 @@ pub fn explain_decoded(format: &'static Format, bytes: &[u8]) -> (Explanation, D
         format: format.name,
         encoding: format.encoding,
         len,
-        spans,
+        map,
     };
     (explanation, decoded)
 }
@@ -170,12 +195,79 @@ fn line_count(text: &[u8]) -> u64 {
 }
 
 impl Explanation {
-    /// The span holding byte (or, for text, line) `at`, if any.
-    pub fn at(&self, at: u64) -> Option<&FieldSpan> {
-        let after = self.spans.partition_point(|span| span.start <= at);
-        self.spans
+    /// The JSON document of this map: its `tree` (folded as the caller
+    /// wants) in place of the spans when there is one, and the `error`
+    /// that stopped decoding.
+    pub fn listing(&self, tree: Option<tree::Node>, error: Option<String>) -> Listing<'_> {
+        Listing {
+            format: self.format,
+            encoding: self.encoding,
+            len: self.len,
+            spans: tree.is_none().then_some(Spans(self)),
+            tree,
+            error,
+        }
+    }
+
+    /// Every value, in file order, each with its path and text written
+    /// out.
+    pub fn spans(&self) -> impl ExactSizeIterator<Item = FieldSpan> + '_ {
+        self.map.spans().iter().map(|span| self.field_span(span))
+    }
+
+    /// The spans as the map keeps them, in file order, for a reader that
+    /// writes out only some of their paths and values
+    /// ([`Explanation::segments`], [`Explanation::value`]).
+    pub fn noted(&self) -> &[Noted] {
+        self.map.spans()
+    }
+
+    /// The segments of a span's path as errors write them, outermost
+    /// first.
+    pub fn segments(&self, span: &Noted) -> Vec<&Segment> {
+        as_errors_name(&self.map, span.path)
+    }
+
+    /// A span's value as text.
+    pub fn value(&self, span: &Noted) -> &str {
+        self.map.value(span)
+    }
+
+    fn field_span(&self, span: &Noted) -> FieldSpan {
+        FieldSpan {
+            path: path_text(&self.segments(span)),
+            type_name: span.type_name,
+            start: span.start,
+            end: span.end,
+            columns: span.columns,
+            value: self.value(span).to_owned(),
+            kind: span.kind.into(),
+        }
+    }
+
+    /// The span holding byte (or, for text, line) `at`, if any (for text,
+    /// the line's, not one of its tokens').
+    pub fn at(&self, at: u64) -> Option<FieldSpan> {
+        let spans = self.map.spans();
+        let after = spans.partition_point(|span| span.start <= at);
+        spans
             .get(..after)
-            .and_then(|before| before.iter().rev().find(|span| at < span.end))
+            .and_then(|before| {
+                before
+                    .iter()
+                    .rev()
+                    .find(|span| at < span.end && span.columns.is_none())
+            })
+            .map(|span| self.field_span(span))
+    }
+
+    /// The spans that cover the file: bytes, or whole lines (a token lies
+    /// within its line's span).
+    fn covering(&self) -> impl Iterator<Item = &Noted> {
+        self.map
+            .spans()
+            .iter()
+            .filter(|span| span.columns.is_none())
     }
 
     /// Where the spans fail to cover the file once: the units (bytes or
@@ -188,7 +280,7 @@ impl Explanation {
             Encoding::Text => (1, self.len + 1),
         };
         let mut covered_to = first;
-        for span in &self.spans {
+        for span in self.covering() {
             if span.start > covered_to {
                 misses.uncovered.push((covered_to, span.start));
             }
@@ -212,12 +304,12 @@ impl Explanation {
             total: self.len,
             ..Coverage::default()
         };
-        for span in &self.spans {
+        for span in self.covering() {
             let len = span.end.saturating_sub(span.start);
             match span.kind {
-                SpanKind::Field => coverage.typed += len,
-                SpanKind::Header => coverage.headers += len,
-                SpanKind::Opaque => coverage.opaque += len,
+                map::SpanKind::Field => coverage.typed += len,
+                map::SpanKind::Header => coverage.headers += len,
+                map::SpanKind::Opaque => coverage.opaque += len,
             }
         }
         coverage
@@ -227,16 +319,47 @@ impl Explanation {
     /// value; a long value's bytes over several lines) or annotated lines
     /// (text: line numbers, the line, then the fields read from it).
     pub fn render(&self, bytes: &[u8]) -> String {
-        match self.encoding {
-            Encoding::Binary => self.render_hex(bytes),
-            Encoding::Text => self.render_lines(bytes),
-        }
+        let mut all = String::new();
+        let written: Result<(), std::convert::Infallible> = self.render_in_parts(bytes, |part| {
+            all.push_str(part);
+            Ok(())
+        });
+        let Ok(()) = written;
+        all
     }
 
-    fn render_hex(&self, bytes: &[u8]) -> String {
-        const PER_LINE: usize = 16;
+    /// [`Explanation::render`] handed to `emit` in parts of about 64 KiB
+    /// (whole rows), for a caller that writes them out as they come: a
+    /// big file's listing is many times the file.
+    pub fn render_in_parts<E>(
+        &self,
+        bytes: &[u8],
+        mut emit: impl FnMut(&str) -> Result<(), E>,
+    ) -> Result<(), E> {
         let mut out = String::new();
-        for span in &self.spans {
+        let mut row_written = |out: &mut String| match out.len() >= PART {
+            true => {
+                let emitted = emit(out);
+                out.clear();
+                emitted
+            }
+            false => Ok(()),
+        };
+        match self.encoding {
+            Encoding::Binary => self.render_hex(bytes, &mut out, &mut row_written)?,
+            Encoding::Text => self.render_lines(bytes, &mut out, &mut row_written)?,
+        }
+        emit(&out)
+    }
+
+    fn render_hex<E>(
+        &self,
+        bytes: &[u8],
+        out: &mut String,
+        row_written: &mut impl FnMut(&mut String) -> Result<(), E>,
+    ) -> Result<(), E> {
+        const PER_LINE: usize = 16;
+        for span in self.map.spans() {
             let start = usize::try_from(span.start).unwrap_or(usize::MAX);
             let end = usize::try_from(span.end).unwrap_or(usize::MAX);
             let held = bytes.get(start..end.min(bytes.len())).unwrap_or_default();
@@ -247,39 +370,62 @@ impl Explanation {
                 "{:08x}  {:<48}  {}  {}  {}",
                 span.start,
                 hex(first),
-                span.path,
+                path_text(&self.segments(span)),
                 span.type_name,
-                shortened(&span.value)
+                shortened(self.value(span))
             );
             for (row, rest) in rows.enumerate() {
                 let offset = span.start + ((row + 1) * PER_LINE) as u64;
                 let _ = writeln!(out, "{offset:08x}  {}", hex(rest));
             }
+            row_written(out)?;
         }
-        out
+        Ok(())
     }
 
-    fn render_lines(&self, text: &[u8]) -> String {
-        let mut fields: BTreeMap<u64, Vec<&FieldSpan>> = BTreeMap::new();
-        for span in &self.spans {
+    fn render_lines<E>(
+        &self,
+        text: &[u8],
+        out: &mut String,
+        row_written: &mut impl FnMut(&mut String) -> Result<(), E>,
+    ) -> Result<(), E> {
+        let mut fields: BTreeMap<u64, Vec<&Noted>> = BTreeMap::new();
+        for span in self.map.spans() {
             fields.entry(span.start).or_default().push(span);
         }
-        let mut out = String::new();
         for (index, line) in text.split_inclusive(|&b| b == b'\n').enumerate() {
             let number = index as u64 + 1;
             let line = String::from_utf8_lossy(line);
             let _ = writeln!(out, "{number:>6}  {}", line.trim_end_matches(['\r', '\n']));
             for span in fields.get(&number).into_iter().flatten() {
+                let path = path_text(&self.segments(span));
+                if let Some((first, after)) = span.columns {
+                    // A token: under its columns, with its value.
+                    let _ = writeln!(
+                        out,
+                        "        {}{} {path}  {}  {}",
+                        " ".repeat(first.saturating_sub(1) as usize),
+                        "^".repeat(after.saturating_sub(first).max(1) as usize),
+                        span.type_name,
+                        shortened(self.value(span))
+                    );
+                    continue;
+                }
                 let lines = match span.end.saturating_sub(span.start) {
                     0 | 1 => String::new(),
                     more => format!(" (lines {} to {})", span.start, span.start + more - 1),
                 };
-                let _ = writeln!(out, "        ^ {}  {}{lines}", span.path, span.type_name);
+                let _ = writeln!(out, "        ^ {path}  {}{lines}", span.type_name);
             }
+            row_written(out)?;
         }
-        out
+        Ok(())
     }
 }
+
+/// About how much of a listing [`Explanation::render_in_parts`] hands over
+/// at once.
+const PART: usize = 64 * 1024;
 
 /// A value as a line shows it: at most about a line's worth.
 pub fn shortened(value: &str) -> String {

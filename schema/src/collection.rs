@@ -184,6 +184,13 @@ pub fn read_elements<T: Decode, I: Input>(
     context: &T::Context,
 ) -> Result<Vec<T>, Error> {
     check_count(input, count, T::MIN_SIZE)?;
+    if let (Some(_), Some(size), true) = (
+        T::NUMBER_TEXT,
+        T::PLAIN_SIZE.filter(|&size| size > 0),
+        crate::map::recording(),
+    ) {
+        return read_numbers_noted(input, count, size, endian);
+    }
     if let Some(size) = T::PLAIN_SIZE.filter(|&size| size > 0) {
         let plain = count
             .checked_mul(size)
@@ -203,6 +210,25 @@ pub fn read_elements<T: Decode, I: Input>(
             Err(error) => return Err(error.within(Segment::Index(index))),
         }
     }
+    Ok(elements)
+}
+
+/// A list of numbers (or arrays of them) read while the byte map records:
+/// one span for the whole list. (A span a number would make the map of a
+/// picture's pixels many times the picture.)
+#[cold]
+#[inline(never)]
+fn read_numbers_noted<T: Decode, I: Input>(
+    input: &mut I,
+    count: usize,
+    size: usize,
+    endian: Endian,
+) -> Result<Vec<T>, Error> {
+    let total = count.checked_mul(size).ok_or_else(list_overflow)?;
+    let start = input.position()?;
+    let bytes = input.read_bytes(total as u64)?;
+    let elements = decode_all(&bytes, size, endian).ok_or_else(list_overflow)?;
+    crate::primitive::note_numbers::<T>(start, &bytes, endian, std::any::type_name::<[T]>());
     Ok(elements)
 }
 

@@ -283,6 +283,12 @@ pub trait Decode: HasContext + Sized {
     /// bytes in hand after one bounds check ([`Decode::decode_plain`]).
     const PLAIN_SIZE: Option<usize> = None;
 
+    /// For a number, or an array of numbers: writes the value the bytes
+    /// hold (exactly [`Decode::PLAIN_SIZE`] of them) as text. The byte map
+    /// notes a list of such values as one span, where a list of other
+    /// values has a span for each part of each element.
+    const NUMBER_TEXT: Option<fn(&[u8], Endian, &mut String)> = None;
+
     fn decode<R: Read + Seek>(
         reader: &mut R,
         endian: Endian,

@@ -40,6 +40,74 @@ where
     Ok(value)
 }
 
+/// A number's value as the byte map shows it (as `Debug` prints it).
+fn number_text<T: Decode + std::fmt::Debug>(bytes: &[u8], endian: Endian, text: &mut String) {
+    use std::fmt::Write as _;
+    if let Some(value) = T::decode_plain(bytes, endian) {
+        let _ = write!(text, "{value:?}");
+    }
+}
+
+/// An array of numbers' value as the byte map shows it: `[1, 2, 3]`.
+fn array_text<T: Decode>(bytes: &[u8], endian: Endian, text: &mut String) {
+    let (Some(size), Some(element_text)) = (T::PLAIN_SIZE, T::NUMBER_TEXT) else {
+        return;
+    };
+    text.push('[');
+    for (index, element) in bytes.chunks_exact(size.max(1)).enumerate() {
+        if index > 0 {
+            text.push_str(", ");
+        }
+        element_text(element, endian, text);
+    }
+    text.push(']');
+}
+
+/// Notes `bytes`, read from `start`, as one span of numbers of type `T`
+/// (an array or a list of them, `type_name`): its value the first few
+/// numbers and how many there are; bytes (`u8`) as a byte string, as a
+/// chunk tag is written (`b"SPR2"`).
+#[cold]
+#[inline(never)]
+pub(crate) fn note_numbers<T: Decode>(
+    start: u64,
+    bytes: &[u8],
+    endian: Endian,
+    type_name: &'static str,
+) {
+    /// How many numbers, and how many bytes of a byte string, the value
+    /// shows.
+    const SHOWN: usize = 16;
+    const SHOWN_BYTES: usize = 48;
+    let (Some(size), Some(text)) = (T::PLAIN_SIZE.filter(|&size| size > 0), T::NUMBER_TEXT) else {
+        return;
+    };
+    let count = bytes.len() / size;
+    let end = start + bytes.len() as u64;
+    crate::map::note(start, end, type_name, SpanKind::Field, || {
+        if std::any::type_name::<T>() == "u8" {
+            let shown = bytes.get(..SHOWN_BYTES).unwrap_or(bytes);
+            let mut value = format!("b\"{}\"", shown.escape_ascii());
+            if count > SHOWN_BYTES {
+                value.push_str(&format!(" ... {count} bytes in all"));
+            }
+            return value;
+        }
+        let mut value = String::from("[");
+        for (index, element) in bytes.chunks_exact(size).take(SHOWN).enumerate() {
+            if index > 0 {
+                value.push_str(", ");
+            }
+            text(element, endian, &mut value);
+        }
+        if count > SHOWN {
+            value.push_str(&format!(", ... {count} in all"));
+        }
+        value.push(']');
+        value
+    });
+}
+
 macro_rules! number {
     ($($ty:ty),*) => {$(
         impl FromEndianBytes for $ty {
@@ -64,6 +132,7 @@ macro_rules! number {
             const FIXED_SIZE: Option<u64> = Some(Self::MIN_SIZE);
 
             const PLAIN_SIZE: Option<usize> = Some(std::mem::size_of::<$ty>());
+            const NUMBER_TEXT: Option<fn(&[u8], Endian, &mut String)> = Some(number_text::<$ty>);
 
             decode_through_input!();
 
@@ -142,6 +211,10 @@ impl<T: Decode, const N: usize> Decode for [T; N] {
         Some(size) => size.checked_mul(N),
         None => None,
     };
+    const NUMBER_TEXT: Option<fn(&[u8], Endian, &mut String)> = match T::NUMBER_TEXT {
+        Some(_) => Some(array_text::<T>),
+        None => None,
+    };
 
     decode_through_input!();
 
@@ -154,6 +227,9 @@ impl<T: Decode, const N: usize> Decode for [T; N] {
         if let Some(size) = Self::PLAIN_SIZE {
             if let Some(array) = input.read_plain(size, |bytes| Self::decode_plain(bytes, endian)) {
                 return Ok(array);
+            }
+            if T::NUMBER_TEXT.is_some() && crate::map::recording() {
+                return decode_numbers_noted(input, size, endian);
             }
         }
         let mut elements = ArrayVec::<T, N>::new();
@@ -171,6 +247,21 @@ impl<T: Decode, const N: usize> Decode for [T; N] {
     fn decode_plain(bytes: &[u8], endian: Endian) -> Option<Self> {
         T::decode_plain_array(bytes, endian)
     }
+}
+
+/// An array of numbers read while the byte map records: one span.
+#[cold]
+#[inline(never)]
+fn decode_numbers_noted<T: Decode, I: Input, const N: usize>(
+    input: &mut I,
+    size: usize,
+    endian: Endian,
+) -> Result<[T; N], Error> {
+    let start = input.position()?;
+    let bytes = input.read_bytes(size as u64)?;
+    let array = T::decode_plain_array(&bytes, endian).ok_or_else(array_overflow)?;
+    note_numbers::<T>(start, &bytes, endian, std::any::type_name::<[T; N]>());
+    Ok(array)
 }
 
 /// The loops above push exactly N elements, so this is never returned.

@@ -221,8 +221,7 @@ fn every_byte_is_described_but_the_room_after_old_sprites_offset_tables() {
             "{name}: {misses:?}"
         );
         for span in explanation
-            .spans
-            .iter()
+            .spans()
             .filter(|span| span.kind != SpanKind::Field)
         {
             // The 0xA3 filler The Sims' tools leave after a version-1000

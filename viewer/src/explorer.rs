@@ -74,12 +74,14 @@ pub struct NodeShown {
 }
 
 impl NodeShown {
-    fn of(node: &Node, id: String, sprites: &[Option<String>]) -> NodeShown {
+    /// `node`, at `indices` below `tree`'s root.
+    fn of(tree: &Node, node: &Node, indices: &[usize], sprites: &[Option<String>]) -> NodeShown {
+        let path = tree.path_to(indices).unwrap_or_default();
         NodeShown {
-            picture: frame_of(&node.path, sprites),
-            id,
-            label: node.label.clone(),
-            path: node.path.clone(),
+            picture: frame_of(&path, sprites),
+            id: id_of(indices),
+            label: node.label(),
+            path,
             start: node.start,
             end: node.end,
             children: node.children.len(),
@@ -215,7 +217,7 @@ impl Explored {
             },
             len: self.len,
             error: self.error.clone(),
-            root: Level::of(&self.tree, &[], 0, &self.sprites),
+            root: Level::of(&self.tree, &self.tree, &[], 0, &self.sprites),
         }
     }
 
@@ -224,7 +226,7 @@ impl Explored {
     pub fn level(&self, id: &str, from: usize) -> Option<Level> {
         let indices = parse_id(id)?;
         let node = self.tree.at_indices(&indices)?;
-        Some(Level::of(node, &indices, from, &self.sprites))
+        Some(Level::of(&self.tree, node, &indices, from, &self.sprites))
     }
 
     /// The ids of the nodes from the root's child down to the deepest
@@ -238,7 +240,15 @@ impl Explored {
 }
 
 impl Level {
-    fn of(node: &Node, indices: &[usize], from: usize, sprites: &[Option<String>]) -> Level {
+    /// `node`, at `indices` below `tree`'s root, and its children from
+    /// `from`.
+    fn of(
+        tree: &Node,
+        node: &Node,
+        indices: &[usize],
+        from: usize,
+        sprites: &[Option<String>],
+    ) -> Level {
         let children = node
             .children
             .iter()
@@ -248,11 +258,11 @@ impl Level {
             .map(|(index, child)| {
                 let mut child_indices = indices.to_vec();
                 child_indices.push(index);
-                NodeShown::of(child, id_of(&child_indices), sprites)
+                NodeShown::of(tree, child, &child_indices, sprites)
             })
             .collect();
         Level {
-            node: NodeShown::of(node, id_of(indices), sprites),
+            node: NodeShown::of(tree, node, indices, sprites),
             from,
             children,
         }

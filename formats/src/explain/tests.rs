@@ -85,16 +85,46 @@ fn text_files_are_explained_line_by_line() {
         "{rendered}"
     );
     assert_eq!(
-        explanation.at(5).map(|span| span.path.as_str()),
-        Some("skeletons[0].bones")
+        explanation.at(5).map(|span| span.path),
+        Some("skeletons[0].bones".to_owned())
     );
+}
+
+#[test]
+fn each_token_of_a_text_line_has_its_own_span() {
+    let bytes = fixture("humanoid.cmx");
+    let explanation = explain(&crate::sims::cmx::FORMAT, &bytes).unwrap();
+    // `version 300`: the keyword, then the version, each at its columns.
+    let tokens: Vec<_> = explanation
+        .spans()
+        .filter(|span| span.start == 2 && span.columns.is_some())
+        .map(|span| (span.path, span.columns, span.value))
+        .collect();
+    assert_eq!(
+        tokens,
+        [
+            (
+                "version_keyword".to_owned(),
+                Some((1, 8)),
+                "version".to_owned()
+            ),
+            ("version".to_owned(), Some((9, 12)), "300".to_owned()),
+        ]
+    );
+    let rendered = explanation.render(&bytes);
+    assert!(
+        rendered.contains("\n                ^^^ version  u32  300\n"),
+        "{rendered}"
+    );
+    // The tokens lie within their lines: every line is still covered once.
+    assert!(explanation.misses().is_empty());
 }
 
 #[test]
 fn spans_serialize_with_their_kind() {
     let bytes = fixture("humanoid.skt");
     let explanation = explain(&crate::swg::skt::FORMAT, &bytes).unwrap();
-    let json = serde_json::to_value(&explanation).unwrap();
+    let json = serde_json::to_value(explanation.listing(None, None)).unwrap();
     assert_eq!(json["encoding"], "binary");
     assert_eq!(json["spans"][0]["kind"], "header");
     assert_eq!(json["spans"][0]["type"], "FORM tag");
@@ -159,7 +189,7 @@ fn a_file_that_does_not_decode_keeps_the_values_read_before_the_error() {
         error.unwrap().position,
         Some(crate::schema::Position::Byte(0x24))
     );
-    let last = explanation.spans.last().unwrap();
+    let last = explanation.spans().last().unwrap();
     assert_eq!(
         (last.path.as_str(), last.end),
         ("SKTM/0002/INFO/joint_count", 0x24)
@@ -172,7 +202,7 @@ fn the_tree_groups_values_by_path_and_finds_the_field_at_a_byte() {
     let bytes = fixture("humanoid.skel");
     let explanation = explain(&crate::sims::skel::FORMAT, &bytes).unwrap();
     let tree = tree::Node::of(&explanation, None);
-    let labels: Vec<&str> = tree.children.iter().map(|c| c.label.as_str()).collect();
+    let labels: Vec<String> = tree.children.iter().map(|c| c.label()).collect();
     assert_eq!(labels, ["version", "name", "bones"]);
     let bones = &tree.children[2];
     assert_eq!((bones.start, bones.end), (13, bytes.len() as u64));
@@ -180,7 +210,7 @@ fn the_tree_groups_values_by_path_and_finds_the_field_at_a_byte() {
     // Byte 16: the first bone's unknown u32 (bytes 15 to 18).
     let indices = tree.indices_at(16);
     let field = tree.at_indices(&indices).unwrap();
-    assert_eq!(field.path, "bones[0].unknown");
+    assert_eq!(tree.path_to(&indices).unwrap(), "bones[0].unknown");
     assert_eq!((field.start, field.end), (15, 19));
     assert!(tree.at_indices(&[2, 99]).is_none());
 }
@@ -195,10 +225,11 @@ fn the_tree_of_a_broken_file_marks_the_failing_field() {
     assert!(tree.error_below);
     // The list's count (bytes 13 and 14) promises more bones than the
     // 5 bytes left hold.
-    let failing = tree.at_indices(&tree.indices_at(15)).unwrap();
+    let indices = tree.indices_at(15);
+    let failing = tree.at_indices(&indices).unwrap();
     assert_eq!(
-        (failing.path.as_str(), failing.label.as_str()),
-        ("bones", "!!")
+        (tree.path_to(&indices).unwrap(), failing.label()),
+        ("bones".to_owned(), "!!".to_owned())
     );
     assert!(failing
         .error
@@ -226,13 +257,11 @@ fn the_map_writes_paths_as_errors_do() {
     assert!(error.contains("/POSN"), "{error}");
     assert!(
         explanation
-            .spans
-            .iter()
+            .spans()
             .any(|span| span.path.starts_with(&error)),
         "no span at {error}"
     );
     assert!(explanation
-        .spans
-        .iter()
+        .spans()
         .all(|span| !span.path.contains("version")));
 }

@@ -9,18 +9,17 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
-use super::{shortened, Explanation, FieldSpan};
+use super::{shortened, Explanation};
 use crate::format::Encoding;
+use crate::schema::map::Noted;
 use crate::schema::{Error, FieldPath, Position, Segment};
 
-/// One node of the tree: a field, an element, a chunk, or the file.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+/// One node of the tree: a field, an element, a chunk, or the file. Its
+/// label and path are written out when shown ([`Node::label`],
+/// [`Node::path_to`]): a big file's tree has a node for each of its
+/// fields.
+#[derive(Debug, Clone, PartialEq)]
 pub struct Node {
-    /// The node's own name: a field name, `[3]`, a chunk tag; empty for
-    /// the file.
-    pub label: String,
-    /// The field path, as errors name fields (`SKMG/0004/INFO`).
-    pub path: String,
     /// The first byte (text: line) the node covers and the one after the
     /// last.
     pub start: u64,
@@ -30,15 +29,13 @@ pub struct Node {
     pub values: Vec<Value>,
     pub children: Vec<Node>,
     /// How many children a folded node ([`Node::folded`]) had.
-    #[serde(skip_serializing_if = "is_zero")]
     pub folded_children: usize,
     /// On a failing field: the error, without its position and path.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
     /// Whether the failing field is this node or below it.
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub error_below: bool,
-    #[serde(skip)]
+    /// Its own step of the path: none for the file, and for a failing
+    /// field's own node below a node that holds values.
     segment: Option<Segment>,
 }
 
@@ -53,29 +50,21 @@ pub struct Value {
     pub kind: super::SpanKind,
 }
 
-impl From<&FieldSpan> for Value {
-    fn from(span: &FieldSpan) -> Self {
+impl Value {
+    fn of(explanation: &Explanation, span: &Noted) -> Value {
         Value {
             type_name: span.type_name,
             start: span.start,
             end: span.end,
-            value: span.value.clone(),
-            kind: span.kind,
+            value: explanation.value(span).to_owned(),
+            kind: span.kind.into(),
         }
     }
 }
 
 impl Node {
-    fn new(segment: Option<Segment>, path: String, start: u64) -> Node {
-        let label = match &segment {
-            None => String::new(),
-            Some(Segment::Field(name)) => (*name).to_owned(),
-            Some(Segment::Index(index)) => format!("[{index}]"),
-            Some(Segment::Chunk(tag)) => tag.escape_ascii().to_string(),
-        };
+    fn new(segment: Option<Segment>, start: u64) -> Node {
         Node {
-            label,
-            path,
             start,
             end: start,
             values: Vec::new(),
@@ -87,30 +76,73 @@ impl Node {
         }
     }
 
+    /// The node's own name: a field name, `[3]`, a chunk tag; `!!` for a
+    /// failing field's own node; empty for the file.
+    pub fn label(&self) -> String {
+        match &self.segment {
+            None if self.error.is_some() => "!!".to_owned(),
+            None => String::new(),
+            Some(Segment::Field(name)) => (*name).to_owned(),
+            Some(Segment::Index(index)) => format!("[{index}]"),
+            Some(Segment::Chunk(tag)) => tag.escape_ascii().to_string(),
+        }
+    }
+
+    /// The field path, as errors name fields (`SKMG/0004/INFO`), of the
+    /// node at `indices` below this one (the file's root).
+    pub fn path_to(&self, indices: &[usize]) -> Option<String> {
+        let mut segments = Vec::with_capacity(indices.len());
+        let mut node = self;
+        for &index in indices {
+            node = node.children.get(index)?;
+            segments.extend(node.segment.as_ref());
+        }
+        Some(path_of(&segments))
+    }
+
     /// The tree of `explanation`'s spans, with `error` (the reason the
     /// file stopped decoding, if it did) as a node of its own.
     pub fn of(explanation: &Explanation, error: Option<&Error>) -> Node {
-        let mut root = Node::new(None, String::new(), 0);
-        for span in &explanation.spans {
-            let segments: Vec<&Segment> = span.segments.segments().collect();
-            root.add(&segments, 0, span);
+        let mut root = Node::new(None, 0);
+        for span in explanation.noted() {
+            let segments = explanation.segments(span);
+            root.add(&segments, 0, span.start, span.end, &|| {
+                Value::of(explanation, span)
+            });
         }
         if let Some(error) = error {
             root.add_error(explanation, error);
         }
+        root.shrink();
         root
+    }
+
+    /// Gives back the room the lists grew into while the tree was built.
+    fn shrink(&mut self) {
+        self.values.shrink_to_fit();
+        self.children.shrink_to_fit();
+        for child in &mut self.children {
+            child.shrink();
+        }
     }
 
     /// Adds `span` below this node, at `segments[depth..]`. Spans come in
     /// file order, so a node met again is the last child.
-    fn add(&mut self, segments: &[&Segment], depth: usize, span: &FieldSpan) {
+    fn add(
+        &mut self,
+        segments: &[&Segment],
+        depth: usize,
+        start: u64,
+        end: u64,
+        value: &dyn Fn() -> Value,
+    ) {
         if self.values.is_empty() && self.children.is_empty() {
-            self.start = span.start;
+            self.start = start;
         }
-        self.start = self.start.min(span.start);
-        self.end = self.end.max(span.end);
+        self.start = self.start.min(start);
+        self.end = self.end.max(end);
         let Some(&segment) = segments.get(depth) else {
-            self.values.push(Value::from(span));
+            self.values.push(value());
             return;
         };
         let same = self
@@ -118,12 +150,10 @@ impl Node {
             .last()
             .is_some_and(|last| last.segment.as_ref() == Some(segment));
         if !same {
-            let path = path_of(segments.get(..=depth).unwrap_or_default());
-            self.children
-                .push(Node::new(Some(segment.clone()), path, span.start));
+            self.children.push(Node::new(Some(segment.clone()), start));
         }
         if let Some(child) = self.children.last_mut() {
-            child.add(segments, depth + 1, span);
+            child.add(segments, depth + 1, start, end, value);
         }
     }
 
@@ -142,15 +172,12 @@ impl Node {
         let segments: Vec<&Segment> = error.path.segments().collect();
         let mut node = self;
         node.error_below = true;
-        for (depth, segment) in segments.iter().enumerate() {
+        for segment in &segments {
             let found = node
                 .children
                 .iter()
                 .rposition(|child| child.segment.as_ref() == Some(*segment));
-            node = node.child_or_new(found, || {
-                let path = path_of(segments.get(..=depth).unwrap_or_default());
-                Node::new(Some((*segment).clone()), path, at)
-            });
+            node = node.child_or_new(found, || Node::new(Some((*segment).clone()), at));
             node.error_below = true;
             node.start = node.start.min(at);
             node.end = node.end.max(end);
@@ -159,10 +186,8 @@ impl Node {
         if is_root || !node.values.is_empty() || !node.children.is_empty() {
             // The failing field's own node: the path already holds values
             // (a chunk whose content failed), or is the whole file.
-            let path = node.path.clone();
             node = node.child_or_new(None, || {
-                let mut failing = Node::new(None, path, at);
-                failing.label = "!!".to_owned();
+                let mut failing = Node::new(None, at);
                 failing.end = end;
                 failing
             });
@@ -259,44 +284,67 @@ impl Node {
     /// message.
     pub fn render(&self, encoding: Encoding, depth: usize) -> String {
         let mut out = String::new();
+        let mut segments = Vec::new();
         for child in &self.children {
-            child.render_into(&mut out, encoding, 1, depth);
+            child.render_into(&mut out, encoding, (1, depth), &mut segments);
         }
         out
     }
 
     /// One row for each of the node's own values.
-    fn render_values(&self, out: &mut String, encoding: Encoding) {
+    fn render_values(&self, out: &mut String, encoding: Encoding, path: &str) {
         for value in &self.values {
             let place = self::place(encoding, value.start, value.end);
             let _ = writeln!(
                 out,
-                "{place}  {}  {}  {}",
-                self.path,
+                "{place}  {path}  {}  {}",
                 value.type_name,
                 shortened(&value.value)
             );
         }
     }
 
-    fn render_into(&self, out: &mut String, encoding: Encoding, level: usize, depth: usize) {
+    /// Rows for this node at `level` (folded below `depth`), below the
+    /// path `segments`.
+    fn render_into<'a>(
+        &'a self,
+        out: &mut String,
+        encoding: Encoding,
+        (level, depth): (usize, usize),
+        segments: &mut Vec<&'a Segment>,
+    ) {
+        let pushed = self.segment.as_ref().map(|segment| segments.push(segment));
+        self.render_rows(out, encoding, (level, depth), segments);
+        if pushed.is_some() {
+            segments.pop();
+        }
+    }
+
+    fn render_rows<'a>(
+        &'a self,
+        out: &mut String,
+        encoding: Encoding,
+        (level, depth): (usize, usize),
+        segments: &mut Vec<&'a Segment>,
+    ) {
         let place = place(encoding, self.start, self.end);
+        let path = path_of(segments);
         if let Some(error) = &self.error {
-            let _ = writeln!(out, "{place}  {}  !! {error}", self.path);
+            let _ = writeln!(out, "{place}  {path}  !! {error}");
             return;
         }
         if self.children.is_empty() {
-            self.render_values(out, encoding);
+            self.render_values(out, encoding, &path);
             return;
         }
         if self.is_list_of_values() {
-            let _ = writeln!(out, "{place}  {}  {}", self.path, self.list_row());
+            let _ = writeln!(out, "{place}  {path}  {}", self.list_row());
             return;
         }
         if let ([only], true) = (self.children.as_slice(), self.values.is_empty()) {
             // A node that only wraps another (a version's field around
             // its form) is no level of its own: its child's row names it.
-            only.render_into(out, encoding, level, depth);
+            only.render_into(out, encoding, (level, depth), segments);
             return;
         }
         let below = self.children.len();
@@ -304,16 +352,15 @@ impl Node {
         if level >= depth && !self.error_below {
             let _ = writeln!(
                 out,
-                "{place}  {}  ... {below} {}",
-                self.path,
+                "{place}  {path}  ... {below} {}",
                 if below == 1 { "child" } else { "children" }
             );
             return;
         }
-        let _ = writeln!(out, "{place}  {}", self.path);
-        self.render_values(out, encoding);
+        let _ = writeln!(out, "{place}  {path}");
+        self.render_values(out, encoding, &path);
         for child in &self.children {
-            child.render_into(out, encoding, level + 1, depth);
+            child.render_into(out, encoding, (level + 1, depth), segments);
         }
     }
 
@@ -339,10 +386,6 @@ impl Node {
     }
 }
 
-fn is_zero(count: &usize) -> bool {
-    *count == 0
-}
-
 /// Where a row's bytes are: the offset in hex and the size (for text, the
 /// first line and how many).
 fn place(encoding: Encoding, start: u64, end: u64) -> String {
@@ -350,6 +393,57 @@ fn place(encoding: Encoding, start: u64, end: u64) -> String {
     match encoding {
         Encoding::Binary => format!("{start:08x}  {size:>7}"),
         Encoding::Text => format!("line {start:>6}  {size:>5}"),
+    }
+}
+
+/// A node as JSON: its label and path written out, its children below.
+impl Serialize for Node {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        Json {
+            node: self,
+            segments: Vec::new(),
+        }
+        .serialize(serializer)
+    }
+}
+
+/// A node below the path of its parent, as JSON.
+struct Json<'a> {
+    node: &'a Node,
+    segments: Vec<&'a Segment>,
+}
+
+impl Serialize for Json<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct as _;
+        let node = self.node;
+        let mut segments = self.segments.clone();
+        segments.extend(node.segment.as_ref());
+        let mut json = serializer.serialize_struct("Node", 9)?;
+        json.serialize_field("label", &node.label())?;
+        json.serialize_field("path", &path_of(&segments))?;
+        json.serialize_field("start", &node.start)?;
+        json.serialize_field("end", &node.end)?;
+        json.serialize_field("values", &node.values)?;
+        let children: Vec<Json> = node
+            .children
+            .iter()
+            .map(|child| Json {
+                node: child,
+                segments: segments.clone(),
+            })
+            .collect();
+        json.serialize_field("children", &children)?;
+        if node.folded_children > 0 {
+            json.serialize_field("folded_children", &node.folded_children)?;
+        }
+        if let Some(error) = &node.error {
+            json.serialize_field("error", error)?;
+        }
+        if node.error_below {
+            json.serialize_field("error_below", &true)?;
+        }
+        json.end()
     }
 }
 

@@ -56,6 +56,12 @@ struct Flow {
     element_tokens: usize,
 }
 
+/// The column (from 1) of byte `at` (from 0) of a line, as a span notes
+/// it.
+fn column(at: usize) -> u32 {
+    u32::try_from(at + 1).unwrap_or(u32::MAX)
+}
+
 /// A line's text without its ending, its ending, and the bytes it takes.
 type PeekedLine<'a> = (&'a [u8], Option<LineEnding>, usize);
 
@@ -404,8 +410,13 @@ impl<'a> TextReader<'a> {
 
     /// Moves past a token returned by [`Self::token`] once it is accepted, so
     /// an error about it points at its first column.
-    fn accept(&mut self, token: &[u8]) {
+    fn accept(&mut self, token: &[u8], type_name: &'static str) {
+        let first = self.cursor;
         self.cursor += token.len();
+        let columns = (column(first), column(self.cursor));
+        crate::map::note_token(self.lines_taken as u64, columns, type_name, || {
+            String::from_utf8_lossy(token).into_owned()
+        });
         if let Some(flow) = &mut self.flow {
             if flow.element_tokens == 0 {
                 flow.elements += 1;
@@ -423,7 +434,7 @@ impl<'a> TextReader<'a> {
                 found: crate::quoted(token),
             }));
         }
-        self.accept(token);
+        self.accept(token, "keyword");
         Ok(())
     }
 
@@ -439,7 +450,7 @@ impl<'a> TextReader<'a> {
         let token = self.peek_token();
         let taken = token == word.as_bytes();
         if taken {
-            self.accept(token);
+            self.accept(token, "word");
         }
         taken
     }
@@ -465,14 +476,17 @@ impl<'a> TextReader<'a> {
         let name = inside.get(..end).unwrap_or_default();
         self.single_spaced &=
             memchr::memchr(b'\t', name).is_none() && memchr::memmem::find(name, b"  ").is_none();
-        self.accept(rest.get(..end + 2).unwrap_or_default());
+        self.accept(
+            rest.get(..end + 2).unwrap_or_default(),
+            "RawString (<name>)",
+        );
         Ok(RawString(name.to_vec()))
     }
 
     /// The next token as a string.
     pub fn string_token(&mut self) -> Result<RawString, Error> {
         let token = self.token("a word")?;
-        self.accept(token);
+        self.accept(token, "RawString");
         Ok(RawString(token.to_vec()))
     }
 
@@ -504,7 +518,7 @@ impl<'a> TextReader<'a> {
                 (value, printed_by, token)
             }
         };
-        self.accept(token);
+        self.accept(token, std::any::type_name::<T>());
         let index = self.numbers_read;
         self.numbers_read += 1;
         if !(printed_by.msvc && printed_by.shortest) {

@@ -80,12 +80,10 @@ mod tests {
             .collect();
         assert_eq!(
             decoded,
+            // The count, then the list of number pairs as one span.
             [
                 ("mesh.points".to_owned(), 0, 1),
-                ("mesh.points[0][0]".to_owned(), 1, 2),
-                ("mesh.points[0][1]".to_owned(), 2, 3),
-                ("mesh.points[1][0]".to_owned(), 3, 4),
-                ("mesh.points[1][1]".to_owned(), 4, 5),
+                ("mesh.points".to_owned(), 1, 5),
             ]
         );
     }
