@@ -1,7 +1,8 @@
 //! No count a file claims makes a reader allocate out of proportion to the
 //! file: decoding N bytes, and taking the value's summary and rig data,
 //! keeps at most `BYTES_PER_INPUT_BYTE * N + CONSTANT_BYTES` live at its
-//! peak, whatever the counts say. Measured by a counting global allocator,
+//! peak, whatever the counts say; `explain`'s map and tree, a larger
+//! multiple. Measured by a counting global allocator,
 //! which is why this is a test binary of its own.
 
 use std::alloc::{GlobalAlloc, Layout, System};
@@ -283,5 +284,54 @@ fn text_numbers_made_huge(format: &Format) {
                 changed.concat().as_bytes(),
             );
         }
+    }
+}
+
+/// The most bytes live at once while `explain` maps `bytes` as `format`
+/// and builds its tree, as `ossuary explain --depth` and the byte
+/// explorer do (the decoded value and the map both held).
+fn peak_while_explaining(format: &'static Format, bytes: &[u8]) -> usize {
+    LIVE.with(|live| live.set(0));
+    PEAK.with(|peak| peak.set(0));
+    MEASURING.with(|measuring| measuring.set(true));
+    let (explanation, decoded) = formats::explain::explain_decoded(format, bytes);
+    let tree = formats::explain::tree::Node::of(&explanation, decoded.as_ref().err());
+    drop((tree, explanation, decoded));
+    MEASURING.with(|measuring| measuring.set(false));
+    usize::try_from(PEAK.with(Cell::get)).unwrap_or(0)
+}
+
+/// What `explain`'s map and tree may hold per input byte, the decoded
+/// value included: a value of a few bytes (a float of a vertex) is a span
+/// and a node of the tree. Measured when this was written: 42 to 191 per
+/// byte on the samples and the corpus (the 2.7 MB `fso_game_door.iff` 163,
+/// `twk_f_head_l0.mgn` 92; the map alone 32 of that mesh's 92), where a
+/// span for each byte of a picture once made it over a thousand.
+const EXPLAIN_BYTES_PER_INPUT_BYTE: usize = 224;
+
+#[test]
+fn explaining_a_file_holds_a_bounded_multiple_of_it() {
+    let mut files: Vec<(String, &'static Format, Vec<u8>)> = FORMATS
+        .iter()
+        .map(|format| (format.name.to_owned(), *format, sample(format.name)))
+        .collect();
+    for (family, extension) in [("objects", "iff"), ("swg", "mgn"), ("sims1", "cmx")] {
+        for path in tests::corpus_files(family, extension).unwrap_or_default() {
+            let bytes = std::fs::read(&path).unwrap();
+            let name = path.to_string_lossy().into_owned();
+            let format = formats::catalogue::Catalogue::default()
+                .detect(&name, &bytes)
+                .unwrap();
+            files.push((name, format, bytes));
+        }
+    }
+    for (name, format, bytes) in files {
+        let peak = peak_while_explaining(format, &bytes);
+        let bound = EXPLAIN_BYTES_PER_INPUT_BYTE * bytes.len() + CONSTANT_BYTES / 2;
+        assert!(
+            peak <= bound,
+            "{name}: explaining {} bytes held {peak} bytes, more than {bound}",
+            bytes.len()
+        );
     }
 }
