@@ -3,12 +3,13 @@
 // (`.cmx`) and a broken (cut) mesh; for each the explorer page opens,
 // choosing a field marks its bytes, and clicking a byte chooses the field
 // holding it; on the broken mesh the failing field is marked with its
-// message; a sprite frame shows its picture. The fixtures are used, the corpus's files instead when
+// message; a sprite frame shows its picture; a mesh of more than 1 MB
+// opens like the others. The fixtures are used, the corpus's files instead when
 // OSSUARY_CORPUS is set. Prints how long each page took to be ready.
 //
 // usage: node viewer/tests/explorer.mjs PLAYWRIGHT_DIR OSSUARY_BINARY
 
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { createRequire } from "node:module";
@@ -41,6 +42,23 @@ copyFileSync("tests/fixtures/chair.iff", join(folder, "chair.iff"));
 // Cut inside the mesh: the outer form promises more than is left.
 const mesh = readFileSync(sources["head.mgn"]);
 writeFileSync(join(folder, "cut.mgn"), mesh.subarray(0, Math.floor(mesh.length / 2)));
+
+// A mesh of more than 1 MB, the mesh's shader groups and blend targets
+// repeated (ossuary writes it from its JSON; every repeat is a valid
+// mesh), for the time its page takes to be ready.
+const dumped = JSON.parse(execFileSync(binary, ["dump", sources["head.mgn"]], { maxBuffer: 1 << 28 }));
+const version = Object.values(dumped.version)[0];
+const once = { shader_groups: version.shader_groups, blend_targets: version.blend_targets };
+let bigSize = 0;
+for (let repeats = 2; bigSize <= 1 << 20; repeats *= 2) {
+  for (const [key, list] of Object.entries(once)) {
+    version[key] = Array.from({ length: repeats }, () => list).flat();
+  }
+  writeFileSync(join(folder, "big.json"), JSON.stringify(dumped));
+  execFileSync(binary, ["encode", join(folder, "big.json"), "--format", "swg-mgn", "-o", join(folder, "big.mgn")]);
+  bigSize = readFileSync(join(folder, "big.mgn")).length;
+}
+rmSync(join(folder, "big.json"));
 
 const server = spawn(binary, ["view", folder, "--port", "0"], { stdio: ["ignore", "pipe", "inherit"] });
 const url = await new Promise((found, failed) => {
@@ -115,7 +133,7 @@ const browser = await chromium.launch({
 try {
   const page = await browser.newPage({ viewport: { width: 1200, height: 800 } });
   page.on("pageerror", (error) => console.error(`page error: ${error.message}`));
-  for (const [name, at] of [["head.mgn", 300], ["object.iff", 100], ["walk.cmx", 3]]) {
+  for (const [name, at] of [["head.mgn", 300], ["object.iff", 100], ["walk.cmx", 3], ["big.mgn", 1 << 20]]) {
     try {
       await openExplorer(page, name);
       await chooseField(page, name);
