@@ -325,6 +325,7 @@ mod tests {
             type_name: "RawString",
             start: 0,
             end: 1 << 20,
+            columns: None,
             value: "x".repeat(1 << 20),
             kind: explain::SpanKind::Field,
         };

@@ -144,6 +144,21 @@ try {
     }
   }
   try {
+    // A text file's token: choosing the version marks `300`, not its line.
+    await openExplorer(page, "walk.cmx");
+    const labels = await page.$$eval("#tree-root > .node", (nodes) => nodes.map((node) => node.node.label));
+    const index = labels.indexOf("version");
+    check(index >= 0, `walk.cmx: no \`version\` node at the top of the tree: ${labels}`);
+    await page.locator("#tree-root > .node").nth(index).locator(":scope > .row").click();
+    await page.waitForFunction(() => document.querySelector("#hex-rows .sel"));
+    const marked = await page.$$eval("#hex-rows .sel", (units) => units.map((unit) => unit.textContent));
+    check(marked.length === 1 && marked[0] === "300", `walk.cmx: choosing the version marked ${JSON.stringify(marked)}`);
+    console.log("walk.cmx: the version marks its token 300");
+  } catch (error) {
+    failed = true;
+    console.error(`FAIL ${error.message}`);
+  }
+  try {
     // A sprite frame's node shows the frame's picture.
     await openExplorer(page, "chair.iff");
     await pickUnit(page, "chair.iff", 0x335);

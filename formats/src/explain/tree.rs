@@ -46,6 +46,10 @@ pub struct Value {
     pub type_name: &'static str,
     pub start: u64,
     pub end: u64,
+    /// Text: a token's first column and the column after its last, from
+    /// 1 (none for a whole line, or bytes).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub columns: Option<(u32, u32)>,
     pub value: String,
     pub kind: super::SpanKind,
 }
@@ -56,6 +60,7 @@ impl Value {
             type_name: span.type_name,
             start: span.start,
             end: span.end,
+            columns: span.columns,
             value: explanation.value(span).to_owned(),
             kind: span.kind.into(),
         }

@@ -28,6 +28,7 @@ export class HexView {
     this.data = data;
     this.count = this.text ? this.lines.length : Math.ceil(data.length / PER_ROW);
     this.selected = [0, 0];
+    this.columns = null;
     this.failing = [0, 0];
     rows.style.height = `${this.count * ROW_HEIGHT}px`;
     rows.style.width = this.text ? "60em" : `${10 + PER_ROW * 3 + 2 + PER_ROW}ch`;
@@ -44,9 +45,12 @@ export class HexView {
     return this.text ? at - 1 : Math.floor(at / PER_ROW);
   }
 
-  /** Marks units `start` up to `end` (not included), scrolled into view. */
-  select(start, end) {
+  /** Marks units `start` up to `end` (not included), scrolled into view;
+   * in a text's line, only `columns` (from 1, the last not included) when
+   * given. */
+  select(start, end, columns = null) {
     this.selected = [start, end];
+    this.columns = columns;
     const row = this.rowOf(start);
     const top = row * ROW_HEIGHT;
     if (top < this.box.scrollTop || top > this.box.scrollTop + this.box.clientHeight - ROW_HEIGHT) {
@@ -125,9 +129,19 @@ export class HexView {
     at.textContent = String(number).padStart(6, " ");
     const line = document.createElement("span");
     line.dataset.at = String(number);
-    line.textContent = this.lines[row];
+    const text = this.lines[row];
     const mark = this.classOf(number);
-    if (mark) line.className = mark;
+    if (mark === "sel" && this.columns) {
+      // A token chosen: its columns marked, the rest of the line not.
+      const [first, after] = this.columns;
+      const token = document.createElement("span");
+      token.className = "sel";
+      token.textContent = text.slice(first - 1, after - 1);
+      line.append(text.slice(0, first - 1), token, text.slice(after - 1));
+    } else {
+      line.textContent = text;
+      if (mark) line.className = mark;
+    }
     element.append(at, line);
     return element;
   }

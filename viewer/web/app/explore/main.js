@@ -32,7 +32,7 @@ async function start() {
     first.root,
     (id, from) => api.level(open, id, from),
     (node) => {
-      hex.select(node.start, node.end);
+      hex.select(node.start, node.end, tokenColumns(node));
       selected.textContent = describe(node, unit);
       document.body.dataset.selected = node.id;
     },
@@ -45,6 +45,15 @@ async function start() {
     await revealFailing(first, tree, hex);
   }
   document.body.dataset.state = "ready";
+}
+
+/** A text node's columns on its one line, when its values are tokens
+ * (`version 300`'s `300`): from the first token's first column to the
+ * last one's end. */
+function tokenColumns(node) {
+  const columns = node.values.map((value) => value.columns).filter(Boolean);
+  if (columns.length === 0 || node.end !== node.start + 1) return null;
+  return [Math.min(...columns.map(([first]) => first)), Math.max(...columns.map(([, after]) => after))];
 }
 
 /** Opens the way to the failing field and marks its bytes. */
