@@ -155,11 +155,27 @@ pub fn read_word<W: Word, I: Input>(
 
 /// Reads a word without noting it: its holder notes it once it knows its
 /// fields (an enum chosen by its first bits, and its variant's).
+#[inline]
 pub fn read_word_quietly<W: Word, I: Input>(input: &mut I, endian: Endian) -> Result<u64, Error> {
     let muted = map::mute();
     let word = W::decode_input(input, endian, &())?;
     drop(muted);
     Ok(word.to_u64())
+}
+
+/// Notes the word of an enum chosen by its first bits: the tag's part,
+/// then its variant's. The parts are joined only when recording, so that
+/// decoding allocates nothing for the map it does not make.
+#[inline]
+pub fn note_tagged_bits<W: Word>(
+    (start, end): (u64, u64),
+    word: u64,
+    tag: BitPart,
+    parts: &[BitPart],
+) {
+    if map::recording() {
+        note_bits::<W>(start, end, word, &[&[tag][..], parts].concat());
+    }
 }
 
 /// Notes a word read from `start` to `end` with its fields' bits.

@@ -460,8 +460,8 @@ pub trait BinarySchema: Decode + Encode {
 #[doc(hidden)]
 pub mod __private {
     pub use crate::bits::{
-        bits_of, count_bits, note_bits, part, patch_word, read_word, read_word_quietly, unit_rest,
-        write_word, BitField, BitPart, Word, WordTail,
+        bits_of, count_bits, note_bits, note_tagged_bits, part, patch_word, read_word,
+        read_word_quietly, unit_rest, write_word, BitField, BitPart, Word, WordTail,
     };
     pub use crate::block::{check_block_size, enter_block, read_sized};
     pub use crate::check::{
