@@ -91,6 +91,12 @@ pub fn write_padding<O: Output>(
     if padding.0.len() as u64 == len {
         return output.write_bytes(&padding.0);
     }
+    // Padding is mostly short: its zeros are taken from a constant run
+    // rather than a vector made for each.
+    const ZEROS: [u8; 64] = [0; 64];
+    if let Some(zeros) = usize::try_from(len).ok().and_then(|len| ZEROS.get(..len)) {
+        return output.write_bytes(zeros);
+    }
     let zeros = usize::try_from(len)
         .map_err(|_| Error::new(ErrorKind::Invalid(format!("{len} bytes of padding"))))?;
     output.write_bytes(&vec![0; zeros])
