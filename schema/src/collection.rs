@@ -22,9 +22,11 @@ macro_rules! count_int {
         impl Length for $ty {
             const NAME: &'static str = stringify!($ty);
             const MAX: u64 = <$ty>::MAX as u64;
+            #[inline]
             fn to_u64(self) -> u64 {
                 self as u64
             }
+            #[inline]
             fn from_len(len: usize) -> Option<Self> {
                 <$ty>::try_from(len).ok()
             }
@@ -41,9 +43,11 @@ macro_rules! signed_count_int {
         impl Length for $ty {
             const NAME: &'static str = stringify!($ty);
             const MAX: u64 = <$ty>::MAX as u64;
+            #[inline]
             fn to_u64(self) -> u64 {
                 u64::try_from(self).unwrap_or(u64::MAX)
             }
+            #[inline]
             fn from_len(len: usize) -> Option<Self> {
                 <$ty>::try_from(len).ok()
             }
@@ -61,6 +65,7 @@ pub trait FlagInt: Copy {
 macro_rules! flag_int {
     ($($ty:ty),*) => {$(
         impl FlagInt for $ty {
+            #[inline]
             fn is_set(self) -> bool {
                 self != 0
             }
@@ -71,6 +76,7 @@ macro_rules! flag_int {
 flag_int!(u8, u16, u32, u64, usize, i8, i16, i32, i64);
 
 /// Reads a count and converts it to a length.
+#[inline]
 pub fn read_count<C: CountInt, I: Input>(input: &mut I, endian: Endian) -> Result<usize, Error> {
     let at = input.position()?;
     let count = C::decode_input(input, endian, &())?.to_u64();
@@ -107,6 +113,7 @@ pub fn input_needed(count: u64, min_size: u64) -> u64 {
 /// Reads `count` elements of at least `min_size` bytes each. The count is
 /// checked against the bytes left before anything is allocated, so a
 /// corrupted count fails at once instead of reserving gigabytes.
+#[inline]
 pub fn read_vec<T, I, F>(
     input: &mut I,
     count: usize,
@@ -158,6 +165,7 @@ fn list_overflow() -> Error {
 
 /// Fails, before anything is allocated, when `count` elements of
 /// `min_size` bytes cannot fit in what is left.
+#[inline]
 fn check_count<I: Input>(input: &mut I, count: usize, min_size: u64) -> Result<(), Error> {
     let needed = input_needed(count as u64, min_size);
     let left = input.remaining_up_to(needed)?;
@@ -258,6 +266,7 @@ fn decode_all_chunks<T>(
 
 /// The number of elements a `count = expr` gives, or its error at the
 /// list's first byte.
+#[inline]
 pub fn counted<I: Input>(input: &mut I, count: Result<usize, Error>) -> Result<usize, Error> {
     count.map_err(|error| error.or_at_byte(input.position().unwrap_or(0)))
 }
@@ -350,6 +359,7 @@ pub fn read_elements_to_end<T: Decode, I: Input>(
 
 /// Reads elements until the input ends: the file's end, or the enclosing
 /// chunk's. Each element must take at least one byte, so the list ends.
+#[inline]
 pub fn read_to_end<T, I, F>(input: &mut I, mut read_one: F) -> Result<Vec<T>, Error>
 where
     I: Input,
@@ -358,14 +368,22 @@ where
     let mut elements = Vec::new();
     let recording = crate::map::recording();
     while input.remaining_up_to(1)? > 0 {
-        let element = read_element(input, elements.len(), recording, &mut read_one)?;
-        elements.push(element);
+        // Room first, so that the element goes from where its reader put
+        // it into the vector, not through copies around a call that grows
+        // the vector (each copy read bytes just written, and stalled).
+        elements.reserve(1);
+        let read = read_element(input, elements.len(), recording, &mut read_one);
+        match read {
+            Ok(element) => push_within_capacity(&mut elements, element)?,
+            Err(error) => return Err(error),
+        }
     }
     Ok(elements)
 }
 
 /// Element `index` of a list read to an end (the input's, or the element
 /// that ends it), which must take at least one byte, so the list ends.
+#[inline]
 fn read_element<T, I, F>(
     input: &mut I,
     index: usize,
@@ -378,18 +396,25 @@ where
 {
     let start = input.position()?;
     let entered = crate::map::enter_if(recording, Segment::Index(index));
-    let element = read_one(input).map_err(|e| e.within(Segment::Index(index)))?;
+    let read = read_one(input);
     drop(entered);
-    if input.position()? == start {
-        return Err(Error::at_byte(start, ErrorKind::EmptyElement).within(Segment::Index(index)));
+    match read {
+        Ok(_) if input.position()? == start => Err(empty_element(start, index)),
+        Ok(element) => Ok(element),
+        Err(error) => Err(error.within(Segment::Index(index))),
     }
-    Ok(element)
+}
+
+#[cold]
+fn empty_element(start: u64, index: usize) -> Error {
+    Error::at_byte(start, ErrorKind::EmptyElement).within(Segment::Index(index))
 }
 
 /// Reads elements until one `ends` the list (`until = expr`), that one
 /// included. Each element must take at least one byte, so the list ends
 /// with the input at the latest, where a list without its last element
 /// is an error.
+#[inline]
 pub fn read_until<T, I, F>(
     input: &mut I,
     mut ends: impl FnMut(&T) -> bool,
@@ -410,9 +435,16 @@ where
                 ),
             ));
         }
-        let element = read_element(input, elements.len(), recording, &mut read_one)?;
-        let last = ends(&element);
-        elements.push(element);
+        elements.reserve(1);
+        let read = read_element(input, elements.len(), recording, &mut read_one);
+        let last = match read {
+            Ok(element) => {
+                let last = ends(&element);
+                push_within_capacity(&mut elements, element)?;
+                last
+            }
+            Err(error) => return Err(error),
+        };
         if last {
             return Ok(elements);
         }
@@ -446,6 +478,7 @@ pub fn check_terminated<T>(elements: &[T], ends: impl Fn(&T) -> bool) -> Result<
 }
 
 /// Writes a collection's length as a `C`, or fails if it does not fit.
+#[inline]
 pub fn write_count<C: CountInt, O: Output>(
     output: &mut O,
     endian: Endian,
@@ -485,6 +518,7 @@ pub fn shared_len(
 }
 
 /// Writes each element, tagging errors with the element's index.
+#[inline]
 pub fn write_each<T, O, F>(output: &mut O, elements: &[T], mut write_one: F) -> Result<(), Error>
 where
     O: Output,
