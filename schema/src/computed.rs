@@ -140,6 +140,7 @@ pub fn size_value<V: TryInto<u64> + Display + Copy>(
 /// Writes `value` over the placeholder written at `at` (as many bytes),
 /// once what it depends on is written: a size that counts bytes written
 /// after it.
+#[inline]
 pub fn patch_value<O: Output, T: Encode<Context = ()> + Decode>(
     output: &mut O,
     at: u64,

@@ -491,9 +491,11 @@ pub trait OffsetInt: crate::Decode<Context = ()> + Encode<Context = ()> + Copy {
 macro_rules! offset_int {
     ($($ty:ty),*) => {$(
         impl OffsetInt for $ty {
+            #[inline]
             fn to_offset(self) -> u64 {
                 u64::from(self)
             }
+            #[inline]
             fn from_offset(offset: u64) -> Result<Self, Error> {
                 <$ty>::try_from(offset).map_err(|_| {
                     Error::new(ErrorKind::Invalid(format!(
@@ -509,12 +511,14 @@ macro_rules! offset_int {
 offset_int!(u8, u16, u32, u64);
 
 /// Reads an offset of type `O`.
+#[inline]
 pub fn read_offset<O: OffsetInt, I: Input>(input: &mut I, endian: Endian) -> Result<u64, Error> {
     Ok(O::decode_input(input, endian, &())?.to_offset())
 }
 
 /// Writes the placeholder of an offset of type `O`, filled in once the
 /// value it points to is placed; gives where it is.
+#[inline]
 pub fn write_offset_placeholder<O: OffsetInt, W: Output>(
     output: &mut W,
     endian: Endian,
