@@ -152,12 +152,36 @@ const LEAST_OFFSET_READS: u64 = 1 << 16;
 
 thread_local! {
     /// Bytes left to read through offsets in this decode; `None` outside
-    /// one (the outermost [`Placement`] sets it).
+    /// one (a decode's entry point sets it: [`with_read_budget`]).
     static OFFSET_READS_LEFT: Cell<Option<u64>> = const { Cell::new(None) };
 }
 
-/// Ends the budget of reads through offsets when the outermost
-/// [`Placement`] is done.
+/// Runs `decode`, a whole decode of an input of `len` bytes, with one
+/// budget of reads through offsets for everything it reads, however many
+/// structs with offsets it holds; inside a decode that has one already,
+/// that one. The entry points (`from_bytes`, `read_from`) run in it; a
+/// value decoded on its own (`decode_input` called directly) gets one per
+/// outermost struct with offsets instead.
+pub fn with_read_budget<T>(len: u64, decode: impl FnOnce() -> T) -> T {
+    let _budget = ReadBudget::begin(len);
+    decode()
+}
+
+/// Adds to the budget of the decode under way the reads `len` more bytes
+/// allow: bytes a transform decoded (a gzip stream's), which are input
+/// the file's length did not count.
+pub(crate) fn widen_read_budget(len: u64) {
+    OFFSET_READS_LEFT.with(|left| {
+        if let Some(budget) = left.get() {
+            left.set(Some(
+                budget.saturating_add(len.saturating_mul(OFFSET_READS_PER_BYTE)),
+            ));
+        }
+    });
+}
+
+/// Ends the budget of reads through offsets when the decode that set it
+/// is done.
 struct ReadBudget;
 
 impl ReadBudget {
@@ -214,7 +238,8 @@ pub struct Placement {
     /// Where each value read begins, in order, those sharing a place too,
     /// and whether it was the first read there.
     starts: Vec<(u64, bool)>,
-    /// Set when this is the outermost placement of a decode.
+    /// Set when this is the outermost placement of a decode that began
+    /// without a budget.
     _budget: Option<ReadBudget>,
 }
 
@@ -346,6 +371,19 @@ impl Placement {
     /// value that lies within another's bytes, or within the struct's
     /// fields, has none.
     pub fn finish<I: Input>(self, input: &mut I) -> Result<Vec<Vec<u8>>, Error> {
+        // Values read in the order they lie, none sharing a place (nearly
+        // every file): each one's gap runs from the furthest end before
+        // it, which one pass carries along.
+        if self.ends.is_none() && self.starts.len() == self.read.len() {
+            let mut furthest = self.fields_end;
+            let mut gaps = Vec::with_capacity(self.read.len());
+            for &(start, end) in &self.read {
+                gaps.push(read_gap(input, furthest, start)?);
+                furthest = furthest.max(end);
+            }
+            input.seek_to(furthest)?;
+            return Ok(gaps);
+        }
         let mut by_start: Vec<(u64, u64)> = self.read;
         if self.ends.is_some() {
             by_start.sort_unstable();
@@ -366,15 +404,8 @@ impl Placement {
                 .and_then(|last| furthest.get(last).copied())
                 .unwrap_or(self.fields_end);
             let gap = match first {
-                true if before < start => {
-                    input.seek_to(before)?;
-                    let bytes = input.read_bytes(start - before)?;
-                    map::note(before, start, "gap", map::SpanKind::Opaque, || {
-                        format!("{} byte(s) kept as found", start - before)
-                    });
-                    bytes
-                }
-                _ => Vec::new(),
+                true => read_gap(input, before, start)?,
+                false => Vec::new(),
             };
             gaps.push(gap);
         }
@@ -382,6 +413,20 @@ impl Placement {
         input.seek_to(end)?;
         Ok(gaps)
     }
+}
+
+/// The bytes from `before` to a value at `start`, when it lies after
+/// them; none when it lies within what was read before it.
+fn read_gap<I: Input>(input: &mut I, before: u64, start: u64) -> Result<Vec<u8>, Error> {
+    if before >= start {
+        return Ok(Vec::new());
+    }
+    input.seek_to(before)?;
+    let bytes = input.read_bytes(start - before)?;
+    map::note(before, start, "gap", map::SpanKind::Opaque, || {
+        format!("{} byte(s) kept as found", start - before)
+    });
+    Ok(bytes)
 }
 
 #[cold]
@@ -569,6 +614,25 @@ mod tests {
     }
 
     #[test]
+    fn values_in_the_order_they_lie_keep_the_gaps_before_each() {
+        // Two fields' bytes, a gap, the value at 3, a gap, the value at 5.
+        let bytes = [0, 0, 9, 20, 7, 50, 8];
+        let mut input = SliceInput::new(&bytes);
+        input.read_array::<2>().unwrap();
+        let mut placement = Placement::new(&mut input).unwrap();
+        let first = placement
+            .read(&mut input, Base::File, (3, 0), read_u8)
+            .unwrap();
+        let second = placement
+            .read(&mut input, Base::File, (5, 1), read_u8)
+            .unwrap();
+        let gaps = placement.finish(&mut input).unwrap();
+        assert_eq!((first.value, second.value), (20, 50));
+        assert_eq!(gaps, [vec![9], vec![7]]);
+        assert_eq!(input.offset(), 6);
+    }
+
+    #[test]
     fn offsets_sharing_a_large_value_stop_at_the_budget() {
         // 4 KiB of input: one 4,000-byte value, every offset pointing to it.
         let bytes = vec![1u8; 4096];
@@ -597,6 +661,35 @@ mod tests {
         assert!(placement
             .read(&mut input, Base::File, (0, 0), read_value)
             .is_ok());
+    }
+
+    #[test]
+    fn sibling_structs_with_offsets_share_the_budget_of_their_decode() {
+        // Two structs with offsets side by side in one decode of 4 KiB,
+        // each pointing many times at one 4,000-byte value: the second
+        // spends what the first left, not a budget of its own.
+        let bytes = vec![1u8; 4096];
+        let read_value = |input: &mut SliceInput| input.read_bytes(4000);
+        let budget = LEAST_OFFSET_READS.max(4096 * OFFSET_READS_PER_BYTE);
+        let reads_allowed = budget / 4000;
+        let decode = || {
+            let mut input = SliceInput::new(&bytes);
+            let mut first = Placement::new(&mut input)?;
+            for _ in 0..reads_allowed {
+                first.read(&mut input, Base::File, (0, 0), read_value)?;
+            }
+            drop(first);
+            let mut second = Placement::new(&mut input)?;
+            second.read(&mut input, Base::File, (0, 8), read_value)
+        };
+        let error = with_read_budget(4096, decode).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "byte 8: the values offsets point to take more than 32 times the input's bytes to \
+             read (offsets sharing a large value)"
+        );
+        // Outside a decode's entry point each outermost struct has its own.
+        assert!(decode().is_ok());
     }
 
     #[test]
