@@ -87,6 +87,7 @@ thread_local! {
 /// Where the innermost block being read or written on this thread begins:
 /// an IFF chunk's payload, a form's children, a `size` block, or else the
 /// file (0).
+#[inline]
 pub fn block_start() -> u64 {
     BLOCK_START.with(Cell::get)
 }

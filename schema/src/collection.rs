@@ -496,6 +496,7 @@ pub fn write_count<C: CountInt, O: Output>(
 
 /// The one length shared by the named collections that are present
 /// (`None` = absent option); 0 when none is present.
+#[inline]
 pub fn shared_len(
     count_field: &'static str,
     lengths: &[(&'static str, Option<usize>)],
@@ -547,12 +548,7 @@ pub fn encode_each<T: Encode + Decode, O: Output>(
     // stalled every element of a `.bmf`'s vertices).
     if let Some(size) = T::PLAIN_SIZE.filter(|&size| size > 0) {
         let in_place = size.checked_mul(elements.len()).is_some_and(|total| {
-            output.write_plain(total, |bytes| {
-                bytes
-                    .chunks_exact_mut(size)
-                    .zip(elements)
-                    .all(|(bytes, element)| element.encode_plain(bytes, endian))
-            })
+            output.write_plain(total, |bytes| encode_all(bytes, elements, size, endian))
         });
         if in_place {
             return Ok(());
@@ -580,6 +576,39 @@ pub fn encode_each<T: Encode + Decode, O: Output>(
             .map_err(|e| e.within(Segment::Index(index)))?;
     }
     Ok(())
+}
+
+/// Every element encoded into its `size` bytes of `bytes`; false when one
+/// is not plain. As [`decode_all`], records of the small sizes are split
+/// at a size the compiler knows, and every element is encoded whatever
+/// the one before gave (no early exit), so that a list of bytes or words
+/// becomes wide copies rather than a loop with a branch an element.
+fn encode_all<T: Encode>(bytes: &mut [u8], elements: &[T], size: usize, endian: Endian) -> bool {
+    match size {
+        1 => encode_all_sized::<T, 1>(bytes, elements, endian),
+        2 => encode_all_sized::<T, 2>(bytes, elements, endian),
+        3 => encode_all_sized::<T, 3>(bytes, elements, endian),
+        4 => encode_all_sized::<T, 4>(bytes, elements, endian),
+        8 => encode_all_sized::<T, 8>(bytes, elements, endian),
+        12 => encode_all_sized::<T, 12>(bytes, elements, endian),
+        _ => bytes
+            .chunks_exact_mut(size)
+            .zip(elements)
+            .all(|(bytes, element)| element.encode_plain(bytes, endian)),
+    }
+}
+
+/// [`encode_all`] of `SIZE`-byte records.
+fn encode_all_sized<T: Encode, const SIZE: usize>(
+    bytes: &mut [u8],
+    elements: &[T],
+    endian: Endian,
+) -> bool {
+    let mut all = true;
+    for (record, element) in bytes.chunks_exact_mut(SIZE).zip(elements) {
+        all &= element.encode_plain(record, endian);
+    }
+    all
 }
 
 /// An optional value behind a flag: 0 absent, 1 present, anything else an error.

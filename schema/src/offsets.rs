@@ -131,6 +131,7 @@ pub enum Base {
 
 impl Base {
     /// The position offsets count from.
+    #[inline]
     pub fn position(self) -> u64 {
         match self {
             Base::File => 0,
@@ -490,7 +491,7 @@ impl Placing {
         let found = at.offset.and_then(|offset| base.checked_add(offset));
         let start = match found {
             // A target another value shares: written once.
-            Some(target) if self.placed.binary_search(&target).is_ok() => {
+            Some(target) if self.is_placed(target) => {
                 return write_offset::<W, O>(output, offset_at, base, target, endian);
             }
             // Where it lay, after its gap, when that is where the output is.
@@ -501,10 +502,25 @@ impl Placing {
             _ => position,
         };
         write(output, &at.value)?;
-        if let Err(index) = self.placed.binary_search(&start) {
+        self.note_placed(start);
+        write_offset::<W, O>(output, offset_at, base, start, endian)
+    }
+
+    /// Whether a value was placed at `start`: past the last one placed
+    /// (each new value is) it was not, with no search.
+    fn is_placed(&self, start: u64) -> bool {
+        match self.placed.last() {
+            Some(&last) if start <= last => self.placed.binary_search(&start).is_ok(),
+            _ => false,
+        }
+    }
+
+    fn note_placed(&mut self, start: u64) {
+        if self.placed.last().is_none_or(|&last| last < start) {
+            self.placed.push(start);
+        } else if let Err(index) = self.placed.binary_search(&start) {
             self.placed.insert(index, start);
         }
-        write_offset::<W, O>(output, offset_at, base, start, endian)
     }
 }
 

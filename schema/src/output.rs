@@ -186,6 +186,7 @@ impl Output for VecOutput {
         }
     }
 
+    #[inline]
     fn reserve(&mut self, additional: usize) {
         self.bytes.reserve(additional);
     }
