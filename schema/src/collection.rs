@@ -370,12 +370,18 @@ where
     while input.remaining_up_to(1)? > 0 {
         // Room first, so that the element goes from where its reader put
         // it into the vector, not through copies around a call that grows
-        // the vector (each copy read bytes just written, and stalled).
+        // the vector or a result made again (each copy read bytes just
+        // written, and stalled).
         elements.reserve(1);
-        let read = read_element(input, elements.len(), recording, &mut read_one);
+        let index = elements.len();
+        let start = input.position()?;
+        let entered = crate::map::enter_if(recording, Segment::Index(index));
+        let read = read_one(input);
+        drop(entered);
         match read {
+            Ok(_) if input.position()? == start => return Err(empty_element(start, index)),
             Ok(element) => push_within_capacity(&mut elements, element)?,
-            Err(error) => return Err(error),
+            Err(error) => return Err(error.within(Segment::Index(index))),
         }
     }
     Ok(elements)

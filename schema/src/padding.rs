@@ -46,7 +46,7 @@ impl PaddingLength {
 /// used, and the common case (zeros in hand) builds the empty value where
 /// its caller keeps it: out of line, that value was copied through the
 /// stack for every padding read.
-#[inline]
+#[inline(always)]
 pub fn read_padding<I: Input>(input: &mut I, length: PaddingLength) -> Result<Padding, Error> {
     let start = input.position()?;
     let len = length.at(start);
