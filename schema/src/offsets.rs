@@ -237,8 +237,10 @@ pub struct Placement {
     /// sorted, and searched instead of hashing every place.
     ends: Option<HashMap<u64, u64>>,
     /// Where each value read begins, in order, those sharing a place too,
-    /// and whether it was the first read there.
-    starts: Vec<(u64, bool)>,
+    /// and whether it was the first read there: `None` while every value
+    /// was the first at its place and past the one before (then these are
+    /// `read`'s starts, which are not kept twice).
+    starts: Option<Vec<(u64, bool)>>,
     /// Set when this is the outermost placement of a decode that began
     /// without a budget.
     _budget: Option<ReadBudget>,
@@ -254,7 +256,7 @@ impl Placement {
             input_end,
             read: Vec::new(),
             ends: None,
-            starts: Vec::new(),
+            starts: None,
             _budget: ReadBudget::begin(input_end.saturating_sub(crate::block::block_start())),
         })
     }
@@ -326,7 +328,21 @@ impl Placement {
             }
             self.note_read(start, end);
         }
-        self.starts.push((start, shared_end.is_none()));
+        let in_order = self.ends.is_none() && shared_end.is_none();
+        match &mut self.starts {
+            Some(starts) => starts.push((start, shared_end.is_none())),
+            None if in_order => {}
+            None => {
+                let mut starts: Vec<(u64, bool)> =
+                    self.read.iter().map(|&(start, _)| (start, true)).collect();
+                // A value at a new place is in `read` already.
+                if shared_end.is_none() {
+                    starts.pop();
+                }
+                starts.push((start, shared_end.is_none()));
+                self.starts = Some(starts);
+            }
+        }
         Ok(At {
             offset: Some(offset),
             value,
@@ -375,7 +391,7 @@ impl Placement {
         // Values read in the order they lie, none sharing a place (nearly
         // every file): each one's gap runs from the furthest end before
         // it, which one pass carries along.
-        if self.ends.is_none() && self.starts.len() == self.read.len() {
+        let Some(starts) = self.starts else {
             let mut furthest = self.fields_end;
             let mut gaps = Vec::with_capacity(self.read.len());
             for &(start, end) in &self.read {
@@ -384,7 +400,7 @@ impl Placement {
             }
             input.seek_to(furthest)?;
             return Ok(gaps);
-        }
+        };
         let mut by_start: Vec<(u64, u64)> = self.read;
         if self.ends.is_some() {
             by_start.sort_unstable();
@@ -397,8 +413,8 @@ impl Placement {
                 Some(*furthest)
             })
             .collect();
-        let mut gaps = Vec::with_capacity(self.starts.len());
-        for &(start, first) in &self.starts {
+        let mut gaps = Vec::with_capacity(starts.len());
+        for &(start, first) in &starts {
             let earlier = by_start.partition_point(|&(other, _)| other < start);
             let before = earlier
                 .checked_sub(1)
