@@ -18,9 +18,11 @@ macro_rules! word {
     ($($ty:ty),*) => {$(
         impl Word for $ty {
             const BITS: u32 = <$ty>::BITS;
+            #[inline]
             fn to_u64(self) -> u64 {
                 u64::from(self)
             }
+            #[inline]
             fn from_u64(bits: u64) -> Self {
                 bits as $ty
             }
@@ -40,6 +42,7 @@ pub trait BitField: Sized {
 }
 
 /// The low `width` bits set.
+#[inline]
 pub fn mask(width: u32) -> u64 {
     if width >= 64 {
         u64::MAX
@@ -51,9 +54,11 @@ pub fn mask(width: u32) -> u64 {
 macro_rules! unsigned_bit_field {
     ($($ty:ty),*) => {$(
         impl BitField for $ty {
+            #[inline]
             fn from_bits(bits: u64, width: u32) -> Self {
                 (bits & mask(width)) as $ty
             }
+            #[inline]
             fn to_bits(&self, width: u32) -> Option<u64> {
                 let bits = u64::from(*self);
                 (bits <= mask(width)).then_some(bits)
@@ -67,12 +72,14 @@ unsigned_bit_field!(u8, u16, u32, u64);
 macro_rules! signed_bit_field {
     ($($ty:ty),*) => {$(
         impl BitField for $ty {
+            #[inline]
             fn from_bits(bits: u64, width: u32) -> Self {
                 // The top bit of the field is the sign: shift it to the
                 // top of an i64 and back, filling with it.
                 let unused = 64 - width.clamp(1, 64);
                 (((bits << unused) as i64) >> unused) as $ty
             }
+            #[inline]
             fn to_bits(&self, width: u32) -> Option<u64> {
                 let value = i64::from(*self);
                 let half = 1i64.checked_shl(width.saturating_sub(1)).unwrap_or(i64::MAX);
@@ -85,9 +92,11 @@ macro_rules! signed_bit_field {
 signed_bit_field!(i8, i16, i32, i64);
 
 impl BitField for bool {
+    #[inline]
     fn from_bits(bits: u64, _: u32) -> Self {
         bits & 1 != 0
     }
+    #[inline]
     fn to_bits(&self, _: u32) -> Option<u64> {
         Some(u64::from(*self))
     }
@@ -139,6 +148,7 @@ pub fn count_bits(field: &'static str, count: usize, width: u32) -> Result<u64, 
 
 /// Reads a word of bit fields, noted in the byte map as one span with its
 /// fields' bits.
+#[inline]
 pub fn read_word<W: Word, I: Input>(
     input: &mut I,
     endian: Endian,
@@ -155,11 +165,27 @@ pub fn read_word<W: Word, I: Input>(
 
 /// Reads a word without noting it: its holder notes it once it knows its
 /// fields (an enum chosen by its first bits, and its variant's).
+#[inline]
 pub fn read_word_quietly<W: Word, I: Input>(input: &mut I, endian: Endian) -> Result<u64, Error> {
     let muted = map::mute();
     let word = W::decode_input(input, endian, &())?;
     drop(muted);
     Ok(word.to_u64())
+}
+
+/// Notes the word of an enum chosen by its first bits: the tag's part,
+/// then its variant's. The parts are joined only when recording, so that
+/// decoding allocates nothing for the map it does not make.
+#[inline]
+pub fn note_tagged_bits<W: Word>(
+    (start, end): (u64, u64),
+    word: u64,
+    tag: BitPart,
+    parts: &[BitPart],
+) {
+    if map::recording() {
+        note_bits::<W>(start, end, word, &[&[tag][..], parts].concat());
+    }
 }
 
 /// Notes a word read from `start` to `end` with its fields' bits.
@@ -187,6 +213,7 @@ fn word_name<W: Word>() -> &'static str {
 }
 
 /// Writes a word of bit fields.
+#[inline]
 pub fn write_word<W: Word, O: Output>(
     output: &mut O,
     endian: Endian,
@@ -197,6 +224,7 @@ pub fn write_word<W: Word, O: Output>(
 
 /// Writes a word over the placeholder at `at`: a word whose fields the
 /// writer knows once what follows it is written.
+#[inline]
 pub fn patch_word<W: Word, O: Output>(
     output: &mut O,
     at: u64,

@@ -87,6 +87,7 @@ thread_local! {
 /// Where the innermost block being read or written on this thread begins:
 /// an IFF chunk's payload, a form's children, a `size` block, or else the
 /// file (0).
+#[inline]
 pub fn block_start() -> u64 {
     BLOCK_START.with(Cell::get)
 }
@@ -112,6 +113,7 @@ pub fn enter_block(start: u64) -> InBlock {
 /// leaves). A size that is no size (what its expression gave), or one
 /// past the end of the input, is an error at the block's first byte,
 /// before anything is read.
+#[inline]
 pub fn read_sized<'s, I, T, F>(
     input: &'s mut I,
     size: Result<u64, Error>,

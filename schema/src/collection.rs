@@ -22,9 +22,11 @@ macro_rules! count_int {
         impl Length for $ty {
             const NAME: &'static str = stringify!($ty);
             const MAX: u64 = <$ty>::MAX as u64;
+            #[inline]
             fn to_u64(self) -> u64 {
                 self as u64
             }
+            #[inline]
             fn from_len(len: usize) -> Option<Self> {
                 <$ty>::try_from(len).ok()
             }
@@ -41,9 +43,11 @@ macro_rules! signed_count_int {
         impl Length for $ty {
             const NAME: &'static str = stringify!($ty);
             const MAX: u64 = <$ty>::MAX as u64;
+            #[inline]
             fn to_u64(self) -> u64 {
                 u64::try_from(self).unwrap_or(u64::MAX)
             }
+            #[inline]
             fn from_len(len: usize) -> Option<Self> {
                 <$ty>::try_from(len).ok()
             }
@@ -61,6 +65,7 @@ pub trait FlagInt: Copy {
 macro_rules! flag_int {
     ($($ty:ty),*) => {$(
         impl FlagInt for $ty {
+            #[inline]
             fn is_set(self) -> bool {
                 self != 0
             }
@@ -71,6 +76,7 @@ macro_rules! flag_int {
 flag_int!(u8, u16, u32, u64, usize, i8, i16, i32, i64);
 
 /// Reads a count and converts it to a length.
+#[inline]
 pub fn read_count<C: CountInt, I: Input>(input: &mut I, endian: Endian) -> Result<usize, Error> {
     let at = input.position()?;
     let count = C::decode_input(input, endian, &())?.to_u64();
@@ -107,6 +113,7 @@ pub fn input_needed(count: u64, min_size: u64) -> u64 {
 /// Reads `count` elements of at least `min_size` bytes each. The count is
 /// checked against the bytes left before anything is allocated, so a
 /// corrupted count fails at once instead of reserving gigabytes.
+#[inline]
 pub fn read_vec<T, I, F>(
     input: &mut I,
     count: usize,
@@ -158,6 +165,7 @@ fn list_overflow() -> Error {
 
 /// Fails, before anything is allocated, when `count` elements of
 /// `min_size` bytes cannot fit in what is left.
+#[inline]
 fn check_count<I: Input>(input: &mut I, count: usize, min_size: u64) -> Result<(), Error> {
     let needed = input_needed(count as u64, min_size);
     let left = input.remaining_up_to(needed)?;
@@ -284,6 +292,7 @@ fn decode_all_chunks<T>(
 
 /// The number of elements a `count = expr` gives, or its error at the
 /// list's first byte.
+#[inline]
 pub fn counted<I: Input>(input: &mut I, count: Result<usize, Error>) -> Result<usize, Error> {
     count.map_err(|error| error.or_at_byte(input.position().unwrap_or(0)))
 }
@@ -376,6 +385,7 @@ pub fn read_elements_to_end<T: Decode, I: Input>(
 
 /// Reads elements until the input ends: the file's end, or the enclosing
 /// chunk's. Each element must take at least one byte, so the list ends.
+#[inline]
 pub fn read_to_end<T, I, F>(input: &mut I, mut read_one: F) -> Result<Vec<T>, Error>
 where
     I: Input,
@@ -384,14 +394,28 @@ where
     let mut elements = Vec::new();
     let recording = crate::map::recording();
     while input.remaining_up_to(1)? > 0 {
-        let element = read_element(input, elements.len(), recording, &mut read_one)?;
-        elements.push(element);
+        // Room first, so that the element goes from where its reader put
+        // it into the vector, not through copies around a call that grows
+        // the vector or a result made again (each copy read bytes just
+        // written, and stalled).
+        elements.reserve(1);
+        let index = elements.len();
+        let start = input.position()?;
+        let entered = crate::map::enter_if(recording, Segment::Index(index));
+        let read = read_one(input);
+        drop(entered);
+        match read {
+            Ok(_) if input.position()? == start => return Err(empty_element(start, index)),
+            Ok(element) => push_within_capacity(&mut elements, element)?,
+            Err(error) => return Err(error.within(Segment::Index(index))),
+        }
     }
     Ok(elements)
 }
 
 /// Element `index` of a list read to an end (the input's, or the element
 /// that ends it), which must take at least one byte, so the list ends.
+#[inline]
 fn read_element<T, I, F>(
     input: &mut I,
     index: usize,
@@ -404,18 +428,25 @@ where
 {
     let start = input.position()?;
     let entered = crate::map::enter_if(recording, Segment::Index(index));
-    let element = read_one(input).map_err(|e| e.within(Segment::Index(index)))?;
+    let read = read_one(input);
     drop(entered);
-    if input.position()? == start {
-        return Err(Error::at_byte(start, ErrorKind::EmptyElement).within(Segment::Index(index)));
+    match read {
+        Ok(_) if input.position()? == start => Err(empty_element(start, index)),
+        Ok(element) => Ok(element),
+        Err(error) => Err(error.within(Segment::Index(index))),
     }
-    Ok(element)
+}
+
+#[cold]
+fn empty_element(start: u64, index: usize) -> Error {
+    Error::at_byte(start, ErrorKind::EmptyElement).within(Segment::Index(index))
 }
 
 /// Reads elements until one `ends` the list (`until = expr`), that one
 /// included. Each element must take at least one byte, so the list ends
 /// with the input at the latest, where a list without its last element
 /// is an error.
+#[inline]
 pub fn read_until<T, I, F>(
     input: &mut I,
     mut ends: impl FnMut(&T) -> bool,
@@ -436,9 +467,16 @@ where
                 ),
             ));
         }
-        let element = read_element(input, elements.len(), recording, &mut read_one)?;
-        let last = ends(&element);
-        elements.push(element);
+        elements.reserve(1);
+        let read = read_element(input, elements.len(), recording, &mut read_one);
+        let last = match read {
+            Ok(element) => {
+                let last = ends(&element);
+                push_within_capacity(&mut elements, element)?;
+                last
+            }
+            Err(error) => return Err(error),
+        };
         if last {
             return Ok(elements);
         }
@@ -472,6 +510,7 @@ pub fn check_terminated<T>(elements: &[T], ends: impl Fn(&T) -> bool) -> Result<
 }
 
 /// Writes a collection's length as a `C`, or fails if it does not fit.
+#[inline]
 pub fn write_count<C: CountInt, O: Output>(
     output: &mut O,
     endian: Endian,
@@ -489,6 +528,7 @@ pub fn write_count<C: CountInt, O: Output>(
 
 /// The one length shared by the named collections that are present
 /// (`None` = absent option); 0 when none is present.
+#[inline]
 pub fn shared_len(
     count_field: &'static str,
     lengths: &[(&'static str, Option<usize>)],
@@ -511,6 +551,7 @@ pub fn shared_len(
 }
 
 /// Writes each element, tagging errors with the element's index.
+#[inline]
 pub fn write_each<T, O, F>(output: &mut O, elements: &[T], mut write_one: F) -> Result<(), Error>
 where
     O: Output,
@@ -539,12 +580,7 @@ pub fn encode_each<T: Encode + Decode, O: Output>(
     // stalled every element of a `.bmf`'s vertices).
     if let Some(size) = T::PLAIN_SIZE.filter(|&size| size > 0) {
         let in_place = size.checked_mul(elements.len()).is_some_and(|total| {
-            output.write_plain(total, |bytes| {
-                bytes
-                    .chunks_exact_mut(size)
-                    .zip(elements)
-                    .all(|(bytes, element)| element.encode_plain(bytes, endian))
-            })
+            output.write_plain(total, |bytes| encode_all(bytes, elements, size, endian))
         });
         if in_place {
             return Ok(());
@@ -572,6 +608,39 @@ pub fn encode_each<T: Encode + Decode, O: Output>(
             .map_err(|e| e.within(Segment::Index(index)))?;
     }
     Ok(())
+}
+
+/// Every element encoded into its `size` bytes of `bytes`; false when one
+/// is not plain. As [`decode_all`], records of the small sizes are split
+/// at a size the compiler knows, and every element is encoded whatever
+/// the one before gave (no early exit), so that a list of bytes or words
+/// becomes wide copies rather than a loop with a branch an element.
+fn encode_all<T: Encode>(bytes: &mut [u8], elements: &[T], size: usize, endian: Endian) -> bool {
+    match size {
+        1 => encode_all_sized::<T, 1>(bytes, elements, endian),
+        2 => encode_all_sized::<T, 2>(bytes, elements, endian),
+        3 => encode_all_sized::<T, 3>(bytes, elements, endian),
+        4 => encode_all_sized::<T, 4>(bytes, elements, endian),
+        8 => encode_all_sized::<T, 8>(bytes, elements, endian),
+        12 => encode_all_sized::<T, 12>(bytes, elements, endian),
+        _ => bytes
+            .chunks_exact_mut(size)
+            .zip(elements)
+            .all(|(bytes, element)| element.encode_plain(bytes, endian)),
+    }
+}
+
+/// [`encode_all`] of `SIZE`-byte records.
+fn encode_all_sized<T: Encode, const SIZE: usize>(
+    bytes: &mut [u8],
+    elements: &[T],
+    endian: Endian,
+) -> bool {
+    let mut all = true;
+    for (record, element) in bytes.chunks_exact_mut(SIZE).zip(elements) {
+        all &= element.encode_plain(record, endian);
+    }
+    all
 }
 
 /// An optional value behind a flag: 0 absent, 1 present, anything else an error.

@@ -6,7 +6,7 @@ use std::fmt::{Debug, Display};
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use super::{Encode, Endian, Error, ErrorKind, Output, VecOutput};
+use super::{Decode, Encode, Endian, Error, ErrorKind, Output, VecOutput};
 
 /// A stored value the writer computes from the rest of the value
 /// (`#[schema(calc = expr)]`): a size, a count, an offset, a checksum.
@@ -140,12 +140,22 @@ pub fn size_value<V: TryInto<u64> + Display + Copy>(
 /// Writes `value` over the placeholder written at `at` (as many bytes),
 /// once what it depends on is written: a size that counts bytes written
 /// after it.
-pub fn patch_value<O: Output, T: Encode<Context = ()>>(
+#[inline]
+pub fn patch_value<O: Output, T: Encode<Context = ()> + Decode>(
     output: &mut O,
     at: u64,
     value: &T,
     endian: Endian,
 ) -> Result<(), Error> {
+    // A plain value (the numbers sizes, words and offsets are) is encoded
+    // on the stack: a patch is made for every offset or word written, and
+    // a buffer on the heap each time cost an allocation apiece.
+    let mut small = [0u8; 16];
+    if let Some(bytes) = T::PLAIN_SIZE.and_then(|size| small.get_mut(..size)) {
+        if value.encode_plain(bytes, endian) {
+            return output.patch(at, bytes);
+        }
+    }
     let mut bytes = VecOutput::default();
     value.encode_output(&mut bytes, endian, &())?;
     output.patch(at, &bytes.into_bytes())

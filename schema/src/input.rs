@@ -187,26 +187,31 @@ impl<'data> SliceInput<'data> {
     }
 
     /// The offset of the next byte.
+    #[inline]
     pub fn offset(&self) -> usize {
         self.position
     }
 
     /// The bytes left, which `take` hands out.
+    #[inline]
     fn rest(&self) -> &'data [u8] {
         self.bytes.get(self.position..self.end).unwrap_or_default()
     }
 
     /// The next `len` bytes, consumed; `None` (nothing consumed) if fewer remain.
+    #[inline]
     fn take(&mut self, len: usize) -> Option<&'data [u8]> {
         let taken = self.rest().get(..len)?;
         self.position += len;
         Some(taken)
     }
 
+    #[inline]
     fn offset_u64(&self) -> u64 {
         self.position as u64
     }
 
+    #[inline]
     fn left(&self) -> usize {
         self.end.saturating_sub(self.position)
     }
@@ -236,10 +241,12 @@ impl<'data> Input for SliceInput<'data> {
     where
         Self: 'a;
 
+    #[inline]
     fn position(&mut self) -> Result<u64, Error> {
         Ok(self.offset_u64())
     }
 
+    #[inline]
     fn remaining(&mut self) -> Result<u64, Error> {
         Ok(self.left() as u64)
     }
@@ -270,6 +277,7 @@ impl<'data> Input for SliceInput<'data> {
         Ok(text)
     }
 
+    #[inline]
     fn seek_to(&mut self, position: u64) -> Result<(), Error> {
         self.position = usize::try_from(position)
             .unwrap_or(usize::MAX)
@@ -277,6 +285,7 @@ impl<'data> Input for SliceInput<'data> {
         Ok(())
     }
 
+    #[inline]
     fn narrowed<'s, T>(
         &'s mut self,
         size: u64,

@@ -367,7 +367,9 @@ pub trait BinarySchema: Decode + Encode {
     /// Decodes a whole file; bytes left over after the value are an error.
     fn from_bytes_with(bytes: &[u8], context: &Self::Context) -> Result<Self, Error> {
         let mut input = SliceInput::new(bytes);
-        let value = Self::decode_input(&mut input, Endian::Little, context)?;
+        let value = offsets::with_read_budget(bytes.len() as u64, || {
+            Self::decode_input(&mut input, Endian::Little, context)
+        })?;
         let end = input.offset() as u64;
         if end != bytes.len() as u64 {
             return Err(Error::at_byte(
@@ -398,7 +400,8 @@ pub trait BinarySchema: Decode + Encode {
         reader: &mut R,
         context: &Self::Context,
     ) -> Result<Self, Error> {
-        Self::decode(reader, Endian::Little, context)
+        let len = Input::remaining(reader)?;
+        offsets::with_read_budget(len, || Self::decode(reader, Endian::Little, context))
     }
 
     /// Decodes one value from a reader that cannot seek (a pipe, a socket,
@@ -466,8 +469,8 @@ pub trait BinarySchema: Decode + Encode {
 #[doc(hidden)]
 pub mod __private {
     pub use crate::bits::{
-        bits_of, count_bits, note_bits, part, patch_word, read_word, read_word_quietly, unit_rest,
-        write_word, BitField, BitPart, Word, WordTail,
+        bits_of, count_bits, note_bits, note_tagged_bits, part, patch_word, read_word,
+        read_word_quietly, unit_rest, write_word, BitField, BitPart, Word, WordTail,
     };
     pub use crate::block::{check_block_size, enter_block, read_sized};
     pub use crate::check::{

@@ -7,7 +7,7 @@
 //! holding it, one after another.
 
 use std::cell::Cell;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::marker::PhantomData;
 
 use serde::{Deserialize, Serialize};
@@ -131,6 +131,7 @@ pub enum Base {
 
 impl Base {
     /// The position offsets count from.
+    #[inline]
     pub fn position(self) -> u64 {
         match self {
             Base::File => 0,
@@ -152,12 +153,36 @@ const LEAST_OFFSET_READS: u64 = 1 << 16;
 
 thread_local! {
     /// Bytes left to read through offsets in this decode; `None` outside
-    /// one (the outermost [`Placement`] sets it).
+    /// one (a decode's entry point sets it: [`with_read_budget`]).
     static OFFSET_READS_LEFT: Cell<Option<u64>> = const { Cell::new(None) };
 }
 
-/// Ends the budget of reads through offsets when the outermost
-/// [`Placement`] is done.
+/// Runs `decode`, a whole decode of an input of `len` bytes, with one
+/// budget of reads through offsets for everything it reads, however many
+/// structs with offsets it holds; inside a decode that has one already,
+/// that one. The entry points (`from_bytes`, `read_from`) run in it; a
+/// value decoded on its own (`decode_input` called directly) gets one per
+/// outermost struct with offsets instead.
+pub fn with_read_budget<T>(len: u64, decode: impl FnOnce() -> T) -> T {
+    let _budget = ReadBudget::begin(len);
+    decode()
+}
+
+/// Adds to the budget of the decode under way the reads `len` more bytes
+/// allow: bytes a transform decoded (a gzip stream's), which are input
+/// the file's length did not count.
+pub(crate) fn widen_read_budget(len: u64) {
+    OFFSET_READS_LEFT.with(|left| {
+        if let Some(budget) = left.get() {
+            left.set(Some(
+                budget.saturating_add(len.saturating_mul(OFFSET_READS_PER_BYTE)),
+            ));
+        }
+    });
+}
+
+/// Ends the budget of reads through offsets when the decode that set it
+/// is done.
 struct ReadBudget;
 
 impl ReadBudget {
@@ -206,12 +231,18 @@ pub struct Placement {
     input_end: u64,
     /// Each place read, once, in order: where it begins and ends.
     read: Vec<(u64, u64)>,
-    /// Where each place read ends, by where it begins.
-    ends: HashMap<u64, u64>,
+    /// Where each place read ends, by where it begins: made once a place
+    /// comes before one read earlier. Until then (values laid out in the
+    /// order of their offsets, as nearly every file has them) `read` is
+    /// sorted, and searched instead of hashing every place.
+    ends: Option<HashMap<u64, u64>>,
     /// Where each value read begins, in order, those sharing a place too,
-    /// and whether it was the first read there.
-    starts: Vec<(u64, bool)>,
-    /// Set when this is the outermost placement of a decode.
+    /// and whether it was the first read there: `None` while every value
+    /// was the first at its place and past the one before (then these are
+    /// `read`'s starts, which are not kept twice).
+    starts: Option<Vec<(u64, bool)>>,
+    /// Set when this is the outermost placement of a decode that began
+    /// without a budget.
     _budget: Option<ReadBudget>,
 }
 
@@ -224,8 +255,8 @@ impl Placement {
             fields_end,
             input_end,
             read: Vec::new(),
-            ends: HashMap::new(),
-            starts: Vec::new(),
+            ends: None,
+            starts: None,
             _budget: ReadBudget::begin(input_end.saturating_sub(crate::block::block_start())),
         })
     }
@@ -280,7 +311,7 @@ impl Placement {
                 )),
             ));
         };
-        let shared_end = self.ends.get(&start).copied();
+        let shared_end = self.end_of(start);
         // A shared place's length is known before it is read again.
         let known = shared_end.map_or(0, |end| end.saturating_sub(start));
         if !ReadBudget::spend(known) {
@@ -295,15 +326,60 @@ impl Placement {
             if !ReadBudget::spend(end.saturating_sub(start)) {
                 return Err(too_many_reads(offset_at));
             }
-            self.read.push((start, end));
-            self.ends.insert(start, end);
+            self.note_read(start, end);
         }
-        self.starts.push((start, shared_end.is_none()));
+        let in_order = self.ends.is_none() && shared_end.is_none();
+        match &mut self.starts {
+            Some(starts) => starts.push((start, shared_end.is_none())),
+            None if in_order => {}
+            None => {
+                let mut starts: Vec<(u64, bool)> =
+                    self.read.iter().map(|&(start, _)| (start, true)).collect();
+                // A value at a new place is in `read` already.
+                if shared_end.is_none() {
+                    starts.pop();
+                }
+                starts.push((start, shared_end.is_none()));
+                self.starts = Some(starts);
+            }
+        }
         Ok(At {
             offset: Some(offset),
             value,
             gap: Vec::new(),
         })
+    }
+
+    /// Where the place read at `start` ends, if one was.
+    fn end_of(&self, start: u64) -> Option<u64> {
+        if let Some(ends) = &self.ends {
+            return ends.get(&start).copied();
+        }
+        // Past the last place read: new (the common case, no search).
+        if self.read.last().is_none_or(|&(last, _)| last < start) {
+            return None;
+        }
+        let found = self.read.binary_search_by_key(&start, |&(start, _)| start);
+        found
+            .ok()
+            .and_then(|index| self.read.get(index))
+            .map(|&(_, end)| end)
+    }
+
+    /// Notes a place read for the first time.
+    fn note_read(&mut self, start: u64, end: u64) {
+        match &mut self.ends {
+            Some(ends) => {
+                ends.insert(start, end);
+            }
+            None if self.read.last().is_some_and(|&(last, _)| last > start) => {
+                let mut ends: HashMap<u64, u64> = self.read.iter().copied().collect();
+                ends.insert(start, end);
+                self.ends = Some(ends);
+            }
+            None => {}
+        }
+        self.read.push((start, end));
     }
 
     /// Reads the gaps, each value's in the order the values were read (an
@@ -312,8 +388,23 @@ impl Placement {
     /// value that lies within another's bytes, or within the struct's
     /// fields, has none.
     pub fn finish<I: Input>(self, input: &mut I) -> Result<Vec<Vec<u8>>, Error> {
+        // Values read in the order they lie, none sharing a place (nearly
+        // every file): each one's gap runs from the furthest end before
+        // it, which one pass carries along.
+        let Some(starts) = self.starts else {
+            let mut furthest = self.fields_end;
+            let mut gaps = Vec::with_capacity(self.read.len());
+            for &(start, end) in &self.read {
+                gaps.push(read_gap(input, furthest, start)?);
+                furthest = furthest.max(end);
+            }
+            input.seek_to(furthest)?;
+            return Ok(gaps);
+        };
         let mut by_start: Vec<(u64, u64)> = self.read;
-        by_start.sort_unstable();
+        if self.ends.is_some() {
+            by_start.sort_unstable();
+        }
         // The furthest end among the places beginning at or before each.
         let furthest: Vec<u64> = by_start
             .iter()
@@ -322,23 +413,16 @@ impl Placement {
                 Some(*furthest)
             })
             .collect();
-        let mut gaps = Vec::with_capacity(self.starts.len());
-        for &(start, first) in &self.starts {
+        let mut gaps = Vec::with_capacity(starts.len());
+        for &(start, first) in &starts {
             let earlier = by_start.partition_point(|&(other, _)| other < start);
             let before = earlier
                 .checked_sub(1)
                 .and_then(|last| furthest.get(last).copied())
                 .unwrap_or(self.fields_end);
             let gap = match first {
-                true if before < start => {
-                    input.seek_to(before)?;
-                    let bytes = input.read_bytes(start - before)?;
-                    map::note(before, start, "gap", map::SpanKind::Opaque, || {
-                        format!("{} byte(s) kept as found", start - before)
-                    });
-                    bytes
-                }
-                _ => Vec::new(),
+                true => read_gap(input, before, start)?,
+                false => Vec::new(),
             };
             gaps.push(gap);
         }
@@ -346,6 +430,20 @@ impl Placement {
         input.seek_to(end)?;
         Ok(gaps)
     }
+}
+
+/// The bytes from `before` to a value at `start`, when it lies after
+/// them; none when it lies within what was read before it.
+fn read_gap<I: Input>(input: &mut I, before: u64, start: u64) -> Result<Vec<u8>, Error> {
+    if before >= start {
+        return Ok(Vec::new());
+    }
+    input.seek_to(before)?;
+    let bytes = input.read_bytes(start - before)?;
+    map::note(before, start, "gap", map::SpanKind::Opaque, || {
+        format!("{} byte(s) kept as found", start - before)
+    });
+    Ok(bytes)
 }
 
 #[cold]
@@ -366,10 +464,12 @@ fn too_many_reads(offset_at: u64) -> Error {
 /// one after another; then every offset written over its placeholder.
 #[derive(Default)]
 pub struct Placing {
-    /// The values placed so far: where each begins. (A set: a list
-    /// searched at every value made writing 17,000 items take 50 times a
-    /// hand-written encoder's time.)
-    placed: HashSet<u64>,
+    /// Where each value placed so far begins, sorted: the output only
+    /// grows, so each is at or after the last and is added at the end, and
+    /// a search is a binary one. (A list searched from its start at every
+    /// value made writing 17,000 items take 50 times a hand-written
+    /// encoder's time; a hashed set still twice the rest of the writing.)
+    placed: Vec<u64>,
 }
 
 impl Placing {
@@ -407,7 +507,7 @@ impl Placing {
         let found = at.offset.and_then(|offset| base.checked_add(offset));
         let start = match found {
             // A target another value shares: written once.
-            Some(target) if self.placed.contains(&target) => {
+            Some(target) if self.is_placed(target) => {
                 return write_offset::<W, O>(output, offset_at, base, target, endian);
             }
             // Where it lay, after its gap, when that is where the output is.
@@ -418,8 +518,25 @@ impl Placing {
             _ => position,
         };
         write(output, &at.value)?;
-        self.placed.insert(start);
+        self.note_placed(start);
         write_offset::<W, O>(output, offset_at, base, start, endian)
+    }
+
+    /// Whether a value was placed at `start`: past the last one placed
+    /// (each new value is) it was not, with no search.
+    fn is_placed(&self, start: u64) -> bool {
+        match self.placed.last() {
+            Some(&last) if start <= last => self.placed.binary_search(&start).is_ok(),
+            _ => false,
+        }
+    }
+
+    fn note_placed(&mut self, start: u64) {
+        if self.placed.last().is_none_or(|&last| last < start) {
+            self.placed.push(start);
+        } else if let Err(index) = self.placed.binary_search(&start) {
+            self.placed.insert(index, start);
+        }
     }
 }
 
@@ -451,9 +568,11 @@ pub trait OffsetInt: crate::Decode<Context = ()> + Encode<Context = ()> + Copy {
 macro_rules! offset_int {
     ($($ty:ty),*) => {$(
         impl OffsetInt for $ty {
+            #[inline]
             fn to_offset(self) -> u64 {
                 u64::from(self)
             }
+            #[inline]
             fn from_offset(offset: u64) -> Result<Self, Error> {
                 <$ty>::try_from(offset).map_err(|_| {
                     Error::new(ErrorKind::Invalid(format!(
@@ -469,12 +588,14 @@ macro_rules! offset_int {
 offset_int!(u8, u16, u32, u64);
 
 /// Reads an offset of type `O`.
+#[inline]
 pub fn read_offset<O: OffsetInt, I: Input>(input: &mut I, endian: Endian) -> Result<u64, Error> {
     Ok(O::decode_input(input, endian, &())?.to_offset())
 }
 
 /// Writes the placeholder of an offset of type `O`, filled in once the
 /// value it points to is placed; gives where it is.
+#[inline]
 pub fn write_offset_placeholder<O: OffsetInt, W: Output>(
     output: &mut W,
     endian: Endian,
@@ -525,6 +646,25 @@ mod tests {
     }
 
     #[test]
+    fn values_in_the_order_they_lie_keep_the_gaps_before_each() {
+        // Two fields' bytes, a gap, the value at 3, a gap, the value at 5.
+        let bytes = [0, 0, 9, 20, 7, 50, 8];
+        let mut input = SliceInput::new(&bytes);
+        input.read_array::<2>().unwrap();
+        let mut placement = Placement::new(&mut input).unwrap();
+        let first = placement
+            .read(&mut input, Base::File, (3, 0), read_u8)
+            .unwrap();
+        let second = placement
+            .read(&mut input, Base::File, (5, 1), read_u8)
+            .unwrap();
+        let gaps = placement.finish(&mut input).unwrap();
+        assert_eq!((first.value, second.value), (20, 50));
+        assert_eq!(gaps, [vec![9], vec![7]]);
+        assert_eq!(input.offset(), 6);
+    }
+
+    #[test]
     fn offsets_sharing_a_large_value_stop_at_the_budget() {
         // 4 KiB of input: one 4,000-byte value, every offset pointing to it.
         let bytes = vec![1u8; 4096];
@@ -553,6 +693,35 @@ mod tests {
         assert!(placement
             .read(&mut input, Base::File, (0, 0), read_value)
             .is_ok());
+    }
+
+    #[test]
+    fn sibling_structs_with_offsets_share_the_budget_of_their_decode() {
+        // Two structs with offsets side by side in one decode of 4 KiB,
+        // each pointing many times at one 4,000-byte value: the second
+        // spends what the first left, not a budget of its own.
+        let bytes = vec![1u8; 4096];
+        let read_value = |input: &mut SliceInput| input.read_bytes(4000);
+        let budget = LEAST_OFFSET_READS.max(4096 * OFFSET_READS_PER_BYTE);
+        let reads_allowed = budget / 4000;
+        let decode = || {
+            let mut input = SliceInput::new(&bytes);
+            let mut first = Placement::new(&mut input)?;
+            for _ in 0..reads_allowed {
+                first.read(&mut input, Base::File, (0, 0), read_value)?;
+            }
+            drop(first);
+            let mut second = Placement::new(&mut input)?;
+            second.read(&mut input, Base::File, (0, 8), read_value)
+        };
+        let error = with_read_budget(4096, decode).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "byte 8: the values offsets point to take more than 32 times the input's bytes to \
+             read (offsets sharing a large value)"
+        );
+        // Outside a decode's entry point each outermost struct has its own.
+        assert!(decode().is_ok());
     }
 
     #[test]

@@ -162,10 +162,12 @@ impl Output for VecOutput {
         Ok(())
     }
 
+    #[inline]
     fn position(&mut self) -> Result<u64, Error> {
         Ok(self.bytes.len() as u64)
     }
 
+    #[inline]
     fn patch(&mut self, at: u64, bytes: &[u8]) -> Result<(), Error> {
         let patched = usize::try_from(at)
             .ok()
@@ -184,6 +186,7 @@ impl Output for VecOutput {
         }
     }
 
+    #[inline]
     fn reserve(&mut self, additional: usize) {
         self.bytes.reserve(additional);
     }

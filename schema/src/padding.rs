@@ -26,6 +26,7 @@ pub enum PaddingLength {
 
 impl PaddingLength {
     /// The padding's length at `position`.
+    #[inline]
     fn at(self, position: u64) -> u64 {
         match self {
             PaddingLength::Align(multiple) => {
@@ -40,23 +41,33 @@ impl PaddingLength {
 /// Reads padding: its bytes, kept when any is not zero. Bytes at hand are
 /// looked at where they lie, so zeros (nearly all padding) allocate
 /// nothing.
+///
+/// Inlined, so that an alignment the layout gives is known where it is
+/// used, and the common case (zeros in hand) builds the empty value where
+/// its caller keeps it: out of line, that value was copied through the
+/// stack for every padding read.
+#[inline(always)]
 pub fn read_padding<I: Input>(input: &mut I, length: PaddingLength) -> Result<Padding, Error> {
     let start = input.position()?;
     let len = length.at(start);
-    let in_place = usize::try_from(len)
+    let zeros = usize::try_from(len)
         .ok()
-        .and_then(|size| input.read_plain(size, |bytes| Some(kept(bytes))));
-    let padding = match in_place {
-        Some(padding) => padding,
-        None => {
-            let bytes = input.read_bytes(len)?;
-            if is_zero(&bytes) {
-                Padding::default()
-            } else {
-                Padding(bytes)
-            }
-        }
+        .and_then(|size| input.read_plain(size, |bytes| is_zero(bytes).then_some(())));
+    let padding = match zeros {
+        Some(()) => Padding::default(),
+        None => read_kept(input, len)?,
     };
+    if map::recording() {
+        note_padding(start, len, &padding);
+    }
+    Ok(padding)
+}
+
+/// Notes padding in the byte map (out of line: its formatting is not
+/// part of every reader that inlines [`read_padding`]).
+#[cold]
+#[inline(never)]
+fn note_padding(start: u64, len: u64, padding: &Padding) {
     map::note(start, start + len, "padding", map::SpanKind::Field, || {
         if padding.0.is_empty() {
             format!("{len} zero byte(s)")
@@ -64,24 +75,27 @@ pub fn read_padding<I: Input>(input: &mut I, length: PaddingLength) -> Result<Pa
             format!("{:?}, kept as found", padding.0)
         }
     });
-    Ok(padding)
 }
 
 fn is_zero(bytes: &[u8]) -> bool {
     bytes.iter().all(|&byte| byte == 0)
 }
 
-/// Padding's bytes as a value keeps them: nothing for zeros.
-fn kept(bytes: &[u8]) -> Padding {
-    if is_zero(bytes) {
-        Padding::default()
+/// Padding of `len` bytes not all zeros, or not in hand (a stream, or a
+/// byte map being made): its bytes, kept when any is not zero.
+#[inline(never)]
+fn read_kept<I: Input>(input: &mut I, len: u64) -> Result<Padding, Error> {
+    let bytes = input.read_bytes(len)?;
+    if is_zero(&bytes) {
+        Ok(Padding::default())
     } else {
-        Padding(bytes.to_vec())
+        Ok(Padding(bytes))
     }
 }
 
 /// Writes padding: the bytes kept, when they are as long as the padding
 /// is here, else zeros.
+#[inline]
 pub fn write_padding<O: Output>(
     output: &mut O,
     length: PaddingLength,
@@ -90,6 +104,12 @@ pub fn write_padding<O: Output>(
     let len = length.at(output.position()?);
     if padding.0.len() as u64 == len {
         return output.write_bytes(&padding.0);
+    }
+    // Padding is mostly short: its zeros are taken from a constant run
+    // rather than a vector made for each.
+    const ZEROS: [u8; 64] = [0; 64];
+    if let Some(zeros) = usize::try_from(len).ok().and_then(|len| ZEROS.get(..len)) {
+        return output.write_bytes(zeros);
     }
     let zeros = usize::try_from(len)
         .map_err(|_| Error::new(ErrorKind::Invalid(format!("{len} bytes of padding"))))?;

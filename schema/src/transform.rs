@@ -217,6 +217,7 @@ impl<X: Transform, T: Decode> Decode for Transformed<X, T> {
         let encoded = input.read_bytes(len)?;
         drop(muted);
         let decoded = X::decode(&encoded).map_err(|error| error.or_at_byte(start))?;
+        crate::offsets::widen_read_budget(decoded.len() as u64);
         // The decoded bytes are a file of their own: their positions and
         // their blocks count from their start.
         let (value, spans) = map::record_decoded(|| {

@@ -88,6 +88,7 @@ fn tail_items(rt: &Runtime, ty: &BinaryType, bits: u32) -> TokenStream {
             const PARTS: &'static [#rt::BitPart] = &[#parts];
             const MIN_SIZE: u64 = #min_size;
 
+            #[inline]
             fn decode_tail<__I: #rt::Input>(
                 __tail: u64,
                 __reader: &mut __I,
@@ -97,6 +98,7 @@ fn tail_items(rt: &Runtime, ty: &BinaryType, bits: u32) -> TokenStream {
                 #decode
             }
 
+            #[inline]
             fn encode_tail<__W: #rt::Output>(
                 &self,
                 __writer: &mut __W,

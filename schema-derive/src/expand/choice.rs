@@ -232,11 +232,11 @@ fn bit_tag_codec(
             Some(payload) => {
                 let context = payload_context(rt, Encoding::Binary, variant, payload);
                 quote! {
-                    #rt::note_bits::<#ty>(
-                        __at,
-                        __end,
+                    #rt::note_tagged_bits::<#ty>(
+                        (__at, __end),
                         __word,
-                        &[&[#tag_part][..], <#payload as #rt::WordTail>::PARTS].concat(),
+                        #tag_part,
+                        <#payload as #rt::WordTail>::PARTS,
                     );
                     let __entered = #rt::map_enter(#rt::Segment::Field(#label));
                     <#payload as #rt::WordTail>::decode_tail(__rest, __reader, #endian, &#context)

@@ -62,6 +62,7 @@ pub fn decode_fns(rt: &Runtime, endian: TokenStream, body: TokenStream) -> Token
             <Self as #rt::Decode>::decode_input(__reader, __endian, __context)
         }
 
+        #[inline]
         fn decode_input<__I: #rt::Input>(
             __reader: &mut __I,
             #endian: #rt::Endian,
@@ -86,6 +87,7 @@ pub fn encode_fns(rt: &Runtime, endian: TokenStream, body: TokenStream) -> Token
             <Self as #rt::Encode>::encode_output(self, __writer, __endian, __context)
         }
 
+        #[inline]
         fn encode_output<__W: #rt::Output>(
             &self,
             __writer: &mut __W,
