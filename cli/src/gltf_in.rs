@@ -564,3 +564,24 @@ fn remove_folders(made: &[PathBuf]) {
         let _ = std::fs::remove_dir(made);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::inside_tree;
+
+    #[test]
+    fn a_path_named_by_an_appearance_stays_inside_the_tree() {
+        assert!(inside_tree("appearance/mesh/twk_f_body.lmg"));
+        assert!(inside_tree("appearance\\skeleton\\all_b.skt"));
+        for outside in [
+            "../secret.skt",
+            "appearance/../../secret.skt",
+            "appearance\\..\\..\\secret.skt",
+            "/etc/passwd",
+            "\\windows\\system.ini",
+            "C:/game/all_b.skt",
+        ] {
+            assert!(!inside_tree(outside), "{outside}");
+        }
+    }
+}
