@@ -156,17 +156,28 @@ pub fn run_swg(context: &mut Context, request: &Request) -> Result<bool, CliErro
         || "character".into(),
         |stem| stem.to_string_lossy().into_owned(),
     );
-    let named = match request.skeleton {
-        Some(skeleton_path) => {
-            let skeleton_input = input::load(&catalogue, skeleton_path, None)?;
-            Some(skeleton_files(&skeleton_input, skeleton_path)?)
+    let skeleton_input = match request.skeleton {
+        Some(skeleton_path) => Some((input::load(&catalogue, skeleton_path, None)?, skeleton_path)),
+        None => None,
+    };
+    let named = match &skeleton_input {
+        Some((skeleton_input, skeleton_path)) => {
+            Some(skeleton_files(skeleton_input, skeleton_path)?)
         }
         None => None,
     };
     let bytes = input::read(path)?;
     let external = files_beside(path);
     let asset = Asset::read(&bytes, &external).map_err(fail)?;
-    let originals = carried::originals(&asset);
+    let mut originals = carried::originals(&asset);
+    // A glTF that lost the carried files (Blender's exporter leaves out
+    // `extras` by default) takes them from the game's tree the appearance
+    // named by --skeleton lies in.
+    if originals.is_empty() {
+        if let Some((skeleton_input, skeleton_path)) = &skeleton_input {
+            originals = tree_originals(skeleton_input, skeleton_path)?;
+        }
+    }
     let mut files: Vec<(String, Vec<u8>)> = Vec::new();
     // The skeleton: --skeleton's; else, unless --write-skeleton asks for
     // the glTF's own, the carried one while the glTF's joints are its.
@@ -261,6 +272,65 @@ pub fn run_swg(context: &mut Context, request: &Request) -> Result<bool, CliErro
     ));
     write_group(path, request.folder, &files, swg_place)?;
     Ok(true)
+}
+
+/// The files of the game the appearance `input` names, read from the tree
+/// it lies in (the folder holding `appearance/`), each by the path the
+/// files refer to it by: the `.sat` itself, its skeletons, each mesh list
+/// with every level's `.mgn` (or each `.mgn` it names directly). None when
+/// `input` is not an appearance. A named file missing from the tree, or
+/// named by an absolute path or one climbing out with `..`, is refused.
+fn tree_originals(input: &input::Input, path: &Path) -> Result<Vec<carried::Original>, CliError> {
+    let Some(appearance) = input.document.as_any().downcast_ref::<Appearance>() else {
+        return Ok(Vec::new());
+    };
+    let AppearanceVersion::V3(contents) = &appearance.version;
+    let mut originals = vec![carried::Original {
+        path: input.file_name(),
+        bytes: input::read(path)?,
+    }];
+    let mut read = |files: &formats::files::Files,
+                    named_by: &Path,
+                    named: String|
+     -> Result<formats::files::FoundFile, CliError> {
+        if !inside_tree(&named) {
+            return Err(CliError::input(
+                named_by,
+                RigError::Invalid(format!(
+                    "it names {named}, which lies outside the game's folder tree"
+                )),
+            ));
+        }
+        let found = files
+            .find(&format!("the file {named}"), std::slice::from_ref(&named))
+            .map_err(|error| CliError::input(named_by, RigError::from(error)))?;
+        originals.push(carried::Original {
+            path: named,
+            bytes: found.bytes.clone(),
+        });
+        Ok(found)
+    };
+    for attachment in &contents.skeletons {
+        read(&input.files, path, attachment.skeleton.to_text())?;
+    }
+    for mesh in &contents.meshes {
+        let found = read(&input.files, path, mesh.to_text())?;
+        let Ok(levels) = formats::swg::lmg::MeshLevels::from_bytes(&found.bytes) else {
+            continue;
+        };
+        let beside = input.files.beside_found(&found);
+        for level in levels.levels() {
+            read(&beside, &found.path, level)?;
+        }
+    }
+    Ok(originals)
+}
+
+/// Whether a path a game file names stays inside the tree: relative, and
+/// never climbing out with `..`.
+fn inside_tree(named: &str) -> bool {
+    let absolute = named.starts_with(['/', '\\']) || named.get(1..2) == Some(":");
+    !absolute && !named.split(['/', '\\']).any(|part| part == "..")
 }
 
 /// The joint names of a skeleton written here.
@@ -492,5 +562,26 @@ fn write_group(
 fn remove_folders(made: &[PathBuf]) {
     for made in made.iter().rev() {
         let _ = std::fs::remove_dir(made);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::inside_tree;
+
+    #[test]
+    fn a_path_named_by_an_appearance_stays_inside_the_tree() {
+        assert!(inside_tree("appearance/mesh/twk_f_body.lmg"));
+        assert!(inside_tree("appearance\\skeleton\\all_b.skt"));
+        for outside in [
+            "../secret.skt",
+            "appearance/../../secret.skt",
+            "appearance\\..\\..\\secret.skt",
+            "/etc/passwd",
+            "\\windows\\system.ini",
+            "C:/game/all_b.skt",
+        ] {
+            assert!(!inside_tree(outside), "{outside}");
+        }
     }
 }

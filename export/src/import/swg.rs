@@ -217,6 +217,8 @@ pub fn import(
         .flat_map(|file| &file.joints)
         .map(|joint| joint.to_ascii_lowercase())
         .collect();
+    let most_detailed = most_detailed_meshes(originals);
+    let mut taken: HashSet<(usize, usize)> = HashSet::new();
     // Per .mgn (by its file stem): its groups, in the asset's order.
     let mut meshes: BTreeMap<String, Vec<Group>> = BTreeMap::new();
     for node in super::mesh::placed(&asset.document)? {
@@ -251,7 +253,7 @@ pub fn import(
             .collect();
         let mut read = super::mesh::read(asset, &mesh, &mesh_name, joints.len())?;
         read.move_to_rest(&skinning);
-        let extras = mesh
+        let mut extras = mesh
             .extras()
             .as_ref()
             .and_then(|raw| serde_json::from_str::<serde_json::Value>(raw.get()).ok())
@@ -263,9 +265,6 @@ pub fn import(
                     .iter()
                     .all(|&entry| entry < place.position_count)
             });
-        let place = extras
-            .clone()
-            .filter(|place| place.entries.len() == read.positions.len());
         let target_names: Vec<String> = mesh
             .extras()
             .as_ref()
@@ -291,6 +290,18 @@ pub fn import(
                 None => format!("shader/{mesh_name}.sht"),
             }
         };
+        // Without extras (Blender's exporter leaves them out by default) the
+        // group is the original's shader group of its shader whose vertices
+        // it still has, when the originals are known.
+        if extras.is_none() {
+            if let Some((found, mapped)) = by_shader(&most_detailed, &read, &shader, &mut taken) {
+                extras = Some(found);
+                read = mapped;
+            }
+        }
+        let place = extras
+            .clone()
+            .filter(|place| place.entries.len() == read.positions.len());
         // The .mgn keeps its name when Blender changed its vertices' count.
         let stem = match &extras {
             Some(extras) => file_stem(&extras.mesh),
@@ -576,6 +587,73 @@ fn in_original_order(groups: &mut Vec<Group>, originals: &[Original]) {
         .collect();
     order.sort_by_key(|(index, _)| *index);
     groups.extend(order.into_iter().map(|(_, group)| group));
+}
+
+/// The most detailed `.mgn` of each mesh the original appearance names
+/// (its list's first level, or the `.mgn` it names itself), by path, read.
+fn most_detailed_meshes(originals: &[Original]) -> Vec<(String, Mesh)> {
+    let Some(appearance) = originals
+        .iter()
+        .find_map(|original| Appearance::from_bytes(&original.bytes).ok())
+    else {
+        return Vec::new();
+    };
+    let AppearanceVersion::V3(contents) = &appearance.version;
+    contents
+        .meshes
+        .iter()
+        .filter_map(|named| {
+            let named = carried::find(originals, &named.to_text())?;
+            let path = match MeshLevels::from_bytes(&named.bytes) {
+                Ok(levels) => levels.levels().into_iter().next()?,
+                Err(_) => named.path.clone(),
+            };
+            let mesh = Mesh::from_bytes(&carried::find(originals, &path)?.bytes).ok()?;
+            Some((path, mesh))
+        })
+        .collect()
+}
+
+/// The place in `meshes` of a glTF mesh without extras, found by its
+/// shader: the first shader group not `taken` of that shader whose
+/// vertices the glTF's are, up to Blender's seam splits
+/// ([`super::swg_seams`]), with the glTF's vertices read back in its
+/// vertices and order.
+fn by_shader<'a>(
+    meshes: &[(String, Mesh)],
+    read: &super::mesh::MeshData<'a>,
+    shader: &str,
+    taken: &mut HashSet<(usize, usize)>,
+) -> Option<(GroupExtras, super::mesh::MeshData<'a>)> {
+    for (mesh_index, (path, mesh)) in meshes.iter().enumerate() {
+        let body = mesh.body();
+        for (group_index, group) in body.shader_groups.iter().enumerate() {
+            if taken.contains(&(mesh_index, group_index))
+                || !group.shader.to_text().eq_ignore_ascii_case(shader)
+            {
+                continue;
+            }
+            let Some(mapped) = super::swg_seams::mapped_back(read, body, group_index) else {
+                continue;
+            };
+            let entries: Option<Vec<u32>> = group
+                .position_indices
+                .iter()
+                .map(|&entry| u32::try_from(entry).ok())
+                .collect();
+            let position_count = u32::try_from(body.positions.len()).ok()?;
+            taken.insert((mesh_index, group_index));
+            return Some((
+                GroupExtras {
+                    mesh: path.clone(),
+                    position_count,
+                    entries: entries?,
+                },
+                mapped,
+            ));
+        }
+    }
+    None
 }
 
 /// A blend target as a glTF mesh's morph targets name it: its name and
