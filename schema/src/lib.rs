@@ -283,11 +283,10 @@ pub trait Decode: HasContext + Sized {
     /// bytes in hand after one bounds check ([`Decode::decode_plain`]).
     const PLAIN_SIZE: Option<usize> = None;
 
-    /// For a number, or an array of numbers: writes the value the bytes
-    /// hold (exactly [`Decode::PLAIN_SIZE`] of them) as text. The byte map
-    /// notes a list of such values as one span, where a list of other
-    /// values has a span for each part of each element.
-    const NUMBER_TEXT: Option<fn(&[u8], Endian, &mut String)> = None;
+    /// For a number, or an array of numbers: how the byte map writes it.
+    /// The byte map notes a list of such values as one span, where a list
+    /// of other values has a span for each part of each element.
+    const NUMBER_TEXT: Option<NumberText> = None;
 
     fn decode<R: Read + Seek>(
         reader: &mut R,
@@ -358,6 +357,18 @@ pub trait Encode: HasContext {
     fn encode_plain(&self, _bytes: &mut [u8], _endian: Endian) -> bool {
         false
     }
+}
+
+/// How the byte map writes a number, or an array of numbers
+/// ([`Decode::NUMBER_TEXT`]).
+#[derive(Debug, Clone, Copy)]
+pub struct NumberText {
+    /// Writes the value the bytes hold (exactly [`Decode::PLAIN_SIZE`] of
+    /// them).
+    pub write: fn(&[u8], Endian, &mut String),
+    /// Whether the value is a byte (`u8`), so that a run of them reads as a
+    /// byte string (`b"SPR2"`).
+    pub is_byte: bool,
 }
 
 /// Conveniences for a whole binary file, implemented by `#[derive(Schema)]`.

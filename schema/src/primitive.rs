@@ -6,7 +6,8 @@ use arrayvec::ArrayVec;
 use crate::map::SpanKind;
 
 use super::{
-    Decode, Encode, Endian, Error, ErrorKind, HasContext, Input, Output, Segment, TypeLayout,
+    Decode, Encode, Endian, Error, ErrorKind, HasContext, Input, NumberText, Output, Segment,
+    TypeLayout,
 };
 
 /// A number from its bytes in either order.
@@ -50,15 +51,15 @@ fn number_text<T: Decode + std::fmt::Debug>(bytes: &[u8], endian: Endian, text: 
 
 /// An array of numbers' value as the byte map shows it: `[1, 2, 3]`.
 fn array_text<T: Decode>(bytes: &[u8], endian: Endian, text: &mut String) {
-    let (Some(size), Some(element_text)) = (T::PLAIN_SIZE, T::NUMBER_TEXT) else {
+    let (Some(size), Some(element)) = (T::PLAIN_SIZE, T::NUMBER_TEXT) else {
         return;
     };
     text.push('[');
-    for (index, element) in bytes.chunks_exact(size.max(1)).enumerate() {
+    for (index, one) in bytes.chunks_exact(size.max(1)).enumerate() {
         if index > 0 {
             text.push_str(", ");
         }
-        element_text(element, endian, text);
+        (element.write)(one, endian, text);
     }
     text.push(']');
 }
@@ -85,9 +86,9 @@ pub(crate) fn note_numbers<T: Decode>(
     let count = bytes.len() / size;
     let end = start + bytes.len() as u64;
     crate::map::note(start, end, type_name, SpanKind::Field, || {
-        if std::any::type_name::<T>() == "u8" {
+        if text.is_byte {
             let shown = bytes.get(..SHOWN_BYTES).unwrap_or(bytes);
-            let mut value = format!("b\"{}\"", shown.escape_ascii());
+            let mut value = crate::byte_string(shown);
             if count > SHOWN_BYTES {
                 value.push_str(&format!(" ... {count} bytes in all"));
             }
@@ -98,7 +99,7 @@ pub(crate) fn note_numbers<T: Decode>(
             if index > 0 {
                 value.push_str(", ");
             }
-            text(element, endian, &mut value);
+            (text.write)(element, endian, &mut value);
         }
         if count > SHOWN {
             value.push_str(&format!(", ... {count} in all"));
@@ -108,8 +109,9 @@ pub(crate) fn note_numbers<T: Decode>(
     });
 }
 
+/// Each number type, and whether it is a byte (`u8`).
 macro_rules! number {
-    ($($ty:ty),*) => {$(
+    ($($ty:ty: $is_byte:literal),*) => {$(
         impl FromEndianBytes for $ty {
             type Bytes = [u8; std::mem::size_of::<$ty>()];
             fn from_endian_bytes(bytes: Self::Bytes, endian: Endian) -> Self {
@@ -132,7 +134,10 @@ macro_rules! number {
             const FIXED_SIZE: Option<u64> = Some(Self::MIN_SIZE);
 
             const PLAIN_SIZE: Option<usize> = Some(std::mem::size_of::<$ty>());
-            const NUMBER_TEXT: Option<fn(&[u8], Endian, &mut String)> = Some(number_text::<$ty>);
+            const NUMBER_TEXT: Option<NumberText> = Some(NumberText {
+                write: number_text::<$ty>,
+                is_byte: $is_byte,
+            });
 
             decode_through_input!();
 
@@ -191,7 +196,7 @@ macro_rules! number {
     )*};
 }
 
-number!(u8, u16, u32, u64, i8, i16, i32, i64, f32, f64);
+number!(u8: true, u16: false, u32: false, u64: false, i8: false, i16: false, i32: false, i64: false, f32: false, f64: false);
 
 /// Every element gets the array's context.
 impl<T: HasContext, const N: usize> HasContext for [T; N] {
@@ -211,8 +216,11 @@ impl<T: Decode, const N: usize> Decode for [T; N] {
         Some(size) => size.checked_mul(N),
         None => None,
     };
-    const NUMBER_TEXT: Option<fn(&[u8], Endian, &mut String)> = match T::NUMBER_TEXT {
-        Some(_) => Some(array_text::<T>),
+    const NUMBER_TEXT: Option<NumberText> = match T::NUMBER_TEXT {
+        Some(_) => Some(NumberText {
+            write: array_text::<T>,
+            is_byte: false,
+        }),
         None => None,
     };
 
@@ -309,6 +317,28 @@ impl<T: Encode + Decode, const N: usize> Encode for [T; N] {
 mod tests {
     use super::*;
     use std::io::Cursor;
+
+    #[test]
+    fn an_array_of_numbers_is_one_span_and_bytes_a_byte_string() {
+        let (tag, spans) = crate::map::record_spans(|| {
+            <[u8; 4]>::decode_input(&mut crate::SliceInput::new(b"SPR\n"), Endian::Big, &())
+        });
+        assert_eq!(tag.unwrap(), *b"SPR\n");
+        let shown: Vec<(&str, &str, u64)> = spans
+            .iter()
+            .map(|span| (span.type_name, span.value.as_str(), span.end))
+            .collect();
+        assert_eq!(shown, [("[u8; 4]", "b\"SPR\\x0a\"", 4)]);
+        let (_, spans) = crate::map::record_spans(|| {
+            <[i16; 2]>::decode_input(
+                &mut crate::SliceInput::new(&[0, 1, 0xff, 0xfe]),
+                Endian::Big,
+                &(),
+            )
+        });
+        assert_eq!(spans.len(), 1);
+        assert_eq!(spans[0].value, "[1, -2]");
+    }
 
     #[test]
     fn numbers_follow_the_requested_byte_order() {
