@@ -297,12 +297,16 @@ fn tree_originals(input: &input::Input, path: &Path) -> Result<Vec<carried::Orig
             return Err(CliError::input(
                 named_by,
                 RigError::Invalid(format!(
-                    "it names {named}, which lies outside the game's folder tree"
+                    "it names \"{}\", which lies outside the game's folder tree",
+                    formats::schema::quoted(named.as_bytes())
                 )),
             ));
         }
         let found = files
-            .find(&format!("the file {named}"), std::slice::from_ref(&named))
+            .find(
+                &format!("the file \"{}\"", formats::schema::quoted(named.as_bytes())),
+                std::slice::from_ref(&named),
+            )
             .map_err(|error| CliError::input(named_by, RigError::from(error)))?;
         originals.push(carried::Original {
             path: named,
