@@ -287,28 +287,6 @@ def compare_edited_mesh(name: str, original: dict, edited: dict, entry: int, shi
 # --- Comparing ---------------------------------------------------------------
 
 
-def similarity(peer: dict, ours: dict):
-    """The uniform scale, rotation and offset taking our points to the
-    peer's (least squares, Umeyama), and the largest distance left."""
-    import numpy as np
-
-    names = sorted(set(peer) & set(ours))
-    source = np.array([ours[name] for name in names])
-    target = np.array([peer[name] for name in names])
-    source_mean, target_mean = source.mean(axis=0), target.mean(axis=0)
-    a, b = source - source_mean, target - target_mean
-    u, singular, vt = np.linalg.svd(b.T @ a / len(names))
-    d = np.diag([1.0, 1.0, np.sign(np.linalg.det(u @ vt))])
-    rotation = u @ d @ vt
-    scale = float(np.trace(np.diag(singular) @ d) / (a**2).sum(axis=1).mean())
-
-    def move(points):
-        return scale * (np.asarray(points, dtype=float) - source_mean) @ rotation.T + target_mean
-
-    residual = float(np.abs(move(source) - target).max()) if names else float("inf")
-    return scale, rotation, move, residual
-
-
 def height_of(points: dict) -> float:
     heights = [p[2] for p in points.values()]
     return max(heights) - min(heights)
@@ -345,6 +323,8 @@ def compare_bones(peer: dict, ours: dict, face_joints: list, height: float = 0.0
     if not set(peer) & set(ours_lower):
         problems.append("no bone in common")
         return problems, {"peer_bones": len(peer), "our_bones": len(ours)}, None, height
+    from fit import similarity  # numpy: not in the peer's Blender, which runs this file too
+
     scale, rotation, move, residual = similarity(peer, ours_lower)
     height = height or height_of(peer)
     if residual > TOLERANCE * height:

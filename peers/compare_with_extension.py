@@ -33,6 +33,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "blender"))
 
 import build  # noqa: E402
+from fit import similarity  # noqa: E402
 
 CASES = {
     "sims adult with a suit": ("sims1", ["adult-skeleton.cmx", "B001FAFat_01.cmx"]),
@@ -68,28 +69,11 @@ def distinct_places(obj) -> int:
     return len({tuple(round(c / 1e-4) for c in vertex.co) for vertex in obj.data.vertices})
 
 
-def similarity(peer: dict, ours: dict) -> tuple[float, np.ndarray, float]:
-    """The uniform scale and rotation taking our joints to the peer's (the
-    add-ons choose their own units and facing), and the largest distance
-    left, least squares (Umeyama)."""
-    names = sorted(set(peer) & set(ours))
-    source = np.array([ours[name] for name in names])
-    target = np.array([peer[name] for name in names])
-    source_mean, target_mean = source.mean(axis=0), target.mean(axis=0)
-    a, b = source - source_mean, target - target_mean
-    u, singular, vt = np.linalg.svd(b.T @ a / len(names))
-    d = np.diag([1.0, 1.0, np.sign(np.linalg.det(u @ vt))])
-    rotation = u @ d @ vt
-    scale = float(np.trace(np.diag(singular) @ d) / (a ** 2).sum(axis=1).mean())
-    moved = scale * a @ rotation.T + target_mean
-    return scale, rotation, float(np.abs(moved - target).max())
-
-
 def compare(peer: dict, ours: dict) -> tuple[list[str], dict]:
     problems = []
     if set(peer["bones"]) != set(ours["bones"]):
         problems.append(f"bone names differ: {sorted(set(peer['bones']) ^ set(ours['bones']))}")
-    scale, rotation, residual = similarity(peer["bones"], ours["bones"])
+    scale, rotation, _, residual = similarity(peer["bones"], ours["bones"])
     heights = [p[2] for p in peer["bones"].values()]
     height = max(heights) - min(heights)
     if residual > 1e-5 * height:
