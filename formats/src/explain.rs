@@ -82,15 +82,13 @@ fn as_errors_name(map: &ByteMap, path: Option<PathId>) -> Vec<&Segment> {
             Some([Segment::Chunk(_), ..] | [Segment::Index(_), Segment::Chunk(_), ..])
         )
     };
-    let kept: Vec<bool> = segments
+    segments
         .iter()
         .enumerate()
-        .map(|(index, segment)| !(matches!(segment, Segment::Field(_)) && named_by_chunk(index)))
-        .collect();
-    segments
-        .into_iter()
-        .zip(kept)
-        .filter_map(|(segment, kept)| kept.then_some(segment))
+        .filter(|&(index, segment)| {
+            !(matches!(segment, Segment::Field(_)) && named_by_chunk(index))
+        })
+        .map(|(_, &segment)| segment)
         .collect()
 }
 
