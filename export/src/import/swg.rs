@@ -670,16 +670,23 @@ struct TargetKey {
 /// `blend_jaw_1.001`): a name that is an earlier target's name, a dot and
 /// digits is that name again.
 fn target_keys(names: &[String]) -> Vec<TargetKey> {
+    // How many targets so far have each name: one look-up a target, so
+    // a glTF naming many targets costs in proportion.
+    let mut seen: HashMap<&str, usize> = HashMap::new();
     let mut keys: Vec<TargetKey> = Vec::with_capacity(names.len());
     for name in names {
         let renamed = name
             .rsplit_once('.')
             .filter(|(_, digits)| !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()))
             .map(|(base, _)| base)
-            .filter(|base| keys.iter().any(|key| key.name == *base));
-        let name = renamed.unwrap_or(name).to_owned();
-        let repeat = keys.iter().filter(|key| key.name == name).count();
-        keys.push(TargetKey { name, repeat });
+            .filter(|base| seen.contains_key(base));
+        let name = renamed.unwrap_or(name);
+        let count = seen.entry(name).or_default();
+        keys.push(TargetKey {
+            name: name.to_owned(),
+            repeat: *count,
+        });
+        *count += 1;
     }
     keys
 }
@@ -799,7 +806,7 @@ fn mgn(groups: &[Group], skeletons: &[RawString]) -> Result<Mesh, String> {
                 name: format!("blend_{target}"),
                 repeat: 0,
             });
-            if !target_order.contains(&key) {
+            if !targets.contains_key(&key) {
                 target_order.push(key.clone());
             }
             let offsets = targets.entry(key).or_default();
