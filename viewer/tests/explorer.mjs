@@ -153,6 +153,8 @@ try {
     await page.waitForFunction(() => document.querySelector("#hex-rows .sel"));
     const marked = await page.$$eval("#hex-rows .sel", (units) => units.map((unit) => unit.textContent));
     check(marked.length === 1 && marked[0] === "300", `walk.cmx: choosing the version marked ${JSON.stringify(marked)}`);
+    const place = await page.textContent('#tree .row[aria-selected="true"] .place');
+    check(place.startsWith("line 2 "), `walk.cmx: the version's row says ${place}, not its line`);
     console.log("walk.cmx: the version marks its token 300");
   } catch (error) {
     failed = true;

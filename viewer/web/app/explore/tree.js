@@ -24,6 +24,12 @@ function span(className, text) {
  * The tree in `root` (a `<ul>`); `load(id, from)` fetches a level,
  * `onSelect(node)` is called with the node chosen.
  */
+/** Where a node starts: a byte offset in hex, or for a text file its
+ * line (from 1), as `explain` writes them. */
+function place(start) {
+  return document.body.dataset.encoding === "text" ? `line ${start}` : start.toString(16).padStart(8, "0");
+}
+
 export class Tree {
   constructor(root, level, load, onSelect, pictureUrl) {
     this.root = root;
@@ -77,7 +83,7 @@ export class Tree {
     row.dataset.path = node.path;
     const opens = node.children > 0 && !node.list;
     const toggle = span("toggle", opens ? "▸" : "");
-    row.append(toggle, span("place", `${node.start.toString(16).padStart(8, "0")} +${node.end - node.start}`));
+    row.append(toggle, span("place", `${place(node.start)} +${node.end - node.start}`));
     if (node.error) {
       row.append(span("message", `!! ${node.error}`));
     } else if (node.list) {
