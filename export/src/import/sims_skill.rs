@@ -537,7 +537,9 @@ fn key_times(channels: &BTreeMap<usize, Channels>) -> Vec<f32> {
 }
 
 /// Whether the keys span the frames of `skill`: the first within a frame
-/// of its start, the last within a frame of its last frame.
+/// of its start, the last within a frame of its last frame (a key closing
+/// the loop at the skill's end is a frame after it: to [`EVEN`], as a
+/// frame's length in `f32` rounds either way).
 fn spans(channels: &BTreeMap<usize, Channels>, skill: &cmx::Skill) -> bool {
     let frames = skill.frame_count();
     if frames <= 0 {
@@ -547,7 +549,9 @@ fn spans(channels: &BTreeMap<usize, Channels>, skill: &cmx::Skill) -> bool {
     let last_frame = (frames - 1) as f32 * frame;
     let times = key_times(channels);
     match (times.first(), times.last()) {
-        (Some(&first), Some(&last)) => first.abs() <= frame && (last - last_frame).abs() <= frame,
+        (Some(&first), Some(&last)) => {
+            first.abs() <= frame + EVEN && (last - last_frame).abs() <= frame + EVEN
+        }
         _ => false,
     }
 }
@@ -919,6 +923,38 @@ mod tests {
         // Lengthened in Blender by half a second: its own frames then.
         let longer: Vec<f32> = (0..60).map(|frame| frame as f32 / 24.0).collect();
         assert!(!spans(&rotation_channels(longer), &skill));
+    }
+
+    #[test]
+    fn keys_closing_the_loop_at_a_skill_s_end_span_its_frames() {
+        // `adult-idle1.cmx`'s `a2o-idle1`: 60 frames in 1999 ms. ossuary's
+        // glTF keys each frame and closes the loop at 1.999 s, one frame
+        // after the last, which in `f32` is a hair more than a frame.
+        let skill = cmx::Skill {
+            name: RawString::from("a2o-idle1"),
+            animation: RawString::from("xskill-A2O-idle1"),
+            duration: 1999.0,
+            distance: 0.0,
+            moving: 0,
+            position_count: 60,
+            rotation_count: 60,
+            motions: vec![cmx::Motion {
+                bone: RawString::from("ROOT"),
+                frame_count: 60,
+                duration: 1999.0,
+                positions_used: 1,
+                rotations_used: 1,
+                first_position: 0,
+                first_rotation: 0,
+                property_lists: Vec::new(),
+                time_property_lists: Vec::new(),
+            }],
+        };
+        let frame = 1999.0_f32 / 1000.0 / 60.0;
+        let mut keys: Vec<f32> = (0..60).map(|at| at as f32 * frame).collect();
+        keys.push(1.999);
+        assert!((keys[60] - keys[59]) > frame, "the case this test is for");
+        assert!(spans(&rotation_channels(keys), &skill));
     }
 
     #[test]
