@@ -8,6 +8,7 @@ mod document;
 mod mesh;
 mod registration;
 pub mod rest;
+mod seams;
 pub mod sims;
 pub mod sims_files;
 pub mod sims_original;

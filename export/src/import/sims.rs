@@ -45,6 +45,7 @@ use serde::{Deserialize, Serialize};
 use super::document::Asset;
 use super::rest::{self, Elsewhere, Game, GameRest, Scene};
 use super::sims_files::SimsCharacter;
+use super::sims_original::StoredSkin;
 use super::{bmp, ImportError};
 
 pub use super::sims_skill::{skill_extras, SKILL_EXTRAS};
@@ -207,6 +208,10 @@ pub fn import(
     // Per glTF image: the texture file it was written as.
     let mut images: HashMap<usize, String> = HashMap::new();
     let mut more_than_two = 0;
+    let originals = super::carried::originals(asset);
+    // What a mesh's carried skin is posed on, to find the vertices Blender
+    // split along seams.
+    let posed_skeleton = skinning::Skeleton::new(skeleton).ok();
     let mesh_nodes = super::mesh::placed(document)?;
     for node in &mesh_nodes {
         let Some(mesh) = node.mesh() else {
@@ -221,14 +226,20 @@ pub fn import(
             problem: "it has no skin: a Sims skin must follow the skeleton's bones".to_owned(),
         })?;
         let joints = skin_joints(asset, &gltf_skin, &game, &scene, &mut elsewhere)?;
-        let read = read_mesh(asset, &mesh, &mesh_name, &joints)?;
-        more_than_two += read.more_than_two;
         let extras = mesh
             .extras()
             .as_ref()
             .and_then(|raw| serde_json::from_str::<serde_json::Value>(raw.get()).ok())
             .and_then(|value| value.get(SKIN_EXTRAS).cloned())
             .and_then(|value| serde_json::from_value::<SkinExtras>(value).ok());
+        let stored = extras
+            .as_ref()
+            .zip(posed_skeleton.as_ref())
+            .and_then(|(extras, posed)| {
+                super::sims_original::stored_vertices(&originals, &extras.name, posed, &game.model)
+            });
+        let read = read_mesh(asset, &mesh, &mesh_name, &joints, stored.as_ref())?;
+        more_than_two += read.more_than_two;
         let fitting = extras.filter(|extras| fits(extras, &read, &joints));
         let skn = match &fitting {
             Some(extras) => skin_from_extras(extras, &read, &joints),
@@ -331,7 +342,6 @@ pub fn import(
         });
         character.skins.push(skn);
     }
-    let originals = super::carried::originals(asset);
     character.skills = super::sims_skill::import_skills(asset, &scene, &game, &originals)?;
     if mesh_nodes.is_empty() && character.skills.is_empty() {
         return Err(ImportError::NoMeshes);
@@ -561,9 +571,17 @@ fn read_mesh<'a>(
     mesh: &gltf::Mesh<'a>,
     name: &str,
     joints: &Joints,
+    stored: Option<&StoredSkin>,
 ) -> Result<ReadMesh<'a>, ImportError> {
     let mut read = super::mesh::read(asset, mesh, name, joints.names.len())?;
     read.move_to_rest(&joints.skinning);
+    // Blender split vertices along seams: the skin's own vertices again.
+    if let Some(stored) = stored.filter(|stored| stored.vertices.len() != read.positions.len()) {
+        let triangles = stored.triangles.iter().copied();
+        if let Some(mapped) = super::seams::mapped_back(&read, &stored.vertices, triangles) {
+            read = mapped;
+        }
+    }
     let mut influences = Vec::with_capacity(read.influences.len());
     let mut more_than_two = 0;
     for (vertex, weighted) in read.influences.into_iter().enumerate() {

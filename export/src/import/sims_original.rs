@@ -16,10 +16,14 @@ use formats::schema::BinarySchema as _;
 use formats::sims::bcf::Bcf;
 use formats::sims::bmf::Bmf;
 use formats::sims::cfp::{Streams, StreamsContext, ValueCount};
-use formats::sims::cmx::{Cmx, RETAIL_VERSION};
+use formats::sims::cmx::{self, Cmx, RETAIL_VERSION};
 use formats::sims::skn::Skn;
 
+use glam::Affine3A;
+use skinning::{BlendRule, BoundSkin};
+
 use super::carried::{near, same_direction, unit, Original};
+use super::seams::Stored;
 use super::sims_files::{SimsCharacter, SkillFile};
 
 /// `derived` (the skin read from the glTF) with its original's numbers
@@ -93,6 +97,7 @@ pub fn keep_originals(character: &mut SimsCharacter, originals: &[Original]) {
             *skin = kept_skin(&original, skin.clone());
         }
     }
+    skins_in_carried_order(character, originals);
     for skill in &mut character.skills {
         keep_stream(skill, originals);
         keep_skill_file(skill, originals);
@@ -113,6 +118,36 @@ pub fn keep_originals(character: &mut SimsCharacter, originals: &[Original]) {
             continue;
         }
         combine(character, stem, file);
+    }
+}
+
+/// Each suit's skins in the order of the carried suit of its name (Blender
+/// writes a scene's meshes sorted by name); skins it lacks after them.
+fn skins_in_carried_order(character: &mut SimsCharacter, originals: &[Original]) {
+    let carried: Vec<cmx::Suit> = originals
+        .iter()
+        .filter_map(carried_character)
+        .flat_map(|(_, file)| file.suits)
+        .collect();
+    for suit in character
+        .suits
+        .iter_mut()
+        .flat_map(|(_, file)| &mut file.suits)
+    {
+        let Some(original) = carried.iter().find(|original| original.name == suit.name) else {
+            continue;
+        };
+        suit.skins.sort_by_key(|skin| {
+            original
+                .skins
+                .iter()
+                .position(|own| {
+                    own.name
+                        .as_bytes()
+                        .eq_ignore_ascii_case(skin.name.as_bytes())
+                })
+                .unwrap_or(usize::MAX)
+        });
     }
 }
 
@@ -191,6 +226,58 @@ pub fn carried_character(original: &Original) -> Option<(&str, Cmx)> {
 
 /// The carried skin of this name (`name.skn`, or `name.bmf` as the `.skn`
 /// of the same data).
+/// A carried skin's vertices where the skeleton rests them, in the game's
+/// axes (as the glTF's are read back), and its triangles: what a mesh
+/// whose vertices Blender split along seams is mapped back to
+/// ([`super::seams`]).
+pub struct StoredSkin {
+    pub vertices: Vec<Stored>,
+    pub triangles: Vec<[usize; 3]>,
+}
+
+/// The carried skin `name` posed at rest (`rest_model`, the skeleton's
+/// model matrices); `None` where none is carried or it does not pose.
+pub fn stored_vertices(
+    originals: &[Original],
+    name: &str,
+    skeleton: &skinning::Skeleton,
+    rest_model: &[Affine3A],
+) -> Option<StoredSkin> {
+    let skin = carried_skin(originals, name)?.skin().ok()?;
+    let posed = BoundSkin::bind(&skin, skeleton)
+        .ok()?
+        .deform(rest_model, BlendRule::Game)
+        .ok()?;
+    if posed.positions.len() != skin.uvs.len() {
+        return None;
+    }
+    let vertices = posed
+        .positions
+        .iter()
+        .zip(&skin.uvs)
+        .enumerate()
+        .map(|(vertex, (&position, &uv))| Stored {
+            position,
+            normal: posed
+                .normals
+                .get(vertex)
+                .copied()
+                .unwrap_or_default()
+                .normalize_or_zero(),
+            uv,
+        })
+        .collect();
+    let triangles = skin
+        .triangles
+        .iter()
+        .map(|triangle| triangle.map(|corner| corner as usize))
+        .collect();
+    Some(StoredSkin {
+        vertices,
+        triangles,
+    })
+}
+
 fn carried_skin(originals: &[Original], name: &str) -> Option<Skn> {
     originals.iter().find_map(|original| {
         let (stem, extension) = original.file_name().rsplit_once('.')?;

@@ -123,14 +123,17 @@ fn import_skill(
         .and_then(|value| serde_json::from_value::<cmx::Skill>(value).ok());
     let channels = channels(asset, animation, retarget.scene).map_err(fail)?;
     // Blender keeps no animation's extras: the skill of the animation's name
-    // in a carried character file is its record, while the keys span its
-    // frames.
+    // (or of the released name it is written under, a prototype's
+    // `adult-greet01` as `a2o-greet01`) in a carried character file is its
+    // record, while the keys span its frames.
+    let released = released_names(&gltf_name).0.to_text();
     let carried_record = own_record
         .is_none()
         .then(|| {
-            carried
-                .iter()
-                .find(|skill| skill.name.to_text().eq_ignore_ascii_case(&gltf_name))
+            carried.iter().find(|skill| {
+                let name = skill.name.to_text();
+                name.eq_ignore_ascii_case(&gltf_name) || name.eq_ignore_ascii_case(&released)
+            })
         })
         .flatten();
     let record = match (own_record, carried_record) {
