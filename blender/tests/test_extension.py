@@ -253,6 +253,45 @@ def test_the_real_twilek_exports_as_its_files(scene, corpus, tmp_path):
         assert (tmp_path / path).read_bytes() == (folder / path).read_bytes(), path
 
 
+def test_the_real_sims_export_as_their_files(scene, corpus, tmp_path):
+    """A retail Sim with a skill, imported and exported unchanged: Blender
+    splits the body's vertices along seams (466 become 476) and keeps no
+    animation's custom properties, and the files still come back byte for
+    byte."""
+    folder = corpus / "sims1"
+    import_files(folder, ["adult-skeleton.cmx", "B001FAFat_01.cmx", "adult-idle1.cmx"])
+    written = export_files(tmp_path, "sims-cmx")
+    characters = [path for path in written if path.suffix in (".cmx", ".skn", ".cfp")]
+    assert {path.name for path in characters} == {
+        "B001FAFat_01.cmx",
+        "xskin-b001fafat_01-PELVIS-BODY.skn",
+        "adult-idle1.cmx",
+        "xskill-A2O-idle1.cfp",
+    }
+    for path in characters:
+        assert (tmp_path / path).read_bytes() == (folder / path).read_bytes(), path
+
+
+def test_the_real_prototype_exports_as_its_conversion(scene, corpus, tmp_path):
+    """The 1998 prototype's Sim, imported and exported unchanged, is the
+    released game's files `ossuary convert --to sims-cmx` makes of it."""
+    folder = corpus / "sims1-prototype"
+    import_files(folder, ["samnud.cmx", "adult-greet01.cmx"])
+    written = export_files(tmp_path / "blender", "sims-cmx")
+    converted = tmp_path / "converted"
+    for name in ("samnud.cmx", "adult-greet01.cmx"):
+        status, _, err = ossuary_module()._ossuary.run(
+            ["convert", str(folder / name), "--to", "sims-cmx", "-o", str(converted)]
+        )
+        assert status == 0, err.decode()
+    characters = [path for path in written if path.suffix in (".cmx", ".skn", ".cfp")]
+    # samnud.cmx, its 20 skins, the skill's .cmx and its keys' .cfp.
+    assert len(characters) == 23, characters
+    assert {path.name for path in characters} <= {path.name for path in converted.iterdir()}
+    for path in characters:
+        assert (tmp_path / "blender" / path).read_bytes() == (converted / path).read_bytes(), path
+
+
 def test_a_moved_vertex_and_a_keyed_bone_come_back_in_the_game_s_files(scene, fixtures, tmp_path):
     ossuary = ossuary_module()
     import_files(fixtures, ["humanoid.cmx"])
