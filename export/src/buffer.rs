@@ -13,6 +13,9 @@ use crate::{Container, ExportError};
 pub struct Asset {
     pub root: json::Root,
     bytes: Vec<u8>,
+    /// A PNG chunk (whole: length, kind, data and checksum) that the first
+    /// PNG image written carries (see [`crate::import::carried`]).
+    png_carrier: Option<Vec<u8>>,
 }
 
 impl Asset {
@@ -26,7 +29,24 @@ impl Asset {
                 ..Default::default()
             },
             bytes: Vec::new(),
+            png_carrier: None,
         }
+    }
+
+    /// Has the first PNG image written carry `chunk`.
+    pub fn carry_in_first_png(&mut self, chunk: Vec<u8>) {
+        self.png_carrier = Some(chunk);
+    }
+
+    /// Appends a PNG image as a buffer view: with the carried chunk after
+    /// its header, for the first image.
+    pub fn png_view(&mut self, png: &[u8]) -> json::Index<json::buffer::View> {
+        let Some(chunk) = self.png_carrier.take() else {
+            return self.view(png, None);
+        };
+        // The signature (8 bytes) and the header chunk (25) come first.
+        let (head, rest) = png.split_at(png.len().min(33));
+        self.view(&[head, &chunk, rest].concat(), None)
     }
 
     /// Appends `data` as a buffer view. Every view starts on a multiple of

@@ -204,7 +204,7 @@ pub(crate) fn png_texture(
     png: &[u8],
     name: Option<String>,
 ) -> json::Index<json::Texture> {
-    let view = asset.view(png, None);
+    let view = asset.png_view(png);
     let image = asset.root.push(json::Image {
         buffer_view: Some(view),
         mime_type: Some(json::image::MimeType("image/png".to_owned())),
@@ -385,7 +385,7 @@ fn plain_png(bytes: &[u8]) -> bool {
 
 /// A PNG chunk at the start of `bytes`: its kind, data, and the bytes
 /// after its checksum; `None` when it is cut short.
-fn png_chunk(bytes: &[u8]) -> Option<(&[u8; 4], &[u8], &[u8])> {
+pub(crate) fn png_chunk(bytes: &[u8]) -> Option<(&[u8; 4], &[u8], &[u8])> {
     let (length, rest) = bytes.split_first_chunk::<4>()?;
     let length = usize::try_from(u32::from_be_bytes(*length)).ok()?;
     let (kind, rest) = rest.split_first_chunk::<4>()?;

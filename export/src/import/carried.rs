@@ -8,9 +8,18 @@
 //! and an edited one with exactly its edits.
 //!
 //! Blender keeps scene `extras` as the scene's custom properties and writes
-//! them back when its exporter's "Include: Custom Properties" is on.
+//! them back when its exporter's "Include: Custom Properties" is on. With
+//! its defaults it writes no `extras`, but it writes a PNG texture it
+//! imported as the bytes it read: so the files also ride in a private PNG
+//! chunk ([`PNG_CHUNK`]) of the asset's first texture, which image viewers
+//! pass over, compressed.
+
+use std::io::Read;
 
 use base64::Engine;
+use flate2::read::ZlibDecoder;
+use flate2::write::ZlibEncoder;
+use flate2::{Compression, Crc};
 use serde::{Deserialize, Serialize};
 
 use super::document::Asset;
@@ -58,21 +67,52 @@ pub fn files_extras(files: &[Original]) -> serde_json::Value {
     serde_json::json!({ FILES_EXTRAS: carried })
 }
 
-/// The files the asset's scene carries; none when it carries none (a glTF
-/// made elsewhere) or what it carries cannot be read, which leaves the
-/// import to derive everything from the glTF.
+/// The kind of the PNG chunk carrying the files: ancillary, private,
+/// safe to copy (the case of its letters says so), "ossuary files".
+pub const PNG_CHUNK: &[u8; 4] = b"osSf";
+
+/// Carried files take at most this many times their compressed bytes: a
+/// chunk that inflates past it (a decompression bomb) carries nothing.
+const MAX_INFLATION: u64 = 64;
+
+/// The PNG chunk carrying `files`: their scene extras as JSON, compressed.
+pub fn png_chunk(files: &[Original]) -> Vec<u8> {
+    let mut encoder = ZlibEncoder::new(Vec::new(), Compression::default());
+    // Writing into a vector cannot fail; plain JSON always serializes.
+    let data = serde_json::to_writer(&mut encoder, &files_extras(files))
+        .ok()
+        .and_then(|()| encoder.finish().ok())
+        .unwrap_or_default();
+    let length = u32::try_from(data.len()).unwrap_or(u32::MAX);
+    let mut crc = Crc::new();
+    crc.update(PNG_CHUNK);
+    crc.update(&data);
+    [
+        &length.to_be_bytes()[..],
+        PNG_CHUNK,
+        &data,
+        &crc.sum().to_be_bytes(),
+    ]
+    .concat()
+}
+
+/// The files the asset carries, in its scene's `extras` or else in a PNG
+/// chunk of one of its images; none when it carries none (a glTF made
+/// elsewhere) or what it carries cannot be read, which leaves the import to
+/// derive everything from the glTF.
 pub fn originals(asset: &Asset) -> Vec<Original> {
     let document = &asset.document;
-    let Some(scene) = document
+    let from_scene = document
         .default_scene()
         .or_else(|| document.scenes().next())
-    else {
-        return Vec::new();
-    };
-    let carried: Option<Vec<CarriedFile>> = scene
-        .extras()
-        .as_ref()
-        .and_then(|raw| serde_json::from_str::<serde_json::Value>(raw.get()).ok())
+        .and_then(|scene| {
+            scene
+                .extras()
+                .as_ref()
+                .and_then(|raw| serde_json::from_str::<serde_json::Value>(raw.get()).ok())
+        });
+    let carried: Option<Vec<CarriedFile>> = from_scene
+        .or_else(|| from_png(asset))
         .and_then(|value| value.get(FILES_EXTRAS).cloned())
         .and_then(|value| serde_json::from_value(value).ok());
     carried
@@ -88,6 +128,46 @@ pub fn originals(asset: &Asset) -> Vec<Original> {
             })
         })
         .collect()
+}
+
+/// The carried files' extras from the first image in a buffer view whose
+/// PNG chunks hold [`PNG_CHUNK`] (with its checksum right, inflating within
+/// [`MAX_INFLATION`]).
+fn from_png(asset: &Asset) -> Option<serde_json::Value> {
+    asset.document.images().find_map(|image| {
+        let gltf::image::Source::View { view, .. } = image.source() else {
+            return None;
+        };
+        let png = asset.view_bytes(&view)?;
+        let mut chunks = png.get(8..)?;
+        while let Some((kind, data, after)) = crate::texture::png_chunk(chunks) {
+            if kind == PNG_CHUNK {
+                // The checksum follows the length, kind and data.
+                let stored = chunks
+                    .get(8 + data.len()..)
+                    .and_then(<[u8]>::first_chunk::<4>)
+                    .map(|crc| u32::from_be_bytes(*crc));
+                let mut crc = Crc::new();
+                crc.update(kind);
+                crc.update(data);
+                if stored != Some(crc.sum()) {
+                    return None;
+                }
+                let limit = (data.len() as u64).saturating_mul(MAX_INFLATION);
+                let mut json = Vec::new();
+                ZlibDecoder::new(data)
+                    .take(limit.saturating_add(1))
+                    .read_to_end(&mut json)
+                    .ok()?;
+                if json.len() as u64 > limit {
+                    return None;
+                }
+                return serde_json::from_slice(&json).ok();
+            }
+            chunks = after;
+        }
+        None
+    })
 }
 
 /// The carried file `path` names (the games find files without regard to
@@ -130,5 +210,75 @@ pub fn unit<const N: usize>(vector: [f32; N]) -> [f32; N] {
         vector.map(|x| x / length)
     } else {
         vector
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A glTF of one image whose PNG bytes are `png`, in a buffer given as
+    /// a data URI.
+    fn asset_of_image(png: &[u8]) -> Asset {
+        let encoded = base64::engine::general_purpose::STANDARD.encode(png);
+        let json = serde_json::json!({
+            "asset": { "version": "2.0" },
+            "buffers": [{
+                "byteLength": png.len(),
+                "uri": format!("data:application/octet-stream;base64,{encoded}"),
+            }],
+            "bufferViews": [{ "buffer": 0, "byteLength": png.len() }],
+            "images": [{ "bufferView": 0, "mimeType": "image/png" }],
+        });
+        Asset::read(&serde_json::to_vec(&json).unwrap(), &|_| None).unwrap()
+    }
+
+    /// A PNG's signature and the chunks given, whole (no pixels: the
+    /// carrier is looked for among the chunks only).
+    fn png_of(chunks: &[&[u8]]) -> Vec<u8> {
+        [b"\x89PNG\r\n\x1a\n".as_slice(), &chunks.concat()].concat()
+    }
+
+    /// A chunk of `kind` holding `data`, with its checksum.
+    fn chunk(kind: &[u8; 4], data: &[u8]) -> Vec<u8> {
+        let mut crc = Crc::new();
+        crc.update(kind);
+        crc.update(data);
+        let length = u32::try_from(data.len()).unwrap().to_be_bytes();
+        [&length[..], kind, data, &crc.sum().to_be_bytes()].concat()
+    }
+
+    fn carried() -> Vec<Original> {
+        vec![Original {
+            path: "appearance/mesh/twk_f_body_l0.mgn".to_owned(),
+            bytes: b"FORM\0\0\0\x04SKMG".to_vec(),
+        }]
+    }
+
+    #[test]
+    fn files_carried_in_a_png_chunk_are_read_back() {
+        let other = chunk(b"tEXt", b"Comment\0made elsewhere");
+        let png = png_of(&[&other, &png_chunk(&carried())]);
+        assert_eq!(originals(&asset_of_image(&png)), carried());
+    }
+
+    #[test]
+    fn a_carrier_with_a_wrong_checksum_carries_nothing() {
+        let mut carrier = png_chunk(&carried());
+        let last = carrier.len() - 1;
+        carrier[last] ^= 1;
+        assert_eq!(originals(&asset_of_image(&png_of(&[&carrier]))), []);
+    }
+
+    #[test]
+    fn a_carrier_inflating_past_its_bound_carries_nothing() {
+        // Carried files in JSON followed by 16 MiB of spaces, which JSON
+        // allows: compressed to about 16 KiB, a thousand times over.
+        let mut encoder = ZlibEncoder::new(Vec::new(), Compression::best());
+        let json = serde_json::to_vec(&files_extras(&carried())).unwrap();
+        std::io::Write::write_all(&mut encoder, &json).unwrap();
+        std::io::Write::write_all(&mut encoder, &vec![b' '; 16 << 20]).unwrap();
+        let bomb = chunk(PNG_CHUNK, &encoder.finish().unwrap());
+        assert_eq!(originals(&asset_of_image(&png_of(&[&bomb]))), []);
     }
 }

@@ -1,0 +1,42 @@
+"""Blender's own glTF importer and exporter with their defaults, as a user
+who converted a character with `ossuary convert` opens it in Blender and
+exports it again: Blender then keeps no `extras`, and the character's own
+files ride in its first texture, which Blender writes as it read it."""
+
+from __future__ import annotations
+
+import bpy
+
+from test_extension import ossuary_module
+
+
+def run(*args) -> None:
+    status, _, err = ossuary_module()._ossuary.run([str(arg) for arg in args])
+    assert status == 0, err.decode()
+
+
+def test_an_swg_character_through_blender_s_defaults_comes_back_without_a_skeleton_named(
+    extension, corpus, tmp_path
+):
+    # The extension carries the ossuary module this test runs.
+    game = corpus / "swg"
+    exported = tmp_path / "twk_f.glb"
+    run("convert", game / "appearance" / "twk_f.sat", "-o", exported)
+    bpy.ops.wm.read_homefile(use_empty=True)
+    assert bpy.ops.import_scene.gltf(filepath=str(exported)) == {"FINISHED"}
+    from_blender = tmp_path / "from-blender.glb"
+    assert bpy.ops.export_scene.gltf(filepath=str(from_blender)) == {"FINISHED"}
+    back = tmp_path / "back"
+    run("convert", from_blender, "--to", "swg-sat", "-o", back)
+    written = sorted(path.relative_to(back) for path in back.rglob("*") if path.is_file())
+    assert [str(path) for path in written] == [
+        "appearance/mesh/twk_f_body.lmg",
+        *(f"appearance/mesh/twk_f_body_l{level}.mgn" for level in range(4)),
+        "appearance/mesh/twk_f_head.lmg",
+        *(f"appearance/mesh/twk_f_head_l{level}.mgn" for level in range(4)),
+        "appearance/skeleton/all_b.skt",
+        "appearance/skeleton/hum_f_face.skt",
+        "appearance/twk_f.sat",
+    ]
+    for path in written:
+        assert (back / path).read_bytes() == (game / path).read_bytes(), path
