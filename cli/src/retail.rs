@@ -48,14 +48,39 @@ pub fn run(
             input_path.display()
         )));
     }
+    for warning in write_retail(cmx, &input, folder, binary)? {
+        context.warn(&warning);
+    }
+    Ok(Some(true))
+}
+
+/// Whether `document` is a prototype character (version 200) that `--to`
+/// `to` asks to write in the released game's formats.
+pub fn is_prototype_for(document: &dyn formats::format::Document, to: &str) -> bool {
+    matches!(to, "sims-cmx" | "sims-bcf")
+        && document
+            .as_any()
+            .downcast_ref::<Cmx>()
+            .is_some_and(|cmx| cmx.version == PROTOTYPE_VERSION)
+}
+
+/// Writes the prototype character `cmx` (read from `input`) into `folder`
+/// in the released game's formats (binary twins with `binary`); returns
+/// the warnings, each naming the input.
+pub fn write_retail(
+    cmx: &Cmx,
+    input: &export::input::Input,
+    folder: &Path,
+    binary: bool,
+) -> Result<Vec<String>, CliError> {
+    let input_path = input.path.as_path();
     let converted =
         retail::to_retail(cmx, &input.files).map_err(|error| CliError::input(input_path, error))?;
-    for missing in &converted.missing {
-        context.warn(&format!(
-            "{}: left as it is: {missing}",
-            input_path.display()
-        ));
-    }
+    let mut warnings: Vec<String> = converted
+        .missing
+        .iter()
+        .map(|missing| format!("{}: left as it is: {missing}", input_path.display()))
+        .collect();
     let encode = |bytes: Result<Vec<u8>, formats::schema::Error>, format: &'static str| {
         bytes.map_err(|source| CliError::input(input_path, Problem::Encode { format, source }))
     };
@@ -108,7 +133,7 @@ pub fn run(
     let textures = export::import::bmp::skin_textures(&skins, &input.files)
         .map_err(|error| CliError::input(input_path, error))?;
     for missing in &textures.missing {
-        context.warn(&format!(
+        warnings.push(format!(
             "{}: no image found for the texture {missing:?}, beside the file or in a Textures \
              folder beside it; the skins name it, and no BMP of it is written",
             input_path.display()
@@ -127,5 +152,5 @@ pub fn run(
         .map(|(path, bytes)| (path.as_path(), bytes.as_slice()))
         .collect();
     output::write_files(&files)?;
-    Ok(Some(true))
+    Ok(warnings)
 }

@@ -7,11 +7,12 @@ use std::path::{Path, PathBuf};
 
 use formats::catalogue::Catalogue;
 use formats::format::{Document, Format};
+use formats::sims::cmx::Cmx;
 use serde_json::Map;
 
 use crate::batch::{self, Detail, Entry, Outcome, Report, Style};
 use crate::error::{shown, CliError, Problem};
-use crate::{input, output, Context};
+use crate::{input, output, retail, Context};
 
 /// The inputs converted to `to` (or to the format OUT's extension names).
 pub fn run(
@@ -207,14 +208,37 @@ fn convert_file(
             "its output would replace it; choose another folder".to_owned(),
         ))));
     }
-    input::decode(&entry.path, format, &bytes)
-        .and_then(|document| convert(catalogue, &entry.path, format, document.as_ref(), target))
-        .and_then(|converted| {
-            let parent = output_path.parent().unwrap_or(Path::new("."));
-            output::folders_inside(folder, parent)?;
-            output::write_file(output_path, &converted)
-        })
-        .map_err(|error| Report::failed(Some(format), &entry.path, &error))?;
+    let failed = |error: CliError| Report::failed(Some(format), &entry.path, &error);
+    let document = input::decode(&entry.path, format, &bytes).map_err(failed)?;
+    let parent = output_path.parent().unwrap_or(Path::new("."));
+    output::folders_inside(folder, parent).map_err(failed)?;
+    // A 1998 prototype character becomes the released game's files, as
+    // when it is converted alone: the character file, its meshes, keys and
+    // textures, beside where its output goes.
+    if retail::is_prototype_for(document.as_ref(), target.name) {
+        let input = input::load(catalogue, &entry.path, Some(format.name)).map_err(failed)?;
+        let cmx = input.document.as_any().downcast_ref::<Cmx>();
+        let warnings = cmx
+            .map(|cmx| retail::write_retail(cmx, &input, parent, target.name == "sims-bcf"))
+            .transpose()
+            .map_err(failed)?
+            .unwrap_or_default();
+        let mut text = format!(
+            "{}: ok, wrote it and the files it names in the released game's formats into {}\n",
+            shown(&entry.path),
+            parent.display()
+        );
+        for warning in warnings {
+            text.push_str(&format!("  warning: {warning}\n"));
+        }
+        return Ok(stop(Outcome::Ok {
+            text,
+            fields: Map::new(),
+        }));
+    }
+    convert(catalogue, &entry.path, format, document.as_ref(), target)
+        .and_then(|converted| output::write_file(output_path, &converted))
+        .map_err(failed)?;
     Ok(stop(Outcome::Ok {
         text: format!(
             "{}: ok, wrote {}\n",

@@ -117,6 +117,62 @@ fn every_prototype_file_converts_to_files_the_game_s_tools_take() {
     assert_eq!(converted, 4);
 }
 
+/// Several prototype files, or their folder, convert into one folder as
+/// each converts alone: the released game's files, not copies of the
+/// prototype's (the folder's meshes on their own convert to nothing and
+/// are passed over).
+#[test]
+fn prototype_files_converted_together_or_as_a_folder_are_converted_as_alone() {
+    let Some(corpus) = tests::corpus_dir() else {
+        return;
+    };
+    let prototype = corpus.join("sims1-prototype");
+    let dir = tempfile::tempdir().unwrap();
+    let alone = dir.path().join("alone");
+    let characters = tests::files_with_extension(&prototype, "cmx");
+    for file in &characters {
+        let output = ossuary(&[
+            "convert",
+            &text(file),
+            "--to",
+            "sims-cmx",
+            "-o",
+            &text(&alone),
+        ]);
+        assert_status(&output, 0);
+    }
+    let expected = support::files_below(&alone);
+    let together = dir.path().join("together");
+    let mut args = vec!["convert".to_owned()];
+    args.extend(characters.iter().map(|file| text(file)));
+    args.extend(["--to", "sims-cmx", "-o"].map(str::to_owned));
+    args.push(format!("{}/", text(&together)));
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    assert_status(&ossuary(&args), 0);
+    let folder = dir.path().join("folder");
+    let output = ossuary(&[
+        "convert",
+        &text(&prototype),
+        "--to",
+        "sims-cmx",
+        "-o",
+        &text(&folder),
+    ]);
+    assert_status(&output, 0);
+    for out in [&together, &folder] {
+        assert_eq!(support::files_below(out), expected, "{}", out.display());
+        for name in &expected {
+            assert!(
+                std::fs::read(out.join(name)).unwrap() == std::fs::read(alone.join(name)).unwrap(),
+                "{}: {}",
+                out.display(),
+                name.display()
+            );
+        }
+    }
+    held_to_the_game_s_rules(&folder);
+}
+
 /// `--to sims-bcf` writes the same character as `--to sims-cmx`, in the
 /// binary twins: each `.cmx` a `.bcf` and each `.skn` a `.bmf` holding the
 /// same values, the keys (`.cfp`) and textures (`.bmp`) the same bytes.
