@@ -15,6 +15,16 @@ def run(*args) -> None:
     assert status == 0, err.decode()
 
 
+def through_blender_s_defaults(exported, tmp_path):
+    """`exported` opened by Blender's glTF importer and written by its
+    exporter, both with their defaults."""
+    bpy.ops.wm.read_homefile(use_empty=True)
+    assert bpy.ops.import_scene.gltf(filepath=str(exported)) == {"FINISHED"}
+    from_blender = tmp_path / "from-blender.glb"
+    assert bpy.ops.export_scene.gltf(filepath=str(from_blender)) == {"FINISHED"}
+    return from_blender
+
+
 def test_an_swg_character_through_blender_s_defaults_comes_back_without_a_skeleton_named(
     extension, corpus, tmp_path
 ):
@@ -22,10 +32,7 @@ def test_an_swg_character_through_blender_s_defaults_comes_back_without_a_skelet
     game = corpus / "swg"
     exported = tmp_path / "twk_f.glb"
     run("convert", game / "appearance" / "twk_f.sat", "-o", exported)
-    bpy.ops.wm.read_homefile(use_empty=True)
-    assert bpy.ops.import_scene.gltf(filepath=str(exported)) == {"FINISHED"}
-    from_blender = tmp_path / "from-blender.glb"
-    assert bpy.ops.export_scene.gltf(filepath=str(from_blender)) == {"FINISHED"}
+    from_blender = through_blender_s_defaults(exported, tmp_path)
     back = tmp_path / "back"
     run("convert", from_blender, "--to", "swg-sat", "-o", back)
     written = sorted(path.relative_to(back) for path in back.rglob("*") if path.is_file())
@@ -40,3 +47,18 @@ def test_an_swg_character_through_blender_s_defaults_comes_back_without_a_skelet
     ]
     for path in written:
         assert (back / path).read_bytes() == (game / path).read_bytes(), path
+
+
+def test_a_retail_sim_through_blender_s_defaults_comes_back_as_its_files(extension, corpus, tmp_path):
+    """The suit and its skin byte for byte, although Blender split the
+    body's vertices along seams and kept none of their extras (the skill's
+    keys it samples at its own frames: those come back as Blender gives
+    them)."""
+    folder = corpus / "sims1"
+    exported = tmp_path / "sim.glb"
+    run("convert", folder / "adult-skeleton.cmx", folder / "B001FAFat_01.cmx", "-o", exported)
+    from_blender = through_blender_s_defaults(exported, tmp_path)
+    back = tmp_path / "back"
+    run("convert", from_blender, "--to", "sims-cmx", "-o", back)
+    for name in ("B001FAFat_01.cmx", "xskin-b001fafat_01-PELVIS-BODY.skn"):
+        assert (back / name).read_bytes() == (folder / name).read_bytes(), name

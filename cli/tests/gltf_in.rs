@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use formats::sims::skn::Skn;
 use support::{
     add_to, assert_status, attribute_offset, files_below, fixture, fixture_bytes, gltf_parts,
-    ossuary, stderr, text, write_gltf,
+    ossuary, stderr, text, without_extras, write_gltf,
 };
 
 const SKIN: &str = "xskin-humanoid-L_ARM-ARM";
@@ -361,7 +361,8 @@ fn with_write_skeleton_the_gltf_s_own_skeleton_is_written() {
 }
 
 /// Every real retail skin and suit, exported with the adult skeleton and
-/// brought back: suits and skins byte for byte.
+/// brought back: suits and skins byte for byte, also from the glTF as
+/// Blender's defaults write it (no extras).
 #[test]
 fn every_real_retail_skin_and_suit_comes_back() {
     let Some(corpus) = tests::corpus_dir() else {
@@ -379,54 +380,65 @@ fn every_real_retail_skin_and_suit_comes_back() {
         })
         .collect();
     let dir = tempfile::tempdir().unwrap();
-    let glb = dir.path().join("all.glb");
+    let gltf = dir.path().join("all.gltf");
     let mut args = vec!["convert".to_owned(), text(&sims.join("adult-skeleton.cmx"))];
     args.extend(suits.iter().map(|suit| text(&sims.join(suit))));
     args.extend(loose.iter().map(|path| text(path)));
-    args.extend(["-o".to_owned(), text(&glb)]);
+    args.extend(["-o".to_owned(), text(&gltf)]);
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     assert_status(&ossuary(&args), 0);
-    let out = dir.path().join("out");
-    let output = ossuary(&[
-        "convert",
-        &text(&glb),
-        "--to",
-        "sims-cmx",
-        "--skeleton",
-        &text(&sims.join("adult-skeleton.cmx")),
-        "-o",
-        &text(&out),
-    ]);
-    assert_status(&output, 0);
-    assert_status(&ossuary(&["check", &text(&out)]), 0);
-    for suit in suits {
-        assert_eq!(
-            std::fs::read(out.join(suit)).unwrap(),
-            std::fs::read(sims.join(suit)).unwrap(),
-            "{suit}"
-        );
-    }
+    // Also as Blender's defaults write it, without any extras: the carried
+    // files ride in the first texture, and give the skins their structure
+    // and the suits their places.
+    let (mut json, buffer) = gltf_parts(&gltf);
+    without_extras(&mut json);
+    let without = dir.path().join("without-extras.gltf");
+    write_gltf(&without, json, &buffer);
     assert_eq!(skins.len(), 10);
-    for path in &skins {
-        let original = skn(path);
-        let back = skn(&out.join(format!("{}.skn", original.name)));
-        let name = path.display();
-        assert_eq!(back.name, original.name, "{name}");
-        assert_eq!(back.texture, original.texture, "{name}");
-        assert_eq!(back.bones, original.bones, "{name}");
-        assert_eq!(back.faces, original.faces, "{name}");
-        assert_eq!(back.bindings, original.bindings, "{name}");
-        assert_eq!(back.blends, original.blends, "{name}");
-        assert_eq!(back.uvs, original.uvs, "{name}");
-        assert_eq!(back.vertices.len(), original.vertices.len(), "{name}");
-        // The skin the glTF carries gives back the last bits of positions
-        // and the stored normals off unit length (by up to 3.9e-4).
-        assert_eq!(back.vertices, original.vertices, "{name}");
-        assert_eq!(
-            std::fs::read(out.join(format!("{}.skn", original.name))).unwrap(),
-            std::fs::read(path).unwrap(),
-            "{name}"
-        );
+    for (input, out) in [(&gltf, "out"), (&without, "out-without-extras")] {
+        let out = dir.path().join(out);
+        let output = ossuary(&[
+            "convert",
+            &text(input),
+            "--to",
+            "sims-cmx",
+            "--skeleton",
+            &text(&sims.join("adult-skeleton.cmx")),
+            "-o",
+            &text(&out),
+        ]);
+        assert_status(&output, 0);
+        assert_status(&ossuary(&["check", &text(&out)]), 0);
+        for suit in suits {
+            assert_eq!(
+                std::fs::read(out.join(suit)).unwrap(),
+                std::fs::read(sims.join(suit)).unwrap(),
+                "{}: {suit}",
+                input.display()
+            );
+        }
+        for path in &skins {
+            let original = skn(path);
+            let back = skn(&out.join(format!("{}.skn", original.name)));
+            let name = format!("{}: {}", input.display(), path.display());
+            assert_eq!(back.name, original.name, "{name}");
+            assert_eq!(back.texture, original.texture, "{name}");
+            assert_eq!(back.bones, original.bones, "{name}");
+            assert_eq!(back.faces, original.faces, "{name}");
+            assert_eq!(back.bindings, original.bindings, "{name}");
+            assert_eq!(back.blends, original.blends, "{name}");
+            assert_eq!(back.uvs, original.uvs, "{name}");
+            assert_eq!(back.vertices.len(), original.vertices.len(), "{name}");
+            // The skin the glTF carries gives back the last bits of
+            // positions and the stored normals off unit length (by up to
+            // 3.9e-4).
+            assert_eq!(back.vertices, original.vertices, "{name}");
+            assert_eq!(
+                std::fs::read(out.join(format!("{}.skn", original.name))).unwrap(),
+                std::fs::read(path).unwrap(),
+                "{name}"
+            );
+        }
     }
 }
 

@@ -14,7 +14,7 @@ use formats::schema::BinarySchema;
 use formats::swg::mgn::{Mesh, MeshBody};
 use support::{
     add_to, assert_status, attribute_offset, files_below, fixture, gltf_parts, ossuary, stderr,
-    text, truncated_glb, unholdable_variants, write_gltf,
+    text, truncated_glb, unholdable_variants, without_extras, write_gltf,
 };
 
 fn body(path: &Path) -> MeshBody {
@@ -515,32 +515,6 @@ fn an_edit_to_a_carried_swg_mesh_changes_exactly_the_values_edited() {
             std::fs::read(fixture(name)).unwrap(),
             "{name}"
         );
-    }
-}
-
-/// The real Twi'lek's glTF without the files it carries (as a glTF made
-/// elsewhere): the geometry glTF holds comes back, one warning says what
-/// could not.
-/// Every `extras` of the glTF left out but each mesh's morph target
-/// names, as Blender 4.2's exporter writes it with its defaults.
-fn without_extras(json: &mut serde_json::Value) {
-    match json {
-        serde_json::Value::Object(object) => {
-            let target_names = object
-                .remove("extras")
-                .and_then(|extras| extras.get("targetNames").cloned());
-            for value in object.values_mut() {
-                without_extras(value);
-            }
-            if let Some(names) = target_names {
-                object.insert(
-                    "extras".to_owned(),
-                    serde_json::json!({ "targetNames": names }),
-                );
-            }
-        }
-        serde_json::Value::Array(values) => values.iter_mut().for_each(without_extras),
-        _ => {}
     }
 }
 

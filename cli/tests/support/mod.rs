@@ -289,3 +289,26 @@ pub fn within(seconds: u64, dir: &Path, args: &[&str]) -> Output {
     }
     child.wait_with_output().unwrap()
 }
+
+/// Every `extras` of the glTF left out but each mesh's morph target
+/// names, as Blender 4.2's exporter writes it with its defaults.
+pub fn without_extras(json: &mut serde_json::Value) {
+    match json {
+        serde_json::Value::Object(object) => {
+            let target_names = object
+                .remove("extras")
+                .and_then(|extras| extras.get("targetNames").cloned());
+            for value in object.values_mut() {
+                without_extras(value);
+            }
+            if let Some(names) = target_names {
+                object.insert(
+                    "extras".to_owned(),
+                    serde_json::json!({ "targetNames": names }),
+                );
+            }
+        }
+        serde_json::Value::Array(values) => values.iter_mut().for_each(without_extras),
+        _ => {}
+    }
+}

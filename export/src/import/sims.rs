@@ -231,7 +231,10 @@ pub fn import(
             .as_ref()
             .and_then(|raw| serde_json::from_str::<serde_json::Value>(raw.get()).ok())
             .and_then(|value| value.get(SKIN_EXTRAS).cloned())
-            .and_then(|value| serde_json::from_value::<SkinExtras>(value).ok());
+            .and_then(|value| serde_json::from_value::<SkinExtras>(value).ok())
+            // Blender's defaults keep no extras: the carried skin of the
+            // mesh's name gives them.
+            .or_else(|| super::sims_original::carried_extras(&originals, &mesh_name));
         let stored = extras
             .as_ref()
             .zip(posed_skeleton.as_ref())
@@ -308,6 +311,7 @@ pub fn import(
             .and_then(|raw| serde_json::from_str::<serde_json::Value>(raw.get()).ok())
             .and_then(|value| value.get(SUIT_EXTRAS).cloned())
             .and_then(|value| serde_json::from_value::<SuitPlace>(value).ok())
+            .or_else(|| super::sims_original::carried_place(&originals, &skn.name.to_text()))
             .unwrap_or_else(|| {
                 let skin_name = skn.name.to_text();
                 let suit = suit_of(&scene, &holds_joints, node.index())

@@ -12,6 +12,7 @@
 //! record (a skeleton, suits, skills) comes back as that one file,
 //! holding the suits and skills the glTF gives.
 
+use formats::rig;
 use formats::schema::BinarySchema as _;
 use formats::sims::bcf::Bcf;
 use formats::sims::bmf::Bmf;
@@ -24,6 +25,7 @@ use skinning::{BlendRule, BoundSkin};
 
 use super::carried::{near, same_direction, unit, Original};
 use super::seams::Stored;
+use super::sims::{skin_extras, SkinExtras, SuitPlace};
 use super::sims_files::{SimsCharacter, SkillFile};
 
 /// `derived` (the skin read from the glTF) with its original's numbers
@@ -275,6 +277,39 @@ pub fn stored_vertices(
     Some(StoredSkin {
         vertices,
         triangles,
+    })
+}
+
+/// The extras the export gives the carried skin `name` (for a mesh whose
+/// own Blender left out).
+pub fn carried_extras(originals: &[Original], name: &str) -> Option<SkinExtras> {
+    let skin = carried_skin(originals, name)?.skin().ok()?;
+    let rig::Binding::BoneSpace(bone_space) = &skin.binding else {
+        return None;
+    };
+    serde_json::from_value(skin_extras(&skin, bone_space)).ok()
+}
+
+/// Where the carried character files wear the skin `name`: the first suit
+/// listing it (for a mesh node whose extras Blender left out).
+pub fn carried_place(originals: &[Original], name: &str) -> Option<SuitPlace> {
+    originals.iter().find_map(|original| {
+        let (stem, file) = carried_character(original)?;
+        file.suits.iter().find_map(|suit| {
+            let skin = suit
+                .skins
+                .iter()
+                .find(|skin| skin.name.as_bytes().eq_ignore_ascii_case(name.as_bytes()))?;
+            Some(SuitPlace {
+                suit: suit.name.to_text(),
+                file: stem.to_owned(),
+                suit_type: suit.suit_type.unwrap_or_default(),
+                suit_unknown: suit.unknown.unwrap_or_default(),
+                bone: skin.bone.to_text(),
+                censor_flags: skin.censor_flags.unwrap_or_default(),
+                unknown: skin.unknown.unwrap_or_default(),
+            })
+        })
     })
 }
 
