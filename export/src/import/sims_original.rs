@@ -226,12 +226,10 @@ pub fn carried_character(original: &Original) -> Option<(&str, Cmx)> {
     Some((stem, file))
 }
 
-/// The carried skin of this name (`name.skn`, or `name.bmf` as the `.skn`
-/// of the same data).
 /// A carried skin's vertices where the skeleton rests them, in the game's
 /// axes (as the glTF's are read back), and its triangles: what a mesh
 /// whose vertices Blender split along seams is mapped back to
-/// ([`super::seams`]).
+/// (the seam matching of `import/seams.rs`).
 pub struct StoredSkin {
     pub vertices: Vec<Stored>,
     pub triangles: Vec<[usize; 3]>,
@@ -313,6 +311,8 @@ pub fn carried_place(originals: &[Original], name: &str) -> Option<SuitPlace> {
     })
 }
 
+/// The carried skin of this name (`name.skn`, or `name.bmf` as the `.skn`
+/// of the same data).
 fn carried_skin(originals: &[Original], name: &str) -> Option<Skn> {
     originals.iter().find_map(|original| {
         let (stem, extension) = original.file_name().rsplit_once('.')?;
