@@ -15,11 +15,13 @@ def run(*args) -> None:
     assert status == 0, err.decode()
 
 
-def through_blender_s_defaults(exported, tmp_path):
+def through_blender_s_defaults(exported, tmp_path, edit=None):
     """`exported` opened by Blender's glTF importer and written by its
-    exporter, both with their defaults."""
+    exporter, both with their defaults; `edit` changes the scene between."""
     bpy.ops.wm.read_homefile(use_empty=True)
     assert bpy.ops.import_scene.gltf(filepath=str(exported)) == {"FINISHED"}
+    if edit is not None:
+        edit()
     from_blender = tmp_path / "from-blender.glb"
     assert bpy.ops.export_scene.gltf(filepath=str(from_blender)) == {"FINISHED"}
     return from_blender
@@ -47,6 +49,34 @@ def test_an_swg_character_through_blender_s_defaults_comes_back_without_a_skelet
     ]
     for path in written:
         assert (back / path).read_bytes() == (game / path).read_bytes(), path
+
+
+def test_an_swg_edit_through_blender_s_defaults_changes_only_the_mesh_edited(
+    extension, corpus, tmp_path
+):
+    game = corpus / "swg"
+    exported = tmp_path / "twk_f.glb"
+    run("convert", game / "appearance" / "twk_f.sat", "-o", exported)
+
+    def move_a_vertex():
+        # The largest mesh (the body's most detailed level): one vertex up
+        # by 5 cm, as a modder drags it.
+        body = max(
+            (obj for obj in bpy.context.scene.objects if obj.type == "MESH"),
+            key=lambda obj: len(obj.data.vertices),
+        )
+        body.data.vertices[122].co.z += 0.05
+        # With shape keys, the mesh written is its Basis key's.
+        if body.data.shape_keys:
+            body.data.shape_keys.key_blocks[0].data[122].co.z += 0.05
+
+    from_blender = through_blender_s_defaults(exported, tmp_path, move_a_vertex)
+    back = tmp_path / "back"
+    run("convert", from_blender, "--to", "swg-sat", "-o", back)
+    written = sorted(path.relative_to(back) for path in back.rglob("*") if path.is_file())
+    changed = [str(path) for path in written if (back / path).read_bytes() != (game / path).read_bytes()]
+    assert len(written) == 13
+    assert changed == ["appearance/mesh/twk_f_body_l0.mgn"]
 
 
 def test_a_retail_sim_through_blender_s_defaults_comes_back_as_its_files(extension, corpus, tmp_path):
