@@ -209,9 +209,11 @@ pub fn read_elements<T: Decode, I: Input>(
         return read_numbers_noted(input, count, size, endian);
     }
     if let Some(size) = T::PLAIN_SIZE.filter(|&size| size > 0) {
-        let plain = count
-            .checked_mul(size)
-            .and_then(|total| input.read_plain(total, |bytes| decode_all(bytes, size, endian)));
+        let plain = count.checked_mul(size).and_then(|total| {
+            input.read_plain(total, |bytes| {
+                T::decode_plain_bytes(bytes).or_else(|| decode_all(bytes, size, endian))
+            })
+        });
         if let Some(elements) = plain {
             return Ok(elements);
         }
@@ -632,6 +634,10 @@ pub fn encode_each<T: Encode + Decode, O: Output>(
     endian: Endian,
     context: &<T as HasContext>::Context,
 ) -> Result<(), Error> {
+    // Bytes, at hand as they are written: one copy.
+    if T::plain_bytes(elements).is_some_and(|bytes| output.write_plain_bytes(bytes)) {
+        return Ok(());
+    }
     if let Some(size) = T::FIXED_SIZE.and_then(|size| usize::try_from(size).ok()) {
         output.reserve(size.saturating_mul(elements.len()));
     }

@@ -331,6 +331,13 @@ pub trait Decode: HasContext + Sized {
         None
     }
 
+    /// The values `bytes` hold (a whole number of them), when a list of
+    /// them in memory is those bytes (`u8`): taken as one copy. `None` for
+    /// other types, which are decoded one by one.
+    fn decode_plain_bytes(_bytes: &[u8]) -> Option<Vec<Self>> {
+        None
+    }
+
     /// `N` plain values from `bytes` (exactly `N` times
     /// [`Decode::PLAIN_SIZE`] of them): what a fixed array of them decodes
     /// to. Numbers build the array directly; other types in a small buffer.
@@ -368,6 +375,16 @@ pub trait Encode: HasContext {
         context: &Self::Context,
     ) -> Result<(), Error> {
         output.as_stream(|stream| self.encode(stream, endian, context))
+    }
+
+    /// The encoding of a list of these values, when it is the list's
+    /// bytes in memory (bytes, and arrays of them): written as one copy.
+    /// `None` for other types, which are encoded one by one.
+    fn plain_bytes(_elements: &[Self]) -> Option<&[u8]>
+    where
+        Self: Sized,
+    {
+        None
     }
 
     /// Writes a plain value (see [`Decode::PLAIN_SIZE`]) into `bytes`,
