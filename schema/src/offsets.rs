@@ -554,16 +554,32 @@ pub struct Placing {
 }
 
 impl Placing {
+    /// Room for `values` values' places.
+    pub fn for_values(values: usize) -> Self {
+        Placing {
+            placed: Vec::with_capacity(values),
+        }
+    }
+
     /// The order to write values in, by index, given where each lay in
     /// the file (`None`: placed by the writer): those that lay somewhere
-    /// by where, then the others as given.
-    pub fn order(lay: &[Option<u64>]) -> Vec<usize> {
-        let mut order: Vec<usize> = (0..lay.len()).collect();
-        order.sort_by_key(|&index| match lay.get(index).copied().flatten() {
-            Some(position) => (0, position, index),
-            None => (1, 0, index),
-        });
-        order
+    /// by where, then the others as given. Values already in that order
+    /// (nearly always) are not sorted, nor listed.
+    pub fn order(lay: &[Option<u64>]) -> impl Iterator<Item = usize> {
+        let key = |lay: &Option<u64>| match *lay {
+            Some(position) => (0, position),
+            None => (1, 0),
+        };
+        let sorted = match lay.is_sorted_by_key(key) {
+            true => None,
+            false => {
+                let mut order: Vec<usize> = (0..lay.len()).collect();
+                order.sort_by_key(|&index| lay.get(index).map(key));
+                Some(order)
+            }
+        };
+        let in_place = if sorted.is_none() { lay.len() } else { 0 };
+        (0..in_place).chain(sorted.into_iter().flatten())
     }
 
     /// Where a value lay in the file, given its offset's base.
@@ -605,6 +621,7 @@ impl Placing {
 
     /// Whether a value was placed at `start`: past the last one placed
     /// (each new value is) it was not, with no search.
+    #[inline]
     fn is_placed(&self, start: u64) -> bool {
         match self.placed.last() {
             Some(&last) if start <= last => self.placed.binary_search(&start).is_ok(),
@@ -612,6 +629,7 @@ impl Placing {
         }
     }
 
+    #[inline]
     fn note_placed(&mut self, start: u64) {
         if self.placed.last().is_none_or(|&last| last < start) {
             self.placed.push(start);

@@ -344,10 +344,10 @@ pub fn write_values(rt: &Runtime, plans: &[BinaryPlan]) -> TokenStream {
         }
     });
     quote! {
-        let mut __placing = #rt::Placing::default();
         let __lay: ::std::vec::Vec<::core::option::Option<u64>> = ::core::iter::empty()
             #(#lay)*
             .collect();
+        let mut __placing = #rt::Placing::for_values(__lay.len());
         for __index in #rt::Placing::order(&__lay) {
             let mut __rest = __index;
             #(#arms)*
