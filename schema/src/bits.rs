@@ -164,8 +164,9 @@ pub fn read_word<W: Word, I: Input>(
 }
 
 /// Reads a word without noting it: its holder notes it once it knows its
-/// fields (an enum chosen by its first bits, and its variant's).
-#[inline]
+/// fields (an enum chosen by its first bits, and its variant's). Always
+/// inlined: left to the compiler, it was a call for every word.
+#[inline(always)]
 pub fn read_word_quietly<W: Word, I: Input>(input: &mut I, endian: Endian) -> Result<u64, Error> {
     let muted = map::mute();
     let word = W::decode_input(input, endian, &())?;

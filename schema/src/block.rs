@@ -98,12 +98,14 @@ pub fn block_start() -> u64 {
 pub struct InBlock(u64);
 
 impl Drop for InBlock {
+    #[inline]
     fn drop(&mut self) {
         BLOCK_START.with(|start| start.set(self.0));
     }
 }
 
 /// Enters a block beginning at `start`.
+#[inline]
 pub fn enter_block(start: u64) -> InBlock {
     InBlock(BLOCK_START.with(|block| block.replace(start)))
 }

@@ -147,10 +147,19 @@ where
 /// into the vector, not through a copy in between.)
 #[inline(always)]
 pub(crate) fn push_within_capacity<T>(elements: &mut Vec<T>, element: T) -> Result<(), Error> {
+    push_made(elements, || element)
+}
+
+/// [`push_within_capacity`] of the element `make` builds once the room
+/// is checked: built after the check, it is written straight into the
+/// vector. (Built before it, as an argument is, it went through the stack,
+/// and its copy from there stalled on the narrower stores that built it.)
+#[inline(always)]
+pub fn push_made<T>(elements: &mut Vec<T>, make: impl FnOnce() -> T) -> Result<(), Error> {
     if elements.len() == elements.capacity() {
         return Err(list_overflow());
     }
-    elements.push(element);
+    elements.push(make());
     Ok(())
 }
 
@@ -200,9 +209,11 @@ pub fn read_elements<T: Decode, I: Input>(
         return read_numbers_noted(input, count, size, endian);
     }
     if let Some(size) = T::PLAIN_SIZE.filter(|&size| size > 0) {
-        let plain = count
-            .checked_mul(size)
-            .and_then(|total| input.read_plain(total, |bytes| decode_all(bytes, size, endian)));
+        let plain = count.checked_mul(size).and_then(|total| {
+            input.read_plain(total, |bytes| {
+                T::decode_plain_bytes(bytes).or_else(|| decode_all(bytes, size, endian))
+            })
+        });
         if let Some(elements) = plain {
             return Ok(elements);
         }
@@ -211,11 +222,10 @@ pub fn read_elements<T: Decode, I: Input>(
     let recording = crate::map::recording();
     for index in 0..count {
         let entered = crate::map::enter_if(recording, Segment::Index(index));
-        let read = T::decode_input(input, endian, context);
+        let read = T::decode_onto(input, endian, context, &mut elements);
         drop(entered);
-        match read {
-            Ok(element) => push_within_capacity(&mut elements, element)?,
-            Err(error) => return Err(error.within(Segment::Index(index))),
+        if let Err(error) = read {
+            return Err(error.within(Segment::Index(index)));
         }
     }
     Ok(elements)
@@ -380,7 +390,55 @@ pub fn read_elements_to_end<T: Decode, I: Input>(
             return read_elements(input, count, endian, context);
         }
     }
-    read_to_end(input, |input| T::decode_input(input, endian, context))
+    let mut elements = Vec::new();
+    let recording = crate::map::recording();
+    while input.remaining_up_to(1)? > 0 {
+        read_element_onto(input, &mut elements, recording, endian, context)?;
+    }
+    Ok(elements)
+}
+
+/// [`read_until`] for elements of a schema type.
+pub fn read_elements_until<T: Decode, I: Input>(
+    input: &mut I,
+    endian: Endian,
+    context: &T::Context,
+    mut ends: impl FnMut(&T) -> bool,
+) -> Result<Vec<T>, Error> {
+    let mut elements = Vec::new();
+    let recording = crate::map::recording();
+    loop {
+        if input.remaining_up_to(1)? == 0 {
+            return Err(unended(input)?);
+        }
+        read_element_onto(input, &mut elements, recording, endian, context)?;
+        if elements.last().is_some_and(&mut ends) {
+            return Ok(elements);
+        }
+    }
+}
+
+/// [`read_element`] of a schema type, onto the end of `elements`: room
+/// made first, so that the element is built where it is kept.
+#[inline]
+fn read_element_onto<T: Decode, I: Input>(
+    input: &mut I,
+    elements: &mut Vec<T>,
+    recording: bool,
+    endian: Endian,
+    context: &T::Context,
+) -> Result<(), Error> {
+    elements.reserve(1);
+    let index = elements.len();
+    let start = input.position()?;
+    let entered = crate::map::enter_if(recording, Segment::Index(index));
+    let read = T::decode_onto(input, endian, context, elements);
+    drop(entered);
+    match read {
+        Ok(()) if input.position()? == start => Err(empty_element(start, index)),
+        Ok(()) => Ok(()),
+        Err(error) => Err(error.within(Segment::Index(index))),
+    }
 }
 
 /// Reads elements until the input ends: the file's end, or the enclosing
@@ -460,12 +518,7 @@ where
     let recording = crate::map::recording();
     loop {
         if input.remaining_up_to(1)? == 0 {
-            return Err(Error::at_byte(
-                input.position()?,
-                ErrorKind::Invalid(
-                    "the input ends before the element that ends the list".to_owned(),
-                ),
-            ));
+            return Err(unended(input)?);
         }
         elements.reserve(1);
         let read = read_element(input, elements.len(), recording, &mut read_one);
@@ -481,6 +534,16 @@ where
             return Ok(elements);
         }
     }
+}
+
+/// The error of a list read `until` an element ends it, whose input ends
+/// first (or the error finding where it ends).
+#[cold]
+fn unended<I: Input>(input: &mut I) -> Result<Error, Error> {
+    Ok(Error::at_byte(
+        input.position()?,
+        ErrorKind::Invalid("the input ends before the element that ends the list".to_owned()),
+    ))
 }
 
 /// The closure an `until` expression is, with its element's type given,
@@ -571,6 +634,10 @@ pub fn encode_each<T: Encode + Decode, O: Output>(
     endian: Endian,
     context: &<T as HasContext>::Context,
 ) -> Result<(), Error> {
+    // Bytes, at hand as they are written: one copy.
+    if T::plain_bytes(elements).is_some_and(|bytes| output.write_plain_bytes(bytes)) {
+        return Ok(());
+    }
     if let Some(size) = T::FIXED_SIZE.and_then(|size| usize::try_from(size).ok()) {
         output.reserve(size.saturating_mul(elements.len()));
     }

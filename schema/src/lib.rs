@@ -306,9 +306,35 @@ pub trait Decode: HasContext + Sized {
         input.as_stream(|stream| Self::decode(stream, endian, context))
     }
 
+    /// [`Decode::decode_input`] onto the end of `elements`, which has room
+    /// for it (a list's reader makes room first; without it, an error).
+    /// An enum chosen by a word's first bits pushes the variant where it
+    /// builds it: returned, the value went through the stack, and copying
+    /// it from there stalled (its bytes were written one by one, read back
+    /// as one).
+    #[inline]
+    fn decode_onto<I: Input>(
+        input: &mut I,
+        endian: Endian,
+        context: &Self::Context,
+        elements: &mut Vec<Self>,
+    ) -> Result<(), Error> {
+        match Self::decode_input(input, endian, context) {
+            Ok(value) => collection::push_within_capacity(elements, value),
+            Err(error) => Err(error),
+        }
+    }
+
     /// The value `bytes` (exactly [`Decode::PLAIN_SIZE`] of them) hold;
     /// `None` for a type that is not plain.
     fn decode_plain(_bytes: &[u8], _endian: Endian) -> Option<Self> {
+        None
+    }
+
+    /// The values `bytes` hold (a whole number of them), when a list of
+    /// them in memory is those bytes (`u8`): taken as one copy. `None` for
+    /// other types, which are decoded one by one.
+    fn decode_plain_bytes(_bytes: &[u8]) -> Option<Vec<Self>> {
         None
     }
 
@@ -349,6 +375,16 @@ pub trait Encode: HasContext {
         context: &Self::Context,
     ) -> Result<(), Error> {
         output.as_stream(|stream| self.encode(stream, endian, context))
+    }
+
+    /// The encoding of a list of these values, when it is the list's
+    /// bytes in memory (bytes, and arrays of them): written as one copy.
+    /// `None` for other types, which are encoded one by one.
+    fn plain_bytes(_elements: &[Self]) -> Option<&[u8]>
+    where
+        Self: Sized,
+    {
+        None
     }
 
     /// Writes a plain value (see [`Decode::PLAIN_SIZE`]) into `bytes`,
@@ -492,9 +528,9 @@ pub mod __private {
     };
     pub use crate::collection::{
         check_condition, check_len, check_presence, check_terminated, context_len, count_as,
-        counted, encode_each, list_len, read_count, read_elements, read_elements_to_end,
-        read_flagged, read_to_end, read_until, read_vec, shared_len, until_fn, write_count,
-        write_each, write_flagged, FlagInt,
+        counted, encode_each, list_len, push_made, read_count, read_elements, read_elements_to_end,
+        read_elements_until, read_flagged, read_to_end, read_until, read_vec, shared_len, until_fn,
+        write_count, write_each, write_flagged, FlagInt,
     };
     pub use crate::computed::{
         calc_found, calc_to_write, calc_value, count_value, patch_value, size_value,

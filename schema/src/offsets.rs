@@ -229,6 +229,9 @@ pub struct Placement {
     fields_end: u64,
     /// Where the input ends.
     input_end: u64,
+    /// Where the block the struct lies in begins (offsets from the block
+    /// count from it; none points before it).
+    block_start: u64,
     /// Each place read, once, in order: where it begins and ends.
     read: Vec<(u64, u64)>,
     /// Where each place read ends, by where it begins: made once a place
@@ -241,24 +244,52 @@ pub struct Placement {
     /// was the first at its place and past the one before (then these are
     /// `read`'s starts, which are not kept twice).
     starts: Option<Vec<(u64, bool)>>,
+    /// Where the values read so far end, at the furthest (or the fields,
+    /// before any): while they come in order, the next one's gap begins
+    /// there.
+    furthest: u64,
+    /// Whether each value read so far was given its gap as it was read:
+    /// while they come in order, and the byte map is not being made (which
+    /// notes the gaps after the values, where `finish` reads them).
+    gaps_given: bool,
     /// Set when this is the outermost placement of a decode that began
     /// without a budget.
     _budget: Option<ReadBudget>,
 }
 
 impl Placement {
-    /// Begins at the end of the struct's fields.
+    /// Begins at the end of the struct's fields; the gaps are read by
+    /// [`Placement::finish`].
     pub fn new<I: Input>(input: &mut I) -> Result<Self, Error> {
         let fields_end = input.position()?;
         let input_end = fields_end.saturating_add(input.remaining()?);
+        let block_start = crate::block::block_start();
         Ok(Placement {
             fields_end,
             input_end,
+            block_start,
             read: Vec::new(),
             ends: None,
             starts: None,
-            _budget: ReadBudget::begin(input_end.saturating_sub(crate::block::block_start())),
+            furthest: fields_end,
+            gaps_given: false,
+            _budget: ReadBudget::begin(input_end.saturating_sub(block_start)),
         })
+    }
+
+    /// [`Placement::new`], to read `values` values (room is made for
+    /// their places), each given its gap as it is read while they come in
+    /// the order they lie and the byte map is not being made: then no list
+    /// of gaps is made, and [`Placement::finish`] gives none.
+    pub fn for_values<I: Input>(input: &mut I, values: usize) -> Result<Self, Error> {
+        let mut placement = Placement::new(input)?;
+        // No more places than the input has bytes, whatever the count.
+        let places = placement.input_end - placement.fields_end;
+        placement
+            .read
+            .reserve(values.min(usize::try_from(places).unwrap_or(usize::MAX)));
+        placement.gaps_given = !map::recording();
+        Ok(placement)
     }
 
     /// Reads a [`Lazy`] value at `offset` from `base`: the bytes up to the
@@ -294,27 +325,68 @@ impl Placement {
         &mut self,
         input: &mut I,
         base: Base,
-        (offset, offset_at): (u64, u64),
+        offset: (u64, u64),
         read: impl FnOnce(&mut I) -> Result<T, Error>,
     ) -> Result<At<T>, Error> {
-        let base = base.position();
+        let (value, gap) = self.place(input, base, offset, read)?;
+        Ok(At {
+            offset: Some(offset.0),
+            value,
+            gap,
+        })
+    }
+
+    /// [`Placement::read`] onto the end of `values`, which has room for it:
+    /// the value is built where it is kept. (Returned, it went through the
+    /// stack, and its copy from there stalled on the narrower stores that
+    /// built it.)
+    pub fn read_onto<I: Input, T>(
+        &mut self,
+        input: &mut I,
+        base: Base,
+        offset: (u64, u64),
+        values: &mut Vec<At<T>>,
+        read: impl FnOnce(&mut I) -> Result<T, Error>,
+    ) -> Result<(), Error> {
+        let (value, gap) = self.place(input, base, offset, read)?;
+        crate::collection::push_made(values, || At {
+            offset: Some(offset.0),
+            value,
+            gap,
+        })
+    }
+
+    /// The value at `offset` from `base`, read with `read`, and its gap
+    /// when it is given as read.
+    #[inline(always)]
+    fn place<I: Input, T>(
+        &mut self,
+        input: &mut I,
+        base: Base,
+        (offset, offset_at): (u64, u64),
+        read: impl FnOnce(&mut I) -> Result<T, Error>,
+    ) -> Result<(T, Vec<u8>), Error> {
+        let block_start = self.block_start;
+        let base = match base {
+            Base::Block => block_start,
+            other => other.position(),
+        };
         let start = base
             .checked_add(offset)
-            .filter(|&start| start >= crate::block::block_start() && start <= self.input_end);
+            .filter(|&start| start >= block_start && start <= self.input_end);
         let Some(start) = start else {
             return Err(Error::at_byte(
                 offset_at,
                 ErrorKind::Invalid(format!(
                     "offset {offset} from byte {base} points outside the data (bytes {} to {})",
-                    crate::block::block_start(),
-                    self.input_end
+                    block_start, self.input_end
                 )),
             ));
         };
         let shared_end = self.end_of(start);
         // A shared place's length is known before it is read again.
         let known = shared_end.map_or(0, |end| end.saturating_sub(start));
-        if !ReadBudget::spend(known) {
+        if known > 0 && !ReadBudget::spend(known) {
             return Err(too_many_reads(offset_at));
         }
         input.seek_to(start)?;
@@ -323,7 +395,8 @@ impl Placement {
         drop(muted);
         let end = input.position()?;
         if shared_end.is_none() {
-            if !ReadBudget::spend(end.saturating_sub(start)) {
+            let len = end.saturating_sub(start);
+            if len > 0 && !ReadBudget::spend(len) {
                 return Err(too_many_reads(offset_at));
             }
             self.note_read(start, end);
@@ -343,11 +416,15 @@ impl Placement {
                 self.starts = Some(starts);
             }
         }
-        Ok(At {
-            offset: Some(offset),
-            value,
-            gap: Vec::new(),
-        })
+        // In order, a value's gap runs from the furthest end before it,
+        // and is read now; out of order, every gap is read by `finish`.
+        self.gaps_given &= self.starts.is_none();
+        let gap = match self.gaps_given {
+            true => read_gap(input, self.furthest, start)?,
+            false => Vec::new(),
+        };
+        self.furthest = self.furthest.max(end);
+        Ok((value, gap))
     }
 
     /// Where the place read at `start` ends, if one was.
@@ -384,10 +461,14 @@ impl Placement {
 
     /// Reads the gaps, each value's in the order the values were read (an
     /// empty one for a value sharing the place of one before it), and
-    /// leaves the input where the last value ends. Gaps overlap nothing: a
-    /// value that lies within another's bytes, or within the struct's
-    /// fields, has none.
+    /// leaves the input where the last value ends; none when each value
+    /// was given its own as it was read. Gaps overlap nothing: a value that
+    /// lies within another's bytes, or within the struct's fields, has none.
     pub fn finish<I: Input>(self, input: &mut I) -> Result<Vec<Vec<u8>>, Error> {
+        if self.gaps_given {
+            input.seek_to(self.furthest)?;
+            return Ok(Vec::new());
+        }
         // Values read in the order they lie, none sharing a place (nearly
         // every file): each one's gap runs from the furthest end before
         // it, which one pass carries along.
@@ -473,16 +554,32 @@ pub struct Placing {
 }
 
 impl Placing {
+    /// Room for `values` values' places.
+    pub fn for_values(values: usize) -> Self {
+        Placing {
+            placed: Vec::with_capacity(values),
+        }
+    }
+
     /// The order to write values in, by index, given where each lay in
     /// the file (`None`: placed by the writer): those that lay somewhere
-    /// by where, then the others as given.
-    pub fn order(lay: &[Option<u64>]) -> Vec<usize> {
-        let mut order: Vec<usize> = (0..lay.len()).collect();
-        order.sort_by_key(|&index| match lay.get(index).copied().flatten() {
-            Some(position) => (0, position, index),
-            None => (1, 0, index),
-        });
-        order
+    /// by where, then the others as given. Values already in that order
+    /// (nearly always) are not sorted, nor listed.
+    pub fn order(lay: &[Option<u64>]) -> impl Iterator<Item = usize> {
+        let key = |lay: &Option<u64>| match *lay {
+            Some(position) => (0, position),
+            None => (1, 0),
+        };
+        let sorted = match lay.is_sorted_by_key(key) {
+            true => None,
+            false => {
+                let mut order: Vec<usize> = (0..lay.len()).collect();
+                order.sort_by_key(|&index| lay.get(index).map(key));
+                Some(order)
+            }
+        };
+        let in_place = if sorted.is_none() { lay.len() } else { 0 };
+        (0..in_place).chain(sorted.into_iter().flatten())
     }
 
     /// Where a value lay in the file, given its offset's base.
@@ -524,6 +621,7 @@ impl Placing {
 
     /// Whether a value was placed at `start`: past the last one placed
     /// (each new value is) it was not, with no search.
+    #[inline]
     fn is_placed(&self, start: u64) -> bool {
         match self.placed.last() {
             Some(&last) if start <= last => self.placed.binary_search(&start).is_ok(),
@@ -531,6 +629,7 @@ impl Placing {
         }
     }
 
+    #[inline]
     fn note_placed(&mut self, start: u64) {
         if self.placed.last().is_none_or(|&last| last < start) {
             self.placed.push(start);

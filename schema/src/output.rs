@@ -44,6 +44,15 @@ pub trait Output {
     /// its bytes: the caller then writes value by value.
     fn write_plain(&mut self, size: usize, encode: impl FnOnce(&mut [u8]) -> bool) -> bool;
 
+    /// Writes `bytes`, a run of plain values' encoding already at hand
+    /// (see [`Encode::plain_bytes`](crate::Encode::plain_bytes)), when the
+    /// output takes them without I/O: true. False, writing nothing, when
+    /// it does not: the caller then writes value by value, which fails
+    /// where a stream would.
+    fn write_plain_bytes(&mut self, _bytes: &[u8]) -> bool {
+        false
+    }
+
     /// Runs a `Write + Seek` writer over the same output, at its position.
     fn as_stream<'s, T>(
         &'s mut self,
@@ -210,6 +219,12 @@ impl Output for VecOutput {
         written
     }
 
+    #[inline]
+    fn write_plain_bytes(&mut self, bytes: &[u8]) -> bool {
+        self.bytes.extend_from_slice(bytes);
+        true
+    }
+
     /// A cursor at the end, where everything written so far ends: a
     /// hand-written codec appends (or seeks back and patches) as it would
     /// in a stream.
@@ -277,6 +292,12 @@ impl Output for SizeOutput {
         true
     }
 
+    #[inline]
+    fn write_plain_bytes(&mut self, bytes: &[u8]) -> bool {
+        self.len += bytes.len() as u64;
+        true
+    }
+
     /// A scratch stream, whose length is counted once the writer is done.
     fn as_stream<'s, T>(
         &'s mut self,
@@ -333,6 +354,10 @@ impl Output for EstimateOutput {
     #[inline]
     fn write_plain(&mut self, size: usize, encode: impl FnOnce(&mut [u8]) -> bool) -> bool {
         self.size.write_plain(size, encode)
+    }
+
+    fn write_plain_bytes(&mut self, bytes: &[u8]) -> bool {
+        self.size.write_plain_bytes(bytes)
     }
 
     fn as_stream<'s, T>(

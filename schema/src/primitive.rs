@@ -110,8 +110,28 @@ pub(crate) fn note_numbers<T: Decode>(
 }
 
 /// Each number type, and whether it is a byte (`u8`).
+/// A list of bytes in memory is its own encoding: decoded and encoded as
+/// one copy, not byte by byte.
+fn bytes_as_they_are(bytes: &[u8]) -> Option<&[u8]> {
+    Some(bytes)
+}
+
+fn bytes_to_vec(bytes: &[u8]) -> Option<Vec<u8>> {
+    Some(bytes.to_vec())
+}
+
+/// A list of wider numbers has a byte order: decoded and encoded value by
+/// value.
+fn not_bytes<T>(_: &[T]) -> Option<&[u8]> {
+    None
+}
+
+fn not_from_bytes<T>(_: &[u8]) -> Option<Vec<T>> {
+    None
+}
+
 macro_rules! number {
-    ($($ty:ty: $is_byte:literal),*) => {$(
+    ($($ty:ty: $is_byte:literal, $as_bytes:ident, $from_bytes:ident),*) => {$(
         impl FromEndianBytes for $ty {
             type Bytes = [u8; std::mem::size_of::<$ty>()];
             fn from_endian_bytes(bytes: Self::Bytes, endian: Endian) -> Self {
@@ -154,6 +174,11 @@ macro_rules! number {
                 Some(from_bytes(*bytes.first_chunk()?, endian))
             }
 
+            #[inline]
+            fn decode_plain_bytes(bytes: &[u8]) -> Option<Vec<Self>> {
+                $from_bytes(bytes)
+            }
+
             /// After the length check every chunk decodes, so the zero the
             /// array would take past the end of `bytes` is never used.
             #[inline]
@@ -182,6 +207,11 @@ macro_rules! number {
             }
 
             #[inline]
+            fn plain_bytes(elements: &[Self]) -> Option<&[u8]> {
+                $as_bytes(elements)
+            }
+
+            #[inline]
             fn encode_plain(&self, bytes: &mut [u8], endian: Endian) -> bool {
                 let Some(slot) = bytes.first_chunk_mut() else {
                     return false;
@@ -196,7 +226,18 @@ macro_rules! number {
     )*};
 }
 
-number!(u8: true, u16: false, u32: false, u64: false, i8: false, i16: false, i32: false, i64: false, f32: false, f64: false);
+number!(
+    u8: true, bytes_as_they_are, bytes_to_vec,
+    u16: false, not_bytes, not_from_bytes,
+    u32: false, not_bytes, not_from_bytes,
+    u64: false, not_bytes, not_from_bytes,
+    i8: false, not_bytes, not_from_bytes,
+    i16: false, not_bytes, not_from_bytes,
+    i32: false, not_bytes, not_from_bytes,
+    i64: false, not_bytes, not_from_bytes,
+    f32: false, not_bytes, not_from_bytes,
+    f64: false, not_bytes, not_from_bytes
+);
 
 /// Every element gets the array's context.
 impl<T: HasContext, const N: usize> HasContext for [T; N] {
@@ -298,6 +339,12 @@ impl<T: Encode + Decode, const N: usize> Encode for [T; N] {
                 .map_err(|e| e.within(Segment::Index(index)))?;
         }
         Ok(())
+    }
+
+    /// Arrays of bytes are their bytes, one after another.
+    #[inline]
+    fn plain_bytes(elements: &[Self]) -> Option<&[u8]> {
+        T::plain_bytes(elements.as_flattened())
     }
 
     #[inline]

@@ -38,20 +38,20 @@ pub fn derive(input: &ChoiceEnum, root: Root) -> syn::Result<TokenStream> {
             order,
             bits: None,
         } => {
-            let (min_size, decode, encode) = tag_codec(&rt, ty, order, variants);
-            binary_impls(&rt, choice, min_size, decode, encode)
+            let bodies = tag_codec(&rt, ty, order, variants);
+            binary_impls(&rt, choice, bodies, TokenStream::new())
         }
         Chooser::Tag {
             ty,
             order,
             bits: Some(bits),
         } => {
-            let (min_size, decode, encode) = bit_tag_codec(&rt, ty, order, *bits, variants);
-            binary_impls(&rt, choice, min_size, decode, encode)
+            let (bodies, onto) = bit_tag_codec(&rt, ty, order, *bits, variants);
+            binary_impls(&rt, choice, bodies, onto)
         }
         Chooser::Select { param, order } => {
-            let (min_size, decode, encode) = select_codec(&rt, param, order, variants);
-            binary_impls(&rt, choice, min_size, decode, encode)
+            let bodies = select_codec(&rt, param, order, variants);
+            binary_impls(&rt, choice, bodies, TokenStream::new())
         }
         Chooser::TextSelect { param } => text_impls(&rt, choice, param, variants),
     };
@@ -208,61 +208,96 @@ fn tag_codec(rt: &Runtime, ty: &Type, order: &ByteOrder, variants: &Variants) ->
 }
 
 /// Minimum size, `decode` body and `encode` body of an enum chosen by the
-/// first bits of a word: each variant's value holds the others
-/// ([`WordTail`](schema::WordTail)), and is written first, the word then
-/// over a placeholder (its bits may count what the value wrote).
+/// first bits of a word, and its `decode_onto`: each variant's value
+/// holds the others ([`WordTail`](schema::WordTail)), and is written
+/// first, the word then over a placeholder (its bits may count what the
+/// value wrote).
 fn bit_tag_codec(
     rt: &Runtime,
     ty: &Type,
     order: &ByteOrder,
     bits: TagBits,
     variants: &Variants,
-) -> Bodies {
+) -> (Bodies, TokenStream) {
     let endian = endian(rt, order);
     let known = known(variants);
     let (tag_bits, rest) = (bits.tag, bits.rest);
     let tag_part = quote!(#rt::BitPart { name: "tag", shift: #rest, width: #tag_bits });
-    let arms = variants.iter().filter_map(|(variant, pick)| {
-        let Pick::When(when) = pick else {
-            return None;
-        };
-        let name = variant.ident;
-        let label = variant_label(variant);
-        let value = match variant.payload {
-            Some(payload) => {
-                let context = payload_context(rt, Encoding::Binary, variant, payload);
-                quote! {
-                    #rt::note_tagged_bits::<#ty>(
-                        (__at, __end),
-                        __word,
-                        #tag_part,
-                        <#payload as #rt::WordTail>::PARTS,
-                    );
-                    let __entered = #rt::map_enter(#rt::Segment::Field(#label));
-                    <#payload as #rt::WordTail>::decode_tail(__rest, __reader, #endian, &#context)
-                        .map(Self::#name)
-                        .map_err(|e| e.in_field(#label))
+    // The body reading the word and its variant, which `made` gives from
+    // the variant's name and a `Result` of its value (`None`: it holds
+    // none).
+    let body = |made: &dyn Fn(&Ident, Option<TokenStream>) -> TokenStream| {
+        let arms = variants.iter().filter_map(|(variant, pick)| {
+            let Pick::When(when) = pick else {
+                return None;
+            };
+            let name = variant.ident;
+            let label = variant_label(variant);
+            let value = match variant.payload {
+                Some(payload) => {
+                    let context = payload_context(rt, Encoding::Binary, variant, payload);
+                    let read = quote! {
+                        <#payload as #rt::WordTail>::decode_tail(__rest, __reader, #endian, &#context)
+                            .map_err(|e| e.in_field(#label))
+                    };
+                    let made = made(name, Some(read));
+                    quote! {
+                        #rt::note_tagged_bits::<#ty>(
+                            (__at, __end),
+                            __word,
+                            #tag_part,
+                            <#payload as #rt::WordTail>::PARTS,
+                        );
+                        let __entered = #rt::map_enter(#rt::Segment::Field(#label));
+                        #made
+                    }
                 }
-            }
-            None => quote! {
-                #rt::note_bits::<#ty>(__at, __end, __word, &[#tag_part]);
-                #rt::unit_rest(__at, __rest, #label).map(|()| Self::#name)
-            },
-        };
-        Some(quote! {
-            if __tag == (#when) {
-                return { #value };
-            }
-        })
+                None => {
+                    let made = made(name, None);
+                    quote! {
+                        #rt::note_bits::<#ty>(__at, __end, __word, &[#tag_part]);
+                        #rt::unit_rest(__at, __rest, #label)?;
+                        #made
+                    }
+                }
+            };
+            Some(quote! {
+                if __tag == (#when) {
+                    return { #value };
+                }
+            })
+        });
+        quote! {
+            let __at = #rt::Input::position(__reader)?;
+            let __word = #rt::read_word_quietly::<#ty, _>(__reader, #endian)?;
+            let __end = #rt::Input::position(__reader)?;
+            let __tag: #ty = <#ty as #rt::Word>::from_u64(#rt::part(__word, #rest, #tag_bits));
+            let __rest = #rt::part(__word, 0, #rest);
+            #(#arms)*
+            ::core::result::Result::Err(#rt::unknown_tag(__at, &__tag, #known))
+        }
+    };
+    let decode = body(&|name, read| match read {
+        Some(read) => quote!(#read.map(Self::#name)),
+        None => quote!(::core::result::Result::Ok(Self::#name)),
     });
-    let decode = quote! {
-        let __at = #rt::Input::position(__reader)?;
-        let __word = #rt::read_word_quietly::<#ty, _>(__reader, #endian)?;
-        let __end = #rt::Input::position(__reader)?;
-        let __tag: #ty = <#ty as #rt::Word>::from_u64(#rt::part(__word, #rest, #tag_bits));
-        let __rest = #rt::part(__word, 0, #rest);
-        #(#arms)*
-        ::core::result::Result::Err(#rt::unknown_tag(__at, &__tag, #known))
+    // Each variant pushed where it is built (see `Decode::decode_onto`).
+    let onto = body(&|name, read| match read {
+        Some(read) => quote! {
+            #read.and_then(|__value| #rt::push_made(__elements, || Self::#name(__value)))
+        },
+        None => quote!(#rt::push_made(__elements, || Self::#name)),
+    });
+    let onto = quote! {
+        #[inline]
+        fn decode_onto<__I: #rt::Input>(
+            __reader: &mut __I,
+            _: #rt::Endian,
+            __context: &<Self as #rt::HasContext>::Context,
+            __elements: &mut ::std::vec::Vec<Self>,
+        ) -> ::core::result::Result<(), #rt::Error> {
+            #onto
+        }
     };
     let encode_arms = variants.iter().filter_map(|(variant, pick)| {
         let Pick::When(when) = pick else {
@@ -325,7 +360,7 @@ fn bit_tag_codec(
             #rt::add_min(<#ty as #rt::Decode>::MIN_SIZE, #min_size)
         }
     };
-    (min_size, decode, encode)
+    ((min_size, decode, encode), onto)
 }
 
 /// Minimum size, `decode` body and `encode` body of a binary enum chosen by
@@ -357,12 +392,12 @@ fn select_codec(rt: &Runtime, param: &Ident, order: &ByteOrder, variants: &Varia
 fn binary_impls(
     rt: &Runtime,
     choice: &ChoicePlan,
-    min_size: TokenStream,
-    decode_body: TokenStream,
-    encode_body: TokenStream,
+    (min_size, decode_body, encode_body): Bodies,
+    onto: TokenStream,
 ) -> TokenStream {
     let ident = choice.ident;
     let decode = decode_fns(rt, quote!(_), decode_body);
+    let decode = quote!(#decode #onto);
     let encode = encode_fns(rt, quote!(_), encode_body);
     let codec = enum_codec_impls(rt, ident, min_size, decode, encode);
     let payloads = choice

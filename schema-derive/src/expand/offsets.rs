@@ -197,16 +197,28 @@ pub fn read_values(rt: &Runtime, plans: &[BinaryPlan]) -> TokenStream {
         let read = match &value.repeat {
             None => read_one(quote!((#found, #at))),
             Some(_) => {
-                let one = read_one(quote! {
+                let offset = quote! {
                     (__offset, #at + (__index as u64) * <#offset_ty as #rt::Decode>::MIN_SIZE)
-                });
+                };
+                // Each value built where it is kept (`read_onto`), but a
+                // lazy one.
+                let onto = match lazy {
+                    true => {
+                        let one = read_one(offset);
+                        quote!(#one.map(|__value| __values.push(__value)))
+                    }
+                    false => quote! {
+                        __placement.read_onto(__reader, #base, #offset, &mut __values, |__reader| {
+                            <#ty as #rt::Decode>::decode_input(__reader, #endian, &__element_context)
+                        })
+                    },
+                };
                 quote! {
                     (|| {
                         let mut __values = ::std::vec::Vec::with_capacity(#found.len());
                         for (__index, &__offset) in #found.iter().enumerate() {
                             let __element = #rt::map_enter(#rt::Segment::Index(__index));
-                            let __value = #one.map_err(|e| e.within(#rt::Segment::Index(__index)))?;
-                            __values.push(__value);
+                            #onto.map_err(|e| e.within(#rt::Segment::Index(__index)))?;
                         }
                         ::core::result::Result::Ok::<_, #rt::Error>(__values)
                     })()
@@ -219,6 +231,13 @@ pub fn read_values(rt: &Runtime, plans: &[BinaryPlan]) -> TokenStream {
                 let __element_context = #context;
                 #read
             } #in_field;
+        }
+    });
+    let values = pointed.iter().map(|&(plan, value, _)| {
+        let found = offsets_local(plan);
+        match value.repeat {
+            Some(_) => quote!(#found.len()),
+            None => quote!(1usize),
         }
     });
     let gaps = pointed.iter().map(|(plan, value, _)| {
@@ -250,12 +269,16 @@ pub fn read_values(rt: &Runtime, plans: &[BinaryPlan]) -> TokenStream {
                 let __targets: ::std::vec::Vec<u64> = ::core::iter::empty()#(#each)*.collect();
             }
         });
+    // Gaps given as the values were read are not read again.
     quote! {
-        let mut __placement = #rt::Placement::new(__reader)?;
+        let mut __placement = #rt::Placement::for_values(__reader, 0usize #(.saturating_add(#values))*)?;
         #targets
         #(#reads)*
-        let mut __gaps = __placement.finish(__reader)?.into_iter();
-        #(#gaps)*
+        let __gaps = __placement.finish(__reader)?;
+        if !__gaps.is_empty() {
+            let mut __gaps = __gaps.into_iter();
+            #(#gaps)*
+        }
     }
 }
 
@@ -321,10 +344,10 @@ pub fn write_values(rt: &Runtime, plans: &[BinaryPlan]) -> TokenStream {
         }
     });
     quote! {
-        let mut __placing = #rt::Placing::default();
         let __lay: ::std::vec::Vec<::core::option::Option<u64>> = ::core::iter::empty()
             #(#lay)*
             .collect();
+        let mut __placing = #rt::Placing::for_values(__lay.len());
         for __index in #rt::Placing::order(&__lay) {
             let mut __rest = __index;
             #(#arms)*

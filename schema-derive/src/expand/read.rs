@@ -622,8 +622,15 @@ fn read_repeated(
         },
         Some(Repeat::Until(_, expression)) => {
             let ends = call(expression, Side::Read, &[quote!(__element)]);
-            quote! {
-                #rt::read_until(#reader, |__element| #ends, |__r| #element)
+            match bulk {
+                true => quote! {
+                    #rt::read_elements_until::<#ty, _>(
+                        #reader, #endian, &__element_context, |__element| #ends,
+                    )
+                },
+                false => quote! {
+                    #rt::read_until(#reader, |__element| #ends, |__r| #element)
+                },
             }
         }
     }
