@@ -150,7 +150,7 @@ pub(crate) fn push_within_capacity<T>(elements: &mut Vec<T>, element: T) -> Resu
     push_made(elements, || element)
 }
 
-/// [`push_within_capacity`] of the element `make` builds once the room
+/// `push_within_capacity` of the element `make` builds once the room
 /// is checked: built after the check, it is written straight into the
 /// vector. (Built before it, as an argument is, it went through the stack,
 /// and its copy from there stalled on the narrower stores that built it.)
