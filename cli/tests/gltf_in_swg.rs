@@ -369,6 +369,26 @@ fn the_real_twilek_s_skeleton_comes_back_as_one_skt() {
     assert_same_joints(&placed(&out, "twk_f.skt"), &appearance);
 }
 
+/// `out` holds exactly the files `originals` names, each where the game's
+/// tree puts it, byte for byte.
+fn assert_written_as(out: &Path, originals: &[PathBuf]) {
+    let mut names: Vec<PathBuf> = originals
+        .iter()
+        .map(|path| placed(Path::new(""), path.file_name().unwrap()))
+        .collect();
+    names.sort();
+    assert_eq!(files_below(out), names);
+    for original in originals {
+        let back = placed(out, original.file_name().unwrap());
+        assert!(
+            std::fs::read(&back).unwrap() == std::fs::read(original).unwrap(),
+            "{} differs from {}",
+            back.display(),
+            original.display()
+        );
+    }
+}
+
 /// How the glTF goes back: as ossuary wrote it, or as Blender 4.2's
 /// exporter writes it with its defaults (no `extras` but morph target
 /// names; textures as the bytes it read).
@@ -403,21 +423,7 @@ fn assert_comes_back_byte_for_byte(
     let output = import(&input, &[], &out);
     assert_status(&output, 0);
     assert_eq!(stderr(&output), "");
-    let mut names: Vec<PathBuf> = originals
-        .iter()
-        .map(|path| placed(Path::new(""), path.file_name().unwrap()))
-        .collect();
-    names.sort();
-    assert_eq!(files_below(&out), names);
-    for original in originals {
-        let back = placed(&out, original.file_name().unwrap());
-        assert!(
-            std::fs::read(&back).unwrap() == std::fs::read(original).unwrap(),
-            "{} differs from {}",
-            back.display(),
-            original.display()
-        );
-    }
+    assert_written_as(&out, originals);
     assert_status(&ossuary(&["check", &text(&out)]), 0);
 }
 
@@ -579,21 +585,7 @@ fn without_its_carried_files_the_twilek_comes_back_from_the_game_s_tree() {
             originals.push(appearance.join(format!("mesh/{list}_l{level}.mgn")));
         }
     }
-    let mut names: Vec<PathBuf> = originals
-        .iter()
-        .map(|path| placed(Path::new(""), path.file_name().unwrap()))
-        .collect();
-    names.sort();
-    assert_eq!(files_below(&out), names);
-    for original in &originals {
-        let back = placed(&out, original.file_name().unwrap());
-        assert!(
-            std::fs::read(&back).unwrap() == std::fs::read(original).unwrap(),
-            "{} differs from {}",
-            back.display(),
-            original.display()
-        );
-    }
+    assert_written_as(&out, &originals);
     let alone = dir.path().join("alone");
     std::fs::create_dir(&alone).unwrap();
     std::fs::copy(appearance.join("twk_f.sat"), alone.join("twk_f.sat")).unwrap();
