@@ -99,27 +99,28 @@ pub fn run_sims(context: &mut Context, request: &Request) -> Result<bool, CliErr
     let bytes = input::read(path)?;
     let external = files_beside(path);
     let asset = Asset::read(&bytes, &external).map_err(fail)?;
+    let originals = carried::originals(&asset);
     let binary = request.binary;
     let mut files: Vec<(String, Vec<u8>)> = Vec::new();
     let skeleton = if request.write_skeleton {
         let written = match game_skeleton_beside(path) {
             // No carried skeleton to turn the joints as the game does: the
             // game's own beside the glTF turns them, not the rig's bones.
-            Some(beside) if carried_skeleton(path, &carried::originals(&asset))?.is_none() => {
+            Some(beside) if carried_skeleton(path, &originals)?.is_none() => {
                 let turns = input::load(&context.catalogue, &beside, None)?
                     .required_skeleton(RigOptions::default())?;
                 sims::new_skeleton(&asset, "adult", Some(&turns)).map_err(fail)?
             }
-            _ => sims::skeleton_of(&asset, "adult").map_err(fail)?,
+            _ => sims::skeleton_of(&asset, "adult", &originals).map_err(fail)?,
         };
         let file = sims::skeleton_file(written);
         let skeleton = rig_skeleton(path, &file)?;
         files.push(character_file(path, "adult-skeleton", &file, binary)?);
         skeleton
     } else {
-        game_skeleton(context, path, request.skeleton, &carried::originals(&asset))?
+        game_skeleton(context, path, request.skeleton, &originals)?
     };
-    let character = sims::import(&asset, &skeleton, &external).map_err(fail)?;
+    let character = sims::import(&asset, &skeleton, &originals, &external).map_err(fail)?;
     for warning in &character.warnings {
         context.warn(&format!("{}: {warning}", path.display()));
     }

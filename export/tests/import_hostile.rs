@@ -56,9 +56,10 @@ const SWG_JOINTS: [&str; 12] = [
 /// each, for the fixtures to check.
 fn import(bytes: &[u8]) -> Result<[bool; 2], export::import::ImportError> {
     let asset = Asset::read(bytes, &|_| None)?;
-    let own = sims::skeleton_of(&asset, "adult").is_ok();
+    let originals = carried::originals(&asset);
+    let own = sims::skeleton_of(&asset, "adult", &originals).is_ok();
     let _ = swg::skeleton_of(&asset);
-    let sims = sims::import(&asset, &skeleton(&SIMS_JOINTS), &|_| None).is_ok();
+    let sims = sims::import(&asset, &skeleton(&SIMS_JOINTS), &originals, &|_| None).is_ok();
     let files = [swg::SkeletonFile {
         attachment: swg::skeleton_at_root("humanoid.skt"),
         joints: SWG_JOINTS.map(str::to_owned).to_vec(),

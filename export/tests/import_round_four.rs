@@ -7,7 +7,7 @@
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use export::import::{read_beside, sims, swg, Asset, ImportError};
+use export::import::{carried, read_beside, sims, swg, Asset, ImportError};
 use formats::rig;
 use serde_json::{json, Value};
 
@@ -93,7 +93,7 @@ fn figure() -> rig::Skeleton {
 
 fn sims_import(bytes: &[u8], skeleton: &rig::Skeleton) -> Result<(), ImportError> {
     let asset = Asset::read(bytes, &|_| None)?;
-    sims::import(&asset, skeleton, &|_| None).map(|_| ())
+    sims::import(&asset, skeleton, &carried::originals(&asset), &|_| None).map(|_| ())
 }
 
 /// The bytes of accessor `index`'s first element in the binary chunk.
@@ -405,7 +405,7 @@ fn work_grows_with_the_joints_as_they_do() {
         fastest(|| {
             sims_import(&bytes, &skeleton).unwrap();
             let asset = Asset::read(&bytes, &|_| None).unwrap();
-            sims::skeleton_of(&asset, "adult").unwrap();
+            sims::skeleton_of(&asset, "adult", &carried::originals(&asset)).unwrap();
             swg::skeleton_of(&asset).unwrap();
         })
     };
@@ -462,7 +462,8 @@ fn meshes_sharing_one_image_share_one_texture_file() {
             .push(json!(index));
     }
     let asset = Asset::read(&glb(&json, &binary), &|_| None).unwrap();
-    let character = sims::import(&asset, &figure(), &|_| None).unwrap();
+    let character =
+        sims::import(&asset, &figure(), &carried::originals(&asset), &|_| None).unwrap();
     assert_eq!(character.skins.len(), 3);
     assert_eq!(
         character.textures.len(),

@@ -42,6 +42,7 @@ use formats::sims::skn::{self, Skn};
 use glam::{Affine3A, Vec3};
 use serde::{Deserialize, Serialize};
 
+use super::carried::Original;
 use super::document::Asset;
 use super::rest::{self, Elsewhere, Game, GameRest, Scene};
 use super::sims_files::SimsCharacter;
@@ -109,8 +110,13 @@ pub struct SkinExtras {
     pub vertex_count: u32,
 }
 
-/// A rig skin's extras (see [`SkinExtras`]).
+/// A rig skin's extras as JSON (see [`SkinExtras`]).
 pub fn skin_extras(skin: &rig::Skin, bone_space: &BoneSpace) -> serde_json::Value {
+    serde_json::to_value(extras_of(skin, bone_space)).unwrap_or_default()
+}
+
+/// A rig skin's extras (see [`SkinExtras`]).
+pub fn extras_of(skin: &rig::Skin, bone_space: &BoneSpace) -> SkinExtras {
     let first = |range: &std::ops::Range<u32>| {
         if range.is_empty() {
             -1
@@ -124,7 +130,7 @@ pub fn skin_extras(skin: &rig::Skin, bone_space: &BoneSpace) -> serde_json::Valu
         let normal = normals.get(index).copied().unwrap_or_default();
         [position, normal].concat()
     };
-    let extras = SkinExtras {
+    SkinExtras {
         name: skin.name.clone(),
         texture: skin.texture.clone().unwrap_or_else(|| "x".to_owned()),
         bones: bone_space.bones.clone(),
@@ -167,8 +173,7 @@ pub fn skin_extras(skin: &rig::Skin, bone_space: &BoneSpace) -> serde_json::Valu
             .flat_map(|blend| six(&skin.positions, &skin.normals, blend.vertex as usize))
             .collect(),
         vertex_count: u32::try_from(skin.positions.len()).unwrap_or(u32::MAX),
-    };
-    serde_json::to_value(extras).unwrap_or_default()
+    }
 }
 
 /// What a glTF that carries none of the Sims' own data (made elsewhere, or
@@ -185,10 +190,13 @@ const ELSEWHERE_MESHES: &str = "the meshes are written where the glTF shows them
     so they turn about the skeleton's joints, not the glTF's, when posed";
 
 /// The character `asset` holds, for `skeleton` (in the file's axes: the
-/// Sims'). `external` reads a file a `.gltf` names beside itself.
+/// Sims'), with the files it carries (`originals`, read once by the
+/// caller: [`super::carried::originals`]). `external` reads a file a
+/// `.gltf` names beside itself.
 pub fn import(
     asset: &Asset,
     skeleton: &rig::Skeleton,
+    originals: &[Original],
     external: &dyn Fn(&str) -> Option<Vec<u8>>,
 ) -> Result<SimsCharacter, ImportError> {
     let document = &asset.document;
@@ -208,10 +216,10 @@ pub fn import(
     // Per glTF image: the texture file it was written as.
     let mut images: HashMap<usize, String> = HashMap::new();
     let mut more_than_two = 0;
-    let originals = super::carried::originals(asset);
     // What a mesh's carried skin is posed on, to find the vertices Blender
     // split along seams.
     let posed_skeleton = skinning::Skeleton::new(skeleton).ok();
+    let carried_places = super::sims_original::carried_places(originals);
     let mesh_nodes = super::mesh::placed(document)?;
     for node in &mesh_nodes {
         let Some(mesh) = node.mesh() else {
@@ -234,14 +242,20 @@ pub fn import(
             .and_then(|value| serde_json::from_value::<SkinExtras>(value).ok())
             // Blender's defaults keep no extras: the carried skin of the
             // mesh's name gives them.
-            .or_else(|| super::sims_original::carried_extras(&originals, &mesh_name));
-        let stored = extras
-            .as_ref()
-            .zip(posed_skeleton.as_ref())
-            .and_then(|(extras, posed)| {
-                super::sims_original::stored_vertices(&originals, &extras.name, posed, &game.model)
-            });
-        let read = read_mesh(asset, &mesh, &mesh_name, &joints, stored.as_ref())?;
+            .or_else(|| super::sims_original::carried_extras(originals, &mesh_name));
+        // Posed only for a mesh of another vertex count than its extras say.
+        let stored_if_split = |count: usize| {
+            let extras = extras
+                .as_ref()
+                .filter(|extras| extras.vertex_count as usize != count)?;
+            super::sims_original::stored_vertices(
+                originals,
+                &extras.name,
+                posed_skeleton.as_ref()?,
+                &game.model,
+            )
+        };
+        let read = read_mesh(asset, &mesh, &mesh_name, &joints, stored_if_split)?;
         more_than_two += read.more_than_two;
         let fitting = extras.filter(|extras| fits(extras, &read, &joints));
         let skn = match &fitting {
@@ -311,7 +325,11 @@ pub fn import(
             .and_then(|raw| serde_json::from_str::<serde_json::Value>(raw.get()).ok())
             .and_then(|value| value.get(SUIT_EXTRAS).cloned())
             .and_then(|value| serde_json::from_value::<SuitPlace>(value).ok())
-            .or_else(|| super::sims_original::carried_place(&originals, &skn.name.to_text()))
+            .or_else(|| {
+                carried_places
+                    .get(&skn.name.to_text().to_ascii_lowercase())
+                    .cloned()
+            })
             .unwrap_or_else(|| {
                 let skin_name = skn.name.to_text();
                 let suit = suit_of(&scene, &holds_joints, node.index())
@@ -346,7 +364,7 @@ pub fn import(
         });
         character.skins.push(skn);
     }
-    character.skills = super::sims_skill::import_skills(asset, &scene, &game, &originals)?;
+    character.skills = super::sims_skill::import_skills(asset, &scene, &game, originals)?;
     if mesh_nodes.is_empty() && character.skills.is_empty() {
         return Err(ImportError::NoMeshes);
     }
@@ -388,7 +406,7 @@ pub fn import(
     if originals.is_empty() && !skin_data && !skill_data {
         character.warnings.push(WITHOUT_SIMS_DATA.to_owned());
     }
-    super::sims_original::keep_originals(&mut character, &originals);
+    super::sims_original::keep_originals(&mut character, originals);
     Ok(character)
 }
 
@@ -575,12 +593,13 @@ fn read_mesh<'a>(
     mesh: &gltf::Mesh<'a>,
     name: &str,
     joints: &Joints,
-    stored: Option<&StoredSkin>,
+    stored_if_split: impl FnOnce(usize) -> Option<StoredSkin>,
 ) -> Result<ReadMesh<'a>, ImportError> {
     let mut read = super::mesh::read(asset, mesh, name, joints.names.len())?;
     read.move_to_rest(&joints.skinning);
     // Blender split vertices along seams: the skin's own vertices again.
-    if let Some(stored) = stored.filter(|stored| stored.vertices.len() != read.positions.len()) {
+    let count = read.positions.len();
+    if let Some(stored) = stored_if_split(count).filter(|stored| stored.vertices.len() != count) {
         let triangles = stored.triangles.iter().copied();
         if let Some(mapped) = super::seams::mapped_back(&read, &stored.vertices, triangles) {
             read = mapped;
@@ -1095,18 +1114,20 @@ pub fn new_skeleton(
     })
 }
 
-/// [`new_skeleton`], turned as the skeleton of a character file the glTF
-/// carries (ossuary's export of a Sims character carries its files), or as
-/// the glTF turns its joints where it carries none.
-pub fn skeleton_of(asset: &Asset, name: &str) -> Result<cmx::Skeleton, ImportError> {
-    let carried = super::carried::originals(asset)
-        .iter()
-        .find_map(carried_skeleton);
+/// [`new_skeleton`], turned as the skeleton of a character file among
+/// `originals` (ossuary's export of a Sims character carries its files),
+/// or as the glTF turns its joints where it carries none.
+pub fn skeleton_of(
+    asset: &Asset,
+    name: &str,
+    originals: &[Original],
+) -> Result<cmx::Skeleton, ImportError> {
+    let carried = originals.iter().find_map(carried_skeleton);
     new_skeleton(asset, name, carried.as_ref())
 }
 
 /// The first skeleton of a carried character file, as rig data.
-fn carried_skeleton(original: &super::carried::Original) -> Option<rig::Skeleton> {
+fn carried_skeleton(original: &Original) -> Option<rig::Skeleton> {
     use formats::rig::Rig;
     let (_, file) = super::sims_original::carried_character(original)?;
     file.skeleton(

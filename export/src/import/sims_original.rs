@@ -12,12 +12,14 @@
 //! record (a skeleton, suits, skills) comes back as that one file,
 //! holding the suits and skills the glTF gives.
 
+use std::collections::HashMap;
+
 use formats::rig;
 use formats::schema::BinarySchema as _;
 use formats::sims::bcf::Bcf;
 use formats::sims::bmf::Bmf;
 use formats::sims::cfp::{Streams, StreamsContext, ValueCount};
-use formats::sims::cmx::{self, Cmx, RETAIL_VERSION};
+use formats::sims::cmx::{Cmx, RETAIL_VERSION};
 use formats::sims::skn::Skn;
 
 use glam::Affine3A;
@@ -25,7 +27,7 @@ use skinning::{BlendRule, BoundSkin};
 
 use super::carried::{near, same_direction, unit, Original};
 use super::seams::Stored;
-use super::sims::{skin_extras, SkinExtras, SuitPlace};
+use super::sims::{extras_of, SkinExtras, SuitPlace};
 use super::sims_files::{SimsCharacter, SkillFile};
 
 /// `derived` (the skin read from the glTF) with its original's numbers
@@ -126,28 +128,34 @@ pub fn keep_originals(character: &mut SimsCharacter, originals: &[Original]) {
 /// Each suit's skins in the order of the carried suit of its name (Blender
 /// writes a scene's meshes sorted by name); skins it lacks after them.
 fn skins_in_carried_order(character: &mut SimsCharacter, originals: &[Original]) {
-    let carried: Vec<cmx::Suit> = originals
-        .iter()
-        .filter_map(carried_character)
-        .flat_map(|(_, file)| file.suits)
-        .collect();
+    // Per carried suit name (the first of a name), each skin's place in it
+    // by the skin's name in lower case.
+    let mut carried: HashMap<Vec<u8>, HashMap<String, usize>> = HashMap::new();
+    for (_, file) in originals.iter().filter_map(carried_character) {
+        for suit in file.suits {
+            carried.entry(suit.name.0).or_insert_with(|| {
+                let mut places = HashMap::new();
+                for (place, skin) in suit.skins.iter().enumerate() {
+                    places
+                        .entry(skin.name.to_text().to_ascii_lowercase())
+                        .or_insert(place);
+                }
+                places
+            });
+        }
+    }
     for suit in character
         .suits
         .iter_mut()
         .flat_map(|(_, file)| &mut file.suits)
     {
-        let Some(original) = carried.iter().find(|original| original.name == suit.name) else {
+        let Some(places) = carried.get(suit.name.as_bytes()) else {
             continue;
         };
-        suit.skins.sort_by_key(|skin| {
-            original
-                .skins
-                .iter()
-                .position(|own| {
-                    own.name
-                        .as_bytes()
-                        .eq_ignore_ascii_case(skin.name.as_bytes())
-                })
+        suit.skins.sort_by_cached_key(|skin| {
+            places
+                .get(&skin.name.to_text().to_ascii_lowercase())
+                .copied()
                 .unwrap_or(usize::MAX)
         });
     }
@@ -285,30 +293,32 @@ pub fn carried_extras(originals: &[Original], name: &str) -> Option<SkinExtras> 
     let rig::Binding::BoneSpace(bone_space) = &skin.binding else {
         return None;
     };
-    serde_json::from_value(skin_extras(&skin, bone_space)).ok()
+    Some(extras_of(&skin, bone_space))
 }
 
-/// Where the carried character files wear the skin `name`: the first suit
-/// listing it (for a mesh node whose extras Blender left out).
-pub fn carried_place(originals: &[Original], name: &str) -> Option<SuitPlace> {
-    originals.iter().find_map(|original| {
-        let (stem, file) = carried_character(original)?;
-        file.suits.iter().find_map(|suit| {
-            let skin = suit
-                .skins
-                .iter()
-                .find(|skin| skin.name.as_bytes().eq_ignore_ascii_case(name.as_bytes()))?;
-            Some(SuitPlace {
-                suit: suit.name.to_text(),
-                file: stem.to_owned(),
-                suit_type: suit.suit_type.unwrap_or_default(),
-                suit_unknown: suit.unknown.unwrap_or_default(),
-                bone: skin.bone.to_text(),
-                censor_flags: skin.censor_flags.unwrap_or_default(),
-                unknown: skin.unknown.unwrap_or_default(),
-            })
-        })
-    })
+/// Where the carried character files wear each skin, by the skin's name
+/// in lower case: the first suit listing it (for mesh nodes whose extras
+/// Blender left out). Each file is read once.
+pub fn carried_places(originals: &[Original]) -> HashMap<String, SuitPlace> {
+    let mut places = HashMap::new();
+    for (stem, file) in originals.iter().filter_map(carried_character) {
+        for suit in &file.suits {
+            for skin in &suit.skins {
+                places
+                    .entry(skin.name.to_text().to_ascii_lowercase())
+                    .or_insert_with(|| SuitPlace {
+                        suit: suit.name.to_text(),
+                        file: stem.to_owned(),
+                        suit_type: suit.suit_type.unwrap_or_default(),
+                        suit_unknown: suit.unknown.unwrap_or_default(),
+                        bone: skin.bone.to_text(),
+                        censor_flags: skin.censor_flags.unwrap_or_default(),
+                        unknown: skin.unknown.unwrap_or_default(),
+                    });
+            }
+        }
+    }
+    places
 }
 
 /// The carried skin of this name (`name.skn`, or `name.bmf` as the `.skn`
