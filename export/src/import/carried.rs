@@ -84,16 +84,21 @@ pub fn png_chunk(files: &[Original]) -> Vec<u8> {
         .and_then(|()| encoder.finish().ok())
         .unwrap_or_default();
     let length = u32::try_from(data.len()).unwrap_or(u32::MAX);
-    let mut crc = Crc::new();
-    crc.update(PNG_CHUNK);
-    crc.update(&data);
     [
         &length.to_be_bytes()[..],
         PNG_CHUNK,
         &data,
-        &crc.sum().to_be_bytes(),
+        &chunk_crc(PNG_CHUNK, &data).to_be_bytes(),
     ]
     .concat()
+}
+
+/// A PNG chunk's checksum: the CRC-32 of its kind and data.
+fn chunk_crc(kind: &[u8; 4], data: &[u8]) -> u32 {
+    let mut crc = Crc::new();
+    crc.update(kind);
+    crc.update(data);
+    crc.sum()
 }
 
 /// The files the asset carries, in its scene's `extras` or else in a PNG
@@ -147,10 +152,7 @@ fn from_png(asset: &Asset) -> Option<serde_json::Value> {
                     .get(8 + data.len()..)
                     .and_then(<[u8]>::first_chunk::<4>)
                     .map(|crc| u32::from_be_bytes(*crc));
-                let mut crc = Crc::new();
-                crc.update(kind);
-                crc.update(data);
-                if stored != Some(crc.sum()) {
+                if stored != Some(chunk_crc(kind, data)) {
                     return None;
                 }
                 let limit = (data.len() as u64).saturating_mul(MAX_INFLATION);
@@ -241,11 +243,14 @@ mod tests {
 
     /// A chunk of `kind` holding `data`, with its checksum.
     fn chunk(kind: &[u8; 4], data: &[u8]) -> Vec<u8> {
-        let mut crc = Crc::new();
-        crc.update(kind);
-        crc.update(data);
         let length = u32::try_from(data.len()).unwrap().to_be_bytes();
-        [&length[..], kind, data, &crc.sum().to_be_bytes()].concat()
+        [
+            &length[..],
+            kind,
+            data,
+            &chunk_crc(kind, data).to_be_bytes(),
+        ]
+        .concat()
     }
 
     fn carried() -> Vec<Original> {
