@@ -422,6 +422,38 @@ mod tests {
         assert_eq!(estimate.estimated(), 2 + 4 * (1 + 3) + 2 + 5 * 4);
     }
 
+    /// A u8 count, its u32 offsets, and the values they point to.
+    #[derive(Debug, Clone, PartialEq, Schema)]
+    #[schema(little)]
+    struct Pointed {
+        count: crate::Count<u8>,
+        #[schema(count = count, offset = u32)]
+        values: Vec<crate::At<Named>>,
+    }
+
+    #[test]
+    fn an_estimate_counts_each_value_at_an_offset_after_its_gap() {
+        // A count, two offsets, a 2-byte gap, "ab" (3 bytes), "c" (2):
+        // each value where it lay, in order, after its gap.
+        let bytes = [2, 11, 0, 0, 0, 14, 0, 0, 0, 9, 9, 2, b'a', b'b', 1, b'c'];
+        let pointed = Pointed::from_bytes(&bytes).expect("decodes");
+        let mut estimate = EstimateOutput::default();
+        pointed
+            .encode_output(&mut estimate, Endian::Little, &())
+            .expect("estimates");
+        assert_eq!(estimate.estimated(), bytes.len() as u64);
+        assert_eq!(pointed.to_bytes().expect("encodes"), bytes);
+        // Two offsets sharing a value: counted twice, written once.
+        let shared = [2, 9, 0, 0, 0, 9, 0, 0, 0, 1, b'z'];
+        let pointed = Pointed::from_bytes(&shared).expect("decodes");
+        let mut estimate = EstimateOutput::default();
+        pointed
+            .encode_output(&mut estimate, Endian::Little, &())
+            .expect("estimates");
+        assert_eq!(estimate.estimated(), 9 + 2 * 2);
+        assert_eq!(pointed.to_bytes().expect("encodes"), shared);
+    }
+
     #[test]
     fn elements_longer_than_the_first_grow_the_output_and_come_out_whole() {
         let varied = names(&[1, 40, 200, 7]);

@@ -77,6 +77,7 @@ fn note_padding(start: u64, len: u64, padding: &Padding) {
     });
 }
 
+#[inline]
 fn is_zero(bytes: &[u8]) -> bool {
     bytes.iter().all(|&byte| byte == 0)
 }

@@ -81,11 +81,15 @@ pub fn read_offsets(rt: &Runtime, plan: &BinaryPlan) -> Option<TokenStream> {
         });
     };
     let len = list_len(rt, repeat, &endian, Side::Read)?;
+    // A list's offsets are kept as read (four bytes each for `u32`, not
+    // eight), and widened where they are used.
     Some(quote! {
         let __len: usize = #len #in_field;
         let #at = #rt::Input::position(__reader)?;
-        let #local: ::std::vec::Vec<u64> =
-            #rt::read_vec(__reader, __len, <#ty as #rt::Decode>::MIN_SIZE, |__reader| #one)
+        let #local: ::std::vec::Vec<#ty> =
+            #rt::read_vec(__reader, __len, <#ty as #rt::Decode>::MIN_SIZE, |__reader| {
+                <#ty as #rt::Decode>::decode_input(__reader, #endian, &())
+            })
                 #in_field;
     })
 }
@@ -217,6 +221,7 @@ pub fn read_values(rt: &Runtime, plans: &[BinaryPlan]) -> TokenStream {
                     (|| {
                         let mut __values = ::std::vec::Vec::with_capacity(#found.len());
                         for (__index, &__offset) in #found.iter().enumerate() {
+                            let __offset = #rt::OffsetInt::to_offset(__offset);
                             let __element = #rt::map_enter(#rt::Segment::Index(__index));
                             #onto.map_err(|e| e.within(#rt::Segment::Index(__index)))?;
                         }
@@ -262,16 +267,32 @@ pub fn read_values(rt: &Runtime, plans: &[BinaryPlan]) -> TokenStream {
                     quote!(.map(|__offset: u64| #base.position().saturating_add(__offset)));
                 match value.repeat {
                     None => quote!(.chain(::core::iter::once(#found)#absolute)),
-                    Some(_) => quote!(.chain(#found.iter().copied()#absolute)),
+                    Some(_) => quote! {
+                        .chain(#found.iter().copied().map(#rt::OffsetInt::to_offset)#absolute)
+                    },
                 }
             });
             quote! {
                 let __targets: ::std::vec::Vec<u64> = ::core::iter::empty()#(#each)*.collect();
             }
         });
+    let offsets = pointed.iter().map(|&(plan, value, offsets)| {
+        let found = offsets_local(plan);
+        let base = base(rt, offsets);
+        match value.repeat {
+            None => quote!(.chain(::core::iter::once((#base, #found)))),
+            Some(_) => quote! {
+                .chain(#found.iter().map(|&__offset| (#base, #rt::OffsetInt::to_offset(__offset))))
+            },
+        }
+    });
     // Gaps given as the values were read are not read again.
     quote! {
-        let mut __placement = #rt::Placement::for_values(__reader, 0usize #(.saturating_add(#values))*)?;
+        let mut __placement = #rt::Placement::for_values(
+            __reader,
+            0usize #(.saturating_add(#values))*,
+            ::core::iter::empty()#(#offsets)*,
+        )?;
         #targets
         #(#reads)*
         let __gaps = __placement.finish(__reader)?;
@@ -343,14 +364,50 @@ pub fn write_values(rt: &Runtime, plans: &[BinaryPlan]) -> TokenStream {
             }
         }
     });
+    let estimates = pointed.iter().map(|&(plan, value, _)| {
+        let name = plan.field.ident;
+        let endian = endian(rt, &plan.place.byte_order);
+        let context = element_context(rt, value, false, Side::Write);
+        let in_field = in_field(plan);
+        let estimate = |at: TokenStream| {
+            quote! {
+                #rt::Placing::estimate(__writer, #at, |__w, __v| {
+                    #rt::Encode::encode_output(__v, __w, #endian, &__element_context)
+                })
+            }
+        };
+        let estimate = match value.repeat {
+            None => {
+                let estimate = estimate(quote!(&self.#name));
+                quote!(#estimate #in_field;)
+            }
+            Some(_) => {
+                let estimate = estimate(quote!(__at));
+                quote! {
+                    for (__index, __at) in self.#name.iter().enumerate() {
+                        #estimate.map_err(|e| e.within(#rt::Segment::Index(__index))) #in_field;
+                    }
+                }
+            }
+        };
+        quote! {
+            let __element_context = #context;
+            #estimate
+        }
+    });
+    // An estimate sizes the output only: no order, no places, no patches.
     quote! {
-        let __lay: ::std::vec::Vec<::core::option::Option<u64>> = ::core::iter::empty()
-            #(#lay)*
-            .collect();
-        let mut __placing = #rt::Placing::for_values(__lay.len());
-        for __index in #rt::Placing::order(&__lay) {
-            let mut __rest = __index;
-            #(#arms)*
+        if <__W as #rt::Output>::ESTIMATES {
+            #(#estimates)*
+        } else {
+            let __lay: ::std::vec::Vec<::core::option::Option<u64>> = ::core::iter::empty()
+                #(#lay)*
+                .collect();
+            let mut __placing = #rt::Placing::for_values(__lay.len());
+            for __index in #rt::Placing::order(&__lay) {
+                let mut __rest = __index;
+                #(#arms)*
+            }
         }
     }
 }
