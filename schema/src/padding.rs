@@ -103,6 +103,13 @@ pub fn write_padding<O: Output>(
     padding: &Padding,
 ) -> Result<(), Error> {
     let len = length.at(output.position()?);
+    // Alignment to 2 (rows, runs) pads by none or one zero: written as a
+    // constant, not copied from a run of zeros by a call.
+    match len {
+        0 => return Ok(()),
+        1 if padding.0.is_empty() => return output.write_bytes(&[0]),
+        _ => {}
+    }
     if padding.0.len() as u64 == len {
         return output.write_bytes(&padding.0);
     }
