@@ -835,40 +835,35 @@ mod tests {
     fn offsets_known_to_ascend_keep_no_places_and_hold_their_reads_to_that_order() {
         // Two fields' bytes, a gap, the value at 3, a gap, the value at 5.
         let bytes = [0, 0, 9, 20, 7, 50, 8];
-        let mut input = SliceInput::new(&bytes);
-        input.read_array::<2>().unwrap();
-        let offsets = [(Base::File, 3), (Base::File, 5)];
-        let mut placement = Placement::for_values(&mut input, 2, offsets).unwrap();
+        let after_the_fields = |offsets: [u64; 2]| {
+            let mut input = SliceInput::new(&bytes);
+            input.read_array::<2>().unwrap();
+            let offsets = offsets.map(|offset| (Base::File, offset));
+            let placement = Placement::for_values(&mut input, 2, offsets).unwrap();
+            (input, placement)
+        };
+        let (mut input, mut placement) = after_the_fields([3, 5]);
         assert!(!placement.places_kept);
-        let first = placement
-            .read(&mut input, Base::File, (3, 0), read_u8)
-            .unwrap();
-        let second = placement
-            .read(&mut input, Base::File, (5, 1), read_u8)
-            .unwrap();
+        let [first, second] = [(3, 0), (5, 1)].map(|offset| {
+            placement
+                .read(&mut input, Base::File, offset, read_u8)
+                .unwrap()
+        });
         assert_eq!(placement.read.capacity(), 0);
         assert_eq!((first.gap, second.gap), (vec![9], vec![7]));
         assert_eq!(placement.finish(&mut input).unwrap(), Vec::<Vec<u8>>::new());
         assert_eq!(input.offset(), 6);
         // A value read before one it was said to follow is refused.
-        let mut input = SliceInput::new(&bytes);
-        input.read_array::<2>().unwrap();
-        let mut placement = Placement::for_values(&mut input, 2, offsets).unwrap();
-        placement
-            .read(&mut input, Base::File, (5, 1), read_u8)
-            .unwrap();
-        let error = placement
-            .read(&mut input, Base::File, (3, 0), read_u8)
-            .unwrap_err();
+        let (mut input, mut placement) = after_the_fields([3, 5]);
+        let [later, earlier] =
+            [(5, 1), (3, 0)].map(|offset| placement.read(&mut input, Base::File, offset, read_u8));
+        assert!(later.is_ok());
         assert_eq!(
-            error.to_string(),
+            earlier.unwrap_err().to_string(),
             "byte 0: offset 3 is read out of the order its struct gave"
         );
         // Offsets that do not ascend (here shared) keep their places.
-        let mut input = SliceInput::new(&bytes);
-        input.read_array::<2>().unwrap();
-        let shared = [(Base::File, 3), (Base::File, 3)];
-        let mut placement = Placement::for_values(&mut input, 2, shared).unwrap();
+        let (mut input, mut placement) = after_the_fields([3, 3]);
         assert!(placement.places_kept);
         for offset_at in [0, 1] {
             let at = placement
