@@ -11,6 +11,7 @@
 mod support;
 
 use std::path::Path;
+use std::process::Output;
 
 use formats::schema::BinarySchema;
 use formats::sims::cmx::Cmx;
@@ -18,6 +19,11 @@ use formats::sims::skn::Skn;
 use support::{assert_status, ossuary, stderr, text};
 
 const RELEASED_SKILL_PREFIXES: [&str; 6] = ["a2", "c2", "k2", "d2", "f2", "effects-"];
+
+/// `ossuary convert INPUT --to FAMILY -o OUT`.
+fn convert_to(family: &str, input: &Path, out: &Path) -> Output {
+    ossuary(&["convert", &text(input), "--to", family, "-o", &text(out)])
+}
 
 fn held_to_the_game_s_rules(out: &Path) {
     assert_status(&ossuary(&["check", &text(out)]), 0);
@@ -85,14 +91,7 @@ fn every_prototype_file_converts_to_files_the_game_s_tools_take() {
     let mut converted = 0;
     for file in tests::files_with_extension(&prototype, "cmx") {
         let out = dir.path().join(file.file_stem().unwrap());
-        let output = ossuary(&[
-            "convert",
-            &text(&file),
-            "--to",
-            "sims-cmx",
-            "-o",
-            &text(&out),
-        ]);
+        let output = convert_to("sims-cmx", &file, &out);
         assert_status(&output, 0);
         held_to_the_game_s_rules(&out);
         converted += 1;
@@ -131,14 +130,7 @@ fn prototype_files_converted_together_or_as_a_folder_are_converted_as_alone() {
     let alone = dir.path().join("alone");
     let characters = tests::files_with_extension(&prototype, "cmx");
     for file in &characters {
-        let output = ossuary(&[
-            "convert",
-            &text(file),
-            "--to",
-            "sims-cmx",
-            "-o",
-            &text(&alone),
-        ]);
+        let output = convert_to("sims-cmx", file, &alone);
         assert_status(&output, 0);
     }
     let expected = support::files_below(&alone);
@@ -150,14 +142,7 @@ fn prototype_files_converted_together_or_as_a_folder_are_converted_as_alone() {
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     assert_status(&ossuary(&args), 0);
     let folder = dir.path().join("folder");
-    let output = ossuary(&[
-        "convert",
-        &text(&prototype),
-        "--to",
-        "sims-cmx",
-        "-o",
-        &text(&folder),
-    ]);
+    let output = convert_to("sims-cmx", &prototype, &folder);
     assert_status(&output, 0);
     for out in [&together, &folder] {
         assert_eq!(support::files_below(out), expected, "{}", out.display());
@@ -185,14 +170,7 @@ fn the_prototype_in_the_binary_twins_is_the_same_character() {
     let dir = tempfile::tempdir().unwrap();
     let (texts, binaries) = (dir.path().join("text"), dir.path().join("binary"));
     for (family, out) in [("sims-cmx", &texts), ("sims-bcf", &binaries)] {
-        let output = ossuary(&[
-            "convert",
-            &text(&character),
-            "--to",
-            family,
-            "-o",
-            &text(out),
-        ]);
+        let output = convert_to(family, &character, out);
         assert_status(&output, 0);
     }
     assert_status(&ossuary(&["check", &text(&binaries)]), 0);
