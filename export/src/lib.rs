@@ -301,7 +301,7 @@ pub fn export(character: &Character, container: Container) -> Result<Vec<u8>, Ex
     let change = axes::Change::new(skeleton.axes());
     let mut asset = buffer::Asset::new();
     if !character.originals.is_empty() {
-        asset.carry_in_first_png(import::carried::png_chunk(character.originals));
+        asset.carry_in_first_png(import::carried::carrier_chunk(character.originals));
     }
     let rest = skinning::Pose::rest(&skeleton);
     let rest_locals = hierarchy_locals(&skeleton, &rest, character.composition)?;

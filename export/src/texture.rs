@@ -352,7 +352,7 @@ fn plain_png(bytes: &[u8]) -> bool {
     };
     let mut first = true;
     loop {
-        let Some((kind, data, after)) = png_chunk(rest) else {
+        let Some((PngChunk { kind, data, .. }, after)) = png_chunk(rest) else {
             return false;
         };
         if first && kind != b"IHDR" {
@@ -383,15 +383,52 @@ fn plain_png(bytes: &[u8]) -> bool {
     }
 }
 
-/// A PNG chunk at the start of `bytes`: its kind, data, and the bytes
-/// after its checksum; `None` when it is cut short.
-pub(crate) fn png_chunk(bytes: &[u8]) -> Option<(&[u8; 4], &[u8], &[u8])> {
+/// One chunk of a PNG file, as it lies.
+pub(crate) struct PngChunk<'a> {
+    pub kind: &'a [u8; 4],
+    pub data: &'a [u8],
+    /// The checksum stored after the data (see [`png_chunk_checksum`]).
+    pub checksum: u32,
+}
+
+/// A PNG chunk at the start of `bytes`, and the bytes after it; `None`
+/// when it is cut short.
+pub(crate) fn png_chunk(bytes: &[u8]) -> Option<(PngChunk<'_>, &[u8])> {
     let (length, rest) = bytes.split_first_chunk::<4>()?;
     let length = usize::try_from(u32::from_be_bytes(*length)).ok()?;
     let (kind, rest) = rest.split_first_chunk::<4>()?;
-    let data = rest.get(..length)?;
-    let after = rest.get(length.checked_add(4)?..)?;
-    Some((kind, data, after))
+    let (data, rest) = rest.split_at_checked(length)?;
+    let (checksum, after) = rest.split_first_chunk::<4>()?;
+    let checksum = u32::from_be_bytes(*checksum);
+    Some((
+        PngChunk {
+            kind,
+            data,
+            checksum,
+        },
+        after,
+    ))
+}
+
+/// A whole PNG chunk of `kind` holding `data`: its length, kind, data and
+/// checksum.
+pub(crate) fn png_chunk_bytes(kind: &[u8; 4], data: &[u8]) -> Vec<u8> {
+    let length = u32::try_from(data.len()).unwrap_or(u32::MAX);
+    [
+        &length.to_be_bytes()[..],
+        kind,
+        data,
+        &png_chunk_checksum(kind, data).to_be_bytes(),
+    ]
+    .concat()
+}
+
+/// A PNG chunk's checksum: the CRC-32 of its kind and data.
+pub(crate) fn png_chunk_checksum(kind: &[u8; 4], data: &[u8]) -> u32 {
+    let mut crc = flate2::Crc::new();
+    crc.update(kind);
+    crc.update(data);
+    crc.sum()
 }
 
 /// An image file's pixels. The format comes from the file's extension (TGA

@@ -19,10 +19,11 @@ use std::io::Read;
 use base64::Engine;
 use flate2::read::ZlibDecoder;
 use flate2::write::ZlibEncoder;
-use flate2::{Compression, Crc};
+use flate2::Compression;
 use serde::{Deserialize, Serialize};
 
 use super::document::Asset;
+use crate::texture::{png_chunk, png_chunk_bytes, png_chunk_checksum};
 
 /// The scene `extras` key of the carried files.
 pub const FILES_EXTRAS: &str = "ossuary_files";
@@ -76,29 +77,14 @@ pub const PNG_CHUNK: &[u8; 4] = b"osSf";
 const MAX_INFLATION: u64 = 64;
 
 /// The PNG chunk carrying `files`: their scene extras as JSON, compressed.
-pub fn png_chunk(files: &[Original]) -> Vec<u8> {
+pub fn carrier_chunk(files: &[Original]) -> Vec<u8> {
     let mut encoder = ZlibEncoder::new(Vec::new(), Compression::default());
     // Writing into a vector cannot fail; plain JSON always serializes.
     let data = serde_json::to_writer(&mut encoder, &files_extras(files))
         .ok()
         .and_then(|()| encoder.finish().ok())
         .unwrap_or_default();
-    let length = u32::try_from(data.len()).unwrap_or(u32::MAX);
-    [
-        &length.to_be_bytes()[..],
-        PNG_CHUNK,
-        &data,
-        &chunk_crc(PNG_CHUNK, &data).to_be_bytes(),
-    ]
-    .concat()
-}
-
-/// A PNG chunk's checksum: the CRC-32 of its kind and data.
-fn chunk_crc(kind: &[u8; 4], data: &[u8]) -> u32 {
-    let mut crc = Crc::new();
-    crc.update(kind);
-    crc.update(data);
-    crc.sum()
+    png_chunk_bytes(PNG_CHUNK, &data)
 }
 
 /// The files the asset carries, in its scene's `extras` or else in a PNG
@@ -145,14 +131,10 @@ fn from_png(asset: &Asset) -> Option<serde_json::Value> {
         };
         let png = asset.view_bytes(&view)?;
         let mut chunks = png.get(8..)?;
-        while let Some((kind, data, after)) = crate::texture::png_chunk(chunks) {
-            if kind == PNG_CHUNK {
-                // The checksum follows the length, kind and data.
-                let stored = chunks
-                    .get(8 + data.len()..)
-                    .and_then(<[u8]>::first_chunk::<4>)
-                    .map(|crc| u32::from_be_bytes(*crc));
-                if stored != Some(chunk_crc(kind, data)) {
+        while let Some((chunk, after)) = png_chunk(chunks) {
+            if chunk.kind == PNG_CHUNK {
+                let data = chunk.data;
+                if chunk.checksum != png_chunk_checksum(chunk.kind, data) {
                     return None;
                 }
                 let limit = (data.len() as u64).saturating_mul(MAX_INFLATION);
@@ -241,18 +223,6 @@ mod tests {
         [b"\x89PNG\r\n\x1a\n".as_slice(), &chunks.concat()].concat()
     }
 
-    /// A chunk of `kind` holding `data`, with its checksum.
-    fn chunk(kind: &[u8; 4], data: &[u8]) -> Vec<u8> {
-        let length = u32::try_from(data.len()).unwrap().to_be_bytes();
-        [
-            &length[..],
-            kind,
-            data,
-            &chunk_crc(kind, data).to_be_bytes(),
-        ]
-        .concat()
-    }
-
     fn carried() -> Vec<Original> {
         vec![Original {
             path: "appearance/mesh/twk_f_body_l0.mgn".to_owned(),
@@ -262,14 +232,14 @@ mod tests {
 
     #[test]
     fn files_carried_in_a_png_chunk_are_read_back() {
-        let other = chunk(b"tEXt", b"Comment\0made elsewhere");
-        let png = png_of(&[&other, &png_chunk(&carried())]);
+        let other = png_chunk_bytes(b"tEXt", b"Comment\0made elsewhere");
+        let png = png_of(&[&other, &carrier_chunk(&carried())]);
         assert_eq!(originals(&asset_of_image(&png)), carried());
     }
 
     #[test]
     fn a_carrier_with_a_wrong_checksum_carries_nothing() {
-        let mut carrier = png_chunk(&carried());
+        let mut carrier = carrier_chunk(&carried());
         let last = carrier.len() - 1;
         carrier[last] ^= 1;
         assert_eq!(originals(&asset_of_image(&png_of(&[&carrier]))), []);
@@ -283,7 +253,7 @@ mod tests {
         let json = serde_json::to_vec(&files_extras(&carried())).unwrap();
         std::io::Write::write_all(&mut encoder, &json).unwrap();
         std::io::Write::write_all(&mut encoder, &vec![b' '; 16 << 20]).unwrap();
-        let bomb = chunk(PNG_CHUNK, &encoder.finish().unwrap());
+        let bomb = png_chunk_bytes(PNG_CHUNK, &encoder.finish().unwrap());
         assert_eq!(originals(&asset_of_image(&png_of(&[&bomb]))), []);
     }
 }
