@@ -17,7 +17,13 @@
 //! (a vertex's copies agree: they are one vertex in Blender), and its
 //! triangles through the same map: the mesh then keeps everything its
 //! vertices carry.
+//!
+//! The candidates looked at are counted: a mesh whose vertices crowd one
+//! place or one texture coordinate (which a file can make) would take time
+//! growing with the square of its vertices, so past [`WORK_PER_VERTEX`]
+//! looks a vertex on average, it is not mapped back and is read as it is.
 
+use std::cell::Cell;
 use std::collections::HashMap;
 
 use glam::Vec3;
@@ -26,6 +32,11 @@ use super::mesh::MeshData;
 
 /// Positions and texture coordinates this close are the same.
 const NEAR: f32 = 1e-4;
+
+/// Candidates and neighbours looked at, per vertex and triangle of the
+/// two meshes, before mapping back gives up. A mesh mirrored along a seam
+/// looks at a few per vertex.
+const WORK_PER_VERTEX: u64 = 256;
 
 /// A vertex as stored in the game's file, where it rests: where it is,
 /// its normal's direction and its texture coordinates.
@@ -81,6 +92,24 @@ fn neighbours(triangles: impl Iterator<Item = [usize; 3]>, vertices: usize) -> V
     lists
 }
 
+/// Looks counted against what they are allowed (see the module).
+struct Work {
+    done: Cell<u64>,
+    allowed: u64,
+}
+
+impl Work {
+    /// Counts `looks` more; false once past what is allowed.
+    fn look(&self, looks: u64) -> bool {
+        self.done.set(self.done.get().saturating_add(looks));
+        !self.spent()
+    }
+
+    fn spent(&self) -> bool {
+        self.done.get() > self.allowed
+    }
+}
+
 /// `read` (a glTF mesh) in the vertices and order of `stored`, whose
 /// triangles are `stored_triangles`, when its vertices are those but for
 /// splits and merges (see the module); `None` when they are not.
@@ -104,6 +133,11 @@ pub fn mapped_back<'a>(
     // normal), by their neighbours found.
     let mut taken = vec![false; stored.len()];
     let mut found: Vec<Option<usize>> = vec![None; read.positions.len()];
+    let sizes = stored.len() + read.positions.len() + read.triangles.len();
+    let work = Work {
+        done: Cell::new(0),
+        allowed: WORK_PER_VERTEX.saturating_mul(sizes as u64),
+    };
     for (vertex, position) in read.positions.iter().enumerate() {
         let uv = read.uvs.get(vertex).copied().unwrap_or_default();
         let normal = read.normals.get(vertex).copied().unwrap_or_default();
@@ -117,6 +151,7 @@ pub fn mapped_back<'a>(
             .filter_map(|key| by_place.get(key))
             .flatten()
             .copied()
+            .take_while(|_| work.look(1))
             .filter(|&index| {
                 stored.get(index).is_some_and(|candidate| {
                     (candidate.position - *position).abs().max_element() <= NEAR
@@ -124,6 +159,9 @@ pub fn mapped_back<'a>(
                 })
             })
             .collect();
+        if work.spent() {
+            return None;
+        }
         in_place.sort_by(|&a, &b| turn(a).total_cmp(&turn(b)));
         let twins = match in_place.as_slice() {
             [best, next, ..] => turn(*next) - turn(*best) <= NEAR,
@@ -162,6 +200,7 @@ pub fn mapped_back<'a>(
         around_it.dedup();
         let shared = |index: usize| {
             stored_neighbours.get(index).map_or(0, |list| {
+                work.look(list.len() as u64);
                 list.iter()
                     .filter(|n| around_it.binary_search(n).is_ok())
                     .count()
@@ -184,6 +223,7 @@ pub fn mapped_back<'a>(
             .filter_map(|key| by_uv.get(key))
             .flatten()
             .copied()
+            .take_while(|_| work.look(1))
             .filter(|&index| {
                 stored
                     .get(index)
@@ -195,7 +235,8 @@ pub fn mapped_back<'a>(
                     .then(steps(a).cmp(&steps(b)))
                     .then(used(a).cmp(&used(b)))
                     .then(turn(a).total_cmp(&turn(b)))
-            })?;
+            });
+        let index = index.filter(|_| !work.spent())?;
         if let Some(slot) = taken.get_mut(index) {
             *slot = true;
         }
@@ -223,6 +264,7 @@ pub fn mapped_back<'a>(
             .filter_map(|key| by_place.get(key))
             .flatten()
             .copied()
+            .take_while(|_| work.look(1))
             .find(|&other| {
                 first.get(other).copied().flatten().is_some()
                     && stored.get(other).is_some_and(|twin| {
@@ -231,6 +273,9 @@ pub fn mapped_back<'a>(
                             && twin.normal.dot(vertex.normal) >= 1.0 - NEAR
                     })
             });
+        if work.spent() {
+            return None;
+        }
         let found = twin.and_then(|twin| first.get(twin).copied().flatten());
         if let Some(slot) = first.get_mut(index) {
             *slot = found;
@@ -305,6 +350,32 @@ mod tests {
             .collect();
         let triangles = vec![[0, 1, 2], [0, 2, 3], [4, 6, 7], [4, 7, 5]];
         (stored, triangles)
+    }
+
+    #[test]
+    fn vertices_crowding_one_place_are_not_mapped_back() {
+        // 3,000 stored vertices and 3,001 read ones, all at one place with
+        // one texture coordinate: each read vertex has every stored one as
+        // a candidate, which would be nine million looks.
+        let vertex = || Stored {
+            position: Vec3::ONE,
+            normal: Vec3::Z,
+            uv: [0.5, 0.5],
+        };
+        let stored: Vec<Stored> = (0..3000).map(|_| vertex()).collect();
+        let read = MeshData {
+            positions: vec![Vec3::ONE; 3001],
+            normals: vec![Vec3::Z; 3001],
+            uvs: vec![[0.5, 0.5]; 3001],
+            triangles: Vec::new(),
+            influences: vec![Vec::new(); 3001],
+            morph_positions: Vec::new(),
+            image: None,
+        };
+        // Mapped back they would be (each read vertex to a stored one not
+        // taken yet), but only past the looks allowed.
+        const { assert!(WORK_PER_VERTEX * (3000 + 3001) < 3000 * 3001) };
+        assert!(mapped_back(&read, &stored, std::iter::empty()).is_none());
     }
 
     #[test]
