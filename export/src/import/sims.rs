@@ -234,23 +234,32 @@ pub fn import(
             problem: "it has no skin: a Sims skin must follow the skeleton's bones".to_owned(),
         })?;
         let joints = skin_joints(asset, &gltf_skin, &game, &scene, &mut elsewhere)?;
-        let extras = mesh
+        let from_gltf = mesh
             .extras()
             .as_ref()
             .and_then(|raw| serde_json::from_str::<serde_json::Value>(raw.get()).ok())
             .and_then(|value| value.get(SKIN_EXTRAS).cloned())
-            .and_then(|value| serde_json::from_value::<SkinExtras>(value).ok())
-            // Blender's defaults keep no extras: the carried skin of the
-            // mesh's name gives them.
-            .or_else(|| super::sims_original::carried_extras(originals, &mesh_name));
+            .and_then(|value| serde_json::from_value::<SkinExtras>(value).ok());
+        // The carried skin of the extras' name, else of the mesh's: read
+        // once, and only when the mesh needs it.
+        let skin_name = from_gltf
+            .as_ref()
+            .map_or_else(|| mesh_name.clone(), |extras| extras.name.clone());
+        let carried = std::cell::OnceCell::new();
+        let carried_skin = || {
+            carried
+                .get_or_init(|| super::sims_original::carried_rig_skin(originals, &skin_name))
+                .as_ref()
+        };
+        // Blender's defaults keep no extras: the carried skin gives them.
+        let extras = from_gltf.or_else(|| super::sims_original::carried_extras(carried_skin()?));
         // Posed only for a mesh of another vertex count than its extras say.
         let stored_if_split = |count: usize| {
-            let extras = extras
+            extras
                 .as_ref()
                 .filter(|extras| extras.vertex_count as usize != count)?;
             super::sims_original::stored_vertices(
-                originals,
-                &extras.name,
+                carried_skin()?,
                 posed_skeleton.as_ref()?,
                 &game.model,
             )

@@ -243,16 +243,20 @@ pub struct StoredSkin {
     pub triangles: Vec<[usize; 3]>,
 }
 
-/// The carried skin `name` posed at rest (`rest_model`, the skeleton's
-/// model matrices); `None` where none is carried or it does not pose.
+/// The carried skin `name` as rig data ([`carried_skin`]), read once for
+/// what a mesh takes from it ([`carried_extras`], [`stored_vertices`]).
+pub fn carried_rig_skin(originals: &[Original], name: &str) -> Option<rig::Skin> {
+    carried_skin(originals, name)?.skin().ok()
+}
+
+/// A carried skin posed at rest (`rest_model`, the skeleton's model
+/// matrices); `None` where it does not pose.
 pub fn stored_vertices(
-    originals: &[Original],
-    name: &str,
+    skin: &rig::Skin,
     skeleton: &skinning::Skeleton,
     rest_model: &[Affine3A],
 ) -> Option<StoredSkin> {
-    let skin = carried_skin(originals, name)?.skin().ok()?;
-    let posed = BoundSkin::bind(&skin, skeleton)
+    let posed = BoundSkin::bind(skin, skeleton)
         .ok()?
         .deform(rest_model, BlendRule::Game)
         .ok()?;
@@ -286,14 +290,13 @@ pub fn stored_vertices(
     })
 }
 
-/// The extras the export gives the carried skin `name` (for a mesh whose
-/// own Blender left out).
-pub fn carried_extras(originals: &[Original], name: &str) -> Option<SkinExtras> {
-    let skin = carried_skin(originals, name)?.skin().ok()?;
+/// The extras the export gives a carried skin (for a mesh whose own
+/// Blender left out).
+pub fn carried_extras(skin: &rig::Skin) -> Option<SkinExtras> {
     let rig::Binding::BoneSpace(bone_space) = &skin.binding else {
         return None;
     };
-    Some(extras_of(&skin, bone_space))
+    Some(extras_of(skin, bone_space))
 }
 
 /// Where the carried character files wear each skin, by the skin's name
