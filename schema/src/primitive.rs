@@ -109,7 +109,6 @@ pub(crate) fn note_numbers<T: Decode>(
     });
 }
 
-/// Each number type, and whether it is a byte (`u8`).
 /// A list of bytes in memory is its own encoding: decoded and encoded as
 /// one copy, not byte by byte.
 fn bytes_as_they_are(bytes: &[u8]) -> Option<&[u8]> {
@@ -130,6 +129,8 @@ fn not_from_bytes<T>(_: &[u8]) -> Option<Vec<T>> {
     None
 }
 
+/// Each number type, whether it is a byte (`u8`), and how a list of them
+/// is taken as bytes and made from them.
 macro_rules! number {
     ($($ty:ty: $is_byte:literal, $as_bytes:ident, $from_bytes:ident),*) => {$(
         impl FromEndianBytes for $ty {
