@@ -71,6 +71,29 @@ fn around<const N: usize>(values: [f32; N]) -> Vec<[i64; N]> {
     cells
 }
 
+/// The vertices filed (in `cells`) in the cells around `values`, each
+/// counted by `work` as it is looked at; none once too many were.
+fn candidates<'a, const N: usize>(
+    cells: &'a HashMap<[i64; N], Vec<usize>>,
+    values: [f32; N],
+    work: &'a Work,
+) -> impl Iterator<Item = usize> + 'a {
+    around(values)
+        .into_iter()
+        .filter_map(|key| cells.get(&key))
+        .flatten()
+        .copied()
+        .take_while(|_| work.look(1))
+}
+
+/// How far the stored vertex `index`'s normal turns from `normal`: less is
+/// closer.
+fn turn(stored: &[Stored], index: usize, normal: Vec3) -> f32 {
+    stored
+        .get(index)
+        .map_or(f32::MAX, |s| -s.normal.dot(normal))
+}
+
 fn uv_distance(a: [f32; 2], b: [f32; 2]) -> f32 {
     (a[0] - b[0]).abs().max((a[1] - b[1]).abs())
 }
@@ -141,17 +164,8 @@ pub fn mapped_back<'a>(
     for (vertex, position) in read.positions.iter().enumerate() {
         let uv = read.uvs.get(vertex).copied().unwrap_or_default();
         let normal = read.normals.get(vertex).copied().unwrap_or_default();
-        let turn = |index: usize| {
-            stored
-                .get(index)
-                .map_or(f32::MAX, |s| -s.normal.dot(normal))
-        };
-        let mut in_place: Vec<usize> = around(position.to_array())
-            .iter()
-            .filter_map(|key| by_place.get(key))
-            .flatten()
-            .copied()
-            .take_while(|_| work.look(1))
+        let turn = |index: usize| turn(stored, index, normal);
+        let mut in_place: Vec<usize> = candidates(&by_place, position.to_array(), &work)
             .filter(|&index| {
                 stored.get(index).is_some_and(|candidate| {
                     (candidate.position - *position).abs().max_element() <= NEAR
@@ -212,18 +226,9 @@ pub fn mapped_back<'a>(
                 (s.position.distance(position) / NEAR).round() as i64
             })
         };
-        let turn = |index: usize| {
-            stored
-                .get(index)
-                .map_or(f32::MAX, |s| -s.normal.dot(normal))
-        };
+        let turn = |index: usize| turn(stored, index, normal);
         let used = |index: usize| taken.get(index).copied().unwrap_or(true);
-        let index = around(uv)
-            .iter()
-            .filter_map(|key| by_uv.get(key))
-            .flatten()
-            .copied()
-            .take_while(|_| work.look(1))
+        let index = candidates(&by_uv, uv, &work)
             .filter(|&index| {
                 stored
                     .get(index)
@@ -259,20 +264,14 @@ pub fn mapped_back<'a>(
             continue;
         }
         let vertex = stored.get(index)?;
-        let twin = around(vertex.position.to_array())
-            .iter()
-            .filter_map(|key| by_place.get(key))
-            .flatten()
-            .copied()
-            .take_while(|_| work.look(1))
-            .find(|&other| {
-                first.get(other).copied().flatten().is_some()
-                    && stored.get(other).is_some_and(|twin| {
-                        (twin.position - vertex.position).abs().max_element() <= NEAR
-                            && uv_distance(twin.uv, vertex.uv) <= NEAR
-                            && twin.normal.dot(vertex.normal) >= 1.0 - NEAR
-                    })
-            });
+        let twin = candidates(&by_place, vertex.position.to_array(), &work).find(|&other| {
+            first.get(other).copied().flatten().is_some()
+                && stored.get(other).is_some_and(|twin| {
+                    (twin.position - vertex.position).abs().max_element() <= NEAR
+                        && uv_distance(twin.uv, vertex.uv) <= NEAR
+                        && twin.normal.dot(vertex.normal) >= 1.0 - NEAR
+                })
+        });
         if work.spent() {
             return None;
         }

@@ -243,7 +243,7 @@ pub struct StoredSkin {
     pub triangles: Vec<[usize; 3]>,
 }
 
-/// The carried skin `name` as rig data ([`carried_skin`]), read once for
+/// The carried skin `name` as rig data (`name.skn`, or `name.bmf` as its `.skn`), read once for
 /// what a mesh takes from it ([`carried_extras`], [`stored_vertices`]).
 pub fn carried_rig_skin(originals: &[Original], name: &str) -> Option<rig::Skin> {
     carried_skin(originals, name)?.skin().ok()
