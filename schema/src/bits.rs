@@ -156,7 +156,7 @@ pub fn read_word<W: Word, I: Input>(
 ) -> Result<u64, Error> {
     let start = input.position()?;
     let word = read_word_quietly::<W, I>(input, endian)?;
-    if map::recording() {
+    if map::recording_in::<I>() {
         let end = input.position()?;
         note_bits::<W>(start, end, word, parts);
     }
@@ -168,23 +168,24 @@ pub fn read_word<W: Word, I: Input>(
 /// inlined: left to the compiler, it was a call for every word.
 #[inline(always)]
 pub fn read_word_quietly<W: Word, I: Input>(input: &mut I, endian: Endian) -> Result<u64, Error> {
-    let muted = map::mute();
+    let muted = map::mute_in::<I>();
     let word = W::decode_input(input, endian, &())?;
     drop(muted);
     Ok(word.to_u64())
 }
 
-/// Notes the word of an enum chosen by its first bits: the tag's part,
-/// then its variant's. The parts are joined only when recording, so that
-/// decoding allocates nothing for the map it does not make.
+/// Notes the word of an enum chosen by its first bits, read from an `I`:
+/// the tag's part, then its variant's. The parts are joined only when
+/// recording, so that decoding allocates nothing for the map it does not
+/// make.
 #[inline]
-pub fn note_tagged_bits<W: Word>(
+pub fn note_tagged_bits<W: Word, I: Input>(
     (start, end): (u64, u64),
     word: u64,
     tag: BitPart,
     parts: &[BitPart],
 ) {
-    if map::recording() {
+    if map::recording_in::<I>() {
         note_bits::<W>(start, end, word, &[&[tag][..], parts].concat());
     }
 }

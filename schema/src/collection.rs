@@ -126,7 +126,7 @@ where
 {
     check_count(input, count, min_size)?;
     let mut elements = Vec::with_capacity(count);
-    let recording = crate::map::recording();
+    let recording = crate::map::recording_in::<I>();
     for index in 0..count {
         let entered = crate::map::enter_if(recording, Segment::Index(index));
         let read = read_one(input);
@@ -204,7 +204,7 @@ pub fn read_elements<T: Decode, I: Input>(
     if let (Some(_), Some(size), true) = (
         T::NUMBER_TEXT,
         T::PLAIN_SIZE.filter(|&size| size > 0),
-        crate::map::recording(),
+        crate::map::recording_in::<I>(),
     ) {
         return read_numbers_noted(input, count, size, endian);
     }
@@ -219,7 +219,7 @@ pub fn read_elements<T: Decode, I: Input>(
         }
     }
     let mut elements = Vec::with_capacity(count);
-    let recording = crate::map::recording();
+    let recording = crate::map::recording_in::<I>();
     for index in 0..count {
         let entered = crate::map::enter_if(recording, Segment::Index(index));
         let read = T::decode_onto(input, endian, context, &mut elements);
@@ -391,7 +391,7 @@ pub fn read_elements_to_end<T: Decode, I: Input>(
         }
     }
     let mut elements = Vec::new();
-    let recording = crate::map::recording();
+    let recording = crate::map::recording_in::<I>();
     while input.remaining_up_to(1)? > 0 {
         read_element_onto(input, &mut elements, recording, endian, context)?;
     }
@@ -406,7 +406,7 @@ pub fn read_elements_until<T: Decode, I: Input>(
     mut ends: impl FnMut(&T) -> bool,
 ) -> Result<Vec<T>, Error> {
     let mut elements = Vec::new();
-    let recording = crate::map::recording();
+    let recording = crate::map::recording_in::<I>();
     loop {
         if input.remaining_up_to(1)? == 0 {
             return Err(unended(input)?);
@@ -450,7 +450,7 @@ where
     F: FnMut(&mut I) -> Result<T, Error>,
 {
     let mut elements = Vec::new();
-    let recording = crate::map::recording();
+    let recording = crate::map::recording_in::<I>();
     while input.remaining_up_to(1)? > 0 {
         // Room first, so that the element goes from where its reader put
         // it into the vector, not through copies around a call that grows
@@ -515,7 +515,7 @@ where
     F: FnMut(&mut I) -> Result<T, Error>,
 {
     let mut elements = Vec::new();
-    let recording = crate::map::recording();
+    let recording = crate::map::recording_in::<I>();
     loop {
         if input.remaining_up_to(1)? == 0 {
             return Err(unended(input)?);

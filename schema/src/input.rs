@@ -24,6 +24,13 @@ pub trait Input {
     where
         Self: 'a;
 
+    /// Whether what is read from this input can be recorded in a byte map
+    /// ([`record_map`](crate::map::record_map)). An input that is not is read
+    /// with none of the map's checks compiled in: `from_bytes` reads from
+    /// one unless this thread is recording. Its narrowed inputs answer
+    /// the same.
+    const RECORDS: bool = true;
+
     fn position(&mut self) -> Result<u64, Error>;
 
     /// Bytes between the position and the end of the input.
@@ -170,8 +177,10 @@ fn unterminated(start: u64) -> Error {
 
 /// A whole input in memory. `position` and `end` index `bytes`, which is
 /// the whole file even inside a chunk, so they are file offsets too.
+/// `RECORDS` is [`Input::RECORDS`]: what it reads can be recorded in a
+/// byte map, unless it was made [`SliceInput::unrecorded`].
 #[derive(Debug, Clone, Copy)]
-pub struct SliceInput<'data> {
+pub struct SliceInput<'data, const RECORDS: bool = true> {
     bytes: &'data [u8],
     position: usize,
     end: usize,
@@ -179,6 +188,20 @@ pub struct SliceInput<'data> {
 
 impl<'data> SliceInput<'data> {
     pub fn new(bytes: &'data [u8]) -> Self {
+        SliceInput::over(bytes)
+    }
+}
+
+impl<'data> SliceInput<'data, false> {
+    /// An input whose reading is never recorded in a byte map, and so
+    /// never checks whether it is.
+    pub fn unrecorded(bytes: &'data [u8]) -> Self {
+        SliceInput::over(bytes)
+    }
+}
+
+impl<'data, const RECORDS: bool> SliceInput<'data, RECORDS> {
+    fn over(bytes: &'data [u8]) -> Self {
         SliceInput {
             bytes,
             position: 0,
@@ -231,15 +254,17 @@ impl<'data> SliceInput<'data> {
     }
 }
 
-impl<'data> Input for SliceInput<'data> {
+impl<'data, const RECORDS: bool> Input for SliceInput<'data, RECORDS> {
     type Narrowed<'a>
-        = SliceInput<'data>
+        = SliceInput<'data, RECORDS>
     where
         Self: 'a;
     type Stream<'a>
         = Cursor<&'data [u8]>
     where
         Self: 'a;
+
+    const RECORDS: bool = RECORDS;
 
     #[inline]
     fn position(&mut self) -> Result<u64, Error> {
@@ -320,7 +345,7 @@ impl<'data> Input for SliceInput<'data> {
     #[inline]
     fn read_plain<T>(&mut self, size: usize, decode: impl FnOnce(&[u8]) -> Option<T>) -> Option<T> {
         // The byte map sees values one by one.
-        if crate::map::recording() {
+        if crate::map::recording_in::<Self>() {
             return None;
         }
         let value = decode(self.rest().get(..size)?)?;

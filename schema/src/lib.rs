@@ -407,27 +407,39 @@ pub struct NumberText {
     pub is_byte: bool,
 }
 
+/// A whole file's value from `input`, which holds the file; bytes left
+/// over after the value are an error.
+fn decode_whole<T: Decode, const RECORDS: bool>(
+    mut input: SliceInput<'_, RECORDS>,
+    context: &T::Context,
+) -> Result<T, Error> {
+    let len = input.remaining()?;
+    let value =
+        offsets::with_read_budget(len, || T::decode_input(&mut input, Endian::Little, context))?;
+    let end = input.offset() as u64;
+    if end != len {
+        return Err(Error::at_byte(
+            end,
+            ErrorKind::Invalid(format!("{} byte(s) follow the end of the data", len - end)),
+        ));
+    }
+    Ok(value)
+}
+
 /// Conveniences for a whole binary file, implemented by `#[derive(Schema)]`.
 /// The `_with` forms take the type's context; the others are for types
 /// that need none.
 pub trait BinarySchema: Decode + Encode {
     /// Decodes a whole file; bytes left over after the value are an error.
+    ///
+    /// Unless this thread is recording a byte map, the bytes are read from
+    /// an input that is never recorded, so the reader checks for no map.
     fn from_bytes_with(bytes: &[u8], context: &Self::Context) -> Result<Self, Error> {
-        let mut input = SliceInput::new(bytes);
-        let value = offsets::with_read_budget(bytes.len() as u64, || {
-            Self::decode_input(&mut input, Endian::Little, context)
-        })?;
-        let end = input.offset() as u64;
-        if end != bytes.len() as u64 {
-            return Err(Error::at_byte(
-                end,
-                ErrorKind::Invalid(format!(
-                    "{} byte(s) follow the end of the data",
-                    bytes.len() as u64 - end
-                )),
-            ));
+        if map::recording() {
+            decode_whole(SliceInput::new(bytes), context)
+        } else {
+            decode_whole(SliceInput::unrecorded(bytes), context)
         }
-        Ok(value)
     }
 
     /// Encodes a whole file in two passes: the first estimates its bytes
@@ -543,7 +555,7 @@ pub mod __private {
         Start, CHUNK_HEADER_SIZE, FORM_HEADER_SIZE,
     };
     pub use crate::input::{decode_plain_next, read_plain_run};
-    pub use crate::map::{enter as map_enter, read_custom};
+    pub use crate::map::{enter as map_enter, enter_in as map_enter_in, read_custom};
     pub use crate::markers::{
         read_magic, write_magic, ByteOrderParam, CountField, NoContext, TakesTextContext,
     };

@@ -240,6 +240,14 @@ pub fn recording() -> bool {
     RECORDING.load(Ordering::Relaxed) != 0 && recording_here()
 }
 
+/// [`recording`] for values read from an `I`: always `false` for an
+/// input that is never recorded ([`Input::RECORDS`]), so that its readers
+/// compile without any of the map's checks.
+#[inline(always)]
+pub fn recording_in<I: Input + ?Sized>() -> bool {
+    I::RECORDS && recording()
+}
+
 /// Whether this thread is the one recording (another one may be).
 #[cold]
 #[inline(never)]
@@ -334,6 +342,12 @@ pub fn enter(segment: Segment) -> Entered {
     enter_recording(segment)
 }
 
+/// [`enter`] for a value read from an `I` (see [`recording_in`]).
+#[inline(always)]
+pub fn enter_in<I: Input + ?Sized>(segment: Segment) -> Entered {
+    enter_if(recording_in::<I>(), segment)
+}
+
 /// [`enter`] for a loop that asked [`recording`] once, before it.
 #[inline]
 pub fn enter_if(recording: bool, segment: Segment) -> Entered {
@@ -377,6 +391,15 @@ fn unmute() {
 #[inline]
 pub fn mute() -> Muted {
     if !recording() {
+        return Muted(false);
+    }
+    mute_recording()
+}
+
+/// [`mute`] for a value read from an `I` (see [`recording_in`]).
+#[inline(always)]
+pub fn mute_in<I: Input + ?Sized>() -> Muted {
+    if !recording_in::<I>() {
         return Muted(false);
     }
     mute_recording()
@@ -584,6 +607,29 @@ mod tests {
         assert_eq!((spans[0].start, spans[0].end), (4, 6));
         assert!(!recording());
         assert!(!enter(Segment::Field("x")).0);
+    }
+
+    #[test]
+    fn an_unrecorded_input_is_not_recorded_while_recording() {
+        use crate::{Decode, Endian, SliceInput};
+        let ((), spans) = record_spans(|| {
+            let mut input = SliceInput::unrecorded(&[7, 0]);
+            assert!(!recording_in::<SliceInput<'_, false>>());
+            assert!(!enter_in::<SliceInput<'_, false>>(Segment::Field("x")).0);
+            assert_eq!(
+                u16::decode_input(&mut input, Endian::Little, &()).ok(),
+                Some(7)
+            );
+        });
+        assert!(spans.is_empty());
+        let ((), spans) = record_spans(|| {
+            let mut input = SliceInput::new(&[7, 0]);
+            assert_eq!(
+                u16::decode_input(&mut input, Endian::Little, &()).ok(),
+                Some(7)
+            );
+        });
+        assert_eq!(spans.len(), 1);
     }
 
     #[test]

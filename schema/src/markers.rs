@@ -155,10 +155,10 @@ where
     I: Input,
 {
     let at = input.position()?;
-    let muted = crate::map::mute();
+    let muted = crate::map::mute_in::<I>();
     let found = T::decode_input(input, endian, &())?;
     drop(muted);
-    if crate::map::recording() {
+    if crate::map::recording_in::<I>() {
         let end = input.position()?;
         crate::map::note(at, end, "constant", crate::map::SpanKind::Field, || {
             found.constant_text()

@@ -303,7 +303,7 @@ impl Placement {
         offsets: impl IntoIterator<Item = (Base, u64)>,
     ) -> Result<Self, Error> {
         let mut placement = Placement::new(input)?;
-        placement.gaps_given = !map::recording();
+        placement.gaps_given = !map::recording_in::<I>();
         let block_start = placement.block_start;
         let mut last = None;
         let ascending = offsets.into_iter().all(|(base, offset)| {

@@ -115,8 +115,19 @@ fn bytes_as_they_are(bytes: &[u8]) -> Option<&[u8]> {
     Some(bytes)
 }
 
+#[inline]
 fn bytes_to_vec(bytes: &[u8]) -> Option<Vec<u8>> {
     Some(bytes.to_vec())
+}
+
+/// An array of bytes is its bytes: one copy.
+#[inline]
+fn byte_array<const N: usize>(bytes: &[u8]) -> Option<[u8; N]> {
+    bytes.try_into().ok()
+}
+
+fn not_byte_array<T, const N: usize>(_: &[u8]) -> Option<[T; N]> {
+    None
 }
 
 /// A list of wider numbers has a byte order: decoded and encoded value by
@@ -130,9 +141,9 @@ fn not_from_bytes<T>(_: &[u8]) -> Option<Vec<T>> {
 }
 
 /// Each number type, whether it is a byte (`u8`), and how a list of them
-/// is taken as bytes and made from them.
+/// is taken as bytes and made from them, and an array of them from bytes.
 macro_rules! number {
-    ($($ty:ty: $is_byte:literal, $as_bytes:ident, $from_bytes:ident),*) => {$(
+    ($($ty:ty: $is_byte:literal, $as_bytes:ident, $from_bytes:ident, $array:ident),*) => {$(
         impl FromEndianBytes for $ty {
             type Bytes = [u8; std::mem::size_of::<$ty>()];
             fn from_endian_bytes(bytes: Self::Bytes, endian: Endian) -> Self {
@@ -164,7 +175,7 @@ macro_rules! number {
 
             #[inline]
             fn decode_input<I: Input>(input: &mut I, endian: Endian, _: &()) -> Result<Self, Error> {
-                if crate::map::recording() {
+                if crate::map::recording_in::<I>() {
                     return decode_noted(input, endian, stringify!($ty));
                 }
                 Ok(from_bytes(input.read_array()?, endian))
@@ -184,6 +195,9 @@ macro_rules! number {
             /// array would take past the end of `bytes` is never used.
             #[inline]
             fn decode_plain_array<const N: usize>(bytes: &[u8], endian: Endian) -> Option<[Self; N]> {
+                if let Some(array) = $array(bytes) {
+                    return Some(array);
+                }
                 const SIZE: usize = std::mem::size_of::<$ty>();
                 if bytes.len() != SIZE.checked_mul(N)? {
                     return None;
@@ -228,16 +242,16 @@ macro_rules! number {
 }
 
 number!(
-    u8: true, bytes_as_they_are, bytes_to_vec,
-    u16: false, not_bytes, not_from_bytes,
-    u32: false, not_bytes, not_from_bytes,
-    u64: false, not_bytes, not_from_bytes,
-    i8: false, not_bytes, not_from_bytes,
-    i16: false, not_bytes, not_from_bytes,
-    i32: false, not_bytes, not_from_bytes,
-    i64: false, not_bytes, not_from_bytes,
-    f32: false, not_bytes, not_from_bytes,
-    f64: false, not_bytes, not_from_bytes
+    u8: true, bytes_as_they_are, bytes_to_vec, byte_array,
+    u16: false, not_bytes, not_from_bytes, not_byte_array,
+    u32: false, not_bytes, not_from_bytes, not_byte_array,
+    u64: false, not_bytes, not_from_bytes, not_byte_array,
+    i8: false, not_bytes, not_from_bytes, not_byte_array,
+    i16: false, not_bytes, not_from_bytes, not_byte_array,
+    i32: false, not_bytes, not_from_bytes, not_byte_array,
+    i64: false, not_bytes, not_from_bytes, not_byte_array,
+    f32: false, not_bytes, not_from_bytes, not_byte_array,
+    f64: false, not_bytes, not_from_bytes, not_byte_array
 );
 
 /// Every element gets the array's context.
@@ -278,12 +292,12 @@ impl<T: Decode, const N: usize> Decode for [T; N] {
             if let Some(array) = input.read_plain(size, |bytes| Self::decode_plain(bytes, endian)) {
                 return Ok(array);
             }
-            if T::NUMBER_TEXT.is_some() && crate::map::recording() {
+            if T::NUMBER_TEXT.is_some() && crate::map::recording_in::<I>() {
                 return decode_numbers_noted(input, size, endian);
             }
         }
         let mut elements = ArrayVec::<T, N>::new();
-        let recording = crate::map::recording();
+        let recording = crate::map::recording_in::<I>();
         for index in 0..N {
             let _entered = crate::map::enter_if(recording, Segment::Index(index));
             let element = T::decode_input(input, endian, context)

@@ -1528,8 +1528,11 @@
 //! text, its lines) and its value. Every byte of a binary file lands in
 //! exactly one span: numbers, strings, constants and counts are values,
 //! IFF tags, sizes and form types are headers, a chunk kept as found is
-//! one opaque span. Outside `record_spans` the readers skip the map at
-//! the cost of one atomic load per value.
+//! one opaque span. Outside `record_spans`, `from_bytes` reads from an
+//! input that is never recorded
+//! ([`SliceInput::unrecorded`](crate::SliceInput::unrecorded)), whose
+//! readers compile with no check for the map at all; other inputs skip it
+//! at the cost of one atomic load per value.
 //!
 //! ```
 //! # use ossuary_schema::{BinarySchema, RawString};

@@ -125,11 +125,11 @@ fn noted<I: Input>(
     type_name: &'static str,
     read: impl FnOnce(&mut I) -> Result<RawString, Error>,
 ) -> Result<RawString, Error> {
-    if !crate::map::recording() {
+    if !crate::map::recording_in::<I>() {
         return read(input);
     }
     let start = input.position()?;
-    let muted = crate::map::mute();
+    let muted = crate::map::mute_in::<I>();
     let value = read(input)?;
     drop(muted);
     let end = input.position()?;

@@ -345,41 +345,46 @@ impl PixelCommand {
 
 /// Every row within the frame's height and every row's pixels within
 /// its width, as the game needs to draw it (it writes past the frame's
-/// pixels otherwise). A refusal is at the command that overflows.
+/// pixels otherwise). A refusal is at the command that overflows; where
+/// that lies is counted only then, so the check walks each row once.
 fn commands_fit(frame: &Frame) -> Result<(), Refusal> {
     let (width, height) = (u64::from(frame.width), u64::from(frame.height));
     let mut y = 0;
-    let mut at = FRAME_HEADER;
     for (index, command) in frame.rows.iter().enumerate() {
-        let place = [Segment::Field("rows"), Segment::Index(index)];
         let draws = matches!(command, RowCommand::Row(_) | RowCommand::ClearRows(_));
         if draws && y + command.rows() > height {
             return Err(Refusal::new(format!(
                 "rows {y} to {} are past the frame's {height}",
                 y + command.rows() - 1
             ))
-            .inside(place)
-            .bytes_in(at));
+            .inside([Segment::Field("rows"), Segment::Index(index)])
+            .bytes_in(row_at(frame, index)));
         }
         if let RowCommand::Row(row) = command {
             let mut x = 0;
-            let mut pixel_at = at + 2;
-            for command in &row.commands {
+            for (pixel_index, command) in row.commands.iter().enumerate() {
                 x += command.pixels();
                 if x > width {
+                    let before = row.commands.iter().take(pixel_index);
+                    let pixel_at =
+                        row_at(frame, index) + 2 + before.map(PixelCommand::size).sum::<u64>();
                     return Err(Refusal::new(format!(
                         "row {y} has {x} pixels, past the frame's width of {width}"
                     ))
-                    .inside(place)
+                    .inside([Segment::Field("rows"), Segment::Index(index)])
                     .bytes_in(pixel_at));
                 }
-                pixel_at += command.size();
             }
         }
         y += command.rows();
-        at += command.size();
     }
     Ok(())
+}
+
+/// Where the frame's row command `index` begins, from the frame's start.
+fn row_at(frame: &Frame, index: usize) -> u64 {
+    let before = frame.rows.iter().take(index);
+    FRAME_HEADER + before.map(RowCommand::size).sum::<u64>()
 }
 
 /// Why a frame cannot be drawn or made.
@@ -809,6 +814,19 @@ mod tests {
         assert_eq!(
             Frame::from_bytes(&bytes).unwrap_err().to_string(),
             "byte 28: rows[1]: row 1 has 3 pixels, past the frame's width of 2"
+        );
+    }
+
+    #[test]
+    fn a_row_past_the_frame_height_is_refused_at_its_command() {
+        let mut frame = Frame::from_pixels(&image(), &COLORS, info()).unwrap();
+        frame.height = 1;
+        let bytes = crate::schema::without_checks(|| frame.to_bytes()).unwrap();
+        // The header (16), the clear-rows word of row 0 (2), then the
+        // word of row 1, past a frame of one row.
+        assert_eq!(
+            Frame::from_bytes(&bytes).unwrap_err().to_string(),
+            "byte 18: rows[1]: rows 1 to 1 are past the frame's 1"
         );
     }
 

@@ -139,7 +139,7 @@ fn read_payload(
         // The byte map sees the value as the variant's.
         Encoding::Binary => quote! {
             {
-                let __entered = #rt::map_enter(#rt::Segment::Field(#label));
+                let __entered = #rt::map_enter_in::<__I>(#rt::Segment::Field(#label));
                 <#payload as #rt::Decode>::decode_input(__reader, #endian, &#context) #named
             }
         },
@@ -242,13 +242,13 @@ fn bit_tag_codec(
                     };
                     let made = made(name, Some(read));
                     quote! {
-                        #rt::note_tagged_bits::<#ty>(
+                        #rt::note_tagged_bits::<#ty, __I>(
                             (__at, __end),
                             __word,
                             #tag_part,
                             <#payload as #rt::WordTail>::PARTS,
                         );
-                        let __entered = #rt::map_enter(#rt::Segment::Field(#label));
+                        let __entered = #rt::map_enter_in::<__I>(#rt::Segment::Field(#label));
                         #made
                     }
                 }

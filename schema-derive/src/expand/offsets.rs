@@ -222,7 +222,7 @@ pub fn read_values(rt: &Runtime, plans: &[BinaryPlan]) -> TokenStream {
                         let mut __values = ::std::vec::Vec::with_capacity(#found.len());
                         for (__index, &__offset) in #found.iter().enumerate() {
                             let __offset = #rt::OffsetInt::to_offset(__offset);
-                            let __element = #rt::map_enter(#rt::Segment::Index(__index));
+                            let __element = #rt::map_enter_in::<__I>(#rt::Segment::Index(__index));
                             #onto.map_err(|e| e.within(#rt::Segment::Index(__index)))?;
                         }
                         ::core::result::Result::Ok::<_, #rt::Error>(__values)
@@ -232,7 +232,7 @@ pub fn read_values(rt: &Runtime, plans: &[BinaryPlan]) -> TokenStream {
         };
         quote! {
             let mut #local: #field_ty = {
-                let __entered = #rt::map_enter(#rt::Segment::Field(#label));
+                let __entered = #rt::map_enter_in::<__I>(#rt::Segment::Field(#label));
                 let __element_context = #context;
                 #read
             } #in_field;

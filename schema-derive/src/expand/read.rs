@@ -360,7 +360,7 @@ fn read_field_value(rt: &Runtime, plan: &BinaryPlan) -> TokenStream {
     let start = notes_start(plan).then(|| quote!(let #at = #position;));
     let end = plan.measured.then(|| quote!(let #end = #position;));
     quote! {
-        let #entered = #rt::map_enter(#rt::Segment::Field(#label));
+        let #entered = #rt::map_enter_in::<__I>(#rt::Segment::Field(#label));
         #start
         #statements
         #end
