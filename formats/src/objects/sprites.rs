@@ -804,28 +804,26 @@ mod tests {
     }
 
     #[test]
-    fn a_row_past_the_frame_width_is_refused_at_its_command() {
-        let mut frame = Frame::from_pixels(&image(), &COLORS, info()).unwrap();
-        frame.width = 2;
-        let bytes = crate::schema::without_checks(|| frame.to_bytes()).unwrap();
+    fn a_row_past_the_frame_is_refused_at_its_command() {
+        let frame = Frame::from_pixels(&image(), &COLORS, info()).unwrap();
+        let refusal = |frame: Frame| {
+            let bytes = crate::schema::without_checks(|| frame.to_bytes()).unwrap();
+            Frame::from_bytes(&bytes).unwrap_err().to_string()
+        };
         // The header (16), a clear-rows word (2), the row's word (2),
         // its first two runs of a pixel each (4 bytes each), then the
         // third, which reaches past 2 pixels.
         assert_eq!(
-            Frame::from_bytes(&bytes).unwrap_err().to_string(),
+            refusal(Frame {
+                width: 2,
+                ..frame.clone()
+            }),
             "byte 28: rows[1]: row 1 has 3 pixels, past the frame's width of 2"
         );
-    }
-
-    #[test]
-    fn a_row_past_the_frame_height_is_refused_at_its_command() {
-        let mut frame = Frame::from_pixels(&image(), &COLORS, info()).unwrap();
-        frame.height = 1;
-        let bytes = crate::schema::without_checks(|| frame.to_bytes()).unwrap();
         // The header (16), the clear-rows word of row 0 (2), then the
         // word of row 1, past a frame of one row.
         assert_eq!(
-            Frame::from_bytes(&bytes).unwrap_err().to_string(),
+            refusal(Frame { height: 1, ..frame }),
             "byte 18: rows[1]: rows 1 to 1 are past the frame's 1"
         );
     }
