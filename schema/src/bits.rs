@@ -270,6 +270,21 @@ pub trait WordTail: HasContext + Sized {
         context: &Self::Context,
     ) -> Result<Self, Error>;
 
+    /// [`WordTail::decode_tail`], the value handed to `give` where it is
+    /// built: the derive reads the fields, then gives `give` the value
+    /// made from them, so that a caller keeping it elsewhere (the variant
+    /// of an enum chosen by a word's bits, in a list) builds it there.
+    #[inline]
+    fn decode_tail_giving<I: Input, R>(
+        bits: u64,
+        input: &mut I,
+        endian: Endian,
+        context: &Self::Context,
+        give: impl FnOnce(Self) -> Result<R, Error>,
+    ) -> Result<R, Error> {
+        give(Self::decode_tail(bits, input, endian, context)?)
+    }
+
     /// Writes what follows the word, then gives the word's bits it holds
     /// (which may count what it wrote).
     fn encode_tail<O: Output>(

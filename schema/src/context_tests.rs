@@ -51,6 +51,56 @@ fn tokens_are_chosen_by_their_tag_and_read_to_the_end() {
     assert_eq!(stream.to_bytes().unwrap(), STREAM);
 }
 
+/// A point, the one variant of [`Shape`].
+#[derive(Debug, Clone, Copy, PartialEq, Schema)]
+#[schema(little)]
+struct Point {
+    x: i16,
+    y: i16,
+}
+
+/// A shape chosen by its first byte, its values a struct of their own.
+#[derive(Debug, Clone, Copy, PartialEq, Schema)]
+#[schema(little, tag = u8)]
+enum Shape {
+    #[schema(when = 1)]
+    Point(Point),
+}
+
+/// Shapes until the input ends: each variant built in the list from its
+/// struct's fields (`decode_onto`, `decode_giving`).
+#[derive(Debug, Clone, PartialEq, Schema)]
+#[schema(little)]
+struct Shapes {
+    #[schema(to_end)]
+    shapes: Vec<Shape>,
+}
+
+#[rustfmt::skip]
+const SHAPES: &[u8] = &[
+    0x01, 0x02, 0x00, 0xFD, 0xFF,   // Point { x: 2, y: -3 }
+    0x01, 0x05, 0x00, 0x00, 0x01,   // Point { x: 5, y: 256 }
+];
+
+#[test]
+fn struct_variants_in_a_list_read_and_fail_at_their_field() {
+    let shapes = Shapes::from_bytes(SHAPES).unwrap();
+    assert_eq!(
+        shapes.shapes,
+        [
+            Shape::Point(Point { x: 2, y: -3 }),
+            Shape::Point(Point { x: 5, y: 256 })
+        ]
+    );
+    assert_eq!(shapes.to_bytes().unwrap(), SHAPES);
+    // The second point's `y` begins at byte 8 (5, its tag, its `x`).
+    let cut = &SHAPES[..SHAPES.len() - 1];
+    assert_eq!(
+        Shapes::from_bytes(cut).unwrap_err().to_string(),
+        "byte 8: shapes[1].Point.y: the input ends 1 byte(s) into a 2-byte value"
+    );
+}
+
 #[test]
 fn the_other_variant_cannot_hold_a_tag_another_variant_owns() {
     let stream = Stream {

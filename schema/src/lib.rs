@@ -306,6 +306,21 @@ pub trait Decode: HasContext + Sized {
         input.as_stream(|stream| Self::decode(stream, endian, context))
     }
 
+    /// [`Decode::decode_input`], the value handed to `give` where it is
+    /// built: a derived struct reads its fields, then gives `give` the
+    /// value made from them, so that a caller keeping it elsewhere (an
+    /// enum's variant in a list, see [`Decode::decode_onto`]) builds it
+    /// there rather than copying a returned value.
+    #[inline]
+    fn decode_giving<I: Input, R>(
+        input: &mut I,
+        endian: Endian,
+        context: &Self::Context,
+        give: impl FnOnce(Self) -> Result<R, Error>,
+    ) -> Result<R, Error> {
+        give(Self::decode_input(input, endian, context)?)
+    }
+
     /// [`Decode::decode_input`] onto the end of `elements`, which has room
     /// for it (a list's reader makes room first; without it, an error).
     /// An enum chosen by a word's first bits pushes the variant where it

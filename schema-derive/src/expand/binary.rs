@@ -79,7 +79,9 @@ fn tail_items(rt: &Runtime, ty: &BinaryType, bits: u32) -> TokenStream {
     let (min_size, _) = read::type_sizes(rt, &ty.fields);
     let reads_forward =
         read::forward_types(&ty.fields).map(|types| Heading::of(ty).reads_forward(rt, types));
-    let decode = read::decode_body(rt, ty);
+    let decode = read::decode_body_giving(rt, ty, |value| quote!(__give(#value)));
+    let leading = quote!(__tail: u64, __reader: &mut __I, _: #rt::Endian,);
+    let decode_giving = read::giving_fn(rt, quote!(decode_tail_giving), leading, decode);
     let encode = write::encode_body(rt, ty);
     let layout = layout::layout_impl(rt, ty);
     quote! {
@@ -92,11 +94,15 @@ fn tail_items(rt: &Runtime, ty: &BinaryType, bits: u32) -> TokenStream {
             fn decode_tail<__I: #rt::Input>(
                 __tail: u64,
                 __reader: &mut __I,
-                _: #rt::Endian,
+                __endian: #rt::Endian,
                 __context: &<Self as #rt::HasContext>::Context,
             ) -> ::core::result::Result<Self, #rt::Error> {
-                #decode
+                <Self as #rt::WordTail>::decode_tail_giving(
+                    __tail, __reader, __endian, __context, ::core::result::Result::Ok,
+                )
             }
+
+            #decode_giving
 
             #[inline]
             fn encode_tail<__W: #rt::Output>(

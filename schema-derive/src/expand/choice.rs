@@ -38,8 +38,8 @@ pub fn derive(input: &ChoiceEnum, root: Root) -> syn::Result<TokenStream> {
             order,
             bits: None,
         } => {
-            let bodies = tag_codec(&rt, ty, order, variants);
-            binary_impls(&rt, choice, bodies, TokenStream::new())
+            let (bodies, onto) = tag_codec(&rt, ty, order, variants);
+            binary_impls(&rt, choice, bodies, onto)
         }
         Chooser::Tag {
             ty,
@@ -120,31 +120,63 @@ fn payload_min_size(rt: &Runtime, variants: &Variants) -> TokenStream {
     })
 }
 
+/// How a decoding body gives the variant it read: returned, or pushed
+/// onto `__elements` (the body of a `decode_onto`), built there from the
+/// value's fields (see `Decode::decode_giving`).
+#[derive(Clone, Copy)]
+enum Given {
+    Returned,
+    Pushed,
+}
+
+impl Given {
+    /// The variant `name` holding `value`, which is at hand.
+    fn holding(self, rt: &Runtime, name: &Ident, value: TokenStream) -> TokenStream {
+        match self {
+            Given::Returned => quote!(::core::result::Result::Ok(Self::#name(#value))),
+            Given::Pushed => quote!(#rt::push_made(__elements, || Self::#name(#value))),
+        }
+    }
+}
+
 /// An expression reading the variant's value (which sees `__context`)
-/// in `encoding`; binary, in the byte order `endian`.
+/// in `encoding`; binary, in the byte order `endian`; given as `given`
+/// says (pushed only in binary).
 fn read_payload(
     rt: &Runtime,
     variant: &VariantPlan,
-    encoding: Encoding,
-    endian: &TokenStream,
+    (encoding, endian): (Encoding, &TokenStream),
+    given: Given,
 ) -> TokenStream {
     let name = variant.ident;
     let label = variant_label(variant);
     let Some(payload) = variant.payload else {
-        return quote!(::core::result::Result::Ok(Self::#name));
+        return match given {
+            Given::Returned => quote!(::core::result::Result::Ok(Self::#name)),
+            Given::Pushed => quote!(#rt::push_made(__elements, || Self::#name)),
+        };
     };
     let context = payload_context(rt, encoding, variant, payload);
     let named = quote!(.map(Self::#name).map_err(|e| e.in_field(#label)));
-    match encoding {
-        // The byte map sees the value as the variant's.
-        Encoding::Binary => quote! {
-            {
-                let __entered = #rt::map_enter_in::<__I>(#rt::Segment::Field(#label));
-                <#payload as #rt::Decode>::decode_input(__reader, #endian, &#context) #named
-            }
+    let read = match (encoding, given) {
+        (Encoding::Binary, Given::Returned) => {
+            quote!(<#payload as #rt::Decode>::decode_input(__reader, #endian, &#context) #named)
+        }
+        (Encoding::Binary, Given::Pushed) => quote! {
+            <#payload as #rt::Decode>::decode_giving(__reader, #endian, &#context, |__value| {
+                #rt::push_made(__elements, || Self::#name(__value))
+            })
+            .map_err(|e| e.in_field(#label))
         },
-        Encoding::Text => {
-            quote!(<#payload as #rt::TextRead>::read_text(__reader, &#context) #named)
+        (Encoding::Text, _) => {
+            return quote!(<#payload as #rt::TextRead>::read_text(__reader, &#context) #named);
+        }
+    };
+    // The byte map sees the value as the variant's.
+    quote! {
+        {
+            let __entered = #rt::map_enter_in::<__I>(#rt::Segment::Field(#label));
+            #read
         }
     }
 }
@@ -163,13 +195,14 @@ fn chosen_arms(
     rt: &Runtime,
     variants: &Variants,
     chosen: TokenStream,
-    (encoding, endian): (Encoding, &TokenStream),
+    coding: (Encoding, &TokenStream),
+    given: Given,
 ) -> Vec<TokenStream> {
     variants
         .iter()
         .filter_map(|(variant, pick)| match pick {
             Pick::When(when) => {
-                let value = read_payload(rt, variant, encoding, endian);
+                let value = read_payload(rt, variant, coding, given);
                 Some(quote! {
                     if #chosen == (#when) {
                         return #value;
@@ -181,30 +214,73 @@ fn chosen_arms(
         .collect()
 }
 
+/// [`chosen_arms`] returning the variant the context value `__selector`
+/// chooses.
+fn selected_arms(
+    rt: &Runtime,
+    variants: &Variants,
+    coding: (Encoding, &TokenStream),
+) -> Vec<TokenStream> {
+    chosen_arms(rt, variants, quote!(*__selector), coding, Given::Returned)
+}
+
 /// Minimum size, `decode` body and `encode` body of an enum chosen by a
-/// leading tag.
-fn tag_codec(rt: &Runtime, ty: &Type, order: &ByteOrder, variants: &Variants) -> Bodies {
+/// leading tag, and its `decode_onto`.
+fn tag_codec(
+    rt: &Runtime,
+    ty: &Type,
+    order: &ByteOrder,
+    variants: &Variants,
+) -> (Bodies, TokenStream) {
     let endian = endian(rt, order);
     let known = known(variants);
-    let arms = chosen_arms(rt, variants, quote!(__tag), (Encoding::Binary, &endian));
     let other = variants
         .iter()
         .find(|(_, pick)| matches!(pick, Pick::Other))
         .map(|(variant, _)| variant.ident);
-    let fallback = match other {
-        Some(name) => quote!(::core::result::Result::Ok(Self::#name(__tag))),
-        None => quote!(::core::result::Result::Err(#rt::unknown_tag(__at, &__tag, #known))),
-    };
-    let decode = quote! {
-        let __at = #rt::Input::position(__reader)?;
-        let __tag: #ty = <#ty as #rt::Decode>::decode_input(__reader, #endian, &())?;
-        #(#arms)*
-        #fallback
+    let body = |given: Given| {
+        let coding = (Encoding::Binary, &endian);
+        let arms = chosen_arms(rt, variants, quote!(__tag), coding, given);
+        let fallback = match other {
+            Some(name) => given.holding(rt, name, quote!(__tag)),
+            None => quote!(::core::result::Result::Err(#rt::unknown_tag(__at, &__tag, #known))),
+        };
+        quote! {
+            let __at = #rt::Input::position(__reader)?;
+            let __tag: #ty = <#ty as #rt::Decode>::decode_input(__reader, #endian, &())?;
+            #(#arms)*
+            #fallback
+        }
     };
     let encode = tag_encode(rt, ty, &endian, variants);
     let min_size = payload_min_size(rt, variants);
     let min_size = quote!(#rt::add_min(<#ty as #rt::Decode>::MIN_SIZE, #min_size));
-    (min_size, decode, encode)
+    let onto = decode_onto(rt, body(Given::Pushed));
+    ((min_size, body(Given::Returned), encode), onto)
+}
+
+/// An enum's `decode_onto`, whose body pushes the variant it reads.
+fn decode_onto(rt: &Runtime, body: TokenStream) -> TokenStream {
+    quote! {
+        #[inline]
+        fn decode_onto<__I: #rt::Input>(
+            __reader: &mut __I,
+            _: #rt::Endian,
+            __context: &<Self as #rt::HasContext>::Context,
+            __elements: &mut ::std::vec::Vec<Self>,
+        ) -> ::core::result::Result<(), #rt::Error> {
+            #body
+        }
+    }
+}
+
+/// How a variant's value is read after its holder's word: `tail` the
+/// value's `WordTail`, `args` what its readers take first, `in_field`
+/// naming the variant in their errors.
+struct TailRead {
+    tail: TokenStream,
+    args: TokenStream,
+    in_field: TokenStream,
 }
 
 /// Minimum size, `decode` body and `encode` body of an enum chosen by the
@@ -224,9 +300,9 @@ fn bit_tag_codec(
     let (tag_bits, rest) = (bits.tag, bits.rest);
     let tag_part = quote!(#rt::BitPart { name: "tag", shift: #rest, width: #tag_bits });
     // The body reading the word and its variant, which `made` gives from
-    // the variant's name and a `Result` of its value (`None`: it holds
+    // the variant's name and how its value is read (`None`: it holds
     // none).
-    let body = |made: &dyn Fn(&Ident, Option<TokenStream>) -> TokenStream| {
+    let body = |made: &dyn Fn(&Ident, Option<TailRead>) -> TokenStream| {
         let arms = variants.iter().filter_map(|(variant, pick)| {
             let Pick::When(when) = pick else {
                 return None;
@@ -236,9 +312,10 @@ fn bit_tag_codec(
             let value = match variant.payload {
                 Some(payload) => {
                     let context = payload_context(rt, Encoding::Binary, variant, payload);
-                    let read = quote! {
-                        <#payload as #rt::WordTail>::decode_tail(__rest, __reader, #endian, &#context)
-                            .map_err(|e| e.in_field(#label))
+                    let read = TailRead {
+                        tail: quote!(<#payload as #rt::WordTail>),
+                        args: quote!(__rest, __reader, #endian, &#context),
+                        in_field: quote!(.map_err(|e| e.in_field(#label))),
                     };
                     let made = made(name, Some(read));
                     quote! {
@@ -278,27 +355,28 @@ fn bit_tag_codec(
         }
     };
     let decode = body(&|name, read| match read {
-        Some(read) => quote!(#read.map(Self::#name)),
+        Some(TailRead {
+            tail,
+            args,
+            in_field,
+        }) => quote!(#tail::decode_tail(#args) #in_field.map(Self::#name)),
         None => quote!(::core::result::Result::Ok(Self::#name)),
     });
-    // Each variant pushed where it is built (see `Decode::decode_onto`).
+    // Each variant pushed where it is built from its fields (see
+    // `Decode::decode_onto`, `WordTail::decode_tail_giving`).
     let onto = body(&|name, read| match read {
-        Some(read) => quote! {
-            #read.and_then(|__value| #rt::push_made(__elements, || Self::#name(__value)))
+        Some(TailRead {
+            tail,
+            args,
+            in_field,
+        }) => quote! {
+            #tail::decode_tail_giving(#args, |__value| {
+                #rt::push_made(__elements, || Self::#name(__value))
+            }) #in_field
         },
         None => quote!(#rt::push_made(__elements, || Self::#name)),
     });
-    let onto = quote! {
-        #[inline]
-        fn decode_onto<__I: #rt::Input>(
-            __reader: &mut __I,
-            _: #rt::Endian,
-            __context: &<Self as #rt::HasContext>::Context,
-            __elements: &mut ::std::vec::Vec<Self>,
-        ) -> ::core::result::Result<(), #rt::Error> {
-            #onto
-        }
-    };
+    let onto = decode_onto(rt, onto);
     let encode_arms = variants.iter().filter_map(|(variant, pick)| {
         let Pick::When(when) = pick else {
             return None;
@@ -369,12 +447,7 @@ fn select_codec(rt: &Runtime, param: &Ident, order: &ByteOrder, variants: &Varia
     let endian = endian(rt, order);
     let label = str_lit(&param.to_string());
     let known = known(variants);
-    let arms = chosen_arms(
-        rt,
-        variants,
-        quote!(*__selector),
-        (Encoding::Binary, &endian),
-    );
+    let arms = selected_arms(rt, variants, (Encoding::Binary, &endian));
     let decode = quote! {
         let __selector = &__context.#param;
         #(#arms)*
@@ -545,12 +618,7 @@ fn text_impls(
         quote!(#rt::lesser_min(#min, #lines))
     });
     let no_order = TokenStream::new();
-    let arms = chosen_arms(
-        rt,
-        variants,
-        quote!(*__selector),
-        (Encoding::Text, &no_order),
-    );
+    let arms = selected_arms(rt, variants, (Encoding::Text, &no_order));
     let encode = select_encode(rt, param, variants, |payload, variant| {
         let context = payload_context(rt, Encoding::Text, variant, payload);
         quote!(<#payload as #rt::TextWrite>::write_text(__value, __writer, &#context))

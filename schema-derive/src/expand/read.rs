@@ -23,24 +23,40 @@ use crate::plan::{
 pub fn decode_impl(rt: &Runtime, ty: &BinaryType) -> TokenStream {
     let (impl_params, this) = Heading::of(ty).split(rt, Bound::Binary);
     let (mut min_size, mut fixed_size) = type_sizes(rt, &ty.fields);
-    let mut body = decode_body(rt, ty);
     let frame = match ty.shape.framing {
         Framing::Form(form) => Some((quote!(read_form), form, quote!(FORM_HEADER_SIZE))),
         Framing::Chunk(chunk) => Some((quote!(read_chunk), chunk, quote!(CHUNK_HEADER_SIZE))),
         Framing::None => None,
     };
-    if let Some((read, tag, header)) = &frame {
-        let (tag, header) = (*tag, header.clone());
-        let tag = tag_tokens(tag);
-        body = quote! {
-            #rt::#read(__reader, #tag, |__reader| { #body })
-        };
-        min_size = quote!(#rt::add_min(#rt::#header, #min_size));
-        fixed_size =
-            quote!(#rt::add_fixed(::core::option::Option::Some(#rt::#header), #fixed_size));
-    }
+    let decode = match &frame {
+        Some((read, tag, header)) => {
+            let body = decode_body(rt, ty);
+            let tag = tag_tokens(*tag);
+            min_size = quote!(#rt::add_min(#rt::#header, #min_size));
+            fixed_size =
+                quote!(#rt::add_fixed(::core::option::Option::Some(#rt::#header), #fixed_size));
+            decode_fns(
+                rt,
+                quote!(_),
+                quote!(#rt::#read(__reader, #tag, |__reader| { #body })),
+            )
+        }
+        // Read through `decode_giving`, so that a value kept elsewhere (an
+        // enum's variant in a list) is built there from the fields read.
+        None => {
+            let body = decode_body_giving(rt, ty, |value| quote!(__give(#value)));
+            let giving = quote! {
+                <Self as #rt::Decode>::decode_giving(
+                    __reader, __endian, __context, ::core::result::Result::Ok,
+                )
+            };
+            let decode = decode_fns(rt, quote!(__endian), giving);
+            let leading = quote!(__reader: &mut __I, _: #rt::Endian,);
+            let giving = giving_fn(rt, quote!(decode_giving), leading, body);
+            quote!(#decode #giving)
+        }
+    };
     let plain = plain_impl(rt, ty);
-    let decode = decode_fns(rt, quote!(_), body);
     let iff_tag = frame.map(|(_, tag, _)| {
         let tag = tag_tokens(tag);
         quote!(const IFF_TAG: ::core::option::Option<[u8; 4]> = ::core::option::Option::Some(#tag);)
@@ -58,10 +74,41 @@ pub fn decode_impl(rt: &Runtime, ty: &BinaryType) -> TokenStream {
     }
 }
 
+/// A reader that hands the value it reads to `__give` (see
+/// `Decode::decode_giving`): `name`, its parameters before the context
+/// (`leading`, each with its comma), and `body`.
+pub fn giving_fn(
+    rt: &Runtime,
+    name: TokenStream,
+    leading: TokenStream,
+    body: TokenStream,
+) -> TokenStream {
+    quote! {
+        #[inline]
+        fn #name<__I: #rt::Input, __R>(
+            #leading
+            __context: &<Self as #rt::HasContext>::Context,
+            __give: impl FnOnce(Self) -> ::core::result::Result<__R, #rt::Error>,
+        ) -> ::core::result::Result<__R, #rt::Error> {
+            #body
+        }
+    }
+}
+
 /// The statements reading a struct's fields from `__reader`, ending in
-/// the value: what a form or chunk frames, and a tail's `decode_tail`
-/// (whose word's bits are `__tail`).
+/// the value returned: what a form or chunk frames, and a tail's
+/// `decode_tail` (whose word's bits are `__tail`).
 pub fn decode_body(rt: &Runtime, ty: &BinaryType) -> TokenStream {
+    decode_body_giving(rt, ty, |value| quote!(::core::result::Result::Ok(#value)))
+}
+
+/// [`decode_body`] ending in what `give` makes of the value (an
+/// expression building it from the fields read).
+pub fn decode_body_giving(
+    rt: &Runtime,
+    ty: &BinaryType,
+    give: impl Fn(TokenStream) -> TokenStream,
+) -> TokenStream {
     let plans = &ty.fields;
     let reads = field_statements(
         ty,
@@ -77,6 +124,7 @@ pub fn decode_body(rt: &Runtime, ty: &BinaryType) -> TokenStream {
         // A refusal points into the value from its first byte.
         Some(path) => {
             let check = checked_from_start(rt, plans, path, quote!(&__value));
+            let given = give(quote!(__value));
             quote! {
                 let __start = #rt::Input::position(__reader)?;
                 #(#reads)*
@@ -85,16 +133,19 @@ pub fn decode_body(rt: &Runtime, ty: &BinaryType) -> TokenStream {
                 #(#calcs)*
                 let __value = #value;
                 #check
-                ::core::result::Result::Ok(__value)
+                #given
             }
         }
-        None => quote! {
-            #(#reads)*
-            #values
-            #(#absent_counts)*
-            #(#calcs)*
-            ::core::result::Result::Ok(#value)
-        },
+        None => {
+            let given = give(value);
+            quote! {
+                #(#reads)*
+                #values
+                #(#absent_counts)*
+                #(#calcs)*
+                #given
+            }
+        }
     }
 }
 
