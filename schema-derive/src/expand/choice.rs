@@ -137,6 +137,55 @@ impl Given {
             Given::Pushed => quote!(#rt::push_made(__elements, || Self::#name(#value))),
         }
     }
+
+    /// The variant `name` with the value `read` reads (`None`: it holds
+    /// none).
+    fn variant(self, rt: &Runtime, name: &Ident, read: Option<PayloadRead>) -> TokenStream {
+        let Some(PayloadRead {
+            reader,
+            args,
+            in_field,
+        }) = read
+        else {
+            return match self {
+                Given::Returned => quote!(::core::result::Result::Ok(Self::#name)),
+                Given::Pushed => quote!(#rt::push_made(__elements, || Self::#name)),
+            };
+        };
+        match (self, reader) {
+            (Given::Returned, Reader::Decode(payload)) => quote! {
+                <#payload as #rt::Decode>::decode_input(#args) #in_field.map(Self::#name)
+            },
+            (Given::Returned, Reader::WordTail(payload)) => quote! {
+                <#payload as #rt::WordTail>::decode_tail(#args) #in_field.map(Self::#name)
+            },
+            (Given::Pushed, Reader::Decode(payload)) => quote! {
+                <#payload as #rt::Decode>::decode_giving(#args, |__value| {
+                    #rt::push_made(__elements, || Self::#name(__value))
+                }) #in_field
+            },
+            (Given::Pushed, Reader::WordTail(payload)) => quote! {
+                <#payload as #rt::WordTail>::decode_tail_giving(#args, |__value| {
+                    #rt::push_made(__elements, || Self::#name(__value))
+                }) #in_field
+            },
+        }
+    }
+}
+
+/// How a variant's value is read in binary: by its `reader`, which takes
+/// `args` first; `in_field` names the variant in its errors.
+struct PayloadRead<'a> {
+    reader: Reader<'a>,
+    args: TokenStream,
+    in_field: TokenStream,
+}
+
+/// The trait a variant's value is read through: its own `Decode`, or,
+/// after an enum's word, its `WordTail`.
+enum Reader<'a> {
+    Decode(&'a Type),
+    WordTail(&'a Type),
 }
 
 /// An expression reading the variant's value (which sees `__context`)
@@ -151,27 +200,19 @@ fn read_payload(
     let name = variant.ident;
     let label = variant_label(variant);
     let Some(payload) = variant.payload else {
-        return match given {
-            Given::Returned => quote!(::core::result::Result::Ok(Self::#name)),
-            Given::Pushed => quote!(#rt::push_made(__elements, || Self::#name)),
-        };
+        return given.variant(rt, name, None);
     };
     let context = payload_context(rt, encoding, variant, payload);
-    let named = quote!(.map(Self::#name).map_err(|e| e.in_field(#label)));
-    let read = match (encoding, given) {
-        (Encoding::Binary, Given::Returned) => {
-            quote!(<#payload as #rt::Decode>::decode_input(__reader, #endian, &#context) #named)
-        }
-        (Encoding::Binary, Given::Pushed) => quote! {
-            <#payload as #rt::Decode>::decode_giving(__reader, #endian, &#context, |__value| {
-                #rt::push_made(__elements, || Self::#name(__value))
-            })
-            .map_err(|e| e.in_field(#label))
-        },
-        (Encoding::Text, _) => {
-            return quote!(<#payload as #rt::TextRead>::read_text(__reader, &#context) #named);
-        }
+    let in_field = quote!(.map_err(|e| e.in_field(#label)));
+    if let Encoding::Text = encoding {
+        return quote!(<#payload as #rt::TextRead>::read_text(__reader, &#context) #in_field.map(Self::#name));
+    }
+    let read = PayloadRead {
+        reader: Reader::Decode(payload),
+        args: quote!(__reader, #endian, &#context),
+        in_field,
     };
+    let read = given.variant(rt, name, Some(read));
     // The byte map sees the value as the variant's.
     quote! {
         {
@@ -274,15 +315,6 @@ fn decode_onto(rt: &Runtime, body: TokenStream) -> TokenStream {
     }
 }
 
-/// How a variant's value is read after its holder's word: `tail` the
-/// value's `WordTail`, `args` what its readers take first, `in_field`
-/// naming the variant in their errors.
-struct TailRead {
-    tail: TokenStream,
-    args: TokenStream,
-    in_field: TokenStream,
-}
-
 /// Minimum size, `decode` body and `encode` body of an enum chosen by the
 /// first bits of a word, and its `decode_onto`: each variant's value
 /// holds the others ([`WordTail`](schema::WordTail)), and is written
@@ -299,10 +331,8 @@ fn bit_tag_codec(
     let known = known(variants);
     let (tag_bits, rest) = (bits.tag, bits.rest);
     let tag_part = quote!(#rt::BitPart { name: "tag", shift: #rest, width: #tag_bits });
-    // The body reading the word and its variant, which `made` gives from
-    // the variant's name and how its value is read (`None`: it holds
-    // none).
-    let body = |made: &dyn Fn(&Ident, Option<TailRead>) -> TokenStream| {
+    // The body reading the word and its variant, given as `given` says.
+    let body = |given: Given| {
         let arms = variants.iter().filter_map(|(variant, pick)| {
             let Pick::When(when) = pick else {
                 return None;
@@ -312,12 +342,12 @@ fn bit_tag_codec(
             let value = match variant.payload {
                 Some(payload) => {
                     let context = payload_context(rt, Encoding::Binary, variant, payload);
-                    let read = TailRead {
-                        tail: quote!(<#payload as #rt::WordTail>),
+                    let read = PayloadRead {
+                        reader: Reader::WordTail(payload),
                         args: quote!(__rest, __reader, #endian, &#context),
                         in_field: quote!(.map_err(|e| e.in_field(#label))),
                     };
-                    let made = made(name, Some(read));
+                    let made = given.variant(rt, name, Some(read));
                     quote! {
                         #rt::note_tagged_bits::<#ty, __I>(
                             (__at, __end),
@@ -330,7 +360,7 @@ fn bit_tag_codec(
                     }
                 }
                 None => {
-                    let made = made(name, None);
+                    let made = given.variant(rt, name, None);
                     quote! {
                         #rt::note_bits::<#ty>(__at, __end, __word, &[#tag_part]);
                         #rt::unit_rest(__at, __rest, #label)?;
@@ -354,29 +384,10 @@ fn bit_tag_codec(
             ::core::result::Result::Err(#rt::unknown_tag(__at, &__tag, #known))
         }
     };
-    let decode = body(&|name, read| match read {
-        Some(TailRead {
-            tail,
-            args,
-            in_field,
-        }) => quote!(#tail::decode_tail(#args) #in_field.map(Self::#name)),
-        None => quote!(::core::result::Result::Ok(Self::#name)),
-    });
+    let decode = body(Given::Returned);
     // Each variant pushed where it is built from its fields (see
     // `Decode::decode_onto`, `WordTail::decode_tail_giving`).
-    let onto = body(&|name, read| match read {
-        Some(TailRead {
-            tail,
-            args,
-            in_field,
-        }) => quote! {
-            #tail::decode_tail_giving(#args, |__value| {
-                #rt::push_made(__elements, || Self::#name(__value))
-            }) #in_field
-        },
-        None => quote!(#rt::push_made(__elements, || Self::#name)),
-    });
-    let onto = decode_onto(rt, onto);
+    let onto = decode_onto(rt, body(Given::Pushed));
     let encode_arms = variants.iter().filter_map(|(variant, pick)| {
         let Pick::When(when) = pick else {
             return None;
