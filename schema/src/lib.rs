@@ -322,11 +322,11 @@ pub trait Decode: HasContext + Sized {
     }
 
     /// [`Decode::decode_input`] onto the end of `elements`, which has room
-    /// for it (a list's reader makes room first; without it, an error).
-    /// An enum chosen by a word's first bits pushes the variant where it
-    /// builds it: returned, the value went through the stack, and copying
-    /// it from there stalled (its bytes were written one by one, read back
-    /// as one).
+    /// for it (a list's reader makes room first; without it, an error),
+    /// through [`Decode::decode_giving`]: a derived struct pushes the value
+    /// where it builds it, and an enum its variant. Returned, the value
+    /// went through the stack, and copying it from there stalled (its
+    /// bytes were written one by one, read back as one).
     #[inline]
     fn decode_onto<I: Input>(
         input: &mut I,
@@ -334,10 +334,9 @@ pub trait Decode: HasContext + Sized {
         context: &Self::Context,
         elements: &mut Vec<Self>,
     ) -> Result<(), Error> {
-        match Self::decode_input(input, endian, context) {
-            Ok(value) => collection::push_within_capacity(elements, value),
-            Err(error) => Err(error),
-        }
+        Self::decode_giving(input, endian, context, |value| {
+            collection::push_within_capacity(elements, value)
+        })
     }
 
     /// The value `bytes` (exactly [`Decode::PLAIN_SIZE`] of them) hold;
