@@ -278,8 +278,16 @@ pub enum ErrorKind {
 
 /// A read or write failure: `byte N: path: message` (binary),
 /// `line L:C: path: message` (text) or `path: message` (writes).
+///
+/// Its [`ErrorDetail`] is boxed so that a reader's `Result` is a pointer
+/// wide: every reader returns one, and a result as wide as the detail
+/// went through memory on the success path too. The detail's fields read
+/// and change through the error (`error.kind`, `error.path`).
+pub struct Error(Box<ErrorDetail>);
+
+/// Where a failure is and what it is.
 #[derive(Debug)]
-pub struct Error {
+pub struct ErrorDetail {
     /// `None` for a write: the value, not a file, is at fault.
     pub position: Option<Position>,
     pub path: FieldPath,
@@ -289,27 +297,29 @@ pub struct Error {
 impl Error {
     /// A failure with no place in a file, such as a value a writer cannot store.
     pub fn new(kind: ErrorKind) -> Self {
-        Error {
+        Error::from(ErrorDetail {
             position: None,
             path: FieldPath::default(),
             kind,
-        }
+        })
     }
 
     /// A failure at a byte offset of a binary file.
     pub fn at_byte(offset: u64, kind: ErrorKind) -> Self {
-        Error {
+        Error::from(ErrorDetail {
             position: Some(Position::Byte(offset)),
-            ..Error::new(kind)
-        }
+            path: FieldPath::default(),
+            kind,
+        })
     }
 
     /// A failure at a line and column (both from 1) of a text file.
     pub fn at_text(line: usize, column: usize, kind: ErrorKind) -> Self {
-        Error {
+        Error::from(ErrorDetail {
             position: Some(Position::Text { line, column }),
-            ..Error::new(kind)
-        }
+            path: FieldPath::default(),
+            kind,
+        })
     }
 
     /// Adds the enclosing segment while the error travels outwards.
@@ -330,6 +340,37 @@ impl Error {
             self.position = Some(Position::Byte(offset));
         }
         self
+    }
+}
+
+impl From<ErrorDetail> for Error {
+    fn from(detail: ErrorDetail) -> Self {
+        Error(Box::new(detail))
+    }
+}
+
+impl std::ops::Deref for Error {
+    type Target = ErrorDetail;
+
+    fn deref(&self) -> &ErrorDetail {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for Error {
+    fn deref_mut(&mut self) -> &mut ErrorDetail {
+        &mut self.0
+    }
+}
+
+/// As the detail, named `Error`.
+impl fmt::Debug for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Error")
+            .field("position", &self.position)
+            .field("path", &self.path)
+            .field("kind", &self.kind)
+            .finish()
     }
 }
 

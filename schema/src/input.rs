@@ -111,10 +111,9 @@ impl<R: Read + Seek> Input for R {
             match read_array::<1, R>(self) {
                 Ok([0]) => return Ok(bytes),
                 Ok([byte]) => bytes.push(byte),
-                Err(Error {
-                    kind: ErrorKind::UnexpectedEnd { .. },
-                    ..
-                }) => return Err(unterminated(start)),
+                Err(error) if matches!(error.kind, ErrorKind::UnexpectedEnd { .. }) => {
+                    return Err(unterminated(start))
+                }
                 Err(other) => return Err(other),
             }
         }

@@ -181,7 +181,9 @@ pub use block::Block;
 pub use check::{checked_at_byte, without_checks, Refusal};
 pub use collection::ListLen;
 pub use computed::Calc;
-pub use error::{byte_string, printable, quoted, Error, ErrorKind, FieldPath, Position, Segment};
+pub use error::{
+    byte_string, printable, quoted, Error, ErrorDetail, ErrorKind, FieldPath, Position, Segment,
+};
 pub use iff::{IffBody, IffElement, IffStart, RawChunk, Start};
 pub use input::{Input, SliceInput};
 pub use layout::{ByteOrder, ContextLayout, FieldLayout, Layout, TextLayout, TypeLayout};

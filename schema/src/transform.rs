@@ -94,16 +94,14 @@ fn read_all(decoder: impl Read, len: usize, what: &str) -> Result<Vec<u8>, Error
 
 /// An error reading a value from decoded bytes, placed at the encoded
 /// bytes' first byte, saying where in the decoded bytes it is.
-fn in_decoded(error: Error, start: u64, what: &str) -> Error {
+fn in_decoded(mut error: Error, start: u64, what: &str) -> Error {
     let inside = match error.position {
         Some(crate::Position::Byte(byte)) => format!("byte {byte} of the decoded {what}"),
         _ => format!("the decoded {what}"),
     };
-    Error {
-        position: Some(crate::Position::Byte(start)),
-        path: error.path,
-        kind: ErrorKind::Invalid(format!("{inside}: {}", error.kind)),
-    }
+    error.position = Some(crate::Position::Byte(start));
+    error.kind = ErrorKind::Invalid(format!("{inside}: {}", error.kind));
+    error
 }
 
 /// A value stored through a transform `X`: read from the bytes the
