@@ -26,7 +26,7 @@ use std::io::Cursor;
 use std::time::{Duration, Instant};
 
 use bench::contest::{self, LocalToModel, Sampling, Sims, Weighted};
-use bench::{hand, keys, naive, scalar, synthetic, threads, twins};
+use bench::{hand, keys, layouts, naive, scalar, synthetic, threads, twins};
 use binrw::BinRead;
 use formats::schema::BinarySchema;
 use formats::sims::bmf::Bmf;
@@ -675,6 +675,29 @@ fn main() {
         keys::encode_sprite,
     );
     gzip(&filter, MEGABYTE);
+    // The same layouts as `--bench layouts` times one codec after the
+    // other (`bench/src/layouts.rs`), here in turns.
+    by_keys(
+        &filter,
+        "layouts: offset table and items",
+        || layouts::table(17_000),
+        layouts::decode_table,
+        layouts::encode_table,
+    );
+    by_keys(
+        &filter,
+        "layouts: bit-field command words",
+        || layouts::script(450_000),
+        layouts::decode_script,
+        layouts::encode_script,
+    );
+    by_keys(
+        &filter,
+        "layouts: padded run-length stream",
+        || layouts::picture(64_000),
+        layouts::decode_picture,
+        layouts::encode_picture,
+    );
     if ALLOCATOR_STATES
         .iter()
         .any(|known| known.name == state && known.deformation)
