@@ -130,12 +130,17 @@ enum Given {
 }
 
 impl Given {
+    /// The variant `made` (an expression building it) given as this says.
+    fn made(self, rt: &Runtime, made: TokenStream) -> TokenStream {
+        match self {
+            Given::Returned => quote!(::core::result::Result::Ok(#made)),
+            Given::Pushed => quote!(#rt::push_made(__elements, || #made)),
+        }
+    }
+
     /// The variant `name` holding `value`, which is at hand.
     fn holding(self, rt: &Runtime, name: &Ident, value: TokenStream) -> TokenStream {
-        match self {
-            Given::Returned => quote!(::core::result::Result::Ok(Self::#name(#value))),
-            Given::Pushed => quote!(#rt::push_made(__elements, || Self::#name(#value))),
-        }
+        self.made(rt, quote!(Self::#name(#value)))
     }
 
     /// The variant `name` with the value `read` reads (`None`: it holds
@@ -147,10 +152,7 @@ impl Given {
             in_field,
         }) = read
         else {
-            return match self {
-                Given::Returned => quote!(::core::result::Result::Ok(Self::#name)),
-                Given::Pushed => quote!(#rt::push_made(__elements, || Self::#name)),
-            };
+            return self.made(rt, quote!(Self::#name));
         };
         match (self, reader) {
             (Given::Returned, Reader::Decode(payload)) => quote! {
@@ -159,16 +161,16 @@ impl Given {
             (Given::Returned, Reader::WordTail(payload)) => quote! {
                 <#payload as #rt::WordTail>::decode_tail(#args) #in_field.map(Self::#name)
             },
-            (Given::Pushed, Reader::Decode(payload)) => quote! {
-                <#payload as #rt::Decode>::decode_giving(#args, |__value| {
-                    #rt::push_made(__elements, || Self::#name(__value))
-                }) #in_field
-            },
-            (Given::Pushed, Reader::WordTail(payload)) => quote! {
-                <#payload as #rt::WordTail>::decode_tail_giving(#args, |__value| {
-                    #rt::push_made(__elements, || Self::#name(__value))
-                }) #in_field
-            },
+            (Given::Pushed, reader) => {
+                let push = self.holding(rt, name, quote!(__value));
+                let read = match reader {
+                    Reader::Decode(payload) => quote!(<#payload as #rt::Decode>::decode_giving),
+                    Reader::WordTail(payload) => {
+                        quote!(<#payload as #rt::WordTail>::decode_tail_giving)
+                    }
+                };
+                quote!(#read(#args, |__value| { #push }) #in_field)
+            }
         }
     }
 }
