@@ -220,15 +220,17 @@ pub fn read_elements<T: Decode, I: Input>(
     }
     let mut elements = Vec::with_capacity(count);
     let recording = crate::map::recording_in::<I>();
-    for index in 0..count {
-        let entered = crate::map::enter_if(recording, Segment::Index(index));
-        let read = T::decode_onto(input, endian, context, &mut elements);
-        drop(entered);
-        if let Err(error) = read {
-            return Err(error.within(Segment::Index(index)));
+    input.held(|input| {
+        for index in 0..count {
+            let entered = crate::map::enter_if(recording, Segment::Index(index));
+            let read = T::decode_onto(input, endian, context, &mut elements);
+            drop(entered);
+            if let Err(error) = read {
+                return Err(within_element(error, index));
+            }
         }
-    }
-    Ok(elements)
+        Ok(elements)
+    })
 }
 
 /// A list of numbers (or arrays of them) read while the byte map records:
@@ -390,12 +392,14 @@ pub fn read_elements_to_end<T: Decode, I: Input>(
             return read_elements(input, count, endian, context);
         }
     }
-    let mut elements = Vec::new();
-    let recording = crate::map::recording_in::<I>();
-    while input.remaining_up_to(1)? > 0 {
-        read_element_onto(input, &mut elements, recording, endian, context)?;
-    }
-    Ok(elements)
+    input.held(|input| {
+        let mut elements = Vec::new();
+        let recording = crate::map::recording_in::<I>();
+        while input.remaining_up_to(1)? > 0 {
+            read_element_onto(input, &mut elements, recording, endian, context)?;
+        }
+        Ok(elements)
+    })
 }
 
 /// [`read_until`] for elements of a schema type.
@@ -405,17 +409,19 @@ pub fn read_elements_until<T: Decode, I: Input>(
     context: &T::Context,
     mut ends: impl FnMut(&T) -> bool,
 ) -> Result<Vec<T>, Error> {
-    let mut elements = Vec::new();
-    let recording = crate::map::recording_in::<I>();
-    loop {
-        if input.remaining_up_to(1)? == 0 {
-            return Err(unended(input)?);
+    input.held(|input| {
+        let mut elements = Vec::new();
+        let recording = crate::map::recording_in::<I>();
+        loop {
+            if input.remaining_up_to(1)? == 0 {
+                return Err(unended(input)?);
+            }
+            read_element_onto(input, &mut elements, recording, endian, context)?;
+            if elements.last().is_some_and(&mut ends) {
+                return Ok(elements);
+            }
         }
-        read_element_onto(input, &mut elements, recording, endian, context)?;
-        if elements.last().is_some_and(&mut ends) {
-            return Ok(elements);
-        }
-    }
+    })
 }
 
 /// [`read_element`] of a schema type, onto the end of `elements`: room
@@ -437,7 +443,7 @@ fn read_element_onto<T: Decode, I: Input>(
     match read {
         Ok(()) if input.position()? == start => Err(empty_element(start, index)),
         Ok(()) => Ok(()),
-        Err(error) => Err(error.within(Segment::Index(index))),
+        Err(error) => Err(within_element(error, index)),
     }
 }
 
@@ -493,6 +499,15 @@ where
         Ok(element) => Ok(element),
         Err(error) => Err(error.within(Segment::Index(index))),
     }
+}
+
+/// `error` within element `index`. Out of line, with the index as a
+/// number: a segment built in the loop was stored on every element's path,
+/// ready for its error.
+#[cold]
+#[inline(never)]
+fn within_element(error: Error, index: usize) -> Error {
+    error.within(Segment::Index(index))
 }
 
 #[cold]

@@ -76,6 +76,23 @@ pub trait Input {
     /// they are not, or when `decode` gives `None`: the caller then reads
     /// value by value, which finds any error where a stream would.
     fn read_plain<T>(&mut self, size: usize, decode: impl FnOnce(&[u8]) -> Option<T>) -> Option<T>;
+
+    /// Where the innermost block being read begins ([`Input::narrowed`]),
+    /// or 0: what alignment counts from. A slice keeps it; other inputs
+    /// ask the thread.
+    #[inline]
+    fn block_start(&self) -> u64 {
+        crate::block::block_start()
+    }
+
+    /// Runs `read` on this input, which may first copy itself where the
+    /// compiler keeps it in registers (a slice does), so that a long loop
+    /// does not store its position at every step; where `read` leaves the
+    /// copy is where this input then is.
+    #[inline]
+    fn held<T>(&mut self, read: impl FnOnce(&mut Self) -> T) -> T {
+        read(self)
+    }
 }
 
 impl<R: Read + Seek> Input for R {
@@ -174,15 +191,18 @@ fn unterminated(start: u64) -> Error {
     Error::at_byte(start, ErrorKind::UnterminatedString)
 }
 
-/// A whole input in memory. `position` and `end` index `bytes`, which is
-/// the whole file even inside a chunk, so they are file offsets too.
+/// A whole input in memory. `position` indexes `bytes`, which begin at the
+/// file's start even inside a chunk, so it is a file offset too.
 /// `RECORDS` is [`Input::RECORDS`]: what it reads can be recorded in a
 /// byte map, unless it was made [`SliceInput::unrecorded`].
 #[derive(Debug, Clone, Copy)]
 pub struct SliceInput<'data, const RECORDS: bool = true> {
+    /// The file's bytes up to the end of the block being read: a narrowed
+    /// input holds fewer, so that one comparison bounds every read.
     bytes: &'data [u8],
     position: usize,
-    end: usize,
+    /// Where the block being read begins ([`Input::block_start`]).
+    block_start: usize,
 }
 
 impl<'data> SliceInput<'data> {
@@ -204,7 +224,7 @@ impl<'data, const RECORDS: bool> SliceInput<'data, RECORDS> {
         SliceInput {
             bytes,
             position: 0,
-            end: bytes.len(),
+            block_start: 0,
         }
     }
 
@@ -217,7 +237,7 @@ impl<'data, const RECORDS: bool> SliceInput<'data, RECORDS> {
     /// The bytes left, which `take` hands out.
     #[inline]
     fn rest(&self) -> &'data [u8] {
-        self.bytes.get(self.position..self.end).unwrap_or_default()
+        self.bytes.get(self.position..).unwrap_or_default()
     }
 
     /// The next `len` bytes, consumed; `None` (nothing consumed) if fewer remain.
@@ -235,14 +255,14 @@ impl<'data, const RECORDS: bool> SliceInput<'data, RECORDS> {
 
     #[inline]
     fn left(&self) -> usize {
-        self.end.saturating_sub(self.position)
+        self.bytes.len().saturating_sub(self.position)
     }
 
     /// The error for a value of `needed` bytes starting here, where fewer
     /// are left. Out of line, so the readers that inline keep only their
     /// common path.
     #[cold]
-    fn too_short(&self, needed: u64) -> Error {
+    fn too_short(self, needed: u64) -> Error {
         Error::at_byte(
             self.offset_u64(),
             ErrorKind::UnexpectedEnd {
@@ -305,7 +325,7 @@ impl<'data, const RECORDS: bool> Input for SliceInput<'data, RECORDS> {
     fn seek_to(&mut self, position: u64) -> Result<(), Error> {
         self.position = usize::try_from(position)
             .unwrap_or(usize::MAX)
-            .min(self.end);
+            .min(self.bytes.len());
         Ok(())
     }
 
@@ -316,8 +336,10 @@ impl<'data, const RECORDS: bool> Input for SliceInput<'data, RECORDS> {
         read: impl FnOnce(&mut Self::Narrowed<'s>) -> Result<T, Error>,
     ) -> Result<T, Error> {
         let size = usize::try_from(size).unwrap_or(usize::MAX);
+        let end = self.position.saturating_add(size);
         let mut inner = SliceInput {
-            end: self.position.saturating_add(size).min(self.end),
+            bytes: self.bytes.get(..end).unwrap_or(self.bytes),
+            block_start: self.position,
             ..*self
         };
         let block = enter_block(self.offset_u64());
@@ -334,11 +356,24 @@ impl<'data, const RECORDS: bool> Input for SliceInput<'data, RECORDS> {
         &'s mut self,
         read: impl FnOnce(&mut Self::Stream<'s>) -> Result<T, Error>,
     ) -> Result<T, Error> {
-        let mut cursor = Cursor::new(self.bytes.get(..self.end).unwrap_or_default());
+        let mut cursor = Cursor::new(self.bytes);
         cursor.set_position(self.offset_u64());
         let value = read(&mut cursor)?;
         self.seek_to(cursor.position())?;
         Ok(value)
+    }
+
+    #[inline]
+    fn block_start(&self) -> u64 {
+        self.block_start as u64
+    }
+
+    #[inline]
+    fn held<T>(&mut self, read: impl FnOnce(&mut Self) -> T) -> T {
+        let mut held = *self;
+        let value = read(&mut held);
+        *self = held;
+        value
     }
 
     #[inline]
@@ -371,6 +406,25 @@ mod tests {
             error.to_string(),
             "byte 1: the input ends 2 byte(s) into a 3-byte value"
         );
+    }
+
+    #[test]
+    fn a_held_slice_continues_where_its_copy_stopped_even_after_an_error() {
+        let mut input = SliceInput::new(b"abc");
+        let first = input.held(|held| held.read_array::<2>());
+        assert_eq!(first.unwrap(), *b"ab");
+        assert_eq!(input.offset(), 2);
+        let error = input
+            .held(|held| {
+                held.read_array::<1>()?;
+                held.read_array::<1>()
+            })
+            .unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "byte 3: the input ends 0 byte(s) into a 1-byte value"
+        );
+        assert_eq!(input.offset(), 3);
     }
 
     #[test]
