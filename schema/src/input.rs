@@ -342,6 +342,8 @@ impl<'data, const RECORDS: bool> Input for SliceInput<'data, RECORDS> {
             block_start: self.position,
             ..*self
         };
+        // The thread's block too, for what asks it: a stream made from the
+        // inner input (`as_stream`), and offsets' `Base::position`.
         let block = enter_block(self.offset_u64());
         let value = read(&mut inner)?;
         drop(block);

@@ -130,12 +130,20 @@ pub enum Base {
 }
 
 impl Base {
-    /// The position offsets count from.
+    /// The position offsets count from, in the block this thread is
+    /// reading or writing.
     #[inline]
     pub fn position(self) -> u64 {
+        self.position_in(crate::block::block_start())
+    }
+
+    /// The position offsets count from, in a block that begins at
+    /// `block_start`.
+    #[inline]
+    pub fn position_in(self, block_start: u64) -> u64 {
         match self {
             Base::File => 0,
-            Base::Block => crate::block::block_start(),
+            Base::Block => block_start,
             Base::Field(position) => position,
         }
     }
@@ -273,7 +281,7 @@ impl Placement {
     pub fn new<I: Input>(input: &mut I) -> Result<Self, Error> {
         let fields_end = input.position()?;
         let input_end = fields_end.saturating_add(input.remaining()?);
-        let block_start = crate::block::block_start();
+        let block_start = input.block_start();
         Ok(Placement {
             fields_end,
             input_end,
@@ -307,11 +315,7 @@ impl Placement {
         let block_start = placement.block_start;
         let mut last = None;
         let ascending = offsets.into_iter().all(|(base, offset)| {
-            let base = match base {
-                Base::Block => block_start,
-                other => other.position(),
-            };
-            let start = base.checked_add(offset);
+            let start = base.position_in(block_start).checked_add(offset);
             let past = start.is_some() && last.is_none_or(|last| start > Some(last));
             last = start;
             past
@@ -402,10 +406,7 @@ impl Placement {
         read: impl FnOnce(&mut I) -> Result<T, Error>,
     ) -> Result<(T, Vec<u8>), Error> {
         let block_start = self.block_start;
-        let base = match base {
-            Base::Block => block_start,
-            other => other.position(),
-        };
+        let base = base.position_in(block_start);
         let start = base
             .checked_add(offset)
             .filter(|&start| start >= block_start && start <= self.input_end);
